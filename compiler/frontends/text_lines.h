@@ -1,0 +1,50 @@
+// Shared lexing for the text formats we read (.zdd, UAI, BIF, .wcsp ...): whole-file reading that
+// refuses binary data, and a token cursor that knows its line so every error names file:line.
+#pragma once
+
+#include "ir/result.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace zbddc {
+
+// Reads a whole file. Fails with "path: cannot read file" or, for text with NUL bytes,
+// "path:line: binary data where text was expected".
+Result<std::string> readTextFile(const std::string &path);
+
+// Whitespace-separated tokens, with `comment` (if not '\0') starting a comment to end of line.
+class TokenCursor {
+  public:
+    TokenCursor(std::string_view text, std::string name, char comment = '#');
+
+    bool atEnd();                  // skips blanks and comments first
+    size_t line() const { return line_; }
+    const std::string &name() const { return name_; }
+
+    // Each `what` names the expected item for the error message ("expected <what>").
+    Result<std::string_view> token(std::string_view what);
+    Result<uint64_t> unsignedInt(std::string_view what, uint64_t max = UINT64_MAX);
+    Result<double> number(std::string_view what);
+    Status expect(std::string_view keyword);
+    bool peekIs(std::string_view keyword);
+    // The rest of the current line (for line-oriented formats), without moving past it.
+    bool atLineEnd();
+
+    Diagnostic fail(const std::string &message) const { return errorAt(name_, line_, message); }
+
+  private:
+    void skipBlank(bool stopAtNewline);
+    std::string_view text_;
+    std::string name_;
+    char comment_;
+    size_t pos_ = 0;
+    size_t line_ = 1;
+};
+
+// Strict number parsing of a whole token (no trailing junk); nullopt-like via bool.
+bool parseUnsigned(std::string_view token, uint64_t &out);
+bool parseDouble(std::string_view token, double &out);
+
+} // namespace zbddc

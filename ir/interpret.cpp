@@ -1,0 +1,137 @@
+#include "ir/interpret.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace zbddc {
+
+const char *numericName(Numeric n) { return n == Numeric::Log ? "log" : "float64"; }
+
+namespace {
+
+constexpr double kNegInf = -std::numeric_limits<double>::infinity();
+
+double logAdd(double p, double q) {
+    if (p == kNegInf)
+        return q;
+    if (q == kNegInf)
+        return p;
+    const double hi = std::max(p, q);
+    return hi + std::log1p(std::exp(std::min(p, q) - hi));
+}
+
+// The semiring's arithmetic on the representation in use (linear or log).
+struct Arith {
+    SemiringOps ring;
+    bool log;
+
+    double zero() const { return log ? kNegInf : ring.zero(); }
+    double one() const { return log ? 0.0 : ring.one(); }
+    double plus(double p, double q) const {
+        if (!log)
+            return ring.plus(p, q);
+        return ring.kind == Semiring::SumProduct ? logAdd(p, q) : std::max(p, q);
+    }
+    double times(double p, double q) const { return log ? p + q : ring.times(p, q); }
+    double lift(double v) const { return log ? std::log(v) : v; }
+    bool better(double p, double q) const { return log ? p > q : ring.better(p, q); }
+};
+
+} // namespace
+
+Result<Evaluation> evaluate(const Circuit &c, std::span<const double> x, Semiring semiring,
+                            Numeric numeric) {
+    if (x.size() != c.numInputs())
+        return error("expected " + std::to_string(c.numInputs()) + " inputs, got " +
+                     std::to_string(x.size()));
+    const bool log = numeric == Numeric::Log;
+    if (log && semiring != Semiring::SumProduct && semiring != Semiring::MaxProduct)
+        return error("log space applies to product semirings; " +
+                     std::string(semiringName(semiring)) + " is already additive");
+    if (log)
+        for (size_t i = 0; i < x.size(); ++i)
+            if (!(x[i] >= 0))
+                return error("input x[" + std::to_string(i) + "] is negative or NaN; log space needs x >= 0");
+    const Arith ar{SemiringOps{semiring}, log};
+
+    Evaluation e{semiring, numeric, std::vector<double>(c.numNodes())};
+    std::vector<double> &v = e.values;
+    for (NodeId id = 0; id < c.numNodes(); ++id) {
+        switch (c.kind[id]) {
+        case OpKind::Input: v[id] = ar.lift(x[c.a[id]]); break;
+        case OpKind::Zero: v[id] = ar.zero(); break;
+        case OpKind::One: v[id] = ar.one(); break;
+        case OpKind::Const: v[id] = ar.lift(c.constants[c.a[id]]); break;
+        case OpKind::Plus: v[id] = ar.plus(v[c.a[id]], v[c.b[id]]); break;
+        case OpKind::Times: v[id] = ar.times(v[c.a[id]], v[c.b[id]]); break;
+        case OpKind::MulAdd: v[id] = ar.plus(ar.times(v[c.a[id]], v[c.b[id]]), v[c.c[id]]); break;
+        }
+    }
+    return e;
+}
+
+std::vector<double> inputAdjoints(const Circuit &c, const Evaluation &e, size_t output) {
+    const Arith ar{SemiringOps{e.semiring}, e.numeric == Numeric::Log};
+    const std::vector<double> &v = e.values;
+    std::vector<double> adj(c.numNodes(), ar.zero());
+    adj[c.outputs[output]] = ar.one();
+    // Reverse id order is a reverse topological order: every reader of a node runs before it.
+    for (NodeId id = static_cast<NodeId>(c.numNodes()); id-- > 0;) {
+        const double g = adj[id];
+        const uint32_t p = c.a[id], q = c.b[id], r = c.c[id];
+        switch (c.kind[id]) {
+        case OpKind::Plus:
+            adj[p] = ar.plus(adj[p], g);
+            adj[q] = ar.plus(adj[q], g);
+            break;
+        case OpKind::Times:
+            adj[p] = ar.plus(adj[p], ar.times(g, v[q]));
+            adj[q] = ar.plus(adj[q], ar.times(g, v[p]));
+            break;
+        case OpKind::MulAdd:
+            adj[p] = ar.plus(adj[p], ar.times(g, v[q]));
+            adj[q] = ar.plus(adj[q], ar.times(g, v[p]));
+            adj[r] = ar.plus(adj[r], g);
+            break;
+        default: break;
+        }
+    }
+    std::vector<double> result(c.numInputs(), ar.zero());
+    for (NodeId id = 0; id < c.numNodes(); ++id)
+        if (c.kind[id] == OpKind::Input)
+            result[c.a[id]] = ar.plus(result[c.a[id]], adj[id]);
+    return result;
+}
+
+std::vector<uint32_t> traceback(const Circuit &c, const Evaluation &e, size_t output) {
+    const Arith ar{SemiringOps{e.semiring}, e.numeric == Numeric::Log};
+    const std::vector<double> &v = e.values;
+    std::vector<uint8_t> seen(c.numNodes(), 0);
+    std::vector<NodeId> stack{c.outputs[output]};
+    std::vector<uint32_t> chosen;
+    while (!stack.empty()) {
+        const NodeId id = stack.back();
+        stack.pop_back();
+        if (seen[id])
+            continue;
+        seen[id] = 1;
+        const uint32_t p = c.a[id], q = c.b[id], r = c.c[id];
+        switch (c.kind[id]) {
+        case OpKind::Input: chosen.push_back(p); break;
+        case OpKind::Plus: stack.push_back(ar.better(v[q], v[p]) ? q : p); break;
+        case OpKind::Times: stack.insert(stack.end(), {p, q}); break;
+        case OpKind::MulAdd:
+            if (ar.better(v[r], ar.times(v[p], v[q])))
+                stack.push_back(r);
+            else
+                stack.insert(stack.end(), {p, q});
+            break;
+        default: break;
+        }
+    }
+    std::sort(chosen.begin(), chosen.end());
+    chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+    return chosen;
+}
+
+} // namespace zbddc
