@@ -2,7 +2,7 @@
 // XMLBIF, Hugin .net and UAI reads the same; bad files get one `file:line: message`.
 #include "compiler/frontends/bn/bayes_net.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 #include <filesystem>
 

@@ -2,7 +2,7 @@
 // check the answers against values computed by hand from asia's CPTs.
 #include "tests/cli/run_zbddc.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 #include <algorithm>
 #include <cmath>

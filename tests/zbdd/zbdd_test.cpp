@@ -1,7 +1,7 @@
 // The ZBDD package against brute-force set-family semantics on random families.
 #include "compiler/zbdd/zbdd.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 #include <algorithm>
 #include <random>
