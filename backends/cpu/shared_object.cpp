@@ -1,7 +1,7 @@
 #include "backends/cpu/shared_object.h"
 
 #include "backends/cpu/metadata.h"
-#include "runtime_sources.inc"
+#include "backends/cpu/emit_c.h"
 
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -71,52 +71,34 @@ Status run(const std::vector<std::string> &argv, const fs::path &log) {
 
 } // namespace
 
-Result<SharedObjectReport> writeSharedObject(const Circuit &c, const CpuOptions &o,
-                                             const std::string &path,
-                                             const SharedObjectOptions &link) {
-    const Semiring semiring = o.semiring.value_or(c.semiring);
-    auto compiled = compileObjects(c, o, writeModelMetadata(c, semiring, o.numeric), true);
-    if (!compiled)
-        return compiled.error();
-    SharedObjectReport report{compiled->times, 0, compiled->objects.size()};
-
+Result<double> linkModel(const std::vector<std::string> &inputs, const std::string &path,
+                         const SharedObjectOptions &link) {
     TempDir tmp;
     std::string pattern = (fs::temp_directory_path() / "zbddc-XXXXXX").string();
     if (!mkdtemp(pattern.data()))
         return error("cannot create a temporary folder: " + std::string(std::strerror(errno)));
     tmp.path = pattern;
 
-    std::vector<std::string> argv{link.compiler, "-shared", "-fPIC", "-O2", "-fvisibility=hidden",
-                                  "-o"};
+    std::vector<std::string> argv{link.compiler, "-shared", "-fPIC", "-fvisibility=hidden"};
+    argv.insert(argv.end(), link.flags.begin(), link.flags.end());
     // The output goes to a temporary name beside `path` (same file system) and is renamed
     // into place only when complete.
     const fs::path target = fs::absolute(path);
     const fs::path partial = target.parent_path() / ("." + target.filename().string() + ".partial-" +
                                                      std::to_string(getpid()));
-    argv.push_back(partial.string());
-    const std::pair<const char *, const char *> sources[] = {
-        {"zbdd_model.h", embedded::kModelHeader},
-        {"zbdd_runtime.h", embedded::kRuntimeHeader},
-        {"zbdd_runtime.c", embedded::kRuntimeSource},
-        {"zbdd_so_exports.c", embedded::kExportsSource}};
-    for (const auto &[name, text] : sources) {
-        if (Status s = writeFile(tmp.path / name, text, std::strlen(text)); !s)
+    argv.insert(argv.end(), {"-o", partial.string(), "-I", tmp.path.string()});
+    for (const auto &[name, text] : runtimeSources()) {
+        if (Status s = writeFile(tmp.path / name, text.data(), text.size()); !s)
             return s.error();
-        if (std::string(name).ends_with(".c"))
+        if (name.ends_with(".c"))
             argv.push_back((tmp.path / name).string());
     }
-    for (size_t i = 0; i < compiled->objects.size(); ++i) {
-        const llvm::MemoryBuffer &object = *compiled->objects[i];
-        const fs::path file = tmp.path / ("part" + std::to_string(i) + ".o");
-        if (Status s = writeFile(file, object.getBufferStart(), object.getBufferSize()); !s)
-            return s.error();
-        argv.push_back(file.string());
-    }
+    argv.insert(argv.end(), inputs.begin(), inputs.end());
     argv.insert(argv.end(), {"-lm", "-lpthread"});
 
     const auto t0 = std::chrono::steady_clock::now();
     Status linked = run(argv, tmp.path / "link.log");
-    report.link = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::error_code ec;
     if (!linked) {
         fs::remove(partial, ec);
@@ -127,6 +109,35 @@ Result<SharedObjectReport> writeSharedObject(const Circuit &c, const CpuOptions 
         fs::remove(partial, ec);
         return error(path + ": cannot write file: " + ec.message());
     }
+    return seconds;
+}
+
+Result<SharedObjectReport> writeSharedObject(const Circuit &c, const CpuOptions &o,
+                                             const std::string &path,
+                                             const SharedObjectOptions &link) {
+    const Semiring semiring = o.semiring.value_or(c.semiring);
+    auto compiled = compileObjects(c, o, writeModelMetadata(c, semiring, o.numeric), true);
+    if (!compiled)
+        return compiled.error();
+    SharedObjectReport report{compiled->times, 0, compiled->objects.size()};
+
+    TempDir tmp;
+    std::string pattern = (fs::temp_directory_path() / "zbddc-objects-XXXXXX").string();
+    if (!mkdtemp(pattern.data()))
+        return error("cannot create a temporary folder: " + std::string(std::strerror(errno)));
+    tmp.path = pattern;
+    std::vector<std::string> inputs;
+    for (size_t i = 0; i < compiled->objects.size(); ++i) {
+        const llvm::MemoryBuffer &object = *compiled->objects[i];
+        const fs::path file = tmp.path / ("part" + std::to_string(i) + ".o");
+        if (Status s = writeFile(file, object.getBufferStart(), object.getBufferSize()); !s)
+            return s.error();
+        inputs.push_back(file.string());
+    }
+    auto seconds = linkModel(inputs, path, link);
+    if (!seconds)
+        return seconds.error();
+    report.link = *seconds;
     return report;
 }
 

@@ -6,11 +6,13 @@
 #include "backends/cpu/object_compile.h"
 
 #include <string>
+#include <vector>
 
 namespace zbddc {
 
 struct SharedObjectOptions {
     std::string compiler = "cc"; // the system C compiler, used as the linker driver
+    std::vector<std::string> flags{"-O2"}; // for the C files (runtime, emitted C)
 };
 
 struct SharedObjectReport {
@@ -23,5 +25,10 @@ struct SharedObjectReport {
 Result<SharedObjectReport> writeSharedObject(const Circuit &circuit, const CpuOptions &options,
                                              const std::string &path,
                                              const SharedObjectOptions &link = {});
+
+// Compiles and links C files and object files together with the C runtime into `path`
+// (atomically). Returns the wall time of the compiler in seconds.
+Result<double> linkModel(const std::vector<std::string> &inputs, const std::string &path,
+                         const SharedObjectOptions &link = {});
 
 } // namespace zbddc

@@ -3,6 +3,7 @@
 #include "compiler/passes/dfs_order.h"
 #include "ir/interpret.h"
 #include "random_circuit.h"
+#include "so_loader.h"
 #include "zbdd_model.h"
 
 #include <dlfcn.h>
@@ -26,27 +27,6 @@ fs::path scratchDir() {
     fs::create_directories(dir);
     return dir;
 }
-
-// A dlopened model.so and its C ABI.
-struct Loaded {
-    void *lib = nullptr;
-    size_t (*numInputs)(void) = nullptr;
-    size_t (*numOutputs)(void) = nullptr;
-    int (*eval)(const double *, double *, size_t) = nullptr;
-    int (*adjoints)(const double *, size_t, double *, size_t) = nullptr;
-    const char *(*metadata)(void) = nullptr;
-    explicit Loaded(const fs::path &path) {
-        lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-        REQUIRE(lib != nullptr);
-        numInputs = reinterpret_cast<decltype(numInputs)>(dlsym(lib, "zbdd_num_inputs"));
-        numOutputs = reinterpret_cast<decltype(numOutputs)>(dlsym(lib, "zbdd_num_outputs"));
-        eval = reinterpret_cast<decltype(eval)>(dlsym(lib, "zbdd_eval"));
-        adjoints = reinterpret_cast<decltype(adjoints)>(dlsym(lib, "zbdd_adjoints"));
-        metadata = reinterpret_cast<decltype(metadata)>(dlsym(lib, "zbdd_metadata"));
-        REQUIRE((numInputs && numOutputs && eval && adjoints && metadata));
-    }
-    ~Loaded() { dlclose(lib); }
-};
 
 } // namespace
 
@@ -73,7 +53,7 @@ TEST_CASE("model.so evaluated through dlopen equals the reference evaluator", "[
         const fs::path so = scratchDir() / mode.file;
         auto written = writeSharedObject(c, options, so.string());
         REQUIRE(written.ok());
-        Loaded model(so);
+        test::Loaded model(so);
         REQUIRE(model.numInputs() == c.numInputs());
         REQUIRE(model.numOutputs() == c.numOutputs());
         CHECK(std::string(model.metadata()) ==
