@@ -73,8 +73,15 @@ static int run(const struct zbdd_program *p, const double *x, double *out, size_
     if (!p || (batch && (!x || !out)))
         return ZBDD_EARG;
     if (threads == 0) {
-        long online = sysconf(_SC_NPROCESSORS_ONLN);
-        threads = online > 0 ? (unsigned)online : 1;
+        /* sysconf reads /sys (microseconds): once per process. */
+        static unsigned online;
+        unsigned cores = __atomic_load_n(&online, __ATOMIC_RELAXED);
+        if (cores == 0) {
+            const long n = sysconf(_SC_NPROCESSORS_ONLN);
+            cores = n > 0 ? (unsigned)n : 1;
+            __atomic_store_n(&online, cores, __ATOMIC_RELAXED);
+        }
+        threads = cores;
     }
     const double work = (double)batch * (double)(p->num_values + 1);
     if (work / threads < ZBDD_MIN_WORK_PER_THREAD)
