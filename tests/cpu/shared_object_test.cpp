@@ -1,5 +1,7 @@
 #include "backends/cpu/metadata.h"
 #include "backends/cpu/shared_object.h"
+#include "compiler/frontends/load_model.h"
+#include "compiler/frontends/zdd/zdd_lower.h"
 #include "compiler/passes/dfs_order.h"
 #include "ir/interpret.h"
 #include "random_circuit.h"
@@ -129,4 +131,33 @@ TEST_CASE("a failed link leaves no file behind, and an existing model untouched"
     CHECK(content == "previous");
     for (const auto &entry : fs::directory_iterator(scratchDir()))
         CHECK(entry.path().filename().string().find(".partial-") == std::string::npos);
+}
+
+TEST_CASE("zbddc MODEL.zdd -o model.so writes a model that equals the reference on the .zdd",
+          "[cpu][so][cli]") {
+    const std::string zdd = std::string(ZBDDC_SOURCE_DIR) + "/examples/wetgrass.zdd";
+    const fs::path so = scratchDir() / "wetgrass.so";
+    fs::remove(so);
+    const std::string command = std::string(ZBDDC_EXE) + " " + zdd + " -o " + so.string();
+    REQUIRE(std::system(command.c_str()) == 0);
+    auto model = loadZddModel(zdd);
+    REQUIRE(model.ok());
+    const Circuit c = lowerZdd(*model);
+    test::Loaded lib(so);
+    REQUIRE(lib.numInputs() == c.numInputs());
+    CHECK(std::string(lib.metadata()) == writeModelMetadata(c, c.semiring, Numeric::Float64));
+    std::mt19937 rng(21);
+    const size_t batch = 8, n = c.numInputs(), m = c.numOutputs();
+    const std::vector<double> x = test::randomInputs(rng, batch * n);
+    std::vector<double> out(batch * m, kPoison), adj(batch * n, kPoison);
+    REQUIRE(lib.eval(x.data(), out.data(), batch) == ZBDD_OK);
+    REQUIRE(lib.adjoints(x.data(), 0, adj.data(), batch) == ZBDD_OK);
+    for (size_t s = 0; s < batch; ++s) {
+        auto ref = evaluate(c, std::span(x.data() + s * n, n), c.semiring);
+        for (size_t o = 0; o < m; ++o)
+            CHECK(close(out[s * m + o], ref->values[c.outputs[o]]));
+        const std::vector<double> want = inputAdjoints(c, *ref, 0);
+        for (size_t i = 0; i < n; ++i)
+            CHECK(close(adj[s * n + i], want[i]));
+    }
 }
