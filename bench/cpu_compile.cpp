@@ -2,7 +2,8 @@
 // gcc/clang on the emitted C (one statement per node, the Takahashi–Minato style the seed fed to
 // gcc), for random ZBDD-shaped circuits of growing size; plus each build's evaluation time per op.
 //
-//   cpu_compile [--sizes 1000,10000,...] [--limit SECONDS] [--json FILE] [--markdown FILE]
+//   cpu_compile [--sizes 1000,10000,...] [--limit SECONDS] [--compilers "gcc -O0,...|none"]
+//               [--json FILE] [--markdown FILE]
 //
 // External compilers run in child processes with a time limit (reported as such) and their peak
 // memory is read from wait4's rusage. zbddc's figures are in process; its peak memory is the
@@ -153,10 +154,16 @@ int main(int argc, char **argv) {
             limit = std::stod(value);
         } else if (flag == "--json") {
             jsonPath = value;
+        } else if (flag == "--compilers") { // e.g. "gcc -O0,clang -O1", or "none"
+            compilers.clear();
+            std::stringstream ss(value);
+            for (std::string item; std::getline(ss, item, ',');)
+                if (item != "none")
+                    compilers.push_back(item);
         } else if (flag == "--markdown") {
             markdownPath = value;
         } else {
-            std::fprintf(stderr, "usage: %s [--sizes N,N,...] [--limit S] [--json F] [--markdown F]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--sizes N,N,...] [--limit S] [--compilers LIST|none] [--json F] [--markdown F]\n", argv[0]);
             return 2;
         }
     }
@@ -271,10 +278,12 @@ int main(int argc, char **argv) {
                 }
             }
         }
-        char evalCells[96];
-        std::snprintf(evalCells, sizeof evalCells, " %.2f | %.2f | %s |\n", jitNs, o2Ns,
-                      gccO1Ns < 0 ? "–" : std::to_string(gccO1Ns).substr(0, 4).c_str());
-        table << evalCells;
+        auto ns = [](double v) {
+            char t[32];
+            std::snprintf(t, sizeof t, "%.2f", v);
+            return v < 0 ? std::string("–") : std::string(t);
+        };
+        table << " " << ns(jitNs) << " | " << ns(o2Ns) << " | " << ns(gccO1Ns) << " |\n";
         json << "}";
         std::fprintf(stderr, "%s", table.str().c_str());
     }
