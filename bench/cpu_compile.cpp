@@ -8,6 +8,7 @@
 // External compilers run in child processes with a time limit (reported as such) and their peak
 // memory is read from wait4's rusage. zbddc's figures are in process; its peak memory is the
 // process's maximum RSS so far (sizes run in increasing order).
+#include "backends/cpu/batched_loop.h"
 #include "backends/cpu/cpu_model.h"
 #include "backends/cpu/emit_c.h"
 #include "backends/cpu/shared_object.h"
@@ -174,8 +175,8 @@ int main(int argc, char **argv) {
     table << "| ZBDD nodes | ops | stored | zbddc JIT -O0 | zbddc .so -O0 | zbddc JIT -O2 |";
     for (const auto &cc : compilers)
         table << " " << cc << " |";
-    table << " eval ns/op: JIT -O0 | JIT -O2 | gcc -O1 |\n|";
-    for (size_t k = 0; k < 7 + compilers.size() + 2; ++k)
+    table << " eval ns/op: JIT -O0 | JIT -O2 | gcc -O1 | data-driven loop: build | ns/op/sample (batch 64) |\n|";
+    for (size_t k = 0; k < 7 + compilers.size() + 4; ++k)
         table << "---|";
     table << "\n";
     json << "{\"machine_threads\": " << std::thread::hardware_concurrency() << ", \"limit_s\": " << limit
@@ -211,6 +212,22 @@ int main(int argc, char **argv) {
              << ", \"jit_O0_codegen_s\": " << jit->compileTimes().codegen
              << ", \"jit_O0_eval_ns_per_op\": " << jitNs << ", \"zbddc_peak_MiB\": " << selfPeakMiB();
         table << " " << fmtSeconds(jitSeconds) << " |";
+
+        // The data-driven batched loop: build time, and ns per op per sample on a batch of 64 on
+        // one thread.
+        CpuOptions loopOptions = options;
+        loopOptions.threads = 1;
+        t0 = Clock::now();
+        auto loop = BatchedLoop::build(c, loopOptions);
+        const double loopSeconds = since(t0);
+        const size_t lanesBatch = 64;
+        std::vector<double> xs(lanesBatch * x.size()), outs(lanesBatch);
+        for (size_t s = 0; s < lanesBatch; ++s)
+            std::copy(x.begin(), x.end(), xs.begin() + s * x.size());
+        const double loopNs =
+            nsPerOp([&] { (void)loop->evaluate(xs, outs, lanesBatch); }, order.ops) / lanesBatch;
+        json << ", \"loop_build_s\": " << loopSeconds << ", \"loop_slots\": " << loop->numSlots()
+             << ", \"loop_eval_ns_per_op_sample\": " << loopNs;
 
         // zbddc .so, fast path, portable CPU.
         CpuOptions soOptions = options;
@@ -283,7 +300,8 @@ int main(int argc, char **argv) {
             std::snprintf(t, sizeof t, "%.2f", v);
             return v < 0 ? std::string("–") : std::string(t);
         };
-        table << " " << ns(jitNs) << " | " << ns(o2Ns) << " | " << ns(gccO1Ns) << " |\n";
+        table << " " << ns(jitNs) << " | " << ns(o2Ns) << " | " << ns(gccO1Ns) << " | "
+              << fmtSeconds(loopSeconds) << " | " << ns(loopNs) << " |\n";
         json << "}";
         std::fprintf(stderr, "%s", table.str().c_str());
     }
