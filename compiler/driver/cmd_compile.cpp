@@ -11,9 +11,11 @@ namespace zbddc::driver {
 
 int compileCommand(const CompileOptions &o) {
     const std::string ext = fileExtension(o.output);
-    if (ext != ".zdd" && ext != ".txt") {
+    const bool cpu = ext == ".so" || !o.emit.empty();
+    if (!cpu && ext != ".zdd" && ext != ".txt") {
         std::cerr << "zbddc: cannot write '" << o.output
-                  << "': unknown output kind (use .zdd for a ZBDD, .txt for a circuit dump)\n";
+                  << "': unknown output kind (use .so for a compiled model, .zdd for a ZBDD, "
+                     ".txt for a circuit dump, or --emit=c|ll)\n";
         return 2;
     }
     auto zdd = o.model.load(o.input);
@@ -22,6 +24,8 @@ int compileCommand(const CompileOptions &o) {
     Circuit circuit = lowerZdd(*zdd);
     if (Status s = verify(circuit); !s)
         return reportError(errorAt(o.input, 0, "invalid circuit: " + s.error().message));
+    if (cpu)
+        return compileCpuOutput(o, circuit);
     Status written = writeFileAtomically(o.output, [&](std::ostream &out) {
         if (ext == ".zdd")
             writeZdd(*zdd, out);

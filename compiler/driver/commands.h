@@ -29,6 +29,9 @@ struct CompileOptions {
     std::string input;
     std::string output;
     ModelOptions model;
+    int optLevel = 0;               // -O0..-O3 for the CPU backend (0: linear-time fast path)
+    std::string emit;               // "", "c" or "ll"
+    std::string numeric = "float64"; // float64 or log (compiled-in numeric mode of a .so)
 };
 
 struct RunOptions {
@@ -49,6 +52,9 @@ struct StatsOptions {
 };
 
 int compileCommand(const CompileOptions &options);
+
+// CPU backend outputs: a model.so, or --emit=c / --emit=ll (cmd_compile_cpu.cpp).
+int compileCpuOutput(const CompileOptions &options, const zbddc::Circuit &circuit);
 int runCommand(const RunOptions &options);
 int statsCommand(const StatsOptions &options);
 

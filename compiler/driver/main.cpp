@@ -14,7 +14,14 @@ int main(int argc, char **argv) {
 
     CompileOptions compile;
     app.add_option("input", compile.input, "Model to compile (.zdd, .bif, .xmlbif, .net, .uai)");
-    app.add_option("-o,--output", compile.output, "Output file (.zdd, or .txt for a circuit dump)");
+    app.add_option("-o,--output", compile.output,
+                   "Output file (.so compiled model, .zdd, or .txt for a circuit dump)");
+    app.add_option("-O", compile.optLevel, "CPU optimisation level 0..3 (0: linear-time fast path)")
+        ->check(CLI::Range(0, 3));
+    app.add_option("--emit", compile.emit, "Write source instead: c or ll")
+        ->check(CLI::IsMember({"c", "ll"}));
+    app.add_option("--numeric", compile.numeric, "Numeric mode of a compiled model: float64 or log")
+        ->check(CLI::IsMember({"float64", "log"}));
     compile.model.addTo(app);
 
     RunOptions run;

@@ -1,0 +1,138 @@
+#include "backends/cpu/cpu_model.h"
+
+#include "backends/cpu/metadata.h"
+#include "backends/cpu/runtime/zbdd_runtime.h"
+
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace zbddc {
+
+struct CpuModel::Impl {
+    std::unique_ptr<llvm::orc::LLJIT> jit;
+    zbdd_program program{};
+    CpuPlan plan;
+    CompileTimes times;
+    unsigned threads = 0;
+    bool backward = false;
+};
+
+CpuModel::CpuModel(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+CpuModel::CpuModel(CpuModel &&) noexcept = default;
+CpuModel &CpuModel::operator=(CpuModel &&) noexcept = default;
+CpuModel::~CpuModel() = default;
+
+size_t CpuModel::numInputs() const { return impl_->program.num_inputs; }
+size_t CpuModel::numOutputs() const { return impl_->program.num_outputs; }
+Semiring CpuModel::semiring() const { return impl_->plan.semiring; }
+Numeric CpuModel::numeric() const { return impl_->plan.numeric; }
+bool CpuModel::hasBackward() const { return impl_->backward; }
+const CompileTimes &CpuModel::compileTimes() const { return impl_->times; }
+size_t CpuModel::storedValues() const { return impl_->plan.numSlots; }
+
+namespace {
+
+Status runtimeStatus(int code) {
+    switch (code) {
+    case ZBDD_OK: return Ok{};
+    case ZBDD_ENOMEM: return error("out of memory for the evaluation buffers");
+    case ZBDD_EARG: return error("bad argument (output index out of range?)");
+    case ZBDD_ENOBACKWARD: return error("the model was compiled without the adjoint pass");
+    default: return error("cannot start evaluation threads");
+    }
+}
+
+Status checkSizes(size_t have, size_t rows, size_t width, const char *what) {
+    if (have != rows * width)
+        return error(std::string(what) + " holds " + std::to_string(have) + " values; expected " +
+                     std::to_string(rows) + " x " + std::to_string(width));
+    return Ok{};
+}
+
+} // namespace
+
+Status CpuModel::evaluate(std::span<const double> x, std::span<double> out, size_t batch) const {
+    if (Status s = checkSizes(x.size(), batch, numInputs(), "x"); !s)
+        return s;
+    if (Status s = checkSizes(out.size(), batch, numOutputs(), "out"); !s)
+        return s;
+    return runtimeStatus(zbdd_run_eval(&impl_->program, x.data(), out.data(), batch, impl_->threads));
+}
+
+Result<std::vector<double>> CpuModel::evaluate(std::span<const double> x, size_t batch) const {
+    std::vector<double> out(batch * numOutputs());
+    if (Status s = evaluate(x, out, batch); !s)
+        return s.error();
+    return out;
+}
+
+Status CpuModel::adjoints(std::span<const double> x, size_t output, std::span<double> adj,
+                          size_t batch) const {
+    if (Status s = checkSizes(x.size(), batch, numInputs(), "x"); !s)
+        return s;
+    if (Status s = checkSizes(adj.size(), batch, numInputs(), "adj"); !s)
+        return s;
+    return runtimeStatus(zbdd_run_adjoints(&impl_->program, x.data(), output, adj.data(), batch,
+                                           impl_->threads));
+}
+
+Result<CpuModel> compileCpu(const Circuit &c, const CpuOptions &o) {
+    const Semiring semiring = o.semiring.value_or(c.semiring);
+    auto objects = compileObjects(c, o, writeModelMetadata(c, semiring, o.numeric), false);
+    if (!objects)
+        return objects.error();
+    auto impl = std::make_unique<CpuModel::Impl>();
+    auto jit = llvm::orc::LLJITBuilder().create();
+    if (!jit)
+        return error("LLVM: " + llvm::toString(jit.takeError()));
+    impl->jit = std::move(*jit);
+    // The generated code calls exp and log1p (log-add-exp) from this process's libm.
+    auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+        impl->jit->getDataLayout().getGlobalPrefix());
+    if (!process)
+        return error("LLVM: " + llvm::toString(process.takeError()));
+    impl->jit->getMainJITDylib().addGenerator(std::move(*process));
+    for (auto &object : objects->objects)
+        if (llvm::Error e = impl->jit->addObjectFile(std::move(object)))
+            return error("LLVM: " + llvm::toString(std::move(e)));
+
+    auto address = [&](const char *name) -> Result<uint64_t> {
+        auto symbol = impl->jit->lookup(name);
+        if (!symbol)
+            return error("LLVM: " + llvm::toString(symbol.takeError()));
+        return symbol->getValue();
+    };
+    zbdd_program &p = impl->program;
+    auto forward = address("zbdd_gen_forward");
+    if (!forward)
+        return forward.error();
+    p.forward = reinterpret_cast<decltype(p.forward)>(*forward);
+    if (o.backward) {
+        auto all = address("zbdd_gen_forward_all"), back = address("zbdd_gen_backward"),
+             seed = address("zbdd_gen_seed");
+        if (!all || !back || !seed)
+            return (!all ? all : !back ? back : seed).error();
+        p.forward_all = reinterpret_cast<decltype(p.forward_all)>(*all);
+        p.backward = reinterpret_cast<decltype(p.backward)>(*back);
+        p.seed = reinterpret_cast<decltype(p.seed)>(*seed);
+    }
+    impl->plan = std::move(objects->plan);
+    p.num_inputs = c.numInputs();
+    p.num_outputs = c.numOutputs();
+    p.num_slots = impl->plan.numSlots;
+    p.num_values = impl->plan.ops.size();
+    p.semiring = static_cast<int>(impl->plan.semiring);
+    p.log_space = impl->plan.numeric == Numeric::Log;
+    impl->times = objects->times;
+    impl->threads = o.threads;
+    impl->backward = o.backward;
+    // The plan's per-node arrays are not needed after code generation.
+    impl->plan.position = {};
+    impl->plan.slot = {};
+    impl->plan.ops = {};
+    return CpuModel(std::move(impl));
+}
+
+} // namespace zbddc

@@ -1,0 +1,38 @@
+// IR to machine code on all cores: the plan's functions are spread over several modules, each
+// built in its own LLVMContext and compiled to an in-memory object by a thread of its own. The
+// JIT links these objects in process; the .so writer hands them to the system linker.
+#pragma once
+
+#include "backends/cpu/codegen.h"
+
+#include <memory>
+#include <vector>
+
+namespace llvm {
+class MemoryBuffer;
+}
+
+namespace zbddc {
+
+struct CompileTimes {
+    double ir = 0;      // building IR, summed over threads (seconds)
+    double codegen = 0; // optimisation and instruction selection, summed over threads
+    double wall = 0;    // the whole parallel compile, wall clock
+};
+
+struct CompiledObjects {
+    CpuPlan plan;
+    std::vector<std::unique_ptr<llvm::MemoryBuffer>> objects;
+    CompileTimes times;
+};
+
+// `hidden`: give generated symbols hidden visibility (for a .so whose only exports are the
+// runtime's C ABI).
+Result<CompiledObjects> compileObjects(const Circuit &circuit, const CpuOptions &options,
+                                       const std::string &metadata, bool hidden);
+
+// The whole program as one textual LLVM module (`--emit=ll`).
+Result<std::string> emitLlvmIr(const Circuit &circuit, const CpuOptions &options,
+                               const std::string &metadata);
+
+} // namespace zbddc

@@ -1,0 +1,144 @@
+#include "backends/cpu/shared_object.h"
+
+#include "backends/cpu/metadata.h"
+#include "backends/cpu/emit_c.h"
+
+#include <llvm/Support/MemoryBuffer.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace zbddc {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Removes a temporary folder (and what is in it) on every path out.
+struct TempDir {
+    fs::path path;
+    ~TempDir() {
+        std::error_code ignored;
+        if (!path.empty())
+            fs::remove_all(path, ignored);
+    }
+};
+
+Status writeFile(const fs::path &path, const char *data, size_t size) {
+    std::ofstream out(path, std::ios::binary);
+    out.write(data, static_cast<std::streamsize>(size));
+    out.close();
+    if (!out)
+        return error(path.string() + ": cannot write file");
+    return Ok{};
+}
+
+// Runs argv[0] without a shell; its stderr goes to `log`.
+Status run(const std::vector<std::string> &argv, const fs::path &log) {
+    std::vector<char *> args;
+    for (const std::string &a : argv)
+        args.push_back(const_cast<char *>(a.c_str()));
+    args.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_adddup2(&actions, 2, 1);
+    pid_t pid;
+    const int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0)
+        return error("cannot run " + argv[0] + ": " + std::strerror(rc));
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return Ok{};
+    std::ifstream in(log);
+    std::string first;
+    std::getline(in, first);
+    return error(argv[0] + " failed to link the model" + (first.empty() ? "" : ": " + first));
+}
+
+} // namespace
+
+Result<double> linkModel(const std::vector<std::string> &inputs, const std::string &path,
+                         const SharedObjectOptions &link) {
+    TempDir tmp;
+    std::string pattern = (fs::temp_directory_path() / "zbddc-XXXXXX").string();
+    if (!mkdtemp(pattern.data()))
+        return error("cannot create a temporary folder: " + std::string(std::strerror(errno)));
+    tmp.path = pattern;
+
+    std::vector<std::string> argv{link.compiler, "-shared", "-fPIC", "-fvisibility=hidden"};
+    argv.insert(argv.end(), link.flags.begin(), link.flags.end());
+    // The output goes to a temporary name beside `path` (same file system) and is renamed
+    // into place only when complete.
+    const fs::path target = fs::absolute(path);
+    const fs::path partial = target.parent_path() / ("." + target.filename().string() + ".partial-" +
+                                                     std::to_string(getpid()));
+    argv.insert(argv.end(), {"-o", partial.string(), "-I", tmp.path.string()});
+    for (const auto &[name, text] : runtimeSources()) {
+        if (Status s = writeFile(tmp.path / name, text.data(), text.size()); !s)
+            return s.error();
+        if (name.ends_with(".c"))
+            argv.push_back((tmp.path / name).string());
+    }
+    argv.insert(argv.end(), inputs.begin(), inputs.end());
+    argv.insert(argv.end(), {"-lm", "-lpthread"});
+
+    const auto t0 = std::chrono::steady_clock::now();
+    Status linked = run(argv, tmp.path / "link.log");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::error_code ec;
+    if (!linked) {
+        fs::remove(partial, ec);
+        return linked.error();
+    }
+    fs::rename(partial, target, ec);
+    if (ec) {
+        fs::remove(partial, ec);
+        return error(path + ": cannot write file: " + ec.message());
+    }
+    return seconds;
+}
+
+Result<SharedObjectReport> writeSharedObject(const Circuit &c, const CpuOptions &o,
+                                             const std::string &path,
+                                             const SharedObjectOptions &link) {
+    const Semiring semiring = o.semiring.value_or(c.semiring);
+    auto compiled = compileObjects(c, o, writeModelMetadata(c, semiring, o.numeric), true);
+    if (!compiled)
+        return compiled.error();
+    SharedObjectReport report{compiled->times, 0, compiled->objects.size()};
+
+    TempDir tmp;
+    std::string pattern = (fs::temp_directory_path() / "zbddc-objects-XXXXXX").string();
+    if (!mkdtemp(pattern.data()))
+        return error("cannot create a temporary folder: " + std::string(std::strerror(errno)));
+    tmp.path = pattern;
+    std::vector<std::string> inputs;
+    for (size_t i = 0; i < compiled->objects.size(); ++i) {
+        const llvm::MemoryBuffer &object = *compiled->objects[i];
+        const fs::path file = tmp.path / ("part" + std::to_string(i) + ".o");
+        if (Status s = writeFile(file, object.getBufferStart(), object.getBufferSize()); !s)
+            return s.error();
+        inputs.push_back(file.string());
+    }
+    auto seconds = linkModel(inputs, path, link);
+    if (!seconds)
+        return seconds.error();
+    report.link = *seconds;
+    return report;
+}
+
+} // namespace zbddc

@@ -1,0 +1,34 @@
+// model.so: the circuit compiled to objects by LLVM (all cores), linked by the system C compiler
+// with the C runtime (runtime/) into a shared object exporting the C ABI of zbdd_model.h and the
+// model's metadata. The output appears atomically (temp file + rename) or not at all.
+#pragma once
+
+#include "backends/cpu/object_compile.h"
+
+#include <string>
+#include <vector>
+
+namespace zbddc {
+
+struct SharedObjectOptions {
+    std::string compiler = "cc"; // the system C compiler, used as the linker driver
+    std::vector<std::string> flags{"-O2"}; // for the C files (runtime, emitted C)
+};
+
+struct SharedObjectReport {
+    CompileTimes llvm;  // IR and code generation
+    double link = 0;    // the system compiler/linker, wall clock seconds
+    size_t objects = 0; // object files linked
+};
+
+// `options.hostCpu` decides portability: false (generic x86-64) for a .so to ship elsewhere.
+Result<SharedObjectReport> writeSharedObject(const Circuit &circuit, const CpuOptions &options,
+                                             const std::string &path,
+                                             const SharedObjectOptions &link = {});
+
+// Compiles and links C files and object files together with the C runtime into `path`
+// (atomically). Returns the wall time of the compiler in seconds.
+Result<double> linkModel(const std::vector<std::string> &inputs, const std::string &path,
+                         const SharedObjectOptions &link = {});
+
+} // namespace zbddc
