@@ -1,27 +1,91 @@
 // ZBDD size of the compiled MLF per network and variable-ordering heuristic (Minato et al.'s
-// sink-DFS order against our min-fill order). Usage: mlf_order [--node-limit N] NETWORK...
-// Prints one table row per network and heuristic; networks that exceed the node limit are listed
-// with the error.
+// sink-DFS order, our min-fill order, our frontier-searched order; mlf_order.h).
+// Usage: mlf_order [--node-limit N] [--time-limit S] [--orders paper,minfill,frontier]
+//                  [--theta-bottom] NETWORK...
+// Prints one table row per network and ordering. Each compilation runs in a child process that
+// is killed after the time limit, so the bench never hangs; networks that exceed the node limit
+// or the time are listed with the reason. est10 is log10 of the frontier estimate
+// (mlf_frontier.h) of the order, width10 log10 of its widest cut.
 #include "compiler/frontends/bn/bayes_net.h"
 #include "compiler/mlf/mlf_compile.h"
+#include "compiler/mlf/mlf_frontier.h"
 
 #include <chrono>
+#include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace zbddc;
 
+namespace {
+double seconds(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// One compilation, printed as one row (in the child process).
+void compileRow(const std::string &name, const BayesNet &net, const MlfOptions &options) {
+    const char *order = mlfOrderingName(options.ordering);
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::vector<uint32_t> vars = mlfVariableOrder(net, options.ordering);
+    const double orderSecs = seconds(t0);
+    const double est = frontierLogCost(net, vars) / std::log(10.0);
+    const double width = frontierLogWidth(net, vars) / std::log(10.0);
+    MlfStats stats;
+    auto model = compileMlf(net, options, &stats);
+    const double secs = seconds(t0);
+    if (!model) {
+        std::printf("%-12s %-9s %6zu %6.1f %6.1f  failed after %.1f s: %s\n", name.c_str(), order,
+                    net.variables.size(), est, width, secs, model.error().message.c_str());
+        return;
+    }
+    std::printf("%-12s %-9s %6zu %6.1f %6.1f %7zu %7zu %11zu %11zu %11.4g %8.2f %8.2f\n",
+                name.c_str(), order, net.variables.size(), est, width, stats.zbddVars,
+                stats.parameters, stats.nodes, stats.peakNodes, stats.terms, orderSecs, secs);
+}
+} // namespace
+
 int main(int argc, char **argv) {
     MlfOptions options;
-    int first = 1;
-    if (argc > 2 && std::strcmp(argv[1], "--node-limit") == 0) {
-        options.nodeLimit = std::stoull(argv[2]);
-        first = 3;
+    double timeLimit = 300;
+    std::vector<MlfOrdering> orders{MlfOrdering::Paper, MlfOrdering::MinFill,
+                                    MlfOrdering::Frontier};
+    int i = 1;
+    for (; i < argc && std::strncmp(argv[i], "--", 2) == 0; ++i) {
+        const std::string flag = argv[i];
+        if (flag == "--theta-bottom") {
+            options.thetaAtBottom = true;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            std::fprintf(stderr, "%s needs a value\n", flag.c_str());
+            return 1;
+        }
+        const std::string value = argv[++i];
+        if (flag == "--node-limit")
+            options.nodeLimit = std::stoull(value);
+        else if (flag == "--time-limit")
+            timeLimit = std::stod(value);
+        else if (flag == "--orders") {
+            orders.clear();
+            for (const char *o : {"paper", "minfill", "frontier"})
+                if (value.find(o) != std::string::npos)
+                    orders.push_back(o[0] == 'p'   ? MlfOrdering::Paper
+                                     : o[0] == 'm' ? MlfOrdering::MinFill
+                                                   : MlfOrdering::Frontier);
+        } else {
+            std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
+            return 1;
+        }
     }
-    std::printf("%-12s %-8s %6s %7s %9s %12s %12s %14s %9s\n", "network", "order", "bnvars", "zvars",
-                "params", "nodes", "peak", "terms", "time_s");
-    for (int i = first; i < argc; ++i) {
+    std::printf("%-12s %-9s %6s %6s %6s %7s %7s %11s %11s %11s %8s %8s\n", "network", "order",
+                "bnvars", "est10", "width10", "zvars", "params", "nodes", "peak", "terms",
+                "order_s", "total_s");
+    std::fflush(stdout);
+    for (; i < argc; ++i) {
         std::string name = argv[i];
         name = name.substr(name.find_last_of('/') + 1);
         auto net = readNetworkFile(argv[i]);
@@ -29,22 +93,21 @@ int main(int argc, char **argv) {
             std::printf("%-12s %s\n", name.c_str(), net.error().str().c_str());
             continue;
         }
-        for (MlfOrdering ordering : {MlfOrdering::Paper, MlfOrdering::MinFill}) {
+        for (MlfOrdering ordering : orders) {
             options.ordering = ordering;
-            MlfStats stats;
-            const auto t0 = std::chrono::steady_clock::now();
-            auto model = compileMlf(*net, options, &stats);
-            const double secs =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            if (!model) {
-                std::printf("%-12s %-8s %6zu  failed after %.1f s: %s\n", name.c_str(),
-                            mlfOrderingName(ordering), net->variables.size(), secs,
-                            model.error().message.c_str());
-                continue;
+            const pid_t child = fork();
+            if (child == 0) {
+                alarm(static_cast<unsigned>(std::ceil(timeLimit)));
+                compileRow(name, *net, options);
+                std::fflush(stdout);
+                _exit(0);
             }
-            std::printf("%-12s %-8s %6zu %7zu %9zu %12zu %12zu %14.6g %9.2f\n", name.c_str(),
-                        mlfOrderingName(ordering), net->variables.size(), stats.zbddVars,
-                        stats.parameters, stats.nodes, stats.peakNodes, stats.terms, secs);
+            int status = 0;
+            waitpid(child, &status, 0);
+            if (WIFSIGNALED(status))
+                std::printf("%-12s %-9s %6zu  killed (%s) after the %.0f s time limit or by memory\n",
+                            name.c_str(), mlfOrderingName(ordering), net->variables.size(),
+                            strsignal(WTERMSIG(status)), timeLimit);
             std::fflush(stdout);
         }
     }

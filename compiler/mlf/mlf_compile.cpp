@@ -1,5 +1,7 @@
 #include "compiler/mlf/mlf_compile.h"
 
+#include "compiler/mlf/mlf_possible.h"
+
 #include "compiler/zbdd/zbdd.h"
 
 #include <algorithm>
@@ -51,16 +53,21 @@ MlfVariables assignVariables(const BayesNet &net, const std::vector<MlfBlock> &b
     return m;
 }
 
-// The family of one CPT: {λ_x, λ_u..., θ_{x|u}} for every entry with a nonzero parameter.
-Result<ZbddRef> cptFamily(ZbddManager &zb, const BayesNet &net, const MlfVariables &m, uint32_t v) {
+// The family of one CPT: {λ_x, λ_u..., θ_{x|u}} for every entry with a nonzero parameter whose
+// states are all possible.
+Result<ZbddRef> cptFamily(ZbddManager &zb, const BayesNet &net, const MlfVariables &m, uint32_t v,
+                          const std::vector<std::vector<char>> &possible) {
     const BnVariable &var = net.variables[v];
     const size_t k = var.states.size(), rows = net.rowCount(v);
     std::vector<uint32_t> state(var.parents.size(), 0), set;
     ZbddRef family = kZbddEmpty;
     for (size_t r = 0; r < rows; ++r) {
-        for (size_t x = 0; x < k; ++x) {
+        bool rowPossible = true;
+        for (size_t i = 0; i < var.parents.size() && rowPossible; ++i)
+            rowPossible = possible[var.parents[i]][state[i]];
+        for (size_t x = 0; x < k && rowPossible; ++x) {
             const double p = var.cpt[r * k + x];
-            if (p == 0.0)
+            if (p == 0.0 || !possible[v][x])
                 continue;
             set.clear();
             set.push_back(m.lambda[v][x]);
@@ -124,18 +131,19 @@ ZddModel exportModel(const ZbddManager &zb, ZbddRef root, const BayesNet &net, M
 } // namespace
 
 Result<ZddModel> compileMlf(const BayesNet &net, const MlfOptions &options, MlfStats *stats) {
-    MlfVariables m = assignVariables(net, mlfOrder(net, options.ordering));
+    MlfVariables m = assignVariables(net, mlfOrder(net, options.ordering, options.thetaAtBottom));
     ZbddManager zb(static_cast<uint32_t>(m.info.size()), options.nodeLimit);
     for (uint32_t zv = 0; zv < m.info.size(); ++zv)
         if (m.info[zv].kind == InputKind::Indicator)
             zb.setGroup(zv, m.info[zv].variable); // one state per variable in a term
 
     // Multiply the CPT families, those lowest in the order first, dropping inconsistent terms.
+    const std::vector<std::vector<char>> possible = possibleStates(net);
     ZbddRef f = kZbddBase;
     size_t liveAfterGc = zb.liveNodes();
     for (size_t i = 0; i < m.cptOrder.size(); ++i) {
         const uint32_t v = m.cptOrder[i];
-        auto family = cptFamily(zb, net, m, v);
+        auto family = cptFamily(zb, net, m, v, possible);
         Result<ZbddRef> product = family ? zb.joinExclusive(f, *family) : family;
         if (!product)
             return error(product.error().message + " while multiplying the CPT of '" +

@@ -1,12 +1,22 @@
 #include "compiler/mlf/mlf_order.h"
 
+#include "compiler/mlf/mlf_frontier.h"
+
 #include <algorithm>
 #include <set>
 
 namespace zbddc {
 
 const char *mlfOrderingName(MlfOrdering ordering) {
-    return ordering == MlfOrdering::Paper ? "paper" : "minfill";
+    switch (ordering) {
+    case MlfOrdering::Paper:
+        return "paper";
+    case MlfOrdering::MinFill:
+        return "minfill";
+    case MlfOrdering::Frontier:
+        return "frontier";
+    }
+    return "?";
 }
 
 namespace {
@@ -90,17 +100,33 @@ std::vector<uint32_t> minFillElimination(const BayesNet &net) {
 }
 } // namespace
 
-std::vector<MlfBlock> mlfOrder(const BayesNet &net, MlfOrdering ordering) {
+std::vector<uint32_t> mlfVariableOrder(const BayesNet &net, MlfOrdering ordering) {
+    if (ordering == MlfOrdering::Paper)
+        return sinkDfsOrder(net);
+    std::vector<uint32_t> elimination = minFillElimination(net);
+    std::vector<uint32_t> reversed(elimination.rbegin(), elimination.rend());
+    if (ordering == MlfOrdering::MinFill)
+        return reversed;
+    return searchFrontierOrder(net, {sinkDfsOrder(net), reversed, elimination});
+}
+
+std::vector<MlfBlock> mlfOrder(const BayesNet &net, MlfOrdering ordering, bool thetaAtBottom) {
+    const std::vector<uint32_t> order = mlfVariableOrder(net, ordering);
     std::vector<MlfBlock> blocks;
+    if (thetaAtBottom) {
+        for (uint32_t v : order)
+            blocks.push_back({false, v});
+        for (uint32_t v : order)
+            blocks.push_back({true, v});
+        return blocks;
+    }
     if (ordering == MlfOrdering::Paper) {
-        for (uint32_t v : sinkDfsOrder(net)) {
+        for (uint32_t v : order) {
             blocks.push_back({false, v});
             blocks.push_back({true, v});
         }
         return blocks;
     }
-    std::vector<uint32_t> order = minFillElimination(net);
-    std::reverse(order.begin(), order.end());
     std::vector<size_t> position(net.variables.size());
     for (size_t i = 0; i < order.size(); ++i)
         position[order[i]] = i;

@@ -18,6 +18,10 @@ enum class MlfOrdering : uint8_t {
     // eliminated late, which sit in many cliques, are at the top), each CPT's θ group placed just
     // below the lowest λ group of its family, where the CPT's last variable has been decided.
     MinFill,
+    // Ours: the order with the smallest frontier estimate (mlf_frontier.h) among greedy
+    // vertex-separation orders and the two above, improved by sifting on that estimate; θ
+    // placed as for MinFill.
+    Frontier,
 };
 
 const char *mlfOrderingName(MlfOrdering ordering);
@@ -27,7 +31,14 @@ struct MlfBlock {
     uint32_t variable; // BN variable
 };
 
-// The block sequence (each variable's λ and θ groups exactly once), top first.
-std::vector<MlfBlock> mlfOrder(const BayesNet &net, MlfOrdering ordering);
+// The BN-variable order (top first) of an ordering heuristic.
+std::vector<uint32_t> mlfVariableOrder(const BayesNet &net, MlfOrdering ordering);
+
+// The block sequence (each variable's λ and θ groups exactly once), top first. Paper keeps each
+// θ group right below its own variable's λ group; the others put it right below the lowest λ
+// group of its family, where the CPT becomes complete. thetaAtBottom moves every θ group below
+// all λ groups instead (kept for measurement).
+std::vector<MlfBlock> mlfOrder(const BayesNet &net, MlfOrdering ordering,
+                               bool thetaAtBottom = false);
 
 } // namespace zbddc

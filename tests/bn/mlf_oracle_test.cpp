@@ -98,10 +98,12 @@ void checkStructure(const ZddModel &m) {
 }
 
 void checkNetworkAgainstBruteForce(const BayesNet &net, std::mt19937 &rng, int evidenceCases) {
-    for (MlfOrdering ordering : {MlfOrdering::Paper, MlfOrdering::MinFill}) {
-        INFO("ordering " << mlfOrderingName(ordering));
+    for (int variant = 0; variant < 4; ++variant) {
+        const auto ordering = static_cast<MlfOrdering>(variant % 3);
+        const bool thetaAtBottom = variant == 3;
+        INFO("ordering " << mlfOrderingName(ordering) << (thetaAtBottom ? ", θ at the bottom" : ""));
         MlfStats stats;
-        auto model = compileMlf(net, {ordering, size_t{1} << 22}, &stats);
+        auto model = compileMlf(net, {ordering, size_t{1} << 22, thetaAtBottom}, &stats);
         REQUIRE(model.ok());
         checkStructure(*model);
         REQUIRE(model->variables.size() == net.variables.size());
