@@ -16,7 +16,7 @@ namespace zbddc::driver {
 // How network files become ZBDDs; shared by every command that reads a model.
 struct ModelOptions {
     bool strict = false;
-    std::string mlfOrder = "minfill";
+    std::string mlfOrder = "frontier";
     uint64_t zbddNodeLimit = uint64_t{1} << 26;
 
     void addTo(CLI::App &command);

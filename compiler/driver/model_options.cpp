@@ -9,8 +9,8 @@ namespace zbddc::driver {
 
 void ModelOptions::addTo(CLI::App &command) {
     command.add_flag("--strict", strict, "Network rows that do not sum to 1 are errors, not warnings");
-    command.add_option("--mlf-order", mlfOrder, "ZBDD variable order for networks: paper or minfill")
-        ->check(CLI::IsMember({"paper", "minfill"}));
+    command.add_option("--mlf-order", mlfOrder, "ZBDD variable order for networks: frontier, paper or minfill")
+        ->check(CLI::IsMember({"frontier", "paper", "minfill"}));
     command.add_option("--zbdd-node-limit", zbddNodeLimit, "Largest ZBDD (nodes) a network may compile into");
 }
 
@@ -18,7 +18,9 @@ Result<ZddModel> ModelOptions::load(const std::string &path) const {
     std::vector<Diagnostic> warnings;
     LoadOptions options;
     options.strict = strict;
-    options.mlf.ordering = mlfOrder == "paper" ? MlfOrdering::Paper : MlfOrdering::MinFill;
+    options.mlf.ordering = mlfOrder == "paper"     ? MlfOrdering::Paper
+                           : mlfOrder == "minfill" ? MlfOrdering::MinFill
+                                                   : MlfOrdering::Frontier;
     options.mlf.nodeLimit = zbddNodeLimit;
     options.warnings = &warnings;
     auto zdd = loadZddModel(path, options);

@@ -13,7 +13,7 @@
 namespace zbddc {
 
 struct MlfOptions {
-    MlfOrdering ordering = MlfOrdering::MinFill;
+    MlfOrdering ordering = MlfOrdering::Frontier;
     size_t nodeLimit = size_t{1} << 26; // ZBDD arena size (about 40 bytes a node); beyond: error
     bool thetaAtBottom = false;         // all θ groups below all λ groups (for measurement)
 };
