@@ -43,9 +43,12 @@ enum class TemplateStep : uint32_t {
 enum class Phase : uint32_t {
     HostPre = 0,     // on the host before any GPU work
     Grid = 1,        // a GPU kernel (or grid-synchronised step) over many blocks
-    SingleBlock = 2, // on the GPU inside one block; consecutive such levels split by __syncthreads
+    SingleBlock = 2, // on the GPU inside one block, which runs all the level's blocks in turn;
+                     // consecutive such levels are separated by __syncthreads
     HostPost = 3,    // on the host after the GPU work
 };
+// Host levels have one block per group and levelThreads 0; grid levels one launch (or grid-wide
+// barrier) each.
 
 const char *phaseName(Phase p);
 
