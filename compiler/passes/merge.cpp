@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace zbddc {
 
@@ -55,20 +56,24 @@ uint32_t depthOf(const std::vector<uint32_t> &code) {
     return d.back();
 }
 
-// Merges children into parents, parents first (reverse SSA order), while `accept` allows the
-// grown template; each absorbed child disappears. Returns how many ops were absorbed.
-template <class Eligible, class Accept>
-uint32_t mergeInto(Schedule &s, Eligible eligible, Accept accept) {
+// Merges children into parents, parents first (reverse SSA order): a single-reader child that
+// `eligible` allows is absorbed while `grow` accepts the grown template; when the parent is done,
+// merges are undone (last first) until `keep` accepts its template. Absorbed children disappear.
+// Returns how many ops were absorbed.
+template <class Eligible, class Grow, class Keep>
+uint32_t mergeInto(Schedule &s, Eligible eligible, Grow grow, Keep keep) {
     const std::vector<uint32_t> readers = readerCounts(s);
     const std::vector<uint32_t> producer = producerOfSlots(s);
     std::vector<uint8_t> absorbed(s.numOps(), 0);
     std::vector<Expr> grown(s.numOps());
     std::vector<uint8_t> changed(s.numOps(), 0);
     uint32_t merged = 0;
+    std::vector<std::pair<Expr, uint32_t>> history; // (expression before, child absorbed)
     for (uint32_t p = s.numOps(); p-- > 0;) {
         if (absorbed[p])
             continue;
         Expr e = exprOf(s, p);
+        history.clear();
         // Walk the F leaves left to right; a leaf replaced by a child is revisited as its leaves.
         for (uint32_t leaf = 0, step = 0; step < e.code.size(); ++step) {
             if (!isLoad(e.code[step]))
@@ -80,17 +85,23 @@ uint32_t mergeInto(Schedule &s, Eligible eligible, Accept accept) {
                 continue;
             }
             Expr candidate = substitute(e, leaf, exprOf(s, c));
-            if (!accept(candidate)) {
+            if (!grow(candidate)) {
                 ++leaf;
                 continue;
             }
+            history.emplace_back(std::move(e), c);
             e = std::move(candidate);
             absorbed[c] = 1;
-            ++merged;
             step = static_cast<uint32_t>(-1); // restart the walk: leaf numbering shifted
             leaf = 0;
         }
-        if (e.code.size() != s.typeCodeBegin[s.opType[p] + 1] - s.typeCodeBegin[s.opType[p]]) {
+        while (!history.empty() && !keep(e)) {
+            e = std::move(history.back().first);
+            absorbed[history.back().second] = 0;
+            history.pop_back();
+        }
+        merged += static_cast<uint32_t>(history.size());
+        if (!history.empty()) {
             grown[p] = std::move(e);
             changed[p] = 1;
         }
@@ -104,11 +115,15 @@ uint32_t mergeInto(Schedule &s, Eligible eligible, Accept accept) {
     out.typeName.clear();
     out.typeCode.clear();
     out.typeCodeBegin = {0};
+    std::map<std::vector<uint32_t>, uint32_t> typeOf; // the catalogue grows large before pruning
     for (uint32_t i = 0; i < s.numOps(); ++i) {
         if (absorbed[i])
             continue;
         const Expr e = changed[i] ? grown[i] : exprOf(s, i);
-        out.opType.push_back(internType(out, e.code));
+        auto [it, fresh] = typeOf.emplace(e.code, 0);
+        if (fresh)
+            it->second = internType(out, e.code);
+        out.opType.push_back(it->second);
         out.opOut.push_back(s.opOut[i]);
         out.operands.insert(out.operands.end(), e.operands.begin(), e.operands.end());
         out.opOperandBegin.push_back(static_cast<uint32_t>(out.operands.size()));
@@ -130,15 +145,17 @@ bool isType(const Schedule &s, uint32_t op, const char *name) { return s.typeNam
 // allowed"). Parents are typeA or typeB (type1/type3 are typeB/typeA themselves).
 void mergeSeedTypes(Schedule &s, const PipelineOptions &, PassStats &st) {
     const uint32_t before = s.numOps();
+    Schedule catalogue; // the six seed templates, by name
+    std::set<std::vector<uint32_t>> allowed;
+    const uint32_t F = static_cast<uint32_t>(TemplateStep::LoadF), X = kLoadX;
+    const uint32_t M = static_cast<uint32_t>(TemplateStep::Times), A = static_cast<uint32_t>(TemplateStep::Plus);
+    for (std::vector<uint32_t> code : std::vector<std::vector<uint32_t>>{
+             {F, X, M}, {F, X, M, X, M}, {F, X, M, F, A}, {F, X, M, X, M, F, A}, {F, X, M, F, X, M, A},
+             {F, X, M, X, M, F, X, M, A}})
+        allowed.insert(code);
     const uint32_t merged = mergeInto(
         s, [](const Schedule &sc, uint32_t c) { return isType(sc, c, "typeB"); },
-        [&](const Expr &e) {
-            Schedule probe;
-            const uint32_t t = internType(probe, e.code);
-            const std::string &n = probe.typeName[t];
-            return n == "typeB" || n == "typeA" || n == "type2" || n == "type4" || n == "type5" ||
-                   n == "type6";
-        });
+        [&](const Expr &e) { return allowed.count(e.code) > 0; }, [](const Expr &) { return true; });
     st.add("ops before", before);
     st.add("ops merged", merged);
     st.add("ops after", s.numOps());
@@ -146,33 +163,46 @@ void mergeSeedTypes(Schedule &s, const PipelineOptions &, PassStats &st) {
     st.add("types", s.numTypes());
 }
 
-// Beyond the seed: any single-parent op merges into its parent (deeper trees) while the merged op
-// reads at most maxLeaves operands; then only the maxTypes most frequent templates are kept —
-// each op of a rarer template is merged again with a smaller limit until its type is kept.
+// Beyond the seed: any single-parent op merges into its parent (deeper trees, parents first)
+// while the merged op reads at most maxLeaves operands. A first round shows which templates that
+// produces and how often; the catalogue keeps the original types and the most frequent merged
+// templates up to maxTypes, and the second round undoes, per op, the last merges until its
+// template is in the catalogue (seed 003 §5: types must stay few for warps to stay full).
 void mergeTrees(Schedule &s, const PipelineOptions &o, PassStats &st) {
     const uint32_t before = s.numOps();
-    const Schedule original = s;
-    uint32_t limit = o.maxLeaves, merged = 0;
-    // Shrink the leaf limit until the catalogue is small enough: a coarse but honest catalogue
-    // choice (frequency decides which limit is kept; see docs in the report).
-    for (;; --limit) {
-        s = original;
-        merged = mergeInto(
-            s, [](const Schedule &, uint32_t) { return true; },
-            [&](const Expr &e) { return e.operands.size() <= limit; });
-        if (s.numTypes() <= o.maxTypes || limit <= 3)
-            break;
-    }
-    std::map<uint32_t, uint32_t> depthHistogram;
+    const auto any = [](const Schedule &, uint32_t) { return true; };
+    const auto fits = [&](const Expr &e) { return e.operands.size() <= o.maxLeaves; };
+    std::set<std::vector<uint32_t>> catalogue;
     for (uint32_t t = 0; t < s.numTypes(); ++t)
-        depthHistogram[depthOf({s.typeCode.begin() + s.typeCodeBegin[t], s.typeCode.begin() + s.typeCodeBegin[t + 1]})]++;
+        catalogue.insert({s.typeCode.begin() + s.typeCodeBegin[t], s.typeCode.begin() + s.typeCodeBegin[t + 1]});
+    Schedule probe = s;
+    mergeInto(probe, any, fits, [](const Expr &) { return true; });
+    const uint32_t unrestricted = probe.numTypes();
+    std::vector<std::pair<uint32_t, uint32_t>> frequency; // (ops, type) in the first round
+    {
+        std::vector<uint32_t> count(probe.numTypes(), 0);
+        for (uint32_t t : probe.opType)
+            ++count[t];
+        for (uint32_t t = 0; t < probe.numTypes(); ++t)
+            frequency.emplace_back(count[t], t);
+        std::sort(frequency.rbegin(), frequency.rend());
+    }
+    for (const auto &[count, t] : frequency) {
+        if (catalogue.size() >= o.maxTypes)
+            break;
+        catalogue.insert({probe.typeCode.begin() + probe.typeCodeBegin[t], probe.typeCode.begin() + probe.typeCodeBegin[t + 1]});
+    }
+    const uint32_t merged = mergeInto(s, any, fits, [&](const Expr &e) { return catalogue.count(e.code) > 0; });
+    uint32_t maxDepth = 0;
+    for (uint32_t t = 0; t < s.numTypes(); ++t)
+        maxDepth = std::max(maxDepth, depthOf({s.typeCode.begin() + s.typeCodeBegin[t], s.typeCode.begin() + s.typeCodeBegin[t + 1]}));
     st.add("ops before", before);
     st.add("ops merged", merged);
     st.add("ops after", s.numOps());
     st.add("reduction %", before ? 100.0 * merged / before : 0);
-    st.add("leaf limit", limit);
+    st.add("ops if types unlimited", probe.numOps());
+    st.add("types if unlimited", unrestricted);
     st.add("types", s.numTypes());
-    uint32_t maxDepth = depthHistogram.empty() ? 0 : depthHistogram.rbegin()->first;
     st.add("max template depth", maxDepth);
 }
 
