@@ -49,6 +49,7 @@ void mergeSeedTypes(Schedule &, const PipelineOptions &, PassStats &); // seed 0
 void mergeTrees(Schedule &, const PipelineOptions &, PassStats &);     // deeper single-parent trees
 void levelize(Schedule &, const PipelineOptions &, PassStats &);       // ASAP levels
 void justifyLevels(Schedule &, const PipelineOptions &, PassStats &);  // ALAP slack, even sizes
+void unifyTypes(Schedule &, const PipelineOptions &, PassStats &);     // dummy 0/1 operands
 void groupByType(Schedule &, const PipelineOptions &, PassStats &);    // types together, by x
 void splitPhases(Schedule &, const PipelineOptions &, PassStats &);    // host / grid / one block
 void partitionBlocks(Schedule &, const PipelineOptions &, PassStats &);// blocks and threads

@@ -24,7 +24,7 @@ const std::vector<PassEntry> &registry() {
     static const std::vector<PassEntry> passes = {
         {"merge-seed", mergeSeedTypes},   {"merge-trees", mergeTrees},
         {"levelize", levelize},           {"justify", justifyLevels},
-        {"group", groupByType},           {"split-phases", splitPhases},
+        {"unify-types", unifyTypes},      {"group", groupByType},           {"split-phases", splitPhases},
         {"partition", partitionBlocks},   {"preload", preloadShared},
         {"assign-slots", assignSlots},    {"assign-slots-noreuse", assignSlotsNoReuse},
     };
@@ -69,10 +69,10 @@ Result<std::vector<std::string>> passList(const PipelineOptions &o) {
         case 0: list = {"levelize", "group", "partition", "assign-slots-noreuse"}; break;
         case 1: list = {"merge-seed", "levelize", "group", "split-phases", "partition", "assign-slots"}; break;
         case 2:
-            list = {"merge-seed", "levelize", "justify", "group", "split-phases", "partition", "preload", "assign-slots"};
+            list = {"merge-seed", "levelize", "justify", "unify-types", "group", "split-phases", "partition", "preload", "assign-slots"};
             break;
         case 3:
-            list = {"merge-trees", "levelize", "justify", "group", "split-phases", "partition", "preload", "assign-slots"};
+            list = {"merge-trees", "levelize", "justify", "unify-types", "group", "split-phases", "partition", "preload", "assign-slots"};
             break;
         default: return error("unknown optimisation level -O" + std::to_string(o.optLevel) + " (use -O0..-O3)");
         }

@@ -15,8 +15,8 @@ namespace zbddc {
 // The pass names for the options, in the order they run:
 //   -O0  levelize group partition assign-slots-noreuse     (valid, no fusion, no reuse)
 //   -O1  merge-seed levelize group split-phases partition assign-slots
-//   -O2  merge-seed levelize justify group split-phases partition preload assign-slots
-//   -O3  merge-trees levelize justify group split-phases partition preload assign-slots
+//   -O2  merge-seed levelize justify unify-types group split-phases partition preload assign-slots
+//   -O3  merge-trees levelize justify unify-types group split-phases partition preload assign-slots
 // --no-fuse drops merge-seed and merge-trees.
 Result<std::vector<std::string>> passList(const PipelineOptions &options);
 

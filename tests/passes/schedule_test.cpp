@@ -94,3 +94,36 @@ TEST_CASE("random ZBDD circuits lower to ZBDD types only") {
     for (uint32_t t = 0; t < s.numTypes(); ++t)
         REQUIRE((s.typeName[t] == "typeA" || s.typeName[t] == "typeB"));
 }
+
+TEST_CASE("unify-types runs a few typeB ops of a level as typeA with a Zero operand") {
+    // One level: five typeA ops and two typeB ops over constants and inputs; warp 8 holds all seven.
+    Circuit c;
+    for (int i = 0; i < 4; ++i) {
+        c.addInputInfo(InputInfo{InputKind::Free, kNone, kNone, 0.0, "x" + std::to_string(i)});
+        c.addInput(i);
+    }
+    const NodeId half = c.addConst(0.5), quarter = c.addConst(0.25);
+    for (int k = 0; k < 5; ++k)
+        c.addOutput(c.addMulAdd(half, k % 4, quarter)); // typeA: F X * F +
+    for (int k = 0; k < 2; ++k)
+        c.addOutput(c.addTimes(quarter, k)); // typeB: F X *
+    Schedule s = lowerToSchedule(c);
+    PipelineOptions o;
+    o.device.warp = 8;
+    PassStats st;
+    levelize(s, o, st);
+    REQUIRE(s.numLevels() == 1);
+    REQUIRE(s.numGroups() >= 2);
+    unifyTypes(s, o, st);
+    REQUIRE(verify(s).ok());
+    REQUIRE(s.numGroups() == 1);
+    REQUIRE(s.typeName[s.groupType[0]] == "typeA");
+    const std::vector<double> x = {0.3, 0.7, 0.2, 0.9};
+    for (Semiring ring : {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum, Semiring::MinSum}) {
+        Result<Evaluation> e = evaluate(c, x, ring);
+        Result<std::vector<double>> got = interpretSchedule(s, x, ring);
+        REQUIRE(got.ok());
+        for (size_t k = 0; k < c.numOutputs(); ++k)
+            REQUIRE(got->at(k) == e->values[c.outputs[k]]);
+    }
+}
