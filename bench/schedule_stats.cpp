@@ -1,12 +1,13 @@
 // Per-network effect of every scheduling pass on the MLF circuits of real Bayesian networks,
 // next to seed 003's expectations (§5: about 50% fewer ops from type1–6 merging, a factor of
-// about log L̄ from deeper merging). Usage: schedule_stats [--time-passes] [--json FILE] NETWORK.bif...
-// Prints one table; with --json, one JSON object per network (an array) with the full stats.
+// about log L̄ from deeper merging). Usage: schedule_stats [--time-passes] [--json FILE]
+// NETWORK.bif... Prints one table; with --json, one JSON object per network (an array) with the
+// full stats.
+#include "compiler/passes/schedule_stats.h"
 #include "compiler/frontends/bn/bayes_net.h"
 #include "compiler/frontends/zdd/zdd_lower.h"
 #include "compiler/mlf/mlf_compile.h"
 #include "compiler/passes/pipeline.h"
-#include "compiler/passes/schedule_stats.h"
 
 #include <chrono>
 #include <cmath>
@@ -68,10 +69,11 @@ int main(int argc, char **argv) {
         json << "[\n";
         first += 2;
     }
-    std::printf("%-11s %8s %6s %7s | %8s %6s %6s | %8s %6s %6s %6s %5s %8s %6s %6s | %7s %7s %7s | %6s %6s | %5s %5s %5s %5s %6s %6s | %8s\n",
-                "network", "ops", "levels", "Lbar", "seedOps", "red%", "levels", "treeOps", "red%", "ratio",
-                "log2L", "types", "deepOps", "ratio", "dtypes", "idle0", "greedy", "balance", "pre%", "slot%", "pre", "grid", "blk", "post",
-                "up", "down", "O3 ms");
+    std::printf("%-11s %8s %6s %7s | %8s %6s %6s | %8s %6s %6s %6s %5s %8s %6s %6s | %7s %7s %7s | "
+                "%6s %6s | %5s %5s %5s %5s %6s %6s | %8s\n",
+                "network", "ops", "levels", "Lbar", "seedOps", "red%", "levels", "treeOps", "red%",
+                "ratio", "log2L", "types", "deepOps", "ratio", "dtypes", "idle0", "greedy",
+                "balance", "pre%", "slot%", "pre", "grid", "blk", "post", "up", "down", "O3 ms");
     bool firstJson = true;
     for (int i = first; i < argc; ++i) {
         std::string name = argv[i];
@@ -108,20 +110,27 @@ int main(int argc, char **argv) {
         o.optLevel = 3;
         const Run o3 = run(c, o);
 
-        const double ops = plain.schedule.numOps(), lbar = ops / std::max(1u, plain.schedule.numLevels());
+        const double ops = plain.schedule.numOps(),
+                     lbar = ops / std::max(1u, plain.schedule.numLevels());
         const double seedOps = seed.schedule.numOps(), treeOps = tree.schedule.numOps();
-        std::printf("%-11s %8.0f %6u %7.1f | %8.0f %6.1f %6u | %8.0f %6.1f %6.2f %6.2f %5u %8u %6.2f %6u | %7.0f %7.0f %7.0f | "
+        std::printf("%-11s %8.0f %6u %7.1f | %8.0f %6.1f %6u | %8.0f %6.1f %6.2f %6.2f %5u %8u "
+                    "%6.2f %6u | %7.0f %7.0f %7.0f | "
                     "%6.1f %6.1f | %5.0f %5.0f %5.0f %5.0f %6.0f %6.0f | %8.1f\n",
-                    name.c_str(), ops, plain.schedule.numLevels(), lbar, seedOps, 100 * (1 - seedOps / ops),
-                    seed.schedule.numLevels(), treeOps, 100 * (1 - treeOps / ops), ops / treeOps, std::log2(lbar),
+                    name.c_str(), ops, plain.schedule.numLevels(), lbar, seedOps,
+                    100 * (1 - seedOps / ops), seed.schedule.numLevels(), treeOps,
+                    100 * (1 - treeOps / ops), ops / treeOps, std::log2(lbar),
                     tree.schedule.numTypes(), deep.schedule.numOps(), ops / deep.schedule.numOps(),
                     deep.schedule.numTypes(), counter(greedy, "justify", "idle lanes before"),
-                    counter(greedy, "justify", "idle lanes after"), counter(balance, "justify", "idle lanes after"),
-                    counter(o3, "preload", "saved %"), counter(o3, "assign-slots", "computed slots saved %"),
-                    counter(o3, "split-phases", "host-pre levels"), counter(o3, "split-phases", "grid levels"),
-                    counter(o3, "split-phases", "single-block levels"), counter(o3, "split-phases", "host-post levels"),
-                    counter(o3, "split-phases", "values host->gpu"), counter(o3, "split-phases", "values gpu->host"),
-                    totalMs(o3));
+                    counter(greedy, "justify", "idle lanes after"),
+                    counter(balance, "justify", "idle lanes after"),
+                    counter(o3, "preload", "saved %"),
+                    counter(o3, "assign-slots", "computed slots saved %"),
+                    counter(o3, "split-phases", "host-pre levels"),
+                    counter(o3, "split-phases", "grid levels"),
+                    counter(o3, "split-phases", "single-block levels"),
+                    counter(o3, "split-phases", "host-post levels"),
+                    counter(o3, "split-phases", "values host->gpu"),
+                    counter(o3, "split-phases", "values gpu->host"), totalMs(o3));
         if (timePasses)
             printPassTimes(o3.passes, std::cout);
         std::fflush(stdout);

@@ -7,10 +7,14 @@ namespace zbddc {
 
 const char *phaseName(Phase p) {
     switch (p) {
-    case Phase::HostPre: return "host-pre";
-    case Phase::Grid: return "grid";
-    case Phase::SingleBlock: return "single-block";
-    case Phase::HostPost: return "host-post";
+    case Phase::HostPre:
+        return "host-pre";
+    case Phase::Grid:
+        return "grid";
+    case Phase::SingleBlock:
+        return "single-block";
+    case Phase::HostPost:
+        return "host-post";
     }
     return "?";
 }
@@ -47,10 +51,13 @@ bool isPrefix(const std::vector<uint32_t> &p, size_t n, size_t total) {
     return true;
 }
 
-std::string num(size_t v) { return std::to_string(v); }
+std::string num(size_t v) {
+    return std::to_string(v);
+}
 
 Status verifyTypes(const Schedule &s) {
-    if (s.typeCodeBegin.size() != s.numTypes() + 1 || !isPrefix(s.typeCodeBegin, s.numTypes(), s.typeCode.size()))
+    if (s.typeCodeBegin.size() != s.numTypes() + 1 ||
+        !isPrefix(s.typeCodeBegin, s.numTypes(), s.typeCode.size()))
         return error("schedule: type catalogue ranges are inconsistent");
     for (uint32_t t = 0; t < s.numTypes(); ++t) {
         int depth = 0;
@@ -74,19 +81,23 @@ Status verifyRanges(const Schedule &s) {
         return error("schedule: op arrays disagree in size");
     if (!isPrefix(s.levelOpBegin, levels, ops) || s.levelThreads.size() != levels)
         return error("schedule: level ranges are inconsistent");
-    if (!isPrefix(s.levelGroupBegin, levels, s.numGroups()) || !isPrefix(s.groupOpBegin, s.numGroups(), ops))
+    if (!isPrefix(s.levelGroupBegin, levels, s.numGroups()) ||
+        !isPrefix(s.groupOpBegin, s.numGroups(), ops))
         return error("schedule: group ranges are inconsistent");
-    if (!isPrefix(s.levelBlockBegin, levels, s.numBlocks()) || !isPrefix(s.blockOpBegin, s.numBlocks(), ops) ||
+    if (!isPrefix(s.levelBlockBegin, levels, s.numBlocks()) ||
+        !isPrefix(s.blockOpBegin, s.numBlocks(), ops) ||
         !isPrefix(s.blockLoadBegin, s.numBlocks(), s.blockLoads.size()))
         return error("schedule: block ranges are inconsistent");
     for (uint32_t l = 0; l < levels; ++l) {
         if (s.levelPhase[l] > static_cast<uint32_t>(Phase::HostPost))
             return error("schedule: level " + num(l) + " has an unknown phase");
         for (uint32_t g = s.levelGroupBegin[l]; g < s.levelGroupBegin[l + 1]; ++g)
-            if (s.groupOpBegin[g] < s.levelOpBegin[l] || s.groupOpBegin[g + 1] > s.levelOpBegin[l + 1])
+            if (s.groupOpBegin[g] < s.levelOpBegin[l] ||
+                s.groupOpBegin[g + 1] > s.levelOpBegin[l + 1])
                 return error("schedule: group " + num(g) + " crosses its level's bounds");
         for (uint32_t b = s.levelBlockBegin[l]; b < s.levelBlockBegin[l + 1]; ++b)
-            if (s.blockOpBegin[b] < s.levelOpBegin[l] || s.blockOpBegin[b + 1] > s.levelOpBegin[l + 1])
+            if (s.blockOpBegin[b] < s.levelOpBegin[l] ||
+                s.blockOpBegin[b + 1] > s.levelOpBegin[l + 1])
                 return error("schedule: block " + num(b) + " crosses its level's bounds");
     }
     for (uint32_t g = 0; g < s.numGroups(); ++g) {
@@ -115,23 +126,28 @@ Status verifySlots(const Schedule &s) {
         for (uint32_t b = s.levelBlockBegin[l]; b < s.levelBlockBegin[l + 1]; ++b) {
             for (uint32_t i = s.blockOpBegin[b]; i < s.blockOpBegin[b + 1]; ++i) {
                 const uint32_t t = s.opType[i];
-                if (t >= s.numTypes() || s.opOperandBegin[i + 1] - s.opOperandBegin[i] != s.typeArity(t))
+                if (t >= s.numTypes() ||
+                    s.opOperandBegin[i + 1] - s.opOperandBegin[i] != s.typeArity(t))
                     return error("schedule: op " + num(i) + " has the wrong number of operands");
                 uint32_t k = s.opOperandBegin[i];
                 for (uint32_t c = s.typeCodeBegin[t]; c < s.typeCodeBegin[t + 1]; ++c) {
                     if (s.typeCode[c] > static_cast<uint32_t>(TemplateStep::LoadX))
                         continue;
                     uint32_t slot = s.operands[k++];
-                    if (s.typeCode[c] == static_cast<uint32_t>(TemplateStep::LoadX) && s.blockPreloads(b)) {
+                    if (s.typeCode[c] == static_cast<uint32_t>(TemplateStep::LoadX) &&
+                        s.blockPreloads(b)) {
                         if (slot >= s.blockLoadBegin[b + 1] - s.blockLoadBegin[b])
-                            return error("schedule: op " + num(i) + " reads past its block's preload");
+                            return error("schedule: op " + num(i) +
+                                         " reads past its block's preload");
                         slot = s.blockLoads[s.blockLoadBegin[b] + slot];
                     }
                     if (slot >= s.numSlots)
-                        return error("schedule: op " + num(i) + " reads slot " + num(slot) + " out of range");
+                        return error("schedule: op " + num(i) + " reads slot " + num(slot) +
+                                     " out of range");
                     if (slot >= base && (writtenAt[slot] == kNoLevel || writtenAt[slot] >= l))
-                        return error("schedule: op " + num(i) + " in level " + num(l) + " reads slot " +
-                                     num(slot) + " before an earlier level writes it");
+                        return error("schedule: op " + num(i) + " in level " + num(l) +
+                                     " reads slot " + num(slot) +
+                                     " before an earlier level writes it");
                     readAt[slot] = l;
                 }
             }
@@ -139,11 +155,13 @@ Status verifySlots(const Schedule &s) {
         for (uint32_t i = s.levelOpBegin[l]; i < s.levelOpBegin[l + 1]; ++i) {
             const uint32_t out = s.opOut[i];
             if (out < base || out >= s.numSlots)
-                return error("schedule: op " + num(i) + " writes slot " + num(out) + " outside the computed range");
+                return error("schedule: op " + num(i) + " writes slot " + num(out) +
+                             " outside the computed range");
             if (writtenAt[out] == l)
                 return error("schedule: slot " + num(out) + " is written twice in level " + num(l));
             if (readAt[out] == l)
-                return error("schedule: slot " + num(out) + " is read and written in level " + num(l));
+                return error("schedule: slot " + num(out) + " is read and written in level " +
+                             num(l));
             writtenAt[out] = l;
         }
     }
@@ -158,7 +176,8 @@ Status verifySlots(const Schedule &s) {
 Status verify(const Schedule &s) {
     if (s.levelPhase.size() + 1 != s.levelOpBegin.size())
         return error("schedule: level arrays disagree in size");
-    if (s.groupOpBegin.size() != s.numGroups() + 1 || s.blockLoadBegin.size() != s.blockOpBegin.size())
+    if (s.groupOpBegin.size() != s.numGroups() + 1 ||
+        s.blockLoadBegin.size() != s.blockOpBegin.size())
         return error("schedule: group or block arrays disagree in size");
     if (s.outputNames.size() != s.outputs.size())
         return error("schedule: outputs and their names disagree in size");
@@ -170,9 +189,9 @@ Status verify(const Schedule &s) {
 }
 
 void dump(const Schedule &s, std::ostream &out) {
-    out << "schedule " << semiringName(s.semiring) << ": " << s.numOps() << " ops, " << s.numLevels()
-        << " levels, " << s.numSlots << " slots (inputs at " << s.inputBase() << ", computed from "
-        << s.computedBase() << ")\n";
+    out << "schedule " << semiringName(s.semiring) << ": " << s.numOps() << " ops, "
+        << s.numLevels() << " levels, " << s.numSlots << " slots (inputs at " << s.inputBase()
+        << ", computed from " << s.computedBase() << ")\n";
     for (uint32_t t = 0; t < s.numTypes(); ++t)
         out << "type " << t << " " << s.typeName[t] << ": " << templateText(s, t) << "\n";
     for (uint32_t l = 0; l < s.numLevels(); ++l) {

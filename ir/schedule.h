@@ -71,33 +71,36 @@ struct Schedule {
     std::vector<std::string> outputNames; // name of each output (may be empty strings)
 
     // --- type catalogue ---
-    std::vector<std::string> typeName;    // readable name ("typeA", "type4", "t9") per type
-    std::vector<uint32_t> typeCodeBegin{0}; // type t's template is typeCode[typeCodeBegin[t], [t+1])
-    std::vector<uint32_t> typeCode;       // TemplateStep values, postfix
+    std::vector<std::string> typeName; // readable name ("typeA", "type4", "t9") per type
+    std::vector<uint32_t> typeCodeBegin{
+        0};                         // type t's template is typeCode[typeCodeBegin[t], [t+1])
+    std::vector<uint32_t> typeCode; // TemplateStep values, postfix
 
     // --- ops (SoA), in execution order; level l's ops are a contiguous range ---
-    std::vector<uint32_t> opType;         // type id of each op
-    std::vector<uint32_t> opOut;          // computed slot each op writes
-    std::vector<uint32_t> opOperandBegin{0};// op i's operands are operands[opOperandBegin[i], [i+1])
-    std::vector<uint32_t> operands;       // slots (or, in a preloaded block, LoadX: tile offsets)
+    std::vector<uint32_t> opType; // type id of each op
+    std::vector<uint32_t> opOut;  // computed slot each op writes
+    std::vector<uint32_t> opOperandBegin{
+        0};                         // op i's operands are operands[opOperandBegin[i], [i+1])
+    std::vector<uint32_t> operands; // slots (or, in a preloaded block, LoadX: tile offsets)
 
     // --- levels: all ops of a level are independent; level l+1 starts after level l ends ---
-    std::vector<uint32_t> levelOpBegin{0};  // level l's ops are [levelOpBegin[l], [l+1])
-    std::vector<uint32_t> levelPhase;     // Phase of each level
-    std::vector<uint32_t> levelThreads;   // threads per block for each level (GPU phases)
+    std::vector<uint32_t> levelOpBegin{0}; // level l's ops are [levelOpBegin[l], [l+1])
+    std::vector<uint32_t> levelPhase;      // Phase of each level
+    std::vector<uint32_t> levelThreads;    // threads per block for each level (GPU phases)
 
     // --- groups: maximal runs of one type inside a level (seed 003: typeA first, typeB second) ---
-    std::vector<uint32_t> levelGroupBegin{0};// level l's groups are [levelGroupBegin[l], [l+1])
-    std::vector<uint32_t> groupOpBegin{0}; // group g's ops are [groupOpBegin[g], [g+1])
-    std::vector<uint32_t> groupType;       // type of every op in group g
+    std::vector<uint32_t> levelGroupBegin{0}; // level l's groups are [levelGroupBegin[l], [l+1])
+    std::vector<uint32_t> groupOpBegin{0};    // group g's ops are [groupOpBegin[g], [g+1])
+    std::vector<uint32_t> groupType;          // type of every op in group g
 
     // --- blocks: the work of one thread block; inside one group, covering it in order ---
-    std::vector<uint32_t> levelBlockBegin{0};// level l's blocks are [levelBlockBegin[l], [l+1])
-    std::vector<uint32_t> blockOpBegin{0};   // block b's ops are [blockOpBegin[b], [b+1]); size nb+1
-    std::vector<uint32_t> blockLoadBegin{0}; // block b preloads blockLoads[blockLoadBegin[b], [b+1])
-    std::vector<uint32_t> blockLoads;      // slots copied to shared memory before the block's ops;
-                                           // when non-empty, the block's LoadX operands are
-                                           // offsets into this list (seed 003 §2, last para.)
+    std::vector<uint32_t> levelBlockBegin{0}; // level l's blocks are [levelBlockBegin[l], [l+1])
+    std::vector<uint32_t> blockOpBegin{0}; // block b's ops are [blockOpBegin[b], [b+1]); size nb+1
+    std::vector<uint32_t> blockLoadBegin{
+        0};                           // block b preloads blockLoads[blockLoadBegin[b], [b+1])
+    std::vector<uint32_t> blockLoads; // slots copied to shared memory before the block's ops;
+                                      // when non-empty, the block's LoadX operands are
+                                      // offsets into this list (seed 003 §2, last para.)
 
     uint32_t inputBase() const { return kSlotConstBase + static_cast<uint32_t>(constants.size()); }
     uint32_t computedBase() const { return inputBase() + numInputs; }

@@ -114,7 +114,8 @@ std::vector<uint32_t> lastReadLevel(const Schedule &s) {
                     const uint32_t step = s.typeCode[c];
                     if (step > static_cast<uint32_t>(TemplateStep::LoadX))
                         continue;
-                    if (!(step == static_cast<uint32_t>(TemplateStep::LoadX) && s.blockPreloads(b))) {
+                    if (!(step == static_cast<uint32_t>(TemplateStep::LoadX) &&
+                          s.blockPreloads(b))) {
                         last[s.operands[k]] = l;
                         read[s.operands[k]] = 1;
                     }

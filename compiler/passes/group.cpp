@@ -23,7 +23,9 @@ uint32_t firstX(const Schedule &s, uint32_t op) {
     return kNone;
 }
 
-uint32_t roundUp(uint32_t n, uint32_t m) { return (n + m - 1) / m * m; }
+uint32_t roundUp(uint32_t n, uint32_t m) {
+    return (n + m - 1) / m * m;
+}
 
 } // namespace
 
@@ -35,7 +37,8 @@ void groupByType(Schedule &s, const PipelineOptions &, PassStats &st) {
     std::vector<uint32_t> rank(s.numTypes());
     std::vector<uint32_t> byFreq(s.numTypes());
     std::iota(byFreq.begin(), byFreq.end(), 0);
-    std::stable_sort(byFreq.begin(), byFreq.end(), [&](uint32_t p, uint32_t q) { return frequency[p] > frequency[q]; });
+    std::stable_sort(byFreq.begin(), byFreq.end(),
+                     [&](uint32_t p, uint32_t q) { return frequency[p] > frequency[q]; });
     for (uint32_t r = 0; r < byFreq.size(); ++r)
         rank[byFreq[r]] = r;
 
@@ -63,7 +66,8 @@ void groupByType(Schedule &s, const PipelineOptions &, PassStats &st) {
 
 void partitionBlocks(Schedule &s, const PipelineOptions &o, PassStats &st) {
     const DeviceShape &d = o.device;
-    const uint32_t threads = std::min(roundUp(std::max(o.threadsPerBlock, 1u), d.warp), d.maxThreadsPerBlock);
+    const uint32_t threads =
+        std::min(roundUp(std::max(o.threadsPerBlock, 1u), d.warp), d.maxThreadsPerBlock);
     std::vector<uint32_t> levelBlockBegin{0}, blockOpBegin{0};
     uint32_t gridBlocks = 0, maxOpsPerThread = 0;
     for (uint32_t l = 0; l < s.numLevels(); ++l) {
@@ -73,7 +77,8 @@ void partitionBlocks(Schedule &s, const PipelineOptions &o, PassStats &st) {
         if (phase == Phase::Grid) {
             // Enough blocks for about four waves of `threads` threads on every SM; more ops per
             // thread only when the level is wider than that.
-            const uint32_t perThread = std::max<uint32_t>(1, (width + 4 * d.sms * threads - 1) / (4 * d.sms * threads));
+            const uint32_t perThread =
+                std::max<uint32_t>(1, (width + 4 * d.sms * threads - 1) / (4 * d.sms * threads));
             opsPerBlock = threads * perThread;
             s.levelThreads[l] = threads;
             maxOpsPerThread = std::max(maxOpsPerThread, perThread);
@@ -81,16 +86,19 @@ void partitionBlocks(Schedule &s, const PipelineOptions &o, PassStats &st) {
             uint32_t widest = 0;
             for (uint32_t g = s.levelGroupBegin[l]; g < s.levelGroupBegin[l + 1]; ++g)
                 widest = std::max(widest, s.groupOpBegin[g + 1] - s.groupOpBegin[g]);
-            s.levelThreads[l] = std::min(roundUp(std::max(widest, 1u), d.warp), d.maxThreadsPerBlock);
+            s.levelThreads[l] =
+                std::min(roundUp(std::max(widest, 1u), d.warp), d.maxThreadsPerBlock);
         } else {
             s.levelThreads[l] = 0;
         }
         for (uint32_t g = s.levelGroupBegin[l]; g < s.levelGroupBegin[l + 1]; ++g) {
             const uint32_t begin = s.groupOpBegin[g], end = s.groupOpBegin[g + 1];
             // Equal shares (seed 003: "a roughly equal number of consecutive operations").
-            const uint32_t blocks = opsPerBlock == kNone ? 1 : (end - begin + opsPerBlock - 1) / opsPerBlock;
+            const uint32_t blocks =
+                opsPerBlock == kNone ? 1 : (end - begin + opsPerBlock - 1) / opsPerBlock;
             for (uint32_t b = 1; b <= blocks; ++b)
-                blockOpBegin.push_back(begin + static_cast<uint32_t>(uint64_t(end - begin) * b / blocks));
+                blockOpBegin.push_back(begin +
+                                       static_cast<uint32_t>(uint64_t(end - begin) * b / blocks));
             if (phase == Phase::Grid)
                 gridBlocks += blocks;
         }

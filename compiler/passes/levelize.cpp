@@ -47,7 +47,8 @@ std::vector<uint32_t> asapLevels(const Schedule &s, const std::vector<uint32_t> 
 void applyLevels(Schedule &s, const std::vector<uint32_t> &level, uint32_t numLevels) {
     std::vector<uint32_t> order(s.numOps());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t p, uint32_t q) { return level[p] < level[q]; });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t p, uint32_t q) { return level[p] < level[q]; });
     std::vector<uint32_t> newLevel(order.size());
     for (size_t k = 0; k < order.size(); ++k)
         newLevel[k] = level[order[k]];
@@ -59,7 +60,8 @@ struct Fill {
     double warps = 0, idleLanes = 0, maxWidth = 0;
 };
 
-Fill fillOf(const Schedule &s, const std::vector<uint32_t> &level, uint32_t numLevels, uint32_t warp) {
+Fill fillOf(const Schedule &s, const std::vector<uint32_t> &level, uint32_t numLevels,
+            uint32_t warp) {
     std::vector<std::vector<uint32_t>> count(numLevels, std::vector<uint32_t>(s.numTypes(), 0));
     std::vector<uint32_t> width(numLevels, 0);
     for (uint32_t i = 0; i < s.numOps(); ++i) {
@@ -149,7 +151,8 @@ void justifyLevels(Schedule &s, const PipelineOptions &o, PassStats &st) {
         for (uint32_t t : s.opType)
             ++perType[t];
         for (uint32_t t = 0; t < s.numTypes(); ++t)
-            target[t] = static_cast<uint32_t>(std::ceil(double(perType[t]) / numLevels / warp)) * warp;
+            target[t] =
+                static_cast<uint32_t>(std::ceil(double(perType[t]) / numLevels / warp)) * warp;
         std::vector<uint32_t> width(size_t(numLevels) * s.numTypes(), 0);
         for (uint32_t i = 0; i < s.numOps(); ++i) { // topological order: producers placed first
             const uint32_t t = s.opType[i];

@@ -12,7 +12,9 @@ namespace {
 
 constexpr uint32_t kLoadX = static_cast<uint32_t>(TemplateStep::LoadX);
 
-bool isLoad(uint32_t step) { return step <= kLoadX; }
+bool isLoad(uint32_t step) {
+    return step <= kLoadX;
+}
 
 // An op's template and operands while it grows.
 struct Expr {
@@ -21,8 +23,9 @@ struct Expr {
 
 Expr exprOf(const Schedule &s, uint32_t op) {
     const uint32_t t = s.opType[op];
-    return {{s.typeCode.begin() + s.typeCodeBegin[t], s.typeCode.begin() + s.typeCodeBegin[t + 1]},
-            {s.operands.begin() + s.opOperandBegin[op], s.operands.begin() + s.opOperandBegin[op + 1]}};
+    return {
+        {s.typeCode.begin() + s.typeCodeBegin[t], s.typeCode.begin() + s.typeCodeBegin[t + 1]},
+        {s.operands.begin() + s.opOperandBegin[op], s.operands.begin() + s.opOperandBegin[op + 1]}};
 }
 
 // Replaces the leaf that reads operand `leaf` with the child's whole template: the child's
@@ -136,7 +139,9 @@ uint32_t mergeInto(Schedule &s, Eligible eligible, Grow grow, Keep keep) {
     return merged;
 }
 
-bool isType(const Schedule &s, uint32_t op, const char *name) { return s.typeName[s.opType[op]] == name; }
+bool isType(const Schedule &s, uint32_t op, const char *name) {
+    return s.typeName[s.opType[op]] == name;
+}
 
 } // namespace
 
@@ -148,14 +153,20 @@ void mergeSeedTypes(Schedule &s, const PipelineOptions &, PassStats &st) {
     Schedule catalogue; // the six seed templates, by name
     std::set<std::vector<uint32_t>> allowed;
     const uint32_t F = static_cast<uint32_t>(TemplateStep::LoadF), X = kLoadX;
-    const uint32_t M = static_cast<uint32_t>(TemplateStep::Times), A = static_cast<uint32_t>(TemplateStep::Plus);
-    for (std::vector<uint32_t> code : std::vector<std::vector<uint32_t>>{
-             {F, X, M}, {F, X, M, X, M}, {F, X, M, F, A}, {F, X, M, X, M, F, A}, {F, X, M, F, X, M, A},
-             {F, X, M, X, M, F, X, M, A}})
+    const uint32_t M = static_cast<uint32_t>(TemplateStep::Times),
+                   A = static_cast<uint32_t>(TemplateStep::Plus);
+    for (std::vector<uint32_t> code :
+         std::vector<std::vector<uint32_t>>{{F, X, M},
+                                            {F, X, M, X, M},
+                                            {F, X, M, F, A},
+                                            {F, X, M, X, M, F, A},
+                                            {F, X, M, F, X, M, A},
+                                            {F, X, M, X, M, F, X, M, A}})
         allowed.insert(code);
     const uint32_t merged = mergeInto(
         s, [](const Schedule &sc, uint32_t c) { return isType(sc, c, "typeB"); },
-        [&](const Expr &e) { return allowed.count(e.code) > 0; }, [](const Expr &) { return true; });
+        [&](const Expr &e) { return allowed.count(e.code) > 0; },
+        [](const Expr &) { return true; });
     st.add("ops before", before);
     st.add("ops merged", merged);
     st.add("ops after", s.numOps());
@@ -174,7 +185,8 @@ void mergeTrees(Schedule &s, const PipelineOptions &o, PassStats &st) {
     const auto fits = [&](const Expr &e) { return e.operands.size() <= o.maxLeaves; };
     std::set<std::vector<uint32_t>> catalogue;
     for (uint32_t t = 0; t < s.numTypes(); ++t)
-        catalogue.insert({s.typeCode.begin() + s.typeCodeBegin[t], s.typeCode.begin() + s.typeCodeBegin[t + 1]});
+        catalogue.insert(
+            {s.typeCode.begin() + s.typeCodeBegin[t], s.typeCode.begin() + s.typeCodeBegin[t + 1]});
     Schedule probe = s;
     mergeInto(probe, any, fits, [](const Expr &) { return true; });
     const uint32_t unrestricted = probe.numTypes();
@@ -190,12 +202,15 @@ void mergeTrees(Schedule &s, const PipelineOptions &o, PassStats &st) {
     for (const auto &[count, t] : frequency) {
         if (catalogue.size() >= o.maxTypes)
             break;
-        catalogue.insert({probe.typeCode.begin() + probe.typeCodeBegin[t], probe.typeCode.begin() + probe.typeCodeBegin[t + 1]});
+        catalogue.insert({probe.typeCode.begin() + probe.typeCodeBegin[t],
+                          probe.typeCode.begin() + probe.typeCodeBegin[t + 1]});
     }
-    const uint32_t merged = mergeInto(s, any, fits, [&](const Expr &e) { return catalogue.count(e.code) > 0; });
+    const uint32_t merged =
+        mergeInto(s, any, fits, [&](const Expr &e) { return catalogue.count(e.code) > 0; });
     uint32_t maxDepth = 0;
     for (uint32_t t = 0; t < s.numTypes(); ++t)
-        maxDepth = std::max(maxDepth, depthOf({s.typeCode.begin() + s.typeCodeBegin[t], s.typeCode.begin() + s.typeCodeBegin[t + 1]}));
+        maxDepth = std::max(maxDepth, depthOf({s.typeCode.begin() + s.typeCodeBegin[t],
+                                               s.typeCode.begin() + s.typeCodeBegin[t + 1]}));
     st.add("ops before", before);
     st.add("ops merged", merged);
     st.add("ops after", s.numOps());

@@ -12,18 +12,18 @@
 namespace zbddc {
 
 struct PipelineOptions {
-    int optLevel = 2;                 // -O0..-O3 choose the default pass list
-    std::vector<std::string> passes;  // --passes=a,b,c overrides the list when non-empty
-    bool fuse = true;                 // --no-fuse drops the merge passes
-    bool verifyEach = kDebugBuild;    // run verify() after every pass
-    DeviceShape device;               // block partition and preload sizes
-    std::string justify = "greedy";   // justify strategy: "greedy" (seed 003 §2) or "balance"
-    uint32_t maxLeaves = 8;           // merge-trees: most operands one merged op may read
-    uint32_t maxTypes = 12;           // merge-trees: most op types kept in the catalogue
-    uint32_t gridMinOps = 0;          // split-phases: levels this wide run on the grid (0: sms·warp)
-    uint32_t hostMaxOps = 32;         // split-phases: narrow leading/trailing levels run on host
-    uint32_t threadsPerBlock = 256;   // partition: threads per block on grid levels
-    uint32_t lanesPerBlock = 1;       // preload: batch lanes sharing a block's shared memory
+    int optLevel = 2;                // -O0..-O3 choose the default pass list
+    std::vector<std::string> passes; // --passes=a,b,c overrides the list when non-empty
+    bool fuse = true;                // --no-fuse drops the merge passes
+    bool verifyEach = kDebugBuild;   // run verify() after every pass
+    DeviceShape device;              // block partition and preload sizes
+    std::string justify = "greedy";  // justify strategy: "greedy" (seed 003 §2) or "balance"
+    uint32_t maxLeaves = 8;          // merge-trees: most operands one merged op may read
+    uint32_t maxTypes = 12;          // merge-trees: most op types kept in the catalogue
+    uint32_t gridMinOps = 0;        // split-phases: levels this wide run on the grid (0: sms·warp)
+    uint32_t hostMaxOps = 32;       // split-phases: narrow leading/trailing levels run on host
+    uint32_t threadsPerBlock = 256; // partition: threads per block on grid levels
+    uint32_t lanesPerBlock = 1;     // preload: batch lanes sharing a block's shared memory
 
 #ifdef NDEBUG
     static constexpr bool kDebugBuild = false;
@@ -52,9 +52,9 @@ void justifyLevels(Schedule &, const PipelineOptions &, PassStats &);  // ALAP s
 void unifyTypes(Schedule &, const PipelineOptions &, PassStats &);     // dummy 0/1 operands
 void groupByType(Schedule &, const PipelineOptions &, PassStats &);    // types together, by x
 void splitPhases(Schedule &, const PipelineOptions &, PassStats &);    // host / grid / one block
-void partitionBlocks(Schedule &, const PipelineOptions &, PassStats &);// blocks and threads
-void preloadShared(Schedule &, const PipelineOptions &, PassStats &);  // x tiles in shared memory
-void assignSlots(Schedule &, const PipelineOptions &, PassStats &);    // contiguous, reused slots
+void partitionBlocks(Schedule &, const PipelineOptions &, PassStats &); // blocks and threads
+void preloadShared(Schedule &, const PipelineOptions &, PassStats &);   // x tiles in shared memory
+void assignSlots(Schedule &, const PipelineOptions &, PassStats &);     // contiguous, reused slots
 void assignSlotsNoReuse(Schedule &, const PipelineOptions &, PassStats &);
 
 } // namespace zbddc

@@ -19,13 +19,15 @@ void splitPhases(Schedule &s, const PipelineOptions &o, PassStats &st) {
         --post;
     uint32_t counts[4] = {0, 0, 0, 0};
     for (uint32_t l = 0; l < levels; ++l) {
-        Phase p = l < pre ? Phase::HostPre : l >= post ? Phase::HostPost
-                  : width(l) >= gridMin            ? Phase::Grid
-                                                   : Phase::SingleBlock;
+        Phase p = l < pre               ? Phase::HostPre
+                  : l >= post           ? Phase::HostPost
+                  : width(l) >= gridMin ? Phase::Grid
+                                        : Phase::SingleBlock;
         s.levelPhase[l] = static_cast<uint32_t>(p);
         ++counts[static_cast<uint32_t>(p)];
     }
-    // Data crossing the phase boundaries: values made on one side and read (or output) on the other.
+    // Data crossing the phase boundaries: values made on one side and read (or output) on the
+    // other.
     auto onHost = [&](uint32_t l) { return l < pre || l >= post; };
     const std::vector<uint32_t> level = levelOfOps(s);
     const std::vector<uint32_t> producer = producerOfSlots(s);

@@ -22,11 +22,17 @@ struct PassEntry {
 // Canonical order: merging works on the SSA op list, levels come next, slots last.
 const std::vector<PassEntry> &registry() {
     static const std::vector<PassEntry> passes = {
-        {"merge-seed", mergeSeedTypes},   {"merge-trees", mergeTrees},
-        {"levelize", levelize},           {"justify", justifyLevels},
-        {"unify-types", unifyTypes},      {"group", groupByType},           {"split-phases", splitPhases},
-        {"partition", partitionBlocks},   {"preload", preloadShared},
-        {"assign-slots", assignSlots},    {"assign-slots-noreuse", assignSlotsNoReuse},
+        {"merge-seed", mergeSeedTypes},
+        {"merge-trees", mergeTrees},
+        {"levelize", levelize},
+        {"justify", justifyLevels},
+        {"unify-types", unifyTypes},
+        {"group", groupByType},
+        {"split-phases", splitPhases},
+        {"partition", partitionBlocks},
+        {"preload", preloadShared},
+        {"assign-slots", assignSlots},
+        {"assign-slots-noreuse", assignSlotsNoReuse},
     };
     return passes;
 }
@@ -66,19 +72,28 @@ Result<std::vector<std::string>> passList(const PipelineOptions &o) {
     std::vector<std::string> list = o.passes;
     if (list.empty()) {
         switch (o.optLevel) {
-        case 0: list = {"levelize", "group", "partition", "assign-slots-noreuse"}; break;
-        case 1: list = {"merge-seed", "levelize", "group", "split-phases", "partition", "assign-slots"}; break;
+        case 0:
+            list = {"levelize", "group", "partition", "assign-slots-noreuse"};
+            break;
+        case 1:
+            list = {"merge-seed", "levelize", "group", "split-phases", "partition", "assign-slots"};
+            break;
         case 2:
-            list = {"merge-seed", "levelize", "justify", "unify-types", "group", "split-phases", "partition", "preload", "assign-slots"};
+            list = {"merge-seed",   "levelize",  "justify", "unify-types", "group",
+                    "split-phases", "partition", "preload", "assign-slots"};
             break;
         case 3:
-            list = {"merge-trees", "levelize", "justify", "unify-types", "group", "split-phases", "partition", "preload", "assign-slots"};
+            list = {"merge-trees",  "levelize",  "justify", "unify-types", "group",
+                    "split-phases", "partition", "preload", "assign-slots"};
             break;
-        default: return error("unknown optimisation level -O" + std::to_string(o.optLevel) + " (use -O0..-O3)");
+        default:
+            return error("unknown optimisation level -O" + std::to_string(o.optLevel) +
+                         " (use -O0..-O3)");
         }
     }
     if (!o.fuse)
-        std::erase_if(list, [](const std::string &n) { return n == "merge-seed" || n == "merge-trees"; });
+        std::erase_if(list,
+                      [](const std::string &n) { return n == "merge-seed" || n == "merge-trees"; });
     size_t previous = 0;
     bool levelled = false;
     for (const std::string &name : list) {
@@ -95,7 +110,8 @@ Result<std::vector<std::string>> passList(const PipelineOptions &o) {
     return list;
 }
 
-Result<Schedule> buildSchedule(const Circuit &circuit, const PipelineOptions &o, std::vector<PassStats> *stats) {
+Result<Schedule> buildSchedule(const Circuit &circuit, const PipelineOptions &o,
+                               std::vector<PassStats> *stats) {
     Result<std::vector<std::string>> list = passList(o);
     if (!list)
         return list.error();
@@ -138,11 +154,12 @@ void printPassTimes(const std::vector<PassStats> &stats, std::ostream &out) {
         << "  pass\n";
     out << std::fixed << std::setprecision(3);
     for (const PassStats &p : stats) {
-        out << std::setw(12) << p.wallMs << std::setw(12) << p.rssMiB << std::setw(12) << p.rssDeltaMiB << "  "
-            << p.pass << "\n";
+        out << std::setw(12) << p.wallMs << std::setw(12) << p.rssMiB << std::setw(12)
+            << p.rssDeltaMiB << "  " << p.pass << "\n";
         total += p.wallMs;
     }
-    out << std::setw(12) << total << std::setw(24) << "" << "  total\n";
+    out << std::setw(12) << total << std::setw(24) << ""
+        << "  total\n";
     out.unsetf(std::ios::floatfield);
 }
 

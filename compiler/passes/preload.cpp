@@ -10,7 +10,8 @@
 namespace zbddc {
 
 void preloadShared(Schedule &s, const PipelineOptions &o, PassStats &st) {
-    const uint32_t words = std::max<uint32_t>(1, o.device.sharedMemBytes / (sizeof(double) * std::max(1u, o.lanesPerBlock)));
+    const uint32_t words = std::max<uint32_t>(
+        1, o.device.sharedMemBytes / (sizeof(double) * std::max(1u, o.lanesPerBlock)));
     std::vector<uint32_t> levelBlockBegin{0}, blockOpBegin{0}, blockLoadBegin{0}, loads;
     std::vector<uint32_t> operands = s.operands;
     double xReads = 0, saved = 0, tiles = 0;
@@ -58,7 +59,8 @@ void preloadShared(Schedule &s, const PipelineOptions &o, PassStats &st) {
                     closeTile(i);
                 forEachX(i, [&](uint32_t k) {
                     ++reads;
-                    if (local.emplace(s.operands[k], static_cast<uint32_t>(tileLoads.size())).second)
+                    if (local.emplace(s.operands[k], static_cast<uint32_t>(tileLoads.size()))
+                            .second)
                         tileLoads.push_back(s.operands[k]);
                 });
             }

@@ -64,11 +64,20 @@ Schedule lowerToSchedule(const Circuit &c) {
     for (NodeId id = 0; id < c.numNodes(); ++id) {
         const OpKind k = c.kind[id];
         switch (k) {
-        case OpKind::Input: slot[id] = s.inputBase() + c.a[id]; continue;
-        case OpKind::Zero: slot[id] = kSlotZero; continue;
-        case OpKind::One: slot[id] = kSlotOne; continue;
-        case OpKind::Const: slot[id] = kSlotConstBase + c.a[id]; continue;
-        default: break;
+        case OpKind::Input:
+            slot[id] = s.inputBase() + c.a[id];
+            continue;
+        case OpKind::Zero:
+            slot[id] = kSlotZero;
+            continue;
+        case OpKind::One:
+            slot[id] = kSlotOne;
+            continue;
+        case OpKind::Const:
+            slot[id] = kSlotConstBase + c.a[id];
+            continue;
+        default:
+            break;
         }
         auto isX = [&](NodeId n) { return c.kind[n] == OpKind::Input; };
         // A product or sum of two operands, F before X (both ops commute).
@@ -130,8 +139,8 @@ std::vector<uint32_t> readerCounts(const Schedule &s) {
     return readers;
 }
 
-void rebuildOps(Schedule &s, const std::vector<uint32_t> &order, const std::vector<uint32_t> &newLevel,
-                uint32_t numLevels) {
+void rebuildOps(Schedule &s, const std::vector<uint32_t> &order,
+                const std::vector<uint32_t> &newLevel, uint32_t numLevels) {
     std::vector<uint32_t> type, out, begin{0}, operands;
     type.reserve(order.size());
     out.reserve(order.size());

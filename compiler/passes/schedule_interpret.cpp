@@ -7,7 +7,8 @@ namespace zbddc {
 Result<std::vector<double>> interpretSchedule(const Schedule &s, std::span<const double> x,
                                               Semiring semiring) {
     if (x.size() != s.numInputs)
-        return error("expected " + std::to_string(s.numInputs) + " inputs, got " + std::to_string(x.size()));
+        return error("expected " + std::to_string(s.numInputs) + " inputs, got " +
+                     std::to_string(x.size()));
     if (Status st = verify(s); !st)
         return st.error();
     const SemiringOps ring{semiring};
@@ -29,9 +30,12 @@ Result<std::vector<double>> interpretSchedule(const Schedule &s, std::span<const
                 stack.clear();
                 for (uint32_t c = s.typeCodeBegin[t]; c < s.typeCodeBegin[t + 1]; ++c) {
                     switch (static_cast<TemplateStep>(s.typeCode[c])) {
-                    case TemplateStep::LoadF: stack.push_back(v[s.operands[k++]]); break;
+                    case TemplateStep::LoadF:
+                        stack.push_back(v[s.operands[k++]]);
+                        break;
                     case TemplateStep::LoadX:
-                        stack.push_back(v[s.blockPreloads(b) ? loads[s.operands[k]] : s.operands[k]]);
+                        stack.push_back(
+                            v[s.blockPreloads(b) ? loads[s.operands[k]] : s.operands[k]]);
                         ++k;
                         break;
                     case TemplateStep::Times:

@@ -55,18 +55,21 @@ ScheduleStats computeStats(const Circuit &c, const Schedule &s, std::vector<Pass
 
 void writeStatsText(const ScheduleStats &st, std::ostream &out, bool levels) {
     out << "circuit: " << st.circuitNodes << " nodes, " << st.circuitOps << " ops\n";
-    out << "schedule: " << st.ops << " ops (" << (st.circuitOps ? 100.0 * st.ops / st.circuitOps : 0)
-        << "% of the circuit's), " << st.levels << " levels, mean width " << st.meanLevelWidth << ", "
-        << st.slots << " slots (" << st.computedSlots << " computed)\n";
-    out << "phases: host-pre " << st.phaseLevels[0] << ", grid " << st.phaseLevels[1] << ", single-block "
-        << st.phaseLevels[2] << ", host-post " << st.phaseLevels[3] << " levels; " << st.preloadedBlocks
-        << " preloaded blocks (" << st.preloadWords << " words)\n";
+    out << "schedule: " << st.ops << " ops ("
+        << (st.circuitOps ? 100.0 * st.ops / st.circuitOps : 0) << "% of the circuit's), "
+        << st.levels << " levels, mean width " << st.meanLevelWidth << ", " << st.slots
+        << " slots (" << st.computedSlots << " computed)\n";
+    out << "phases: host-pre " << st.phaseLevels[0] << ", grid " << st.phaseLevels[1]
+        << ", single-block " << st.phaseLevels[2] << ", host-post " << st.phaseLevels[3]
+        << " levels; " << st.preloadedBlocks << " preloaded blocks (" << st.preloadWords
+        << " words)\n";
     out << "parents histogram (ops with 0,1,..,7,8+ parents):";
     for (uint32_t n : st.parentsHistogram)
         out << " " << n;
     out << "\ntypes:\n";
     for (size_t t = 0; t < st.typeNames.size(); ++t)
-        out << "  " << st.typeNames[t] << " [" << st.typeTemplates[t] << "]: " << st.opsByType[t] << " ops\n";
+        out << "  " << st.typeNames[t] << " [" << st.typeTemplates[t] << "]: " << st.opsByType[t]
+            << " ops\n";
     if (!st.passes.empty()) {
         out << "passes:\n";
         for (const PassStats &p : st.passes) {
@@ -80,7 +83,8 @@ void writeStatsText(const ScheduleStats &st, std::ostream &out, bool levels) {
         return;
     out << "levels (width phase: ops by type):\n";
     for (size_t l = 0; l < st.levelWidth.size(); ++l) {
-        out << "  " << l << ": " << st.levelWidth[l] << " " << phaseName(static_cast<Phase>(st.levelPhase[l])) << ":";
+        out << "  " << l << ": " << st.levelWidth[l] << " "
+            << phaseName(static_cast<Phase>(st.levelPhase[l])) << ":";
         for (size_t t = 0; t < st.typeNames.size(); ++t)
             if (st.levelOpsByType[l][t])
                 out << " " << st.typeNames[t] << "=" << st.levelOpsByType[l][t];
@@ -130,9 +134,11 @@ void writeStatsJson(const ScheduleStats &st, std::ostream &out) {
     out << ",\"ops\":" << st.ops << ",\"levels\":" << st.levels << ",\"slots\":" << st.slots
         << ",\"computed_slots\":" << st.computedSlots << ",\"mean_level_width\":";
     jsonNumber(out, st.meanLevelWidth);
-    out << ",\"phase_levels\":{\"host_pre\":" << st.phaseLevels[0] << ",\"grid\":" << st.phaseLevels[1]
-        << ",\"single_block\":" << st.phaseLevels[2] << ",\"host_post\":" << st.phaseLevels[3] << "}";
-    out << ",\"preloaded_blocks\":" << st.preloadedBlocks << ",\"preload_words\":" << st.preloadWords;
+    out << ",\"phase_levels\":{\"host_pre\":" << st.phaseLevels[0]
+        << ",\"grid\":" << st.phaseLevels[1] << ",\"single_block\":" << st.phaseLevels[2]
+        << ",\"host_post\":" << st.phaseLevels[3] << "}";
+    out << ",\"preloaded_blocks\":" << st.preloadedBlocks
+        << ",\"preload_words\":" << st.preloadWords;
     out << ",\"types\":[";
     for (size_t t = 0; t < st.typeNames.size(); ++t) {
         out << (t ? "," : "") << "{\"name\":";

@@ -22,7 +22,8 @@ std::vector<uint32_t> codeOf(const Schedule &s, uint32_t t) {
 
 // The template `rich` with leaves replaced as `how` says, simplified by x⊗1 = x and x⊕0 = x;
 // nothing when a constant survives (it would not match a template without constants).
-std::optional<std::vector<uint32_t>> simplify(const std::vector<uint32_t> &rich, const std::vector<Leaf> &how) {
+std::optional<std::vector<uint32_t>> simplify(const std::vector<uint32_t> &rich,
+                                              const std::vector<Leaf> &how) {
     struct Value {
         int constant; // -1: code, 0: Zero, 1: One
         std::vector<uint32_t> code;
@@ -32,7 +33,8 @@ std::optional<std::vector<uint32_t>> simplify(const std::vector<uint32_t> &rich,
     for (uint32_t step : rich) {
         if (step <= static_cast<uint32_t>(TemplateStep::LoadX)) {
             const Leaf h = how[leaf++];
-            stack.push_back(h == Leaf::Keep ? Value{-1, {step}} : Value{h == Leaf::One ? 1 : 0, {}});
+            stack.push_back(h == Leaf::Keep ? Value{-1, {step}}
+                                            : Value{h == Leaf::One ? 1 : 0, {}});
             continue;
         }
         Value q = std::move(stack.back());
@@ -56,7 +58,8 @@ std::optional<std::vector<uint32_t>> simplify(const std::vector<uint32_t> &rich,
 }
 
 // How `simple` runs as `rich`: one Leaf per leaf of rich, or nothing.
-std::optional<std::vector<Leaf>> embedding(const std::vector<uint32_t> &rich, const std::vector<uint32_t> &simple) {
+std::optional<std::vector<Leaf>> embedding(const std::vector<uint32_t> &rich,
+                                           const std::vector<uint32_t> &simple) {
     const auto leaves = [](const std::vector<uint32_t> &code) {
         return std::count_if(code.begin(), code.end(), [](uint32_t s) { return s <= 1; });
     };
@@ -85,7 +88,8 @@ std::optional<std::vector<Leaf>> embedding(const std::vector<uint32_t> &rich, co
 
 void unifyTypes(Schedule &s, const PipelineOptions &o, PassStats &st) {
     const uint32_t types = s.numTypes(), warp = o.device.warp;
-    std::vector<std::vector<std::optional<std::vector<Leaf>>>> embed(types, std::vector<std::optional<std::vector<Leaf>>>(types));
+    std::vector<std::vector<std::optional<std::vector<Leaf>>>> embed(
+        types, std::vector<std::optional<std::vector<Leaf>>>(types));
     for (uint32_t r = 0; r < types; ++r)
         for (uint32_t t = 0; t < types; ++t)
             if (r != t)
@@ -93,7 +97,8 @@ void unifyTypes(Schedule &s, const PipelineOptions &o, PassStats &st) {
     const auto warps = [&](uint32_t n) { return (n + warp - 1) / warp; };
 
     std::vector<uint32_t> operands, begin{0};
-    uint32_t converted = 0, extraReads = 0, groupsBefore = 0, groupsAfter = 0, warpsBefore = 0, warpsAfter = 0;
+    uint32_t converted = 0, extraReads = 0, groupsBefore = 0, groupsAfter = 0, warpsBefore = 0,
+             warpsAfter = 0;
     for (uint32_t l = 0; l < s.numLevels(); ++l) {
         std::vector<uint32_t> count(types, 0), runAs(types);
         for (uint32_t i = s.levelOpBegin[l]; i < s.levelOpBegin[l + 1]; ++i)
@@ -107,7 +112,8 @@ void unifyTypes(Schedule &s, const PipelineOptions &o, PassStats &st) {
         std::vector<uint32_t> bySize(types);
         for (uint32_t t = 0; t < types; ++t)
             bySize[t] = t;
-        std::sort(bySize.begin(), bySize.end(), [&](uint32_t p, uint32_t q) { return count[p] < count[q]; });
+        std::sort(bySize.begin(), bySize.end(),
+                  [&](uint32_t p, uint32_t q) { return count[p] < count[q]; });
         for (uint32_t t : bySize) {
             if (count[t] == 0)
                 continue;
@@ -120,7 +126,8 @@ void unifyTypes(Schedule &s, const PipelineOptions &o, PassStats &st) {
                     all &= runAs[m] != t || (m != r && embed[r][m].has_value());
                 if (!all)
                     continue;
-                const uint32_t gain = warps(count[t]) + warps(count[r]) - warps(count[t] + count[r]);
+                const uint32_t gain =
+                    warps(count[t]) + warps(count[r]) - warps(count[t] + count[r]);
                 if (gain > bestGain) {
                     best = r;
                     bestGain = gain;
@@ -142,13 +149,17 @@ void unifyTypes(Schedule &s, const PipelineOptions &o, PassStats &st) {
             const uint32_t t = s.opType[i], r = runAs[t];
             uint32_t k = s.opOperandBegin[i];
             if (r == t) {
-                operands.insert(operands.end(), s.operands.begin() + k, s.operands.begin() + s.opOperandBegin[i + 1]);
+                operands.insert(operands.end(), s.operands.begin() + k,
+                                s.operands.begin() + s.opOperandBegin[i + 1]);
             } else {
                 // Every type moved into r embeds in it directly (checked when it moved).
                 std::vector<uint32_t> ops;
                 for (Leaf h : *embed[r][t])
-                    ops.push_back(h == Leaf::Keep ? s.operands[k++] : h == Leaf::One ? kSlotOne : kSlotZero);
-                extraReads += static_cast<uint32_t>(ops.size()) - (s.opOperandBegin[i + 1] - s.opOperandBegin[i]);
+                    ops.push_back(h == Leaf::Keep  ? s.operands[k++]
+                                  : h == Leaf::One ? kSlotOne
+                                                   : kSlotZero);
+                extraReads += static_cast<uint32_t>(ops.size()) -
+                              (s.opOperandBegin[i + 1] - s.opOperandBegin[i]);
                 operands.insert(operands.end(), ops.begin(), ops.end());
                 s.opType[i] = r;
                 ++converted;

@@ -16,7 +16,8 @@ using namespace zbddc;
 
 namespace {
 
-const Semiring kRings[] = {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum, Semiring::MinSum};
+const Semiring kRings[] = {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum,
+                           Semiring::MinSum};
 
 std::vector<double> randomInputs(size_t n, uint32_t seed) {
     std::mt19937 rng(seed);
@@ -149,7 +150,8 @@ TEST_CASE("merging reduces ops on ZBDD circuits; seed merging yields only type1-
     const uint32_t ops = lowerToSchedule(c).numOps();
     REQUIRE(s->numOps() < ops);
     for (uint32_t t = 0; t < s->numTypes(); ++t)
-        REQUIRE(std::string("typeA typeB type2 type4 type5 type6").find(s->typeName[t]) != std::string::npos);
+        REQUIRE(std::string("typeA typeB type2 type4 type5 type6").find(s->typeName[t]) !=
+                std::string::npos);
     o.passes = {"merge-trees"};
     Result<Schedule> deep = buildSchedule(c, o);
     REQUIRE(deep.ok());
@@ -157,7 +159,8 @@ TEST_CASE("merging reduces ops on ZBDD circuits; seed merging yields only type1-
     REQUIRE(deep->numTypes() <= o.maxTypes);
 }
 
-TEST_CASE("slot reuse never needs more slots than SSA numbering, and outputs are contiguous per group") {
+TEST_CASE(
+    "slot reuse never needs more slots than SSA numbering, and outputs are contiguous per group") {
     for (const Circuit &c : circuits()) {
         PipelineOptions o = smallDevice(2);
         Result<Schedule> reuse = buildSchedule(c, o);

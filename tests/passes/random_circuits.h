@@ -54,11 +54,20 @@ inline Circuit randomCircuit(uint32_t inputs, uint32_t ops, uint32_t seed) {
     c.addConst(0.5);
     for (uint32_t k = 0; k < ops; ++k) {
         const auto n = static_cast<uint32_t>(c.numNodes());
-        auto any = [&] { return static_cast<NodeId>(rng() % 4 == 0 ? rng() % n : n - 1 - rng() % std::min(n, 8u)); };
+        auto any = [&] {
+            return static_cast<NodeId>(rng() % 4 == 0 ? rng() % n
+                                                      : n - 1 - rng() % std::min(n, 8u));
+        };
         switch (rng() % 3) {
-        case 0: c.addPlus(any(), any()); break;
-        case 1: c.addTimes(any(), any()); break;
-        default: c.addMulAdd(any(), any(), any()); break;
+        case 0:
+            c.addPlus(any(), any());
+            break;
+        case 1:
+            c.addTimes(any(), any());
+            break;
+        default:
+            c.addMulAdd(any(), any(), any());
+            break;
         }
     }
     c.addOutput(static_cast<NodeId>(c.numNodes() - 1), "last");

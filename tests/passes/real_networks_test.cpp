@@ -44,7 +44,8 @@ TEST_CASE("schedules of small real networks agree with the reference evaluator")
             Result<Schedule> s = buildSchedule(c, o);
             INFO(name << " -O" << level);
             REQUIRE(s.ok());
-            for (Semiring ring : {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum, Semiring::MinSum}) {
+            for (Semiring ring :
+                 {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum, Semiring::MinSum}) {
                 Result<Evaluation> e = evaluate(c, x, ring);
                 Result<std::vector<double>> got = interpretSchedule(*s, x, ring);
                 REQUIRE(got.ok());

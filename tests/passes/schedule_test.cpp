@@ -42,7 +42,8 @@ TEST_CASE("lowering names the seed's typeA and typeB and keeps F before X") {
 TEST_CASE("the schedule interpreter agrees with the reference evaluator on the lowered circuit") {
     const Circuit c = seedExample();
     const std::vector<double> x = {0.3, 0.7, 0.2, 0.9, 0.4};
-    for (Semiring ring : {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum, Semiring::MinSum}) {
+    for (Semiring ring :
+         {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum, Semiring::MinSum}) {
         Result<Evaluation> e = evaluate(c, x, ring);
         Result<std::vector<double>> got = interpretSchedule(lowerToSchedule(c), x, ring);
         REQUIRE(e.ok());
@@ -50,7 +51,8 @@ TEST_CASE("the schedule interpreter agrees with the reference evaluator on the l
         REQUIRE(got->at(0) == e->values[c.outputs[0]]);
     }
     // By hand, sum-product: f6 = (x1·x2 + x0)·x4 + x3·x3.
-    Result<std::vector<double>> got = interpretSchedule(lowerToSchedule(c), x, Semiring::SumProduct);
+    Result<std::vector<double>> got =
+        interpretSchedule(lowerToSchedule(c), x, Semiring::SumProduct);
     REQUIRE(got->at(0) == Approx((0.7 * 0.2 + 0.3) * 0.4 + 0.9 * 0.9));
 }
 
@@ -67,7 +69,8 @@ TEST_CASE("seed type merging builds type2, type4, type5 and type6 where the seed
     // f1 (typeB, one parent f4) merges into f4: f4 = (1·x1)·x2 + f2 → type4, and f2 too → type6.
     REQUIRE(names == std::vector<std::string>{"typeB", "type6", "type5"});
     const std::vector<double> x = {0.3, 0.7, 0.2, 0.9, 0.4};
-    REQUIRE(interpretSchedule(s, x, Semiring::SumProduct)->at(0) == Approx((0.7 * 0.2 + 0.3) * 0.4 + 0.9 * 0.9));
+    REQUIRE(interpretSchedule(s, x, Semiring::SumProduct)->at(0) ==
+            Approx((0.7 * 0.2 + 0.3) * 0.4 + 0.9 * 0.9));
 }
 
 TEST_CASE("the verifier rejects a level that reads what it writes and malformed templates") {
@@ -82,7 +85,7 @@ TEST_CASE("the verifier rejects a level that reads what it writes and malformed 
     REQUIRE_FALSE(verify(t).ok());
 
     Schedule u = lowerToSchedule(seedExample());
-    u.opOut[5] = u.opOut[4]; // two ops write one slot in separate levels, but op 5 then is output
+    u.opOut[5] = u.opOut[4];   // two ops write one slot in separate levels, but op 5 then is output
     u.outputs[0] = u.numSlots; // out of range
     REQUIRE_FALSE(verify(u).ok());
 }
@@ -96,7 +99,8 @@ TEST_CASE("random ZBDD circuits lower to ZBDD types only") {
 }
 
 TEST_CASE("unify-types runs a few typeB ops of a level as typeA with a Zero operand") {
-    // One level: five typeA ops and two typeB ops over constants and inputs; warp 8 holds all seven.
+    // One level: five typeA ops and two typeB ops over constants and inputs; warp 8 holds all
+    // seven.
     Circuit c;
     for (int i = 0; i < 4; ++i) {
         c.addInputInfo(InputInfo{InputKind::Free, kNone, kNone, 0.0, "x" + std::to_string(i)});
@@ -119,7 +123,8 @@ TEST_CASE("unify-types runs a few typeB ops of a level as typeA with a Zero oper
     REQUIRE(s.numGroups() == 1);
     REQUIRE(s.typeName[s.groupType[0]] == "typeA");
     const std::vector<double> x = {0.3, 0.7, 0.2, 0.9};
-    for (Semiring ring : {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum, Semiring::MinSum}) {
+    for (Semiring ring :
+         {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum, Semiring::MinSum}) {
         Result<Evaluation> e = evaluate(c, x, ring);
         Result<std::vector<double>> got = interpretSchedule(s, x, ring);
         REQUIRE(got.ok());
