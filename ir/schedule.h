@@ -71,16 +71,14 @@ struct Schedule {
     std::vector<std::string> outputNames; // name of each output (may be empty strings)
 
     // --- type catalogue ---
-    std::vector<std::string> typeName; // readable name ("typeA", "type4", "t9") per type
-    std::vector<uint32_t> typeCodeBegin{
-        0};                         // type t's template is typeCode[typeCodeBegin[t], [t+1])
-    std::vector<uint32_t> typeCode; // TemplateStep values, postfix
+    std::vector<std::string> typeName;      // readable name ("typeA", "type4", "t9") per type
+    std::vector<uint32_t> typeCodeBegin{0}; // type t's template: typeCode[typeCodeBegin[t], [t+1])
+    std::vector<uint32_t> typeCode;         // TemplateStep values, postfix
 
     // --- ops (SoA), in execution order; level l's ops are a contiguous range ---
-    std::vector<uint32_t> opType; // type id of each op
-    std::vector<uint32_t> opOut;  // computed slot each op writes
-    std::vector<uint32_t> opOperandBegin{
-        0};                         // op i's operands are operands[opOperandBegin[i], [i+1])
+    std::vector<uint32_t> opType;            // type id of each op
+    std::vector<uint32_t> opOut;             // computed slot each op writes
+    std::vector<uint32_t> opOperandBegin{0}; // op i reads operands[opOperandBegin[i], [i+1])
     std::vector<uint32_t> operands; // slots (or, in a preloaded block, LoadX: tile offsets)
 
     // --- levels: all ops of a level are independent; level l+1 starts after level l ends ---
