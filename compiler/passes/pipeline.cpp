@@ -61,6 +61,17 @@ double residentMiB() {
 
 } // namespace
 
+std::vector<std::string> splitPassList(std::string_view text) {
+    std::vector<std::string> names;
+    while (!text.empty()) {
+        const size_t comma = text.find(',');
+        if (const std::string_view name = text.substr(0, comma); !name.empty())
+            names.emplace_back(name);
+        text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    }
+    return names;
+}
+
 std::vector<std::string> knownPasses() {
     std::vector<std::string> names;
     for (const PassEntry &p : registry())

@@ -8,6 +8,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace zbddc {
@@ -19,6 +20,9 @@ namespace zbddc {
 //   -O3  merge-trees levelize justify unify-types group split-phases partition preload assign-slots
 // --no-fuse drops merge-seed and merge-trees.
 Result<std::vector<std::string>> passList(const PipelineOptions &options);
+
+// "--passes=a,b,c": the comma-separated names (validated later by passList).
+std::vector<std::string> splitPassList(std::string_view commaSeparated);
 
 // Names of every known pass, in canonical order.
 std::vector<std::string> knownPasses();

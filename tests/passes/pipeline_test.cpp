@@ -193,6 +193,8 @@ TEST_CASE("preload tiles fit the shared memory and only read inputs or constants
 }
 
 TEST_CASE("pass lists: unknown names, wrong order and missing levelize are refused") {
+    REQUIRE(splitPassList("levelize,,group,") == std::vector<std::string>{"levelize", "group"});
+    REQUIRE(splitPassList("").empty());
     PipelineOptions o;
     o.passes = {"levelize", "frobnicate"};
     REQUIRE_FALSE(passList(o).ok());
