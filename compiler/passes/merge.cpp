@@ -21,28 +21,30 @@ struct Expr {
     std::vector<uint32_t> code, operands;
 };
 
-Expr exprOf(const Schedule &s, uint32_t op) {
+// Loads op's template and operands into `e` (reusing its storage).
+void loadExpr(const Schedule &s, uint32_t op, Expr &e) {
     const uint32_t t = s.opType[op];
-    return {
-        {s.typeCode.begin() + s.typeCodeBegin[t], s.typeCode.begin() + s.typeCodeBegin[t + 1]},
-        {s.operands.begin() + s.opOperandBegin[op], s.operands.begin() + s.opOperandBegin[op + 1]}};
+    e.code.assign(s.typeCode.begin() + s.typeCodeBegin[t],
+                  s.typeCode.begin() + s.typeCodeBegin[t + 1]);
+    e.operands.assign(s.operands.begin() + s.opOperandBegin[op],
+                      s.operands.begin() + s.opOperandBegin[op + 1]);
 }
 
 // Replaces the leaf that reads operand `leaf` with the child's whole template: the child's
-// postfix is a complete subexpression, so it can stand where the leaf stood.
-Expr substitute(const Expr &parent, uint32_t leaf, const Expr &child) {
-    Expr e;
+// postfix is a complete subexpression, so it can stand where the leaf stood. Writes into `out`.
+void substitute(const Expr &parent, uint32_t leaf, const Expr &child, Expr &out) {
+    out.code.clear();
     uint32_t seen = 0;
     for (uint32_t step : parent.code) {
         if (isLoad(step) && seen++ == leaf)
-            e.code.insert(e.code.end(), child.code.begin(), child.code.end());
+            out.code.insert(out.code.end(), child.code.begin(), child.code.end());
         else
-            e.code.push_back(step);
+            out.code.push_back(step);
     }
-    e.operands = parent.operands;
-    e.operands.erase(e.operands.begin() + leaf);
-    e.operands.insert(e.operands.begin() + leaf, child.operands.begin(), child.operands.end());
-    return e;
+    out.operands.assign(parent.operands.begin(), parent.operands.begin() + leaf);
+    out.operands.insert(out.operands.end(), child.operands.begin(), child.operands.end());
+    out.operands.insert(out.operands.end(), parent.operands.begin() + leaf + 1,
+                        parent.operands.end());
 }
 
 uint32_t depthOf(const std::vector<uint32_t> &code) {
@@ -68,14 +70,16 @@ uint32_t mergeInto(Schedule &s, Eligible eligible, Grow grow, Keep keep) {
     const std::vector<uint32_t> readers = readerCounts(s);
     const std::vector<uint32_t> producer = producerOfSlots(s);
     std::vector<uint8_t> absorbed(s.numOps(), 0);
-    std::vector<Expr> grown(s.numOps());
-    std::vector<uint8_t> changed(s.numOps(), 0);
+    // Grown expressions, flat: op p's is grownCode/grownOperands from grownAt[p] (kNone:
+    // unchanged).
+    std::vector<uint32_t> grownAt(s.numOps(), kNone), grownCode, grownOperands, grownBegin;
     uint32_t merged = 0;
-    std::vector<std::pair<Expr, uint32_t>> history; // (expression before, child absorbed)
+    std::vector<std::pair<uint32_t, uint32_t>> history; // (leaf replaced, child absorbed)
+    Expr e, candidate, child;
     for (uint32_t p = s.numOps(); p-- > 0;) {
         if (absorbed[p])
             continue;
-        Expr e = exprOf(s, p);
+        loadExpr(s, p, e);
         history.clear();
         // Walk the F leaves left to right; a leaf replaced by a child is revisited as its leaves.
         for (uint32_t leaf = 0, step = 0; step < e.code.size(); ++step) {
@@ -87,45 +91,64 @@ uint32_t mergeInto(Schedule &s, Eligible eligible, Grow grow, Keep keep) {
                 ++leaf;
                 continue;
             }
-            Expr candidate = substitute(e, leaf, exprOf(s, c));
+            loadExpr(s, c, child);
+            substitute(e, leaf, child, candidate);
             if (!grow(candidate)) {
                 ++leaf;
                 continue;
             }
-            history.emplace_back(std::move(e), c);
-            e = std::move(candidate);
+            history.emplace_back(leaf, c);
+            std::swap(e, candidate);
             absorbed[c] = 1;
             step = static_cast<uint32_t>(-1); // restart the walk: leaf numbering shifted
             leaf = 0;
         }
-        while (!history.empty() && !keep(e)) {
-            e = std::move(history.back().first);
-            absorbed[history.back().second] = 0;
-            history.pop_back();
+        if (!history.empty() && !keep(e)) {
+            // Undo the last merges until the template is kept: replay the earlier ones (rare).
+            while (!history.empty() && !keep(e)) {
+                absorbed[history.back().second] = 0;
+                history.pop_back();
+                loadExpr(s, p, e);
+                for (const auto &[leaf, c] : history) {
+                    loadExpr(s, c, child);
+                    substitute(e, leaf, child, candidate);
+                    std::swap(e, candidate);
+                }
+            }
         }
         merged += static_cast<uint32_t>(history.size());
         if (!history.empty()) {
-            grown[p] = std::move(e);
-            changed[p] = 1;
+            grownAt[p] = static_cast<uint32_t>(grownBegin.size());
+            grownBegin.push_back(static_cast<uint32_t>(grownCode.size()));
+            grownBegin.push_back(static_cast<uint32_t>(grownOperands.size()));
+            grownCode.insert(grownCode.end(), e.code.begin(), e.code.end());
+            grownOperands.insert(grownOperands.end(), e.operands.begin(), e.operands.end());
+            grownBegin.push_back(static_cast<uint32_t>(grownCode.size()));
+            grownBegin.push_back(static_cast<uint32_t>(grownOperands.size()));
         }
     }
     // Rebuild: surviving ops keep their order (still topological), one level each.
-    Schedule out = s;
-    out.opType.clear();
-    out.opOut.clear();
-    out.operands.clear();
-    out.opOperandBegin = {0};
-    out.typeName.clear();
-    out.typeCode.clear();
-    out.typeCodeBegin = {0};
+    Schedule out;
+    out.semiring = s.semiring;
+    out.constants = s.constants;
+    out.numInputs = s.numInputs;
+    out.numSlots = s.numSlots;
+    out.outputs = s.outputs;
+    out.outputNames = s.outputNames;
     std::map<std::vector<uint32_t>, uint32_t> typeOf; // the catalogue grows large before pruning
     for (uint32_t i = 0; i < s.numOps(); ++i) {
         if (absorbed[i])
             continue;
-        const Expr e = changed[i] ? grown[i] : exprOf(s, i);
-        auto [it, fresh] = typeOf.emplace(e.code, 0);
-        if (fresh)
-            it->second = appendType(out, e.code);
+        if (grownAt[i] == kNone) {
+            loadExpr(s, i, e);
+        } else {
+            const uint32_t *g = grownBegin.data() + grownAt[i];
+            e.code.assign(grownCode.begin() + g[0], grownCode.begin() + g[2]);
+            e.operands.assign(grownOperands.begin() + g[1], grownOperands.begin() + g[3]);
+        }
+        auto it = typeOf.find(e.code);
+        if (it == typeOf.end())
+            it = typeOf.emplace(e.code, appendType(out, e.code)).first;
         out.opType.push_back(it->second);
         out.opOut.push_back(s.opOut[i]);
         out.operands.insert(out.operands.end(), e.operands.begin(), e.operands.end());
