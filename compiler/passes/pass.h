@@ -5,6 +5,7 @@
 #include "ir/schedule.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +25,9 @@ struct PipelineOptions {
     uint32_t hostMaxOps = 32;       // split-phases: narrow leading/trailing levels run on host
     uint32_t threadsPerBlock = 256; // partition: threads per block on grid levels
     uint32_t lanesPerBlock = 1;     // preload: batch lanes sharing a block's shared memory
+    // Called with each pass's name and the schedule after it (lowering included): -print-after
+    // style dumps, or per-pass level profiles for `zbddc stats` (computeStats on each).
+    std::function<void(const std::string &, const Schedule &)> afterEachPass;
 
 #ifdef NDEBUG
     static constexpr bool kDebugBuild = false;

@@ -147,11 +147,15 @@ Result<Schedule> buildSchedule(const Circuit &circuit, const PipelineOptions &o,
         ps.add("ops", s.numOps());
         ps.add("types", s.numTypes());
     });
+    if (o.afterEachPass)
+        o.afterEachPass("lower", s);
     for (const std::string &name : *list) {
         timed(name, [&](PassStats &ps) { registry()[indexOf(name)].run(s, o, ps); });
         if (o.verifyEach)
             if (Status st = verify(s); !st)
                 return error("after pass " + name + ": " + st.error().message);
+        if (o.afterEachPass)
+            o.afterEachPass(name, s);
     }
     if (Status st = verify(s); !st)
         return error("final schedule: " + st.error().message);

@@ -212,3 +212,20 @@ TEST_CASE("pass lists: unknown names, wrong order and missing levelize are refus
     for (const std::string &p : *list)
         REQUIRE(p.find("merge") == std::string::npos);
 }
+
+TEST_CASE("afterEachPass sees the schedule after lowering and after every pass") {
+    const Circuit c = test::randomZddCircuit(20, 400, 1, 9);
+    PipelineOptions o = smallDevice(3);
+    std::vector<std::string> seen;
+    std::vector<uint32_t> ops;
+    o.afterEachPass = [&](const std::string &pass, const Schedule &s) {
+        seen.push_back(pass);
+        ops.push_back(s.numOps());
+    };
+    REQUIRE(buildSchedule(c, o).ok());
+    const std::vector<std::string> list = *passList(o);
+    std::vector<std::string> want{"lower"};
+    want.insert(want.end(), list.begin(), list.end());
+    REQUIRE(seen == want);
+    REQUIRE(ops[1] < ops[0]); // merge-trees ran second and merged
+}
