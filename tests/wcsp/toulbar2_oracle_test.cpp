@@ -1,0 +1,52 @@
+// toulbar2 (Debian package) is the oracle for WCSP optima: its branch and bound is independent of
+// bucket elimination. Skips with a message where toulbar2 or the benchmark folder is absent.
+#include "compiler/frontends/wcsp/read_cost_network.h"
+#include "runtime/bucket_elimination/solve_be.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <optional>
+
+using namespace zbddc;
+
+namespace {
+// "Optimum: N in ..." from toulbar2's output, or nothing.
+std::optional<double> toulbar2Optimum(const std::string &path) {
+    std::unique_ptr<FILE, int (*)(FILE *)> pipe(
+        popen(("timeout 20 toulbar2 '" + path + "' 2>&1").c_str(), "r"), pclose);
+    if (!pipe)
+        return std::nullopt;
+    char line[4096];
+    std::optional<double> optimum;
+    while (std::fgets(line, sizeof line, pipe.get())) {
+        double v = 0;
+        if (std::sscanf(line, "Optimum: %lf", &v) == 1)
+            optimum = v;
+    }
+    return optimum;
+}
+} // namespace
+
+TEST_CASE("toulbar2 agrees with bucket elimination on the small benchmark WCSPs", "[toulbar2]") {
+    const std::string dir = std::string(ZBDDC_BENCHMARKS_DIR) + "/wcsp";
+    if (!std::filesystem::exists(dir) || std::system("command -v toulbar2 >/dev/null 2>&1") != 0) {
+        WARN("skipped: needs " << dir << " and toulbar2 on PATH");
+        return;
+    }
+    for (const char *name : {"4queens", "warehouse", "zebra", "example"}) {
+        const std::string path = dir + "/" + name + ".wcsp";
+        auto net = readCostNetworkFile(path);
+        REQUIRE(net.ok());
+        auto sol = solveBucketElimination(*net, {});
+        INFO(name << ": " << (sol ? "" : sol.error().str()));
+        REQUIRE(sol.ok());
+        const auto expected = toulbar2Optimum(path);
+        REQUIRE(expected.has_value());
+        CHECK(sol->feasible);
+        CHECK(sol->cost == *expected);
+        CHECK(assignmentCost(*net, sol->assignment) == *expected);
+    }
+}
