@@ -96,14 +96,20 @@ template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t 
         for (size_t j = 0; j < nin; ++j)
             off[j] += digit[i] * plan.outStride[j * k + i];
     }
+    // Inputs outermost, eliminated values innermost: each input's group of rows for one output
+    // row is read in one sweep (contiguous when the eliminated variable is fastest, seed 002).
+    std::vector<double> partial(m);
     for (uint64_t row = begin; row < end; ++row) {
-        double acc = R::zero();
-        for (uint64_t e = 0; e < m; ++e) {
-            double s = R::one();
-            for (size_t j = 0; j < nin; ++j)
-                s = R::times(s, plan.data[j][off[j] + plan.elimOffset[j * m + e]]);
-            acc = m == 1 ? s : R::plus(acc, s);
+        std::fill(partial.begin(), partial.end(), R::one());
+        for (size_t j = 0; j < nin; ++j) {
+            const double *d = plan.data[j] + off[j];
+            const uint64_t *eo = plan.elimOffset.data() + j * m;
+            for (uint64_t e = 0; e < m; ++e)
+                partial[e] = R::times(partial[e], d[eo[e]]);
         }
+        double acc = partial[0];
+        for (uint64_t e = 1; e < m; ++e)
+            acc = R::plus(acc, partial[e]);
         plan.out[row] = acc;
         for (size_t i = k; i-- > 0;) {
             for (size_t j = 0; j < nin; ++j)
