@@ -35,7 +35,7 @@ TEST_CASE("every generated kernel shape compiles with NVRTC for sm_90", "[cuda][
             for (bool log : {false, true}) {
                 if (log && (s == Semiring::MaxSum || s == Semiring::MinSum))
                     continue;
-                for (uint32_t batch : {1u, 7u, 1024u}) {
+                for (uint32_t batch : {1u, 7u}) {
                     KernelShape k{s, f64, log, batch, batch == 7 ? 256u : 1024u};
                     INFO(k.describe());
                     auto ptx = compileToPtx(generateKernelSource(k), "shape.cu", nv);
@@ -47,7 +47,7 @@ TEST_CASE("every generated kernel shape compiles with NVRTC for sm_90", "[cuda][
                     ++shapes;
                 }
             }
-    CHECK(shapes == 36);
+    CHECK(shapes == 24);
 }
 
 TEST_CASE("NVRTC errors name the generated source's line and quote it", "[cuda][nvrtc]") {

@@ -181,8 +181,9 @@ TEST_CASE("a PR that underflows float64 is right in log space", "[gpu]") {
         c.addInputInfo({});
     NodeId a = c.addOne(), b = c.addOne();
     for (uint32_t v = 0; v < n; ++v) {
-        const NodeId a2 = c.addMulAdd(a, c.addInput(2 * v), b);
-        const NodeId b2 = c.addMulAdd(b, c.addInput(2 * v + 1), a);
+        const NodeId xa = c.addInput(2 * v), xb = c.addInput(2 * v + 1);
+        const NodeId a2 = c.addMulAdd(a, xa, c.addTimes(b, xb));
+        const NodeId b2 = c.addMulAdd(b, xa, c.addTimes(a, xb));
         a = a2;
         b = b2;
     }
