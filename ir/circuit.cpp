@@ -1,4 +1,5 @@
 #include "ir/circuit.h"
+#include "ir/number_text.h"
 
 #include <cassert>
 #include <cmath>
@@ -155,6 +156,7 @@ Status verify(const Circuit &c) {
     return Ok{};
 }
 
+
 static void dumpInput(const Circuit &c, uint32_t i, std::ostream &out) {
     const InputInfo &in = c.inputs[i];
     out << "x" << i << " " << inputKindName(in.kind);
@@ -162,7 +164,7 @@ static void dumpInput(const Circuit &c, uint32_t i, std::ostream &out) {
         const Variable &v = c.variables[in.variable];
         out << " " << v.name << "=" << (in.state < v.states.size() ? v.states[in.state] : "?");
     } else if (in.kind == InputKind::Parameter) {
-        out << " " << in.value;
+        out << " " << shortestText(in.value);
     }
     if (!in.name.empty())
         out << " \"" << in.name << "\"";
@@ -170,7 +172,6 @@ static void dumpInput(const Circuit &c, uint32_t i, std::ostream &out) {
 }
 
 void dump(const Circuit &c, std::ostream &out) {
-    out.precision(17);
     out << "circuit " << semiringName(c.semiring) << " nodes=" << c.numNodes()
         << " inputs=" << c.numInputs() << " outputs=" << c.numOutputs() << "\n";
     for (uint32_t i = 0; i < c.inputs.size(); ++i)
@@ -181,7 +182,7 @@ void dump(const Circuit &c, std::ostream &out) {
         if (k == OpKind::Input)
             out << " x" << c.a[id];
         else if (k == OpKind::Const)
-            out << " " << c.constants[c.a[id]];
+            out << " " << shortestText(c.constants[c.a[id]]);
         const uint32_t ops[3] = {c.a[id], c.b[id], c.c[id]};
         for (int i = 0; i < operandCount(k); ++i)
             out << (i ? ", %" : " %") << ops[i];

@@ -59,7 +59,8 @@ bool TokenCursor::atLineEnd() {
 
 Result<std::string_view> TokenCursor::token(std::string_view what) {
     if (atEnd())
-        return fail("unexpected end of file, expected " + std::string(what));
+        return failAtEnd("unexpected end of file, expected " + std::string(what));
+    lastTokenLine_ = line_;
     const size_t start = pos_;
     while (pos_ < text_.size() && !std::isspace(static_cast<unsigned char>(text_[pos_])) &&
            !(comment_ != '\0' && text_[pos_] == comment_))

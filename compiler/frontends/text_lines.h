@@ -33,6 +33,10 @@ class TokenCursor {
     bool atLineEnd();
 
     Diagnostic fail(const std::string &message) const { return errorAt(name_, line_, message); }
+    // For errors at end of file: names the last line that held a token, not the one after it.
+    Diagnostic failAtEnd(const std::string &message) const {
+        return errorAt(name_, lastTokenLine_, message);
+    }
 
   private:
     void skipBlank(bool stopAtNewline);
@@ -41,6 +45,7 @@ class TokenCursor {
     char comment_;
     size_t pos_ = 0;
     size_t line_ = 1;
+    size_t lastTokenLine_ = 1;
 };
 
 // Strict number parsing of a whole token (no trailing junk); nullopt-like via bool.

@@ -1,0 +1,90 @@
+// `zbddc run MODEL --task ...`: answer queries on a model.
+#include "compiler/driver/commands.h"
+#include "compiler/driver/output.h"
+#include "compiler/frontends/load_model.h"
+#include "compiler/frontends/text_lines.h"
+
+#include <iostream>
+
+namespace zbddc::driver {
+namespace {
+
+Result<std::vector<Evidence>> evidenceCases(const std::string &spec, const Circuit &c) {
+    if (spec.empty())
+        return std::vector<Evidence>{noEvidence(c.variables)};
+    if (spec.find('=') == std::string::npos)
+        return readUaiEvidenceFile(spec, c.variables);
+    auto e = parseEvidenceList(spec, c.variables);
+    if (!e)
+        return e.error();
+    return std::vector<Evidence>{std::move(*e)};
+}
+
+// Free-input values: whitespace-separated numbers.
+Result<std::vector<double>> freeInputValues(const std::string &path) {
+    std::vector<double> values;
+    if (path.empty())
+        return values;
+    auto text = readTextFile(path);
+    if (!text)
+        return text.error();
+    TokenCursor in(*text, path);
+    while (!in.atEnd()) {
+        auto v = in.number("input value");
+        if (!v)
+            return v.error();
+        values.push_back(*v);
+    }
+    return values;
+}
+
+NumericChoice numericChoice(const std::string &name) {
+    return name == "float64" ? NumericChoice::Float64 : name == "log" ? NumericChoice::Log : NumericChoice::Auto;
+}
+
+} // namespace
+
+int runCommand(const RunOptions &o) {
+    const auto task = parseTask(o.task);
+    if (!task) {
+        std::cerr << "zbddc: unknown task '" << o.task << "' (eval, pr, mar or mpe)\n";
+        return 2;
+    }
+    auto circuit = loadCircuit(o.model);
+    if (!circuit)
+        return reportError(circuit.error());
+    auto cases = evidenceCases(o.evidence, *circuit);
+    if (!cases)
+        return reportError(cases.error());
+    auto free = freeInputValues(o.inputs);
+    if (!free)
+        return reportError(free.error());
+
+    TaskOptions options{numericChoice(o.numeric), *free};
+    std::vector<TaskResult> results;
+    for (const Evidence &e : *cases) {
+        auto r = runTask(*circuit, *task, e, options);
+        if (!r)
+            return reportError(r.error());
+        if (o.device == "cuda")
+            r->device += "; cuda was asked for but the CUDA backend is not built into this zbddc";
+        results.push_back(std::move(*r));
+    }
+    if (o.device == "cuda")
+        std::cerr << "zbddc: note: no CUDA backend yet; ran on the CPU\n";
+    if (o.json) {
+        if (results.size() > 1)
+            std::cout << "[";
+        for (size_t i = 0; i < results.size(); ++i) {
+            std::cout << (i ? "," : "");
+            printJson(results[i], circuit->variables, std::cout);
+        }
+        std::cout << (results.size() > 1 ? "]\n" : "\n");
+    } else {
+        for (const TaskResult &r : results)
+            printUai(r, circuit->variables, std::cout);
+    }
+    return 0;
+}
+
+} // namespace zbddc::driver

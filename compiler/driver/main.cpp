@@ -1,0 +1,58 @@
+// zbddc: compile arithmetic circuits (ZBDD-compressed MLFs, elimination schedules) and run them.
+#include "compiler/driver/commands.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+using namespace zbddc::driver;
+
+int main(int argc, char **argv) {
+    CLI::App app{"zbddc " ZBDDC_VERSION " - a compiler for arithmetic circuits\n\n"
+                 "  zbddc INPUT -o OUTPUT\n  zbddc run MODEL [options]\n  zbddc stats MODEL [--json]"};
+    app.set_version_flag("--version", "zbddc " ZBDDC_VERSION);
+
+    CompileOptions compile;
+    app.add_option("input", compile.input, "Model to compile (.zdd)");
+    app.add_option("-o,--output", compile.output, "Output file (.zdd, or .txt for a circuit dump)");
+
+    RunOptions run;
+    CLI::App *runCmd = app.add_subcommand("run", "Answer a query on a model");
+    runCmd->add_option("model", run.model, "Model file (.zdd)")->required();
+    runCmd->add_option("--task", run.task, "eval, pr, mar or mpe")
+        ->check(CLI::IsMember({"eval", "pr", "mar", "mpe"}));
+    runCmd->add_option("--evidence", run.evidence, "A UAI .evid file, or VAR=state[,VAR=state...]");
+    runCmd->add_option("--inputs", run.inputs, "File of values for the free inputs");
+    runCmd->add_option("--device", run.device, "auto, cpu or cuda")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+    runCmd->add_option("--numeric", run.numeric, "auto, float64 or log")
+        ->check(CLI::IsMember({"auto", "float64", "log"}));
+    runCmd->add_flag("--json", run.json, "Print one JSON object (see docs/cli.md)");
+
+    StatsOptions stats;
+    CLI::App *statsCmd = app.add_subcommand("stats", "Print a model's size and shape");
+    statsCmd->add_option("model", stats.model, "Model file (.zdd)")->required();
+    statsCmd->add_flag("--json", stats.json, "Print one JSON object");
+
+    app.require_subcommand(0, 1);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp &e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion &e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError &e) {
+        std::cerr << "zbddc: " << e.what() << " (see zbddc --help)\n";
+        return 2;
+    }
+
+    if (*runCmd)
+        return runCommand(run);
+    if (*statsCmd)
+        return statsCommand(stats);
+    if (compile.input.empty() || compile.output.empty()) {
+        std::cerr << "zbddc: expected INPUT -o OUTPUT, or a subcommand (see zbddc --help)\n";
+        return 2;
+    }
+    return compileCommand(compile);
+}

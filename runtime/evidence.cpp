@@ -1,0 +1,135 @@
+#include "runtime/evidence.h"
+
+#include "compiler/frontends/text_lines.h"
+
+#include <algorithm>
+
+namespace zbddc {
+
+Evidence noEvidence(const std::vector<Variable> &variables) {
+    return Evidence{std::vector<uint32_t>(variables.size(), kNone)};
+}
+
+static Result<uint32_t> findVariable(std::string_view name, const std::vector<Variable> &vars) {
+    for (uint32_t v = 0; v < vars.size(); ++v)
+        if (vars[v].name == name)
+            return v;
+    return error("evidence: unknown variable '" + std::string(name) + "'");
+}
+
+Result<Evidence> parseEvidenceList(std::string_view list, const std::vector<Variable> &vars) {
+    Evidence e = noEvidence(vars);
+    size_t pos = 0;
+    while (pos < list.size()) {
+        const size_t end = std::min(list.find_first_of(", ", pos), list.size());
+        const std::string_view item = list.substr(pos, end - pos);
+        pos = end + 1;
+        if (item.empty())
+            continue;
+        const size_t eq = item.find('=');
+        if (eq == std::string_view::npos)
+            return error("evidence: '" + std::string(item) + "' is not VAR=state");
+        auto v = findVariable(item.substr(0, eq), vars);
+        if (!v)
+            return v.error();
+        const std::string_view state = item.substr(eq + 1);
+        const auto &states = vars[*v].states;
+        auto it = std::find(states.begin(), states.end(), state);
+        if (it == states.end())
+            return error("evidence: unknown state '" + std::string(state) + "' of variable '" +
+                         vars[*v].name + "'");
+        e.states[*v] = static_cast<uint32_t>(it - states.begin());
+    }
+    return e;
+}
+
+static Result<Evidence> readCase(TokenCursor &in, const std::vector<Variable> &vars) {
+    Evidence e = noEvidence(vars);
+    auto n = in.unsignedInt("number of observed variables", vars.size());
+    if (!n)
+        return n.error();
+    for (uint64_t i = 0; i < *n; ++i) {
+        auto v = in.unsignedInt("variable index");
+        if (!v)
+            return v.error();
+        if (*v >= vars.size())
+            return in.fail("variable " + std::to_string(*v) + " is out of range (the model has " +
+                           std::to_string(vars.size()) + ")");
+        auto s = in.unsignedInt("state index");
+        if (!s)
+            return s.error();
+        if (*s >= vars[*v].states.size())
+            return in.fail("state " + std::to_string(*s) + " is out of range for variable '" +
+                           vars[*v].name + "'");
+        e.states[*v] = static_cast<uint32_t>(*s);
+    }
+    return e;
+}
+
+Result<std::vector<Evidence>> parseUaiEvidence(std::string_view text, const std::string &name,
+                                               const std::vector<Variable> &vars) {
+    // Count tokens to tell the one-case form (n + 2n numbers) from the older multi-case form.
+    size_t tokens = 0;
+    for (TokenCursor count(text, name); !count.atEnd(); (void)count.token(""))
+        ++tokens;
+    TokenCursor in(text, name);
+    if (tokens == 0)
+        return in.fail("empty evidence file");
+    auto first = in.unsignedInt("number of observed variables");
+    if (!first)
+        return first.error();
+    std::vector<Evidence> cases;
+    if (tokens == 1 + 2 * *first) {
+        TokenCursor again(text, name);
+        auto e = readCase(again, vars);
+        if (!e)
+            return e.error();
+        cases.push_back(std::move(*e));
+        return cases;
+    }
+    for (uint64_t c = 0; c < *first; ++c) {
+        auto e = readCase(in, vars);
+        if (!e)
+            return e.error();
+        cases.push_back(std::move(*e));
+    }
+    if (!in.atEnd())
+        return in.fail("unexpected data after " + std::to_string(*first) + " evidence cases");
+    return cases;
+}
+
+Result<std::vector<Evidence>> readUaiEvidenceFile(const std::string &path,
+                                                  const std::vector<Variable> &vars) {
+    auto text = readTextFile(path);
+    if (!text)
+        return text.error();
+    return parseUaiEvidence(*text, path, vars);
+}
+
+Result<std::vector<double>> inputVector(const Circuit &c, const Evidence &e,
+                                        const std::vector<double> &freeValues) {
+    std::vector<double> x(c.numInputs());
+    size_t nextFree = 0;
+    for (size_t i = 0; i < c.numInputs(); ++i) {
+        const InputInfo &in = c.inputs[i];
+        switch (in.kind) {
+        case InputKind::Indicator: {
+            const uint32_t observed = e.states[in.variable];
+            x[i] = observed == kNone || observed == in.state ? 1.0 : 0.0;
+            break;
+        }
+        case InputKind::Parameter: x[i] = in.value; break;
+        case InputKind::Free:
+            if (nextFree >= freeValues.size())
+                return error("input x[" + std::to_string(i) + "] is free and no value was given (use --inputs)");
+            x[i] = freeValues[nextFree++];
+            break;
+        }
+    }
+    if (nextFree != freeValues.size())
+        return error("given " + std::to_string(freeValues.size()) + " input values, the model has " +
+                     std::to_string(nextFree) + " free inputs");
+    return x;
+}
+
+} // namespace zbddc

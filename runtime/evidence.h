@@ -1,0 +1,36 @@
+// Evidence: an observed state (or none) for each model variable, read from a `VAR=state,...` list
+// or a UAI .evid file. Several cases at once form a batch.
+#pragma once
+
+#include "ir/circuit.h"
+#include "ir/result.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace zbddc {
+
+// states[v] is the observed state of variables[v], or kNone.
+struct Evidence {
+    std::vector<uint32_t> states;
+};
+
+Evidence noEvidence(const std::vector<Variable> &variables);
+
+// "A=yes,B=no" (commas or spaces between items). Unknown names are errors.
+Result<Evidence> parseEvidenceList(std::string_view list, const std::vector<Variable> &variables);
+
+// UAI .evid: "n v1 s1 ... vn sn" (one case), or the older "cases" followed by that many such
+// lines. Variables and states are indices in the model's variable order.
+Result<std::vector<Evidence>> parseUaiEvidence(std::string_view text, const std::string &name,
+                                               const std::vector<Variable> &variables);
+Result<std::vector<Evidence>> readUaiEvidenceFile(const std::string &path,
+                                                  const std::vector<Variable> &variables);
+
+// The circuit's input vector for one case: indicators 1 where consistent with the evidence, else
+// 0; parameters their values; free inputs from `freeValues` (in order of the free inputs).
+Result<std::vector<double>> inputVector(const Circuit &circuit, const Evidence &evidence,
+                                        const std::vector<double> &freeValues = {});
+
+} // namespace zbddc

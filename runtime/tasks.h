@@ -1,0 +1,44 @@
+// The queries users ask of a compiled model: EVAL (the outputs for given inputs), PR (probability
+// of evidence), MAR (all posterior marginals from one backward pass) and MPE (most probable
+// explanation by max-product with traceback). Answered here on the reference evaluator; backends
+// plug in behind the same calls.
+#pragma once
+
+#include "ir/circuit.h"
+#include "ir/interpret.h"
+#include "runtime/evidence.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace zbddc {
+
+enum class Task : uint8_t { Eval, Pr, Mar, Mpe };
+
+const char *taskName(Task t);
+std::optional<Task> parseTask(std::string_view name);
+
+enum class NumericChoice : uint8_t { Auto, Float64, Log };
+
+struct TaskOptions {
+    NumericChoice numeric = NumericChoice::Auto; // Auto: float64, log space if float64 underflows
+    std::vector<double> freeInputs;              // values of free inputs, in order
+};
+
+struct TaskResult {
+    Task task = Task::Pr;
+    double value = 0;      // PR: P(e); MPE: max_x P(x, e); EVAL: first output (linear scale)
+    double log10 = 0;      // log10 of value, exact even where value underflows to 0
+    Numeric numeric = Numeric::Float64;       // which arithmetic produced it
+    std::vector<double> outputs;              // EVAL: every output
+    std::vector<std::vector<double>> marginals; // MAR: P(X = x | e) per variable and state
+    std::vector<uint32_t> assignment;         // MPE: a state per variable (kNone if undetermined)
+    std::string device = "cpu (reference evaluator)";
+    double timeMs = 0;
+};
+
+Result<TaskResult> runTask(const Circuit &circuit, Task task, const Evidence &evidence,
+                           const TaskOptions &options = {});
+
+} // namespace zbddc

@@ -1,0 +1,46 @@
+#include "runtime/evidence.h"
+
+#include <catch2/catch.hpp>
+
+using namespace zbddc;
+
+static std::vector<Variable> vars() { return {{"A", {"a0", "a1"}}, {"B", {"b0", "b1", "b2"}}}; }
+
+TEST_CASE("VAR=state lists map onto state indices", "[evidence]") {
+    auto e = parseEvidenceList("B=b2, A=a0", vars());
+    REQUIRE(e.ok());
+    CHECK(e->states == std::vector<uint32_t>{0, 2});
+    CHECK_THAT(parseEvidenceList("C=x", vars()).error().message, Catch::Contains("unknown variable 'C'"));
+    CHECK_THAT(parseEvidenceList("A=zz", vars()).error().message, Catch::Contains("unknown state 'zz'"));
+    CHECK_THAT(parseEvidenceList("A", vars()).error().message, Catch::Contains("not VAR=state"));
+}
+
+TEST_CASE("UAI .evid files give one case or a batch", "[evidence]") {
+    auto one = parseUaiEvidence("1 1 2\n", "e.evid", vars());
+    REQUIRE(one.ok());
+    REQUIRE(one->size() == 1);
+    CHECK((*one)[0].states == std::vector<uint32_t>{kNone, 2});
+    auto batch = parseUaiEvidence("2\n1 0 1\n2 0 0 1 1\n", "e.evid", vars());
+    REQUIRE(batch.ok());
+    REQUIRE(batch->size() == 2);
+    CHECK((*batch)[1].states == std::vector<uint32_t>{0, 1});
+    auto bad = parseUaiEvidence("1\n5 0\n", "e.evid", vars());
+    REQUIRE_FALSE(bad.ok());
+    CHECK(bad.error().str() == "e.evid:2: variable 5 is out of range (the model has 2)");
+    auto badState = parseUaiEvidence("1 0 7", "e.evid", vars());
+    CHECK_THAT(badState.error().message, Catch::Contains("state 7 is out of range"));
+}
+
+TEST_CASE("input vectors set indicators from evidence and fill free inputs", "[evidence]") {
+    Circuit c;
+    c.variables = vars();
+    c.addInputInfo({InputKind::Indicator, 1, 1, 0.0, ""});
+    c.addInputInfo({InputKind::Parameter, kNone, kNone, 0.7, ""});
+    c.addInputInfo({InputKind::Free, kNone, kNone, 0.0, ""});
+    Evidence e = noEvidence(c.variables);
+    CHECK(*inputVector(c, e, {3.0}) == std::vector<double>{1.0, 0.7, 3.0});
+    e.states[1] = 2;
+    CHECK(*inputVector(c, e, {3.0}) == std::vector<double>{0.0, 0.7, 3.0});
+    CHECK_FALSE(inputVector(c, e).ok());
+    CHECK_FALSE(inputVector(c, e, {1.0, 2.0}).ok());
+}

@@ -1,0 +1,111 @@
+#include "compiler/frontends/zdd/zdd_format.h"
+#include "compiler/frontends/zdd/zdd_lower.h"
+#include "runtime/tasks.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace zbddc;
+
+namespace {
+// The bundled example: Rain -> WetGrass with P(R=yes)=0.2, P(W=yes|R=yes)=0.9, P(W=yes|R=no)=0.1.
+Circuit example() {
+    auto m = readZddFile(ZBDDC_SOURCE_DIR "/examples/wetgrass.zdd");
+    REQUIRE(m.ok());
+    return lowerZdd(*m);
+}
+
+// The joint distribution written out by hand, as the oracle.
+double joint(int rain, int wet) { // state 0 = yes
+    const double pr = rain == 0 ? 0.2 : 0.8;
+    const double pwYes = rain == 0 ? 0.9 : 0.1;
+    return pr * (wet == 0 ? pwYes : 1 - pwYes);
+}
+} // namespace
+
+TEST_CASE("PR of the example matches the hand-computed joint", "[tasks]") {
+    const Circuit c = example();
+    for (int w = -1; w < 2; ++w) {
+        Evidence e = noEvidence(c.variables);
+        if (w >= 0)
+            e.states[1] = w;
+        double expected = 0;
+        for (int r = 0; r < 2; ++r)
+            for (int ww = 0; ww < 2; ++ww)
+                if (w < 0 || ww == w)
+                    expected += joint(r, ww);
+        auto result = runTask(c, Task::Pr, e);
+        REQUIRE(result.ok());
+        CHECK(result->value == Approx(expected));
+        CHECK(result->log10 == Approx(std::log10(expected)));
+    }
+}
+
+TEST_CASE("MAR of the example equals Bayes' rule by hand", "[tasks]") {
+    const Circuit c = example();
+    Evidence e = noEvidence(c.variables);
+    e.states[1] = 0; // WetGrass = yes
+    auto r = runTask(c, Task::Mar, e);
+    REQUIRE(r.ok());
+    const double pw = joint(0, 0) + joint(1, 0);
+    CHECK(r->marginals[0][0] == Approx(joint(0, 0) / pw));
+    CHECK(r->marginals[0][1] == Approx(joint(1, 0) / pw));
+    CHECK(r->marginals[1] == std::vector<double>{1.0, 0.0});
+    // Without evidence: the priors.
+    auto prior = runTask(c, Task::Mar, noEvidence(c.variables));
+    CHECK(prior->marginals[0][0] == Approx(0.2));
+    CHECK(prior->marginals[1][0] == Approx(joint(0, 0) + joint(1, 0)));
+}
+
+TEST_CASE("MPE of the example is the most probable joint state", "[tasks]") {
+    const Circuit c = example();
+    auto r = runTask(c, Task::Mpe, noEvidence(c.variables));
+    REQUIRE(r.ok());
+    CHECK(r->value == Approx(joint(1, 1))); // 0.8 · 0.9
+    CHECK(r->assignment == std::vector<uint32_t>{1, 1});
+    Evidence e = noEvidence(c.variables);
+    e.states[1] = 0;
+    auto given = runTask(c, Task::Mpe, e);
+    CHECK(given->value == Approx(std::max(joint(0, 0), joint(1, 0)))); // 0.18 vs 0.08
+    CHECK(given->assignment == std::vector<uint32_t>{0, 0});
+}
+
+TEST_CASE("PR that underflows float64 is answered in log space", "[tasks]") {
+    // 400 independent binary variables with P(state 0) = 1e-3, all observed at state 0:
+    // P(e) = 1e-1200, far below float64's range.
+    Circuit c;
+    NodeId acc = c.addOne();
+    Evidence e;
+    for (uint32_t v = 0; v < 400; ++v) {
+        c.variables.push_back({"V" + std::to_string(v), {"s0", "s1"}});
+        const uint32_t l0 = c.addInputInfo({InputKind::Indicator, v, 0, 0.0, ""});
+        const uint32_t l1 = c.addInputInfo({InputKind::Indicator, v, 1, 0.0, ""});
+        const uint32_t t0 = c.addInputInfo({InputKind::Parameter, kNone, kNone, 1e-3, ""});
+        const uint32_t t1 = c.addInputInfo({InputKind::Parameter, kNone, kNone, 1 - 1e-3, ""});
+        const NodeId term0 = c.addTimes(c.addInput(l0), c.addInput(t0));
+        const NodeId term1 = c.addTimes(c.addInput(l1), c.addInput(t1));
+        acc = c.addTimes(acc, c.addPlus(term0, term1));
+        e.states.push_back(0);
+    }
+    c.addOutput(acc);
+    REQUIRE(verify(c).ok());
+    auto plain = runTask(c, Task::Pr, e, {NumericChoice::Float64, {}});
+    CHECK(plain->value == 0.0);
+    auto safe = runTask(c, Task::Pr, e);
+    REQUIRE(safe.ok());
+    CHECK(safe->numeric == Numeric::Log);
+    CHECK(safe->log10 == Approx(-1200.0));
+    auto mar = runTask(c, Task::Mar, noEvidence(c.variables), {NumericChoice::Log, {}});
+    CHECK(mar->marginals[7][0] == Approx(1e-3));
+}
+
+TEST_CASE("impossible evidence is an error for MAR, probability 0 for PR", "[tasks]") {
+    Circuit c = example();
+    c.inputs[2].value = 0.0; // P(Rain=yes) = 0
+    c.inputs[3].value = 0.0; // and P(Rain=no) = 0: nothing is possible
+    auto pr = runTask(c, Task::Pr, noEvidence(c.variables));
+    REQUIRE(pr.ok());
+    CHECK(pr->value == 0.0);
+    CHECK_FALSE(runTask(c, Task::Mar, noEvidence(c.variables)).ok());
+}
