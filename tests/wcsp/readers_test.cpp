@@ -46,12 +46,12 @@ TEST_CASE("wcsp: bad input gives one file:line message", "[wcsp]") {
     struct Case { const char *text; const char *message; };
     const Case cases[] = {
         {"p 2 2 1 10\n2 2\n2 0 5 0 0\n", "p.wcsp:3: unknown variable 5 (the problem has 2 variables)"},
-        {"p 2 2 1 10\n2 2\n2 0 1 0 1\n0 1\n", "p.wcsp:5: unexpected end of file, expected tuple cost"},
+        {"p 2 2 1 10\n2 2\n2 0 1 0 1\n0 1\n", "p.wcsp:4: unexpected end of file, expected tuple cost"},
         {"p 2 2 1 10\n2 2\n2 0 1 0 1\n0 1 -3\n", "p.wcsp:4: tuple cost -3 is negative (costs must be non-negative integers)"},
         {"p 2 2 1 10\n2 2\n2 0 1 0 1\n0 2 1\n", "p.wcsp:4: value 2 is outside the domain of variable 1 (size 2)"},
         {"p 2 2 1 99999999999999999999\n2 2\n", "p.wcsp:1: expected upper bound (a positive integer), found '99999999999999999999'"},
         {"p 2 2 1 9007199254740993\n2 2\n", "p.wcsp:1: upper bound 9007199254740993 is out of range (1 to 2^53)"},
-        {"p 2 2 2 10\n2 2\n1 0 0 0\n", "p.wcsp:4: unexpected end of file, expected arity of a cost function"},
+        {"p 2 2 2 10\n2 2\n1 0 0 0\n", "p.wcsp:3: unexpected end of file, expected arity of a cost function"},
         {"p 2 2 1 10\n2 2\n2 0 0 0 0\n", "p.wcsp:3: variable 0 appears twice in one scope"},
         {"p 2 2 1 10\n2 2\n2 0 1 0 5\n", "p.wcsp:3: 5 tuples listed for a table of 4 rows"},
         {"p 2 2 1 10\n2 -3\n", "p.wcsp:2: domain size -3 of variable 1 (interval domains) is not supported"},
@@ -123,7 +123,7 @@ TEST_CASE("uai: bad input gives one file:line message", "[uai]") {
         {"MARKOV\n2\n2 2\n1\n1 2\n", "m.uai:5: unknown variable 2 (the network has 2 variables)"},
         {"MARKOV\n1\n2\n1\n1 0\n3\n0.5 0.5 0.5\n", "m.uai:6: factor table has 3 entries, but its scope has 2 rows"},
         {"MARKOV\n1\n2\n1\n1 0\n2\n0.5 -1\n", "m.uai:7: table entry -1.000000 is out of range (must be finite and non-negative)"},
-        {"MARKOV\n1\n2\n1\n1 0\n2\n0.5\n", "m.uai:8: unexpected end of file, expected table entry"},
+        {"MARKOV\n1\n2\n1\n1 0\n2\n0.5\n", "m.uai:7: unexpected end of file, expected table entry"},
     };
     for (const Case &c : cases)
         CHECK(errorOf(parseUaiAsCostNetwork(c.text, "m.uai")) == c.message);
