@@ -4,6 +4,11 @@
 #include "compiler/elimination/bucket_program.h"
 #include "ir/tensor_interpret.h"
 
+#ifdef ZBDDC_HAVE_TENSOR_CUDA
+#include "backends/cuda/driver.h"
+#include "backends/cuda_tensor/tensor_gpu.h"
+#endif
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -68,13 +73,34 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
     sol.stats.levels = program->levels.size();
 
     t0 = std::chrono::steady_clock::now();
-    auto computed = options.executor == BeExecutor::Reference
-                        ? interpretTensorProgram(*program)
-                        : runTensorProgramCpu(*program, {options.threads});
+    BeExecutor executor = options.executor;
+#ifdef ZBDDC_HAVE_TENSOR_CUDA
+    if (executor == BeExecutor::Auto)
+        executor = cuda::cudaAvailable() ? BeExecutor::Cuda : BeExecutor::Cpu;
+#else
+    if (executor == BeExecutor::Auto)
+        executor = BeExecutor::Cpu;
+    if (executor == BeExecutor::Cuda)
+        return error("this build has no CUDA backend (NVRTC was not found)");
+#endif
+    Result<std::vector<std::vector<double>>> computed = std::vector<std::vector<double>>{};
+    sol.device = "cpu";
+    if (executor == BeExecutor::Reference) {
+        computed = interpretTensorProgram(*program);
+        sol.device = "reference";
+    } else if (executor == BeExecutor::Cpu) {
+        computed = runTensorProgramCpu(*program, {options.threads});
+    }
+#ifdef ZBDDC_HAVE_TENSOR_CUDA
+    if (executor == BeExecutor::Cuda) {
+        cuda::GpuExecStats gpu;
+        computed = cuda::runTensorProgramCuda(*program, {}, &gpu);
+        sol.device = "cuda: " + gpu.device;
+    }
+#endif
     if (!computed)
         return computed.error();
     sol.stats.solveMs = msSince(t0);
-    sol.device = options.executor == BeExecutor::Reference ? "reference" : "cpu";
 
     t0 = std::chrono::steady_clock::now();
     const Cost optimum = programResult(*program, *computed);

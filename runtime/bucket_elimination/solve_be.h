@@ -12,7 +12,9 @@
 
 namespace zbddc {
 
-enum class BeExecutor : uint8_t { Cpu, Reference };
+// Cuda: generated kernels on the GPU (only where the build has NVRTC; fails with a message when no
+// GPU is present). Auto: Cuda when a GPU is usable, else Cpu.
+enum class BeExecutor : uint8_t { Cpu, Reference, Cuda, Auto };
 
 struct BeOptions {
     OrderHeuristic heuristic = OrderHeuristic::MinFill;
