@@ -73,3 +73,25 @@ TEST_CASE("toulbar2 agrees with bucket elimination on SPOT5 404", "[toulbar2]") 
     CHECK(sol->cost == *expected);
     CHECK(assignmentCost(*net, sol->assignment) == *expected);
 }
+
+TEST_CASE("zbddc run PROBLEM.wcsp --task mpe --json reports toulbar2's optimum", "[toulbar2][cli]") {
+    const std::string dir = std::string(ZBDDC_BENCHMARKS_DIR) + "/wcsp";
+    if (!haveOracle(dir) || !std::filesystem::exists(ZBDDC_EXE)) {
+        WARN("skipped: needs " << ZBDDC_EXE);
+        return;
+    }
+    const std::string path = dir + "/example.wcsp";
+    std::unique_ptr<FILE, int (*)(FILE *)> pipe(
+        popen((std::string(ZBDDC_EXE) + " run '" + path + "' --task mpe --json").c_str(), "r"),
+        pclose);
+    REQUIRE(pipe);
+    std::string out;
+    char buf[4096];
+    while (std::fgets(buf, sizeof buf, pipe.get()))
+        out += buf;
+    const auto at = out.find("\"cost\": ");
+    REQUIRE(at != std::string::npos);
+    const auto expected = toulbar2Optimum(path);
+    REQUIRE(expected.has_value());
+    CHECK(std::stod(out.substr(at + 8)) == *expected);
+}
