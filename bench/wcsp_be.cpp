@@ -21,6 +21,7 @@ namespace {
 
 struct Toulbar2Answer {
     std::optional<double> optimum;
+    bool noSolution = false; // toulbar2 proved the problem infeasible
     double seconds = 0;
 };
 
@@ -34,6 +35,8 @@ Toulbar2Answer runToulbar2(const std::string &path, const std::string &opts) {
         double v = 0;
         if (std::sscanf(line, "Optimum: %lf", &v) == 1)
             a.optimum = v;
+        if (std::strncmp(line, "No solution", 11) == 0)
+            a.noSolution = true;
     }
     pipe.reset();
     a.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -92,15 +95,19 @@ int main(int argc, char **argv) {
         o.threads = threads;
         auto par = solveBucketElimination(*net, o);
         const Toulbar2Answer tb = net->integerCosts ? runToulbar2(path, tbOpts) : Toulbar2Answer{};
+        // Agreement with toulbar2 when it answered: the same optimum, or both infeasible.
+        const bool tbAnswered = tb.optimum.has_value() || tb.noSolution;
         const bool agree = par && par->cost == seq->cost &&
-                           (!tb.optimum || (seq->feasible && *tb.optimum == seq->cost));
+                           (!tbAnswered || (tb.noSolution ? !seq->feasible
+                                                          : seq->feasible && *tb.optimum == seq->cost));
         failures += !agree;
         std::printf("%-16s %5u %9.1f %9.1f %12.1f %12.1f %8.2f %12.0f %10.3f %s%s\n",
                     name.c_str(), seq->stats.inducedWidth,
                     std::log10(seq->stats.largestTableEntries), seq->stats.orderMs,
                     seq->stats.totalMs, par ? par->stats.totalMs : NAN,
                     par ? seq->stats.totalMs / par->stats.totalMs : NAN, seq->cost, tb.seconds,
-                    tb.optimum ? std::to_string(static_cast<long long>(*tb.optimum)).c_str() : "-",
+                    tb.optimum ? std::to_string(static_cast<long long>(*tb.optimum)).c_str()
+                               : tb.noSolution ? "no solution" : "-",
                     agree ? "" : "  MISMATCH");
         json << (firstJson ? "" : ",") << "\n  {\"instance\": \"" << name
              << "\", \"width\": " << seq->stats.inducedWidth
@@ -108,8 +115,9 @@ int main(int argc, char **argv) {
              << ", \"order_ms\": " << seq->stats.orderMs
              << ", \"be_seq_ms\": " << seq->stats.totalMs
              << ", \"be_par_ms\": " << (par ? par->stats.totalMs : -1)
-             << ", \"cost\": " << seq->cost << ", \"toulbar2_s\": " << tb.seconds
+             << ", \"cost\": " << (seq->feasible ? seq->cost : -1) << ", \"toulbar2_s\": " << tb.seconds
              << ", \"toulbar2_optimum\": " << (tb.optimum ? *tb.optimum : -1)
+             << ", \"toulbar2_no_solution\": " << (tb.noSolution ? "true" : "false")
              << ", \"agree\": " << (agree ? "true" : "false") << "}";
         firstJson = false;
     }
