@@ -28,8 +28,12 @@ endif()
 zbddc_require(LLVM_FOUND llvm-19-dev "LLVM 19")
 
 if(ZBDDC_BUILD_TESTS)
-  find_package(Catch2 2 QUIET)
-  zbddc_require(Catch2_FOUND catch2 "Catch2 v2")
+  # Debian 12 packages Catch2 v2, Ubuntu 24.04 v3; tests/catch.hpp takes either.
+  find_package(Catch2 QUIET)
+  if(Catch2_FOUND AND NOT Catch2_VERSION_MAJOR MATCHES "^[23]$")
+    set(Catch2_FOUND FALSE)
+  endif()
+  zbddc_require(Catch2_FOUND catch2 "Catch2 (v2 or v3)")
 endif()
 
 # NVRTC is optional: without it the CUDA backend is not built and runs fall back to the CPU.

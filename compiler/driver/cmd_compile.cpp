@@ -16,7 +16,7 @@ int compileCommand(const CompileOptions &o) {
                   << "': unknown output kind (use .zdd for a ZBDD, .txt for a circuit dump)\n";
         return 2;
     }
-    auto zdd = loadZddModel(o.input);
+    auto zdd = o.model.load(o.input);
     if (!zdd)
         return reportError(zdd.error());
     Circuit circuit = lowerZdd(*zdd);

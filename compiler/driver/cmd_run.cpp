@@ -53,7 +53,7 @@ int runCommand(const RunOptions &o) {
         std::cerr << "zbddc: unknown task '" << o.task << "' (eval, pr, mar or mpe)\n";
         return 2;
     }
-    auto circuit = loadCircuit(o.model);
+    auto circuit = o.modelOptions.loadCircuit(o.model);
     if (!circuit)
         return reportError(circuit.error());
     auto cases = evidenceCases(o.evidence, *circuit);

@@ -48,9 +48,9 @@ std::string variableName(const CostNetwork &net, size_t v) {
 
 } // namespace
 
-bool isCostNetworkRun(const RunOptions &o) {
-    return endsWith(o.model, ".wcsp") || (endsWith(o.model, ".uai") && o.task == "mpe");
-}
+// .uai files go through the network (MLF) route; readCostNetworkFile reads them too, should the
+// elimination route be wanted for their MPE.
+bool isCostNetworkRun(const RunOptions &o) { return endsWith(o.model, ".wcsp"); }
 
 int runCostNetworkCommand(const RunOptions &o) {
     if (o.task != "mpe") {

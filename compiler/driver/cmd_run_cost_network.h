@@ -1,5 +1,5 @@
-// `zbddc run PROBLEM.wcsp --task mpe` (and a .uai file with --task mpe): the elimination route —
-// bucket elimination to the optimal cost and an optimal assignment.
+// `zbddc run PROBLEM.wcsp --task mpe`: the elimination route — bucket elimination to the optimal
+// cost and an optimal assignment.
 #pragma once
 
 #include "compiler/driver/commands.h"

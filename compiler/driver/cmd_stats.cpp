@@ -9,7 +9,7 @@
 namespace zbddc::driver {
 
 int statsCommand(const StatsOptions &o) {
-    auto circuit = loadCircuit(o.model);
+    auto circuit = o.modelOptions.loadCircuit(o.model);
     if (!circuit)
         return reportError(circuit.error());
     const CircuitStats s = circuitStats(*circuit);

@@ -13,12 +13,13 @@ int main(int argc, char **argv) {
     app.set_version_flag("--version", "zbddc " ZBDDC_VERSION);
 
     CompileOptions compile;
-    app.add_option("input", compile.input, "Model to compile (.zdd)");
+    app.add_option("input", compile.input, "Model to compile (.zdd, .bif, .xmlbif, .net, .uai)");
     app.add_option("-o,--output", compile.output, "Output file (.zdd, or .txt for a circuit dump)");
+    compile.model.addTo(app);
 
     RunOptions run;
     CLI::App *runCmd = app.add_subcommand("run", "Answer a query on a model");
-    runCmd->add_option("model", run.model, "Model file (.zdd)")->required();
+    runCmd->add_option("model", run.model, "Model file (.zdd, .bif, .xmlbif, .net, .uai)")->required();
     runCmd->add_option("--task", run.task, "eval, pr, mar or mpe")
         ->check(CLI::IsMember({"eval", "pr", "mar", "mpe"}));
     runCmd->add_option("--evidence", run.evidence, "A UAI .evid file, or VAR=state[,VAR=state...]");
@@ -28,11 +29,13 @@ int main(int argc, char **argv) {
     runCmd->add_option("--numeric", run.numeric, "auto, float64 or log")
         ->check(CLI::IsMember({"auto", "float64", "log"}));
     runCmd->add_flag("--json", run.json, "Print one JSON object (see docs/cli.md)");
+    run.modelOptions.addTo(*runCmd);
 
     StatsOptions stats;
     CLI::App *statsCmd = app.add_subcommand("stats", "Print a model's size and shape");
     statsCmd->add_option("model", stats.model, "Model file (.zdd)")->required();
     statsCmd->add_flag("--json", stats.json, "Print one JSON object");
+    stats.modelOptions.addTo(*statsCmd);
 
     app.require_subcommand(0, 1);
     try {

@@ -18,15 +18,32 @@ std::string fileExtension(const std::string &path) {
     return ext;
 }
 
-Result<ZddModel> loadZddModel(const std::string &path) {
+bool isNetworkFile(const std::string &path) {
     const std::string ext = fileExtension(path);
-    if (ext == ".zdd")
-        return readZddFile(path);
-    return errorAt(path, 0, "unknown model type '" + ext + "' (expected .zdd)");
+    return ext == ".bif" || ext == ".xmlbif" || ext == ".xml" || ext == ".net" || ext == ".uai";
 }
 
-Result<Circuit> loadCircuit(const std::string &path) {
-    auto zdd = loadZddModel(path);
+Result<ZddModel> loadZddModel(const std::string &path, const LoadOptions &options) {
+    if (fileExtension(path) == ".zdd")
+        return readZddFile(path);
+    if (!isNetworkFile(path))
+        return errorAt(path, 0, "unknown model type '" + fileExtension(path) +
+                                    "' (expected .zdd, .bif, .xmlbif, .xml, .net or .uai)");
+    ReadOptions read;
+    read.strict = options.strict;
+    auto net = readNetworkFile(path, read);
+    if (!net)
+        return net.error();
+    if (options.warnings)
+        options.warnings->insert(options.warnings->end(), net->warnings.begin(), net->warnings.end());
+    auto zdd = compileMlf(*net, options.mlf);
+    if (!zdd)
+        return errorAt(path, 0, zdd.error().message);
+    return zdd;
+}
+
+Result<Circuit> loadCircuit(const std::string &path, const LoadOptions &options) {
+    auto zdd = loadZddModel(path, options);
     if (!zdd)
         return zdd.error();
     Circuit c = lowerZdd(*zdd);

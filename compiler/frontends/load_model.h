@@ -1,19 +1,31 @@
-// One entry point from a model file to the compiler's data, chosen by the file's extension.
+// One entry point from a model file to the compiler's data, chosen by the file's extension:
+// .zdd (ours or SAPPOROBDD's export), or a Bayesian network (.bif, .xmlbif/.xml, .net, .uai)
+// compiled into its MLF as a ZBDD (Minato, Satoh, Sato 2007).
 #pragma once
 
 #include "compiler/frontends/zdd/zdd_model.h"
+#include "compiler/mlf/mlf_compile.h"
 #include "ir/circuit.h"
 #include "ir/result.h"
 
 #include <string>
+#include <vector>
 
 namespace zbddc {
 
-// A ZBDD-compressed MLF from a .zdd (ours or SAPPOROBDD's export).
-Result<ZddModel> loadZddModel(const std::string &path);
+struct LoadOptions {
+    bool strict = false; // network rows that do not sum to 1 are errors, not warnings
+    MlfOptions mlf;
+    std::vector<Diagnostic> *warnings = nullptr; // where accepted oddities are reported
+};
 
-// The model's circuit (seed 003 typeA/typeB lowering for ZBDD inputs), verified.
-Result<Circuit> loadCircuit(const std::string &path);
+bool isNetworkFile(const std::string &path);
+
+// A ZBDD-compressed MLF, read or compiled.
+Result<ZddModel> loadZddModel(const std::string &path, const LoadOptions &options = {});
+
+// The model's circuit (seed 003 typeA/typeB lowering of its ZBDD), verified.
+Result<Circuit> loadCircuit(const std::string &path, const LoadOptions &options = {});
 
 std::string fileExtension(const std::string &path); // lower-case, with the dot; "" if none
 

@@ -1,6 +1,6 @@
 #include "tests/cli/run_zbddc.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 #include <cmath>
 

@@ -2,7 +2,7 @@
 // no output file left behind.
 #include "tests/cli/run_zbddc.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 using namespace zbddc::testing;
 

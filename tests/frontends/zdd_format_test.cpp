@@ -1,7 +1,7 @@
 #include "compiler/frontends/zdd/zdd_format.h"
 #include "tests/zdd_testing.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 using namespace zbddc;
 

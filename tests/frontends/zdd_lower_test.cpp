@@ -3,7 +3,7 @@
 #include "ir/interpret.h"
 #include "tests/zdd_testing.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 #include <functional>
 

@@ -1,6 +1,6 @@
 #include "ir/circuit.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 using namespace zbddc;
 

@@ -1,6 +1,6 @@
 #include "ir/interpret.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 #include <cmath>
 #include <random>

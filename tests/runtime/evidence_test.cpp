@@ -1,6 +1,6 @@
 #include "runtime/evidence.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 using namespace zbddc;
 

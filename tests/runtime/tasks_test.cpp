@@ -2,7 +2,7 @@
 #include "compiler/frontends/zdd/zdd_lower.h"
 #include "runtime/tasks.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 #include <cmath>
 

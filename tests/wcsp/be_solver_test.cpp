@@ -1,7 +1,7 @@
 #include "random_networks.h"
 #include "runtime/bucket_elimination/solve_be.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 using namespace zbddc;
 using zbddc::testing::bruteForceOptimum;

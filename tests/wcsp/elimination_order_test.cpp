@@ -1,6 +1,6 @@
 #include "compiler/elimination/elimination_order.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 #include <fstream>
 #include <random>

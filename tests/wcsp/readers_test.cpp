@@ -2,7 +2,7 @@
 #include "compiler/frontends/wcsp/uai_cost_reader.h"
 #include "compiler/frontends/wcsp/wcsp_reader.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 #include <cmath>
 #include <filesystem>

@@ -10,7 +10,7 @@
 #include "random_networks.h"
 #include "runtime/bucket_elimination/solve_be.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 #include <cstdio>
 #include <cstdlib>

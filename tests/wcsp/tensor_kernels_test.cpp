@@ -7,7 +7,7 @@
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "random_networks.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 #include <filesystem>
 

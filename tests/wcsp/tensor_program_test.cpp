@@ -4,7 +4,7 @@
 #include "ir/tensor_interpret.h"
 #include "random_networks.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 using namespace zbddc;
 using zbddc::testing::bruteForceOptimum;

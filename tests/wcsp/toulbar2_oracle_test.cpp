@@ -3,7 +3,7 @@
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "runtime/bucket_elimination/solve_be.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 #include <cstdio>
 #include <filesystem>

@@ -1,0 +1,222 @@
+// The network readers: every benchmark BIF parses; the same small network written in BIF,
+// XMLBIF, Hugin .net and UAI reads the same; bad files get one `file:line: message`.
+#include "compiler/frontends/bn/bayes_net.h"
+
+#include "tests/catch.hpp"
+
+#include <filesystem>
+
+using namespace zbddc;
+
+namespace {
+// A -> C <- B, C with three states.
+const char *kBif = R"(network tiny {
+}
+variable A {
+  type discrete [ 2 ] { yes, no };
+}
+variable B {
+  type discrete [ 2 ] { on, off };
+}
+variable C {
+  type discrete [ 3 ] { lo, mid, hi };
+}
+probability ( A ) {
+  table 0.3, 0.7;
+}
+probability ( B ) {
+  table 0.6, 0.4;
+}
+probability ( C | A, B ) {
+  (yes, on) 0.1, 0.2, 0.7;
+  (yes, off) 0.2, 0.2, 0.6;
+  (no, on) 0.5, 0.5, 0.0;
+  (no, off) 1.0, 0.0, 0.0;
+}
+)";
+
+const char *kXml = R"(<?xml version="1.0"?>
+<BIF VERSION="0.3"><NETWORK><NAME>tiny</NAME>
+<VARIABLE TYPE="nature"><NAME>A</NAME><OUTCOME>yes</OUTCOME><OUTCOME>no</OUTCOME></VARIABLE>
+<VARIABLE TYPE="nature"><NAME>B</NAME><OUTCOME>on</OUTCOME><OUTCOME>off</OUTCOME></VARIABLE>
+<VARIABLE TYPE="nature"><NAME>C</NAME><OUTCOME>lo</OUTCOME><OUTCOME>mid</OUTCOME><OUTCOME>hi</OUTCOME>
+  <PROPERTY>position = (1, 2)</PROPERTY></VARIABLE>
+<DEFINITION><FOR>A</FOR><TABLE>0.3 0.7</TABLE></DEFINITION>
+<DEFINITION><FOR>B</FOR><TABLE>0.6 0.4</TABLE></DEFINITION>
+<DEFINITION><FOR>C</FOR><GIVEN>A</GIVEN><GIVEN>B</GIVEN>
+<TABLE>0.1 0.2 0.7 0.2 0.2 0.6 0.5 0.5 0.0 1.0 0.0 0.0</TABLE></DEFINITION>
+</NETWORK></BIF>
+)";
+
+const char *kNet = R"(net { name = "tiny"; }
+node A { states = ("yes" "no"); label = "A node"; }
+node B { states = ("on" "off"); position = (10 20); }
+node C { states = ("lo" "mid" "hi"); } % a comment
+potential ( A ) { data = ( 0.3 0.7 ); }
+potential ( B ) { data = ( 0.6 0.4 ); }
+potential ( C | A B ) {
+  data = ((( 0.1 0.2 0.7 ) ( 0.2 0.2 0.6 ))
+          (( 0.5 0.5 0.0 ) ( 1.0 0.0 0.0 )));
+}
+)";
+
+const char *kUai = R"(BAYES
+3
+2 2 3
+3
+1 0
+1 1
+3 0 1 2
+2 0.3 0.7
+2 0.6 0.4
+12 0.1 0.2 0.7 0.2 0.2 0.6 0.5 0.5 0.0 1.0 0.0 0.0
+)";
+
+Result<BayesNet> read(Result<BayesNet> (*parse)(std::string_view, const std::string &),
+                      std::string_view text, const ReadOptions &options = {}) {
+    auto net = parse(text, "t");
+    if (!net)
+        return net;
+    if (auto st = checkNetwork(*net, options); !st)
+        return st.error();
+    return net;
+}
+
+std::string errorOf(Result<BayesNet> (*parse)(std::string_view, const std::string &),
+                    std::string text, const ReadOptions &options = {}) {
+    auto net = read(parse, text, options);
+    return net.ok() ? "no error" : net.error().str();
+}
+
+std::string replaced(std::string text, const std::string &from, const std::string &to) {
+    const size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    return text.replace(at, from.size(), to);
+}
+} // namespace
+
+TEST_CASE("every benchmark BIF parses and checks", "[bn][reader]") {
+    const std::filesystem::path dir = std::filesystem::path(ZBDDC_BENCHMARKS_DIR) / "bn";
+    if (!std::filesystem::exists(dir)) {
+        WARN("skipped: " << dir << " is absent");
+        return;
+    }
+    size_t files = 0;
+    for (const auto &entry : std::filesystem::directory_iterator(dir)) {
+        if (entry.path().extension() != ".bif")
+            continue;
+        INFO(entry.path());
+        auto net = readNetworkFile(entry.path().string(), {.strict = true});
+        REQUIRE(net.ok());
+        CHECK(!net->variables.empty());
+        ++files;
+    }
+    CHECK(files >= 19);
+}
+
+TEST_CASE("the four formats read the same network", "[bn][reader]") {
+    auto bif = read(parseBif, kBif);
+    REQUIRE(bif.ok());
+    REQUIRE(bif->variables.size() == 3);
+    CHECK(bif->variables[2].parents == std::vector<uint32_t>{0, 1});
+    CHECK(bif->variables[2].cpt[2 * 3 + 1] == 0.5); // row (no, on), state mid
+    for (auto parse : {parseXmlBif, parseHuginNet}) {
+        auto other = read(parse, parse == parseXmlBif ? kXml : kNet);
+        REQUIRE(other.ok());
+        REQUIRE(other->variables.size() == 3);
+        for (size_t v = 0; v < 3; ++v) {
+            CHECK(other->variables[v].name == bif->variables[v].name);
+            CHECK(other->variables[v].states == bif->variables[v].states);
+            CHECK(other->variables[v].parents == bif->variables[v].parents);
+            CHECK(other->variables[v].cpt == bif->variables[v].cpt);
+        }
+    }
+    auto uai = read(parseUaiBayes, kUai);
+    REQUIRE(uai.ok());
+    for (size_t v = 0; v < 3; ++v) {
+        CHECK(uai->variables[v].name == "X" + std::to_string(v));
+        CHECK(uai->variables[v].parents == bif->variables[v].parents);
+        CHECK(uai->variables[v].cpt == bif->variables[v].cpt);
+    }
+}
+
+TEST_CASE("a BIF table with parents lists the variable's states slowest", "[bn][reader]") {
+    const std::string text = replaced(kBif,
+                                      "  (yes, on) 0.1, 0.2, 0.7;\n  (yes, off) 0.2, 0.2, 0.6;\n"
+                                      "  (no, on) 0.5, 0.5, 0.0;\n  (no, off) 1.0, 0.0, 0.0;\n",
+                                      "  table 0.1, 0.2, 0.5, 1.0,  0.2, 0.2, 0.5, 0.0,  0.7, 0.6, 0.0, 0.0;\n");
+    auto net = read(parseBif, text);
+    REQUIRE(net.ok());
+    auto rows = read(parseBif, kBif);
+    CHECK(net->variables[2].cpt == rows->variables[2].cpt);
+}
+
+TEST_CASE("bad BIF files get one file:line message", "[bn][reader]") {
+    CHECK(errorOf(parseBif, replaced(kBif, "variable B", "variable A")) ==
+          "t:6: duplicate variable 'A'");
+    CHECK(errorOf(parseBif, replaced(kBif, "( C | A, B )", "( C | A, D )")) ==
+          "t:18: unknown variable 'D'");
+    CHECK(errorOf(parseBif, replaced(kBif, "(no, on)", "(no, maybe)")) ==
+          "t:21: unknown state 'maybe' of variable 'B'");
+    CHECK(errorOf(parseBif, replaced(kBif, "0.5, 0.5, 0.0;", "0.5, 0.5;")) ==
+          "t:21: row of 'C' has 2 entries, expected 3");
+    CHECK(errorOf(parseBif, replaced(kBif, "table 0.3, 0.7;", "table 0.3, 0.7, 0.1;")) ==
+          "t:13: table of 'A' has 3 entries, expected 2");
+    CHECK(errorOf(parseBif, replaced(kBif, "(no, off) 1.0, 0.0, 0.0;\n", "")) ==
+          "t:18: CPT of 'C' misses row 3 (and has no default)");
+    CHECK(errorOf(parseBif, replaced(kBif, "[ 3 ]", "[ 4 ]")) ==
+          "t:10: variable 'C' declares 4 states but lists 3");
+    CHECK(errorOf(parseBif, std::string(kBif) + "probability ( D ) {\n  table 1;\n}\n") ==
+          "t:24: unknown variable 'D'");
+    CHECK(errorOf(parseBif, std::string(kBif).substr(0, 200)).find("unexpected end of file") !=
+          std::string::npos);
+    CHECK(errorOf(parseBif, replaced(kBif, "table 0.3", "table zero")) ==
+          "t:13: expected a probability, found 'zero'");
+}
+
+TEST_CASE("cycles are errors that name the cycle", "[bn][reader]") {
+    const std::string cyclic = replaced(kBif, "probability ( A ) {\n  table 0.3, 0.7;",
+                                        "probability ( A | C ) {\n  default 0.3, 0.7;");
+    CHECK(errorOf(parseBif, cyclic) == "t:18: cycle in the network: C -> A -> C");
+}
+
+TEST_CASE("rows off 1 warn, or fail under strict", "[bn][reader]") {
+    const std::string off = replaced(kBif, "table 0.6, 0.4;", "table 0.6, 0.41;");
+    auto net = read(parseBif, off);
+    REQUIRE(net.ok());
+    REQUIRE(net->warnings.size() == 1);
+    CHECK(net->warnings[0].str() == "t:15: CPT of 'B': row 0 sums to 1.01, not 1");
+    CHECK(errorOf(parseBif, off, {.strict = true}) == "t:15: CPT of 'B': row 0 sums to 1.01, not 1");
+    // Within the tolerance (1e-6), nothing is said.
+    auto close = read(parseBif, replaced(kBif, "table 0.6, 0.4;", "table 0.6, 0.4000001;"));
+    REQUIRE(close.ok());
+    CHECK(close->warnings.empty());
+    CHECK(errorOf(parseBif, replaced(kBif, "table 0.6, 0.4;", "table 1.6, -0.6;")).find(
+              "not a probability") != std::string::npos);
+}
+
+TEST_CASE("bad XMLBIF, Hugin and UAI files get one file:line message", "[bn][reader]") {
+    CHECK(errorOf(parseXmlBif, replaced(kXml, "<GIVEN>B</GIVEN>", "<GIVEN>Q</GIVEN>")) ==
+          "t:9: unknown variable 'Q'");
+    CHECK(errorOf(parseXmlBif, replaced(kXml, "0.3 0.7</TABLE>", "0.3 0.7 0.2</TABLE>")) ==
+          "t:7: CPT of 'A' has 3 entries, expected 2");
+    CHECK(errorOf(parseXmlBif, replaced(kXml, "</NETWORK>", "")).find("unexpected </BIF>") !=
+          std::string::npos);
+    CHECK(errorOf(parseHuginNet, replaced(kNet, "node B", "node A")) == "t:3: duplicate node 'A'");
+    CHECK(errorOf(parseHuginNet, replaced(kNet, "( 0.6 0.4 )", "( 0.6 )")) ==
+          "t:6: potential of 'B' has 1 entries, expected 2");
+    CHECK(errorOf(parseHuginNet, replaced(kNet, "C | A B", "C | A Z")) == "t:7: unknown node 'Z'");
+    CHECK(errorOf(parseUaiBayes, replaced(kUai, "12 0.1", "11 0.1")) ==
+          "t:10: table of function 2 has 11 entries, expected 12");
+    CHECK(errorOf(parseUaiBayes, replaced(kUai, "3 0 1 2", "3 0 1 7")) ==
+          "t:7: variable index 7 is out of range (at most 2)");
+    CHECK(errorOf(parseUaiBayes, replaced(kUai, "BAYES", "MARKOV")) ==
+          "t:1: a MARKOV network is not a Bayesian network (expected BAYES)");
+    CHECK(errorOf(parseUaiBayes, replaced(kUai, "1 1\n3 0 1 2", "1 0\n3 0 1 2")) ==
+          "t:6: variable 0 is the child of two functions");
+}
+
+TEST_CASE("readNetworkFile names unknown extensions and missing files", "[bn][reader]") {
+    CHECK(readNetworkFile("model.txt").error().str().find("unknown network format") != std::string::npos);
+    CHECK(readNetworkFile("/nonexistent/x.bif").error().str() == "/nonexistent/x.bif: cannot read file");
+}
