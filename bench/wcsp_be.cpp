@@ -69,9 +69,9 @@ int main(int argc, char **argv) {
         return 2;
     }
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-    std::printf("%-16s %5s %9s %9s %12s %12s %8s %12s %10s %s\n", "instance", "width",
-                "log10 tab", "order ms", "BE 1thr ms", "BE all ms", "speedup", "BE cost",
-                "tb2 s", "tb2 optimum");
+    std::printf("%-16s %5s %9s %9s %12s %12s %8s %12s %10s %s\n", "instance", "width", "log10 tab",
+                "order ms", "BE 1thr ms", "BE all ms", "speedup", "BE cost", "tb2 s",
+                "tb2 optimum");
     std::ofstream json(jsonPath);
     json << "{\"machine_threads\": " << threads << ", \"heuristic\": \""
          << orderHeuristicName(heuristic) << "\", \"instances\": [";
@@ -97,17 +97,18 @@ int main(int argc, char **argv) {
         const Toulbar2Answer tb = net->integerCosts ? runToulbar2(path, tbOpts) : Toulbar2Answer{};
         // Agreement with toulbar2 when it answered: the same optimum, or both infeasible.
         const bool tbAnswered = tb.optimum.has_value() || tb.noSolution;
-        const bool agree = par && par->cost == seq->cost &&
-                           (!tbAnswered || (tb.noSolution ? !seq->feasible
-                                                          : seq->feasible && *tb.optimum == seq->cost));
+        const bool agree =
+            par && par->cost == seq->cost &&
+            (!tbAnswered ||
+             (tb.noSolution ? !seq->feasible : seq->feasible && *tb.optimum == seq->cost));
         failures += !agree;
-        std::printf("%-16s %5u %9.1f %9.1f %12.1f %12.1f %8.2f %12.0f %10.3f %s%s\n",
-                    name.c_str(), seq->stats.inducedWidth,
-                    std::log10(seq->stats.largestTableEntries), seq->stats.orderMs,
-                    seq->stats.totalMs, par ? par->stats.totalMs : NAN,
+        std::printf("%-16s %5u %9.1f %9.1f %12.1f %12.1f %8.2f %12.0f %10.3f %s%s\n", name.c_str(),
+                    seq->stats.inducedWidth, std::log10(seq->stats.largestTableEntries),
+                    seq->stats.orderMs, seq->stats.totalMs, par ? par->stats.totalMs : NAN,
                     par ? seq->stats.totalMs / par->stats.totalMs : NAN, seq->cost, tb.seconds,
-                    tb.optimum ? std::to_string(static_cast<long long>(*tb.optimum)).c_str()
-                               : tb.noSolution ? "no solution" : "-",
+                    tb.optimum      ? std::to_string(static_cast<long long>(*tb.optimum)).c_str()
+                    : tb.noSolution ? "no solution"
+                                    : "-",
                     agree ? "" : "  MISMATCH");
         json << (firstJson ? "" : ",") << "\n  {\"instance\": \"" << name
              << "\", \"width\": " << seq->stats.inducedWidth
@@ -115,7 +116,8 @@ int main(int argc, char **argv) {
              << ", \"order_ms\": " << seq->stats.orderMs
              << ", \"be_seq_ms\": " << seq->stats.totalMs
              << ", \"be_par_ms\": " << (par ? par->stats.totalMs : -1)
-             << ", \"cost\": " << (seq->feasible ? seq->cost : -1) << ", \"toulbar2_s\": " << tb.seconds
+             << ", \"cost\": " << (seq->feasible ? seq->cost : -1)
+             << ", \"toulbar2_s\": " << tb.seconds
              << ", \"toulbar2_optimum\": " << (tb.optimum ? *tb.optimum : -1)
              << ", \"toulbar2_no_solution\": " << (tb.noSolution ? "true" : "false")
              << ", \"agree\": " << (agree ? "true" : "false") << "}";

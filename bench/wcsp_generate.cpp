@@ -22,7 +22,9 @@ namespace {
 
 using Edges = std::set<std::pair<uint32_t, uint32_t>>;
 
-void addEdge(Edges &e, uint32_t u, uint32_t v) { e.insert({std::min(u, v), std::max(u, v)}); }
+void addEdge(Edges &e, uint32_t u, uint32_t v) {
+    e.insert({std::min(u, v), std::max(u, v)});
+}
 
 bool connected(uint32_t n, const Edges &edges) {
     std::vector<uint32_t> parent(n);
@@ -95,13 +97,20 @@ int main(int argc, char **argv) {
     uint64_t seed = 1;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string k = argv[i], v = argv[i + 1];
-        if (k == "--family") family = v;
-        else if (k == "--n") n = static_cast<uint32_t>(std::stoul(v));
-        else if (k == "--density") density = std::stod(v);
-        else if (k == "--domain") domain = static_cast<uint32_t>(std::stoul(v));
-        else if (k == "--tightness") tightness = std::stod(v);
-        else if (k == "--seed") seed = std::stoull(v);
-        else if (k == "-o") out = v;
+        if (k == "--family")
+            family = v;
+        else if (k == "--n")
+            n = static_cast<uint32_t>(std::stoul(v));
+        else if (k == "--density")
+            density = std::stod(v);
+        else if (k == "--domain")
+            domain = static_cast<uint32_t>(std::stoul(v));
+        else if (k == "--tightness")
+            tightness = std::stod(v);
+        else if (k == "--seed")
+            seed = std::stoull(v);
+        else if (k == "-o")
+            out = v;
         else {
             std::fprintf(stderr, "wcsp_generate: unknown option %s\n", k.c_str());
             return 2;
@@ -116,9 +125,12 @@ int main(int argc, char **argv) {
     }
     std::mt19937_64 rng(seed);
     Edges edges;
-    if (family == "random") edges = randomGraph(n, density, rng);
-    else if (family == "scale-free") edges = scaleFree(n, rng);
-    else if (family == "grid") edges = grid(side);
+    if (family == "random")
+        edges = randomGraph(n, density, rng);
+    else if (family == "scale-free")
+        edges = scaleFree(n, rng);
+    else if (family == "grid")
+        edges = grid(side);
     else {
         std::fprintf(stderr, "wcsp_generate: unknown family %s\n", family.c_str());
         return 2;

@@ -40,7 +40,9 @@ Result<std::vector<std::vector<double>>> interpretTensorProgram(const TensorProg
                 return v;
             };
             switch (op.kind) {
-            case TensorOpKind::Join: values[row] = joined(); break;
+            case TensorOpKind::Join:
+                values[row] = joined();
+                break;
             case TensorOpKind::SliceEvidence:
                 for (size_t i = 0; i < op.vars.size(); ++i)
                     assignment[op.vars[i]] = op.values[i];
@@ -63,7 +65,8 @@ Result<std::vector<std::vector<double>>> interpretTensorProgram(const TensorProg
     return computed;
 }
 
-double programResult(const TensorProgram &program, const std::vector<std::vector<double>> &computed) {
+double programResult(const TensorProgram &program,
+                     const std::vector<std::vector<double>> &computed) {
     const SemiringOps ring{program.semiring};
     double v = ring.one();
     const std::vector<uint32_t> none;

@@ -13,6 +13,7 @@ namespace zbddc {
 Result<std::vector<std::vector<double>>> interpretTensorProgram(const TensorProgram &program);
 
 // ⊗ of the program's result tables.
-double programResult(const TensorProgram &program, const std::vector<std::vector<double>> &computed);
+double programResult(const TensorProgram &program,
+                     const std::vector<std::vector<double>> &computed);
 
 } // namespace zbddc

@@ -14,10 +14,14 @@ uint64_t Table::entries() const {
 
 const char *tensorOpKindName(TensorOpKind kind) {
     switch (kind) {
-    case TensorOpKind::Join: return "join";
-    case TensorOpKind::Marginalize: return "marginalize";
-    case TensorOpKind::EliminateBucket: return "eliminate_bucket";
-    case TensorOpKind::SliceEvidence: return "slice_evidence";
+    case TensorOpKind::Join:
+        return "join";
+    case TensorOpKind::Marginalize:
+        return "marginalize";
+    case TensorOpKind::EliminateBucket:
+        return "eliminate_bucket";
+    case TensorOpKind::SliceEvidence:
+        return "slice_evidence";
     }
     return "?";
 }
@@ -106,13 +110,14 @@ Status TensorProgram::verify() const {
         std::vector<uint32_t> unionScope;
         for (uint32_t in : op.inputs) {
             if (in >= nt || !written[in])
-                return error(name + ": reads table " + std::to_string(in) + " before it is written");
+                return error(name + ": reads table " + std::to_string(in) +
+                             " before it is written");
             for (uint32_t v : tables[in].scope)
                 if (!contains(unionScope, v))
                     unionScope.push_back(v);
         }
-        const bool single = op.kind == TensorOpKind::Marginalize ||
-                            op.kind == TensorOpKind::SliceEvidence;
+        const bool single =
+            op.kind == TensorOpKind::Marginalize || op.kind == TensorOpKind::SliceEvidence;
         if (single && op.inputs.size() != 1)
             return error(name + ": needs exactly one input");
         if (op.kind == TensorOpKind::SliceEvidence && op.values.size() != op.vars.size())
@@ -151,7 +156,8 @@ Status TensorProgram::verify() const {
             return error("op " + std::to_string(o) + " is in no level");
         for (uint32_t in : ops[o].inputs)
             if (levelOf[in] >= levelOf[ops[o].output])
-                return error("op " + std::to_string(o) + " reads a table of its own or a later level");
+                return error("op " + std::to_string(o) +
+                             " reads a table of its own or a later level");
     }
     for (uint32_t r : results)
         if (r >= nt || !written[r] || !tables[r].scope.empty())
@@ -162,7 +168,8 @@ Status TensorProgram::verify() const {
 std::string TensorProgram::dump() const {
     std::ostringstream s;
     s << "tensor_program semiring=" << semiringName(semiring) << " variables=" << domainSizes.size()
-      << " tables=" << tables.size() << " ops=" << ops.size() << " levels=" << levels.size() << "\n";
+      << " tables=" << tables.size() << " ops=" << ops.size() << " levels=" << levels.size()
+      << "\n";
     auto scope = [&](uint32_t t) {
         std::ostringstream o;
         o << "t" << t << "(";

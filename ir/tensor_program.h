@@ -20,10 +20,10 @@ struct Table {
     std::vector<uint32_t> scope;
     std::vector<uint32_t> domains; // domain size of scope[i]
     bool sparse = false;
-    bool input = false;            // input tables carry their data; op outputs are computed
-    std::vector<double> values;    // complete: every row; sparse: the values of `rows`
-    std::vector<uint64_t> rows;    // sparse: ascending row indices
-    double defaultValue = 0;       // sparse: the value of every row not in `rows`
+    bool input = false;         // input tables carry their data; op outputs are computed
+    std::vector<double> values; // complete: every row; sparse: the values of `rows`
+    std::vector<uint64_t> rows; // sparse: ascending row indices
+    double defaultValue = 0;    // sparse: the value of every row not in `rows`
 
     uint64_t entries() const; // number of rows of the complete table
 };

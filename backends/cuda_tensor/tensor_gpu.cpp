@@ -117,7 +117,8 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
                 const uint64_t threads = count * (warp ? 32 : 1);
                 const unsigned grid = static_cast<unsigned>(
                     std::clamp<uint64_t>((threads + block - 1) / block, 1, maxGrid));
-                if (Status s = d.launch(*f, {grid, block, 0}, args, streams[i % streams.size()]); !s)
+                if (Status s = d.launch(*f, {grid, block, 0}, args, streams[i % streams.size()]);
+                    !s)
                     return s.error();
             }
         }

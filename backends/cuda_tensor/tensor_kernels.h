@@ -21,8 +21,8 @@ namespace zbddc::cuda {
 
 struct TensorKernelOptions {
     unsigned blockThreads = 256;
-    unsigned warpRowThreshold = 32;      // eliminated spaces at least this large use warp-per-row
-    unsigned sharedInputBytes = 32768;   // budget for staging small inputs in shared memory
+    unsigned warpRowThreshold = 32;    // eliminated spaces at least this large use warp-per-row
+    unsigned sharedInputBytes = 32768; // budget for staging small inputs in shared memory
     unsigned sharedInputMaxEntries = 2048;
 };
 

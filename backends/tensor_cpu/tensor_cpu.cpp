@@ -16,7 +16,7 @@ struct OpPlan {
     const TensorOp *op = nullptr;
     std::vector<const double *> data;
     std::vector<uint64_t> base;
-    std::vector<uint64_t> outStride; // [input * outVars + i]
+    std::vector<uint64_t> outStride;  // [input * outVars + i]
     std::vector<uint64_t> elimOffset; // [input * elimCount + m]
     std::vector<uint32_t> outDomains;
     uint64_t elimCount = 1;
@@ -35,8 +35,8 @@ OpPlan planOp(const TensorProgram &p, const TensorOp &op, const std::vector<cons
     plan.out = out;
     const Table &o = p.tables[op.output];
     plan.outDomains = o.domains;
-    const bool eliminates = op.kind == TensorOpKind::Marginalize ||
-                            op.kind == TensorOpKind::EliminateBucket;
+    const bool eliminates =
+        op.kind == TensorOpKind::Marginalize || op.kind == TensorOpKind::EliminateBucket;
     if (eliminates)
         for (uint32_t v : op.vars)
             plan.elimCount *= p.domainSizes[v];
@@ -125,10 +125,18 @@ template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t 
 
 void runChunk(Semiring s, const OpPlan &plan, uint64_t begin, uint64_t end) {
     switch (s) {
-    case Semiring::SumProduct: runRows<Semiring::SumProduct>(plan, begin, end); break;
-    case Semiring::MaxProduct: runRows<Semiring::MaxProduct>(plan, begin, end); break;
-    case Semiring::MaxSum: runRows<Semiring::MaxSum>(plan, begin, end); break;
-    case Semiring::MinSum: runRows<Semiring::MinSum>(plan, begin, end); break;
+    case Semiring::SumProduct:
+        runRows<Semiring::SumProduct>(plan, begin, end);
+        break;
+    case Semiring::MaxProduct:
+        runRows<Semiring::MaxProduct>(plan, begin, end);
+        break;
+    case Semiring::MaxSum:
+        runRows<Semiring::MaxSum>(plan, begin, end);
+        break;
+    case Semiring::MinSum:
+        runRows<Semiring::MinSum>(plan, begin, end);
+        break;
     }
 }
 
@@ -175,8 +183,8 @@ Result<std::vector<std::vector<double>>> runTensorProgramCpu(const TensorProgram
                 const uint64_t rows = out.size();
                 const uint64_t per = std::max<uint64_t>(4096, rows / (8 * threads) + 1);
                 for (uint64_t b = 0; b < rows; b += per)
-                    chunks.push_back({static_cast<uint32_t>(plans.size() - 1), b,
-                                      std::min(rows, b + per)});
+                    chunks.push_back(
+                        {static_cast<uint32_t>(plans.size() - 1), b, std::min(rows, b + per)});
                 work += rows * plans.back().elimCount * op.inputs.size();
             }
             std::atomic<size_t> next{0};

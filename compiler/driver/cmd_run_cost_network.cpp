@@ -13,7 +13,8 @@ namespace zbddc::driver {
 namespace {
 
 bool endsWith(const std::string &s, const std::string &suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return s.size() >= suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 // A UAI .evid file: "N var value var value ...", variables by index.
@@ -50,11 +51,14 @@ std::string variableName(const CostNetwork &net, size_t v) {
 
 // .uai files go through the network (MLF) route; readCostNetworkFile reads them too, should the
 // elimination route be wanted for their MPE.
-bool isCostNetworkRun(const RunOptions &o) { return endsWith(o.model, ".wcsp"); }
+bool isCostNetworkRun(const RunOptions &o) {
+    return endsWith(o.model, ".wcsp");
+}
 
 int runCostNetworkCommand(const RunOptions &o) {
     if (o.task != "mpe") {
-        std::cerr << "zbddc: a .wcsp problem supports only --task mpe (optimal cost and assignment)\n";
+        std::cerr
+            << "zbddc: a .wcsp problem supports only --task mpe (optimal cost and assignment)\n";
         return 2;
     }
     auto net = readCostNetworkFile(o.model);
@@ -71,7 +75,8 @@ int runCostNetworkCommand(const RunOptions &o) {
     if (!sol)
         return reportError(errorAt(o.model, 0, sol.error().message));
     if (o.device == "cuda" && sol->device.rfind("cuda", 0) != 0)
-        std::cerr << "zbddc: note: no usable GPU (or no CUDA backend in this build); ran on the CPU\n";
+        std::cerr
+            << "zbddc: note: no usable GPU (or no CUDA backend in this build); ran on the CPU\n";
     const size_t n = net->numVariables();
     if (o.json) {
         std::cout << "{\"task\": \"mpe\", \"feasible\": " << (sol->feasible ? "true" : "false")

@@ -12,7 +12,8 @@ namespace {
 constexpr uint32_t kFree = UINT32_MAX;
 
 // Scope sorted by elimination position, latest first (most significant).
-std::vector<uint32_t> canonicalScope(std::vector<uint32_t> scope, const std::vector<uint32_t> &pos) {
+std::vector<uint32_t> canonicalScope(std::vector<uint32_t> scope,
+                                     const std::vector<uint32_t> &pos) {
     std::sort(scope.begin(), scope.end(), [&](uint32_t a, uint32_t b) { return pos[a] > pos[b]; });
     return scope;
 }
@@ -100,7 +101,8 @@ Result<TensorProgram> buildBucketProgram(const CostNetwork &network,
     };
 
     for (const CostFunction &f : network.functions) {
-        const uint32_t in = addTable(inputTable(f, canonicalScope(f.scope, pos), network.domainSizes));
+        const uint32_t in =
+            addTable(inputTable(f, canonicalScope(f.scope, pos), network.domainSizes));
         TensorOp slice{TensorOpKind::SliceEvidence, {in}, 0, {}, {}};
         std::vector<uint32_t> kept;
         for (uint32_t v : p.tables[in].scope) {

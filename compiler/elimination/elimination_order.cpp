@@ -10,16 +10,19 @@ namespace zbddc {
 
 std::string_view orderHeuristicName(OrderHeuristic h) {
     switch (h) {
-    case OrderHeuristic::MinDegree: return "min-degree";
-    case OrderHeuristic::MinFill: return "min-fill";
-    case OrderHeuristic::WeightedMinFill: return "weighted-min-fill";
+    case OrderHeuristic::MinDegree:
+        return "min-degree";
+    case OrderHeuristic::MinFill:
+        return "min-fill";
+    case OrderHeuristic::WeightedMinFill:
+        return "weighted-min-fill";
     }
     return "?";
 }
 
 std::optional<OrderHeuristic> parseOrderHeuristic(std::string_view name) {
-    for (OrderHeuristic h : {OrderHeuristic::MinDegree, OrderHeuristic::MinFill,
-                             OrderHeuristic::WeightedMinFill})
+    for (OrderHeuristic h :
+         {OrderHeuristic::MinDegree, OrderHeuristic::MinFill, OrderHeuristic::WeightedMinFill})
         if (orderHeuristicName(h) == name)
             return h;
     return std::nullopt;
@@ -69,7 +72,8 @@ class EliminationGraph {
         for (size_t i = 0; i < nb.size(); ++i)
             for (size_t j = i + 1; j < nb.size(); ++j)
                 if (!adjacent(nb[i], nb[j])) {
-                    matrix_[size_t{nb[i]} * n_ + nb[j]] = matrix_[size_t{nb[j]} * n_ + nb[i]] = true;
+                    matrix_[size_t{nb[i]} * n_ + nb[j]] = matrix_[size_t{nb[j]} * n_ + nb[i]] =
+                        true;
                     insertSorted(adj_[nb[i]], nb[j]);
                     insertSorted(adj_[nb[j]], nb[i]);
                 }
@@ -152,8 +156,7 @@ OrderStats analyzeOrder(const InteractionGraph &graph, const std::vector<uint32_
             message *= graph.domainSizes[u];
         s.inducedWidth = std::max<uint32_t>(s.inducedWidth, g.neighbours(v).size());
         s.largestMessageEntries = std::max(s.largestMessageEntries, message);
-        s.largestBucketEntries =
-            std::max(s.largestBucketEntries, message * graph.domainSizes[v]);
+        s.largestBucketEntries = std::max(s.largestBucketEntries, message * graph.domainSizes[v]);
         s.totalMessageEntries += message;
         g.eliminate(v);
     }

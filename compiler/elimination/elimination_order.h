@@ -36,10 +36,10 @@ InteractionGraph buildInteractionGraph(const std::vector<uint32_t> &domainSizes,
 std::vector<uint32_t> greedyOrder(const InteractionGraph &graph, OrderHeuristic heuristic);
 
 struct OrderStats {
-    uint32_t inducedWidth = 0;          // largest number of neighbours at elimination
-    double largestMessageEntries = 0;   // largest table a bucket produces (its separator)
-    double largestBucketEntries = 0;    // largest joint space of a bucket (separator × variable)
-    double totalMessageEntries = 0;     // all messages together (the memory BE holds at most)
+    uint32_t inducedWidth = 0;        // largest number of neighbours at elimination
+    double largestMessageEntries = 0; // largest table a bucket produces (its separator)
+    double largestBucketEntries = 0;  // largest joint space of a bucket (separator × variable)
+    double totalMessageEntries = 0;   // all messages together (the memory BE holds at most)
 };
 
 // Simulates the elimination; entries are float64 so that 10^30 reports instead of overflowing.

@@ -40,7 +40,8 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
     const InteractionGraph graph = buildInteractionGraph(network.domainSizes, scopes);
     auto t0 = std::chrono::steady_clock::now();
     std::vector<uint32_t> order = options.order;
-    sol.stats.heuristic = order.empty() ? std::string(orderHeuristicName(options.heuristic)) : "given";
+    sol.stats.heuristic =
+        order.empty() ? std::string(orderHeuristicName(options.heuristic)) : "given";
     if (order.empty())
         order = greedyOrder(graph, options.heuristic);
     else if (Status s = checkOrder(order, n); !s)
@@ -115,9 +116,9 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
     if (sol.feasible) {
         // The answer must stand on its own: recompute its cost from the original tables.
         const Cost check = assignmentCost(network, sol.assignment);
-        const bool agree = network.integerCosts
-                               ? check == optimum
-                               : std::abs(check - optimum) <= 1e-9 * std::max(1.0, std::abs(optimum));
+        const bool agree = network.integerCosts ? check == optimum
+                                                : std::abs(check - optimum) <=
+                                                      1e-9 * std::max(1.0, std::abs(optimum));
         if (!agree)
             return error("internal error: the recovered assignment costs " + std::to_string(check) +
                          ", not the optimum " + std::to_string(optimum));

@@ -21,7 +21,7 @@ struct BeOptions {
     std::vector<uint32_t> order;    // given order (e.g. readOrderFile); empty: use `heuristic`
     std::vector<uint32_t> evidence; // empty, or per variable a value or UINT32_MAX (free)
     BeExecutor executor = BeExecutor::Cpu;
-    unsigned threads = 0;            // 0: all hardware threads
+    unsigned threads = 0; // 0: all hardware threads
     bool fuseBuckets = true;
     // Refuse before allocating when all messages together exceed this many entries (8 bytes each).
     double maxTotalEntries = double(uint64_t{1} << 30);
@@ -38,8 +38,8 @@ struct BeStats {
 };
 
 struct Solution {
-    bool feasible = false;        // false: every assignment reaches the upper bound
-    Cost cost = kForbidden;       // the optimum (a WCSP's integer cost, or -ln of the MPE)
+    bool feasible = false;  // false: every assignment reaches the upper bound
+    Cost cost = kForbidden; // the optimum (a WCSP's integer cost, or -ln of the MPE)
     std::vector<uint32_t> assignment;
     BeStats stats;
     std::string device = "cpu";

@@ -11,10 +11,11 @@ TEST_CASE("solver: optimum and assignment match brute force for every heuristic 
           "[solve]") {
     std::mt19937 rng(3);
     for (int trial = 0; trial < 40; ++trial) {
-        const CostNetwork net = randomNetwork(rng, 3 + rng() % 6, 2 + rng() % 9, 4, 3, 30, trial % 2);
+        const CostNetwork net =
+            randomNetwork(rng, 3 + rng() % 6, 2 + rng() % 9, 4, 3, 30, trial % 2);
         const Cost bf = bruteForceOptimum(net);
-        for (OrderHeuristic h : {OrderHeuristic::MinDegree, OrderHeuristic::MinFill,
-                                 OrderHeuristic::WeightedMinFill})
+        for (OrderHeuristic h :
+             {OrderHeuristic::MinDegree, OrderHeuristic::MinFill, OrderHeuristic::WeightedMinFill})
             for (BeExecutor e : {BeExecutor::Cpu, BeExecutor::Reference}) {
                 BeOptions o;
                 o.heuristic = h;

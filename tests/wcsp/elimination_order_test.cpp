@@ -42,8 +42,10 @@ std::vector<std::vector<uint32_t>> grid(uint32_t k) {
     std::vector<std::vector<uint32_t>> scopes;
     for (uint32_t r = 0; r < k; ++r)
         for (uint32_t c = 0; c < k; ++c) {
-            if (c + 1 < k) scopes.push_back({r * k + c, r * k + c + 1});
-            if (r + 1 < k) scopes.push_back({r * k + c, (r + 1) * k + c});
+            if (c + 1 < k)
+                scopes.push_back({r * k + c, r * k + c + 1});
+            if (r + 1 < k)
+                scopes.push_back({r * k + c, (r + 1) * k + c});
         }
     return scopes;
 }
@@ -122,9 +124,11 @@ TEST_CASE("orders: order files", "[order]") {
     REQUIRE(ok.ok());
     CHECK(*ok == std::vector<uint32_t>{2, 0, 1});
     write("2 0\n7\n");
-    CHECK(readOrderFile(path, 3).error().str() == path + ":2: unknown variable 7 (the problem has 3 variables)");
+    CHECK(readOrderFile(path, 3).error().str() ==
+          path + ":2: unknown variable 7 (the problem has 3 variables)");
     write("2 0\n0\n");
-    CHECK(readOrderFile(path, 3).error().str() == path + ":2: variable 0 appears twice in the order");
+    CHECK(readOrderFile(path, 3).error().str() ==
+          path + ":2: variable 0 appears twice in the order");
     write("2 0\n");
     CHECK(readOrderFile(path, 3).error().str() == path + ": the order misses variable 1");
 }

@@ -10,7 +10,9 @@
 using namespace zbddc;
 
 namespace {
-std::string errorOf(const Result<CostNetwork> &r) { return r ? std::string("(no error)") : r.error().str(); }
+std::string errorOf(const Result<CostNetwork> &r) {
+    return r ? std::string("(no error)") : r.error().str();
+}
 const std::string kWcspDir = std::string(ZBDDC_BENCHMARKS_DIR) + "/wcsp";
 } // namespace
 
@@ -19,10 +21,10 @@ TEST_CASE("wcsp: header, default costs, tuples and the upper bound", "[wcsp]") {
                        "2 2 1\n"
                        "2 0 1 5 2\n"
                        "0 1 0\n"
-                       "1 0 12\n"   // >= top: forbidden
+                       "1 0 12\n" // >= top: forbidden
                        "1 2 0 1\n"
                        "0 3\n"
-                       "0 4 0\n";   // a constant cost
+                       "0 4 0\n"; // a constant cost
     auto net = parseWcsp(text, "demo.wcsp");
     REQUIRE(net.ok());
     CHECK(net->name == "demo");
@@ -30,8 +32,8 @@ TEST_CASE("wcsp: header, default costs, tuples and the upper bound", "[wcsp]") {
     CHECK(net->upperBound == 10);
     REQUIRE(net->functions.size() == 3);
     const CostFunction &f = net->functions[0];
-    CHECK(f.costAtRow(0) == 5);  // (0,0) default
-    CHECK(f.costAtRow(1) == 0);  // (0,1)
+    CHECK(f.costAtRow(0) == 5); // (0,0) default
+    CHECK(f.costAtRow(1) == 0); // (0,1)
     CHECK(f.costAtRow(2) == kForbidden);
     CHECK(f.costAtRow(3) == 5);
     CHECK(net->functions[1].costAtRow(0) == 3);
@@ -43,20 +45,33 @@ TEST_CASE("wcsp: header, default costs, tuples and the upper bound", "[wcsp]") {
 }
 
 TEST_CASE("wcsp: bad input gives one file:line message", "[wcsp]") {
-    struct Case { const char *text; const char *message; };
+    struct Case {
+        const char *text;
+        const char *message;
+    };
     const Case cases[] = {
-        {"p 2 2 1 10\n2 2\n2 0 5 0 0\n", "p.wcsp:3: unknown variable 5 (the problem has 2 variables)"},
-        {"p 2 2 1 10\n2 2\n2 0 1 0 1\n0 1\n", "p.wcsp:4: unexpected end of file, expected tuple cost"},
-        {"p 2 2 1 10\n2 2\n2 0 1 0 1\n0 1 -3\n", "p.wcsp:4: tuple cost -3 is negative (costs must be non-negative integers)"},
-        {"p 2 2 1 10\n2 2\n2 0 1 0 1\n0 2 1\n", "p.wcsp:4: value 2 is outside the domain of variable 1 (size 2)"},
-        {"p 2 2 1 99999999999999999999\n2 2\n", "p.wcsp:1: expected upper bound (a positive integer), found '99999999999999999999'"},
-        {"p 2 2 1 9007199254740993\n2 2\n", "p.wcsp:1: upper bound 9007199254740993 is out of range (1 to 2^53)"},
-        {"p 2 2 2 10\n2 2\n1 0 0 0\n", "p.wcsp:3: unexpected end of file, expected arity of a cost function"},
+        {"p 2 2 1 10\n2 2\n2 0 5 0 0\n",
+         "p.wcsp:3: unknown variable 5 (the problem has 2 variables)"},
+        {"p 2 2 1 10\n2 2\n2 0 1 0 1\n0 1\n",
+         "p.wcsp:4: unexpected end of file, expected tuple cost"},
+        {"p 2 2 1 10\n2 2\n2 0 1 0 1\n0 1 -3\n",
+         "p.wcsp:4: tuple cost -3 is negative (costs must be non-negative integers)"},
+        {"p 2 2 1 10\n2 2\n2 0 1 0 1\n0 2 1\n",
+         "p.wcsp:4: value 2 is outside the domain of variable 1 (size 2)"},
+        {"p 2 2 1 99999999999999999999\n2 2\n",
+         "p.wcsp:1: expected upper bound (a positive integer), found '99999999999999999999'"},
+        {"p 2 2 1 9007199254740993\n2 2\n",
+         "p.wcsp:1: upper bound 9007199254740993 is out of range (1 to 2^53)"},
+        {"p 2 2 2 10\n2 2\n1 0 0 0\n",
+         "p.wcsp:3: unexpected end of file, expected arity of a cost function"},
         {"p 2 2 1 10\n2 2\n2 0 0 0 0\n", "p.wcsp:3: variable 0 appears twice in one scope"},
         {"p 2 2 1 10\n2 2\n2 0 1 0 5\n", "p.wcsp:3: 5 tuples listed for a table of 4 rows"},
-        {"p 2 2 1 10\n2 -3\n", "p.wcsp:2: domain size -3 of variable 1 (interval domains) is not supported"},
-        {"p 2 2 1 10\n2 2\n2 0 1 -1 salldiff var 9\n", "p.wcsp:3: global cost function 'salldiff' is not supported (only cost tables are)"},
-        {"p 2 2 1 10\n2 2\n1 0 0 0\nextra\n", "p.wcsp:4: unexpected 'extra' after the last of 1 cost functions"},
+        {"p 2 2 1 10\n2 -3\n",
+         "p.wcsp:2: domain size -3 of variable 1 (interval domains) is not supported"},
+        {"p 2 2 1 10\n2 2\n2 0 1 -1 salldiff var 9\n",
+         "p.wcsp:3: global cost function 'salldiff' is not supported (only cost tables are)"},
+        {"p 2 2 1 10\n2 2\n1 0 0 0\nextra\n",
+         "p.wcsp:4: unexpected 'extra' after the last of 1 cost functions"},
     };
     for (const Case &c : cases)
         CHECK(errorOf(parseWcsp(c.text, "p.wcsp")) == c.message);
@@ -71,11 +86,13 @@ TEST_CASE("wcsp: a table whose size overflows 64 bits is refused", "[wcsp]") {
     for (int i = 0; i < 64; ++i)
         text += " " + std::to_string(i);
     text += " 0 0\n";
-    CHECK(errorOf(parseWcsp(text, "big.wcsp")) == "big.wcsp:3: cost function table has more than 2^64 rows");
+    CHECK(errorOf(parseWcsp(text, "big.wcsp")) ==
+          "big.wcsp:3: cost function table has more than 2^64 rows");
 }
 
 TEST_CASE("wcsp: large sparse tables keep their explicit rows, last tuple wins", "[wcsp]") {
-    std::string text = "s 4 64 1 1000\n64 64 64 64\n4 0 1 2 3 7 3\n1 2 3 4 5\n1 2 3 4 6\n63 63 63 63 0\n";
+    std::string text =
+        "s 4 64 1 1000\n64 64 64 64\n4 0 1 2 3 7 3\n1 2 3 4 5\n1 2 3 4 6\n63 63 63 63 0\n";
     auto net = parseWcsp(text, "s.wcsp");
     REQUIRE(net.ok());
     const CostFunction &f = net->functions[0];
@@ -91,15 +108,18 @@ TEST_CASE("wcsp: the benchmark files parse, the global-constraint ones are refus
         WARN("skipped: " << kWcspDir << " is absent");
         return;
     }
-    for (const char *name : {"4queens", "warehouse", "zebra", "example", "404", "505", "CELAR6-SUB0"}) {
+    for (const char *name :
+         {"4queens", "warehouse", "zebra", "example", "404", "505", "CELAR6-SUB0"}) {
         auto net = readCostNetworkFile(kWcspDir + "/" + name + ".wcsp");
         INFO(name << ": " << errorOf(net));
         CHECK(net.ok());
     }
     auto sudoku = readCostNetworkFile(kWcspDir + "/unsupported/sudoku.wcsp");
-    CHECK(errorOf(sudoku) == kWcspDir + "/unsupported/sudoku.wcsp:3: global cost function 'salldiff' is not supported (only cost tables are)");
+    CHECK(errorOf(sudoku) == kWcspDir + "/unsupported/sudoku.wcsp:3: global cost function "
+                                        "'salldiff' is not supported (only cost tables are)");
     auto disj = readCostNetworkFile(kWcspDir + "/unsupported/10_1.wcsp");
-    CHECK(errorOf(disj) == kWcspDir + "/unsupported/10_1.wcsp:2: domain size -442 of variable 0 (interval domains) is not supported");
+    CHECK(errorOf(disj) == kWcspDir + "/unsupported/10_1.wcsp:2: domain size -442 of variable 0 "
+                                      "(interval domains) is not supported");
 }
 
 TEST_CASE("uai: MARKOV and BAYES become -ln costs", "[uai]") {
@@ -117,12 +137,17 @@ TEST_CASE("uai: MARKOV and BAYES become -ln costs", "[uai]") {
 }
 
 TEST_CASE("uai: bad input gives one file:line message", "[uai]") {
-    struct Case { const char *text; const char *message; };
+    struct Case {
+        const char *text;
+        const char *message;
+    };
     const Case cases[] = {
         {"FOO\n", "m.uai:1: expected network type MARKOV or BAYES, found 'FOO'"},
         {"MARKOV\n2\n2 2\n1\n1 2\n", "m.uai:5: unknown variable 2 (the network has 2 variables)"},
-        {"MARKOV\n1\n2\n1\n1 0\n3\n0.5 0.5 0.5\n", "m.uai:6: factor table has 3 entries, but its scope has 2 rows"},
-        {"MARKOV\n1\n2\n1\n1 0\n2\n0.5 -1\n", "m.uai:7: table entry -1.000000 is out of range (must be finite and non-negative)"},
+        {"MARKOV\n1\n2\n1\n1 0\n3\n0.5 0.5 0.5\n",
+         "m.uai:6: factor table has 3 entries, but its scope has 2 rows"},
+        {"MARKOV\n1\n2\n1\n1 0\n2\n0.5 -1\n",
+         "m.uai:7: table entry -1.000000 is out of range (must be finite and non-negative)"},
         {"MARKOV\n1\n2\n1\n1 0\n2\n0.5\n", "m.uai:7: unexpected end of file, expected table entry"},
     };
     for (const Case &c : cases)

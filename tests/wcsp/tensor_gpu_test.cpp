@@ -40,7 +40,8 @@ std::vector<uint32_t> minFillOrder(const CostNetwork &net) {
 TEST_CASE("GPU tensor kernels equal the reference interpreter table by table", "[gpu]") {
     std::mt19937 rng(17);
     for (int trial = 0; trial < 30; ++trial) {
-        const CostNetwork net = testing::randomNetwork(rng, 3 + rng() % 7, 2 + rng() % 10, 6, 4, 50, trial % 2);
+        const CostNetwork net =
+            testing::randomNetwork(rng, 3 + rng() % 7, 2 + rng() % 10, 6, 4, 50, trial % 2);
         std::vector<uint32_t> evidence;
         if (trial % 3 == 2) {
             evidence.assign(net.numVariables(), UINT32_MAX);

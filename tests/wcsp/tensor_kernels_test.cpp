@@ -39,7 +39,8 @@ TEST_CASE("generated tensor kernels compile with NVRTC: random programs, all op 
           "[cuda][nvrtc]") {
     std::mt19937 rng(21);
     for (int trial = 0; trial < 6; ++trial) {
-        const CostNetwork net = testing::randomNetwork(rng, 4 + rng() % 5, 3 + rng() % 6, 5, 3, 9, trial % 2);
+        const CostNetwork net =
+            testing::randomNetwork(rng, 4 + rng() % 5, 3 + rng() % 6, 5, 3, 9, trial % 2);
         std::vector<uint32_t> evidence(net.numVariables(), UINT32_MAX);
         evidence[0] = 0;
         auto p = buildBucketProgram(net, minFillOrder(net), {trial % 2 == 0, evidence});

@@ -23,7 +23,8 @@ TEST_CASE("tensor program: reference interpreter equals brute force on random ne
           "[tensor]") {
     std::mt19937 rng(11);
     for (int trial = 0; trial < 60; ++trial) {
-        const CostNetwork net = randomNetwork(rng, 2 + rng() % 6, 1 + rng() % 8, 4, 3, 20, trial % 2);
+        const CostNetwork net =
+            randomNetwork(rng, 2 + rng() % 6, 1 + rng() % 8, 4, 3, 20, trial % 2);
         std::vector<uint32_t> order = minFillOrder(net);
         if (trial % 3 == 0)
             std::shuffle(order.begin(), order.end(), rng); // any order is correct, only slower
@@ -56,7 +57,8 @@ TEST_CASE("tensor program: the CPU executor equals the reference interpreter tab
           "[tensor]") {
     std::mt19937 rng(5);
     for (int trial = 0; trial < 40; ++trial) {
-        const CostNetwork net = randomNetwork(rng, 3 + rng() % 7, 2 + rng() % 10, 5, 4, 50, trial % 2);
+        const CostNetwork net =
+            randomNetwork(rng, 3 + rng() % 7, 2 + rng() % 10, 5, 4, 50, trial % 2);
         std::vector<uint32_t> evidence;
         if (trial % 3 == 2) {
             evidence.assign(net.numVariables(), UINT32_MAX);
@@ -107,11 +109,13 @@ TEST_CASE("tensor program: verify rejects malformed programs", "[tensor]") {
     CHECK(p.verify().ok());
     TensorProgram wrongScope = p;
     wrongScope.ops[0].vars = {0};
-    CHECK(wrongScope.verify().error().message == "op 0 (marginalize): output scope lacks variable 1");
+    CHECK(wrongScope.verify().error().message ==
+          "op 0 (marginalize): output scope lacks variable 1");
     TensorProgram readsLater = p;
     readsLater.ops[0].inputs = {1};
     CHECK_FALSE(readsLater.verify().ok());
     TensorProgram badDomain = p;
     badDomain.tables[1].domains = {3};
-    CHECK(badDomain.verify().error().message == "table 1: domain of variable 0 disagrees with the program");
+    CHECK(badDomain.verify().error().message ==
+          "table 1: domain of variable 0 disagrees with the program");
 }

@@ -29,7 +29,6 @@ std::optional<double> toulbar2Optimum(const std::string &path, const std::string
     return optimum;
 }
 
-
 bool haveOracle(const std::string &dir) {
     if (std::filesystem::exists(dir) && std::system("command -v toulbar2 >/dev/null 2>&1") == 0)
         return true;
@@ -74,7 +73,8 @@ TEST_CASE("toulbar2 agrees with bucket elimination on SPOT5 404", "[toulbar2]") 
     CHECK(assignmentCost(*net, sol->assignment) == *expected);
 }
 
-TEST_CASE("zbddc run PROBLEM.wcsp --task mpe --json reports toulbar2's optimum", "[toulbar2][cli]") {
+TEST_CASE("zbddc run PROBLEM.wcsp --task mpe --json reports toulbar2's optimum",
+          "[toulbar2][cli]") {
     const std::string dir = std::string(ZBDDC_BENCHMARKS_DIR) + "/wcsp";
     if (!haveOracle(dir) || !std::filesystem::exists(ZBDDC_EXE)) {
         WARN("skipped: needs " << ZBDDC_EXE);

@@ -21,8 +21,7 @@ Result<CostNetwork> parseUaiAsCostNetwork(std::string_view text, const std::stri
     if (!kind)
         return kind.error();
     if (*kind != "MARKOV" && *kind != "BAYES")
-        return in.fail("expected network type MARKOV or BAYES, found '" + std::string(*kind) +
-                       "'");
+        return in.fail("expected network type MARKOV or BAYES, found '" + std::string(*kind) + "'");
     net.name = std::string(*kind);
     auto nvars = in.unsignedInt("number of variables", UINT32_MAX - 1);
     if (!nvars)
