@@ -66,6 +66,10 @@ TEST_CASE("wcsp: bad input gives one file:line message", "[wcsp]") {
          "p.wcsp:3: unexpected end of file, expected arity of a cost function"},
         {"p 2 2 1 10\n2 2\n2 0 0 0 0\n", "p.wcsp:3: variable 0 appears twice in one scope"},
         {"p 2 2 1 10\n2 2\n2 0 1 0 5\n", "p.wcsp:3: 5 tuples listed for a table of 4 rows"},
+        {"p 2 2 1 10\n2 2\n2 0 1 0 3000000000000\n",
+         "p.wcsp:3: 3000000000000 tuples listed for a table of 4 rows"},
+        {"p 3 65536 1 10\n65536 65536 65536\n3 0 1 2 0 140737488355328\n",
+         "p.wcsp:3: 140737488355328 tuples are more than the file could hold"},
         {"p 2 2 1 10\n2 -3\n",
          "p.wcsp:2: domain size -3 of variable 1 (interval domains) is not supported"},
         {"p 2 2 1 10\n2 2\n2 0 1 -1 salldiff var 9\n",
@@ -149,6 +153,8 @@ TEST_CASE("uai: bad input gives one file:line message", "[uai]") {
         {"MARKOV\n1\n2\n1\n1 0\n2\n0.5 -1\n",
          "m.uai:7: table entry -1.000000 is out of range (must be finite and non-negative)"},
         {"MARKOV\n1\n2\n1\n1 0\n2\n0.5\n", "m.uai:7: unexpected end of file, expected table entry"},
+        {"MARKOV\n3\n1000 1000 1000\n1\n3 0 1 2\n1000000000\n0.5\n",
+         "m.uai:6: factor table of 1000000000 entries is larger than the file could hold"},
     };
     for (const Case &c : cases)
         CHECK(errorOf(parseUaiAsCostNetwork(c.text, "m.uai")) == c.message);

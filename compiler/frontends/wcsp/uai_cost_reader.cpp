@@ -70,6 +70,11 @@ Result<CostNetwork> parseUaiAsCostNetwork(std::string_view text, const std::stri
                            " entries, but its scope has " + std::to_string(size) + " rows");
         if (size > kMaxUaiTableEntries)
             return in.fail("factor table of " + std::to_string(size) + " entries is too large");
+        // Each entry takes at least two characters, so a count beyond that is a truncated (or
+        // lying) file: refuse it before reserving memory for it.
+        if (size > text.size() / 2 + 1)
+            return in.fail("factor table of " + std::to_string(size) +
+                           " entries is larger than the file could hold");
         f.costs.reserve(static_cast<size_t>(size));
         for (uint64_t r = 0; r < size; ++r) {
             auto p = in.number("table entry");

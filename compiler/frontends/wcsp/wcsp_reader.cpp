@@ -30,7 +30,8 @@ Result<Cost> readCost(TokenCursor &in, const char *what, uint64_t top) {
     return static_cast<Cost>(v);
 }
 
-Result<CostFunction> readFunction(TokenCursor &in, const CostNetwork &net, uint64_t top) {
+Result<CostFunction> readFunction(TokenCursor &in, const CostNetwork &net, uint64_t top,
+                                  size_t textSize) {
     CostFunction f;
     auto arity = in.unsignedInt("arity of a cost function", 64);
     if (!arity)
@@ -74,6 +75,10 @@ Result<CostFunction> readFunction(TokenCursor &in, const CostNetwork &net, uint6
     if (tuples > size)
         return in.fail(std::to_string(tuples) + " tuples listed for a table of " +
                        std::to_string(size) + " rows");
+    // A tuple takes at least two characters per value: a larger count is a truncated (or lying)
+    // file, refused before any table is allocated from it.
+    if (tuples > textSize / 2)
+        return in.fail(std::to_string(tuples) + " tuples are more than the file could hold");
     f.sparse = size > kCompleteTableRows && tuples < size / 2;
     if (!f.sparse)
         f.costs.assign(static_cast<size_t>(size), f.defaultCost);
@@ -152,7 +157,7 @@ Result<CostNetwork> parseWcsp(std::string_view text, const std::string &name) {
     }
     net.functions.reserve(static_cast<size_t>(std::min<uint64_t>(*nfunctions, 1u << 20)));
     for (uint64_t i = 0; i < *nfunctions; ++i) {
-        auto f = readFunction(in, net, ub);
+        auto f = readFunction(in, net, ub, text.size());
         if (!f)
             return f.error();
         net.functions.push_back(std::move(*f));
