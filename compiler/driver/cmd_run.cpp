@@ -1,4 +1,5 @@
 // `zbddc run MODEL --task ...`: answer queries on a model.
+#include "compiler/driver/cmd_run_cost_network.h"
 #include "compiler/driver/commands.h"
 #include "compiler/driver/output.h"
 #include "compiler/frontends/load_model.h"
@@ -45,6 +46,8 @@ NumericChoice numericChoice(const std::string &name) {
 } // namespace
 
 int runCommand(const RunOptions &o) {
+    if (isCostNetworkRun(o)) // .wcsp, or .uai with --task mpe: bucket elimination
+        return runCostNetworkCommand(o);
     const auto task = parseTask(o.task);
     if (!task) {
         std::cerr << "zbddc: unknown task '" << o.task << "' (eval, pr, mar or mpe)\n";

@@ -1,0 +1,445 @@
+#include "backends/cuda/cuda_model.h"
+
+#include "ir/interpret.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+
+namespace zbddc::cuda {
+
+std::vector<Segment> planSegments(const std::vector<uint64_t> &work, uint64_t narrowWork,
+                                  uint32_t blockThreads, uint32_t maxGridBlocks,
+                                  uint32_t minBlockRun) {
+    const size_t n = work.size();
+    std::vector<uint8_t> wide(n);
+    for (size_t i = 0; i < n; ++i)
+        wide[i] = work[i] > narrowWork;
+    // Short narrow runs with grid levels on both sides join the grid.
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        while (j < n && wide[j] == wide[i])
+            ++j;
+        if (!wide[i] && i > 0 && j < n && j - i < minBlockRun)
+            std::fill(wide.begin() + i, wide.begin() + j, 1);
+        i = j;
+    }
+    std::vector<Segment> segs;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        uint64_t most = 0;
+        while (j < n && wide[j] == wide[i])
+            most = std::max(most, work[j++]);
+        Segment s{wide[i] != 0, static_cast<uint32_t>(i), static_cast<uint32_t>(j), 1};
+        if (s.grid)
+            s.blocks = static_cast<uint32_t>(std::clamp<uint64_t>(
+                (most + blockThreads - 1) / blockThreads, 1, maxGridBlocks));
+        segs.push_back(s);
+        i = j;
+    }
+    return segs;
+}
+
+Result<KernelShape> kernelShapeFor(const Circuit &c, const CudaOptions &o) {
+    KernelShape s;
+    s.semiring = o.semiring.value_or(c.semiring);
+    s.float64 = o.precision == Precision::Float64;
+    s.logSpace = o.logSpace;
+    s.batch = o.batch;
+    s.blockThreads = o.blockThreads;
+    if (s.logSpace && s.semiring != Semiring::SumProduct && s.semiring != Semiring::MaxProduct)
+        return error("log space applies to product semirings; " +
+                     std::string(semiringName(s.semiring)) + " is already additive");
+    if (s.batch == 0)
+        return error("batch size must be at least 1");
+    if (s.blockThreads == 0 || s.blockThreads > 1024 || s.blockThreads % 32 != 0)
+        return error("block size must be a multiple of 32 up to 1024, got " +
+                     std::to_string(s.blockThreads));
+    return s;
+}
+
+Result<std::string> emitCudaSource(const Circuit &c, const CudaOptions &o) {
+    auto shape = kernelShapeFor(c, o);
+    if (!shape)
+        return shape.error();
+    return generateKernelSource(*shape);
+}
+
+Result<std::string> emitPtx(const Circuit &c, const CudaOptions &o) {
+    auto src = emitCudaSource(c, o);
+    if (!src)
+        return src.error();
+    auto ptx = compileToPtx(*src, "zbddc_model.cu", o.nvrtc);
+    if (!ptx)
+        return ptx.error();
+    return ptx->ptx;
+}
+
+std::string CudaModel::numericName() const {
+    return std::string(shape_.logSpace ? "log-" : "") + (shape_.float64 ? "float64" : "float32");
+}
+
+double CudaModel::forwardBytes() const {
+    const double word = shape_.float64 ? 8 : 4;
+    double operands = 0;
+    for (uint32_t L = 0; L < plan_.numLevels; ++L) {
+        const uint32_t *g = &plan_.groupStart[L * kGroupKinds];
+        operands += 3.0 * (g[2] - g[0]) + 4.0 * (g[3] - g[2]); // 2 reads + write; MulAdd 3 + 1
+    }
+    return operands * word * shape_.batch;
+}
+
+namespace {
+
+template <class V> Result<DeviceBuffer> uploadArray(Device &d, const std::vector<V> &v) {
+    auto buf = d.allocate(std::max<size_t>(v.size(), 1) * sizeof(V));
+    if (!buf)
+        return buf.error();
+    if (!v.empty())
+        if (Status st = d.upload(buf->ptr(), v.data(), v.size() * sizeof(V)); !st)
+            return st.error();
+    return buf;
+}
+
+// Host values to the device's number type, taking logs in log space.
+template <class T> T toDevice(double v, bool log) { return static_cast<T>(log ? std::log(v) : v); }
+
+} // namespace
+
+Result<CudaModel> compileCuda(const Circuit &c, const CudaOptions &o) {
+    return compileCuda(c, asapLevels(c), o);
+}
+
+Result<CudaModel> compileCuda(const Circuit &c, const std::vector<uint32_t> &levels,
+                              const CudaOptions &o) {
+    if (levels.size() != c.numNodes())
+        return error("level table has " + std::to_string(levels.size()) + " entries for " +
+                     std::to_string(c.numNodes()) + " nodes");
+    if (Status st = verify(c); !st)
+        return st.error();
+    if (c.outputs.empty())
+        return error("circuit has no outputs");
+    auto shape = kernelShapeFor(c, o);
+    if (!shape)
+        return shape.error();
+    auto dev = Device::open(o.device);
+    if (!dev)
+        return dev.error();
+
+    CudaModel m;
+    m.device_ = *dev;
+    m.shape_ = *shape;
+    m.circuit_ = c;
+    m.plan_ = buildDevicePlan(c, levels, !o.backward);
+
+    NvrtcOptions nv = o.nvrtc;
+    nv.arch = m.device_->info().arch();
+    auto ptx = compileToPtx(generateKernelSource(m.shape_), "zbddc_model.cu", nv);
+    if (!ptx)
+        return ptx.error();
+    m.fromCache_ = ptx->fromCache;
+    auto mod = m.device_->loadModule(ptx->ptx);
+    if (!mod)
+        return mod.error();
+    m.module_ = std::move(*mod);
+    for (auto [name, fn] : {std::pair{"zb_forward_block", &m.fwdBlock_},
+                            {"zb_forward_grid", &m.fwdGrid_},
+                            {"zb_backward_block", &m.bwdBlock_},
+                            {"zb_backward_grid", &m.bwdGrid_}}) {
+        auto f = m.module_.function(name);
+        if (!f)
+            return f.error();
+        *fn = *f;
+    }
+
+    Device &d = *m.device_;
+    const DevicePlan &p = m.plan_;
+    const size_t word = m.shape_.float64 ? 8 : 4, B = m.shape_.batch;
+    auto values = d.allocate(size_t{p.numSlots} * B * word);
+    if (!values)
+        return values.error();
+    m.values_ = std::move(*values);
+    if (o.backward) {
+        auto adj = d.allocate(size_t{p.numSlots} * B * word);
+        if (!adj)
+            return adj.error();
+        m.adjoints_ = std::move(*adj);
+    }
+    for (auto [dst, src] : {std::pair{&m.opDst_, &p.opDst}, {&m.opA_, &p.opA}, {&m.opB_, &p.opB},
+                            {&m.opC_, &p.opC}, {&m.groupStart_, &p.groupStart},
+                            {&m.edgeStart_, &p.edgeStart}, {&m.edgeParent_, &p.edgeParent},
+                            {&m.edgeMul_, &p.edgeMul}}) {
+        auto buf = uploadArray(d, *src);
+        if (!buf)
+            return buf.error();
+        *dst = std::move(*buf);
+    }
+    auto barrier = uploadArray(d, std::vector<uint32_t>{0, 0});
+    if (!barrier)
+        return barrier.error();
+    m.barrier_ = std::move(*barrier);
+
+    // Constants live in their slots for the model's lifetime, B copies each.
+    if (p.numConstants) {
+        std::vector<unsigned char> host(size_t{p.numConstants} * B * word);
+        for (size_t k = 0; k < p.numConstants; ++k)
+            for (size_t l = 0; l < B; ++l) {
+                const size_t at = (k * B + l) * word;
+                if (m.shape_.float64) {
+                    const double v = toDevice<double>(p.constantValues[k], m.shape_.logSpace);
+                    std::memcpy(&host[at], &v, word);
+                } else {
+                    const float v = toDevice<float>(p.constantValues[k], m.shape_.logSpace);
+                    std::memcpy(&host[at], &v, word);
+                }
+            }
+        if (Status st = d.upload(m.values_.ptr() + size_t{p.numInputs} * B * word, host.data(),
+                                 host.size());
+            !st)
+            return st.error();
+    }
+
+    PlanParams &pp = m.params_;
+    pp.values = m.values_.ptr();
+    pp.adjoints = m.adjoints_.ptr();
+    pp.opDst = m.opDst_.ptr();
+    pp.opA = m.opA_.ptr();
+    pp.opB = m.opB_.ptr();
+    pp.opC = m.opC_.ptr();
+    pp.groupStart = m.groupStart_.ptr();
+    pp.edgeStart = m.edgeStart_.ptr();
+    pp.edgeParent = m.edgeParent_.ptr();
+    pp.edgeMul = m.edgeMul_.ptr();
+    pp.barrier = m.barrier_.ptr();
+    pp.numOps = p.numOps();
+    pp.numInputs = p.numInputs;
+    pp.numLevels = p.numLevels;
+    pp.outSlot = p.nodeSlot[c.outputs[0]];
+
+    auto fwdMax = d.maxResidentBlocks(m.fwdGrid_, m.shape_.blockThreads, 0);
+    auto bwdMax = d.maxResidentBlocks(m.bwdGrid_, m.shape_.blockThreads, 0);
+    if (!fwdMax)
+        return fwdMax.error();
+    if (!bwdMax)
+        return bwdMax.error();
+    if (*fwdMax == 0 || *bwdMax == 0)
+        return error("generated kernels cannot run " + std::to_string(m.shape_.blockThreads) +
+                     "-thread blocks on " + d.info().name);
+    std::vector<uint64_t> fwork(p.numLevels), bwork(p.numLevels + 1);
+    for (uint32_t L = 0; L < p.numLevels; ++L)
+        fwork[L] = bwork[p.numLevels - 1 - L] = uint64_t{p.levelWidth[L]} * B;
+    bwork[p.numLevels] = uint64_t{p.numInputs} * B;
+    m.forward_ = planSegments(fwork, o.narrowWork, m.shape_.blockThreads, *fwdMax);
+    if (o.backward)
+        m.backward_ = planSegments(bwork, o.narrowWork, m.shape_.blockThreads, *bwdMax);
+    return m;
+}
+
+Status CudaModel::launchSegments(const std::vector<Segment> &segs, FunctionHandle block,
+                                 FunctionHandle grid) {
+    for (const Segment &s : segs) {
+        unsigned first = s.first, last = s.last;
+        void *args[] = {&params_, &first, &last};
+        const LaunchDims dims{s.blocks, shape_.blockThreads, 0};
+        Status st = s.grid ? device_->launchCooperative(grid, dims, args)
+                           : device_->launch(block, dims, args);
+        if (!st)
+            return st;
+    }
+    return Ok{};
+}
+
+Status CudaModel::runForward() { return launchSegments(forward_, fwdBlock_, fwdGrid_); }
+
+Status CudaModel::runBackward() {
+    if (plan_.reusesSlots)
+        return error("this model was compiled without backward support (CudaOptions::backward)");
+    return launchSegments(backward_, bwdBlock_, bwdGrid_);
+}
+
+Status CudaModel::uploadInputs(std::span<const double> xs, size_t first, size_t count) {
+    const size_t n = plan_.numInputs, B = shape_.batch, word = shape_.float64 ? 8 : 4;
+    std::vector<unsigned char> host(n * B * word);
+    for (size_t i = 0; i < n; ++i)
+        for (size_t l = 0; l < B; ++l) {
+            // Lanes past the batch's end repeat its first vector: computed, never read back.
+            const double v = xs[(first + (l < count ? l : 0)) * n + i];
+            if (shape_.logSpace && !(v >= 0))
+                return error("input x[" + std::to_string(i) +
+                             "] is negative or NaN; log space needs x >= 0");
+            const size_t at = (i * B + l) * word;
+            if (shape_.float64) {
+                const double t = toDevice<double>(v, shape_.logSpace);
+                std::memcpy(&host[at], &t, word);
+            } else {
+                const float t = toDevice<float>(v, shape_.logSpace);
+                std::memcpy(&host[at], &t, word);
+            }
+        }
+    if (host.empty())
+        return Ok{};
+    return device_->upload(values_.ptr(), host.data(), host.size());
+}
+
+Result<std::vector<double>> CudaModel::downloadSlot(uint32_t slot, size_t count, bool adjoint) {
+    const size_t B = shape_.batch, word = shape_.float64 ? 8 : 4;
+    std::vector<unsigned char> host(count * word);
+    const DevicePtr base = (adjoint ? adjoints_ : values_).ptr() + size_t{slot} * B * word;
+    if (Status st = device_->download(host.data(), base, host.size()); !st)
+        return st.error();
+    std::vector<double> out(count);
+    for (size_t l = 0; l < count; ++l) {
+        if (shape_.float64) {
+            std::memcpy(&out[l], &host[l * word], word);
+        } else {
+            float f;
+            std::memcpy(&f, &host[l * word], word);
+            out[l] = f;
+        }
+    }
+    return out;
+}
+
+static Status checkBatch(std::span<const double> xs, size_t count, size_t numInputs) {
+    if (xs.size() != count * numInputs)
+        return error("expected " + std::to_string(count) + " vectors of " +
+                     std::to_string(numInputs) + " inputs (" + std::to_string(count * numInputs) +
+                     " values), got " + std::to_string(xs.size()));
+    return Ok{};
+}
+
+Result<std::vector<double>> CudaModel::evaluate(std::span<const double> xs, size_t count) {
+    if (Status st = checkBatch(xs, count, plan_.numInputs); !st)
+        return st.error();
+    const size_t outs = circuit_.numOutputs();
+    std::vector<double> result(count * outs);
+    for (size_t first = 0; first < count; first += shape_.batch) {
+        const size_t n = std::min<size_t>(shape_.batch, count - first);
+        if (Status st = uploadInputs(xs, first, n); !st)
+            return st.error();
+        if (Status st = runForward(); !st)
+            return st.error();
+        for (size_t o = 0; o < outs; ++o) {
+            auto v = downloadSlot(plan_.nodeSlot[circuit_.outputs[o]], n, false);
+            if (!v)
+                return v.error();
+            for (size_t l = 0; l < n; ++l)
+                result[(first + l) * outs + o] = (*v)[l];
+        }
+    }
+    return result;
+}
+
+Result<CudaGradient> CudaModel::adjoints(std::span<const double> xs, size_t count, size_t output) {
+    if (Status st = checkBatch(xs, count, plan_.numInputs); !st)
+        return st.error();
+    if (output >= circuit_.numOutputs())
+        return error("no output " + std::to_string(output));
+    params_.outSlot = plan_.nodeSlot[circuit_.outputs[output]];
+    CudaGradient g;
+    g.values.resize(count);
+    g.adjoints.resize(count * plan_.numInputs);
+    for (size_t first = 0; first < count; first += shape_.batch) {
+        const size_t n = std::min<size_t>(shape_.batch, count - first);
+        if (Status st = uploadInputs(xs, first, n); !st)
+            return st.error();
+        if (Status st = runForward(); !st)
+            return st.error();
+        if (Status st = runBackward(); !st)
+            return st.error();
+        auto v = downloadSlot(params_.outSlot, n, false);
+        if (!v)
+            return v.error();
+        std::copy(v->begin(), v->end(), g.values.begin() + first);
+        for (uint32_t i = 0; i < plan_.numInputs; ++i) {
+            auto a = downloadSlot(i, n, true);
+            if (!a)
+                return a.error();
+            for (size_t l = 0; l < n; ++l)
+                g.adjoints[(first + l) * plan_.numInputs + i] = (*a)[l];
+        }
+    }
+    return g;
+}
+
+Result<std::vector<uint32_t>> CudaModel::traceback(std::span<const double> x, size_t output) {
+    if (plan_.reusesSlots)
+        return error("traceback needs every forward value; compile with CudaOptions::backward");
+    if (shape_.semiring == Semiring::SumProduct)
+        return error("traceback applies to max/min semirings, not sum-product");
+    if (output >= circuit_.numOutputs())
+        return error("no output " + std::to_string(output));
+    if (Status st = checkBatch(x, 1, plan_.numInputs); !st)
+        return st.error();
+    if (Status st = uploadInputs(x, 0, 1); !st)
+        return st.error();
+    if (Status st = runForward(); !st)
+        return st.error();
+    Evaluation e{shape_.semiring, shape_.logSpace ? Numeric::Log : Numeric::Float64,
+                 std::vector<double>(circuit_.numNodes())};
+    // Lane 0 of every slot, then each node's value from its slot.
+    std::vector<double> slotValue(plan_.numSlots);
+    const size_t B = shape_.batch, word = shape_.float64 ? 8 : 4;
+    std::vector<unsigned char> all(size_t{plan_.numSlots} * B * word);
+    if (Status st = device_->download(all.data(), values_.ptr(), all.size()); !st)
+        return st.error();
+    for (size_t s = 0; s < plan_.numSlots; ++s) {
+        if (shape_.float64) {
+            std::memcpy(&slotValue[s], &all[s * B * word], word);
+        } else {
+            float f;
+            std::memcpy(&f, &all[s * B * word], word);
+            slotValue[s] = f;
+        }
+    }
+    for (NodeId id = 0; id < circuit_.numNodes(); ++id)
+        e.values[id] = slotValue[plan_.nodeSlot[id]];
+    return zbddc::traceback(circuit_, e, output);
+}
+
+Status CudaModel::poisonResults() {
+    const size_t B = shape_.batch, word = shape_.float64 ? 8 : 4;
+    const size_t firstOp = size_t{plan_.numInputs} + plan_.numConstants;
+    // All-ones bytes are a NaN in float32 and float64 alike.
+    if (plan_.numSlots > firstOp)
+        if (Status st = device_->fill(values_.ptr() + firstOp * B * word, 0xff,
+                                      (plan_.numSlots - firstOp) * B * word);
+            !st)
+            return st;
+    if (adjoints_.ptr())
+        if (Status st = device_->fill(adjoints_.ptr(), 0xff, size_t{plan_.numSlots} * B * word); !st)
+            return st;
+    return device_->synchronize();
+}
+
+static Result<double> medianTime(Device &d, int reps, const std::function<Status()> &body) {
+    std::vector<double> ms;
+    for (int r = 0; r < std::max(reps, 1); ++r) {
+        auto t = d.time(nullptr, body);
+        if (!t)
+            return t.error();
+        ms.push_back(*t);
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+}
+
+Result<double> CudaModel::timeForward(int reps) {
+    if (Status st = runForward(); !st) // warm-up
+        return st.error();
+    return medianTime(*device_, reps, [&] { return runForward(); });
+}
+
+Result<double> CudaModel::timeForwardBackward(int reps) {
+    auto both = [&]() -> Status {
+        if (Status st = runForward(); !st)
+            return st;
+        return runBackward();
+    };
+    if (Status st = both(); !st)
+        return st.error();
+    return medianTime(*device_, reps, both);
+}
+
+} // namespace zbddc::cuda

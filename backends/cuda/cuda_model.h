@@ -1,0 +1,119 @@
+// A circuit compiled for one GPU: the generated kernels (NVRTC, cached), the DevicePlan's arrays
+// and the value/adjoint buffers on the device, and the launch sequence. Latency mode is B = 1;
+// throughput mode is B > 1 lanes, lane-fastest. The library API the runtime and CLI call.
+#pragma once
+
+#include "backends/cuda/device_plan.h"
+#include "backends/cuda/driver.h"
+#include "backends/cuda/kernel_source.h"
+#include "backends/cuda/nvrtc.h"
+#include "ir/circuit.h"
+
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace zbddc::cuda {
+
+enum class Precision : uint8_t { Float32, Float64 };
+
+struct CudaOptions {
+    std::optional<Semiring> semiring; // default: the circuit's own
+    Precision precision = Precision::Float64;
+    bool logSpace = false;            // natural-log values: no underflow (product semirings)
+    uint32_t batch = 1;               // B lanes per launch; larger batches run in chunks of B
+    bool backward = true;             // keep every value for adjoints; false: reuse dead slots
+    int device = 0;
+    uint32_t blockThreads = 1024;
+    // A level with at most this many work items (ops × B) runs inside one block (barrier
+    // __syncthreads, ~0.04 µs) rather than across the grid (~1-2 µs per grid barrier).
+    uint32_t narrowWork = 2048;
+    NvrtcOptions nvrtc;               // arch is taken from the device
+};
+
+// One launch: op levels (or backward steps) [first, last) in one block or across the grid.
+struct Segment {
+    bool grid = false;
+    uint32_t first = 0, last = 0;
+    uint32_t blocks = 1;
+};
+
+// Splits levels of the given widths (work items each) into block and grid segments: runs of
+// narrow levels run in one block; a narrow run shorter than `minBlockRun` between grid levels
+// joins them, since a launch (~4 µs) costs more than a few grid barriers.
+std::vector<Segment> planSegments(const std::vector<uint64_t> &work, uint64_t narrowWork,
+                                  uint32_t blockThreads, uint32_t maxGridBlocks,
+                                  uint32_t minBlockRun = 4);
+
+struct CudaGradient {
+    std::vector<double> values;   // per vector: the output's value
+    std::vector<double> adjoints; // per vector, numInputs each: ∂out/∂x[i] (logs in log space)
+};
+
+class CudaModel {
+  public:
+    const DeviceInfo &device() const { return device_->info(); }
+    const KernelShape &shape() const { return shape_; }
+    const DevicePlan &plan() const { return plan_; }
+    const std::vector<Segment> &forwardSegments() const { return forward_; }
+    const std::vector<Segment> &backwardSegments() const { return backward_; }
+    bool compiledFromCache() const { return fromCache_; }
+    std::string numericName() const; // "float64", "float32", "log-float64", "log-float32"
+
+    // `xs` holds `count` input vectors, numInputs each (row-major; always linear values). Returns
+    // count × numOutputs output values (natural logs in log space).
+    Result<std::vector<double>> evaluate(std::span<const double> xs, size_t count);
+    // Forward then backward from one output, for each vector.
+    Result<CudaGradient> adjoints(std::span<const double> xs, size_t count, size_t output);
+    // Max/min semirings: the inputs on one optimal term of the output for one vector, traced on
+    // the host through the forward values computed on the device (ties go to the first operand).
+    Result<std::vector<uint32_t>> traceback(std::span<const double> x, size_t output);
+
+    // Fills every computed slot and adjoint with NaN, so a test sees any value a kernel skipped.
+    Status poisonResults();
+
+    // Device time (ms, median of `reps`) of the forward or forward+backward launches alone, on
+    // the inputs last uploaded.
+    Result<double> timeForward(int reps);
+    Result<double> timeForwardBackward(int reps);
+
+    // Bytes a forward pass must move at least: each op reads its operands and writes its result.
+    double forwardBytes() const;
+
+  private:
+    friend Result<CudaModel> compileCuda(const Circuit &, const std::vector<uint32_t> &,
+                                         const CudaOptions &);
+    Status uploadInputs(std::span<const double> xs, size_t first, size_t count);
+    Status runForward();
+    Status runBackward();
+    Status launchSegments(const std::vector<Segment> &segs, FunctionHandle block,
+                          FunctionHandle grid);
+    Result<std::vector<double>> downloadSlot(uint32_t slot, size_t count, bool adjoint);
+
+    Circuit circuit_; // outputs, inputs and kinds, for output slots and traceback
+    KernelShape shape_;
+    DevicePlan plan_;
+    Device *device_ = nullptr;
+    Module module_;
+    FunctionHandle fwdBlock_ = nullptr, fwdGrid_ = nullptr, bwdBlock_ = nullptr, bwdGrid_ = nullptr;
+    DeviceBuffer values_, adjoints_, opDst_, opA_, opB_, opC_, groupStart_, edgeStart_,
+        edgeParent_, edgeMul_, barrier_;
+    PlanParams params_;
+    std::vector<Segment> forward_, backward_;
+    bool fromCache_ = false;
+};
+
+// Compiles with ASAP levels.
+Result<CudaModel> compileCuda(const Circuit &circuit, const CudaOptions &options = {});
+// Compiles with the given level of every node (e.g. a Schedule's), leaves at 0.
+Result<CudaModel> compileCuda(const Circuit &circuit, const std::vector<uint32_t> &levels,
+                              const CudaOptions &options);
+
+// The kernel shape these options give for this circuit, or why they are invalid.
+Result<KernelShape> kernelShapeFor(const Circuit &circuit, const CudaOptions &options);
+// --emit=cu and --emit=ptx: no GPU needed (PTX for options.nvrtc.arch).
+Result<std::string> emitCudaSource(const Circuit &circuit, const CudaOptions &options = {});
+Result<std::string> emitPtx(const Circuit &circuit, const CudaOptions &options = {});
+
+} // namespace zbddc::cuda

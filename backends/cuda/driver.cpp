@@ -1,0 +1,382 @@
+#include "backends/cuda/driver.h"
+
+#include <cuda.h> // types and prototypes only: nothing is linked, every entry point comes from dlsym
+
+#include <dlfcn.h>
+
+#include <bit>
+#include <memory>
+#include <mutex>
+
+namespace zbddc::cuda {
+
+namespace {
+
+#define ZBDDC_STR2(x) #x
+#define ZBDDC_STR(x) ZBDDC_STR2(x)
+// cuda.h maps API names to versioned symbols (cuMemAlloc -> cuMemAlloc_v2); expanding the macro in
+// ZBDDC_STR yields exactly the symbol the header's prototype describes.
+#define ZBDDC_CU_FUNCTIONS(X)                                                                      \
+    X(cuInit) X(cuDriverGetVersion) X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount)      \
+    X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetAttribute) X(cuDeviceTotalMem)                  \
+    X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoDAsync) \
+    X(cuMemcpyDtoHAsync) X(cuMemcpyDtoDAsync) X(cuMemsetD8Async) X(cuModuleLoadDataEx)              \
+    X(cuModuleUnload) X(cuModuleGetFunction) X(cuLaunchKernel) X(cuLaunchCooperativeKernel)        \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuStreamCreate) X(cuStreamDestroy)            \
+    X(cuStreamSynchronize) X(cuEventCreate) X(cuEventRecord) X(cuEventElapsedTime)                 \
+    X(cuEventDestroy) X(cuEventSynchronize)
+
+struct Api {
+#define ZBDDC_DECLARE(name) decltype(&::name) name = nullptr;
+    ZBDDC_CU_FUNCTIONS(ZBDDC_DECLARE)
+#undef ZBDDC_DECLARE
+};
+
+struct Loaded {
+    Api api;
+    std::string whyNot; // empty when the driver is usable
+};
+
+const Loaded &loaded() {
+    static const Loaded l = [] {
+        Loaded r;
+        void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+        if (!lib) {
+            const char *why = dlerror();
+            r.whyNot = std::string("no CUDA driver: cannot load libcuda.so.1 (") +
+                       (why ? why : "unknown reason") + ")";
+            return r;
+        }
+#define ZBDDC_LOAD(name)                                                                           \
+    r.api.name = reinterpret_cast<decltype(r.api.name)>(dlsym(lib, ZBDDC_STR(name)));              \
+    if (!r.api.name) {                                                                             \
+        r.whyNot = "CUDA driver too old: libcuda.so.1 lacks " ZBDDC_STR(name);                     \
+        return r;                                                                                  \
+    }
+        ZBDDC_CU_FUNCTIONS(ZBDDC_LOAD)
+#undef ZBDDC_LOAD
+        if (CUresult e = r.api.cuInit(0); e != CUDA_SUCCESS) {
+            const char *name = nullptr;
+            r.api.cuGetErrorName(e, &name);
+            r.whyNot = std::string("CUDA driver present but cuInit failed: ") +
+                       (name ? name : "unknown error");
+        }
+        return r;
+    }();
+    return l;
+}
+
+const Api &api() { return loaded().api; }
+
+// "cuMemAlloc failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)"
+Status check(CUresult e, const char *call) {
+    if (e == CUDA_SUCCESS)
+        return Ok{};
+    const char *name = nullptr, *text = nullptr;
+    api().cuGetErrorName(e, &name);
+    api().cuGetErrorString(e, &text);
+    return error(std::string(call) + " failed: " + (name ? name : "unknown error") + " (" +
+                 (text ? text : "no description") + ")");
+}
+
+#define ZBDDC_CHECK(call)                                                                          \
+    do {                                                                                           \
+        if (Status st_ = check(api().call, #call); !st_)                                           \
+            return st_.error();                                                                    \
+    } while (0)
+
+std::mutex &deviceMutex() {
+    static std::mutex m;
+    return m;
+}
+
+// Pool buckets: powers of two from 256 bytes.
+size_t bucketOf(size_t bytes) {
+    return static_cast<size_t>(std::bit_width(std::max<size_t>(bytes, 256) - 1));
+}
+
+} // namespace
+
+Status cudaAvailable() {
+    if (!loaded().whyNot.empty())
+        return error(loaded().whyNot);
+    int n = 0;
+    ZBDDC_CHECK(cuDeviceGetCount(&n));
+    if (n == 0)
+        return error("CUDA driver loaded but no GPU is visible");
+    return Ok{};
+}
+
+Result<int> deviceCount() {
+    if (Status st = cudaAvailable(); !st)
+        return st.error();
+    int n = 0;
+    ZBDDC_CHECK(cuDeviceGetCount(&n));
+    return n;
+}
+
+Result<DeviceInfo> deviceInfo(int ordinal) {
+    auto n = deviceCount();
+    if (!n)
+        return n.error();
+    if (ordinal < 0 || ordinal >= *n)
+        return error("no GPU with ordinal " + std::to_string(ordinal) + " (" + std::to_string(*n) +
+                     " visible)");
+    CUdevice dev;
+    ZBDDC_CHECK(cuDeviceGet(&dev, ordinal));
+    DeviceInfo info;
+    info.ordinal = ordinal;
+    char name[256] = {};
+    ZBDDC_CHECK(cuDeviceGetName(name, sizeof name, dev));
+    info.name = name;
+    auto attr = [&](CUdevice_attribute a, int &out) {
+        return check(api().cuDeviceGetAttribute(&out, a, dev), "cuDeviceGetAttribute");
+    };
+    int coop = 0;
+    for (auto [a, out] : {std::pair{CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &info.ccMajor},
+                          {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &info.ccMinor},
+                          {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &info.multiprocessors},
+                          {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &info.maxThreadsPerBlock},
+                          {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, &info.sharedMemPerBlock},
+                          {CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, &coop}})
+        if (Status st = attr(a, *out); !st)
+            return st.error();
+    info.cooperativeLaunch = coop != 0;
+    ZBDDC_CHECK(cuDeviceTotalMem(&info.totalMemory, dev));
+    ZBDDC_CHECK(cuDriverGetVersion(&info.driverVersion));
+    return info;
+}
+
+Result<Device *> Device::open(int ordinal) {
+    auto info = deviceInfo(ordinal);
+    if (!info)
+        return info.error();
+    std::lock_guard lock(deviceMutex());
+    static std::vector<std::unique_ptr<Device>> devices;
+    if (devices.size() <= static_cast<size_t>(ordinal))
+        devices.resize(ordinal + 1);
+    if (!devices[ordinal]) {
+        auto d = std::make_unique<Device>();
+        d->info_ = *info;
+        ZBDDC_CHECK(cuDeviceGet(&d->device_, ordinal));
+        CUcontext ctx = nullptr;
+        ZBDDC_CHECK(cuDevicePrimaryCtxRetain(&ctx, d->device_));
+        d->context_ = ctx;
+        devices[ordinal] = std::move(d);
+    }
+    return devices[ordinal].get();
+}
+
+Status Device::makeCurrent() const {
+    ZBDDC_CHECK(cuCtxSetCurrent(static_cast<CUcontext>(context_)));
+    return Ok{};
+}
+
+Result<DeviceBuffer> Device::allocate(size_t bytes) {
+    if (Status st = makeCurrent(); !st)
+        return st.error();
+    const size_t bucket = bucketOf(bytes);
+    DeviceBuffer b;
+    b.bytes_ = bytes;
+    b.capacity_ = size_t{1} << bucket;
+    b.ordinal_ = info_.ordinal;
+    {
+        std::lock_guard lock(deviceMutex());
+        if (freeLists_.size() > bucket && !freeLists_[bucket].empty()) {
+            b.ptr_ = freeLists_[bucket].back();
+            freeLists_[bucket].pop_back();
+            return b;
+        }
+    }
+    CUdeviceptr p = 0;
+    CUresult e = api().cuMemAlloc(&p, b.capacity_);
+    if (e == CUDA_ERROR_OUT_OF_MEMORY) {
+        // Give the pool's idle blocks back to the driver and try once more.
+        std::lock_guard lock(deviceMutex());
+        for (auto &list : freeLists_) {
+            for (DevicePtr q : list)
+                api().cuMemFree(q);
+            list.clear();
+        }
+        e = api().cuMemAlloc(&p, b.capacity_);
+    }
+    if (Status st = check(e, "cuMemAlloc"); !st)
+        return error(st.error().message + " allocating " + std::to_string(bytes) + " bytes on " +
+                     info_.name);
+    b.ptr_ = p;
+    return b;
+}
+
+void Device::release(DevicePtr ptr, size_t capacity) {
+    std::lock_guard lock(deviceMutex());
+    const size_t bucket = bucketOf(capacity);
+    if (freeLists_.size() <= bucket)
+        freeLists_.resize(bucket + 1);
+    freeLists_[bucket].push_back(ptr);
+}
+
+size_t Device::pooledBytes() const {
+    std::lock_guard lock(deviceMutex());
+    size_t total = 0;
+    for (size_t i = 0; i < freeLists_.size(); ++i)
+        total += freeLists_[i].size() << i;
+    return total;
+}
+
+DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&o) noexcept {
+    if (this != &o) {
+        this->~DeviceBuffer();
+        ptr_ = std::exchange(o.ptr_, 0);
+        bytes_ = std::exchange(o.bytes_, 0);
+        capacity_ = std::exchange(o.capacity_, 0);
+        ordinal_ = std::exchange(o.ordinal_, -1);
+    }
+    return *this;
+}
+
+DeviceBuffer::~DeviceBuffer() {
+    if (ptr_)
+        if (auto d = Device::open(ordinal_))
+            (*d)->release(ptr_, capacity_);
+    ptr_ = 0;
+}
+
+Status Device::upload(DevicePtr dst, const void *src, size_t bytes, StreamHandle s) {
+    if (Status st = makeCurrent(); !st)
+        return st;
+    ZBDDC_CHECK(cuMemcpyHtoDAsync(dst, src, bytes, static_cast<CUstream>(s)));
+    return s ? Status(Ok{}) : synchronize(s);
+}
+
+Status Device::download(void *dst, DevicePtr src, size_t bytes, StreamHandle s) {
+    if (Status st = makeCurrent(); !st)
+        return st;
+    ZBDDC_CHECK(cuMemcpyDtoHAsync(dst, src, bytes, static_cast<CUstream>(s)));
+    return s ? Status(Ok{}) : synchronize(s);
+}
+
+Status Device::copy(DevicePtr dst, DevicePtr src, size_t bytes, StreamHandle s) {
+    if (Status st = makeCurrent(); !st)
+        return st;
+    ZBDDC_CHECK(cuMemcpyDtoDAsync(dst, src, bytes, static_cast<CUstream>(s)));
+    return Ok{};
+}
+
+Status Device::fill(DevicePtr dst, uint8_t byte, size_t bytes, StreamHandle s) {
+    if (Status st = makeCurrent(); !st)
+        return st;
+    ZBDDC_CHECK(cuMemsetD8Async(dst, byte, bytes, static_cast<CUstream>(s)));
+    return Ok{};
+}
+
+Result<Module> Device::loadModule(const std::string &image) {
+    if (Status st = makeCurrent(); !st)
+        return st.error();
+    // The JIT's log explains a PTX the driver rejects (e.g. PTX newer than the driver).
+    char log[4096] = {};
+    CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void *vals[] = {log, reinterpret_cast<void *>(sizeof log)};
+    CUmodule m = nullptr;
+    if (Status st = check(api().cuModuleLoadDataEx(&m, image.c_str(), 2, opts, vals),
+                          "cuModuleLoadDataEx");
+        !st)
+        return error(st.error().message + (log[0] ? std::string(": ") + log : ""));
+    Module mod;
+    mod.module_ = m;
+    mod.ordinal_ = info_.ordinal;
+    return mod;
+}
+
+Module &Module::operator=(Module &&o) noexcept {
+    if (this != &o) {
+        this->~Module();
+        module_ = std::exchange(o.module_, nullptr);
+        ordinal_ = std::exchange(o.ordinal_, -1);
+    }
+    return *this;
+}
+
+Module::~Module() {
+    if (module_)
+        api().cuModuleUnload(static_cast<CUmodule>(module_));
+    module_ = nullptr;
+}
+
+Result<FunctionHandle> Module::function(const std::string &name) const {
+    CUfunction f = nullptr;
+    if (Status st = check(api().cuModuleGetFunction(&f, static_cast<CUmodule>(module_),
+                                                    name.c_str()),
+                          "cuModuleGetFunction");
+        !st)
+        return error(st.error().message + " for kernel " + name);
+    return static_cast<FunctionHandle>(f);
+}
+
+Result<unsigned> Device::maxResidentBlocks(FunctionHandle f, unsigned block, unsigned shared) {
+    int perSm = 0;
+    ZBDDC_CHECK(cuOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, static_cast<CUfunction>(f),
+                                                            static_cast<int>(block), shared));
+    return static_cast<unsigned>(perSm) * static_cast<unsigned>(info_.multiprocessors);
+}
+
+Status Device::launch(FunctionHandle f, LaunchDims d, void **args, StreamHandle s) {
+    if (Status st = makeCurrent(); !st)
+        return st;
+    ZBDDC_CHECK(cuLaunchKernel(static_cast<CUfunction>(f), d.grid, 1, 1, d.block, 1, 1,
+                               d.sharedBytes, static_cast<CUstream>(s), args, nullptr));
+    return Ok{};
+}
+
+Status Device::launchCooperative(FunctionHandle f, LaunchDims d, void **args, StreamHandle s) {
+    if (Status st = makeCurrent(); !st)
+        return st;
+    ZBDDC_CHECK(cuLaunchCooperativeKernel(static_cast<CUfunction>(f), d.grid, 1, 1, d.block, 1, 1,
+                                          d.sharedBytes, static_cast<CUstream>(s), args));
+    return Ok{};
+}
+
+Result<StreamHandle> Device::createStream() {
+    if (Status st = makeCurrent(); !st)
+        return st.error();
+    CUstream s = nullptr;
+    ZBDDC_CHECK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    return static_cast<StreamHandle>(s);
+}
+
+Status Device::destroyStream(StreamHandle s) {
+    ZBDDC_CHECK(cuStreamDestroy(static_cast<CUstream>(s)));
+    return Ok{};
+}
+
+Status Device::synchronize(StreamHandle s) {
+    if (Status st = makeCurrent(); !st)
+        return st;
+    // Kernel faults surface here; name them as such so a bad kernel is not blamed on the copy.
+    if (Status st = check(api().cuStreamSynchronize(static_cast<CUstream>(s)),
+                          "cuStreamSynchronize (kernel or copy on this stream)");
+        !st)
+        return st;
+    return Ok{};
+}
+
+Result<void *> Device::createEvent() {
+    CUevent e = nullptr;
+    ZBDDC_CHECK(cuEventCreate(&e, CU_EVENT_DEFAULT));
+    return static_cast<void *>(e);
+}
+
+Status Device::record(void *event, StreamHandle s) {
+    ZBDDC_CHECK(cuEventRecord(static_cast<CUevent>(event), static_cast<CUstream>(s)));
+    return Ok{};
+}
+
+Result<float> Device::elapsed(void *start, void *stop) {
+    ZBDDC_CHECK(cuEventSynchronize(static_cast<CUevent>(stop)));
+    float ms = 0;
+    ZBDDC_CHECK(cuEventElapsedTime(&ms, static_cast<CUevent>(start), static_cast<CUevent>(stop)));
+    return ms;
+}
+
+void Device::destroyEvent(void *event) { api().cuEventDestroy(static_cast<CUevent>(event)); }
+
+} // namespace zbddc::cuda

@@ -1,0 +1,150 @@
+// The CUDA driver API, loaded at run time with dlopen("libcuda.so.1") so that one build runs (on
+// the CPU) where no GPU driver is installed. Every call is checked; a failure becomes a Diagnostic
+// naming the call and the driver's own error name and text.
+#pragma once
+
+#include "ir/result.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace zbddc::cuda {
+
+// Ok when a usable GPU is present; otherwise why not (no libcuda, driver too old, no device...).
+Status cudaAvailable();
+
+struct DeviceInfo {
+    int ordinal = 0;
+    std::string name;
+    int ccMajor = 0, ccMinor = 0;     // compute capability: sm_<major><minor>
+    int multiprocessors = 0;
+    int maxThreadsPerBlock = 0;
+    int sharedMemPerBlock = 0;        // bytes, without opting in to more
+    size_t totalMemory = 0;           // bytes
+    bool cooperativeLaunch = false;   // cuLaunchCooperativeKernel supported
+    int driverVersion = 0;            // e.g. 13000
+    std::string arch() const { return "sm_" + std::to_string(ccMajor) + std::to_string(ccMinor); }
+};
+
+Result<int> deviceCount();
+Result<DeviceInfo> deviceInfo(int ordinal);
+
+using DevicePtr = unsigned long long; // CUdeviceptr
+using StreamHandle = void *;           // CUstream
+using FunctionHandle = void *;         // CUfunction
+
+// A device allocation from the per-device pool; returned to the pool (not freed) on destruction so
+// repeated model loads and batch buffers do not pay cuMemAlloc each time.
+class DeviceBuffer {
+  public:
+    DeviceBuffer() = default;
+    DeviceBuffer(DeviceBuffer &&o) noexcept { *this = std::move(o); }
+    DeviceBuffer &operator=(DeviceBuffer &&o) noexcept;
+    DeviceBuffer(const DeviceBuffer &) = delete;
+    DeviceBuffer &operator=(const DeviceBuffer &) = delete;
+    ~DeviceBuffer();
+
+    DevicePtr ptr() const { return ptr_; }
+    size_t bytes() const { return bytes_; }
+
+  private:
+    friend class Device;
+    DevicePtr ptr_ = 0;
+    size_t bytes_ = 0;    // what the caller asked for
+    size_t capacity_ = 0; // the pool bucket's size
+    int ordinal_ = -1;
+};
+
+class Module {
+  public:
+    Module() = default;
+    Module(Module &&o) noexcept { *this = std::move(o); }
+    Module &operator=(Module &&o) noexcept;
+    Module(const Module &) = delete;
+    Module &operator=(const Module &) = delete;
+    ~Module();
+
+    Result<FunctionHandle> function(const std::string &name) const;
+
+  private:
+    friend class Device;
+    void *module_ = nullptr; // CUmodule
+    int ordinal_ = -1;
+};
+
+struct LaunchDims {
+    unsigned grid = 1, block = 1, sharedBytes = 0;
+};
+
+// One GPU: its primary context (made current on the calling thread by every call), memory pool,
+// module loading, streams, launches and events. Devices live for the whole process.
+class Device {
+  public:
+    static Result<Device *> open(int ordinal = 0);
+
+    const DeviceInfo &info() const { return info_; }
+
+    Result<DeviceBuffer> allocate(size_t bytes);
+    Status upload(DevicePtr dst, const void *src, size_t bytes, StreamHandle stream = nullptr);
+    Status download(void *dst, DevicePtr src, size_t bytes, StreamHandle stream = nullptr);
+    Status copy(DevicePtr dst, DevicePtr src, size_t bytes, StreamHandle stream = nullptr);
+    Status fill(DevicePtr dst, uint8_t byte, size_t bytes, StreamHandle stream = nullptr);
+
+    // PTX text or a cubin image.
+    Result<Module> loadModule(const std::string &image);
+    // How many blocks of `block` threads of this kernel can be resident at once on the whole GPU
+    // (the largest grid a cooperative launch accepts).
+    Result<unsigned> maxResidentBlocks(FunctionHandle f, unsigned block, unsigned sharedBytes);
+
+    Status launch(FunctionHandle f, LaunchDims dims, void **args, StreamHandle stream = nullptr);
+    Status launchCooperative(FunctionHandle f, LaunchDims dims, void **args,
+                             StreamHandle stream = nullptr);
+
+    Result<StreamHandle> createStream();
+    Status destroyStream(StreamHandle s);
+    Status synchronize(StreamHandle s = nullptr);
+
+    // Milliseconds of device time taken by `body` (enqueued on `stream`), measured with events.
+    template <class F> Result<float> time(StreamHandle stream, F &&body);
+
+    size_t pooledBytes() const;
+
+  private:
+    friend class DeviceBuffer;
+    friend class Module;
+    Status makeCurrent() const;
+    Result<void *> createEvent();
+    Status record(void *event, StreamHandle s);
+    Result<float> elapsed(void *start, void *stop);
+    void destroyEvent(void *event);
+    void release(DevicePtr ptr, size_t capacity);
+
+    DeviceInfo info_;
+    int device_ = 0;      // CUdevice
+    void *context_ = nullptr;
+    std::vector<std::vector<DevicePtr>> freeLists_; // by power-of-two bucket
+};
+
+template <class F> Result<float> Device::time(StreamHandle stream, F &&body) {
+    auto start = createEvent();
+    if (!start)
+        return start.error();
+    auto stop = createEvent();
+    if (!stop) {
+        destroyEvent(*start);
+        return stop.error();
+    }
+    Status st = record(*start, stream);
+    if (st)
+        st = body();
+    if (st)
+        st = record(*stop, stream);
+    Result<float> ms = st ? elapsed(*start, *stop) : Result<float>(st.error());
+    destroyEvent(*start);
+    destroyEvent(*stop);
+    return ms;
+}
+
+} // namespace zbddc::cuda

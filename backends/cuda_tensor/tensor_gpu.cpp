@@ -1,0 +1,149 @@
+#include "backends/cuda_tensor/tensor_gpu.h"
+
+#include "backends/cuda/driver.h"
+#include "backends/cuda/nvrtc.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace zbddc::cuda {
+
+namespace {
+double msSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+} // namespace
+
+Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgram &program,
+                                                              const GpuExecOptions &options,
+                                                              GpuExecStats *stats) {
+    GpuExecStats local;
+    GpuExecStats &st = stats ? *stats : local;
+    if (Status s = program.verify(); !s)
+        return s.error();
+    if (Status s = cudaAvailable(); !s)
+        return s.error();
+    auto device = Device::open(0);
+    if (!device)
+        return device.error();
+    Device &d = **device;
+    st.device = d.info().name + " (" + d.info().arch() + ")";
+
+    double bytes = 0;
+    for (const Table &t : program.tables)
+        bytes += 8.0 * static_cast<double>(t.entries());
+    const double budget = options.memoryFraction * static_cast<double>(d.info().totalMemory);
+    if (bytes > budget)
+        return error("the program's tables need " + std::to_string(bytes / (1 << 20)) +
+                     " MiB on the GPU, beyond " + std::to_string(budget / (1 << 20)) +
+                     " MiB usable; out-of-core execution is not implemented");
+
+    auto t0 = std::chrono::steady_clock::now();
+    NvrtcOptions nv;
+    nv.arch = d.info().arch();
+    auto ptx = compileToPtx(generateTensorProgramSource(program, options.kernels),
+                            "zbddc_tensor_program.cu", nv);
+    if (!ptx)
+        return ptx.error();
+    st.compiledFromCache = ptx->fromCache;
+    auto module = d.loadModule(ptx->ptx);
+    if (!module)
+        return module.error();
+    st.compileMs = msSince(t0);
+
+    t0 = std::chrono::steady_clock::now();
+    std::vector<DeviceBuffer> buffers(program.tables.size());
+    for (size_t t = 0; t < program.tables.size(); ++t) {
+        const Table &tab = program.tables[t];
+        auto buf = d.allocate(std::max<uint64_t>(tab.entries(), 1) * sizeof(double));
+        if (!buf)
+            return buf.error();
+        buffers[t] = std::move(*buf);
+        if (!tab.input)
+            continue;
+        std::vector<double> dense;
+        const std::vector<double> *src = &tab.values;
+        if (tab.sparse) {
+            dense.assign(tab.entries(), tab.defaultValue);
+            for (size_t r = 0; r < tab.rows.size(); ++r)
+                dense[tab.rows[r]] = tab.values[r];
+            src = &dense;
+        }
+        if (Status s = d.upload(buffers[t].ptr(), src->data(), src->size() * sizeof(double)); !s)
+            return s.error();
+    }
+    // Per op, the device array of its input pointers.
+    std::vector<DeviceBuffer> inputLists(program.ops.size());
+    for (size_t o = 0; o < program.ops.size(); ++o) {
+        std::vector<DevicePtr> ptrs;
+        for (uint32_t in : program.ops[o].inputs)
+            ptrs.push_back(buffers[in].ptr());
+        auto buf = d.allocate(std::max<size_t>(ptrs.size(), 1) * sizeof(DevicePtr));
+        if (!buf)
+            return buf.error();
+        if (!ptrs.empty())
+            if (Status s = d.upload(buf->ptr(), ptrs.data(), ptrs.size() * sizeof(DevicePtr)); !s)
+                return s.error();
+        inputLists[o] = std::move(*buf);
+    }
+    if (Status s = d.synchronize(); !s)
+        return s.error();
+    st.uploadMs = msSince(t0);
+
+    t0 = std::chrono::steady_clock::now();
+    const unsigned block = options.kernels.blockThreads;
+    const unsigned maxGrid = static_cast<unsigned>(d.info().multiprocessors) * 32;
+    std::vector<StreamHandle> streams;
+    for (const auto &level : program.levels) {
+        while (streams.size() < std::min<size_t>(level.size(), 8)) {
+            auto s = d.createStream();
+            if (!s)
+                return s.error();
+            streams.push_back(*s);
+        }
+        for (size_t i = 0; i < level.size(); ++i) {
+            const uint32_t o = level[i];
+            auto f = module->function(tensorKernelName(o));
+            if (!f)
+                return f.error();
+            const bool warp = usesWarpPerRow(program, o, options.kernels);
+            const uint64_t rows = program.tables[program.ops[o].output].entries();
+            for (uint64_t begin = 0; begin < rows; begin += options.chunkRows) {
+                unsigned long long rowBegin = begin;
+                unsigned long long count = std::min(options.chunkRows, rows - begin);
+                DevicePtr in = inputLists[o].ptr();
+                DevicePtr out = buffers[program.ops[o].output].ptr() + begin * sizeof(double);
+                void *args[] = {&in, &out, &rowBegin, &count};
+                const uint64_t threads = count * (warp ? 32 : 1);
+                const unsigned grid = static_cast<unsigned>(
+                    std::clamp<uint64_t>((threads + block - 1) / block, 1, maxGrid));
+                if (Status s = d.launch(*f, {grid, block, 0}, args, streams[i % streams.size()]);
+                    !s)
+                    return s.error();
+            }
+        }
+        // The next level reads this level's outputs.
+        for (StreamHandle s : streams)
+            if (Status r = d.synchronize(s); !r)
+                return r.error();
+    }
+    st.kernelMs = msSince(t0);
+
+    t0 = std::chrono::steady_clock::now();
+    std::vector<std::vector<double>> computed(program.tables.size());
+    for (size_t t = 0; t < program.tables.size(); ++t) {
+        if (program.tables[t].input)
+            continue;
+        computed[t].resize(program.tables[t].entries());
+        if (Status s = d.download(computed[t].data(), buffers[t].ptr(),
+                                  computed[t].size() * sizeof(double));
+            !s)
+            return s.error();
+    }
+    for (StreamHandle s : streams)
+        (void)d.destroyStream(s);
+    st.downloadMs = msSince(t0);
+    return computed;
+}
+
+} // namespace zbddc::cuda

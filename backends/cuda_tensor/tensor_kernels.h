@@ -1,0 +1,41 @@
+// CUDA source for a TensorProgram: one kernel per op, specialised to the op's shape — domain
+// sizes and every input's strides are compile-time constants, so the closed-form indexing of
+// seed 000 Alg. 3 (output row -> digits -> input offsets) compiles to multiplies and shifts.
+// All of a program's kernels go into one module (one NVRTC compile, cached by the backend).
+//
+// Every op kernel is the fused join-marginalise of seed 001 (a Join is the case of no eliminated
+// variable, a slice the case of fixed base offsets): for each output row, the ⊗ of the inputs'
+// entries for each joint value of the eliminated variables, reduced with ⊕. Two variants:
+//   thread-per-row  for small eliminated spaces (the common BE case: one variable, domain ≤ 16);
+//   warp-per-row    a segmented reduction (seed 000 §3.2) over the eliminated space with warp
+//                   shuffles, for large domains.
+// Small inputs (the original cost functions) are staged in shared memory by each block, the
+// groups every thread of the block reuses (seed 000 Alg. 3's shared-memory step).
+#pragma once
+
+#include "ir/tensor_program.h"
+
+#include <string>
+
+namespace zbddc::cuda {
+
+struct TensorKernelOptions {
+    unsigned blockThreads = 256;
+    unsigned warpRowThreshold = 32;    // eliminated spaces at least this large use warp-per-row
+    unsigned sharedInputBytes = 32768; // budget for staging small inputs in shared memory
+    unsigned sharedInputMaxEntries = 2048;
+};
+
+// Name of the kernel of op `op` in the generated module.
+std::string tensorKernelName(uint32_t op);
+
+// Kernel signature: (const double *const *inputs, double *out, unsigned long long rowBegin,
+// unsigned long long rowCount) — `inputs` in the op's input order, `out` relative to rowBegin so
+// the host can run an output table chunk by chunk.
+std::string generateTensorProgramSource(const TensorProgram &program,
+                                        const TensorKernelOptions &options = {});
+
+// Whether op `op` is generated as warp-per-row (the host launches 32 threads per row).
+bool usesWarpPerRow(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options);
+
+} // namespace zbddc::cuda

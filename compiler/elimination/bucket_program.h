@@ -1,0 +1,25 @@
+// Lowers a cost network and an elimination order into a TensorProgram: one op per non-empty
+// bucket (seed 000 Alg. 1; seed 001's fused aggregate-project, or join then marginalise when
+// `fuseBuckets` is off), evidence slicing first, and every table laid out so that variables
+// eliminated later are more significant (seed 002 Prop. 1: the variable a bucket eliminates is then
+// the fastest-varying one in the tables it reads, so its group of rows is contiguous).
+#pragma once
+
+#include "compiler/frontends/wcsp/cost_network.h"
+#include "ir/tensor_program.h"
+
+#include <vector>
+
+namespace zbddc {
+
+struct BucketProgramOptions {
+    bool fuseBuckets = true;
+    std::vector<uint32_t> evidence; // empty, or one entry per variable: a value or UINT32_MAX
+};
+
+// `order` must be a permutation of the variables (checked). The program's semiring is MinSum.
+Result<TensorProgram> buildBucketProgram(const CostNetwork &network,
+                                         const std::vector<uint32_t> &order,
+                                         const BucketProgramOptions &options = {});
+
+} // namespace zbddc

@@ -1,0 +1,206 @@
+#include "compiler/elimination/elimination_order.h"
+
+#include "compiler/frontends/text_lines.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace zbddc {
+
+std::string_view orderHeuristicName(OrderHeuristic h) {
+    switch (h) {
+    case OrderHeuristic::MinDegree:
+        return "min-degree";
+    case OrderHeuristic::MinFill:
+        return "min-fill";
+    case OrderHeuristic::WeightedMinFill:
+        return "weighted-min-fill";
+    }
+    return "?";
+}
+
+std::optional<OrderHeuristic> parseOrderHeuristic(std::string_view name) {
+    for (OrderHeuristic h :
+         {OrderHeuristic::MinDegree, OrderHeuristic::MinFill, OrderHeuristic::WeightedMinFill})
+        if (orderHeuristicName(h) == name)
+            return h;
+    return std::nullopt;
+}
+
+InteractionGraph buildInteractionGraph(const std::vector<uint32_t> &domainSizes,
+                                       const std::vector<std::vector<uint32_t>> &scopes) {
+    InteractionGraph g;
+    g.domainSizes = domainSizes;
+    g.neighbours.resize(domainSizes.size());
+    for (const auto &scope : scopes)
+        for (uint32_t u : scope)
+            for (uint32_t v : scope)
+                if (u != v)
+                    g.neighbours[u].push_back(v);
+    for (auto &n : g.neighbours) {
+        std::sort(n.begin(), n.end());
+        n.erase(std::unique(n.begin(), n.end()), n.end());
+    }
+    return g;
+}
+
+namespace {
+
+// Adjacency as sorted vectors plus a dense bit matrix for O(1) edge tests; the greedy loop only
+// recomputes the metric of vertices within distance 2 of the eliminated one.
+class EliminationGraph {
+  public:
+    explicit EliminationGraph(const InteractionGraph &g)
+        : n_(g.neighbours.size()), adj_(g.neighbours), matrix_(n_ * n_, false) {
+        for (size_t u = 0; u < n_; ++u)
+            for (uint32_t v : adj_[u])
+                matrix_[u * n_ + v] = true;
+    }
+
+    const std::vector<uint32_t> &neighbours(uint32_t v) const { return adj_[v]; }
+    bool adjacent(uint32_t u, uint32_t v) const { return matrix_[size_t{u} * n_ + v]; }
+
+    // Connects the neighbours of v pairwise and removes v.
+    void eliminate(uint32_t v) {
+        const std::vector<uint32_t> nb = adj_[v];
+        for (uint32_t u : nb) {
+            auto &a = adj_[u];
+            a.erase(std::lower_bound(a.begin(), a.end(), v));
+            matrix_[size_t{u} * n_ + v] = matrix_[size_t{v} * n_ + u] = false;
+        }
+        for (size_t i = 0; i < nb.size(); ++i)
+            for (size_t j = i + 1; j < nb.size(); ++j)
+                if (!adjacent(nb[i], nb[j])) {
+                    matrix_[size_t{nb[i]} * n_ + nb[j]] = matrix_[size_t{nb[j]} * n_ + nb[i]] =
+                        true;
+                    insertSorted(adj_[nb[i]], nb[j]);
+                    insertSorted(adj_[nb[j]], nb[i]);
+                }
+        adj_[v].clear();
+    }
+
+  private:
+    static void insertSorted(std::vector<uint32_t> &a, uint32_t x) {
+        a.insert(std::lower_bound(a.begin(), a.end(), x), x);
+    }
+    size_t n_;
+    std::vector<std::vector<uint32_t>> adj_;
+    std::vector<bool> matrix_;
+};
+
+double metric(const EliminationGraph &g, const std::vector<uint32_t> &domains, uint32_t v,
+              OrderHeuristic h) {
+    const auto &nb = g.neighbours(v);
+    if (h == OrderHeuristic::MinDegree)
+        return static_cast<double>(nb.size());
+    double fill = 0;
+    for (size_t i = 0; i < nb.size(); ++i)
+        for (size_t j = i + 1; j < nb.size(); ++j)
+            if (!g.adjacent(nb[i], nb[j]))
+                fill += h == OrderHeuristic::MinFill
+                            ? 1.0
+                            : static_cast<double>(domains[nb[i]]) * domains[nb[j]];
+    return fill;
+}
+
+// Tie-break: the smaller table the elimination would create, then the smaller index.
+double separatorLog(const EliminationGraph &g, const std::vector<uint32_t> &domains, uint32_t v) {
+    double s = 0;
+    for (uint32_t u : g.neighbours(v))
+        s += std::log2(static_cast<double>(domains[u]));
+    return s;
+}
+
+} // namespace
+
+std::vector<uint32_t> greedyOrder(const InteractionGraph &graph, OrderHeuristic heuristic) {
+    const size_t n = graph.neighbours.size();
+    EliminationGraph g(graph);
+    std::vector<double> score(n), tie(n);
+    std::vector<bool> done(n, false), dirty(n, true);
+    std::vector<uint32_t> order;
+    order.reserve(n);
+    for (size_t step = 0; step < n; ++step) {
+        uint32_t best = UINT32_MAX;
+        for (uint32_t v = 0; v < n; ++v) {
+            if (done[v])
+                continue;
+            if (dirty[v]) {
+                score[v] = metric(g, graph.domainSizes, v, heuristic);
+                tie[v] = separatorLog(g, graph.domainSizes, v);
+                dirty[v] = false;
+            }
+            if (best == UINT32_MAX || score[v] < score[best] ||
+                (score[v] == score[best] && tie[v] < tie[best]))
+                best = v;
+        }
+        for (uint32_t u : g.neighbours(best)) {
+            dirty[u] = true;
+            for (uint32_t w : g.neighbours(u))
+                dirty[w] = true;
+        }
+        g.eliminate(best);
+        done[best] = true;
+        order.push_back(best);
+    }
+    return order;
+}
+
+OrderStats analyzeOrder(const InteractionGraph &graph, const std::vector<uint32_t> &order) {
+    EliminationGraph g(graph);
+    OrderStats s;
+    for (uint32_t v : order) {
+        double message = 1;
+        for (uint32_t u : g.neighbours(v))
+            message *= graph.domainSizes[u];
+        s.inducedWidth = std::max<uint32_t>(s.inducedWidth, g.neighbours(v).size());
+        s.largestMessageEntries = std::max(s.largestMessageEntries, message);
+        s.largestBucketEntries = std::max(s.largestBucketEntries, message * graph.domainSizes[v]);
+        s.totalMessageEntries += message;
+        g.eliminate(v);
+    }
+    return s;
+}
+
+Status checkOrder(const std::vector<uint32_t> &order, size_t numVariables) {
+    std::vector<bool> seen(numVariables, false);
+    for (uint32_t v : order) {
+        if (v >= numVariables)
+            return error("order names unknown variable " + std::to_string(v));
+        if (seen[v])
+            return error("order names variable " + std::to_string(v) + " twice");
+        seen[v] = true;
+    }
+    for (size_t v = 0; v < numVariables; ++v)
+        if (!seen[v])
+            return error("order misses variable " + std::to_string(v));
+    return Ok{};
+}
+
+Result<std::vector<uint32_t>> readOrderFile(const std::string &path, size_t numVariables) {
+    auto text = readTextFile(path);
+    if (!text)
+        return text.error();
+    TokenCursor in(*text, path, '#');
+    std::vector<uint32_t> order;
+    std::vector<bool> seen(numVariables, false);
+    while (!in.atEnd()) {
+        auto v = in.unsignedInt("variable index");
+        if (!v)
+            return v.error();
+        if (*v >= numVariables)
+            return in.fail("unknown variable " + std::to_string(*v) + " (the problem has " +
+                           std::to_string(numVariables) + " variables)");
+        if (seen[*v])
+            return in.fail("variable " + std::to_string(*v) + " appears twice in the order");
+        seen[*v] = true;
+        order.push_back(static_cast<uint32_t>(*v));
+    }
+    for (size_t v = 0; v < numVariables; ++v)
+        if (!seen[v])
+            return errorAt(path, 0, "the order misses variable " + std::to_string(v));
+    return order;
+}
+
+} // namespace zbddc

@@ -1,0 +1,66 @@
+#include "compiler/frontends/wcsp/cost_network.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace zbddc {
+
+Cost CostFunction::costAtRow(uint64_t row) const {
+    if (!sparse)
+        return costs[row];
+    const auto it = std::lower_bound(rows.begin(), rows.end(), row);
+    if (it == rows.end() || *it != row)
+        return defaultCost;
+    return costs[static_cast<size_t>(it - rows.begin())];
+}
+
+bool tableSize(std::span<const uint32_t> domains, std::span<const uint32_t> scope, uint64_t &out) {
+    uint64_t size = 1;
+    for (uint32_t v : scope) {
+        const uint64_t d = domains[v];
+        if (d != 0 && size > UINT64_MAX / d)
+            return false;
+        size *= d;
+    }
+    out = size;
+    return true;
+}
+
+uint64_t rowOf(const std::vector<uint32_t> &domains, std::span<const uint32_t> scope,
+               std::span<const uint32_t> assignment) {
+    uint64_t row = 0;
+    for (uint32_t v : scope)
+        row = row * domains[v] + assignment[v];
+    return row;
+}
+
+Cost assignmentCost(const CostNetwork &network, std::span<const uint32_t> assignment) {
+    Cost total = 0;
+    for (const CostFunction &f : network.functions)
+        total += f.costAtRow(rowOf(network.domainSizes, f.scope, assignment));
+    return total >= network.upperBound ? kForbidden : total;
+}
+
+void normalizeSparseRows(CostFunction &function) {
+    const size_t n = function.rows.size();
+    std::vector<size_t> perm(n);
+    std::iota(perm.begin(), perm.end(), size_t{0});
+    // Stable sort keeps file order among equal rows, so the last one is the one that counts.
+    std::stable_sort(perm.begin(), perm.end(),
+                     [&](size_t a, size_t b) { return function.rows[a] < function.rows[b]; });
+    std::vector<uint64_t> rows;
+    std::vector<Cost> costs;
+    for (size_t i = 0; i < n; ++i) {
+        const size_t k = perm[i];
+        if (!rows.empty() && rows.back() == function.rows[k])
+            costs.back() = function.costs[k];
+        else {
+            rows.push_back(function.rows[k]);
+            costs.push_back(function.costs[k]);
+        }
+    }
+    function.rows = std::move(rows);
+    function.costs = std::move(costs);
+}
+
+} // namespace zbddc

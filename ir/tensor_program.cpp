@@ -1,0 +1,235 @@
+#include "ir/tensor_program.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace zbddc {
+
+uint64_t Table::entries() const {
+    uint64_t n = 1;
+    for (uint32_t d : domains)
+        n *= d;
+    return n;
+}
+
+const char *tensorOpKindName(TensorOpKind kind) {
+    switch (kind) {
+    case TensorOpKind::Join:
+        return "join";
+    case TensorOpKind::Marginalize:
+        return "marginalize";
+    case TensorOpKind::EliminateBucket:
+        return "eliminate_bucket";
+    case TensorOpKind::SliceEvidence:
+        return "slice_evidence";
+    }
+    return "?";
+}
+
+std::vector<uint64_t> tableStrides(const Table &table) {
+    std::vector<uint64_t> strides(table.scope.size());
+    uint64_t s = 1;
+    for (size_t i = table.scope.size(); i-- > 0;) {
+        strides[i] = s;
+        s *= table.domains[i];
+    }
+    return strides;
+}
+
+double inputTableValue(const Table &table, uint64_t row) {
+    if (!table.sparse)
+        return table.values[row];
+    const auto it = std::lower_bound(table.rows.begin(), table.rows.end(), row);
+    if (it == table.rows.end() || *it != row)
+        return table.defaultValue;
+    return table.values[static_cast<size_t>(it - table.rows.begin())];
+}
+
+double tableValueAt(const TensorProgram &program, const std::vector<std::vector<double>> &computed,
+                    uint32_t id, std::span<const uint32_t> assignment) {
+    const Table &t = program.tables[id];
+    uint64_t row = 0;
+    for (size_t i = 0; i < t.scope.size(); ++i)
+        row = row * t.domains[i] + assignment[t.scope[i]];
+    return t.input ? inputTableValue(t, row) : computed[id][row];
+}
+
+void computeLevels(TensorProgram &program) {
+    std::vector<int> producerLevel(program.tables.size(), -1);
+    program.levels.clear();
+    for (uint32_t op = 0; op < program.ops.size(); ++op) {
+        int level = 0;
+        for (uint32_t in : program.ops[op].inputs)
+            level = std::max(level, producerLevel[in] + 1);
+        producerLevel[program.ops[op].output] = level;
+        if (program.levels.size() <= static_cast<size_t>(level))
+            program.levels.resize(level + 1);
+        program.levels[level].push_back(op);
+    }
+}
+
+namespace {
+bool contains(const std::vector<uint32_t> &v, uint32_t x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+}
+} // namespace
+
+Status TensorProgram::verify() const {
+    const size_t nt = tables.size();
+    for (size_t t = 0; t < nt; ++t) {
+        const Table &tab = tables[t];
+        const std::string name = "table " + std::to_string(t);
+        if (tab.scope.size() != tab.domains.size())
+            return error(name + ": scope and domains differ in length");
+        for (size_t i = 0; i < tab.scope.size(); ++i) {
+            if (tab.scope[i] >= domainSizes.size())
+                return error(name + ": unknown variable " + std::to_string(tab.scope[i]));
+            if (tab.domains[i] != domainSizes[tab.scope[i]])
+                return error(name + ": domain of variable " + std::to_string(tab.scope[i]) +
+                             " disagrees with the program");
+            for (size_t j = 0; j < i; ++j)
+                if (tab.scope[j] == tab.scope[i])
+                    return error(name + ": variable repeated in scope");
+        }
+        if (tab.input) {
+            if (!tab.sparse && tab.values.size() != tab.entries())
+                return error(name + ": complete input table has the wrong number of values");
+            if (tab.sparse && (tab.values.size() != tab.rows.size() ||
+                               !std::is_sorted(tab.rows.begin(), tab.rows.end())))
+                return error(name + ": sparse rows unsorted or without values");
+        }
+    }
+    std::vector<bool> written(nt, false);
+    for (size_t t = 0; t < nt; ++t)
+        written[t] = tables[t].input;
+    for (size_t o = 0; o < ops.size(); ++o) {
+        const TensorOp &op = ops[o];
+        const std::string name = "op " + std::to_string(o) + " (" + tensorOpKindName(op.kind) + ")";
+        if (op.output >= nt || written[op.output])
+            return error(name + ": output table missing or written twice");
+        std::vector<uint32_t> unionScope;
+        for (uint32_t in : op.inputs) {
+            if (in >= nt || !written[in])
+                return error(name + ": reads table " + std::to_string(in) +
+                             " before it is written");
+            for (uint32_t v : tables[in].scope)
+                if (!contains(unionScope, v))
+                    unionScope.push_back(v);
+        }
+        const bool single =
+            op.kind == TensorOpKind::Marginalize || op.kind == TensorOpKind::SliceEvidence;
+        if (single && op.inputs.size() != 1)
+            return error(name + ": needs exactly one input");
+        if (op.kind == TensorOpKind::SliceEvidence && op.values.size() != op.vars.size())
+            return error(name + ": one value per fixed variable needed");
+        for (size_t i = 0; i < op.vars.size(); ++i) {
+            if (!contains(unionScope, op.vars[i]))
+                return error(name + ": variable " + std::to_string(op.vars[i]) +
+                             " is not in the inputs' scope");
+            if (op.kind == TensorOpKind::SliceEvidence && op.values[i] >= domainSizes[op.vars[i]])
+                return error(name + ": value outside the domain");
+        }
+        // The output scope must be exactly the union minus the eliminated/fixed variables.
+        const auto &out = tables[op.output].scope;
+        size_t expected = 0;
+        for (uint32_t v : unionScope)
+            if (!contains(op.vars, v)) {
+                ++expected;
+                if (!contains(out, v))
+                    return error(name + ": output scope lacks variable " + std::to_string(v));
+            }
+        if (out.size() != expected)
+            return error(name + ": output scope has extra variables");
+        written[op.output] = true;
+    }
+    std::vector<bool> seen(ops.size(), false);
+    std::vector<int> levelOf(nt, -1);
+    for (size_t l = 0; l < levels.size(); ++l)
+        for (uint32_t o : levels[l]) {
+            if (o >= ops.size() || seen[o])
+                return error("level " + std::to_string(l) + ": op missing or listed twice");
+            seen[o] = true;
+            levelOf[ops[o].output] = static_cast<int>(l);
+        }
+    for (size_t o = 0; o < ops.size(); ++o) {
+        if (!seen[o])
+            return error("op " + std::to_string(o) + " is in no level");
+        for (uint32_t in : ops[o].inputs)
+            if (levelOf[in] >= levelOf[ops[o].output])
+                return error("op " + std::to_string(o) +
+                             " reads a table of its own or a later level");
+    }
+    for (uint32_t r : results)
+        if (r >= nt || !written[r] || !tables[r].scope.empty())
+            return error("result table " + std::to_string(r) + " is not an empty-scope table");
+    return Ok{};
+}
+
+std::string TensorProgram::dump() const {
+    std::ostringstream s;
+    s << "tensor_program semiring=" << semiringName(semiring) << " variables=" << domainSizes.size()
+      << " tables=" << tables.size() << " ops=" << ops.size() << " levels=" << levels.size()
+      << "\n";
+    auto scope = [&](uint32_t t) {
+        std::ostringstream o;
+        o << "t" << t << "(";
+        for (size_t i = 0; i < tables[t].scope.size(); ++i)
+            o << (i ? "," : "") << "x" << tables[t].scope[i];
+        o << ")";
+        return o.str();
+    };
+    for (size_t l = 0; l < levels.size(); ++l) {
+        s << "level " << l << ":\n";
+        for (uint32_t o : levels[l]) {
+            const TensorOp &op = ops[o];
+            s << "  " << scope(op.output) << " = " << tensorOpKindName(op.kind);
+            for (size_t i = 0; i < op.vars.size(); ++i) {
+                s << (i ? "," : " [") << "x" << op.vars[i];
+                if (op.kind == TensorOpKind::SliceEvidence)
+                    s << "=" << op.values[i];
+            }
+            s << (op.vars.empty() ? "" : "]");
+            for (uint32_t in : op.inputs)
+                s << " " << scope(in);
+            s << "\n";
+        }
+    }
+    return s.str();
+}
+
+void recoverAssignment(const TensorProgram &program,
+                       const std::vector<std::vector<double>> &computed,
+                       std::vector<uint32_t> &assignment) {
+    const SemiringOps ring{program.semiring};
+    for (size_t o = program.ops.size(); o-- > 0;) {
+        const TensorOp &op = program.ops[o];
+        if (op.kind != TensorOpKind::Marginalize && op.kind != TensorOpKind::EliminateBucket)
+            continue;
+        // Odometer over the joint values of the eliminated variables.
+        std::vector<uint32_t> best(op.vars.size(), 0);
+        double bestValue = 0;
+        bool first = true;
+        for (uint32_t v : op.vars)
+            assignment[v] = 0;
+        while (true) {
+            double value = ring.one();
+            for (uint32_t in : op.inputs)
+                value = ring.times(value, tableValueAt(program, computed, in, assignment));
+            if (first || ring.better(value, bestValue)) {
+                first = false;
+                bestValue = value;
+                for (size_t i = 0; i < op.vars.size(); ++i)
+                    best[i] = assignment[op.vars[i]];
+            }
+            size_t i = op.vars.size();
+            while (i > 0 && ++assignment[op.vars[i - 1]] == program.domainSizes[op.vars[i - 1]])
+                assignment[op.vars[--i]] = 0;
+            if (i == 0)
+                break;
+        }
+        for (size_t i = 0; i < op.vars.size(); ++i)
+            assignment[op.vars[i]] = best[i];
+    }
+}
+
+} // namespace zbddc

@@ -1,0 +1,84 @@
+// The TensorProgram: ops over tables, the coarse-grained IR of the elimination route (seeds 000,
+// 001, 002). A table has a scope in layout order (scope[0] most significant, scope.back() varies
+// fastest), the domain size of each scope variable, and a density: complete (every row stored) or
+// sparse (explicit rows, every other row holds a default value). Ops are listed in a topological
+// order; `levels` groups ops whose inputs are all produced by earlier levels, so the ops of one
+// level (independent buckets of the elimination tree) may run concurrently.
+#pragma once
+
+#include "ir/result.h"
+#include "ir/semiring.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace zbddc {
+
+struct Table {
+    std::vector<uint32_t> scope;
+    std::vector<uint32_t> domains; // domain size of scope[i]
+    bool sparse = false;
+    bool input = false;         // input tables carry their data; op outputs are computed
+    std::vector<double> values; // complete: every row; sparse: the values of `rows`
+    std::vector<uint64_t> rows; // sparse: ascending row indices
+    double defaultValue = 0;    // sparse: the value of every row not in `rows`
+
+    uint64_t entries() const; // number of rows of the complete table
+};
+
+enum class TensorOpKind : uint8_t {
+    Join,            // out = ⊗ inputs, over the union of their scopes
+    Marginalize,     // out = ⊕ over `vars` of the single input
+    EliminateBucket, // out = ⊕ over `vars` of ⊗ inputs, the join never materialised (seed 001)
+    SliceEvidence,   // out = the single input with `vars` fixed to `values`
+};
+
+const char *tensorOpKindName(TensorOpKind kind);
+
+struct TensorOp {
+    TensorOpKind kind = TensorOpKind::Join;
+    std::vector<uint32_t> inputs; // table ids
+    uint32_t output = 0;          // table id
+    std::vector<uint32_t> vars;   // eliminated (Marginalize, EliminateBucket) or fixed (Slice)
+    std::vector<uint32_t> values; // SliceEvidence: the fixed values
+};
+
+struct TensorProgram {
+    Semiring semiring = Semiring::MinSum;
+    std::vector<uint32_t> domainSizes; // by variable
+    std::vector<Table> tables;
+    std::vector<TensorOp> ops;
+    std::vector<std::vector<uint32_t>> levels; // op ids; see computeLevels
+    std::vector<uint32_t> results;             // empty-scope tables; their ⊗ is the answer
+
+    // Structural checks: ids in range, ops in topological order, every computed table written
+    // exactly once, scopes consistent with each op's semantics, levels a valid partition.
+    Status verify() const;
+    std::string dump() const;
+};
+
+// Assigns each op to level 1 + the deepest level among the producers of its inputs.
+void computeLevels(TensorProgram &program);
+
+// Row-major strides of a table (stride of scope.back() is 1).
+std::vector<uint64_t> tableStrides(const Table &table);
+
+// The value of one row of an input table, complete or sparse.
+double inputTableValue(const Table &table, uint64_t row);
+
+// The value at `assignment` (indexed by variable) of table `id`, read from the input data or from
+// `computed[id]` (complete values of computed tables, as the executors return them).
+double tableValueAt(const TensorProgram &program, const std::vector<std::vector<double>> &computed,
+                    uint32_t id, std::span<const uint32_t> assignment);
+
+// The VALUE phase (seed 001; Dechter's backward pass): walk the Marginalize/EliminateBucket ops
+// from last to first; each one's output scope is already assigned, so pick the ⊕-best joint value
+// of its eliminated variables given its inputs. `assignment` arrives with evidence (and any
+// default) filled in and returns completed.
+void recoverAssignment(const TensorProgram &program,
+                       const std::vector<std::vector<double>> &computed,
+                       std::vector<uint32_t> &assignment);
+
+} // namespace zbddc

@@ -1,0 +1,130 @@
+#include "runtime/bucket_elimination/solve_be.h"
+
+#include "backends/tensor_cpu/tensor_cpu.h"
+#include "compiler/elimination/bucket_program.h"
+#include "ir/tensor_interpret.h"
+
+#ifdef ZBDDC_HAVE_TENSOR_CUDA
+#include "backends/cuda/driver.h"
+#include "backends/cuda_tensor/tensor_gpu.h"
+#endif
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+namespace zbddc {
+
+namespace {
+double msSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+} // namespace
+
+Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOptions &options) {
+    const auto start = std::chrono::steady_clock::now();
+    Solution sol;
+    const size_t n = network.numVariables();
+    const bool hasEvidence = !options.evidence.empty();
+    if (hasEvidence && options.evidence.size() != n)
+        return error("evidence must give one entry per variable");
+
+    // The graph BE works on: evidence variables are sliced out of every scope.
+    std::vector<std::vector<uint32_t>> scopes;
+    for (const CostFunction &f : network.functions) {
+        scopes.emplace_back();
+        for (uint32_t v : f.scope)
+            if (!hasEvidence || options.evidence[v] == UINT32_MAX)
+                scopes.back().push_back(v);
+    }
+    const InteractionGraph graph = buildInteractionGraph(network.domainSizes, scopes);
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<uint32_t> order = options.order;
+    sol.stats.heuristic =
+        order.empty() ? std::string(orderHeuristicName(options.heuristic)) : "given";
+    if (order.empty())
+        order = greedyOrder(graph, options.heuristic);
+    else if (Status s = checkOrder(order, n); !s)
+        return s.error();
+    const OrderStats os = analyzeOrder(graph, order);
+    sol.stats.orderMs = msSince(t0);
+    sol.stats.inducedWidth = os.inducedWidth;
+    sol.stats.largestTableEntries = os.largestMessageEntries;
+    sol.stats.largestBucketEntries = os.largestBucketEntries;
+    sol.stats.totalTableEntries = os.totalMessageEntries;
+    double needed = os.totalMessageEntries;
+    if (!options.fuseBuckets)
+        needed += os.largestBucketEntries * static_cast<double>(n); // joined tables, a bound
+    if (needed > options.maxTotalEntries) {
+        char msg[200];
+        std::snprintf(msg, sizeof msg,
+                      "bucket elimination needs about 10^%.1f table entries (induced width %u, "
+                      "largest table 10^%.1f), beyond the limit of 10^%.1f",
+                      std::log10(needed), os.inducedWidth, std::log10(os.largestMessageEntries),
+                      std::log10(options.maxTotalEntries));
+        return error(msg);
+    }
+
+    t0 = std::chrono::steady_clock::now();
+    auto program = buildBucketProgram(network, order, {options.fuseBuckets, options.evidence});
+    if (!program)
+        return program.error();
+    sol.stats.buildMs = msSince(t0);
+    sol.stats.ops = program->ops.size();
+    sol.stats.levels = program->levels.size();
+
+    t0 = std::chrono::steady_clock::now();
+    BeExecutor executor = options.executor;
+#ifdef ZBDDC_HAVE_TENSOR_CUDA
+    if (executor == BeExecutor::Auto)
+        executor = cuda::cudaAvailable() ? BeExecutor::Cuda : BeExecutor::Cpu;
+#else
+    if (executor == BeExecutor::Auto)
+        executor = BeExecutor::Cpu;
+    if (executor == BeExecutor::Cuda)
+        return error("this build has no CUDA backend (NVRTC was not found)");
+#endif
+    Result<std::vector<std::vector<double>>> computed = std::vector<std::vector<double>>{};
+    sol.device = "cpu";
+    if (executor == BeExecutor::Reference) {
+        computed = interpretTensorProgram(*program);
+        sol.device = "reference";
+    } else if (executor == BeExecutor::Cpu) {
+        computed = runTensorProgramCpu(*program, {options.threads});
+    }
+#ifdef ZBDDC_HAVE_TENSOR_CUDA
+    if (executor == BeExecutor::Cuda) {
+        cuda::GpuExecStats gpu;
+        computed = cuda::runTensorProgramCuda(*program, {}, &gpu);
+        sol.device = "cuda: " + gpu.device;
+    }
+#endif
+    if (!computed)
+        return computed.error();
+    sol.stats.solveMs = msSince(t0);
+
+    t0 = std::chrono::steady_clock::now();
+    const Cost optimum = programResult(*program, *computed);
+    sol.feasible = optimum < network.upperBound;
+    sol.assignment.assign(n, 0); // variables in no cost function keep value 0
+    for (size_t v = 0; hasEvidence && v < n; ++v)
+        if (options.evidence[v] != UINT32_MAX)
+            sol.assignment[v] = options.evidence[v];
+    recoverAssignment(*program, *computed, sol.assignment);
+    sol.stats.tracebackMs = msSince(t0);
+    sol.cost = sol.feasible ? optimum : kForbidden;
+    if (sol.feasible) {
+        // The answer must stand on its own: recompute its cost from the original tables.
+        const Cost check = assignmentCost(network, sol.assignment);
+        const bool agree = network.integerCosts ? check == optimum
+                                                : std::abs(check - optimum) <=
+                                                      1e-9 * std::max(1.0, std::abs(optimum));
+        if (!agree)
+            return error("internal error: the recovered assignment costs " + std::to_string(check) +
+                         ", not the optimum " + std::to_string(optimum));
+    }
+    sol.stats.totalMs = msSince(start);
+    return sol;
+}
+
+} // namespace zbddc

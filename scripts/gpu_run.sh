@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Runs, on the GPU machine, what scripts/pack_gpu.sh packed: every gpu test, then every GPU
+# benchmark, writing logs, the benchmarks' JSON/markdown and a summary into OUTDIR.
+#   .gpu/gpu_run.sh OUTDIR
+# Exit code: 0 when every test passed (77 = skipped counts as not passed), 1 otherwise.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:?usage: gpu_run.sh OUTDIR}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+libs=$(mktemp -d /tmp/zbddc-libs.XXXX)
+[ -f "$here/libs.tar.xz" ] && tar -C "$libs" -xJf "$here/libs.tar.xz"
+cuda_lib=$(dirname "$(ls /usr/local/cuda/lib64/libnvrtc.so.* /usr/local/cuda*/lib64/libnvrtc.so.* \
+    /usr/lib/x86_64-linux-gnu/libnvrtc.so.* 2>/dev/null | head -1)" 2>/dev/null || true)
+export LD_LIBRARY_PATH="$libs:${cuda_lib:-/usr/local/cuda/lib64}:${LD_LIBRARY_PATH:-}"
+export ZBDDC_CACHE_DIR=${ZBDDC_CACHE_DIR:-/tmp/zbddc-cache}
+
+summary="$out/summary.txt"
+{
+    echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | sed 's/^/gpu: /'
+    echo "nvrtc: ${cuda_lib:-not found}"
+} > "$summary"
+
+failed=0
+for t in "$here"/tests/*; do
+    name=$(basename "$t")
+    start=$(date +%s%N)
+    "$t" >> "$out/tests.log" 2>&1
+    rc=$?
+    ms=$((($(date +%s%N) - start) / 1000000))
+    case $rc in
+        0) status=passed ;;
+        77) status=skipped; failed=1 ;;
+        *) status="FAILED (exit $rc)"; failed=1 ;;
+    esac
+    printf 'test %-28s %s (%d ms)\n' "$name" "$status" "$ms" | tee -a "$summary"
+done
+
+for b in "$here"/bench/*; do
+    [ -f "$b" ] && [ -x "$b" ] || continue
+    name=$(basename "$b")
+    "$b" --json "$out/$name.json" --markdown "$out/$name.md" >> "$out/bench.log" 2>&1
+    rc=$?
+    echo "bench $name exit $rc" | tee -a "$summary"
+    [ $rc -eq 0 ] || failed=1
+done
+[ -f "$out/bench.log" ] && tail -n 60 "$out/bench.log"
+cat "$summary"
+exit $failed

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Builds the GPU tests and GPU benchmarks here and packs, into one folder, what a GPU machine
+# (Ubuntu 24.04, CUDA 13 driver and toolkit, no LLVM, no internet) needs to run them: the
+# executables, the shared libraries it may lack (compressed), and gpu_run.sh. The folder must stay
+# under 64 MiB (the device tool's limit); this script fails if it does not.
+#   scripts/pack_gpu.sh [DEST]        default DEST: <repo>/.gpu      (BUILD_DIR overrides build/)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD_DIR:-$root/build}
+dest=${1:-$root/.gpu}
+limit=$((64 * 1024 * 1024))
+
+[ -f "$build/build.ninja" ] || cmake -S "$root" -B "$build" -G Ninja >/dev/null
+
+# Every test labelled gpu, and every benchmark registered as a GPU benchmark (bench/CMakeLists.txt
+# lists their targets in gpu_benchmarks.txt).
+mapfile -t tests < <(ctest --test-dir "$build" -L gpu --show-only=json-v1 |
+    python3 -c 'import json,sys; [print(t["command"][0]) for t in json.load(sys.stdin)["tests"]]')
+benches=()
+[ -f "$build/bench/gpu_benchmarks.txt" ] && mapfile -t benches < "$build/bench/gpu_benchmarks.txt"
+targets=()
+for exe in "${tests[@]}" "${benches[@]}"; do targets+=("$(basename "$exe")"); done
+[ ${#targets[@]} -gt 0 ] || { echo "pack_gpu: no gpu tests or benchmarks found in $build" >&2; exit 1; }
+ninja -C "$build" -j2 "${targets[@]}" >/dev/null
+
+rm -rf "$dest"
+mkdir -p "$dest/tests" "$dest/bench" "$dest/lib"
+for exe in "${tests[@]}"; do cp "$exe" "$dest/tests/"; done
+for exe in "${benches[@]}"; do cp "$exe" "$dest/bench/"; done
+[ -d "$root/bench/peers" ] && cp -r "$root/bench/peers" "$dest/bench/"
+cp "$root/scripts/gpu_run.sh" "$dest/"
+# Debug info is most of each binary's size and is not needed there.
+strip --strip-debug "$dest"/tests/* "$dest"/bench/* 2>/dev/null || true
+
+# Shared libraries: everything ldd resolves except the C/C++ runtime that Ubuntu 24.04 has (newer
+# than Debian 12's, so backward compatible) and NVRTC, which comes from the GPU machine's own CUDA
+# toolkit (its 110 MB would not fit; the driver and NVRTC must match there anyway).
+system='^(linux-vdso|ld-linux|libc\.|libm\.|libstdc\+\+|libgcc_s|libpthread|libdl\.|librt\.|libnvrtc)'
+for exe in "$dest"/tests/* "$dest"/bench/*; do
+    [ -f "$exe" ] && [ -x "$exe" ] || continue
+    ldd "$exe" | awk '$3 ~ /^\// {print $1, $3}' | while read -r name path; do
+        [[ $name =~ $system ]] || cp -nL "$path" "$dest/lib/$name"
+    done
+done
+if [ -n "$(ls -A "$dest/lib")" ]; then
+    tar -C "$dest/lib" -cJf "$dest/libs.tar.xz" .
+fi
+rm -rf "$dest/lib"
+
+size=$(du -sb "$dest" | cut -f1)
+echo "pack_gpu: $dest: $(ls "$dest"/tests | wc -l) tests, $(ls "$dest"/bench | wc -l) benchmarks, $((size / 1024)) KiB"
+if [ "$size" -ge "$limit" ]; then
+    echo "pack_gpu: $dest is $size bytes, over the 64 MiB limit" >&2
+    exit 1
+fi

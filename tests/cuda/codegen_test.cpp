@@ -1,0 +1,119 @@
+// Every kernel shape the CUDA backend can generate is compiled with NVRTC here, without a GPU, so
+// CI catches a kernel that does not compile. Also: error messages quote the generated line, the
+// disk cache hits on the second compile, and a missing driver is reported, not fatal.
+#include "backends/cuda/cuda_model.h"
+#include "backends/cuda/driver.h"
+#include "backends/cuda/kernel_source.h"
+#include "backends/cuda/nvrtc.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <unistd.h>
+
+using namespace zbddc;
+using namespace zbddc::cuda;
+namespace fs = std::filesystem;
+
+namespace {
+std::string freshCacheDir(const std::string &tag) {
+    const fs::path d = fs::temp_directory_path() /
+                       ("zbddc-test-" + tag + "-" + std::to_string(::getpid()));
+    fs::remove_all(d);
+    return d.string();
+}
+} // namespace
+
+TEST_CASE("every generated kernel shape compiles with NVRTC for sm_90", "[cuda][nvrtc]") {
+    NvrtcOptions nv;
+    nv.arch = "sm_90";
+    nv.useCache = false;
+    int shapes = 0;
+    for (Semiring s : {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum,
+                       Semiring::MinSum})
+        for (bool f64 : {false, true})
+            for (bool log : {false, true}) {
+                if (log && (s == Semiring::MaxSum || s == Semiring::MinSum))
+                    continue;
+                for (uint32_t batch : {1u, 7u}) {
+                    KernelShape k{s, f64, log, batch, batch == 7 ? 256u : 1024u};
+                    INFO(k.describe());
+                    auto ptx = compileToPtx(generateKernelSource(k), "shape.cu", nv);
+                    if (!ptx)
+                        FAIL(ptx.error().str());
+                    for (const char *entry : {"zb_forward_block", "zb_forward_grid",
+                                              "zb_backward_block", "zb_backward_grid"})
+                        CHECK(ptx->ptx.find(std::string(".entry ") + entry) != std::string::npos);
+                    ++shapes;
+                }
+            }
+    CHECK(shapes == 24);
+}
+
+TEST_CASE("NVRTC errors name the generated source's line and quote it", "[cuda][nvrtc]") {
+    NvrtcOptions nv;
+    nv.useCache = false;
+    const std::string src = "extern \"C\" __global__ void k(float *p) {\n"
+                            "    p[0] = undefined_name + 1;\n"
+                            "}\n";
+    auto r = compileToPtx(src, "broken.cu", nv);
+    REQUIRE(!r.ok());
+    CHECK(r.error().file == "broken.cu");
+    CHECK(r.error().line == 2);
+    CHECK(r.error().message.find("undefined_name + 1") != std::string::npos);
+}
+
+TEST_CASE("the second compile of the same source comes from the disk cache", "[cuda][nvrtc]") {
+    NvrtcOptions nv;
+    nv.cacheDir = freshCacheDir("cache");
+    const std::string src = generateKernelSource(KernelShape{});
+    auto first = compileToPtx(src, "m.cu", nv);
+    REQUIRE(first.ok());
+    CHECK(!first->fromCache);
+    auto second = compileToPtx(src, "m.cu", nv);
+    REQUIRE(second.ok());
+    CHECK(second->fromCache);
+    CHECK(second->ptx == first->ptx);
+    // Other options are another key: sm_80 compiles afresh.
+    nv.arch = "sm_80";
+    auto other = compileToPtx(src, "m.cu", nv);
+    REQUIRE(other.ok());
+    CHECK(!other->fromCache);
+    fs::remove_all(nv.cacheDir);
+}
+
+TEST_CASE("--emit=cu and --emit=ptx need no GPU; bad options are refused", "[cuda][nvrtc]") {
+    Circuit c;
+    c.addInputInfo({});
+    c.addOutput(c.addTimes(c.addInput(0), c.addInput(0)));
+    CudaOptions o;
+    o.nvrtc.useCache = false;
+    auto cu = emitCudaSource(c, o);
+    REQUIRE(cu.ok());
+    CHECK(cu->find("zb_forward_grid") != std::string::npos);
+    auto ptx = emitPtx(c, o);
+    REQUIRE(ptx.ok());
+    CHECK(ptx->find(".target sm_90") != std::string::npos);
+
+    o.semiring = Semiring::MinSum;
+    o.logSpace = true;
+    auto bad = emitCudaSource(c, o);
+    REQUIRE(!bad.ok());
+    CHECK(bad.error().message.find("log space") != std::string::npos);
+}
+
+TEST_CASE("without a GPU driver, cudaAvailable says why and compileCuda fails cleanly",
+          "[cuda][driver]") {
+    Status st = cudaAvailable();
+    if (st.ok()) {
+        WARN("a GPU is present here; the no-driver path is not exercised");
+        return;
+    }
+    CHECK(!st.error().message.empty());
+    Circuit c;
+    c.addInputInfo({});
+    c.addOutput(c.addInput(0));
+    auto m = compileCuda(c);
+    REQUIRE(!m.ok());
+    CHECK(m.error().message == st.error().message);
+}

@@ -1,0 +1,204 @@
+// The generated kernels on a real GPU against the reference evaluator: random circuits, every
+// semiring, float32/float64/log space, latency (B = 1) and batch lanes, block-only, grid-only and
+// mixed launch plans, forward and backward, traceback. Results are poisoned with NaN before every
+// run and NaN never compares equal. Exits 77 (skipped) where no GPU is present.
+#include "backends/cuda/cuda_model.h"
+#include "ir/interpret.h"
+#include "random_circuits.h"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+using namespace zbddc;
+using namespace zbddc::cuda;
+
+namespace {
+
+// Runs before Catch's main: a machine without a GPU skips the whole program with CTest's code 77.
+const bool gpuPresent = [] {
+    Status st = cudaAvailable();
+    if (!st) {
+        std::printf("SKIPPED: no GPU: %s\n", st.error().message.c_str());
+        std::exit(77);
+    }
+    auto info = deviceInfo(0);
+    if (info)
+        std::printf("GPU: %s (%s, %d SMs, driver %d)\n", info->name.c_str(), info->arch().c_str(),
+                    info->multiprocessors, info->driverVersion);
+    return true;
+}();
+
+// Relative closeness that NaN never satisfies; equal infinities (the semiring's zero) pass.
+bool close(double got, double want, double tol) {
+    if (std::isnan(got) || std::isnan(want))
+        return false;
+    if (std::isinf(want) || std::isinf(got))
+        return got == want;
+    return std::fabs(got - want) <= tol * std::max(1.0, std::fabs(want));
+}
+
+struct Mode {
+    const char *name;
+    uint32_t narrowWork;
+};
+const Mode kModes[] = {{"block-only", 0xffffffffu}, {"grid-only", 0}, {"mixed", 64}};
+
+struct NumericCase {
+    Precision precision;
+    bool log;
+    double tol;
+};
+const NumericCase kNumerics[] = {{Precision::Float64, false, 1e-9},
+                                 {Precision::Float32, false, 2e-4},
+                                 {Precision::Float64, true, 1e-9},
+                                 {Precision::Float32, true, 2e-4}};
+
+bool logAllowed(Semiring s) { return s == Semiring::SumProduct || s == Semiring::MaxProduct; }
+
+// Forward (all outputs) and backward (output 0) of `c` on `count` random vectors, compared with
+// the reference evaluator vector by vector.
+void checkAgainstReference(const Circuit &c, const CudaOptions &o, size_t count, uint32_t seed,
+                           double tol) {
+    const Semiring s = o.semiring.value_or(c.semiring);
+    const Numeric refNumeric = o.logSpace ? Numeric::Log : Numeric::Float64;
+    auto model = compileCuda(c, o);
+    if (!model)
+        FAIL(model.error().str());
+    const auto xs = testing::randomInputs(count * c.numInputs(), seed, 0.3, 0.9);
+    REQUIRE(model->poisonResults().ok());
+    auto out = model->evaluate(xs, count);
+    if (!out)
+        FAIL(out.error().str());
+    REQUIRE(model->poisonResults().ok());
+    auto grad = model->adjoints(xs, count, 0);
+    if (!grad)
+        FAIL(grad.error().str());
+    int bad = 0;
+    for (size_t v = 0; v < count; ++v) {
+        std::span<const double> x(xs.data() + v * c.numInputs(), c.numInputs());
+        auto ref = evaluate(c, x, s, refNumeric);
+        REQUIRE(ref.ok());
+        for (size_t k = 0; k < c.numOutputs(); ++k)
+            if (!close((*out)[v * c.numOutputs() + k], ref->values[c.outputs[k]], tol) && bad++ < 5)
+                FAIL_CHECK("vector " << v << " output " << k << ": gpu "
+                                     << (*out)[v * c.numOutputs() + k] << " reference "
+                                     << ref->values[c.outputs[k]]);
+        const auto adj = inputAdjoints(c, *ref, 0);
+        for (size_t i = 0; i < c.numInputs(); ++i)
+            if (!close(grad->adjoints[v * c.numInputs() + i], adj[i], tol) && bad++ < 5)
+                FAIL_CHECK("vector " << v << " adjoint of x[" << i << "]: gpu "
+                                     << grad->adjoints[v * c.numInputs() + i] << " reference "
+                                     << adj[i]);
+    }
+    CHECK(bad == 0);
+}
+
+} // namespace
+
+TEST_CASE("random DAGs: every semiring, number type and launch plan, forward and backward",
+          "[gpu]") {
+    for (Semiring s : {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum,
+                       Semiring::MinSum})
+        for (const NumericCase &n : kNumerics) {
+            if (n.log && !logAllowed(s))
+                continue;
+            for (const Mode &m : kModes)
+                for (uint32_t batch : {1u, 33u}) {
+                    const uint32_t seed = 11 * batch + static_cast<uint32_t>(s);
+                    const Circuit c = testing::randomDag(9, 300, seed, s, 3);
+                    CudaOptions o;
+                    o.precision = n.precision;
+                    o.logSpace = n.log;
+                    o.batch = batch;
+                    o.narrowWork = m.narrowWork;
+                    INFO(semiringName(s) << " " << (n.precision == Precision::Float64 ? "f64" : "f32")
+                                         << (n.log ? " log" : "") << " " << m.name << " B=" << batch);
+                    // Two batches' worth plus a partial one: chunking and idle lanes.
+                    checkAgainstReference(c, o, batch == 1 ? 3 : 2 * batch + 5, seed + 1, n.tol);
+                }
+        }
+}
+
+TEST_CASE("wide ZBDD-shaped circuits across the grid, latency and throughput lanes", "[gpu]") {
+    const Circuit c = testing::randomZddCircuit(40, 5000, 5, 2);
+    for (uint32_t batch : {1u, 256u}) {
+        CudaOptions o;
+        o.batch = batch;
+        INFO("B=" << batch);
+        checkAgainstReference(c, o, batch == 1 ? 2 : batch + 3, 77, 1e-9);
+        o.precision = Precision::Float32;
+        o.logSpace = true;
+        checkAgainstReference(c, o, batch == 1 ? 2 : batch, 78, 1e-4);
+    }
+}
+
+TEST_CASE("slot reuse (forward-only batches) gives the same outputs", "[gpu]") {
+    const Circuit c = testing::randomZddCircuit(60, 700, 9, 3);
+    CudaOptions o;
+    o.backward = false;
+    o.batch = 64;
+    auto model = compileCuda(c, o);
+    REQUIRE(model.ok());
+    CHECK(model->plan().numSlots < c.numNodes());
+    const size_t count = 100;
+    const auto xs = testing::randomInputs(count * c.numInputs(), 3);
+    REQUIRE(model->poisonResults().ok());
+    auto out = model->evaluate(xs, count);
+    REQUIRE(out.ok());
+    for (size_t v = 0; v < count; ++v) {
+        auto ref = evaluate(c, std::span(xs.data() + v * c.numInputs(), c.numInputs()),
+                            Semiring::SumProduct);
+        for (size_t k = 0; k < c.numOutputs(); ++k)
+            REQUIRE(close((*out)[v * c.numOutputs() + k], ref->values[c.outputs[k]], 1e-9));
+    }
+    CHECK(!model->adjoints(xs, count, 0).ok()); // refused, not wrong
+}
+
+TEST_CASE("max/min semirings: traceback from device values equals the reference's", "[gpu]") {
+    for (Semiring s : {Semiring::MaxProduct, Semiring::MaxSum, Semiring::MinSum})
+        for (uint32_t seed = 1; seed <= 3; ++seed) {
+            const Circuit c = testing::randomZddCircuit(30, 40, seed, 1);
+            CudaOptions o;
+            o.semiring = s;
+            auto model = compileCuda(c, o);
+            REQUIRE(model.ok());
+            const auto x = testing::randomInputs(c.numInputs(), seed * 31);
+            auto got = model->traceback(x, 0);
+            REQUIRE(got.ok());
+            CHECK(*got == traceback(c, *evaluate(c, x, s), 0));
+        }
+}
+
+TEST_CASE("a PR that underflows float64 is right in log space", "[gpu]") {
+    // Two interleaved chains over 200 levels: every one of the 2^200 terms has 200 factors near
+    // 1e-3, so PR is about 1e-540, far below float64's smallest number.
+    Circuit c;
+    const uint32_t n = 200;
+    for (uint32_t i = 0; i < 2 * n; ++i)
+        c.addInputInfo({});
+    NodeId a = c.addOne(), b = c.addOne();
+    for (uint32_t v = 0; v < n; ++v) {
+        const NodeId xa = c.addInput(2 * v), xb = c.addInput(2 * v + 1);
+        const NodeId a2 = c.addMulAdd(a, xa, c.addTimes(b, xb));
+        const NodeId b2 = c.addMulAdd(b, xa, c.addTimes(a, xb));
+        a = a2;
+        b = b2;
+    }
+    c.addOutput(a);
+    const auto x = testing::randomInputs(c.numInputs(), 5, 0.5e-3, 1.5e-3);
+    auto lin = evaluate(c, x, Semiring::SumProduct);
+    auto log = evaluate(c, x, Semiring::SumProduct, Numeric::Log);
+    REQUIRE(lin->values[c.outputs[0]] == 0.0); // the premise: float64 underflows
+    REQUIRE(std::isfinite(log->values[c.outputs[0]]));
+    CudaOptions o;
+    o.logSpace = true;
+    auto model = compileCuda(c, o);
+    REQUIRE(model.ok());
+    CHECK(model->numericName() == "log-float64");
+    auto out = model->evaluate(x, 1);
+    REQUIRE(out.ok());
+    CHECK(close((*out)[0], log->values[c.outputs[0]], 1e-10));
+}

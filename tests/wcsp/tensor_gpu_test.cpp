@@ -1,0 +1,84 @@
+// The generated kernels on a real GPU against the reference interpreter (random programs, table
+// by table, bit-exact on integer costs) and against toulbar2's optima through the solver.
+// Exits 77 (skipped) where no GPU is present.
+#include "backends/cuda/driver.h"
+#include "backends/cuda_tensor/tensor_gpu.h"
+#include "compiler/elimination/bucket_program.h"
+#include "compiler/elimination/elimination_order.h"
+#include "compiler/frontends/wcsp/read_cost_network.h"
+#include "ir/tensor_interpret.h"
+#include "random_networks.h"
+#include "runtime/bucket_elimination/solve_be.h"
+
+#include "tests/catch.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+using namespace zbddc;
+using namespace zbddc::cuda;
+
+namespace {
+const bool gpuPresent = [] {
+    Status st = cudaAvailable();
+    if (!st) {
+        std::printf("SKIPPED: no GPU: %s\n", st.error().message.c_str());
+        std::exit(77);
+    }
+    return true;
+}();
+
+std::vector<uint32_t> minFillOrder(const CostNetwork &net) {
+    std::vector<std::vector<uint32_t>> scopes;
+    for (const auto &f : net.functions)
+        scopes.push_back(f.scope);
+    return greedyOrder(buildInteractionGraph(net.domainSizes, scopes), OrderHeuristic::MinFill);
+}
+} // namespace
+
+TEST_CASE("GPU tensor kernels equal the reference interpreter table by table", "[gpu]") {
+    std::mt19937 rng(17);
+    for (int trial = 0; trial < 30; ++trial) {
+        const CostNetwork net =
+            testing::randomNetwork(rng, 3 + rng() % 7, 2 + rng() % 10, 6, 4, 50, trial % 2);
+        std::vector<uint32_t> evidence;
+        if (trial % 3 == 2) {
+            evidence.assign(net.numVariables(), UINT32_MAX);
+            evidence[1] = rng() % net.domainSizes[1];
+        }
+        auto p = buildBucketProgram(net, minFillOrder(net), {trial % 4 != 0, evidence});
+        REQUIRE(p.ok());
+        auto ref = interpretTensorProgram(*p);
+        REQUIRE(ref.ok());
+        GpuExecOptions o;
+        o.kernels.warpRowThreshold = trial % 2 ? 2 : 32;
+        o.chunkRows = trial % 5 == 0 ? 7 : o.chunkRows; // several chunks per table
+        auto gpu = runTensorProgramCuda(*p, o);
+        INFO("trial " << trial << ": " << (gpu ? "" : gpu.error().str()));
+        REQUIRE(gpu.ok());
+        CHECK(*gpu == *ref);
+    }
+}
+
+TEST_CASE("GPU bucket elimination agrees with the CPU path on the benchmark WCSPs", "[gpu]") {
+    const std::string dir = std::string(ZBDDC_BENCHMARKS_DIR) + "/wcsp";
+    if (!std::filesystem::exists(dir)) {
+        WARN("skipped: " << dir << " is absent");
+        return;
+    }
+    for (const char *name : {"4queens", "warehouse", "zebra", "example", "404"}) {
+        auto net = readCostNetworkFile(dir + "/" + name + ".wcsp");
+        REQUIRE(net.ok());
+        BeOptions cpu;
+        BeOptions gpu;
+        gpu.executor = BeExecutor::Cuda;
+        auto a = solveBucketElimination(*net, cpu);
+        auto b = solveBucketElimination(*net, gpu);
+        INFO(name << ": " << (b ? b->device : b.error().str()));
+        REQUIRE(a.ok());
+        REQUIRE(b.ok());
+        CHECK(a->cost == b->cost);
+        CHECK(assignmentCost(*net, b->assignment) == a->cost);
+    }
+}
