@@ -41,7 +41,7 @@ done
 for b in "$here"/bench/*; do
     [ -f "$b" ] && [ -x "$b" ] || continue
     name=$(basename "$b")
-    "$b" --json "$out/$name.json" --markdown "$out/$name.md" >> "$out/bench.log" 2>&1
+    "$b" --json "$out/$name.json" --md "$out/$name.md" >> "$out/bench.log" 2>&1
     rc=$?
     echo "bench $name exit $rc" | tee -a "$summary"
     [ $rc -eq 0 ] || failed=1

@@ -233,6 +233,12 @@ Result<CudaModel> compileCuda(const Circuit &c, const std::vector<uint32_t> &lev
     m.forward_ = planSegments(fwork, o.narrowWork, m.shape_.blockThreads, *fwdMax);
     if (o.backward)
         m.backward_ = planSegments(bwork, o.narrowWork, m.shape_.blockThreads, *bwdMax);
+    if (o.fullGrid) {
+        for (Segment &s : m.forward_)
+            s.blocks = s.grid ? *fwdMax : 1;
+        for (Segment &s : m.backward_)
+            s.blocks = s.grid ? *bwdMax : 1;
+    }
     return m;
 }
 

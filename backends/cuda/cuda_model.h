@@ -29,6 +29,9 @@ struct CudaOptions {
     // A level with at most this many work items (ops × B) runs inside one block (barrier
     // __syncthreads, ~0.04 µs) rather than across the grid (~1-2 µs per grid barrier).
     uint32_t narrowWork = 2048;
+    // Grid segments use every resident block rather than just enough for their widest level
+    // (benchmarks use it to measure a full-grid barrier).
+    bool fullGrid = false;
     NvrtcOptions nvrtc;               // arch is taken from the device
 };
 
