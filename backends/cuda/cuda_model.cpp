@@ -80,7 +80,12 @@ std::string CudaModel::numericName() const {
     return std::string(shape_.logSpace ? "log-" : "") + (shape_.float64 ? "float64" : "float32");
 }
 
-double CudaModel::forwardBytes() const {
+double CudaModel::minimumForwardBytes() const {
+    const double word = shape_.float64 ? 8 : 4;
+    return (2.0 * plan_.numOps() + plan_.numInputs) * word * shape_.batch;
+}
+
+double CudaModel::operandBytes() const {
     const double word = shape_.float64 ? 8 : 4;
     double operands = 0;
     for (uint32_t L = 0; L < plan_.numLevels; ++L) {

@@ -81,8 +81,11 @@ class CudaModel {
     Result<double> timeForward(int reps);
     Result<double> timeForwardBackward(int reps);
 
-    // Bytes a forward pass must move at least: each op reads its operands and writes its result.
-    double forwardBytes() const;
+    // Bytes a forward pass must move through device memory at least when every op's result goes
+    // through memory: each result written once and read once, each input read once (× B lanes).
+    double minimumForwardBytes() const;
+    // Operand traffic as issued (2 or 3 reads and a write per op): what L2 and DRAM serve together.
+    double operandBytes() const;
 
   private:
     friend Result<CudaModel> compileCuda(const Circuit &, const std::vector<uint32_t> &,

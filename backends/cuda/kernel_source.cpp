@@ -69,25 +69,30 @@ template <bool GRID> __device__ __forceinline__ T zb_load(const T *p) {
     return *p;
 }
 
-// Grid-wide barrier for a cooperative launch (all blocks resident): one arrival counter, and a
-// generation number the last arriver bumps. The counter is reset before the bump, so it is zero
-// again for the next barrier and the next launch.
+// Grid-wide barrier for a cooperative launch (all blocks resident). One counter word: every block
+// adds 1 except block 0, which adds 2^31 - (blocks - 1), so the arrivals of one barrier sum to
+// exactly 2^31: the top bit flips once all have arrived and the low bits return to what they were
+// (0), whatever the grid size of this or the next launch. One atomic per block on the critical path.
 __device__ __forceinline__ void zb_grid_barrier(unsigned *bar) {
     __syncthreads();
     if (threadIdx.x == 0) {
-        volatile unsigned *gen = bar + 1;
-        const unsigned g = *gen;
+        const unsigned add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1) : 1u;
         __threadfence();
-        if (atomicAdd(bar, 1u) == gridDim.x - 1) {
-            atomicExch(bar, 0u);
-            __threadfence();
-            atomicAdd(bar + 1, 1u);
-        } else {
-            while (*gen == g) { }
-        }
+        const unsigned old = atomicAdd(bar, add);
+        volatile unsigned *v = bar;
+        while (((old ^ *v) & 0x80000000u) == 0) { }
         __threadfence();
     }
     __syncthreads();
+}
+
+// Block segments walk many tiny levels: their level table goes to shared memory and their index
+// arrays are prefetched into L1, so a level's critical path is the value loads alone.
+#define ZB_STAGE 1024
+__device__ __forceinline__ void zb_prefetch_l1(const void *p, unsigned bytes) {
+    bytes = min(bytes, 32768u); // beyond L1's share, prefetching only evicts
+    for (unsigned off = threadIdx.x * 128u; off < bytes; off += blockDim.x * 128u)
+        asm volatile("prefetch.global.L1 [%0];" :: "l"((const char *)p + off));
 }
 
 // One kind's ops of one level: each of the ops × B work items is (op k, lane), lane fastest, so a
@@ -146,9 +151,24 @@ __device__ __forceinline__ void zb_backward_step(const Plan &p, unsigned step, u
 }
 
 extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_forward_block(Plan p, unsigned first, unsigned last) {
-    for (unsigned L = first; L < last; ++L) {
-        zb_forward_level<false>(p, L, threadIdx.x, blockDim.x);
+    __shared__ unsigned g[3 * ZB_STAGE + 1];
+    for (unsigned c0 = first; c0 < last; c0 += ZB_STAGE) {
+        const unsigned c1 = min(last, c0 + ZB_STAGE);
+        for (unsigned i = threadIdx.x; i <= 3 * (c1 - c0); i += blockDim.x)
+            g[i] = p.groupStart[3 * c0 + i];
         __syncthreads();
+        const unsigned k0 = g[0], k1 = g[3 * (c1 - c0)];
+        zb_prefetch_l1(p.opA + k0, 4 * (k1 - k0));
+        zb_prefetch_l1(p.opB + k0, 4 * (k1 - k0));
+        zb_prefetch_l1(p.opC + k0, 4 * (k1 - k0));
+        zb_prefetch_l1(p.opDst + k0, 4 * (k1 - k0));
+        for (unsigned L = c0; L < c1; ++L) {
+            const unsigned *h = g + 3 * (L - c0);
+            zb_forward_group<0, false>(p, h[0], h[1], threadIdx.x, blockDim.x);
+            zb_forward_group<1, false>(p, h[1], h[2], threadIdx.x, blockDim.x);
+            zb_forward_group<2, false>(p, h[2], h[3], threadIdx.x, blockDim.x);
+            __syncthreads();
+        }
     }
 }
 
