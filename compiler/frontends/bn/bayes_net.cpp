@@ -1,0 +1,135 @@
+#include "compiler/frontends/bn/bayes_net.h"
+
+#include "compiler/frontends/text_lines.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace zbddc {
+
+uint32_t BayesNet::find(const std::string &name) const {
+    for (size_t i = 0; i < variables.size(); ++i)
+        if (variables[i].name == name)
+            return static_cast<uint32_t>(i);
+    return UINT32_MAX;
+}
+
+size_t BayesNet::rowCount(uint32_t v) const {
+    size_t rows = 1;
+    for (uint32_t p : variables[v].parents)
+        rows *= variables[p].states.size();
+    return rows;
+}
+
+namespace {
+// Depth-first search for a directed cycle along parent edges; returns it as names "A -> B -> A".
+std::string findCycle(const BayesNet &net, uint32_t &start) {
+    const size_t n = net.variables.size();
+    std::vector<uint8_t> color(n, 0); // 0 new, 1 on the stack, 2 done
+    std::vector<uint32_t> stack, edge;
+    for (uint32_t root = 0; root < n; ++root) {
+        if (color[root])
+            continue;
+        stack = {root};
+        edge = {0};
+        color[root] = 1;
+        while (!stack.empty()) {
+            const uint32_t v = stack.back();
+            const auto &parents = net.variables[v].parents;
+            if (edge.back() == parents.size()) {
+                color[v] = 2;
+                stack.pop_back();
+                edge.pop_back();
+                continue;
+            }
+            const uint32_t p = parents[edge.back()++];
+            if (color[p] == 1) { // back edge: the cycle is the stack from p upwards
+                std::string text;
+                size_t i = stack.size();
+                while (stack[i - 1] != p)
+                    --i;
+                for (size_t k = stack.size(); k-- > i - 1;)
+                    text += net.variables[stack[k]].name + " -> ";
+                start = v;
+                return text + net.variables[v].name;
+            }
+            if (color[p] == 0) {
+                color[p] = 1;
+                stack.push_back(p);
+                edge.push_back(0);
+            }
+        }
+    }
+    return {};
+}
+} // namespace
+
+Status checkNetwork(BayesNet &net, const ReadOptions &options) {
+    for (uint32_t v = 0; v < net.variables.size(); ++v) {
+        const BnVariable &var = net.variables[v];
+        if (var.states.empty())
+            return errorAt(net.file, var.line, "variable '" + var.name + "' has no states");
+        const size_t rows = net.rowCount(v);
+        if (var.cpt.size() != rows * var.states.size())
+            return errorAt(net.file, var.line,
+                           "CPT of '" + var.name + "' has " + std::to_string(var.cpt.size()) +
+                               " entries, expected " + std::to_string(rows * var.states.size()));
+        for (size_t r = 0; r < rows; ++r) {
+            double sum = 0;
+            for (size_t x = 0; x < var.states.size(); ++x) {
+                const double p = var.cpt[r * var.states.size() + x];
+                if (!(p >= 0.0 && p <= 1.0))
+                    return errorAt(net.file, var.line,
+                                   "CPT of '" + var.name + "' holds " + std::to_string(p) +
+                                       ", not a probability");
+                sum += p;
+            }
+            if (std::fabs(sum - 1.0) > options.rowTolerance) {
+                char buf[64];
+                std::snprintf(buf, sizeof buf, "%.9g", sum);
+                Diagnostic d = errorAt(net.file, var.line,
+                                       "CPT of '" + var.name + "': row " + std::to_string(r) +
+                                           " sums to " + buf + ", not 1");
+                if (options.strict)
+                    return d;
+                net.warnings.push_back(std::move(d));
+            }
+        }
+    }
+    uint32_t at = 0;
+    if (std::string cycle = findCycle(net, at); !cycle.empty())
+        return errorAt(net.file, net.variables[at].line, "cycle in the network: " + cycle);
+    return Ok{};
+}
+
+namespace {
+bool endsWith(const std::string &s, std::string_view suffix) {
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+} // namespace
+
+Result<BayesNet> readNetworkFile(const std::string &path, const ReadOptions &options) {
+    Result<BayesNet> (*parse)(std::string_view, const std::string &) = nullptr;
+    if (endsWith(path, ".bif"))
+        parse = parseBif;
+    else if (endsWith(path, ".xml") || endsWith(path, ".xmlbif"))
+        parse = parseXmlBif;
+    else if (endsWith(path, ".net"))
+        parse = parseHuginNet;
+    else if (endsWith(path, ".uai"))
+        parse = parseUaiBayes;
+    else
+        return errorAt(path, 0, "unknown network format (expected .bif, .xmlbif, .xml, .net or .uai)");
+    auto text = readTextFile(path);
+    if (!text)
+        return text.error();
+    auto net = parse(*text, path);
+    if (!net)
+        return net.error();
+    net->file = path;
+    if (auto st = checkNetwork(*net, options); !st)
+        return st.error();
+    return net;
+}
+
+} // namespace zbddc

@@ -1,0 +1,33 @@
+// Orders for the ZBDD variables of a network's MLF (Minato, Satoh, Sato, IJCAI 2007): which BN
+// variable's indicators λ come where, and where each CPT's parameters θ go. The ZBDD's top
+// variable is the first of the order.
+#pragma once
+
+#include "compiler/frontends/bn/bayes_net.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace zbddc {
+
+enum class MlfOrdering : uint8_t {
+    // Minato et al.: BN variables by depth-first search from the sinks towards the parents
+    // (ancestors first), each variable's λ group followed at once by its CPT's θ group.
+    Paper,
+    // Ours: the reverse of a greedy min-fill elimination order of the moral graph (so variables
+    // eliminated late, which sit in many cliques, are at the top), each CPT's θ group placed just
+    // below the lowest λ group of its family, where the CPT's last variable has been decided.
+    MinFill,
+};
+
+const char *mlfOrderingName(MlfOrdering ordering);
+
+struct MlfBlock {
+    bool theta;        // false: the λ group of `variable`; true: the θ group of its CPT
+    uint32_t variable; // BN variable
+};
+
+// The block sequence (each variable's λ and θ groups exactly once), top first.
+std::vector<MlfBlock> mlfOrder(const BayesNet &net, MlfOrdering ordering);
+
+} // namespace zbddc

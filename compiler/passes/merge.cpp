@@ -1,0 +1,209 @@
+// Merging single-parent ops into their parent (seed 003 §5), so fewer, richer ops run per level.
+#include "compiler/passes/pass.h"
+#include "compiler/passes/schedule_edit.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace zbddc {
+
+namespace {
+
+constexpr uint32_t kLoadX = static_cast<uint32_t>(TemplateStep::LoadX);
+
+bool isLoad(uint32_t step) { return step <= kLoadX; }
+
+// An op's template and operands while it grows.
+struct Expr {
+    std::vector<uint32_t> code, operands;
+};
+
+Expr exprOf(const Schedule &s, uint32_t op) {
+    const uint32_t t = s.opType[op];
+    return {{s.typeCode.begin() + s.typeCodeBegin[t], s.typeCode.begin() + s.typeCodeBegin[t + 1]},
+            {s.operands.begin() + s.opOperandBegin[op], s.operands.begin() + s.opOperandBegin[op + 1]}};
+}
+
+// Replaces the leaf that reads operand `leaf` with the child's whole template: the child's
+// postfix is a complete subexpression, so it can stand where the leaf stood.
+Expr substitute(const Expr &parent, uint32_t leaf, const Expr &child) {
+    Expr e;
+    uint32_t seen = 0;
+    for (uint32_t step : parent.code) {
+        if (isLoad(step) && seen++ == leaf)
+            e.code.insert(e.code.end(), child.code.begin(), child.code.end());
+        else
+            e.code.push_back(step);
+    }
+    e.operands = parent.operands;
+    e.operands.erase(e.operands.begin() + leaf);
+    e.operands.insert(e.operands.begin() + leaf, child.operands.begin(), child.operands.end());
+    return e;
+}
+
+uint32_t depthOf(const std::vector<uint32_t> &code) {
+    std::vector<uint32_t> d;
+    for (uint32_t step : code) {
+        if (isLoad(step)) {
+            d.push_back(0);
+        } else {
+            const uint32_t q = d.back();
+            d.pop_back();
+            d.back() = std::max(d.back(), q) + 1;
+        }
+    }
+    return d.back();
+}
+
+// Merges children into parents, parents first (reverse SSA order): a single-reader child that
+// `eligible` allows is absorbed while `grow` accepts the grown template; when the parent is done,
+// merges are undone (last first) until `keep` accepts its template. Absorbed children disappear.
+// Returns how many ops were absorbed.
+template <class Eligible, class Grow, class Keep>
+uint32_t mergeInto(Schedule &s, Eligible eligible, Grow grow, Keep keep) {
+    const std::vector<uint32_t> readers = readerCounts(s);
+    const std::vector<uint32_t> producer = producerOfSlots(s);
+    std::vector<uint8_t> absorbed(s.numOps(), 0);
+    std::vector<Expr> grown(s.numOps());
+    std::vector<uint8_t> changed(s.numOps(), 0);
+    uint32_t merged = 0;
+    std::vector<std::pair<Expr, uint32_t>> history; // (expression before, child absorbed)
+    for (uint32_t p = s.numOps(); p-- > 0;) {
+        if (absorbed[p])
+            continue;
+        Expr e = exprOf(s, p);
+        history.clear();
+        // Walk the F leaves left to right; a leaf replaced by a child is revisited as its leaves.
+        for (uint32_t leaf = 0, step = 0; step < e.code.size(); ++step) {
+            if (!isLoad(e.code[step]))
+                continue;
+            const uint32_t slot = e.operands[leaf];
+            const uint32_t c = slot < producer.size() ? producer[slot] : kNone;
+            if (e.code[step] == kLoadX || c == kNone || readers[slot] != 1 || !eligible(s, c)) {
+                ++leaf;
+                continue;
+            }
+            Expr candidate = substitute(e, leaf, exprOf(s, c));
+            if (!grow(candidate)) {
+                ++leaf;
+                continue;
+            }
+            history.emplace_back(std::move(e), c);
+            e = std::move(candidate);
+            absorbed[c] = 1;
+            step = static_cast<uint32_t>(-1); // restart the walk: leaf numbering shifted
+            leaf = 0;
+        }
+        while (!history.empty() && !keep(e)) {
+            e = std::move(history.back().first);
+            absorbed[history.back().second] = 0;
+            history.pop_back();
+        }
+        merged += static_cast<uint32_t>(history.size());
+        if (!history.empty()) {
+            grown[p] = std::move(e);
+            changed[p] = 1;
+        }
+    }
+    // Rebuild: surviving ops keep their order (still topological), one level each.
+    Schedule out = s;
+    out.opType.clear();
+    out.opOut.clear();
+    out.operands.clear();
+    out.opOperandBegin = {0};
+    out.typeName.clear();
+    out.typeCode.clear();
+    out.typeCodeBegin = {0};
+    std::map<std::vector<uint32_t>, uint32_t> typeOf; // the catalogue grows large before pruning
+    for (uint32_t i = 0; i < s.numOps(); ++i) {
+        if (absorbed[i])
+            continue;
+        const Expr e = changed[i] ? grown[i] : exprOf(s, i);
+        auto [it, fresh] = typeOf.emplace(e.code, 0);
+        if (fresh)
+            it->second = internType(out, e.code);
+        out.opType.push_back(it->second);
+        out.opOut.push_back(s.opOut[i]);
+        out.operands.insert(out.operands.end(), e.operands.begin(), e.operands.end());
+        out.opOperandBegin.push_back(static_cast<uint32_t>(out.operands.size()));
+    }
+    std::vector<uint32_t> order(out.numOps()), level(out.numOps());
+    for (uint32_t i = 0; i < out.numOps(); ++i)
+        order[i] = level[i] = i;
+    rebuildOps(out, order, level, out.numOps());
+    s = std::move(out);
+    return merged;
+}
+
+bool isType(const Schedule &s, uint32_t op, const char *name) { return s.typeName[s.opType[op]] == name; }
+
+} // namespace
+
+// seed 003 §5: only unmerged typeB ops with one parent are merged, and only where the parent
+// becomes one of type1–type6 ("mergings that would produce more complicated types are not
+// allowed"). Parents are typeA or typeB (type1/type3 are typeB/typeA themselves).
+void mergeSeedTypes(Schedule &s, const PipelineOptions &, PassStats &st) {
+    const uint32_t before = s.numOps();
+    Schedule catalogue; // the six seed templates, by name
+    std::set<std::vector<uint32_t>> allowed;
+    const uint32_t F = static_cast<uint32_t>(TemplateStep::LoadF), X = kLoadX;
+    const uint32_t M = static_cast<uint32_t>(TemplateStep::Times), A = static_cast<uint32_t>(TemplateStep::Plus);
+    for (std::vector<uint32_t> code : std::vector<std::vector<uint32_t>>{
+             {F, X, M}, {F, X, M, X, M}, {F, X, M, F, A}, {F, X, M, X, M, F, A}, {F, X, M, F, X, M, A},
+             {F, X, M, X, M, F, X, M, A}})
+        allowed.insert(code);
+    const uint32_t merged = mergeInto(
+        s, [](const Schedule &sc, uint32_t c) { return isType(sc, c, "typeB"); },
+        [&](const Expr &e) { return allowed.count(e.code) > 0; }, [](const Expr &) { return true; });
+    st.add("ops before", before);
+    st.add("ops merged", merged);
+    st.add("ops after", s.numOps());
+    st.add("reduction %", before ? 100.0 * merged / before : 0);
+    st.add("types", s.numTypes());
+}
+
+// Beyond the seed: any single-parent op merges into its parent (deeper trees, parents first)
+// while the merged op reads at most maxLeaves operands. A first round shows which templates that
+// produces and how often; the catalogue keeps the original types and the most frequent merged
+// templates up to maxTypes, and the second round undoes, per op, the last merges until its
+// template is in the catalogue (seed 003 §5: types must stay few for warps to stay full).
+void mergeTrees(Schedule &s, const PipelineOptions &o, PassStats &st) {
+    const uint32_t before = s.numOps();
+    const auto any = [](const Schedule &, uint32_t) { return true; };
+    const auto fits = [&](const Expr &e) { return e.operands.size() <= o.maxLeaves; };
+    std::set<std::vector<uint32_t>> catalogue;
+    for (uint32_t t = 0; t < s.numTypes(); ++t)
+        catalogue.insert({s.typeCode.begin() + s.typeCodeBegin[t], s.typeCode.begin() + s.typeCodeBegin[t + 1]});
+    Schedule probe = s;
+    mergeInto(probe, any, fits, [](const Expr &) { return true; });
+    const uint32_t unrestricted = probe.numTypes();
+    std::vector<std::pair<uint32_t, uint32_t>> frequency; // (ops, type) in the first round
+    {
+        std::vector<uint32_t> count(probe.numTypes(), 0);
+        for (uint32_t t : probe.opType)
+            ++count[t];
+        for (uint32_t t = 0; t < probe.numTypes(); ++t)
+            frequency.emplace_back(count[t], t);
+        std::sort(frequency.rbegin(), frequency.rend());
+    }
+    for (const auto &[count, t] : frequency) {
+        if (catalogue.size() >= o.maxTypes)
+            break;
+        catalogue.insert({probe.typeCode.begin() + probe.typeCodeBegin[t], probe.typeCode.begin() + probe.typeCodeBegin[t + 1]});
+    }
+    const uint32_t merged = mergeInto(s, any, fits, [&](const Expr &e) { return catalogue.count(e.code) > 0; });
+    uint32_t maxDepth = 0;
+    for (uint32_t t = 0; t < s.numTypes(); ++t)
+        maxDepth = std::max(maxDepth, depthOf({s.typeCode.begin() + s.typeCodeBegin[t], s.typeCode.begin() + s.typeCodeBegin[t + 1]}));
+    st.add("ops before", before);
+    st.add("ops merged", merged);
+    st.add("ops after", s.numOps());
+    st.add("reduction %", before ? 100.0 * merged / before : 0);
+    st.add("ops if types unlimited", probe.numOps());
+    st.add("types if unlimited", unrestricted);
+    st.add("types", s.numTypes());
+    st.add("max template depth", maxDepth);
+}
+
+} // namespace zbddc

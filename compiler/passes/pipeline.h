@@ -1,0 +1,38 @@
+// The scheduling pipeline: Circuit -> Schedule through a list of named passes chosen by -O level
+// (or --passes=), each verified in debug builds, each timed (--time-passes).
+#pragma once
+
+#include "compiler/passes/pass.h"
+#include "ir/circuit.h"
+#include "ir/result.h"
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace zbddc {
+
+// The pass names for the options, in the order they run:
+//   -O0  levelize group partition assign-slots-noreuse     (valid, no fusion, no reuse)
+//   -O1  merge-seed levelize group split-phases partition assign-slots
+//   -O2  merge-seed levelize justify unify-types group split-phases partition preload assign-slots
+//   -O3  merge-trees levelize justify unify-types group split-phases partition preload assign-slots
+// --no-fuse drops merge-seed and merge-trees.
+Result<std::vector<std::string>> passList(const PipelineOptions &options);
+
+// Names of every known pass, in canonical order.
+std::vector<std::string> knownPasses();
+
+// Lowers the circuit and runs the pass list. With `stats`, one PassStats per pass (lowering
+// first). Fails on an unknown pass, passes out of canonical order, or a schedule the verifier
+// rejects (a bug, reported rather than hidden).
+Result<Schedule> buildSchedule(const Circuit &circuit, const PipelineOptions &options,
+                               std::vector<PassStats> *stats = nullptr);
+
+// --time-passes: one line per pass with wall time and resident memory, then the total.
+void printPassTimes(const std::vector<PassStats> &stats, std::ostream &out);
+
+// Every pass's counters, one block per pass (for `zbddc stats -v`).
+void printPassStats(const std::vector<PassStats> &stats, std::ostream &out);
+
+} // namespace zbddc
