@@ -68,9 +68,9 @@ int main(int argc, char **argv) {
         json << "[\n";
         first += 2;
     }
-    std::printf("%-11s %8s %6s %7s | %8s %6s %6s | %8s %6s %6s %6s %5s | %7s %7s %7s | %6s %6s | %5s %5s %5s %5s %6s %6s | %8s\n",
+    std::printf("%-11s %8s %6s %7s | %8s %6s %6s | %8s %6s %6s %6s %5s %8s %6s %6s | %7s %7s %7s | %6s %6s | %5s %5s %5s %5s %6s %6s | %8s\n",
                 "network", "ops", "levels", "Lbar", "seedOps", "red%", "levels", "treeOps", "red%", "ratio",
-                "log2L", "types", "idle0", "greedy", "balance", "pre%", "slot%", "pre", "grid", "blk", "post",
+                "log2L", "types", "deepOps", "ratio", "dtypes", "idle0", "greedy", "balance", "pre%", "slot%", "pre", "grid", "blk", "post",
                 "up", "down", "O3 ms");
     bool firstJson = true;
     for (int i = first; i < argc; ++i) {
@@ -94,6 +94,11 @@ int main(int argc, char **argv) {
         const Run seed = run(c, o);
         o.passes = {"merge-trees", "levelize"};
         const Run tree = run(c, o);
+        o.maxLeaves = 32; // seed 003 §5's log L̄ hypothesis: deep merging, any number of types
+        o.maxTypes = 1u << 30;
+        const Run deep = run(c, o);
+        o.maxLeaves = PipelineOptions{}.maxLeaves;
+        o.maxTypes = PipelineOptions{}.maxTypes;
         o.passes = {"levelize", "justify"};
         o.justify = "greedy";
         const Run greedy = run(c, o);
@@ -105,11 +110,12 @@ int main(int argc, char **argv) {
 
         const double ops = plain.schedule.numOps(), lbar = ops / std::max(1u, plain.schedule.numLevels());
         const double seedOps = seed.schedule.numOps(), treeOps = tree.schedule.numOps();
-        std::printf("%-11s %8.0f %6u %7.1f | %8.0f %6.1f %6u | %8.0f %6.1f %6.2f %6.2f %5u | %7.0f %7.0f %7.0f | "
+        std::printf("%-11s %8.0f %6u %7.1f | %8.0f %6.1f %6u | %8.0f %6.1f %6.2f %6.2f %5u %8u %6.2f %6u | %7.0f %7.0f %7.0f | "
                     "%6.1f %6.1f | %5.0f %5.0f %5.0f %5.0f %6.0f %6.0f | %8.1f\n",
                     name.c_str(), ops, plain.schedule.numLevels(), lbar, seedOps, 100 * (1 - seedOps / ops),
                     seed.schedule.numLevels(), treeOps, 100 * (1 - treeOps / ops), ops / treeOps, std::log2(lbar),
-                    tree.schedule.numTypes(), counter(greedy, "justify", "idle lanes before"),
+                    tree.schedule.numTypes(), deep.schedule.numOps(), ops / deep.schedule.numOps(),
+                    deep.schedule.numTypes(), counter(greedy, "justify", "idle lanes before"),
                     counter(greedy, "justify", "idle lanes after"), counter(balance, "justify", "idle lanes after"),
                     counter(o3, "preload", "saved %"), counter(o3, "assign-slots", "computed slots saved %"),
                     counter(o3, "split-phases", "host-pre levels"), counter(o3, "split-phases", "grid levels"),

@@ -144,26 +144,39 @@ void justifyLevels(Schedule &s, const PipelineOptions &o, PassStats &st) {
             }
         }
     } else {
-        const uint32_t target =
-            static_cast<uint32_t>(std::ceil(double(s.numOps()) / numLevels / warp)) * warp;
-        std::vector<uint32_t> width(numLevels, 0);
+        // Per type, so that every type's group fills whole warps (groups never share a warp).
+        std::vector<uint32_t> perType(s.numTypes(), 0), target(s.numTypes());
+        for (uint32_t t : s.opType)
+            ++perType[t];
+        for (uint32_t t = 0; t < s.numTypes(); ++t)
+            target[t] = static_cast<uint32_t>(std::ceil(double(perType[t]) / numLevels / warp)) * warp;
+        std::vector<uint32_t> width(size_t(numLevels) * s.numTypes(), 0);
         for (uint32_t i = 0; i < s.numOps(); ++i) { // topological order: producers placed first
+            const uint32_t t = s.opType[i];
             uint32_t earliest = 0;
             for (uint32_t k = s.opOperandBegin[i]; k < s.opOperandBegin[i + 1]; ++k)
                 if (const uint32_t p = producer[s.operands[k]]; p != kNone)
                     earliest = std::max(earliest, level[p] + 1);
-            uint32_t best = earliest;
-            for (uint32_t l = earliest; l <= alap[i]; ++l) {
-                if (width[l] < target) {
+            // First level of the window with room below the target; else the one that ends a
+            // partial warp soonest (most ops already in its last warp), else the earliest.
+            uint32_t best = kNone;
+            for (uint32_t l = earliest; l <= alap[i] && best == kNone; ++l)
+                if (width[size_t(l) * s.numTypes() + t] < target[t])
                     best = l;
-                    break;
+            if (best == kNone) {
+                best = earliest;
+                uint32_t bestFill = 0;
+                for (uint32_t l = earliest; l <= alap[i]; ++l) {
+                    const uint32_t fill = width[size_t(l) * s.numTypes() + t] % warp;
+                    if (fill > bestFill) {
+                        best = l;
+                        bestFill = fill;
+                    }
                 }
-                if (width[l] < width[best])
-                    best = l;
             }
             moved += best != level[i];
             level[i] = best;
-            ++width[best];
+            ++width[size_t(best) * s.numTypes() + t];
         }
     }
     applyLevels(s, level, numLevels);

@@ -122,7 +122,7 @@ uint32_t mergeInto(Schedule &s, Eligible eligible, Grow grow, Keep keep) {
         const Expr e = changed[i] ? grown[i] : exprOf(s, i);
         auto [it, fresh] = typeOf.emplace(e.code, 0);
         if (fresh)
-            it->second = internType(out, e.code);
+            it->second = appendType(out, e.code);
         out.opType.push_back(it->second);
         out.opOut.push_back(s.opOut[i]);
         out.operands.insert(out.operands.end(), e.operands.begin(), e.operands.end());

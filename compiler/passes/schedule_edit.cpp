@@ -39,6 +39,10 @@ uint32_t internType(Schedule &s, std::span<const uint32_t> code) {
         if (std::equal(code.begin(), code.end(), s.typeCode.begin() + s.typeCodeBegin[t],
                        s.typeCode.begin() + s.typeCodeBegin[t + 1]))
             return t;
+    return appendType(s, code);
+}
+
+uint32_t appendType(Schedule &s, std::span<const uint32_t> code) {
     std::string name = "t" + std::to_string(s.numTypes());
     for (const NamedTemplate &n : seedTemplates())
         if (std::equal(code.begin(), code.end(), n.code.begin(), n.code.end()))

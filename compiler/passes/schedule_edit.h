@@ -19,6 +19,9 @@ Schedule lowerToSchedule(const Circuit &circuit);
 // Finds type `code` in the catalogue or appends it; seed 003 §5 templates get the seed's names.
 uint32_t internType(Schedule &s, std::span<const uint32_t> code);
 
+// Appends type `code` without looking for it (the caller knows it is new).
+uint32_t appendType(Schedule &s, std::span<const uint32_t> code);
+
 // The level of every op (by position).
 std::vector<uint32_t> levelOfOps(const Schedule &s);
 
