@@ -5,6 +5,7 @@
 // configuration is first checked against the reference evaluator on its first vectors.
 #include "backends/cuda/cuda_model.h"
 #include "bench/harness.h"
+#include "compiler/passes/pipeline.h"
 #include "ir/interpret.h"
 #include "random_circuits.h"
 
@@ -86,11 +87,28 @@ void exportForPeer(const Circuit &c, const std::string &name) {
         std::ofstream out(dir / file, std::ios::binary);
         out.write(reinterpret_cast<const char *>(v.data()), v.size() * sizeof(v[0]));
     };
-    write("opDst.bin", p.opDst);
-    write("opA.bin", p.opA);
-    write("opB.bin", p.opB);
-    write("opC.bin", p.opC);
-    write("groupStart.bin", p.groupStart);
+    // The peer's format: per op dst, a, b, c (c only for MulAdd), and per (level, kind) op ranges.
+    std::vector<uint32_t> a(p.numOps()), b(p.numOps()), cc(p.numOps(), 0), start{0};
+    for (uint32_t k = 0; k < p.numOps(); ++k) {
+        const uint32_t *o = &p.operands[p.opOperandBegin[k]];
+        a[k] = o[0];
+        b[k] = o[1];
+        if (p.opType[k] == 2)
+            cc[k] = o[2];
+    }
+    for (uint32_t L = 0; L < p.numLevels(); ++L)
+        for (uint32_t t = 0; t < 3; ++t) {
+            uint32_t end = start.back();
+            for (uint32_t g = p.levelGroupBegin[L]; g < p.levelGroupBegin[L + 1]; ++g)
+                if (p.groupType[g] == t)
+                    end = p.groupOpBegin[g + 1];
+            start.push_back(end);
+        }
+    write("opDst.bin", p.opOut);
+    write("opA.bin", a);
+    write("opB.bin", b);
+    write("opC.bin", cc);
+    write("groupStart.bin", start);
     write("constants.bin", p.constantValues);
     const size_t count = 4;
     const auto xs = testing::randomInputs(count * c.numInputs(), 123, 0.3, 0.9);
@@ -103,8 +121,9 @@ void exportForPeer(const Circuit &c, const std::string &name) {
     write("ref.bin", ref);
     std::ofstream(dir / "meta.json")
         << "{\"numSlots\": " << p.numSlots << ", \"numInputs\": " << p.numInputs
-        << ", \"numConstants\": " << p.numConstants << ", \"numLevels\": " << p.numLevels
-        << ", \"outSlot\": " << p.nodeSlot[c.outputs[0]] << ", \"count\": " << count << "}\n";
+        << ", \"numConstants\": " << p.constantValues.size() << ", \"numLevels\": "
+        << p.numLevels() << ", \"outSlot\": " << p.outputSlots[0] << ", \"count\": " << count
+        << "}\n";
 }
 
 void latencyFloor(bench::Context &ctx) {
@@ -129,7 +148,7 @@ void latencyFloor(bench::Context &ctx) {
             std::fprintf(stderr, "latency floor %s: failed (err %g)\n", name, err);
             continue;
         }
-        ctx.record(std::string("µs/level, ") + name, *ms * 1e3 / m->plan().numLevels, "µs");
+        ctx.record(std::string("µs/level, ") + name, *ms * 1e3 / m->plan().numLevels(), "µs");
     }
 }
 
@@ -160,7 +179,7 @@ void zddCircuit(bench::Context &ctx, uint32_t vars, uint32_t width) {
             std::fprintf(stderr, "%s\n", m.error().str().c_str());
             return;
         }
-        ctx.record("levels", m->plan().numLevels);
+        ctx.record("levels", m->plan().numLevels());
         ctx.record("B=1 launch segments", double(m->forwardSegments().size()));
         const double err = checkOutputs(*m, c, 2, false);
         ctx.record("B=1 max relative error vs reference", err);
@@ -168,10 +187,55 @@ void zddCircuit(bench::Context &ctx, uint32_t vars, uint32_t width) {
         auto both = m->timeForwardBackward(kReps);
         if (fwd && both) {
             ctx.record("B=1 forward", *fwd * 1e3, "µs");
-            ctx.record("B=1 forward µs/level", *fwd * 1e3 / m->plan().numLevels, "µs");
+            ctx.record("B=1 forward µs/level", *fwd * 1e3 / m->plan().numLevels(), "µs");
             ctx.record("B=1 forward+backward", *both * 1e3, "µs");
             ctx.record("B=1 speed-up over reference", cpuMs / *fwd, "x");
         }
+    }
+    // The passes' -O3 schedule (merged types, justified levels): latency with every value kept,
+    // throughput with slot reuse.
+    for (bool reuse : {false, true}) {
+        if (c.numNodes() > 1'000'000) // the passes take a while on 4M nodes; keep the run short
+            break;
+        PipelineOptions po;
+        po.optLevel = 3;
+        auto names = passList(po);
+        if (!names)
+            break;
+        if (!reuse)
+            for (std::string &n : *names)
+                if (n == "assign-slots")
+                    n = "assign-slots-noreuse";
+        po.passes = *names;
+        auto sched = buildSchedule(c, po);
+        if (!sched) {
+            std::fprintf(stderr, "schedule: %s\n", sched.error().str().c_str());
+            break;
+        }
+        CudaOptions o;
+        o.batch = reuse ? 1024 : 1;
+        o.backward = !reuse;
+        auto m = compileCuda(c, *sched, o);
+        if (!m) {
+            std::fprintf(stderr, "schedule model: %s\n", m.error().str().c_str());
+            break;
+        }
+        const std::string b = reuse ? "-O3 schedule B=1024 " : "-O3 schedule B=1 ";
+        const double err = checkOutputs(*m, c, reuse ? 64 : 2, false);
+        ctx.record(b + "max relative error vs reference", err);
+        if (!reuse) {
+            ctx.record("-O3 schedule: levels", m->plan().numLevels());
+            ctx.record("-O3 schedule: merged ops", m->plan().numOps());
+            ctx.record("-O3 schedule: op types", double(m->plan().typeCode.size()));
+        }
+        auto fwd = m->timeForward(kReps);
+        if (!fwd || err > 1e-9)
+            continue;
+        ctx.record(b + "forward", *fwd * 1e3, "µs");
+        if (reuse)
+            ctx.record(b + "evaluations/s", o.batch / (*fwd * 1e-3), "1/s");
+        else if (auto both = m->timeForwardBackward(kReps))
+            ctx.record(b + "forward+backward", *both * 1e3, "µs");
     }
     for (uint32_t B : {64u, 1024u, 16384u}) {
         CudaOptions o;

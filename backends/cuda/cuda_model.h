@@ -88,8 +88,7 @@ class CudaModel {
     double operandBytes() const;
 
   private:
-    friend Result<CudaModel> compileCuda(const Circuit &, const std::vector<uint32_t> &,
-                                         const CudaOptions &);
+    friend Result<CudaModel> compilePlan(const Circuit &, DevicePlan, const CudaOptions &);
     Status uploadInputs(std::span<const double> xs, size_t first, size_t count);
     Status runForward();
     Status runBackward();
@@ -103,8 +102,8 @@ class CudaModel {
     Device *device_ = nullptr;
     Module module_;
     FunctionHandle fwdBlock_ = nullptr, fwdGrid_ = nullptr, bwdBlock_ = nullptr, bwdGrid_ = nullptr;
-    DeviceBuffer values_, adjoints_, opDst_, opA_, opB_, opC_, groupStart_, edgeStart_,
-        edgeParent_, edgeMul_, barrier_;
+    DeviceBuffer values_, adjoints_, opType_, opOut_, opOperandBegin_, operands_,
+        levelGroupBegin_, groupOpBegin_, groupType_, edgeStart_, edgeOp_, edgePos_, barrier_;
     PlanParams params_;
     std::vector<Segment> forward_, backward_;
     bool fromCache_ = false;
@@ -116,9 +115,19 @@ Result<CudaModel> compileCuda(const Circuit &circuit, const CudaOptions &options
 Result<CudaModel> compileCuda(const Circuit &circuit, const std::vector<uint32_t> &levels,
                               const CudaOptions &options);
 
-// The kernel shape these options give for this circuit, or why they are invalid.
-Result<KernelShape> kernelShapeFor(const Circuit &circuit, const CudaOptions &options);
-// --emit=cu and --emit=ptx: no GPU needed (PTX for options.nvrtc.arch).
+// Compiles a Schedule from the passes (merged op types, levels, groups, slots). `circuit` is the
+// one it was built from (outputs and inputs). Backward needs a schedule without slot reuse
+// (assign-slots-noreuse); HostPre/HostPost phases run on the GPU too, in one block.
+Result<CudaModel> compileCuda(const Circuit &circuit, const Schedule &schedule,
+                              const CudaOptions &options);
+// Compiles a ready DevicePlan.
+Result<CudaModel> compilePlan(const Circuit &circuit, DevicePlan plan, const CudaOptions &options);
+
+// The kernel shape these options give for a plan (its type catalogue), or why they are invalid.
+Result<KernelShape> kernelShapeFor(Semiring semiring, const DevicePlan &plan,
+                                   const CudaOptions &options);
+// --emit=cu and --emit=ptx for a circuit compiled with ASAP levels: no GPU needed (PTX for
+// options.nvrtc.arch).
 Result<std::string> emitCudaSource(const Circuit &circuit, const CudaOptions &options = {});
 Result<std::string> emitPtx(const Circuit &circuit, const CudaOptions &options = {});
 
