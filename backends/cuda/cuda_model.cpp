@@ -55,6 +55,11 @@ Result<KernelShape> kernelShapeFor(Semiring semiring, const DevicePlan &plan,
                      std::string(semiringName(s.semiring)) + " is already additive");
     if (s.batch == 0)
         return error("batch size must be at least 1");
+    for (size_t t = 0; t < plan.typeCode.size(); ++t)
+        if (plan.arity(static_cast<uint32_t>(t)) >= 64)
+            return error("op type " + plan.typeName[t] + " has " +
+                         std::to_string(plan.arity(static_cast<uint32_t>(t))) +
+                         " operands; the CUDA backend takes at most 63");
     if (s.blockThreads == 0 || s.blockThreads > 1024 || s.blockThreads % 32 != 0)
         return error("block size must be a multiple of 32 up to 1024, got " +
                      std::to_string(s.blockThreads));
@@ -184,12 +189,20 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
             return adj.error();
         m.adjoints_ = std::move(*adj);
     }
+    // Per edge, what the kernel would otherwise look up through the reader op.
+    std::vector<uint32_t> edgeOut(p.edgeOp.size()), edgeOperands(p.edgeOp.size()),
+        edgeCode(p.edgeOp.size());
+    for (size_t e = 0; e < p.edgeOp.size(); ++e) {
+        edgeOut[e] = p.opOut[p.edgeOp[e]];
+        edgeOperands[e] = p.opOperandBegin[p.edgeOp[e]];
+        edgeCode[e] = p.opType[p.edgeOp[e]] * 64 + p.edgePos[e];
+    }
     for (auto [dst, src] :
          {std::pair{&m.opType_, &p.opType}, {&m.opOut_, &p.opOut},
           {&m.opOperandBegin_, &p.opOperandBegin}, {&m.operands_, &p.operands},
           {&m.levelGroupBegin_, &p.levelGroupBegin}, {&m.groupOpBegin_, &p.groupOpBegin},
-          {&m.groupType_, &p.groupType}, {&m.edgeStart_, &p.edgeStart}, {&m.edgeOp_, &p.edgeOp},
-          {&m.edgePos_, &p.edgePos}}) {
+          {&m.groupType_, &p.groupType}, {&m.edgeStart_, &p.edgeStart},
+          {&m.edgeOut_, &edgeOut}, {&m.edgeOperands_, &edgeOperands}, {&m.edgeCode_, &edgeCode}}) {
         auto buf = uploadArray(d, *src);
         if (!buf)
             return buf.error();
@@ -231,8 +244,9 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
     pp.groupOpBegin = m.groupOpBegin_.ptr();
     pp.groupType = m.groupType_.ptr();
     pp.edgeStart = m.edgeStart_.ptr();
-    pp.edgeOp = m.edgeOp_.ptr();
-    pp.edgePos = m.edgePos_.ptr();
+    pp.edgeOut = m.edgeOut_.ptr();
+    pp.edgeOperands = m.edgeOperands_.ptr();
+    pp.edgeCode = m.edgeCode_.ptr();
     pp.barrier = m.barrier_.ptr();
     pp.numOps = p.numOps();
     pp.numInputs = p.numInputs;

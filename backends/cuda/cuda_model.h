@@ -103,7 +103,8 @@ class CudaModel {
     Module module_;
     FunctionHandle fwdBlock_ = nullptr, fwdGrid_ = nullptr, bwdBlock_ = nullptr, bwdGrid_ = nullptr;
     DeviceBuffer values_, adjoints_, opType_, opOut_, opOperandBegin_, operands_,
-        levelGroupBegin_, groupOpBegin_, groupType_, edgeStart_, edgeOp_, edgePos_, barrier_;
+        levelGroupBegin_, groupOpBegin_, groupType_, edgeStart_, edgeOut_, edgeOperands_,
+        edgeCode_, barrier_;
     PlanParams params_;
     std::vector<Segment> forward_, backward_;
     bool fromCache_ = false;

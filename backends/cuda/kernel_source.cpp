@@ -57,7 +57,7 @@ struct Plan {
     T *adjoints;
     const unsigned *opType, *opOut, *opOperandBegin, *operands;
     const unsigned *levelGroupBegin, *groupOpBegin, *groupType;
-    const unsigned *edgeStart, *edgeOp, *edgePos;
+    const unsigned *edgeStart, *edgeOut, *edgeOperands, *edgeCode;
     unsigned *barrier; // arrival counter with a flip bit
     unsigned numOps, numInputs, inputBase, numLevels, outSlot;
 };
@@ -103,11 +103,14 @@ const char *kKernels = R"CUDA(
 // fastest, so a warp reads and writes B consecutive values of a slot (coalesced) and shares the
 // op's indices.
 template <int TYPE, bool GRID>
-__device__ __forceinline__ void zb_forward_ops(const Plan &p, unsigned k0, unsigned k1, u64 t, u64 stride) {
+__device__ __forceinline__ void zb_forward_ops(const Plan &p, unsigned k0, unsigned k1,
+                                               unsigned operandBase, u64 t, u64 stride) {
+    // Ops of one group are consecutive and of one arity, so op k's operands start at a computed
+    // offset: no per-op lookup of opOperandBegin.
     const u64 work = (u64)(k1 - k0) * ZB_B;
     for (u64 w = t; w < work; w += stride) {
         const unsigned k = k0 + (unsigned)(w / ZB_B), lane = (unsigned)(w % ZB_B);
-        const unsigned *o = p.operands + __ldg(p.opOperandBegin + k);
+        const unsigned *o = p.operands + operandBase + (k - k0) * zb_arity<TYPE>();
         p.values[(u64)__ldg(p.opOut + k) * ZB_B + lane] = zb_op<TYPE, GRID>(p, o, lane);
     }
 }
@@ -115,9 +118,11 @@ __device__ __forceinline__ void zb_forward_ops(const Plan &p, unsigned k0, unsig
 template <bool GRID>
 __device__ __forceinline__ void zb_forward_level(const Plan &p, unsigned L, u64 t, u64 stride) {
     const unsigned g1 = __ldg(p.levelGroupBegin + L + 1);
-    for (unsigned g = __ldg(p.levelGroupBegin + L); g < g1; ++g)
-        zb_forward_group<GRID>(p, __ldg(p.groupType + g), __ldg(p.groupOpBegin + g),
-                               __ldg(p.groupOpBegin + g + 1), t, stride);
+    for (unsigned g = __ldg(p.levelGroupBegin + L); g < g1; ++g) {
+        const unsigned k0 = __ldg(p.groupOpBegin + g);
+        zb_forward_group<GRID>(p, __ldg(p.groupType + g), k0, __ldg(p.groupOpBegin + g + 1),
+                               __ldg(p.opOperandBegin + k0), t, stride);
+    }
 }
 
 // Backward step: the adjoint of each item is gathered from its readers' adjoints (written in
@@ -139,29 +144,58 @@ __device__ __forceinline__ void zb_backward_step(const Plan &p, unsigned step, u
         const unsigned slot = i < p.numOps ? __ldg(p.opOut + i) : p.inputBase + (i - p.numOps);
         T acc = slot == p.outSlot ? zb_one() : zb_zero();
         const unsigned e1 = __ldg(p.edgeStart + i + 1);
+        // Each edge carries its reader's adjoint slot, operand offset and (type, position) code,
+        // so all of an edge's loads issue at once.
         for (unsigned e = __ldg(p.edgeStart + i); e < e1; ++e) {
-            const unsigned q = __ldg(p.edgeOp + e);
-            const T g = zb_load<GRID>(p.adjoints + (u64)__ldg(p.opOut + q) * ZB_B + lane);
-            const unsigned *o = p.operands + __ldg(p.opOperandBegin + q);
-            acc = zb_plus(acc, zb_times(g, zb_coef<GRID>(p, __ldg(p.opType + q), __ldg(p.edgePos + e), o, lane)));
+            const T g = zb_load<GRID>(p.adjoints + (u64)__ldg(p.edgeOut + e) * ZB_B + lane);
+            const unsigned *o = p.operands + __ldg(p.edgeOperands + e);
+            acc = zb_plus(acc, zb_times(g, zb_coef<GRID>(p, __ldg(p.edgeCode + e), o, lane)));
         }
         p.adjoints[(u64)slot * ZB_B + lane] = acc;
     }
 }
 
+// Block segments walk many tiny levels: each chunk of levels has its group table staged in
+// shared memory and its index arrays prefetched into L1, so a level's critical path is the
+// operand and value loads.
+#define ZB_STAGE_LEVELS 256
+#define ZB_STAGE_GROUPS 2048
 extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_forward_block(Plan p, unsigned first, unsigned last) {
-    // Block segments walk many tiny levels: prefetch their tables into L1 so a level's critical
-    // path is the value loads.
-    const unsigned g0 = p.levelGroupBegin[first], g1 = p.levelGroupBegin[last];
-    const unsigned k0 = p.groupOpBegin[g0], k1 = p.groupOpBegin[g1];
-    zb_prefetch_l1(p.groupOpBegin + g0, 4 * (g1 - g0 + 1));
-    zb_prefetch_l1(p.groupType + g0, 4 * (g1 - g0));
-    zb_prefetch_l1(p.opOperandBegin + k0, 4 * (k1 - k0 + 1));
-    zb_prefetch_l1(p.opOut + k0, 4 * (k1 - k0));
-    zb_prefetch_l1(p.operands + p.opOperandBegin[k0], 4 * (p.opOperandBegin[k1] - p.opOperandBegin[k0]));
-    for (unsigned L = first; L < last; ++L) {
-        zb_forward_level<false>(p, L, threadIdx.x, blockDim.x);
+    __shared__ unsigned lg[ZB_STAGE_LEVELS + 1], gop[ZB_STAGE_GROUPS + 1], gty[ZB_STAGE_GROUPS],
+        gopd[ZB_STAGE_GROUPS];
+    for (unsigned c0 = first; c0 < last;) {
+        unsigned c1 = min(last, c0 + ZB_STAGE_LEVELS);
+        const unsigned gbase = p.levelGroupBegin[c0];
+        while (c1 > c0 + 1 && p.levelGroupBegin[c1] - gbase > ZB_STAGE_GROUPS)
+            c1 = c0 + (c1 - c0) / 2;
+        const unsigned gend = p.levelGroupBegin[c1];
+        const bool staged = gend - gbase <= ZB_STAGE_GROUPS;
+        if (staged) {
+            for (unsigned i = threadIdx.x; i <= c1 - c0; i += blockDim.x)
+                lg[i] = p.levelGroupBegin[c0 + i] - gbase;
+            for (unsigned i = threadIdx.x; i <= gend - gbase; i += blockDim.x) {
+                const unsigned k = p.groupOpBegin[gbase + i];
+                gop[i] = k;
+                if (i < gend - gbase) {
+                    gty[i] = p.groupType[gbase + i];
+                    gopd[i] = p.opOperandBegin[k];
+                }
+            }
+        }
         __syncthreads();
+        const unsigned k0 = p.groupOpBegin[gbase], k1 = p.groupOpBegin[gend];
+        zb_prefetch_l1(p.opOut + k0, 4 * (k1 - k0));
+        zb_prefetch_l1(p.operands + p.opOperandBegin[k0], 4 * (p.opOperandBegin[k1] - p.opOperandBegin[k0]));
+        for (unsigned L = c0; L < c1; ++L) {
+            if (staged) {
+                for (unsigned g = lg[L - c0]; g < lg[L - c0 + 1]; ++g)
+                    zb_forward_group<false>(p, gty[g], gop[g], gop[g + 1], gopd[g], threadIdx.x, blockDim.x);
+            } else {
+                zb_forward_level<false>(p, L, threadIdx.x, blockDim.x);
+            }
+            __syncthreads();
+        }
+        c0 = c1;
     }
 }
 
@@ -266,20 +300,27 @@ std::string typeFunctions(const KernelShape &s) {
         o << "    " << (t ? "else " : "") << "if constexpr (TYPE == " << t << ") return "
           << Tree(s.typeCode[t]).expr(Tree(s.typeCode[t]).root) << ";\n";
     o << "    else return zb_zero();\n}\n";
-    o << "template <bool GRID>\n__device__ __forceinline__ T zb_coef(const Plan &p, unsigned type, "
-         "unsigned pos, const unsigned *o, unsigned lane) {\n    switch (type * 64u + pos) {\n";
+    o << "template <bool GRID>\n__device__ __forceinline__ T zb_coef(const Plan &p, unsigned code, "
+         "const unsigned *o, unsigned lane) {\n    switch (code) { // type * 64 + operand position\n";
     for (size_t t = 0; t < s.typeCode.size(); ++t) {
         const Tree tree(s.typeCode[t]);
         for (int j = 0; j < tree.leaves(); ++j)
             o << "    case " << t * 64 + j << ": return " << tree.coef(j) << ";\n";
     }
     o << "    default: return zb_zero();\n    }\n}\n";
-    o << "template <int TYPE, bool GRID>\n__device__ __forceinline__ void zb_forward_ops(const Plan &, "
-         "unsigned, unsigned, u64, u64);\n";
-    o << "template <bool GRID>\n__device__ __forceinline__ void zb_forward_group(const Plan &p, "
-         "unsigned type, unsigned k0, unsigned k1, u64 t, u64 stride) {\n    switch (type) {\n";
+    o << "template <int TYPE> __device__ __forceinline__ constexpr unsigned zb_arity() {\n";
     for (size_t t = 0; t < s.typeCode.size(); ++t)
-        o << "    case " << t << ": zb_forward_ops<" << t << ", GRID>(p, k0, k1, t, stride); break;\n";
+        o << "    " << (t ? "else " : "") << "if constexpr (TYPE == " << t << ") return "
+          << Tree(s.typeCode[t]).leaves() << ";\n";
+    o << "    else return 0;\n}\n";
+    o << "template <int TYPE, bool GRID>\n__device__ __forceinline__ void zb_forward_ops(const Plan &, "
+         "unsigned, unsigned, unsigned, u64, u64);\n";
+    o << "template <bool GRID>\n__device__ __forceinline__ void zb_forward_group(const Plan &p, "
+         "unsigned type, unsigned k0, unsigned k1, unsigned operandBase, u64 t, u64 stride) {\n"
+         "    switch (type) {\n";
+    for (size_t t = 0; t < s.typeCode.size(); ++t)
+        o << "    case " << t << ": zb_forward_ops<" << t
+          << ", GRID>(p, k0, k1, operandBase, t, stride); break;\n";
     o << "    }\n}\n";
     return o.str();
 }
