@@ -38,14 +38,23 @@ for t in "$here"/tests/*; do
     printf 'test %-28s %s (%d ms)\n' "$name" "$status" "$ms" | tee -a "$summary"
 done
 
+# The GPU benchmarks export their circuits here for the PyTorch peer (bench/peers/).
+export ZBDDC_PEER_DIR=/tmp/zbddc-peer
+rm -rf "$ZBDDC_PEER_DIR"
 for b in "$here"/bench/*; do
     [ -f "$b" ] && [ -x "$b" ] || continue
     name=$(basename "$b")
-    "$b" --json "$out/$name.json" --markdown "$out/$name.md" >> "$out/bench.log" 2>&1
+    "$b" --json "$out/$name.json" --md "$out/$name.md" >> "$out/bench.log" 2>&1
     rc=$?
     echo "bench $name exit $rc" | tee -a "$summary"
     [ $rc -eq 0 ] || failed=1
 done
+if [ -f "$here/bench/peers/torch_levels.py" ] && [ -d "$ZBDDC_PEER_DIR" ]; then
+    python3 "$here/bench/peers/torch_levels.py" "$ZBDDC_PEER_DIR" "$out/torch_peer.md" >> "$out/bench.log" 2>&1
+    rc=$?
+    echo "bench torch_levels.py exit $rc" | tee -a "$summary"
+    [ $rc -eq 0 ] || failed=1
+fi
 [ -f "$out/bench.log" ] && tail -n 60 "$out/bench.log"
 cat "$summary"
 exit $failed

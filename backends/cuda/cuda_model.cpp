@@ -41,9 +41,11 @@ std::vector<Segment> planSegments(const std::vector<uint64_t> &work, uint64_t na
     return segs;
 }
 
-Result<KernelShape> kernelShapeFor(const Circuit &c, const CudaOptions &o) {
+Result<KernelShape> kernelShapeFor(Semiring semiring, const DevicePlan &plan,
+                                   const CudaOptions &o) {
     KernelShape s;
-    s.semiring = o.semiring.value_or(c.semiring);
+    s.semiring = o.semiring.value_or(semiring);
+    s.typeCode = plan.typeCode;
     s.float64 = o.precision == Precision::Float64;
     s.logSpace = o.logSpace;
     s.batch = o.batch;
@@ -53,6 +55,11 @@ Result<KernelShape> kernelShapeFor(const Circuit &c, const CudaOptions &o) {
                      std::string(semiringName(s.semiring)) + " is already additive");
     if (s.batch == 0)
         return error("batch size must be at least 1");
+    for (size_t t = 0; t < plan.typeCode.size(); ++t)
+        if (plan.arity(static_cast<uint32_t>(t)) >= 64)
+            return error("op type " + plan.typeName[t] + " has " +
+                         std::to_string(plan.arity(static_cast<uint32_t>(t))) +
+                         " operands; the CUDA backend takes at most 63");
     if (s.blockThreads == 0 || s.blockThreads > 1024 || s.blockThreads % 32 != 0)
         return error("block size must be a multiple of 32 up to 1024, got " +
                      std::to_string(s.blockThreads));
@@ -60,7 +67,7 @@ Result<KernelShape> kernelShapeFor(const Circuit &c, const CudaOptions &o) {
 }
 
 Result<std::string> emitCudaSource(const Circuit &c, const CudaOptions &o) {
-    auto shape = kernelShapeFor(c, o);
+    auto shape = kernelShapeFor(c.semiring, buildDevicePlan(c, asapLevels(c), !o.backward), o);
     if (!shape)
         return shape.error();
     return generateKernelSource(*shape);
@@ -80,14 +87,14 @@ std::string CudaModel::numericName() const {
     return std::string(shape_.logSpace ? "log-" : "") + (shape_.float64 ? "float64" : "float32");
 }
 
-double CudaModel::forwardBytes() const {
+double CudaModel::minimumForwardBytes() const {
     const double word = shape_.float64 ? 8 : 4;
-    double operands = 0;
-    for (uint32_t L = 0; L < plan_.numLevels; ++L) {
-        const uint32_t *g = &plan_.groupStart[L * kGroupKinds];
-        operands += 3.0 * (g[2] - g[0]) + 4.0 * (g[3] - g[2]); // 2 reads + write; MulAdd 3 + 1
-    }
-    return operands * word * shape_.batch;
+    return (2.0 * plan_.numOps() + plan_.numInputs) * word * shape_.batch;
+}
+
+double CudaModel::operandBytes() const {
+    const double word = shape_.float64 ? 8 : 4;
+    return double(plan_.operands.size() + plan_.numOps()) * word * shape_.batch;
 }
 
 namespace {
@@ -118,9 +125,25 @@ Result<CudaModel> compileCuda(const Circuit &c, const std::vector<uint32_t> &lev
                      std::to_string(c.numNodes()) + " nodes");
     if (Status st = verify(c); !st)
         return st.error();
+    return compilePlan(c, buildDevicePlan(c, levels, !o.backward), o);
+}
+
+Result<CudaModel> compileCuda(const Circuit &c, const Schedule &schedule, const CudaOptions &o) {
+    auto plan = buildDevicePlan(schedule);
+    if (!plan)
+        return plan.error();
+    if (plan->numInputs != c.numInputs() || plan->outputSlots.size() != c.numOutputs())
+        return error("schedule does not match the circuit (inputs or outputs differ)");
+    if (o.backward && plan->reusesSlots)
+        return error("the schedule reuses slots; the backward pass needs assign-slots-noreuse "
+                     "(or CudaOptions::backward = false)");
+    return compilePlan(c, std::move(*plan), o);
+}
+
+Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptions &o) {
     if (c.outputs.empty())
         return error("circuit has no outputs");
-    auto shape = kernelShapeFor(c, o);
+    auto shape = kernelShapeFor(c.semiring, plan, o);
     if (!shape)
         return shape.error();
     auto dev = Device::open(o.device);
@@ -131,7 +154,7 @@ Result<CudaModel> compileCuda(const Circuit &c, const std::vector<uint32_t> &lev
     m.device_ = *dev;
     m.shape_ = *shape;
     m.circuit_ = c;
-    m.plan_ = buildDevicePlan(c, levels, !o.backward);
+    m.plan_ = std::move(plan);
 
     NvrtcOptions nv = o.nvrtc;
     nv.arch = m.device_->info().arch();
@@ -160,16 +183,26 @@ Result<CudaModel> compileCuda(const Circuit &c, const std::vector<uint32_t> &lev
     if (!values)
         return values.error();
     m.values_ = std::move(*values);
-    if (o.backward) {
+    if (!p.reusesSlots) {
         auto adj = d.allocate(size_t{p.numSlots} * B * word);
         if (!adj)
             return adj.error();
         m.adjoints_ = std::move(*adj);
     }
-    for (auto [dst, src] : {std::pair{&m.opDst_, &p.opDst}, {&m.opA_, &p.opA}, {&m.opB_, &p.opB},
-                            {&m.opC_, &p.opC}, {&m.groupStart_, &p.groupStart},
-                            {&m.edgeStart_, &p.edgeStart}, {&m.edgeParent_, &p.edgeParent},
-                            {&m.edgeMul_, &p.edgeMul}}) {
+    // Per edge, what the kernel would otherwise look up through the reader op.
+    std::vector<uint32_t> edgeOut(p.edgeOp.size()), edgeOperands(p.edgeOp.size()),
+        edgeCode(p.edgeOp.size());
+    for (size_t e = 0; e < p.edgeOp.size(); ++e) {
+        edgeOut[e] = p.opOut[p.edgeOp[e]];
+        edgeOperands[e] = p.opOperandBegin[p.edgeOp[e]];
+        edgeCode[e] = p.opType[p.edgeOp[e]] * 64 + p.edgePos[e];
+    }
+    for (auto [dst, src] :
+         {std::pair{&m.opType_, &p.opType}, {&m.opOut_, &p.opOut},
+          {&m.opOperandBegin_, &p.opOperandBegin}, {&m.operands_, &p.operands},
+          {&m.levelGroupBegin_, &p.levelGroupBegin}, {&m.groupOpBegin_, &p.groupOpBegin},
+          {&m.groupType_, &p.groupType}, {&m.edgeStart_, &p.edgeStart},
+          {&m.edgeOut_, &edgeOut}, {&m.edgeOperands_, &edgeOperands}, {&m.edgeCode_, &edgeCode}}) {
         auto buf = uploadArray(d, *src);
         if (!buf)
             return buf.error();
@@ -181,9 +214,9 @@ Result<CudaModel> compileCuda(const Circuit &c, const std::vector<uint32_t> &lev
     m.barrier_ = std::move(*barrier);
 
     // Constants live in their slots for the model's lifetime, B copies each.
-    if (p.numConstants) {
-        std::vector<unsigned char> host(size_t{p.numConstants} * B * word);
-        for (size_t k = 0; k < p.numConstants; ++k)
+    if (!p.constantValues.empty()) {
+        std::vector<unsigned char> host(p.constantValues.size() * B * word);
+        for (size_t k = 0; k < p.constantValues.size(); ++k)
             for (size_t l = 0; l < B; ++l) {
                 const size_t at = (k * B + l) * word;
                 if (m.shape_.float64) {
@@ -194,7 +227,7 @@ Result<CudaModel> compileCuda(const Circuit &c, const std::vector<uint32_t> &lev
                     std::memcpy(&host[at], &v, word);
                 }
             }
-        if (Status st = d.upload(m.values_.ptr() + size_t{p.numInputs} * B * word, host.data(),
+        if (Status st = d.upload(m.values_.ptr() + size_t{p.constantBase} * B * word, host.data(),
                                  host.size());
             !st)
             return st.error();
@@ -203,19 +236,23 @@ Result<CudaModel> compileCuda(const Circuit &c, const std::vector<uint32_t> &lev
     PlanParams &pp = m.params_;
     pp.values = m.values_.ptr();
     pp.adjoints = m.adjoints_.ptr();
-    pp.opDst = m.opDst_.ptr();
-    pp.opA = m.opA_.ptr();
-    pp.opB = m.opB_.ptr();
-    pp.opC = m.opC_.ptr();
-    pp.groupStart = m.groupStart_.ptr();
+    pp.opType = m.opType_.ptr();
+    pp.opOut = m.opOut_.ptr();
+    pp.opOperandBegin = m.opOperandBegin_.ptr();
+    pp.operands = m.operands_.ptr();
+    pp.levelGroupBegin = m.levelGroupBegin_.ptr();
+    pp.groupOpBegin = m.groupOpBegin_.ptr();
+    pp.groupType = m.groupType_.ptr();
     pp.edgeStart = m.edgeStart_.ptr();
-    pp.edgeParent = m.edgeParent_.ptr();
-    pp.edgeMul = m.edgeMul_.ptr();
+    pp.edgeOut = m.edgeOut_.ptr();
+    pp.edgeOperands = m.edgeOperands_.ptr();
+    pp.edgeCode = m.edgeCode_.ptr();
     pp.barrier = m.barrier_.ptr();
     pp.numOps = p.numOps();
     pp.numInputs = p.numInputs;
-    pp.numLevels = p.numLevels;
-    pp.outSlot = p.nodeSlot[c.outputs[0]];
+    pp.inputBase = p.inputBase;
+    pp.numLevels = p.numLevels();
+    pp.outSlot = p.outputSlots[0];
 
     auto fwdMax = d.maxResidentBlocks(m.fwdGrid_, m.shape_.blockThreads, 0);
     auto bwdMax = d.maxResidentBlocks(m.bwdGrid_, m.shape_.blockThreads, 0);
@@ -226,13 +263,20 @@ Result<CudaModel> compileCuda(const Circuit &c, const std::vector<uint32_t> &lev
     if (*fwdMax == 0 || *bwdMax == 0)
         return error("generated kernels cannot run " + std::to_string(m.shape_.blockThreads) +
                      "-thread blocks on " + d.info().name);
-    std::vector<uint64_t> fwork(p.numLevels), bwork(p.numLevels + 1);
-    for (uint32_t L = 0; L < p.numLevels; ++L)
-        fwork[L] = bwork[p.numLevels - 1 - L] = uint64_t{p.levelWidth[L]} * B;
-    bwork[p.numLevels] = uint64_t{p.numInputs} * B;
+    const uint32_t levels = p.numLevels();
+    std::vector<uint64_t> fwork(levels), bwork(levels + 1);
+    for (uint32_t L = 0; L < levels; ++L)
+        fwork[L] = bwork[levels - 1 - L] = uint64_t{p.levelWidth(L)} * B;
+    bwork[levels] = uint64_t{p.numInputs} * B;
     m.forward_ = planSegments(fwork, o.narrowWork, m.shape_.blockThreads, *fwdMax);
-    if (o.backward)
+    if (!p.reusesSlots)
         m.backward_ = planSegments(bwork, o.narrowWork, m.shape_.blockThreads, *bwdMax);
+    if (o.fullGrid) {
+        for (Segment &s : m.forward_)
+            s.blocks = s.grid ? *fwdMax : 1;
+        for (Segment &s : m.backward_)
+            s.blocks = s.grid ? *bwdMax : 1;
+    }
     return m;
 }
 
@@ -279,7 +323,8 @@ Status CudaModel::uploadInputs(std::span<const double> xs, size_t first, size_t 
         }
     if (host.empty())
         return Ok{};
-    return device_->upload(values_.ptr(), host.data(), host.size());
+    return device_->upload(values_.ptr() + size_t{plan_.inputBase} * B * word, host.data(),
+                           host.size());
 }
 
 Result<std::vector<double>> CudaModel::downloadSlot(uint32_t slot, size_t count, bool adjoint) {
@@ -321,7 +366,7 @@ Result<std::vector<double>> CudaModel::evaluate(std::span<const double> xs, size
         if (Status st = runForward(); !st)
             return st.error();
         for (size_t o = 0; o < outs; ++o) {
-            auto v = downloadSlot(plan_.nodeSlot[circuit_.outputs[o]], n, false);
+            auto v = downloadSlot(plan_.outputSlots[o], n, false);
             if (!v)
                 return v.error();
             for (size_t l = 0; l < n; ++l)
@@ -336,7 +381,7 @@ Result<CudaGradient> CudaModel::adjoints(std::span<const double> xs, size_t coun
         return st.error();
     if (output >= circuit_.numOutputs())
         return error("no output " + std::to_string(output));
-    params_.outSlot = plan_.nodeSlot[circuit_.outputs[output]];
+    params_.outSlot = plan_.outputSlots[output];
     CudaGradient g;
     g.values.resize(count);
     g.adjoints.resize(count * plan_.numInputs);
@@ -353,7 +398,7 @@ Result<CudaGradient> CudaModel::adjoints(std::span<const double> xs, size_t coun
             return v.error();
         std::copy(v->begin(), v->end(), g.values.begin() + first);
         for (uint32_t i = 0; i < plan_.numInputs; ++i) {
-            auto a = downloadSlot(i, n, true);
+            auto a = downloadSlot(plan_.inputBase + i, n, true);
             if (!a)
                 return a.error();
             for (size_t l = 0; l < n; ++l)
@@ -364,8 +409,9 @@ Result<CudaGradient> CudaModel::adjoints(std::span<const double> xs, size_t coun
 }
 
 Result<std::vector<uint32_t>> CudaModel::traceback(std::span<const double> x, size_t output) {
-    if (plan_.reusesSlots)
-        return error("traceback needs every forward value; compile with CudaOptions::backward");
+    if (plan_.reusesSlots || plan_.nodeSlot.empty())
+        return error("traceback needs every forward value of a circuit-level plan (compile the "
+                     "Circuit with CudaOptions::backward)");
     if (shape_.semiring == Semiring::SumProduct)
         return error("traceback applies to max/min semirings, not sum-product");
     if (output >= circuit_.numOutputs())
@@ -400,7 +446,7 @@ Result<std::vector<uint32_t>> CudaModel::traceback(std::span<const double> x, si
 
 Status CudaModel::poisonResults() {
     const size_t B = shape_.batch, word = shape_.float64 ? 8 : 4;
-    const size_t firstOp = size_t{plan_.numInputs} + plan_.numConstants;
+    const size_t firstOp = plan_.firstComputedSlot;
     // All-ones bytes are a NaN in float32 and float64 alike.
     if (plan_.numSlots > firstOp)
         if (Status st = device_->fill(values_.ptr() + firstOp * B * word, 0xff,

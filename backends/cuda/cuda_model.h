@@ -29,6 +29,9 @@ struct CudaOptions {
     // A level with at most this many work items (ops × B) runs inside one block (barrier
     // __syncthreads, ~0.04 µs) rather than across the grid (~1-2 µs per grid barrier).
     uint32_t narrowWork = 2048;
+    // Grid segments use every resident block rather than just enough for their widest level
+    // (benchmarks use it to measure a full-grid barrier).
+    bool fullGrid = false;
     NvrtcOptions nvrtc;               // arch is taken from the device
 };
 
@@ -78,12 +81,14 @@ class CudaModel {
     Result<double> timeForward(int reps);
     Result<double> timeForwardBackward(int reps);
 
-    // Bytes a forward pass must move at least: each op reads its operands and writes its result.
-    double forwardBytes() const;
+    // Bytes a forward pass must move through device memory at least when every op's result goes
+    // through memory: each result written once and read once, each input read once (× B lanes).
+    double minimumForwardBytes() const;
+    // Operand traffic as issued (2 or 3 reads and a write per op): what L2 and DRAM serve together.
+    double operandBytes() const;
 
   private:
-    friend Result<CudaModel> compileCuda(const Circuit &, const std::vector<uint32_t> &,
-                                         const CudaOptions &);
+    friend Result<CudaModel> compilePlan(const Circuit &, DevicePlan, const CudaOptions &);
     Status uploadInputs(std::span<const double> xs, size_t first, size_t count);
     Status runForward();
     Status runBackward();
@@ -97,8 +102,9 @@ class CudaModel {
     Device *device_ = nullptr;
     Module module_;
     FunctionHandle fwdBlock_ = nullptr, fwdGrid_ = nullptr, bwdBlock_ = nullptr, bwdGrid_ = nullptr;
-    DeviceBuffer values_, adjoints_, opDst_, opA_, opB_, opC_, groupStart_, edgeStart_,
-        edgeParent_, edgeMul_, barrier_;
+    DeviceBuffer values_, adjoints_, opType_, opOut_, opOperandBegin_, operands_,
+        levelGroupBegin_, groupOpBegin_, groupType_, edgeStart_, edgeOut_, edgeOperands_,
+        edgeCode_, barrier_;
     PlanParams params_;
     std::vector<Segment> forward_, backward_;
     bool fromCache_ = false;
@@ -110,9 +116,19 @@ Result<CudaModel> compileCuda(const Circuit &circuit, const CudaOptions &options
 Result<CudaModel> compileCuda(const Circuit &circuit, const std::vector<uint32_t> &levels,
                               const CudaOptions &options);
 
-// The kernel shape these options give for this circuit, or why they are invalid.
-Result<KernelShape> kernelShapeFor(const Circuit &circuit, const CudaOptions &options);
-// --emit=cu and --emit=ptx: no GPU needed (PTX for options.nvrtc.arch).
+// Compiles a Schedule from the passes (merged op types, levels, groups, slots). `circuit` is the
+// one it was built from (outputs and inputs). Backward needs a schedule without slot reuse
+// (assign-slots-noreuse); HostPre/HostPost phases run on the GPU too, in one block.
+Result<CudaModel> compileCuda(const Circuit &circuit, const Schedule &schedule,
+                              const CudaOptions &options);
+// Compiles a ready DevicePlan.
+Result<CudaModel> compilePlan(const Circuit &circuit, DevicePlan plan, const CudaOptions &options);
+
+// The kernel shape these options give for a plan (its type catalogue), or why they are invalid.
+Result<KernelShape> kernelShapeFor(Semiring semiring, const DevicePlan &plan,
+                                   const CudaOptions &options);
+// --emit=cu and --emit=ptx for a circuit compiled with ASAP levels: no GPU needed (PTX for
+// options.nvrtc.arch).
 Result<std::string> emitCudaSource(const Circuit &circuit, const CudaOptions &options = {});
 Result<std::string> emitPtx(const Circuit &circuit, const CudaOptions &options = {});
 

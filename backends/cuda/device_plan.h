@@ -1,53 +1,65 @@
-// The flat arrays a generated kernel walks: a Circuit's levels turned into value slots, op ranges
-// grouped by kind within each level (seed 003 §5: ops of one type together so a warp runs one
-// branch), and for the backward pass each node's parents as a CSR list (a gather, not atomics).
+// The flat arrays a generated kernel walks: levels of ops, each level split into groups of one op
+// type (seed 003 §5: ops of one type together, so a warp runs one branch), each op type a postfix
+// template over its operands (ir/schedule.h's catalogue: typeA is "F X * F +"), value slots, and
+// for the backward pass each slot's readers as a CSR list (a gather, not atomics). Built from a
+// Schedule (the passes' merged ops) or directly from a Circuit (its Plus/Times/MulAdd as types).
 #pragma once
 
 #include "ir/circuit.h"
+#include "ir/schedule.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace zbddc::cuda {
 
-// The op kinds a level is grouped by, in this order.
-enum class GroupKind : uint8_t { Plus, Times, MulAdd };
-inline constexpr int kGroupKinds = 3;
-
 struct DevicePlan {
-    uint32_t numInputs = 0;   // slots [0, numInputs) hold x
-    uint32_t numConstants = 0; // slots [numInputs, numInputs + numConstants): Zero/One/Const nodes
-    uint32_t numSlots = 0;    // all slots, op results included
-    uint32_t numLevels = 0;   // levels of computed ops (leaves are not a level)
+    // Type catalogue: type t's postfix template (TemplateStep values) and its name.
+    std::vector<std::vector<uint32_t>> typeCode;
+    std::vector<std::string> typeName;
 
-    std::vector<uint32_t> nodeSlot;     // per node; valid only while the node is live if reused
-    std::vector<double> constantValues; // per constant slot, linear (Zero/One as the semiring's)
+    uint32_t numSlots = 0;
+    uint32_t inputBase = 0, numInputs = 0;    // x[i] lives in slot inputBase + i
+    uint32_t constantBase = 0;                // constantValues[k] lives in constantBase + k
+    std::vector<double> constantValues;       // linear values; set once per model
+    uint32_t firstComputedSlot = 0;           // slots from here on are written by ops
+    std::vector<uint32_t> outputSlots;        // per circuit output
+    std::vector<uint32_t> nodeSlot;           // Circuit plans only: per node (for traceback)
 
-    // Ops in level order, grouped by GroupKind inside each level.
-    std::vector<uint32_t> opDst, opA, opB, opC; // slots; opC unused (0) unless MulAdd
-    std::vector<NodeId> opNode;                 // the circuit node each op computes
-    // Op range of (level L, kind k): [groupStart[3L+k], groupStart[3L+k+1]).
-    std::vector<uint32_t> groupStart;
-    std::vector<uint32_t> levelWidth; // ops per level
+    // Ops in execution order (SoA).
+    std::vector<uint32_t> opType, opOut, opOperandBegin{0}, operands;
+    // Levels → groups of one type → ops.
+    std::vector<uint32_t> levelGroupBegin{0}, groupOpBegin{0}, groupType;
 
-    // Backward gather (only without slot reuse): items are the ops (in op order), then the inputs.
-    // Item i's adjoint is the ⊕ over its edges [edgeStart[i], edgeStart[i+1]) of
-    // adj[edgeParent] ⊗ value[edgeMul] (or adj[edgeParent] alone when edgeMul == kNoMul).
-    std::vector<uint32_t> edgeStart, edgeParent, edgeMul;
-    static constexpr uint32_t kNoMul = 0xffffffffu;
+    // Backward gather (empty when slots are reused): items are the ops (their result slots) in op
+    // order, then the inputs. Item i's adjoint is the ⊕ over edges [edgeStart[i], edgeStart[i+1])
+    // of adj[opOut[edgeOp]] ⊗ ∂(edgeOp's template)/∂(operand edgePos).
+    std::vector<uint32_t> edgeStart, edgeOp, edgePos;
     bool reusesSlots = false;
 
-    uint32_t numOps() const { return static_cast<uint32_t>(opDst.size()); }
+    uint32_t numOps() const { return static_cast<uint32_t>(opType.size()); }
+    uint32_t numLevels() const { return static_cast<uint32_t>(levelGroupBegin.size()) - 1; }
+    uint32_t levelWidth(uint32_t L) const {
+        return groupOpBegin[levelGroupBegin[L + 1]] - groupOpBegin[levelGroupBegin[L]];
+    }
+    uint32_t arity(uint32_t t) const; // operand count of type t
 };
 
 // ASAP level of every node: leaves 0, an op one more than its deepest operand.
 std::vector<uint32_t> asapLevels(const Circuit &circuit);
 
-// Builds the plan from a level per node (leaves must be 0 and every op above its operands;
-// `verify`-clean circuit). With `reuseSlots`, an op's slot is recycled once every reader's level
-// has run (liveness), which shrinks memory for forward-only batches; the backward arrays are then
-// left empty, since the backward pass needs every forward value.
+// From a Circuit and a level per node (leaves 0, every op above its operands; `verify`-clean).
+// Types: 0 Plus "F F +", 1 Times "F F *", 2 MulAdd "F F * F +". With `reuseSlots`, an op's slot
+// is recycled once every reader's level has run (liveness); no backward arrays then.
 DevicePlan buildDevicePlan(const Circuit &circuit, const std::vector<uint32_t> &level,
                            bool reuseSlots);
+
+// From a Schedule (its levels, groups, merged types and slots). Shared-memory preloads are undone
+// (LoadX operands mapped back to slots). Backward arrays are built when no slot is written twice.
+Result<DevicePlan> buildDevicePlan(const Schedule &schedule);
+
+// The backward gather lists of a plan whose every computed slot is written once.
+Status addBackwardEdges(DevicePlan &plan);
 
 } // namespace zbddc::cuda

@@ -1,13 +1,15 @@
-// Generates the CUDA C++ source of a model's kernels. The source depends only on the kernel's
-// shape (semiring, number type, batch width, block size), never on the circuit's structure: the
-// circuit reaches the kernel as the flat arrays of a DevicePlan, so one compiled module serves
-// every model of that shape and the NVRTC cache hits across models.
+// Generates the CUDA C++ source of a model's kernels: one device function per merged op type,
+// its postfix template unrolled into an expression with the semiring, number type, batch width and
+// block size folded in as constants, plus each type's partial derivatives for the backward pass.
+// The circuit's structure reaches the kernel as a DevicePlan's flat arrays, so models with the
+// same type catalogue share one compiled module and the NVRTC cache hits across them.
 #pragma once
 
 #include "ir/semiring.h"
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace zbddc::cuda {
 
@@ -17,6 +19,8 @@ struct KernelShape {
     bool logSpace = false;      // values held as natural logs (product semirings only)
     uint32_t batch = 1;         // B: lanes per slot, lane-fastest (slot s, lane l at s*B + l)
     uint32_t blockThreads = 256;
+    // Type catalogue: postfix templates (TemplateStep values), as in DevicePlan::typeCode.
+    std::vector<std::vector<uint32_t>> typeCode;
 
     std::string describe() const; // "sum-product float64 linear B=1 block=256"
 };
@@ -32,10 +36,11 @@ std::string generateKernelSource(const KernelShape &shape);
 // The kernel parameter block, laid out exactly as the generated `Plan` struct.
 struct PlanParams {
     unsigned long long values = 0, adjoints = 0;
-    unsigned long long opDst = 0, opA = 0, opB = 0, opC = 0, groupStart = 0;
-    unsigned long long edgeStart = 0, edgeParent = 0, edgeMul = 0;
+    unsigned long long opType = 0, opOut = 0, opOperandBegin = 0, operands = 0;
+    unsigned long long levelGroupBegin = 0, groupOpBegin = 0, groupType = 0;
+    unsigned long long edgeStart = 0, edgeOut = 0, edgeOperands = 0, edgeCode = 0;
     unsigned long long barrier = 0;
-    uint32_t numOps = 0, numInputs = 0, numLevels = 0, outSlot = 0;
+    uint32_t numOps = 0, numInputs = 0, inputBase = 0, numLevels = 0, outSlot = 0;
 };
 
 } // namespace zbddc::cuda

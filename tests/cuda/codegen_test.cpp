@@ -24,6 +24,12 @@ std::string freshCacheDir(const std::string &tag) {
 }
 } // namespace
 
+// The Circuit's own types and merged templates like the passes produce (TemplateStep codes:
+// 0 F, 1 X, 2 *, 3 +): typeA "F X * F +", typeB "F X *", a two-term tree, a product chain.
+const std::vector<std::vector<uint32_t>> kCatalogue = {
+    {0, 0, 3}, {0, 0, 2}, {0, 0, 2, 0, 3}, {0, 1, 2, 0, 3}, {0, 1, 2},
+    {0, 1, 2, 0, 1, 2, 3, 0, 3}, {0, 1, 2, 1, 2, 1, 2}};
+
 TEST_CASE("every generated kernel shape compiles with NVRTC for sm_90", "[cuda][nvrtc]") {
     NvrtcOptions nv;
     nv.arch = "sm_90";
@@ -36,7 +42,7 @@ TEST_CASE("every generated kernel shape compiles with NVRTC for sm_90", "[cuda][
                 if (log && (s == Semiring::MaxSum || s == Semiring::MinSum))
                     continue;
                 for (uint32_t batch : {1u, 7u}) {
-                    KernelShape k{s, f64, log, batch, batch == 7 ? 256u : 1024u};
+                    KernelShape k{s, f64, log, batch, batch == 7 ? 256u : 1024u, kCatalogue};
                     INFO(k.describe());
                     auto ptx = compileToPtx(generateKernelSource(k), "shape.cu", nv);
                     if (!ptx)
@@ -66,7 +72,9 @@ TEST_CASE("NVRTC errors name the generated source's line and quote it", "[cuda][
 TEST_CASE("the second compile of the same source comes from the disk cache", "[cuda][nvrtc]") {
     NvrtcOptions nv;
     nv.cacheDir = freshCacheDir("cache");
-    const std::string src = generateKernelSource(KernelShape{});
+    KernelShape shape;
+    shape.typeCode = kCatalogue;
+    const std::string src = generateKernelSource(shape);
     auto first = compileToPtx(src, "m.cu", nv);
     REQUIRE(first.ok());
     CHECK(!first->fromCache);

@@ -3,6 +3,7 @@
 // mixed launch plans, forward and backward, traceback. Results are poisoned with NaN before every
 // run and NaN never compares equal. Exits 77 (skipped) where no GPU is present.
 #include "backends/cuda/cuda_model.h"
+#include "compiler/passes/pipeline.h"
 #include "ir/interpret.h"
 #include "random_circuits.h"
 
@@ -201,4 +202,78 @@ TEST_CASE("a PR that underflows float64 is right in log space", "[gpu]") {
     auto out = model->evaluate(x, 1);
     REQUIRE(out.ok());
     CHECK(close((*out)[0], log->values[c.outputs[0]], 1e-10));
+}
+
+namespace {
+Schedule scheduleFor(const Circuit &c, int opt, bool reuse) {
+    PipelineOptions po;
+    po.optLevel = opt;
+    auto names = passList(po);
+    REQUIRE(names.ok());
+    if (!reuse)
+        for (std::string &n : *names)
+            if (n == "assign-slots")
+                n = "assign-slots-noreuse";
+    po.passes = *names;
+    auto s = buildSchedule(c, po);
+    if (!s)
+        FAIL(s.error().str());
+    return std::move(*s);
+}
+} // namespace
+
+TEST_CASE("the passes' Schedules (merged types, phases, preloads) on the GPU, every semiring",
+          "[gpu][schedule]") {
+    for (Semiring s : {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum,
+                       Semiring::MinSum})
+        for (int opt : {1, 3})
+            for (uint32_t batch : {1u, 40u}) {
+                Circuit c = testing::randomZddCircuit(30, 300, 3 + opt, 2);
+                c.semiring = s;
+                const Schedule sched = scheduleFor(c, opt, false);
+                for (const NumericCase &n : kNumerics) {
+                    if (n.log && !logAllowed(s))
+                        continue;
+                    CudaOptions o;
+                    o.precision = n.precision;
+                    o.logSpace = n.log;
+                    o.batch = batch;
+                    o.narrowWork = 256;
+                    INFO("O" << opt << " " << semiringName(s) << " f64=" << (n.precision == Precision::Float64)
+                             << " log=" << n.log << " B=" << batch);
+                    auto model = compileCuda(c, sched, o);
+                    if (!model)
+                        FAIL(model.error().str());
+                    const size_t count = batch == 1 ? 2 : batch + 3;
+                    const auto xs = testing::randomInputs(count * c.numInputs(), opt + batch, 0.3, 0.9);
+                    REQUIRE(model->poisonResults().ok());
+                    auto grad = model->adjoints(xs, count, 0);
+                    if (!grad)
+                        FAIL(grad.error().str());
+                    int bad = 0;
+                    for (size_t v = 0; v < count; ++v) {
+                        auto ref = evaluate(c, std::span(xs.data() + v * c.numInputs(), c.numInputs()),
+                                            s, n.log ? Numeric::Log : Numeric::Float64);
+                        bad += !close(grad->values[v], ref->values[c.outputs[0]], n.tol);
+                        const auto adj = inputAdjoints(c, *ref, 0);
+                        for (size_t i = 0; i < c.numInputs(); ++i)
+                            bad += !close(grad->adjoints[v * c.numInputs() + i], adj[i], n.tol);
+                    }
+                    CHECK(bad == 0);
+                }
+            }
+    // -O3 with slot reuse: forward only.
+    const Circuit c = testing::randomZddCircuit(40, 500, 8, 1);
+    CudaOptions o;
+    o.backward = false;
+    o.batch = 64;
+    auto model = compileCuda(c, scheduleFor(c, 3, true), o);
+    REQUIRE(model.ok());
+    const auto xs = testing::randomInputs(70 * c.numInputs(), 2, 0.3, 0.9);
+    REQUIRE(model->poisonResults().ok());
+    auto out = model->evaluate(xs, 70);
+    REQUIRE(out.ok());
+    for (size_t v = 0; v < 70; ++v)
+        CHECK(close((*out)[v], evaluate(c, std::span(xs.data() + v * c.numInputs(), c.numInputs()),
+                                        Semiring::SumProduct)->values[c.outputs[0]], 1e-9));
 }

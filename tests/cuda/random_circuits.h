@@ -24,10 +24,10 @@ inline Circuit randomZddCircuit(uint32_t vars, uint32_t width, uint32_t seed, ui
     }
     std::vector<std::vector<uint32_t>> byVar(vars); // node ids of each variable
     for (uint32_t v = vars; v-- > 0;) {
+        std::vector<uint32_t> pool;
+        for (uint32_t u = v + 1; u < std::min(vars, v + 4); ++u)
+            pool.insert(pool.end(), byVar[u].begin(), byVar[u].end());
         auto pick = [&](bool allowEmpty) -> uint32_t {
-            std::vector<uint32_t> pool;
-            for (uint32_t u = v + 1; u < std::min(vars, v + 4); ++u)
-                pool.insert(pool.end(), byVar[u].begin(), byVar[u].end());
             const uint32_t r = rng() % 8;
             if (pool.empty() || r == 0)
                 return allowEmpty && rng() % 2 ? kZddEmpty : kZddBase;
