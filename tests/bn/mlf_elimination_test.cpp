@@ -7,7 +7,7 @@
 #include "compiler/mlf/mlf_compile.h"
 #include "ir/interpret.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 #include <cmath>
 #include <filesystem>

@@ -4,7 +4,7 @@
 
 #include "ir/circuit.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 #include <cmath>
 #include <random>

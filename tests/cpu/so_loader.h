@@ -3,7 +3,7 @@
 
 #include "zbdd_model.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 #include <dlfcn.h>
 
 #include <filesystem>

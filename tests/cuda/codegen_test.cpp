@@ -6,7 +6,7 @@
 #include "backends/cuda/kernel_source.h"
 #include "backends/cuda/nvrtc.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 #include <filesystem>
 #include <unistd.h>

@@ -7,7 +7,7 @@
 #include "ir/interpret.h"
 #include "random_circuits.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
 #include "compiler/passes/dfs_order.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 #include <algorithm>
 

@@ -7,7 +7,7 @@
 #include "compiler/passes/schedule_interpret.h"
 #include "ir/interpret.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -5,7 +5,7 @@
 #include "ir/interpret.h"
 #include "random_circuits.h"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 using namespace zbddc;
 
