@@ -197,11 +197,21 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
         edgeOperands[e] = p.opOperandBegin[p.edgeOp[e]];
         edgeCode[e] = p.opType[p.edgeOp[e]] * 64 + p.edgePos[e];
     }
+    // Per op one 16-byte record (result slot, type, operand offset) the forward kernel loads at
+    // once, and a sentinel whose operand offset ends the last op's operands; per level its first
+    // op (groups are contiguous, so the kernel needs no group table).
+    std::vector<uint32_t> opInfo(size_t{p.numOps() + 1} * 4, 0), levelOpBegin(p.numLevels() + 1);
+    for (uint32_t k = 0; k <= p.numOps(); ++k) {
+        opInfo[size_t{k} * 4 + 0] = k < p.numOps() ? p.opOut[k] : 0;
+        opInfo[size_t{k} * 4 + 1] = k < p.numOps() ? p.opType[k] : 0;
+        opInfo[size_t{k} * 4 + 2] = p.opOperandBegin[k];
+    }
+    for (uint32_t L = 0; L <= p.numLevels(); ++L)
+        levelOpBegin[L] = p.groupOpBegin[p.levelGroupBegin[L]];
     for (auto [dst, src] :
-         {std::pair{&m.opType_, &p.opType}, {&m.opOut_, &p.opOut},
-          {&m.opOperandBegin_, &p.opOperandBegin}, {&m.operands_, &p.operands},
-          {&m.levelGroupBegin_, &p.levelGroupBegin}, {&m.groupOpBegin_, &p.groupOpBegin},
-          {&m.groupType_, &p.groupType}, {&m.edgeStart_, &p.edgeStart},
+         {std::pair<DeviceBuffer *, const std::vector<uint32_t> *>{&m.opInfo_, &opInfo},
+          {&m.opOut_, &p.opOut}, {&m.operands_, &p.operands},
+          {&m.levelOpBegin_, &levelOpBegin}, {&m.edgeStart_, &p.edgeStart},
           {&m.edgeOut_, &edgeOut}, {&m.edgeOperands_, &edgeOperands}, {&m.edgeCode_, &edgeCode}}) {
         auto buf = uploadArray(d, *src);
         if (!buf)
@@ -213,36 +223,16 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
         return barrier.error();
     m.barrier_ = std::move(*barrier);
 
-    // Constants live in their slots for the model's lifetime, B copies each.
-    if (!p.constantValues.empty()) {
-        std::vector<unsigned char> host(p.constantValues.size() * B * word);
-        for (size_t k = 0; k < p.constantValues.size(); ++k)
-            for (size_t l = 0; l < B; ++l) {
-                const size_t at = (k * B + l) * word;
-                if (m.shape_.float64) {
-                    const double v = toDevice<double>(p.constantValues[k], m.shape_.logSpace);
-                    std::memcpy(&host[at], &v, word);
-                } else {
-                    const float v = toDevice<float>(p.constantValues[k], m.shape_.logSpace);
-                    std::memcpy(&host[at], &v, word);
-                }
-            }
-        if (Status st = d.upload(m.values_.ptr() + size_t{p.constantBase} * B * word, host.data(),
-                                 host.size());
-            !st)
-            return st.error();
-    }
+    if (Status st = m.uploadConstants(m.values_.ptr(), nullptr); !st)
+        return st.error();
 
     PlanParams &pp = m.params_;
     pp.values = m.values_.ptr();
     pp.adjoints = m.adjoints_.ptr();
-    pp.opType = m.opType_.ptr();
+    pp.opInfo = m.opInfo_.ptr();
     pp.opOut = m.opOut_.ptr();
-    pp.opOperandBegin = m.opOperandBegin_.ptr();
     pp.operands = m.operands_.ptr();
-    pp.levelGroupBegin = m.levelGroupBegin_.ptr();
-    pp.groupOpBegin = m.groupOpBegin_.ptr();
-    pp.groupType = m.groupType_.ptr();
+    pp.levelOpBegin = m.levelOpBegin_.ptr();
     pp.edgeStart = m.edgeStart_.ptr();
     pp.edgeOut = m.edgeOut_.ptr();
     pp.edgeOperands = m.edgeOperands_.ptr();
@@ -280,31 +270,56 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
     return m;
 }
 
+// Constants live in their slots for the model's lifetime, B copies each.
+Status CudaModel::uploadConstants(DevicePtr values, StreamHandle stream) {
+    const DevicePlan &p = plan_;
+    const size_t B = shape_.batch, word = shape_.float64 ? 8 : 4;
+    if (p.constantValues.empty())
+        return Ok{};
+    std::vector<unsigned char> host(p.constantValues.size() * B * word);
+    for (size_t k = 0; k < p.constantValues.size(); ++k)
+        for (size_t l = 0; l < B; ++l) {
+            const size_t at = (k * B + l) * word;
+            if (shape_.float64) {
+                const double v = toDevice<double>(p.constantValues[k], shape_.logSpace);
+                std::memcpy(&host[at], &v, word);
+            } else {
+                const float v = toDevice<float>(p.constantValues[k], shape_.logSpace);
+                std::memcpy(&host[at], &v, word);
+            }
+        }
+    if (Status st = device_->upload(values + size_t{p.constantBase} * B * word, host.data(),
+                                    host.size(), stream);
+        !st)
+        return st;
+    return device_->synchronize(stream); // `host` dies here
+}
+
 Status CudaModel::launchSegments(const std::vector<Segment> &segs, FunctionHandle block,
-                                 FunctionHandle grid) {
+                                 FunctionHandle grid, PlanParams &params, StreamHandle stream) {
     for (const Segment &s : segs) {
         unsigned first = s.first, last = s.last;
-        void *args[] = {&params_, &first, &last};
+        void *args[] = {&params, &first, &last};
         const LaunchDims dims{s.blocks, shape_.blockThreads, 0};
-        Status st = s.grid ? device_->launchCooperative(grid, dims, args)
-                           : device_->launch(block, dims, args);
+        Status st = s.grid ? device_->launchCooperative(grid, dims, args, stream)
+                           : device_->launch(block, dims, args, stream);
         if (!st)
             return st;
     }
     return Ok{};
 }
 
-Status CudaModel::runForward() { return launchSegments(forward_, fwdBlock_, fwdGrid_); }
+Status CudaModel::runForward() { return launchSegments(forward_, fwdBlock_, fwdGrid_, params_); }
 
 Status CudaModel::runBackward() {
     if (plan_.reusesSlots)
         return error("this model was compiled without backward support (CudaOptions::backward)");
-    return launchSegments(backward_, bwdBlock_, bwdGrid_);
+    return launchSegments(backward_, bwdBlock_, bwdGrid_, params_);
 }
 
-Status CudaModel::uploadInputs(std::span<const double> xs, size_t first, size_t count) {
+Status CudaModel::packInputs(std::span<const double> xs, size_t first, size_t count,
+                             unsigned char *host) const {
     const size_t n = plan_.numInputs, B = shape_.batch, word = shape_.float64 ? 8 : 4;
-    std::vector<unsigned char> host(n * B * word);
     for (size_t i = 0; i < n; ++i)
         for (size_t l = 0; l < B; ++l) {
             // Lanes past the batch's end repeat its first vector: computed, never read back.
@@ -321,6 +336,25 @@ Status CudaModel::uploadInputs(std::span<const double> xs, size_t first, size_t 
                 std::memcpy(&host[at], &t, word);
             }
         }
+    return Ok{};
+}
+
+double CudaModel::unpack(const unsigned char *host, size_t index) const {
+    if (shape_.float64) {
+        double d;
+        std::memcpy(&d, host + index * 8, 8);
+        return d;
+    }
+    float f;
+    std::memcpy(&f, host + index * 4, 4);
+    return f;
+}
+
+Status CudaModel::uploadInputs(std::span<const double> xs, size_t first, size_t count) {
+    const size_t n = plan_.numInputs, B = shape_.batch, word = shape_.float64 ? 8 : 4;
+    std::vector<unsigned char> host(n * B * word);
+    if (Status st = packInputs(xs, first, count, host.data()); !st)
+        return st;
     if (host.empty())
         return Ok{};
     return device_->upload(values_.ptr() + size_t{plan_.inputBase} * B * word, host.data(),
@@ -334,19 +368,12 @@ Result<std::vector<double>> CudaModel::downloadSlot(uint32_t slot, size_t count,
     if (Status st = device_->download(host.data(), base, host.size()); !st)
         return st.error();
     std::vector<double> out(count);
-    for (size_t l = 0; l < count; ++l) {
-        if (shape_.float64) {
-            std::memcpy(&out[l], &host[l * word], word);
-        } else {
-            float f;
-            std::memcpy(&f, &host[l * word], word);
-            out[l] = f;
-        }
-    }
+    for (size_t l = 0; l < count; ++l)
+        out[l] = unpack(host.data(), l);
     return out;
 }
 
-static Status checkBatch(std::span<const double> xs, size_t count, size_t numInputs) {
+Status checkBatch(std::span<const double> xs, size_t count, size_t numInputs) {
     if (xs.size() != count * numInputs)
         return error("expected " + std::to_string(count) + " vectors of " +
                      std::to_string(numInputs) + " inputs (" + std::to_string(count * numInputs) +

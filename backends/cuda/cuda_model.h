@@ -73,6 +73,21 @@ class CudaModel {
     // the host through the forward values computed on the device (ties go to the first operand).
     Result<std::vector<uint32_t>> traceback(std::span<const double> x, size_t output);
 
+    // Asynchronous forward on one of two stream slots (issue 5 §7): `submit` converts `count` <=
+    // batch vectors into the slot's pinned buffer, enqueues the copy in, the kernels and the copies
+    // out on the slot's own stream (own value buffer and barrier) and returns at once; `collect`
+    // waits for that slot and returns count × numOutputs values. Each slot's value buffer is
+    // poisoned (NaN) when it is first made.
+    Status submit(unsigned slot, std::span<const double> xs, size_t count);
+    Result<std::vector<double>> collect(unsigned slot);
+    // The stream a slot's work is enqueued on (created on first use).
+    Result<StreamHandle> slotStream(unsigned slot);
+    // Any number of vectors (beyond device memory too: only two batches live there) in batches
+    // alternating between the two slots: batch i+1's copies and the host's conversion of batch
+    // i+2 overlap batch i's kernels. Same results as evaluate().
+    Result<std::vector<double>> evaluateStreamed(std::span<const double> xs, size_t count);
+    static constexpr unsigned kStreamSlots = 2;
+
     // Fills every computed slot and adjoint with NaN, so a test sees any value a kernel skipped.
     Status poisonResults();
 
@@ -89,11 +104,30 @@ class CudaModel {
 
   private:
     friend Result<CudaModel> compilePlan(const Circuit &, DevicePlan, const CudaOptions &);
+    // One stream's private working set; see submit().
+    struct StreamSlot {
+        StreamSlot() = default;
+        StreamSlot(StreamSlot &&o) noexcept { *this = std::move(o); }
+        StreamSlot &operator=(StreamSlot &&o) noexcept;
+        ~StreamSlot();
+        Device *device = nullptr;
+        StreamHandle stream = nullptr;
+        DeviceBuffer values, barrier;
+        PinnedBuffer in, out;
+        PlanParams params;
+        size_t count = 0; // vectors in flight; 0 when idle
+    };
+    Result<StreamSlot *> streamSlot(unsigned slot);
+    Status uploadConstants(DevicePtr values, StreamHandle stream);
+    // Inputs x[first, first+count) in the device layout (lane-fastest, logs in log space).
+    Status packInputs(std::span<const double> xs, size_t first, size_t count,
+                      unsigned char *host) const;
+    double unpack(const unsigned char *host, size_t index) const;
     Status uploadInputs(std::span<const double> xs, size_t first, size_t count);
     Status runForward();
     Status runBackward();
     Status launchSegments(const std::vector<Segment> &segs, FunctionHandle block,
-                          FunctionHandle grid);
+                          FunctionHandle grid, PlanParams &params, StreamHandle stream = nullptr);
     Result<std::vector<double>> downloadSlot(uint32_t slot, size_t count, bool adjoint);
 
     Circuit circuit_; // outputs, inputs and kinds, for output slots and traceback
@@ -102,13 +136,16 @@ class CudaModel {
     Device *device_ = nullptr;
     Module module_;
     FunctionHandle fwdBlock_ = nullptr, fwdGrid_ = nullptr, bwdBlock_ = nullptr, bwdGrid_ = nullptr;
-    DeviceBuffer values_, adjoints_, opType_, opOut_, opOperandBegin_, operands_,
-        levelGroupBegin_, groupOpBegin_, groupType_, edgeStart_, edgeOut_, edgeOperands_,
-        edgeCode_, barrier_;
+    DeviceBuffer values_, adjoints_, opInfo_, opOut_, operands_, levelOpBegin_, edgeStart_,
+        edgeOut_, edgeOperands_, edgeCode_, barrier_;
     PlanParams params_;
     std::vector<Segment> forward_, backward_;
+    std::vector<StreamSlot> slots_;
     bool fromCache_ = false;
 };
+
+// Ok when `xs` holds `count` vectors of `numInputs` values each; otherwise what it holds.
+Status checkBatch(std::span<const double> xs, size_t count, size_t numInputs);
 
 // Compiles with ASAP levels.
 Result<CudaModel> compileCuda(const Circuit &circuit, const CudaOptions &options = {});

@@ -24,7 +24,7 @@ namespace {
     X(cuModuleUnload) X(cuModuleGetFunction) X(cuLaunchKernel) X(cuLaunchCooperativeKernel)        \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuStreamCreate) X(cuStreamDestroy)            \
     X(cuStreamSynchronize) X(cuEventCreate) X(cuEventRecord) X(cuEventElapsedTime)                 \
-    X(cuEventDestroy) X(cuEventSynchronize)
+    X(cuEventDestroy) X(cuEventSynchronize) X(cuMemHostAlloc) X(cuMemFreeHost)
 
 struct Api {
 #define ZBDDC_DECLARE(name) decltype(&::name) name = nullptr;
@@ -267,6 +267,35 @@ Status Device::fill(DevicePtr dst, uint8_t byte, size_t bytes, StreamHandle s) {
         return st;
     ZBDDC_CHECK(cuMemsetD8Async(dst, byte, bytes, static_cast<CUstream>(s)));
     return Ok{};
+}
+
+Result<PinnedBuffer> Device::allocatePinned(size_t bytes) {
+    if (Status st = makeCurrent(); !st)
+        return st.error();
+    void *p = nullptr;
+    if (Status st = check(api().cuMemHostAlloc(&p, std::max<size_t>(bytes, 1), 0), "cuMemHostAlloc");
+        !st)
+        return error(st.error().message + " allocating " + std::to_string(bytes) +
+                     " bytes of pinned host memory");
+    PinnedBuffer b;
+    b.ptr_ = p;
+    b.bytes_ = bytes;
+    return b;
+}
+
+PinnedBuffer &PinnedBuffer::operator=(PinnedBuffer &&o) noexcept {
+    if (this != &o) {
+        this->~PinnedBuffer();
+        ptr_ = std::exchange(o.ptr_, nullptr);
+        bytes_ = std::exchange(o.bytes_, 0);
+    }
+    return *this;
+}
+
+PinnedBuffer::~PinnedBuffer() {
+    if (ptr_)
+        api().cuMemFreeHost(ptr_);
+    ptr_ = nullptr;
 }
 
 Result<Module> Device::loadModule(const std::string &image) {

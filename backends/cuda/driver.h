@@ -57,6 +57,26 @@ class DeviceBuffer {
     int ordinal_ = -1;
 };
 
+// Page-locked host memory (cuMemHostAlloc): copies from and to it run asynchronously, so they
+// can overlap kernels on another stream.
+class PinnedBuffer {
+  public:
+    PinnedBuffer() = default;
+    PinnedBuffer(PinnedBuffer &&o) noexcept { *this = std::move(o); }
+    PinnedBuffer &operator=(PinnedBuffer &&o) noexcept;
+    PinnedBuffer(const PinnedBuffer &) = delete;
+    PinnedBuffer &operator=(const PinnedBuffer &) = delete;
+    ~PinnedBuffer();
+
+    unsigned char *data() const { return static_cast<unsigned char *>(ptr_); }
+    size_t bytes() const { return bytes_; }
+
+  private:
+    friend class Device;
+    void *ptr_ = nullptr;
+    size_t bytes_ = 0;
+};
+
 class Module {
   public:
     Module() = default;
@@ -87,6 +107,8 @@ class Device {
     const DeviceInfo &info() const { return info_; }
 
     Result<DeviceBuffer> allocate(size_t bytes);
+    Result<PinnedBuffer> allocatePinned(size_t bytes);
+    // With no stream: synchronous. With a stream: enqueued only (asynchronous from pinned memory).
     Status upload(DevicePtr dst, const void *src, size_t bytes, StreamHandle stream = nullptr);
     Status download(void *dst, DevicePtr src, size_t bytes, StreamHandle stream = nullptr);
     Status copy(DevicePtr dst, DevicePtr src, size_t bytes, StreamHandle stream = nullptr);

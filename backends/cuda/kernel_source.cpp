@@ -55,8 +55,9 @@ typedef unsigned long long u64;
 struct Plan {
     T *values;
     T *adjoints;
-    const unsigned *opType, *opOut, *opOperandBegin, *operands;
-    const unsigned *levelGroupBegin, *groupOpBegin, *groupType;
+    const uint4 *opInfo;  // per op (and a sentinel after the last): out slot, type, operand begin
+    const unsigned *opOut, *operands;
+    const unsigned *levelOpBegin; // level L's ops are [levelOpBegin[L], levelOpBegin[L+1])
     const unsigned *edgeStart, *edgeOut, *edgeOperands, *edgeCode;
     unsigned *barrier; // arrival counter with a flip bit
     unsigned numOps, numInputs, inputBase, numLevels, outSlot;
@@ -96,33 +97,31 @@ __device__ __forceinline__ void zb_prefetch_l1(const void *p, unsigned bytes) {
 
 const char *kKernels = R"CUDA(
 // Per-type device functions (generated above this text): zb_op<TYPE, GRID>(p, o, lane) evaluates
-// an op of that type whose operand slots start at o; zb_coef<GRID>(p, type, pos, o, lane) is the
+// an op of that type whose operand slots start at o, zb_eval<GRID> switches on a run-time type; zb_coef<GRID>(p, type, pos, o, lane) is the
 // op's partial derivative (best completion in max/min semirings) for operand `pos`.
 
-// One group (one type) of one level: each of the ops × B work items is (op k, lane), lane
-// fastest, so a warp reads and writes B consecutive values of a slot (coalesced) and shares the
-// op's indices.
-template <int TYPE, bool GRID>
-__device__ __forceinline__ void zb_forward_ops(const Plan &p, unsigned k0, unsigned k1,
-                                               unsigned operandBase, u64 t, u64 stride) {
-    // Ops of one group are consecutive and of one arity, so op k's operands start at a computed
-    // offset: no per-op lookup of opOperandBegin.
+// One level: each of its ops × B work items is (op k, lane), lane fastest, so a warp reads and
+// writes B consecutive values of a slot (coalesced) and shares the op's indices. Ops of all types
+// run in one pass over the threads, each switching on its op's type: a level's groups are
+// contiguous runs of one type (seed 003 §5), so a warp diverges only where two groups meet, and
+// no thread idles while a small group runs alone. One 16-byte load gives an op's result slot,
+// type and operand offset.
+template <bool GRID>
+__device__ __forceinline__ void zb_forward_ops(const Plan &p, unsigned k0, unsigned k1, u64 t, u64 stride) {
     const u64 work = (u64)(k1 - k0) * ZB_B;
     for (u64 w = t; w < work; w += stride) {
         const unsigned k = k0 + (unsigned)(w / ZB_B), lane = (unsigned)(w % ZB_B);
-        const unsigned *o = p.operands + operandBase + (k - k0) * zb_arity<TYPE>();
-        p.values[(u64)__ldg(p.opOut + k) * ZB_B + lane] = zb_op<TYPE, GRID>(p, o, lane);
+        const uint4 info = __ldg(p.opInfo + k);
+        p.values[(u64)info.x * ZB_B + lane] = zb_eval<GRID>(p, info.y, p.operands + info.z, lane);
     }
 }
 
-template <bool GRID>
-__device__ __forceinline__ void zb_forward_level(const Plan &p, unsigned L, u64 t, u64 stride) {
-    const unsigned g1 = __ldg(p.levelGroupBegin + L + 1);
-    for (unsigned g = __ldg(p.levelGroupBegin + L); g < g1; ++g) {
-        const unsigned k0 = __ldg(p.groupOpBegin + g);
-        zb_forward_group<GRID>(p, __ldg(p.groupType + g), k0, __ldg(p.groupOpBegin + g + 1),
-                               __ldg(p.opOperandBegin + k0), t, stride);
-    }
+// Stages level boundaries [c0, c1] into shared memory (every thread of the block takes part).
+#define ZB_STAGE_LEVELS 1024
+__device__ __forceinline__ void zb_stage_levels(const Plan &p, unsigned *lob, unsigned c0, unsigned c1) {
+    for (unsigned i = threadIdx.x; i <= c1 - c0; i += blockDim.x)
+        lob[i] = __ldg(p.levelOpBegin + c0 + i);
+    __syncthreads();
 }
 
 // Backward step: the adjoint of each item is gathered from its readers' adjoints (written in
@@ -132,8 +131,8 @@ __device__ __forceinline__ void zb_backward_step(const Plan &p, unsigned step, u
     unsigned i0, i1;
     if (step < p.numLevels) {
         const unsigned L = p.numLevels - 1 - step;
-        i0 = __ldg(p.groupOpBegin + __ldg(p.levelGroupBegin + L));
-        i1 = __ldg(p.groupOpBegin + __ldg(p.levelGroupBegin + L + 1));
+        i0 = __ldg(p.levelOpBegin + L);
+        i1 = __ldg(p.levelOpBegin + L + 1);
     } else {
         i0 = p.numOps;
         i1 = p.numOps + p.numInputs;
@@ -155,55 +154,35 @@ __device__ __forceinline__ void zb_backward_step(const Plan &p, unsigned step, u
     }
 }
 
-// Block segments walk many tiny levels: each chunk of levels has its group table staged in
-// shared memory and its index arrays prefetched into L1, so a level's critical path is the
+// Block segments walk many tiny levels: each chunk of levels has its boundaries staged in shared
+// memory and its op and operand arrays prefetched into L1, so a level's critical path is the
 // operand and value loads.
-#define ZB_STAGE_LEVELS 256
-#define ZB_STAGE_GROUPS 2048
 extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_forward_block(Plan p, unsigned first, unsigned last) {
-    __shared__ unsigned lg[ZB_STAGE_LEVELS + 1], gop[ZB_STAGE_GROUPS + 1], gty[ZB_STAGE_GROUPS],
-        gopd[ZB_STAGE_GROUPS];
-    for (unsigned c0 = first; c0 < last;) {
-        unsigned c1 = min(last, c0 + ZB_STAGE_LEVELS);
-        const unsigned gbase = p.levelGroupBegin[c0];
-        while (c1 > c0 + 1 && p.levelGroupBegin[c1] - gbase > ZB_STAGE_GROUPS)
-            c1 = c0 + (c1 - c0) / 2;
-        const unsigned gend = p.levelGroupBegin[c1];
-        const bool staged = gend - gbase <= ZB_STAGE_GROUPS;
-        if (staged) {
-            for (unsigned i = threadIdx.x; i <= c1 - c0; i += blockDim.x)
-                lg[i] = p.levelGroupBegin[c0 + i] - gbase;
-            for (unsigned i = threadIdx.x; i <= gend - gbase; i += blockDim.x) {
-                const unsigned k = p.groupOpBegin[gbase + i];
-                gop[i] = k;
-                if (i < gend - gbase) {
-                    gty[i] = p.groupType[gbase + i];
-                    gopd[i] = p.opOperandBegin[k];
-                }
-            }
-        }
-        __syncthreads();
-        const unsigned k0 = p.groupOpBegin[gbase], k1 = p.groupOpBegin[gend];
-        zb_prefetch_l1(p.opOut + k0, 4 * (k1 - k0));
-        zb_prefetch_l1(p.operands + p.opOperandBegin[k0], 4 * (p.opOperandBegin[k1] - p.opOperandBegin[k0]));
+    __shared__ unsigned lob[ZB_STAGE_LEVELS + 1];
+    for (unsigned c0 = first; c0 < last; c0 += ZB_STAGE_LEVELS) {
+        const unsigned c1 = min(last, c0 + ZB_STAGE_LEVELS);
+        zb_stage_levels(p, lob, c0, c1);
+        const unsigned k0 = lob[0], k1 = lob[c1 - c0];
+        zb_prefetch_l1(p.opInfo + k0, 16 * (k1 - k0));
+        const unsigned o0 = __ldg(&p.opInfo[k0].z), o1 = __ldg(&p.opInfo[k1].z);
+        zb_prefetch_l1(p.operands + o0, 4 * (o1 - o0));
         for (unsigned L = c0; L < c1; ++L) {
-            if (staged) {
-                for (unsigned g = lg[L - c0]; g < lg[L - c0 + 1]; ++g)
-                    zb_forward_group<false>(p, gty[g], gop[g], gop[g + 1], gopd[g], threadIdx.x, blockDim.x);
-            } else {
-                zb_forward_level<false>(p, L, threadIdx.x, blockDim.x);
-            }
+            zb_forward_ops<false>(p, lob[L - c0], lob[L - c0 + 1], threadIdx.x, blockDim.x);
             __syncthreads();
         }
-        c0 = c1;
     }
 }
 
 extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_forward_grid(Plan p, unsigned first, unsigned last) {
+    __shared__ unsigned lob[ZB_STAGE_LEVELS + 1];
     const u64 t = (u64)blockIdx.x * blockDim.x + threadIdx.x, stride = (u64)gridDim.x * blockDim.x;
-    for (unsigned L = first; L < last; ++L) {
-        zb_forward_level<true>(p, L, t, stride);
-        if (L + 1 < last) zb_grid_barrier(p.barrier);
+    for (unsigned c0 = first; c0 < last; c0 += ZB_STAGE_LEVELS) {
+        const unsigned c1 = min(last, c0 + ZB_STAGE_LEVELS);
+        zb_stage_levels(p, lob, c0, c1); // the grid barrier before it ends the last chunk's reads
+        for (unsigned L = c0; L < c1; ++L) {
+            zb_forward_ops<true>(p, lob[L - c0], lob[L - c0 + 1], t, stride);
+            if (L + 1 < last) zb_grid_barrier(p.barrier);
+        }
     }
 }
 
@@ -308,20 +287,11 @@ std::string typeFunctions(const KernelShape &s) {
             o << "    case " << t * 64 + j << ": return " << tree.coef(j) << ";\n";
     }
     o << "    default: return zb_zero();\n    }\n}\n";
-    o << "template <int TYPE> __device__ __forceinline__ constexpr unsigned zb_arity() {\n";
+    o << "template <bool GRID>\n__device__ __forceinline__ T zb_eval(const Plan &p, unsigned type, "
+         "const unsigned *o, unsigned lane) {\n    switch (type) {\n";
     for (size_t t = 0; t < s.typeCode.size(); ++t)
-        o << "    " << (t ? "else " : "") << "if constexpr (TYPE == " << t << ") return "
-          << Tree(s.typeCode[t]).leaves() << ";\n";
-    o << "    else return 0;\n}\n";
-    o << "template <int TYPE, bool GRID>\n__device__ __forceinline__ void zb_forward_ops(const Plan &, "
-         "unsigned, unsigned, unsigned, u64, u64);\n";
-    o << "template <bool GRID>\n__device__ __forceinline__ void zb_forward_group(const Plan &p, "
-         "unsigned type, unsigned k0, unsigned k1, unsigned operandBase, u64 t, u64 stride) {\n"
-         "    switch (type) {\n";
-    for (size_t t = 0; t < s.typeCode.size(); ++t)
-        o << "    case " << t << ": zb_forward_ops<" << t
-          << ", GRID>(p, k0, k1, operandBase, t, stride); break;\n";
-    o << "    }\n}\n";
+        o << "    case " << t << ": return zb_op<" << t << ", GRID>(p, o, lane);\n";
+    o << "    default: return zb_zero();\n    }\n}\n";
     return o.str();
 }
 

@@ -36,8 +36,7 @@ std::string generateKernelSource(const KernelShape &shape);
 // The kernel parameter block, laid out exactly as the generated `Plan` struct.
 struct PlanParams {
     unsigned long long values = 0, adjoints = 0;
-    unsigned long long opType = 0, opOut = 0, opOperandBegin = 0, operands = 0;
-    unsigned long long levelGroupBegin = 0, groupOpBegin = 0, groupType = 0;
+    unsigned long long opInfo = 0, opOut = 0, operands = 0, levelOpBegin = 0;
     unsigned long long edgeStart = 0, edgeOut = 0, edgeOperands = 0, edgeCode = 0;
     unsigned long long barrier = 0;
     uint32_t numOps = 0, numInputs = 0, inputBase = 0, numLevels = 0, outSlot = 0;
