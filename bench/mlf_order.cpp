@@ -1,7 +1,7 @@
 // ZBDD size of the compiled MLF per network and variable-ordering heuristic (Minato et al.'s
 // sink-DFS order, our min-fill order, our frontier-searched order; mlf_order.h).
 // Usage: mlf_order [--node-limit N] [--time-limit S] [--orders paper,minfill,frontier]
-//                  [--theta-bottom] NETWORK...
+//                  [--schedule balanced|sequential] [--theta-bottom] [--verbose] NETWORK...
 // Prints one table row per network and ordering. Each compilation runs in a child process that
 // is killed after the time limit, so the bench never hangs; networks that exceed the node limit
 // or the time are listed with the reason. est10 is log10 of the frontier estimate
@@ -27,13 +27,23 @@ double seconds(std::chrono::steady_clock::time_point t0) {
 }
 
 // One compilation, printed as one row (in the child process).
-void compileRow(const std::string &name, const BayesNet &net, const MlfOptions &options) {
+void compileRow(const std::string &name, const BayesNet &net, MlfOptions options,
+                bool verbose) {
     const char *order = mlfOrderingName(options.ordering);
     const auto t0 = std::chrono::steady_clock::now();
     const std::vector<uint32_t> vars = mlfVariableOrder(net, options.ordering);
     const double orderSecs = seconds(t0);
     const double est = frontierLogCost(net, vars) / std::log(10.0);
     const double width = frontierLogWidth(net, vars) / std::log(10.0);
+    // On stderr at once, so a compilation killed by the time limit still says where time went.
+    std::fprintf(stderr, "%s %s: order in %.2f s (est10 %.1f, width10 %.1f)\n", name.c_str(),
+                 order, orderSecs, est, width);
+    if (verbose)
+        options.progress = [&](size_t i, size_t count, uint32_t v, size_t nodes) {
+            std::fprintf(stderr, "  %zu/%zu %-20s %10zu nodes %8.2f s\n", i + 1, count,
+                         net.variables[v].name.c_str(), nodes, seconds(t0));
+        };
+    options.variableOrder = vars;
     MlfStats stats;
     auto model = compileMlf(net, options, &stats);
     const double secs = seconds(t0);
@@ -51,6 +61,7 @@ void compileRow(const std::string &name, const BayesNet &net, const MlfOptions &
 int main(int argc, char **argv) {
     MlfOptions options;
     double timeLimit = 300;
+    bool verbose = false;
     std::vector<MlfOrdering> orders{MlfOrdering::Paper, MlfOrdering::MinFill,
                                     MlfOrdering::Frontier};
     int i = 1;
@@ -60,6 +71,10 @@ int main(int argc, char **argv) {
             options.thetaAtBottom = true;
             continue;
         }
+        if (flag == "--verbose") { // per-CPT product sizes on stderr
+            verbose = true;
+            continue;
+        }
         if (i + 1 >= argc) {
             std::fprintf(stderr, "%s needs a value\n", flag.c_str());
             return 1;
@@ -67,6 +82,9 @@ int main(int argc, char **argv) {
         const std::string value = argv[++i];
         if (flag == "--node-limit")
             options.nodeLimit = std::stoull(value);
+        else if (flag == "--schedule")
+            options.schedule =
+                value == "sequential" ? MlfSchedule::Sequential : MlfSchedule::Balanced;
         else if (flag == "--time-limit")
             timeLimit = std::stod(value);
         else if (flag == "--orders") {
@@ -98,7 +116,7 @@ int main(int argc, char **argv) {
             const pid_t child = fork();
             if (child == 0) {
                 alarm(static_cast<unsigned>(std::ceil(timeLimit)));
-                compileRow(name, *net, options);
+                compileRow(name, *net, options, verbose);
                 std::fflush(stdout);
                 _exit(0);
             }

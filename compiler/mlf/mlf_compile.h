@@ -9,13 +9,27 @@
 #include "compiler/mlf/mlf_order.h"
 
 #include <cstddef>
+#include <functional>
 
 namespace zbddc {
+
+// How the CPT families are multiplied together.
+enum class MlfSchedule : uint8_t {
+    Sequential, // into one running product, bottom of the order first
+    Balanced,   // a balanced tree of products of neighbouring families (order's top first)
+};
 
 struct MlfOptions {
     MlfOrdering ordering = MlfOrdering::Frontier;
     size_t nodeLimit = size_t{1} << 26; // ZBDD arena size (about 40 bytes a node); beyond: error
     bool thetaAtBottom = false;         // all θ groups below all λ groups (for measurement)
+    // If not empty: the BN-variable order `ordering` gives, computed before (mlfVariableOrder).
+    std::vector<uint32_t> variableOrder;
+    MlfSchedule schedule = MlfSchedule::Balanced;
+    // Called after each CPT family is multiplied in (for benches and verbose output): its index
+    // in the multiplication order, the number of CPTs, the BN variable, and the product's nodes.
+    std::function<void(size_t index, size_t count, uint32_t variable, size_t productNodes)>
+        progress;
 };
 
 struct MlfStats {

@@ -111,7 +111,11 @@ std::vector<uint32_t> mlfVariableOrder(const BayesNet &net, MlfOrdering ordering
 }
 
 std::vector<MlfBlock> mlfOrder(const BayesNet &net, MlfOrdering ordering, bool thetaAtBottom) {
-    const std::vector<uint32_t> order = mlfVariableOrder(net, ordering);
+    return mlfBlocks(net, mlfVariableOrder(net, ordering), ordering, thetaAtBottom);
+}
+
+std::vector<MlfBlock> mlfBlocks(const BayesNet &net, const std::vector<uint32_t> &order,
+                                MlfOrdering ordering, bool thetaAtBottom) {
     std::vector<MlfBlock> blocks;
     if (thetaAtBottom) {
         for (uint32_t v : order)

@@ -40,5 +40,8 @@ std::vector<uint32_t> mlfVariableOrder(const BayesNet &net, MlfOrdering ordering
 // all λ groups instead (kept for measurement).
 std::vector<MlfBlock> mlfOrder(const BayesNet &net, MlfOrdering ordering,
                                bool thetaAtBottom = false);
+// The same for a BN-variable order already computed by mlfVariableOrder(net, ordering).
+std::vector<MlfBlock> mlfBlocks(const BayesNet &net, const std::vector<uint32_t> &order,
+                                MlfOrdering ordering, bool thetaAtBottom = false);
 
 } // namespace zbddc

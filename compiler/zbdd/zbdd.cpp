@@ -17,7 +17,7 @@ uint64_t hash3(uint64_t a, uint64_t b, uint64_t c) {
     return mix(a * 0x9e3779b97f4a7c15ULL ^ mix(b + 0x632be59bd9b4e019ULL) ^ (c << 1));
 }
 constexpr size_t kInitialTable = 1 << 12;
-constexpr size_t kMaxCache = size_t{1} << 22;
+constexpr size_t kMaxCache = size_t{1} << 24;
 } // namespace
 
 ZbddManager::ZbddManager(uint32_t numVars, size_t maxNodes)
@@ -77,8 +77,9 @@ ZbddRef ZbddManager::node(uint32_t v, ZbddRef lo, ZbddRef hi) {
 void ZbddManager::growUniqueTable() {
     unique_.assign(unique_.size() * 2, 0);
     rebuildUniqueTable();
-    // The cache grows with the arena (a quarter of it), up to a fixed cap.
-    if (cache_.size() < kMaxCache && cache_.size() * 4 < var_.size())
+    // The cache grows with the arena (one entry per node), up to a fixed cap: a lossy cache much
+    // smaller than the operands makes joins of million-node products recompute shared parts.
+    if (cache_.size() < kMaxCache && cache_.size() < var_.size())
         cache_.assign(cache_.size() * 2, CacheEntry{});
 }
 
