@@ -1,5 +1,7 @@
 #include "runtime/tasks.h"
 
+#include "runtime/mpe_decode.h"
+
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -27,33 +29,54 @@ namespace {
 
 constexpr double kLn10 = 2.302585092994045684;
 
+// Output values of one forward pass and the arithmetic that produced them.
+struct Forward {
+    Numeric numeric = Numeric::Float64;
+    std::vector<double> outputs; // natural logs in Log mode
+};
+
+bool lostInFloat64(double v) { return v == 0 || std::fabs(v) < std::numeric_limits<double>::min(); }
+
 // Float64 first; log space where float64 lost the value (0 or subnormal output) but log space
-// still holds it. A genuine zero stays zero in both.
-Result<Evaluation> evaluateSafely(const Circuit &c, const std::vector<double> &x, Semiring s,
-                                  NumericChoice choice) {
-    if (choice == NumericChoice::Log)
-        return evaluate(c, x, s, Numeric::Log);
-    auto lin = evaluate(c, x, s, Numeric::Float64);
-    if (!lin || choice == NumericChoice::Float64 || c.outputs.empty())
-        return lin;
-    const double out = lin->values[c.outputs[0]];
-    if (out != 0 && std::fabs(out) >= std::numeric_limits<double>::min())
-        return lin;
-    return evaluate(c, x, s, Numeric::Log);
+// still holds it. A genuine zero stays zero in both. A model.so has one compiled-in mode.
+Result<Forward> forwardSafely(Model &m, const std::vector<double> &x, Semiring s,
+                              NumericChoice choice) {
+    if (auto fixed = m.fixedNumeric()) {
+        if (choice != NumericChoice::Auto && (choice == NumericChoice::Log) != (*fixed == Numeric::Log))
+            return error(std::string("this model.so computes in ") + numericName(*fixed) +
+                         "; compile one with --numeric " +
+                         (choice == NumericChoice::Log ? "log" : "float64"));
+        auto out = m.evaluate(s, *fixed, x);
+        if (!out)
+            return out.error();
+        return Forward{*fixed, std::move(*out)};
+    }
+    const Numeric first = choice == NumericChoice::Log ? Numeric::Log : Numeric::Float64;
+    auto out = m.evaluate(s, first, x);
+    if (!out)
+        return out.error();
+    if (first == Numeric::Log || choice == NumericChoice::Float64 || !lostInFloat64((*out)[0]))
+        return Forward{first, std::move(*out)};
+    auto log = m.evaluate(s, Numeric::Log, x);
+    if (!log)
+        return log.error();
+    return Forward{Numeric::Log, std::move(*log)};
 }
 
-double outputValue(const Evaluation &e, NodeId node) {
-    return e.numeric == Numeric::Log ? std::exp(e.values[node]) : e.values[node];
-}
+double linear(const Forward &f, double v) { return f.numeric == Numeric::Log ? std::exp(v) : v; }
 
-double outputLog10(const Evaluation &e, NodeId node) {
-    return e.numeric == Numeric::Log ? e.values[node] / kLn10 : std::log10(e.values[node]);
+double log10Of(const Forward &f, double v) {
+    return f.numeric == Numeric::Log ? v / kLn10 : std::log10(v);
 }
 
 // MAR: P(X=x, e) = ∂f/∂λ_x (Darwiche); observed variables get their observed state.
-void marginals(const Circuit &c, const Evaluation &e, const Evidence &ev, TaskResult &r) {
-    const std::vector<double> adj = inputAdjoints(c, e, 0);
-    const double root = e.values[c.outputs[0]];
+Status marginals(Model &m, const Forward &f, const std::vector<double> &x, const Evidence &ev,
+                 TaskResult &r) {
+    const Circuit &c = m.circuit();
+    auto adj = m.adjoints(Semiring::SumProduct, f.numeric, x, 1, 0);
+    if (!adj)
+        return adj.error();
+    const double root = f.outputs[0];
     r.marginals.resize(c.variables.size());
     for (size_t v = 0; v < c.variables.size(); ++v)
         r.marginals[v].assign(c.variables[v].states.size(), 0.0);
@@ -61,27 +84,55 @@ void marginals(const Circuit &c, const Evaluation &e, const Evidence &ev, TaskRe
         const InputInfo &in = c.inputs[i];
         if (in.kind != InputKind::Indicator)
             continue;
-        const double p = e.numeric == Numeric::Log ? std::exp(adj[i] - root) : adj[i] / root;
-        r.marginals[in.variable][in.state] += p;
+        const double a = (*adj)[i];
+        r.marginals[in.variable][in.state] += f.numeric == Numeric::Log ? std::exp(a - root) : a / root;
     }
     for (size_t v = 0; v < c.variables.size(); ++v)
         if (ev.states[v] != kNone)
             for (size_t s = 0; s < r.marginals[v].size(); ++s)
                 r.marginals[v][s] = s == ev.states[v] ? 1.0 : 0.0;
+    return Ok{};
 }
 
-void mpeAssignment(const Circuit &c, const Evaluation &e, const Evidence &ev, TaskResult &r) {
-    r.assignment = ev.states;
-    for (uint32_t i : traceback(c, e, 0))
-        if (c.inputs[i].kind == InputKind::Indicator)
-            r.assignment[c.inputs[i].variable] = c.inputs[i].state;
+// The backend's own traceback where it has one, else decoding from its max-product adjoints.
+Result<std::string> mpeAssignment(Model &m, const Forward &f, const std::vector<double> &x,
+                                  const Evidence &ev, const TaskOptions &opt, TaskResult &r) {
+    const Circuit &c = m.circuit();
+    if (auto traced = m.traceback(Semiring::MaxProduct, f.numeric, x, 0)) {
+        if (!*traced)
+            return traced->error();
+        r.assignment = ev.states;
+        for (uint32_t i : **traced)
+            if (c.inputs[i].kind == InputKind::Indicator)
+                r.assignment[c.inputs[i].variable] = c.inputs[i].state;
+        return std::string();
+    }
+    auto decoded = decodeMpe(m, f.numeric, ev, opt.freeInputs, f.outputs[0]);
+    if (!decoded)
+        return decoded.error();
+    r.assignment = std::move(*decoded);
+    return std::string("MPE decoded from max-product adjoints");
+}
+
+// The semiring a task needs; a model.so must have been compiled in it.
+Result<Semiring> taskSemiring(const Model &m, Task task) {
+    const Semiring needed = task == Task::Mpe   ? Semiring::MaxProduct
+                            : task == Task::Eval ? m.fixedSemiring().value_or(m.circuit().semiring)
+                                                 : Semiring::SumProduct;
+    if (auto fixed = m.fixedSemiring(); fixed && *fixed != needed)
+        return error("this model.so was compiled in " + std::string(semiringName(*fixed)) + "; " +
+                     taskName(task) + " needs " + std::string(semiringName(needed)) +
+                     " (compile one with `zbddc MODEL -o model.so --semiring " +
+                     std::string(semiringName(needed)) + "`)");
+    return needed;
 }
 
 } // namespace
 
-Result<TaskResult> runTask(const Circuit &c, Task task, const Evidence &ev, const TaskOptions &opt) {
+Result<TaskResult> runTask(Model &m, Task task, const Evidence &ev, const TaskOptions &opt) {
     const auto start = std::chrono::steady_clock::now();
-    if (c.outputs.empty())
+    const Circuit &c = m.circuit();
+    if (m.numOutputs() == 0)
         return error("the model has no outputs");
     if (ev.states.size() != c.variables.size())
         return error("evidence does not match the model's variables");
@@ -90,32 +141,47 @@ Result<TaskResult> runTask(const Circuit &c, Task task, const Evidence &ev, cons
         return x.error();
     if (task == Task::Mar && c.variables.empty())
         return error("MAR needs a model with variables (indicator inputs)");
+    auto ring = taskSemiring(m, task);
+    if (!ring)
+        return ring.error();
 
-    const Semiring ring = task == Task::Mpe ? Semiring::MaxProduct
-                          : task == Task::Eval ? c.semiring
-                                               : Semiring::SumProduct;
     // EVAL reports values as they are; the probability tasks may switch to log space.
-    auto e = evaluateSafely(c, *x, ring, task == Task::Eval ? NumericChoice::Float64 : opt.numeric);
-    if (!e)
-        return e.error();
+    auto f = forwardSafely(m, *x, *ring,
+                           task == Task::Eval && !m.fixedNumeric() ? NumericChoice::Float64 : opt.numeric);
+    if (!f)
+        return f.error();
 
     TaskResult r;
     r.task = task;
-    r.numeric = e->numeric;
-    r.value = outputValue(*e, c.outputs[0]);
-    r.log10 = outputLog10(*e, c.outputs[0]);
+    r.numeric = f->numeric;
+    r.value = linear(*f, f->outputs[0]);
+    r.log10 = log10Of(*f, f->outputs[0]);
+    std::string how;
     if (task == Task::Eval)
-        for (NodeId o : c.outputs)
-            r.outputs.push_back(outputValue(*e, o));
+        for (double o : f->outputs)
+            r.outputs.push_back(linear(*f, o));
     if (task == Task::Mar) {
         if (r.log10 == -std::numeric_limits<double>::infinity())
             return error("MAR is undefined: the evidence has probability 0");
-        marginals(c, *e, ev, r);
+        if (Status s = marginals(m, *f, *x, ev, r); !s)
+            return s.error();
     }
-    if (task == Task::Mpe)
-        mpeAssignment(c, *e, ev, r);
+    if (task == Task::Mpe) {
+        auto note = mpeAssignment(m, *f, *x, ev, opt, r);
+        if (!note)
+            return note.error();
+        how = *note;
+    }
+    r.device = m.describe(f->numeric, how);
     r.timeMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return r;
+}
+
+Result<TaskResult> runTask(const Circuit &c, Task task, const Evidence &ev, const TaskOptions &opt) {
+    DeviceOptions o;
+    o.device = Device::Reference;
+    Model m = Model::fromCircuit(c, o);
+    return runTask(m, task, ev, opt);
 }
 
 } // namespace zbddc

@@ -1,12 +1,13 @@
 // The queries users ask of a compiled model: EVAL (the outputs for given inputs), PR (probability
 // of evidence), MAR (all posterior marginals from one backward pass) and MPE (most probable
-// explanation by max-product with traceback). Answered here on the reference evaluator; backends
-// plug in behind the same calls.
+// explanation by max-product with traceback), answered on whatever backend a Model runs
+// (runtime/model.h): the LLVM JIT, the CUDA backend, a model.so or the reference evaluator.
 #pragma once
 
 #include "ir/circuit.h"
 #include "ir/interpret.h"
 #include "runtime/evidence.h"
+#include "runtime/model.h"
 
 #include <optional>
 #include <string>
@@ -38,6 +39,10 @@ struct TaskResult {
     double timeMs = 0;
 };
 
+// `device` in the result names what actually ran, fallbacks included.
+Result<TaskResult> runTask(Model &model, Task task, const Evidence &evidence,
+                           const TaskOptions &options = {});
+// On the reference evaluator.
 Result<TaskResult> runTask(const Circuit &circuit, Task task, const Evidence &evidence,
                            const TaskOptions &options = {});
 

@@ -11,11 +11,12 @@ namespace zbddc::driver {
 
 int compileCommand(const CompileOptions &o) {
     const std::string ext = fileExtension(o.output);
-    const bool cpu = ext == ".so" || !o.emit.empty();
-    if (!cpu && ext != ".zdd" && ext != ".txt") {
+    const bool cuda = o.emit == "cu" || o.emit == "ptx";
+    const bool cpu = !cuda && (ext == ".so" || !o.emit.empty());
+    if (!cpu && !cuda && ext != ".zdd" && ext != ".txt") {
         std::cerr << "zbddc: cannot write '" << o.output
                   << "': unknown output kind (use .so for a compiled model, .zdd for a ZBDD, "
-                     ".txt for a circuit dump, or --emit=c|ll)\n";
+                     ".txt for a circuit dump, or --emit=c|ll|cu|ptx)\n";
         return 2;
     }
     auto zdd = o.model.load(o.input);
@@ -26,6 +27,8 @@ int compileCommand(const CompileOptions &o) {
         return reportError(errorAt(o.input, 0, "invalid circuit: " + s.error().message));
     if (cpu)
         return compileCpuOutput(o, circuit);
+    if (cuda)
+        return compileCudaOutput(o, circuit);
     Status written = writeFileAtomically(o.output, [&](std::ostream &out) {
         if (ext == ".zdd")
             writeZdd(*zdd, out);

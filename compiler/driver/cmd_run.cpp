@@ -4,6 +4,7 @@
 #include "compiler/driver/output.h"
 #include "compiler/frontends/load_model.h"
 #include "compiler/frontends/text_lines.h"
+#include "runtime/model.h"
 
 #include <iostream>
 
@@ -39,6 +40,24 @@ Result<std::vector<double>> freeInputValues(const std::string &path) {
     return values;
 }
 
+// A model.so is dlopened and answers through its C ABI; every other input becomes a circuit for
+// the device asked for.
+Result<Model> openModel(const RunOptions &o) {
+    if (fileExtension(o.model) == ".so") {
+        if (o.device == "cuda" || o.device == "reference")
+            std::cerr << "zbddc: note: a model.so runs its own compiled CPU code; --device "
+                      << o.device << " is ignored\n";
+        return Model::fromSharedObject(o.model);
+    }
+    auto circuit = o.modelOptions.loadCircuit(o.model);
+    if (!circuit)
+        return circuit.error();
+    DeviceOptions options;
+    options.device = parseDevice(o.device).value_or(Device::Auto);
+    options.cpuOptLevel = o.optLevel;
+    return Model::fromCircuit(std::move(*circuit), options);
+}
+
 NumericChoice numericChoice(const std::string &name) {
     return name == "float64" ? NumericChoice::Float64 : name == "log" ? NumericChoice::Log : NumericChoice::Auto;
 }
@@ -53,10 +72,11 @@ int runCommand(const RunOptions &o) {
         std::cerr << "zbddc: unknown task '" << o.task << "' (eval, pr, mar or mpe)\n";
         return 2;
     }
-    auto circuit = o.modelOptions.loadCircuit(o.model);
-    if (!circuit)
-        return reportError(circuit.error());
-    auto cases = evidenceCases(o.evidence, *circuit);
+    auto model = openModel(o);
+    if (!model)
+        return reportError(model.error());
+    const Circuit &circuit = model->circuit();
+    auto cases = evidenceCases(o.evidence, circuit);
     if (!cases)
         return reportError(cases.error());
     auto free = freeInputValues(o.inputs);
@@ -66,26 +86,25 @@ int runCommand(const RunOptions &o) {
     TaskOptions options{numericChoice(o.numeric), *free};
     std::vector<TaskResult> results;
     for (const Evidence &e : *cases) {
-        auto r = runTask(*circuit, *task, e, options);
+        auto r = runTask(*model, *task, e, options);
         if (!r)
-            return reportError(r.error());
-        if (o.device == "cuda")
-            r->device += "; cuda was asked for but the CUDA backend is not built into this zbddc";
+            return reportError(r.error().file.empty() ? errorAt(o.model, 0, r.error().message)
+                                                      : r.error());
         results.push_back(std::move(*r));
     }
-    if (o.device == "cuda")
-        std::cerr << "zbddc: note: no CUDA backend yet; ran on the CPU\n";
+    if (o.device == "cuda" && model->device() != Device::Cuda && !model->fallbackNote().empty())
+        std::cerr << "zbddc: note: " << model->fallbackNote() << "; ran on the CPU\n";
     if (o.json) {
         if (results.size() > 1)
             std::cout << "[";
         for (size_t i = 0; i < results.size(); ++i) {
             std::cout << (i ? "," : "");
-            printJson(results[i], circuit->variables, std::cout);
+            printJson(results[i], circuit.variables, std::cout);
         }
         std::cout << (results.size() > 1 ? "]\n" : "\n");
     } else {
         for (const TaskResult &r : results)
-            printUai(r, circuit->variables, std::cout);
+            printUai(r, circuit.variables, std::cout);
     }
     return 0;
 }

@@ -1,17 +1,43 @@
-// `zbddc stats MODEL`: the circuit's size and shape.
+// `zbddc stats MODEL [-O0..-O3] [--passes=...] [--no-fuse] [--time-passes] [--json]`: the
+// circuit's size and shape, then the schedule the passes build from it (level profile by op type,
+// slots, phases, what each pass did; compiler/passes/schedule_stats.h).
 #include "compiler/driver/commands.h"
 #include "compiler/driver/output.h"
 #include "compiler/frontends/load_model.h"
+#include "compiler/passes/pipeline.h"
+#include "compiler/passes/schedule_stats.h"
 #include "ir/circuit_stats.h"
 
 #include <iostream>
+#include <sstream>
 
 namespace zbddc::driver {
 
 int statsCommand(const StatsOptions &o) {
+    PipelineOptions pipeline;
+    pipeline.optLevel = o.optLevel;
+    pipeline.fuse = !o.noFuse;
+    if (!o.passes.empty())
+        pipeline.passes = splitPassList(o.passes);
+    // A bad pass list is a usage error, found before the model is read.
+    if (auto list = passList(pipeline); !list) {
+        std::cerr << "zbddc: " << list.error().message << " (known passes:";
+        for (const std::string &p : knownPasses())
+            std::cerr << " " << p;
+        std::cerr << ")\n";
+        return 2;
+    }
     auto circuit = o.modelOptions.loadCircuit(o.model);
     if (!circuit)
         return reportError(circuit.error());
+    std::vector<PassStats> passStats;
+    auto schedule = buildSchedule(*circuit, pipeline, &passStats);
+    if (!schedule)
+        return reportError(errorAt(o.model, 0, schedule.error().message));
+    if (o.timePasses)
+        printPassTimes(passStats, std::cerr);
+    const ScheduleStats sched = computeStats(*circuit, *schedule, passStats);
+
     const CircuitStats s = circuitStats(*circuit);
     const std::pair<const char *, uint64_t> rows[] = {
         {"nodes", s.nodes},   {"ops", s.ops},         {"typeA", s.typeA},
@@ -22,10 +48,19 @@ int statsCommand(const StatsOptions &o) {
         std::cout << "{\"model\":" << jsonString(o.model);
         for (auto [name, value] : rows)
             std::cout << ",\"" << name << "\":" << value;
-        std::cout << "}\n";
+        std::ostringstream js;
+        writeStatsJson(sched, js);
+        std::string scheduleJson = js.str();
+        while (!scheduleJson.empty() && (scheduleJson.back() == '\n' || scheduleJson.back() == ' '))
+            scheduleJson.pop_back();
+        std::cout << ",\"schedule\":" << scheduleJson << "}\n";
     } else {
         for (auto [name, value] : rows)
             std::cout << name << ": " << value << "\n";
+        std::cout << "\nschedule ("
+                  << (o.passes.empty() ? "-O" + std::to_string(o.optLevel) : "--passes=" + o.passes)
+                  << (o.noFuse ? ", --no-fuse" : "") << "):\n";
+        writeStatsText(sched, std::cout);
     }
     return 0;
 }

@@ -30,8 +30,9 @@ struct CompileOptions {
     std::string output;
     ModelOptions model;
     int optLevel = 0;               // -O0..-O3 for the CPU backend (0: linear-time fast path)
-    std::string emit;               // "", "c" or "ll"
+    std::string emit;               // "", "c", "ll" (CPU backend), "cu" or "ptx" (CUDA backend)
     std::string numeric = "float64"; // float64 or log (compiled-in numeric mode of a .so)
+    std::string semiring;           // compiled-in semiring of a .so; "" = the model's own
 };
 
 struct RunOptions {
@@ -39,8 +40,9 @@ struct RunOptions {
     std::string task = "pr";
     std::string evidence;     // VAR=state list or a .evid file
     std::string inputs;       // file of free-input values
-    std::string device = "auto";
+    std::string device = "auto";  // auto, cpu (LLVM JIT), cuda or reference
     std::string numeric = "auto";
+    int optLevel = 0;             // the JIT's -O level
     bool json = false;
     ModelOptions modelOptions;
 };
@@ -48,6 +50,10 @@ struct RunOptions {
 struct StatsOptions {
     std::string model;
     bool json = false;
+    int optLevel = 2;           // the schedule's -O level (compiler/passes/pipeline.h)
+    std::string passes;         // --passes=a,b,c overrides the -O list
+    bool noFuse = false;
+    bool timePasses = false;
     ModelOptions modelOptions;
 };
 
@@ -55,6 +61,8 @@ int compileCommand(const CompileOptions &options);
 
 // CPU backend outputs: a model.so, or --emit=c / --emit=ll (cmd_compile_cpu.cpp).
 int compileCpuOutput(const CompileOptions &options, const zbddc::Circuit &circuit);
+// CUDA backend outputs: --emit=cu / --emit=ptx (cmd_compile_cuda.cpp).
+int compileCudaOutput(const CompileOptions &options, const zbddc::Circuit &circuit);
 int runCommand(const RunOptions &options);
 int statsCommand(const StatsOptions &options);
 

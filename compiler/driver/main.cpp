@@ -18,8 +18,12 @@ int main(int argc, char **argv) {
                    "Output file (.so compiled model, .zdd, or .txt for a circuit dump)");
     app.add_option("-O", compile.optLevel, "CPU optimisation level 0..3 (0: linear-time fast path)")
         ->check(CLI::Range(0, 3));
-    app.add_option("--emit", compile.emit, "Write source instead: c or ll")
-        ->check(CLI::IsMember({"c", "ll"}));
+    app.add_option("--emit", compile.emit, "Write source instead: c, ll (CPU), cu or ptx (CUDA)")
+        ->check(CLI::IsMember({"c", "ll", "cu", "ptx"}));
+    app.add_option("--semiring", compile.semiring,
+                   "Semiring compiled into a .so: sum-product (PR, MAR) or max-product (MPE); "
+                   "default the model's own")
+        ->check(CLI::IsMember({"sum-product", "max-product", "max-sum", "min-sum"}));
     app.add_option("--numeric", compile.numeric, "Numeric mode of a compiled model: float64 or log")
         ->check(CLI::IsMember({"float64", "log"}));
     compile.model.addTo(app);
@@ -31,8 +35,11 @@ int main(int argc, char **argv) {
         ->check(CLI::IsMember({"eval", "pr", "mar", "mpe"}));
     runCmd->add_option("--evidence", run.evidence, "A UAI .evid file, or VAR=state[,VAR=state...]");
     runCmd->add_option("--inputs", run.inputs, "File of values for the free inputs");
-    runCmd->add_option("--device", run.device, "auto, cpu or cuda")
-        ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+    runCmd->add_option("--device", run.device,
+                       "auto (cuda if a GPU is usable, else cpu), cpu (LLVM JIT), cuda or reference")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda", "reference"}));
+    runCmd->add_option("-O", run.optLevel, "JIT optimisation level 0..3 for --device cpu")
+        ->check(CLI::Range(0, 3));
     runCmd->add_option("--numeric", run.numeric, "auto, float64 or log")
         ->check(CLI::IsMember({"auto", "float64", "log"}));
     runCmd->add_flag("--json", run.json, "Print one JSON object (see docs/cli.md)");
@@ -42,6 +49,11 @@ int main(int argc, char **argv) {
     CLI::App *statsCmd = app.add_subcommand("stats", "Print a model's size and shape");
     statsCmd->add_option("model", stats.model, "Model file (.zdd)")->required();
     statsCmd->add_flag("--json", stats.json, "Print one JSON object");
+    statsCmd->add_option("-O", stats.optLevel, "Schedule optimisation level 0..3 (default 2)")
+        ->check(CLI::Range(0, 3));
+    statsCmd->add_option("--passes", stats.passes, "Comma-separated pass list instead of -O's");
+    statsCmd->add_flag("--no-fuse", stats.noFuse, "Leave out the op-merging passes");
+    statsCmd->add_flag("--time-passes", stats.timePasses, "Print each pass's time and memory to stderr");
     stats.modelOptions.addTo(*statsCmd);
 
     app.require_subcommand(0, 1);

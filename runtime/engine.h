@@ -1,0 +1,48 @@
+// One compiled evaluator of a model for a fixed semiring and numeric mode: the reference
+// evaluator, the LLVM JIT, the CUDA backend, or a dlopened model.so. runtime/model.h picks and
+// caches them; nothing else uses this interface.
+#pragma once
+
+#include "ir/circuit.h"
+#include "ir/interpret.h"
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace zbddc {
+
+class Engine {
+  public:
+    virtual ~Engine() = default;
+    // x: batch × numInputs, linear values. Returns batch × numOutputs (natural logs in Log mode).
+    virtual Result<std::vector<double>> evaluate(std::span<const double> x, size_t batch) = 0;
+    // batch × numInputs adjoints for one output (as inputAdjoints in ir/interpret.h).
+    virtual Result<std::vector<double>> adjoints(std::span<const double> x, size_t batch,
+                                                 size_t output) = 0;
+    // The inputs on one optimal term (max/min semirings), for backends that trace back; nullopt
+    // where the backend cannot (runtime/mpe_decode.h decodes from adjoints then).
+    virtual std::optional<Result<std::vector<uint32_t>>> traceback(std::span<const double> x,
+                                                                   size_t output) {
+        (void)x, (void)output;
+        return std::nullopt;
+    }
+};
+
+// The circuit must outlive the engine.
+Result<std::unique_ptr<Engine>> referenceEngine(const Circuit &circuit, Semiring semiring,
+                                                Numeric numeric);
+Result<std::unique_ptr<Engine>> cpuJitEngine(const Circuit &circuit, Semiring semiring,
+                                             Numeric numeric, int optLevel);
+// Fails with the reason where this build has no CUDA backend or no GPU is usable.
+Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &circuit, Semiring semiring,
+                                           Numeric numeric);
+
+// Ok when cudaEngine can run: a CUDA backend in this build and a usable GPU; else why not.
+Status cudaUsable();
+// "NVIDIA H100 80GB HBM3" for device 0, or "" where none is usable.
+std::string cudaDeviceName();
+
+} // namespace zbddc

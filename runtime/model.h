@@ -1,0 +1,80 @@
+// A model ready to answer queries: a Circuit (or a dlopened model.so) plus the backend that
+// evaluates it — the LLVM JIT, the CUDA backend or the reference evaluator — compiled lazily once
+// per (semiring, numeric) pair and kept. Device::Auto takes CUDA where a GPU is usable and the JIT
+// otherwise, and remembers why, so a run can say what it fell back from (issue 5 item 7).
+#pragma once
+
+#include "ir/circuit.h"
+#include "ir/interpret.h"
+
+#include <future>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace zbddc {
+
+enum class Device : uint8_t { Auto, Cpu, Cuda, Reference };
+
+const char *deviceName(Device d); // "auto", "cpu", "cuda", "reference"
+std::optional<Device> parseDevice(std::string_view name);
+
+struct DeviceOptions {
+    Device device = Device::Auto;
+    int cpuOptLevel = 0; // the JIT's -O level (0: linear-time fast path)
+};
+
+class Model {
+  public:
+    // Chooses the device now (Auto, or Cuda without a usable GPU, become Cpu with a note);
+    // backends compile on first use.
+    static Model fromCircuit(Circuit circuit, const DeviceOptions &options = {});
+    // A model.so from `zbddc MODEL -o model.so`: its compiled-in semiring and numeric mode only.
+    static Result<Model> fromSharedObject(const std::string &path);
+
+    Model(Model &&) noexcept;
+    Model &operator=(Model &&) noexcept;
+    ~Model();
+
+    // Inputs, variables and output names. For a model.so it has no nodes (only its meaning).
+    const Circuit &circuit() const;
+    bool hasNodes() const;
+    size_t numInputs() const;
+    size_t numOutputs() const;
+    Device device() const; // what runs: Cpu, Cuda or Reference (Cpu for a model.so)
+    // Why the requested device was not taken ("cuda unavailable: ..."), or "".
+    const std::string &fallbackNote() const;
+    // A model.so evaluates only what it was compiled for; circuits take any pair.
+    std::optional<Semiring> fixedSemiring() const;
+    std::optional<Numeric> fixedNumeric() const;
+    // "cpu (LLVM JIT, float64)", "cuda NVIDIA H100 80GB HBM3 (log)", "cpu (model.so, float64)",
+    // with the fallback note and `extra` (e.g. how an MPE assignment was found) inside.
+    std::string describe(Numeric numeric, std::string_view extra = {}) const;
+
+    // x: batch × numInputs, linear values. Returns batch × numOutputs (natural logs in Log mode).
+    Result<std::vector<double>> evaluate(Semiring s, Numeric n, std::span<const double> x,
+                                         size_t batch = 1);
+    // batch × numInputs adjoints for one output (ir/interpret.h's inputAdjoints).
+    Result<std::vector<double>> adjoints(Semiring s, Numeric n, std::span<const double> x,
+                                         size_t batch, size_t output);
+    // The inputs on one optimal term for one vector (max/min semirings), or nullopt where the
+    // backend has no traceback (the JIT, a model.so).
+    std::optional<Result<std::vector<uint32_t>>> traceback(Semiring s, Numeric n,
+                                                           std::span<const double> x, size_t output);
+
+    // evaluate() on another thread (std::async). The model may be moved but must outlive the
+    // future, and calls on one model must not overlap (a compiled backend is not shared).
+    std::future<Result<std::vector<double>>> evaluateAsync(Semiring s, Numeric n,
+                                                           std::vector<double> x, size_t batch);
+
+    struct Impl;
+
+  private:
+    explicit Model(std::unique_ptr<Impl> impl);
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace zbddc
