@@ -4,6 +4,9 @@
 # executables, the shared libraries it may lack (compressed), and gpu_run.sh. The folder must stay
 # under 64 MiB (the device tool's limit); this script fails if it does not.
 #   scripts/pack_gpu.sh [DEST]        default DEST: <repo>/.gpu      (BUILD_DIR overrides build/)
+# Optional, for one area's run: ONLY="test_wcsp_gpu ..." packs only the named gpu tests/benchmarks;
+# EXTRA="wcsp_be ..." packs more bench/ programs (gpu_run.sh does not run these: call them
+# yourself); DATA="a.wcsp b.wcsp" copies input files into DEST/data.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -14,17 +17,40 @@ limit=$((64 * 1024 * 1024))
 
 # Every test labelled gpu, and every benchmark registered as a GPU benchmark (bench/CMakeLists.txt
 # lists their targets in gpu_benchmarks.txt).
-mapfile -t tests < <(ctest --test-dir "$build" -L gpu --show-only=json-v1 |
-    python3 -c 'import json,sys; [print(t["command"][0]) for t in json.load(sys.stdin)["tests"]]')
+# A test's target has the test's name (tests/CMakeLists.txt); ctest knows its path once it is built.
+gpu_tests() {
+    ctest --test-dir "$build" -L gpu --show-only=json-v1 2>/dev/null | python3 -c '
+import json, sys
+for t in json.load(sys.stdin)["tests"]:
+    if sys.argv[1] == "name": print(t["name"])
+    elif "command" in t: print(t["command"][0])' "$1"
+}
+mapfile -t tests < <(gpu_tests name)
 benches=()
 [ -f "$build/bench/gpu_benchmarks.txt" ] && mapfile -t benches < "$build/bench/gpu_benchmarks.txt"
+keep() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $(basename "$1") "* ]]; }
+kept=()
+for exe in "${tests[@]}"; do keep "$exe" && kept+=("$exe"); done
+tests=("${kept[@]}")
+kept=()
+for exe in "${benches[@]}"; do keep "$exe" && kept+=("$exe"); done
+for name in ${EXTRA:-}; do kept+=("$build/bench/$name"); done
+benches=("${kept[@]}")
 targets=()
 for exe in "${tests[@]}" "${benches[@]}"; do targets+=("$(basename "$exe")"); done
 [ ${#targets[@]} -gt 0 ] || { echo "pack_gpu: no gpu tests or benchmarks found in $build" >&2; exit 1; }
 ninja -C "$build" -j2 "${targets[@]}" >/dev/null
+mapfile -t built < <(gpu_tests path)
+kept=()
+for exe in "${built[@]}"; do [[ " ${targets[*]} " == *" $(basename "$exe") "* ]] && kept+=("$exe"); done
+tests=("${kept[@]}")
 
 rm -rf "$dest"
 mkdir -p "$dest/tests" "$dest/bench" "$dest/lib"
+if [ -n "${DATA:-}" ]; then
+    mkdir -p "$dest/data"
+    for f in $DATA; do cp "$f" "$dest/data/"; done
+fi
 for exe in "${tests[@]}"; do cp "$exe" "$dest/tests/"; done
 for exe in "${benches[@]}"; do cp "$exe" "$dest/bench/"; done
 [ -d "$root/bench/peers" ] && cp -r "$root/bench/peers" "$dest/bench/"

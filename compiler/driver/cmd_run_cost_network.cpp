@@ -5,6 +5,8 @@
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "runtime/bucket_elimination/solve_be.h"
 
+#include <CLI/CLI.hpp>
+
 #include <cmath>
 #include <iostream>
 
@@ -43,6 +45,17 @@ Result<std::vector<uint32_t>> readEvidence(const std::string &path, const CostNe
     return evidence;
 }
 
+// The run subcommand's elimination-order flags (seed 000 Alg. 2), registered by
+// addCostNetworkRunOptions; RunOptions stays the MLF route's, so they live here.
+struct CostNetworkFlags {
+    std::string orderFile;
+    std::string heuristic = "min-fill";
+};
+CostNetworkFlags &costNetworkFlags() {
+    static CostNetworkFlags flags;
+    return flags;
+}
+
 std::string variableName(const CostNetwork &net, size_t v) {
     return v < net.variableNames.size() ? net.variableNames[v] : std::to_string(v);
 }
@@ -51,6 +64,15 @@ std::string variableName(const CostNetwork &net, size_t v) {
 
 // .uai files go through the network (MLF) route; readCostNetworkFile reads them too, should the
 // elimination route be wanted for their MPE.
+void addCostNetworkRunOptions(CLI::App &run) {
+    CostNetworkFlags &f = costNetworkFlags();
+    run.add_option("--order", f.orderFile,
+                   "(.wcsp) elimination order file: variable indices, first eliminated first");
+    run.add_option("--heuristic", f.heuristic,
+                   "(.wcsp) elimination order heuristic: min-fill, min-degree or weighted-min-fill")
+        ->check(CLI::IsMember({"min-fill", "min-degree", "weighted-min-fill"}));
+}
+
 bool isCostNetworkRun(const RunOptions &o) {
     return endsWith(o.model, ".wcsp");
 }
@@ -71,6 +93,14 @@ int runCostNetworkCommand(const RunOptions &o) {
     if (!evidence)
         return reportError(evidence.error());
     options.evidence = std::move(*evidence);
+    const CostNetworkFlags &flags = costNetworkFlags();
+    options.heuristic = *parseOrderHeuristic(flags.heuristic); // CLI checked the name
+    if (!flags.orderFile.empty()) {
+        auto order = readOrderFile(flags.orderFile, net->numVariables());
+        if (!order)
+            return reportError(order.error());
+        options.order = std::move(*order);
+    }
     auto sol = solveBucketElimination(*net, options);
     if (!sol)
         return reportError(errorAt(o.model, 0, sol.error().message));

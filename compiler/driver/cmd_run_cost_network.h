@@ -4,11 +4,18 @@
 
 #include "compiler/driver/commands.h"
 
+namespace CLI {
+class App;
+}
+
 namespace zbddc::driver {
 
 // Whether `run` should take the bucket-elimination route for this model and task.
 bool isCostNetworkRun(const RunOptions &options);
 
 int runCostNetworkCommand(const RunOptions &options);
+
+// Registers the elimination route's own flags (--order, --heuristic) on the run subcommand.
+void addCostNetworkRunOptions(CLI::App &run);
 
 } // namespace zbddc::driver

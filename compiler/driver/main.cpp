@@ -1,4 +1,5 @@
 // zbddc: compile arithmetic circuits (ZBDD-compressed MLFs, elimination schedules) and run them.
+#include "compiler/driver/cmd_run_cost_network.h"
 #include "compiler/driver/commands.h"
 
 #include <CLI/CLI.hpp>
@@ -44,6 +45,7 @@ int main(int argc, char **argv) {
         ->check(CLI::IsMember({"auto", "float64", "log"}));
     runCmd->add_flag("--json", run.json, "Print one JSON object (see docs/cli.md)");
     run.modelOptions.addTo(*runCmd);
+    addCostNetworkRunOptions(*runCmd);
 
     StatsOptions stats;
     CLI::App *statsCmd = app.add_subcommand("stats", "Print a model's size and shape");
