@@ -16,6 +16,21 @@ cuda_lib=$(dirname "$(ls /usr/local/cuda/lib64/libnvrtc.so.* /usr/local/cuda*/li
 export LD_LIBRARY_PATH="$libs:${cuda_lib:-/usr/local/cuda/lib64}:${LD_LIBRARY_PATH:-}"
 export ZBDDC_CACHE_DIR=${ZBDDC_CACHE_DIR:-/tmp/zbddc-cache}
 
+# Recreate the build-time paths the tests use (see pack_gpu.sh): the source tree with examples/
+# and build/zbddc, and the benchmark inputs sorted into bn/ and wcsp/.
+src=$(cat "$here/source_dir" 2>/dev/null || true)
+if [ -n "$src" ]; then
+    mkdir -p "$src/build"
+    [ -e "$src/examples" ] || cp -r "$here/examples" "$src/"
+    [ -e "$src/build/zbddc" ] || cp "$here/zbddc" "$src/build/zbddc"
+fi
+bench_dir=$(cat "$here/benchmarks_dir" 2>/dev/null || true)
+if [ -n "$bench_dir" ] && [ -d "$here/data" ]; then
+    mkdir -p "$bench_dir/bn" "$bench_dir/wcsp"
+    cp "$here"/data/*.bif "$bench_dir/bn/" 2>/dev/null || true
+    cp "$here"/data/*.wcsp "$bench_dir/wcsp/" 2>/dev/null || true
+fi
+
 summary="$out/summary.txt"
 {
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"

@@ -55,8 +55,15 @@ for exe in "${tests[@]}"; do cp "$exe" "$dest/tests/"; done
 for exe in "${benches[@]}"; do cp "$exe" "$dest/bench/"; done
 [ -d "$root/bench/peers" ] && cp -r "$root/bench/peers" "$dest/bench/"
 cp "$root/scripts/gpu_run.sh" "$dest/"
+# Tests find the zbddc binary, the examples and the benchmark inputs at the absolute paths they
+# were built with; gpu_run.sh recreates those paths there from what travels here.
+cp "$build/zbddc" "$dest/"
+cp -r "$root/examples" "$dest/examples"
+echo "$root" > "$dest/source_dir"
+benchmarks=$(sed -n 's/^ZBDDC_SHARED_BENCHMARKS:PATH=//p' "$build/CMakeCache.txt")
+echo "${benchmarks:-$root/../shared/benchmarks}" > "$dest/benchmarks_dir"
 # Debug info is most of each binary's size and is not needed there.
-strip --strip-debug "$dest"/tests/* "$dest"/bench/* 2>/dev/null || true
+strip --strip-debug "$dest"/tests/* "$dest"/bench/* "$dest/zbddc" 2>/dev/null || true
 
 # Shared libraries: everything ldd resolves except the C/C++ runtime that Ubuntu 24.04 has (newer
 # than Debian 12's, so backward compatible) and NVRTC, which comes from the GPU machine's own CUDA
