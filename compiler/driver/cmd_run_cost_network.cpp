@@ -1,9 +1,10 @@
 #include "compiler/driver/cmd_run_cost_network.h"
 
 #include "compiler/driver/output.h"
-#include "compiler/frontends/text_lines.h"
+#include "compiler/frontends/load_model.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "runtime/bucket_elimination/solve_be.h"
+#include "runtime/evidence.h"
 
 #include <CLI/CLI.hpp>
 
@@ -14,35 +15,24 @@ namespace zbddc::driver {
 
 namespace {
 
-bool endsWith(const std::string &s, const std::string &suffix) {
-    return s.size() >= suffix.size() &&
-           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-// A UAI .evid file: "N var value var value ...", variables by index.
+// A UAI .evid file, read by the runtime's reader: variables and values by index. A WCSP run
+// answers one case.
 Result<std::vector<uint32_t>> readEvidence(const std::string &path, const CostNetwork &net) {
-    std::vector<uint32_t> evidence(net.numVariables(), UINT32_MAX);
     if (path.empty())
         return std::vector<uint32_t>{};
-    auto text = readTextFile(path);
-    if (!text)
-        return text.error();
-    TokenCursor in(*text, path);
-    auto n = in.unsignedInt("number of evidence variables", net.numVariables());
-    if (!n)
-        return n.error();
-    for (uint64_t i = 0; i < *n; ++i) {
-        auto v = in.unsignedInt("variable index");
-        if (!v)
-            return v.error();
-        if (*v >= net.numVariables())
-            return in.fail("unknown variable " + std::to_string(*v));
-        auto x = in.unsignedInt("value", net.domainSizes[*v] - 1);
-        if (!x)
-            return x.error();
-        evidence[*v] = static_cast<uint32_t>(*x);
+    std::vector<Variable> variables(net.numVariables());
+    for (size_t v = 0; v < variables.size(); ++v) {
+        variables[v].name = v < net.variableNames.size() ? net.variableNames[v] : std::to_string(v);
+        for (uint32_t value = 0; value < net.domainSizes[v]; ++value)
+            variables[v].states.push_back(std::to_string(value));
     }
-    return evidence;
+    auto cases = readUaiEvidenceFile(path, variables);
+    if (!cases)
+        return cases.error();
+    if (cases->size() != 1)
+        return errorAt(path, 0, "a WCSP run takes one evidence case, the file has " +
+                                    std::to_string(cases->size()));
+    return std::move((*cases)[0].states); // unobserved: kNone
 }
 
 // The run subcommand's elimination-order flags (seed 000 Alg. 2), registered by
@@ -74,7 +64,7 @@ void addCostNetworkRunOptions(CLI::App &run) {
 }
 
 bool isCostNetworkRun(const RunOptions &o) {
-    return endsWith(o.model, ".wcsp");
+    return fileExtension(o.model) == ".wcsp";
 }
 
 int runCostNetworkCommand(const RunOptions &o) {

@@ -8,6 +8,7 @@
 #include "random_circuits.h"
 
 #include "tests/catch.hpp"
+#include "tests/skip.h"
 
 #include <cmath>
 #include <cstdio>
@@ -20,11 +21,7 @@ namespace {
 
 // Runs before Catch's main: a machine without a GPU skips the whole program with CTest's code 77.
 const bool gpuPresent = [] {
-    Status st = cudaAvailable();
-    if (!st) {
-        std::printf("SKIPPED: no GPU: %s\n", st.error().message.c_str());
-        std::exit(77);
-    }
+    testing::skipProgramUnless(cudaAvailable(), "no GPU");
     auto info = deviceInfo(0);
     if (info)
         std::printf("GPU: %s (%s, %d SMs, driver %d)\n", info->name.c_str(), info->arch().c_str(),

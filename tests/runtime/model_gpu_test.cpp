@@ -8,6 +8,7 @@
 #include "tests/cli/run_zbddc.h"
 
 #include "tests/catch.hpp"
+#include "tests/skip.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -19,11 +20,7 @@ using namespace zbddc;
 namespace {
 
 const bool gpuPresent = [] {
-    Status st = cudaUsable();
-    if (!st) {
-        std::printf("SKIPPED: no GPU: %s\n", st.error().message.c_str());
-        std::exit(77);
-    }
+    testing::skipProgramUnless(cudaUsable(), "no GPU");
     std::printf("GPU: %s\n", cudaDeviceName().c_str());
     return true;
 }();

@@ -12,6 +12,7 @@
 #include "runtime/bucket_elimination/solve_be.h"
 
 #include "tests/catch.hpp"
+#include "tests/skip.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -21,14 +22,7 @@ using namespace zbddc;
 using namespace zbddc::cuda;
 
 namespace {
-const bool gpuPresent = [] {
-    Status st = cudaAvailable();
-    if (!st) {
-        std::printf("SKIPPED: no GPU: %s\n", st.error().message.c_str());
-        std::exit(77);
-    }
-    return true;
-}();
+const bool gpuPresent = testing::skipProgramUnless(cudaAvailable(), "no GPU");
 
 std::vector<uint32_t> minFillOrder(const CostNetwork &net) {
     std::vector<std::vector<uint32_t>> scopes;
