@@ -1,11 +1,13 @@
-// `zbddc stats MODEL [-O0..-O3] [--passes=...] [--no-fuse] [--time-passes] [--json]`: the
-// circuit's size and shape, then the schedule the passes build from it (level profile by op type,
-// slots, phases, what each pass did; compiler/passes/schedule_stats.h).
+// `zbddc stats MODEL [-O0..-O3] [--passes=...] [--no-fuse] [--time-passes] [--json]
+// [--plot FILE.svg]`: the circuit's size and shape, then the schedule the passes build from it
+// (level profile by op type, slots, phases, what each pass did; compiler/passes/schedule_stats.h),
+// and with --plot the same as a picture (compiler/passes/stats_plot.h).
 #include "compiler/driver/commands.h"
 #include "compiler/driver/output.h"
 #include "compiler/frontends/load_model.h"
 #include "compiler/passes/pipeline.h"
 #include "compiler/passes/schedule_stats.h"
+#include "compiler/passes/stats_plot.h"
 #include "ir/circuit_stats.h"
 
 #include <iostream>
@@ -27,6 +29,10 @@ int statsCommand(const StatsOptions &o) {
         std::cerr << ")\n";
         return 2;
     }
+    if (!o.plot.empty() && fileExtension(o.plot) != ".svg") {
+        std::cerr << "zbddc: --plot writes SVG only: give a FILE.svg, not '" << o.plot << "'\n";
+        return 2;
+    }
     auto circuit = o.modelOptions.loadCircuit(o.model);
     if (!circuit)
         return reportError(circuit.error());
@@ -37,6 +43,19 @@ int statsCommand(const StatsOptions &o) {
     if (o.timePasses)
         printPassTimes(passStats, std::cerr);
     const ScheduleStats sched = computeStats(*circuit, *schedule, passStats);
+
+    const std::string pipelineName =
+        (o.passes.empty() ? "-O" + std::to_string(o.optLevel) : "--passes=" + o.passes) +
+        (o.noFuse ? ", --no-fuse" : "");
+    if (!o.plot.empty()) {
+        StatsPlotOptions plot;
+        plot.caption = "zbddc stats " + o.model + " (" + pipelineName + ")";
+        plot.afterLabel = "after " + pipelineName;
+        Status written = writeFileAtomically(
+            o.plot, [&](std::ostream &out) { return writeStatsSvg(sched, out, plot); });
+        if (!written)
+            return reportError(written.error());
+    }
 
     const CircuitStats s = circuitStats(*circuit);
     const std::pair<const char *, uint64_t> rows[] = {
@@ -57,9 +76,7 @@ int statsCommand(const StatsOptions &o) {
     } else {
         for (auto [name, value] : rows)
             std::cout << name << ": " << value << "\n";
-        std::cout << "\nschedule ("
-                  << (o.passes.empty() ? "-O" + std::to_string(o.optLevel) : "--passes=" + o.passes)
-                  << (o.noFuse ? ", --no-fuse" : "") << "):\n";
+        std::cout << "\nschedule (" << pipelineName << "):\n";
         writeStatsText(sched, std::cout);
     }
     return 0;

@@ -54,6 +54,7 @@ struct StatsOptions {
     std::string passes;         // --passes=a,b,c overrides the -O list
     bool noFuse = false;
     bool timePasses = false;
+    std::string plot;           // --plot FILE.svg (compiler/passes/stats_plot.h)
     ModelOptions modelOptions;
 };
 

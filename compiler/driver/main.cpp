@@ -10,7 +10,7 @@ using namespace zbddc::driver;
 
 int main(int argc, char **argv) {
     CLI::App app{"zbddc " ZBDDC_VERSION " - a compiler for arithmetic circuits\n\n"
-                 "  zbddc INPUT -o OUTPUT\n  zbddc run MODEL [options]\n  zbddc stats MODEL [--json]"};
+                 "  zbddc INPUT -o OUTPUT\n  zbddc run MODEL [options]\n  zbddc stats MODEL [--json] [--plot FILE.svg]"};
     app.set_version_flag("--version", "zbddc " ZBDDC_VERSION);
 
     CompileOptions compile;
@@ -56,6 +56,7 @@ int main(int argc, char **argv) {
     statsCmd->add_option("--passes", stats.passes, "Comma-separated pass list instead of -O's");
     statsCmd->add_flag("--no-fuse", stats.noFuse, "Leave out the op-merging passes");
     statsCmd->add_flag("--time-passes", stats.timePasses, "Print each pass's time and memory to stderr");
+    statsCmd->add_option("--plot", stats.plot, "Also draw the level profiles and parents histogram (FILE.svg)");
     stats.modelOptions.addTo(*statsCmd);
 
     app.require_subcommand(0, 1);

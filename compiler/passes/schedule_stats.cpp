@@ -23,6 +23,21 @@ ScheduleStats computeStats(const Circuit &c, const Schedule &s, std::vector<Pass
             ++st.circuitOps;
             ++st.parentsHistogram[std::min(parents[id], kBuckets - 1)];
         }
+    // ASAP level of every node, as circuitStats counts them (longest path from the leaves).
+    std::vector<uint32_t> level(c.numNodes(), 0);
+    for (NodeId id = 0; id < c.numNodes(); ++id) {
+        const int n = operandCount(c.kind[id]);
+        if (n == 0)
+            continue;
+        uint32_t deepest = std::max(level[c.a[id]], level[c.b[id]]);
+        if (n == 3)
+            deepest = std::max(deepest, level[c.c[id]]);
+        level[id] = deepest + 1;
+        if (st.circuitLevelOps.size() < level[id])
+            st.circuitLevelOps.resize(level[id], {0, 0, 0});
+        const OpKind k = c.kind[id];
+        ++st.circuitLevelOps[level[id] - 1][k == OpKind::MulAdd ? 0 : k == OpKind::Times ? 1 : 2];
+    }
     st.ops = s.numOps();
     st.levels = s.numLevels();
     st.slots = s.numSlots;
@@ -131,7 +146,12 @@ void writeStatsJson(const ScheduleStats &st, std::ostream &out) {
     out << "{\"circuit_nodes\":" << st.circuitNodes << ",\"circuit_ops\":" << st.circuitOps
         << ",\"parents_histogram\":";
     jsonArray(out, st.parentsHistogram);
-    out << ",\"ops\":" << st.ops << ",\"levels\":" << st.levels << ",\"slots\":" << st.slots
+    out << ",\"circuit_level_ops\":[";
+    for (size_t l = 0; l < st.circuitLevelOps.size(); ++l) {
+        out << (l ? "," : "");
+        jsonArray(out, st.circuitLevelOps[l]);
+    }
+    out << "],\"ops\":" << st.ops << ",\"levels\":" << st.levels << ",\"slots\":" << st.slots
         << ",\"computed_slots\":" << st.computedSlots << ",\"mean_level_width\":";
     jsonNumber(out, st.meanLevelWidth);
     out << ",\"phase_levels\":{\"host_pre\":" << st.phaseLevels[0]

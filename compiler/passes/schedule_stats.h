@@ -7,6 +7,7 @@
 #include "ir/circuit.h"
 #include "ir/schedule.h"
 
+#include <array>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -18,6 +19,9 @@ struct ScheduleStats {
     uint32_t circuitNodes = 0;
     uint32_t circuitOps = 0;                // Plus/Times/MulAdd nodes
     std::vector<uint32_t> parentsHistogram; // [k] = ops read by k parents (last bucket: k or more)
+    // The circuit's own ASAP levels before any pass (seed 003 Figure 1): [level - 1] = ops of
+    // that level as {typeA (MulAdd), typeB (Times), plus}; leaves are level 0 and not counted.
+    std::vector<std::array<uint32_t, 3>> circuitLevelOps;
     // The schedule.
     uint32_t ops = 0, levels = 0, slots = 0, computedSlots = 0;
     double meanLevelWidth = 0;                         // L̄ of seed 003 §5 (ops per level)
