@@ -224,7 +224,10 @@ void checkAgainstElimination(const std::filesystem::path &dir, const char *name,
     auto net = readNetworkFile((dir / (std::string(name) + ".bif")).string());
     REQUIRE(net.ok());
     MlfStats stats;
-    auto model = compileMlf(*net, {MlfOrdering::Frontier, size_t{1} << 24}, &stats);
+    MlfOptions options;
+    options.ordering = MlfOrdering::Frontier;
+    options.nodeLimit = size_t{1} << 24;
+    auto model = compileMlf(*net, options, &stats);
     REQUIRE(model.ok());
     CHECK(stats.nodes <= maxNodes);
     const Circuit c = lowerZdd(*model);

@@ -103,7 +103,11 @@ void checkNetworkAgainstBruteForce(const BayesNet &net, std::mt19937 &rng, int e
         const bool thetaAtBottom = variant == 3;
         INFO("ordering " << mlfOrderingName(ordering) << (thetaAtBottom ? ", θ at the bottom" : ""));
         MlfStats stats;
-        auto model = compileMlf(net, {ordering, size_t{1} << 22, thetaAtBottom}, &stats);
+        MlfOptions options;
+        options.ordering = ordering;
+        options.nodeLimit = size_t{1} << 22;
+        options.thetaAtBottom = thetaAtBottom;
+        auto model = compileMlf(net, options, &stats);
         REQUIRE(model.ok());
         checkStructure(*model);
         REQUIRE(model->variables.size() == net.variables.size());
@@ -214,7 +218,10 @@ TEST_CASE("P(e) of the compiled MLF equals brute force on random tiny networks",
 TEST_CASE("a node limit too small for the network ends in an error naming the CPT", "[mlf]") {
     std::mt19937 rng(5);
     const BayesNet net = randomNetwork(rng, 8);
-    auto model = compileMlf(net, {MlfOrdering::MinFill, 16});
+    MlfOptions tiny;
+    tiny.ordering = MlfOrdering::MinFill;
+    tiny.nodeLimit = 16;
+    auto model = compileMlf(net, tiny);
     REQUIRE_FALSE(model.ok());
     CHECK(model.error().message.find("node limit of 16") != std::string::npos);
     CHECK(model.error().message.find("while multiplying the CPT of") != std::string::npos);
