@@ -65,7 +65,7 @@ NumericChoice numericChoice(const std::string &name) {
 } // namespace
 
 int runCommand(const RunOptions &o) {
-    if (isCostNetworkRun(o)) // .wcsp, or .uai with --task mpe: bucket elimination
+    if (isCostNetworkRun(o)) // a .wcsp takes the bucket-elimination route
         return runCostNetworkCommand(o);
     const auto task = parseTask(o.task);
     if (!task) {
