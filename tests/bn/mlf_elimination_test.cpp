@@ -10,6 +10,7 @@
 #include "ir/interpret.h"
 #include "runtime/tasks.h"
 
+#include "tests/bn/circuit_probability.h"
 #include "tests/catch.hpp"
 #include "tests/skip.h"
 
@@ -18,6 +19,7 @@
 #include <random>
 
 using namespace zbddc;
+using zbddc::testing::circuitProbability;
 
 namespace {
 // A table over `vars` (first variable slowest).
@@ -134,18 +136,6 @@ double eliminationValue(const BayesNet &net, const std::vector<int> &e, Eliminat
     return p;
 }
 
-double circuitProbability(const Circuit &c, const ZddModel &model, const std::vector<int> &e) {
-    std::vector<double> x(model.vars.size());
-    for (size_t i = 0; i < x.size(); ++i) {
-        const InputInfo &in = model.vars[i];
-        x[i] = in.kind == InputKind::Parameter ? in.value
-               : (e[in.variable] < 0 || static_cast<uint32_t>(e[in.variable]) == in.state) ? 1.0
-                                                                                           : 0.0;
-    }
-    auto eval = evaluate(c, x, Semiring::SumProduct);
-    REQUIRE(eval.ok());
-    return eval->values[c.outputs[0]];
-}
 Evidence runtimeEvidence(const std::vector<int> &e) {
     Evidence ev;
     for (int s : e)

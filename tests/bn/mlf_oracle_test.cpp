@@ -5,6 +5,7 @@
 #include "compiler/mlf/mlf_compile.h"
 #include "ir/interpret.h"
 
+#include "tests/bn/circuit_probability.h"
 #include "tests/catch.hpp"
 
 #include <cmath>
@@ -12,6 +13,7 @@
 #include <random>
 
 using namespace zbddc;
+using zbddc::testing::circuitProbability;
 
 namespace {
 // Evidence: state index per variable, or -1 for unobserved.
@@ -68,18 +70,6 @@ double nonzeroTerms(const BayesNet &net) {
     }
 }
 
-double circuitProbability(const Circuit &c, const ZddModel &model, const Evidence &e) {
-    std::vector<double> x(model.vars.size());
-    for (size_t i = 0; i < x.size(); ++i) {
-        const InputInfo &in = model.vars[i];
-        x[i] = in.kind == InputKind::Parameter ? in.value
-               : (e[in.variable] < 0 || static_cast<uint32_t>(e[in.variable]) == in.state) ? 1.0
-                                                                                           : 0.0;
-    }
-    auto eval = evaluate(c, x, Semiring::SumProduct);
-    REQUIRE(eval.ok());
-    return eval->values[c.outputs[0]];
-}
 
 void checkStructure(const ZddModel &m) {
     for (size_t i = 0; i < m.nodes.size(); ++i) {
