@@ -2,6 +2,7 @@
 
 #include "compiler/driver/output.h"
 #include "compiler/frontends/load_model.h"
+#include "compiler/frontends/uai/uai_reader.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "runtime/bucket_elimination/solve_be.h"
 #include "runtime/evidence.h"
@@ -52,8 +53,8 @@ std::string variableName(const CostNetwork &net, size_t v) {
 
 } // namespace
 
-// .uai files go through the network (MLF) route; readCostNetworkFile reads them too, should the
-// elimination route be wanted for their MPE.
+// .uai BAYES files go through the network (MLF) route; UAI MARKOV networks are not Bayesian
+// networks, so they take the elimination route (isCostNetworkRun).
 void addCostNetworkRunOptions(CLI::App &run) {
     CostNetworkFlags &f = costNetworkFlags();
     run.add_option("--order", f.orderFile,
@@ -64,13 +65,15 @@ void addCostNetworkRunOptions(CLI::App &run) {
 }
 
 bool isCostNetworkRun(const RunOptions &o) {
-    return fileExtension(o.model) == ".wcsp";
+    const std::string extension = fileExtension(o.model);
+    return extension == ".wcsp" || (extension == ".uai" && peekUaiType(o.model) == "MARKOV");
 }
 
 int runCostNetworkCommand(const RunOptions &o) {
     if (o.task != "mpe") {
         std::cerr
-            << "zbddc: a .wcsp problem supports only --task mpe (optimal cost and assignment)\n";
+            << "zbddc: a .wcsp or UAI MARKOV problem supports only --task mpe (optimal cost and "
+               "assignment)\n";
         return 2;
     }
     auto net = readCostNetworkFile(o.model);

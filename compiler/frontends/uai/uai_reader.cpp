@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 
 namespace zbddc {
 
@@ -113,6 +114,14 @@ Result<UaiModel> parseUai(std::string_view text, const std::string &file) {
         return in.fail("unexpected '" + std::string(extra ? *extra : "") + "' after the last table");
     }
     return model;
+}
+
+std::string peekUaiType(const std::string &path) {
+    std::ifstream in(path);
+    std::string type;
+    in.width(16); // a type is a short word; never read a whole binary file into it
+    in >> type;
+    return type;
 }
 
 } // namespace zbddc

@@ -33,4 +33,8 @@ struct UaiModel {
 // nothing after the last table. Errors are one `file:line: message`.
 Result<UaiModel> parseUai(std::string_view text, const std::string &file);
 
+// The network type a UAI file starts with ("MARKOV", "BAYES", anything else), read without reading
+// the whole file; empty if the file cannot be read. The driver routes on it.
+std::string peekUaiType(const std::string &path);
+
 } // namespace zbddc
