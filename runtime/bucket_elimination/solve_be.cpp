@@ -1,5 +1,6 @@
 #include "runtime/bucket_elimination/solve_be.h"
 
+#include "backends/tensor_cpu/incomplete_cpu.h"
 #include "backends/tensor_cpu/tensor_cpu.h"
 #include "compiler/elimination/bucket_program.h"
 #include "ir/tensor_interpret.h"
@@ -55,7 +56,7 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
     double needed = os.totalMessageEntries;
     if (!options.fuseBuckets)
         needed += os.largestBucketEntries * static_cast<double>(n); // joined tables, a bound
-    if (needed > options.maxTotalEntries) {
+    if (needed > options.maxTotalEntries && !options.incompleteTables) {
         char msg[200];
         std::snprintf(msg, sizeof msg,
                       "bucket elimination needs about 10^%.1f table entries (induced width %u, "
@@ -75,6 +76,8 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
 
     t0 = std::chrono::steady_clock::now();
     BeExecutor executor = options.executor;
+    if (options.incompleteTables && executor == BeExecutor::Auto)
+        executor = BeExecutor::Cpu; // the GPU path of incomplete tables is not wired here yet
 #ifdef ZBDDC_HAVE_TENSOR_CUDA
     if (executor == BeExecutor::Auto)
         executor = cuda::cudaAvailable() ? BeExecutor::Cuda : BeExecutor::Cpu;
@@ -85,8 +88,23 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
         return error("this build has no CUDA backend (NVRTC was not found)");
 #endif
     Result<std::vector<std::vector<double>>> computed = std::vector<std::vector<double>>{};
+    Result<std::vector<TableData>> incompleteData = std::vector<TableData>{};
     sol.device = "cpu";
-    if (executor == BeExecutor::Reference) {
+    if (options.incompleteTables) {
+        if (Status s = markIncomplete(*program, network.upperBound); !s)
+            return s.error();
+        if (executor == BeExecutor::Reference) {
+            computed = interpretTensorProgram(*program); // capped at the bound: the oracle
+            sol.device = "reference (incomplete tables)";
+        } else if (executor == BeExecutor::Cpu) {
+            incompleteData = runIncompleteTensorProgramCpu(*program, {options.maxIncompleteRows});
+            sol.device = "cpu (incomplete tables)";
+        } else {
+            return error("incomplete tables run on the CPU or the reference interpreter only");
+        }
+        if (!incompleteData)
+            return incompleteData.error();
+    } else if (executor == BeExecutor::Reference) {
         computed = interpretTensorProgram(*program);
         sol.device = "reference";
     } else if (executor == BeExecutor::Cpu) {
@@ -104,13 +122,18 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
     sol.stats.solveMs = msSince(t0);
 
     t0 = std::chrono::steady_clock::now();
-    const Cost optimum = programResult(*program, *computed);
+    const bool incompleteRun = options.incompleteTables && executor == BeExecutor::Cpu;
+    const Cost optimum = incompleteRun ? programResultOf(*program, *incompleteData)
+                                       : programResult(*program, *computed);
     sol.feasible = optimum < network.upperBound;
     sol.assignment.assign(n, 0); // variables in no cost function keep value 0
     for (size_t v = 0; hasEvidence && v < n; ++v)
         if (options.evidence[v] != UINT32_MAX)
             sol.assignment[v] = options.evidence[v];
-    recoverAssignment(*program, *computed, sol.assignment);
+    if (incompleteRun)
+        recoverAssignmentOf(*program, *incompleteData, sol.assignment);
+    else
+        recoverAssignment(*program, *computed, sol.assignment);
     sol.stats.tracebackMs = msSince(t0);
     sol.cost = sol.feasible ? optimum : kForbidden;
     if (sol.feasible) {
