@@ -1,6 +1,7 @@
 #include "backends/tensor_cpu/incomplete_cpu.h"
 
 #include "backends/tensor_cpu/incomplete_ops.h"
+#include "backends/tensor_cpu/incomplete_plan.h"
 
 #include <algorithm>
 #include <chrono>
@@ -13,29 +14,7 @@ namespace zbddc {
 namespace {
 
 using incomplete::KeyedRow;
-
-// Where one variable's digit is read from a row index and where it lands in another index.
-struct DigitMap {
-    uint64_t stride, domain, target;
-};
-
-uint64_t remap(uint64_t row, const std::vector<DigitMap> &maps) {
-    uint64_t out = 0;
-    for (const DigitMap &m : maps)
-        out += (row / m.stride) % m.domain * m.target;
-    return out;
-}
-
-// The joined space of an op: its output scope, then its eliminated variables (fastest).
-struct Space {
-    std::vector<uint32_t> vars;
-    std::vector<uint64_t> strides;
-    std::vector<uint32_t> domains;
-    int find(uint32_t v) const {
-        const auto it = std::find(vars.begin(), vars.end(), v);
-        return it == vars.end() ? -1 : static_cast<int>(it - vars.begin());
-    }
-};
+using incomplete::remap;
 
 // The feasible rows of a table as the executor holds it (rows null: complete, row i is i).
 struct RowsView {
@@ -57,7 +36,6 @@ RowsView viewOf(const TensorProgram &p, const std::vector<TableData> &computed, 
 struct Joined {
     std::vector<uint64_t> rows;
     std::vector<double> values;
-    std::vector<bool> bound; // per space variable
 };
 
 struct OpRunner {
@@ -65,7 +43,7 @@ struct OpRunner {
     const std::vector<TableData> &computed;
     const IncompleteExecOptions &options;
     IncompleteOpStats stats;
-    double bound = std::numeric_limits<double>::infinity();
+    incomplete::OpPlan plan;
 
     Status checkRows(uint64_t n, const char *what) {
         stats.peakJoinedRows = std::max(stats.peakJoinedRows, n);
@@ -76,54 +54,30 @@ struct OpRunner {
         return Ok{};
     }
 
-    // The first table, mapped into the space.
-    Joined start(uint32_t id, const Space &space) {
-        const Table &t = p.tables[id];
-        const std::vector<uint64_t> strides = tableStrides(t);
-        std::vector<DigitMap> maps;
+    // The first table's feasible rows (those carrying the fixed values, for a slice), mapped into
+    // the joined space.
+    Joined start() {
+        const RowsView v = viewOf(p, computed, plan.first);
         Joined j;
-        j.bound.assign(space.vars.size(), false);
-        for (size_t i = 0; i < t.scope.size(); ++i) {
-            const int s = space.find(t.scope[i]);
-            if (s < 0)
-                continue; // a fixed (sliced) variable: filtered by the caller
-            maps.push_back({strides[i], t.domains[i], space.strides[s]});
-            j.bound[s] = true;
-        }
-        const RowsView v = viewOf(p, computed, id);
         for (size_t i = 0; i < v.size; ++i)
-            if (v.values[i] < bound) {
-                j.rows.push_back(remap(v.row(i), maps));
+            if (v.values[i] < plan.bound && remap(v.row(i), plan.fixed) == plan.fixedValue) {
+                j.rows.push_back(remap(v.row(i), plan.firstMap));
                 j.values.push_back(v.values[i]);
             }
         return j;
     }
 
-    // One join step (seed 002 Algs. 3-4): sort table `id` by the variables it shares with `j`,
+    // One join step (seed 002 Algs. 3-4): sort the table by the variables it shares with `j`,
     // group it, count each joined row's feasible matches, prefix-sum, write.
-    Status join(Joined &j, uint32_t id, const Space &space) {
-        const Table &t = p.tables[id];
-        const std::vector<uint64_t> strides = tableStrides(t);
-        std::vector<DigitMap> tableKey, tablePart, joinedKey;
-        uint64_t keySpace = 1;
-        for (size_t i = t.scope.size(); i-- > 0;) {
-            const int s = space.find(t.scope[i]);
-            if (j.bound[s]) {
-                tableKey.push_back({strides[i], t.domains[i], keySpace});
-                joinedKey.push_back({space.strides[s], t.domains[i], keySpace});
-                keySpace *= t.domains[i];
-            } else {
-                tablePart.push_back({strides[i], t.domains[i], space.strides[s]});
-            }
-        }
-        const RowsView v = viewOf(p, computed, id);
+    Status join(Joined &j, const incomplete::JoinStep &step) {
+        const RowsView v = viewOf(p, computed, step.table);
         std::vector<KeyedRow> sorted;
         sorted.reserve(v.size);
         for (size_t i = 0; i < v.size; ++i)
-            if (v.values[i] < bound)
-                sorted.push_back({remap(v.row(i), tableKey), remap(v.row(i), tablePart),
+            if (v.values[i] < plan.bound)
+                sorted.push_back({remap(v.row(i), step.tableKey), remap(v.row(i), step.tablePart),
                                   v.values[i]});
-        incomplete::radixSortByKey(sorted, keySpace - 1);
+        incomplete::radixSortByKey(sorted, step.keySpace - 1);
         const incomplete::Groups groups = incomplete::groupSortedRows(sorted);
         // Cheapest first inside each group, so a row's feasible matches are a prefix.
         for (size_t g = 0; g + 1 < groups.offsets.size(); ++g)
@@ -132,12 +86,12 @@ struct OpRunner {
         std::vector<int64_t> groupOf(j.rows.size());
         std::vector<uint64_t> counts(j.rows.size());
         for (size_t r = 0; r < j.rows.size(); ++r) {
-            const int64_t g = groupOf[r] = groups.find(remap(j.rows[r], joinedKey));
+            const int64_t g = groupOf[r] = groups.find(remap(j.rows[r], step.joinedKey));
             if (g < 0)
                 continue;
             const auto first = sorted.begin() + groups.offsets[g];
             const auto last = sorted.begin() + groups.offsets[g + 1];
-            const double room = bound - j.values[r]; // matches must cost less than this
+            const double room = plan.bound - j.values[r]; // matches must cost less than this
             counts[r] = static_cast<uint64_t>(
                 std::partition_point(first, last,
                                      [&](const KeyedRow &k) { return k.value < room; }) -
@@ -157,110 +111,34 @@ struct OpRunner {
                 next.values[o] = j.values[r] + sorted[m].value;
             }
         }
-        next.bound = j.bound;
-        for (const uint32_t v2 : t.scope)
-            next.bound[space.find(v2)] = true;
         j = std::move(next);
         return Ok{};
     }
 
-    // The inputs in join order: the smallest first, then those sharing most variables with what
-    // is joined (a table within the bound variables only filters), then the smallest.
-    std::vector<uint32_t> joinOrder(const TensorOp &op, const Space &space) {
-        std::vector<uint32_t> left = op.inputs, order;
-        std::vector<bool> bound(space.vars.size(), false);
-        auto rows = [&](uint32_t id) { return viewOf(p, computed, id).size; };
-        while (!left.empty()) {
-            size_t best = 0;
-            auto score = [&](uint32_t id) {
-                size_t shared = 0, fresh = 0;
-                for (uint32_t v : p.tables[id].scope)
-                    (bound[space.find(v)] ? shared : fresh) += 1;
-                return std::make_tuple(order.empty() ? 0 : fresh == 0 ? 1 : 0, shared,
-                                       -static_cast<double>(rows(id)));
-            };
-            for (size_t i = 1; i < left.size(); ++i)
-                if (score(left[i]) > score(left[best]))
-                    best = i;
-            order.push_back(left[best]);
-            for (uint32_t v : p.tables[left[best]].scope)
-                bound[space.find(v)] = true;
-            left.erase(left.begin() + best);
-        }
-        return order;
-    }
-
     Result<TableData> run(const TensorOp &op) {
         const Table &out = p.tables[op.output];
-        bound = out.sparse ? out.defaultValue : std::numeric_limits<double>::infinity();
-        stats.entries = static_cast<double>(out.entries());
-        const bool eliminates =
-            op.kind == TensorOpKind::Marginalize || op.kind == TensorOpKind::EliminateBucket;
-        Space space;
-        space.vars = out.scope;
-        if (eliminates)
-            space.vars.insert(space.vars.end(), op.vars.begin(), op.vars.end());
-        double size = 1;
-        for (uint32_t v : space.vars) {
-            space.domains.push_back(p.domainSizes[v]);
-            size *= p.domainSizes[v];
-        }
-        if (size >= 0x1p64)
-            return error("incomplete tables: the joined space of op " + std::to_string(stats.op) +
-                         " has more than 2^64 rows");
-        space.strides.assign(space.vars.size(), 1);
-        for (size_t i = space.vars.size(); i-- > 1;)
-            space.strides[i - 1] = space.strides[i] * space.domains[i];
-        uint64_t elimSize = 1;
-        for (size_t i = out.scope.size(); i < space.vars.size(); ++i)
-            elimSize *= space.domains[i];
-
-        Joined j;
-        if (op.kind == TensorOpKind::SliceEvidence) {
-            // Keep the rows that carry the fixed values, re-indexed into the output scope.
-            const Table &t = p.tables[op.inputs[0]];
-            const std::vector<uint64_t> strides = tableStrides(t);
-            std::vector<DigitMap> fixed;
-            uint64_t want = 0;
-            for (size_t i = 0; i < op.vars.size(); ++i) {
-                const size_t at = std::find(t.scope.begin(), t.scope.end(), op.vars[i]) -
-                                  t.scope.begin();
-                fixed.push_back({strides[at], t.domains[at], strides[at]});
-                want += op.values[i] * strides[at];
-            }
-            j = start(op.inputs[0], space);
-            const RowsView v = viewOf(p, computed, op.inputs[0]);
-            size_t kept = 0, next = 0;
-            for (size_t i = 0; i < v.size; ++i) {
-                if (!(v.values[i] < bound))
-                    continue;
-                if (remap(v.row(i), fixed) == want) {
-                    j.rows[kept] = j.rows[next];
-                    j.values[kept++] = j.values[next];
-                }
-                ++next;
-            }
-            j.rows.resize(kept);
-            j.values.resize(kept);
-        } else {
-            const std::vector<uint32_t> order = joinOrder(op, space);
-            j = start(order[0], space);
-            if (Status s = checkRows(j.rows.size(), "a table"); !s)
+        auto planned =
+            incomplete::planOp(p, op, [&](uint32_t id) { return viewOf(p, computed, id).size; });
+        if (!planned)
+            return planned.error();
+        plan = std::move(*planned);
+        stats.entries = static_cast<double>(plan.outEntries);
+        Joined j = start();
+        if (Status s = checkRows(j.rows.size(), "a table"); !s)
+            return s.error();
+        for (size_t i = 0; i < plan.steps.size() && !j.rows.empty(); ++i)
+            if (Status s = join(j, plan.steps[i]); !s)
                 return s.error();
-            for (size_t i = 1; i < order.size() && !j.rows.empty(); ++i)
-                if (Status s = join(j, order[i], space); !s)
-                    return s.error();
-        }
         // ⊕ over the eliminated variables (seed 002 Alg. 5): sort by output row, group min.
         std::vector<KeyedRow> keyed(j.rows.size());
         for (size_t r = 0; r < j.rows.size(); ++r)
-            keyed[r] = {j.rows[r] / elimSize, 0, j.values[r]};
+            keyed[r] = {j.rows[r] / plan.elimSize, 0, j.values[r]};
         j = {};
-        incomplete::radixSortByKey(keyed, static_cast<uint64_t>(stats.entries) - 1);
+        incomplete::radixSortByKey(keyed, plan.outEntries - 1);
         TableData data;
         data.sparse = true;
         data.defaultValue = out.sparse ? out.defaultValue : SemiringOps{p.semiring}.zero();
-        incomplete::segmentedMin(keyed, bound, data.rows, data.values);
+        incomplete::segmentedMin(keyed, plan.bound, data.rows, data.values);
         stats.outputRows = data.rows.size();
         if (static_cast<double>(data.rows.size()) >= options.completeAbove * stats.entries) {
             data.values = data.densify(out.entries());

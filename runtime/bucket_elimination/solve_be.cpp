@@ -7,6 +7,7 @@
 
 #ifdef ZBDDC_HAVE_TENSOR_CUDA
 #include "backends/cuda/driver.h"
+#include "backends/cuda_tensor/incomplete_gpu.h"
 #include "backends/cuda_tensor/tensor_gpu.h"
 #endif
 
@@ -76,8 +77,6 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
 
     t0 = std::chrono::steady_clock::now();
     BeExecutor executor = options.executor;
-    if (options.incompleteTables && executor == BeExecutor::Auto)
-        executor = BeExecutor::Cpu; // the GPU path of incomplete tables is not wired here yet
 #ifdef ZBDDC_HAVE_TENSOR_CUDA
     if (executor == BeExecutor::Auto)
         executor = cuda::cudaAvailable() ? BeExecutor::Cuda : BeExecutor::Cpu;
@@ -100,7 +99,11 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
             incompleteData = runIncompleteTensorProgramCpu(*program, {options.maxIncompleteRows});
             sol.device = "cpu (incomplete tables)";
         } else {
-            return error("incomplete tables run on the CPU or the reference interpreter only");
+#ifdef ZBDDC_HAVE_TENSOR_CUDA
+            cuda::IncompleteGpuStats gpu;
+            incompleteData = cuda::runIncompleteTensorProgramCuda(*program, {}, &gpu);
+            sol.device = "cuda: " + gpu.device + " (incomplete tables)";
+#endif
         }
         if (!incompleteData)
             return incompleteData.error();
@@ -111,7 +114,7 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
         computed = runTensorProgramCpu(*program, {options.threads});
     }
 #ifdef ZBDDC_HAVE_TENSOR_CUDA
-    if (executor == BeExecutor::Cuda) {
+    if (executor == BeExecutor::Cuda && !options.incompleteTables) {
         cuda::GpuExecStats gpu;
         computed = cuda::runTensorProgramCuda(*program, {}, &gpu);
         sol.device = "cuda: " + gpu.device;
@@ -122,7 +125,7 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
     sol.stats.solveMs = msSince(t0);
 
     t0 = std::chrono::steady_clock::now();
-    const bool incompleteRun = options.incompleteTables && executor == BeExecutor::Cpu;
+    const bool incompleteRun = options.incompleteTables && executor != BeExecutor::Reference;
     const Cost optimum = incompleteRun ? programResultOf(*program, *incompleteData)
                                        : programResult(*program, *computed);
     sol.feasible = optimum < network.upperBound;
