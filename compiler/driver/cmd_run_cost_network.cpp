@@ -41,6 +41,7 @@ Result<std::vector<uint32_t>> readEvidence(const std::string &path, const CostNe
 struct CostNetworkFlags {
     std::string orderFile;
     std::string heuristic = "min-fill";
+    bool incompleteTables = false;
 };
 CostNetworkFlags &costNetworkFlags() {
     static CostNetworkFlags flags;
@@ -62,6 +63,8 @@ void addCostNetworkRunOptions(CLI::App &run) {
     run.add_option("--heuristic", f.heuristic,
                    "(.wcsp) elimination order heuristic: min-fill, min-degree or weighted-min-fill")
         ->check(CLI::IsMember({"min-fill", "min-degree", "weighted-min-fill"}));
+    run.add_flag("--incomplete-tables", f.incompleteTables,
+                 "(.wcsp) keep only rows below the upper bound in every table (seed 002 §IV)");
 }
 
 bool isCostNetworkRun(const RunOptions &o) {
@@ -88,6 +91,7 @@ int runCostNetworkCommand(const RunOptions &o) {
     options.evidence = std::move(*evidence);
     const CostNetworkFlags &flags = costNetworkFlags();
     options.heuristic = *parseOrderHeuristic(flags.heuristic); // CLI checked the name
+    options.incompleteTables = flags.incompleteTables;
     if (!flags.orderFile.empty()) {
         auto order = readOrderFile(flags.orderFile, net->numVariables());
         if (!order)
