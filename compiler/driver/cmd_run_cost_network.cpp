@@ -3,12 +3,14 @@
 #include "compiler/driver/output.h"
 #include "compiler/frontends/load_model.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
+#include "runtime/bucket_elimination/problem_library.h"
 #include "runtime/bucket_elimination/solve_be.h"
 #include "runtime/evidence.h"
 
 #include <CLI/CLI.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <iostream>
 
 namespace zbddc::driver {
@@ -40,6 +42,7 @@ Result<std::vector<uint32_t>> readEvidence(const std::string &path, const CostNe
 struct CostNetworkFlags {
     std::string orderFile;
     std::string heuristic = "min-fill";
+    uint64_t splitThreshold = kDefaultSplitThresholdEntries;
 };
 CostNetworkFlags &costNetworkFlags() {
     static CostNetworkFlags flags;
@@ -52,6 +55,9 @@ std::string variableName(const CostNetwork &net, size_t v) {
 
 } // namespace
 
+int runProblemLibrary(const RunOptions &o);
+void printSolution(const CostNetwork &shape, const Solution &solution, bool json);
+
 // .uai files go through the network (MLF) route; readCostNetworkFile reads them too, should the
 // elimination route be wanted for their MPE.
 void addCostNetworkRunOptions(CLI::App &run) {
@@ -61,10 +67,26 @@ void addCostNetworkRunOptions(CLI::App &run) {
     run.add_option("--heuristic", f.heuristic,
                    "(.wcsp) elimination order heuristic: min-fill, min-degree or weighted-min-fill")
         ->check(CLI::IsMember({"min-fill", "min-degree", "weighted-min-fill"}));
+    run.add_option("--split-threshold", f.splitThreshold,
+                   "(.wcsp, --device split) buckets of at least this many entries (output rows x "
+                   "eliminated values) run on the GPU, smaller ones on the CPU");
 }
 
 bool isCostNetworkRun(const RunOptions &o) {
-    return fileExtension(o.model) == ".wcsp";
+    const std::string ext = fileExtension(o.model);
+    return ext == ".wcsp" || (ext == ".so" && ProblemLibrary::isProblemLibrary(o.model));
+}
+
+bool isCostNetworkFile(const std::string &path) {
+    const std::string ext = fileExtension(path);
+    if (ext == ".wcsp")
+        return true;
+    if (ext != ".uai")
+        return false;
+    std::ifstream in(path);
+    std::string kind;
+    in >> kind;
+    return kind == "MARKOV";
 }
 
 int runCostNetworkCommand(const RunOptions &o) {
@@ -73,12 +95,17 @@ int runCostNetworkCommand(const RunOptions &o) {
             << "zbddc: a .wcsp problem supports only --task mpe (optimal cost and assignment)\n";
         return 2;
     }
+    if (fileExtension(o.model) == ".so")
+        return runProblemLibrary(o);
     auto net = readCostNetworkFile(o.model);
     if (!net)
         return reportError(net.error());
     BeOptions options;
     // A missing GPU is not an error: --device cuda runs on the CPU then, and says so.
-    options.executor = o.device == "cpu" ? BeExecutor::Cpu : BeExecutor::Auto;
+    options.executor = o.device == "cpu"     ? BeExecutor::Cpu
+                       : o.device == "split" ? BeExecutor::Split
+                                             : BeExecutor::Auto;
+    options.splitThresholdEntries = costNetworkFlags().splitThreshold;
     auto evidence = readEvidence(o.evidence, *net);
     if (!evidence)
         return reportError(evidence.error());
@@ -94,40 +121,73 @@ int runCostNetworkCommand(const RunOptions &o) {
     auto sol = solveBucketElimination(*net, options);
     if (!sol)
         return reportError(errorAt(o.model, 0, sol.error().message));
-    if (o.device == "cuda" && sol->device.rfind("cuda", 0) != 0)
+    if ((o.device == "cuda" && sol->device.rfind("cuda", 0) != 0) ||
+        (o.device == "split" && sol->device.rfind("split", 0) != 0))
         std::cerr
             << "zbddc: note: no usable GPU (or no CUDA backend in this build); ran on the CPU\n";
-    const size_t n = net->numVariables();
-    if (o.json) {
-        std::cout << "{\"task\": \"mpe\", \"feasible\": " << (sol->feasible ? "true" : "false")
+    printSolution(*net, *sol, o.json);
+    return 0;
+}
+
+// A problem.so (zbddc PROBLEM.wcsp -o problem.so) answers through its C ABI, with the variables
+// its metadata describes; evidence and output are those of the .wcsp run.
+int runProblemLibrary(const RunOptions &o) {
+    if (o.device == "cuda" || o.device == "reference" || o.device == "split")
+        std::cerr << "zbddc: note: a problem.so runs its own compiled CPU code; --device "
+                  << o.device << " is ignored\n";
+    const CostNetworkFlags &flags = costNetworkFlags();
+    if (!flags.orderFile.empty())
+        std::cerr << "zbddc: note: a problem.so keeps the order it was compiled with; --order is "
+                     "ignored\n";
+    auto lib = ProblemLibrary::open(o.model);
+    if (!lib)
+        return reportError(lib.error());
+    CostNetwork shape; // the variables, as the evidence reader and the printer need them
+    shape.variableNames = lib->metadata().variableNames;
+    shape.domainSizes = lib->metadata().domainSizes;
+    shape.integerCosts = lib->metadata().integerCosts;
+    auto evidence = readEvidence(o.evidence, shape);
+    if (!evidence)
+        return reportError(evidence.error());
+    auto sol = lib->solve(*evidence);
+    if (!sol)
+        return reportError(errorAt(o.model, 0, sol.error().message));
+    printSolution(shape, *sol, o.json);
+    return 0;
+}
+
+// Without --json: the UAI MPE block and a cost line; with it, one JSON object (docs/cli.md).
+void printSolution(const CostNetwork &net, const Solution &sol, bool json) {
+    const size_t n = net.numVariables();
+    if (json) {
+        std::cout << "{\"task\": \"mpe\", \"feasible\": " << (sol.feasible ? "true" : "false")
                   << ", \"cost\": ";
-        if (!sol->feasible)
+        if (!sol.feasible)
             std::cout << "null";
-        else if (net->integerCosts)
-            std::cout << static_cast<long long>(sol->cost);
+        else if (net.integerCosts)
+            std::cout << static_cast<long long>(sol.cost);
         else
-            std::cout << jsonNumber(sol->cost);
+            std::cout << jsonNumber(sol.cost);
         std::cout << ", \"assignment\": {";
         for (size_t v = 0; v < n; ++v)
-            std::cout << (v ? ", " : "") << jsonString(variableName(*net, v)) << ": "
-                      << jsonString(std::to_string(sol->assignment[v]));
-        std::cout << "}, \"device\": " << jsonString(sol->device)
-                  << ", \"induced_width\": " << sol->stats.inducedWidth
-                  << ", \"largest_table_entries\": " << jsonNumber(sol->stats.largestTableEntries)
-                  << ", \"time_ms\": " << jsonNumber(sol->stats.totalMs) << "}\n";
-        return 0;
+            std::cout << (v ? ", " : "") << jsonString(variableName(net, v)) << ": "
+                      << jsonString(std::to_string(sol.assignment[v]));
+        std::cout << "}, \"device\": " << jsonString(sol.device)
+                  << ", \"induced_width\": " << sol.stats.inducedWidth
+                  << ", \"largest_table_entries\": " << jsonNumber(sol.stats.largestTableEntries)
+                  << ", \"time_ms\": " << jsonNumber(sol.stats.totalMs) << "}\n";
+        return;
     }
     std::cout << "MPE\n" << n;
     for (size_t v = 0; v < n; ++v)
-        std::cout << ' ' << sol->assignment[v];
+        std::cout << ' ' << sol.assignment[v];
     std::cout << "\n";
-    if (!sol->feasible)
+    if (!sol.feasible)
         std::cout << "cost infeasible\n";
-    else if (net->integerCosts)
-        std::cout << "cost " << static_cast<long long>(sol->cost) << "\n";
+    else if (net.integerCosts)
+        std::cout << "cost " << static_cast<long long>(sol.cost) << "\n";
     else
-        std::cout << "cost " << sol->cost << "\n";
-    return 0;
+        std::cout << "cost " << sol.cost << "\n";
 }
 
 } // namespace zbddc::driver
