@@ -35,8 +35,33 @@ Status writeBytes(const fs::path &path, const char *data, size_t size) {
 }
 } // namespace
 
-const char *problemAbiHeader() {
-    return embedded::kProblemHeader;
+const char *problemAbiHeader() { return embedded::kProblemHeader; }
+
+Status writeProblemSource(const TensorProgram &program, const ProblemInfo &info,
+                          const std::string &path) {
+    const fs::path target = fs::absolute(path);
+    const fs::path blob = target.string() + ".tables.bin";
+    auto source = emitProblemC(program, info, blob.string());
+    if (!source)
+        return source.error();
+    // Each file under a temporary name first, renamed into place when complete.
+    auto write = [](const fs::path &to, const char *data, size_t size) -> Status {
+        const fs::path partial = to.string() + ".partial-" + std::to_string(getpid());
+        Status s = writeBytes(partial, data, size);
+        std::error_code ec;
+        if (s)
+            fs::rename(partial, to, ec);
+        if (!s || ec) {
+            fs::remove(partial, ec);
+            return error(to.string() + ": cannot write file");
+        }
+        return Ok{};
+    };
+    if (Status s = write(blob, reinterpret_cast<const char *>(source->blob.data()),
+                         source->blob.size() * sizeof(double));
+        !s)
+        return s;
+    return write(target, source->c.data(), source->c.size());
 }
 
 Result<double> writeProblemSharedObject(const TensorProgram &program, const ProblemInfo &info,

@@ -27,6 +27,12 @@ Result<double> writeProblemSharedObject(const TensorProgram &program, const Prob
                                         const std::string &path,
                                         const ProblemSoOptions &options = {});
 
+// The C alone, for studies (--emit=c): `path` and its tables beside it in `path`.tables.bin,
+// which the C includes by absolute path; build it with
+// cc -shared -fPIC -O2 -I backends/tensor_so/include PATH -o problem.so -lm.
+Status writeProblemSource(const TensorProgram &program, const ProblemInfo &info,
+                          const std::string &path);
+
 // The header of the ABI, as embedded into the build (written beside the generated C).
 const char *problemAbiHeader();
 

@@ -43,8 +43,10 @@ bool isCostNetworkCompile(const CompileOptions &o) {
 }
 
 int compileCostNetworkCommand(const CompileOptions &o) {
-    if (fileExtension(o.output) != ".so" || !o.emit.empty()) {
-        std::cerr << "zbddc: a cost network compiles into a problem.so only (-o NAME.so)\n";
+    const bool emitC = o.emit == "c";
+    if ((fileExtension(o.output) != ".so" && !emitC) || (!o.emit.empty() && !emitC)) {
+        std::cerr << "zbddc: a cost network compiles into a problem.so (-o NAME.so) or its C "
+                     "(--emit=c) only\n";
         return 2;
     }
     auto net = readCostNetworkFile(o.input);
@@ -59,7 +61,7 @@ int compileCostNetworkCommand(const CompileOptions &o) {
             return reportError(order.error());
         options.order = std::move(*order);
     }
-    auto written = writeProblemLibrary(*net, options, o.output);
+    auto written = writeProblemLibrary(*net, options, o.output, emitC);
     if (!written)
         return reportError(errorAt(o.input, 0, written.error().message));
     return 0;

@@ -27,7 +27,7 @@ void *openLibrary(const std::string &path) {
 } // namespace
 
 Result<EliminationStats> writeProblemLibrary(const CostNetwork &network, const BeOptions &options,
-                                             const std::string &path) {
+                                             const std::string &path, bool emitC) {
     std::vector<uint32_t> order = options.order;
     std::string heuristic =
         order.empty() ? std::string(orderHeuristicName(options.heuristic)) : "given";
@@ -60,6 +60,11 @@ Result<EliminationStats> writeProblemLibrary(const CostNetwork &network, const B
                   {"total_table_entries", entriesText(st->order.totalMessageEntries)},
                   {"buckets", std::to_string(st->buckets)},
                   {"levels", std::to_string(st->levels)}};
+    if (emitC) {
+        if (Status s = writeProblemSource(*program, info, path); !s)
+            return s.error();
+        return st;
+    }
     auto seconds = writeProblemSharedObject(*program, info, path);
     if (!seconds)
         return seconds.error();

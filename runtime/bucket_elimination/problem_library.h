@@ -15,8 +15,9 @@
 namespace zbddc {
 
 // Uses options.heuristic / options.order / options.maxTotalEntries; the rest is for solving.
+// `emitC`: write the C source to `path` (and its tables to `path`.tables.bin) instead of a .so.
 Result<EliminationStats> writeProblemLibrary(const CostNetwork &network, const BeOptions &options,
-                                             const std::string &path);
+                                             const std::string &path, bool emitC = false);
 
 struct ProblemMetadata {
     std::string name;
