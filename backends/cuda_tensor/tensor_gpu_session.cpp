@@ -100,10 +100,10 @@ Status TensorGpuSession::launch(std::span<const uint32_t> ops) {
             return stream.error();
         s.streams.push_back(*stream);
     }
-    const unsigned block = s.options.kernels.blockThreads;
-    const unsigned maxGrid = static_cast<unsigned>(d.info().multiprocessors) * 32;
-    for (size_t i = 0; i < ops.size(); ++i) {
-        const uint32_t o = ops[i];
+    // Every allocation and synchronous copy first: a copy on the default stream would wait for
+    // the kernels already launched on the other streams, and the host with it.
+    std::vector<DevicePtr> outputs;
+    for (uint32_t o : ops) {
         const TensorOp &op = p.ops[o];
         std::vector<DevicePtr> ptrs;
         for (uint32_t in : op.inputs) {
@@ -122,19 +122,25 @@ Status TensorGpuSession::launch(std::span<const uint32_t> ops) {
                     return u;
             s.inputLists[o] = std::move(*buf);
         }
-        auto outPtr = s.table(op.output);
-        if (!outPtr)
-            return outPtr.error();
+        auto out = s.table(op.output);
+        if (!out)
+            return out.error();
+        outputs.push_back(*out);
+    }
+    const unsigned block = s.options.kernels.blockThreads;
+    const unsigned maxGrid = static_cast<unsigned>(d.info().multiprocessors) * 32;
+    for (size_t i = 0; i < ops.size(); ++i) {
+        const uint32_t o = ops[i];
         auto f = s.module.function(tensorKernelName(o));
         if (!f)
             return f.error();
         const bool warp = usesWarpPerRow(p, o, s.options.kernels);
-        const uint64_t rows = p.tables[op.output].entries();
+        const uint64_t rows = p.tables[p.ops[o].output].entries();
         for (uint64_t begin = 0; begin < rows; begin += s.options.chunkRows) {
             unsigned long long rowBegin = begin;
             unsigned long long count = std::min(s.options.chunkRows, rows - begin);
             DevicePtr in = s.inputLists[o].ptr();
-            DevicePtr out = *outPtr + begin * sizeof(double);
+            DevicePtr out = outputs[i] + begin * sizeof(double);
             void *args[] = {&in, &out, &rowBegin, &count};
             const uint64_t threads = count * (warp ? 32 : 1);
             const unsigned grid = static_cast<unsigned>(
