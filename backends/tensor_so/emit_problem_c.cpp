@@ -54,21 +54,45 @@ std::string tableBase(const TensorProgram &p, const Layout &l, uint32_t t) {
            std::to_string(l.offset[t]) + "u";
 }
 
-// One bucket: for each output row (an odometer of constant-bound loops over the output scope),
-// the least over the eliminated variable's values of the mask plus every input's entry.
+// Leading output variables merged into one outer index, so that threads can share a bucket's rows
+// (the least prefix with at least 64 values, or the whole scope).
+size_t outerVariables(const Table &out) {
+    size_t c = 0;
+    for (uint64_t outer = 1; c < out.scope.size() && outer < 64; ++c)
+        outer *= out.domains[c];
+    return c;
+}
+
+uint64_t outerRows(const Table &out) {
+    uint64_t rows = 1;
+    for (size_t i = 0; i < outerVariables(out); ++i)
+        rows *= out.domains[i];
+    return rows;
+}
+
+// One bucket: for each output row (an odometer of constant-bound loops over the output scope, the
+// leading ones merged into the outer index [o_begin, o_end) that a thread takes), the least over
+// the eliminated variable's values of the mask plus every input's entry.
 void emitOp(const TensorProgram &p, const Layout &l, uint32_t o, std::ostream &c) {
     const TensorOp &op = p.ops[o];
     const Table &out = p.tables[op.output];
     const uint32_t v = op.vars[0];
+    const size_t merged = outerVariables(out);
     c << "/* bucket of variable " << v << ": " << op.inputs.size() << " tables in, "
       << out.entries() << " rows out */\n";
-    c << "static void op_" << o << "(double *msg, const double *ev) {\n";
+    c << "static void op_" << o
+      << "(double *msg, const double *ev, uint64_t o_begin, uint64_t o_end) {\n";
     for (size_t j = 0; j < op.inputs.size(); ++j)
         c << "    const double *in" << j << " = " << tableBase(p, l, op.inputs[j]) << ";\n";
     c << "    double *out = " << tableBase(p, l, op.output) << ";\n";
-    c << "    uint64_t row = 0;\n";
-    std::string indent = "    ";
-    for (size_t i = 0; i < out.scope.size(); ++i) {
+    c << "    for (uint64_t o = o_begin; o < o_end; ++o) {\n";
+    c << "        uint64_t rest = o, row = o * " << out.entries() / outerRows(out) << "u;\n";
+    for (size_t i = merged; i-- > 0;)
+        c << "        const uint64_t i" << i << " = rest % " << out.domains[i] << "u;\n"
+          << "        rest /= " << out.domains[i] << "u;\n";
+    c << "        (void)rest;\n";
+    std::string indent = "        ";
+    for (size_t i = merged; i < out.scope.size(); ++i) {
         c << indent << "for (uint64_t i" << i << " = 0; i" << i << " < " << out.domains[i]
           << "u; ++i" << i << ")\n";
         indent += "  ";
@@ -94,7 +118,7 @@ void emitOp(const TensorProgram &p, const Layout &l, uint32_t o, std::ostream &c
     c << indent << "        best = c < best ? c : best;\n";
     c << indent << "    }\n";
     c << indent << "    out[row++] = best;\n";
-    c << indent << "}\n}\n\n";
+    c << indent << "}\n    }\n}\n\n";
 }
 
 template <typename T>
@@ -107,6 +131,65 @@ void emitArray(std::ostream &c, const char *type, const char *name, const std::v
         c << "0";
     c << "\n};\n";
 }
+
+// Rows of one bucket shared over threads (pthreads: the .so needs only libc and libm); small
+// buckets, and any thread that cannot start, run on the calling thread. Each row is computed
+// the same way whoever computes it, so the answer does not depend on the thread count.
+constexpr const char *kThreads = R"zbdd_c(
+typedef void (*op_fn)(double *, const double *, uint64_t, uint64_t);
+typedef struct {
+    op_fn fn;
+    double *msg;
+    const double *ev;
+    uint64_t begin, end;
+} op_slice;
+
+static void *run_slice(void *arg) {
+    const op_slice *s = (const op_slice *)arg;
+    s->fn(s->msg, s->ev, s->begin, s->end);
+    return 0;
+}
+
+#define MAX_THREADS 256u
+#define THREAD_WORK 32768u /* entries below which a bucket stays on one thread */
+static unsigned configured_threads = 0; /* 0: every online core */
+
+EXPORT void zbdd_problem_set_threads(unsigned n) { configured_threads = n; }
+
+static unsigned solve_threads(void) {
+    long n = configured_threads ? (long)configured_threads : sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1u : n > (long)MAX_THREADS ? MAX_THREADS : (unsigned)n;
+}
+
+static void run_op(op_fn fn, double *msg, const double *ev, uint64_t outer, uint64_t work,
+                   unsigned threads) {
+    unsigned t = work < THREAD_WORK ? 1u : threads;
+    if (t > outer)
+        t = (unsigned)outer;
+    if (t <= 1) {
+        fn(msg, ev, 0, outer);
+        return;
+    }
+    op_slice slices[MAX_THREADS];
+    pthread_t ids[MAX_THREADS];
+    int started[MAX_THREADS];
+    for (unsigned i = 0; i < t; ++i) {
+        slices[i].fn = fn;
+        slices[i].msg = msg;
+        slices[i].ev = ev;
+        slices[i].begin = outer * i / t;
+        slices[i].end = outer * (i + 1) / t;
+        started[i] = i > 0 && pthread_create(&ids[i], 0, run_slice, &slices[i]) == 0;
+    }
+    for (unsigned i = 0; i < t; ++i)
+        if (!started[i])
+            run_slice(&slices[i]);
+    for (unsigned i = 1; i < t; ++i)
+        if (started[i])
+            pthread_join(ids[i], 0);
+}
+
+)zbdd_c";
 
 // The generic part: tables' scopes and strides, ops, solve, traceback, the cost check, metadata.
 constexpr const char *kRuntime = R"zbdd_c(
@@ -155,7 +238,7 @@ EXPORT int zbdd_problem_solve(const int *evidence, double *cost, unsigned *assig
         for (unsigned x = 0; x < domain[v]; ++x)
             mask[mask_offset[v] + x] =
                 evidence && evidence[v] != ZBDD_PROBLEM_FREE && (unsigned)evidence[v] != x ? INFINITY : 0.0;
-    run_ops(msg, mask);
+    run_ops(msg, mask, solve_threads());
     double total = 0.0;
     for (unsigned r = 0; r < NUM_RESULTS; ++r)
         total += table_data(result_table[r], msg)[0];
@@ -234,7 +317,8 @@ Result<ProblemSource> emitProblemC(const TensorProgram &p, const ProblemInfo &in
 
     std::ostringstream c;
     c << "/* Generated by zbddc: bucket elimination of one problem (docs/c-api.md). */\n"
-         "#include <math.h>\n#include <stdint.h>\n#include <stdlib.h>\n"
+         "#include <math.h>\n#include <pthread.h>\n#include <stdint.h>\n#include <stdlib.h>\n"
+         "#include <unistd.h>\n"
          "#include \"zbdd_problem.h\"\n\n"
          "#define EXPORT __attribute__((visibility(\"default\")))\n\n";
     // The input tables, little-endian float64, aligned for vector loads.
@@ -306,12 +390,16 @@ Result<ProblemSource> emitProblemC(const TensorProgram &p, const ProblemInfo &in
 
     for (uint32_t o = 0; o < p.ops.size(); ++o)
         emitOp(p, layout, o, c);
+    c << kThreads;
     c << "/* Buckets in program order (a topological order of the elimination tree). */\n"
-         "static void run_ops(double *msg, const double *mask) {\n";
-    for (uint32_t o = 0; o < p.ops.size(); ++o)
-        c << "    op_" << o << "(msg, mask + " << maskOffset[p.ops[o].vars[0]] << "u);\n";
-    if (p.ops.empty())
-        c << "    (void)msg;\n    (void)mask;\n";
+         "static void run_ops(double *msg, const double *mask, unsigned threads) {\n";
+    for (uint32_t o = 0; o < p.ops.size(); ++o) {
+        const Table &out = p.tables[p.ops[o].output];
+        c << "    run_op(op_" << o << ", msg, mask + " << maskOffset[p.ops[o].vars[0]] << "u, "
+          << outerRows(out) << "u, " << out.entries() * p.domainSizes[p.ops[o].vars[0]]
+          << "u, threads);\n";
+    }
+    c << "    (void)msg;\n    (void)mask;\n    (void)threads;\n";
     c << "}\n";
     c << kRuntime;
     out.c = c.str();

@@ -19,7 +19,7 @@ namespace zbddc {
 
 struct ProblemSoOptions {
     std::string compiler = "cc";
-    std::vector<std::string> flags{"-O2"};
+    std::vector<std::string> flags{"-O2", "-pthread"};
 };
 
 // Returns the compiler's wall time in seconds.
@@ -29,7 +29,7 @@ Result<double> writeProblemSharedObject(const TensorProgram &program, const Prob
 
 // The C alone, for studies (--emit=c): `path` and its tables beside it in `path`.tables.bin,
 // which the C includes by absolute path; build it with
-// cc -shared -fPIC -O2 -I backends/tensor_so/include PATH -o problem.so -lm.
+// cc -shared -fPIC -O2 -pthread -I backends/tensor_so/include PATH -o problem.so -lm.
 Status writeProblemSource(const TensorProgram &program, const ProblemInfo &info,
                           const std::string &path);
 

@@ -121,6 +121,7 @@ struct ProblemLibrary::Handle {
     void *lib = nullptr;
     int (*solve)(const int *, double *, unsigned *) = nullptr;
     double (*cost)(const unsigned *) = nullptr;
+    void (*threads)(unsigned) = nullptr;
     ~Handle() {
         if (lib)
             dlclose(lib);
@@ -153,7 +154,8 @@ Result<ProblemLibrary> ProblemLibrary::open(const std::string &path) {
     auto meta = reinterpret_cast<const char *(*)(void)>(dlsym(h.lib, "zbdd_problem_metadata"));
     h.solve = reinterpret_cast<decltype(h.solve)>(dlsym(h.lib, "zbdd_problem_solve"));
     h.cost = reinterpret_cast<decltype(h.cost)>(dlsym(h.lib, "zbdd_problem_assignment_cost"));
-    if (!abi || !count || !domain || !meta || !h.solve || !h.cost)
+    h.threads = reinterpret_cast<decltype(h.threads)>(dlsym(h.lib, "zbdd_problem_set_threads"));
+    if (!abi || !count || !domain || !meta || !h.solve || !h.cost || !h.threads)
         return errorAt(path, 0,
                        "not a zbddc problem: the zbdd_problem_* functions of zbdd_problem.h are "
                        "missing");
@@ -171,6 +173,10 @@ Result<ProblemLibrary> ProblemLibrary::open(const std::string &path) {
         return errorAt(path, 0, "metadata disagrees with zbdd_problem_num_variables/domain_size");
     p.metadata_ = std::move(*m);
     return p;
+}
+
+void ProblemLibrary::setThreads(unsigned threads) const {
+    handle_->threads(threads);
 }
 
 Result<Solution> ProblemLibrary::solve(const std::vector<uint32_t> &evidence) const {

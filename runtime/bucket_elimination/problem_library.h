@@ -37,6 +37,8 @@ class ProblemLibrary {
     static Result<ProblemLibrary> open(const std::string &path);
 
     const ProblemMetadata &metadata() const { return metadata_; }
+    // zbdd_problem_set_threads: 0 = every online core (the default).
+    void setThreads(unsigned threads) const;
     // `evidence`: empty, or per variable a value or UINT32_MAX (free). The assignment's cost is
     // recomputed by the .so from its embedded input tables and must equal the optimum.
     Result<Solution> solve(const std::vector<uint32_t> &evidence) const;

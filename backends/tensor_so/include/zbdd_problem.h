@@ -1,7 +1,7 @@
 /* The plain C ABI of a problem.so written by zbddc from a weighted CSP (.wcsp) or a UAI network
  * (.uai, as MPE): bucket elimination compiled for that one problem, its cost tables embedded
- * (docs/c-api.md). Any C program can dlopen it; it needs only libc and libm. All functions are
- * thread-safe: each solve allocates its own tables. */
+ * (docs/c-api.md). Any C program can dlopen it; it needs only libc, libm and pthreads. Solves are
+ * thread-safe: each allocates its own tables. */
 #ifndef ZBDD_PROBLEM_H
 #define ZBDD_PROBLEM_H
 
@@ -31,6 +31,10 @@ unsigned zbdd_problem_domain_size(size_t v);
  * (a WCSP's integer cost in float64, or -ln of the MPE probability for a UAI network); +infinity
  * when every such assignment reaches the upper bound. `assignment`: num_variables values. */
 int zbdd_problem_solve(const int *evidence, double *cost, unsigned *assignment);
+
+/* Worker threads for the large buckets of a solve (0 = every online core, the default); a
+ * bucket's rows are shared among them. The answer does not depend on the number. */
+void zbdd_problem_set_threads(unsigned threads);
 
 /* Total cost of a complete assignment, recomputed from the embedded input tables (+infinity when
  * it reaches the upper bound): the check every answer of zbdd_problem_solve must pass. */
