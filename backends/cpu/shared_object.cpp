@@ -43,8 +43,9 @@ Status writeFile(const fs::path &path, const char *data, size_t size) {
     return Ok{};
 }
 
-// Runs argv[0] without a shell; its stderr goes to `log`.
-Status run(const std::vector<std::string> &argv, const fs::path &log) {
+} // namespace
+
+Status runSystemCompiler(const std::vector<std::string> &argv, const std::string &log) {
     std::vector<char *> args;
     for (const std::string &a : argv)
         args.push_back(const_cast<char *>(a.c_str()));
@@ -68,8 +69,6 @@ Status run(const std::vector<std::string> &argv, const fs::path &log) {
     std::getline(in, first);
     return error(argv[0] + " failed to link the model" + (first.empty() ? "" : ": " + first));
 }
-
-} // namespace
 
 Result<double> linkModel(const std::vector<std::string> &inputs, const std::string &path,
                          const SharedObjectOptions &link) {
@@ -97,7 +96,7 @@ Result<double> linkModel(const std::vector<std::string> &inputs, const std::stri
     argv.insert(argv.end(), {"-lm", "-lpthread"});
 
     const auto t0 = std::chrono::steady_clock::now();
-    Status linked = run(argv, tmp.path / "link.log");
+    Status linked = runSystemCompiler(argv, (tmp.path / "link.log").string());
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::error_code ec;
     if (!linked) {

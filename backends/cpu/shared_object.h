@@ -26,6 +26,10 @@ Result<SharedObjectReport> writeSharedObject(const Circuit &circuit, const CpuOp
                                              const std::string &path,
                                              const SharedObjectOptions &link = {});
 
+// Runs argv[0] (found on PATH, no shell) and waits; its stderr and stdout go to the file `log`,
+// whose first line is the error message when it fails.
+Status runSystemCompiler(const std::vector<std::string> &argv, const std::string &log);
+
 // Compiles and links C files and object files together with the C runtime into `path`
 // (atomically). Returns the wall time of the compiler in seconds.
 Result<double> linkModel(const std::vector<std::string> &inputs, const std::string &path,

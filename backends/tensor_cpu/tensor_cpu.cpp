@@ -147,64 +147,87 @@ struct Chunk {
 
 } // namespace
 
+Status runTensorOpsCpu(const TensorProgram &program, std::span<const uint32_t> ops,
+                       std::vector<const double *> &data,
+                       std::vector<std::vector<double>> &computed, unsigned threads) {
+    threads = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+    try {
+        std::vector<OpPlan> plans;
+        std::vector<Chunk> chunks;
+        uint64_t work = 0;
+        for (uint32_t o : ops) {
+            const TensorOp &op = program.ops[o];
+            for (uint32_t in : op.inputs)
+                if (!data[in])
+                    return error("internal error: op " + std::to_string(o) + " reads table " +
+                                 std::to_string(in) + ", which is not on the host");
+            std::vector<double> &out = computed[op.output];
+            out.resize(program.tables[op.output].entries());
+            data[op.output] = out.data();
+            plans.push_back(planOp(program, op, data, out.data()));
+            const uint64_t rows = out.size();
+            const uint64_t per = std::max<uint64_t>(4096, rows / (8 * threads) + 1);
+            for (uint64_t b = 0; b < rows; b += per)
+                chunks.push_back(
+                    {static_cast<uint32_t>(plans.size() - 1), b, std::min(rows, b + per)});
+            work += rows * plans.back().elimCount * op.inputs.size();
+        }
+        std::atomic<size_t> next{0};
+        auto worker = [&] {
+            for (size_t c; (c = next.fetch_add(1)) < chunks.size();)
+                runChunk(program.semiring, plans[chunks[c].plan], chunks[c].begin, chunks[c].end);
+        };
+        // Small levels run inline: a thread start costs more than ~10^5 table reads.
+        const unsigned n = work < (1u << 17) ? 1 : std::min<unsigned>(threads, chunks.size());
+        std::vector<std::thread> pool;
+        for (unsigned i = 1; i < n; ++i)
+            pool.emplace_back(worker);
+        worker();
+        for (auto &t : pool)
+            t.join();
+    } catch (const std::bad_alloc &) {
+        return error("out of host memory while running the tensor program");
+    }
+    return Ok{};
+}
+
+Result<std::vector<double>> denseInputValues(const Table &table) {
+    try {
+        if (!table.sparse)
+            return table.values;
+        std::vector<double> dense(table.entries(), table.defaultValue);
+        for (size_t r = 0; r < table.rows.size(); ++r)
+            dense[table.rows[r]] = table.values[r];
+        return dense;
+    } catch (const std::bad_alloc &) {
+        return error("out of host memory while expanding a sparse table");
+    }
+}
+
 Result<std::vector<std::vector<double>>> runTensorProgramCpu(const TensorProgram &program,
                                                              const CpuExecOptions &options) {
     if (Status s = program.verify(); !s)
         return s.error();
-    const unsigned threads =
-        options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     std::vector<std::vector<double>> computed(program.tables.size());
     std::vector<std::vector<double>> densified(program.tables.size()); // sparse inputs, complete
     std::vector<const double *> data(program.tables.size(), nullptr);
-    try {
-        for (size_t t = 0; t < program.tables.size(); ++t) {
-            const Table &tab = program.tables[t];
-            if (!tab.input)
-                continue;
-            if (tab.sparse) {
-                densified[t].assign(tab.entries(), tab.defaultValue);
-                for (size_t r = 0; r < tab.rows.size(); ++r)
-                    densified[t][tab.rows[r]] = tab.values[r];
-                data[t] = densified[t].data();
-            } else {
-                data[t] = tab.values.data();
-            }
+    for (size_t t = 0; t < program.tables.size(); ++t) {
+        const Table &tab = program.tables[t];
+        if (!tab.input)
+            continue;
+        if (tab.sparse) {
+            auto dense = denseInputValues(tab);
+            if (!dense)
+                return dense.error();
+            densified[t] = std::move(*dense);
+            data[t] = densified[t].data();
+        } else {
+            data[t] = tab.values.data();
         }
-        for (const auto &level : program.levels) {
-            std::vector<OpPlan> plans;
-            std::vector<Chunk> chunks;
-            uint64_t work = 0;
-            for (uint32_t o : level) {
-                const TensorOp &op = program.ops[o];
-                std::vector<double> &out = computed[op.output];
-                out.resize(program.tables[op.output].entries());
-                data[op.output] = out.data();
-                plans.push_back(planOp(program, op, data, out.data()));
-                const uint64_t rows = out.size();
-                const uint64_t per = std::max<uint64_t>(4096, rows / (8 * threads) + 1);
-                for (uint64_t b = 0; b < rows; b += per)
-                    chunks.push_back(
-                        {static_cast<uint32_t>(plans.size() - 1), b, std::min(rows, b + per)});
-                work += rows * plans.back().elimCount * op.inputs.size();
-            }
-            std::atomic<size_t> next{0};
-            auto worker = [&] {
-                for (size_t c; (c = next.fetch_add(1)) < chunks.size();)
-                    runChunk(program.semiring, plans[chunks[c].plan], chunks[c].begin,
-                             chunks[c].end);
-            };
-            // Small levels run inline: a thread start costs more than ~10^5 table reads.
-            const unsigned n = work < (1u << 17) ? 1 : std::min<unsigned>(threads, chunks.size());
-            std::vector<std::thread> pool;
-            for (unsigned i = 1; i < n; ++i)
-                pool.emplace_back(worker);
-            worker();
-            for (auto &t : pool)
-                t.join();
-        }
-    } catch (const std::bad_alloc &) {
-        return error("out of host memory while running the tensor program");
     }
+    for (const auto &level : program.levels)
+        if (Status s = runTensorOpsCpu(program, level, data, computed, options.threads); !s)
+            return s.error();
     return computed;
 }
 

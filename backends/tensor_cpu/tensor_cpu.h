@@ -7,6 +7,7 @@
 
 #include "ir/tensor_program.h"
 
+#include <span>
 #include <vector>
 
 namespace zbddc {
@@ -19,5 +20,16 @@ struct CpuExecOptions {
 // interpretTensorProgram.
 Result<std::vector<std::vector<double>>> runTensorProgramCpu(const TensorProgram &program,
                                                              const CpuExecOptions &options = {});
+
+// Runs `ops` — independent ones, e.g. (part of) one level — over all threads. Inputs are read
+// through `data` (complete values by table id; every input of `ops` must be there), each output is
+// written into `computed[op.output]` (resized) and its pointer entered into `data`. The building
+// block of runTensorProgramCpu and of the host half of the host/device split.
+Status runTensorOpsCpu(const TensorProgram &program, std::span<const uint32_t> ops,
+                       std::vector<const double *> &data,
+                       std::vector<std::vector<double>> &computed, unsigned threads = 0);
+
+// The complete values of an input table (sparse ones expanded with their default).
+Result<std::vector<double>> denseInputValues(const Table &table);
 
 } // namespace zbddc

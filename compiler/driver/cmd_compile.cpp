@@ -1,4 +1,5 @@
 // `zbddc INPUT -o OUTPUT`: read a model, write it in the form the output's extension names.
+#include "compiler/driver/cmd_run_cost_network.h"
 #include "compiler/driver/commands.h"
 #include "compiler/driver/output.h"
 #include "compiler/frontends/load_model.h"
@@ -10,6 +11,8 @@
 namespace zbddc::driver {
 
 int compileCommand(const CompileOptions &o) {
+    if (isCostNetworkCompile(o)) // .wcsp, MARKOV .uai: bucket elimination into a problem.so
+        return compileCostNetworkCommand(o);
     const std::string ext = fileExtension(o.output);
     const bool cuda = o.emit == "cu" || o.emit == "ptx";
     const bool cpu = !cuda && (ext == ".so" || !o.emit.empty());

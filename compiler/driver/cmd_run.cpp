@@ -67,6 +67,10 @@ NumericChoice numericChoice(const std::string &name) {
 int runCommand(const RunOptions &o) {
     if (isCostNetworkRun(o)) // a .wcsp takes the bucket-elimination route
         return runCostNetworkCommand(o);
+    if (o.device == "split") {
+        std::cerr << "zbddc: --device split is for bucket elimination (.wcsp) only\n";
+        return 2;
+    }
     const auto task = parseTask(o.task);
     if (!task) {
         std::cerr << "zbddc: unknown task '" << o.task << "' (eval, pr, mar or mpe)\n";

@@ -1,5 +1,6 @@
-// `zbddc run PROBLEM.wcsp --task mpe`: the elimination route — bucket elimination to the optimal
-// cost and an optimal assignment.
+// The elimination route of the CLI: `zbddc run PROBLEM.wcsp|problem.so --task mpe` (bucket
+// elimination to the optimal cost and an optimal assignment), `zbddc PROBLEM -o problem.so`, and
+// `zbddc stats PROBLEM`.
 #pragma once
 
 #include "compiler/driver/commands.h"
@@ -12,6 +13,20 @@ namespace zbddc::driver {
 
 // Whether `run` should take the bucket-elimination route for this model and task.
 bool isCostNetworkRun(const RunOptions &options);
+
+// A .wcsp, or a .uai whose first token is MARKOV (a BAYES .uai takes the network route): the
+// inputs that only the elimination route reads.
+bool isCostNetworkFile(const std::string &path);
+
+// `zbddc PROBLEM -o problem.so` (cmd_compile_cost_network.cpp) and its flags (--elimination for
+// a BAYES .uai, --order, --heuristic).
+bool isCostNetworkCompile(const CompileOptions &options);
+int compileCostNetworkCommand(const CompileOptions &options);
+void addCostNetworkCompileOptions(CLI::App &app);
+
+// `zbddc stats` of such a file (cmd_stats_cost_network.cpp), and its --order / --heuristic flags.
+int statsCostNetworkCommand(const StatsOptions &options);
+void addCostNetworkStatsOptions(CLI::App &stats);
 
 int runCostNetworkCommand(const RunOptions &options);
 

@@ -2,6 +2,7 @@
 // [--plot FILE.svg]`: the circuit's size and shape, then the schedule the passes build from it
 // (level profile by op type, slots, phases, what each pass did; compiler/passes/schedule_stats.h),
 // and with --plot the same as a picture (compiler/passes/stats_plot.h).
+#include "compiler/driver/cmd_run_cost_network.h"
 #include "compiler/driver/commands.h"
 #include "compiler/driver/output.h"
 #include "compiler/frontends/load_model.h"
@@ -16,6 +17,8 @@
 namespace zbddc::driver {
 
 int statsCommand(const StatsOptions &o) {
+    if (isCostNetworkFile(o.model)) // .wcsp, MARKOV .uai: the elimination route's shape
+        return statsCostNetworkCommand(o);
     PipelineOptions pipeline;
     pipeline.optLevel = o.optLevel;
     pipeline.fuse = !o.noFuse;

@@ -14,7 +14,7 @@ int main(int argc, char **argv) {
     app.set_version_flag("--version", "zbddc " ZBDDC_VERSION);
 
     CompileOptions compile;
-    app.add_option("input", compile.input, "Model to compile (.zdd, .bif, .xmlbif, .net, .uai)");
+    app.add_option("input", compile.input, "Model to compile (.zdd, .bif, .xmlbif, .net, .uai; .wcsp into a problem.so)");
     app.add_option("-o,--output", compile.output,
                    "Output file (.so compiled model, .zdd, or .txt for a circuit dump)");
     app.add_option("-O", compile.optLevel, "CPU optimisation level 0..3 (0: linear-time fast path)")
@@ -28,17 +28,19 @@ int main(int argc, char **argv) {
     app.add_option("--numeric", compile.numeric, "Numeric mode of a compiled model: float64 or log")
         ->check(CLI::IsMember({"float64", "log"}));
     compile.model.addTo(app);
+    addCostNetworkCompileOptions(app);
 
     RunOptions run;
     CLI::App *runCmd = app.add_subcommand("run", "Answer a query on a model");
-    runCmd->add_option("model", run.model, "Model file (.zdd, .bif, .xmlbif, .net, .uai)")->required();
+    runCmd->add_option("model", run.model, "Model file (.zdd, .bif, .xmlbif, .net, .uai, .wcsp, model.so, problem.so)")->required();
     runCmd->add_option("--task", run.task, "eval, pr, mar or mpe")
         ->check(CLI::IsMember({"eval", "pr", "mar", "mpe"}));
     runCmd->add_option("--evidence", run.evidence, "A UAI .evid file, or VAR=state[,VAR=state...]");
     runCmd->add_option("--inputs", run.inputs, "File of values for the free inputs");
     runCmd->add_option("--device", run.device,
-                       "auto (cuda if a GPU is usable, else cpu), cpu (LLVM JIT), cuda or reference")
-        ->check(CLI::IsMember({"auto", "cpu", "cuda", "reference"}));
+                       "auto (cuda if a GPU is usable, else cpu), cpu (LLVM JIT), cuda or reference; "
+                       "split (.wcsp: small buckets on the CPU, large on the GPU)")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda", "reference", "split"}));
     runCmd->add_option("-O", run.optLevel, "JIT optimisation level 0..3 for --device cpu")
         ->check(CLI::Range(0, 3));
     runCmd->add_option("--numeric", run.numeric, "auto, float64 or log")
@@ -49,7 +51,7 @@ int main(int argc, char **argv) {
 
     StatsOptions stats;
     CLI::App *statsCmd = app.add_subcommand("stats", "Print a model's size and shape");
-    statsCmd->add_option("model", stats.model, "Model file (.zdd)")->required();
+    statsCmd->add_option("model", stats.model, "Model file (.zdd, a network, .wcsp, MARKOV .uai)")->required();
     statsCmd->add_flag("--json", stats.json, "Print one JSON object");
     statsCmd->add_option("-O", stats.optLevel, "Schedule optimisation level 0..3 (default 2)")
         ->check(CLI::Range(0, 3));
@@ -58,6 +60,7 @@ int main(int argc, char **argv) {
     statsCmd->add_flag("--time-passes", stats.timePasses, "Print each pass's time and memory to stderr");
     statsCmd->add_option("--plot", stats.plot, "Also draw the level profiles and parents histogram (FILE.svg)");
     stats.modelOptions.addTo(*statsCmd);
+    addCostNetworkStatsOptions(*statsCmd);
 
     app.require_subcommand(0, 1);
     try {

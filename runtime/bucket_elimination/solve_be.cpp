@@ -9,6 +9,7 @@
 #include "backends/cuda/driver.h"
 #include "backends/cuda_tensor/incomplete_gpu.h"
 #include "backends/cuda_tensor/tensor_gpu.h"
+#include "runtime/bucket_elimination/host_device_split_gpu.h"
 #endif
 
 #include <chrono>
@@ -80,8 +81,10 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
 #ifdef ZBDDC_HAVE_TENSOR_CUDA
     if (executor == BeExecutor::Auto)
         executor = cuda::cudaAvailable() ? BeExecutor::Cuda : BeExecutor::Cpu;
+    if (executor == BeExecutor::Split && !cuda::cudaAvailable())
+        executor = BeExecutor::Cpu;
 #else
-    if (executor == BeExecutor::Auto)
+    if (executor == BeExecutor::Auto || executor == BeExecutor::Split)
         executor = BeExecutor::Cpu;
     if (executor == BeExecutor::Cuda)
         return error("this build has no CUDA backend (NVRTC was not found)");
@@ -119,6 +122,9 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
         computed = cuda::runTensorProgramCuda(*program, {}, &gpu);
         sol.device = "cuda: " + gpu.device;
     }
+    if (executor == BeExecutor::Split)
+        computed = runSplitOnGpu(*program, options.splitThresholdEntries, options.threads,
+                                 sol.device);
 #endif
     if (!computed)
         return computed.error();

@@ -6,6 +6,7 @@
 
 #include "compiler/elimination/elimination_order.h"
 #include "compiler/frontends/wcsp/cost_network.h"
+#include "runtime/bucket_elimination/host_device_split.h"
 
 #include <string>
 #include <vector>
@@ -13,8 +14,10 @@
 namespace zbddc {
 
 // Cuda: generated kernels on the GPU (only where the build has NVRTC; fails with a message when no
-// GPU is present). Auto: Cuda when a GPU is usable, else Cpu.
-enum class BeExecutor : uint8_t { Cpu, Reference, Cuda, Auto };
+// GPU is present). Auto: Cuda when a GPU is usable, else Cpu. Split: ops below
+// `splitThresholdEntries` on the CPU, the others on the GPU, both at work within a level
+// (host_device_split.h); Cpu where no GPU is usable.
+enum class BeExecutor : uint8_t { Cpu, Reference, Cuda, Auto, Split };
 
 struct BeOptions {
     OrderHeuristic heuristic = OrderHeuristic::MinFill;
@@ -29,6 +32,8 @@ struct BeOptions {
     // below the upper bound, on the CPU. The refusal is then per join, by feasible rows.
     bool incompleteTables = false;
     uint64_t maxIncompleteRows = uint64_t{1} << 25;
+    // Split: an op whose work (output rows x eliminated values) reaches this runs on the GPU.
+    uint64_t splitThresholdEntries = kDefaultSplitThresholdEntries;
 };
 
 struct BeStats {

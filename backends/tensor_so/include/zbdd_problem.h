@@ -1,0 +1,49 @@
+/* The plain C ABI of a problem.so written by zbddc from a weighted CSP (.wcsp) or a UAI network
+ * (.uai, as MPE): bucket elimination compiled for that one problem, its cost tables embedded
+ * (docs/c-api.md). Any C program can dlopen it; it needs only libc, libm and pthreads. Solves are
+ * thread-safe: each allocates its own tables. */
+#ifndef ZBDD_PROBLEM_H
+#define ZBDD_PROBLEM_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ZBDD_PROBLEM_ABI_VERSION 1
+
+/* Return codes of zbdd_problem_solve. */
+#define ZBDD_PROBLEM_OK 0
+#define ZBDD_PROBLEM_ENOMEM 1 /* the message tables do not fit in memory */
+#define ZBDD_PROBLEM_EARG 2   /* a NULL output, or an evidence value outside its domain */
+
+/* An evidence entry for a variable that is not observed. */
+#define ZBDD_PROBLEM_FREE (-1)
+
+int zbdd_problem_abi_version(void);
+size_t zbdd_problem_num_variables(void);
+/* Domain size of variable v (values 0..size-1); 0 when v is out of range. */
+unsigned zbdd_problem_domain_size(size_t v);
+
+/* The optimum and an optimal assignment. `evidence`: NULL, or one entry per variable, a value or
+ * ZBDD_PROBLEM_FREE. `*cost`: the least total cost of an assignment consistent with the evidence
+ * (a WCSP's integer cost in float64, or -ln of the MPE probability for a UAI network); +infinity
+ * when every such assignment reaches the upper bound. `assignment`: num_variables values. */
+int zbdd_problem_solve(const int *evidence, double *cost, unsigned *assignment);
+
+/* Worker threads for the large buckets of a solve (0 = every online core, the default); a
+ * bucket's rows are shared among them. The answer does not depend on the number. */
+void zbdd_problem_set_threads(unsigned threads);
+
+/* Total cost of a complete assignment, recomputed from the embedded input tables (+infinity when
+ * it reaches the upper bound): the check every answer of zbdd_problem_solve must pass. */
+double zbdd_problem_assignment_cost(const unsigned *assignment);
+
+/* The problem's metadata as text (format in docs/c-api.md). Valid for the library's lifetime. */
+const char *zbdd_problem_metadata(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,72 @@
+// The host/device split of bucket elimination (seed 001 Fig. 2: small buckets on the host, large
+// ones on the GPU, both at work within a level; seed 000 §3 likewise keeps small tables on the
+// CPU). Ops whose work — output rows × eliminated joint values, the entries the op reads per input
+// — reaches a threshold go to the device, the rest stay on the host. The threshold is measured:
+// bench/be_split_crossover times one op on 16 CPU threads against the GPU (launch and transfers
+// included) across table sizes and prints where the GPU starts to win.
+//
+// The plan and the executor are independent of CUDA: the executor drives any SplitDevice (the
+// GPU session of backends/cuda_tensor on a GPU machine; a host stand-in in the tests), so the
+// partition, the transfers and the merge of results are tested without a GPU.
+#pragma once
+
+#include "ir/tensor_program.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace zbddc {
+
+// Measured on no machine yet: a placeholder until bench/be_split_crossover runs on the H100 (an
+// op of 2^17 entries takes ~0.1 ms on 16 cores, about the fixed cost of a launch, an upload and
+// a download); pass the measured crossover with --split-threshold.
+inline constexpr uint64_t kDefaultSplitThresholdEntries = uint64_t{1} << 17;
+
+enum class OpSide : uint8_t { Host, Device };
+
+// Entries an op ranges over: output rows × joint values of its eliminated variables.
+uint64_t opWorkEntries(const TensorProgram &program, uint32_t op);
+
+struct SplitLevel {
+    std::vector<uint32_t> hostOps, deviceOps;
+    std::vector<uint32_t> uploads;   // host tables the device ops read, not on the device yet
+    std::vector<uint32_t> downloads; // device outputs of this level that later host ops read
+};
+
+struct SplitPlan {
+    uint64_t thresholdEntries = 0;
+    std::vector<OpSide> side;             // by op
+    std::vector<SplitLevel> levels;       // parallel to program.levels
+    std::vector<uint32_t> finalDownloads; // the other device outputs (VALUE phase, results)
+    uint64_t uploadBytes = 0, downloadBytes = 0;
+    size_t hostOps = 0, deviceOps = 0;
+};
+
+// A pure function of the program's shape: no table is touched.
+SplitPlan planHostDeviceSplit(const TensorProgram &program, uint64_t thresholdEntries);
+
+// What the executor needs of the device. Tables are addressed by id; `launch` may return before
+// the ops finish (the host works meanwhile); `wait` blocks until they have.
+class SplitDevice {
+  public:
+    virtual ~SplitDevice() = default;
+    virtual Status upload(uint32_t table, const std::vector<double> &values) = 0;
+    virtual Status launch(const std::vector<uint32_t> &ops) = 0;
+    virtual Status wait() = 0;
+    virtual Status download(uint32_t table, std::vector<double> &values) = 0;
+};
+
+struct SplitStats {
+    double hostMs = 0;     // host ops, summed over levels
+    double waitMs = 0;     // time the host waited for the device after its own ops
+    double transferMs = 0; // uploads and downloads (synchronous)
+};
+
+// Level by level: uploads, device ops launched, host ops run meanwhile, wait, downloads. The result
+// has the layout of runTensorProgramCpu (computed tables by id, inputs empty): host tables from
+// the host, device ones from their downloads.
+Result<std::vector<std::vector<double>>>
+runTensorProgramSplit(const TensorProgram &program, const SplitPlan &plan, SplitDevice &device,
+                      unsigned hostThreads = 0, SplitStats *stats = nullptr);
+
+} // namespace zbddc
