@@ -1,84 +1,281 @@
-// The out-of-core chunk planner (seed 002 §V) on random bucket programs and small budgets: chunks
-// tile each output exactly along its most significant variables, what is resident at once stays
-// within the budget, and impossible budgets are refused with a message.
+// The out-of-core chunk planner and its slicing logic (seed 002 §V), without a GPU: plans stay
+// within their budgets and tile every output; runChunkPlanOnHost — which gives each step only the
+// input rows inputRange names and bounds-checks every read — reproduces the reference
+// interpreter table by table on random programs under budgets down to the smallest that can
+// work, in the bucket programs' layout, in scrambled layouts, and after relayoutForChunks.
+#include "backends/cuda_tensor/chunk_host_run.h"
+#include "backends/cuda_tensor/chunk_layout.h"
 #include "backends/cuda_tensor/chunk_plan.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/elimination/elimination_order.h"
+#include "ir/tensor_interpret.h"
 #include "random_networks.h"
 
 #include "tests/catch.hpp"
 
+#include <numeric>
+
 using namespace zbddc;
 
 namespace {
-TensorProgram randomProgram(std::mt19937 &rng) {
-    const CostNetwork net = testing::randomNetwork(rng, 4 + rng() % 6, 3 + rng() % 8, 6, 4, 50, false);
+TensorProgram randomBucketProgram(std::mt19937 &rng, bool fuse, bool evidence) {
+    const CostNetwork net =
+        testing::randomNetwork(rng, 4 + rng() % 6, 3 + rng() % 8, 6, 4, 50, rng() % 2);
     std::vector<std::vector<uint32_t>> scopes;
     for (const auto &f : net.functions)
         scopes.push_back(f.scope);
     auto order = greedyOrder(buildInteractionGraph(net.domainSizes, scopes), OrderHeuristic::MinFill);
-    auto p = buildBucketProgram(net, order, {true, {}});
+    std::vector<uint32_t> ev;
+    if (evidence) {
+        ev.assign(net.numVariables(), UINT32_MAX);
+        ev[rng() % net.numVariables()] = 0;
+    }
+    auto p = buildBucketProgram(net, order, {fuse, ev});
     REQUIRE(p.ok());
     return std::move(*p);
 }
-} // namespace
 
-TEST_CASE("chunk plans tile outputs within the memory budget", "[wcsp][chunks]") {
-    std::mt19937 rng(5);
-    int outOfCore = 0, multiChunk = 0;
-    for (int trial = 0; trial < 200; ++trial) {
-        const TensorProgram p = randomProgram(rng);
-        uint64_t total = 0, largestOp = 0;
-        for (const Table &t : p.tables)
-            total += 8 * t.entries();
-        for (const TensorOp &op : p.ops) {
-            uint64_t in = 0;
-            for (uint32_t i : op.inputs)
-                in += 8 * p.tables[i].entries();
-            largestOp = std::max(largestOp, in + 8);
+// One op eliminating several variables at once (a large eliminated space, so that the finest
+// plans must also split it), then a marginalisation of everything left; scopes in random order.
+TensorProgram randomWideEliminationProgram(std::mt19937 &rng) {
+    TensorProgram p;
+    const uint32_t n = 4 + rng() % 3;
+    for (uint32_t v = 0; v < n; ++v)
+        p.domainSizes.push_back(2 + rng() % 5);
+    std::vector<uint32_t> inputs, all;
+    for (uint32_t k = 1 + rng() % 3; k-- > 0;) {
+        std::vector<uint32_t> vars(n);
+        std::iota(vars.begin(), vars.end(), 0u);
+        std::shuffle(vars.begin(), vars.end(), rng);
+        Table t;
+        t.input = true;
+        t.scope.assign(vars.begin(), vars.begin() + 2 + rng() % (n - 1));
+        for (uint32_t v : t.scope) {
+            t.domains.push_back(p.domainSizes[v]);
+            if (std::find(all.begin(), all.end(), v) == all.end())
+                all.push_back(v);
         }
-        // Budgets from "everything fits" down to "one output row beside the inputs".
-        const uint64_t budget = trial % 4 == 0 ? total : largestOp + rng() % (total / 8 + 1);
-        const uint32_t maxInFlight = 1 + rng() % 4;
-        auto plan = planChunks(p, budget, maxInFlight);
-        INFO("trial " << trial << ": " << (plan ? "" : plan.error().str()));
-        REQUIRE(plan.ok());
-        CHECK(plan->outOfCore == (total > budget));
-        if (!plan->outOfCore)
-            continue;
-        ++outOfCore;
-        REQUIRE(plan->ops.size() == p.ops.size());
-        for (uint32_t o = 0; o < p.ops.size(); ++o) {
-            const OpChunkPlan &c = plan->ops[o];
-            const Table &out = p.tables[p.ops[o].output];
-            uint64_t suffix = 1;
-            for (size_t i = c.fixedVars; i < out.scope.size(); ++i)
-                suffix *= out.domains[i];
-            CHECK(c.chunkRows == suffix);
-            CHECK(c.chunkRows * c.chunks == out.entries());
-            CHECK(c.inFlight >= 1);
-            CHECK(c.inFlight <= maxInFlight);
-            CHECK(c.inFlight <= c.chunks);
-            CHECK(c.inputBytes + 8 * c.inFlight * c.chunkRows <= budget);
-            multiChunk += c.chunks > 1;
-        }
+        for (uint64_t r = 0; r < t.entries(); ++r)
+            t.values.push_back(rng() % 100);
+        inputs.push_back(static_cast<uint32_t>(p.tables.size()));
+        p.tables.push_back(std::move(t));
     }
-    // The trials must exercise the planner, not only its "fits" answer.
-    CHECK(outOfCore > 50);
-    CHECK(multiChunk > 50);
+    std::shuffle(all.begin(), all.end(), rng);
+    const size_t eliminated = 1 + rng() % (all.size() - 1);
+    Table mid, result;
+    mid.scope.assign(all.begin() + eliminated, all.end());
+    for (uint32_t v : mid.scope)
+        mid.domains.push_back(p.domainSizes[v]);
+    p.tables.push_back(mid);
+    p.tables.push_back(result);
+    const uint32_t midId = static_cast<uint32_t>(p.tables.size() - 2);
+    p.ops.push_back({TensorOpKind::EliminateBucket, inputs, midId,
+                     std::vector<uint32_t>(all.begin(), all.begin() + eliminated), {}});
+    p.ops.push_back({TensorOpKind::Marginalize, {midId}, midId + 1, mid.scope, {}});
+    p.results.push_back(midId + 1);
+    computeLevels(p);
+    REQUIRE(p.verify().ok());
+    return p;
 }
 
-TEST_CASE("chunk plans refuse budgets that cannot hold an op's inputs", "[wcsp][chunks]") {
-    std::mt19937 rng(9);
-    const TensorProgram p = randomProgram(rng);
-    uint64_t largestInputs = 0;
-    for (const TensorOp &op : p.ops) {
-        uint64_t in = 0;
-        for (uint32_t i : op.inputs)
-            in += 8 * p.tables[i].entries();
-        largestInputs = std::max(largestInputs, in);
+// The same program with every table's scope in a random order (input data transposed).
+TensorProgram scrambleLayouts(TensorProgram p, std::mt19937 &rng) {
+    for (Table &t : p.tables) {
+        std::vector<uint32_t> scope = t.scope;
+        std::shuffle(scope.begin(), scope.end(), rng);
+        if (t.input && !t.sparse)
+            t.values = transposeTable(t.values, t.scope, scope, p.domainSizes);
+        else if (t.input) { // make it complete, then transpose
+            std::vector<double> dense(t.entries(), t.defaultValue);
+            for (size_t r = 0; r < t.rows.size(); ++r)
+                dense[t.rows[r]] = t.values[r];
+            t.values = transposeTable(dense, t.scope, scope, p.domainSizes);
+            t.rows.clear();
+            t.sparse = false;
+        }
+        t.scope = scope;
+        t.domains.clear();
+        for (uint32_t v : scope)
+            t.domains.push_back(p.domainSizes[v]);
     }
-    auto plan = planChunks(p, largestInputs, 2);
-    REQUIRE_FALSE(plan.ok());
-    CHECK(plan.error().message.find("inputs need") != std::string::npos);
+    REQUIRE(p.verify().ok());
+    return p;
+}
+
+uint64_t totalBytes(const TensorProgram &p) {
+    uint64_t total = 0;
+    for (const Table &t : p.tables)
+        total += 8 * t.entries();
+    return total;
+}
+
+// The smallest budget planChunks accepts (found by bisection; every budget at or above it must
+// be accepted too, which the callers check at random points).
+uint64_t smallestBudget(const TensorProgram &p, ChunkPlanOptions o) {
+    uint64_t lo = 0, hi = uint64_t{1} << 40;
+    while (lo + 1 < hi) {
+        o.budgetBytes = lo + (hi - lo) / 2;
+        (planChunks(p, o).ok() ? hi : lo) = o.budgetBytes;
+    }
+    return hi;
+}
+
+struct Coverage {
+    int outOfCore = 0, multiChunk = 0, slicedInputs = 0, elimSplits = 0;
+};
+
+// Plans `p` under `budget` and checks the plan's invariants and its host run against `oracle`.
+void checkPlanRun(const TensorProgram &p, const std::vector<std::vector<double>> &oracle,
+                  const ChunkPlanOptions &o, Coverage &cov) {
+    auto plan = planChunks(p, o);
+    INFO("budget " << o.budgetBytes << ": " << (plan ? "" : plan.error().str()));
+    REQUIRE(plan.ok());
+    if (!plan->outOfCore)
+        return;
+    ++cov.outOfCore;
+    REQUIRE(plan->ops.size() == p.ops.size());
+    for (uint32_t op = 0; op < p.ops.size(); ++op) {
+        const OpChunkPlan &c = plan->ops[op];
+        const TensorOp &tensorOp = p.ops[op];
+        CHECK(c.chunkRows * c.chunks == p.tables[tensorOp.output].entries());
+        uint64_t space = 1;
+        if (tensorOp.kind == TensorOpKind::EliminateBucket ||
+            tensorOp.kind == TensorOpKind::Marginalize)
+            for (uint32_t v : tensorOp.vars)
+                space *= p.domainSizes[v];
+        CHECK(c.elimValues * c.elimSlices == space);
+        CHECK(c.inFlight >= 1);
+        CHECK(c.inFlight <= o.maxInFlight);
+        CHECK(c.inFlight <= c.chunks);
+        CHECK(c.residentBytes + c.inFlight * c.stepBytes <= o.budgetBytes);
+        cov.multiChunk += c.chunks > 1;
+        cov.elimSplits += c.elimSlices > 1;
+        for (bool s : c.inputSliced)
+            cov.slicedInputs += s;
+    }
+    auto run = runChunkPlanOnHost(p, *plan);
+    REQUIRE(run.ok());
+    CHECK(*run == oracle);
+}
+
+void checkAtRandomBudgets(const TensorProgram &p, std::mt19937 &rng, Coverage &cov) {
+    auto oracle = interpretTensorProgram(p);
+    REQUIRE(oracle.ok());
+    ChunkPlanOptions o;
+    o.wholeInputMaxEntries = rng() % 3 == 0 ? 16 : 0; // mostly slice even the smallest inputs
+    o.maxInFlight = 1 + rng() % 4;
+    const uint64_t least = smallestBudget(p, o);
+    for (const uint64_t budget : {least, least + rng() % (totalBytes(p) + 1), least * 4}) {
+        o.budgetBytes = budget;
+        checkPlanRun(p, *oracle, o, cov);
+    }
+    o.budgetBytes = least - 1;
+    auto refused = planChunks(p, o);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message.find("beyond the device budget") != std::string::npos);
+}
+} // namespace
+
+TEST_CASE("chunk plans of bucket programs run on the host equal the interpreter", "[wcsp][chunks]") {
+    std::mt19937 rng(5);
+    Coverage cov;
+    for (int trial = 0; trial < 120; ++trial) {
+        INFO("trial " << trial);
+        const bool evidence = trial % 4 == 1;
+        const TensorProgram p = randomBucketProgram(rng, trial % 3 != 0, evidence);
+        // Without evidence the bucket layout is already the chunk-friendly one (with evidence,
+        // a slice op's input wants its evidence variables first).
+        if (!evidence)
+            CHECK_FALSE(needsRelayout(p));
+        checkAtRandomBudgets(p, rng, cov);
+    }
+    // The trials must exercise chunked outputs and sliced inputs, not only "it fits".
+    CHECK(cov.outOfCore > 200);
+    CHECK(cov.multiChunk > 200);
+    CHECK(cov.slicedInputs > 200);
+}
+
+TEST_CASE("in the bucket layout every sliced input range is exactly its slice", "[wcsp][chunks]") {
+    std::mt19937 rng(11);
+    int sliced = 0;
+    for (int trial = 0; trial < 60; ++trial) {
+        const TensorProgram p = randomBucketProgram(rng, true, false);
+        ChunkPlanOptions o;
+        o.wholeInputMaxEntries = 0;
+        o.budgetBytes = smallestBudget(p, o);
+        auto plan = planChunks(p, o);
+        REQUIRE(plan.ok());
+        if (!plan->outOfCore)
+            continue;
+        for (uint32_t op = 0; op < p.ops.size(); ++op) {
+            const OpChunkPlan &c = plan->ops[op];
+            const Table &out = p.tables[p.ops[op].output];
+            for (size_t j = 0; j < p.ops[op].inputs.size(); ++j) {
+                if (!c.inputSliced[j])
+                    continue;
+                ++sliced;
+                // Exact: the product of the domains of the input's variables the step leaves free.
+                const Table &in = p.tables[p.ops[op].inputs[j]];
+                uint64_t exact = 1;
+                for (size_t i = 0; i < in.scope.size(); ++i) {
+                    const auto at = std::find(out.scope.begin(), out.scope.end(), in.scope[i]);
+                    const bool fixedOut = at != out.scope.end() && at - out.scope.begin() < c.fixedVars;
+                    const auto e = std::find(p.ops[op].vars.begin(), p.ops[op].vars.end(), in.scope[i]);
+                    const bool fixedElim = e != p.ops[op].vars.end() &&
+                                           e - p.ops[op].vars.begin() < c.fixedElimVars;
+                    if (!fixedOut && !fixedElim)
+                        exact *= in.domains[i];
+                }
+                CHECK(c.inputRows[j] == exact);
+            }
+        }
+    }
+    CHECK(sliced > 100);
+}
+
+TEST_CASE("wide eliminations split their eliminated space and combine partial results",
+          "[wcsp][chunks]") {
+    std::mt19937 rng(7);
+    Coverage cov;
+    for (int trial = 0; trial < 150; ++trial) {
+        INFO("trial " << trial);
+        checkAtRandomBudgets(randomWideEliminationProgram(rng), rng, cov);
+    }
+    CHECK(cov.elimSplits > 50);
+}
+
+TEST_CASE("scrambled layouts run correctly with wide ranges, and exactly after relayout",
+          "[wcsp][chunks]") {
+    std::mt19937 rng(13);
+    Coverage wide, relaid;
+    for (int trial = 0; trial < 80; ++trial) {
+        INFO("trial " << trial);
+        const TensorProgram p = scrambleLayouts(
+            trial % 2 ? randomBucketProgram(rng, trial % 3 != 0, trial % 4 == 1)
+                      : randomWideEliminationProgram(rng),
+            rng);
+        checkAtRandomBudgets(p, rng, wide);
+        // Relaid: the same answers once the layouts are restored, and nothing left to relayout.
+        const TensorProgram r = relayoutForChunks(p);
+        REQUIRE(r.verify().ok());
+        CHECK_FALSE(needsRelayout(r));
+        auto oracle = interpretTensorProgram(p);
+        REQUIRE(oracle.ok());
+        ChunkPlanOptions o;
+        o.wholeInputMaxEntries = 0;
+        o.budgetBytes = smallestBudget(r, o);
+        auto plan = planChunks(r, o);
+        REQUIRE(plan.ok());
+        if (!plan->outOfCore)
+            continue;
+        ++relaid.outOfCore;
+        auto run = runChunkPlanOnHost(r, *plan);
+        REQUIRE(run.ok());
+        restoreLayouts(p, r, *run);
+        CHECK(*run == *oracle);
+        // Relayout never needs a larger budget than the scrambled layout.
+        CHECK(o.budgetBytes <= smallestBudget(p, o));
+    }
+    CHECK(wide.outOfCore > 100);
+    CHECK(relaid.outOfCore > 40);
 }
