@@ -66,6 +66,7 @@ Result<std::vector<std::vector<double>>> runChunkPlanOnHost(const TensorProgram 
         }
         std::vector<Slice> slices(op.inputs.size());
         std::vector<double> chunk(cp.chunkRows);
+        std::vector<uint64_t> off;
         for (uint64_t c = 0; c < cp.chunks; ++c)
             for (uint64_t s = 0; s < cp.elimSlices; ++s) {
                 for (size_t j = 0; j < op.inputs.size(); ++j) {
@@ -79,7 +80,7 @@ Result<std::vector<std::vector<double>>> runChunkPlanOnHost(const TensorProgram 
                 }
                 for (uint64_t r = 0; r < cp.chunkRows; ++r) {
                     uint64_t rest = c * cp.chunkRows + r;
-                    std::vector<uint64_t> off = base;
+                    off = base;
                     for (size_t i = out.scope.size(); i-- > 0;) {
                         const uint64_t digit = rest % out.domains[i];
                         rest /= out.domains[i];

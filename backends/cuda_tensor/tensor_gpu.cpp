@@ -50,17 +50,16 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
     po.maxInFlight = options.maxInFlight;
     po.wholeInputMaxEntries = options.kernels.sharedInputMaxEntries;
     auto plan = planChunks(program, po);
-    if (!plan)
-        return plan.error();
-    // Out of core, slices must be contiguous: re-lay the program out where it is not already.
+    // Out of core, slices should be exactly the rows a step reads: re-lay the program out where
+    // its layout makes them wider (chunk_layout.h), also when that is what lets it fit.
     std::optional<TensorProgram> relaid;
-    if (plan->outOfCore && needsRelayout(program)) {
+    if ((!plan || plan->outOfCore) && needsRelayout(program)) {
         relaid = relayoutForChunks(program);
         plan = planChunks(*relaid, po);
-        if (!plan)
-            return plan.error();
         st.relaid = true;
     }
+    if (!plan)
+        return plan.error();
     const TensorProgram &run = relaid ? *relaid : program;
     st.outOfCore = plan->outOfCore;
     TensorKernelOptions kernels = options.kernels;
