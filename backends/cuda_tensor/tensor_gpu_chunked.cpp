@@ -107,10 +107,12 @@ Result<std::vector<std::vector<double>>> runChunkedOnDevice(Device &d, const Mod
         host[t] = program.tables[t].input ? denseValues(program.tables[t])
                                           : std::vector<double>(program.tables[t].entries());
     // Pinned in place so that copies are asynchronous DMA; where the driver refuses (too much
-    // locked memory), copies still work, staged and slower, and the stats say so.
+    // locked memory), copies still work, staged and slower, and the stats say so. Small tables
+    // are left pageable: pinning costs more than staging them, and small heap blocks share pages.
+    constexpr size_t kPinMinBytes = size_t{1} << 20;
     std::vector<HostRegistration> pins;
     for (auto &values : host) {
-        if (values.empty())
+        if (values.size() * sizeof(double) < kPinMinBytes)
             continue;
         auto pin = d.pinHost(values.data(), values.size() * sizeof(double));
         if (pin) {
