@@ -11,6 +11,8 @@ constexpr uint64_t kEntryBytes = sizeof(double);
 constexpr uint64_t kPointerBytes = 8; // one device pointer per input in the kernel's list
 
 std::string mib(uint64_t bytes) {
+    if (bytes < 1024 * 1024)
+        return std::to_string(bytes) + " bytes";
     return std::to_string(bytes / (1024 * 1024)) + "." +
            std::to_string(bytes % (1024 * 1024) * 10 / (1024 * 1024)) + " MiB";
 }

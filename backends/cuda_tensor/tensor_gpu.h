@@ -33,13 +33,14 @@ struct GpuExecStats {
     bool compiledFromCache = false;
     bool outOfCore = false;
     uint64_t chunks = 0; // kernel launches (steps) of the out-of-core path
-    // Out of core: the budget and what it came from, bytes copied each way, host memory pinned
-    // (or left pageable where pinning failed), the most steps in flight, and whether the program
+    // Out of core: the budget and what it came from, bytes copied each way, host tables pinned
+    // (those of 1 MiB or more; unpinned: where the driver refused), the most steps in flight, and whether the program
     // was re-laid out. uploadMs/downloadMs are then copy-engine busy times (with timeCopies),
     // overlapping kernelMs, the wall time of the whole chunked run.
     uint64_t budgetBytes = 0, deviceFreeBytes = 0, deviceTotalBytes = 0;
     uint64_t uploadBytes = 0, downloadBytes = 0, pinnedBytes = 0, unpinnedBytes = 0;
     uint32_t maxInFlight = 0;
+    double hostPrepMs = 0; // host tables allocated and pinned, within kernelMs
     bool relaid = false;
     std::string device;
 };

@@ -75,6 +75,54 @@ Result<double> spanMs(Device &d, const std::vector<std::pair<EventHandle, EventH
     return ms;
 }
 
+// Registers the pages of the host tables: every group of tables that share pages (heap blocks a
+// few bytes apart) becomes one range, pinned when it holds a table of at least 1 MiB. A table
+// must lie wholly inside one registered range or wholly outside all: the driver refuses a
+// second registration of a page, and rejects a copy over a range only partly registered.
+std::vector<HostRegistration> pinTables(Device &d, std::vector<std::vector<double>> &host,
+                                        GpuExecStats &st) {
+    constexpr uintptr_t kPage = 4096, kPinMinBytes = uintptr_t{1} << 20;
+    struct Range {
+        uintptr_t begin, end;
+        uint64_t tableBytes;
+        bool wanted;
+    };
+    std::vector<Range> ranges;
+    for (auto &values : host) {
+        const uintptr_t bytes = values.size() * sizeof(double);
+        if (bytes == 0)
+            continue;
+        const auto p = reinterpret_cast<uintptr_t>(values.data());
+        ranges.push_back({p & ~(kPage - 1), (p + bytes + kPage - 1) & ~(kPage - 1), bytes,
+                          bytes >= kPinMinBytes});
+    }
+    std::sort(ranges.begin(), ranges.end(),
+              [](const Range &a, const Range &b) { return a.begin < b.begin; });
+    std::vector<Range> merged;
+    for (const Range &r : ranges) {
+        if (!merged.empty() && r.begin < merged.back().end) {
+            merged.back().end = std::max(merged.back().end, r.end);
+            merged.back().tableBytes += r.tableBytes;
+            merged.back().wanted |= r.wanted;
+        } else {
+            merged.push_back(r);
+        }
+    }
+    std::vector<HostRegistration> pins;
+    for (const Range &r : merged) {
+        if (!r.wanted)
+            continue;
+        auto pin = d.pinHost(reinterpret_cast<void *>(r.begin), r.end - r.begin);
+        if (pin) {
+            st.pinnedBytes += r.tableBytes;
+            pins.push_back(std::move(*pin));
+        } else {
+            st.unpinnedBytes += r.tableBytes;
+        }
+    }
+    return pins;
+}
+
 unsigned gridFor(uint64_t rows, bool warp, unsigned block, unsigned maxGrid) {
     const uint64_t threads = rows * (warp ? 32 : 1);
     return static_cast<unsigned>(std::clamp<uint64_t>((threads + block - 1) / block, 1, maxGrid));
@@ -108,20 +156,10 @@ Result<std::vector<std::vector<double>>> runChunkedOnDevice(Device &d, const Mod
                                           : std::vector<double>(program.tables[t].entries());
     // Pinned in place so that copies are asynchronous DMA; where the driver refuses (too much
     // locked memory), copies still work, staged and slower, and the stats say so. Small tables
-    // are left pageable: pinning costs more than staging them, and small heap blocks share pages.
-    constexpr size_t kPinMinBytes = size_t{1} << 20;
-    std::vector<HostRegistration> pins;
-    for (auto &values : host) {
-        if (values.size() * sizeof(double) < kPinMinBytes)
-            continue;
-        auto pin = d.pinHost(values.data(), values.size() * sizeof(double));
-        if (pin) {
-            st.pinnedBytes += values.size() * sizeof(double);
-            pins.push_back(std::move(*pin));
-        } else {
-            st.unpinnedBytes += values.size() * sizeof(double);
-        }
-    }
+    // are left pageable: pinning costs more than staging them.
+    std::vector<HostRegistration> pins = pinTables(d, host, st);
+    st.hostPrepMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                        .count();
     Events events(d);
     std::vector<std::pair<EventHandle, EventHandle>> upSpans, downSpans;
     auto *upTimes = options.timeCopies ? &upSpans : nullptr;
@@ -258,9 +296,19 @@ Result<std::vector<std::vector<double>>> runChunkedOnDevice(Device &d, const Mod
                     // Download engine: the finished chunk back into the host table.
                     ZBDDC_TRY(d.waitEvent(*d2h, slot.computed));
                     double *dst = host[op.output].data() + c * cp.chunkRows;
-                    ZBDDC_TRY(timedCopy(d, events, *d2h, downTimes, [&] {
-                        return d.download(dst, slot.out.ptr(), cp.chunkRows * sizeof(double), *d2h);
-                    }));
+                    if (Status down = timedCopy(d, events, *d2h, downTimes, [&] {
+                            return d.download(dst, slot.out.ptr(), cp.chunkRows * sizeof(double),
+                                              *d2h);
+                        });
+                        !down)
+                        return error(down.error().message + " (op " + std::to_string(o) +
+                                     ", chunk " + std::to_string(c) + " of " +
+                                     std::to_string(cp.chunks) + ", " +
+                                     std::to_string(cp.chunkRows * sizeof(double)) +
+                                     " bytes into a host table of " +
+                                     std::to_string(host[op.output].size() * sizeof(double)) +
+                                     " bytes, " + std::to_string(pins.size()) +
+                                     " pinned ranges)");
                     st.downloadBytes += cp.chunkRows * sizeof(double);
                     ZBDDC_TRY(d.record(slot.downloaded, *d2h));
                 }
