@@ -60,6 +60,10 @@ Result<std::vector<std::vector<double>>> interpretTensorProgram(const TensorProg
                 break;
             }
             }
+            // An incomplete output (ir/incomplete_tables.h) keeps only rows ⊕-better than its
+            // default; every other row reads as the default.
+            if (out.sparse && !ring.better(values[row], out.defaultValue))
+                values[row] = out.defaultValue;
         }
     }
     return computed;

@@ -200,7 +200,23 @@ std::string TensorProgram::dump() const {
 void recoverAssignment(const TensorProgram &program,
                        const std::vector<std::vector<double>> &computed,
                        std::vector<uint32_t> &assignment) {
+    const RowValue value = [&](uint32_t id, uint64_t row) {
+        const Table &t = program.tables[id];
+        return t.input ? inputTableValue(t, row) : computed[id][row];
+    };
+    recoverAssignment(program, value, assignment);
+}
+
+void recoverAssignment(const TensorProgram &program, const RowValue &rowValue,
+                       std::vector<uint32_t> &assignment) {
     const SemiringOps ring{program.semiring};
+    auto valueAt = [&](uint32_t id) {
+        const Table &t = program.tables[id];
+        uint64_t row = 0;
+        for (size_t i = 0; i < t.scope.size(); ++i)
+            row = row * t.domains[i] + assignment[t.scope[i]];
+        return rowValue(id, row);
+    };
     for (size_t o = program.ops.size(); o-- > 0;) {
         const TensorOp &op = program.ops[o];
         if (op.kind != TensorOpKind::Marginalize && op.kind != TensorOpKind::EliminateBucket)
@@ -214,7 +230,7 @@ void recoverAssignment(const TensorProgram &program,
         while (true) {
             double value = ring.one();
             for (uint32_t in : op.inputs)
-                value = ring.times(value, tableValueAt(program, computed, in, assignment));
+                value = ring.times(value, valueAt(in));
             if (first || ring.better(value, bestValue)) {
                 first = false;
                 bestValue = value;

@@ -10,6 +10,7 @@
 #include "ir/semiring.h"
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -79,6 +80,11 @@ double tableValueAt(const TensorProgram &program, const std::vector<std::vector<
 // default) filled in and returns completed.
 void recoverAssignment(const TensorProgram &program,
                        const std::vector<std::vector<double>> &computed,
+                       std::vector<uint32_t> &assignment);
+
+// The same, reading row `row` of table `id` through `value(id, row)` (for incomplete tables).
+using RowValue = std::function<double(uint32_t id, uint64_t row)>;
+void recoverAssignment(const TensorProgram &program, const RowValue &value,
                        std::vector<uint32_t> &assignment);
 
 } // namespace zbddc

@@ -2,6 +2,7 @@
 
 #include "compiler/driver/output.h"
 #include "compiler/frontends/load_model.h"
+#include "compiler/frontends/uai/uai_reader.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "runtime/bucket_elimination/solve_be.h"
 #include "runtime/evidence.h"
@@ -40,6 +41,7 @@ Result<std::vector<uint32_t>> readEvidence(const std::string &path, const CostNe
 struct CostNetworkFlags {
     std::string orderFile;
     std::string heuristic = "min-fill";
+    bool incompleteTables = false;
 };
 CostNetworkFlags &costNetworkFlags() {
     static CostNetworkFlags flags;
@@ -52,8 +54,8 @@ std::string variableName(const CostNetwork &net, size_t v) {
 
 } // namespace
 
-// .uai files go through the network (MLF) route; readCostNetworkFile reads them too, should the
-// elimination route be wanted for their MPE.
+// .uai BAYES files go through the network (MLF) route; UAI MARKOV networks are not Bayesian
+// networks, so they take the elimination route (isCostNetworkRun).
 void addCostNetworkRunOptions(CLI::App &run) {
     CostNetworkFlags &f = costNetworkFlags();
     run.add_option("--order", f.orderFile,
@@ -61,16 +63,20 @@ void addCostNetworkRunOptions(CLI::App &run) {
     run.add_option("--heuristic", f.heuristic,
                    "(.wcsp) elimination order heuristic: min-fill, min-degree or weighted-min-fill")
         ->check(CLI::IsMember({"min-fill", "min-degree", "weighted-min-fill"}));
+    run.add_flag("--incomplete-tables", f.incompleteTables,
+                 "(.wcsp) keep only rows below the upper bound in every table (seed 002 §IV)");
 }
 
 bool isCostNetworkRun(const RunOptions &o) {
-    return fileExtension(o.model) == ".wcsp";
+    const std::string extension = fileExtension(o.model);
+    return extension == ".wcsp" || (extension == ".uai" && peekUaiType(o.model) == "MARKOV");
 }
 
 int runCostNetworkCommand(const RunOptions &o) {
     if (o.task != "mpe") {
         std::cerr
-            << "zbddc: a .wcsp problem supports only --task mpe (optimal cost and assignment)\n";
+            << "zbddc: a .wcsp or UAI MARKOV problem supports only --task mpe (optimal cost and "
+               "assignment)\n";
         return 2;
     }
     auto net = readCostNetworkFile(o.model);
@@ -85,6 +91,7 @@ int runCostNetworkCommand(const RunOptions &o) {
     options.evidence = std::move(*evidence);
     const CostNetworkFlags &flags = costNetworkFlags();
     options.heuristic = *parseOrderHeuristic(flags.heuristic); // CLI checked the name
+    options.incompleteTables = flags.incompleteTables;
     if (!flags.orderFile.empty()) {
         auto order = readOrderFile(flags.orderFile, net->numVariables());
         if (!order)

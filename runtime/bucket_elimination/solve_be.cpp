@@ -1,11 +1,13 @@
 #include "runtime/bucket_elimination/solve_be.h"
 
+#include "backends/tensor_cpu/incomplete_cpu.h"
 #include "backends/tensor_cpu/tensor_cpu.h"
 #include "compiler/elimination/bucket_program.h"
 #include "ir/tensor_interpret.h"
 
 #ifdef ZBDDC_HAVE_TENSOR_CUDA
 #include "backends/cuda/driver.h"
+#include "backends/cuda_tensor/incomplete_gpu.h"
 #include "backends/cuda_tensor/tensor_gpu.h"
 #endif
 
@@ -55,7 +57,7 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
     double needed = os.totalMessageEntries;
     if (!options.fuseBuckets)
         needed += os.largestBucketEntries * static_cast<double>(n); // joined tables, a bound
-    if (needed > options.maxTotalEntries) {
+    if (needed > options.maxTotalEntries && !options.incompleteTables) {
         char msg[200];
         std::snprintf(msg, sizeof msg,
                       "bucket elimination needs about 10^%.1f table entries (induced width %u, "
@@ -85,15 +87,34 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
         return error("this build has no CUDA backend (NVRTC was not found)");
 #endif
     Result<std::vector<std::vector<double>>> computed = std::vector<std::vector<double>>{};
+    Result<std::vector<TableData>> incompleteData = std::vector<TableData>{};
     sol.device = "cpu";
-    if (executor == BeExecutor::Reference) {
+    if (options.incompleteTables) {
+        if (Status s = markIncomplete(*program, network.upperBound); !s)
+            return s.error();
+        if (executor == BeExecutor::Reference) {
+            computed = interpretTensorProgram(*program); // capped at the bound: the oracle
+            sol.device = "reference (incomplete tables)";
+        } else if (executor == BeExecutor::Cpu) {
+            incompleteData = runIncompleteTensorProgramCpu(*program, {options.maxIncompleteRows});
+            sol.device = "cpu (incomplete tables)";
+        } else {
+#ifdef ZBDDC_HAVE_TENSOR_CUDA
+            cuda::IncompleteGpuStats gpu;
+            incompleteData = cuda::runIncompleteTensorProgramCuda(*program, {}, &gpu);
+            sol.device = "cuda: " + gpu.device + " (incomplete tables)";
+#endif
+        }
+        if (!incompleteData)
+            return incompleteData.error();
+    } else if (executor == BeExecutor::Reference) {
         computed = interpretTensorProgram(*program);
         sol.device = "reference";
     } else if (executor == BeExecutor::Cpu) {
         computed = runTensorProgramCpu(*program, {options.threads});
     }
 #ifdef ZBDDC_HAVE_TENSOR_CUDA
-    if (executor == BeExecutor::Cuda) {
+    if (executor == BeExecutor::Cuda && !options.incompleteTables) {
         cuda::GpuExecStats gpu;
         computed = cuda::runTensorProgramCuda(*program, {}, &gpu);
         sol.device = "cuda: " + gpu.device;
@@ -104,13 +125,18 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
     sol.stats.solveMs = msSince(t0);
 
     t0 = std::chrono::steady_clock::now();
-    const Cost optimum = programResult(*program, *computed);
+    const bool incompleteRun = options.incompleteTables && executor != BeExecutor::Reference;
+    const Cost optimum = incompleteRun ? programResultOf(*program, *incompleteData)
+                                       : programResult(*program, *computed);
     sol.feasible = optimum < network.upperBound;
     sol.assignment.assign(n, 0); // variables in no cost function keep value 0
     for (size_t v = 0; hasEvidence && v < n; ++v)
         if (options.evidence[v] != UINT32_MAX)
             sol.assignment[v] = options.evidence[v];
-    recoverAssignment(*program, *computed, sol.assignment);
+    if (incompleteRun)
+        recoverAssignmentOf(*program, *incompleteData, sol.assignment);
+    else
+        recoverAssignment(*program, *computed, sol.assignment);
     sol.stats.tracebackMs = msSince(t0);
     sol.cost = sol.feasible ? optimum : kForbidden;
     if (sol.feasible) {

@@ -207,9 +207,9 @@ TEST_CASE("bad XMLBIF, Hugin and UAI files get one file:line message", "[bn][rea
           "t:6: potential of 'B' has 1 entries, expected 2");
     CHECK(errorOf(parseHuginNet, replaced(kNet, "C | A B", "C | A Z")) == "t:7: unknown node 'Z'");
     CHECK(errorOf(parseUaiBayes, replaced(kUai, "12 0.1", "11 0.1")) ==
-          "t:10: table of function 2 has 11 entries, expected 12");
+          "t:10: table of factor 2 has 11 entries, but its scope has 12 rows");
     CHECK(errorOf(parseUaiBayes, replaced(kUai, "3 0 1 2", "3 0 1 7")) ==
-          "t:7: variable index 7 is out of range (at most 2)");
+          "t:7: unknown variable 7 (the network has 3 variables)");
     CHECK(errorOf(parseUaiBayes, replaced(kUai, "BAYES", "MARKOV")) ==
           "t:1: a MARKOV network is not a Bayesian network (expected BAYES)");
     CHECK(errorOf(parseUaiBayes, replaced(kUai, "1 1\n3 0 1 2", "1 0\n3 0 1 2")) ==

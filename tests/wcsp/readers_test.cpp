@@ -60,6 +60,8 @@ TEST_CASE("wcsp: bad input gives one file:line message", "[wcsp]") {
          "p.wcsp:4: value 2 is outside the domain of variable 1 (size 2)"},
         {"p 2 2 1 99999999999999999999\n2 2\n",
          "p.wcsp:1: expected upper bound (a positive integer), found '99999999999999999999'"},
+        {"p 3288888888 1 1 30\n1 0.6\n", // found by the model-readers fuzzer
+         "p.wcsp:1: 3288888888 variables are more than the file could hold"},
         {"p 2 2 1 9007199254740993\n2 2\n",
          "p.wcsp:1: upper bound 9007199254740993 is out of range (1 to 2^53)"},
         {"p 2 2 2 10\n2 2\n1 0 0 0\n",
@@ -149,12 +151,16 @@ TEST_CASE("uai: bad input gives one file:line message", "[uai]") {
         {"FOO\n", "m.uai:1: expected network type MARKOV or BAYES, found 'FOO'"},
         {"MARKOV\n2\n2 2\n1\n1 2\n", "m.uai:5: unknown variable 2 (the network has 2 variables)"},
         {"MARKOV\n1\n2\n1\n1 0\n3\n0.5 0.5 0.5\n",
-         "m.uai:6: factor table has 3 entries, but its scope has 2 rows"},
+         "m.uai:6: table of factor 0 has 3 entries, but its scope has 2 rows"},
         {"MARKOV\n1\n2\n1\n1 0\n2\n0.5 -1\n",
          "m.uai:7: table entry -1.000000 is out of range (must be finite and non-negative)"},
         {"MARKOV\n1\n2\n1\n1 0\n2\n0.5\n", "m.uai:7: unexpected end of file, expected table entry"},
         {"MARKOV\n3\n1000 1000 1000\n1\n3 0 1 2\n1000000000\n0.5\n",
-         "m.uai:6: factor table of 1000000000 entries is larger than the file could hold"},
+         "m.uai:6: table of factor 0 (1000000000 entries) is larger than the file could hold"},
+        {"MARKOV\n3\n100000 100000 100000\n1\n3 0 1 2\n5\n",
+         "m.uai:6: the scope of factor 0 has more than 2^32 rows, more than a file can hold"},
+        {"MARKOV\n4000000000\n2 2\n", "m.uai:2: 4000000000 variables are more than the file could hold"},
+        {"MARKOV\n1\n2\n1\n2 0 0\n", "m.uai:5: variable 0 appears twice in one scope"},
     };
     for (const Case &c : cases)
         CHECK(errorOf(parseUaiAsCostNetwork(c.text, "m.uai")) == c.message);

@@ -94,3 +94,30 @@ TEST_CASE("zbddc run PROBLEM.wcsp --task mpe --json reports toulbar2's optimum",
     REQUIRE(expected.has_value());
     CHECK(std::stod(out.substr(at + 8)) == *expected);
 }
+
+TEST_CASE("zbddc run --incomplete-tables reports toulbar2's optimum (seed 002 §IV)",
+          "[toulbar2][cli][incomplete]") {
+    const std::string dir = std::string(ZBDDC_BENCHMARKS_DIR) + "/wcsp";
+    REQUIRE(std::filesystem::exists(ZBDDC_EXE));
+    for (const char *name : {"example", "warehouse", "zebra", "4queens"}) {
+        const std::string path = dir + "/" + name + ".wcsp";
+        std::unique_ptr<FILE, int (*)(FILE *)> pipe(
+            popen((std::string(ZBDDC_EXE) + " run '" + path +
+                   "' --task mpe --json --device cpu --incomplete-tables")
+                      .c_str(),
+                  "r"),
+            pclose);
+        REQUIRE(pipe);
+        std::string out;
+        char buf[4096];
+        while (std::fgets(buf, sizeof buf, pipe.get()))
+            out += buf;
+        INFO(name << ": " << out);
+        CHECK(out.find("incomplete tables") != std::string::npos); // the device field says so
+        const auto at = out.find("\"cost\": ");
+        REQUIRE(at != std::string::npos);
+        const auto expected = toulbar2Optimum(path);
+        REQUIRE(expected.has_value());
+        CHECK(std::stod(out.substr(at + 8)) == *expected);
+    }
+}

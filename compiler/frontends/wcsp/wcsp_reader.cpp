@@ -137,6 +137,10 @@ Result<CostNetwork> parseWcsp(std::string_view text, const std::string &name) {
     if (ub == 0 || ub > kMaxExactCost)
         return in.fail("upper bound " + std::string(*top) + " is out of range (1 to 2^53)");
     net.upperBound = static_cast<Cost>(ub);
+    // Each domain size takes at least two characters: a larger count is a truncated or lying file,
+    // refused before reserving memory for it.
+    if (*nvars > text.size() / 2 + 1)
+        return in.fail(std::to_string(*nvars) + " variables are more than the file could hold");
     net.domainSizes.reserve(static_cast<size_t>(*nvars));
     for (uint64_t i = 0; i < *nvars; ++i) {
         auto d = in.token("domain size");

@@ -1,0 +1,77 @@
+#include "ir/incomplete_tables.h"
+
+#include <algorithm>
+
+namespace zbddc {
+
+double TableData::at(uint64_t row) const {
+    if (!sparse)
+        return values[row];
+    const auto it = std::lower_bound(rows.begin(), rows.end(), row);
+    if (it == rows.end() || *it != row)
+        return defaultValue;
+    return values[static_cast<size_t>(it - rows.begin())];
+}
+
+std::vector<double> TableData::densify(uint64_t entries) const {
+    if (!sparse)
+        return values;
+    std::vector<double> out(entries, defaultValue);
+    for (size_t i = 0; i < rows.size(); ++i)
+        out[rows[i]] = values[i];
+    return out;
+}
+
+Status markIncomplete(TensorProgram &program, double top) {
+    if (program.semiring != Semiring::MinSum)
+        return error("incomplete tables need a min-sum program (costs with an upper bound)");
+    for (Table &t : program.tables) {
+        if (t.input) {
+            std::vector<uint64_t> rows;
+            std::vector<double> values;
+            const uint64_t n = t.sparse ? t.rows.size() : t.entries();
+            if (t.sparse && t.defaultValue < top) {
+                // Absent rows are feasible: enumerate the whole table (input tables are small).
+                for (uint64_t r = 0; r < t.entries(); ++r)
+                    if (const double v = inputTableValue(t, r); v < top) {
+                        rows.push_back(r);
+                        values.push_back(v);
+                    }
+            } else {
+                for (uint64_t i = 0; i < n; ++i)
+                    if (t.values[i] < top) {
+                        rows.push_back(t.sparse ? t.rows[i] : i);
+                        values.push_back(t.values[i]);
+                    }
+            }
+            t.rows = std::move(rows);
+            t.values = std::move(values);
+        }
+        t.sparse = true;
+        t.defaultValue = top;
+    }
+    return Ok{};
+}
+
+TableReader tableReader(const TensorProgram &program, const std::vector<TableData> &computed) {
+    return [&program, &computed](uint32_t id, uint64_t row) {
+        const Table &t = program.tables[id];
+        return t.input ? inputTableValue(t, row) : computed[id].at(row);
+    };
+}
+
+double programResultOf(const TensorProgram &program, const std::vector<TableData> &computed) {
+    const SemiringOps ring{program.semiring};
+    const TableReader read = tableReader(program, computed);
+    double v = ring.one();
+    for (uint32_t r : program.results)
+        v = ring.times(v, read(r, 0));
+    return v;
+}
+
+void recoverAssignmentOf(const TensorProgram &program, const std::vector<TableData> &computed,
+                         std::vector<uint32_t> &assignment) {
+    recoverAssignment(program, tableReader(program, computed), assignment);
+}
+
+} // namespace zbddc

@@ -1,0 +1,22 @@
+// The incomplete-table kernels (backends/cuda_tensor/incomplete_kernels) compile with NVRTC for
+// the GPUs we run on, and every kernel the host side launches is in the PTX (no GPU needed).
+#include "backends/cuda/nvrtc.h"
+#include "backends/cuda_tensor/incomplete_kernels.h"
+
+#include "tests/catch.hpp"
+
+using namespace zbddc::cuda;
+
+TEST_CASE("incomplete-table kernels compile with NVRTC", "[cuda][nvrtc][incomplete]") {
+    for (const char *arch : {"sm_90", "sm_80"}) {
+        NvrtcOptions nv;
+        nv.arch = arch;
+        nv.useCache = false;
+        const std::string src = incompleteKernelSource();
+        auto ptx = compileToPtx(src, "incomplete.cu", nv);
+        INFO(arch << "\n" << (ptx ? std::string() : ptx.error().message));
+        REQUIRE(ptx.ok());
+        for (const std::string &name : incompleteKernelNames())
+            CHECK(ptx->ptx.find(".entry " + name + "(") != std::string::npos);
+    }
+}
