@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 
 #include <bit>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 
@@ -24,7 +25,8 @@ namespace {
     X(cuModuleUnload) X(cuModuleGetFunction) X(cuLaunchKernel) X(cuLaunchCooperativeKernel)        \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuStreamCreate) X(cuStreamDestroy)            \
     X(cuStreamSynchronize) X(cuEventCreate) X(cuEventRecord) X(cuEventElapsedTime)                 \
-    X(cuEventDestroy) X(cuEventSynchronize) X(cuMemHostAlloc) X(cuMemFreeHost)
+    X(cuEventDestroy) X(cuEventSynchronize) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemGetInfo)      \
+    X(cuMemHostRegister) X(cuMemHostUnregister) X(cuStreamWaitEvent)
 
 struct Api {
 #define ZBDDC_DECLARE(name) decltype(&::name) name = nullptr;
@@ -388,10 +390,60 @@ Status Device::synchronize(StreamHandle s) {
     return Ok{};
 }
 
-Result<void *> Device::createEvent() {
+Result<void *> Device::createEvent(bool timing) {
+    if (Status st = makeCurrent(); !st)
+        return st.error();
     CUevent e = nullptr;
-    ZBDDC_CHECK(cuEventCreate(&e, CU_EVENT_DEFAULT));
+    ZBDDC_CHECK(cuEventCreate(&e, timing ? CU_EVENT_DEFAULT : CU_EVENT_DISABLE_TIMING));
     return static_cast<void *>(e);
+}
+
+Status Device::waitEvent(StreamHandle s, void *event) {
+    ZBDDC_CHECK(cuStreamWaitEvent(static_cast<CUstream>(s), static_cast<CUevent>(event), 0));
+    return Ok{};
+}
+
+Result<MemoryInfo> Device::memoryInfo() {
+    if (Status st = makeCurrent(); !st)
+        return st.error();
+    MemoryInfo m;
+    ZBDDC_CHECK(cuMemGetInfo(&m.freeBytes, &m.totalBytes));
+    m.pooledBytes = pooledBytes();
+    return m;
+}
+
+Result<HostRegistration> Device::pinHost(void *p, size_t bytes) {
+    if (Status st = makeCurrent(); !st)
+        return st.error();
+    // Whole pages: older drivers demand page-aligned ranges, and the pages around a heap block
+    // belong to this process anyway.
+    constexpr uintptr_t kPage = 4096;
+    const uintptr_t begin = reinterpret_cast<uintptr_t>(p) & ~(kPage - 1);
+    const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes + kPage - 1) & ~(kPage - 1);
+    void *base = reinterpret_cast<void *>(begin);
+    if (Status st = check(api().cuMemHostRegister(base, end - begin, CU_MEMHOSTREGISTER_PORTABLE),
+                          "cuMemHostRegister");
+        !st)
+        return error(st.error().message + " pinning " + std::to_string(bytes) + " bytes");
+    HostRegistration r;
+    r.base_ = base;
+    r.bytes_ = end - begin;
+    return r;
+}
+
+HostRegistration &HostRegistration::operator=(HostRegistration &&o) noexcept {
+    if (this != &o) {
+        this->~HostRegistration();
+        base_ = std::exchange(o.base_, nullptr);
+        bytes_ = std::exchange(o.bytes_, 0);
+    }
+    return *this;
+}
+
+HostRegistration::~HostRegistration() {
+    if (base_)
+        api().cuMemHostUnregister(base_);
+    base_ = nullptr;
 }
 
 Status Device::record(void *event, StreamHandle s) {

@@ -77,6 +77,33 @@ class PinnedBuffer {
     size_t bytes_ = 0;
 };
 
+// Existing host memory page-locked in place (cuMemHostRegister) for as long as this lives, so
+// that async copies from and to it are direct DMA that overlaps kernels (seed 002 §V-B1); the
+// out-of-core path pins its host tables this way instead of copying them into pinned buffers.
+class HostRegistration {
+  public:
+    HostRegistration() = default;
+    HostRegistration(HostRegistration &&o) noexcept { *this = std::move(o); }
+    HostRegistration &operator=(HostRegistration &&o) noexcept;
+    HostRegistration(const HostRegistration &) = delete;
+    HostRegistration &operator=(const HostRegistration &) = delete;
+    ~HostRegistration();
+
+    size_t bytes() const { return bytes_; }
+
+  private:
+    friend class Device;
+    void *base_ = nullptr;
+    size_t bytes_ = 0;
+};
+
+// cuMemGetInfo, plus what the pool holds idle (free to this process, not to the driver).
+struct MemoryInfo {
+    size_t freeBytes = 0, totalBytes = 0, pooledBytes = 0;
+};
+
+using EventHandle = void *; // CUevent
+
 class Module {
   public:
     Module() = default;
@@ -124,6 +151,17 @@ class Device {
     Status launchCooperative(FunctionHandle f, LaunchDims dims, void **args,
                              StreamHandle stream = nullptr);
 
+    Result<MemoryInfo> memoryInfo();
+    // Page-locks [p, p + bytes) (rounded out to whole pages) until the registration dies.
+    Result<HostRegistration> pinHost(void *p, size_t bytes);
+
+    // Events order work across streams (copy engines vs kernels) without blocking the host.
+    Result<EventHandle> createEvent(bool timing = true);
+    Status record(EventHandle event, StreamHandle s);
+    Status waitEvent(StreamHandle s, EventHandle event); // later work on s waits for event
+    Result<float> elapsed(EventHandle start, EventHandle stop); // ms; waits for stop
+    void destroyEvent(EventHandle event);
+
     Result<StreamHandle> createStream();
     Status destroyStream(StreamHandle s);
     Status synchronize(StreamHandle s = nullptr);
@@ -137,10 +175,6 @@ class Device {
     friend class DeviceBuffer;
     friend class Module;
     Status makeCurrent() const;
-    Result<void *> createEvent();
-    Status record(void *event, StreamHandle s);
-    Result<float> elapsed(void *start, void *stop);
-    void destroyEvent(void *event);
     void release(DevicePtr ptr, size_t capacity);
 
     DeviceInfo info_;

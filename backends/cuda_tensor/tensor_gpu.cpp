@@ -2,122 +2,18 @@
 
 #include "backends/cuda/driver.h"
 #include "backends/cuda/nvrtc.h"
+#include "backends/cuda_tensor/chunk_layout.h"
+#include "backends/cuda_tensor/tensor_gpu_chunked.h"
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 namespace zbddc::cuda {
 
 namespace {
 double msSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// A complete host copy of an input table (sparse ones expanded).
-std::vector<double> denseValues(const Table &tab) {
-    if (!tab.sparse)
-        return tab.values;
-    std::vector<double> dense(tab.entries(), tab.defaultValue);
-    for (size_t r = 0; r < tab.rows.size(); ++r)
-        dense[tab.rows[r]] = tab.values[r];
-    return dense;
-}
-
-unsigned gridFor(uint64_t rows, bool warp, unsigned block, unsigned maxGrid) {
-    const uint64_t threads = rows * (warp ? 32 : 1);
-    return static_cast<unsigned>(std::clamp<uint64_t>((threads + block - 1) / block, 1, maxGrid));
-}
-
-// The out-of-core path (seed 002 §V): ops one after another in level order, every table on the
-// host; per op, its inputs uploaded, then chunk c computed into buffer c % inFlight on stream
-// c % inFlight and copied back on the same stream, so chunk c+1's kernel (another stream) runs
-// while chunk c is copied; a buffer is reused only after its stream's copy (stream order).
-Result<std::vector<std::vector<double>>> runChunked(Device &d, const Module &module,
-                                                    const TensorProgram &program,
-                                                    const ChunkPlan &plan,
-                                                    const GpuExecOptions &options,
-                                                    GpuExecStats &st) {
-    const auto t0 = std::chrono::steady_clock::now();
-    std::vector<std::vector<double>> host(program.tables.size());
-    for (size_t t = 0; t < program.tables.size(); ++t)
-        if (program.tables[t].input)
-            host[t] = denseValues(program.tables[t]);
-        else
-            host[t].resize(program.tables[t].entries());
-    std::vector<StreamHandle> streams;
-    const unsigned block = options.kernels.blockThreads;
-    const unsigned maxGrid = static_cast<unsigned>(d.info().multiprocessors) * 32;
-    for (const auto &level : program.levels)
-        for (uint32_t o : level) {
-            const TensorOp &op = program.ops[o];
-            const OpChunkPlan &cp = plan.ops[o];
-            std::vector<DeviceBuffer> inputs;
-            std::vector<DevicePtr> ptrs;
-            for (uint32_t in : op.inputs) {
-                auto buf = d.allocate(std::max<size_t>(host[in].size(), 1) * sizeof(double));
-                if (!buf)
-                    return buf.error();
-                if (Status s = d.upload(buf->ptr(), host[in].data(), host[in].size() * sizeof(double));
-                    !s)
-                    return s.error();
-                ptrs.push_back(buf->ptr());
-                inputs.push_back(std::move(*buf));
-            }
-            auto list = d.allocate(std::max<size_t>(ptrs.size(), 1) * sizeof(DevicePtr));
-            if (!list)
-                return list.error();
-            if (!ptrs.empty())
-                if (Status s = d.upload(list->ptr(), ptrs.data(), ptrs.size() * sizeof(DevicePtr)); !s)
-                    return s.error();
-            std::vector<DeviceBuffer> chunkBuffers;
-            for (uint32_t i = 0; i < cp.inFlight; ++i) {
-                auto buf = d.allocate(cp.chunkRows * sizeof(double));
-                if (!buf)
-                    return buf.error();
-                chunkBuffers.push_back(std::move(*buf));
-            }
-            while (streams.size() < cp.inFlight) {
-                auto s = d.createStream();
-                if (!s)
-                    return s.error();
-                streams.push_back(*s);
-            }
-            // Inputs were uploaded on the default stream; the chunk streams must see them.
-            if (Status s = d.synchronize(); !s)
-                return s.error();
-            auto f = module.function(tensorKernelName(o));
-            if (!f)
-                return f.error();
-            const bool warp = usesWarpPerRow(program, o, options.kernels);
-            double *outHost = host[op.output].data();
-            for (uint64_t c = 0; c < cp.chunks; ++c) {
-                const uint32_t slot = static_cast<uint32_t>(c % cp.inFlight);
-                unsigned long long rowBegin = c * cp.chunkRows;
-                unsigned long long count = cp.chunkRows;
-                DevicePtr in = list->ptr();
-                DevicePtr out = chunkBuffers[slot].ptr();
-                void *args[] = {&in, &out, &rowBegin, &count};
-                if (Status s = d.launch(*f, {gridFor(count, warp, block, maxGrid), block, 0}, args,
-                                        streams[slot]);
-                    !s)
-                    return s.error();
-                if (Status s = d.download(outHost + rowBegin, out, count * sizeof(double),
-                                          streams[slot]);
-                    !s)
-                    return s.error();
-                ++st.chunks;
-            }
-            for (uint32_t i = 0; i < cp.inFlight; ++i)
-                if (Status s = d.synchronize(streams[i]); !s)
-                    return s.error();
-        }
-    for (StreamHandle s : streams)
-        (void)d.destroyStream(s);
-    st.kernelMs = msSince(t0); // uploads, kernels and copies overlap here: one figure
-    for (size_t t = 0; t < program.tables.size(); ++t)
-        if (program.tables[t].input)
-            host[t].clear(); // the result layout: computed tables only
-    return host;
 }
 } // namespace
 
@@ -136,20 +32,45 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
     Device &d = **device;
     st.device = d.info().name + " (" + d.info().arch() + ")";
 
+    auto memory = d.memoryInfo();
+    if (!memory)
+        return memory.error();
+    st.deviceFreeBytes = memory->freeBytes;
+    st.deviceTotalBytes = memory->totalBytes;
+    // The number of steps in flight follows from this budget (chunk_plan.h); idle pool blocks
+    // count as free, the pool hands them out first.
     const uint64_t budget =
         options.memoryBudgetBytes
             ? options.memoryBudgetBytes
-            : static_cast<uint64_t>(options.memoryFraction * static_cast<double>(d.info().totalMemory));
-    auto plan = planChunks(program, budget, options.maxInFlight);
+            : static_cast<uint64_t>(options.memoryFraction *
+                                    static_cast<double>(memory->freeBytes + memory->pooledBytes));
+    st.budgetBytes = budget;
+    ChunkPlanOptions po;
+    po.budgetBytes = budget;
+    po.maxInFlight = options.maxInFlight;
+    po.wholeInputMaxEntries = options.kernels.sharedInputMaxEntries;
+    auto plan = planChunks(program, po);
+    // Out of core, slices should be exactly the rows a step reads: re-lay the program out where
+    // its layout makes them wider (chunk_layout.h), also when that is what lets it fit.
+    std::optional<TensorProgram> relaid;
+    if ((!plan || plan->outOfCore) && needsRelayout(program)) {
+        relaid = relayoutForChunks(program);
+        plan = planChunks(*relaid, po);
+        st.relaid = true;
+    }
     if (!plan)
         return plan.error();
+    const TensorProgram &run = relaid ? *relaid : program;
     st.outOfCore = plan->outOfCore;
+    TensorKernelOptions kernels = options.kernels;
+    for (const OpChunkPlan &op : plan->ops)
+        kernels.eliminationRange |= op.elimSlices > 1;
 
     auto t0 = std::chrono::steady_clock::now();
     NvrtcOptions nv;
     nv.arch = d.info().arch();
-    auto ptx = compileToPtx(generateTensorProgramSource(program, options.kernels),
-                            "zbddc_tensor_program.cu", nv);
+    auto ptx = compileToPtx(generateTensorProgramSource(run, kernels), "zbddc_tensor_program.cu",
+                            nv);
     if (!ptx)
         return ptx.error();
     st.compiledFromCache = ptx->fromCache;
@@ -157,8 +78,14 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
     if (!module)
         return module.error();
     st.compileMs = msSince(t0);
-    if (plan->outOfCore)
-        return runChunked(d, *module, program, *plan, options, st);
+    if (plan->outOfCore) {
+        GpuExecOptions chunked = options;
+        chunked.kernels = kernels;
+        auto computed = runChunkedOnDevice(d, *module, run, *plan, chunked, st);
+        if (computed && relaid)
+            restoreLayouts(program, run, *computed);
+        return computed;
+    }
 
     t0 = std::chrono::steady_clock::now();
     std::vector<DeviceBuffer> buffers(program.tables.size());

@@ -95,7 +95,8 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
       << (warp ? ", warp per row" : ", thread per row") << "\n";
     o << "extern \"C\" __global__ void __launch_bounds__(" << opt.blockThreads << ") "
       << tensorKernelName(opId)
-      << "(const double *const *inputs, double *out, u64 rowBegin, u64 rowCount) {\n";
+      << "(const double *const *inputs, double *out, u64 rowBegin, u64 rowCount"
+      << (opt.eliminationRange ? ", u64 elimBegin, u64 elimCount" : "") << ") {\n";
     // Shared-memory staging of small inputs (all threads of a block reuse them).
     unsigned sharedUsed = 0;
     for (size_t j = 0; j < op.inputs.size(); ++j) {
@@ -140,22 +141,33 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
                 o << " + d" << i << " * " << s << "ull";
         o << ";\n";
     }
+    // A step that continues an eliminated range ⊕-combines with the partial result already in
+    // the chunk (chunk_plan.h: splits along eliminated variables).
+    const char *partialCombine =
+        opt.eliminationRange ? "(elimBegin ? zb_plus(out[r], acc) : acc)" : "acc";
     if (warp) {
         o << "        double acc = ZB_ZERO;\n";
-        o << "        for (u64 e = lane; e < " << m << "ull; e += 32u) {\n";
+        if (opt.eliminationRange)
+            o << "        for (u64 e = elimBegin + lane; e < elimBegin + elimCount; e += 32u) {\n";
+        else
+            o << "        for (u64 e = lane; e < " << m << "ull; e += 32u) {\n";
         emitJoinedValue(o, p, op, "            ");
         o << "            acc = zb_plus(acc, v);\n        }\n";
         o << "        for (int s = 16; s > 0; s >>= 1) acc = zb_plus(acc, "
              "__shfl_xor_sync(0xffffffffu, "
              "acc, s));\n";
-        o << "        if (lane == 0) out[r] = acc;\n";
+        o << "        if (lane == 0) out[r] = " << partialCombine << ";\n";
     } else {
         o << "        double acc = ZB_ZERO;\n";
-        o << "        #pragma unroll\n";
-        o << "        for (u64 e = 0; e < " << m << "ull; ++e) {\n";
+        if (opt.eliminationRange) {
+            o << "        for (u64 e = elimBegin; e < elimBegin + elimCount; ++e) {\n";
+        } else {
+            o << "        #pragma unroll\n";
+            o << "        for (u64 e = 0; e < " << m << "ull; ++e) {\n";
+        }
         emitJoinedValue(o, p, op, "            ");
         o << "            acc = " << (m == 1 ? "v" : "zb_plus(acc, v)") << ";\n        }\n";
-        o << "        out[r] = acc;\n";
+        o << "        out[r] = " << partialCombine << ";\n";
     }
     o << "    }\n}\n";
 }

@@ -24,6 +24,11 @@ struct TensorKernelOptions {
     unsigned warpRowThreshold = 32;    // eliminated spaces at least this large use warp-per-row
     unsigned sharedInputBytes = 32768; // budget for staging small inputs in shared memory
     unsigned sharedInputMaxEntries = 2048;
+    // Kernels take two more arguments (u64 elimBegin, u64 elimCount): only that range of the
+    // eliminated joint values is reduced, ⊕-combined into out[r] unless elimBegin is 0. For
+    // out-of-core plans that split eliminated spaces (chunk_plan.h); off, loops have constant
+    // bounds and unroll.
+    bool eliminationRange = false;
 };
 
 // Name of the kernel of op `op` in the generated module.
@@ -31,7 +36,9 @@ std::string tensorKernelName(uint32_t op);
 
 // Kernel signature: (const double *const *inputs, double *out, unsigned long long rowBegin,
 // unsigned long long rowCount) — `inputs` in the op's input order, `out` relative to rowBegin so
-// the host can run an output table chunk by chunk.
+// the host can run an output table chunk by chunk — plus (elimBegin, elimCount) with
+// options.eliminationRange. The kernels read input j as inputs[j][offset]: the out-of-core path
+// passes a slice's device address minus its first row, so offsets stay those of the whole table.
 std::string generateTensorProgramSource(const TensorProgram &program,
                                         const TensorKernelOptions &options = {});
 

@@ -48,7 +48,11 @@ TEST_CASE("generated tensor kernels compile with NVRTC: random programs, all op 
         p->semiring = static_cast<Semiring>(trial % 4); // the kernels do not care what they hold
         TensorKernelOptions ko;
         ko.warpRowThreshold = trial % 3 == 0 ? 2 : 32; // exercise the warp-per-row variant
+        ko.eliminationRange = trial % 2 == 1;        // the out-of-core split-elimination variant
         checkCompiles(*p, ko);
+        if (ko.eliminationRange)
+            CHECK(generateTensorProgramSource(*p, ko).find("u64 elimBegin, u64 elimCount") !=
+                  std::string::npos);
     }
 }
 
