@@ -98,6 +98,7 @@ runTensorProgramSplit(const TensorProgram &p, const SplitPlan &plan, SplitDevice
         return p.tables[t].input ? inputs[t] : computed[t];
     };
     auto fetch = [&](uint32_t t) -> Status {
+        computed[t].resize(p.tables[t].entries()); // the device copies into the host table
         if (Status s = device.download(t, computed[t]); !s)
             return s;
         data[t] = computed[t].data();

@@ -17,10 +17,11 @@
 
 namespace zbddc {
 
-// Measured on no machine yet: a placeholder until bench/be_split_crossover runs on the H100 (an
-// op of 2^17 entries takes ~0.1 ms on 16 cores, about the fixed cost of a launch, an upload and
-// a download); pass the measured crossover with --split-threshold.
-inline constexpr uint64_t kDefaultSplitThresholdEntries = uint64_t{1} << 17;
+// From bench/be_split_crossover on the H100 host (16 threads, 2026-11-22, BENCHMARKS.md): the
+// GPU's kernel beats the CPU from 4,096 entries of work and, counting the upload and download
+// into unpinned host memory, from 16,384 up to 1M entries (beyond that the copies cost more than
+// 16 threads of CPU); 2^14 takes the with-transfer start. --split-threshold overrides it.
+inline constexpr uint64_t kDefaultSplitThresholdEntries = uint64_t{1} << 14;
 
 enum class OpSide : uint8_t { Host, Device };
 

@@ -55,7 +55,10 @@ class StandInDevice final : public SplitDevice {
     Status download(uint32_t t, std::vector<double> &values) override {
         if (busy_ || !data_[t])
             return error("download of a table the device does not hold");
-        values = tables_[t];
+        // Like the CUDA session: the host table is already sized, the device copies into it.
+        if (values.size() != tables_[t].size())
+            return error("download into a host table of the wrong size");
+        std::copy(tables_[t].begin(), tables_[t].end(), values.begin());
         ++downloads;
         return Ok{};
     }
