@@ -12,6 +12,7 @@
 #include "backends/cpu/cpu_model.h"
 #include "backends/cpu/emit_c.h"
 #include "backends/cpu/shared_object.h"
+#include "bench/child_process.h"
 #include "compiler/frontends/zdd/zdd_lower.h"
 #include "compiler/passes/dfs_order.h"
 #include "zbdd_model.h"
@@ -35,11 +36,9 @@
 
 using namespace zbddc;
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
+using namespace zbddc::bench;
 
 namespace {
-
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // A random ZBDD of `n` nodes over `vars` variables: hi children mostly recent (long chains, as in
 // compiled MLFs), lo children sometimes the empty terminal (typeB ops), some sharing.
@@ -64,53 +63,6 @@ Circuit syntheticZbdd(size_t n, size_t vars, uint32_t seed) {
     m.roots.push_back(ZddModel::idOf(n - 1));
     m.rootNames.push_back("f");
     return lowerZdd(m);
-}
-
-struct ChildRun {
-    bool ok = false, timedOut = false;
-    double seconds = 0;
-    double peakMiB = 0;
-};
-
-// Runs argv with a wall-clock limit, measuring time and peak RSS of the child.
-ChildRun runChild(const std::vector<std::string> &argv, double limit) {
-    ChildRun r;
-    const auto t0 = Clock::now();
-    const pid_t pid = fork();
-    if (pid == 0) {
-        std::vector<char *> args;
-        for (const auto &a : argv)
-            args.push_back(const_cast<char *>(a.c_str()));
-        args.push_back(nullptr);
-        setpgid(0, 0);
-        execvp(args[0], args.data());
-        _exit(127);
-    }
-    int status = 0;
-    struct rusage usage {};
-    for (;;) {
-        const pid_t done = wait4(pid, &status, WNOHANG, &usage);
-        if (done == pid)
-            break;
-        if (since(t0) > limit) {
-            kill(-pid, SIGKILL);
-            kill(pid, SIGKILL);
-            wait4(pid, &status, 0, &usage);
-            r.timedOut = true;
-            break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    r.seconds = since(t0);
-    r.peakMiB = usage.ru_maxrss / 1024.0;
-    r.ok = !r.timedOut && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    return r;
-}
-
-double selfPeakMiB() {
-    struct rusage usage {};
-    getrusage(RUSAGE_SELF, &usage);
-    return usage.ru_maxrss / 1024.0;
 }
 
 // Evaluation time per op of a forward function, one sample at a time on one thread.
