@@ -20,7 +20,9 @@ def main(src, dst):
             r["nvrtc_total_s"] = r["nvrtc_s"] + r.get("cuda_source_s", 0)
     xs = [r["nodes"] for r in rows]
     x0, x1 = math.log10(min(xs)), math.log10(max(xs))
-    y0, y1 = -2, math.ceil(math.log10(limit)) + 0.3
+    times = [r[k] for r in rows for k, _, _ in SERIES if r.get(k, -1) > 0]
+    y0 = min(-2, math.floor(math.log10(min(times)))) if times else -2
+    y1 = math.ceil(math.log10(limit)) + 0.3
     px = lambda n: L + (math.log10(n) - x0) / max(x1 - x0, 1e-9) * (W - L - R)
     py = lambda s: H - B - (math.log10(max(s, 10 ** y0)) - y0) / (y1 - y0) * (H - B - T)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" font-family="sans-serif" font-size="12">',
