@@ -90,10 +90,9 @@ Result<double> linkModel(const std::vector<std::string> &inputs, const std::stri
     argv.insert(argv.end(), {"-o", partial.string(), "-I", tmp.path.string()});
     // The runtime's headers, for C inputs (--emit=c); the runtime itself as the objects compiled
     // when zbddc was built (runtime_objects.inc), so that only the inputs are compiled here.
-    for (const auto &[name, text] : runtimeSources())
-        if (name.ends_with(".h"))
-            if (Status s = writeFile(tmp.path / name, text.data(), text.size()); !s)
-                return s.error();
+    for (const auto &[name, text] : runtimeHeaders())
+        if (Status s = writeFile(tmp.path / name, text.data(), text.size()); !s)
+            return s.error();
     for (const embedded::RuntimeObject &object : embedded::kRuntimeObjects) {
         const fs::path file = tmp.path / object.name;
         if (Status s = writeFile(file, reinterpret_cast<const char *>(object.data), object.size); !s)
