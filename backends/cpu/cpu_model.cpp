@@ -53,6 +53,8 @@ Status checkSizes(size_t have, size_t rows, size_t width, const char *what) {
 
 } // namespace
 
+void CpuModel::setEvalThreads(unsigned threads) { impl_->threads = threads; }
+
 Status CpuModel::evaluate(std::span<const double> x, std::span<double> out, size_t batch) const {
     if (Status s = checkSizes(x.size(), batch, numInputs(), "x"); !s)
         return s;

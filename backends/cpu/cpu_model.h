@@ -23,6 +23,8 @@ class CpuModel {
     bool hasBackward() const;
     const CompileTimes &compileTimes() const;
     size_t storedValues() const; // forward slots: values crossing function boundaries
+    // Evaluation threads from now on (0 = all cores); compilation used CpuOptions::threads.
+    void setEvalThreads(unsigned threads);
 
     // x: batch × numInputs row-major, linear values (log mode takes logs); out: batch ×
     // numOutputs (natural logs in log mode).

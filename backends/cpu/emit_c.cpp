@@ -178,11 +178,8 @@ Status emitC(const Circuit &c, const CpuOptions &o, std::ostream &out) {
     return Ok{};
 }
 
-std::vector<std::pair<std::string, std::string>> runtimeSources() {
-    return {{"zbdd_model.h", embedded::kModelHeader},
-            {"zbdd_runtime.h", embedded::kRuntimeHeader},
-            {"zbdd_runtime.c", embedded::kRuntimeSource},
-            {"zbdd_so_exports.c", embedded::kExportsSource}};
+std::vector<std::pair<std::string, std::string>> runtimeHeaders() {
+    return {{"zbdd_model.h", embedded::kModelHeader}, {"zbdd_runtime.h", embedded::kRuntimeHeader}};
 }
 
 } // namespace zbddc

@@ -15,8 +15,8 @@ namespace zbddc {
 // With `backward`, also the adjoint pass.
 Status emitC(const Circuit &circuit, const CpuOptions &options, std::ostream &out);
 
-// The C runtime and C ABI sources for linking an emitted C file into a model.so:
-// name -> text (zbdd_model.h, zbdd_runtime.h, zbdd_runtime.c, zbdd_so_exports.c).
-std::vector<std::pair<std::string, std::string>> runtimeSources();
+// The C runtime's headers that an emitted C file includes: name -> text (zbdd_model.h,
+// zbdd_runtime.h). The runtime itself is linked in compiled (shared_object.h).
+std::vector<std::pair<std::string, std::string>> runtimeHeaders();
 
 } // namespace zbddc

@@ -2,6 +2,7 @@
 
 #include "backends/cpu/metadata.h"
 #include "backends/cpu/emit_c.h"
+#include "runtime_objects.inc"
 
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -86,11 +87,16 @@ Result<double> linkModel(const std::vector<std::string> &inputs, const std::stri
     const fs::path partial = target.parent_path() / ("." + target.filename().string() + ".partial-" +
                                                      std::to_string(getpid()));
     argv.insert(argv.end(), {"-o", partial.string(), "-I", tmp.path.string()});
-    for (const auto &[name, text] : runtimeSources()) {
+    // The runtime's headers, for C inputs (--emit=c); the runtime itself as the objects compiled
+    // when zbddc was built (runtime_objects.inc), so that only the inputs are compiled here.
+    for (const auto &[name, text] : runtimeHeaders())
         if (Status s = writeFile(tmp.path / name, text.data(), text.size()); !s)
             return s.error();
-        if (name.ends_with(".c"))
-            argv.push_back((tmp.path / name).string());
+    for (const embedded::RuntimeObject &object : embedded::kRuntimeObjects) {
+        const fs::path file = tmp.path / object.name;
+        if (Status s = writeFile(file, reinterpret_cast<const char *>(object.data), object.size); !s)
+            return s.error();
+        argv.push_back(file.string());
     }
     argv.insert(argv.end(), inputs.begin(), inputs.end());
     argv.insert(argv.end(), {"-lm", "-lpthread"});

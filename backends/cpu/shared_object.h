@@ -1,6 +1,6 @@
 // model.so: the circuit compiled to objects by LLVM (all cores), linked by the system C compiler
-// with the C runtime (runtime/) into a shared object exporting the C ABI of zbdd_model.h and the
-// model's metadata. The output appears atomically (temp file + rename) or not at all.
+// with the C runtime (runtime/, compiled once when zbddc is built) into a shared object exporting
+// the C ABI of zbdd_model.h and the model's metadata. The output appears atomically (temp file + rename) or not at all.
 #pragma once
 
 #include "backends/cpu/object_compile.h"
@@ -12,7 +12,7 @@ namespace zbddc {
 
 struct SharedObjectOptions {
     std::string compiler = "cc"; // the system C compiler, used as the linker driver
-    std::vector<std::string> flags{"-O2"}; // for the C files (runtime, emitted C)
+    std::vector<std::string> flags{"-O2"}; // for C inputs (emitted C); the runtime comes compiled
 };
 
 struct SharedObjectReport {
