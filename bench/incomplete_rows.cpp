@@ -1,7 +1,8 @@
 // How many feasible rows each table of bucket elimination over incomplete tables holds (seed 002
 // §IV), per op, for an instance and an elimination order: decides whether sparse BE can solve it.
 // Runs the CPU incomplete-table executor op by op and stops, saying where, when one join would
-// pass --max-rows. Memory is capped (RLIMIT_AS, --max-gib) so a probe never takes the machine.
+// pass --max-rows. Memory is capped (RLIMIT_AS, --max-gib; not with --gpu) so a probe never takes
+// the machine.
 // --ub U prunes at U instead of the file's top (an upper bound as toulbar2's -ub gives one).
 // --gpu (builds with CUDA) also runs the GPU executor and compares its tables with the CPU's.
 // Usage: incomplete_rows [--heuristic NAME] [--max-rows N] [--max-gib G] [--ub U] [--all] [--gpu]
@@ -60,9 +61,12 @@ int main(int argc, char **argv) {
                              "[--max-gib G] [--all] FILE\n");
         return 2;
     }
+    // The CUDA driver reserves far more address space than it uses (cuInit fails with
+    // CUDA_ERROR_OUT_OF_MEMORY under this cap, as the H100 run showed), so --gpu runs uncapped.
     const rlimit cap{static_cast<rlim_t>(maxGib * (1ull << 30)),
                      static_cast<rlim_t>(maxGib * (1ull << 30))};
-    setrlimit(RLIMIT_AS, &cap);
+    if (!gpu)
+        setrlimit(RLIMIT_AS, &cap);
     auto net = readCostNetworkFile(file);
     if (!net) {
         std::fprintf(stderr, "%s\n", net.error().message.c_str());

@@ -4,4 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh
-ctest --preset default -j "$(nproc)" "$@"
+# `huge` tests (minutes and gigabytes each) run by hand: ctest --test-dir build -L huge
+ctest --preset default -j "$(nproc)" -LE huge "$@"
