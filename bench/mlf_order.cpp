@@ -5,11 +5,13 @@
 // Prints one table row per network and ordering. Each compilation runs in a child process that
 // is killed after the time limit, so the bench never hangs; networks that exceed the node limit
 // or the time are listed with the reason. est10 is log10 of the frontier estimate
-// (mlf_frontier.h) of the order, width10 log10 of its widest cut.
+// (mlf_frontier.h) of the order, width10 log10 of its widest cut; typeA, typeB and path are the
+// seed 003 op counts and longest path of the lowered circuit.
 #include "compiler/frontends/bn/bayes_net.h"
 #include "compiler/mlf/mlf_compile.h"
 #include "compiler/mlf/mlf_frontier.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -24,6 +26,26 @@ using namespace zbddc;
 namespace {
 double seconds(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Seed 003's op counts of the lowered circuit, straight from the ZBDD: a node whose lo child is
+// the 0 terminal becomes a typeB op (f(hi)·x), any other a typeA op (f(hi)·x + f(lo)); the
+// circuit's longest path is the ZBDD's longest chain of nodes (zdd_lower.h). Lets the table be
+// filled for networks too large to lower and run through the pass pipeline in `zbddc stats`.
+struct SeedOps {
+    size_t typeA = 0, typeB = 0, longestPath = 0;
+};
+
+SeedOps seedOps(const ZddModel &model) {
+    SeedOps ops;
+    std::vector<size_t> depth(model.nodes.size() + 2, 0); // terminals: 0
+    for (size_t i = 0; i < model.nodes.size(); ++i) { // children first
+        const ZddNode &n = model.nodes[i];
+        ++(n.lo == kZddEmpty ? ops.typeB : ops.typeA);
+        depth[ZddModel::idOf(i)] = 1 + std::max(depth[n.lo], depth[n.hi]);
+        ops.longestPath = std::max(ops.longestPath, depth[ZddModel::idOf(i)]);
+    }
+    return ops;
 }
 
 // One compilation, printed as one row (in the child process).
@@ -52,9 +74,12 @@ void compileRow(const std::string &name, const BayesNet &net, MlfOptions options
                     net.variables.size(), est, width, secs, model.error().message.c_str());
         return;
     }
-    std::printf("%-12s %-9s %6zu %6.1f %6.1f %7zu %7zu %11zu %11zu %11.4g %8.2f %8.2f\n",
+    const SeedOps ops = seedOps(*model);
+    std::printf("%-12s %-9s %6zu %6.1f %6.1f %7zu %7zu %11zu %11zu %11.4g %8.2f %8.2f %10zu "
+                "%10zu %6zu\n",
                 name.c_str(), order, net.variables.size(), est, width, stats.zbddVars,
-                stats.parameters, stats.nodes, stats.peakNodes, stats.terms, orderSecs, secs);
+                stats.parameters, stats.nodes, stats.peakNodes, stats.terms, orderSecs, secs,
+                ops.typeA, ops.typeB, ops.longestPath);
 }
 } // namespace
 
@@ -99,9 +124,9 @@ int main(int argc, char **argv) {
             return 1;
         }
     }
-    std::printf("%-12s %-9s %6s %6s %6s %7s %7s %11s %11s %11s %8s %8s\n", "network", "order",
-                "bnvars", "est10", "width10", "zvars", "params", "nodes", "peak", "terms",
-                "order_s", "total_s");
+    std::printf("%-12s %-9s %6s %6s %6s %7s %7s %11s %11s %11s %8s %8s %10s %10s %6s\n",
+                "network", "order", "bnvars", "est10", "width10", "zvars", "params", "nodes",
+                "peak", "terms", "order_s", "total_s", "typeA", "typeB", "path");
     std::fflush(stdout);
     for (; i < argc; ++i) {
         std::string name = argv[i];

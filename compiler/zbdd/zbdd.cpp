@@ -17,7 +17,7 @@ uint64_t hash3(uint64_t a, uint64_t b, uint64_t c) {
     return mix(a * 0x9e3779b97f4a7c15ULL ^ mix(b + 0x632be59bd9b4e019ULL) ^ (c << 1));
 }
 constexpr size_t kInitialTable = 1 << 12;
-constexpr size_t kMaxCache = size_t{1} << 24;
+constexpr size_t kMaxCache = size_t{1} << 26;
 } // namespace
 
 ZbddManager::ZbddManager(uint32_t numVars, size_t maxNodes)
