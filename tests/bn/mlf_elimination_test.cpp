@@ -331,8 +331,8 @@ TEST_CASE("larger networks: PR, MAR and MPE equal variable elimination", "[.][sl
 }
 
 // Networks that compile only since the frontier search is seeded with the file's topological
-// order (docs/zbdd-sizes.md): mildew (4.4M nodes, ~30 s) here; diabetes (29M nodes, ~6 min) in
-// the [huge] case below. Marginals on a sample of variables: one elimination per state.
+// order (docs/zbdd-sizes.md): mildew (4.4M nodes, ~30 s) here; diabetes (29M nodes, ~6 min) and
+// barley (92M nodes once the arena may pass 2^26 nodes, ~4 min, ~6 GB) in the [huge] cases below. Marginals on a sample of variables: one elimination per state.
 TEST_CASE("mildew: PR, MAR and MPE equal variable elimination", "[.][slow]") {
     const std::filesystem::path dir = benchmarkNetworks();
     const Status present =
@@ -349,4 +349,13 @@ TEST_CASE("diabetes: PR, MAR and MPE equal variable elimination", "[.][huge]") {
     testing::skipProgramUnless(present, "no benchmark networks");
     std::mt19937 rng(14);
     checkAgainstElimination(dir, "diabetes", {32'000'000, 2, 29, size_t{1} << 27}, rng);
+}
+
+TEST_CASE("barley: PR, MAR and MPE equal variable elimination", "[.][huge]") {
+    const std::filesystem::path dir = benchmarkNetworks();
+    const Status present =
+        std::filesystem::exists(dir) ? Status(Ok{}) : Status(error(dir.string() + " is absent"));
+    testing::skipProgramUnless(present, "no benchmark networks");
+    std::mt19937 rng(15);
+    checkAgainstElimination(dir, "barley", {96'000'000, 2, 6, size_t{1} << 27}, rng);
 }
