@@ -35,7 +35,8 @@ class Engine {
 Result<std::unique_ptr<Engine>> referenceEngine(const Circuit &circuit, Semiring semiring,
                                                 Numeric numeric);
 Result<std::unique_ptr<Engine>> cpuJitEngine(const Circuit &circuit, Semiring semiring,
-                                             Numeric numeric, int optLevel);
+                                             Numeric numeric, int optLevel,
+                                             bool dataDriven = false);
 // Fails with the reason where this build has no CUDA backend or no GPU is usable.
 Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &circuit, Semiring semiring,
                                            Numeric numeric);

@@ -29,8 +29,10 @@ class CpuJitEngine final : public Engine {
 
 } // namespace
 
-Result<std::unique_ptr<Engine>> cpuJitEngine(const Circuit &c, Semiring s, Numeric n, int optLevel) {
+Result<std::unique_ptr<Engine>> cpuJitEngine(const Circuit &c, Semiring s, Numeric n, int optLevel,
+                                             bool dataDriven) {
     CpuOptions o;
+    o.dataDriven = dataDriven;
     o.semiring = s;
     o.numeric = n;
     o.optLevel = optLevel;

@@ -29,6 +29,7 @@ struct Model::Impl {
     size_t numOutputs = 0;
     Device device = Device::Cpu;
     int cpuOptLevel = 0;
+    bool cpuDataDriven = false;
     std::string note;
     std::string cudaName;
     // A model.so: its one engine, for its one semiring and numeric mode.
@@ -47,9 +48,10 @@ struct Model::Impl {
         }
         auto &slot = engines[{s, n}];
         if (!slot) {
-            auto made = device == Device::Cuda ? cudaEngine(circuit, s, n)
-                        : device == Device::Cpu ? cpuJitEngine(circuit, s, n, cpuOptLevel)
-                                                : referenceEngine(circuit, s, n);
+            auto made =
+                device == Device::Cuda  ? cudaEngine(circuit, s, n)
+                : device == Device::Cpu ? cpuJitEngine(circuit, s, n, cpuOptLevel, cpuDataDriven)
+                                        : referenceEngine(circuit, s, n);
             if (!made)
                 return made.error();
             slot = std::move(*made);
@@ -68,6 +70,7 @@ Model Model::fromCircuit(Circuit circuit, const DeviceOptions &o) {
     impl->circuit = std::move(circuit);
     impl->numOutputs = impl->circuit.numOutputs();
     impl->cpuOptLevel = o.cpuOptLevel;
+    impl->cpuDataDriven = o.cpuDataDriven;
     impl->device = o.device;
     if (o.device == Device::Auto || o.device == Device::Cuda) {
         if (Status usable = cudaUsable(); usable) {
@@ -116,7 +119,7 @@ std::string Model::describe(Numeric n, std::string_view extra) const {
     else if (impl_->device == Device::Cuda)
         d = "cuda " + impl_->cudaName + " (" + numeric;
     else if (impl_->device == Device::Cpu)
-        d = "cpu (LLVM JIT, " + numeric;
+        d = (impl_->cpuDataDriven ? "cpu (data-driven loop, " : "cpu (LLVM JIT, ") + numeric;
     else
         d = "cpu (reference evaluator, " + numeric;
     if (!impl_->note.empty())

@@ -25,6 +25,9 @@ std::optional<Device> parseDevice(std::string_view name);
 struct DeviceOptions {
     Device device = Device::Auto;
     int cpuOptLevel = 0; // the JIT's -O level (0: linear-time fast path)
+    // Device::Cpu runs the data-driven batched loop instead of JIT code (backends/cpu/
+    // batched_loop.h): no code generation, for circuits too large for straight-line code.
+    bool cpuDataDriven = false;
 };
 
 class Model {

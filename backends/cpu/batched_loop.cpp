@@ -66,9 +66,53 @@ void runOps(const std::vector<BatchedLoop::Op> &ops, double *__restrict v) {
     }
 }
 
+// The adjoint pass over the kept forward values `v`, adjoints `g` (one slot per value): each op
+// passes its adjoint to its operands, in reverse order, exactly as ir/interpret.cpp's
+// inputAdjoints does per node. Operands are updated one after the other, so an op that reads one
+// node twice adds both contributions.
+template <class A>
+void runAdjointOps(const std::vector<BatchedLoop::Op> &ops, const double *v, double *g) {
+    constexpr size_t W = BatchedLoop::kLanes;
+    for (auto op = ops.rbegin(); op != ops.rend(); ++op) {
+        const double *gd = g + size_t(op->dst) * W;
+        double *ga = g + size_t(op->a) * W, *gb = g + size_t(op->b) * W;
+        const double *va = v + size_t(op->a) * W, *vb = v + size_t(op->b) * W;
+        if (op->kind == OpKind::Plus) {
+            for (size_t l = 0; l < W; ++l)
+                ga[l] = A::plus(ga[l], gd[l]);
+            for (size_t l = 0; l < W; ++l)
+                gb[l] = A::plus(gb[l], gd[l]);
+            continue;
+        }
+        for (size_t l = 0; l < W; ++l)
+            ga[l] = A::plus(ga[l], A::times(gd[l], vb[l]));
+        for (size_t l = 0; l < W; ++l)
+            gb[l] = A::plus(gb[l], A::times(gd[l], va[l]));
+        if (op->kind == OpKind::MulAdd) {
+            double *gc = g + size_t(op->c) * W;
+            for (size_t l = 0; l < W; ++l)
+                gc[l] = A::plus(gc[l], gd[l]);
+        }
+    }
+}
+
 } // namespace
 
-Result<BatchedLoop> BatchedLoop::build(const Circuit &c, const CpuOptions &o) {
+// Calls f with the arithmetic type of this loop's semiring and representation.
+template <class F> void BatchedLoop::withArithmetic(F &&f) const {
+    if (numeric_ == Numeric::Log)
+        semiring_ == Semiring::SumProduct ? f(LogSumProduct{}) : f(MaxSum{});
+    else if (semiring_ == Semiring::SumProduct)
+        f(SumProduct{});
+    else if (semiring_ == Semiring::MaxProduct)
+        f(MaxProduct{});
+    else if (semiring_ == Semiring::MaxSum)
+        f(MaxSum{});
+    else
+        f(MinSum{});
+}
+
+Result<BatchedLoop> BatchedLoop::build(const Circuit &c, const CpuOptions &o, bool keepValues) {
     auto plan = planCpu(c, o);
     if (!plan)
         return plan.error();
@@ -77,8 +121,11 @@ Result<BatchedLoop> BatchedLoop::build(const Circuit &c, const CpuOptions &o) {
     loop.numeric_ = plan->numeric;
     loop.numInputs_ = c.numInputs();
     loop.threads_ = o.threads;
+    loop.keepValues_ = keepValues;
     const bool log = plan->numeric == Numeric::Log;
     const SemiringOps ring{plan->semiring};
+    loop.zero_ = log ? kNegInf : ring.zero();
+    loop.one_ = log ? 0.0 : ring.one();
 
     // Leaves get one slot each for the whole run; ops get slots freed after their last reader.
     std::vector<uint32_t> slot(c.numNodes(), kNone);
@@ -124,7 +171,8 @@ Result<BatchedLoop> BatchedLoop::build(const Circuit &c, const CpuOptions &o) {
         const uint32_t operands[3] = {c.a[id], c.b[id], c.c[id]};
         for (int k = 0; k < operandCount(c.kind[id]); ++k) {
             const NodeId p = operands[k];
-            if (isOp(c.kind[p]) && lastUse[p] == i && !isOutput[p] && slot[p] != kNone) {
+            if (!keepValues && isOp(c.kind[p]) && lastUse[p] == i && !isOutput[p] &&
+                slot[p] != kNone) {
                 free.push_back(slot[p]);
                 slot[p] = kNone; // a node read twice by this op is freed once
             }
@@ -143,8 +191,7 @@ Result<BatchedLoop> BatchedLoop::build(const Circuit &c, const CpuOptions &o) {
     return loop;
 }
 
-void BatchedLoop::runTile(const double *x, double *out, size_t first, size_t lanes,
-                          double *v) const {
+void BatchedLoop::forwardTile(const double *x, size_t first, size_t lanes, double *v) const {
     const bool log = numeric_ == Numeric::Log;
     for (const Load &load : loads_)
         for (size_t l = 0; l < kLanes; ++l) {
@@ -155,31 +202,48 @@ void BatchedLoop::runTile(const double *x, double *out, size_t first, size_t lan
                                        : x[s * numInputs_ + load.input];
             v[size_t(load.slot) * kLanes + l] = value;
         }
-    if (log)
-        semiring_ == Semiring::SumProduct ? runOps<LogSumProduct>(ops_, v) : runOps<MaxSum>(ops_, v);
-    else if (semiring_ == Semiring::SumProduct)
-        runOps<SumProduct>(ops_, v);
-    else if (semiring_ == Semiring::MaxProduct)
-        runOps<MaxProduct>(ops_, v);
-    else if (semiring_ == Semiring::MaxSum)
-        runOps<MaxSum>(ops_, v);
-    else
-        runOps<MinSum>(ops_, v);
+    withArithmetic([&](auto arithmetic) { runOps<decltype(arithmetic)>(ops_, v); });
+}
+
+void BatchedLoop::runTile(const double *x, double *out, size_t first, size_t lanes,
+                          double *v) const {
+    forwardTile(x, first, lanes, v);
     for (size_t l = 0; l < lanes; ++l)
         for (size_t o = 0; o < outputs_.size(); ++o)
             out[(first + l) * outputs_.size() + o] = v[size_t(outputs_[o]) * kLanes + l];
 }
 
-Status BatchedLoop::evaluate(std::span<const double> x, std::span<double> out, size_t batch) const {
-    if (x.size() != batch * numInputs_ || out.size() != batch * outputs_.size())
-        return error("x or out does not hold batch x inputs / batch x outputs values");
+// `slots` holds the forward values, then (numSlots_ further slots) their adjoints.
+void BatchedLoop::adjointTile(const double *x, size_t output, double *adj, size_t first,
+                              size_t lanes, double *slots) const {
+    forwardTile(x, first, lanes, slots);
+    double *g = slots + size_t(numSlots_) * kLanes;
+    std::fill(g, g + size_t(numSlots_) * kLanes, zero_);
+    std::fill_n(g + size_t(outputs_[output]) * kLanes, kLanes, one_);
+    withArithmetic([&](auto arithmetic) {
+        using A = decltype(arithmetic);
+        runAdjointOps<A>(ops_, slots, g);
+        for (size_t l = 0; l < lanes; ++l) {
+            double *row = adj + (first + l) * numInputs_;
+            std::fill(row, row + numInputs_, zero_);
+            // An input read by several Input nodes collects each one's adjoint.
+            for (const Load &load : loads_)
+                if (load.input != kNone)
+                    row[load.input] = A::plus(row[load.input], g[size_t(load.slot) * kLanes + l]);
+        }
+    });
+}
+
+// Splits the batch's tiles over the threads; each thread gets `slotsPerTile` × kLanes doubles.
+template <class Tile>
+Status BatchedLoop::forEachTile(size_t batch, size_t slotsPerTile, Tile &&tile) const {
     const size_t tiles = (batch + kLanes - 1) / kLanes;
     const size_t threads = std::min<size_t>(resolveThreads(threads_), std::max<size_t>(1, tiles));
     auto work = [&](size_t t) {
-        std::vector<double> slots(size_t(numSlots_) * kLanes);
-        for (size_t tile = tiles * t / threads; tile < tiles * (t + 1) / threads; ++tile) {
-            const size_t first = tile * kLanes;
-            runTile(x.data(), out.data(), first, std::min(kLanes, batch - first), slots.data());
+        std::vector<double> slots(slotsPerTile * kLanes);
+        for (size_t i = tiles * t / threads; i < tiles * (t + 1) / threads; ++i) {
+            const size_t first = i * kLanes;
+            tile(first, std::min(kLanes, batch - first), slots.data());
         }
     };
     std::vector<std::thread> pool;
@@ -189,6 +253,27 @@ Status BatchedLoop::evaluate(std::span<const double> x, std::span<double> out, s
     for (auto &t : pool)
         t.join();
     return Ok{};
+}
+
+Status BatchedLoop::evaluate(std::span<const double> x, std::span<double> out, size_t batch) const {
+    if (x.size() != batch * numInputs_ || out.size() != batch * outputs_.size())
+        return error("x or out does not hold batch x inputs / batch x outputs values");
+    return forEachTile(batch, numSlots_, [&](size_t first, size_t lanes, double *slots) {
+        runTile(x.data(), out.data(), first, lanes, slots);
+    });
+}
+
+Status BatchedLoop::adjoints(std::span<const double> x, size_t output, std::span<double> adj,
+                             size_t batch) const {
+    if (!keepValues_)
+        return error("the data-driven loop was built without the adjoint pass");
+    if (output >= outputs_.size())
+        return error("output " + std::to_string(output) + " is out of range");
+    if (x.size() != batch * numInputs_ || adj.size() != batch * numInputs_)
+        return error("x or adj does not hold batch x inputs values");
+    return forEachTile(batch, size_t(numSlots_) * 2, [&](size_t first, size_t lanes, double *slots) {
+        adjointTile(x.data(), output, adj.data(), first, lanes, slots);
+    });
 }
 
 } // namespace zbddc

@@ -4,7 +4,9 @@
 // (16 bytes per op) stays far smaller than straight-line code, which stops fitting in the
 // instruction cache around 10^6 ops (docs/compile-study.md). Values live in slots reused once
 // their last reader has run (liveness in the plan's order), so a tile's working set is bounded
-// by the circuit's width in that order, not its size.
+// by the circuit's width in that order, not its size. Built with `keepValues`, every value keeps
+// its slot, so that the adjoint pass (ir/interpret.h's inputAdjoints, lane by lane) can read the
+// forward values in reverse order: memory then grows with the circuit (16 bytes per node per lane).
 #pragma once
 
 #include "backends/cpu/plan.h"
@@ -17,15 +19,24 @@ class BatchedLoop {
   public:
     static constexpr size_t kLanes = 8; // batch lanes per tile
 
-    // Forward evaluation of all outputs; backward is the straight-line path's job.
-    static Result<BatchedLoop> build(const Circuit &circuit, const CpuOptions &options);
+    // Forward evaluation of all outputs; with `keepValues` also the adjoint pass.
+    static Result<BatchedLoop> build(const Circuit &circuit, const CpuOptions &options,
+                                     bool keepValues = false);
 
     size_t numInputs() const { return numInputs_; }
     size_t numOutputs() const { return outputs_.size(); }
     size_t numSlots() const { return numSlots_; }
+    Semiring semiring() const { return semiring_; }
+    Numeric numeric() const { return numeric_; }
+    bool hasBackward() const { return keepValues_; }
+    void setThreads(unsigned threads) { threads_ = threads; }
 
     // x: batch × numInputs (linear values), out: batch × numOutputs; tiles split over threads.
     Status evaluate(std::span<const double> x, std::span<double> out, size_t batch) const;
+    // adj: batch × numInputs, the adjoint of every input for `output` in the semiring and
+    // representation of the evaluation (natural logs in log mode), as inputAdjoints computes it.
+    Status adjoints(std::span<const double> x, size_t output, std::span<double> adj,
+                    size_t batch) const;
 
     struct Op {
         OpKind kind;
@@ -38,13 +49,20 @@ class BatchedLoop {
     };
 
   private:
+    template <class F> void withArithmetic(F &&f) const;
+    template <class Tile> Status forEachTile(size_t batch, size_t slotsPerTile, Tile &&tile) const;
+    void forwardTile(const double *x, size_t first, size_t lanes, double *slots) const;
     void runTile(const double *x, double *out, size_t first, size_t lanes, double *slots) const;
+    void adjointTile(const double *x, size_t output, double *adj, size_t first, size_t lanes,
+                     double *slots) const;
 
     Semiring semiring_ = Semiring::SumProduct;
     Numeric numeric_ = Numeric::Float64;
     size_t numInputs_ = 0;
     uint32_t numSlots_ = 0;
     unsigned threads_ = 0;
+    bool keepValues_ = false;
+    double zero_ = 0, one_ = 1; // the semiring's 0 and 1 in the evaluation's representation
     std::vector<Load> loads_; // leaves, filled into their slots at the start of every tile
     std::vector<Op> ops_;
     std::vector<uint32_t> outputs_; // slot of each output

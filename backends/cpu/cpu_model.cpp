@@ -1,7 +1,11 @@
 #include "backends/cpu/cpu_model.h"
 
+#include "backends/cpu/batched_loop.h"
+
 #include "backends/cpu/metadata.h"
 #include "backends/cpu/runtime/zbdd_runtime.h"
+
+#include <chrono>
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -17,6 +21,9 @@ struct CpuModel::Impl {
     CompileTimes times;
     unsigned threads = 0;
     bool backward = false;
+    // CpuOptions::dataDriven: the loops instead of JIT code; the forward one reuses slots, the
+    // backward one keeps every value for the adjoint pass.
+    std::optional<BatchedLoop> forwardLoop, backwardLoop;
 };
 
 CpuModel::CpuModel(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -30,7 +37,9 @@ Semiring CpuModel::semiring() const { return impl_->plan.semiring; }
 Numeric CpuModel::numeric() const { return impl_->plan.numeric; }
 bool CpuModel::hasBackward() const { return impl_->backward; }
 const CompileTimes &CpuModel::compileTimes() const { return impl_->times; }
-size_t CpuModel::storedValues() const { return impl_->plan.numSlots; }
+size_t CpuModel::storedValues() const {
+    return impl_->forwardLoop ? impl_->forwardLoop->numSlots() : impl_->plan.numSlots;
+}
 
 namespace {
 
@@ -53,13 +62,20 @@ Status checkSizes(size_t have, size_t rows, size_t width, const char *what) {
 
 } // namespace
 
-void CpuModel::setEvalThreads(unsigned threads) { impl_->threads = threads; }
+void CpuModel::setEvalThreads(unsigned threads) {
+    impl_->threads = threads;
+    for (auto *loop : {&impl_->forwardLoop, &impl_->backwardLoop})
+        if (*loop)
+            (*loop)->setThreads(threads);
+}
 
 Status CpuModel::evaluate(std::span<const double> x, std::span<double> out, size_t batch) const {
     if (Status s = checkSizes(x.size(), batch, numInputs(), "x"); !s)
         return s;
     if (Status s = checkSizes(out.size(), batch, numOutputs(), "out"); !s)
         return s;
+    if (impl_->forwardLoop)
+        return impl_->forwardLoop->evaluate(x, out, batch);
     return runtimeStatus(zbdd_run_eval(&impl_->program, x.data(), out.data(), batch, impl_->threads));
 }
 
@@ -76,11 +92,47 @@ Status CpuModel::adjoints(std::span<const double> x, size_t output, std::span<do
         return s;
     if (Status s = checkSizes(adj.size(), batch, numInputs(), "adj"); !s)
         return s;
+    if (impl_->forwardLoop) {
+        if (!impl_->backwardLoop)
+            return runtimeStatus(ZBDD_ENOBACKWARD);
+        return impl_->backwardLoop->adjoints(x, output, adj, batch);
+    }
     return runtimeStatus(zbdd_run_adjoints(&impl_->program, x.data(), output, adj.data(), batch,
                                            impl_->threads));
 }
 
+namespace {
+Result<CpuModel::Impl> buildDataDriven(const Circuit &c, const CpuOptions &o) {
+    const auto t0 = std::chrono::steady_clock::now();
+    CpuModel::Impl impl;
+    auto forward = BatchedLoop::build(c, o);
+    if (!forward)
+        return forward.error();
+    if (o.backward) {
+        auto backward = BatchedLoop::build(c, o, /*keepValues=*/true);
+        if (!backward)
+            return backward.error();
+        impl.backwardLoop = std::move(*backward);
+    }
+    impl.plan.semiring = forward->semiring();
+    impl.plan.numeric = forward->numeric();
+    impl.program.num_inputs = c.numInputs();
+    impl.program.num_outputs = c.numOutputs();
+    impl.forwardLoop = std::move(*forward);
+    impl.threads = o.threads;
+    impl.backward = o.backward;
+    impl.times.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return impl;
+}
+} // namespace
+
 Result<CpuModel> compileCpu(const Circuit &c, const CpuOptions &o) {
+    if (o.dataDriven) {
+        auto impl = buildDataDriven(c, o);
+        if (!impl)
+            return impl.error();
+        return CpuModel(std::make_unique<CpuModel::Impl>(std::move(*impl)));
+    }
     const Semiring semiring = o.semiring.value_or(c.semiring);
     auto objects = compileObjects(c, o, writeModelMetadata(c, semiring, o.numeric), false);
     if (!objects)

@@ -22,6 +22,10 @@ struct CpuOptions {
     unsigned threads = 0;   // compile and evaluation threads; 0 = all cores
     bool backward = true;   // also generate the adjoint pass (MAR, gradients)
     bool hostCpu = true;    // tune for this machine's CPU; false = generic x86-64 (portable .so)
+    // No machine code per circuit: compileCpu builds the data-driven batched loop
+    // (batched_loop.h) — a linear pass, for large batches and for circuits too large for
+    // straight-line code. In-process only (a model.so is always straight-line code).
+    bool dataDriven = false;
     std::vector<NodeId> order; // evaluation order (e.g. dfsOrder(c).order); empty = id order
 };
 

@@ -55,6 +55,7 @@ Result<Model> openModel(const RunOptions &o) {
     DeviceOptions options;
     options.device = parseDevice(o.device).value_or(Device::Auto);
     options.cpuOptLevel = o.optLevel;
+    options.cpuDataDriven = o.cpuLoop;
     return Model::fromCircuit(std::move(*circuit), options);
 }
 

@@ -43,6 +43,7 @@ struct RunOptions {
     std::string device = "auto";  // auto, cpu (LLVM JIT), cuda or reference
     std::string numeric = "auto";
     int optLevel = 0;             // the JIT's -O level
+    bool cpuLoop = false;         // --device cpu: the data-driven loop instead of JIT code
     bool json = false;
     ModelOptions modelOptions;
 };

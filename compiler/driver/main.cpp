@@ -43,6 +43,9 @@ int main(int argc, char **argv) {
         ->check(CLI::IsMember({"auto", "cpu", "cuda", "reference", "split"}));
     runCmd->add_option("-O", run.optLevel, "JIT optimisation level 0..3 for --device cpu")
         ->check(CLI::Range(0, 3));
+    runCmd->add_flag("--cpu-loop", run.cpuLoop,
+                     "--device cpu: evaluate with the data-driven batched loop (no code "
+                     "generation; for circuits too large for straight-line code)");
     runCmd->add_option("--numeric", run.numeric, "auto, float64 or log")
         ->check(CLI::IsMember({"auto", "float64", "log"}));
     runCmd->add_flag("--json", run.json, "Print one JSON object (see docs/cli.md)");

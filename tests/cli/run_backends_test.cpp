@@ -49,7 +49,7 @@ std::string benchmark(const char *name) {
 
 } // namespace
 
-TEST_CASE("zbddc run --device cpu answers like --device reference", "[cli][runtime]") {
+TEST_CASE("zbddc run --device cpu [--cpu-loop] answers like --device reference", "[cli][runtime]") {
     std::vector<std::pair<std::string, std::string>> models = {{kExample, "WetGrass=yes"}};
     if (std::filesystem::exists(benchmark("asia")))
         models.push_back({benchmark("asia"), "dysp=yes,xray=no"});
@@ -64,13 +64,18 @@ TEST_CASE("zbddc run --device cpu answers like --device reference", "[cli][runti
             INFO(model << " " << task);
             const std::string args = "run " + model + " --task " + task + " --evidence " + evidence;
             auto want = runZbddc(args + " --device reference");
-            auto got = runZbddc(args + " --device cpu");
             REQUIRE(want.exitCode == 0);
-            REQUIRE(got.exitCode == 0);
-            checkSameAnswer(got.out, want.out);
+            for (const char *cpu : {" --device cpu", " --device cpu --cpu-loop"}) {
+                INFO(cpu);
+                auto got = runZbddc(args + cpu);
+                REQUIRE(got.exitCode == 0);
+                checkSameAnswer(got.out, want.out);
+            }
         }
         auto json = runZbddc("run " + model + " --task pr --device cpu --json");
         CHECK_THAT(json.out, Catch::Contains("\"device\":\"cpu (LLVM JIT, float64"));
+        json = runZbddc("run " + model + " --task pr --device cpu --cpu-loop --json");
+        CHECK_THAT(json.out, Catch::Contains("\"device\":\"cpu (data-driven loop, float64"));
     }
 }
 

@@ -79,6 +79,11 @@ TEST_CASE("JIT forward and adjoints equal the reference evaluator in every semir
             options.order = dfsOrder(c).order;
             checkAgainstReference(c, options, rng);
         }
+        SECTION("data-driven loop (CpuOptions::dataDriven), no machine code") {
+            options.dataDriven = true;
+            options.order = dfsOrder(c).order;
+            checkAgainstReference(c, options, rng);
+        }
         SECTION("one function, O2") {
             options.opsPerFunction = 1000;
             options.optLevel = 2;
