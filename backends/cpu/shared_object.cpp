@@ -25,17 +25,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Removes a temporary folder (and what is in it) on every path out.
-struct TempDir {
-    fs::path path;
-    ~TempDir() {
-        std::error_code ignored;
-        if (!path.empty())
-            fs::remove_all(path, ignored);
-    }
-};
+} // namespace
 
-Status writeFile(const fs::path &path, const char *data, size_t size) {
+TempDir::~TempDir() {
+    std::error_code ignored;
+    if (!path.empty())
+        fs::remove_all(path, ignored);
+}
+
+Status writeBinaryFile(const fs::path &path, const char *data, size_t size) {
     std::ofstream out(path, std::ios::binary);
     out.write(data, static_cast<std::streamsize>(size));
     out.close();
@@ -43,8 +41,6 @@ Status writeFile(const fs::path &path, const char *data, size_t size) {
         return error(path.string() + ": cannot write file");
     return Ok{};
 }
-
-} // namespace
 
 Status runSystemCompiler(const std::vector<std::string> &argv, const std::string &log) {
     std::vector<char *> args;
@@ -90,11 +86,11 @@ Result<double> linkModel(const std::vector<std::string> &inputs, const std::stri
     // The runtime's headers, for C inputs (--emit=c); the runtime itself as the objects compiled
     // when zbddc was built (runtime_objects.inc), so that only the inputs are compiled here.
     for (const auto &[name, text] : runtimeHeaders())
-        if (Status s = writeFile(tmp.path / name, text.data(), text.size()); !s)
+        if (Status s = writeBinaryFile(tmp.path / name, text.data(), text.size()); !s)
             return s.error();
     for (const embedded::RuntimeObject &object : embedded::kRuntimeObjects) {
         const fs::path file = tmp.path / object.name;
-        if (Status s = writeFile(file, reinterpret_cast<const char *>(object.data), object.size); !s)
+        if (Status s = writeBinaryFile(file, reinterpret_cast<const char *>(object.data), object.size); !s)
             return s.error();
         argv.push_back(file.string());
     }
@@ -135,7 +131,7 @@ Result<SharedObjectReport> writeSharedObject(const Circuit &c, const CpuOptions 
     for (size_t i = 0; i < compiled->objects.size(); ++i) {
         const llvm::MemoryBuffer &object = *compiled->objects[i];
         const fs::path file = tmp.path / ("part" + std::to_string(i) + ".o");
-        if (Status s = writeFile(file, object.getBufferStart(), object.getBufferSize()); !s)
+        if (Status s = writeBinaryFile(file, object.getBufferStart(), object.getBufferSize()); !s)
             return s.error();
         inputs.push_back(file.string());
     }

@@ -5,6 +5,7 @@
 
 #include "backends/cpu/object_compile.h"
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,15 @@ Result<SharedObjectReport> writeSharedObject(const Circuit &circuit, const CpuOp
 // Runs argv[0] (found on PATH, no shell) and waits; its stderr and stdout go to the file `log`,
 // whose first line is the error message when it fails.
 Status runSystemCompiler(const std::vector<std::string> &argv, const std::string &log);
+
+// A temporary folder removed (with what is in it) on every path out.
+struct TempDir {
+    std::filesystem::path path;
+    ~TempDir();
+};
+
+// Writes `size` bytes to `path`; fails with "path: cannot write file".
+Status writeBinaryFile(const std::filesystem::path &path, const char *data, size_t size);
 
 // Compiles and links C files and object files together with the C runtime into `path`
 // (atomically). Returns the wall time of the compiler in seconds.

@@ -15,26 +15,6 @@ namespace zbddc {
 
 namespace fs = std::filesystem;
 
-namespace {
-struct TempDir {
-    fs::path path;
-    ~TempDir() {
-        std::error_code ignored;
-        if (!path.empty())
-            fs::remove_all(path, ignored);
-    }
-};
-
-Status writeBytes(const fs::path &path, const char *data, size_t size) {
-    std::ofstream out(path, std::ios::binary);
-    out.write(data, static_cast<std::streamsize>(size));
-    out.close();
-    if (!out)
-        return error(path.string() + ": cannot write file");
-    return Ok{};
-}
-} // namespace
-
 const char *problemAbiHeader() { return embedded::kProblemHeader; }
 
 Status writeProblemSource(const TensorProgram &program, const ProblemInfo &info,
@@ -47,7 +27,7 @@ Status writeProblemSource(const TensorProgram &program, const ProblemInfo &info,
     // Each file under a temporary name first, renamed into place when complete.
     auto write = [](const fs::path &to, const char *data, size_t size) -> Status {
         const fs::path partial = to.string() + ".partial-" + std::to_string(getpid());
-        Status s = writeBytes(partial, data, size);
+        Status s = writeBinaryFile(partial, data, size);
         std::error_code ec;
         if (s)
             fs::rename(partial, to, ec);
@@ -76,13 +56,13 @@ Result<double> writeProblemSharedObject(const TensorProgram &program, const Prob
     if (!source)
         return source.error();
     const std::string header = problemAbiHeader();
-    if (Status s = writeBytes(blobPath, reinterpret_cast<const char *>(source->blob.data()),
+    if (Status s = writeBinaryFile(blobPath, reinterpret_cast<const char *>(source->blob.data()),
                               source->blob.size() * sizeof(double));
         !s)
         return s.error();
-    if (Status s = writeBytes(tmp.path / "zbdd_problem.h", header.data(), header.size()); !s)
+    if (Status s = writeBinaryFile(tmp.path / "zbdd_problem.h", header.data(), header.size()); !s)
         return s.error();
-    if (Status s = writeBytes(tmp.path / "problem.c", source->c.data(), source->c.size()); !s)
+    if (Status s = writeBinaryFile(tmp.path / "problem.c", source->c.data(), source->c.size()); !s)
         return s.error();
 
     const fs::path target = fs::absolute(path);

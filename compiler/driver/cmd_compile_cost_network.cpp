@@ -2,6 +2,7 @@
 // bucket elimination of the problem compiled into a shared object with the C ABI of
 // zbdd_problem.h (runtime/bucket_elimination/problem_library.h, backends/tensor_so).
 #include "compiler/driver/cmd_run_cost_network.h"
+#include "compiler/driver/order_flags.h"
 #include "compiler/driver/output.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "runtime/bucket_elimination/problem_library.h"
@@ -15,8 +16,7 @@ namespace zbddc::driver {
 namespace {
 struct CompileFlags {
     bool elimination = false;
-    std::string orderFile;
-    std::string heuristic = "min-fill";
+    OrderFlags order;
 };
 CompileFlags &compileFlags() {
     static CompileFlags flags;
@@ -29,12 +29,7 @@ void addCostNetworkCompileOptions(CLI::App &app) {
     app.add_flag("--elimination", f.elimination,
                  "Compile a BAYES .uai by bucket elimination (MPE) into a problem.so instead of "
                  "its MLF (.wcsp and MARKOV .uai always take this route)");
-    app.add_option("--order", f.orderFile,
-                   "(problem.so) elimination order file: variable indices, first eliminated first");
-    app.add_option("--heuristic", f.heuristic,
-                   "(problem.so) elimination order heuristic: min-fill, min-degree or "
-                   "weighted-min-fill")
-        ->check(CLI::IsMember({"min-fill", "min-degree", "weighted-min-fill"}));
+    f.order.addTo(app, "(problem.so)");
 }
 
 bool isCostNetworkCompile(const CompileOptions &o) {
@@ -54,9 +49,9 @@ int compileCostNetworkCommand(const CompileOptions &o) {
         return reportError(net.error());
     const CompileFlags &flags = compileFlags();
     BeOptions options;
-    options.heuristic = *parseOrderHeuristic(flags.heuristic); // CLI checked the name
-    if (!flags.orderFile.empty()) {
-        auto order = readOrderFile(flags.orderFile, net->numVariables());
+    options.heuristic = *parseOrderHeuristic(flags.order.heuristic); // CLI checked the name
+    if (!flags.order.orderFile.empty()) {
+        auto order = readOrderFile(flags.order.orderFile, net->numVariables());
         if (!order)
             return reportError(order.error());
         options.order = std::move(*order);

@@ -1,5 +1,6 @@
 #include "compiler/driver/cmd_run_cost_network.h"
 
+#include "compiler/driver/order_flags.h"
 #include "compiler/driver/output.h"
 #include "compiler/frontends/load_model.h"
 #include "compiler/frontends/uai/uai_reader.h"
@@ -40,8 +41,7 @@ Result<std::vector<uint32_t>> readEvidence(const std::string &path, const CostNe
 // The run subcommand's elimination-order flags (seed 000 Alg. 2), registered by
 // addCostNetworkRunOptions; RunOptions stays the MLF route's, so they live here.
 struct CostNetworkFlags {
-    std::string orderFile;
-    std::string heuristic = "min-fill";
+    OrderFlags order;
     bool incompleteTables = false;
     uint64_t splitThreshold = kDefaultSplitThresholdEntries;
 };
@@ -63,11 +63,7 @@ void printSolution(const CostNetwork &shape, const Solution &solution, bool json
 // networks, so they take the elimination route (isCostNetworkFile).
 void addCostNetworkRunOptions(CLI::App &run) {
     CostNetworkFlags &f = costNetworkFlags();
-    run.add_option("--order", f.orderFile,
-                   "(.wcsp) elimination order file: variable indices, first eliminated first");
-    run.add_option("--heuristic", f.heuristic,
-                   "(.wcsp) elimination order heuristic: min-fill, min-degree or weighted-min-fill")
-        ->check(CLI::IsMember({"min-fill", "min-degree", "weighted-min-fill"}));
+    f.order.addTo(run, "(.wcsp)");
     run.add_flag("--incomplete-tables", f.incompleteTables,
                  "(.wcsp) keep only rows below the upper bound in every table (seed 002 §IV)");
     run.add_option("--split-threshold", f.splitThreshold,
@@ -107,11 +103,11 @@ int runCostNetworkCommand(const RunOptions &o) {
         return reportError(evidence.error());
     options.evidence = std::move(*evidence);
     const CostNetworkFlags &flags = costNetworkFlags();
-    options.heuristic = *parseOrderHeuristic(flags.heuristic); // CLI checked the name
+    options.heuristic = *parseOrderHeuristic(flags.order.heuristic); // CLI checked the name
     options.incompleteTables = flags.incompleteTables;
     options.splitThresholdEntries = flags.splitThreshold;
-    if (!flags.orderFile.empty()) {
-        auto order = readOrderFile(flags.orderFile, net->numVariables());
+    if (!flags.order.orderFile.empty()) {
+        auto order = readOrderFile(flags.order.orderFile, net->numVariables());
         if (!order)
             return reportError(order.error());
         options.order = std::move(*order);
@@ -134,7 +130,7 @@ int runProblemLibrary(const RunOptions &o) {
         std::cerr << "zbddc: note: a problem.so runs its own compiled CPU code; --device "
                   << o.device << " is ignored\n";
     const CostNetworkFlags &flags = costNetworkFlags();
-    if (!flags.orderFile.empty())
+    if (!flags.order.orderFile.empty())
         std::cerr << "zbddc: note: a problem.so keeps the order it was compiled with; --order is "
                      "ignored\n";
     auto lib = ProblemLibrary::open(o.model);

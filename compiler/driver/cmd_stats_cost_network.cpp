@@ -2,6 +2,7 @@
 // elimination will need — induced width, largest and total table sizes, buckets and levels —
 // computed from the scopes and the order before any table is allocated (seed 000 §2.1, Alg. 2).
 #include "compiler/driver/cmd_run_cost_network.h"
+#include "compiler/driver/order_flags.h"
 #include "compiler/driver/output.h"
 #include "compiler/elimination/elimination_stats.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
@@ -14,8 +15,7 @@ namespace zbddc::driver {
 
 namespace {
 struct StatsFlags {
-    std::string orderFile;
-    std::string heuristic = "min-fill";
+    OrderFlags order;
 };
 StatsFlags &statsFlags() {
     static StatsFlags flags;
@@ -25,14 +25,7 @@ StatsFlags &statsFlags() {
 
 void addCostNetworkStatsOptions(CLI::App &stats) {
     StatsFlags &f = statsFlags();
-    stats.add_option("--order", f.orderFile,
-                     "(.wcsp, MARKOV .uai) elimination order file: variable indices, first "
-                     "eliminated first");
-    stats
-        .add_option("--heuristic", f.heuristic,
-                    "(.wcsp, MARKOV .uai) elimination order heuristic: min-fill, min-degree or "
-                    "weighted-min-fill")
-        ->check(CLI::IsMember({"min-fill", "min-degree", "weighted-min-fill"}));
+    f.order.addTo(stats, "(.wcsp, MARKOV .uai)");
 }
 
 int statsCostNetworkCommand(const StatsOptions &o) {
@@ -41,16 +34,16 @@ int statsCostNetworkCommand(const StatsOptions &o) {
         return reportError(net.error());
     const StatsFlags &flags = statsFlags();
     std::vector<uint32_t> order;
-    std::string heuristic = flags.heuristic;
-    if (!flags.orderFile.empty()) {
-        auto given = readOrderFile(flags.orderFile, net->numVariables());
+    std::string heuristic = flags.order.heuristic;
+    if (!flags.order.orderFile.empty()) {
+        auto given = readOrderFile(flags.order.orderFile, net->numVariables());
         if (!given)
             return reportError(given.error());
         order = std::move(*given);
         heuristic = "given";
     } else {
         order = greedyOrder(buildInteractionGraph(net->domainSizes, functionScopes(*net)),
-                            *parseOrderHeuristic(flags.heuristic)); // CLI checked the name
+                            *parseOrderHeuristic(flags.order.heuristic)); // CLI checked the name
     }
     auto st = eliminationStats(*net, order, heuristic);
     if (!st)

@@ -8,24 +8,37 @@
 using namespace zbddc;
 using zbddc::test::close;
 
+namespace {
+struct Mode {
+    Semiring semiring;
+    Numeric numeric;
+};
+const Mode kModes[] = {{Semiring::SumProduct, Numeric::Float64},
+                       {Semiring::MaxProduct, Numeric::Float64},
+                       {Semiring::MaxSum, Numeric::Float64},
+                       {Semiring::MinSum, Numeric::Float64},
+                       {Semiring::SumProduct, Numeric::Log},
+                       {Semiring::MaxProduct, Numeric::Log}};
+
+// The loop's options for `mode`: 3 threads, seed 003's DFS order.
+CpuOptions loopOptions(const Circuit &c, const Mode &mode) {
+    CpuOptions options;
+    options.semiring = mode.semiring;
+    options.numeric = mode.numeric;
+    options.threads = 3;
+    options.order = dfsOrder(c).order;
+    return options;
+}
+} // namespace
+
 TEST_CASE("the data-driven batched loop equals the reference in every semiring and numeric",
           "[cpu][batched]") {
     std::mt19937 rng(23);
-    const struct {
-        Semiring semiring;
-        Numeric numeric;
-    } modes[] = {{Semiring::SumProduct, Numeric::Float64}, {Semiring::MaxProduct, Numeric::Float64},
-                 {Semiring::MaxSum, Numeric::Float64},     {Semiring::MinSum, Numeric::Float64},
-                 {Semiring::SumProduct, Numeric::Log},     {Semiring::MaxProduct, Numeric::Log}};
     for (int round = 0; round < 3; ++round) {
         const Circuit c = test::randomCircuit(rng, 6, 120, 3);
-        for (const auto &mode : modes) {
+        for (const Mode &mode : kModes) {
             INFO(semiringName(mode.semiring) << " " << numericName(mode.numeric));
-            CpuOptions options;
-            options.semiring = mode.semiring;
-            options.numeric = mode.numeric;
-            options.threads = 3;
-            options.order = dfsOrder(c).order;
+            const CpuOptions options = loopOptions(c, mode);
             auto loop = BatchedLoop::build(c, options);
             REQUIRE(loop.ok());
             CHECK(loop->numSlots() < c.numNodes()); // liveness reuses slots
@@ -49,21 +62,11 @@ TEST_CASE("the data-driven batched loop equals the reference in every semiring a
 TEST_CASE("the data-driven loop's adjoint pass equals inputAdjoints in every semiring and numeric",
           "[cpu][batched]") {
     std::mt19937 rng(29);
-    const struct {
-        Semiring semiring;
-        Numeric numeric;
-    } modes[] = {{Semiring::SumProduct, Numeric::Float64}, {Semiring::MaxProduct, Numeric::Float64},
-                 {Semiring::MaxSum, Numeric::Float64},     {Semiring::MinSum, Numeric::Float64},
-                 {Semiring::SumProduct, Numeric::Log},     {Semiring::MaxProduct, Numeric::Log}};
     for (int round = 0; round < 3; ++round) {
         const Circuit c = test::randomCircuit(rng, 6, 120, 3);
-        for (const auto &mode : modes) {
+        for (const Mode &mode : kModes) {
             INFO(semiringName(mode.semiring) << " " << numericName(mode.numeric));
-            CpuOptions options;
-            options.semiring = mode.semiring;
-            options.numeric = mode.numeric;
-            options.threads = 3;
-            options.order = dfsOrder(c).order;
+            const CpuOptions options = loopOptions(c, mode);
             auto forwardOnly = BatchedLoop::build(c, options);
             auto loop = BatchedLoop::build(c, options, /*keepValues=*/true);
             REQUIRE(loop.ok());
