@@ -7,19 +7,10 @@
 
 using namespace zbddc;
 using zbddc::test::close;
+using zbddc::test::kModes;
+using zbddc::test::Mode;
 
 namespace {
-struct Mode {
-    Semiring semiring;
-    Numeric numeric;
-};
-const Mode kModes[] = {{Semiring::SumProduct, Numeric::Float64},
-                       {Semiring::MaxProduct, Numeric::Float64},
-                       {Semiring::MaxSum, Numeric::Float64},
-                       {Semiring::MinSum, Numeric::Float64},
-                       {Semiring::SumProduct, Numeric::Log},
-                       {Semiring::MaxProduct, Numeric::Log}};
-
 // The loop's options for `mode`: 3 threads, seed 003's DFS order.
 CpuOptions loopOptions(const Circuit &c, const Mode &mode) {
     CpuOptions options;

@@ -7,22 +7,12 @@
 
 using namespace zbddc;
 using zbddc::test::close;
+using zbddc::test::kModes;
+using zbddc::test::Mode;
 
 namespace {
 
 constexpr double kPoison = std::numeric_limits<double>::quiet_NaN();
-
-struct Mode {
-    Semiring semiring;
-    Numeric numeric;
-};
-
-const Mode kModes[] = {{Semiring::SumProduct, Numeric::Float64},
-                       {Semiring::MaxProduct, Numeric::Float64},
-                       {Semiring::MaxSum, Numeric::Float64},
-                       {Semiring::MinSum, Numeric::Float64},
-                       {Semiring::SumProduct, Numeric::Log},
-                       {Semiring::MaxProduct, Numeric::Log}};
 
 // Compiles with the given options and checks every output and every output's adjoints of a batch
 // against the reference evaluator.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ir/circuit.h"
+#include "ir/interpret.h"
 
 #include "tests/catch.hpp"
 
@@ -68,5 +69,17 @@ inline bool close(double got, double want, double rel = 1e-11) {
         return got == want;
     return std::abs(got - want) <= rel * std::max(1.0, std::abs(want));
 }
+
+// Every semiring and numeric mode the CPU backend compiles (log space for the probabilistic ones).
+struct Mode {
+    Semiring semiring;
+    Numeric numeric;
+};
+inline const Mode kModes[] = {{Semiring::SumProduct, Numeric::Float64},
+                              {Semiring::MaxProduct, Numeric::Float64},
+                              {Semiring::MaxSum, Numeric::Float64},
+                              {Semiring::MinSum, Numeric::Float64},
+                              {Semiring::SumProduct, Numeric::Log},
+                              {Semiring::MaxProduct, Numeric::Log}};
 
 } // namespace zbddc::test
