@@ -1,5 +1,7 @@
 #include "backends/cuda/cuda_model.h"
 
+#include "backends/cuda/device_module.h"
+
 #include "ir/interpret.h"
 
 #include <algorithm>
@@ -156,16 +158,12 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
     m.circuit_ = c;
     m.plan_ = std::move(plan);
 
-    NvrtcOptions nv = o.nvrtc;
-    nv.arch = m.device_->info().arch();
-    auto ptx = compileToPtx(generateKernelSource(m.shape_), "zbddc_model.cu", nv);
-    if (!ptx)
-        return ptx.error();
-    m.fromCache_ = ptx->fromCache;
-    auto mod = m.device_->loadModule(ptx->ptx);
+    auto mod =
+        compileForDevice(*m.device_, generateKernelSource(m.shape_), "zbddc_model.cu", o.nvrtc);
     if (!mod)
         return mod.error();
-    m.module_ = std::move(*mod);
+    m.fromCache_ = mod->fromCache;
+    m.module_ = std::move(mod->module);
     for (auto [name, fn] : {std::pair{"zb_forward_block", &m.fwdBlock_},
                             {"zb_forward_grid", &m.fwdGrid_},
                             {"zb_backward_block", &m.bwdBlock_},

@@ -26,6 +26,7 @@ struct DeviceInfo {
     bool cooperativeLaunch = false;   // cuLaunchCooperativeKernel supported
     int driverVersion = 0;            // e.g. 13000
     std::string arch() const { return "sm_" + std::to_string(ccMajor) + std::to_string(ccMinor); }
+    std::string label() const { return name + " (" + arch() + ")"; } // as reports print it
 };
 
 Result<int> deviceCount();

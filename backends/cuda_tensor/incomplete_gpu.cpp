@@ -1,7 +1,7 @@
 #include "backends/cuda_tensor/incomplete_gpu.h"
 
 #include "backends/cuda/driver.h"
-#include "backends/cuda/nvrtc.h"
+#include "backends/cuda/device_module.h"
 #include "backends/cuda_tensor/incomplete_kernels.h"
 #include "backends/cuda_tensor/incomplete_run.h"
 
@@ -65,20 +65,16 @@ Result<std::vector<TableData>> runIncompleteTensorProgramCuda(const TensorProgra
     if (!device)
         return device.error();
     Device &d = **device;
-    st.device = d.info().name + " (" + d.info().arch() + ")";
+    st.device = d.info().label();
     auto t0 = std::chrono::steady_clock::now();
-    NvrtcOptions nv;
-    nv.arch = d.info().arch();
-    auto ptx = compileToPtx(incompleteKernelSource(), "zbddc_incomplete_tables.cu", nv);
-    if (!ptx)
-        return ptx.error();
-    st.compiledFromCache = ptx->fromCache;
-    auto module = d.loadModule(ptx->ptx);
-    if (!module)
-        return module.error();
+    auto compiled = compileForDevice(d, incompleteKernelSource(), "zbddc_incomplete_tables.cu");
+    if (!compiled)
+        return compiled.error();
+    st.compiledFromCache = compiled->fromCache;
+    const Module &module = compiled->module;
     st.compileMs = msSince(t0);
     t0 = std::chrono::steady_clock::now();
-    GpuKernelDevice kernels(d, *module);
+    GpuKernelDevice kernels(d, module);
     auto computed = incomplete::runIncompleteOnDevice(kernels, program, {options.maxRows});
     st.runMs = msSince(t0);
     if (stats)

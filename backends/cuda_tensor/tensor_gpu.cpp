@@ -1,7 +1,7 @@
 #include "backends/cuda_tensor/tensor_gpu.h"
 
 #include "backends/cuda/driver.h"
-#include "backends/cuda/nvrtc.h"
+#include "backends/cuda/device_module.h"
 #include "backends/cuda_tensor/chunk_layout.h"
 #include "backends/cuda_tensor/tensor_gpu_chunked.h"
 
@@ -30,7 +30,7 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
     if (!device)
         return device.error();
     Device &d = **device;
-    st.device = d.info().name + " (" + d.info().arch() + ")";
+    st.device = d.info().label();
 
     auto memory = d.memoryInfo();
     if (!memory)
@@ -67,21 +67,17 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
         kernels.eliminationRange |= op.elimSlices > 1;
 
     auto t0 = std::chrono::steady_clock::now();
-    NvrtcOptions nv;
-    nv.arch = d.info().arch();
-    auto ptx = compileToPtx(generateTensorProgramSource(run, kernels), "zbddc_tensor_program.cu",
-                            nv);
-    if (!ptx)
-        return ptx.error();
-    st.compiledFromCache = ptx->fromCache;
-    auto module = d.loadModule(ptx->ptx);
-    if (!module)
-        return module.error();
+    auto compiled =
+        compileForDevice(d, generateTensorProgramSource(run, kernels), "zbddc_tensor_program.cu");
+    if (!compiled)
+        return compiled.error();
+    st.compiledFromCache = compiled->fromCache;
+    const Module &module = compiled->module;
     st.compileMs = msSince(t0);
     if (plan->outOfCore) {
         GpuExecOptions chunked = options;
         chunked.kernels = kernels;
-        auto computed = runChunkedOnDevice(d, *module, run, *plan, chunked, st);
+        auto computed = runChunkedOnDevice(d, module, run, *plan, chunked, st);
         if (computed && relaid)
             restoreLayouts(program, run, *computed);
         return computed;
@@ -139,7 +135,7 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
         }
         for (size_t i = 0; i < level.size(); ++i) {
             const uint32_t o = level[i];
-            auto f = module->function(tensorKernelName(o));
+            auto f = module.function(tensorKernelName(o));
             if (!f)
                 return f.error();
             const bool warp = usesWarpPerRow(program, o, options.kernels);

@@ -1,7 +1,7 @@
 #include "backends/cuda_tensor/tensor_gpu_session.h"
 
 #include "backends/cuda/driver.h"
-#include "backends/cuda/nvrtc.h"
+#include "backends/cuda/device_module.h"
 
 #include <algorithm>
 #include <chrono>
@@ -52,20 +52,16 @@ Result<std::unique_ptr<TensorGpuSession>> TensorGpuSession::open(const TensorPro
     st->program = &program;
     st->options = options;
     st->device = *device;
-    st->name = st->device->info().name + " (" + st->device->info().arch() + ")";
+    st->name = st->device->info().label();
     st->tables.resize(program.tables.size());
     st->inputLists.resize(program.ops.size());
     const auto t0 = std::chrono::steady_clock::now();
-    NvrtcOptions nv;
-    nv.arch = st->device->info().arch();
-    auto ptx = compileToPtx(generateTensorProgramSource(program, options.kernels),
-                            "zbddc_tensor_program.cu", nv);
-    if (!ptx)
-        return ptx.error();
-    auto module = st->device->loadModule(ptx->ptx);
-    if (!module)
-        return module.error();
-    st->module = std::move(*module);
+    auto compiled = compileForDevice(*st->device,
+                                     generateTensorProgramSource(program, options.kernels),
+                                     "zbddc_tensor_program.cu");
+    if (!compiled)
+        return compiled.error();
+    st->module = std::move(compiled->module);
     st->compileMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return std::unique_ptr<TensorGpuSession>(new TensorGpuSession(std::move(st)));
