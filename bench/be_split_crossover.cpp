@@ -7,8 +7,8 @@
 // work from which the GPU wins at every larger size. `--split-threshold` takes the first.
 //   build/bench/be_split_crossover [--json F] [--md F]      (scripts/gpu_run.sh runs it)
 #include "backends/cuda/driver.h"
-#include "backends/cuda_tensor/tensor_gpu_session.h"
-#include "backends/tensor_cpu/tensor_cpu.h"
+#include "backends/tensor/cuda/tensor_gpu_session.h"
+#include "backends/tensor/cpu/tensor_cpu.h"
 #include "bench/harness.h"
 #include "runtime/bucket_elimination/host_device_split.h"
 

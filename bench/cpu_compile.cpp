@@ -17,9 +17,9 @@
 #include "backends/cpu/emit_c.h"
 #include "backends/cpu/shared_object.h"
 #include "bench/child_process.h"
-#include "compiler/frontends/load_model.h"
+#include "tools/zbddc/load_model.h"
 #include "compiler/frontends/zdd/zdd_lower.h"
-#include "compiler/passes/dfs_order.h"
+#include "backends/cpu/dfs_order.h"
 #include "zbdd_model.h"
 
 #ifdef ZBDDC_HAVE_CUDA_BACKEND

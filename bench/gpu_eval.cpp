@@ -5,6 +5,7 @@
 // configuration is first checked against the reference evaluator on its first vectors.
 #include "backends/cuda/cuda_model.h"
 #include "bench/harness.h"
+include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
 #include "ir/interpret.h"
 #include "random_circuits.h"
@@ -197,8 +198,8 @@ void zddCircuit(bench::Context &ctx, uint32_t vars, uint32_t width) {
     for (bool reuse : {false, true}) {
         if (c.numNodes() > 1'000'000) // the passes take a while on 4M nodes; keep the run short
             break;
-        PipelineOptions po;
-        po.optLevel = 3;
+        PipelineOptions po = withGpuPasses({});
+        po.level = 3;
         auto names = passList(po);
         if (!names)
             break;

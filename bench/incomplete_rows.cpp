@@ -7,13 +7,13 @@
 // --gpu (builds with CUDA) also runs the GPU executor and compares its tables with the CPU's.
 // Usage: incomplete_rows [--heuristic NAME] [--max-rows N] [--max-gib G] [--ub U] [--all] [--gpu]
 //        FILE
-#include "backends/tensor_cpu/incomplete_cpu.h"
+#include "backends/tensor/cpu/incomplete_cpu.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/elimination/elimination_order.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 
 #ifdef ZBDDC_HAVE_TENSOR_CUDA
-#include "backends/cuda_tensor/incomplete_gpu.h"
+#include "backends/tensor/cuda/incomplete_gpu.h"
 #endif
 
 #include <sys/resource.h>

@@ -14,6 +14,6 @@ nets=${*:-cancer earthquake survey asia sachs alarm insurance water hailfinder p
            mildew barley munin1 diabetes pigs munin2 munin3 munin munin4}
 for net in $nets; do
     /usr/bin/time -f "$net: %e s wall, peak RSS %M KB" \
-        "$build/bench/mlf_order" --orders frontier --time-limit "$limit" --node-limit "$nodes" \
+        "$build/bench/mlf_order_sizes" --orders frontier --time-limit "$limit" --node-limit "$nodes" \
         "$bn/$net.bif" 2>&1 | grep -v '^network' || true
 done

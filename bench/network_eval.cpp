@@ -14,8 +14,8 @@
 #include "backends/cpu/emit_c.h"
 #include "backends/cpu/shared_object.h"
 #include "bench/child_process.h"
-#include "compiler/frontends/load_model.h"
-#include "compiler/passes/dfs_order.h"
+#include "tools/zbddc/load_model.h"
+#include "backends/cpu/dfs_order.h"
 #include "zbdd_model.h"
 
 #include <dlfcn.h>

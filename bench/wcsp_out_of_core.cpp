@@ -1,13 +1,13 @@
 // Tables beyond device memory (issue 6 item 5, seed 002 §V-B): bucket elimination on the GPU in
 // core and out of core.
 //
-// Default (a registered GPU benchmark, ~1 minute): band networks (bench/wide_networks.h, every
+// Default (a registered GPU benchmark, ~1 minute): band networks (tests/support/wide_networks.h, every
 // message domain^width entries) solved on the GPU in core and under forced budgets of 1, 1/4,
 // 1/16 and 1/64 of all their tables; per run the time, the copy engines' busy times and their
 // share of the run, the bytes moved, the steps and how many were in flight — and whether every
 // computed table equals the CPU executor's (exit 1 otherwise).
 //
-// --beyond-device (by hand, not run by default): one star network (bench/wide_networks.h) whose
+// --beyond-device (by hand, not run by default): one star network (tests/support/wide_networks.h) whose
 // largest table is larger than the GPU's whole memory (cuMemGetInfo's total), solved with the
 // default budget (a fraction of the free device memory). The host must hold every table: the
 // sizes are printed first, and the run is refused when /proc/meminfo's MemAvailable is short.
@@ -15,12 +15,13 @@
 //   wcsp_out_of_core --beyond-device [--leaves 11,2x30] [--centre 4] [--dry-run]
 // --leaves lists the leaves' domains, largest first; "2x30" means thirty leaves of domain 2.
 #include "backends/cuda/driver.h"
-#include "backends/cuda_tensor/tensor_gpu.h"
-#include "backends/tensor_cpu/tensor_cpu.h"
+#include "backends/tensor/cuda/tensor_gpu.h"
+#include "backends/tensor/cpu/tensor_cpu.h"
 #include "bench/harness.h"
-#include "bench/wide_networks.h"
+#include "tests/support/wide_networks.h"
 #include "compiler/elimination/bucket_program.h"
 #include "ir/tensor_interpret.h"
+#include "support/timer.h"
 
 #include <chrono>
 #include <cstdio>
@@ -35,10 +36,6 @@ using namespace zbddc::bench;
 namespace {
 
 bool gFailed = false;
-
-double msSince(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
 
 double gib(uint64_t bytes) { return static_cast<double>(bytes) / (1024.0 * 1024 * 1024); }
 

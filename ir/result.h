@@ -1,5 +1,5 @@
 // Errors as values at library boundaries: a Diagnostic names the place (file:line) and what is
-// wrong; the driver prints it once. No exceptions cross a library boundary.
+// wrong; the command line (tools/zbddc) prints it once. No exceptions cross a library boundary.
 #pragma once
 
 #include <cstddef>

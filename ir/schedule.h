@@ -1,7 +1,11 @@
 // The Schedule: a Circuit turned into parallel work — merged ops grouped into levels, each level
 // split into blocks of one op type, value slots numbered so a level's outputs are contiguous and
-// reused once dead. Both backends consume it (seed 003 §2 levels, §5 merged types). Plain data:
-// flat vectors of 32-bit indices, ranges given as prefix arrays (`xBegin` of size n+1).
+// reused once dead (seed 003 §2 levels, §5 merged types). It is the GPU's plan: the generic passes
+// (compiler/passes) build it and the GPU's passes (backends/cuda/schedule) add phases, blocks and
+// shared-memory preloads. Consumers today: the CUDA backend (backends/cuda/device_plan, when given
+// a Schedule), `zbddc stats`, and the schedule interpreter that checks every pass. The CPU backend
+// compiles the Circuit itself, in DFS order (backends/cpu/dfs_order.h). Plain data: flat vectors
+// of 32-bit indices, ranges given as prefix arrays (`xBegin` of size n+1).
 //
 // Value slots. One evaluation (one batch lane) owns `numSlots` values, laid out as
 //   [0]                              the semiring's Zero (dummy operand, Zero nodes)

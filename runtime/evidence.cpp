@@ -1,6 +1,6 @@
 #include "runtime/evidence.h"
 
-#include "compiler/frontends/text_lines.h"
+#include "ir/text_lines.h"
 
 #include <algorithm>
 

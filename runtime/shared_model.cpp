@@ -1,6 +1,6 @@
 #include "runtime/shared_model.h"
 
-#include "compiler/frontends/text_lines.h"
+#include "ir/text_lines.h"
 #include "zbdd_model.h"
 
 #include <cctype>

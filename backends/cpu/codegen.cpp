@@ -115,7 +115,7 @@ class Emitter {
         b_.CreateRetVoid();
     }
 
-    void driver(const std::string &metadata) {
+    void entry(const std::string &metadata) {
         const size_t n = p_.numFunctions();
         auto callAll = [&](const char *kind, int args, bool reverse) {
             llvm::Function *self = b_.GetInsertBlock()->getParent();
@@ -276,10 +276,10 @@ std::unique_ptr<llvm::Module> buildFunctionsModule(const CodegenRequest &r, size
     return m;
 }
 
-std::unique_ptr<llvm::Module> buildDriverModule(const CodegenRequest &r, const std::string &metadata,
+std::unique_ptr<llvm::Module> buildEntryModule(const CodegenRequest &r, const std::string &metadata,
                                                 llvm::LLVMContext &context) {
-    auto m = std::make_unique<llvm::Module>("zbdd_driver", context);
-    Emitter(r, *m).driver(metadata);
+    auto m = std::make_unique<llvm::Module>("zbdd_entry", context);
+    Emitter(r, *m).entry(metadata);
     return m;
 }
 

@@ -1,9 +1,9 @@
 // LLVM IR for a Circuit, built directly (no C round trip): straight-line code in the plan's order,
 // cut into functions of at most opsPerFunction ops (seed 003 §3's compiler, made linear-time by
 // bounding function size). Functions are spread over several modules so that they compile on
-// all cores; one driver module calls them in order.
+// all cores; one entry module calls them in order.
 //
-// The generated symbols, shared by the JIT and the .so runtime (xin: inputs in the numeric
+// The generated symbols, shared by the JIT and the model.so evaluator (xin: inputs in the numeric
 // domain, i.e. natural logs in log mode):
 //   void zbdd_gen_forward(const double *xin, double *slots, double *out);
 //   void zbdd_gen_forward_all(const double *xin, double *values, double *out); // one value per op
@@ -36,7 +36,7 @@ struct CodegenRequest {
     const Circuit *circuit;
     const CpuPlan *plan;
     bool backward = true;
-    bool hidden = false; // hidden visibility (.so: only the runtime's C ABI is exported)
+    bool hidden = false; // hidden visibility (.so: only the evaluator's C ABI is exported)
 };
 
 // The functions with index in [first, end).
@@ -44,7 +44,7 @@ std::unique_ptr<llvm::Module> buildFunctionsModule(const CodegenRequest &request
                                                    size_t end, llvm::LLVMContext &context);
 
 // The entry points, zbdd_gen_info and zbdd_gen_metadata.
-std::unique_ptr<llvm::Module> buildDriverModule(const CodegenRequest &request,
+std::unique_ptr<llvm::Module> buildEntryModule(const CodegenRequest &request,
                                                 const std::string &metadata,
                                                 llvm::LLVMContext &context);
 

@@ -3,7 +3,7 @@
 #include "backends/cpu/batched_loop.h"
 
 #include "backends/cpu/metadata.h"
-#include "backends/cpu/runtime/zbdd_runtime.h"
+#include "backends/cpu/evaluator/zbdd_evaluator.h"
 
 #include <chrono>
 

@@ -2,7 +2,7 @@
 
 #include "backends/cpu/codegen.h"
 #include "backends/cpu/metadata.h"
-#include "runtime_sources.inc"
+#include "evaluator_sources.inc"
 
 #include <cmath>
 #include <cstdio>
@@ -178,8 +178,8 @@ Status emitC(const Circuit &c, const CpuOptions &o, std::ostream &out) {
     return Ok{};
 }
 
-std::vector<std::pair<std::string, std::string>> runtimeHeaders() {
-    return {{"zbdd_model.h", embedded::kModelHeader}, {"zbdd_runtime.h", embedded::kRuntimeHeader}};
+std::vector<std::pair<std::string, std::string>> evaluatorHeaders() {
+    return {{"zbdd_model.h", embedded::kModelHeader}, {"zbdd_evaluator.h", embedded::kEvaluatorHeader}};
 }
 
 } // namespace zbddc

@@ -1,4 +1,4 @@
-// The metadata a model.so carries so that a runtime can answer PR/MAR/MPE from it alone: the
+// The metadata a model.so carries so that a loader can answer PR/MAR/MPE from it alone: the
 // semiring and numeric mode it was compiled for, the variable table, the meaning of every input
 // and the output names. Plain text, one record per line (docs/c-api.md); names are
 // percent-encoded so that every token is free of blanks.

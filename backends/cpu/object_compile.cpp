@@ -77,10 +77,10 @@ void optimise(llvm::Module &m, llvm::TargetMachine &tm, int optLevel) {
     pb.buildPerModuleDefaultPipeline(level).run(m, mam);
 }
 
-// One unit of parallel work: the driver (index 0) or a range of functions.
+// One unit of parallel work: the entry module (index 0) or a range of functions.
 struct Part {
     size_t first = 0, end = 0;
-    bool driver = false;
+    bool entry = false;
 };
 
 std::vector<Part> partition(const CpuPlan &plan, unsigned threads) {
@@ -122,7 +122,7 @@ Result<CompiledObjects> compileObjects(const Circuit &c, const CpuOptions &o,
             auto t1 = std::chrono::steady_clock::now();
             llvm::LLVMContext context;
             std::unique_ptr<llvm::Module> m =
-                parts[i].driver ? buildDriverModule(request, metadata, context)
+                parts[i].entry ? buildEntryModule(request, metadata, context)
                                 : buildFunctionsModule(request, parts[i].first, parts[i].end, context);
             m->setDataLayout((*tm)->createDataLayout());
             m->setTargetTriple((*tm)->getTargetTriple().str());
@@ -174,7 +174,7 @@ Result<std::string> emitLlvmIr(const Circuit &c, const CpuOptions &o, const std:
         return plan.error();
     const CodegenRequest request{&c, &*plan, o.backward, false};
     llvm::LLVMContext context;
-    std::unique_ptr<llvm::Module> m = buildDriverModule(request, metadata, context);
+    std::unique_ptr<llvm::Module> m = buildEntryModule(request, metadata, context);
     if (llvm::Linker::linkModules(*m, buildFunctionsModule(request, 0, plan->numFunctions(), context)))
         return error("internal error: cannot merge the generated modules");
     std::string text;

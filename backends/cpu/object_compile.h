@@ -27,7 +27,7 @@ struct CompiledObjects {
 };
 
 // `hidden`: give generated symbols hidden visibility (for a .so whose only exports are the
-// runtime's C ABI).
+// evaluator's C ABI).
 Result<CompiledObjects> compileObjects(const Circuit &circuit, const CpuOptions &options,
                                        const std::string &metadata, bool hidden);
 

@@ -2,7 +2,7 @@
 
 #include "backends/cpu/metadata.h"
 #include "backends/cpu/emit_c.h"
-#include "runtime_objects.inc"
+#include "evaluator_objects.inc"
 
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -83,9 +83,9 @@ Result<double> linkModel(const std::vector<std::string> &inputs, const std::stri
     const fs::path partial = target.parent_path() / ("." + target.filename().string() + ".partial-" +
                                                      std::to_string(getpid()));
     argv.insert(argv.end(), {"-o", partial.string(), "-I", tmp.path.string()});
-    // The runtime's headers, for C inputs (--emit=c); the runtime itself as the objects compiled
-    // when zbddc was built (runtime_objects.inc), so that only the inputs are compiled here.
-    for (const auto &[name, text] : runtimeHeaders())
+    // The evaluator's headers, for C inputs (--emit=c); the evaluator itself as the objects compiled
+    // when zbddc was built (evaluator_objects.inc), so that only the inputs are compiled here.
+    for (const auto &[name, text] : evaluatorHeaders())
         if (Status s = writeBinaryFile(tmp.path / name, text.data(), text.size()); !s)
             return s.error();
     for (const embedded::RuntimeObject &object : embedded::kRuntimeObjects) {

@@ -1,5 +1,5 @@
 // model.so: the circuit compiled to objects by LLVM (all cores), linked by the system C compiler
-// with the C runtime (runtime/, compiled once when zbddc is built) into a shared object exporting
+// with the C evaluator (evaluator/, compiled once when zbddc is built) into a shared object exporting
 // the C ABI of zbdd_model.h and the model's metadata. The output appears atomically (temp file + rename) or not at all.
 #pragma once
 
@@ -13,7 +13,7 @@ namespace zbddc {
 
 struct SharedObjectOptions {
     std::string compiler = "cc"; // the system C compiler, used as the linker driver
-    std::vector<std::string> flags{"-O2"}; // for C inputs (emitted C); the runtime comes compiled
+    std::vector<std::string> flags{"-O2"}; // for C inputs (emitted C); the evaluator comes compiled
 };
 
 struct SharedObjectReport {
@@ -40,7 +40,7 @@ struct TempDir {
 // Writes `size` bytes to `path`; fails with "path: cannot write file".
 Status writeBinaryFile(const std::filesystem::path &path, const char *data, size_t size);
 
-// Compiles and links C files and object files together with the C runtime into `path`
+// Compiles and links C files and object files together with the C evaluator into `path`
 // (atomically). Returns the wall time of the compiler in seconds.
 Result<double> linkModel(const std::vector<std::string> &inputs, const std::string &path,
                          const SharedObjectOptions &link = {});

@@ -2,8 +2,8 @@
 // writes, seed 003 §2); with reuse, a slot whose last reader ran in an earlier level is free again,
 // so memory follows the widest live set rather than the circuit. Needs SSA slots (every slot
 // written once), which every earlier pass keeps.
-#include "compiler/passes/pass.h"
-#include "compiler/passes/schedule_edit.h"
+#include "compiler/passes/passes.h"
+#include "ir/schedule_edit.h"
 
 #include <map>
 #include <set>

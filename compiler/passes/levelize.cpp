@@ -1,8 +1,8 @@
 // seed 003 §2: levels of independent ops. levelize puts every op at its earliest level (ASAP),
 // so the number of levels is the longest path; justifyLevels moves ops with slack (up to their
 // ALAP level) so that level sizes even out and fill whole warps.
-#include "compiler/passes/pass.h"
-#include "compiler/passes/schedule_edit.h"
+#include "compiler/passes/passes.h"
+#include "ir/schedule_edit.h"
 
 #include <algorithm>
 #include <cmath>

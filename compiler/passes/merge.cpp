@@ -1,6 +1,6 @@
 // Merging single-parent ops into their parent (seed 003 §5), so fewer, richer ops run per level.
-#include "compiler/passes/pass.h"
-#include "compiler/passes/schedule_edit.h"
+#include "compiler/passes/passes.h"
+#include "ir/schedule_edit.h"
 
 #include <algorithm>
 #include <map>

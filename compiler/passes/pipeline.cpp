@@ -1,6 +1,6 @@
 #include "compiler/passes/pipeline.h"
 
-#include "compiler/passes/schedule_edit.h"
+#include "ir/schedule_edit.h"
 
 #include <algorithm>
 #include <chrono>
@@ -14,35 +14,29 @@ namespace zbddc {
 
 namespace {
 
-struct PassEntry {
-    const char *name;
-    PassFn run;
+// Canonical order: merging works on the SSA op list, levels come next, then the target's passes
+// (PipelineOptions::targetPasses), slots last.
+const PassEntry kBeforeTarget[] = {
+    {"merge-seed", mergeSeedTypes}, {"merge-trees", mergeTrees},  {"levelize", levelize},
+    {"justify", justifyLevels},     {"unify-types", unifyTypes}, {"group", groupByType},
+};
+const PassEntry kAfterTarget[] = {
+    {"assign-slots", assignSlots},
+    {"assign-slots-noreuse", assignSlotsNoReuse},
 };
 
-// Canonical order: merging works on the SSA op list, levels come next, slots last.
-const std::vector<PassEntry> &registry() {
-    static const std::vector<PassEntry> passes = {
-        {"merge-seed", mergeSeedTypes},
-        {"merge-trees", mergeTrees},
-        {"levelize", levelize},
-        {"justify", justifyLevels},
-        {"unify-types", unifyTypes},
-        {"group", groupByType},
-        {"split-phases", splitPhases},
-        {"partition", partitionBlocks},
-        {"preload", preloadShared},
-        {"assign-slots", assignSlots},
-        {"assign-slots-noreuse", assignSlotsNoReuse},
-    };
+std::vector<PassEntry> registry(const PipelineOptions &o) {
+    std::vector<PassEntry> passes(std::begin(kBeforeTarget), std::end(kBeforeTarget));
+    passes.insert(passes.end(), o.targetPasses.begin(), o.targetPasses.end());
+    passes.insert(passes.end(), std::begin(kAfterTarget), std::end(kAfterTarget));
     return passes;
 }
 
-size_t indexOf(const std::string &name) {
-    const auto &r = registry();
-    for (size_t i = 0; i < r.size(); ++i)
-        if (name == r[i].name)
+size_t indexOf(const std::vector<PassEntry> &passes, const std::string &name) {
+    for (size_t i = 0; i < passes.size(); ++i)
+        if (name == passes[i].name)
             return i;
-    return r.size();
+    return passes.size();
 }
 
 double residentMiB() {
@@ -72,9 +66,9 @@ std::vector<std::string> splitPassList(std::string_view text) {
     return names;
 }
 
-std::vector<std::string> knownPasses() {
+std::vector<std::string> knownPasses(const PipelineOptions &o) {
     std::vector<std::string> names;
-    for (const PassEntry &p : registry())
+    for (const PassEntry &p : registry(o))
         names.push_back(p.name);
     return names;
 }
@@ -82,40 +76,45 @@ std::vector<std::string> knownPasses() {
 Result<std::vector<std::string>> passList(const PipelineOptions &o) {
     std::vector<std::string> list = o.passes;
     if (list.empty()) {
-        switch (o.optLevel) {
+        switch (o.level) {
         case 0:
-            list = {"levelize", "group", "partition", "assign-slots-noreuse"};
+            list = {"levelize", "group", "assign-slots-noreuse"};
             break;
         case 1:
-            list = {"merge-seed", "levelize", "group", "split-phases", "partition", "assign-slots"};
+            list = {"merge-seed", "levelize", "group", "assign-slots"};
             break;
         case 2:
-            list = {"merge-seed",   "levelize",  "justify", "unify-types", "group",
-                    "split-phases", "partition", "preload", "assign-slots"};
+            list = {"merge-seed", "levelize", "justify", "unify-types", "group", "assign-slots"};
             break;
         case 3:
-            list = {"merge-trees",  "levelize",  "justify", "unify-types", "group",
-                    "split-phases", "partition", "preload", "assign-slots"};
+            list = {"merge-trees", "levelize", "justify", "unify-types", "group", "assign-slots"};
             break;
         default:
-            return error("unknown optimisation level -O" + std::to_string(o.optLevel) +
-                         " (use -O0..-O3)");
+            return error("unknown schedule level " + std::to_string(o.level) +
+                         " (use 0..3)");
         }
+        // The target's passes of this level go between group and slot assignment.
+        std::vector<std::string> target;
+        for (const PassEntry &p : o.targetPasses)
+            if (p.fromLevel <= o.level)
+                target.emplace_back(p.name);
+        list.insert(list.end() - 1, target.begin(), target.end());
     }
     if (!o.fuse)
         std::erase_if(list,
                       [](const std::string &n) { return n == "merge-seed" || n == "merge-trees"; });
+    const std::vector<PassEntry> passes = registry(o);
     size_t previous = 0;
     bool levelled = false;
     for (const std::string &name : list) {
-        const size_t at = indexOf(name);
-        if (at == registry().size())
+        const size_t at = indexOf(passes, name);
+        if (at == passes.size())
             return error("unknown pass '" + name + "'");
         if (at < previous)
-            return error("pass '" + name + "' must run before '" + registry()[previous].name + "'");
+            return error("pass '" + name + "' must run before '" + passes[previous].name + "'");
         previous = at;
         levelled |= name == "levelize";
-        if (at > indexOf("levelize") && !levelled)
+        if (at > indexOf(passes, "levelize") && !levelled)
             return error("pass '" + name + "' needs levelize before it");
     }
     return list;
@@ -149,8 +148,9 @@ Result<Schedule> buildSchedule(const Circuit &circuit, const PipelineOptions &o,
     });
     if (o.afterEachPass)
         o.afterEachPass("lower", s);
+    const std::vector<PassEntry> passes = registry(o);
     for (const std::string &name : *list) {
-        timed(name, [&](PassStats &ps) { registry()[indexOf(name)].run(s, o, ps); });
+        timed(name, [&](PassStats &ps) { passes[indexOf(passes, name)].run(s, o, ps); });
         if (o.verifyEach)
             if (Status st = verify(s); !st)
                 return error("after pass " + name + ": " + st.error().message);

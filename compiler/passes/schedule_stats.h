@@ -3,7 +3,7 @@
 // (its Figure 2), slots, preload and phase counts, and every pass's counters and timing.
 #pragma once
 
-#include "compiler/passes/pass.h"
+#include "ir/pass.h"
 #include "ir/circuit.h"
 #include "ir/schedule.h"
 

@@ -3,8 +3,8 @@
 // that would fill a warp only partly run as a richer type of the same level when some of its
 // leaves set to One (x ⊗ 1 = x) or Zero (x ⊕ 0 = x) reduce it exactly to theirs, and that saves
 // warps. Both identities hold in every semiring, so the value is unchanged.
-#include "compiler/passes/pass.h"
-#include "compiler/passes/schedule_edit.h"
+#include "compiler/passes/passes.h"
+#include "ir/schedule_edit.h"
 
 #include <algorithm>
 #include <optional>

@@ -1,17 +1,12 @@
 #include "runtime/bucket_elimination/host_device_split.h"
 
-#include "backends/tensor_cpu/tensor_cpu.h"
+#include "backends/tensor/cpu/tensor_cpu.h"
+#include "support/timer.h"
 
 #include <algorithm>
 #include <chrono>
 
 namespace zbddc {
-
-namespace {
-double msSince(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-} // namespace
 
 uint64_t opWorkEntries(const TensorProgram &p, uint32_t o) {
     const TensorOp &op = p.ops[o];

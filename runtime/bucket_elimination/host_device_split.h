@@ -6,7 +6,7 @@
 // included) across table sizes and prints where the GPU starts to win.
 //
 // The plan and the executor are independent of CUDA: the executor drives any SplitDevice (the
-// GPU session of backends/cuda_tensor on a GPU machine; a host stand-in in the tests), so the
+// GPU session of backends/tensor/cuda on a GPU machine; a host stand-in in the tests), so the
 // partition, the transfers and the merge of results are tested without a GPU.
 #pragma once
 

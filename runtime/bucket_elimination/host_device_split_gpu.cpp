@@ -1,9 +1,9 @@
-// The host/device split on a real GPU: the CUDA session (backends/cuda_tensor/
+// The host/device split on a real GPU: the CUDA session (backends/tensor/cuda/
 // tensor_gpu_session.h) as the SplitDevice of runTensorProgramSplit. Built only with the CUDA
 // tensor backend.
 #include "runtime/bucket_elimination/host_device_split_gpu.h"
 
-#include "backends/cuda_tensor/tensor_gpu_session.h"
+#include "backends/tensor/cuda/tensor_gpu_session.h"
 
 #include <cstdio>
 

@@ -1,6 +1,6 @@
 #include "runtime/bucket_elimination/problem_library.h"
 
-#include "backends/tensor_so/problem_so.h"
+#include "backends/tensor/so/problem_so.h"
 #include "compiler/elimination/bucket_program.h"
 #include "zbdd_problem.h"
 

@@ -1,6 +1,6 @@
 // problem.so end to end: `writeProblemLibrary` orders a cost network, checks what bucket
 // elimination will need before anything is allocated, builds the fused bucket program (no
-// evidence: the .so takes evidence at solve time) and compiles it (backends/tensor_so);
+// evidence: the .so takes evidence at solve time) and compiles it (backends/tensor/so);
 // `ProblemLibrary` dlopens such a .so and answers through its C ABI (include/zbdd_problem.h),
 // checking every assignment's cost against the optimum as solveBucketElimination does.
 #pragma once

@@ -1,15 +1,16 @@
 #include "runtime/bucket_elimination/solve_be.h"
 
-#include "backends/tensor_cpu/incomplete_cpu.h"
-#include "backends/tensor_cpu/tensor_cpu.h"
+#include "backends/tensor/cpu/incomplete_cpu.h"
+#include "backends/tensor/cpu/tensor_cpu.h"
 #include "compiler/elimination/bucket_program.h"
 #include "ir/tensor_interpret.h"
 
 #ifdef ZBDDC_HAVE_TENSOR_CUDA
 #include "backends/cuda/driver.h"
-#include "backends/cuda_tensor/incomplete_gpu.h"
-#include "backends/cuda_tensor/tensor_gpu.h"
+#include "backends/tensor/cuda/incomplete_gpu.h"
+#include "backends/tensor/cuda/tensor_gpu.h"
 #include "runtime/bucket_elimination/host_device_split_gpu.h"
+#include "support/timer.h"
 #endif
 
 #include <chrono>
@@ -17,12 +18,6 @@
 #include <cstdio>
 
 namespace zbddc {
-
-namespace {
-double msSince(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-}
-} // namespace
 
 Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOptions &options) {
     const auto start = std::chrono::steady_clock::now();

@@ -147,7 +147,7 @@ TEST_CASE("zbddc --emit=cu and --emit=ptx write the CUDA backend's kernels", "[c
 }
 
 TEST_CASE("zbddc stats shows the schedule the passes build", "[cli][passes]") {
-    for (const char *opts : {"-O0", "-O3", "--no-fuse", "--passes=levelize,group,partition,assign-slots-noreuse"}) {
+    for (const char *opts : {"--schedule-level 0", "--schedule-level 3", "--no-fuse", "--passes=levelize,group,partition,assign-slots-noreuse"}) {
         INFO(opts);
         auto s = runZbddc("stats " + kExample + " --json " + opts);
         REQUIRE(s.exitCode == 0);
@@ -158,7 +158,7 @@ TEST_CASE("zbddc stats shows the schedule the passes build", "[cli][passes]") {
     auto text = runZbddc("stats " + kExample + " --time-passes");
     REQUIRE(text.exitCode == 0);
     CHECK_THAT(text.out, Catch::Contains("levels: 6"));
-    CHECK_THAT(text.out, Catch::Contains("schedule (-O2)"));
+    CHECK_THAT(text.out, Catch::Contains("schedule (level 2)"));
     CHECK_THAT(text.err, Catch::Contains("levelize"));
     auto bad = runZbddc("stats " + kExample + " --passes=levelize,no-such-pass");
     CHECK(bad.exitCode == 2);

@@ -1,5 +1,5 @@
 #include "backends/cpu/batched_loop.h"
-#include "compiler/passes/dfs_order.h"
+#include "backends/cpu/dfs_order.h"
 #include "ir/interpret.h"
 #include "random_circuit.h"
 

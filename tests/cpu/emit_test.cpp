@@ -1,7 +1,7 @@
 #include "backends/cpu/emit_c.h"
 #include "backends/cpu/object_compile.h"
 #include "backends/cpu/shared_object.h"
-#include "compiler/passes/dfs_order.h"
+#include "backends/cpu/dfs_order.h"
 #include "ir/interpret.h"
 #include "random_circuit.h"
 #include "so_loader.h"

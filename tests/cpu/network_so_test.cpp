@@ -5,7 +5,7 @@
 // `zbddc run NET.so` must answer PR and MAR like `zbddc run NET.zdd --device reference`.
 // The small networks run in the unit suite; insurance, water, hailfinder and pathfinder (10^5
 // ZBDD nodes, seconds each) only under [slow] (CTest: test_cpu_networks_slow).
-#include "compiler/frontends/load_model.h"
+#include "tools/zbddc/load_model.h"
 #include "ir/interpret.h"
 #include "random_circuit.h"
 #include "so_loader.h"

@@ -3,6 +3,7 @@
 // its backward gather lists must reproduce inputAdjoints.
 #include "backends/cuda/cuda_model.h"
 #include "backends/cuda/device_plan.h"
+include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
 #include "ir/interpret.h"
 #include "random_circuits.h"
@@ -149,8 +150,8 @@ TEST_CASE("plans from the passes' Schedules (merged types, preloads) equal the r
                 const Circuit c = testing::randomZddCircuit(25, 12, seed, 2);
                 Circuit cs = c;
                 cs.semiring = s;
-                PipelineOptions po;
-                po.optLevel = opt;
+                PipelineOptions po = withGpuPasses({});
+                po.level = opt;
                 auto names = passList(po);
                 REQUIRE(names.ok());
                 // Keep every value for the backward pass: the no-reuse slot assignment.

@@ -3,6 +3,7 @@
 // mixed launch plans, forward and backward, traceback. Results are poisoned with NaN before every
 // run and NaN never compares equal. Exits 77 (skipped) where no GPU is present.
 #include "backends/cuda/cuda_model.h"
+include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
 #include "ir/interpret.h"
 #include "random_circuits.h"
@@ -203,8 +204,8 @@ TEST_CASE("a PR that underflows float64 is right in log space", "[gpu]") {
 
 namespace {
 Schedule scheduleFor(const Circuit &c, int opt, bool reuse) {
-    PipelineOptions po;
-    po.optLevel = opt;
+    PipelineOptions po = withGpuPasses({});
+    po.level = opt;
     auto names = passList(po);
     REQUIRE(names.ok());
     if (!reuse)

@@ -1,4 +1,4 @@
-#include "compiler/passes/dfs_order.h"
+#include "backends/cpu/dfs_order.h"
 
 #include "tests/catch.hpp"
 

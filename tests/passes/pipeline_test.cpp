@@ -1,8 +1,9 @@
 // Every pass keeps the circuit's value: the schedule interpreter must agree with the reference
 // evaluator after every pass, at every -O level, in every semiring, on random ZBDD-shaped and
 // general circuits; plus the structural promises each pass makes.
+include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
-#include "compiler/passes/schedule_edit.h"
+#include "ir/schedule_edit.h"
 #include "compiler/passes/schedule_interpret.h"
 #include "ir/interpret.h"
 #include "random_circuits.h"
@@ -64,8 +65,8 @@ std::vector<Circuit> circuits() {
 
 // Small device so that the random circuits exercise grid, single-block and preload tiles.
 PipelineOptions smallDevice(int level) {
-    PipelineOptions o;
-    o.optLevel = level;
+    PipelineOptions o = withGpuPasses({});
+    o.level = level;
     o.verifyEach = true;
     o.device = DeviceShape{4, 8, 64, 8 * 8};
     o.gridMinOps = 16;
@@ -117,7 +118,7 @@ TEST_CASE("levelize gives as many levels as the longest path") {
             depth[id] = d;
             longest = std::max(longest, d);
         }
-        PipelineOptions o;
+        PipelineOptions o = withGpuPasses({});
         o.passes = {"levelize"};
         Result<Schedule> s = buildSchedule(c, o);
         REQUIRE(s.ok());
@@ -143,7 +144,7 @@ TEST_CASE("justify keeps the number of levels and never widens the widest level 
 
 TEST_CASE("merging reduces ops on ZBDD circuits; seed merging yields only type1-type6") {
     const Circuit c = test::randomZddCircuit(40, 2000, 2, 5);
-    PipelineOptions o;
+    PipelineOptions o = withGpuPasses({});
     o.passes = {"merge-seed"};
     Result<Schedule> s = buildSchedule(c, o);
     REQUIRE(s.ok());
@@ -195,7 +196,7 @@ TEST_CASE("preload tiles fit the shared memory and only read inputs or constants
 TEST_CASE("pass lists: unknown names, wrong order and missing levelize are refused") {
     REQUIRE(splitPassList("levelize,,group,") == std::vector<std::string>{"levelize", "group"});
     REQUIRE(splitPassList("").empty());
-    PipelineOptions o;
+    PipelineOptions o = withGpuPasses({});
     o.passes = {"levelize", "frobnicate"};
     REQUIRE_FALSE(passList(o).ok());
     o.passes = {"levelize", "merge-seed"};
@@ -203,9 +204,9 @@ TEST_CASE("pass lists: unknown names, wrong order and missing levelize are refus
     o.passes = {"group"};
     REQUIRE_FALSE(passList(o).ok());
     o.passes.clear();
-    o.optLevel = 7;
+    o.level = 7;
     REQUIRE_FALSE(passList(o).ok());
-    o.optLevel = 3;
+    o.level = 3;
     o.fuse = false;
     const Result<std::vector<std::string>> list = passList(o);
     REQUIRE(list.ok());

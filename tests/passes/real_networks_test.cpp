@@ -3,6 +3,7 @@
 #include "compiler/frontends/bn/bayes_net.h"
 #include "compiler/frontends/zdd/zdd_lower.h"
 #include "compiler/mlf/mlf_compile.h"
+include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
 #include "compiler/passes/schedule_interpret.h"
 #include "ir/interpret.h"
@@ -33,8 +34,8 @@ void checkSchedules(const std::string &dir, const char *name) {
     for (double &v : x)
         v = u(rng);
     for (int level = 0; level <= 3; ++level) {
-        PipelineOptions o;
-        o.optLevel = level;
+        PipelineOptions o = withGpuPasses({});
+        o.level = level;
         o.verifyEach = true;
         o.device = DeviceShape{4, 8, 64, 256}; // small, so these networks reach the GPU phases
         o.gridMinOps = 16;

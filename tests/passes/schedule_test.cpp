@@ -1,6 +1,6 @@
 // The Schedule's verifier, the lowering and the schedule interpreter, on small hand-made inputs.
-#include "compiler/passes/pass.h"
-#include "compiler/passes/schedule_edit.h"
+#include "compiler/passes/passes.h"
+#include "ir/schedule_edit.h"
 #include "compiler/passes/schedule_interpret.h"
 #include "ir/interpret.h"
 #include "random_circuits.h"

@@ -1,7 +1,7 @@
 // `zbddc run --device cuda` and Model(Device::Cuda) on a real GPU against the reference
 // evaluator: PR, MAR and MPE (the device's own traceback) on the example and asia/alarm. Exits 77
 // (skipped) where no GPU is usable, saying why.
-#include "compiler/frontends/load_model.h"
+#include "tools/zbddc/load_model.h"
 #include "runtime/engine.h"
 #include "runtime/model.h"
 #include "runtime/tasks.h"

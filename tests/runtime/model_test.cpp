@@ -1,7 +1,7 @@
 // The runtime Model on the LLVM JIT against the reference evaluator (the oracle): PR, MAR and MPE
 // on the example and on asia/alarm, the log-space fallback, MPE decoding with ties, device
 // selection and its fallback note, model.so metadata errors.
-#include "compiler/frontends/load_model.h"
+#include "tools/zbddc/load_model.h"
 #include "runtime/engine.h"
 #include "runtime/model.h"
 #include "runtime/mpe_decode.h"

@@ -3,9 +3,9 @@
 // input rows inputRange names and bounds-checks every read — reproduces the reference
 // interpreter table by table on random programs under budgets down to the smallest that can
 // work, in the bucket programs' layout, in scrambled layouts, and after relayoutForChunks.
-#include "backends/cuda_tensor/chunk_host_run.h"
-#include "backends/cuda_tensor/chunk_layout.h"
-#include "backends/cuda_tensor/chunk_plan.h"
+#include "backends/tensor/cuda/chunk_host_run.h"
+#include "backends/tensor/cuda/chunk_layout.h"
+#include "backends/tensor/cuda/chunk_plan.h"
 #include "host_out_of_core.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/elimination/elimination_order.h"

@@ -3,7 +3,7 @@
 // the host, nothing moved twice), and the executor driven with a stand-in device — a second table
 // store running its ops on another thread, so host and "device" really work at once — equal to the
 // reference interpreter table by table at every threshold.
-#include "backends/tensor_cpu/tensor_cpu.h"
+#include "backends/tensor/cpu/tensor_cpu.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/elimination/elimination_order.h"
 #include "ir/tensor_interpret.h"

@@ -1,9 +1,9 @@
 // The out-of-core path's host model on a whole network: shared by the chunk-plan tests.
 #pragma once
 
-#include "backends/cuda_tensor/chunk_host_run.h"
-#include "backends/tensor_cpu/tensor_cpu.h"
-#include "bench/wide_networks.h"
+#include "backends/tensor/cuda/chunk_host_run.h"
+#include "backends/tensor/cpu/tensor_cpu.h"
+#include "tests/support/wide_networks.h"
 #include "compiler/elimination/bucket_program.h"
 #include "ir/tensor_interpret.h"
 

@@ -2,8 +2,8 @@
 // constraints (exact: integer costs), and the solver's optimum equals brute force. Exit 77 (skipped)
 // without a GPU.
 #include "backends/cuda/driver.h"
-#include "backends/cuda_tensor/incomplete_gpu.h"
-#include "backends/tensor_cpu/incomplete_cpu.h"
+#include "backends/tensor/cuda/incomplete_gpu.h"
+#include "backends/tensor/cpu/incomplete_cpu.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/elimination/elimination_order.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"

@@ -1,9 +1,9 @@
 // Bucket elimination over incomplete tables (seed 002 §IV): the primitives against the standard
 // library, the CPU executor against the reference interpreter table by table, against the complete
 // path capped at the bound, and against brute force; the VALUE phase over incomplete tables.
-#include "backends/tensor_cpu/incomplete_cpu.h"
-#include "backends/tensor_cpu/incomplete_ops.h"
-#include "backends/tensor_cpu/tensor_cpu.h"
+#include "backends/tensor/cpu/incomplete_cpu.h"
+#include "backends/tensor/cpu/incomplete_ops.h"
+#include "backends/tensor/cpu/tensor_cpu.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/elimination/elimination_order.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"

@@ -214,7 +214,7 @@ TEST_CASE("--emit=c writes the problem's C, which builds into the same problem.s
         std::string::npos);
     const std::string so = testing::scratchDir() + "/emit_by_hand.so";
     REQUIRE(std::system(("cc -shared -fPIC -O2 -pthread -I '" + std::string(ZBDDC_SOURCE_DIR) +
-                         "/backends/tensor_so/include' '" + c + "' -o '" + so + "' -lm")
+                         "/backends/tensor/so/include' '" + c + "' -o '" + so + "' -lm")
                             .c_str()) == 0);
     const auto expected = testing::runZbddc("run '" + wcsp + "' --task mpe --device cpu");
     REQUIRE(expected.exitCode == 0);

@@ -3,8 +3,8 @@
 // its tables' layouts scrambled.
 #pragma once
 
-#include "backends/cuda_tensor/chunk_layout.h"
-#include "backends/cuda_tensor/chunk_plan.h"
+#include "backends/tensor/cuda/chunk_layout.h"
+#include "backends/tensor/cuda/chunk_plan.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/elimination/elimination_order.h"
 #include "random_networks.h"

@@ -2,14 +2,14 @@
 // by table, bit-exact on integer costs) and against toulbar2's optima through the solver.
 // Exits 77 (skipped) where no GPU is present.
 #include "backends/cuda/driver.h"
-#include "backends/cuda_tensor/chunk_layout.h"
-#include "backends/cuda_tensor/tensor_gpu.h"
-#include "backends/tensor_cpu/tensor_cpu.h"
+#include "backends/tensor/cuda/chunk_layout.h"
+#include "backends/tensor/cuda/tensor_gpu.h"
+#include "backends/tensor/cpu/tensor_cpu.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/elimination/elimination_order.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "ir/tensor_interpret.h"
-#include "bench/wide_networks.h"
+#include "tests/support/wide_networks.h"
 #include "random_programs.h"
 #include "runtime/bucket_elimination/solve_be.h"
 

@@ -1,7 +1,7 @@
 // Every kernel the generator writes compiles with NVRTC (no GPU needed): random programs of every
 // op kind and both kernel variants, every semiring, and the SPOT5 404 program.
 #include "backends/cuda/nvrtc.h"
-#include "backends/cuda_tensor/tensor_kernels.h"
+#include "backends/tensor/cuda/tensor_kernels.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/elimination/elimination_order.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"

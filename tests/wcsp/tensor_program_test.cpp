@@ -1,4 +1,4 @@
-#include "backends/tensor_cpu/tensor_cpu.h"
+#include "backends/tensor/cpu/tensor_cpu.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/elimination/elimination_order.h"
 #include "ir/tensor_interpret.h"

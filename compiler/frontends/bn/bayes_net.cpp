@@ -1,6 +1,7 @@
 #include "compiler/frontends/bn/bayes_net.h"
 
-#include "compiler/frontends/text_lines.h"
+#include "ir/text_lines.h"
+#include "support/strings.h"
 
 #include <cmath>
 #include <cstdio>
@@ -101,12 +102,6 @@ Status checkNetwork(BayesNet &net, const ReadOptions &options) {
         return errorAt(net.file, net.variables[at].line, "cycle in the network: " + cycle);
     return Ok{};
 }
-
-namespace {
-bool endsWith(const std::string &s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-} // namespace
 
 Result<BayesNet> readNetworkFile(const std::string &path, const ReadOptions &options) {
     Result<BayesNet> (*parse)(std::string_view, const std::string &) = nullptr;

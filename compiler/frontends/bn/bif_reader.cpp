@@ -1,7 +1,7 @@
 // BIF (the interchange format of JavaBayes, as bnlearn and pgmpy write it): docs/formats/bif.md.
 #include "compiler/frontends/bn/bayes_net.h"
 
-#include "compiler/frontends/text_lines.h"
+#include "ir/text_lines.h"
 
 #include <string>
 

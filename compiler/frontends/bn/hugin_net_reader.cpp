@@ -1,7 +1,7 @@
 // Hugin .net networks (discrete nodes and conditional potentials): docs/formats/hugin-net.md.
 #include "compiler/frontends/bn/bayes_net.h"
 
-#include "compiler/frontends/text_lines.h"
+#include "ir/text_lines.h"
 
 #include <cctype>
 

@@ -3,7 +3,7 @@
 // elements (PROPERTY, NETWORK/NAME ...) are skipped.
 #include "compiler/frontends/bn/bayes_net.h"
 
-#include "compiler/frontends/text_lines.h"
+#include "ir/text_lines.h"
 
 #include <algorithm>
 #include <sstream>

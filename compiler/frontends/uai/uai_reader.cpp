@@ -1,6 +1,6 @@
 #include "compiler/frontends/uai/uai_reader.h"
 
-#include "compiler/frontends/text_lines.h"
+#include "ir/text_lines.h"
 
 #include <algorithm>
 #include <cmath>

@@ -34,7 +34,7 @@ struct UaiModel {
 Result<UaiModel> parseUai(std::string_view text, const std::string &file);
 
 // The network type a UAI file starts with ("MARKOV", "BAYES", anything else), read without reading
-// the whole file; empty if the file cannot be read. The driver routes on it.
+// the whole file; empty if the file cannot be read. The command line routes on it.
 std::string peekUaiType(const std::string &path);
 
 } // namespace zbddc

@@ -1,17 +1,11 @@
 #include "compiler/frontends/wcsp/read_cost_network.h"
 
-#include "compiler/frontends/text_lines.h"
+#include "ir/text_lines.h"
 #include "compiler/frontends/wcsp/uai_cost_reader.h"
 #include "compiler/frontends/wcsp/wcsp_reader.h"
+#include "support/strings.h"
 
 namespace zbddc {
-
-namespace {
-bool endsWith(const std::string &s, const std::string &suffix) {
-    return s.size() >= suffix.size() &&
-           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-} // namespace
 
 Result<CostNetwork> readCostNetworkFile(const std::string &path) {
     const bool wcsp = endsWith(path, ".wcsp");

@@ -1,6 +1,6 @@
 // Reader for the .zdd text format (docs/formats/zdd.md). Every malformed input ends in one
 // Diagnostic naming file:line; nothing is half-built on failure.
-#include "compiler/frontends/text_lines.h"
+#include "ir/text_lines.h"
 #include "compiler/frontends/zdd/zdd_format.h"
 
 #include <cmath>

@@ -3,7 +3,7 @@
 // toggles whether the empty set belongs to the family. We materialise those toggles as plain
 // nodes, since our ZBDDs have no complement edges. Levels count up towards the root; our variables
 // count down, so level l becomes variable L - l.
-#include "compiler/frontends/text_lines.h"
+#include "ir/text_lines.h"
 #include "compiler/frontends/zdd/zdd_format.h"
 
 #include <unordered_map>

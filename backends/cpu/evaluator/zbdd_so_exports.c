@@ -1,0 +1,44 @@
+/* The C ABI of a model.so (zbdd_model.h), over the generated functions and the shared evaluator. */
+#include "zbdd_model.h"
+#include "zbdd_evaluator.h"
+
+#define ZBDD_HIDDEN __attribute__((visibility("hidden")))
+#define ZBDD_EXPORT __attribute__((visibility("default")))
+
+/* Emitted by zbddc (backends/cpu/codegen.h). */
+ZBDD_HIDDEN extern const uint64_t zbdd_gen_info[8];
+ZBDD_HIDDEN extern const char zbdd_gen_metadata[];
+ZBDD_HIDDEN void zbdd_gen_forward(const double *, double *, double *);
+ZBDD_HIDDEN void zbdd_gen_forward_all(const double *, double *, double *) __attribute__((weak));
+ZBDD_HIDDEN void zbdd_gen_backward(const double *, const double *, double *, double *)
+    __attribute__((weak));
+ZBDD_HIDDEN void zbdd_gen_seed(double *, double *, uint64_t) __attribute__((weak));
+
+static unsigned zbdd_threads;
+
+static struct zbdd_program program(void) {
+    struct zbdd_program p = {zbdd_gen_info[1], zbdd_gen_info[2], zbdd_gen_info[3],
+                             zbdd_gen_info[4], (int)zbdd_gen_info[5], zbdd_gen_info[6] == 1,
+                             zbdd_gen_forward, zbdd_gen_forward_all, zbdd_gen_backward,
+                             zbdd_gen_seed};
+    return p;
+}
+
+ZBDD_EXPORT int zbdd_abi_version(void) { return ZBDD_ABI_VERSION; }
+ZBDD_EXPORT size_t zbdd_num_inputs(void) { return (size_t)zbdd_gen_info[1]; }
+ZBDD_EXPORT size_t zbdd_num_outputs(void) { return (size_t)zbdd_gen_info[2]; }
+ZBDD_EXPORT const char *zbdd_metadata(void) { return zbdd_gen_metadata; }
+ZBDD_EXPORT void zbdd_set_threads(unsigned threads) {
+    __atomic_store_n(&zbdd_threads, threads, __ATOMIC_RELAXED);
+}
+
+ZBDD_EXPORT int zbdd_eval(const double *x, double *out, size_t batch) {
+    const struct zbdd_program p = program();
+    return zbdd_run_eval(&p, x, out, batch, __atomic_load_n(&zbdd_threads, __ATOMIC_RELAXED));
+}
+
+ZBDD_EXPORT int zbdd_adjoints(const double *x, size_t output, double *adj, size_t batch) {
+    const struct zbdd_program p = program();
+    return zbdd_run_adjoints(&p, x, output, adj, batch,
+                             __atomic_load_n(&zbdd_threads, __ATOMIC_RELAXED));
+}

@@ -1,0 +1,53 @@
+// Runs a TensorProgram on one GPU: input tables (sparse ones made complete) uploaded once, one
+// NVRTC-compiled module for all op kernels, ops launched level by level (the ops of a level on
+// separate streams, so independent buckets overlap), computed tables kept on the device and
+// downloaded at the end for the VALUE phase on the host. Output tables are written in chunks of
+// at most `chunkRows` rows (the kernels take a row offset).
+// Tables beyond device memory (seed 002 §V): when all tables together exceed the budget — by
+// default a fraction of the device memory cuMemGetInfo reports free — the executor follows
+// planChunks (chunk_plan.h): tables live on the host, each op runs in steps that upload only the
+// input rows they read and compute one chunk of the output, several steps in flight on streams
+// that keep both copy engines busy (tensor_gpu_chunked.h). Programs whose layouts would make
+// input slices wider than needed are re-laid out on the host first (chunk_layout.h).
+#pragma once
+
+#include "backends/tensor/cuda/chunk_plan.h"
+#include "backends/tensor/cuda/tensor_kernels.h"
+#include "ir/tensor_program.h"
+
+#include <vector>
+
+namespace zbddc::cuda {
+
+struct GpuExecOptions {
+    TensorKernelOptions kernels;
+    uint64_t chunkRows = uint64_t{1} << 26;
+    double memoryFraction = 0.8;    // of the device memory free at the start usable for tables
+    uint64_t memoryBudgetBytes = 0; // nonzero: use this budget instead (tests force out-of-core)
+    uint32_t maxInFlight = 4;       // steps (buffers and streams) in flight per op out of core
+    bool timeCopies = false;        // out of core: time every copy with events (stats below)
+};
+
+struct GpuExecStats {
+    double compileMs = 0, uploadMs = 0, kernelMs = 0, downloadMs = 0;
+    bool compiledFromCache = false;
+    bool outOfCore = false;
+    uint64_t chunks = 0; // kernel launches (steps) of the out-of-core path
+    // Out of core: the budget and what it came from, bytes copied each way, host tables pinned
+    // (those of 1 MiB or more; unpinned: where the driver refused), the most steps in flight, and whether the program
+    // was re-laid out. uploadMs/downloadMs are then copy-engine busy times (with timeCopies),
+    // overlapping kernelMs, the wall time of the whole chunked run.
+    uint64_t budgetBytes = 0, deviceFreeBytes = 0, deviceTotalBytes = 0;
+    uint64_t uploadBytes = 0, downloadBytes = 0, pinnedBytes = 0, unpinnedBytes = 0;
+    uint32_t maxInFlight = 0;
+    double hostPrepMs = 0; // host tables allocated and pinned, within kernelMs
+    bool relaid = false;
+    std::string device;
+};
+
+// Same result layout as runTensorProgramCpu / interpretTensorProgram.
+Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgram &program,
+                                                              const GpuExecOptions &options = {},
+                                                              GpuExecStats *stats = nullptr);
+
+} // namespace zbddc::cuda

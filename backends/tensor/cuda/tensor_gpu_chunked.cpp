@@ -1,0 +1,341 @@
+#include "backends/tensor/cuda/tensor_gpu_chunked.h"
+
+#include <algorithm>
+#include <chrono>
+
+namespace zbddc::cuda {
+
+namespace {
+
+std::vector<double> denseValues(const Table &tab) {
+    if (!tab.sparse)
+        return tab.values;
+    std::vector<double> dense(tab.entries(), tab.defaultValue);
+    for (size_t r = 0; r < tab.rows.size(); ++r)
+        dense[tab.rows[r]] = tab.values[r];
+    return dense;
+}
+
+// Events created on demand and destroyed with the executor; timed copy spans summed at the end.
+class Events {
+  public:
+    explicit Events(Device &d) : d_(d) {}
+    Events(const Events &) = delete;
+    Events &operator=(const Events &) = delete;
+    ~Events() {
+        for (EventHandle e : owned_)
+            d_.destroyEvent(e);
+    }
+    Result<EventHandle> make(bool timing) {
+        auto e = d_.createEvent(timing);
+        if (e)
+            owned_.push_back(*e);
+        return e;
+    }
+
+  private:
+    Device &d_;
+    std::vector<EventHandle> owned_;
+};
+
+// A copy on `stream`, bracketed by timing events when `spans` is given (copy-engine busy time).
+template <class Copy>
+Status timedCopy(Device &d, Events &events, StreamHandle stream,
+                 std::vector<std::pair<EventHandle, EventHandle>> *spans, Copy &&copy) {
+    EventHandle start = nullptr, stop = nullptr;
+    if (spans) {
+        auto a = events.make(true), b = events.make(true);
+        if (!a)
+            return a.error();
+        if (!b)
+            return b.error();
+        start = *a;
+        stop = *b;
+        if (Status s = d.record(start, stream); !s)
+            return s;
+    }
+    if (Status s = copy(); !s)
+        return s;
+    if (spans) {
+        if (Status s = d.record(stop, stream); !s)
+            return s;
+        spans->push_back({start, stop});
+    }
+    return Ok{};
+}
+
+Result<double> spanMs(Device &d, const std::vector<std::pair<EventHandle, EventHandle>> &spans) {
+    double ms = 0;
+    for (auto [a, b] : spans) {
+        auto t = d.elapsed(a, b);
+        if (!t)
+            return t.error();
+        ms += *t;
+    }
+    return ms;
+}
+
+// Registers the pages of the host tables: every group of tables that share pages (heap blocks a
+// few bytes apart) becomes one range, pinned when it holds a table of at least 1 MiB. A table
+// must lie wholly inside one registered range or wholly outside all: the driver refuses a
+// second registration of a page, and rejects a copy over a range only partly registered.
+std::vector<HostRegistration> pinTables(Device &d, std::vector<std::vector<double>> &host,
+                                        GpuExecStats &st) {
+    constexpr uintptr_t kPage = 4096, kPinMinBytes = uintptr_t{1} << 20;
+    struct Range {
+        uintptr_t begin, end;
+        uint64_t tableBytes;
+        bool wanted;
+    };
+    std::vector<Range> ranges;
+    for (auto &values : host) {
+        const uintptr_t bytes = values.size() * sizeof(double);
+        if (bytes == 0)
+            continue;
+        const auto p = reinterpret_cast<uintptr_t>(values.data());
+        ranges.push_back({p & ~(kPage - 1), (p + bytes + kPage - 1) & ~(kPage - 1), bytes,
+                          bytes >= kPinMinBytes});
+    }
+    std::sort(ranges.begin(), ranges.end(),
+              [](const Range &a, const Range &b) { return a.begin < b.begin; });
+    std::vector<Range> merged;
+    for (const Range &r : ranges) {
+        if (!merged.empty() && r.begin < merged.back().end) {
+            merged.back().end = std::max(merged.back().end, r.end);
+            merged.back().tableBytes += r.tableBytes;
+            merged.back().wanted |= r.wanted;
+        } else {
+            merged.push_back(r);
+        }
+    }
+    std::vector<HostRegistration> pins;
+    for (const Range &r : merged) {
+        if (!r.wanted)
+            continue;
+        auto pin = d.pinHost(reinterpret_cast<void *>(r.begin), r.end - r.begin);
+        if (pin) {
+            st.pinnedBytes += r.tableBytes;
+            pins.push_back(std::move(*pin));
+        } else {
+            st.unpinnedBytes += r.tableBytes;
+        }
+    }
+    return pins;
+}
+
+unsigned gridFor(uint64_t rows, bool warp, unsigned block, unsigned maxGrid) {
+    const uint64_t threads = rows * (warp ? 32 : 1);
+    return static_cast<unsigned>(std::clamp<uint64_t>((threads + block - 1) / block, 1, maxGrid));
+}
+
+// One in-flight step's device buffers, stream and ordering events.
+struct Slot {
+    std::vector<DeviceBuffer> slices; // by input (empty for resident inputs)
+    DeviceBuffer out, list;
+    StreamHandle stream = nullptr;
+    EventHandle uploaded = nullptr, computed = nullptr, downloaded = nullptr;
+};
+
+#define ZBDDC_TRY(expr)                                                                            \
+    do {                                                                                           \
+        if (Status st_ = (expr); !st_)                                                             \
+            return st_.error();                                                                    \
+    } while (0)
+
+} // namespace
+
+Result<std::vector<std::vector<double>>> runChunkedOnDevice(Device &d, const Module &module,
+                                                            const TensorProgram &program,
+                                                            const ChunkPlan &plan,
+                                                            const GpuExecOptions &options,
+                                                            GpuExecStats &st) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::vector<double>> host(program.tables.size());
+    for (size_t t = 0; t < program.tables.size(); ++t)
+        host[t] = program.tables[t].input ? denseValues(program.tables[t])
+                                          : std::vector<double>(program.tables[t].entries());
+    // Pinned in place so that copies are asynchronous DMA; where the driver refuses (too much
+    // locked memory), copies still work, staged and slower, and the stats say so. Small tables
+    // are left pageable: pinning costs more than staging them.
+    std::vector<HostRegistration> pins = pinTables(d, host, st);
+    st.hostPrepMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                        .count();
+    Events events(d);
+    std::vector<std::pair<EventHandle, EventHandle>> upSpans, downSpans;
+    auto *upTimes = options.timeCopies ? &upSpans : nullptr;
+    auto *downTimes = options.timeCopies ? &downSpans : nullptr;
+    auto h2d = d.createStream();
+    if (!h2d)
+        return h2d.error();
+    auto d2h = d.createStream();
+    if (!d2h)
+        return d2h.error();
+    std::vector<StreamHandle> streams{*h2d, *d2h};
+    struct StreamsGuard {
+        Device &d;
+        std::vector<StreamHandle> &s;
+        ~StreamsGuard() {
+            for (StreamHandle h : s)
+                (void)d.destroyStream(h);
+        }
+    } guard{d, streams};
+    std::vector<StreamHandle> compute;
+    const unsigned block = options.kernels.blockThreads;
+    const unsigned maxGrid = static_cast<unsigned>(d.info().multiprocessors) * 32;
+
+    for (const auto &level : program.levels)
+        for (const uint32_t o : level) {
+            const TensorOp &op = program.ops[o];
+            const OpChunkPlan &cp = plan.ops[o];
+            const size_t k = op.inputs.size();
+            // Resident inputs, uploaded once for the op.
+            std::vector<DeviceBuffer> resident(k);
+            for (size_t j = 0; j < k; ++j) {
+                if (cp.inputSliced[j])
+                    continue;
+                const auto &src = host[op.inputs[j]];
+                auto buf = d.allocate(std::max<size_t>(src.size(), 1) * sizeof(double));
+                if (!buf)
+                    return buf.error();
+                resident[j] = std::move(*buf);
+                ZBDDC_TRY(timedCopy(d, events, *h2d, upTimes, [&] {
+                    return d.upload(resident[j].ptr(), src.data(), src.size() * sizeof(double),
+                                    *h2d);
+                }));
+                st.uploadBytes += src.size() * sizeof(double);
+            }
+            auto residentDone = events.make(false);
+            if (!residentDone)
+                return residentDone.error();
+            ZBDDC_TRY(d.record(*residentDone, *h2d));
+            // The slots: buffers for one step each, a compute stream each.
+            while (compute.size() < cp.inFlight) {
+                auto s = d.createStream();
+                if (!s)
+                    return s.error();
+                compute.push_back(*s);
+                streams.push_back(*s);
+            }
+            std::vector<Slot> slots(cp.inFlight);
+            for (uint32_t i = 0; i < cp.inFlight; ++i) {
+                Slot &slot = slots[i];
+                slot.stream = compute[i];
+                slot.slices.resize(k);
+                for (size_t j = 0; j < k; ++j)
+                    if (cp.inputSliced[j]) {
+                        auto buf = d.allocate(cp.inputRows[j] * sizeof(double));
+                        if (!buf)
+                            return buf.error();
+                        slot.slices[j] = std::move(*buf);
+                    }
+                auto out = d.allocate(cp.chunkRows * sizeof(double));
+                auto list = d.allocate(std::max<size_t>(k, 1) * sizeof(DevicePtr));
+                if (!out)
+                    return out.error();
+                if (!list)
+                    return list.error();
+                slot.out = std::move(*out);
+                slot.list = std::move(*list);
+                for (EventHandle *e : {&slot.uploaded, &slot.computed, &slot.downloaded}) {
+                    auto ev = events.make(false);
+                    if (!ev)
+                        return ev.error();
+                    *e = *ev;
+                }
+                ZBDDC_TRY(d.waitEvent(slot.stream, *residentDone));
+            }
+            // Each step's pointer list in pinned memory: the async upload reads it later.
+            auto lists = d.allocatePinned(std::max<uint64_t>(cp.steps() * k, 1) * sizeof(DevicePtr));
+            if (!lists)
+                return lists.error();
+            auto *listHost = reinterpret_cast<DevicePtr *>(lists->data());
+            auto f = module.function(tensorKernelName(o));
+            if (!f)
+                return f.error();
+            const bool warp = usesWarpPerRow(program, o, options.kernels);
+            uint64_t step = 0;
+            for (uint64_t c = 0; c < cp.chunks; ++c) {
+                Slot &slot = slots[c % cp.inFlight];
+                for (uint64_t s = 0; s < cp.elimSlices; ++s, ++step) {
+                    // Upload engine: the slot's last kernel must have read its buffers.
+                    ZBDDC_TRY(d.waitEvent(*h2d, slot.computed));
+                    DevicePtr *ptrs = listHost + step * k;
+                    for (size_t j = 0; j < k; ++j) {
+                        if (!cp.inputSliced[j]) {
+                            ptrs[j] = resident[j].ptr();
+                            continue;
+                        }
+                        const RowRange r = inputRange(program, o, cp, j, c, s);
+                        const double *src = host[op.inputs[j]].data() + r.first;
+                        ZBDDC_TRY(timedCopy(d, events, *h2d, upTimes, [&] {
+                            return d.upload(slot.slices[j].ptr(), src, r.rows * sizeof(double),
+                                            *h2d);
+                        }));
+                        st.uploadBytes += r.rows * sizeof(double);
+                        // The kernel indexes the whole table: point before the slice's start.
+                        ptrs[j] = slot.slices[j].ptr() - r.first * sizeof(double);
+                    }
+                    if (k)
+                        ZBDDC_TRY(d.upload(slot.list.ptr(), ptrs, k * sizeof(DevicePtr), *h2d));
+                    ZBDDC_TRY(d.record(slot.uploaded, *h2d));
+                    // Compute: after the upload, and (first slice of a chunk) after the slot's
+                    // previous chunk left the output buffer.
+                    ZBDDC_TRY(d.waitEvent(slot.stream, slot.uploaded));
+                    if (s == 0)
+                        ZBDDC_TRY(d.waitEvent(slot.stream, slot.downloaded));
+                    DevicePtr in = slot.list.ptr(), out = slot.out.ptr();
+                    unsigned long long rowBegin = c * cp.chunkRows, count = cp.chunkRows;
+                    unsigned long long elimBegin = s * cp.elimValues, elimCount = cp.elimValues;
+                    void *args[] = {&in, &out, &rowBegin, &count, &elimBegin, &elimCount};
+                    ZBDDC_TRY(d.launch(*f, {gridFor(count, warp, block, maxGrid), block, 0}, args,
+                                       slot.stream));
+                    ZBDDC_TRY(d.record(slot.computed, slot.stream));
+                    ++st.chunks;
+                    if (s + 1 < cp.elimSlices)
+                        continue;
+                    // Download engine: the finished chunk back into the host table.
+                    ZBDDC_TRY(d.waitEvent(*d2h, slot.computed));
+                    double *dst = host[op.output].data() + c * cp.chunkRows;
+                    if (Status down = timedCopy(d, events, *d2h, downTimes, [&] {
+                            return d.download(dst, slot.out.ptr(), cp.chunkRows * sizeof(double),
+                                              *d2h);
+                        });
+                        !down)
+                        return error(down.error().message + " (op " + std::to_string(o) +
+                                     ", chunk " + std::to_string(c) + " of " +
+                                     std::to_string(cp.chunks) + ", " +
+                                     std::to_string(cp.chunkRows * sizeof(double)) +
+                                     " bytes into a host table of " +
+                                     std::to_string(host[op.output].size() * sizeof(double)) +
+                                     " bytes, " + std::to_string(pins.size()) +
+                                     " pinned ranges)");
+                    st.downloadBytes += cp.chunkRows * sizeof(double);
+                    ZBDDC_TRY(d.record(slot.downloaded, *d2h));
+                }
+            }
+            // The next op reads this one's output from the host, and the buffers go back to the
+            // pool when this scope ends: wait for everything enqueued.
+            for (StreamHandle s : streams)
+                ZBDDC_TRY(d.synchronize(s));
+            st.maxInFlight = std::max(st.maxInFlight, cp.inFlight);
+        }
+    st.kernelMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                      .count(); // uploads, kernels and downloads overlap here: one figure
+    if (options.timeCopies) {
+        auto up = spanMs(d, upSpans);
+        if (!up)
+            return up.error();
+        auto down = spanMs(d, downSpans);
+        if (!down)
+            return down.error();
+        st.uploadMs = *up;
+        st.downloadMs = *down;
+    }
+    pins.clear();
+    for (size_t t = 0; t < program.tables.size(); ++t)
+        if (program.tables[t].input)
+            host[t] = {}; // the result layout: computed tables only
+    return host;
+}
+
+} // namespace zbddc::cuda

@@ -1,0 +1,37 @@
+// The device half of the host/device split (runtime/bucket_elimination/host_device_split.h):
+// a program's kernels compiled once (one NVRTC module, as runTensorProgramCuda), device tables
+// allocated as they arrive, and ops launched on streams without waiting, so the host can run its
+// own ops of the level meanwhile (seed 001 Fig. 2). Tables are addressed by id.
+#pragma once
+
+#include "backends/tensor/cuda/tensor_gpu.h"
+
+#include <memory>
+#include <span>
+#include <string>
+
+namespace zbddc::cuda {
+
+class TensorGpuSession {
+  public:
+    static Result<std::unique_ptr<TensorGpuSession>> open(const TensorProgram &program,
+                                                          const GpuExecOptions &options = {});
+    ~TensorGpuSession();
+
+    // Synchronous copies; `values` is the complete table.
+    Status upload(uint32_t table, std::span<const double> values);
+    Status download(uint32_t table, std::span<double> values);
+    // Enqueues the ops (independent ones: one level's) on the session's streams and returns.
+    Status launch(std::span<const uint32_t> ops);
+    Status wait();
+
+    const std::string &deviceName() const;
+    double compileMs() const;
+
+  private:
+    struct State;
+    explicit TensorGpuSession(std::unique_ptr<State> state);
+    std::unique_ptr<State> state_;
+};
+
+} // namespace zbddc::cuda

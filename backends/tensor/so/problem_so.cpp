@@ -1,0 +1,92 @@
+#include "backends/tensor/so/problem_so.h"
+
+#include "backends/cpu/shared_object.h"
+#include "problem_header.inc"
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+namespace zbddc {
+
+namespace fs = std::filesystem;
+
+const char *problemAbiHeader() { return embedded::kProblemHeader; }
+
+Status writeProblemSource(const TensorProgram &program, const ProblemInfo &info,
+                          const std::string &path) {
+    const fs::path target = fs::absolute(path);
+    const fs::path blob = target.string() + ".tables.bin";
+    auto source = emitProblemC(program, info, blob.string());
+    if (!source)
+        return source.error();
+    // Each file under a temporary name first, renamed into place when complete.
+    auto write = [](const fs::path &to, const char *data, size_t size) -> Status {
+        const fs::path partial = to.string() + ".partial-" + std::to_string(getpid());
+        Status s = writeBinaryFile(partial, data, size);
+        std::error_code ec;
+        if (s)
+            fs::rename(partial, to, ec);
+        if (!s || ec) {
+            fs::remove(partial, ec);
+            return error(to.string() + ": cannot write file");
+        }
+        return Ok{};
+    };
+    if (Status s = write(blob, reinterpret_cast<const char *>(source->blob.data()),
+                         source->blob.size() * sizeof(double));
+        !s)
+        return s;
+    return write(target, source->c.data(), source->c.size());
+}
+
+Result<double> writeProblemSharedObject(const TensorProgram &program, const ProblemInfo &info,
+                                        const std::string &path, const ProblemSoOptions &options) {
+    TempDir tmp;
+    std::string pattern = (fs::temp_directory_path() / "zbddc-problem-XXXXXX").string();
+    if (!mkdtemp(pattern.data()))
+        return error("cannot create a temporary folder: " + std::string(std::strerror(errno)));
+    tmp.path = pattern;
+    const fs::path blobPath = tmp.path / "tables.bin";
+    auto source = emitProblemC(program, info, blobPath.string());
+    if (!source)
+        return source.error();
+    const std::string header = problemAbiHeader();
+    if (Status s = writeBinaryFile(blobPath, reinterpret_cast<const char *>(source->blob.data()),
+                              source->blob.size() * sizeof(double));
+        !s)
+        return s.error();
+    if (Status s = writeBinaryFile(tmp.path / "zbdd_problem.h", header.data(), header.size()); !s)
+        return s.error();
+    if (Status s = writeBinaryFile(tmp.path / "problem.c", source->c.data(), source->c.size()); !s)
+        return s.error();
+
+    const fs::path target = fs::absolute(path);
+    const fs::path partial = target.parent_path() / ("." + target.filename().string() +
+                                                     ".partial-" + std::to_string(getpid()));
+    std::vector<std::string> argv{options.compiler, "-shared", "-fPIC", "-fvisibility=hidden"};
+    argv.insert(argv.end(), options.flags.begin(), options.flags.end());
+    argv.insert(argv.end(), {"-I", tmp.path.string(), "-o", partial.string(),
+                             (tmp.path / "problem.c").string(), "-lm"});
+    const auto t0 = std::chrono::steady_clock::now();
+    Status built = runSystemCompiler(argv, (tmp.path / "cc.log").string());
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::error_code ec;
+    if (!built) {
+        fs::remove(partial, ec);
+        return built.error();
+    }
+    fs::rename(partial, target, ec);
+    if (ec) {
+        fs::remove(partial, ec);
+        return error(path + ": cannot write file: " + ec.message());
+    }
+    return seconds;
+}
+
+} // namespace zbddc

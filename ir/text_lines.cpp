@@ -1,0 +1,126 @@
+#include "ir/text_lines.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace zbddc {
+
+Result<std::string> readTextFile(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return errorAt(path, 0, "cannot read file");
+    std::ostringstream s;
+    s << in.rdbuf();
+    if (in.bad())
+        return errorAt(path, 0, "cannot read file");
+    std::string text = s.str();
+    if (const size_t nul = text.find('\0'); nul != std::string::npos) {
+        const size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + nul, '\n'));
+        return errorAt(path, line, "binary data where text was expected");
+    }
+    return text;
+}
+
+TokenCursor::TokenCursor(std::string_view text, std::string name, char comment)
+    : text_(text), name_(std::move(name)), comment_(comment) {}
+
+void TokenCursor::skipBlank(bool stopAtNewline) {
+    while (pos_ < text_.size()) {
+        const char ch = text_[pos_];
+        if (ch == '\n') {
+            if (stopAtNewline)
+                return;
+            ++line_;
+            ++pos_;
+        } else if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v') {
+            ++pos_;
+        } else if (comment_ != '\0' && ch == comment_) {
+            while (pos_ < text_.size() && text_[pos_] != '\n')
+                ++pos_;
+        } else {
+            return;
+        }
+    }
+}
+
+bool TokenCursor::atEnd() {
+    skipBlank(false);
+    return pos_ >= text_.size();
+}
+
+bool TokenCursor::atLineEnd() {
+    skipBlank(true);
+    return pos_ >= text_.size() || text_[pos_] == '\n';
+}
+
+Result<std::string_view> TokenCursor::token(std::string_view what) {
+    if (atEnd())
+        return failAtEnd("unexpected end of file, expected " + std::string(what));
+    lastTokenLine_ = line_;
+    const size_t start = pos_;
+    while (pos_ < text_.size() && !std::isspace(static_cast<unsigned char>(text_[pos_])) &&
+           !(comment_ != '\0' && text_[pos_] == comment_))
+        ++pos_;
+    return text_.substr(start, pos_ - start);
+}
+
+bool TokenCursor::peekIs(std::string_view keyword) {
+    if (atEnd())
+        return false;
+    return text_.substr(pos_, keyword.size()) == keyword &&
+           (pos_ + keyword.size() == text_.size() ||
+            std::isspace(static_cast<unsigned char>(text_[pos_ + keyword.size()])));
+}
+
+Status TokenCursor::expect(std::string_view keyword) {
+    auto t = token("'" + std::string(keyword) + "'");
+    if (!t)
+        return t.error();
+    if (*t != keyword)
+        return fail("expected '" + std::string(keyword) + "', found '" + std::string(*t) + "'");
+    return Ok{};
+}
+
+bool parseUnsigned(std::string_view token, uint64_t &out) {
+    if (token.empty() || token[0] == '+' || token[0] == '-')
+        return false;
+    auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), out);
+    return ec == std::errc() && end == token.data() + token.size();
+}
+
+bool parseDouble(std::string_view token, double &out) {
+    if (token.empty())
+        return false;
+    std::string_view t = token[0] == '+' ? token.substr(1) : token; // from_chars rejects '+'
+    auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
+    return ec == std::errc() && end == t.data() + t.size() && !t.empty();
+}
+
+Result<uint64_t> TokenCursor::unsignedInt(std::string_view what, uint64_t max) {
+    auto t = token(what);
+    if (!t)
+        return t.error();
+    uint64_t v = 0;
+    if (!parseUnsigned(*t, v))
+        return fail("expected " + std::string(what) + ", found '" + std::string(*t) + "'");
+    if (v > max)
+        return fail(std::string(what) + " " + std::string(*t) + " is out of range (at most " +
+                    std::to_string(max) + ")");
+    return v;
+}
+
+Result<double> TokenCursor::number(std::string_view what) {
+    auto t = token(what);
+    if (!t)
+        return t.error();
+    double v = 0;
+    if (!parseDouble(*t, v))
+        return fail("expected " + std::string(what) + ", found '" + std::string(*t) + "'");
+    return v;
+}
+
+} // namespace zbddc

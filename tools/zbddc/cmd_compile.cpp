@@ -1,0 +1,45 @@
+// `zbddc INPUT -o OUTPUT`: read a model, write it in the form the output's extension names.
+#include "tools/zbddc/cmd_run_cost_network.h"
+#include "tools/zbddc/commands.h"
+#include "tools/zbddc/output.h"
+#include "tools/zbddc/load_model.h"
+#include "compiler/frontends/zdd/zdd_format.h"
+#include "compiler/frontends/zdd/zdd_lower.h"
+
+#include <iostream>
+
+namespace zbddc::cli {
+
+int compileCommand(const CompileOptions &o) {
+    if (isCostNetworkCompile(o)) // .wcsp, MARKOV .uai: bucket elimination into a problem.so
+        return compileCostNetworkCommand(o);
+    const std::string ext = fileExtension(o.output);
+    const bool cuda = o.emit == "cu" || o.emit == "ptx";
+    const bool cpu = !cuda && (ext == ".so" || !o.emit.empty());
+    if (!cpu && !cuda && ext != ".zdd" && ext != ".txt") {
+        std::cerr << "zbddc: cannot write '" << o.output
+                  << "': unknown output kind (use .so for a compiled model, .zdd for a ZBDD, "
+                     ".txt for a circuit dump, or --emit=c|ll|cu|ptx)\n";
+        return 2;
+    }
+    auto zdd = o.model.load(o.input);
+    if (!zdd)
+        return reportError(zdd.error());
+    Circuit circuit = lowerZdd(*zdd);
+    if (Status s = verify(circuit); !s)
+        return reportError(errorAt(o.input, 0, "invalid circuit: " + s.error().message));
+    if (cpu)
+        return compileCpuOutput(o, circuit);
+    if (cuda)
+        return compileCudaOutput(o, circuit);
+    Status written = writeFileAtomically(o.output, [&](std::ostream &out) {
+        if (ext == ".zdd")
+            writeZdd(*zdd, out);
+        else
+            dump(circuit, out);
+        return bool(out);
+    });
+    return written ? 0 : reportError(written.error());
+}
+
+} // namespace zbddc::cli

@@ -1,0 +1,117 @@
+// `zbddc run MODEL --task ...`: answer queries on a model.
+#include "tools/zbddc/cmd_run_cost_network.h"
+#include "tools/zbddc/commands.h"
+#include "tools/zbddc/output.h"
+#include "tools/zbddc/load_model.h"
+#include "ir/text_lines.h"
+#include "runtime/model.h"
+
+#include <iostream>
+
+namespace zbddc::cli {
+namespace {
+
+Result<std::vector<Evidence>> evidenceCases(const std::string &spec, const Circuit &c) {
+    if (spec.empty())
+        return std::vector<Evidence>{noEvidence(c.variables)};
+    if (spec.find('=') == std::string::npos)
+        return readUaiEvidenceFile(spec, c.variables);
+    auto e = parseEvidenceList(spec, c.variables);
+    if (!e)
+        return e.error();
+    return std::vector<Evidence>{std::move(*e)};
+}
+
+// Free-input values: whitespace-separated numbers.
+Result<std::vector<double>> freeInputValues(const std::string &path) {
+    std::vector<double> values;
+    if (path.empty())
+        return values;
+    auto text = readTextFile(path);
+    if (!text)
+        return text.error();
+    TokenCursor in(*text, path);
+    while (!in.atEnd()) {
+        auto v = in.number("input value");
+        if (!v)
+            return v.error();
+        values.push_back(*v);
+    }
+    return values;
+}
+
+// A model.so is dlopened and answers through its C ABI; every other input becomes a circuit for
+// the device asked for.
+Result<Model> openModel(const RunOptions &o) {
+    if (fileExtension(o.model) == ".so") {
+        if (o.device == "cuda" || o.device == "reference")
+            std::cerr << "zbddc: note: a model.so runs its own compiled CPU code; --device "
+                      << o.device << " is ignored\n";
+        return Model::fromSharedObject(o.model);
+    }
+    auto circuit = o.modelOptions.loadCircuit(o.model);
+    if (!circuit)
+        return circuit.error();
+    DeviceOptions options;
+    options.device = parseDevice(o.device).value_or(Device::Auto);
+    options.cpuOptLevel = o.optLevel;
+    options.cpuDataDriven = o.cpuLoop;
+    return Model::fromCircuit(std::move(*circuit), options);
+}
+
+NumericChoice numericChoice(const std::string &name) {
+    return name == "float64" ? NumericChoice::Float64 : name == "log" ? NumericChoice::Log : NumericChoice::Auto;
+}
+
+} // namespace
+
+int runCommand(const RunOptions &o) {
+    if (isCostNetworkRun(o)) // a .wcsp takes the bucket-elimination route
+        return runCostNetworkCommand(o);
+    if (o.device == "split") {
+        std::cerr << "zbddc: --device split is for bucket elimination (.wcsp) only\n";
+        return 2;
+    }
+    const auto task = parseTask(o.task);
+    if (!task) {
+        std::cerr << "zbddc: unknown task '" << o.task << "' (eval, pr, mar or mpe)\n";
+        return 2;
+    }
+    auto model = openModel(o);
+    if (!model)
+        return reportError(model.error());
+    const Circuit &circuit = model->circuit();
+    auto cases = evidenceCases(o.evidence, circuit);
+    if (!cases)
+        return reportError(cases.error());
+    auto free = freeInputValues(o.inputs);
+    if (!free)
+        return reportError(free.error());
+
+    TaskOptions options{numericChoice(o.numeric), *free};
+    std::vector<TaskResult> results;
+    for (const Evidence &e : *cases) {
+        auto r = runTask(*model, *task, e, options);
+        if (!r)
+            return reportError(r.error().file.empty() ? errorAt(o.model, 0, r.error().message)
+                                                      : r.error());
+        results.push_back(std::move(*r));
+    }
+    if (o.device == "cuda" && model->device() != Device::Cuda && !model->fallbackNote().empty())
+        std::cerr << "zbddc: note: " << model->fallbackNote() << "; ran on the CPU\n";
+    if (o.json) {
+        if (results.size() > 1)
+            std::cout << "[";
+        for (size_t i = 0; i < results.size(); ++i) {
+            std::cout << (i ? "," : "");
+            printJson(results[i], circuit.variables, std::cout);
+        }
+        std::cout << (results.size() > 1 ? "]\n" : "\n");
+    } else {
+        for (const TaskResult &r : results)
+            printUai(r, circuit.variables, std::cout);
+    }
+    return 0;
+}
+
+} // namespace zbddc::cli

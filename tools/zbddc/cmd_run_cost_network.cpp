@@ -1,0 +1,187 @@
+#include "tools/zbddc/cmd_run_cost_network.h"
+
+#include "tools/zbddc/order_flags.h"
+#include "tools/zbddc/output.h"
+#include "tools/zbddc/load_model.h"
+#include "compiler/frontends/uai/uai_reader.h"
+#include "compiler/frontends/wcsp/read_cost_network.h"
+#include "runtime/bucket_elimination/problem_library.h"
+#include "runtime/bucket_elimination/solve_be.h"
+#include "runtime/evidence.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <iostream>
+
+namespace zbddc::cli {
+
+namespace {
+
+// A UAI .evid file, read by the runtime's reader: variables and values by index. A WCSP run
+// answers one case.
+Result<std::vector<uint32_t>> readEvidence(const std::string &path, const CostNetwork &net) {
+    if (path.empty())
+        return std::vector<uint32_t>{};
+    std::vector<Variable> variables(net.numVariables());
+    for (size_t v = 0; v < variables.size(); ++v) {
+        variables[v].name = v < net.variableNames.size() ? net.variableNames[v] : std::to_string(v);
+        for (uint32_t value = 0; value < net.domainSizes[v]; ++value)
+            variables[v].states.push_back(std::to_string(value));
+    }
+    auto cases = readUaiEvidenceFile(path, variables);
+    if (!cases)
+        return cases.error();
+    if (cases->size() != 1)
+        return errorAt(path, 0, "a WCSP run takes one evidence case, the file has " +
+                                    std::to_string(cases->size()));
+    return std::move((*cases)[0].states); // unobserved: kNone
+}
+
+// The run subcommand's elimination-order flags (seed 000 Alg. 2), registered by
+// addCostNetworkRunOptions; RunOptions stays the MLF route's, so they live here.
+struct CostNetworkFlags {
+    OrderFlags order;
+    bool incompleteTables = false;
+    uint64_t splitThreshold = kDefaultSplitThresholdEntries;
+};
+CostNetworkFlags &costNetworkFlags() {
+    static CostNetworkFlags flags;
+    return flags;
+}
+
+std::string variableName(const CostNetwork &net, size_t v) {
+    return v < net.variableNames.size() ? net.variableNames[v] : std::to_string(v);
+}
+
+} // namespace
+
+int runProblemLibrary(const RunOptions &o);
+void printSolution(const CostNetwork &shape, const Solution &solution, bool json);
+
+// .uai BAYES files go through the network (MLF) route; UAI MARKOV networks are not Bayesian
+// networks, so they take the elimination route (isCostNetworkFile).
+void addCostNetworkRunOptions(CLI::App &run) {
+    CostNetworkFlags &f = costNetworkFlags();
+    f.order.addTo(run, "(.wcsp)");
+    run.add_flag("--incomplete-tables", f.incompleteTables,
+                 "(.wcsp) keep only rows below the upper bound in every table (seed 002 §IV)");
+    run.add_option("--split-threshold", f.splitThreshold,
+                   "(.wcsp, --device split) buckets of at least this many entries (output rows x "
+                   "eliminated values) run on the GPU, smaller ones on the CPU");
+}
+
+bool isCostNetworkRun(const RunOptions &o) {
+    const std::string ext = fileExtension(o.model);
+    return isCostNetworkFile(o.model) || (ext == ".so" && ProblemLibrary::isProblemLibrary(o.model));
+}
+
+bool isCostNetworkFile(const std::string &path) {
+    const std::string ext = fileExtension(path);
+    return ext == ".wcsp" || (ext == ".uai" && peekUaiType(path) == "MARKOV");
+}
+
+int runCostNetworkCommand(const RunOptions &o) {
+    if (o.task != "mpe") {
+        std::cerr
+            << "zbddc: a .wcsp or UAI MARKOV problem supports only --task mpe (optimal cost and "
+               "assignment)\n";
+        return 2;
+    }
+    if (fileExtension(o.model) == ".so")
+        return runProblemLibrary(o);
+    auto net = readCostNetworkFile(o.model);
+    if (!net)
+        return reportError(net.error());
+    BeOptions options;
+    // A missing GPU is not an error: --device cuda runs on the CPU then, and says so.
+    options.executor = o.device == "cpu"     ? BeExecutor::Cpu
+                       : o.device == "split" ? BeExecutor::Split
+                                             : BeExecutor::Auto;
+    auto evidence = readEvidence(o.evidence, *net);
+    if (!evidence)
+        return reportError(evidence.error());
+    options.evidence = std::move(*evidence);
+    const CostNetworkFlags &flags = costNetworkFlags();
+    options.heuristic = *parseOrderHeuristic(flags.order.heuristic); // CLI checked the name
+    options.incompleteTables = flags.incompleteTables;
+    options.splitThresholdEntries = flags.splitThreshold;
+    if (!flags.order.orderFile.empty()) {
+        auto order = readOrderFile(flags.order.orderFile, net->numVariables());
+        if (!order)
+            return reportError(order.error());
+        options.order = std::move(*order);
+    }
+    auto sol = solveBucketElimination(*net, options);
+    if (!sol)
+        return reportError(errorAt(o.model, 0, sol.error().message));
+    if ((o.device == "cuda" && sol->device.rfind("cuda", 0) != 0) ||
+        (o.device == "split" && sol->device.rfind("split", 0) != 0))
+        std::cerr
+            << "zbddc: note: no usable GPU (or no CUDA backend in this build); ran on the CPU\n";
+    printSolution(*net, *sol, o.json);
+    return 0;
+}
+
+// A problem.so (zbddc PROBLEM.wcsp -o problem.so) answers through its C ABI, with the variables
+// its metadata describes; evidence and output are those of the .wcsp run.
+int runProblemLibrary(const RunOptions &o) {
+    if (o.device == "cuda" || o.device == "reference" || o.device == "split")
+        std::cerr << "zbddc: note: a problem.so runs its own compiled CPU code; --device "
+                  << o.device << " is ignored\n";
+    const CostNetworkFlags &flags = costNetworkFlags();
+    if (!flags.order.orderFile.empty())
+        std::cerr << "zbddc: note: a problem.so keeps the order it was compiled with; --order is "
+                     "ignored\n";
+    auto lib = ProblemLibrary::open(o.model);
+    if (!lib)
+        return reportError(lib.error());
+    CostNetwork shape; // the variables, as the evidence reader and the printer need them
+    shape.variableNames = lib->metadata().variableNames;
+    shape.domainSizes = lib->metadata().domainSizes;
+    shape.integerCosts = lib->metadata().integerCosts;
+    auto evidence = readEvidence(o.evidence, shape);
+    if (!evidence)
+        return reportError(evidence.error());
+    auto sol = lib->solve(*evidence);
+    if (!sol)
+        return reportError(errorAt(o.model, 0, sol.error().message));
+    printSolution(shape, *sol, o.json);
+    return 0;
+}
+
+// Without --json: the UAI MPE block and a cost line; with it, one JSON object (docs/cli.md).
+void printSolution(const CostNetwork &net, const Solution &sol, bool json) {
+    const size_t n = net.numVariables();
+    if (json) {
+        std::cout << "{\"task\": \"mpe\", \"feasible\": " << (sol.feasible ? "true" : "false")
+                  << ", \"cost\": ";
+        if (!sol.feasible)
+            std::cout << "null";
+        else if (net.integerCosts)
+            std::cout << static_cast<long long>(sol.cost);
+        else
+            std::cout << jsonNumber(sol.cost);
+        std::cout << ", \"assignment\": {";
+        for (size_t v = 0; v < n; ++v)
+            std::cout << (v ? ", " : "") << jsonString(variableName(net, v)) << ": "
+                      << jsonString(std::to_string(sol.assignment[v]));
+        std::cout << "}, \"device\": " << jsonString(sol.device)
+                  << ", \"induced_width\": " << sol.stats.inducedWidth
+                  << ", \"largest_table_entries\": " << jsonNumber(sol.stats.largestTableEntries)
+                  << ", \"time_ms\": " << jsonNumber(sol.stats.totalMs) << "}\n";
+        return;
+    }
+    std::cout << "MPE\n" << n;
+    for (size_t v = 0; v < n; ++v)
+        std::cout << ' ' << sol.assignment[v];
+    std::cout << "\n";
+    if (!sol.feasible)
+        std::cout << "cost infeasible\n";
+    else if (net.integerCosts)
+        std::cout << "cost " << static_cast<long long>(sol.cost) << "\n";
+    else
+        std::cout << "cost " << sol.cost << "\n";
+}
+
+} // namespace zbddc::cli

@@ -1,0 +1,71 @@
+// The subcommands of `zbddc`. Each returns the process exit code: 0 success, 1 bad input or a
+// failed run (after printing one `file:line: message` line), 2 usage error.
+#pragma once
+
+#include "tools/zbddc/load_model.h"
+
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace zbddc::cli {
+
+// How network files become ZBDDs; shared by every command that reads a model.
+struct ModelOptions {
+    bool strict = false;
+    std::string mlfOrder = "frontier";
+    uint64_t zbddNodeLimit = uint64_t{1} << 26;
+
+    void addTo(CLI::App &command);
+    // Reads or compiles the model, printing any warnings as `file:line: warning: ...`.
+    Result<ZddModel> load(const std::string &path) const;
+    Result<Circuit> loadCircuit(const std::string &path) const;
+};
+
+struct CompileOptions {
+    std::string input;
+    std::string output;
+    ModelOptions model;
+    int optLevel = 0;               // -O0..-O3 for the CPU backend (0: linear-time fast path)
+    std::string emit;               // "", "c", "ll" (CPU backend), "cu" or "ptx" (CUDA backend)
+    std::string numeric = "float64"; // float64 or log (compiled-in numeric mode of a .so)
+    std::string semiring;           // compiled-in semiring of a .so; "" = the model's own
+};
+
+struct RunOptions {
+    std::string model;
+    std::string task = "pr";
+    std::string evidence;     // VAR=state list or a .evid file
+    std::string inputs;       // file of free-input values
+    std::string device = "auto";  // auto, cpu (LLVM JIT), cuda or reference
+    std::string numeric = "auto";
+    int optLevel = 0;             // the JIT's -O level
+    bool cpuLoop = false;         // --device cpu: the data-driven loop instead of JIT code
+    bool json = false;
+    ModelOptions modelOptions;
+};
+
+struct StatsOptions {
+    std::string model;
+    bool json = false;
+    int scheduleLevel = 2;      // --schedule-level (compiler/passes/pipeline.h)
+    std::string passes;         // --passes=a,b,c overrides the -O list
+    bool noFuse = false;
+    bool timePasses = false;
+    std::string plot;           // --plot FILE.svg (compiler/passes/stats_plot.h)
+    ModelOptions modelOptions;
+};
+
+int compileCommand(const CompileOptions &options);
+
+// CPU backend outputs: a model.so, or --emit=c / --emit=ll (cmd_compile_cpu.cpp).
+int compileCpuOutput(const CompileOptions &options, const zbddc::Circuit &circuit);
+// CUDA backend outputs: --emit=cu / --emit=ptx (cmd_compile_cuda.cpp).
+int compileCudaOutput(const CompileOptions &options, const zbddc::Circuit &circuit);
+int runCommand(const RunOptions &options);
+int statsCommand(const StatsOptions &options);
+
+} // namespace zbddc::cli

@@ -1,0 +1,90 @@
+// zbddc: compile arithmetic circuits (ZBDD-compressed MLFs, elimination schedules) and run them.
+#include "tools/zbddc/cmd_run_cost_network.h"
+#include "tools/zbddc/commands.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+using namespace zbddc::cli;
+
+int main(int argc, char **argv) {
+    CLI::App app{"zbddc " ZBDDC_VERSION " - a compiler for arithmetic circuits\n\n"
+                 "  zbddc INPUT -o OUTPUT\n  zbddc run MODEL [options]\n  zbddc stats MODEL [--json] [--plot FILE.svg]"};
+    app.set_version_flag("--version", "zbddc " ZBDDC_VERSION);
+
+    CompileOptions compile;
+    app.add_option("input", compile.input, "Model to compile (.zdd, .bif, .xmlbif, .net, .uai; .wcsp into a problem.so)");
+    app.add_option("-o,--output", compile.output,
+                   "Output file (.so compiled model, .zdd, or .txt for a circuit dump)");
+    app.add_option("-O", compile.optLevel, "CPU optimisation level 0..3 (0: linear-time fast path)")
+        ->check(CLI::Range(0, 3));
+    app.add_option("--emit", compile.emit, "Write source instead: c, ll (CPU), cu or ptx (CUDA)")
+        ->check(CLI::IsMember({"c", "ll", "cu", "ptx"}));
+    app.add_option("--semiring", compile.semiring,
+                   "Semiring compiled into a .so: sum-product (PR, MAR) or max-product (MPE); "
+                   "default the model's own")
+        ->check(CLI::IsMember({"sum-product", "max-product", "max-sum", "min-sum"}));
+    app.add_option("--numeric", compile.numeric, "Numeric mode of a compiled model: float64 or log")
+        ->check(CLI::IsMember({"float64", "log"}));
+    compile.model.addTo(app);
+    addCostNetworkCompileOptions(app);
+
+    RunOptions run;
+    CLI::App *runCmd = app.add_subcommand("run", "Answer a query on a model");
+    runCmd->add_option("model", run.model, "Model file (.zdd, .bif, .xmlbif, .net, .uai, .wcsp, model.so, problem.so)")->required();
+    runCmd->add_option("--task", run.task, "eval, pr, mar or mpe")
+        ->check(CLI::IsMember({"eval", "pr", "mar", "mpe"}));
+    runCmd->add_option("--evidence", run.evidence, "A UAI .evid file, or VAR=state[,VAR=state...]");
+    runCmd->add_option("--inputs", run.inputs, "File of values for the free inputs");
+    runCmd->add_option("--device", run.device,
+                       "auto (cuda if a GPU is usable, else cpu), cpu (LLVM JIT), cuda or reference; "
+                       "split (.wcsp: small buckets on the CPU, large on the GPU)")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda", "reference", "split"}));
+    runCmd->add_option("-O", run.optLevel, "JIT optimisation level 0..3 for --device cpu")
+        ->check(CLI::Range(0, 3));
+    runCmd->add_flag("--cpu-loop", run.cpuLoop,
+                     "--device cpu: evaluate with the data-driven batched loop (no code "
+                     "generation; for circuits too large for straight-line code)");
+    runCmd->add_option("--numeric", run.numeric, "auto, float64 or log")
+        ->check(CLI::IsMember({"auto", "float64", "log"}));
+    runCmd->add_flag("--json", run.json, "Print one JSON object (see docs/cli.md)");
+    run.modelOptions.addTo(*runCmd);
+    addCostNetworkRunOptions(*runCmd);
+
+    StatsOptions stats;
+    CLI::App *statsCmd = app.add_subcommand("stats", "Print a model's size and shape");
+    statsCmd->add_option("model", stats.model, "Model file (.zdd, a network, .wcsp, MARKOV .uai)")->required();
+    statsCmd->add_flag("--json", stats.json, "Print one JSON object");
+    statsCmd->add_option("--schedule-level", stats.scheduleLevel,
+                         "Which pass list builds the schedule, 0..3 (default 2)")
+        ->check(CLI::Range(0, 3));
+    statsCmd->add_option("--passes", stats.passes, "Comma-separated pass list instead of the level's");
+    statsCmd->add_flag("--no-fuse", stats.noFuse, "Leave out the op-merging passes");
+    statsCmd->add_flag("--time-passes", stats.timePasses, "Print each pass's time and memory to stderr");
+    statsCmd->add_option("--plot", stats.plot, "Also draw the level profiles and parents histogram (FILE.svg)");
+    stats.modelOptions.addTo(*statsCmd);
+    addCostNetworkStatsOptions(*statsCmd);
+
+    app.require_subcommand(0, 1);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp &e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion &e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError &e) {
+        std::cerr << "zbddc: " << e.what() << " (see zbddc --help)\n";
+        return 2;
+    }
+
+    if (*runCmd)
+        return runCommand(run);
+    if (*statsCmd)
+        return statsCommand(stats);
+    if (compile.input.empty() || compile.output.empty()) {
+        std::cerr << "zbddc: expected INPUT -o OUTPUT, or a subcommand (see zbddc --help)\n";
+        return 2;
+    }
+    return compileCommand(compile);
+}
