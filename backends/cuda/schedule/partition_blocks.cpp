@@ -2,6 +2,7 @@
 // shape: grid levels get about four waves of blocks per SM, a single-block level one block as wide
 // as its widest type group, host levels one block per group.
 #include "backends/cuda/schedule/gpu_passes.h"
+#include "ir/circuit.h" // kNone
 
 #include <algorithm>
 
