@@ -1,6 +1,6 @@
-// seed 003 §2: inside a level, ops of one type together (so a warp never mixes types), sorted by
-// their first x operand (so shared-memory preload tiles are contiguous), and each level cut into
-// blocks B = Σ B_type of T threads from the device's shape.
+// Minato et al. 2011 §2: inside a level, ops of one type together (so a warp never mixes types),
+// sorted by their first x operand (so shared-memory preload tiles are contiguous), and each level
+// cut into blocks B = Σ B_type of T threads from the device's shape.
 #include "compiler/passes/pass.h"
 #include "compiler/passes/schedule_edit.h"
 
@@ -30,7 +30,7 @@ uint32_t roundUp(uint32_t n, uint32_t m) {
 } // namespace
 
 void groupByType(Schedule &s, const PipelineOptions &, PassStats &st) {
-    // Most frequent type first (typeA before typeB on ZBDD circuits, as in the seed).
+    // Most frequent type first (typeA before typeB on ZBDD circuits, as in Minato et al. 2011 §2).
     std::vector<uint32_t> frequency(s.numTypes(), 0);
     for (uint32_t t : s.opType)
         ++frequency[t];
@@ -93,7 +93,8 @@ void partitionBlocks(Schedule &s, const PipelineOptions &o, PassStats &st) {
         }
         for (uint32_t g = s.levelGroupBegin[l]; g < s.levelGroupBegin[l + 1]; ++g) {
             const uint32_t begin = s.groupOpBegin[g], end = s.groupOpBegin[g + 1];
-            // Equal shares (seed 003: "a roughly equal number of consecutive operations").
+            // Equal shares (Minato et al. 2011 §2: "a roughly equal number of consecutive
+            // operations").
             const uint32_t blocks =
                 opsPerBlock == kNone ? 1 : (end - begin + opsPerBlock - 1) / opsPerBlock;
             for (uint32_t b = 1; b <= blocks; ++b)
