@@ -1,10 +1,11 @@
-// Where the GPU starts to beat the CPU on one bucket (issue 6 item 6; seed 001 Fig. 2, seed 000 §3:
-// small tables stay on the CPU). One EliminateBucket op — an input over k output variables and the
-// eliminated one, a binary input, domains 4 — for k = 2..11 (64 to 16.7M entries of work): the
-// CPU executor on every hardware thread against the GPU session of the split executor, once with
-// the inputs' upload and the output's download (what an op costs whose tables live on the host)
-// and once launch + wait only (tables already on the device). Prints both crossovers: the least
-// work from which the GPU wins at every larger size. `--split-threshold` takes the first.
+// Where the GPU starts to beat the CPU on one bucket (for the host/device split; Fioretto et al.
+// 2015 Fig. 2, Bistaffa et al. 2016 §3.2: small tables stay on the CPU). One EliminateBucket op —
+// an input over k output variables and the eliminated one, a binary input, domains 4 — for k =
+// 2..11 (64 to 16.7M entries of work): the CPU executor on every hardware thread against the GPU
+// session of the split executor, once with the inputs' upload and the output's download (what an op
+// costs whose tables live on the host) and once launch + wait only (tables already on the device).
+// Prints both crossovers: the least work from which the GPU wins at every larger size.
+// `--split-threshold` takes the first.
 //   build/bench/be_split_crossover [--json F] [--md F]      (scripts/gpu_run.sh runs it)
 #include "backends/cuda/driver.h"
 #include "backends/tensor/cuda/tensor_gpu_session.h"

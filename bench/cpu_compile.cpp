@@ -1,8 +1,8 @@
-// The compile-time study (seed 003 Table 1, issue 7): build time of zbddc's CPU paths against
-// gcc/clang on the emitted C (one statement per node, the Takahashi–Minato style the seed fed to
-// gcc), nvcc on the CUDA backend's emitted kernel source and NVRTC on the same kernels, for the
-// benchmark networks and random ZBDD-shaped circuits of growing size; plus each CPU build's
-// evaluation time per op.
+// The compile-time study (Minato et al. 2011 Table 1; docs/compile-study.md): build time of zbddc's
+// CPU paths against gcc/clang on the emitted C (one statement per node, the Takahashi–Minato style
+// Minato et al. 2011 fed to gcc), nvcc on the CUDA backend's emitted kernel source and NVRTC on the
+// same kernels, for the benchmark networks and random ZBDD-shaped circuits of growing size; plus
+// each CPU build's evaluation time per op.
 //
 //   cpu_compile [--sizes 1000,10000,...] [--networks A.bif,B.bif] [--limit SECONDS]
 //               [--compilers "gcc -O0,...|none"] [--nvcc PATH|none] [--o2-max NODES]

@@ -1,8 +1,8 @@
-// How many feasible rows each table of bucket elimination over incomplete tables holds (seed 002
-// §IV), per op, for an instance and an elimination order: decides whether sparse BE can solve it.
-// Runs the CPU incomplete-table executor op by op and stops, saying where, when one join would
-// pass --max-rows. Memory is capped (RLIMIT_AS, --max-gib; not with --gpu) so a probe never takes
-// the machine.
+// How many feasible rows each table of bucket elimination over incomplete tables holds (Bistaffa et
+// al. 2017 §IV), per op, for an instance and an elimination order: decides whether sparse BE can
+// solve it. Runs the CPU incomplete-table executor op by op and stops, saying where, when one join
+// would pass --max-rows. Memory is capped (RLIMIT_AS, --max-gib; not with --gpu) so a probe never
+// takes the machine.
 // --ub U prunes at U instead of the file's top (an upper bound as toulbar2's -ub gives one).
 // --gpu (builds with CUDA) also runs the GPU executor and compares its tables with the CPU's.
 // Usage: incomplete_rows [--heuristic NAME] [--max-rows N] [--max-gib G] [--ub U] [--all] [--gpu]

@@ -1,4 +1,4 @@
-// ZBDD size of the compiled MLF per network and variable-ordering heuristic (Minato et al.'s
+// ZBDD size of the compiled MLF per network and variable-ordering heuristic (Minato et al. 2007's
 // sink-DFS order, our min-fill order, our frontier-searched order; mlf_order.h).
 // Usage: mlf_order [--node-limit N] [--time-limit S] [--orders paper,minfill,frontier]
 //                  [--schedule balanced|sequential] [--theta-bottom] [--verbose] NETWORK...
@@ -6,7 +6,7 @@
 // is killed after the time limit, so the bench never hangs; networks that exceed the node limit
 // or the time are listed with the reason. est10 is log10 of the frontier estimate
 // (mlf_frontier.h) of the order, width10 log10 of its widest cut; typeA, typeB and path are the
-// seed 003 op counts and longest path of the lowered circuit.
+// Minato et al. 2011 op counts and longest path of the lowered circuit.
 #include "compiler/frontends/bn/bayes_net.h"
 #include "compiler/mlf/mlf_compile.h"
 #include "compiler/mlf/mlf_frontier.h"
@@ -28,8 +28,8 @@ double seconds(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// Seed 003's op counts of the lowered circuit, straight from the ZBDD: a node whose lo child is
-// the 0 terminal becomes a typeB op (f(hi)·x), any other a typeA op (f(hi)·x + f(lo)); the
+// Minato et al. 2011's op counts of the lowered circuit, straight from the ZBDD: a node whose lo
+// child is the 0 terminal becomes a typeB op (f(hi)·x), any other a typeA op (f(hi)·x + f(lo)); the
 // circuit's longest path is the ZBDD's longest chain of nodes (zdd_lower.h). Lets the table be
 // filled for networks too large to lower and run through the pass pipeline in `zbddc stats`.
 struct SeedOps {

@@ -1,8 +1,9 @@
-// Evaluation speed per benchmark network, every CPU path side by side in one run (issue 7, item 7):
+// Evaluation speed per benchmark network, every CPU path side by side in one run:
 // the reference evaluator, zbddc's JIT at -O0 and -O2, model.so, gcc -O1 on the emitted C
-// (--emit=c, seed 003 §3–4's gcc route) and the data-driven batched loop. For each: build time,
-// single-sample latency (one thread), batched throughput on one thread and on all cores, and the
-// largest relative difference from the reference evaluator on the batch (every path is checked).
+// (--emit=c, the gcc route of Minato et al. 2011 §1 and §4) and the data-driven batched loop. For
+// each: build time, single-sample latency (one thread), batched throughput on one thread and on all
+// cores, and the largest relative difference from the reference evaluator on the batch (every path
+// is checked).
 //
 //   bench_network_eval [--batch B] [--limit S] [--o2-max-ops N] [--json F] [--md F] NET.bif|.zdd...
 //

@@ -1,6 +1,6 @@
 // Per-network effect of every scheduling pass on the MLF circuits of real Bayesian networks,
-// next to seed 003's expectations (§5: about 50% fewer ops from type1–6 merging, a factor of
-// about log L̄ from deeper merging). Usage: schedule_table [--time-passes] [--json FILE]
+// next to Minato et al. 2011's expectations (§5: about 50% fewer ops from type1–6 merging, a factor
+// of about log L̄ from deeper merging). Usage: schedule_stats [--time-passes] [--json FILE]
 // NETWORK.bif... Prints one table; with --json, one JSON object per network (an array) with the
 // full stats.
 #include "compiler/passes/schedule_stats.h"
@@ -97,7 +97,8 @@ int main(int argc, char **argv) {
         const Run seed = run(c, o);
         o.passes = {"merge-trees", "levelize"};
         const Run tree = run(c, o);
-        o.maxLeaves = 32; // seed 003 §5's log L̄ hypothesis: deep merging, any number of types
+        // Minato et al. 2011 §5's log L̄ hypothesis: deep merging, any number of types.
+        o.maxLeaves = 32;
         o.maxTypes = 1u << 30;
         const Run deep = run(c, o);
         o.maxLeaves = PipelineOptions{}.maxLeaves;

@@ -1,9 +1,10 @@
-// Random binary WCSPs of the seeds' benchmark families (seed 000 §4, seed 001 §5): random graphs
-// of density p (⌊n(n-1)p/2⌋ edges, connected), Barabási–Albert scale-free graphs with m = 2
-// (start from a connected pair, each new node joins two existing nodes chosen with probability
-// proportional to their degree), and square grids. Every edge gets a table over domain d whose
-// entries are feasible with probability `tightness` (the seeds' ratio of entries different from
-// -inf) with an integer cost uniform in [0, 100], forbidden otherwise. Same seed, same file.
+// Random binary WCSPs of the benchmark families of Bistaffa et al. 2016 §4 and Fioretto et al. 2015
+// §5: random graphs of density p (⌊n(n-1)p/2⌋ edges, connected), Barabási–Albert scale-free graphs
+// with m = 2 (start from a connected pair, each new node joins two existing nodes chosen with
+// probability proportional to their degree), and square grids. Every edge gets a table over domain
+// d whose entries are feasible with probability `tightness` (those papers' ratio of entries
+// different from -inf) with an integer cost uniform in [0, 100], forbidden otherwise. Same seed,
+// same file.
 //
 // Usage: wcsp_generate --family random|scale-free|grid --n N [--density 0.3] [--domain 5]
 //                      [--tightness 0.5] [--seed S] -o FILE.wcsp

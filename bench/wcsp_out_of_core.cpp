@@ -1,4 +1,4 @@
-// Tables beyond device memory (issue 6 item 5, seed 002 §V-B): bucket elimination on the GPU in
+// Tables beyond device memory (Bistaffa et al. 2017 §V-B): bucket elimination on the GPU in
 // core and out of core.
 //
 // Default (a registered GPU benchmark, ~1 minute): band networks (tests/support/wide_networks.h, every

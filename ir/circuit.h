@@ -23,8 +23,8 @@ enum class OpKind : uint8_t {
     One,    // the semiring's 1
     Const,  // constants[a], a value in the semiring's carrier
     Plus,   // a ⊕ b
-    Times,  // a ⊗ b              (seed 003 typeB when b is an input: f[b]x[c])
-    MulAdd, // (a ⊗ b) ⊕ c        (seed 003 typeA: f[b]x[c] + f[d])
+    Times,  // a ⊗ b              (Minato et al. 2011 typeB when b is an input: f[b]x[c])
+    MulAdd, // (a ⊗ b) ⊕ c        (Minato et al. 2011 typeA: f[b]x[c] + f[d])
 };
 
 int operandCount(OpKind kind);

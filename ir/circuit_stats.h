@@ -10,7 +10,7 @@ namespace zbddc {
 struct CircuitStats {
     uint64_t nodes = 0;   // every node, leaves included
     uint64_t ops = 0;     // Plus, Times and MulAdd nodes
-    uint64_t typeA = 0;   // MulAdd: f[b]x[c] + f[d] (seed 003)
+    uint64_t typeA = 0;   // MulAdd: f[b]x[c] + f[d] (Minato et al. 2011)
     uint64_t typeB = 0;   // Times:  f[b]x[c]
     uint64_t plus = 0;    // Plus
     uint64_t inputs = 0;

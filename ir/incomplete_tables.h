@@ -1,8 +1,9 @@
-// Incomplete (sparse) tables of a TensorProgram (seed 002 §IV). In a MinSum program with an upper
-// bound `top` (a WCSP's hard cost), a row whose cost reaches top is infeasible; an incomplete table
-// stores only its feasible rows, and every absent row reads as its default, top. Because every
-// cost is non-negative, a sum that involves an infeasible row is infeasible too, so dropping those
-// rows changes no feasible value and BE stays exact (below top, every value is the exact integer).
+// Incomplete (sparse) tables of a TensorProgram (Bistaffa et al. 2017 §IV). In a MinSum program
+// with an upper bound `top` (a WCSP's hard cost), a row whose cost reaches top is infeasible; an
+// incomplete table stores only its feasible rows, and every absent row reads as its default, top.
+// Because every cost is non-negative, a sum that involves an infeasible row is infeasible too, so
+// dropping those rows changes no feasible value and BE stays exact (below top, every value is the
+// exact integer).
 //
 // Semantics of a computed table marked sparse (Table::sparse on a non-input table): its rows are
 // the op's values that are ⊕-better than Table::defaultValue; every other row reads as the default.

@@ -23,7 +23,7 @@ struct PipelineOptions {
     bool fuse = true;                // --no-fuse drops the merge passes
     bool verifyEach = kDebugBuild;   // run verify() after every pass
     DeviceShape device;              // block partition and preload sizes
-    std::string justify = "greedy";  // justify strategy: "greedy" (seed 003 §2) or "balance"
+    std::string justify = "greedy";  // "greedy" (Minato et al. 2011 §2) or "balance"
     uint32_t maxLeaves = 8;          // merge-trees: most operands one merged op may read
     uint32_t maxTypes = 12;          // merge-trees: most op types kept in the catalogue
     uint32_t gridMinOps = 0;        // split-phases: levels this wide run on the grid (0: sms·warp)

@@ -1,11 +1,12 @@
 // The Schedule: a Circuit turned into parallel work — merged ops grouped into levels, each level
 // split into blocks of one op type, value slots numbered so a level's outputs are contiguous and
-// reused once dead (seed 003 §2 levels, §5 merged types). It is the GPU's plan: the generic passes
-// (compiler/passes) build it and the GPU's passes (backends/cuda/schedule) add phases, blocks and
-// shared-memory preloads. Consumers today: the CUDA backend (backends/cuda/device_plan, when given
-// a Schedule), `zbddc stats`, and the schedule interpreter that checks every pass. The CPU backend
-// compiles the Circuit itself, in DFS order (backends/cpu/dfs_order.h). Plain data: flat vectors
-// of 32-bit indices, ranges given as prefix arrays (`xBegin` of size n+1).
+// reused once dead (Minato et al. 2011 §2 levels, §5 merged types). It is the GPU's plan: the
+// generic passes (compiler/passes) build it and the GPU's passes (backends/cuda/schedule) add
+// phases, blocks and shared-memory preloads. Consumers today: the CUDA backend
+// (backends/cuda/device_plan, when given a Schedule), `zbddc stats`, and the schedule interpreter
+// that checks every pass. The CPU backend compiles the Circuit itself, in DFS order
+// (backends/cpu/dfs_order.h). Plain data: flat vectors of 32-bit indices, ranges given as prefix
+// arrays (`xBegin` of size n+1).
 //
 // Value slots. One evaluation (one batch lane) owns `numSlots` values, laid out as
 //   [0]                              the semiring's Zero (dummy operand, Zero nodes)
@@ -17,8 +18,9 @@
 //
 // Op types. Every op is an instance of a type from the catalogue: a small expression template in
 // postfix over the op's operands. Leaves consume the op's operands in order: LoadF reads a value
-// slot (an f operand of seed 003), LoadX an input (an x operand; it may also name slot 0 or 1 as
-// a dummy). Seed 003's typeA f[b]x[c]+f[d] is "F X * F +", typeB f[b]x[c] is "F X *".
+// slot (an f operand of Minato et al. 2011), LoadX an input (an x operand; it may also name slot 0
+// or 1 as a dummy). Minato et al. 2011's typeA f[b]x[c]+f[d] is "F X * F +", typeB f[b]x[c] is
+// "F X *".
 #pragma once
 
 #include "ir/result.h"
@@ -43,7 +45,7 @@ enum class TemplateStep : uint32_t {
     Plus = 3,  // pop q, p; push p ⊕ q
 };
 
-// Where a level runs (seed 003 §2: CPU preliminary, GPU, CPU posterior phases).
+// Where a level runs (Minato et al. 2011 §2: CPU preliminary, GPU, CPU posterior phases).
 enum class Phase : uint32_t {
     HostPre = 0,     // on the host before any GPU work
     Grid = 1,        // a GPU kernel (or grid-synchronised step) over many blocks
@@ -90,7 +92,7 @@ struct Schedule {
     std::vector<uint32_t> levelPhase;      // Phase of each level
     std::vector<uint32_t> levelThreads;    // threads per block for each level (GPU phases)
 
-    // --- groups: maximal runs of one type inside a level (seed 003: typeA first, typeB second) ---
+    // --- groups: maximal runs of one type in a level (typeA first: Minato et al. 2011 §2) ---
     std::vector<uint32_t> levelGroupBegin{0}; // level l's groups are [levelGroupBegin[l], [l+1])
     std::vector<uint32_t> groupOpBegin{0};    // group g's ops are [groupOpBegin[g], [g+1])
     std::vector<uint32_t> groupType;          // type of every op in group g
@@ -102,7 +104,7 @@ struct Schedule {
         0};                           // block b preloads blockLoads[blockLoadBegin[b], [b+1])
     std::vector<uint32_t> blockLoads; // slots copied to shared memory before the block's ops;
                                       // when non-empty, the block's LoadX operands are
-                                      // offsets into this list (seed 003 §2, last para.)
+                                      // offsets into this list (Minato et al. 2011 §2, last para.)
 
     uint32_t inputBase() const { return kSlotConstBase + static_cast<uint32_t>(constants.size()); }
     uint32_t computedBase() const { return inputBase() + numInputs; }

@@ -12,7 +12,7 @@ constexpr uint32_t X = static_cast<uint32_t>(TemplateStep::LoadX);
 constexpr uint32_t Mul = static_cast<uint32_t>(TemplateStep::Times);
 constexpr uint32_t Add = static_cast<uint32_t>(TemplateStep::Plus);
 
-// seed 003 §2 typeA/typeB and §5 type2, type4–type6 (type1 = typeB, type3 = typeA).
+// Minato et al. 2011 §2 typeA/typeB and §5 type2, type4–type6 (type1 = typeB, type3 = typeA).
 struct NamedTemplate {
     const char *name;
     std::vector<uint32_t> code;

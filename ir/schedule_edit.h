@@ -12,11 +12,12 @@ namespace zbddc {
 
 // One op per Plus/Times/MulAdd node, in circuit order, one level per op; op i writes slot
 // computedBase() + i (SSA: every slot written once). Operands that are inputs become LoadX
-// leaves, all others LoadF; commutative operands are ordered F before X so that seed 003's typeA
-// is always "F X * F +" and typeB "F X *". Zero/One/Const nodes are the fixed slots.
+// leaves, all others LoadF; commutative operands are ordered F before X so that Minato et al.
+// 2011's typeA is always "F X * F +" and typeB "F X *". Zero/One/Const nodes are the fixed slots.
 Schedule lowerToSchedule(const Circuit &circuit);
 
-// Finds type `code` in the catalogue or appends it; seed 003 §5 templates get the seed's names.
+// Finds type `code` in the catalogue or appends it; the templates of Minato et al. 2011 §5 get
+// their names there (type1–type6).
 uint32_t internType(Schedule &s, std::span<const uint32_t> code);
 
 // Appends type `code` without looking for it (the caller knows it is new).

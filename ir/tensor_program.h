@@ -32,7 +32,8 @@ struct Table {
 enum class TensorOpKind : uint8_t {
     Join,            // out = ⊗ inputs, over the union of their scopes
     Marginalize,     // out = ⊕ over `vars` of the single input
-    EliminateBucket, // out = ⊕ over `vars` of ⊗ inputs, the join never materialised (seed 001)
+    EliminateBucket, // out = ⊕ over `vars` of ⊗ inputs, the join never materialised
+                     // (Fioretto et al. 2015 §3.2)
     SliceEvidence,   // out = the single input with `vars` fixed to `values`
 };
 
@@ -74,10 +75,10 @@ double inputTableValue(const Table &table, uint64_t row);
 double tableValueAt(const TensorProgram &program, const std::vector<std::vector<double>> &computed,
                     uint32_t id, std::span<const uint32_t> assignment);
 
-// The VALUE phase (seed 001; Dechter's backward pass): walk the Marginalize/EliminateBucket ops
-// from last to first; each one's output scope is already assigned, so pick the ⊕-best joint value
-// of its eliminated variables given its inputs. `assignment` arrives with evidence (and any
-// default) filled in and returns completed.
+// The VALUE phase (Fioretto et al. 2015 §2.2; Dechter 1999's backward pass): walk the
+// Marginalize/EliminateBucket ops from last to first; each one's output scope is already assigned,
+// so pick the ⊕-best joint value of its eliminated variables given its inputs. `assignment` arrives
+// with evidence (and any default) filled in and returns completed.
 void recoverAssignment(const TensorProgram &program,
                        const std::vector<std::vector<double>> &computed,
                        std::vector<uint32_t> &assignment);

@@ -1,5 +1,5 @@
-// The LLVM JIT (backends/cpu) behind the Engine interface, in seed 003 §3's DFS order. It has no
-// traceback: MPE assignments come from its max-product adjoints (runtime/mpe_decode.h).
+// The LLVM JIT (backends/cpu) behind the Engine interface, in Minato et al. 2011 §3's DFS order. It
+// has no traceback: MPE assignments come from its max-product adjoints (runtime/mpe_decode.h).
 #include "backends/cpu/cpu_model.h"
 #include "backends/cpu/dfs_order.h"
 #include "runtime/engine.h"

@@ -1,7 +1,7 @@
 // A model ready to answer queries: a Circuit (or a dlopened model.so) plus the backend that
 // evaluates it — the LLVM JIT, the CUDA backend or the reference evaluator — compiled lazily once
 // per (semiring, numeric) pair and kept. Device::Auto takes CUDA where a GPU is usable and the JIT
-// otherwise, and remembers why, so a run can say what it fell back from (issue 5 item 7).
+// otherwise, and remembers why, so a run can say what it fell back from.
 #pragma once
 
 #include "ir/circuit.h"

@@ -1,7 +1,7 @@
 // LLVM IR for a Circuit, built directly (no C round trip): straight-line code in the plan's order,
-// cut into functions of at most opsPerFunction ops (seed 003 §3's compiler, made linear-time by
-// bounding function size). Functions are spread over several modules so that they compile on
-// all cores; one entry module calls them in order.
+// cut into functions of at most opsPerFunction ops (Minato et al. 2011 §3's compiler, made
+// linear-time by bounding function size). Functions are spread over several modules so that they
+// compile on all cores; one entry module calls them in order.
 //
 // The generated symbols, shared by the JIT and the model.so evaluator (xin: inputs in the numeric
 // domain, i.e. natural logs in log mode):

@@ -1,5 +1,5 @@
-// Options of the CPU backend (LLVM). The evaluation order is data from compiler/passes (seed 003
-// §3's DFS order); the backend itself never reorders.
+// Options of the CPU backend (LLVM). The evaluation order is data from compiler/passes (Minato et
+// al. 2011 §3's DFS order); the backend itself never reorders.
 #pragma once
 
 #include "ir/circuit.h"

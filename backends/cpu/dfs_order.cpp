@@ -49,7 +49,7 @@ DfsOrder dfsOrder(const Circuit &c) {
         stack.push_back({e.id, true});
         const int n = operandCount(c.kind[e.id]);
         NodeId kids[3] = {c.a[e.id], c.b[e.id], c.c[e.id]};
-        // seed 003 §3: the child with the most parents first; ties keep operand order.
+        // Minato et al. 2011 §3: the child with the most parents first; ties keep operand order.
         std::stable_sort(kids, kids + n,
                          [&](NodeId x, NodeId y) { return parents[x] > parents[y]; });
         for (int k = n; k-- > 0;)

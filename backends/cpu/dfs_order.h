@@ -1,7 +1,7 @@
-// The CPU evaluation order of seed 003 §3: a depth-first search from the outputs that, when a node
-// has several children, visits first the child with the most parents. Single-parent values are
-// then mostly consumed by the very next op, so straight-line code keeps them in registers and
-// only the rest must be stored. Backends take the result as plain data.
+// The CPU evaluation order of Minato et al. 2011 §3: a depth-first search from the outputs that,
+// when a node has several children, visits first the child with the most parents. Single-parent
+// values are then mostly consumed by the very next op, so straight-line code keeps them in
+// registers and only the rest must be stored. Backends take the result as plain data.
 #pragma once
 
 #include "ir/circuit.h"

@@ -1,7 +1,7 @@
 // `--emit=c`: the circuit as C, one statement per node in the plan's order (the style of the
-// Takahashi–Minato generated code that seed 003 compiled with gcc: f[i] = f[j]*x[k] + f[l]).
-// The file defines the same zbdd_gen_* symbols as the LLVM path (codegen.h), so linking it with
-// the C evaluator gives a model.so with the same C ABI: the compile-time study builds it with
+// Takahashi–Minato generated code that Minato et al. 2011 compiled with gcc: f[i] = f[j]*x[k] +
+// f[l]). The file defines the same zbdd_gen_* symbols as the LLVM path (codegen.h), so linking it
+// with the C evaluator gives a model.so with the same C ABI: the compile-time study builds it with
 // gcc/clang, and the tests check it against the reference evaluator.
 #pragma once
 

@@ -73,11 +73,11 @@ class CudaModel {
     // the host through the forward values computed on the device (ties go to the first operand).
     Result<std::vector<uint32_t>> traceback(std::span<const double> x, size_t output);
 
-    // Asynchronous forward on one of two stream slots (issue 5 §7): `submit` converts `count` <=
-    // batch vectors into the slot's pinned buffer, enqueues the copy in, the kernels and the copies
-    // out on the slot's own stream (own value buffer and barrier) and returns at once; `collect`
-    // waits for that slot and returns count × numOutputs values. Each slot's value buffer is
-    // poisoned (NaN) when it is first made.
+    // Asynchronous forward on one of two stream slots (the runtime API's asynchronous variant):
+    // `submit` converts `count` <= batch vectors into the slot's pinned buffer, enqueues the copy
+    // in, the kernels and the copies out on the slot's own stream (own value buffer and barrier)
+    // and returns at once; `collect` waits for that slot and returns count × numOutputs values.
+    // Each slot's value buffer is poisoned (NaN) when it is first made.
     Status submit(unsigned slot, std::span<const double> xs, size_t count);
     Result<std::vector<double>> collect(unsigned slot);
     // The stream a slot's work is enqueued on (created on first use).

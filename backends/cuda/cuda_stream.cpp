@@ -1,7 +1,7 @@
-// Asynchronous and streamed evaluation (issue 5 §4 and §7): two stream slots, each with its own
-// value buffer, grid-barrier word and pinned host staging, so batch i+1's copies in and out run
-// while batch i's kernels do, and the host converts batch i+2 meanwhile. Only two batches live on
-// the device, so a stream of any length fits.
+// Asynchronous and streamed evaluation (batches of any length, copies overlapping kernels): two
+// stream slots, each with its own value buffer, grid-barrier word and pinned host staging, so batch
+// i+1's copies in and out run while batch i's kernels do, and the host converts batch i+2
+// meanwhile. Only two batches live on the device, so a stream of any length fits.
 #include "backends/cuda/cuda_model.h"
 
 #include <algorithm>

@@ -1,8 +1,9 @@
 // The flat arrays a generated kernel walks: levels of ops, each level split into groups of one op
-// type (seed 003 §5: ops of one type together, so a warp runs one branch), each op type a postfix
-// template over its operands (ir/schedule.h's catalogue: typeA is "F X * F +"), value slots, and
-// for the backward pass each slot's readers as a CSR list (a gather, not atomics). Built from a
-// Schedule (the passes' merged ops) or directly from a Circuit (its Plus/Times/MulAdd as types).
+// type (Minato et al. 2011 §2, §5: ops of one type together, so a warp runs one branch), each op
+// type a postfix template over its operands (ir/schedule.h's catalogue: typeA is "F X * F +"),
+// value slots, and for the backward pass each slot's readers as a CSR list (a gather, not atomics).
+// Built from a Schedule (the passes' merged ops) or directly from a Circuit (its Plus/Times/MulAdd
+// as types).
 #pragma once
 
 #include "ir/circuit.h"

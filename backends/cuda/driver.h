@@ -79,8 +79,9 @@ class PinnedBuffer {
 };
 
 // Existing host memory page-locked in place (cuMemHostRegister) for as long as this lives, so
-// that async copies from and to it are direct DMA that overlaps kernels (seed 002 §V-B1); the
-// out-of-core path pins its host tables this way instead of copying them into pinned buffers.
+// that async copies from and to it are direct DMA that overlaps kernels (Bistaffa et al. 2017
+// §V-B1); the out-of-core path pins its host tables this way instead of copying them into pinned
+// buffers.
 class HostRegistration {
   public:
     HostRegistration() = default;

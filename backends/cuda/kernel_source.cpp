@@ -103,9 +103,9 @@ const char *kKernels = R"CUDA(
 // One level: each of its ops × B work items is (op k, lane), lane fastest, so a warp reads and
 // writes B consecutive values of a slot (coalesced) and shares the op's indices. Ops of all types
 // run in one pass over the threads, each switching on its op's type: a level's groups are
-// contiguous runs of one type (seed 003 §5), so a warp diverges only where two groups meet, and
-// no thread idles while a small group runs alone. One 16-byte load gives an op's result slot,
-// type and operand offset.
+// contiguous runs of one type (Minato et al. 2011 §2, §5), so a warp diverges only where two groups
+// meet, and no thread idles while a small group runs alone. One 16-byte load gives an op's result
+// slot, type and operand offset.
 template <bool GRID>
 __device__ __forceinline__ void zb_forward_ops(const Plan &p, unsigned k0, unsigned k1, u64 t, u64 stride) {
     const u64 work = (u64)(k1 - k0) * ZB_B;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""The GPU peer of issue 5 §9: a straightforward level-by-level PyTorch evaluator of the same
-circuits (gather operands, compute, scatter results, one level after another), float64
+"""The GPU peer of bench/gpu_eval.cpp: a straightforward level-by-level PyTorch evaluator of the
+same circuits (gather operands, compute, scatter results, one level after another), float64
 sum-product, every value in its own slot. Reads what bench/gpu_eval.cpp exported into
 $ZBDDC_PEER_DIR, checks its outputs against the reference evaluator's, and times the forward pass
 with CUDA events (median of 5 after a warm-up).

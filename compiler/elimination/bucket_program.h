@@ -1,8 +1,9 @@
 // Lowers a cost network and an elimination order into a TensorProgram: one op per non-empty
-// bucket (seed 000 Alg. 1; seed 001's fused aggregate-project, or join then marginalise when
-// `fuseBuckets` is off), evidence slicing first, and every table laid out so that variables
-// eliminated later are more significant (seed 002 Prop. 1: the variable a bucket eliminates is then
-// the fastest-varying one in the tables it reads, so its group of rows is contiguous).
+// bucket (Bistaffa et al. 2016 Alg. 1; Fioretto et al. 2015's fused aggregate-project, or join then
+// marginalise when `fuseBuckets` is off), evidence slicing first, and every table laid out so that
+// variables eliminated later are more significant (Bistaffa et al. 2017 §III-A: the variable a
+// bucket eliminates is then the fastest-varying one in the tables it reads, so its group of rows is
+// contiguous).
 #pragma once
 
 #include "compiler/frontends/wcsp/cost_network.h"

@@ -1,6 +1,7 @@
-// Elimination orders for bucket elimination (seed 000 §2.1, Alg. 2: greedily pick the variable of
-// least metric, connect its neighbours, remove it) and what an order costs — induced width and the
-// largest tables — computed on the interaction graph alone, before any table is allocated.
+// Elimination orders for bucket elimination (Bistaffa et al. 2016 §2.1, Alg. 2: greedily pick the
+// variable of least metric, connect its neighbours, remove it) and what an order costs — induced
+// width and the largest tables — computed on the interaction graph alone, before any table is
+// allocated.
 #pragma once
 
 #include "ir/result.h"

@@ -1,6 +1,6 @@
 // What bucket elimination of a cost network will need, computed from the scopes and the order
-// alone — before any table is allocated (seed 000 §2.1: the induced width bounds BE's memory; the
-// shape `zbddc stats X.wcsp` reports).
+// alone — before any table is allocated (Bistaffa et al. 2016 §2.1, Prop. 1: the induced width
+// bounds BE's memory; the shape `zbddc stats X.wcsp` reports).
 #pragma once
 
 #include "compiler/elimination/elimination_order.h"

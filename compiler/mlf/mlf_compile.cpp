@@ -11,8 +11,8 @@ namespace zbddc {
 
 namespace {
 // ZBDD variables of the network in the chosen order: λ of (variable, state) and, per CPT, one θ
-// per distinct parameter value other than 0 and 1 (Minato et al.: equal parameters within a CPT
-// share a variable; 1 needs no variable; 0 removes the term).
+// per distinct parameter value other than 0 and 1 (Minato et al. 2007: equal parameters within a
+// CPT share a variable; 1 needs no variable; 0 removes the term).
 struct MlfVariables {
     std::vector<std::vector<uint32_t>> lambda;           // [variable][state] -> ZBDD var
     std::vector<std::map<double, uint32_t>> theta;       // [variable] value -> ZBDD var
@@ -102,7 +102,7 @@ std::string cptContext(const BayesNet &net, uint32_t v, size_t index, size_t cou
 }
 
 // One family at a time into the running product, from the bottom of the order up (the first
-// schedule: MSS07 multiply the CPTs one by one).
+// schedule: Minato et al. 2007 multiply the CPTs one by one).
 Result<ZbddRef> multiplySequential(ZbddManager &zb, const BayesNet &net, const MlfVariables &m,
                                    const std::vector<std::vector<char>> &possible,
                                    const MlfOptions &options) {

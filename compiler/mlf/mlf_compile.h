@@ -1,5 +1,5 @@
 // Compiles a Bayesian network into its multi-linear function (MLF) as a ZBDD, the way Minato,
-// Satoh and Sato (IJCAI 2007) do it and seed 003 evaluates it: every term of
+// Satoh and Sato (IJCAI 2007) do it and Minato et al. 2011 evaluates it: every term of
 //   f = Σ_x Π_v λ_{v=x_v} θ_{x_v | x_pa(v)}
 // is the set of its indicator and parameter variables.
 #pragma once

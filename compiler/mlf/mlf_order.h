@@ -11,7 +11,7 @@
 namespace zbddc {
 
 enum class MlfOrdering : uint8_t {
-    // Minato et al.: BN variables by depth-first search from the sinks towards the parents
+    // Minato et al. 2007: BN variables by depth-first search from the sinks towards the parents
     // (ancestors first), each variable's λ group followed at once by its CPT's θ group.
     Paper,
     // Ours: the reverse of a greedy min-fill elimination order of the moral graph (so variables

@@ -1,7 +1,7 @@
 // Renumbering and liveness. Each group's outputs get one contiguous run of slots (coalesced
-// writes, seed 003 §2); with reuse, a slot whose last reader ran in an earlier level is free again,
-// so memory follows the widest live set rather than the circuit. Needs SSA slots (every slot
-// written once), which every earlier pass keeps.
+// writes, Minato et al. 2011 §2); with reuse, a slot whose last reader ran in an earlier level is
+// free again, so memory follows the widest live set rather than the circuit. Needs SSA slots (every
+// slot written once), which every earlier pass keeps.
 #include "compiler/passes/passes.h"
 #include "ir/schedule_edit.h"
 

@@ -1,5 +1,5 @@
-// seed 003 §2: inside a level, ops of one type together (so a warp never mixes types), sorted by
-// their first x operand (so shared-memory preload tiles are contiguous).
+// Minato et al. 2011 §2: inside a level, ops of one type together (so a warp never mixes types),
+// sorted by their first x operand (so shared-memory preload tiles are contiguous).
 #include "compiler/passes/passes.h"
 #include "ir/schedule_edit.h"
 
@@ -25,7 +25,7 @@ uint32_t firstX(const Schedule &s, uint32_t op) {
 } // namespace
 
 void groupByType(Schedule &s, const PipelineOptions &, PassStats &st) {
-    // Most frequent type first (typeA before typeB on ZBDD circuits, as in the seed).
+    // Most frequent type first (typeA before typeB on ZBDD circuits, as in Minato et al. 2011 §2).
     std::vector<uint32_t> frequency(s.numTypes(), 0);
     for (uint32_t t : s.opType)
         ++frequency[t];

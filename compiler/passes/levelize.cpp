@@ -1,6 +1,6 @@
-// seed 003 §2: levels of independent ops. levelize puts every op at its earliest level (ASAP),
-// so the number of levels is the longest path; justifyLevels moves ops with slack (up to their
-// ALAP level) so that level sizes even out and fill whole warps.
+// Minato et al. 2011 §2: levels of independent ops. levelize puts every op at its earliest level
+// (ASAP), so the number of levels is the longest path; justifyLevels moves ops with slack (up to
+// their ALAP level) so that level sizes even out and fill whole warps.
 #include "compiler/passes/passes.h"
 #include "ir/schedule_edit.h"
 
@@ -92,8 +92,8 @@ void levelize(Schedule &s, const PipelineOptions &, PassStats &st) {
 }
 
 // Two strategies, both keeping the number of levels:
-//  greedy  (seed 003 §2): level by level, per type, postpone the ops beyond the last whole warp
-//          to the next level when all of them have slack there.
+//  greedy  (Minato et al. 2011 §2): level by level, per type, postpone the ops beyond the last
+//          whole warp to the next level when all of them have slack there.
 //  balance: list scheduling — ops in topological order, each placed in the least-filled level of
 //          its window [after its producers, ALAP], filling levels up to a target width that is a
 //          whole number of warps.

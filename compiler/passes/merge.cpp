@@ -1,4 +1,4 @@
-// Merging single-parent ops into their parent (seed 003 §5), so fewer, richer ops run per level.
+// Merging single-parent ops into their parent (Minato et al. 2011 §5): fewer, richer ops per level.
 #include "compiler/passes/passes.h"
 #include "ir/schedule_edit.h"
 
@@ -168,12 +168,12 @@ bool isType(const Schedule &s, uint32_t op, const char *name) {
 
 } // namespace
 
-// seed 003 §5: only unmerged typeB ops with one parent are merged, and only where the parent
-// becomes one of type1–type6 ("mergings that would produce more complicated types are not
+// Minato et al. 2011 §5: only unmerged typeB ops with one parent are merged, and only where the
+// parent becomes one of type1–type6 ("mergings that would produce more complicated types are not
 // allowed"). Parents are typeA or typeB (type1/type3 are typeB/typeA themselves).
 void mergeSeedTypes(Schedule &s, const PipelineOptions &, PassStats &st) {
     const uint32_t before = s.numOps();
-    Schedule catalogue; // the six seed templates, by name
+    Schedule catalogue; // the six templates of Minato et al. 2011 §5, by name
     std::set<std::vector<uint32_t>> allowed;
     const uint32_t F = static_cast<uint32_t>(TemplateStep::LoadF), X = kLoadX;
     const uint32_t M = static_cast<uint32_t>(TemplateStep::Times),
@@ -197,11 +197,11 @@ void mergeSeedTypes(Schedule &s, const PipelineOptions &, PassStats &st) {
     st.add("types", s.numTypes());
 }
 
-// Beyond the seed: any single-parent op merges into its parent (deeper trees, parents first)
-// while the merged op reads at most maxLeaves operands. A first round shows which templates that
-// produces and how often; the catalogue keeps the original types and the most frequent merged
+// Beyond Minato et al. 2011: any single-parent op merges into its parent (deeper trees, parents
+// first) while the merged op reads at most maxLeaves operands. A first round shows which templates
+// that produces and how often; the catalogue keeps the original types and the most frequent merged
 // templates up to maxTypes, and the second round undoes, per op, the last merges until its
-// template is in the catalogue (seed 003 §5: types must stay few for warps to stay full).
+// template is in the catalogue (Minato et al. 2011 §5: types must stay few for warps to stay full).
 void mergeTrees(Schedule &s, const PipelineOptions &o, PassStats &st) {
     const uint32_t before = s.numOps();
     const auto any = [](const Schedule &, uint32_t) { return true; };

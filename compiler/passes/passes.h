@@ -6,7 +6,7 @@
 
 namespace zbddc {
 
-void mergeSeedTypes(Schedule &, const PipelineOptions &, PassStats &); // seed 003 §5 type1–6
+void mergeSeedTypes(Schedule &, const PipelineOptions &, PassStats &); // Minato et al. 2011 §5
 void mergeTrees(Schedule &, const PipelineOptions &, PassStats &);     // deeper single-parent trees
 void levelize(Schedule &, const PipelineOptions &, PassStats &);       // ASAP levels
 void justifyLevels(Schedule &, const PipelineOptions &, PassStats &);  // ALAP slack, even sizes

@@ -1,6 +1,6 @@
 // What a schedule looks like and what each pass bought, for `zbddc stats` (text and JSON): the
-// level profile by op type (seed 003 Figures 1 and 4), the parents histogram of the circuit
-// (its Figure 2), slots, preload and phase counts, and every pass's counters and timing.
+// level profile by op type (Minato et al. 2011 Figures 1 and 4), the parents histogram of the
+// circuit (its Figure 2), slots, preload and phase counts, and every pass's counters and timing.
 #pragma once
 
 #include "ir/pass.h"
@@ -19,12 +19,13 @@ struct ScheduleStats {
     uint32_t circuitNodes = 0;
     uint32_t circuitOps = 0;                // Plus/Times/MulAdd nodes
     std::vector<uint32_t> parentsHistogram; // [k] = ops read by k parents (last bucket: k or more)
-    // The circuit's own ASAP levels before any pass (seed 003 Figure 1): [level - 1] = ops of
-    // that level as {typeA (MulAdd), typeB (Times), plus}; leaves are level 0 and not counted.
+    // The circuit's own ASAP levels before any pass (Minato et al. 2011 Figure 1): [level - 1] =
+    // ops of that level as {typeA (MulAdd), typeB (Times), plus}; leaves are level 0 and not
+    // counted.
     std::vector<std::array<uint32_t, 3>> circuitLevelOps;
     // The schedule.
     uint32_t ops = 0, levels = 0, slots = 0, computedSlots = 0;
-    double meanLevelWidth = 0;                         // L̄ of seed 003 §5 (ops per level)
+    double meanLevelWidth = 0;                         // L̄ (Minato et al. 2011 §5): ops per level
     std::vector<std::string> typeNames;                // the catalogue
     std::vector<std::string> typeTemplates;            // postfix text per type
     std::vector<uint32_t> opsByType;                   // totals per type

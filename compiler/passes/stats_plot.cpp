@@ -208,7 +208,7 @@ void levelPanel(std::ostream &out, const char *id, double top, const std::string
 // buckets get a bar; a log scale is used when the counts span more than two decades.
 void parentsPanel(std::ostream &out, double top, const std::vector<uint32_t> &histogram) {
     out << "<g id=\"parents\">\n";
-    panelTitle(out, top, "parents histogram of the circuit (seed 003 Figure 2)");
+    panelTitle(out, top, "parents histogram of the circuit (Minato et al. 2011 Figure 2)");
     uint32_t largest = 0, smallest = UINT32_MAX;
     for (uint32_t n : histogram)
         if (n) {
@@ -290,12 +290,12 @@ bool writeStatsSvg(const ScheduleStats &st, std::ostream &out, const StatsPlotOp
         << "</text>\n";
     levelPanel(out, "before", 40,
                "before the passes: circuit ASAP levels (" + std::to_string(st.circuitOps) + " ops, " +
-                   std::to_string(before.levels.size()) + " levels; seed 003 Figure 1)",
+                   std::to_string(before.levels.size()) + " levels; Minato et al. 2011 Figure 1)",
                before, {}, options, colours);
     levelPanel(out, "after", 40 + kPanelHeight,
                options.afterLabel + ": schedule levels (" + std::to_string(st.ops) + " ops, " +
                    std::to_string(st.levels) + " levels, " + std::to_string(st.typeNames.size()) +
-                   " types; seed 003 Figure 4)",
+                   " types; Minato et al. 2011 Figure 4)",
                after, st.typeTemplates, options, colours);
     parentsPanel(out, 40 + 2 * kPanelHeight, st.parentsHistogram);
     out << "</svg>\n";

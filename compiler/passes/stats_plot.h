@@ -1,7 +1,7 @@
 // Pictures of a schedule for `zbddc stats --plot FILE.svg`: one dependency-free SVG with three
 // panels drawn from ScheduleStats — ops per level stacked by type before any pass (the circuit's
-// ASAP levels, typeA/typeB/plus: seed 003 Figure 1), the same after the pipeline (the merged
-// types: its Figure 4), and the parents histogram (its Figure 2).
+// ASAP levels, typeA/typeB/plus: Minato et al. 2011 Figure 1), the same after the pipeline (the
+// merged types: its Figure 4), and the parents histogram (its Figure 2).
 #pragma once
 
 #include "compiler/passes/schedule_stats.h"

@@ -1,8 +1,8 @@
-// seed 003 §5, last paragraph: "reduce the number of types ... by executing some simpler types as
-// if they were more complicated, using dummy variables of 1 or 0". Per level, the ops of a type
-// that would fill a warp only partly run as a richer type of the same level when some of its
-// leaves set to One (x ⊗ 1 = x) or Zero (x ⊕ 0 = x) reduce it exactly to theirs, and that saves
-// warps. Both identities hold in every semiring, so the value is unchanged.
+// Minato et al. 2011 §5, next-to-last paragraph: "reduce the number of types ... by executing some
+// simpler types as if they were more complicated, using dummy variables of 1 or 0". Per level, the
+// ops of a type that would fill a warp only partly run as a richer type of the same level when some
+// of its leaves set to One (x ⊗ 1 = x) or Zero (x ⊕ 0 = x) reduce it exactly to theirs, and that
+// saves warps. Both identities hold in every semiring, so the value is unchanged.
 #include "compiler/passes/passes.h"
 #include "ir/schedule_edit.h"
 

@@ -37,7 +37,8 @@ class ZbddManager {
     static bool isTerminal(ZbddRef f) { return f <= kZbddBase; }
 
     // Variables of one exclusive group may not occur together in a set of joinExclusive's
-    // result (the indicators λ of one network variable: seed 003's MLF terms are consistent).
+    // result (the indicators λ of one network variable: Minato et al. 2011's MLF terms are
+    // consistent).
     void setGroup(uint32_t v, uint32_t group);
     uint32_t group(uint32_t v) const { return group_[v]; }
 

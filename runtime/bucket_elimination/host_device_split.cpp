@@ -108,7 +108,8 @@ runTensorProgramSplit(const TensorProgram &p, const SplitPlan &plan, SplitDevice
         if (!level.deviceOps.empty())
             if (Status s = device.launch(level.deviceOps); !s)
                 return s.error();
-        // seed 001 Fig. 2: the host's buckets of this level run while the device works on its own.
+        // Fioretto et al. 2015 Fig. 2: the host's buckets of this level run while the device works
+        // on its own.
         t0 = std::chrono::steady_clock::now();
         if (Status s = runTensorOpsCpu(p, level.hostOps, data, computed, hostThreads); !s)
             return s.error();

@@ -1,9 +1,10 @@
-// The host/device split of bucket elimination (seed 001 Fig. 2: small buckets on the host, large
-// ones on the GPU, both at work within a level; seed 000 §3 likewise keeps small tables on the
-// CPU). Ops whose work — output rows × eliminated joint values, the entries the op reads per input
-// — reaches a threshold go to the device, the rest stay on the host. The threshold is measured:
-// bench/be_split_crossover times one op on 16 CPU threads against the GPU (launch and transfers
-// included) across table sizes and prints where the GPU starts to win.
+// The host/device split of bucket elimination: small buckets on the host, large ones on the GPU,
+// both at work within a level (host and device at once as in Fioretto et al. 2015 §3.2, Fig. 2;
+// Bistaffa et al. 2016 §3.2 likewise keeps small tables on the CPU). Ops whose work — output rows ×
+// eliminated joint values, the entries the op reads per input — reaches a threshold go to the
+// device, the rest stay on the host. The threshold is measured: bench/be_split_crossover times one
+// op on 16 CPU threads against the GPU (launch and transfers included) across table sizes and
+// prints where the GPU starts to win.
 //
 // The plan and the executor are independent of CUDA: the executor drives any SplitDevice (the
 // GPU session of backends/tensor/cuda on a GPU machine; a host stand-in in the tests), so the

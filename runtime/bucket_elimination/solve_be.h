@@ -28,8 +28,8 @@ struct BeOptions {
     bool fuseBuckets = true;
     // Refuse before allocating when all messages together exceed this many entries (8 bytes each).
     double maxTotalEntries = double(uint64_t{1} << 30);
-    // Incomplete tables (seed 002 §IV; ir/incomplete_tables.h): every table keeps only its rows
-    // below the upper bound, on the CPU. The refusal is then per join, by feasible rows.
+    // Incomplete tables (Bistaffa et al. 2017 §IV; ir/incomplete_tables.h): every table keeps only
+    // its rows below the upper bound, on the CPU. The refusal is then per join, by feasible rows.
     bool incompleteTables = false;
     uint64_t maxIncompleteRows = uint64_t{1} << 25;
     // Split: an op whose work (output rows x eliminated values) reaches this runs on the GPU.

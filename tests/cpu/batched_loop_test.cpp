@@ -11,7 +11,7 @@ using zbddc::test::kModes;
 using zbddc::test::Mode;
 
 namespace {
-// The loop's options for `mode`: 3 threads, seed 003's DFS order.
+// The loop's options for `mode`: 3 threads, Minato et al. 2011's DFS order.
 CpuOptions loopOptions(const Circuit &c, const Mode &mode) {
     CpuOptions options;
     options.semiring = mode.semiring;

@@ -65,7 +65,7 @@ TEST_CASE("JIT forward and adjoints equal the reference evaluator in every semir
         options.threads = 2;
         options.opsPerFunction = 7; // many functions: values cross boundaries through slots
         SECTION("id order") { checkAgainstReference(c, options, rng); }
-        SECTION("seed 003 DFS order") {
+        SECTION("Minato et al. 2011 DFS order") {
             options.order = dfsOrder(c).order;
             checkAgainstReference(c, options, rng);
         }

@@ -1,10 +1,10 @@
-// model.so of every benchmark network the MLF route compiles (issue 7's done-when): the network is
-// compiled the way a user does it (`zbddc NET.bif -o NET.zdd`, then `zbddc NET.zdd -o NET.so`),
-// the C example program dlopens the .so and evaluates random inputs, the test itself dlopens it
-// for the adjoints, and both must equal the reference evaluator on the .zdd's circuit; then
-// `zbddc run NET.so` must answer PR and MAR like `zbddc run NET.zdd --device reference`.
-// The small networks run in the unit suite; insurance, water, hailfinder and pathfinder (10^5
-// ZBDD nodes, seconds each) only under [slow] (CTest: test_cpu_networks_slow).
+// model.so of every benchmark network the MLF route compiles (the model.so route end to end): the
+// network is compiled the way a user does it (`zbddc NET.bif -o NET.zdd`, then
+// `zbddc NET.zdd -o NET.so`), the C example program dlopens the .so and evaluates random inputs,
+// the test itself dlopens it for the adjoints, and both must equal the reference evaluator on the
+// .zdd's circuit; then `zbddc run NET.so` must answer PR and MAR like `zbddc run NET.zdd --device
+// reference`. The small networks run in the unit suite; insurance, water, hailfinder and pathfinder
+// (10^5 ZBDD nodes, seconds each) only under [slow] (CTest: test_cpu_networks_slow).
 #include "tools/zbddc/load_model.h"
 #include "ir/interpret.h"
 #include "random_circuit.h"

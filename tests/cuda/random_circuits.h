@@ -1,6 +1,6 @@
 // Random circuits for backend tests and benchmarks: ZBDD-shaped ones (a random reduced-looking
-// ZBDD lowered with lowerZdd, so typeA/typeB ops exactly as seed 003 evaluates them) and general
-// DAGs using every op kind and leaf, for semiring coverage.
+// ZBDD lowered with lowerZdd, so typeA/typeB ops exactly as Minato et al. 2011 evaluates them) and
+// general DAGs using every op kind and leaf, for semiring coverage.
 #pragma once
 
 #include "compiler/frontends/zdd/zdd_lower.h"
@@ -70,8 +70,9 @@ inline Circuit randomDag(uint32_t inputs, uint32_t ops, uint32_t seed, Semiring 
             const size_t n = pool.size();
             return rng() % 4 ? pool[n - 1 - rng() % std::min<size_t>(n, 12)] : pool[rng() % n];
         };
-        // The multiplicand is mostly a leaf (as in seed 003's typeA/typeB), sometimes the other
-        // operand itself (x⊗x): products of two deep values would overflow within a few levels.
+        // The multiplicand is mostly a leaf (as in Minato et al. 2011's typeA/typeB), sometimes the
+        // other operand itself (x⊗x): products of two deep values would overflow within a few
+        // levels.
         const NodeId a = operand();
         const NodeId b = rng() % 16 ? pool[rng() % leaves] : a;
         switch (rng() % 4) {

@@ -11,7 +11,7 @@ using namespace zbddc;
 
 namespace {
 
-// f4 = f(x1)·x2 + ... : the seed 003 §2 example  f[4] = f[1]x[2] + f[2]; f[5] = f[3]x[3];
+// f4 = f(x1)·x2 + ... : the Minato et al. 2011 §2 example  f[4] = f[1]x[2] + f[2]; f[5] = f[3]x[3];
 // f[6] = f[4]x[4] + f[5], with f[1], f[2], f[3] inputs too.
 Circuit seedExample() {
     Circuit c;
@@ -29,7 +29,7 @@ Circuit seedExample() {
 
 } // namespace
 
-TEST_CASE("lowering names the seed's typeA and typeB and keeps F before X") {
+TEST_CASE("lowering names Minato et al. 2011's typeA and typeB and keeps F before X") {
     const Schedule s = lowerToSchedule(seedExample());
     REQUIRE(verify(s).ok());
     REQUIRE(s.numOps() == 6);
@@ -56,7 +56,7 @@ TEST_CASE("the schedule interpreter agrees with the reference evaluator on the l
     REQUIRE(got->at(0) == Approx((0.7 * 0.2 + 0.3) * 0.4 + 0.9 * 0.9));
 }
 
-TEST_CASE("seed type merging builds type2, type4, type5 and type6 where the seed says") {
+TEST_CASE("merge-seed builds type2, type4, type5 and type6 where Minato et al. 2011 says") {
     // f[6] = f[4]x[4] + f[5], with f[4] typeA (not mergeable) and f[5] = f[3]x[3] single-parent
     // typeB: f6 becomes type5. f[3] = 1·x3 is typeB under f5, which was absorbed: f3 stays.
     Schedule s = lowerToSchedule(seedExample());

@@ -1,6 +1,6 @@
-// Generated cost networks with wide buckets, for the out-of-core path (seed 002 §V-B2), shared by
-// bench/wcsp_out_of_core.cpp and the GPU tests. Costs are integers uniform in [0, 100]; same seed,
-// same network. Each comes with the elimination order that makes its buckets wide.
+// Generated cost networks with wide buckets, for the out-of-core path (Bistaffa et al. 2017 §V-B2),
+// shared by bench/wcsp_out_of_core.cpp and the GPU tests. Costs are integers uniform in [0, 100];
+// same seed, same network. Each comes with the elimination order that makes its buckets wide.
 //   band: x_i — x_j for 0 < j - i ≤ width, eliminated in index order: every message spans `width`
 //         variables (domain^width entries), the wide-bucket case at a size chosen exactly.
 //   star: a centre joined to every leaf, eliminated first: one message over all the leaves (the

@@ -1,6 +1,6 @@
-// The out-of-core chunk planner and its slicing logic (seed 002 §V), without a GPU: plans stay
-// within their budgets and tile every output; runChunkPlanOnHost — which gives each step only the
-// input rows inputRange names and bounds-checks every read — reproduces the reference
+// The out-of-core chunk planner and its slicing logic (Bistaffa et al. 2017 §V-B2), without a GPU:
+// plans stay within their budgets and tile every output; runChunkPlanOnHost — which gives each step
+// only the input rows inputRange names and bounds-checks every read — reproduces the reference
 // interpreter table by table on random programs under budgets down to the smallest that can
 // work, in the bucket programs' layout, in scrambled layouts, and after relayoutForChunks.
 #include "backends/tensor/cuda/chunk_host_run.h"

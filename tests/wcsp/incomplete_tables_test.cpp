@@ -1,6 +1,7 @@
-// Bucket elimination over incomplete tables (seed 002 §IV): the primitives against the standard
-// library, the CPU executor against the reference interpreter table by table, against the complete
-// path capped at the bound, and against brute force; the VALUE phase over incomplete tables.
+// Bucket elimination over incomplete tables (Bistaffa et al. 2017 §IV): the primitives against the
+// standard library, the CPU executor against the reference interpreter table by table, against the
+// complete path capped at the bound, and against brute force; the VALUE phase over incomplete
+// tables.
 #include "backends/tensor/cpu/incomplete_cpu.h"
 #include "backends/tensor/cpu/incomplete_ops.h"
 #include "backends/tensor/cpu/tensor_cpu.h"

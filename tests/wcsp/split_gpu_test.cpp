@@ -1,7 +1,8 @@
-// The host/device split on a real GPU (seed 001 Fig. 2): small buckets on the CPU, large ones on
-// the GPU, both at work within a level. Table by table equal to the reference interpreter on random
-// programs at thresholds that put every op on one side or cut between them, and the optimum of the
-// CPU path on the benchmark WCSPs (the solver recomputes each assignment's cost).
+// The host/device split on a real GPU (Fioretto et al. 2015 Fig. 2): small buckets on the CPU,
+// large ones on the GPU, both at work within a level. Table by table equal to the reference
+// interpreter on random programs at thresholds that put every op on one side or cut between them,
+// and the optimum of the CPU path on the benchmark WCSPs (the solver recomputes each assignment's
+// cost).
 // Exits 77 (skipped) where no GPU is present.
 #include "backends/cuda/driver.h"
 #include "compiler/elimination/bucket_program.h"

@@ -161,8 +161,8 @@ TEST_CASE("GPU out-of-core steps (sliced inputs, split eliminations, relayout) e
     CHECK(split > 5);
 }
 
-// Issue 6 item 5: a problem whose largest table is several times the device memory — here a
-// forced budget 8 times smaller than it — solves on the GPU with the CPU path's cost and
+// Tables beyond device memory: a problem whose largest table is several times the device memory —
+// here a forced budget 8 times smaller than it — solves on the GPU with the CPU path's cost and
 // assignment exactly (same messages, so the same traceback).
 TEST_CASE("wide-bucket networks with tables 8x the budget solve exactly as on the CPU", "[gpu]") {
     const bench::GeneratedNetwork nets[] = {bench::bandNetwork(16, 8, 4, 3),

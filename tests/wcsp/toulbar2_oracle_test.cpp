@@ -95,7 +95,7 @@ TEST_CASE("zbddc run PROBLEM.wcsp --task mpe --json reports toulbar2's optimum",
     CHECK(std::stod(out.substr(at + 8)) == *expected);
 }
 
-TEST_CASE("zbddc run --incomplete-tables reports toulbar2's optimum (seed 002 §IV)",
+TEST_CASE("zbddc run --incomplete-tables reports toulbar2's optimum (Bistaffa et al. 2017 §IV)",
           "[toulbar2][cli][incomplete]") {
     const std::string dir = std::string(ZBDDC_BENCHMARKS_DIR) + "/wcsp";
     REQUIRE(std::filesystem::exists(ZBDDC_EXE));

@@ -1,5 +1,5 @@
 // `zbddc INPUT -o model.so [-O0..-O3] [--numeric float64|log] [--semiring S]` and `--emit=c|ll`: the CPU
-// backend's outputs (backends/cpu). The evaluation order is seed 003 §3's DFS order.
+// backend's outputs (backends/cpu). The evaluation order is Minato et al. 2011 §3's DFS order.
 #include "backends/cpu/emit_c.h"
 #include "backends/cpu/metadata.h"
 #include "backends/cpu/object_compile.h"

@@ -38,7 +38,7 @@ Result<std::vector<uint32_t>> readEvidence(const std::string &path, const CostNe
     return std::move((*cases)[0].states); // unobserved: kNone
 }
 
-// The run subcommand's elimination-order flags (seed 000 Alg. 2), registered by
+// The run subcommand's elimination-order flags (Bistaffa et al. 2016 Alg. 2), registered by
 // addCostNetworkRunOptions; RunOptions stays the MLF route's, so they live here.
 struct CostNetworkFlags {
     OrderFlags order;
@@ -65,7 +65,8 @@ void addCostNetworkRunOptions(CLI::App &run) {
     CostNetworkFlags &f = costNetworkFlags();
     f.order.addTo(run, "(.wcsp)");
     run.add_flag("--incomplete-tables", f.incompleteTables,
-                 "(.wcsp) keep only rows below the upper bound in every table (seed 002 §IV)");
+                 "(.wcsp) keep only rows below the upper bound in every table "
+                 "(Bistaffa et al. 2017 §IV)");
     run.add_option("--split-threshold", f.splitThreshold,
                    "(.wcsp, --device split) buckets of at least this many entries (output rows x "
                    "eliminated values) run on the GPU, smaller ones on the CPU");

@@ -1,6 +1,7 @@
 // `zbddc stats PROBLEM.wcsp|MARKOV.uai [--json] [--heuristic H | --order FILE]`: what bucket
 // elimination will need — induced width, largest and total table sizes, buckets and levels —
-// computed from the scopes and the order before any table is allocated (seed 000 §2.1, Alg. 2).
+// computed from the scopes and the order before any table is allocated (Bistaffa et al. 2016 §2.1,
+// Alg. 2).
 #include "tools/zbddc/cmd_run_cost_network.h"
 #include "tools/zbddc/order_flags.h"
 #include "tools/zbddc/output.h"

@@ -24,7 +24,7 @@ bool isNetworkFile(const std::string &path);
 // A ZBDD-compressed MLF, read or compiled.
 Result<ZddModel> loadZddModel(const std::string &path, const LoadOptions &options = {});
 
-// The model's circuit (seed 003 typeA/typeB lowering of its ZBDD), verified.
+// The model's circuit (Minato et al. 2011 typeA/typeB lowering of its ZBDD), verified.
 Result<Circuit> loadCircuit(const std::string &path, const LoadOptions &options = {});
 
 std::string fileExtension(const std::string &path); // lower-case, with the dot; "" if none

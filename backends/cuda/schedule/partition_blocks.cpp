@@ -45,7 +45,8 @@ void partitionBlocks(Schedule &s, const PipelineOptions &o, PassStats &st) {
         }
         for (uint32_t g = s.levelGroupBegin[l]; g < s.levelGroupBegin[l + 1]; ++g) {
             const uint32_t begin = s.groupOpBegin[g], end = s.groupOpBegin[g + 1];
-            // Equal shares (seed 003: "a roughly equal number of consecutive operations").
+            // Equal shares (Minato et al. 2011 §2: "a roughly equal number of consecutive
+            // operations").
             const uint32_t blocks =
                 opsPerBlock == kNone ? 1 : (end - begin + opsPerBlock - 1) / opsPerBlock;
             for (uint32_t b = 1; b <= blocks; ++b)

@@ -1,7 +1,7 @@
-// seed 003 §2, last paragraph: per block, the x operands its ops read are copied once into shared
-// memory and the ops read them there. Ops are sorted by x (groupByType), so a block is cut into
-// tiles whose distinct x fit the shared memory (M words); LoadX operands are rewritten at compile
-// time to offsets into the tile's load list. Tiles that reuse no x are left as they are.
+// Minato et al. 2011 §2, last paragraph: per block, the x operands its ops read are copied once
+// into shared memory and the ops read them there. Ops are sorted by x (groupByType), so a block is
+// cut into tiles whose distinct x fit the shared memory (M words); LoadX operands are rewritten at
+// compile time to offsets into the tile's load list. Tiles that reuse no x are left as they are.
 #include "backends/cuda/schedule/gpu_passes.h"
 
 #include <algorithm>

@@ -1,8 +1,8 @@
-// seed 003 §2: narrow levels do not pay on the GPU. Leading and trailing narrow levels run on the
-// host (CPU preliminary / CPU posterior phases); wide levels run on the grid; narrow levels between
-// wide ones — the multimodal profiles (HAILA/HAILB) the seed left open — run inside one block,
-// where a barrier costs ~0.04 µs instead of a grid-wide ~1.2 µs (DESIGN.md), so no data goes back
-// to the host mid-way.
+// Minato et al. 2011 §2: narrow levels do not pay on the GPU. Leading and trailing narrow levels
+// run on the host (CPU preliminary / CPU posterior phases); wide levels run on the grid; narrow
+// levels between wide ones — the multimodal profiles (HAILA/HAILB) the paper left open — run inside
+// one block, where a barrier costs ~0.04 µs instead of a grid-wide ~1.2 µs (DESIGN.md), so no data
+// goes back to the host mid-way.
 #include "backends/cuda/schedule/gpu_passes.h"
 #include "ir/schedule_edit.h"
 

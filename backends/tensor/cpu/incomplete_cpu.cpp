@@ -67,8 +67,8 @@ struct OpRunner {
         return j;
     }
 
-    // One join step (seed 002 Algs. 3-4): sort the table by the variables it shares with `j`,
-    // group it, count each joined row's feasible matches, prefix-sum, write.
+    // One join step (Bistaffa et al. 2017 Algs. 3-4): sort the table by the variables it shares
+    // with `j`, group it, count each joined row's feasible matches, prefix-sum, write.
     Status join(Joined &j, const incomplete::JoinStep &step) {
         const RowsView v = viewOf(p, computed, step.table);
         std::vector<KeyedRow> sorted;
@@ -129,7 +129,7 @@ struct OpRunner {
         for (size_t i = 0; i < plan.steps.size() && !j.rows.empty(); ++i)
             if (Status s = join(j, plan.steps[i]); !s)
                 return s.error();
-        // ⊕ over the eliminated variables (seed 002 Alg. 5): sort by output row, group min.
+        // ⊕ over the eliminated variables (Bistaffa et al. 2017 Alg. 5): sort by output, group min.
         std::vector<KeyedRow> keyed(j.rows.size());
         for (size_t r = 0; r < j.rows.size(); ++r)
             keyed[r] = {j.rows[r] / plan.elimSize, 0, j.values[r]};

@@ -1,10 +1,10 @@
-// The CPU executor of a TensorProgram over incomplete tables (seed 002 §IV; semantics in
-// ir/incomplete_tables.h). A bucket joins its input tables one at a time in the joined space (the
-// output scope, then the eliminated variables, so that they vary fastest): each step sorts the next
-// table by the variables it shares with the rows joined so far, groups them, counts every row's
-// feasible matches, prefix-sums the counts into offsets and writes the joined rows; rows reaching
-// the bound are never written. Elimination then sorts the joined rows by output row and takes each
-// group's min. Memory follows the feasible rows, not the complete tables.
+// The CPU executor of a TensorProgram over incomplete tables (Bistaffa et al. 2017 §IV; semantics
+// in ir/incomplete_tables.h). A bucket joins its input tables one at a time in the joined space
+// (the output scope, then the eliminated variables, so that they vary fastest): each step sorts the
+// next table by the variables it shares with the rows joined so far, groups them, counts every
+// row's feasible matches, prefix-sums the counts into offsets and writes the joined rows; rows
+// reaching the bound are never written. Elimination then sorts the joined rows by output row and
+// takes each group's min. Memory follows the feasible rows, not the complete tables.
 #pragma once
 
 #include "ir/incomplete_tables.h"

@@ -1,8 +1,8 @@
-// The data-parallel primitives of bucket elimination over incomplete tables (seed 002 §IV), on the
-// CPU: the shared-variable sort (LSD radix sort), group histograms with their prefix sums, and the
-// two-pass join (count the feasible matches of every row, prefix-sum the counts into offsets, then
-// write), and the segmented ⊕ (min) that eliminates. Each is a loop over independent rows, the
-// shape of the GPU kernels in backends/tensor/cuda/incomplete_kernels.
+// The data-parallel primitives of bucket elimination over incomplete tables (Bistaffa et al. 2017
+// §IV), on the CPU: the shared-variable sort (LSD radix sort), group histograms with their prefix
+// sums, and the two-pass join (count the feasible matches of every row, prefix-sum the counts into
+// offsets, then write), and the segmented ⊕ (min) that eliminates. Each is a loop over independent
+// rows, the shape of the GPU kernels in backends/tensor/cuda/incomplete_kernels.
 #pragma once
 
 #include <cstdint>
@@ -20,8 +20,8 @@ struct KeyedRow {
 // Stable LSD radix sort by key, 11 bits a pass, only as many passes as `maxKey` needs.
 void radixSortByKey(std::vector<KeyedRow> &items, uint64_t maxKey);
 
-// The groups of equal keys of key-sorted rows (seed 002 Alg. 3's histogram and its exclusive
-// prefix sum): keys[g] is group g's key, its rows are [offsets[g], offsets[g + 1]).
+// The groups of equal keys of key-sorted rows (Bistaffa et al. 2017 §IV-B's histogram and its
+// exclusive prefix sum): keys[g] is group g's key, its rows are [offsets[g], offsets[g + 1]).
 struct Groups {
     std::vector<uint64_t> keys;
     std::vector<uint64_t> offsets;
@@ -34,7 +34,8 @@ Groups groupSortedRows(const std::vector<KeyedRow> &sorted);
 uint64_t exclusiveScan(std::vector<uint64_t> &counts);
 
 // Segmented min over key-sorted rows: one output row per distinct key, its least value (the ⊕ of
-// min-sum elimination, seed 002 Alg. 5), rows whose least value is not below `bound` dropped.
+// min-sum elimination, Bistaffa et al. 2017 Alg. 5), rows whose least value is not below `bound`
+// dropped.
 void segmentedMin(const std::vector<KeyedRow> &sorted, double bound, std::vector<uint64_t> &rows,
                   std::vector<double> &values);
 

@@ -1,7 +1,7 @@
 // The plan of one op over incomplete tables, shared by the CPU and GPU executors: the joined space
 // (the output scope, then the eliminated variables, fastest), the join order, and for each step the
 // digit maps that turn a row index into a key over the shared variables or into its place in the
-// joined space (seed 002 §IV: sort by the shared variables, then join group by group).
+// joined space (Bistaffa et al. 2017 §IV: sort by the shared variables, then join group by group).
 #pragma once
 
 #include "ir/tensor_program.h"

@@ -97,7 +97,8 @@ template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t 
             off[j] += digit[i] * plan.outStride[j * k + i];
     }
     // Inputs outermost, eliminated values innermost: each input's group of rows for one output
-    // row is read in one sweep (contiguous when the eliminated variable is fastest, seed 002).
+    // row is read in one sweep (contiguous when the eliminated variable is fastest, Bistaffa et al.
+    // 2017 §III-A).
     std::vector<double> partial(m);
     for (uint64_t row = begin; row < end; ++row) {
         std::fill(partial.begin(), partial.end(), R::one());

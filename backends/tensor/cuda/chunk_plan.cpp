@@ -105,8 +105,8 @@ Result<ChunkPlan> planChunks(const TensorProgram &program, const ChunkPlanOption
             candidates.push_back(candidate(program, op, k, 0, options));
         for (uint32_t e = 1; e <= elimVars; ++e)
             candidates.push_back(candidate(program, op, outVars, e, options));
-        // Prefer the largest steps that still allow two in flight (copy/compute overlap, seed 002
-        // Fig. 10), else the largest that fit at all.
+        // Prefer the largest steps that still allow two in flight (copy/compute overlap, Bistaffa
+        // et al. 2017 Fig. 10), else the largest that fit at all.
         bool placed = false;
         for (const uint64_t wanted : {uint64_t{2}, uint64_t{1}}) {
             for (const OpChunkPlan &c : candidates) {

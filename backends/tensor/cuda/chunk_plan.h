@@ -1,13 +1,14 @@
-// Tables beyond device memory (seed 002 §V-B2): a plan, made on the host before anything is
-// allocated, that runs each op as a sequence of steps small enough for the device budget.
+// Tables beyond device memory (Bistaffa et al. 2017 §V-B2): a plan, made on the host before
+// anything is allocated, that runs each op as a sequence of steps small enough for the device
+// budget.
 //
 // A step computes one chunk of the op's output — a fixed prefix of the output's scope, so one
 // contiguous row range — and, for each input containing some of the fixed variables, only the
-// rows that chunk reads (seed 002 Prop. 1 / Alg. 2: with the layout that puts the variables an
-// input shares with the output most significant, in the output's order, that slice is itself one
-// contiguous row range). Inputs containing none of the fixed variables stay resident for the
-// whole op. When even one output row per step does not fit (a huge eliminated space), a step
-// also fixes a prefix of the eliminated variables and the kernel ⊕-combines its partial result
+// rows that chunk reads (Bistaffa et al. 2017 §III-A, Prop. 1 / Alg. 2: with the layout that puts
+// the variables an input shares with the output most significant, in the output's order, that slice
+// is itself one contiguous row range). Inputs containing none of the fixed variables stay resident
+// for the whole op. When even one output row per step does not fit (a huge eliminated space), a
+// step also fixes a prefix of the eliminated variables and the kernel ⊕-combines its partial result
 // into the chunk's buffer (the kernels' elimination-range variant, tensor_kernels.h).
 //
 // Slices are computed for any layout: a step uploads the smallest row range that holds every row

@@ -1,4 +1,4 @@
-// Runs a TensorProgram over incomplete tables (seed 002 §IV) on one GPU: the kernels of
+// Runs a TensorProgram over incomplete tables (Bistaffa et al. 2017 §IV) on one GPU: the kernels of
 // incomplete_kernels compiled with NVRTC, launched by the orchestration of incomplete_run.
 #pragma once
 

@@ -205,7 +205,7 @@ Result<TableData> runOp(Runner &r, const TensorProgram &p, const std::vector<Tab
         if (j.size == 0)
             break;
         const HostView t = viewOf(p, computed, step.table);
-        // Seed 002 Alg. 3: key the table by its shared variables, sort, group.
+        // Bistaffa et al. 2017 Alg. 3: key the table by its shared variables, sort, group.
         DeviceRows table;
         table.size = t.size;
         u64 n = t.size;
@@ -251,7 +251,7 @@ Result<TableData> runOp(Runner &r, const TensorProgram &p, const std::vector<Tab
         // groupStart[g] = n closes the last group.
         if (Status s = r.put(gs + g * sizeof(u64), n); !s)
             return s.error();
-        // Seed 002 Alg. 4: count, scan, write.
+        // Bistaffa et al. 2017 Alg. 4: count, scan, write.
         u64 jn = j.size;
         auto counts = r.alloc(jn), offsets = r.alloc(jn);
         if (!counts)
@@ -288,7 +288,7 @@ Result<TableData> runOp(Runner &r, const TensorProgram &p, const std::vector<Tab
             return s.error();
         j = std::move(next);
     }
-    // Seed 002 Alg. 5: output keys, sort, segmented min.
+    // Bistaffa et al. 2017 Alg. 5: output keys, sort, segmented min.
     TableData data;
     data.sparse = true;
     data.defaultValue = p.tables[op.output].sparse ? p.tables[op.output].defaultValue

@@ -1,7 +1,7 @@
-// The host side of bucket elimination over incomplete tables on a device (seed 002 §IV): op by
-// op, with the CPU executor's plan (backends/tensor/cpu/incomplete_plan.h), it launches the
-// kernels of incomplete_kernels — per join step the table is uploaded, keyed, radix-sorted by its
-// shared variables and grouped; every joined row counts its feasible matches, the counts are
+// The host side of bucket elimination over incomplete tables on a device (Bistaffa et al. 2017
+// §IV): op by op, with the CPU executor's plan (backends/tensor/cpu/incomplete_plan.h), it launches
+// the kernels of incomplete_kernels — per join step the table is uploaded, keyed, radix-sorted by
+// its shared variables and grouped; every joined row counts its feasible matches, the counts are
 // scanned into offsets and the joined rows written; the eliminating ⊕ sorts by output row and
 // takes each group's min. Joined rows stay on the device; each op's output (its feasible rows)
 // comes back to the host, where later ops read it and the VALUE phase runs. The first table of an

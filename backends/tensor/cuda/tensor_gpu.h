@@ -3,12 +3,12 @@
 // separate streams, so independent buckets overlap), computed tables kept on the device and
 // downloaded at the end for the VALUE phase on the host. Output tables are written in chunks of
 // at most `chunkRows` rows (the kernels take a row offset).
-// Tables beyond device memory (seed 002 §V): when all tables together exceed the budget — by
-// default a fraction of the device memory cuMemGetInfo reports free — the executor follows
-// planChunks (chunk_plan.h): tables live on the host, each op runs in steps that upload only the
-// input rows they read and compute one chunk of the output, several steps in flight on streams
-// that keep both copy engines busy (tensor_gpu_chunked.h). Programs whose layouts would make
-// input slices wider than needed are re-laid out on the host first (chunk_layout.h).
+// Tables beyond device memory (Bistaffa et al. 2017 §V-B2): when all tables together exceed the
+// budget — by default a fraction of the device memory cuMemGetInfo reports free — the executor
+// follows planChunks (chunk_plan.h): tables live on the host, each op runs in steps that upload
+// only the input rows they read and compute one chunk of the output, several steps in flight on
+// streams that keep both copy engines busy (tensor_gpu_chunked.h). Programs whose layouts would
+// make input slices wider than needed are re-laid out on the host first (chunk_layout.h).
 #pragma once
 
 #include "backends/tensor/cuda/chunk_plan.h"

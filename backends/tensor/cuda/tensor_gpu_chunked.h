@@ -1,10 +1,10 @@
-// The out-of-core path of runTensorProgramCuda (seed 002 §V-B): every table on the host (pinned
-// in place), ops one after another, each run as its ChunkPlan's steps. Three kinds of stream, so
-// that both copy engines and the SMs work at once (seed 002 Fig. 10): one stream for uploads
-// (host→device engine), one for downloads (device→host engine), and one compute stream per
-// in-flight slot. Events order them: a slot's upload waits for the slot's previous kernel (its
-// buffers are reused), its kernel waits for the upload and for the previous chunk's download
-// from the same output buffer, the download waits for the kernel. The host only enqueues.
+// The out-of-core path of runTensorProgramCuda (Bistaffa et al. 2017 §V-B): every table on the host
+// (pinned in place), ops one after another, each run as its ChunkPlan's steps. Three kinds of
+// stream, so that both copy engines and the SMs work at once (Bistaffa et al. 2017 Fig. 10): one
+// stream for uploads (host→device engine), one for downloads (device→host engine), and one compute
+// stream per in-flight slot. Events order them: a slot's upload waits for the slot's previous
+// kernel (its buffers are reused), its kernel waits for the upload and for the previous chunk's
+// download from the same output buffer, the download waits for the kernel. The host only enqueues.
 #pragma once
 
 #include "backends/cuda/driver.h"

@@ -1,7 +1,7 @@
 // The device half of the host/device split (runtime/bucket_elimination/host_device_split.h):
 // a program's kernels compiled once (one NVRTC module, as runTensorProgramCuda), device tables
 // allocated as they arrive, and ops launched on streams without waiting, so the host can run its
-// own ops of the level meanwhile (seed 001 Fig. 2). Tables are addressed by id.
+// own ops of the level meanwhile (Fioretto et al. 2015 §3.2, Fig. 2). Tables are addressed by id.
 #pragma once
 
 #include "backends/tensor/cuda/tensor_gpu.h"

@@ -1,16 +1,17 @@
 // CUDA source for a TensorProgram: one kernel per op, specialised to the op's shape — domain
 // sizes and every input's strides are compile-time constants, so the closed-form indexing of
-// seed 000 Alg. 3 (output row -> digits -> input offsets) compiles to multiplies and shifts.
-// All of a program's kernels go into one module (one NVRTC compile, cached by the backend).
+// Bistaffa et al. 2016 Alg. 3 (output row -> digits -> input offsets) compiles to multiplies and
+// shifts. All of a program's kernels go into one module (one NVRTC compile, cached by the backend).
 //
-// Every op kernel is the fused join-marginalise of seed 001 (a Join is the case of no eliminated
-// variable, a slice the case of fixed base offsets): for each output row, the ⊗ of the inputs'
-// entries for each joint value of the eliminated variables, reduced with ⊕. Two variants:
+// Every op kernel is the fused join-marginalise of Fioretto et al. 2015 §3.2 (a Join is the case
+// of no eliminated variable, a slice the case of fixed base offsets): for each output row, the ⊗
+// of the inputs' entries for each joint value of the eliminated variables, reduced with ⊕. Two
+// variants:
 //   thread-per-row  for small eliminated spaces (the common BE case: one variable, domain ≤ 16);
-//   warp-per-row    a segmented reduction (seed 000 §3.2) over the eliminated space with warp
-//                   shuffles, for large domains.
+//   warp-per-row    a segmented reduction (Bistaffa et al. 2016 §3.2) over the eliminated space
+//                   with warp shuffles, for large domains.
 // Small inputs (the original cost functions) are staged in shared memory by each block, the
-// groups every thread of the block reuses (seed 000 Alg. 3's shared-memory step).
+// groups every thread of the block reuses (Bistaffa et al. 2016 §3.1, Alg. 3's shared memory).
 #pragma once
 
 #include "ir/tensor_program.h"
