@@ -5,7 +5,7 @@
 // timed configuration is first checked against the reference evaluator on its first vectors.
 #include "backends/cuda/cuda_model.h"
 #include "bench/harness.h"
-include "backends/cuda/schedule/gpu_passes.h"
+#include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
 #include "ir/interpret.h"
 #include "random_circuits.h"

@@ -7,7 +7,7 @@
 #include "compiler/frontends/bn/bayes_net.h"
 #include "compiler/frontends/zdd/zdd_lower.h"
 #include "compiler/mlf/mlf_compile.h"
-include "backends/cuda/schedule/gpu_passes.h"
+#include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
 
 #include <chrono>

@@ -3,7 +3,7 @@
 // its backward gather lists must reproduce inputAdjoints.
 #include "backends/cuda/cuda_model.h"
 #include "backends/cuda/device_plan.h"
-include "backends/cuda/schedule/gpu_passes.h"
+#include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
 #include "ir/interpret.h"
 #include "random_circuits.h"

@@ -3,7 +3,7 @@
 // mixed launch plans, forward and backward, traceback. Results are poisoned with NaN before every
 // run and NaN never compares equal. Exits 77 (skipped) where no GPU is present.
 #include "backends/cuda/cuda_model.h"
-include "backends/cuda/schedule/gpu_passes.h"
+#include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
 #include "ir/interpret.h"
 #include "random_circuits.h"

@@ -1,7 +1,7 @@
 // Every pass keeps the circuit's value: the schedule interpreter must agree with the reference
 // evaluator after every pass, at every -O level, in every semiring, on random ZBDD-shaped and
 // general circuits; plus the structural promises each pass makes.
-include "backends/cuda/schedule/gpu_passes.h"
+#include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
 #include "ir/schedule_edit.h"
 #include "compiler/passes/schedule_interpret.h"

@@ -3,7 +3,7 @@
 #include "compiler/frontends/bn/bayes_net.h"
 #include "compiler/frontends/zdd/zdd_lower.h"
 #include "compiler/mlf/mlf_compile.h"
-include "backends/cuda/schedule/gpu_passes.h"
+#include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
 #include "compiler/passes/schedule_interpret.h"
 #include "ir/interpret.h"

@@ -1,4 +1,4 @@
-// `zbddc stats MODEL [-O0..-O3] [--passes=...] [--no-fuse] [--time-passes] [--json]
+// `zbddc stats MODEL [--schedule-level N] [--passes=...] [--no-fuse] [--time-passes] [--json]
 // [--plot FILE.svg]`: the circuit's size and shape, then the schedule the passes build from it
 // (level profile by op type, slots, phases, what each pass did; compiler/passes/schedule_stats.h),
 // and with --plot the same as a picture (compiler/passes/stats_plot.h).
@@ -6,7 +6,7 @@
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/output.h"
 #include "tools/zbddc/load_model.h"
-include "backends/cuda/schedule/gpu_passes.h"
+#include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
 #include "compiler/passes/schedule_stats.h"
 #include "compiler/passes/stats_plot.h"
