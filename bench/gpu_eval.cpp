@@ -1,14 +1,15 @@
 // GPU evaluation benchmarks (BENCHMARKS.md, CUDA backend): latency mode (B = 1) time per evaluation
 // and µs per level against the measured barrier floors; throughput mode evaluations/s and achieved
 // bandwidth against a measured device-to-device copy; forward+backward; the reference evaluator on
-// one CPU thread side by side. Circuits are random ZBDD-shaped MLFs (random_circuits.h). Every
-// timed configuration is first checked against the reference evaluator on its first vectors.
+// one CPU thread side by side. Circuits are random ZBDD-shaped MLFs
+// (tests/support/random_circuits.h). Every timed configuration is first checked against the
+// reference evaluator on its first vectors.
 #include "backends/cuda/cuda_model.h"
-#include "bench/harness.h"
 #include "backends/cuda/schedule/gpu_passes.h"
+#include "bench/harness.h"
 #include "compiler/passes/pipeline.h"
 #include "ir/interpret.h"
-#include "random_circuits.h"
+#include "tests/support/random_circuits.h"
 
 #include <chrono>
 #include <cmath>
@@ -131,7 +132,7 @@ void latencyFloor(bench::Context &ctx) {
     if (!needGpu(ctx))
         return;
     // 2000 levels of 2 ops: the time per level is the synchronisation cost itself.
-    const Circuit c = testing::randomZddCircuit(2000, 2, 1);
+    const Circuit c = testing::randomZddCircuit({.vars = 2000, .width = 2}, 1);
     for (auto [name, narrow, full] : {std::tuple{"one block, __syncthreads", 0xffffffffu, false},
                                       {"grid of 1 block, grid barrier", 0u, false},
                                       {"full grid, grid barrier", 0u, true}}) {
@@ -156,7 +157,7 @@ void latencyFloor(bench::Context &ctx) {
 void zddCircuit(bench::Context &ctx, uint32_t vars, uint32_t width) {
     if (!needGpu(ctx))
         return;
-    const Circuit c = testing::randomZddCircuit(vars, width, 7, 1);
+    const Circuit c = testing::randomZddCircuit({.vars = vars, .width = width}, 7);
     ctx.record("nodes", double(c.numNodes()));
     exportForPeer(c, "zdd-" + std::to_string(vars) + "x" + std::to_string(width));
 

@@ -1,14 +1,14 @@
 // `zbddc run --device cuda` and Model(Device::Cuda) on a real GPU against the reference
 // evaluator: PR, MAR and MPE (the device's own traceback) on the example and asia/alarm. Exits 77
 // (skipped) where no GPU is usable, saying why.
-#include "tools/zbddc/load_model.h"
 #include "runtime/engine.h"
 #include "runtime/model.h"
 #include "runtime/tasks.h"
-#include "tests/cli/run_zbddc.h"
+#include "tools/zbddc/load_model.h"
 
 #include "tests/catch.hpp"
-#include "tests/skip.h"
+#include "tests/support/run_zbddc.h"
+#include "tests/support/skip.h"
 
 #include <cstdio>
 #include <cstdlib>

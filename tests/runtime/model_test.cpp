@@ -1,12 +1,12 @@
 // The runtime Model on the LLVM JIT against the reference evaluator (the oracle): PR, MAR and MPE
 // on the example and on asia/alarm, the log-space fallback, MPE decoding with ties, device
 // selection and its fallback note, model.so metadata errors.
-#include "tools/zbddc/load_model.h"
 #include "runtime/engine.h"
 #include "runtime/model.h"
 #include "runtime/mpe_decode.h"
 #include "runtime/shared_model.h"
 #include "runtime/tasks.h"
+#include "tools/zbddc/load_model.h"
 
 #include "tests/catch.hpp"
 

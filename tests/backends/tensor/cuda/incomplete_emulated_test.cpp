@@ -1,0 +1,199 @@
+// The incomplete-table kernels (backends/tensor/cuda/incomplete_kernels.inc) compiled as host C++
+// and run by a CPU emulation of a device (blocks one after another, a block's threads as OS
+// threads meeting at a barrier for __syncthreads), driven by the same orchestration as the GPU
+// (incomplete_run): its result must equal the CPU executor table by table. This checks the
+// kernels' logic and the host side here, where no GPU is; incomplete_gpu_test.cpp beside it checks
+// the real device.
+#include "backends/tensor/cpu/incomplete_cpu.h"
+#include "backends/tensor/cuda/incomplete_kernels.h"
+#include "backends/tensor/cuda/incomplete_run.h"
+#include "compiler/elimination/bucket_program.h"
+
+#include "tests/catch.hpp"
+#include "tests/support/min_fill_order.h"
+#include "tests/support/random_networks.h"
+
+#include <barrier>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <math.h>
+#include <thread>
+#include <utility>
+
+namespace emu {
+struct Dim {
+    unsigned x = 0;
+};
+thread_local Dim threadIdx, blockIdx;
+Dim blockDim, gridDim;
+std::barrier<> *blockBarrier = nullptr;
+} // namespace emu
+using emu::blockDim;
+using emu::blockIdx;
+using emu::gridDim;
+using emu::threadIdx;
+
+#define __global__
+#define __device__
+#define __forceinline__ inline
+#define __shared__ static // blocks run one at a time, so one array per kernel serves
+#define __syncthreads() emu::blockBarrier->arrive_and_wait()
+#define ZB_RUN ((unsigned long long)zbddc::cuda::kIncompleteRun)
+#define ZB_SCAN_TILE zbddc::cuda::kIncompleteScanTile
+#define ZB_INCOMPLETE_KERNELS(...) __VA_ARGS__
+#include "backends/tensor/cuda/incomplete_kernels.inc"
+#undef ZB_INCOMPLETE_KERNELS
+
+namespace {
+
+using namespace zbddc;
+using zbddc::testing::minFillOrder;
+
+// Calls a kernel with its arguments given as cuLaunchKernel takes them.
+template <class... A, size_t... I>
+void callWith(void (*f)(A...), void **args, std::index_sequence<I...>) {
+    f(*reinterpret_cast<std::remove_cv_t<A> *>(args[I])...);
+}
+template <class... A> std::function<void(void **)> adapt(void (*f)(A...)) {
+    return [f](void **args) { callWith(f, args, std::index_sequence_for<A...>{}); };
+}
+
+class EmulatedDevice : public incomplete::KernelDevice {
+  public:
+    EmulatedDevice() {
+        kernels_ = {{"zb_inc_keys", adapt(zb_inc_keys)},
+                    {"zb_radix_count", adapt(zb_radix_count)},
+                    {"zb_radix_scatter", adapt(zb_radix_scatter)},
+                    {"zb_scan_tiles", adapt(zb_scan_tiles)},
+                    {"zb_scan_add", adapt(zb_scan_add)},
+                    {"zb_heads", adapt(zb_heads)},
+                    {"zb_groups", adapt(zb_groups)},
+                    {"zb_join_count", adapt(zb_join_count)},
+                    {"zb_join_write", adapt(zb_join_write)},
+                    {"zb_output_keys", adapt(zb_output_keys)},
+                    {"zb_segment_min", adapt(zb_segment_min)}};
+    }
+    Result<Buffer> allocate(size_t bytes) override {
+        auto mem = std::make_shared<std::vector<unsigned long long>>((bytes + 7) / 8, 0xdeadbeefULL);
+        return Buffer{reinterpret_cast<Ptr>(mem->data()), mem};
+    }
+    Status upload(Ptr dst, const void *src, size_t bytes) override {
+        std::memcpy(reinterpret_cast<void *>(dst), src, bytes);
+        return Ok{};
+    }
+    Status download(void *dst, Ptr src, size_t bytes) override {
+        std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
+        return Ok{};
+    }
+    Status launch(const std::string &kernel, unsigned grid, unsigned block, void **args) override {
+        const auto it = kernels_.find(kernel);
+        if (it == kernels_.end())
+            return error("no kernel " + kernel);
+        ++launches;
+        blockDim.x = block;
+        gridDim.x = grid;
+        const bool synchronises = kernel == "zb_scan_tiles"; // the only one with __syncthreads
+        for (unsigned b = 0; b < grid; ++b) {
+            auto thread = [&, b](unsigned t) {
+                blockIdx.x = b;
+                threadIdx.x = t;
+                it->second(args);
+            };
+            if (!synchronises) {
+                for (unsigned t = 0; t < block; ++t)
+                    thread(t);
+                continue;
+            }
+            std::barrier<> barrier(block);
+            emu::blockBarrier = &barrier;
+            std::vector<std::thread> threads;
+            for (unsigned t = 0; t < block; ++t)
+                threads.emplace_back(thread, t);
+            for (auto &t : threads)
+                t.join();
+        }
+        return Ok{};
+    }
+    unsigned maxGrid() const override { return 3; } // small, so grid-stride loops wrap
+    size_t launches = 0;
+
+  private:
+    std::map<std::string, std::function<void(void **)>> kernels_;
+};
+
+} // namespace
+
+TEST_CASE("emulated device kernels equal the CPU executor of incomplete tables",
+          "[incomplete][emulated]") {
+    std::mt19937 rng(41);
+    size_t ops = 0;
+    for (int trial = 0; trial < 24; ++trial) {
+        CostNetwork net = testing::randomNetwork(rng, 3 + rng() % 6, 2 + rng() % 9, 5, 3, 30, true);
+        net.upperBound = trial % 3 == 0 ? 1000 : 40 + rng() % 60;
+        for (auto &f : net.functions) {
+            for (auto &c : f.costs)
+                if (c >= net.upperBound)
+                    c = kForbidden;
+            if (f.defaultCost >= net.upperBound)
+                f.defaultCost = kForbidden;
+        }
+        std::vector<uint32_t> evidence;
+        if (trial % 4 == 1) {
+            evidence.assign(net.numVariables(), UINT32_MAX);
+            evidence[0] = rng() % net.domainSizes[0];
+        }
+        auto p = buildBucketProgram(net, minFillOrder(net), {trial % 2 == 0, evidence});
+        REQUIRE(p.ok());
+        REQUIRE(markIncomplete(*p, net.upperBound).ok());
+        IncompleteExecOptions cpuOptions;
+        cpuOptions.completeAbove = 2.0; // every table incomplete, as on the device
+        auto cpu = runIncompleteTensorProgramCpu(*p, cpuOptions);
+        EmulatedDevice device;
+        auto emulated = incomplete::runIncompleteOnDevice(device, *p);
+        REQUIRE(cpu.ok());
+        INFO("trial " << trial << (emulated ? "" : ": " + emulated.error().message) << "\n"
+                      << p->dump());
+        REQUIRE(emulated.ok());
+        for (const TensorOp &op : p->ops) {
+            CHECK((*emulated)[op.output].rows == (*cpu)[op.output].rows);
+            CHECK((*emulated)[op.output].values == (*cpu)[op.output].values);
+            ++ops;
+        }
+        const double optimum = programResultOf(*p, *emulated);
+        CHECK((optimum >= net.upperBound ? kForbidden : optimum) ==
+              testing::bruteForceOptimum(net, evidence));
+    }
+    CHECK(ops > 50);
+}
+
+TEST_CASE("emulated device: radix sort across many runs and scan across many tiles",
+          "[incomplete][emulated]") {
+    // One bucket whose tables have thousands of rows: several scan tiles and sort runs.
+    CostNetwork net;
+    net.domainSizes = {20, 20, 20};
+    net.upperBound = 50;
+    std::mt19937 rng(5);
+    for (auto scope : {std::vector<uint32_t>{0, 1}, {1, 2}, {0, 2}}) {
+        CostFunction f;
+        f.scope = scope;
+        for (int r = 0; r < 400; ++r)
+            f.costs.push_back(rng() % 4 == 0 ? kForbidden : double(rng() % 30));
+        net.functions.push_back(f);
+    }
+    auto p = buildBucketProgram(net, {0, 1, 2});
+    REQUIRE(p.ok());
+    REQUIRE(markIncomplete(*p, net.upperBound).ok());
+    IncompleteExecOptions cpuOptions;
+    cpuOptions.completeAbove = 2.0;
+    auto cpu = runIncompleteTensorProgramCpu(*p, cpuOptions);
+    EmulatedDevice device;
+    auto emulated = incomplete::runIncompleteOnDevice(device, *p);
+    REQUIRE(cpu.ok());
+    REQUIRE(emulated.ok());
+    for (const TensorOp &op : p->ops) {
+        CHECK((*emulated)[op.output].rows == (*cpu)[op.output].rows);
+        CHECK((*emulated)[op.output].values == (*cpu)[op.output].values);
+    }
+    CHECK(programResultOf(*p, *emulated) == testing::bruteForceOptimum(net));
+}

@@ -1,0 +1,63 @@
+// Every malformed .zdd ends with one line `file:line: what is wrong` on stderr, exit code 1, and
+// no output file left behind.
+#include "tests/catch.hpp"
+#include "tests/support/run_zbddc.h"
+
+using namespace zbddc::testing;
+
+namespace {
+struct Malformed {
+    const char *name;
+    std::string text;
+    const char *expected; // the whole stderr line after "<file>:"
+};
+
+const std::string kHead = "zdd 1\nvariable A 2 a0 a1\ninputs 2\n0 indicator A a0\n1 parameter 0.5\n";
+
+std::vector<Malformed> cases() {
+    return {
+        {"empty", "", "1: empty file, expected 'zdd 1'"},
+        {"truncated", kHead + "nodes 2\n2 1 0 1\n", "7: unexpected end of file: expected 2 nodes lines, found 1"},
+        {"garbage", std::string("zdd 1\n\0\x01\xff", 9), "2: binary data where text was expected"},
+        {"wrong-count", kHead + "nodes 1\n2 1 0 1\n3 0 2 1\nroots 1\n3\n", "8: expected 'roots', found '3'"},
+        {"duplicate-id", kHead + "nodes 2\n2 1 0 1\n2 0 0 1\n", "8: duplicate node id 2"},
+        {"out-of-range-id", kHead + "nodes 1\n4294967295 1 0 1\n", "7: node id 4294967295 is out of range (at most 4294967294)"},
+        {"missing-node", kHead + "nodes 1\n2 1 0 5\n", "7: hi child 5 is not a node defined above (children come first; cycles are impossible)"},
+        {"cycle", kHead + "nodes 2\n2 1 0 3\n3 0 0 2\n", "7: hi child 3 is not a node defined above (children come first; cycles are impossible)"},
+        {"unknown-variable", "zdd 1\ninputs 1\n0 indicator Fog yes\n", "3: unknown variable 'Fog'"},
+        {"non-numeric", "zdd 1\ninputs 1\n0 parameter abc\n", "3: expected parameter value, found 'abc'"},
+        {"out-of-range-number", kHead + "nodes 1\n2 7 0 1\n", "7: variable 7 is out of range (there are 2 inputs)"},
+        {"negative-parameter", "zdd 1\ninputs 1\n0 parameter -1\n", "3: parameter value must be a finite non-negative number"},
+        {"infinite-parameter", "zdd 1\ninputs 1\n0 parameter 1e999\n", "3: expected parameter value, found '1e999'"},
+    };
+}
+} // namespace
+
+TEST_CASE("malformed .zdd inputs: one line, exit 1, no output file", "[cli][malformed]") {
+    for (const Malformed &m : cases()) {
+        SECTION(m.name) {
+            const std::string in = writeScratch(std::string(m.name) + ".zdd", m.text);
+            const std::string out = scratchDir() + "/" + m.name + ".out.zdd";
+            for (const std::string &args : {in + " -o " + out, "run " + in, "stats " + in}) {
+                INFO(args);
+                auto r = runZbddc(args);
+                CHECK(r.exitCode == 1);
+                CHECK(r.err == in + ":" + m.expected + "\n");
+                CHECK_FALSE(exists(out));
+            }
+        }
+    }
+}
+
+TEST_CASE("a missing input file is a clear error", "[cli][malformed]") {
+    auto r = runZbddc("run /nonexistent.zdd");
+    CHECK(r.exitCode == 1);
+    CHECK(r.err == "/nonexistent.zdd: cannot read file\n");
+}
+
+TEST_CASE("an unwritable output leaves nothing behind", "[cli][malformed]") {
+    const std::string example = std::string(ZBDDC_SOURCE_DIR) + "/examples/wetgrass.zdd";
+    auto r = runZbddc(example + " -o /nonexistent-dir/model.zdd");
+    CHECK(r.exitCode == 1);
+    CHECK(r.err == "/nonexistent-dir/model.zdd: cannot write file\n");
+}
