@@ -214,6 +214,11 @@ TEST_CASE("bad XMLBIF, Hugin and UAI files get one file:line message", "[bn][rea
           "t:1: a MARKOV network is not a Bayesian network (expected BAYES)");
     CHECK(errorOf(parseUaiBayes, replaced(kUai, "1 1\n3 0 1 2", "1 0\n3 0 1 2")) ==
           "t:6: variable 0 is the child of two functions");
+    // A domain no table in the file could hold is refused before its states are named (the
+    // fuzzer's 2e9-state input ran out of memory here).
+    const std::string huge = "BAYES\n2\n2061033314 2\n2\n1 1\n1 1\n2 0.5 0.5\n2 0.5 0.5\n";
+    CHECK(errorOf(parseUaiBayes, huge).find("domain size 2061033314 of variable 0 is more than") !=
+          std::string::npos);
 }
 
 TEST_CASE("readNetworkFile names unknown extensions and missing files", "[bn][reader]") {
