@@ -214,6 +214,14 @@ TEST_CASE("bad XMLBIF, Hugin and UAI files get one file:line message", "[bn][rea
           "t:1: a MARKOV network is not a Bayesian network (expected BAYES)");
     CHECK(errorOf(parseUaiBayes, replaced(kUai, "1 1\n3 0 1 2", "1 0\n3 0 1 2")) ==
           "t:6: variable 0 is the child of two functions");
+    // A parent listed twice is refused in every format (the BIF reader names it while parsing).
+    const std::string twice = "parent 'A' of 'C' listed twice";
+    CHECK(errorOf(parseXmlBif, replaced(kXml, "<GIVEN>B</GIVEN>", "<GIVEN>A</GIVEN>")).find(twice) !=
+          std::string::npos);
+    CHECK(errorOf(parseHuginNet, replaced(kNet, "C | A B", "C | A A")).find(twice) !=
+          std::string::npos);
+    CHECK(errorOf(parseUaiBayes, replaced(kUai, "3 0 1 2", "3 0 0 2")).find("appears twice") !=
+          std::string::npos);
     // A domain no table in the file could hold is refused before its states are named (the
     // fuzzer's 2e9-state input ran out of memory here).
     const std::string huge = "BAYES\n2\n2061033314 2\n2\n1 1\n1 1\n2 0.5 0.5\n2 0.5 0.5\n";

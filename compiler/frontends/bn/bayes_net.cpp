@@ -70,6 +70,13 @@ Status checkNetwork(BayesNet &net, const ReadOptions &options) {
         const BnVariable &var = net.variables[v];
         if (var.states.empty())
             return errorAt(net.file, var.line, "variable '" + var.name + "' has no states");
+        // A parent listed twice would make its CPT's rows disagree with every format's layout.
+        for (size_t i = 0; i < var.parents.size(); ++i)
+            for (size_t j = 0; j < i; ++j)
+                if (var.parents[i] == var.parents[j])
+                    return errorAt(net.file, var.line,
+                                   "parent '" + net.variables[var.parents[i]].name + "' of '" +
+                                       var.name + "' listed twice");
         const size_t rows = net.rowCount(v);
         if (var.cpt.size() != rows * var.states.size())
             return errorAt(net.file, var.line,
