@@ -4,6 +4,7 @@
 
 #include "tests/catch.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 using namespace zbddc;
@@ -86,6 +87,12 @@ std::string errorOf(Result<BayesNet> (*parse)(std::string_view, const std::strin
                     std::string text, const ReadOptions &options = {}) {
     auto net = read(parse, text, options);
     return net.ok() ? "no error" : net.error().str();
+}
+
+// The 1-based line of the first occurrence of `what` in `text`.
+size_t lineOf(std::string_view text, std::string_view what) {
+    const size_t at = text.find(what);
+    return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + at, '\n'));
 }
 
 std::string replaced(std::string text, const std::string &from, const std::string &to) {
@@ -232,4 +239,16 @@ TEST_CASE("bad XMLBIF, Hugin and UAI files get one file:line message", "[bn][rea
 TEST_CASE("readNetworkFile names unknown extensions and missing files", "[bn][reader]") {
     CHECK(readNetworkFile("model.txt").error().str().find("unknown network format") != std::string::npos);
     CHECK(readNetworkFile("/nonexistent/x.bif").error().str() == "/nonexistent/x.bif: cannot read file");
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "zbddc-dir.bif";
+    std::filesystem::create_directories(dir);
+    CHECK(readNetworkFile(dir.string()).error().str() == dir.string() + ": is a directory, not a file");
+    std::filesystem::remove(dir);
+}
+
+TEST_CASE("empty networks and unterminated comments are errors at their line", "[bn][reader]") {
+    CHECK(errorOf(parseBif, "") == "t:1: no variables: the network is empty");
+    CHECK(errorOf(parseHuginNet, "net { }\n") == "t:1: no variables: the network is empty");
+    // The comment used to swallow the rest of the file, variable B with it.
+    CHECK(errorOf(parseBif, replaced(kBif, "variable B", "/* variable B")) ==
+          "t:" + std::to_string(lineOf(kBif, "variable B")) + ": unterminated /* comment");
 }

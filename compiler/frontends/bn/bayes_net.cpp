@@ -66,6 +66,8 @@ std::string findCycle(const BayesNet &net, uint32_t &start) {
 } // namespace
 
 Status checkNetwork(BayesNet &net, const ReadOptions &options) {
+    if (net.variables.empty())
+        return errorAt(net.file, 1, "no variables: the network is empty");
     for (uint32_t v = 0; v < net.variables.size(); ++v) {
         const BnVariable &var = net.variables[v];
         if (var.states.empty())
