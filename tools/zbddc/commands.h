@@ -68,4 +68,7 @@ int compileCudaOutput(const CompileOptions &options, const zbddc::Circuit &circu
 int runCommand(const RunOptions &options);
 int statsCommand(const StatsOptions &options);
 
+// The command line parsed and the command run (main.cpp); exit_guard.cpp's main() calls it.
+int parseAndRun(int argc, char **argv);
+
 } // namespace zbddc::cli

@@ -8,7 +8,7 @@
 
 using namespace zbddc::cli;
 
-int main(int argc, char **argv) {
+int zbddc::cli::parseAndRun(int argc, char **argv) {
     CLI::App app{"zbddc " ZBDDC_VERSION " - a compiler for arithmetic circuits\n\n"
                  "  zbddc INPUT -o OUTPUT\n  zbddc run MODEL [options]\n  zbddc stats MODEL [--json] [--plot FILE.svg]"};
     app.set_version_flag("--version", "zbddc " ZBDDC_VERSION);
