@@ -96,9 +96,7 @@ int runCostNetworkCommand(const RunOptions &o) {
         return reportError(net.error());
     BeOptions options;
     // A missing GPU is not an error: --device cuda runs on the CPU then, and says so.
-    options.executor = o.device == "cpu"     ? BeExecutor::Cpu
-                       : o.device == "split" ? BeExecutor::Split
-                                             : BeExecutor::Auto;
+    options.executor = o.device == "cpu" || o.device == "split" ? o.device : "auto";
     auto evidence = readEvidence(o.evidence, *net);
     if (!evidence)
         return reportError(evidence.error());
@@ -106,7 +104,7 @@ int runCostNetworkCommand(const RunOptions &o) {
     const CostNetworkFlags &flags = costNetworkFlags();
     options.heuristic = *parseOrderHeuristic(flags.order.heuristic); // CLI checked the name
     options.incompleteTables = flags.incompleteTables;
-    options.splitThresholdEntries = flags.splitThreshold;
+    options.execution.splitThresholdEntries = flags.splitThreshold;
     if (!flags.order.orderFile.empty()) {
         auto order = readOrderFile(flags.order.orderFile, net->numVariables());
         if (!order)
@@ -116,8 +114,9 @@ int runCostNetworkCommand(const RunOptions &o) {
     auto sol = solveBucketElimination(*net, options);
     if (!sol)
         return reportError(errorAt(o.model, 0, sol.error().message));
-    if ((o.device == "cuda" && sol->device.rfind("cuda", 0) != 0) ||
-        (o.device == "split" && sol->device.rfind("split", 0) != 0))
+    using Kind = DeviceReport::Kind;
+    if ((o.device == "cuda" && sol->device.kind != Kind::Cuda) ||
+        (o.device == "split" && sol->device.kind != Kind::Split))
         std::cerr
             << "zbddc: note: no usable GPU (or no CUDA backend in this build); ran on the CPU\n";
     printSolution(*net, *sol, o.json);
@@ -167,7 +166,7 @@ void printSolution(const CostNetwork &net, const Solution &sol, bool json) {
         for (size_t v = 0; v < n; ++v)
             std::cout << (v ? ", " : "") << jsonString(variableName(net, v)) << ": "
                       << jsonString(std::to_string(sol.assignment[v]));
-        std::cout << "}, \"device\": " << jsonString(sol.device)
+        std::cout << "}, \"device\": " << jsonString(sol.device.label())
                   << ", \"induced_width\": " << sol.stats.inducedWidth
                   << ", \"largest_table_entries\": " << jsonNumber(sol.stats.largestTableEntries)
                   << ", \"time_ms\": " << jsonNumber(sol.stats.totalMs) << "}\n";
