@@ -38,18 +38,6 @@ Result<std::vector<uint32_t>> readEvidence(const std::string &path, const CostNe
     return std::move((*cases)[0].states); // unobserved: kNone
 }
 
-// The run subcommand's elimination-order flags (Bistaffa et al. 2016 Alg. 2), registered by
-// addCostNetworkRunOptions; RunOptions stays the MLF route's, so they live here.
-struct CostNetworkFlags {
-    OrderFlags order;
-    bool incompleteTables = false;
-    uint64_t splitThreshold = kDefaultSplitThresholdEntries;
-};
-CostNetworkFlags &costNetworkFlags() {
-    static CostNetworkFlags flags;
-    return flags;
-}
-
 std::string variableName(const CostNetwork &net, size_t v) {
     return v < net.variableNames.size() ? net.variableNames[v] : std::to_string(v);
 }
@@ -61,8 +49,7 @@ void printSolution(const CostNetwork &shape, const Solution &solution, bool json
 
 // .uai BAYES files go through the network (MLF) route; UAI MARKOV networks are not Bayesian
 // networks, so they take the elimination route (isCostNetworkFile).
-void addCostNetworkRunOptions(CLI::App &run) {
-    CostNetworkFlags &f = costNetworkFlags();
+void addCostNetworkRunOptions(CLI::App &run, CostNetworkRunOptions &f) {
     f.order.addTo(run, "(.wcsp)");
     run.add_flag("--incomplete-tables", f.incompleteTables,
                  "(.wcsp) keep only rows below the upper bound in every table "
@@ -101,7 +88,7 @@ int runCostNetworkCommand(const RunOptions &o) {
     if (!evidence)
         return reportError(evidence.error());
     options.evidence = std::move(*evidence);
-    const CostNetworkFlags &flags = costNetworkFlags();
+    const CostNetworkRunOptions &flags = o.costNetwork;
     options.heuristic = *parseOrderHeuristic(flags.order.heuristic); // CLI checked the name
     options.incompleteTables = flags.incompleteTables;
     options.execution.splitThresholdEntries = flags.splitThreshold;
@@ -129,8 +116,7 @@ int runProblemLibrary(const RunOptions &o) {
     if (o.device == "cuda" || o.device == "reference" || o.device == "split")
         std::cerr << "zbddc: note: a problem.so runs its own compiled CPU code; --device "
                   << o.device << " is ignored\n";
-    const CostNetworkFlags &flags = costNetworkFlags();
-    if (!flags.order.orderFile.empty())
+    if (!o.costNetwork.order.orderFile.empty())
         std::cerr << "zbddc: note: a problem.so keeps the order it was compiled with; --order is "
                      "ignored\n";
     auto lib = ProblemLibrary::open(o.model);
