@@ -14,37 +14,26 @@
 
 namespace zbddc::cli {
 
-namespace {
-struct StatsFlags {
-    OrderFlags order;
-};
-StatsFlags &statsFlags() {
-    static StatsFlags flags;
-    return flags;
-}
-} // namespace
-
-void addCostNetworkStatsOptions(CLI::App &stats) {
-    StatsFlags &f = statsFlags();
-    f.order.addTo(stats, "(.wcsp, MARKOV .uai)");
+void addCostNetworkStatsOptions(CLI::App &stats, OrderFlags &order) {
+    order.addTo(stats, "(.wcsp, MARKOV .uai)");
 }
 
 int statsCostNetworkCommand(const StatsOptions &o) {
     auto net = readCostNetworkFile(o.model);
     if (!net)
         return reportError(net.error());
-    const StatsFlags &flags = statsFlags();
+    const OrderFlags &flags = o.eliminationOrder;
     std::vector<uint32_t> order;
-    std::string heuristic = flags.order.heuristic;
-    if (!flags.order.orderFile.empty()) {
-        auto given = readOrderFile(flags.order.orderFile, net->numVariables());
+    std::string heuristic = flags.heuristic;
+    if (!flags.orderFile.empty()) {
+        auto given = readOrderFile(flags.orderFile, net->numVariables());
         if (!given)
             return reportError(given.error());
         order = std::move(*given);
         heuristic = "given";
     } else {
         order = greedyOrder(buildInteractionGraph(net->domainSizes, functionScopes(*net)),
-                            *parseOrderHeuristic(flags.order.heuristic)); // CLI checked the name
+                            *parseOrderHeuristic(flags.heuristic)); // CLI checked the name
     }
     auto st = eliminationStats(*net, order, heuristic);
     if (!st)

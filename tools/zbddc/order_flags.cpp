@@ -1,5 +1,7 @@
 #include "tools/zbddc/order_flags.h"
 
+#include <CLI/CLI.hpp>
+
 namespace zbddc {
 
 void OrderFlags::addTo(CLI::App &app, const std::string &scope) {

@@ -2,9 +2,11 @@
 // share for the bucket-elimination route (docs/cli.md).
 #pragma once
 
-#include <CLI/CLI.hpp>
-
 #include <string>
+
+namespace CLI {
+class App;
+}
 
 namespace zbddc {
 

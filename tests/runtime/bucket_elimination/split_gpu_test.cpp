@@ -6,13 +6,13 @@
 // Exits 77 (skipped) where no GPU is present.
 #include "backends/cuda/driver.h"
 #include "compiler/elimination/bucket_program.h"
-#include "compiler/elimination/elimination_order.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "ir/tensor_interpret.h"
-#include "runtime/bucket_elimination/host_device_split_gpu.h"
 #include "runtime/bucket_elimination/solve_be.h"
+#include "runtime/bucket_elimination/tensor_executor.h"
 
 #include "tests/catch.hpp"
+#include "tests/support/min_fill_order.h"
 #include "tests/support/random_networks.h"
 #include "tests/support/skip.h"
 
@@ -21,6 +21,7 @@
 #include <filesystem>
 
 using namespace zbddc;
+using zbddc::testing::minFillOrder;
 
 namespace {
 const bool gpuPresent = testing::skipProgramUnless(cuda::cudaAvailable(), "no GPU");
@@ -31,11 +32,7 @@ TEST_CASE("split execution equals the interpreter table by table", "[gpu][split]
     for (int trial = 0; trial < 20; ++trial) {
         const CostNetwork net =
             testing::randomNetwork(rng, 4 + rng() % 8, 3 + rng() % 10, 6, 4, 50, trial % 2);
-        std::vector<std::vector<uint32_t>> scopes;
-        for (const auto &f : net.functions)
-            scopes.push_back(f.scope);
-        const auto order =
-            greedyOrder(buildInteractionGraph(net.domainSizes, scopes), OrderHeuristic::MinFill);
+        const auto order = minFillOrder(net);
         auto p = buildBucketProgram(net, order);
         REQUIRE(p.ok());
         auto ref = interpretTensorProgram(*p);
@@ -45,12 +42,17 @@ TEST_CASE("split execution equals the interpreter table by table", "[gpu][split]
             work.push_back(opWorkEntries(*p, o));
         std::sort(work.begin(), work.end());
         for (uint64_t threshold : {uint64_t{0}, work.empty() ? 1 : work[work.size() / 2]}) {
-            std::string device;
-            auto got = runSplitOnGpu(*p, threshold, 4, device);
+            TensorExecutorOptions o;
+            o.threads = 4;
+            o.splitThresholdEntries = threshold;
+            auto split = makeTensorExecutor("split", o);
+            REQUIRE(split.ok());
+            auto got = (*split)->run(*p);
             INFO("trial " << trial << " threshold " << threshold << ": "
-                          << (got ? device : got.error().str()));
+                          << (got ? got->device.label() : got.error().str()));
             REQUIRE(got.ok());
-            CHECK(*got == *ref);
+            CHECK(got->device.kind == DeviceReport::Kind::Split);
+            CHECK(got->tables == *ref);
         }
     }
 }
@@ -69,17 +71,17 @@ TEST_CASE("split bucket elimination agrees with the CPU path on the benchmark WC
         REQUIRE(cpu.ok());
         for (uint64_t threshold : {uint64_t{0}, uint64_t{1} << 10, kDefaultSplitThresholdEntries}) {
             BeOptions split;
-            split.executor = BeExecutor::Split;
-            split.splitThresholdEntries = threshold;
+            split.executor = "split";
+            split.execution.splitThresholdEntries = threshold;
             auto got = solveBucketElimination(*net, split);
             INFO(name << " threshold " << threshold << ": "
-                      << (got ? got->device : got.error().str()));
+                      << (got ? got->device.label() : got.error().str()));
             REQUIRE(got.ok());
-            CHECK(got->device.rfind("split", 0) == 0);
+            CHECK(got->device.kind == DeviceReport::Kind::Split);
             CHECK(got->cost == cpu->cost);
             CHECK(assignmentCost(*net, got->assignment) == cpu->cost);
             std::printf("%s threshold %llu: %s, %.1f ms solve\n", name,
-                        static_cast<unsigned long long>(threshold), got->device.c_str(),
+                        static_cast<unsigned long long>(threshold), got->device.label().c_str(),
                         got->stats.solveMs);
         }
     }
