@@ -24,9 +24,8 @@ bool isCostNetworkCompile(const CompileOptions &options);
 int compileCostNetworkCommand(const CompileOptions &options);
 void addCostNetworkCompileOptions(CLI::App &app);
 
-// `zbddc stats` of such a file (cmd_stats_cost_network.cpp), and its --order / --heuristic flags.
+// `zbddc stats` of such a file (cmd_stats_cost_network.cpp), its order from options.order.
 int statsCostNetworkCommand(const StatsOptions &options);
-void addCostNetworkStatsOptions(CLI::App &stats);
 
 int runCostNetworkCommand(const RunOptions &options);
 

@@ -8,43 +8,30 @@
 #include "compiler/elimination/elimination_stats.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 
-#include <CLI/CLI.hpp>
-
 #include <iostream>
 
 namespace zbddc::cli {
 
-namespace {
-struct StatsFlags {
-    OrderFlags order;
-};
-StatsFlags &statsFlags() {
-    static StatsFlags flags;
-    return flags;
-}
-} // namespace
-
-void addCostNetworkStatsOptions(CLI::App &stats) {
-    StatsFlags &f = statsFlags();
-    f.order.addTo(stats, "(.wcsp, MARKOV .uai)");
-}
-
 int statsCostNetworkCommand(const StatsOptions &o) {
+    const OrderFlags &flags = o.order;
+    if (flags.heuristic == "search" && flags.orderFile.empty()) {
+        std::cerr << "zbddc: --heuristic search applies to --route jt only\n";
+        return 2;
+    }
     auto net = readCostNetworkFile(o.model);
     if (!net)
         return reportError(net.error());
-    const StatsFlags &flags = statsFlags();
     std::vector<uint32_t> order;
-    std::string heuristic = flags.order.heuristic;
-    if (!flags.order.orderFile.empty()) {
-        auto given = readOrderFile(flags.order.orderFile, net->numVariables());
+    std::string heuristic = flags.heuristic;
+    if (!flags.orderFile.empty()) {
+        auto given = readOrderFile(flags.orderFile, net->numVariables());
         if (!given)
             return reportError(given.error());
         order = std::move(*given);
         heuristic = "given";
     } else {
         order = greedyOrder(buildInteractionGraph(net->domainSizes, functionScopes(*net)),
-                            *parseOrderHeuristic(flags.order.heuristic)); // CLI checked the name
+                            *parseOrderHeuristic(flags.heuristic)); // CLI checked the name
     }
     auto st = eliminationStats(*net, order, heuristic);
     if (!st)

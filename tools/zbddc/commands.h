@@ -3,6 +3,7 @@
 #pragma once
 
 #include "tools/zbddc/load_model.h"
+#include "tools/zbddc/order_flags.h"
 
 #include <string>
 #include <vector>
@@ -57,6 +58,9 @@ struct StatsOptions {
     bool timePasses = false;
     std::string plot;           // --plot FILE.svg (compiler/passes/stats_plot.h)
     ModelOptions modelOptions;
+    OrderFlags order;           // --order / --heuristic: elimination and junction-tree routes
+    std::string route;          // --route jt: the junction tree's sizes; "" the model's own route
+    double searchMs = 1000;     // --search-ms: time bound of --heuristic search
 };
 
 int compileCommand(const CompileOptions &options);
@@ -67,5 +71,7 @@ int compileCpuOutput(const CompileOptions &options, const zbddc::Circuit &circui
 int compileCudaOutput(const CompileOptions &options, const zbddc::Circuit &circuit);
 int runCommand(const RunOptions &options);
 int statsCommand(const StatsOptions &options);
+// `zbddc stats NET --route jt` (cmd_stats_junction_tree.cpp).
+int statsJunctionTreeCommand(const StatsOptions &options);
 
 } // namespace zbddc::cli

@@ -64,7 +64,15 @@ int main(int argc, char **argv) {
     statsCmd->add_flag("--time-passes", stats.timePasses, "Print each pass's time and memory to stderr");
     statsCmd->add_option("--plot", stats.plot, "Also draw the level profiles and parents histogram (FILE.svg)");
     stats.modelOptions.addTo(*statsCmd);
-    addCostNetworkStatsOptions(*statsCmd);
+    statsCmd->add_option("--route", stats.route,
+                         "jt: the junction tree's sizes (cliques, separators, levels) instead of "
+                         "the model's own route")
+        ->check(CLI::IsMember({"jt"}));
+    stats.order.addTo(*statsCmd, "(.wcsp, MARKOV .uai, --route jt)", {"search"});
+    statsCmd->add_option("--search-ms", stats.searchMs,
+                         "(--route jt --heuristic search) stop starting randomised orders after "
+                         "this many milliseconds")
+        ->check(CLI::NonNegativeNumber);
 
     app.require_subcommand(0, 1);
     try {
