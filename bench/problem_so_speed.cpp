@@ -105,7 +105,7 @@ int main(int argc, char **argv) {
             std::vector<double> ms;
             for (int i = 0; i < repeat; ++i) {
                 BeOptions o;
-                o.threads = n;
+                o.execution.threads = n;
                 out = *solveBucketElimination(*net, o);
                 ms.push_back(out.stats.solveMs + out.stats.tracebackMs);
             }

@@ -4,10 +4,6 @@
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "runtime/bucket_elimination/solve_be.h"
 
-#ifdef ZBDDC_HAVE_TENSOR_CUDA
-#include "backends/cuda/driver.h"
-#endif
-
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -73,11 +69,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-#ifdef ZBDDC_HAVE_TENSOR_CUDA
-    const bool haveGpu = cuda::cudaAvailable().ok();
-#else
-    const bool haveGpu = false;
-#endif
+    const bool haveGpu = tensorGpuUsable().ok();
     if (!haveGpu)
         std::printf("(no GPU here: CPU and toulbar2 only)\n");
     std::printf("%-16s %5s %9s %9s %12s %12s %8s %12s %10s %s\n", "instance", "width", "log10 tab",
@@ -97,20 +89,20 @@ int main(int argc, char **argv) {
         }
         BeOptions o;
         o.heuristic = heuristic;
-        o.threads = 1;
+        o.execution.threads = 1;
         auto seq = solveBucketElimination(*net, o);
         if (!seq) {
             std::printf("%-16s %s\n", name.c_str(), seq.error().str().c_str());
             continue;
         }
-        o.threads = threads;
+        o.execution.threads = threads;
         auto par = solveBucketElimination(*net, o);
         // GPU: the second run is timed (the first fills the NVRTC disk cache); its solve time
         // covers upload, kernels and download, not compilation.
         std::optional<Solution> gpu;
         if (haveGpu) {
             BeOptions g = o;
-            g.executor = BeExecutor::Cuda;
+            g.executor = "cuda";
             auto warm = solveBucketElimination(*net, g);
             auto timed = warm ? solveBucketElimination(*net, g) : warm;
             if (timed)
@@ -136,7 +128,7 @@ int main(int argc, char **argv) {
                     agree ? "" : "  MISMATCH");
         if (gpu)
             std::printf("%-16s GPU %s: %.1f ms solve (%.1f ms total), %.1fx the 1-thread solve\n",
-                        "", gpu->device.c_str(), gpu->stats.solveMs, gpu->stats.totalMs,
+                        "", gpu->device.label().c_str(), gpu->stats.solveMs, gpu->stats.totalMs,
                         seq->stats.solveMs / gpu->stats.solveMs);
         json << (firstJson ? "" : ",") << "\n  {\"instance\": \"" << name
              << "\", \"width\": " << seq->stats.inducedWidth
@@ -146,7 +138,7 @@ int main(int argc, char **argv) {
              << ", \"be_par_ms\": " << (par ? par->stats.totalMs : -1)
              << ", \"be_seq_solve_ms\": " << seq->stats.solveMs
              << ", \"gpu_solve_ms\": " << (gpu ? gpu->stats.solveMs : -1) << ", \"gpu_device\": \""
-             << (gpu ? gpu->device : std::string("none")) << "\""
+             << (gpu ? gpu->device.label() : std::string("none")) << "\""
              << ", \"cost\": " << (seq->feasible ? seq->cost : -1)
              << ", \"toulbar2_s\": " << tb.seconds
              << ", \"toulbar2_optimum\": " << (tb.optimum ? *tb.optimum : -1)

@@ -191,13 +191,11 @@ int beyondDevice(int argc, char **argv) {
                 "(the host holds them all), host MemAvailable %.2f GiB\n",
                 g.network.name.c_str(), centre, gib(size.largest),
                 static_cast<unsigned long long>(size.largest), gib(size.total), gib(available));
-    if (Status s = cuda::cudaAvailable(); !s) {
-        std::printf("no GPU: %s\n", s.error().message.c_str());
+    auto device = cuda::openDevice();
+    if (!device) {
+        std::printf("no GPU: %s\n", device.error().message.c_str());
         return dryRun ? 0 : 1;
     }
-    auto device = cuda::Device::open(0);
-    if (!device)
-        return 1;
     auto memory = (*device)->memoryInfo();
     if (!memory)
         return 1;

@@ -5,11 +5,15 @@
 #include <charconv>
 #include <cstring>
 #include <fstream>
+#include <filesystem>
 #include <sstream>
 
 namespace zbddc {
 
 Result<std::string> readTextFile(const std::string &path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        return errorAt(path, 0, "is a directory, not a file");
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return errorAt(path, 0, "cannot read file");

@@ -169,6 +169,12 @@ Result<Device *> Device::open(int ordinal) {
     return devices[ordinal].get();
 }
 
+Result<Device *> openDevice(int ordinal) {
+    if (Status usable = cudaAvailable(); !usable)
+        return usable.error();
+    return Device::open(ordinal);
+}
+
 Status Device::makeCurrent() const {
     ZBDDC_CHECK(cuCtxSetCurrent(static_cast<CUcontext>(context_)));
     return Ok{};

@@ -185,6 +185,10 @@ class Device {
     std::vector<std::vector<DevicePtr>> freeLists_; // by power-of-two bucket
 };
 
+// The one way an executor gets its GPU: device `ordinal`, opened once per process, where a GPU
+// is usable; otherwise cudaAvailable's reason (no libcuda, driver too old, no device...).
+Result<Device *> openDevice(int ordinal = 0);
+
 template <class F> Result<float> Device::time(StreamHandle stream, F &&body) {
     auto start = createEvent();
     if (!start)

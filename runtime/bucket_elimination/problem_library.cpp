@@ -217,7 +217,7 @@ Result<Solution> ProblemLibrary::solve(const std::vector<uint32_t> &evidence) co
     sol.stats.heuristic = metadata_.heuristic;
     sol.stats.inducedWidth = metadata_.inducedWidth;
     sol.stats.largestTableEntries = metadata_.largestTableEntries;
-    sol.device = "cpu (problem.so)";
+    sol.device = {DeviceReport::Kind::Cpu, "", "problem.so"};
     sol.stats.totalMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return sol;

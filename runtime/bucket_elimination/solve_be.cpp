@@ -1,17 +1,8 @@
 #include "runtime/bucket_elimination/solve_be.h"
 
-#include "backends/tensor/cpu/incomplete_cpu.h"
-#include "backends/tensor/cpu/tensor_cpu.h"
 #include "compiler/elimination/bucket_program.h"
 #include "ir/tensor_interpret.h"
-
-#ifdef ZBDDC_HAVE_TENSOR_CUDA
-#include "backends/cuda/driver.h"
-#include "backends/tensor/cuda/incomplete_gpu.h"
-#include "backends/tensor/cuda/tensor_gpu.h"
-#include "runtime/bucket_elimination/host_device_split_gpu.h"
 #include "support/timer.h"
-#endif
 
 #include <chrono>
 #include <cmath>
@@ -72,72 +63,40 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
     sol.stats.levels = program->levels.size();
 
     t0 = std::chrono::steady_clock::now();
-    BeExecutor executor = options.executor;
-#ifdef ZBDDC_HAVE_TENSOR_CUDA
-    if (executor == BeExecutor::Auto)
-        executor = cuda::cudaAvailable() ? BeExecutor::Cuda : BeExecutor::Cpu;
-    if (executor == BeExecutor::Split && !cuda::cudaAvailable())
-        executor = BeExecutor::Cpu;
-#else
-    if (executor == BeExecutor::Auto || executor == BeExecutor::Split)
-        executor = BeExecutor::Cpu;
-    if (executor == BeExecutor::Cuda)
-        return error("this build has no CUDA backend (NVRTC was not found)");
-#endif
-    Result<std::vector<std::vector<double>>> computed = std::vector<std::vector<double>>{};
-    Result<std::vector<TableData>> incompleteData = std::vector<TableData>{};
-    sol.device = "cpu";
+    auto executor = makeTensorExecutor(options.executor, options.execution);
+    if (!executor)
+        return executor.error();
+    std::vector<std::vector<double>> complete;
+    std::vector<TableData> incomplete;
     if (options.incompleteTables) {
         if (Status s = markIncomplete(*program, network.upperBound); !s)
             return s.error();
-        if (executor == BeExecutor::Reference) {
-            computed = interpretTensorProgram(*program); // capped at the bound: the oracle
-            sol.device = "reference (incomplete tables)";
-        } else if (executor == BeExecutor::Cpu) {
-            incompleteData = runIncompleteTensorProgramCpu(*program, {options.maxIncompleteRows});
-            sol.device = "cpu (incomplete tables)";
-        } else {
-#ifdef ZBDDC_HAVE_TENSOR_CUDA
-            cuda::IncompleteGpuStats gpu;
-            incompleteData = cuda::runIncompleteTensorProgramCuda(*program, {}, &gpu);
-            sol.device = "cuda: " + gpu.device + " (incomplete tables)";
-#endif
-        }
-        if (!incompleteData)
-            return incompleteData.error();
-    } else if (executor == BeExecutor::Reference) {
-        computed = interpretTensorProgram(*program);
-        sol.device = "reference";
-    } else if (executor == BeExecutor::Cpu) {
-        computed = runTensorProgramCpu(*program, {options.threads});
+        auto run = (*executor)->runIncomplete(*program);
+        if (!run)
+            return run.error();
+        incomplete = std::move(run->tables);
+        sol.device = std::move(run->device);
+    } else {
+        auto run = (*executor)->run(*program);
+        if (!run)
+            return run.error();
+        complete = std::move(run->tables);
+        sol.device = std::move(run->device);
     }
-#ifdef ZBDDC_HAVE_TENSOR_CUDA
-    if (executor == BeExecutor::Cuda && !options.incompleteTables) {
-        cuda::GpuExecStats gpu;
-        computed = cuda::runTensorProgramCuda(*program, {}, &gpu);
-        sol.device = "cuda: " + gpu.device;
-    }
-    if (executor == BeExecutor::Split)
-        computed = runSplitOnGpu(*program, options.splitThresholdEntries, options.threads,
-                                 sol.device);
-#endif
-    if (!computed)
-        return computed.error();
     sol.stats.solveMs = msSince(t0);
 
     t0 = std::chrono::steady_clock::now();
-    const bool incompleteRun = options.incompleteTables && executor != BeExecutor::Reference;
-    const Cost optimum = incompleteRun ? programResultOf(*program, *incompleteData)
-                                       : programResult(*program, *computed);
+    const Cost optimum = options.incompleteTables ? programResultOf(*program, incomplete)
+                                                  : programResult(*program, complete);
     sol.feasible = optimum < network.upperBound;
     sol.assignment.assign(n, 0); // variables in no cost function keep value 0
     for (size_t v = 0; hasEvidence && v < n; ++v)
         if (options.evidence[v] != UINT32_MAX)
             sol.assignment[v] = options.evidence[v];
-    if (incompleteRun)
-        recoverAssignmentOf(*program, *incompleteData, sol.assignment);
+    if (options.incompleteTables)
+        recoverAssignmentOf(*program, incomplete, sol.assignment);
     else
-        recoverAssignment(*program, *computed, sol.assignment);
+        recoverAssignment(*program, complete, sol.assignment);
     sol.stats.tracebackMs = msSince(t0);
     sol.cost = sol.feasible ? optimum : kForbidden;
     if (sol.feasible) {

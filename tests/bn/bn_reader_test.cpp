@@ -4,6 +4,7 @@
 
 #include "tests/catch.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 using namespace zbddc;
@@ -86,6 +87,12 @@ std::string errorOf(Result<BayesNet> (*parse)(std::string_view, const std::strin
                     std::string text, const ReadOptions &options = {}) {
     auto net = read(parse, text, options);
     return net.ok() ? "no error" : net.error().str();
+}
+
+// The 1-based line of the first occurrence of `what` in `text`.
+size_t lineOf(std::string_view text, std::string_view what) {
+    const size_t at = text.find(what);
+    return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + at, '\n'));
 }
 
 std::string replaced(std::string text, const std::string &from, const std::string &to) {
@@ -214,9 +221,34 @@ TEST_CASE("bad XMLBIF, Hugin and UAI files get one file:line message", "[bn][rea
           "t:1: a MARKOV network is not a Bayesian network (expected BAYES)");
     CHECK(errorOf(parseUaiBayes, replaced(kUai, "1 1\n3 0 1 2", "1 0\n3 0 1 2")) ==
           "t:6: variable 0 is the child of two functions");
+    // A parent listed twice is refused in every format (the BIF reader names it while parsing).
+    const std::string twice = "parent 'A' of 'C' listed twice";
+    CHECK(errorOf(parseXmlBif, replaced(kXml, "<GIVEN>B</GIVEN>", "<GIVEN>A</GIVEN>")).find(twice) !=
+          std::string::npos);
+    CHECK(errorOf(parseHuginNet, replaced(kNet, "C | A B", "C | A A")).find(twice) !=
+          std::string::npos);
+    CHECK(errorOf(parseUaiBayes, replaced(kUai, "3 0 1 2", "3 0 0 2")).find("appears twice") !=
+          std::string::npos);
+    // A domain no table in the file could hold is refused before its states are named (the
+    // fuzzer's 2e9-state input ran out of memory here).
+    const std::string huge = "BAYES\n2\n2061033314 2\n2\n1 1\n1 1\n2 0.5 0.5\n2 0.5 0.5\n";
+    CHECK(errorOf(parseUaiBayes, huge).find("domain size 2061033314 of variable 0 is more than") !=
+          std::string::npos);
 }
 
 TEST_CASE("readNetworkFile names unknown extensions and missing files", "[bn][reader]") {
     CHECK(readNetworkFile("model.txt").error().str().find("unknown network format") != std::string::npos);
     CHECK(readNetworkFile("/nonexistent/x.bif").error().str() == "/nonexistent/x.bif: cannot read file");
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "zbddc-dir.bif";
+    std::filesystem::create_directories(dir);
+    CHECK(readNetworkFile(dir.string()).error().str() == dir.string() + ": is a directory, not a file");
+    std::filesystem::remove(dir);
+}
+
+TEST_CASE("empty networks and unterminated comments are errors at their line", "[bn][reader]") {
+    CHECK(errorOf(parseBif, "") == "t:1: no variables: the network is empty");
+    CHECK(errorOf(parseHuginNet, "net { }\n") == "t:1: no variables: the network is empty");
+    // The comment used to swallow the rest of the file, variable B with it.
+    CHECK(errorOf(parseBif, replaced(kBif, "variable B", "/* variable B")) ==
+          "t:" + std::to_string(lineOf(kBif, "variable B")) + ": unterminated /* comment");
 }

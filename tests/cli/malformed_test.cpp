@@ -62,3 +62,38 @@ TEST_CASE("an unwritable output leaves nothing behind", "[cli][malformed]") {
     CHECK(r.exitCode == 1);
     CHECK(r.err == "/nonexistent-dir/model.zdd: cannot write file\n");
 }
+
+TEST_CASE("results lost on a full disk fail the run with the OS's reason", "[cli][malformed]") {
+    const std::string example = std::string(ZBDDC_SOURCE_DIR) + "/examples/wetgrass.zdd";
+    const std::string err = scratchDir() + "/full-stderr";
+    const int status = std::system((std::string(ZBDDC_EXE) + " run " + example +
+                                    " --task pr >/dev/full 2>'" + err + "'")
+                                       .c_str());
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 1);
+    CHECK(slurp(err) ==
+          "zbddc: cannot write the results to standard output: No space left on device\n");
+}
+
+TEST_CASE("running out of memory is one line and exit 1, not an abort", "[cli][malformed]") {
+    // A 100,000-variable chain: the elimination order's bookkeeping asks for more than the 1 GB
+    // address space allowed here, and std::bad_alloc reaches the top.
+    const std::string path = scratchDir() + "/long-chain.wcsp";
+    {
+        std::ofstream f(path);
+        const int n = 100000;
+        f << "chain " << n << " 2 " << n - 1 << " 1000\n";
+        for (int v = 0; v < n; ++v)
+            f << (v ? " 2" : "2");
+        f << "\n";
+        for (int v = 0; v + 1 < n; ++v)
+            f << "2 " << v << " " << v + 1 << " 0 1\n0 0 1\n";
+    }
+    const std::string err = scratchDir() + "/oom-stderr";
+    const int status = std::system(("ulimit -v 1000000; " + std::string(ZBDDC_EXE) + " run " + path +
+                                    " --task mpe >/dev/null 2>'" + err + "'")
+                                       .c_str());
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 1);
+    CHECK(slurp(err) == "zbddc: out of memory (the input asks for more than this machine has)\n");
+}

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Runs a reader fuzzer for a bounded time (ZBDDC_FUZZ_SECONDS, default 60) from a corpus seeded
-# with the given files; a seed written N:PATH gets the byte N in front (the fuzzer's reader
-# selector). Exit 77 (skipped) where clang could not build the fuzzer.
-#   run_fuzzer.sh FUZZER CORPUS_DIR [SEED | N:SEED]...
+# Replays the committed regression inputs (REGRESSIONS_DIR: every crash found so far, each run
+# once), then fuzzes for a bounded time (ZBDDC_FUZZ_SECONDS, default 60) from a corpus seeded with
+# the given files, with a fixed random seed (ZBDDC_FUZZ_SEED, default 1) so that a CI run cannot
+# fail on a draw; a long run by hand sets both. A seed written N:PATH gets the byte N in front
+# (the fuzzer's reader selector). Exit 77 (skipped) where clang could not build the fuzzer.
+#   run_fuzzer.sh FUZZER CORPUS_DIR REGRESSIONS_DIR [SEED | N:SEED]...
 set -u
-fuzzer=$1 corpus=$2
-shift 2
+fuzzer=$1 corpus=$2 regressions=$3
+shift 3
 if [ ! -x "$fuzzer" ]; then
     echo "SKIPPED: no clang with libFuzzer found, so the fuzzer was not built"
     exit 77
@@ -20,5 +22,8 @@ for seed in "$@"; do
         cp "$seed" "$corpus/"
     fi
 done
-exec "$fuzzer" -max_total_time="${ZBDDC_FUZZ_SECONDS:-60}" -max_len=4096 -rss_limit_mb=2048 \
+if compgen -G "$regressions/*" >/dev/null; then
+    "$fuzzer" -rss_limit_mb=2048 "$regressions"/* || exit 1
+fi
+exec "$fuzzer" -seed="${ZBDDC_FUZZ_SEED:-1}" -max_total_time="${ZBDDC_FUZZ_SECONDS:-60}" -max_len=4096 -rss_limit_mb=2048 \
     -print_final_stats=1 "$corpus"

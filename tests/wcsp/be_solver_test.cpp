@@ -16,11 +16,11 @@ TEST_CASE("solver: optimum and assignment match brute force for every heuristic 
         const Cost bf = bruteForceOptimum(net);
         for (OrderHeuristic h :
              {OrderHeuristic::MinDegree, OrderHeuristic::MinFill, OrderHeuristic::WeightedMinFill})
-            for (BeExecutor e : {BeExecutor::Cpu, BeExecutor::Reference}) {
+            for (const char *e : {"cpu", "reference"}) {
                 BeOptions o;
                 o.heuristic = h;
                 o.executor = e;
-                o.threads = 2;
+                o.execution.threads = 2;
                 auto sol = solveBucketElimination(net, o);
                 REQUIRE(sol.ok());
                 CHECK(sol->feasible == (bf != kForbidden));

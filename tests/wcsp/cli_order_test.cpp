@@ -41,7 +41,7 @@ TEST_CASE("run --order and --heuristic choose the elimination order", "[cli]") {
     auto net = readCostNetworkFile(path);
     REQUIRE(net.ok());
     BeOptions ref;
-    ref.executor = BeExecutor::Reference;
+    ref.executor = "reference";
     auto oracle = solveBucketElimination(*net, ref);
     REQUIRE(oracle.ok());
 

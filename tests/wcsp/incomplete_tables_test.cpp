@@ -150,7 +150,7 @@ TEST_CASE("incomplete tables: the solver's optimum and assignment match brute fo
     for (int trial = 0; trial < 40; ++trial) {
         const CostNetwork net = tightNetwork(rng, trial);
         const Cost bf = bruteForceOptimum(net);
-        for (BeExecutor e : {BeExecutor::Cpu, BeExecutor::Reference}) {
+        for (const char *e : {"cpu", "reference"}) {
             BeOptions o;
             o.incompleteTables = true;
             o.executor = e;
@@ -172,7 +172,7 @@ TEST_CASE("incomplete tables: a join beyond the row limit is refused with a mess
     net.upperBound = 1e9;
     BeOptions o;
     o.incompleteTables = true;
-    o.maxIncompleteRows = 3;
+    o.execution.maxIncompleteRows = 3;
     auto sol = solveBucketElimination(net, o);
     REQUIRE(!sol.ok());
     CHECK(sol.error().message.find("beyond the limit") != std::string::npos);

@@ -22,8 +22,8 @@ using zbddc::testing::randomNetwork;
 namespace {
 Solution cpuSolve(const CostNetwork &net, const std::vector<uint32_t> &evidence = {}) {
     BeOptions o;
-    o.executor = BeExecutor::Cpu;
-    o.threads = 2;
+    o.executor = "cpu";
+    o.execution.threads = 2;
     o.evidence = evidence;
     auto sol = solveBucketElimination(net, o);
     REQUIRE(sol.ok());

@@ -10,8 +10,8 @@
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "ir/tensor_interpret.h"
 #include "random_networks.h"
-#include "runtime/bucket_elimination/host_device_split_gpu.h"
 #include "runtime/bucket_elimination/solve_be.h"
+#include "runtime/bucket_elimination/tensor_executor.h"
 
 #include "tests/catch.hpp"
 #include "tests/skip.h"
@@ -45,12 +45,17 @@ TEST_CASE("split execution equals the interpreter table by table", "[gpu][split]
             work.push_back(opWorkEntries(*p, o));
         std::sort(work.begin(), work.end());
         for (uint64_t threshold : {uint64_t{0}, work.empty() ? 1 : work[work.size() / 2]}) {
-            std::string device;
-            auto got = runSplitOnGpu(*p, threshold, 4, device);
+            TensorExecutorOptions o;
+            o.threads = 4;
+            o.splitThresholdEntries = threshold;
+            auto split = makeTensorExecutor("split", o);
+            REQUIRE(split.ok());
+            auto got = (*split)->run(*p);
             INFO("trial " << trial << " threshold " << threshold << ": "
-                          << (got ? device : got.error().str()));
+                          << (got ? got->device.label() : got.error().str()));
             REQUIRE(got.ok());
-            CHECK(*got == *ref);
+            CHECK(got->device.kind == DeviceReport::Kind::Split);
+            CHECK(got->tables == *ref);
         }
     }
 }
@@ -69,17 +74,17 @@ TEST_CASE("split bucket elimination agrees with the CPU path on the benchmark WC
         REQUIRE(cpu.ok());
         for (uint64_t threshold : {uint64_t{0}, uint64_t{1} << 10, kDefaultSplitThresholdEntries}) {
             BeOptions split;
-            split.executor = BeExecutor::Split;
-            split.splitThresholdEntries = threshold;
+            split.executor = "split";
+            split.execution.splitThresholdEntries = threshold;
             auto got = solveBucketElimination(*net, split);
             INFO(name << " threshold " << threshold << ": "
-                      << (got ? got->device : got.error().str()));
+                      << (got ? got->device.label() : got.error().str()));
             REQUIRE(got.ok());
-            CHECK(got->device.rfind("split", 0) == 0);
+            CHECK(got->device.kind == DeviceReport::Kind::Split);
             CHECK(got->cost == cpu->cost);
             CHECK(assignmentCost(*net, got->assignment) == cpu->cost);
             std::printf("%s threshold %llu: %s, %.1f ms solve\n", name,
-                        static_cast<unsigned long long>(threshold), got->device.c_str(),
+                        static_cast<unsigned long long>(threshold), got->device.label().c_str(),
                         got->stats.solveMs);
         }
     }

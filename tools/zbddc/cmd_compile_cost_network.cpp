@@ -13,19 +13,7 @@
 
 namespace zbddc::cli {
 
-namespace {
-struct CompileFlags {
-    bool elimination = false;
-    OrderFlags order;
-};
-CompileFlags &compileFlags() {
-    static CompileFlags flags;
-    return flags;
-}
-} // namespace
-
-void addCostNetworkCompileOptions(CLI::App &app) {
-    CompileFlags &f = compileFlags();
+void addCostNetworkCompileOptions(CLI::App &app, CostNetworkCompileOptions &f) {
     app.add_flag("--elimination", f.elimination,
                  "Compile a BAYES .uai by bucket elimination (MPE) into a problem.so instead of "
                  "its MLF (.wcsp and MARKOV .uai always take this route)");
@@ -34,7 +22,7 @@ void addCostNetworkCompileOptions(CLI::App &app) {
 
 bool isCostNetworkCompile(const CompileOptions &o) {
     return isCostNetworkFile(o.input) ||
-           (compileFlags().elimination && fileExtension(o.input) == ".uai");
+           (o.costNetwork.elimination && fileExtension(o.input) == ".uai");
 }
 
 int compileCostNetworkCommand(const CompileOptions &o) {
@@ -47,7 +35,7 @@ int compileCostNetworkCommand(const CompileOptions &o) {
     auto net = readCostNetworkFile(o.input);
     if (!net)
         return reportError(net.error());
-    const CompileFlags &flags = compileFlags();
+    const CostNetworkCompileOptions &flags = o.costNetwork;
     BeOptions options;
     options.heuristic = *parseOrderHeuristic(flags.order.heuristic); // CLI checked the name
     if (!flags.order.orderFile.empty()) {

@@ -38,18 +38,6 @@ Result<std::vector<uint32_t>> readEvidence(const std::string &path, const CostNe
     return std::move((*cases)[0].states); // unobserved: kNone
 }
 
-// The run subcommand's elimination-order flags (Bistaffa et al. 2016 Alg. 2), registered by
-// addCostNetworkRunOptions; RunOptions stays the MLF route's, so they live here.
-struct CostNetworkFlags {
-    OrderFlags order;
-    bool incompleteTables = false;
-    uint64_t splitThreshold = kDefaultSplitThresholdEntries;
-};
-CostNetworkFlags &costNetworkFlags() {
-    static CostNetworkFlags flags;
-    return flags;
-}
-
 std::string variableName(const CostNetwork &net, size_t v) {
     return v < net.variableNames.size() ? net.variableNames[v] : std::to_string(v);
 }
@@ -61,8 +49,7 @@ void printSolution(const CostNetwork &shape, const Solution &solution, bool json
 
 // .uai BAYES files go through the network (MLF) route; UAI MARKOV networks are not Bayesian
 // networks, so they take the elimination route (isCostNetworkFile).
-void addCostNetworkRunOptions(CLI::App &run) {
-    CostNetworkFlags &f = costNetworkFlags();
+void addCostNetworkRunOptions(CLI::App &run, CostNetworkRunOptions &f) {
     f.order.addTo(run, "(.wcsp)");
     run.add_flag("--incomplete-tables", f.incompleteTables,
                  "(.wcsp) keep only rows below the upper bound in every table "
@@ -96,17 +83,15 @@ int runCostNetworkCommand(const RunOptions &o) {
         return reportError(net.error());
     BeOptions options;
     // A missing GPU is not an error: --device cuda runs on the CPU then, and says so.
-    options.executor = o.device == "cpu"     ? BeExecutor::Cpu
-                       : o.device == "split" ? BeExecutor::Split
-                                             : BeExecutor::Auto;
+    options.executor = o.device == "cpu" || o.device == "split" ? o.device : "auto";
     auto evidence = readEvidence(o.evidence, *net);
     if (!evidence)
         return reportError(evidence.error());
     options.evidence = std::move(*evidence);
-    const CostNetworkFlags &flags = costNetworkFlags();
+    const CostNetworkRunOptions &flags = o.costNetwork;
     options.heuristic = *parseOrderHeuristic(flags.order.heuristic); // CLI checked the name
     options.incompleteTables = flags.incompleteTables;
-    options.splitThresholdEntries = flags.splitThreshold;
+    options.execution.splitThresholdEntries = flags.splitThreshold;
     if (!flags.order.orderFile.empty()) {
         auto order = readOrderFile(flags.order.orderFile, net->numVariables());
         if (!order)
@@ -116,8 +101,9 @@ int runCostNetworkCommand(const RunOptions &o) {
     auto sol = solveBucketElimination(*net, options);
     if (!sol)
         return reportError(errorAt(o.model, 0, sol.error().message));
-    if ((o.device == "cuda" && sol->device.rfind("cuda", 0) != 0) ||
-        (o.device == "split" && sol->device.rfind("split", 0) != 0))
+    using Kind = DeviceReport::Kind;
+    if ((o.device == "cuda" && sol->device.kind != Kind::Cuda) ||
+        (o.device == "split" && sol->device.kind != Kind::Split))
         std::cerr
             << "zbddc: note: no usable GPU (or no CUDA backend in this build); ran on the CPU\n";
     printSolution(*net, *sol, o.json);
@@ -130,8 +116,7 @@ int runProblemLibrary(const RunOptions &o) {
     if (o.device == "cuda" || o.device == "reference" || o.device == "split")
         std::cerr << "zbddc: note: a problem.so runs its own compiled CPU code; --device "
                   << o.device << " is ignored\n";
-    const CostNetworkFlags &flags = costNetworkFlags();
-    if (!flags.order.orderFile.empty())
+    if (!o.costNetwork.order.orderFile.empty())
         std::cerr << "zbddc: note: a problem.so keeps the order it was compiled with; --order is "
                      "ignored\n";
     auto lib = ProblemLibrary::open(o.model);
@@ -167,7 +152,7 @@ void printSolution(const CostNetwork &net, const Solution &sol, bool json) {
         for (size_t v = 0; v < n; ++v)
             std::cout << (v ? ", " : "") << jsonString(variableName(net, v)) << ": "
                       << jsonString(std::to_string(sol.assignment[v]));
-        std::cout << "}, \"device\": " << jsonString(sol.device)
+        std::cout << "}, \"device\": " << jsonString(sol.device.label())
                   << ", \"induced_width\": " << sol.stats.inducedWidth
                   << ", \"largest_table_entries\": " << jsonNumber(sol.stats.largestTableEntries)
                   << ", \"time_ms\": " << jsonNumber(sol.stats.totalMs) << "}\n";

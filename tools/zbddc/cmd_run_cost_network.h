@@ -19,17 +19,20 @@ bool isCostNetworkRun(const RunOptions &options);
 bool isCostNetworkFile(const std::string &path);
 
 // `zbddc PROBLEM -o problem.so` (cmd_compile_cost_network.cpp) and its flags (--elimination for
-// a BAYES .uai, --order, --heuristic).
+// a BAYES .uai, --order, --heuristic), registered into `options`.
 bool isCostNetworkCompile(const CompileOptions &options);
 int compileCostNetworkCommand(const CompileOptions &options);
-void addCostNetworkCompileOptions(CLI::App &app);
+void addCostNetworkCompileOptions(CLI::App &app, CostNetworkCompileOptions &options);
 
-// `zbddc stats` of such a file (cmd_stats_cost_network.cpp), its order from options.order.
+// `zbddc stats` of such a file (cmd_stats_cost_network.cpp), and the --order / --heuristic flags
+// that it and `stats --route jt` share.
 int statsCostNetworkCommand(const StatsOptions &options);
+void addCostNetworkStatsOptions(CLI::App &stats, OrderFlags &order);
 
 int runCostNetworkCommand(const RunOptions &options);
 
-// Registers the elimination route's own flags (--order, --heuristic) on the run subcommand.
-void addCostNetworkRunOptions(CLI::App &run);
+// Registers the elimination route's own flags (--order, --heuristic, --incomplete-tables,
+// --split-threshold) on the run subcommand, into `options`.
+void addCostNetworkRunOptions(CLI::App &run, CostNetworkRunOptions &options);
 
 } // namespace zbddc::cli

@@ -12,8 +12,12 @@
 
 namespace zbddc::cli {
 
+void addCostNetworkStatsOptions(CLI::App &stats, OrderFlags &order) {
+    order.addTo(stats, "(.wcsp, MARKOV .uai, --route jt)", {"search"});
+}
+
 int statsCostNetworkCommand(const StatsOptions &o) {
-    const OrderFlags &flags = o.order;
+    const OrderFlags &flags = o.eliminationOrder;
     if (flags.heuristic == "search" && flags.orderFile.empty()) {
         std::cerr << "zbddc: --heuristic search applies to --route jt only\n";
         return 2;

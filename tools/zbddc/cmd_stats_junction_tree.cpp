@@ -72,12 +72,12 @@ int statsJunctionTreeCommand(const StatsOptions &o) {
 
     const SteadyTime t0 = std::chrono::steady_clock::now();
     std::vector<uint32_t> order;
-    std::string heuristic = o.order.heuristic;
+    std::string heuristic = o.eliminationOrder.heuristic;
     OrderSearchOptions searchOptions;
     searchOptions.timeLimitMs = o.searchMs;
     OrderSearchResult search;
-    if (!o.order.orderFile.empty()) {
-        auto given = readOrderFile(o.order.orderFile, factors->domains.size());
+    if (!o.eliminationOrder.orderFile.empty()) {
+        auto given = readOrderFile(o.eliminationOrder.orderFile, factors->domains.size());
         if (!given)
             return reportError(given.error());
         order = std::move(*given);

@@ -2,6 +2,7 @@
 // failed run (after printing one `file:line: message` line), 2 usage error.
 #pragma once
 
+#include "backends/tensor/cuda/host_device_split.h"
 #include "tools/zbddc/load_model.h"
 #include "tools/zbddc/order_flags.h"
 
@@ -26,6 +27,19 @@ struct ModelOptions {
     Result<Circuit> loadCircuit(const std::string &path) const;
 };
 
+// The bucket-elimination route's own flags (.wcsp, MARKOV .uai), registered by
+// addCostNetwork*Options (cmd_run_cost_network.h) on the command whose options hold them.
+struct CostNetworkCompileOptions {
+    bool elimination = false; // --elimination: a BAYES .uai into a problem.so, not its MLF
+    OrderFlags order;
+};
+
+struct CostNetworkRunOptions {
+    OrderFlags order;
+    bool incompleteTables = false;
+    uint64_t splitThreshold = kDefaultSplitThresholdEntries; // --device split
+};
+
 struct CompileOptions {
     std::string input;
     std::string output;
@@ -34,6 +48,7 @@ struct CompileOptions {
     std::string emit;               // "", "c", "ll" (CPU backend), "cu" or "ptx" (CUDA backend)
     std::string numeric = "float64"; // float64 or log (compiled-in numeric mode of a .so)
     std::string semiring;           // compiled-in semiring of a .so; "" = the model's own
+    CostNetworkCompileOptions costNetwork;
 };
 
 struct RunOptions {
@@ -47,6 +62,7 @@ struct RunOptions {
     bool cpuLoop = false;         // --device cpu: the data-driven loop instead of JIT code
     bool json = false;
     ModelOptions modelOptions;
+    CostNetworkRunOptions costNetwork;
 };
 
 struct StatsOptions {
@@ -58,9 +74,9 @@ struct StatsOptions {
     bool timePasses = false;
     std::string plot;           // --plot FILE.svg (compiler/passes/stats_plot.h)
     ModelOptions modelOptions;
-    OrderFlags order;           // --order / --heuristic: elimination and junction-tree routes
-    std::string route;          // --route jt: the junction tree's sizes; "" the model's own route
-    double searchMs = 1000;     // --search-ms: time bound of --heuristic search
+    OrderFlags eliminationOrder; // --order / --heuristic: .wcsp, MARKOV .uai, and --route jt
+    std::string route;           // --route jt: the junction tree's sizes; "" the model's own route
+    double searchMs = 1000;      // --search-ms: time bound of --heuristic search
 };
 
 int compileCommand(const CompileOptions &options);
@@ -73,5 +89,8 @@ int runCommand(const RunOptions &options);
 int statsCommand(const StatsOptions &options);
 // `zbddc stats NET --route jt` (cmd_stats_junction_tree.cpp).
 int statsJunctionTreeCommand(const StatsOptions &options);
+
+// The command line parsed and the command run (main.cpp); exit_guard.cpp's main() calls it.
+int parseAndRun(int argc, char **argv);
 
 } // namespace zbddc::cli

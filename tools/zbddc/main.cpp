@@ -8,7 +8,7 @@
 
 using namespace zbddc::cli;
 
-int main(int argc, char **argv) {
+int zbddc::cli::parseAndRun(int argc, char **argv) {
     CLI::App app{"zbddc " ZBDDC_VERSION " - a compiler for arithmetic circuits\n\n"
                  "  zbddc INPUT -o OUTPUT\n  zbddc run MODEL [options]\n  zbddc stats MODEL [--json] [--plot FILE.svg]"};
     app.set_version_flag("--version", "zbddc " ZBDDC_VERSION);
@@ -28,7 +28,7 @@ int main(int argc, char **argv) {
     app.add_option("--numeric", compile.numeric, "Numeric mode of a compiled model: float64 or log")
         ->check(CLI::IsMember({"float64", "log"}));
     compile.model.addTo(app);
-    addCostNetworkCompileOptions(app);
+    addCostNetworkCompileOptions(app, compile.costNetwork);
 
     RunOptions run;
     CLI::App *runCmd = app.add_subcommand("run", "Answer a query on a model");
@@ -50,7 +50,7 @@ int main(int argc, char **argv) {
         ->check(CLI::IsMember({"auto", "float64", "log"}));
     runCmd->add_flag("--json", run.json, "Print one JSON object (see docs/cli.md)");
     run.modelOptions.addTo(*runCmd);
-    addCostNetworkRunOptions(*runCmd);
+    addCostNetworkRunOptions(*runCmd, run.costNetwork);
 
     StatsOptions stats;
     CLI::App *statsCmd = app.add_subcommand("stats", "Print a model's size and shape");
@@ -64,11 +64,11 @@ int main(int argc, char **argv) {
     statsCmd->add_flag("--time-passes", stats.timePasses, "Print each pass's time and memory to stderr");
     statsCmd->add_option("--plot", stats.plot, "Also draw the level profiles and parents histogram (FILE.svg)");
     stats.modelOptions.addTo(*statsCmd);
+    addCostNetworkStatsOptions(*statsCmd, stats.eliminationOrder);
     statsCmd->add_option("--route", stats.route,
                          "jt: the junction tree's sizes (cliques, separators, levels) instead of "
                          "the model's own route")
         ->check(CLI::IsMember({"jt"}));
-    stats.order.addTo(*statsCmd, "(.wcsp, MARKOV .uai, --route jt)", {"search"});
     statsCmd->add_option("--search-ms", stats.searchMs,
                          "(--route jt --heuristic search) stop starting randomised orders after "
                          "this many milliseconds")

@@ -56,9 +56,7 @@ Result<std::vector<TableData>> runIncompleteTensorProgramCuda(const TensorProgra
                                                               const IncompleteGpuOptions &options,
                                                               IncompleteGpuStats *stats) {
     IncompleteGpuStats st;
-    if (Status s = cudaAvailable(); !s)
-        return s.error();
-    auto device = Device::open(0);
+    auto device = openDevice();
     if (!device)
         return device.error();
     Device &d = **device;

@@ -6,8 +6,9 @@
 // takes each group's min. Joined rows stay on the device; each op's output (its feasible rows)
 // comes back to the host, where later ops read it and the VALUE phase runs. The first table of an
 // op (its smallest input) is filtered (slices) and mapped on the host.
-// The device is an interface, so the same orchestration runs on the GPU (incomplete_gpu.cpp) and
-// on a CPU emulation of the kernels in the tests. Built everywhere; needs no CUDA.
+// The device is an interface, a test seam: the same orchestration runs on the GPU
+// (incomplete_gpu.cpp) and on a CPU emulation of the kernels in the tests. Built everywhere; needs
+// no CUDA.
 #pragma once
 
 #include "ir/incomplete_tables.h"
@@ -18,7 +19,9 @@
 
 namespace zbddc::incomplete {
 
-// What the orchestration needs from a device: memory, copies, launches by kernel name.
+// What the orchestration needs from a device: memory, copies, launches by kernel name. Only
+// incomplete_gpu.cpp and the tests implement it; executors are picked by name
+// (runtime/bucket_elimination/tensor_executor.h), never through this.
 class KernelDevice {
   public:
     using Ptr = unsigned long long; // a device address

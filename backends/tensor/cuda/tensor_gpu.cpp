@@ -19,9 +19,7 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
     GpuExecStats &st = stats ? *stats : local;
     if (Status s = program.verify(); !s)
         return s.error();
-    if (Status s = cudaAvailable(); !s)
-        return s.error();
-    auto device = Device::open(0);
+    auto device = openDevice();
     if (!device)
         return device.error();
     Device &d = **device;

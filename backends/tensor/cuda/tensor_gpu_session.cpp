@@ -43,9 +43,7 @@ Result<std::unique_ptr<TensorGpuSession>> TensorGpuSession::open(const TensorPro
                                                                  const GpuExecOptions &options) {
     if (Status s = program.verify(); !s)
         return s.error();
-    if (Status s = cudaAvailable(); !s)
-        return s.error();
-    auto device = Device::open(0);
+    auto device = openDevice();
     if (!device)
         return device.error();
     auto st = std::make_unique<State>();

@@ -1,9 +1,10 @@
-// The device half of the host/device split (runtime/bucket_elimination/host_device_split.h):
-// a program's kernels compiled once (one NVRTC module, as runTensorProgramCuda), device tables
+// The device half of the host/device split, the GPU's SplitDevice (host_device_split.h): a
+// program's kernels compiled once (one NVRTC module, as runTensorProgramCuda), device tables
 // allocated as they arrive, and ops launched on streams without waiting, so the host can run its
 // own ops of the level meanwhile (Fioretto et al. 2015 §3.2, Fig. 2). Tables are addressed by id.
 #pragma once
 
+#include "backends/tensor/cuda/host_device_split.h"
 #include "backends/tensor/cuda/tensor_gpu.h"
 
 #include <memory>
@@ -12,18 +13,18 @@
 
 namespace zbddc::cuda {
 
-class TensorGpuSession {
+class TensorGpuSession final : public SplitDevice {
   public:
     static Result<std::unique_ptr<TensorGpuSession>> open(const TensorProgram &program,
                                                           const GpuExecOptions &options = {});
-    ~TensorGpuSession();
+    ~TensorGpuSession() override;
 
     // Synchronous copies; `values` is the complete table.
-    Status upload(uint32_t table, std::span<const double> values);
-    Status download(uint32_t table, std::span<double> values);
+    Status upload(uint32_t table, std::span<const double> values) override;
+    Status download(uint32_t table, std::span<double> values) override;
     // Enqueues the ops (independent ones: one level's) on the session's streams and returns.
-    Status launch(std::span<const uint32_t> ops);
-    Status wait();
+    Status launch(std::span<const uint32_t> ops) override;
+    Status wait() override;
 
     const std::string &deviceName() const;
     double compileMs() const;

@@ -66,10 +66,19 @@ std::string findCycle(const BayesNet &net, uint32_t &start) {
 } // namespace
 
 Status checkNetwork(BayesNet &net, const ReadOptions &options) {
+    if (net.variables.empty())
+        return errorAt(net.file, 1, "no variables: the network is empty");
     for (uint32_t v = 0; v < net.variables.size(); ++v) {
         const BnVariable &var = net.variables[v];
         if (var.states.empty())
             return errorAt(net.file, var.line, "variable '" + var.name + "' has no states");
+        // A parent listed twice would make its CPT's rows disagree with every format's layout.
+        for (size_t i = 0; i < var.parents.size(); ++i)
+            for (size_t j = 0; j < i; ++j)
+                if (var.parents[i] == var.parents[j])
+                    return errorAt(net.file, var.line,
+                                   "parent '" + net.variables[var.parents[i]].name + "' of '" +
+                                       var.name + "' listed twice");
         const size_t rows = net.rowCount(v);
         if (var.cpt.size() != rows * var.states.size())
             return errorAt(net.file, var.line,

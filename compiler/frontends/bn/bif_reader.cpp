@@ -9,13 +9,16 @@ namespace zbddc {
 
 namespace {
 // Puts blanks around BIF's punctuation so TokenCursor sees it as separate tokens, and blanks out
-// // and /* */ comments; newlines stay where they are so lines still count right.
-std::string spacePunctuation(std::string_view text) {
+// // and /* */ comments; newlines stay where they are so lines still count right. An unterminated
+// /* comment is an error at its opening line (it would silently drop the rest of the file).
+Result<std::string> spacePunctuation(std::string_view text, const std::string &file) {
     std::string out;
+    size_t line = 1;
     out.reserve(text.size() + text.size() / 4);
     bool quoted = false;
     for (size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
+        line += c == '\n';
         if (quoted) {
             out += c;
             quoted = c != '"';
@@ -25,11 +28,18 @@ std::string spacePunctuation(std::string_view text) {
         } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '/') {
             while (i < text.size() && text[i] != '\n')
                 ++i;
-            if (i < text.size())
+            if (i < text.size()) {
                 out += '\n';
+                ++line;
+            }
         } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
-            for (i += 2; i < text.size() && !(text[i] == '*' && i + 1 < text.size() && text[i + 1] == '/'); ++i)
+            const size_t opened = line;
+            for (i += 2; i < text.size() && !(text[i] == '*' && i + 1 < text.size() && text[i + 1] == '/'); ++i) {
                 out += text[i] == '\n' ? '\n' : ' ';
+                line += text[i] == '\n';
+            }
+            if (i >= text.size())
+                return errorAt(file, opened, "unterminated /* comment");
             ++i;
         } else if (c == '{' || c == '}' || c == '(' || c == ')' || c == '[' || c == ']' ||
                    c == ';' || c == ',' || c == '|') {
@@ -326,8 +336,10 @@ class BifParser {
 } // namespace
 
 Result<BayesNet> parseBif(std::string_view text, const std::string &file) {
-    const std::string spaced = spacePunctuation(text);
-    return BifParser(spaced, file).run();
+    const Result<std::string> spaced = spacePunctuation(text, file);
+    if (!spaced)
+        return spaced.error();
+    return BifParser(*spaced, file).run();
 }
 
 } // namespace zbddc

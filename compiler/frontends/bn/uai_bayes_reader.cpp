@@ -12,6 +12,22 @@ Result<BayesNet> parseUaiBayes(std::string_view text, const std::string &file) {
         return model.error();
     if (model->type != "BAYES")
         return errorAt(file, 1, "a MARKOV network is not a Bayesian network (expected BAYES)");
+    if (model->factors.size() != model->domainSizes.size())
+        return errorAt(file, model->factorCountLine,
+                       "a BAYES network has one function per variable: expected " +
+                           std::to_string(model->domainSizes.size()) + ", found " +
+                           std::to_string(model->factors.size()));
+    // Every state is named, so a domain must be bounded by the file before names are made: a
+    // variable's CPT holds at least one entry per state, and every table has been read by now.
+    uint64_t entries = 0;
+    for (const UaiFactor &factor : model->factors)
+        entries += factor.table.size();
+    for (size_t v = 0; v < model->domainSizes.size(); ++v)
+        if (model->domainSizes[v] > entries)
+            return errorAt(file, model->domainsLine,
+                           "domain size " + std::to_string(model->domainSizes[v]) + " of variable " +
+                               std::to_string(v) + " is more than the CPTs in the file hold (" +
+                               std::to_string(entries) + " entries)");
     BayesNet net;
     net.file = file;
     for (size_t v = 0; v < model->domainSizes.size(); ++v) {
@@ -21,11 +37,6 @@ Result<BayesNet> parseUaiBayes(std::string_view text, const std::string &file) {
             var.states.push_back(std::to_string(s));
         net.variables.push_back(std::move(var));
     }
-    if (model->factors.size() != net.variables.size())
-        return errorAt(file, model->factorCountLine,
-                       "a BAYES network has one function per variable: expected " +
-                           std::to_string(net.variables.size()) + ", found " +
-                           std::to_string(model->factors.size()));
     std::vector<bool> hasCpt(net.variables.size(), false);
     for (UaiFactor &factor : model->factors) {
         if (factor.scope.empty())

@@ -92,6 +92,7 @@ Result<UaiModel> parseUai(std::string_view text, const std::string &file) {
             return in.fail("domain size of variable " + std::to_string(v) + " is 0");
         model.domainSizes.push_back(static_cast<uint32_t>(*d));
     }
+    model.domainsLine = in.line();
     auto numFactors = in.unsignedInt("number of factors");
     if (!numFactors)
         return numFactors.error();

@@ -26,6 +26,7 @@ struct UaiModel {
     std::vector<uint32_t> domainSizes;
     std::vector<UaiFactor> factors;
     size_t factorCountLine = 0;
+    size_t domainsLine = 0; // the line of the last domain size
 };
 
 // Reads and checks the structure: a known type, non-empty domains, scopes of known variables

@@ -1,4 +1,4 @@
-#include "runtime/bucket_elimination/host_device_split.h"
+#include "backends/tensor/cuda/host_device_split.h"
 
 #include "backends/tensor/cpu/tensor_cpu.h"
 #include "support/timer.h"
@@ -70,12 +70,14 @@ SplitPlan planHostDeviceSplit(const TensorProgram &p, uint64_t thresholdEntries)
 }
 
 Result<std::vector<std::vector<double>>>
-runTensorProgramSplit(const TensorProgram &p, const SplitPlan &plan, SplitDevice &device,
+runTensorProgramSplit(const TensorProgram &p, const SplitPlan &plan, SplitDevice *device,
                       unsigned hostThreads, SplitStats *stats) {
     if (Status s = p.verify(); !s)
         return s.error();
     if (plan.side.size() != p.ops.size() || plan.levels.size() != p.levels.size())
         return error("internal error: the split plan is not this program's");
+    if (plan.deviceOps > 0 && !device)
+        return error("internal error: a split plan with device ops and no device");
     SplitStats local;
     SplitStats &st = stats ? *stats : local;
     std::vector<std::vector<double>> computed(p.tables.size());
@@ -94,7 +96,7 @@ runTensorProgramSplit(const TensorProgram &p, const SplitPlan &plan, SplitDevice
     };
     auto fetch = [&](uint32_t t) -> Status {
         computed[t].resize(p.tables[t].entries()); // the device copies into the host table
-        if (Status s = device.download(t, computed[t]); !s)
+        if (Status s = device->download(t, computed[t]); !s)
             return s;
         data[t] = computed[t].data();
         return Ok{};
@@ -102,11 +104,11 @@ runTensorProgramSplit(const TensorProgram &p, const SplitPlan &plan, SplitDevice
     for (const SplitLevel &level : plan.levels) {
         auto t0 = std::chrono::steady_clock::now();
         for (uint32_t t : level.uploads)
-            if (Status s = device.upload(t, hostValues(t)); !s)
+            if (Status s = device->upload(t, hostValues(t)); !s)
                 return s.error();
         st.transferMs += msSince(t0);
         if (!level.deviceOps.empty())
-            if (Status s = device.launch(level.deviceOps); !s)
+            if (Status s = device->launch(level.deviceOps); !s)
                 return s.error();
         // Fioretto et al. 2015 Fig. 2: the host's buckets of this level run while the device works
         // on its own.
@@ -116,7 +118,7 @@ runTensorProgramSplit(const TensorProgram &p, const SplitPlan &plan, SplitDevice
         st.hostMs += msSince(t0);
         t0 = std::chrono::steady_clock::now();
         if (!level.deviceOps.empty())
-            if (Status s = device.wait(); !s)
+            if (Status s = device->wait(); !s)
                 return s.error();
         st.waitMs += msSince(t0);
         t0 = std::chrono::steady_clock::now();

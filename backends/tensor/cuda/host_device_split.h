@@ -6,14 +6,15 @@
 // op on 16 CPU threads against the GPU (launch and transfers included) across table sizes and
 // prints where the GPU starts to win.
 //
-// The plan and the executor are independent of CUDA: the executor drives any SplitDevice (the
-// GPU session of backends/tensor/cuda on a GPU machine; a host stand-in in the tests), so the
-// partition, the transfers and the merge of results are tested without a GPU.
+// The plan and its run are host code, built everywhere: the run drives a SplitDevice, which is
+// the GPU's TensorGpuSession (tensor_gpu_session.h) in the "split" tensor executor
+// (runtime/bucket_elimination/tensor_executor.h) and a host stand-in in the tests.
 #pragma once
 
 #include "ir/tensor_program.h"
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace zbddc {
@@ -47,15 +48,17 @@ struct SplitPlan {
 // A pure function of the program's shape: no table is touched.
 SplitPlan planHostDeviceSplit(const TensorProgram &program, uint64_t thresholdEntries);
 
-// What the executor needs of the device. Tables are addressed by id; `launch` may return before
-// the ops finish (the host works meanwhile); `wait` blocks until they have.
+// What the split's run needs of the device: a test seam, so that the orchestration runs without
+// a GPU; executors are picked by name in tensor_executor.h, never through this. Tables are
+// addressed by id, `values` are complete tables; `launch` may return before the ops finish (the
+// host works meanwhile); `wait` blocks until they have.
 class SplitDevice {
   public:
     virtual ~SplitDevice() = default;
-    virtual Status upload(uint32_t table, const std::vector<double> &values) = 0;
-    virtual Status launch(const std::vector<uint32_t> &ops) = 0;
+    virtual Status upload(uint32_t table, std::span<const double> values) = 0;
+    virtual Status launch(std::span<const uint32_t> ops) = 0;
     virtual Status wait() = 0;
-    virtual Status download(uint32_t table, std::vector<double> &values) = 0;
+    virtual Status download(uint32_t table, std::span<double> values) = 0;
 };
 
 struct SplitStats {
@@ -66,9 +69,9 @@ struct SplitStats {
 
 // Level by level: uploads, device ops launched, host ops run meanwhile, wait, downloads. The result
 // has the layout of runTensorProgramCpu (computed tables by id, inputs empty): host tables from
-// the host, device ones from their downloads.
+// the host, device ones from their downloads. `device` may be null when the plan puts no op on it.
 Result<std::vector<std::vector<double>>>
-runTensorProgramSplit(const TensorProgram &program, const SplitPlan &plan, SplitDevice &device,
+runTensorProgramSplit(const TensorProgram &program, const SplitPlan &plan, SplitDevice *device,
                       unsigned hostThreads = 0, SplitStats *stats = nullptr);
 
 } // namespace zbddc

@@ -1,0 +1,97 @@
+#include "runtime/bucket_elimination/tensor_executor.h"
+
+#include "backends/tensor/cpu/incomplete_cpu.h"
+#include "backends/tensor/cpu/tensor_cpu.h"
+#include "ir/tensor_interpret.h"
+#include "runtime/bucket_elimination/tensor_executor_entries.h"
+
+namespace zbddc {
+
+std::string DeviceReport::label() const {
+    static constexpr const char *kNames[] = {"reference", "cpu", "cuda", "split"};
+    std::string s = kNames[static_cast<size_t>(kind)];
+    if (kind == Kind::Cuda)
+        s += ": " + gpu;
+    if (!notes.empty())
+        s += " (" + notes + ")";
+    return s;
+}
+
+namespace {
+
+class ReferenceExecutor final : public TensorExecutor {
+  public:
+    Result<CompleteTables> run(const TensorProgram &program) override {
+        auto computed = interpretTensorProgram(program);
+        if (!computed)
+            return computed.error();
+        return CompleteTables{std::move(*computed), {DeviceReport::Kind::Reference, "", ""}};
+    }
+    Result<IncompleteTables> runIncomplete(const TensorProgram &program) override {
+        auto computed = interpretTensorProgram(program); // capped at the bound: the oracle
+        if (!computed)
+            return computed.error();
+        IncompleteTables out{{}, {DeviceReport::Kind::Reference, "", "incomplete tables"}};
+        for (std::vector<double> &values : *computed)
+            out.tables.push_back(TableData{false, std::move(values), {}, 0});
+        return out;
+    }
+};
+
+class CpuExecutor final : public TensorExecutor {
+  public:
+    explicit CpuExecutor(const TensorExecutorOptions &o) : options_(o) {}
+    Result<CompleteTables> run(const TensorProgram &program) override {
+        auto computed = runTensorProgramCpu(program, {options_.threads});
+        if (!computed)
+            return computed.error();
+        return CompleteTables{std::move(*computed), {DeviceReport::Kind::Cpu, "", ""}};
+    }
+    Result<IncompleteTables> runIncomplete(const TensorProgram &program) override {
+        auto computed = runIncompleteTensorProgramCpu(program, {options_.maxIncompleteRows});
+        if (!computed)
+            return computed.error();
+        return IncompleteTables{std::move(*computed),
+                                {DeviceReport::Kind::Cpu, "", "incomplete tables"}};
+    }
+
+  private:
+    TensorExecutorOptions options_;
+};
+
+constexpr TensorExecutorEntry kExecutors[] = {
+    {"reference", referenceTensorExecutor},
+    {"cpu", cpuTensorExecutor},
+    {"cuda", cudaTensorExecutor},
+    {"split", splitTensorExecutor},
+};
+
+} // namespace
+
+Result<std::unique_ptr<TensorExecutor>> referenceTensorExecutor(const TensorExecutorOptions &) {
+    return std::unique_ptr<TensorExecutor>(new ReferenceExecutor);
+}
+
+Result<std::unique_ptr<TensorExecutor>> cpuTensorExecutor(const TensorExecutorOptions &o) {
+    return std::unique_ptr<TensorExecutor>(new CpuExecutor(o));
+}
+
+std::span<const TensorExecutorEntry> tensorExecutors() {
+    return kExecutors;
+}
+
+Result<std::unique_ptr<TensorExecutor>> makeTensorExecutor(std::string_view name,
+                                                           const TensorExecutorOptions &options) {
+    if (name == "auto")
+        name = tensorGpuUsable() ? "cuda" : "cpu";
+    std::string known;
+    for (const TensorExecutorEntry &e : kExecutors) {
+        if (e.name == name)
+            return e.make(options);
+        known += std::string(e.name) + ", ";
+    }
+    return error("unknown tensor executor '" + std::string(name) + "' (known: " + known +
+                 "auto)");
+}
+
+} // namespace zbddc

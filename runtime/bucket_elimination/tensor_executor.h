@@ -1,0 +1,78 @@
+// One executor of TensorPrograms — the reference interpreter, the threaded CPU, the CUDA
+// kernels, or the host/device split — found by name in one table, as runtime/engine.h's engines
+// are for circuits (and as tinygrad's device.py finds its backends). solveBucketElimination picks
+// its executor here and nowhere else. Every build lists every name; where the build has no CUDA
+// tensor backend, "cuda" fails with that reason and "split" runs on the CPU.
+#pragma once
+
+#include "backends/tensor/cuda/host_device_split.h"
+#include "ir/incomplete_tables.h"
+#include "ir/tensor_program.h"
+
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace zbddc {
+
+// Where a program ran, as data: callers decide on `kind`, people read label().
+struct DeviceReport {
+    enum class Kind : uint8_t { Reference, Cpu, Cuda, Split };
+    Kind kind = Kind::Cpu;
+    std::string gpu;   // DeviceInfo::label() of the GPU that ran ops; "" where none did
+    std::string notes; // said in parentheses: "incomplete tables", "problem.so", the split's shares
+    // "cpu", "cpu (incomplete tables)", "cuda: NVIDIA H100 80GB HBM3 (sm_90)", "split (...)".
+    std::string label() const;
+};
+
+// Tables by id as the executor computed them (input tables stay empty), and where.
+struct CompleteTables {
+    std::vector<std::vector<double>> tables; // the layout of interpretTensorProgram
+    DeviceReport device;
+};
+struct IncompleteTables {
+    std::vector<TableData> tables;
+    DeviceReport device;
+};
+
+struct TensorExecutorOptions {
+    unsigned threads = 0; // CPU threads of cpu and of split's host half; 0: all hardware threads
+    // The CPU's refusal over incomplete tables: rows of one join (the GPU keeps its own limit).
+    uint64_t maxIncompleteRows = uint64_t{1} << 25;
+    // split: an op whose work (output rows x eliminated values) reaches this runs on the GPU.
+    uint64_t splitThresholdEntries = kDefaultSplitThresholdEntries;
+};
+
+class TensorExecutor {
+  public:
+    virtual ~TensorExecutor() = default;
+    // Complete values of every computed table.
+    virtual Result<CompleteTables> run(const TensorProgram &program) = 0;
+    // A program marked by markIncomplete (ir/incomplete_tables.h): cpu and cuda keep only the
+    // feasible rows; the reference returns complete tables capped at the bound (the oracle);
+    // split runs it on the GPU, as cuda does.
+    virtual Result<IncompleteTables> runIncomplete(const TensorProgram &program) = 0;
+};
+
+using TensorExecutorFactory =
+    Result<std::unique_ptr<TensorExecutor>> (*)(const TensorExecutorOptions &options);
+
+struct TensorExecutorEntry {
+    std::string_view name;
+    TensorExecutorFactory make;
+};
+
+// reference, cpu, cuda, split: each once.
+std::span<const TensorExecutorEntry> tensorExecutors();
+
+// The executor called `name` in tensorExecutors(), or "auto": cuda where tensorGpuUsable(), else
+// cpu. An unknown name fails, listing the known ones.
+Result<std::unique_ptr<TensorExecutor>> makeTensorExecutor(std::string_view name,
+                                                           const TensorExecutorOptions &options = {});
+
+// Ok where "cuda" can run: the CUDA tensor backend in this build and a usable GPU; else why not.
+Status tensorGpuUsable();
+
+} // namespace zbddc

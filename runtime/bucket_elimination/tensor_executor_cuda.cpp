@@ -1,0 +1,89 @@
+// The table's CUDA entries where the build has the CUDA tensor backend: "cuda" runs the generated
+// kernels (backends/tensor/cuda), "split" the host/device split with the GPU session as its device.
+#include "backends/cuda/driver.h"
+#include "backends/tensor/cuda/incomplete_gpu.h"
+#include "backends/tensor/cuda/tensor_gpu.h"
+#include "backends/tensor/cuda/tensor_gpu_session.h"
+#include "runtime/bucket_elimination/tensor_executor_entries.h"
+
+#include <cstdio>
+
+namespace zbddc {
+
+namespace {
+
+Result<IncompleteTables> runIncompleteOnGpu(const TensorProgram &program) {
+    cuda::IncompleteGpuStats st;
+    auto computed = cuda::runIncompleteTensorProgramCuda(program, {}, &st);
+    if (!computed)
+        return computed.error();
+    return IncompleteTables{std::move(*computed),
+                            {DeviceReport::Kind::Cuda, st.device, "incomplete tables"}};
+}
+
+class CudaExecutor final : public TensorExecutor {
+  public:
+    Result<CompleteTables> run(const TensorProgram &program) override {
+        cuda::GpuExecStats st;
+        auto computed = cuda::runTensorProgramCuda(program, {}, &st);
+        if (!computed)
+            return computed.error();
+        return CompleteTables{std::move(*computed), {DeviceReport::Kind::Cuda, st.device, ""}};
+    }
+    Result<IncompleteTables> runIncomplete(const TensorProgram &program) override {
+        return runIncompleteOnGpu(program);
+    }
+};
+
+class SplitExecutor final : public TensorExecutor {
+  public:
+    explicit SplitExecutor(const TensorExecutorOptions &o) : options_(o) {}
+
+    Result<CompleteTables> run(const TensorProgram &program) override {
+        const SplitPlan plan = planHostDeviceSplit(program, options_.splitThresholdEntries);
+        std::unique_ptr<cuda::TensorGpuSession> session;
+        if (plan.deviceOps > 0) { // an all-host plan needs no GPU (nor a kernel compile)
+            auto opened = cuda::TensorGpuSession::open(program);
+            if (!opened)
+                return opened.error();
+            session = std::move(*opened);
+        }
+        auto computed = runTensorProgramSplit(program, plan, session.get(), options_.threads);
+        if (!computed)
+            return computed.error();
+        DeviceReport device{DeviceReport::Kind::Split, session ? session->deviceName() : "", ""};
+        char shares[160];
+        std::snprintf(shares, sizeof shares,
+                      "threshold %llu entries: %zu ops on the host, %zu on ",
+                      static_cast<unsigned long long>(plan.thresholdEntries), plan.hostOps,
+                      plan.deviceOps);
+        device.notes = shares + (session ? "cuda: " + device.gpu : std::string("no device"));
+        return CompleteTables{std::move(*computed), std::move(device)};
+    }
+    // The split keeps no incomplete tables of its own: the whole program goes to the GPU.
+    Result<IncompleteTables> runIncomplete(const TensorProgram &program) override {
+        return runIncompleteOnGpu(program);
+    }
+
+  private:
+    TensorExecutorOptions options_;
+};
+
+} // namespace
+
+Status tensorGpuUsable() {
+    return cuda::cudaAvailable();
+}
+
+// A GPU that is missing shows when the executor runs: cuda::openDevice says why.
+Result<std::unique_ptr<TensorExecutor>> cudaTensorExecutor(const TensorExecutorOptions &) {
+    return std::unique_ptr<TensorExecutor>(new CudaExecutor);
+}
+
+Result<std::unique_ptr<TensorExecutor>> splitTensorExecutor(const TensorExecutorOptions &o) {
+    if (!tensorGpuUsable())
+        return cpuTensorExecutor(o);
+    return std::unique_ptr<TensorExecutor>(new SplitExecutor(o));
+}
+
+} // namespace zbddc
