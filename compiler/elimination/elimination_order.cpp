@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <random>
 
 namespace zbddc {
 
@@ -16,13 +17,15 @@ std::string_view orderHeuristicName(OrderHeuristic h) {
         return "min-fill";
     case OrderHeuristic::WeightedMinFill:
         return "weighted-min-fill";
+    case OrderHeuristic::MinWeight:
+        return "min-weight";
     }
     return "?";
 }
 
 std::optional<OrderHeuristic> parseOrderHeuristic(std::string_view name) {
-    for (OrderHeuristic h :
-         {OrderHeuristic::MinDegree, OrderHeuristic::MinFill, OrderHeuristic::WeightedMinFill})
+    for (OrderHeuristic h : {OrderHeuristic::MinDegree, OrderHeuristic::MinFill,
+                             OrderHeuristic::WeightedMinFill, OrderHeuristic::MinWeight})
         if (orderHeuristicName(h) == name)
             return h;
     return std::nullopt;
@@ -94,6 +97,12 @@ double metric(const EliminationGraph &g, const std::vector<uint32_t> &domains, u
     const auto &nb = g.neighbours(v);
     if (h == OrderHeuristic::MinDegree)
         return static_cast<double>(nb.size());
+    if (h == OrderHeuristic::MinWeight) {
+        double entries = domains[v];
+        for (uint32_t u : nb)
+            entries *= domains[u];
+        return entries;
+    }
     double fill = 0;
     for (size_t i = 0; i < nb.size(); ++i)
         for (size_t j = i + 1; j < nb.size(); ++j)
@@ -114,15 +123,18 @@ double separatorLog(const EliminationGraph &g, const std::vector<uint32_t> &doma
 
 } // namespace
 
-std::vector<uint32_t> greedyOrder(const InteractionGraph &graph, OrderHeuristic heuristic) {
+std::vector<uint32_t> greedyOrder(const InteractionGraph &graph, OrderHeuristic heuristic,
+                                  uint64_t tieSeed) {
     const size_t n = graph.neighbours.size();
     EliminationGraph g(graph);
     std::vector<double> score(n), tie(n);
     std::vector<bool> done(n, false), dirty(n, true);
     std::vector<uint32_t> order;
     order.reserve(n);
+    std::mt19937_64 rng(tieSeed);
     for (size_t step = 0; step < n; ++step) {
         uint32_t best = UINT32_MAX;
+        uint64_t ties = 0; // randomised: vertices seen with the best score (reservoir sampling)
         for (uint32_t v = 0; v < n; ++v) {
             if (done[v])
                 continue;
@@ -131,9 +143,16 @@ std::vector<uint32_t> greedyOrder(const InteractionGraph &graph, OrderHeuristic 
                 tie[v] = separatorLog(g, graph.domainSizes, v);
                 dirty[v] = false;
             }
-            if (best == UINT32_MAX || score[v] < score[best] ||
-                (score[v] == score[best] && tie[v] < tie[best]))
+            if (tieSeed == 0) {
+                if (best == UINT32_MAX || score[v] < score[best] ||
+                    (score[v] == score[best] && tie[v] < tie[best]))
+                    best = v;
+            } else if (best == UINT32_MAX || score[v] < score[best]) {
                 best = v;
+                ties = 1;
+            } else if (score[v] == score[best] && rng() % ++ties == 0) {
+                best = v;
+            }
         }
         for (uint32_t u : g.neighbours(best)) {
             dirty[u] = true;
@@ -147,19 +166,45 @@ std::vector<uint32_t> greedyOrder(const InteractionGraph &graph, OrderHeuristic 
     return order;
 }
 
-OrderStats analyzeOrder(const InteractionGraph &graph, const std::vector<uint32_t> &order) {
+void simulateElimination(
+    const InteractionGraph &graph, const std::vector<uint32_t> &order,
+    const std::function<void(uint32_t v, const std::vector<uint32_t> &neighbours)> &visit) {
     EliminationGraph g(graph);
-    OrderStats s;
     for (uint32_t v : order) {
-        double message = 1;
-        for (uint32_t u : g.neighbours(v))
-            message *= graph.domainSizes[u];
-        s.inducedWidth = std::max<uint32_t>(s.inducedWidth, g.neighbours(v).size());
-        s.largestMessageEntries = std::max(s.largestMessageEntries, message);
-        s.largestBucketEntries = std::max(s.largestBucketEntries, message * graph.domainSizes[v]);
-        s.totalMessageEntries += message;
+        visit(v, g.neighbours(v));
         g.eliminate(v);
     }
+}
+
+OrderStats analyzeOrder(const InteractionGraph &graph, const std::vector<uint32_t> &order) {
+    const size_t n = graph.neighbours.size();
+    std::vector<uint32_t> pos(n);
+    for (uint32_t i = 0; i < order.size(); ++i)
+        pos[order[i]] = i;
+    // Blair and Peyton 1993 §4: in a perfect elimination order, v's clique {v} ∪ N+(v) is maximal
+    // unless some u whose first higher neighbour is v has |N+(u)| = |N+(v)| + 1 (and then
+    // contains it). childSize[v]: the largest |N+(u)| over such u, known before v goes.
+    std::vector<int64_t> childSize(n, -1);
+    OrderStats s;
+    simulateElimination(graph, order, [&](uint32_t v, const std::vector<uint32_t> &nb) {
+        double message = 1;
+        for (uint32_t u : nb)
+            message *= graph.domainSizes[u];
+        const double bucket = message * graph.domainSizes[v];
+        s.inducedWidth = std::max<uint32_t>(s.inducedWidth, nb.size());
+        s.largestMessageEntries = std::max(s.largestMessageEntries, message);
+        s.largestBucketEntries = std::max(s.largestBucketEntries, bucket);
+        s.totalMessageEntries += message;
+        if (childSize[v] != static_cast<int64_t>(nb.size()) + 1) {
+            ++s.cliques;
+            s.totalCliqueEntries += bucket;
+        }
+        if (!nb.empty()) {
+            const uint32_t first = *std::min_element(
+                nb.begin(), nb.end(), [&](uint32_t a, uint32_t b) { return pos[a] < pos[b]; });
+            childSize[first] = std::max<int64_t>(childSize[first], nb.size());
+        }
+    });
     return s;
 }
 

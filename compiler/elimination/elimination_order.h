@@ -7,6 +7,7 @@
 #include "ir/result.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,6 +19,8 @@ enum class OrderHeuristic : uint8_t {
     MinDegree,       // metric: number of neighbours
     MinFill,         // metric: number of fill edges the elimination adds
     WeightedMinFill, // metric: sum over fill edges {u,v} of |D(u)|·|D(v)|, so large domains weigh
+    MinWeight,       // metric: entries of the table the elimination creates, |D(v)|·Π|D(neighbour)|
+                     // (Kjærulff 1990's minimum weight: it aims at the total state space)
 };
 
 std::string_view orderHeuristicName(OrderHeuristic h);
@@ -34,13 +37,28 @@ InteractionGraph buildInteractionGraph(const std::vector<uint32_t> &domainSizes,
                                        const std::vector<std::vector<uint32_t>> &scopes);
 
 // Sequence of variables, eliminated first to last (the first one's bucket is processed first).
-std::vector<uint32_t> greedyOrder(const InteractionGraph &graph, OrderHeuristic heuristic);
+// tieSeed 0: ties on the metric go to the smaller table created, then the smaller index, so the
+// order is a function of the graph. Other seeds: ties on the metric are broken uniformly at random
+// (the randomised greedy orders of Kask et al. 2011, which an order search repeats).
+std::vector<uint32_t> greedyOrder(const InteractionGraph &graph, OrderHeuristic heuristic,
+                                  uint64_t tieSeed = 0);
+
+// Eliminates `order` on the graph, calling visit(v, neighbours) just before v goes: `neighbours`
+// (ascending) are v's neighbours eliminated after it, fill edges included — its higher
+// neighbours in the triangulated graph, so {v} ∪ neighbours is v's elimination clique.
+void simulateElimination(
+    const InteractionGraph &graph, const std::vector<uint32_t> &order,
+    const std::function<void(uint32_t v, const std::vector<uint32_t> &neighbours)> &visit);
 
 struct OrderStats {
     uint32_t inducedWidth = 0;        // largest number of neighbours at elimination
     double largestMessageEntries = 0; // largest table a bucket produces (its separator)
     double largestBucketEntries = 0;  // largest joint space of a bucket (separator × variable)
     double totalMessageEntries = 0;   // all messages together (the memory BE holds at most)
+    // The maximal elimination cliques, i.e. the maximal cliques of the triangulated graph: the
+    // cliques of a junction tree built from this order and the tables it holds.
+    uint32_t cliques = 0;
+    double totalCliqueEntries = 0;
 };
 
 // Simulates the elimination; entries are float64 so that 10^30 reports instead of overflowing.

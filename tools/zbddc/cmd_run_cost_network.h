@@ -24,7 +24,8 @@ bool isCostNetworkCompile(const CompileOptions &options);
 int compileCostNetworkCommand(const CompileOptions &options);
 void addCostNetworkCompileOptions(CLI::App &app, CostNetworkCompileOptions &options);
 
-// `zbddc stats` of such a file (cmd_stats_cost_network.cpp), and its --order / --heuristic flags.
+// `zbddc stats` of such a file (cmd_stats_cost_network.cpp), and the --order / --heuristic flags
+// that it and `stats --route jt` share.
 int statsCostNetworkCommand(const StatsOptions &options);
 void addCostNetworkStatsOptions(CLI::App &stats, OrderFlags &order);
 

@@ -18,6 +18,8 @@
 namespace zbddc::cli {
 
 int statsCommand(const StatsOptions &o) {
+    if (!o.route.empty()) // --route jt: the junction tree's sizes instead of the model's route
+        return statsJunctionTreeCommand(o);
     if (isCostNetworkFile(o.model)) // .wcsp, MARKOV .uai: the elimination route's shape
         return statsCostNetworkCommand(o);
     PipelineOptions pipeline = withGpuPasses({});

@@ -8,21 +8,23 @@
 #include "compiler/elimination/elimination_stats.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 
-#include <CLI/CLI.hpp>
-
 #include <iostream>
 
 namespace zbddc::cli {
 
 void addCostNetworkStatsOptions(CLI::App &stats, OrderFlags &order) {
-    order.addTo(stats, "(.wcsp, MARKOV .uai)");
+    order.addTo(stats, "(.wcsp, MARKOV .uai, --route jt)", {"search"});
 }
 
 int statsCostNetworkCommand(const StatsOptions &o) {
+    const OrderFlags &flags = o.eliminationOrder;
+    if (flags.heuristic == "search" && flags.orderFile.empty()) {
+        std::cerr << "zbddc: --heuristic search applies to --route jt only\n";
+        return 2;
+    }
     auto net = readCostNetworkFile(o.model);
     if (!net)
         return reportError(net.error());
-    const OrderFlags &flags = o.eliminationOrder;
     std::vector<uint32_t> order;
     std::string heuristic = flags.heuristic;
     if (!flags.orderFile.empty()) {

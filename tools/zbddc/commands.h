@@ -74,7 +74,9 @@ struct StatsOptions {
     bool timePasses = false;
     std::string plot;           // --plot FILE.svg (compiler/passes/stats_plot.h)
     ModelOptions modelOptions;
-    OrderFlags eliminationOrder; // .wcsp, MARKOV .uai
+    OrderFlags eliminationOrder; // --order / --heuristic: .wcsp, MARKOV .uai, and --route jt
+    std::string route;           // --route jt: the junction tree's sizes; "" the model's own route
+    double searchMs = 1000;      // --search-ms: time bound of --heuristic search
 };
 
 int compileCommand(const CompileOptions &options);
@@ -85,6 +87,8 @@ int compileCpuOutput(const CompileOptions &options, const zbddc::Circuit &circui
 int compileCudaOutput(const CompileOptions &options, const zbddc::Circuit &circuit);
 int runCommand(const RunOptions &options);
 int statsCommand(const StatsOptions &options);
+// `zbddc stats NET --route jt` (cmd_stats_junction_tree.cpp).
+int statsJunctionTreeCommand(const StatsOptions &options);
 
 // The command line parsed and the command run (main.cpp); exit_guard.cpp's main() calls it.
 int parseAndRun(int argc, char **argv);

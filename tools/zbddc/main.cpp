@@ -65,6 +65,14 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
     statsCmd->add_option("--plot", stats.plot, "Also draw the level profiles and parents histogram (FILE.svg)");
     stats.modelOptions.addTo(*statsCmd);
     addCostNetworkStatsOptions(*statsCmd, stats.eliminationOrder);
+    statsCmd->add_option("--route", stats.route,
+                         "jt: the junction tree's sizes (cliques, separators, levels) instead of "
+                         "the model's own route")
+        ->check(CLI::IsMember({"jt"}));
+    statsCmd->add_option("--search-ms", stats.searchMs,
+                         "(--route jt --heuristic search) stop starting randomised orders after "
+                         "this many milliseconds")
+        ->check(CLI::NonNegativeNumber);
 
     app.require_subcommand(0, 1);
     try {

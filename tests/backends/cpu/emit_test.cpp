@@ -22,7 +22,7 @@ TEST_CASE("--emit=c compiled by the system compiler equals the reference, forwar
           "[cpu][emit]") {
     std::mt19937 rng(13);
     const Circuit c = testing::randomCircuit({.inputs = 5, .ops = 70, .outputs = 2}, rng);
-    const fs::path dir = fs::path(ZBDDC_BINARY_DIR) / "tests" / "cpu" / "scratch";
+    const fs::path dir = fs::path(ZBDDC_BINARY_DIR) / "tests" / "backends" / "cpu" / "scratch";
     fs::create_directories(dir);
     const struct {
         Semiring semiring;
@@ -81,7 +81,8 @@ TEST_CASE("--emit=ll is one module that LLVM's assembler accepts", "[cpu][emit]"
         WARN("llvm-as not found; the textual check above is all that ran");
         return;
     }
-    const fs::path file = fs::path(ZBDDC_BINARY_DIR) / "tests" / "cpu" / "scratch" / "emitted.ll";
+    const fs::path file =
+        fs::path(ZBDDC_BINARY_DIR) / "tests" / "backends" / "cpu" / "scratch" / "emitted.ll";
     fs::create_directories(file.parent_path());
     {
         std::ofstream out(file);

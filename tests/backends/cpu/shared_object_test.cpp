@@ -28,7 +28,7 @@ namespace {
 constexpr double kPoison = std::numeric_limits<double>::quiet_NaN();
 
 fs::path scratchDir() {
-    fs::path dir = fs::path(ZBDDC_BINARY_DIR) / "tests" / "cpu" / "scratch";
+    fs::path dir = fs::path(ZBDDC_BINARY_DIR) / "tests" / "backends" / "cpu" / "scratch";
     fs::create_directories(dir);
     return dir;
 }

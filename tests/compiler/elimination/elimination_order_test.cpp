@@ -51,7 +51,7 @@ std::vector<std::vector<uint32_t>> grid(uint32_t k) {
 }
 
 const OrderHeuristic kAll[] = {OrderHeuristic::MinDegree, OrderHeuristic::MinFill,
-                               OrderHeuristic::WeightedMinFill};
+                               OrderHeuristic::WeightedMinFill, OrderHeuristic::MinWeight};
 } // namespace
 
 TEST_CASE("orders: chains have width 1, cliques width n-1", "[order]") {
@@ -93,6 +93,10 @@ TEST_CASE("orders: stats agree with an independent simulation on random graphs",
             const auto [width, largest] = simulate(dom, scopes, order);
             CHECK(s.inducedWidth == width);
             CHECK(s.largestMessageEntries == largest);
+            // Randomised tie-breaking still gives a permutation, and its own stats.
+            const auto shuffled = greedyOrder(g, h, 1 + trial);
+            REQUIRE(checkOrder(shuffled, n).ok());
+            CHECK(analyzeOrder(g, shuffled).inducedWidth == simulate(dom, scopes, shuffled).first);
         }
     }
 }
@@ -113,6 +117,7 @@ TEST_CASE("orders: weighted min-fill avoids connecting large domains", "[order]"
     const auto g = buildInteractionGraph(dom, {{0, 1}, {0, 2}, {3, 4}, {3, 5}, {1, 4}, {2, 5}});
     CHECK(greedyOrder(g, OrderHeuristic::WeightedMinFill).front() != 0);
     CHECK(parseOrderHeuristic("weighted-min-fill") == OrderHeuristic::WeightedMinFill);
+    CHECK(parseOrderHeuristic("min-weight") == OrderHeuristic::MinWeight);
     CHECK_FALSE(parseOrderHeuristic("nope").has_value());
 }
 

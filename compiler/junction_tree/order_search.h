@@ -1,0 +1,45 @@
+// An elimination order chosen by what the junction tree will cost: the total entries of its
+// clique tables (OrderStats::totalCliqueEntries), which the potentials' memory is and a
+// propagation's time is proportional to — Kjærulff 1990's total state space.
+//
+// The search: one deterministic greedy run per heuristic (plain min-fill first), then randomised
+// runs of the same heuristics in turn, ties on the metric broken at random (the iterated
+// stochastic greedy ordering of Kask et al. 2011), until maxRuns runs are made or timeLimitMs has
+// passed. Each order is scored by simulating its elimination (analyzeOrder); the fewest total
+// entries win, then the smaller largest clique, then the earlier run. Since plain min-fill is a
+// run, the result is never worse than min-fill. The deterministic runs always happen; only the
+// time limit makes the result depend on the machine.
+#pragma once
+
+#include "compiler/elimination/elimination_order.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace zbddc {
+
+struct OrderSearchOptions {
+    std::vector<OrderHeuristic> heuristics = {OrderHeuristic::MinFill,
+                                              OrderHeuristic::WeightedMinFill,
+                                              OrderHeuristic::MinWeight, OrderHeuristic::MinDegree};
+    uint32_t maxRuns = 64;     // deterministic and randomised runs together
+    double timeLimitMs = 1000; // no randomised run starts after this
+    uint64_t seed = 1;         // of the randomised tie-breaking
+};
+
+struct OrderSearchResult {
+    std::vector<uint32_t> order;
+    OrderStats stats;
+    OrderHeuristic heuristic = OrderHeuristic::MinFill; // of the best run
+    uint32_t bestRun = 0;                               // 0-based; randomised when >= heuristics
+    uint32_t runs = 0;                                  // runs made
+    double timeMs = 0;
+
+    bool randomised(const OrderSearchOptions &o) const { return bestRun >= o.heuristics.size(); }
+};
+
+OrderSearchResult searchOrder(const InteractionGraph &graph,
+                              const OrderSearchOptions &options = {});
+
+} // namespace zbddc
