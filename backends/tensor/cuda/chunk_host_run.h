@@ -3,7 +3,8 @@
 // every read bounds-checked) and computes its output rows and eliminated values with the
 // kernels' closed-form indexing (Bistaffa et al. 2016 Alg. 3), partial ⊕ results combined into the
 // chunk. It exists so that the slicing logic is checked on every machine against the reference
-// interpreter (tests/wcsp/chunk_plan_test.cpp); the GPU executor shares inputRange with it.
+// interpreter (tests/backends/tensor/cuda/chunk_plan_test.cpp); the GPU executor shares
+// inputRange with it.
 #pragma once
 
 #include "backends/tensor/cuda/chunk_plan.h"
