@@ -8,19 +8,6 @@
 
 namespace zbddc {
 
-int operandCount(OpKind kind) {
-    switch (kind) {
-    case OpKind::Input:
-    case OpKind::Const: return 0; // `a` holds an index, not a node
-    case OpKind::Zero:
-    case OpKind::One: return 0;
-    case OpKind::Plus:
-    case OpKind::Times: return 2;
-    case OpKind::MulAdd: return 3;
-    }
-    return 0;
-}
-
 const char *opKindName(OpKind kind) {
     switch (kind) {
     case OpKind::Input: return "input";
@@ -83,6 +70,14 @@ void Circuit::reserve(size_t nodes) {
     c.reserve(nodes);
 }
 
+std::vector<uint32_t> parentCounts(const Circuit &c) {
+    std::vector<uint32_t> parents(c.numNodes(), 0);
+    for (NodeId id = 0; id < c.numNodes(); ++id)
+        for (NodeId p : operandsOf(c, id))
+            ++parents[p];
+    return parents;
+}
+
 static std::string nodeError(NodeId id, const std::string &what) {
     return "node " + std::to_string(id) + ": " + what;
 }
@@ -129,10 +124,9 @@ Status verify(const Circuit &c) {
             if (auto s = verifyConstant(c.semiring, c.constants[c.a[id]], id); !s)
                 return s;
         }
-        const uint32_t ops[3] = {c.a[id], c.b[id], c.c[id]};
-        for (int i = 0; i < operandCount(k); ++i)
-            if (ops[i] >= id)
-                return error(nodeError(id, "operand " + std::to_string(ops[i]) +
+        for (NodeId p : operandsOf(c, id))
+            if (p >= id)
+                return error(nodeError(id, "operand " + std::to_string(p) +
                                                " is not an earlier node (cycle or forward reference)"));
     }
     for (size_t i = 0; i < c.inputs.size(); ++i) {
@@ -183,9 +177,9 @@ void dump(const Circuit &c, std::ostream &out) {
             out << " x" << c.a[id];
         else if (k == OpKind::Const)
             out << " " << shortestText(c.constants[c.a[id]]);
-        const uint32_t ops[3] = {c.a[id], c.b[id], c.c[id]};
-        for (int i = 0; i < operandCount(k); ++i)
-            out << (i ? ", %" : " %") << ops[i];
+        const NodeOperands ops = operandsOf(c, id);
+        for (int i = 0; i < ops.count; ++i)
+            out << (i ? ", %" : " %") << ops.ids[i];
         out << "\n";
     }
     for (size_t i = 0; i < c.outputs.size(); ++i) {

@@ -27,7 +27,12 @@ enum class OpKind : uint8_t {
     MulAdd, // (a ⊗ b) ⊕ c        (Minato et al. 2011 typeA: f[b]x[c] + f[d])
 };
 
-int operandCount(OpKind kind);
+// Leaves (Input, Zero, One, Const) have none: their `a` holds an index, not a node.
+constexpr int operandCount(OpKind kind) {
+    return kind == OpKind::MulAdd ? 3 : kind == OpKind::Plus || kind == OpKind::Times ? 2 : 0;
+}
+// Plus, Times and MulAdd: the nodes that compute, as opposed to leaves.
+constexpr bool isOp(OpKind kind) { return operandCount(kind) > 0; }
 const char *opKindName(OpKind kind);
 
 // What an input x[i] means to the model that feeds it.
@@ -88,6 +93,21 @@ struct Circuit {
   private:
     NodeId append(OpKind k, uint32_t x, uint32_t y, uint32_t z);
 };
+
+// The operand nodes of one node in operand order, none for a leaf:
+// `for (NodeId p : operandsOf(circuit, id))`.
+struct NodeOperands {
+    NodeId ids[3];
+    int count;
+    const NodeId *begin() const { return ids; }
+    const NodeId *end() const { return ids + count; }
+};
+inline NodeOperands operandsOf(const Circuit &c, NodeId id) {
+    return {{c.a[id], c.b[id], c.c[id]}, operandCount(c.kind[id])};
+}
+
+// Number of reads of each node by ops (a node read twice by one op counts twice).
+std::vector<uint32_t> parentCounts(const Circuit &circuit);
 
 // Checks the invariants every pass and backend relies on: operand ids smaller than the node's
 // (acyclic), every id and index in range, input meanings consistent with the variable table, and

@@ -19,20 +19,20 @@ const char *phaseName(Phase p) {
     return "?";
 }
 
-uint32_t Schedule::typeArity(uint32_t t) const {
+uint32_t leafCount(std::span<const uint32_t> code) {
     uint32_t n = 0;
-    for (uint32_t i = typeCodeBegin[t]; i < typeCodeBegin[t + 1]; ++i)
-        n += typeCode[i] <= static_cast<uint32_t>(TemplateStep::LoadX);
+    for (uint32_t step : code)
+        n += isLoadStep(step);
     return n;
 }
 
 std::string templateText(const Schedule &s, uint32_t t) {
     static const char *const kText[] = {"F", "X", "*", "+"};
     std::string text;
-    for (uint32_t i = s.typeCodeBegin[t]; i < s.typeCodeBegin[t + 1]; ++i) {
+    for (uint32_t step : s.typeTemplate(t)) {
         if (!text.empty())
             text += ' ';
-        text += s.typeCode[i] < 4 ? kText[s.typeCode[i]] : "?";
+        text += step < 4 ? kText[step] : "?";
     }
     return text;
 }
@@ -61,11 +61,10 @@ Status verifyTypes(const Schedule &s) {
         return error("schedule: type catalogue ranges are inconsistent");
     for (uint32_t t = 0; t < s.numTypes(); ++t) {
         int depth = 0;
-        for (uint32_t i = s.typeCodeBegin[t]; i < s.typeCodeBegin[t + 1]; ++i) {
-            const uint32_t step = s.typeCode[i];
+        for (uint32_t step : s.typeTemplate(t)) {
             if (step > static_cast<uint32_t>(TemplateStep::Plus))
                 return error("schedule: type " + num(t) + " has an unknown template step");
-            depth += step <= static_cast<uint32_t>(TemplateStep::LoadX) ? 1 : -1;
+            depth += isLoadStep(step) ? 1 : -1;
             if (depth < 1)
                 return error("schedule: type " + num(t) + " template pops an empty stack");
         }
@@ -130,12 +129,11 @@ Status verifySlots(const Schedule &s) {
                     s.opOperandBegin[i + 1] - s.opOperandBegin[i] != s.typeArity(t))
                     return error("schedule: op " + num(i) + " has the wrong number of operands");
                 uint32_t k = s.opOperandBegin[i];
-                for (uint32_t c = s.typeCodeBegin[t]; c < s.typeCodeBegin[t + 1]; ++c) {
-                    if (s.typeCode[c] > static_cast<uint32_t>(TemplateStep::LoadX))
+                for (uint32_t step : s.typeTemplate(t)) {
+                    if (!isLoadStep(step))
                         continue;
                     uint32_t slot = s.operands[k++];
-                    if (s.typeCode[c] == static_cast<uint32_t>(TemplateStep::LoadX) &&
-                        s.blockPreloads(b)) {
+                    if (step == static_cast<uint32_t>(TemplateStep::LoadX) && s.blockPreloads(b)) {
                         if (slot >= s.blockLoadBegin[b + 1] - s.blockLoadBegin[b])
                             return error("schedule: op " + num(i) +
                                          " reads past its block's preload");

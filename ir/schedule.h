@@ -28,6 +28,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,14 @@ enum class Phase : uint32_t {
 };
 // Host levels have one block per group and levelThreads 0; grid levels one launch (or grid-wide
 // barrier) each.
+
+// LoadF and LoadX: the steps that consume an operand (the leaves of a template).
+constexpr bool isLoadStep(uint32_t step) {
+    return step <= static_cast<uint32_t>(TemplateStep::LoadX);
+}
+
+// Number of leaves of a postfix template: the operand count of an op of that type.
+uint32_t leafCount(std::span<const uint32_t> code);
 
 const char *phaseName(Phase p);
 
@@ -113,9 +122,21 @@ struct Schedule {
     uint32_t numTypes() const { return static_cast<uint32_t>(typeName.size()); }
     uint32_t numGroups() const { return static_cast<uint32_t>(groupType.size()); }
     uint32_t numBlocks() const { return static_cast<uint32_t>(blockOpBegin.size()) - 1; }
-    uint32_t typeArity(uint32_t t) const; // number of Load steps of type t
+    std::span<const uint32_t> typeTemplate(uint32_t t) const {
+        return {typeCode.data() + typeCodeBegin[t], typeCode.data() + typeCodeBegin[t + 1]};
+    }
+    uint32_t typeArity(uint32_t t) const { return leafCount(typeTemplate(t)); }
     bool blockPreloads(uint32_t b) const { return blockLoadBegin[b] != blockLoadBegin[b + 1]; }
 };
+
+// Calls visit(step, k) for every leaf of op `op`'s template in order: step LoadF or LoadX, k the
+// position of its operand in `operands`.
+template <class Visit> void forEachLeaf(const Schedule &s, uint32_t op, Visit &&visit) {
+    uint32_t k = s.opOperandBegin[op];
+    for (uint32_t step : s.typeTemplate(s.opType[op]))
+        if (isLoadStep(step))
+            visit(static_cast<TemplateStep>(step), k++);
+}
 
 // Structural invariants every backend may rely on: prefix arrays monotone and consistent, every
 // template well formed with its arity matching each op's operand count, groups and blocks of one

@@ -36,8 +36,7 @@ const std::vector<NamedTemplate> &seedTemplates() {
 
 uint32_t internType(Schedule &s, std::span<const uint32_t> code) {
     for (uint32_t t = 0; t < s.numTypes(); ++t)
-        if (std::equal(code.begin(), code.end(), s.typeCode.begin() + s.typeCodeBegin[t],
-                       s.typeCode.begin() + s.typeCodeBegin[t + 1]))
+        if (std::ranges::equal(code, s.typeTemplate(t)))
             return t;
     return appendType(s, code);
 }
@@ -51,6 +50,22 @@ uint32_t appendType(Schedule &s, std::span<const uint32_t> code) {
     s.typeCode.insert(s.typeCode.end(), code.begin(), code.end());
     s.typeCodeBegin.push_back(static_cast<uint32_t>(s.typeCode.size()));
     return s.numTypes() - 1;
+}
+
+std::vector<uint32_t> templateCode(const Schedule &s, uint32_t t) {
+    const std::span<const uint32_t> code = s.typeTemplate(t);
+    return {code.begin(), code.end()};
+}
+
+Schedule withoutOps(const Schedule &s) {
+    Schedule out;
+    out.semiring = s.semiring;
+    out.constants = s.constants;
+    out.numInputs = s.numInputs;
+    out.numSlots = s.numSlots;
+    out.outputs = s.outputs;
+    out.outputNames = s.outputNames;
+    return out;
 }
 
 Schedule lowerToSchedule(const Circuit &c) {

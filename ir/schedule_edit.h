@@ -23,6 +23,13 @@ uint32_t internType(Schedule &s, std::span<const uint32_t> code);
 // Appends type `code` without looking for it (the caller knows it is new).
 uint32_t appendType(Schedule &s, std::span<const uint32_t> code);
 
+// Type t's template as a vector of its own (for containers keyed by templates).
+std::vector<uint32_t> templateCode(const Schedule &s, uint32_t t);
+
+// A schedule with `s`'s semiring, slot layout (constants, inputs, slot count) and outputs, and no
+// types, ops or levels: where a pass that rebuilds every op starts.
+Schedule withoutOps(const Schedule &s);
+
 // The level of every op (by position).
 std::vector<uint32_t> levelOfOps(const Schedule &s);
 

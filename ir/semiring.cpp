@@ -1,4 +1,5 @@
 #include "ir/semiring.h"
+#include "support/strings.h"
 
 namespace zbddc {
 
@@ -13,11 +14,9 @@ std::string_view semiringName(Semiring s) {
 }
 
 std::optional<Semiring> parseSemiring(std::string_view name) {
-    for (Semiring s : {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum,
-                       Semiring::MinSum})
-        if (semiringName(s) == name)
-            return s;
-    return std::nullopt;
+    return byName(name,
+                  {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum, Semiring::MinSum},
+                  semiringName);
 }
 
 } // namespace zbddc

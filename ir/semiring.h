@@ -44,7 +44,6 @@ struct SemiringOps {
     double times(double a, double b) const {
         return kind == Semiring::SumProduct || kind == Semiring::MaxProduct ? a * b : a + b;
     }
-    bool idempotent() const { return kind != Semiring::SumProduct; }
     bool better(double a, double b) const { return kind == Semiring::MinSum ? a < b : a > b; }
 };
 

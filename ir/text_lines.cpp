@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <filesystem>
@@ -125,6 +127,75 @@ Result<double> TokenCursor::number(std::string_view what) {
     if (!parseDouble(*t, v))
         return fail("expected " + std::string(what) + ", found '" + std::string(*t) + "'");
     return v;
+}
+
+Result<uint32_t> readVariableIndex(TokenCursor &in, uint64_t count, std::string_view owner) {
+    auto v = in.unsignedInt("variable index");
+    if (!v)
+        return v.error();
+    if (*v >= count)
+        return in.fail("unknown variable " + std::to_string(*v) + " (the " + std::string(owner) +
+                       " has " + std::to_string(count) + " variables)");
+    return static_cast<uint32_t>(*v);
+}
+
+Result<std::vector<uint32_t>> readScope(TokenCursor &in, uint64_t arity, uint64_t count,
+                                        std::string_view owner) {
+    std::vector<uint32_t> scope;
+    for (uint64_t i = 0; i < arity; ++i) {
+        auto v = readVariableIndex(in, count, owner);
+        if (!v)
+            return v.error();
+        if (std::find(scope.begin(), scope.end(), *v) != scope.end())
+            return in.fail("variable " + std::to_string(*v) + " appears twice in one scope");
+        scope.push_back(*v);
+    }
+    return scope;
+}
+
+std::string encodeName(std::string_view name) {
+    if (name.empty())
+        return "%";
+    std::string out;
+    for (unsigned char ch : name) {
+        if (ch <= ' ' || ch == '%' || ch == 0x7f) {
+            char hex[4];
+            std::snprintf(hex, sizeof hex, "%%%02X", ch);
+            out += hex;
+        } else {
+            out += static_cast<char>(ch);
+        }
+    }
+    return out;
+}
+
+std::optional<std::string> decodeName(std::string_view token) {
+    if (token == "%")
+        return std::string();
+    std::string out;
+    for (size_t i = 0; i < token.size(); ++i) {
+        if (token[i] != '%') {
+            out += token[i];
+            continue;
+        }
+        if (i + 2 >= token.size())
+            return std::nullopt;
+        const std::string hex(token.substr(i + 1, 2));
+        char *end = nullptr;
+        const unsigned long v = std::strtoul(hex.c_str(), &end, 16);
+        if (*end != '\0' || !std::isxdigit(static_cast<unsigned char>(hex[0])))
+            return std::nullopt;
+        out += static_cast<char>(v);
+        i += 2;
+    }
+    return out;
+}
+
+std::string oneLine(std::string_view value) {
+    std::string s(value);
+    std::replace_if(
+        s.begin(), s.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
+    return s;
 }
 
 } // namespace zbddc

@@ -1,12 +1,16 @@
 // Shared lexing for the text formats we read (.zdd, UAI, BIF, .wcsp ...): whole-file reading that
-// refuses binary data, and a token cursor that knows its line so every error names file:line.
+// refuses binary data, a token cursor that knows its line so every error names file:line, and the
+// two ways our own one-record-per-line texts (the .so metadata, docs/c-api.md) keep a name inside
+// its record.
 #pragma once
 
 #include "ir/result.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace zbddc {
 
@@ -48,8 +52,23 @@ class TokenCursor {
     size_t lastTokenLine_ = 1;
 };
 
+// The index of one of `count` variables; beyond them the error says
+// "unknown variable K (the <owner> has N variables)".
+Result<uint32_t> readVariableIndex(TokenCursor &in, uint64_t count, std::string_view owner);
+// `arity` distinct such indices: the scope of a factor or cost function.
+Result<std::vector<uint32_t>> readScope(TokenCursor &in, uint64_t arity, uint64_t count,
+                                        std::string_view owner);
+
 // Strict number parsing of a whole token (no trailing junk); nullopt-like via bool.
 bool parseUnsigned(std::string_view token, uint64_t &out);
 bool parseDouble(std::string_view token, double &out);
+
+// A name as one token (model.so metadata): '%', blanks and control characters become %XX, and ""
+// becomes "%". decodeName inverts it; nullopt for a malformed escape.
+std::string encodeName(std::string_view name);
+std::optional<std::string> decodeName(std::string_view token);
+
+// A value that runs to the end of its line (problem.so metadata): line breaks become blanks.
+std::string oneLine(std::string_view value);
 
 } // namespace zbddc

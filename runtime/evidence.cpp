@@ -106,7 +106,7 @@ Result<std::vector<Evidence>> readUaiEvidenceFile(const std::string &path,
     return parseUaiEvidence(*text, path, vars);
 }
 
-Result<std::vector<double>> inputVector(const Circuit &c, const Evidence &e,
+Result<std::vector<double>> inputVector(const ModelInterface &c, const Evidence &e,
                                         const std::vector<double> &freeValues) {
     std::vector<double> x(c.numInputs());
     size_t nextFree = 0;

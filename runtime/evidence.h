@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ir/circuit.h"
+#include "ir/model_interface.h"
 #include "ir/result.h"
 
 #include <string>
@@ -28,9 +29,9 @@ Result<std::vector<Evidence>> parseUaiEvidence(std::string_view text, const std:
 Result<std::vector<Evidence>> readUaiEvidenceFile(const std::string &path,
                                                   const std::vector<Variable> &variables);
 
-// The circuit's input vector for one case: indicators 1 where consistent with the evidence, else
+// The model's input vector for one case: indicators 1 where consistent with the evidence, else
 // 0; parameters their values; free inputs from `freeValues` (in order of the free inputs).
-Result<std::vector<double>> inputVector(const Circuit &circuit, const Evidence &evidence,
+Result<std::vector<double>> inputVector(const ModelInterface &model, const Evidence &evidence,
                                         const std::vector<double> &freeValues = {});
 
 } // namespace zbddc

@@ -2,61 +2,72 @@
 
 #include "runtime/engine.h"
 #include "runtime/shared_model.h"
+#include "support/strings.h"
 
 #include <map>
 
 namespace zbddc {
 
-const char *deviceName(Device d) {
+const char *deviceKindName(DeviceKind d) {
     switch (d) {
-    case Device::Auto: return "auto";
-    case Device::Cpu: return "cpu";
-    case Device::Cuda: return "cuda";
-    case Device::Reference: return "reference";
+    case DeviceKind::Auto: return "auto";
+    case DeviceKind::Cpu: return "cpu";
+    case DeviceKind::Cuda: return "cuda";
+    case DeviceKind::Reference: return "reference";
     }
     return "?";
 }
 
-std::optional<Device> parseDevice(std::string_view name) {
-    for (Device d : {Device::Auto, Device::Cpu, Device::Cuda, Device::Reference})
-        if (name == deviceName(d))
-            return d;
-    return std::nullopt;
+std::optional<DeviceKind> parseDeviceKind(std::string_view name) {
+    return byName(name,
+                  {DeviceKind::Auto, DeviceKind::Cpu, DeviceKind::Cuda, DeviceKind::Reference},
+                  deviceKindName);
 }
 
 struct Model::Impl {
-    Circuit circuit;
-    size_t numOutputs = 0;
-    Device device = Device::Cpu;
+    Circuit circuit; // empty for a model.so: its engine is already compiled
+    ModelInterface interface;
+    DeviceKind device = DeviceKind::Cpu;
     int cpuOptLevel = 0;
     bool cpuDataDriven = false;
     std::string note;
     std::string cudaName;
-    // A model.so: its one engine, for its one semiring and numeric mode.
-    std::optional<ModelMetadata> shared;
+    // A model.so: its one engine, for interface.semiring in this numeric mode.
+    std::optional<Numeric> sharedNumeric;
     std::unique_ptr<Engine> sharedEngine;
     std::map<std::pair<Semiring, Numeric>, std::unique_ptr<Engine>> engines;
 
     Result<Engine *> engine(Semiring s, Numeric n) {
-        if (shared) {
-            if (s != shared->semiring || n != shared->numeric)
+        if (sharedNumeric) {
+            if (s != interface.semiring || n != *sharedNumeric)
                 return error("this model.so was compiled for " +
-                             std::string(semiringName(shared->semiring)) + " in " +
-                             numericName(shared->numeric) + "; asked for " +
+                             std::string(semiringName(interface.semiring)) + " in " +
+                             numericName(*sharedNumeric) + "; asked for " +
                              std::string(semiringName(s)) + " in " + numericName(n));
             return sharedEngine.get();
         }
         auto &slot = engines[{s, n}];
         if (!slot) {
-            auto made =
-                device == Device::Cuda  ? cudaEngine(circuit, s, n)
-                : device == Device::Cpu ? cpuJitEngine(circuit, s, n, cpuOptLevel, cpuDataDriven)
-                                        : referenceEngine(circuit, s, n);
+            auto made = device == DeviceKind::Cuda ? cudaEngine(circuit, s, n)
+                        : device == DeviceKind::Cpu
+                            ? cpuJitEngine(circuit, s, n, cpuOptLevel, cpuDataDriven)
+                            : referenceEngine(circuit, s, n);
             if (!made)
                 return made.error();
             slot = std::move(*made);
         }
         return slot.get();
+    }
+
+    // The engine, once `x` is known to hold `batch` input vectors.
+    Result<Engine *> engineFor(Semiring s, Numeric n, std::span<const double> x, size_t batch) {
+        auto e = engine(s, n);
+        if (!e)
+            return e.error();
+        if (x.size() != batch * interface.numInputs())
+            return error("expected " + std::to_string(batch * interface.numInputs()) +
+                         " input values, got " + std::to_string(x.size()));
+        return e;
     }
 };
 
@@ -68,16 +79,16 @@ Model::~Model() = default;
 Model Model::fromCircuit(Circuit circuit, const DeviceOptions &o) {
     auto impl = std::make_unique<Impl>();
     impl->circuit = std::move(circuit);
-    impl->numOutputs = impl->circuit.numOutputs();
+    impl->interface = interfaceOf(impl->circuit);
     impl->cpuOptLevel = o.cpuOptLevel;
     impl->cpuDataDriven = o.cpuDataDriven;
     impl->device = o.device;
-    if (o.device == Device::Auto || o.device == Device::Cuda) {
+    if (o.device == DeviceKind::Auto || o.device == DeviceKind::Cuda) {
         if (Status usable = cudaUsable(); usable) {
-            impl->device = Device::Cuda;
+            impl->device = DeviceKind::Cuda;
             impl->cudaName = cudaDeviceName();
         } else {
-            impl->device = Device::Cpu;
+            impl->device = DeviceKind::Cpu;
             impl->note = "cuda unavailable: " + usable.error().message;
         }
     }
@@ -89,36 +100,34 @@ Result<Model> Model::fromSharedObject(const std::string &path) {
     if (!so)
         return so.error();
     auto impl = std::make_unique<Impl>();
-    impl->circuit = so->metadata.interface;
-    impl->numOutputs = so->metadata.numOutputs;
-    impl->shared = std::move(so->metadata);
+    impl->interface = std::move(so->metadata.interface);
+    impl->sharedNumeric = so->metadata.numeric;
     impl->sharedEngine = std::move(so->engine);
     return Model(std::move(impl));
 }
 
-const Circuit &Model::circuit() const { return impl_->circuit; }
-bool Model::hasNodes() const { return !impl_->shared; }
-size_t Model::numInputs() const { return impl_->circuit.numInputs(); }
-size_t Model::numOutputs() const { return impl_->numOutputs; }
-Device Model::device() const { return impl_->device; }
+const ModelInterface &Model::interface() const { return impl_->interface; }
+size_t Model::numInputs() const { return impl_->interface.numInputs(); }
+size_t Model::numOutputs() const { return impl_->interface.numOutputs(); }
+DeviceKind Model::device() const { return impl_->device; }
 const std::string &Model::fallbackNote() const { return impl_->note; }
 
 std::optional<Semiring> Model::fixedSemiring() const {
-    return impl_->shared ? std::optional(impl_->shared->semiring) : std::nullopt;
+    return impl_->sharedNumeric ? std::optional(impl_->interface.semiring) : std::nullopt;
 }
 
 std::optional<Numeric> Model::fixedNumeric() const {
-    return impl_->shared ? std::optional(impl_->shared->numeric) : std::nullopt;
+    return impl_->sharedNumeric;
 }
 
 std::string Model::describe(Numeric n, std::string_view extra) const {
     const std::string numeric = numericName(n);
     std::string d;
-    if (impl_->shared)
+    if (impl_->sharedNumeric)
         d = "cpu (model.so, " + numeric;
-    else if (impl_->device == Device::Cuda)
+    else if (impl_->device == DeviceKind::Cuda)
         d = "cuda " + impl_->cudaName + " (" + numeric;
-    else if (impl_->device == Device::Cpu)
+    else if (impl_->device == DeviceKind::Cpu)
         d = (impl_->cpuDataDriven ? "cpu (data-driven loop, " : "cpu (LLVM JIT, ") + numeric;
     else
         d = "cpu (reference evaluator, " + numeric;
@@ -131,23 +140,17 @@ std::string Model::describe(Numeric n, std::string_view extra) const {
 
 Result<std::vector<double>> Model::evaluate(Semiring s, Numeric n, std::span<const double> x,
                                             size_t batch) {
-    auto e = impl_->engine(s, n);
+    auto e = impl_->engineFor(s, n, x, batch);
     if (!e)
         return e.error();
-    if (x.size() != batch * numInputs())
-        return error("expected " + std::to_string(batch * numInputs()) + " input values, got " +
-                     std::to_string(x.size()));
     return (*e)->evaluate(x, batch);
 }
 
 Result<std::vector<double>> Model::adjoints(Semiring s, Numeric n, std::span<const double> x,
                                             size_t batch, size_t output) {
-    auto e = impl_->engine(s, n);
+    auto e = impl_->engineFor(s, n, x, batch);
     if (!e)
         return e.error();
-    if (x.size() != batch * numInputs())
-        return error("expected " + std::to_string(batch * numInputs()) + " input values, got " +
-                     std::to_string(x.size()));
     if (output >= numOutputs())
         return error("output " + std::to_string(output) + " out of range");
     return (*e)->adjoints(x, batch, output);
@@ -168,13 +171,9 @@ std::future<Result<std::vector<double>>> Model::evaluateAsync(Semiring s, Numeri
     Impl *impl = impl_.get();
     return std::async(std::launch::async,
                       [impl, s, n, x = std::move(x), batch]() -> Result<std::vector<double>> {
-                          auto e = impl->engine(s, n);
+                          auto e = impl->engineFor(s, n, x, batch);
                           if (!e)
                               return e.error();
-                          if (x.size() != batch * impl->circuit.numInputs())
-                              return error("expected " +
-                                           std::to_string(batch * impl->circuit.numInputs()) +
-                                           " input values, got " + std::to_string(x.size()));
                           return (*e)->evaluate(x, batch);
                       });
 }

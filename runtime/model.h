@@ -1,11 +1,12 @@
 // A model ready to answer queries: a Circuit (or a dlopened model.so) plus the backend that
 // evaluates it — the LLVM JIT, the CUDA backend or the reference evaluator — compiled lazily once
-// per (semiring, numeric) pair and kept. Device::Auto takes CUDA where a GPU is usable and the JIT
-// otherwise, and remembers why, so a run can say what it fell back from.
+// per (semiring, numeric) pair and kept. DeviceKind::Auto takes CUDA where a GPU is usable and the
+// JIT otherwise, and remembers why, so a run can say what it fell back from.
 #pragma once
 
 #include "ir/circuit.h"
 #include "ir/interpret.h"
+#include "ir/model_interface.h"
 
 #include <future>
 #include <memory>
@@ -17,15 +18,16 @@
 
 namespace zbddc {
 
-enum class Device : uint8_t { Auto, Cpu, Cuda, Reference };
+// Which kind of device evaluates a model (the CUDA backend's own handle is cuda::Device).
+enum class DeviceKind : uint8_t { Auto, Cpu, Cuda, Reference };
 
-const char *deviceName(Device d); // "auto", "cpu", "cuda", "reference"
-std::optional<Device> parseDevice(std::string_view name);
+const char *deviceKindName(DeviceKind d); // "auto", "cpu", "cuda", "reference"
+std::optional<DeviceKind> parseDeviceKind(std::string_view name);
 
 struct DeviceOptions {
-    Device device = Device::Auto;
+    DeviceKind device = DeviceKind::Auto;
     int cpuOptLevel = 0; // the JIT's -O level (0: linear-time fast path)
-    // Device::Cpu runs the data-driven batched loop instead of JIT code (backends/cpu/
+    // DeviceKind::Cpu runs the data-driven batched loop instead of JIT code (backends/cpu/
     // batched_loop.h): no code generation, for circuits too large for straight-line code.
     bool cpuDataDriven = false;
 };
@@ -42,12 +44,12 @@ class Model {
     Model &operator=(Model &&) noexcept;
     ~Model();
 
-    // Inputs, variables and output names. For a model.so it has no nodes (only its meaning).
-    const Circuit &circuit() const;
-    bool hasNodes() const;
+    // Semiring, variables, inputs and output names: what evidence and the tasks need, the same
+    // for a circuit and a model.so.
+    const ModelInterface &interface() const;
     size_t numInputs() const;
     size_t numOutputs() const;
-    Device device() const; // what runs: Cpu, Cuda or Reference (Cpu for a model.so)
+    DeviceKind device() const; // what runs: Cpu, Cuda or Reference (Cpu for a model.so)
     // Why the requested device was not taken ("cuda unavailable: ..."), or "".
     const std::string &fallbackNote() const;
     // A model.so evaluates only what it was compiled for; circuits take any pair.

@@ -17,7 +17,7 @@ bool reaches(double value, double best, Numeric n) {
 
 Result<std::vector<uint32_t>> decodeMpe(Model &m, Numeric n, const Evidence &ev,
                                         const std::vector<double> &freeInputs, double best) {
-    const Circuit &c = m.circuit();
+    const ModelInterface &c = m.interface();
     Evidence fixed = ev;
     const bool impossible = n == Numeric::Log ? std::isinf(best) && best < 0 : best == 0;
     if (impossible)

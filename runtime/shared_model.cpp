@@ -1,163 +1,10 @@
 #include "runtime/shared_model.h"
 
-#include "ir/text_lines.h"
 #include "zbdd_model.h"
 
-#include <cctype>
-#include <cstdlib>
 #include <dlfcn.h>
 
 namespace zbddc {
-namespace {
-
-// Inverse of encodeName (backends/cpu/metadata.cpp): "%" alone is the empty name.
-std::optional<std::string> decodeName(std::string_view token) {
-    if (token == "%")
-        return std::string();
-    std::string out;
-    for (size_t i = 0; i < token.size(); ++i) {
-        if (token[i] != '%') {
-            out += token[i];
-            continue;
-        }
-        if (i + 2 >= token.size())
-            return std::nullopt;
-        const std::string hex(token.substr(i + 1, 2));
-        char *end = nullptr;
-        const unsigned long v = std::strtoul(hex.c_str(), &end, 16);
-        if (*end != '\0' || !std::isxdigit(static_cast<unsigned char>(hex[0])))
-            return std::nullopt;
-        out += static_cast<char>(v);
-        i += 2;
-    }
-    return out;
-}
-
-Result<std::string> nameToken(TokenCursor &in, std::string_view what) {
-    auto t = in.token(what);
-    if (!t)
-        return t.error();
-    auto name = decodeName(*t);
-    if (!name)
-        return in.fail("bad percent-encoding in " + std::string(what) + " '" + std::string(*t) + "'");
-    return *name;
-}
-
-Status readInput(TokenCursor &in, Circuit &c) {
-    auto kind = in.token("input kind (indicator, parameter or free)");
-    if (!kind)
-        return kind.error();
-    InputInfo info;
-    if (*kind == "indicator") {
-        auto v = in.unsignedInt("variable index", c.variables.empty() ? 0 : c.variables.size() - 1);
-        if (!v)
-            return v.error();
-        if (c.variables.empty())
-            return in.fail("indicator input in a model without variables");
-        auto s = in.unsignedInt("state index", c.variables[*v].states.size() - 1);
-        if (!s)
-            return s.error();
-        info.kind = InputKind::Indicator;
-        info.variable = static_cast<uint32_t>(*v);
-        info.state = static_cast<uint32_t>(*s);
-    } else if (*kind == "parameter") {
-        auto value = in.number("parameter value");
-        if (!value)
-            return value.error();
-        info.kind = InputKind::Parameter;
-        info.value = *value;
-    } else if (*kind == "free") {
-        info.kind = InputKind::Free;
-    } else {
-        return in.fail("unknown input kind '" + std::string(*kind) + "'");
-    }
-    auto name = nameToken(in, "input name");
-    if (!name)
-        return name.error();
-    info.name = *name;
-    c.addInputInfo(std::move(info));
-    return Ok{};
-}
-
-} // namespace
-
-Result<ModelMetadata> parseModelMetadata(std::string_view text, const std::string &name) {
-    TokenCursor in(text, name, '\0');
-    ModelMetadata m;
-    if (Status s = in.expect("zbdd-model"); !s)
-        return s.error();
-    if (auto version = in.unsignedInt("metadata version", 1); !version)
-        return version.error();
-    if (Status s = in.expect("semiring"); !s)
-        return s.error();
-    auto ring = in.token("semiring");
-    if (!ring)
-        return ring.error();
-    auto semiring = parseSemiring(*ring);
-    if (!semiring)
-        return in.fail("unknown semiring '" + std::string(*ring) + "'");
-    m.semiring = *semiring;
-    if (Status s = in.expect("numeric"); !s)
-        return s.error();
-    auto numeric = in.token("numeric mode");
-    if (!numeric)
-        return numeric.error();
-    if (*numeric != "float64" && *numeric != "log")
-        return in.fail("unknown numeric mode '" + std::string(*numeric) + "'");
-    m.numeric = *numeric == "log" ? Numeric::Log : Numeric::Float64;
-
-    Circuit &c = m.interface;
-    c.semiring = m.semiring;
-    if (Status s = in.expect("variables"); !s)
-        return s.error();
-    auto nv = in.unsignedInt("number of variables", 1u << 30);
-    if (!nv)
-        return nv.error();
-    for (uint64_t v = 0; v < *nv; ++v) {
-        if (Status s = in.expect("variable"); !s)
-            return s.error();
-        Variable var;
-        auto vname = nameToken(in, "variable name");
-        if (!vname)
-            return vname.error();
-        var.name = *vname;
-        auto ns = in.unsignedInt("number of states", 1u << 30);
-        if (!ns)
-            return ns.error();
-        for (uint64_t s = 0; s < *ns; ++s) {
-            auto state = nameToken(in, "state name");
-            if (!state)
-                return state.error();
-            var.states.push_back(*state);
-        }
-        c.variables.push_back(std::move(var));
-    }
-    if (Status s = in.expect("inputs"); !s)
-        return s.error();
-    auto ni = in.unsignedInt("number of inputs", 1u << 31);
-    if (!ni)
-        return ni.error();
-    for (uint64_t i = 0; i < *ni; ++i)
-        if (Status s = readInput(in, c); !s)
-            return s.error();
-    if (Status s = in.expect("outputs"); !s)
-        return s.error();
-    auto no = in.unsignedInt("number of outputs", 1u << 31);
-    if (!no)
-        return no.error();
-    for (uint64_t o = 0; o < *no; ++o) {
-        if (Status s = in.expect("output"); !s)
-            return s.error();
-        auto oname = nameToken(in, "output name");
-        if (!oname)
-            return oname.error();
-        c.outputNames.push_back(*oname);
-    }
-    m.numOutputs = *no;
-    if (!in.atEnd())
-        return in.fail("unexpected data after the output names");
-    return m;
-}
 
 namespace {
 
@@ -232,7 +79,7 @@ Result<SharedModel> loadSharedModel(const std::string &path) {
     }
     auto metadata = parseModelMetadata(meta(), path + "(metadata)");
     if (!metadata || metadata->interface.numInputs() != inputs() ||
-        metadata->numOutputs != outputs()) {
+        metadata->interface.numOutputs() != outputs()) {
         dlclose(lib);
         if (!metadata)
             return metadata.error();

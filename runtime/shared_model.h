@@ -3,24 +3,12 @@
 // Engine interface.
 #pragma once
 
+#include "ir/model_interface.h"
 #include "runtime/engine.h"
 
 #include <string>
-#include <string_view>
 
 namespace zbddc {
-
-// What the metadata says: the compiled-in semiring and numeric mode, and an interface-only
-// Circuit (inputs, variables, output names; no nodes) for evidence and the task answers.
-struct ModelMetadata {
-    Semiring semiring = Semiring::SumProduct;
-    Numeric numeric = Numeric::Float64;
-    Circuit interface;
-    size_t numOutputs = 0;
-};
-
-// `name` is used in error messages (`name:line: ...`).
-Result<ModelMetadata> parseModelMetadata(std::string_view text, const std::string &name);
 
 struct SharedModel {
     ModelMetadata metadata;

@@ -1,6 +1,7 @@
 #include "runtime/tasks.h"
 
 #include "runtime/mpe_decode.h"
+#include "support/strings.h"
 
 #include <chrono>
 #include <cmath>
@@ -19,10 +20,7 @@ const char *taskName(Task t) {
 }
 
 std::optional<Task> parseTask(std::string_view name) {
-    for (Task t : {Task::Eval, Task::Pr, Task::Mar, Task::Mpe})
-        if (name == taskName(t))
-            return t;
-    return std::nullopt;
+    return byName(name, {Task::Eval, Task::Pr, Task::Mar, Task::Mpe}, taskName);
 }
 
 namespace {
@@ -72,7 +70,7 @@ double log10Of(const Forward &f, double v) {
 // MAR: P(X=x, e) = ∂f/∂λ_x (Darwiche); observed variables get their observed state.
 Status marginals(Model &m, const Forward &f, const std::vector<double> &x, const Evidence &ev,
                  TaskResult &r) {
-    const Circuit &c = m.circuit();
+    const ModelInterface &c = m.interface();
     auto adj = m.adjoints(Semiring::SumProduct, f.numeric, x, 1, 0);
     if (!adj)
         return adj.error();
@@ -97,7 +95,7 @@ Status marginals(Model &m, const Forward &f, const std::vector<double> &x, const
 // The backend's own traceback where it has one, else decoding from its max-product adjoints.
 Result<std::string> mpeAssignment(Model &m, const Forward &f, const std::vector<double> &x,
                                   const Evidence &ev, const TaskOptions &opt, TaskResult &r) {
-    const Circuit &c = m.circuit();
+    const ModelInterface &c = m.interface();
     if (auto traced = m.traceback(Semiring::MaxProduct, f.numeric, x, 0)) {
         if (!*traced)
             return traced->error();
@@ -117,7 +115,7 @@ Result<std::string> mpeAssignment(Model &m, const Forward &f, const std::vector<
 // The semiring a task needs; a model.so must have been compiled in it.
 Result<Semiring> taskSemiring(const Model &m, Task task) {
     const Semiring needed = task == Task::Mpe   ? Semiring::MaxProduct
-                            : task == Task::Eval ? m.fixedSemiring().value_or(m.circuit().semiring)
+                            : task == Task::Eval ? m.interface().semiring
                                                  : Semiring::SumProduct;
     if (auto fixed = m.fixedSemiring(); fixed && *fixed != needed)
         return error("this model.so was compiled in " + std::string(semiringName(*fixed)) + "; " +
@@ -131,7 +129,7 @@ Result<Semiring> taskSemiring(const Model &m, Task task) {
 
 Result<TaskResult> runTask(Model &m, Task task, const Evidence &ev, const TaskOptions &opt) {
     const auto start = std::chrono::steady_clock::now();
-    const Circuit &c = m.circuit();
+    const ModelInterface &c = m.interface();
     if (m.numOutputs() == 0)
         return error("the model has no outputs");
     if (ev.states.size() != c.variables.size())
@@ -179,7 +177,7 @@ Result<TaskResult> runTask(Model &m, Task task, const Evidence &ev, const TaskOp
 
 Result<TaskResult> runTask(const Circuit &c, Task task, const Evidence &ev, const TaskOptions &opt) {
     DeviceOptions o;
-    o.device = Device::Reference;
+    o.device = DeviceKind::Reference;
     Model m = Model::fromCircuit(c, o);
     return runTask(m, task, ev, opt);
 }

@@ -1,4 +1,5 @@
 #include "backends/cpu/batched_loop.h"
+#include "support/threads.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +9,6 @@
 namespace zbddc {
 
 namespace {
-
-bool isOp(OpKind k) { return k == OpKind::Plus || k == OpKind::Times || k == OpKind::MulAdd; }
 
 constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 
@@ -132,9 +131,8 @@ Result<BatchedLoop> BatchedLoop::build(const Circuit &c, const CpuOptions &o, bo
     std::vector<uint32_t> lastUse(c.numNodes(), 0);
     for (size_t i = 0; i < plan->ops.size(); ++i) {
         const NodeId id = plan->ops[i];
-        const uint32_t operands[3] = {c.a[id], c.b[id], c.c[id]};
-        for (int k = 0; k < operandCount(c.kind[id]); ++k)
-            lastUse[operands[k]] = static_cast<uint32_t>(i);
+        for (NodeId p : operandsOf(c, id))
+            lastUse[p] = static_cast<uint32_t>(i);
     }
     std::vector<uint8_t> isOutput(c.numNodes(), 0);
     for (NodeId out : c.outputs)
@@ -154,10 +152,9 @@ Result<BatchedLoop> BatchedLoop::build(const Circuit &c, const CpuOptions &o, bo
         return slot[id];
     };
     for (NodeId id : plan->ops) {
-        const uint32_t operands[3] = {c.a[id], c.b[id], c.c[id]};
-        for (int k = 0; k < operandCount(c.kind[id]); ++k)
-            if (!isOp(c.kind[operands[k]]))
-                leafSlot(operands[k]);
+        for (NodeId p : operandsOf(c, id))
+            if (!isOp(c.kind[p]))
+                leafSlot(p);
     }
     for (NodeId out : c.outputs)
         if (!isOp(c.kind[out]))
@@ -168,9 +165,7 @@ Result<BatchedLoop> BatchedLoop::build(const Circuit &c, const CpuOptions &o, bo
         Op op{c.kind[id], 0, slot[c.a[id]], slot[c.b[id]],
               c.kind[id] == OpKind::MulAdd ? slot[c.c[id]] : 0};
         // Operands read for the last time free their slots before the result takes one.
-        const uint32_t operands[3] = {c.a[id], c.b[id], c.c[id]};
-        for (int k = 0; k < operandCount(c.kind[id]); ++k) {
-            const NodeId p = operands[k];
+        for (NodeId p : operandsOf(c, id)) {
             if (!keepValues && isOp(c.kind[p]) && lastUse[p] == i && !isOutput[p] &&
                 slot[p] != kNone) {
                 free.push_back(slot[p]);
@@ -246,12 +241,7 @@ Status BatchedLoop::forEachTile(size_t batch, size_t slotsPerTile, Tile &&tile) 
             tile(first, std::min(kLanes, batch - first), slots.data());
         }
     };
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < threads; ++t)
-        pool.emplace_back(work, t);
-    work(0);
-    for (auto &t : pool)
-        t.join();
+    onThreads(threads, work);
     return Ok{};
 }
 

@@ -14,8 +14,6 @@ namespace {
 
 using llvm::Value;
 
-bool isOp(OpKind k) { return k == OpKind::Plus || k == OpKind::Times || k == OpKind::MulAdd; }
-
 std::string fnName(const char *kind, size_t index) {
     return std::string("zbdd_") + kind + "_" + std::to_string(index);
 }

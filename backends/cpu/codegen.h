@@ -10,7 +10,7 @@
 //   void zbdd_gen_backward(const double *xin, const double *values, double *adj, double *inAdj);
 //   void zbdd_gen_seed(double *adj, double *inAdj, uint64_t output); // adj[output] = 1
 //   const uint64_t zbdd_gen_info[8];   // see GenInfo
-//   const char zbdd_gen_metadata[];    // the model's metadata text (metadata.h)
+//   const char zbdd_gen_metadata[];    // the model's metadata text (ir/model_interface.h)
 #pragma once
 
 #include "backends/cpu/plan.h"

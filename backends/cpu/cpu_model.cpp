@@ -2,7 +2,7 @@
 
 #include "backends/cpu/batched_loop.h"
 
-#include "backends/cpu/metadata.h"
+#include "ir/model_interface.h"
 #include "backends/cpu/evaluator/zbdd_evaluator.h"
 
 #include <chrono>

@@ -4,21 +4,6 @@
 
 namespace zbddc {
 
-namespace {
-bool isOp(OpKind k) { return k == OpKind::Plus || k == OpKind::Times || k == OpKind::MulAdd; }
-} // namespace
-
-std::vector<uint32_t> parentCounts(const Circuit &c) {
-    std::vector<uint32_t> parents(c.numNodes(), 0);
-    for (NodeId id = 0; id < c.numNodes(); ++id) {
-        const int n = operandCount(c.kind[id]);
-        const uint32_t operands[3] = {c.a[id], c.b[id], c.c[id]};
-        for (int k = 0; k < n; ++k)
-            ++parents[operands[k]];
-    }
-    return parents;
-}
-
 DfsOrder dfsOrder(const Circuit &c) {
     const std::vector<uint32_t> parents = parentCounts(c);
     enum : uint8_t { Unseen, Open, Done };
@@ -47,14 +32,13 @@ DfsOrder dfsOrder(const Circuit &c) {
             continue; // Done; Open is impossible in a DAG (it would be a cycle)
         state[e.id] = Open;
         stack.push_back({e.id, true});
-        const int n = operandCount(c.kind[e.id]);
-        NodeId kids[3] = {c.a[e.id], c.b[e.id], c.c[e.id]};
+        NodeOperands kids = operandsOf(c, e.id);
         // Minato et al. 2011 §3: the child with the most parents first; ties keep operand order.
-        std::stable_sort(kids, kids + n,
+        std::stable_sort(kids.ids, kids.ids + kids.count,
                          [&](NodeId x, NodeId y) { return parents[x] > parents[y]; });
-        for (int k = n; k-- > 0;)
-            if (state[kids[k]] == Unseen)
-                stack.push_back({kids[k], false});
+        for (int k = kids.count; k-- > 0;)
+            if (state[kids.ids[k]] == Unseen)
+                stack.push_back({kids.ids[k], false});
     }
     result.reachable = result.order.size();
     for (NodeId id = 0; id < c.numNodes(); ++id)
@@ -73,9 +57,8 @@ DfsOrder dfsOrder(const Circuit &c) {
             continue;
         ++result.ops;
         if (previousOp != kNone) {
-            const uint32_t operands[3] = {c.a[id], c.b[id], c.c[id]};
-            for (int k = 0; k < operandCount(c.kind[id]); ++k)
-                if (operands[k] == previousOp)
+            for (NodeId p : operandsOf(c, id))
+                if (p == previousOp)
                     consumedNext[previousOp] = 1;
         }
         previousOp = id;

@@ -22,9 +22,6 @@ struct DfsOrder {
     size_t ops = 0; // reachable Plus/Times/MulAdd nodes
 };
 
-// Number of reads of each node by ops (a node read twice by one op counts twice).
-std::vector<uint32_t> parentCounts(const Circuit &circuit);
-
 DfsOrder dfsOrder(const Circuit &circuit);
 
 } // namespace zbddc

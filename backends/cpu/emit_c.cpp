@@ -1,7 +1,8 @@
 #include "backends/cpu/emit_c.h"
 
 #include "backends/cpu/codegen.h"
-#include "backends/cpu/metadata.h"
+#include "ir/model_interface.h"
+#include "ir/number_text.h"
 #include "evaluator_sources.inc"
 
 #include <cmath>
@@ -11,14 +12,10 @@ namespace zbddc {
 
 namespace {
 
-bool isOp(OpKind k) { return k == OpKind::Plus || k == OpKind::Times || k == OpKind::MulAdd; }
-
 std::string literal(double v) {
     if (std::isinf(v))
         return v < 0 ? "(-INFINITY)" : "INFINITY";
-    char text[40];
-    std::snprintf(text, sizeof text, "%.17g", v);
-    return text;
+    return exactText(v);
 }
 
 class CWriter {

@@ -1,4 +1,5 @@
 #include "backends/cpu/object_compile.h"
+#include "support/threads.h"
 
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/IR/LLVMContext.h>
@@ -155,12 +156,7 @@ Result<CompiledObjects> compileObjects(const Circuit &c, const CpuOptions &o,
         result.times.codegen += codegen;
     };
     const unsigned threads = std::min<size_t>(resolveThreads(o.threads), parts.size());
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(worker);
-    worker();
-    for (auto &t : pool)
-        t.join();
+    onThreads(threads, [&](size_t) { worker(); });
     if (!failure.empty())
         return error(failure);
     result.times.wall = secondsSince(t0);

@@ -10,10 +10,6 @@ unsigned resolveThreads(unsigned requested) {
     return requested ? requested : std::max(1u, std::thread::hardware_concurrency());
 }
 
-namespace {
-bool isOp(OpKind k) { return k == OpKind::Plus || k == OpKind::Times || k == OpKind::MulAdd; }
-} // namespace
-
 Result<CpuPlan> planCpu(const Circuit &c, const CpuOptions &o) {
     CpuPlan p;
     p.semiring = o.semiring.value_or(c.semiring);
@@ -47,11 +43,10 @@ Result<CpuPlan> planCpu(const Circuit &c, const CpuOptions &o) {
             return Ok{};
         if (p.position[id] != kNone)
             return error("evaluation order lists node " + std::to_string(id) + " twice");
-        const uint32_t operands[3] = {c.a[id], c.b[id], c.c[id]};
-        for (int k = 0; k < operandCount(c.kind[id]); ++k)
-            if (isOp(c.kind[operands[k]]) && p.position[operands[k]] == kNone)
+        for (NodeId operand : operandsOf(c, id))
+            if (isOp(c.kind[operand]) && p.position[operand] == kNone)
                 return error("evaluation order puts node " + std::to_string(id) +
-                             " before its operand " + std::to_string(operands[k]));
+                             " before its operand " + std::to_string(operand));
         p.position[id] = static_cast<uint32_t>(p.ops.size());
         p.ops.push_back(id);
         return Ok{};
@@ -75,10 +70,9 @@ Result<CpuPlan> planCpu(const Circuit &c, const CpuOptions &o) {
             p.slot[id] = p.numSlots++;
     };
     for (NodeId id : p.ops) {
-        const uint32_t operands[3] = {c.a[id], c.b[id], c.c[id]};
-        for (int k = 0; k < operandCount(c.kind[id]); ++k)
-            if (isOp(c.kind[operands[k]]) && p.functionOf(operands[k]) != p.functionOf(id))
-                giveSlot(operands[k]);
+        for (NodeId operand : operandsOf(c, id))
+            if (isOp(c.kind[operand]) && p.functionOf(operand) != p.functionOf(id))
+                giveSlot(operand);
     }
     for (NodeId out : c.outputs)
         if (isOp(c.kind[out]))

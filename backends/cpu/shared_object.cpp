@@ -1,6 +1,6 @@
 #include "backends/cpu/shared_object.h"
 
-#include "backends/cpu/metadata.h"
+#include "ir/model_interface.h"
 #include "backends/cpu/emit_c.h"
 #include "evaluator_objects.inc"
 
@@ -26,6 +26,14 @@ namespace {
 namespace fs = std::filesystem;
 
 } // namespace
+
+Status TempDir::create(const std::string &prefix) {
+    std::string pattern = (fs::temp_directory_path() / (prefix + "-XXXXXX")).string();
+    if (!mkdtemp(pattern.data()))
+        return error("cannot create a temporary folder: " + std::string(std::strerror(errno)));
+    path = pattern;
+    return Ok{};
+}
 
 TempDir::~TempDir() {
     std::error_code ignored;
@@ -67,22 +75,37 @@ Status runSystemCompiler(const std::vector<std::string> &argv, const std::string
     return error(argv[0] + " failed to link the model" + (first.empty() ? "" : ": " + first));
 }
 
+Result<double> compileIntoPlace(std::vector<std::string> argv, const std::string &path,
+                                const std::string &log) {
+    const fs::path target = fs::absolute(path);
+    const fs::path partial = target.parent_path() / ("." + target.filename().string() +
+                                                     ".partial-" + std::to_string(getpid()));
+    argv.insert(argv.end(), {"-o", partial.string()});
+    const auto t0 = std::chrono::steady_clock::now();
+    Status built = runSystemCompiler(argv, log);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::error_code ec;
+    if (!built) {
+        fs::remove(partial, ec);
+        return built.error();
+    }
+    fs::rename(partial, target, ec);
+    if (ec) {
+        fs::remove(partial, ec);
+        return error(path + ": cannot write file: " + ec.message());
+    }
+    return seconds;
+}
+
 Result<double> linkModel(const std::vector<std::string> &inputs, const std::string &path,
                          const SharedObjectOptions &link) {
     TempDir tmp;
-    std::string pattern = (fs::temp_directory_path() / "zbddc-XXXXXX").string();
-    if (!mkdtemp(pattern.data()))
-        return error("cannot create a temporary folder: " + std::string(std::strerror(errno)));
-    tmp.path = pattern;
-
+    if (Status s = tmp.create("zbddc"); !s)
+        return s.error();
     std::vector<std::string> argv{link.compiler, "-shared", "-fPIC", "-fvisibility=hidden"};
     argv.insert(argv.end(), link.flags.begin(), link.flags.end());
-    // The output goes to a temporary name beside `path` (same file system) and is renamed
-    // into place only when complete.
-    const fs::path target = fs::absolute(path);
-    const fs::path partial = target.parent_path() / ("." + target.filename().string() + ".partial-" +
-                                                     std::to_string(getpid()));
-    argv.insert(argv.end(), {"-o", partial.string(), "-I", tmp.path.string()});
+    argv.insert(argv.end(), {"-I", tmp.path.string()});
     // The evaluator's headers, for C inputs (--emit=c); the evaluator itself as the objects compiled
     // when zbddc was built (evaluator_objects.inc), so that only the inputs are compiled here.
     for (const auto &[name, text] : evaluatorHeaders())
@@ -96,21 +119,7 @@ Result<double> linkModel(const std::vector<std::string> &inputs, const std::stri
     }
     argv.insert(argv.end(), inputs.begin(), inputs.end());
     argv.insert(argv.end(), {"-lm", "-lpthread"});
-
-    const auto t0 = std::chrono::steady_clock::now();
-    Status linked = runSystemCompiler(argv, (tmp.path / "link.log").string());
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::error_code ec;
-    if (!linked) {
-        fs::remove(partial, ec);
-        return linked.error();
-    }
-    fs::rename(partial, target, ec);
-    if (ec) {
-        fs::remove(partial, ec);
-        return error(path + ": cannot write file: " + ec.message());
-    }
-    return seconds;
+    return compileIntoPlace(std::move(argv), path, (tmp.path / "link.log").string());
 }
 
 Result<SharedObjectReport> writeSharedObject(const Circuit &c, const CpuOptions &o,
@@ -123,10 +132,8 @@ Result<SharedObjectReport> writeSharedObject(const Circuit &c, const CpuOptions 
     SharedObjectReport report{compiled->times, 0, compiled->objects.size()};
 
     TempDir tmp;
-    std::string pattern = (fs::temp_directory_path() / "zbddc-objects-XXXXXX").string();
-    if (!mkdtemp(pattern.data()))
-        return error("cannot create a temporary folder: " + std::string(std::strerror(errno)));
-    tmp.path = pattern;
+    if (Status s = tmp.create("zbddc-objects"); !s)
+        return s.error();
     std::vector<std::string> inputs;
     for (size_t i = 0; i < compiled->objects.size(); ++i) {
         const llvm::MemoryBuffer &object = *compiled->objects[i];

@@ -31,9 +31,20 @@ Result<SharedObjectReport> writeSharedObject(const Circuit &circuit, const CpuOp
 // whose first line is the error message when it fails.
 Status runSystemCompiler(const std::vector<std::string> &argv, const std::string &log);
 
+// Runs the system compiler with `argv` and "-o" a temporary name beside `path` (same file
+// system), then renames that to `path`: the output appears whole or not at all. Returns the
+// compiler's wall time in seconds.
+Result<double> compileIntoPlace(std::vector<std::string> argv, const std::string &path,
+                                const std::string &log);
+
 // A temporary folder removed (with what is in it) on every path out.
 struct TempDir {
     std::filesystem::path path;
+    // Makes a fresh folder named `prefix`-XXXXXX in the system's temporary folder.
+    Status create(const std::string &prefix);
+    TempDir() = default;
+    TempDir(const TempDir &) = delete;
+    TempDir &operator=(const TempDir &) = delete;
     ~TempDir();
 };
 

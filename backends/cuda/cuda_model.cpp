@@ -101,16 +101,6 @@ double CudaModel::operandBytes() const {
 
 namespace {
 
-template <class V> Result<DeviceBuffer> uploadArray(Device &d, const std::vector<V> &v) {
-    auto buf = d.allocate(std::max<size_t>(v.size(), 1) * sizeof(V));
-    if (!buf)
-        return buf.error();
-    if (!v.empty())
-        if (Status st = d.upload(buf->ptr(), v.data(), v.size() * sizeof(V)); !st)
-            return st.error();
-    return buf;
-}
-
 // Host values to the device's number type, taking logs in log space.
 template <class T> T toDevice(double v, bool log) { return static_cast<T>(log ? std::log(v) : v); }
 
@@ -379,17 +369,29 @@ Status checkBatch(std::span<const double> xs, size_t count, size_t numInputs) {
     return Ok{};
 }
 
+Status CudaModel::runBatches(std::span<const double> xs, size_t count, bool backward,
+                             const std::function<Status(size_t first, size_t n)> &collect) {
+    for (size_t first = 0; first < count; first += shape_.batch) {
+        const size_t n = std::min<size_t>(shape_.batch, count - first);
+        if (Status st = uploadInputs(xs, first, n); !st)
+            return st;
+        if (Status st = runForward(); !st)
+            return st;
+        if (backward)
+            if (Status st = runBackward(); !st)
+                return st;
+        if (Status st = collect(first, n); !st)
+            return st;
+    }
+    return Ok{};
+}
+
 Result<std::vector<double>> CudaModel::evaluate(std::span<const double> xs, size_t count) {
     if (Status st = checkBatch(xs, count, plan_.numInputs); !st)
         return st.error();
     const size_t outs = circuit_.numOutputs();
     std::vector<double> result(count * outs);
-    for (size_t first = 0; first < count; first += shape_.batch) {
-        const size_t n = std::min<size_t>(shape_.batch, count - first);
-        if (Status st = uploadInputs(xs, first, n); !st)
-            return st.error();
-        if (Status st = runForward(); !st)
-            return st.error();
+    Status ran = runBatches(xs, count, false, [&](size_t first, size_t n) -> Status {
         for (size_t o = 0; o < outs; ++o) {
             auto v = downloadSlot(plan_.outputSlots[o], n, false);
             if (!v)
@@ -397,7 +399,10 @@ Result<std::vector<double>> CudaModel::evaluate(std::span<const double> xs, size
             for (size_t l = 0; l < n; ++l)
                 result[(first + l) * outs + o] = (*v)[l];
         }
-    }
+        return Ok{};
+    });
+    if (!ran)
+        return ran.error();
     return result;
 }
 
@@ -410,14 +415,7 @@ Result<CudaGradient> CudaModel::adjoints(std::span<const double> xs, size_t coun
     CudaGradient g;
     g.values.resize(count);
     g.adjoints.resize(count * plan_.numInputs);
-    for (size_t first = 0; first < count; first += shape_.batch) {
-        const size_t n = std::min<size_t>(shape_.batch, count - first);
-        if (Status st = uploadInputs(xs, first, n); !st)
-            return st.error();
-        if (Status st = runForward(); !st)
-            return st.error();
-        if (Status st = runBackward(); !st)
-            return st.error();
+    Status ran = runBatches(xs, count, true, [&](size_t first, size_t n) -> Status {
         auto v = downloadSlot(params_.outSlot, n, false);
         if (!v)
             return v.error();
@@ -429,7 +427,10 @@ Result<CudaGradient> CudaModel::adjoints(std::span<const double> xs, size_t coun
             for (size_t l = 0; l < n; ++l)
                 g.adjoints[(first + l) * plan_.numInputs + i] = (*a)[l];
         }
-    }
+        return Ok{};
+    });
+    if (!ran)
+        return ran.error();
     return g;
 }
 

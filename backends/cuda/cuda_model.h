@@ -9,6 +9,7 @@
 #include "backends/cuda/nvrtc.h"
 #include "ir/circuit.h"
 
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -126,6 +127,10 @@ class CudaModel {
     Status uploadInputs(std::span<const double> xs, size_t first, size_t count);
     Status runForward();
     Status runBackward();
+    // The forward pass (then the backward one, with `backward`) over `count` vectors, a batch of
+    // at most B at a time; after each batch, collect(first, n) reads its n results.
+    Status runBatches(std::span<const double> xs, size_t count, bool backward,
+                      const std::function<Status(size_t first, size_t n)> &collect);
     Status launchSegments(const std::vector<Segment> &segs, FunctionHandle block,
                           FunctionHandle grid, PlanParams &params, StreamHandle stream = nullptr);
     Result<std::vector<double>> downloadSlot(uint32_t slot, size_t count, bool adjoint);

@@ -10,31 +10,11 @@ constexpr uint32_t kF = static_cast<uint32_t>(TemplateStep::LoadF);
 constexpr uint32_t kTimes = static_cast<uint32_t>(TemplateStep::Times);
 constexpr uint32_t kPlus = static_cast<uint32_t>(TemplateStep::Plus);
 
-bool isOp(OpKind k) { return k == OpKind::Plus || k == OpKind::Times || k == OpKind::MulAdd; }
-
 uint32_t typeOf(OpKind k) { return k == OpKind::Plus ? 0 : k == OpKind::Times ? 1 : 2; }
 
 } // namespace
 
-uint32_t DevicePlan::arity(uint32_t t) const {
-    uint32_t n = 0;
-    for (uint32_t step : typeCode[t])
-        n += step <= static_cast<uint32_t>(TemplateStep::LoadX);
-    return n;
-}
-
-std::vector<uint32_t> asapLevels(const Circuit &c) {
-    std::vector<uint32_t> level(c.numNodes(), 0);
-    for (NodeId id = 0; id < c.numNodes(); ++id) {
-        if (!isOp(c.kind[id]))
-            continue;
-        uint32_t l = std::max(level[c.a[id]], level[c.b[id]]);
-        if (c.kind[id] == OpKind::MulAdd)
-            l = std::max(l, level[c.c[id]]);
-        level[id] = l + 1;
-    }
-    return level;
-}
+uint32_t DevicePlan::arity(uint32_t t) const { return leafCount(typeCode[t]); }
 
 DevicePlan buildDevicePlan(const Circuit &c, const std::vector<uint32_t> &level, bool reuseSlots) {
     DevicePlan p;
@@ -103,9 +83,8 @@ DevicePlan buildDevicePlan(const Circuit &c, const std::vector<uint32_t> &level,
         // lastRead[node] = the highest level reading it; outputs stay live to the end.
         std::vector<uint32_t> lastRead(c.numNodes(), 0);
         for (NodeId id : opNode)
-            for (uint32_t operand : {c.a[id], c.b[id], c.c[id]})
-                if (operand != kNone)
-                    lastRead[operand] = std::max(lastRead[operand], level[id]);
+            for (NodeId operand : operandsOf(c, id))
+                lastRead[operand] = std::max(lastRead[operand], level[id]);
         for (NodeId out : c.outputs)
             lastRead[out] = kNone;
         // Slots whose value's last reader is at level L become free for level L+1.
@@ -155,8 +134,8 @@ Result<DevicePlan> buildDevicePlan(const Schedule &s) {
         return st.error();
     DevicePlan p;
     for (uint32_t t = 0; t < s.numTypes(); ++t) {
-        p.typeCode.emplace_back(s.typeCode.begin() + s.typeCodeBegin[t],
-                                s.typeCode.begin() + s.typeCodeBegin[t + 1]);
+        const std::span<const uint32_t> code = s.typeTemplate(t);
+        p.typeCode.emplace_back(code.begin(), code.end());
         p.typeName.push_back(s.typeName[t]);
     }
     const SemiringOps ring{s.semiring};
@@ -180,15 +159,11 @@ Result<DevicePlan> buildDevicePlan(const Schedule &s) {
         if (!s.blockPreloads(b))
             continue;
         const uint32_t *loads = s.blockLoads.data() + s.blockLoadBegin[b];
-        for (uint32_t i = s.blockOpBegin[b]; i < s.blockOpBegin[b + 1]; ++i) {
-            uint32_t k = s.opOperandBegin[i];
-            for (uint32_t step : p.typeCode[s.opType[i]]) {
-                if (step == static_cast<uint32_t>(TemplateStep::LoadX))
+        for (uint32_t i = s.blockOpBegin[b]; i < s.blockOpBegin[b + 1]; ++i)
+            forEachLeaf(s, i, [&](TemplateStep step, uint32_t k) {
+                if (step == TemplateStep::LoadX)
                     p.operands[k] = loads[s.operands[k]];
-                if (step <= static_cast<uint32_t>(TemplateStep::LoadX))
-                    ++k;
-            }
-        }
+            });
     }
     std::vector<uint8_t> written(p.numSlots, 0);
     for (uint32_t slot : p.opOut)

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "ir/circuit.h"
+#include "ir/levels.h" // asapLevels, the usual `level` argument of buildDevicePlan
 #include "ir/schedule.h"
 
 #include <cstdint>
@@ -46,9 +47,6 @@ struct DevicePlan {
     }
     uint32_t arity(uint32_t t) const; // operand count of type t
 };
-
-// ASAP level of every node: leaves 0, an op one more than its deepest operand.
-std::vector<uint32_t> asapLevels(const Circuit &circuit);
 
 // From a Circuit and a level per node (leaves 0, every op above its operands; `verify`-clean).
 // Types: 0 Plus "F F +", 1 Times "F F *", 2 MulAdd "F F * F +". With `reuseSlots`, an op's slot

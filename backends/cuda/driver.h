@@ -5,6 +5,7 @@
 
 #include "ir/result.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -207,6 +208,17 @@ template <class F> Result<float> Device::time(StreamHandle stream, F &&body) {
     destroyEvent(*start);
     destroyEvent(*stop);
     return ms;
+}
+
+// A new device buffer holding `values` (room for one at least, so its pointer is never null).
+template <class V> Result<DeviceBuffer> uploadArray(Device &device, const std::vector<V> &values) {
+    auto buf = device.allocate(std::max<size_t>(values.size(), 1) * sizeof(V));
+    if (!buf)
+        return buf.error();
+    if (!values.empty())
+        if (Status st = device.upload(buf->ptr(), values.data(), values.size() * sizeof(V)); !st)
+            return st.error();
+    return buf;
 }
 
 } // namespace zbddc::cuda

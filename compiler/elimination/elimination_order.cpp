@@ -1,6 +1,7 @@
 #include "compiler/elimination/elimination_order.h"
 
 #include "ir/text_lines.h"
+#include "support/strings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -24,11 +25,10 @@ std::string_view orderHeuristicName(OrderHeuristic h) {
 }
 
 std::optional<OrderHeuristic> parseOrderHeuristic(std::string_view name) {
-    for (OrderHeuristic h : {OrderHeuristic::MinDegree, OrderHeuristic::MinFill,
-                             OrderHeuristic::WeightedMinFill, OrderHeuristic::MinWeight})
-        if (orderHeuristicName(h) == name)
-            return h;
-    return std::nullopt;
+    return byName(name,
+                  {OrderHeuristic::MinDegree, OrderHeuristic::MinFill,
+                   OrderHeuristic::WeightedMinFill, OrderHeuristic::MinWeight},
+                  orderHeuristicName);
 }
 
 InteractionGraph buildInteractionGraph(const std::vector<uint32_t> &domainSizes,
@@ -231,16 +231,13 @@ Result<std::vector<uint32_t>> readOrderFile(const std::string &path, size_t numV
     std::vector<uint32_t> order;
     std::vector<bool> seen(numVariables, false);
     while (!in.atEnd()) {
-        auto v = in.unsignedInt("variable index");
+        auto v = readVariableIndex(in, numVariables, "problem");
         if (!v)
             return v.error();
-        if (*v >= numVariables)
-            return in.fail("unknown variable " + std::to_string(*v) + " (the problem has " +
-                           std::to_string(numVariables) + " variables)");
         if (seen[*v])
             return in.fail("variable " + std::to_string(*v) + " appears twice in the order");
         seen[*v] = true;
-        order.push_back(static_cast<uint32_t>(*v));
+        order.push_back(*v);
     }
     for (size_t v = 0; v < numVariables; ++v)
         if (!seen[v])

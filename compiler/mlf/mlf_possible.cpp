@@ -3,20 +3,8 @@
 namespace zbddc {
 
 std::vector<std::vector<char>> possibleStates(const BayesNet &net) {
-    const size_t n = net.variables.size();
-    std::vector<uint32_t> pendingParents(n), ready;
-    std::vector<std::vector<uint32_t>> children(n);
-    for (uint32_t v = 0; v < n; ++v) {
-        pendingParents[v] = static_cast<uint32_t>(net.variables[v].parents.size());
-        for (uint32_t p : net.variables[v].parents)
-            children[p].push_back(v);
-        if (pendingParents[v] == 0)
-            ready.push_back(v);
-    }
-    std::vector<std::vector<char>> possible(n);
-    while (!ready.empty()) { // Kahn's order: parents before children (the net is acyclic)
-        const uint32_t v = ready.back();
-        ready.pop_back();
+    std::vector<std::vector<char>> possible(net.variables.size());
+    for (uint32_t v : fileTopologicalOrder(net)) { // parents first
         const BnVariable &var = net.variables[v];
         const size_t k = var.states.size();
         possible[v].assign(k, 0);
@@ -33,9 +21,6 @@ std::vector<std::vector<char>> possibleStates(const BayesNet &net) {
                 state[i] = 0;
             }
         }
-        for (uint32_t c : children[v])
-            if (--pendingParents[c] == 0)
-                ready.push_back(c);
     }
     return possible;
 }

@@ -77,18 +77,11 @@ class SlotAllocator {
 // LoadX operands of preloaded blocks are tile offsets and stay.
 void remap(Schedule &s, const std::vector<uint32_t> &map, uint32_t numSlots) {
     for (uint32_t b = 0; b < s.numBlocks(); ++b)
-        for (uint32_t i = s.blockOpBegin[b]; i < s.blockOpBegin[b + 1]; ++i) {
-            const uint32_t t = s.opType[i];
-            uint32_t k = s.opOperandBegin[i];
-            for (uint32_t c = s.typeCodeBegin[t]; c < s.typeCodeBegin[t + 1]; ++c) {
-                const uint32_t step = s.typeCode[c];
-                if (step > static_cast<uint32_t>(TemplateStep::LoadX))
-                    continue;
-                if (!(step == static_cast<uint32_t>(TemplateStep::LoadX) && s.blockPreloads(b)))
+        for (uint32_t i = s.blockOpBegin[b]; i < s.blockOpBegin[b + 1]; ++i)
+            forEachLeaf(s, i, [&](TemplateStep step, uint32_t k) {
+                if (!(step == TemplateStep::LoadX && s.blockPreloads(b)))
                     s.operands[k] = map[s.operands[k]];
-                ++k;
-            }
-        }
+            });
     for (uint32_t &o : s.outputs)
         o = map[o];
     s.numSlots = numSlots;
@@ -107,21 +100,13 @@ std::vector<uint32_t> lastReadLevel(const Schedule &s) {
     std::vector<uint8_t> read(s.numSlots, 0);
     for (uint32_t l = 0; l < s.numLevels(); ++l)
         for (uint32_t b = s.levelBlockBegin[l]; b < s.levelBlockBegin[l + 1]; ++b)
-            for (uint32_t i = s.blockOpBegin[b]; i < s.blockOpBegin[b + 1]; ++i) {
-                const uint32_t t = s.opType[i];
-                uint32_t k = s.opOperandBegin[i];
-                for (uint32_t c = s.typeCodeBegin[t]; c < s.typeCodeBegin[t + 1]; ++c) {
-                    const uint32_t step = s.typeCode[c];
-                    if (step > static_cast<uint32_t>(TemplateStep::LoadX))
-                        continue;
-                    if (!(step == static_cast<uint32_t>(TemplateStep::LoadX) &&
-                          s.blockPreloads(b))) {
+            for (uint32_t i = s.blockOpBegin[b]; i < s.blockOpBegin[b + 1]; ++i)
+                forEachLeaf(s, i, [&](TemplateStep step, uint32_t k) {
+                    if (!(step == TemplateStep::LoadX && s.blockPreloads(b))) {
                         last[s.operands[k]] = l;
                         read[s.operands[k]] = 1;
                     }
-                    ++k;
-                }
-            }
+                });
     for (uint32_t o : s.outputs) {
         last[o] = s.numLevels();
         read[o] = 1;

@@ -12,14 +12,12 @@ namespace zbddc {
 namespace {
 
 uint32_t firstX(const Schedule &s, uint32_t op) {
-    const uint32_t t = s.opType[op];
-    uint32_t k = s.opOperandBegin[op];
-    for (uint32_t c = s.typeCodeBegin[t]; c < s.typeCodeBegin[t + 1]; ++c) {
-        if (s.typeCode[c] == static_cast<uint32_t>(TemplateStep::LoadX))
-            return s.operands[k];
-        k += s.typeCode[c] == static_cast<uint32_t>(TemplateStep::LoadF);
-    }
-    return kNone;
+    uint32_t x = kNone;
+    forEachLeaf(s, op, [&](TemplateStep step, uint32_t k) {
+        if (step == TemplateStep::LoadX && x == kNone)
+            x = s.operands[k];
+    });
+    return x;
 }
 
 } // namespace

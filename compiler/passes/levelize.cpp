@@ -2,6 +2,7 @@
 // (ASAP), so the number of levels is the longest path; justifyLevels moves ops with slack (up to
 // their ALAP level) so that level sizes even out and fill whole warps.
 #include "compiler/passes/passes.h"
+#include "ir/levels.h"
 #include "ir/schedule_edit.h"
 
 #include <algorithm>
@@ -33,14 +34,14 @@ Readers readersOf(const Schedule &s, const std::vector<uint32_t> &producer) {
     return r;
 }
 
-// Earliest level of each op given its producers' levels (ops are in topological order).
+// Earliest level of each op: its predecessors are the ops writing its operands (ops are in
+// topological order).
 std::vector<uint32_t> asapLevels(const Schedule &s, const std::vector<uint32_t> &producer) {
-    std::vector<uint32_t> level(s.numOps(), 0);
-    for (uint32_t i = 0; i < s.numOps(); ++i)
+    return longestPathLevels(s.numOps(), [&](uint32_t i, auto visit) {
         for (uint32_t k = s.opOperandBegin[i]; k < s.opOperandBegin[i + 1]; ++k)
             if (const uint32_t p = producer[s.operands[k]]; p != kNone)
-                level[i] = std::max(level[i], level[p] + 1);
-    return level;
+                visit(p);
+    });
 }
 
 // Reorders ops by level (stable, so topological order holds within a level).

@@ -12,9 +12,6 @@ namespace {
 
 constexpr uint32_t kLoadX = static_cast<uint32_t>(TemplateStep::LoadX);
 
-bool isLoad(uint32_t step) {
-    return step <= kLoadX;
-}
 
 // An op's template and operands while it grows.
 struct Expr {
@@ -24,8 +21,7 @@ struct Expr {
 // Loads op's template and operands into `e` (reusing its storage).
 void loadExpr(const Schedule &s, uint32_t op, Expr &e) {
     const uint32_t t = s.opType[op];
-    e.code.assign(s.typeCode.begin() + s.typeCodeBegin[t],
-                  s.typeCode.begin() + s.typeCodeBegin[t + 1]);
+    e.code.assign(s.typeTemplate(t).begin(), s.typeTemplate(t).end());
     e.operands.assign(s.operands.begin() + s.opOperandBegin[op],
                       s.operands.begin() + s.opOperandBegin[op + 1]);
 }
@@ -36,7 +32,7 @@ void substitute(const Expr &parent, uint32_t leaf, const Expr &child, Expr &out)
     out.code.clear();
     uint32_t seen = 0;
     for (uint32_t step : parent.code) {
-        if (isLoad(step) && seen++ == leaf)
+        if (isLoadStep(step) && seen++ == leaf)
             out.code.insert(out.code.end(), child.code.begin(), child.code.end());
         else
             out.code.push_back(step);
@@ -50,7 +46,7 @@ void substitute(const Expr &parent, uint32_t leaf, const Expr &child, Expr &out)
 uint32_t depthOf(const std::vector<uint32_t> &code) {
     std::vector<uint32_t> d;
     for (uint32_t step : code) {
-        if (isLoad(step)) {
+        if (isLoadStep(step)) {
             d.push_back(0);
         } else {
             const uint32_t q = d.back();
@@ -83,7 +79,7 @@ uint32_t mergeInto(Schedule &s, Eligible eligible, Grow grow, Keep keep) {
         history.clear();
         // Walk the F leaves left to right; a leaf replaced by a child is revisited as its leaves.
         for (uint32_t leaf = 0, step = 0; step < e.code.size(); ++step) {
-            if (!isLoad(e.code[step]))
+            if (!isLoadStep(e.code[step]))
                 continue;
             const uint32_t slot = e.operands[leaf];
             const uint32_t c = slot < producer.size() ? producer[slot] : kNone;
@@ -128,13 +124,7 @@ uint32_t mergeInto(Schedule &s, Eligible eligible, Grow grow, Keep keep) {
         }
     }
     // Rebuild: surviving ops keep their order (still topological), one level each.
-    Schedule out;
-    out.semiring = s.semiring;
-    out.constants = s.constants;
-    out.numInputs = s.numInputs;
-    out.numSlots = s.numSlots;
-    out.outputs = s.outputs;
-    out.outputNames = s.outputNames;
+    Schedule out = withoutOps(s);
     std::map<std::vector<uint32_t>, uint32_t> typeOf; // the catalogue grows large before pruning
     for (uint32_t i = 0; i < s.numOps(); ++i) {
         if (absorbed[i])
@@ -208,8 +198,7 @@ void mergeTrees(Schedule &s, const PipelineOptions &o, PassStats &st) {
     const auto fits = [&](const Expr &e) { return e.operands.size() <= o.maxLeaves; };
     std::set<std::vector<uint32_t>> catalogue;
     for (uint32_t t = 0; t < s.numTypes(); ++t)
-        catalogue.insert(
-            {s.typeCode.begin() + s.typeCodeBegin[t], s.typeCode.begin() + s.typeCodeBegin[t + 1]});
+        catalogue.insert(templateCode(s, t));
     Schedule probe = s;
     mergeInto(probe, any, fits, [](const Expr &) { return true; });
     const uint32_t unrestricted = probe.numTypes();
@@ -225,15 +214,13 @@ void mergeTrees(Schedule &s, const PipelineOptions &o, PassStats &st) {
     for (const auto &[count, t] : frequency) {
         if (catalogue.size() >= o.maxTypes)
             break;
-        catalogue.insert({probe.typeCode.begin() + probe.typeCodeBegin[t],
-                          probe.typeCode.begin() + probe.typeCodeBegin[t + 1]});
+        catalogue.insert(templateCode(probe, t));
     }
     const uint32_t merged =
         mergeInto(s, any, fits, [&](const Expr &e) { return catalogue.count(e.code) > 0; });
     uint32_t maxDepth = 0;
     for (uint32_t t = 0; t < s.numTypes(); ++t)
-        maxDepth = std::max(maxDepth, depthOf({s.typeCode.begin() + s.typeCodeBegin[t],
-                                               s.typeCode.begin() + s.typeCodeBegin[t + 1]}));
+        maxDepth = std::max(maxDepth, depthOf(templateCode(s, t)));
     st.add("ops before", before);
     st.add("ops merged", merged);
     st.add("ops after", s.numOps());

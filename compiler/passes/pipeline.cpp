@@ -178,13 +178,4 @@ void printPassTimes(const std::vector<PassStats> &stats, std::ostream &out) {
     out.unsetf(std::ios::floatfield);
 }
 
-void printPassStats(const std::vector<PassStats> &stats, std::ostream &out) {
-    for (const PassStats &p : stats) {
-        out << p.pass << ":";
-        for (const auto &[name, value] : p.counters)
-            out << "  " << name << " " << value;
-        out << "\n";
-    }
-}
-
 } // namespace zbddc

@@ -38,7 +38,4 @@ Result<Schedule> buildSchedule(const Circuit &circuit, const PipelineOptions &op
 // --time-passes: one line per pass with wall time and resident memory, then the total.
 void printPassTimes(const std::vector<PassStats> &stats, std::ostream &out);
 
-// Every pass's counters, one block per pass (for `zbddc stats -v`).
-void printPassStats(const std::vector<PassStats> &stats, std::ostream &out);
-
 } // namespace zbddc

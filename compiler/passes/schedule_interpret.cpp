@@ -28,8 +28,8 @@ Result<std::vector<double>> interpretSchedule(const Schedule &s, std::span<const
                 const uint32_t t = s.opType[i];
                 uint32_t k = s.opOperandBegin[i];
                 stack.clear();
-                for (uint32_t c = s.typeCodeBegin[t]; c < s.typeCodeBegin[t + 1]; ++c) {
-                    switch (static_cast<TemplateStep>(s.typeCode[c])) {
+                for (uint32_t step : s.typeTemplate(t)) {
+                    switch (static_cast<TemplateStep>(step)) {
                     case TemplateStep::LoadF:
                         stack.push_back(v[s.operands[k++]]);
                         break;
@@ -42,7 +42,7 @@ Result<std::vector<double>> interpretSchedule(const Schedule &s, std::span<const
                     case TemplateStep::Plus: {
                         const double q = stack.back();
                         stack.pop_back();
-                        stack.back() = s.typeCode[c] == static_cast<uint32_t>(TemplateStep::Times)
+                        stack.back() = step == static_cast<uint32_t>(TemplateStep::Times)
                                            ? ring.times(stack.back(), q)
                                            : ring.plus(stack.back(), q);
                         break;

@@ -1,4 +1,6 @@
 #include "compiler/passes/schedule_stats.h"
+#include "ir/levels.h"
+#include "support/json.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,30 +11,20 @@ namespace zbddc {
 ScheduleStats computeStats(const Circuit &c, const Schedule &s, std::vector<PassStats> passes) {
     ScheduleStats st;
     st.circuitNodes = static_cast<uint32_t>(c.numNodes());
-    std::vector<uint32_t> parents(c.numNodes(), 0);
-    for (NodeId id = 0; id < c.numNodes(); ++id)
-        for (uint32_t operand : {c.a[id], c.b[id], c.c[id]})
-            if (operandCount(c.kind[id]) > 0 && operand != kNone)
-                ++parents[operand];
+    std::vector<uint32_t> parents = parentCounts(c);
     for (NodeId o : c.outputs)
         ++parents[o];
     constexpr uint32_t kBuckets = 9; // 0..7 parents, then 8 or more
     st.parentsHistogram.assign(kBuckets, 0);
     for (NodeId id = 0; id < c.numNodes(); ++id)
-        if (operandCount(c.kind[id]) > 0) {
+        if (isOp(c.kind[id])) {
             ++st.circuitOps;
             ++st.parentsHistogram[std::min(parents[id], kBuckets - 1)];
         }
-    // ASAP level of every node, as circuitStats counts them (longest path from the leaves).
-    std::vector<uint32_t> level(c.numNodes(), 0);
+    const std::vector<uint32_t> level = asapLevels(c);
     for (NodeId id = 0; id < c.numNodes(); ++id) {
-        const int n = operandCount(c.kind[id]);
-        if (n == 0)
+        if (!isOp(c.kind[id]))
             continue;
-        uint32_t deepest = std::max(level[c.a[id]], level[c.b[id]]);
-        if (n == 3)
-            deepest = std::max(deepest, level[c.c[id]]);
-        level[id] = deepest + 1;
         if (st.circuitLevelOps.size() < level[id])
             st.circuitLevelOps.resize(level[id], {0, 0, 0});
         const OpKind k = c.kind[id];
@@ -109,19 +101,6 @@ void writeStatsText(const ScheduleStats &st, std::ostream &out, bool levels) {
 
 namespace {
 
-void jsonString(std::ostream &out, const std::string &s) {
-    out << '"';
-    for (char ch : s) {
-        if (ch == '"' || ch == '\\')
-            out << '\\' << ch;
-        else if (static_cast<unsigned char>(ch) < 0x20)
-            out << ' ';
-        else
-            out << ch;
-    }
-    out << '"';
-}
-
 void jsonNumber(std::ostream &out, double v) {
     if (std::isfinite(v))
         out << v;
@@ -140,18 +119,25 @@ template <class V> void jsonArray(std::ostream &out, const V &values) {
     out << ']';
 }
 
+// An array of rows, each an array of numbers.
+template <class Rows> void jsonRows(std::ostream &out, const Rows &rows) {
+    out << '[';
+    for (size_t r = 0; r < rows.size(); ++r) {
+        out << (r ? "," : "");
+        jsonArray(out, rows[r]);
+    }
+    out << ']';
+}
+
 } // namespace
 
 void writeStatsJson(const ScheduleStats &st, std::ostream &out) {
     out << "{\"circuit_nodes\":" << st.circuitNodes << ",\"circuit_ops\":" << st.circuitOps
         << ",\"parents_histogram\":";
     jsonArray(out, st.parentsHistogram);
-    out << ",\"circuit_level_ops\":[";
-    for (size_t l = 0; l < st.circuitLevelOps.size(); ++l) {
-        out << (l ? "," : "");
-        jsonArray(out, st.circuitLevelOps[l]);
-    }
-    out << "],\"ops\":" << st.ops << ",\"levels\":" << st.levels << ",\"slots\":" << st.slots
+    out << ",\"circuit_level_ops\":";
+    jsonRows(out, st.circuitLevelOps);
+    out << ",\"ops\":" << st.ops << ",\"levels\":" << st.levels << ",\"slots\":" << st.slots
         << ",\"computed_slots\":" << st.computedSlots << ",\"mean_level_width\":";
     jsonNumber(out, st.meanLevelWidth);
     out << ",\"phase_levels\":{\"host_pre\":" << st.phaseLevels[0]
@@ -160,36 +146,25 @@ void writeStatsJson(const ScheduleStats &st, std::ostream &out) {
     out << ",\"preloaded_blocks\":" << st.preloadedBlocks
         << ",\"preload_words\":" << st.preloadWords;
     out << ",\"types\":[";
-    for (size_t t = 0; t < st.typeNames.size(); ++t) {
-        out << (t ? "," : "") << "{\"name\":";
-        jsonString(out, st.typeNames[t]);
-        out << ",\"template\":";
-        jsonString(out, st.typeTemplates[t]);
-        out << ",\"ops\":" << st.opsByType[t] << "}";
-    }
+    for (size_t t = 0; t < st.typeNames.size(); ++t)
+        out << (t ? "," : "") << "{\"name\":" << jsonString(st.typeNames[t]) << ",\"template\":"
+            << jsonString(st.typeTemplates[t]) << ",\"ops\":" << st.opsByType[t] << "}";
     out << "],\"level_width\":";
     jsonArray(out, st.levelWidth);
     out << ",\"level_phase\":";
     jsonArray(out, st.levelPhase);
-    out << ",\"level_ops_by_type\":[";
-    for (size_t l = 0; l < st.levelOpsByType.size(); ++l) {
-        out << (l ? "," : "");
-        jsonArray(out, st.levelOpsByType[l]);
-    }
-    out << "],\"passes\":[";
+    out << ",\"level_ops_by_type\":";
+    jsonRows(out, st.levelOpsByType);
+    out << ",\"passes\":[";
     for (size_t p = 0; p < st.passes.size(); ++p) {
         const PassStats &ps = st.passes[p];
-        out << (p ? "," : "") << "{\"pass\":";
-        jsonString(out, ps.pass);
-        out << ",\"wall_ms\":";
+        out << (p ? "," : "") << "{\"pass\":" << jsonString(ps.pass) << ",\"wall_ms\":";
         jsonNumber(out, ps.wallMs);
         out << ",\"rss_mib\":";
         jsonNumber(out, ps.rssMiB);
         out << ",\"counters\":{";
         for (size_t k = 0; k < ps.counters.size(); ++k) {
-            out << (k ? "," : "");
-            jsonString(out, ps.counters[k].first);
-            out << ':';
+            out << (k ? "," : "") << jsonString(ps.counters[k].first) << ':';
             jsonNumber(out, ps.counters[k].second);
         }
         out << "}}";

@@ -16,10 +16,6 @@ namespace {
 
 enum class Leaf : uint8_t { Keep, One, Zero };
 
-std::vector<uint32_t> codeOf(const Schedule &s, uint32_t t) {
-    return {s.typeCode.begin() + s.typeCodeBegin[t], s.typeCode.begin() + s.typeCodeBegin[t + 1]};
-}
-
 // The template `rich` with leaves replaced as `how` says, simplified by x⊗1 = x and x⊕0 = x;
 // nothing when a constant survives (it would not match a template without constants).
 std::optional<std::vector<uint32_t>> simplify(const std::vector<uint32_t> &rich,
@@ -93,7 +89,7 @@ void unifyTypes(Schedule &s, const PipelineOptions &o, PassStats &st) {
     for (uint32_t r = 0; r < types; ++r)
         for (uint32_t t = 0; t < types; ++t)
             if (r != t)
-                embed[r][t] = embedding(codeOf(s, r), codeOf(s, t));
+                embed[r][t] = embedding(templateCode(s, r), templateCode(s, t));
     const auto warps = [&](uint32_t n) { return (n + warp - 1) / warp; };
 
     std::vector<uint32_t> operands, begin{0};

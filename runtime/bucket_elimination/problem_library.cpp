@@ -2,6 +2,7 @@
 
 #include "backends/tensor/so/problem_so.h"
 #include "compiler/elimination/bucket_program.h"
+#include "ir/number_text.h"
 #include "zbdd_problem.h"
 
 #include <chrono>
@@ -13,12 +14,6 @@
 namespace zbddc {
 
 namespace {
-std::string entriesText(double entries) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.17g", entries);
-    return buf;
-}
-
 // dlopen a path as a file (a bare name would search the library path).
 void *openLibrary(const std::string &path) {
     const std::string where = path.find('/') == std::string::npos ? "./" + path : path;
@@ -56,8 +51,8 @@ Result<EliminationStats> writeProblemLibrary(const CostNetwork &network, const B
     info.upperBound = network.upperBound;
     info.facts = {{"heuristic", st->heuristic},
                   {"induced_width", std::to_string(st->order.inducedWidth)},
-                  {"largest_table_entries", entriesText(st->order.largestMessageEntries)},
-                  {"total_table_entries", entriesText(st->order.totalMessageEntries)},
+                  {"largest_table_entries", exactText(st->order.largestMessageEntries)},
+                  {"total_table_entries", exactText(st->order.totalMessageEntries)},
                   {"buckets", std::to_string(st->buckets)},
                   {"levels", std::to_string(st->levels)}};
     if (emitC) {

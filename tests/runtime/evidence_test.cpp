@@ -32,11 +32,11 @@ TEST_CASE("UAI .evid files give one case or a batch", "[evidence]") {
 }
 
 TEST_CASE("input vectors set indicators from evidence and fill free inputs", "[evidence]") {
-    Circuit c;
+    ModelInterface c;
     c.variables = vars();
-    c.addInputInfo({InputKind::Indicator, 1, 1, 0.0, ""});
-    c.addInputInfo({InputKind::Parameter, kNone, kNone, 0.7, ""});
-    c.addInputInfo({InputKind::Free, kNone, kNone, 0.0, ""});
+    c.inputs.push_back({InputKind::Indicator, 1, 1, 0.0, ""});
+    c.inputs.push_back({InputKind::Parameter, kNone, kNone, 0.7, ""});
+    c.inputs.push_back({InputKind::Free, kNone, kNone, 0.0, ""});
     Evidence e = noEvidence(c.variables);
     CHECK(*inputVector(c, e, {3.0}) == std::vector<double>{1.0, 0.7, 3.0});
     e.states[1] = 2;

@@ -1,4 +1,4 @@
-// `zbddc run --device cuda` and Model(Device::Cuda) on a real GPU against the reference
+// `zbddc run --device cuda` and Model(DeviceKind::Cuda) on a real GPU against the reference
 // evaluator: PR, MAR and MPE (the device's own traceback) on the example and asia/alarm. Exits 77
 // (skipped) where no GPU is usable, saying why.
 #include "runtime/engine.h"
@@ -27,9 +27,9 @@ const bool gpuPresent = [] {
 
 void checkOnGpu(const Circuit &c, const Evidence &e) {
     DeviceOptions o;
-    o.device = Device::Cuda;
+    o.device = DeviceKind::Cuda;
     Model m = Model::fromCircuit(c, o);
-    REQUIRE(m.device() == Device::Cuda);
+    REQUIRE(m.device() == DeviceKind::Cuda);
     for (Task t : {Task::Pr, Task::Mar, Task::Mpe}) {
         INFO(taskName(t));
         auto want = runTask(c, t, e);

@@ -20,7 +20,7 @@ namespace {
 
 Model jit(const Circuit &c) {
     DeviceOptions o;
-    o.device = Device::Cpu;
+    o.device = DeviceKind::Cpu;
     return Model::fromCircuit(c, o);
 }
 
@@ -83,7 +83,7 @@ Circuit example() {
 TEST_CASE("the JIT answers PR, MAR and MPE like the reference evaluator on the example", "[model]") {
     const Circuit c = example();
     Model m = jit(c);
-    CHECK(m.device() == Device::Cpu);
+    CHECK(m.device() == DeviceKind::Cpu);
     for (int w = -1; w < 2; ++w) {
         Evidence e = noEvidence(c.variables);
         if (w >= 0)
@@ -136,7 +136,7 @@ TEST_CASE("MPE decoding breaks correlated ties consistently", "[model]") {
     const NodeId t2 = c.addTimes(p, c.addTimes(lam[0][1], lam[1][0]));
     c.addOutput(c.addPlus(t1, t2));
     REQUIRE(verify(c).ok());
-    for (Device d : {Device::Cpu, Device::Reference}) {
+    for (DeviceKind d : {DeviceKind::Cpu, DeviceKind::Reference}) {
         DeviceOptions o;
         o.device = d;
         Model m = Model::fromCircuit(c, o);
@@ -183,26 +183,26 @@ TEST_CASE("the JIT falls back to log space where float64 underflows", "[model]")
     CHECK(f->value == 0.0);
 }
 
-TEST_CASE("Device::Auto takes CUDA only where a GPU is usable, and says why not", "[model]") {
+TEST_CASE("DeviceKind::Auto takes CUDA only where a GPU is usable, and says why not", "[model]") {
     Model m = Model::fromCircuit(example());
     if (Status usable = cudaUsable(); usable) {
-        CHECK(m.device() == Device::Cuda);
+        CHECK(m.device() == DeviceKind::Cuda);
         CHECK(m.fallbackNote().empty());
     } else {
-        CHECK(m.device() == Device::Cpu);
+        CHECK(m.device() == DeviceKind::Cpu);
         CHECK(m.fallbackNote() == "cuda unavailable: " + usable.error().message);
-        auto r = runTask(m, Task::Pr, noEvidence(m.circuit().variables));
+        auto r = runTask(m, Task::Pr, noEvidence(m.interface().variables));
         REQUIRE(r.ok());
         CHECK_THAT(r->device, Catch::StartsWith("cpu (LLVM JIT, float64; cuda unavailable: "));
     }
-    CHECK(parseDevice("reference") == Device::Reference);
-    CHECK_FALSE(parseDevice("gpu").has_value());
+    CHECK(parseDeviceKind("reference") == DeviceKind::Reference);
+    CHECK_FALSE(parseDeviceKind("gpu").has_value());
 }
 
 TEST_CASE("evaluateAsync gives what evaluate gives", "[model]") {
     const Circuit c = example();
     Model m = jit(c);
-    auto x = inputVector(c, noEvidence(c.variables));
+    auto x = inputVector(interfaceOf(c), noEvidence(c.variables));
     REQUIRE(x.ok());
     std::vector<double> two = *x;
     two.insert(two.end(), x->begin(), x->end());
@@ -227,11 +227,11 @@ TEST_CASE("model.so metadata errors name the line", "[model]") {
                                    "outputs 1\noutput f\n",
                                    "m");
     REQUIRE(good.ok());
-    CHECK(good->semiring == Semiring::MaxProduct);
+    CHECK(good->interface.semiring == Semiring::MaxProduct);
     CHECK(good->numeric == Numeric::Log);
     CHECK(good->interface.variables[0].name == "A b");
     CHECK(good->interface.variables[0].states[1].empty());
     CHECK(good->interface.inputs[1].value == 0.5);
-    CHECK(good->numOutputs == 1);
+    CHECK(good->interface.numOutputs() == 1);
     CHECK_FALSE(Model::fromSharedObject("/nonexistent/model.so").ok());
 }

@@ -4,7 +4,6 @@
 #include "tools/zbddc/output.h"
 #include "tools/zbddc/load_model.h"
 #include "compiler/frontends/zdd/zdd_format.h"
-#include "compiler/frontends/zdd/zdd_lower.h"
 
 #include <iostream>
 
@@ -25,18 +24,18 @@ int compileCommand(const CompileOptions &o) {
     auto zdd = o.model.load(o.input);
     if (!zdd)
         return reportError(zdd.error());
-    Circuit circuit = lowerZdd(*zdd);
-    if (Status s = verify(circuit); !s)
-        return reportError(errorAt(o.input, 0, "invalid circuit: " + s.error().message));
+    auto circuit = lowerVerified(*zdd, o.input);
+    if (!circuit)
+        return reportError(circuit.error());
     if (cpu)
-        return compileCpuOutput(o, circuit);
+        return compileCpuOutput(o, *circuit);
     if (cuda)
-        return compileCudaOutput(o, circuit);
+        return compileCudaOutput(o, *circuit);
     Status written = writeFileAtomically(o.output, [&](std::ostream &out) {
         if (ext == ".zdd")
             writeZdd(*zdd, out);
         else
-            dump(circuit, out);
+            dump(*circuit, out);
         return bool(out);
     });
     return written ? 0 : reportError(written.error());

@@ -1,7 +1,7 @@
 // `zbddc INPUT -o model.so [-O0..-O3] [--numeric float64|log] [--semiring S]` and `--emit=c|ll`: the CPU
 // backend's outputs (backends/cpu). The evaluation order is Minato et al. 2011 §3's DFS order.
 #include "backends/cpu/emit_c.h"
-#include "backends/cpu/metadata.h"
+#include "ir/model_interface.h"
 #include "backends/cpu/object_compile.h"
 #include "backends/cpu/shared_object.h"
 #include "tools/zbddc/commands.h"

@@ -11,12 +11,13 @@
 namespace zbddc::cli {
 namespace {
 
-Result<std::vector<Evidence>> evidenceCases(const std::string &spec, const Circuit &c) {
+Result<std::vector<Evidence>> evidenceCases(const std::string &spec,
+                                            const std::vector<Variable> &variables) {
     if (spec.empty())
-        return std::vector<Evidence>{noEvidence(c.variables)};
+        return std::vector<Evidence>{noEvidence(variables)};
     if (spec.find('=') == std::string::npos)
-        return readUaiEvidenceFile(spec, c.variables);
-    auto e = parseEvidenceList(spec, c.variables);
+        return readUaiEvidenceFile(spec, variables);
+    auto e = parseEvidenceList(spec, variables);
     if (!e)
         return e.error();
     return std::vector<Evidence>{std::move(*e)};
@@ -53,7 +54,7 @@ Result<Model> openModel(const RunOptions &o) {
     if (!circuit)
         return circuit.error();
     DeviceOptions options;
-    options.device = parseDevice(o.device).value_or(Device::Auto);
+    options.device = parseDeviceKind(o.device).value_or(DeviceKind::Auto);
     options.cpuOptLevel = o.optLevel;
     options.cpuDataDriven = o.cpuLoop;
     return Model::fromCircuit(std::move(*circuit), options);
@@ -80,8 +81,8 @@ int runCommand(const RunOptions &o) {
     auto model = openModel(o);
     if (!model)
         return reportError(model.error());
-    const Circuit &circuit = model->circuit();
-    auto cases = evidenceCases(o.evidence, circuit);
+    const std::vector<Variable> &variables = model->interface().variables;
+    auto cases = evidenceCases(o.evidence, variables);
     if (!cases)
         return reportError(cases.error());
     auto free = freeInputValues(o.inputs);
@@ -97,19 +98,19 @@ int runCommand(const RunOptions &o) {
                                                       : r.error());
         results.push_back(std::move(*r));
     }
-    if (o.device == "cuda" && model->device() != Device::Cuda && !model->fallbackNote().empty())
+    if (o.device == "cuda" && model->device() != DeviceKind::Cuda && !model->fallbackNote().empty())
         std::cerr << "zbddc: note: " << model->fallbackNote() << "; ran on the CPU\n";
     if (o.json) {
         if (results.size() > 1)
             std::cout << "[";
         for (size_t i = 0; i < results.size(); ++i) {
             std::cout << (i ? "," : "");
-            printJson(results[i], circuit.variables, std::cout);
+            printJson(results[i], variables, std::cout);
         }
         std::cout << (results.size() > 1 ? "]\n" : "\n");
     } else {
         for (const TaskResult &r : results)
-            printUai(r, circuit.variables, std::cout);
+            printUai(r, variables, std::cout);
     }
     return 0;
 }

@@ -42,14 +42,18 @@ Result<ZddModel> loadZddModel(const std::string &path, const LoadOptions &option
     return zdd;
 }
 
+Result<Circuit> lowerVerified(const ZddModel &zdd, const std::string &path) {
+    Circuit c = lowerZdd(zdd);
+    if (Status s = verify(c); !s)
+        return errorAt(path, 0, "invalid circuit: " + s.error().message);
+    return c;
+}
+
 Result<Circuit> loadCircuit(const std::string &path, const LoadOptions &options) {
     auto zdd = loadZddModel(path, options);
     if (!zdd)
         return zdd.error();
-    Circuit c = lowerZdd(*zdd);
-    if (Status s = verify(c); !s)
-        return errorAt(path, 0, "invalid circuit: " + s.error().message);
-    return c;
+    return lowerVerified(*zdd, path);
 }
 
 } // namespace zbddc

@@ -26,6 +26,8 @@ Result<ZddModel> loadZddModel(const std::string &path, const LoadOptions &option
 
 // The model's circuit (Minato et al. 2011 typeA/typeB lowering of its ZBDD), verified.
 Result<Circuit> loadCircuit(const std::string &path, const LoadOptions &options = {});
+// The same from a ZBDD already loaded from `path` (which names the error).
+Result<Circuit> lowerVerified(const ZddModel &zdd, const std::string &path);
 
 std::string fileExtension(const std::string &path); // lower-case, with the dot; "" if none
 

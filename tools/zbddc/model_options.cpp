@@ -1,5 +1,4 @@
 #include "tools/zbddc/commands.h"
-#include "compiler/frontends/zdd/zdd_lower.h"
 
 #include <CLI/CLI.hpp>
 
@@ -36,10 +35,7 @@ Result<Circuit> ModelOptions::loadCircuit(const std::string &path) const {
     auto zdd = load(path);
     if (!zdd)
         return zdd.error();
-    Circuit c = lowerZdd(*zdd);
-    if (Status s = verify(c); !s)
-        return errorAt(path, 0, "invalid circuit: " + s.error().message);
-    return c;
+    return lowerVerified(*zdd, path);
 }
 
 } // namespace zbddc::cli

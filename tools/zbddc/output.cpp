@@ -61,27 +61,6 @@ void printUai(const TaskResult &r, const std::vector<Variable> &vars, std::ostre
     }
 }
 
-std::string jsonString(std::string_view s) {
-    std::string out = "\"";
-    for (char ch : s) {
-        switch (ch) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\t': out += "\\t"; break;
-        default:
-            if (static_cast<unsigned char>(ch) < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", ch);
-                out += buf;
-            } else {
-                out += ch;
-            }
-        }
-    }
-    return out + "\"";
-}
-
 std::string jsonNumber(double v) { return std::isfinite(v) ? shortestText(v) : "null"; }
 
 void printJson(const TaskResult &r, const std::vector<Variable> &vars, std::ostream &out) {

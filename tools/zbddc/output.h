@@ -3,6 +3,7 @@
 
 #include "ir/result.h"
 #include "runtime/tasks.h"
+#include "support/json.h"
 
 #include <functional>
 #include <iosfwd>
@@ -19,8 +20,7 @@ Status writeFileAtomically(const std::string &path, const std::function<bool(std
 
 void printUai(const TaskResult &r, const std::vector<Variable> &variables, std::ostream &out);
 
-// A small JSON writer: enough for our result objects.
-std::string jsonString(std::string_view s);
+// A small JSON writer: enough for our result objects (jsonString in support/json.h).
 std::string jsonNumber(double v); // non-finite values as null, with log10 carrying the scale
 void printJson(const TaskResult &r, const std::vector<Variable> &variables, std::ostream &out);
 

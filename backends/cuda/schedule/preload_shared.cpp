@@ -20,13 +20,10 @@ void preloadShared(Schedule &s, const PipelineOptions &o, PassStats &st) {
 
     // The LoadX operand positions of op i.
     auto forEachX = [&](uint32_t i, auto f) {
-        const uint32_t t = s.opType[i];
-        uint32_t k = s.opOperandBegin[i];
-        for (uint32_t c = s.typeCodeBegin[t]; c < s.typeCodeBegin[t + 1]; ++c) {
-            if (s.typeCode[c] == static_cast<uint32_t>(TemplateStep::LoadX))
+        forEachLeaf(s, i, [&](TemplateStep step, uint32_t k) {
+            if (step == TemplateStep::LoadX)
                 f(k);
-            k += s.typeCode[c] <= static_cast<uint32_t>(TemplateStep::LoadX);
-        }
+        });
     };
     for (uint32_t l = 0; l < s.numLevels(); ++l) {
         const auto phase = static_cast<Phase>(s.levelPhase[l]);

@@ -1,4 +1,5 @@
 #include "backends/tensor/cpu/tensor_cpu.h"
+#include "support/threads.h"
 
 #include <algorithm>
 #include <atomic>
@@ -180,12 +181,7 @@ Status runTensorOpsCpu(const TensorProgram &program, std::span<const uint32_t> o
         };
         // Small levels run inline: a thread start costs more than ~10^5 table reads.
         const unsigned n = work < (1u << 17) ? 1 : std::min<unsigned>(threads, chunks.size());
-        std::vector<std::thread> pool;
-        for (unsigned i = 1; i < n; ++i)
-            pool.emplace_back(worker);
-        worker();
-        for (auto &t : pool)
-            t.join();
+        onThreads(n, [&](size_t) { worker(); });
     } catch (const std::bad_alloc &) {
         return error("out of host memory while running the tensor program");
     }

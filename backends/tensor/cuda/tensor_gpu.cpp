@@ -103,12 +103,9 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
         std::vector<DevicePtr> ptrs;
         for (uint32_t in : program.ops[o].inputs)
             ptrs.push_back(buffers[in].ptr());
-        auto buf = d.allocate(std::max<size_t>(ptrs.size(), 1) * sizeof(DevicePtr));
+        auto buf = uploadArray(d, ptrs);
         if (!buf)
             return buf.error();
-        if (!ptrs.empty())
-            if (Status s = d.upload(buf->ptr(), ptrs.data(), ptrs.size() * sizeof(DevicePtr)); !s)
-                return s.error();
         inputLists[o] = std::move(*buf);
     }
     if (Status s = d.synchronize(); !s)

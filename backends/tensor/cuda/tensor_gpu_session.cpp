@@ -107,13 +107,9 @@ Status TensorGpuSession::launch(std::span<const uint32_t> ops) {
             ptrs.push_back(s.tables[in].ptr());
         }
         if (!s.inputLists[o].ptr()) {
-            auto buf = d.allocate(std::max<size_t>(ptrs.size(), 1) * sizeof(DevicePtr));
+            auto buf = uploadArray(d, ptrs);
             if (!buf)
                 return buf.error();
-            if (!ptrs.empty())
-                if (Status u = d.upload(buf->ptr(), ptrs.data(), ptrs.size() * sizeof(DevicePtr));
-                    !u)
-                    return u;
             s.inputLists[o] = std::move(*buf);
         }
         auto out = s.table(op.output);

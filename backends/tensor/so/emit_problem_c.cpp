@@ -1,4 +1,6 @@
 #include "backends/tensor/so/emit_problem_c.h"
+#include "ir/number_text.h"
+#include "ir/text_lines.h" // oneLine: a name on one metadata line, as line breaks end records
 
 #include <algorithm>
 #include <cmath>
@@ -9,19 +11,10 @@ namespace zbddc {
 
 namespace {
 
-// A name on one metadata line: line breaks would end the record.
-std::string oneLine(std::string s) {
-    std::replace_if(
-        s.begin(), s.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
-    return s;
-}
-
 std::string doubleLiteral(double v) {
     if (std::isinf(v))
         return v > 0 ? "INFINITY" : "(-INFINITY)";
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-    std::string s = buf;
+    std::string s = exactText(v);
     if (s.find_first_of(".eEn") == std::string::npos)
         s += ".0";
     return s;

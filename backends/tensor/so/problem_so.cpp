@@ -47,10 +47,8 @@ Status writeProblemSource(const TensorProgram &program, const ProblemInfo &info,
 Result<double> writeProblemSharedObject(const TensorProgram &program, const ProblemInfo &info,
                                         const std::string &path, const ProblemSoOptions &options) {
     TempDir tmp;
-    std::string pattern = (fs::temp_directory_path() / "zbddc-problem-XXXXXX").string();
-    if (!mkdtemp(pattern.data()))
-        return error("cannot create a temporary folder: " + std::string(std::strerror(errno)));
-    tmp.path = pattern;
+    if (Status s = tmp.create("zbddc-problem"); !s)
+        return s.error();
     const fs::path blobPath = tmp.path / "tables.bin";
     auto source = emitProblemC(program, info, blobPath.string());
     if (!source)
@@ -65,28 +63,10 @@ Result<double> writeProblemSharedObject(const TensorProgram &program, const Prob
     if (Status s = writeBinaryFile(tmp.path / "problem.c", source->c.data(), source->c.size()); !s)
         return s.error();
 
-    const fs::path target = fs::absolute(path);
-    const fs::path partial = target.parent_path() / ("." + target.filename().string() +
-                                                     ".partial-" + std::to_string(getpid()));
     std::vector<std::string> argv{options.compiler, "-shared", "-fPIC", "-fvisibility=hidden"};
     argv.insert(argv.end(), options.flags.begin(), options.flags.end());
-    argv.insert(argv.end(), {"-I", tmp.path.string(), "-o", partial.string(),
-                             (tmp.path / "problem.c").string(), "-lm"});
-    const auto t0 = std::chrono::steady_clock::now();
-    Status built = runSystemCompiler(argv, (tmp.path / "cc.log").string());
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::error_code ec;
-    if (!built) {
-        fs::remove(partial, ec);
-        return built.error();
-    }
-    fs::rename(partial, target, ec);
-    if (ec) {
-        fs::remove(partial, ec);
-        return error(path + ": cannot write file: " + ec.message());
-    }
-    return seconds;
+    argv.insert(argv.end(), {"-I", tmp.path.string(), (tmp.path / "problem.c").string(), "-lm"});
+    return compileIntoPlace(std::move(argv), path, (tmp.path / "cc.log").string());
 }
 
 } // namespace zbddc

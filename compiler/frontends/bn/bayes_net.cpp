@@ -4,6 +4,7 @@
 #include "support/strings.h"
 
 #include <cmath>
+#include <set>
 #include <cstdio>
 
 namespace zbddc {
@@ -20,6 +21,29 @@ size_t BayesNet::rowCount(uint32_t v) const {
     for (uint32_t p : variables[v].parents)
         rows *= variables[p].states.size();
     return rows;
+}
+
+std::vector<uint32_t> fileTopologicalOrder(const BayesNet &net) {
+    const size_t n = net.variables.size();
+    std::vector<uint32_t> pendingParents(n), order;
+    std::vector<std::vector<uint32_t>> children(n);
+    std::set<uint32_t> ready;
+    for (uint32_t v = 0; v < n; ++v) {
+        pendingParents[v] = static_cast<uint32_t>(net.variables[v].parents.size());
+        for (uint32_t p : net.variables[v].parents)
+            children[p].push_back(v);
+        if (pendingParents[v] == 0)
+            ready.insert(v);
+    }
+    while (!ready.empty()) {
+        const uint32_t v = *ready.begin();
+        ready.erase(ready.begin());
+        order.push_back(v);
+        for (uint32_t c : children[v])
+            if (--pendingParents[c] == 0)
+                ready.insert(c);
+    }
+    return order;
 }
 
 namespace {

@@ -35,6 +35,10 @@ struct BayesNet {
     size_t rowCount(uint32_t v) const;
 };
 
+// Every variable after its parents (Kahn), ties broken by file order. An acyclic net (checked
+// once read) lists all its variables.
+std::vector<uint32_t> fileTopologicalOrder(const BayesNet &net);
+
 struct ReadOptions {
     bool strict = false;        // rows not summing to 1 are errors, not warnings
     double rowTolerance = 1e-6; // |sum - 1| allowed silently (relative to 1)

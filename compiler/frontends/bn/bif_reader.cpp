@@ -96,6 +96,22 @@ class BifParser {
         }
     }
 
+    // The next keyword inside a { } block, `property ... ;` statements skipped; "" at the block's
+    // closing '}' (a token is never empty).
+    Result<std::string_view> blockItem(std::string_view expected) {
+        for (;;) {
+            auto t = in_.token(expected);
+            if (!t)
+                return t;
+            if (*t == "}")
+                return std::string_view();
+            if (*t != "property")
+                return t;
+            if (auto st = skipUntil(";"); !st)
+                return st.error();
+        }
+    }
+
     Status network() {
         auto name = in_.token("network name");
         if (!name)
@@ -119,16 +135,11 @@ class BifParser {
         if (auto st = in_.expect("{"); !st)
             return st;
         for (;;) {
-            auto t = in_.token("'type', 'property' or '}'");
+            auto t = blockItem("'type', 'property' or '}'");
             if (!t)
                 return t.error();
-            if (*t == "}")
+            if (t->empty())
                 break;
-            if (*t == "property") {
-                if (auto st = skipUntil(";"); !st)
-                    return st;
-                continue;
-            }
             if (*t != "type")
                 return in_.fail("expected 'type', 'property' or '}', found '" + std::string(*t) + "'");
             if (auto st = in_.expect("discrete"); !st)
@@ -245,15 +256,12 @@ class BifParser {
         std::vector<double> values, fallback;
         bool hasDefault = false;
         for (;;) {
-            auto t = in_.token("'table', 'default', '(' or '}'");
+            auto t = blockItem("'table', 'default', '(' or '}'");
             if (!t)
                 return t.error();
-            if (*t == "}")
+            if (t->empty())
                 break;
-            if (*t == "property") {
-                if (auto st = skipUntil(";"); !st)
-                    return st;
-            } else if (*t == "table") {
+            if (*t == "table") {
                 if (auto st = numbers(values); !st)
                     return st;
                 if (values.size() != rows * k)

@@ -16,24 +16,11 @@ uint64_t mostItemsIn(std::string_view text) { return text.size() / 2 + 1; }
 // UAI tables are written out in full, so a table beyond this cannot come from a real file.
 constexpr uint64_t kMaxTableEntries = uint64_t{1} << 32;
 
-Result<std::vector<uint32_t>> readScope(TokenCursor &in, uint64_t numVariables) {
+Result<std::vector<uint32_t>> readFactorScope(TokenCursor &in, uint64_t numVariables) {
     auto arity = in.unsignedInt("factor scope size", 64);
     if (!arity)
         return arity.error();
-    std::vector<uint32_t> scope;
-    for (uint64_t k = 0; k < *arity; ++k) {
-        auto var = in.unsignedInt("variable index");
-        if (!var)
-            return var.error();
-        if (*var >= numVariables)
-            return in.fail("unknown variable " + std::to_string(*var) + " (the network has " +
-                           std::to_string(numVariables) + " variables)");
-        const auto v = static_cast<uint32_t>(*var);
-        if (std::find(scope.begin(), scope.end(), v) != scope.end())
-            return in.fail("variable " + std::to_string(v) + " appears twice in one scope");
-        scope.push_back(v);
-    }
-    return scope;
+    return readScope(in, *arity, numVariables, "network");
 }
 
 Status readTable(TokenCursor &in, std::string_view text, size_t index, const UaiModel &model,
@@ -101,7 +88,7 @@ Result<UaiModel> parseUai(std::string_view text, const std::string &file) {
         return in.fail(std::to_string(*numFactors) + " factors are more than the file could hold");
     model.factors.resize(static_cast<size_t>(*numFactors));
     for (UaiFactor &factor : model.factors) {
-        auto scope = readScope(in, *numVariables);
+        auto scope = readFactorScope(in, *numVariables);
         if (!scope)
             return scope.error();
         factor.scope = std::move(*scope);

@@ -37,18 +37,10 @@ Result<CostFunction> readFunction(TokenCursor &in, const CostNetwork &net, uint6
     if (!arity)
         return arity.error();
     f.line = in.line();
-    for (uint64_t i = 0; i < *arity; ++i) {
-        auto var = in.unsignedInt("variable index");
-        if (!var)
-            return var.error();
-        if (*var >= net.numVariables())
-            return in.fail("unknown variable " + std::to_string(*var) + " (the problem has " +
-                           std::to_string(net.numVariables()) + " variables)");
-        const auto v = static_cast<uint32_t>(*var);
-        if (std::find(f.scope.begin(), f.scope.end(), v) != f.scope.end())
-            return in.fail("variable " + std::to_string(v) + " appears twice in one scope");
-        f.scope.push_back(v);
-    }
+    auto scope = readScope(in, *arity, net.numVariables(), "problem");
+    if (!scope)
+        return scope.error();
+    f.scope = std::move(*scope);
     // A default cost of -1 introduces a global cost function keyword (salldiff, sdisj, ...).
     if (in.peekIs("-1")) {
         (void)in.token("default cost");

@@ -1,8 +1,8 @@
 #include "backends/cpu/dfs_order.h"
-#include "backends/cpu/metadata.h"
 #include "backends/cpu/shared_object.h"
 #include "compiler/frontends/zdd/zdd_lower.h"
 #include "ir/interpret.h"
+#include "ir/model_interface.h"
 #include "tools/zbddc/load_model.h"
 #include "zbdd_model.h"
 

@@ -1,0 +1,181 @@
+#include "ir/model_interface.h"
+
+#include "ir/number_text.h"
+#include "ir/text_lines.h"
+
+#include <sstream>
+
+namespace zbddc {
+
+ModelInterface interfaceOf(const Circuit &c) {
+    ModelInterface m;
+    m.semiring = c.semiring;
+    m.variables = c.variables;
+    m.inputs = c.inputs;
+    m.outputNames = c.outputNames;
+    m.outputNames.resize(c.numOutputs()); // an unverified circuit may name fewer
+    return m;
+}
+
+std::string writeModelMetadata(const ModelMetadata &m) {
+    const ModelInterface &c = m.interface;
+    std::ostringstream out;
+    out << "zbdd-model 1\n";
+    out << "semiring " << semiringName(c.semiring) << "\n";
+    out << "numeric " << numericName(m.numeric) << "\n";
+    out << "variables " << c.variables.size() << "\n";
+    for (const Variable &v : c.variables) {
+        out << "variable " << encodeName(v.name) << " " << v.states.size();
+        for (const std::string &s : v.states)
+            out << " " << encodeName(s);
+        out << "\n";
+    }
+    out << "inputs " << c.inputs.size() << "\n";
+    for (const InputInfo &in : c.inputs) {
+        switch (in.kind) {
+        case InputKind::Indicator: out << "indicator " << in.variable << " " << in.state; break;
+        case InputKind::Parameter: out << "parameter " << exactText(in.value); break;
+        case InputKind::Free: out << "free"; break;
+        }
+        out << " " << encodeName(in.name) << "\n";
+    }
+    out << "outputs " << c.outputNames.size() << "\n";
+    for (const std::string &name : c.outputNames)
+        out << "output " << encodeName(name) << "\n";
+    return out.str();
+}
+
+std::string writeModelMetadata(const Circuit &circuit, Semiring semiring, Numeric numeric) {
+    ModelMetadata m{interfaceOf(circuit), numeric};
+    m.interface.semiring = semiring;
+    return writeModelMetadata(m);
+}
+
+namespace {
+
+Result<std::string> nameToken(TokenCursor &in, std::string_view what) {
+    auto t = in.token(what);
+    if (!t)
+        return t.error();
+    auto name = decodeName(*t);
+    if (!name)
+        return in.fail("bad percent-encoding in " + std::string(what) + " '" + std::string(*t) +
+                       "'");
+    return *name;
+}
+
+Status readInput(TokenCursor &in, ModelInterface &c) {
+    auto kind = in.token("input kind (indicator, parameter or free)");
+    if (!kind)
+        return kind.error();
+    InputInfo info;
+    if (*kind == "indicator") {
+        auto v = in.unsignedInt("variable index", c.variables.empty() ? 0 : c.variables.size() - 1);
+        if (!v)
+            return v.error();
+        if (c.variables.empty())
+            return in.fail("indicator input in a model without variables");
+        auto s = in.unsignedInt("state index", c.variables[*v].states.size() - 1);
+        if (!s)
+            return s.error();
+        info.kind = InputKind::Indicator;
+        info.variable = static_cast<uint32_t>(*v);
+        info.state = static_cast<uint32_t>(*s);
+    } else if (*kind == "parameter") {
+        auto value = in.number("parameter value");
+        if (!value)
+            return value.error();
+        info.kind = InputKind::Parameter;
+        info.value = *value;
+    } else if (*kind == "free") {
+        info.kind = InputKind::Free;
+    } else {
+        return in.fail("unknown input kind '" + std::string(*kind) + "'");
+    }
+    auto name = nameToken(in, "input name");
+    if (!name)
+        return name.error();
+    info.name = *name;
+    c.inputs.push_back(std::move(info));
+    return Ok{};
+}
+
+} // namespace
+
+Result<ModelMetadata> parseModelMetadata(std::string_view text, const std::string &name) {
+    TokenCursor in(text, name, '\0');
+    ModelMetadata m;
+    ModelInterface &c = m.interface;
+    if (Status s = in.expect("zbdd-model"); !s)
+        return s.error();
+    if (auto version = in.unsignedInt("metadata version", 1); !version)
+        return version.error();
+    if (Status s = in.expect("semiring"); !s)
+        return s.error();
+    auto ring = in.token("semiring");
+    if (!ring)
+        return ring.error();
+    auto semiring = parseSemiring(*ring);
+    if (!semiring)
+        return in.fail("unknown semiring '" + std::string(*ring) + "'");
+    c.semiring = *semiring;
+    if (Status s = in.expect("numeric"); !s)
+        return s.error();
+    auto numeric = in.token("numeric mode");
+    if (!numeric)
+        return numeric.error();
+    if (*numeric != "float64" && *numeric != "log")
+        return in.fail("unknown numeric mode '" + std::string(*numeric) + "'");
+    m.numeric = *numeric == "log" ? Numeric::Log : Numeric::Float64;
+
+    if (Status s = in.expect("variables"); !s)
+        return s.error();
+    auto nv = in.unsignedInt("number of variables", 1u << 30);
+    if (!nv)
+        return nv.error();
+    for (uint64_t v = 0; v < *nv; ++v) {
+        if (Status s = in.expect("variable"); !s)
+            return s.error();
+        Variable var;
+        auto vname = nameToken(in, "variable name");
+        if (!vname)
+            return vname.error();
+        var.name = *vname;
+        auto ns = in.unsignedInt("number of states", 1u << 30);
+        if (!ns)
+            return ns.error();
+        for (uint64_t s = 0; s < *ns; ++s) {
+            auto state = nameToken(in, "state name");
+            if (!state)
+                return state.error();
+            var.states.push_back(*state);
+        }
+        c.variables.push_back(std::move(var));
+    }
+    if (Status s = in.expect("inputs"); !s)
+        return s.error();
+    auto ni = in.unsignedInt("number of inputs", 1u << 31);
+    if (!ni)
+        return ni.error();
+    for (uint64_t i = 0; i < *ni; ++i)
+        if (Status s = readInput(in, c); !s)
+            return s.error();
+    if (Status s = in.expect("outputs"); !s)
+        return s.error();
+    auto no = in.unsignedInt("number of outputs", 1u << 31);
+    if (!no)
+        return no.error();
+    for (uint64_t o = 0; o < *no; ++o) {
+        if (Status s = in.expect("output"); !s)
+            return s.error();
+        auto oname = nameToken(in, "output name");
+        if (!oname)
+            return oname.error();
+        c.outputNames.push_back(*oname);
+    }
+    if (!in.atEnd())
+        return in.fail("unexpected data after the output names");
+    return m;
+}
+
+} // namespace zbddc

@@ -1,0 +1,21 @@
+// Fork-join over a few threads, for the CPU work that splits into independent parts.
+#pragma once
+
+#include <cstddef>
+#include <thread>
+#include <vector>
+
+namespace zbddc {
+
+// Runs work(t) for t = 0..n-1, each on a thread of its own and work(0) on the calling one, and
+// returns when all have finished.
+template <class Work> void onThreads(size_t n, const Work &work) {
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < n; ++t)
+        pool.emplace_back(work, t);
+    work(size_t{0});
+    for (std::thread &t : pool)
+        t.join();
+}
+
+} // namespace zbddc
