@@ -53,17 +53,6 @@ std::string writeModelMetadata(const Circuit &circuit, Semiring semiring, Numeri
 
 namespace {
 
-Result<std::string> nameToken(TokenCursor &in, std::string_view what) {
-    auto t = in.token(what);
-    if (!t)
-        return t.error();
-    auto name = decodeName(*t);
-    if (!name)
-        return in.fail("bad percent-encoding in " + std::string(what) + " '" + std::string(*t) +
-                       "'");
-    return *name;
-}
-
 Status readInput(TokenCursor &in, ModelInterface &c) {
     auto kind = in.token("input kind (indicator, parameter or free)");
     if (!kind)
@@ -92,7 +81,7 @@ Status readInput(TokenCursor &in, ModelInterface &c) {
     } else {
         return in.fail("unknown input kind '" + std::string(*kind) + "'");
     }
-    auto name = nameToken(in, "input name");
+    auto name = in.name("input name");
     if (!name)
         return name.error();
     info.name = *name;
@@ -137,7 +126,7 @@ Result<ModelMetadata> parseModelMetadata(std::string_view text, const std::strin
         if (Status s = in.expect("variable"); !s)
             return s.error();
         Variable var;
-        auto vname = nameToken(in, "variable name");
+        auto vname = in.name("variable name");
         if (!vname)
             return vname.error();
         var.name = *vname;
@@ -145,7 +134,7 @@ Result<ModelMetadata> parseModelMetadata(std::string_view text, const std::strin
         if (!ns)
             return ns.error();
         for (uint64_t s = 0; s < *ns; ++s) {
-            auto state = nameToken(in, "state name");
+            auto state = in.name("state name");
             if (!state)
                 return state.error();
             var.states.push_back(*state);
@@ -168,7 +157,7 @@ Result<ModelMetadata> parseModelMetadata(std::string_view text, const std::strin
     for (uint64_t o = 0; o < *no; ++o) {
         if (Status s = in.expect("output"); !s)
             return s.error();
-        auto oname = nameToken(in, "output name");
+        auto oname = in.name("output name");
         if (!oname)
             return oname.error();
         c.outputNames.push_back(*oname);

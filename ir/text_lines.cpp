@@ -153,12 +153,22 @@ Result<std::vector<uint32_t>> readScope(TokenCursor &in, uint64_t arity, uint64_
     return scope;
 }
 
+Result<std::string> TokenCursor::name(std::string_view what) {
+    auto t = token(what);
+    if (!t)
+        return t.error();
+    auto decoded = decodeName(*t);
+    if (!decoded)
+        return fail("bad percent-encoding in " + std::string(what) + " '" + std::string(*t) + "'");
+    return *decoded;
+}
+
 std::string encodeName(std::string_view name) {
     if (name.empty())
         return "%";
     std::string out;
     for (unsigned char ch : name) {
-        if (ch <= ' ' || ch == '%' || ch == 0x7f) {
+        if (ch <= ' ' || ch == '%' || ch == '#' || ch == 0x7f) {
             char hex[4];
             std::snprintf(hex, sizeof hex, "%%%02X", ch);
             out += hex;

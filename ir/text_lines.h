@@ -29,6 +29,8 @@ class TokenCursor {
 
     // Each `what` names the expected item for the error message ("expected <what>").
     Result<std::string_view> token(std::string_view what);
+    // A token written by encodeName, decoded (a malformed escape is an error here).
+    Result<std::string> name(std::string_view what);
     Result<uint64_t> unsignedInt(std::string_view what, uint64_t max = UINT64_MAX);
     Result<double> number(std::string_view what);
     Status expect(std::string_view keyword);
@@ -63,8 +65,8 @@ Result<std::vector<uint32_t>> readScope(TokenCursor &in, uint64_t arity, uint64_
 bool parseUnsigned(std::string_view token, uint64_t &out);
 bool parseDouble(std::string_view token, double &out);
 
-// A name as one token (model.so metadata): '%', blanks and control characters become %XX, and ""
-// becomes "%". decodeName inverts it; nullopt for a malformed escape.
+// A name as one token (.zdd files, model.so metadata): '%', '#' (the comment character), blanks and
+// control characters become %XX, and "" becomes "%". decodeName inverts it; nullopt for a malformed escape.
 std::string encodeName(std::string_view name);
 std::optional<std::string> decodeName(std::string_view token);
 

@@ -51,7 +51,7 @@ class ZddParser {
         std::unordered_set<std::string> names;
         while (in_.peekIs("variable")) {
             (void)in_.token("'variable'");
-            auto name = in_.token("variable name");
+            auto name = in_.name("variable name");
             if (!name)
                 return name.error();
             if (!names.insert(std::string(*name)).second)
@@ -66,8 +66,10 @@ class ZddParser {
             for (uint64_t s = 0; s < *count; ++s) {
                 if (in_.atLineEnd())
                     return in_.fail("variable '" + v.name + "' lists fewer than " + std::to_string(*count) + " states");
-                auto state = in_.token("state name");
-                if (!states.insert(std::string(*state)).second)
+                auto state = in_.name("state name");
+                if (!state)
+                    return state.error();
+                if (!states.insert(*state).second)
                     return in_.fail("duplicate state '" + std::string(*state) + "' of variable '" + v.name + "'");
                 v.states.emplace_back(*state);
             }
@@ -98,13 +100,13 @@ class ZddParser {
         InputInfo info;
         if (*kind == "indicator") {
             info.kind = InputKind::Indicator;
-            auto var = in_.token("variable name");
+            auto var = in_.name("variable name");
             if (!var)
                 return var.error();
-            auto it = variableIndex_.find(std::string(*var));
+            auto it = variableIndex_.find(*var);
             if (it == variableIndex_.end())
                 return in_.fail("unknown variable '" + std::string(*var) + "'");
-            auto state = in_.token("state name");
+            auto state = in_.name("state name");
             if (!state)
                 return state.error();
             auto s = stateOf(model_.variables[it->second], *state);
@@ -125,8 +127,12 @@ class ZddParser {
         } else {
             return in_.fail("unknown input kind '" + std::string(*kind) + "' (expected indicator, parameter or free)");
         }
-        if (info.kind != InputKind::Indicator && !in_.atLineEnd())
-            info.name = std::string(*in_.token("label"));
+        if (info.kind != InputKind::Indicator && !in_.atLineEnd()) {
+            auto label = in_.name("label");
+            if (!label)
+                return label.error();
+            info.name = std::move(*label);
+        }
         model_.vars.push_back(std::move(info));
         return endOfLine();
     }
@@ -212,7 +218,14 @@ class ZddParser {
             if (!root)
                 return root.error();
             model_.roots.push_back(*root);
-            model_.rootNames.emplace_back(in_.atLineEnd() ? std::string_view() : *in_.token("root name"));
+            std::string name;
+            if (!in_.atLineEnd()) {
+                auto decoded = in_.name("root name");
+                if (!decoded)
+                    return decoded.error();
+                name = std::move(*decoded);
+            }
+            model_.rootNames.push_back(std::move(name));
             return endOfLine();
         });
     }

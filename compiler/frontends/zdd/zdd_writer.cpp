@@ -1,5 +1,6 @@
 #include "compiler/frontends/zdd/zdd_format.h"
 #include "ir/number_text.h"
+#include "ir/text_lines.h"
 
 #include <ostream>
 #include <sstream>
@@ -10,9 +11,10 @@ namespace zbddc {
 void writeZdd(const ZddModel &m, std::ostream &out) {
     out << "zdd 1\n";
     for (const Variable &v : m.variables) {
-        out << "variable " << v.name << " " << v.states.size();
+        // Names are written as single tokens (a blank or '#' in a name would split or end the line).
+        out << "variable " << encodeName(v.name) << " " << v.states.size();
         for (const std::string &s : v.states)
-            out << " " << s;
+            out << " " << encodeName(s);
         out << "\n";
     }
     out << "inputs " << m.vars.size() << "\n";
@@ -20,11 +22,12 @@ void writeZdd(const ZddModel &m, std::ostream &out) {
         const InputInfo &in = m.vars[i];
         out << i << " " << inputKindName(in.kind);
         if (in.kind == InputKind::Indicator)
-            out << " " << m.variables[in.variable].name << " " << m.variables[in.variable].states[in.state];
+            out << " " << encodeName(m.variables[in.variable].name) << " "
+                << encodeName(m.variables[in.variable].states[in.state]);
         if (in.kind == InputKind::Parameter)
             out << " " << shortestText(in.value);
         if (in.kind != InputKind::Indicator && !in.name.empty())
-            out << " " << in.name;
+            out << " " << encodeName(in.name);
         out << "\n";
     }
     out << "nodes " << m.nodes.size() << "\n";
@@ -36,7 +39,7 @@ void writeZdd(const ZddModel &m, std::ostream &out) {
     for (size_t r = 0; r < m.roots.size(); ++r) {
         out << m.roots[r];
         if (!m.rootNames[r].empty())
-            out << " " << m.rootNames[r];
+            out << " " << encodeName(m.rootNames[r]);
         out << "\n";
     }
 }

@@ -47,6 +47,26 @@ TEST_CASE("writing and reading a .zdd is an exact round trip", "[zdd]") {
     }
 }
 
+TEST_CASE("names with blanks, '#' or '%' survive a .zdd round trip", "[zdd]") {
+    // XMLBIF and Hugin allow such names; written raw, a blank splits the token and '#' starts a
+    // comment, so zbddc could not read its own output.
+    auto m = parseZdd(kSmall, "small.zdd");
+    REQUIRE(m.ok());
+    m->variables[0].name = "Rain # today";
+    m->variables[0].states = {"a 0", "100%"};
+    m->vars[2].name = "theta #2";
+    m->rootNames[0] = "";
+    const std::string text = writeZddToString(*m);
+    CHECK(text.find("variable Rain%20%23%20today 2 a%200 100%25\n") != std::string::npos);
+    auto back = parseZdd(text, "names.zdd");
+    REQUIRE(back.ok());
+    CHECK(*back == *m);
+    std::string bad = kSmall;
+    bad.replace(bad.find("theta"), 5, "th%4");
+    CHECK(parseZdd(bad, "bad.zdd").error().str() ==
+          "bad.zdd:6: bad percent-encoding in label 'th%4'");
+}
+
 namespace {
 struct BadCase {
     const char *text;
