@@ -38,7 +38,11 @@ Result<Evidence> parseEvidenceList(std::string_view list, const std::vector<Vari
         if (it == states.end())
             return error("evidence: unknown state '" + std::string(state) + "' of variable '" +
                          vars[*v].name + "'");
-        e.states[*v] = static_cast<uint32_t>(it - states.begin());
+        const uint32_t s = static_cast<uint32_t>(it - states.begin());
+        if (e.states[*v] != kNone && e.states[*v] != s)
+            return error("evidence: variable '" + vars[*v].name + "' is observed twice, as '" +
+                         states[e.states[*v]] + "' and '" + std::string(state) + "'");
+        e.states[*v] = s;
     }
     return e;
 }
@@ -61,6 +65,9 @@ static Result<Evidence> readCase(TokenCursor &in, const std::vector<Variable> &v
         if (*s >= vars[*v].states.size())
             return in.fail("state " + std::to_string(*s) + " is out of range for variable '" +
                            vars[*v].name + "'");
+        if (e.states[*v] != kNone && e.states[*v] != *s)
+            return in.fail("variable '" + vars[*v].name + "' is observed twice, in states " +
+                           std::to_string(e.states[*v]) + " and " + std::to_string(*s));
         e.states[*v] = static_cast<uint32_t>(*s);
     }
     return e;

@@ -19,7 +19,9 @@ struct Evidence {
 
 Evidence noEvidence(const std::vector<Variable> &variables);
 
-// "A=yes,B=no" (commas or spaces between items). Unknown names are errors.
+// "A=yes,B=no" (commas or spaces between items). Unknown names are errors, and so is a variable
+// observed in two different states (the same state twice is accepted): the last one used to win,
+// silently. The UAI reader below follows the same rule.
 Result<Evidence> parseEvidenceList(std::string_view list, const std::vector<Variable> &variables);
 
 // UAI .evid: "n v1 s1 ... vn sn" (one case), or the older "cases" followed by that many such

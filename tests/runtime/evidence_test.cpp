@@ -31,6 +31,21 @@ TEST_CASE("UAI .evid files give one case or a batch", "[evidence]") {
     CHECK_THAT(badState.error().message, Catch::Contains("state 7 is out of range"));
 }
 
+TEST_CASE("a variable observed twice: the same state is accepted, two states are refused",
+          "[evidence]") {
+    // The last observation used to win silently, on every route.
+    auto same = parseEvidenceList("A=a1,A=a1", vars());
+    REQUIRE(same.ok());
+    CHECK(same->states == std::vector<uint32_t>{1, kNone});
+    CHECK(parseEvidenceList("A=a0,B=b1,A=a1", vars()).error().message ==
+          "evidence: variable 'A' is observed twice, as 'a0' and 'a1'");
+    auto sameUai = parseUaiEvidence("2 0 1 0 1\n", "e.evid", vars());
+    REQUIRE(sameUai.ok());
+    CHECK((*sameUai)[0].states == std::vector<uint32_t>{1, kNone});
+    CHECK(parseUaiEvidence("2\n1 1 0\n2 0 0 0 1\n", "e.evid", vars()).error().str() ==
+          "e.evid:3: variable 'A' is observed twice, in states 0 and 1");
+}
+
 TEST_CASE("input vectors set indicators from evidence and fill free inputs", "[evidence]") {
     ModelInterface c;
     c.variables = vars();
