@@ -92,8 +92,9 @@ Result<double> compileIntoPlace(std::vector<std::string> argv, const std::string
     }
     fs::rename(partial, target, ec);
     if (ec) {
+        const std::string reason = ec.message(); // read before remove() resets ec ("Success")
         fs::remove(partial, ec);
-        return error(path + ": cannot write file: " + ec.message());
+        return error(path + ": cannot write file: " + reason);
     }
     return seconds;
 }
