@@ -8,6 +8,8 @@
 #include "ir/schedule_edit.h"
 
 #include "tests/catch.hpp"
+
+#include <algorithm>
 #include "tests/support/close.h"
 #include "tests/support/random_circuits.h"
 
@@ -76,6 +78,25 @@ TEST_CASE("every -O level keeps the value of random circuits in every semiring")
             INFO((s.ok() ? std::string() : s.error().message));
             REQUIRE(s.ok());
             requireSameValues(c, *s);
+        }
+}
+
+TEST_CASE("without a target's passes every level stays on the host and the value is kept") {
+    for (const Circuit &c : circuits())
+        for (int level = 0; level <= 3; ++level) {
+            PipelineOptions o = smallDevice(level);
+            o.targetPasses.clear();
+            const std::vector<std::string> names = *passList(o);
+            for (const char *gpuOnly : {"split-phases", "partition", "preload"})
+                CHECK(std::find(names.begin(), names.end(), gpuOnly) == names.end());
+            Result<Schedule> s = buildSchedule(c, o);
+            REQUIRE(s.ok());
+            for (uint32_t l = 0; l < s->numLevels(); ++l)
+                CHECK(static_cast<Phase>(s->levelPhase[l]) == Phase::HostPre);
+            CHECK(s->numBlocks() == s->numGroups());
+            requireSameValues(c, *s);
+            o.passes = {"levelize", "group", "preload"};
+            CHECK_FALSE(passList(o).ok()); // a GPU pass is unknown without the GPU's list
         }
 }
 
