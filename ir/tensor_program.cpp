@@ -12,6 +12,15 @@ uint64_t Table::entries() const {
     return n;
 }
 
+std::vector<double> Table::denseValues() const {
+    if (!sparse)
+        return values;
+    std::vector<double> dense(entries(), defaultValue);
+    for (size_t r = 0; r < rows.size(); ++r)
+        dense[rows[r]] = values[r];
+    return dense;
+}
+
 const char *tensorOpKindName(TensorOpKind kind) {
     switch (kind) {
     case TensorOpKind::Join:

@@ -27,6 +27,8 @@ struct Table {
     double defaultValue = 0;    // sparse: the value of every row not in `rows`
 
     uint64_t entries() const; // number of rows of the complete table
+    // Every row's value (sparse tables expanded with their default); may throw std::bad_alloc.
+    std::vector<double> denseValues() const;
 };
 
 enum class TensorOpKind : uint8_t {

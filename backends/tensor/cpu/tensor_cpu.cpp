@@ -190,12 +190,7 @@ Status runTensorOpsCpu(const TensorProgram &program, std::span<const uint32_t> o
 
 Result<std::vector<double>> denseInputValues(const Table &table) {
     try {
-        if (!table.sparse)
-            return table.values;
-        std::vector<double> dense(table.entries(), table.defaultValue);
-        for (size_t r = 0; r < table.rows.size(); ++r)
-            dense[table.rows[r]] = table.values[r];
-        return dense;
+        return table.denseValues();
     } catch (const std::bad_alloc &) {
         return error("out of host memory while expanding a sparse table");
     }

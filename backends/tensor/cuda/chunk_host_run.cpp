@@ -16,15 +16,6 @@ uint64_t strideIn(const Table &t, const std::vector<uint64_t> &strides, uint32_t
     return it == t.scope.end() ? 0 : strides[it - t.scope.begin()];
 }
 
-std::vector<double> denseValues(const Table &t) {
-    if (!t.sparse)
-        return t.values;
-    std::vector<double> dense(t.entries(), t.defaultValue);
-    for (size_t r = 0; r < t.rows.size(); ++r)
-        dense[t.rows[r]] = t.values[r];
-    return dense;
-}
-
 // One input as a step sees it: the rows [first, first + values.size()) of the table.
 struct Slice {
     uint64_t first = 0;
@@ -42,7 +33,7 @@ Result<std::vector<std::vector<double>>> runChunkPlanOnHost(const TensorProgram 
     const SemiringOps ring{program.semiring};
     std::vector<std::vector<double>> host(program.tables.size());
     for (size_t t = 0; t < program.tables.size(); ++t)
-        host[t] = program.tables[t].input ? denseValues(program.tables[t])
+        host[t] = program.tables[t].input ? program.tables[t].denseValues()
                                           : std::vector<double>(program.tables[t].entries());
     for (uint32_t o = 0; o < program.ops.size(); ++o) {
         const TensorOp &op = program.ops[o];

@@ -7,15 +7,6 @@ namespace zbddc::cuda {
 
 namespace {
 
-std::vector<double> denseValues(const Table &tab) {
-    if (!tab.sparse)
-        return tab.values;
-    std::vector<double> dense(tab.entries(), tab.defaultValue);
-    for (size_t r = 0; r < tab.rows.size(); ++r)
-        dense[tab.rows[r]] = tab.values[r];
-    return dense;
-}
-
 // Events created on demand and destroyed with the executor; timed copy spans summed at the end.
 class Events {
   public:
@@ -152,7 +143,7 @@ Result<std::vector<std::vector<double>>> runChunkedOnDevice(Device &d, const Mod
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<std::vector<double>> host(program.tables.size());
     for (size_t t = 0; t < program.tables.size(); ++t)
-        host[t] = program.tables[t].input ? denseValues(program.tables[t])
+        host[t] = program.tables[t].input ? program.tables[t].denseValues()
                                           : std::vector<double>(program.tables[t].entries());
     // Pinned in place so that copies are asynchronous DMA; where the driver refuses (too much
     // locked memory), copies still work, staged and slower, and the stats say so. Small tables
