@@ -73,7 +73,7 @@ int runCommand(const RunOptions &o) {
         std::cerr << "zbddc: --device split is for bucket elimination (.wcsp) only\n";
         return 2;
     }
-    const auto task = parseTask(o.task);
+    const auto task = parseTask(o.task.empty() ? "pr" : o.task);
     if (!task) {
         std::cerr << "zbddc: unknown task '" << o.task << "' (eval, pr, mar or mpe)\n";
         return 2;

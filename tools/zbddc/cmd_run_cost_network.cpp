@@ -70,7 +70,7 @@ bool isCostNetworkFile(const std::string &path) {
 }
 
 int runCostNetworkCommand(const RunOptions &o) {
-    if (o.task != "mpe") {
+    if (!o.task.empty() && o.task != "mpe") {
         std::cerr
             << "zbddc: a .wcsp or UAI MARKOV problem supports only --task mpe (optimal cost and "
                "assignment)\n";

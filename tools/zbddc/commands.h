@@ -53,7 +53,7 @@ struct CompileOptions {
 
 struct RunOptions {
     std::string model;
-    std::string task = "pr";
+    std::string task; // "": the route's own (pr for circuits, mpe for cost networks)
     std::string evidence;     // VAR=state list or a .evid file
     std::string inputs;       // file of free-input values
     std::string device = "auto";  // auto, cpu (LLVM JIT), cuda or reference

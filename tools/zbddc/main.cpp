@@ -33,7 +33,8 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
     RunOptions run;
     CLI::App *runCmd = app.add_subcommand("run", "Answer a query on a model");
     runCmd->add_option("model", run.model, "Model file (.zdd, .bif, .xmlbif, .net, .uai, .wcsp, model.so, problem.so)")->required();
-    runCmd->add_option("--task", run.task, "eval, pr, mar or mpe")
+    runCmd->add_option("--task", run.task,
+                       "eval, pr, mar or mpe (default pr; mpe for .wcsp and MARKOV problems)")
         ->check(CLI::IsMember({"eval", "pr", "mar", "mpe"}));
     runCmd->add_option("--evidence", run.evidence, "A UAI .evid file, or VAR=state[,VAR=state...]");
     runCmd->add_option("--inputs", run.inputs, "File of values for the free inputs");

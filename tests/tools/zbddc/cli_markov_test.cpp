@@ -81,4 +81,8 @@ TEST_CASE("run on a UAI MARKOV file solves its MPE by bucket elimination", "[cli
     const auto pr = runZbddc("run '" + path + "' --task pr");
     CHECK(pr.exitCode == 2);
     CHECK(pr.err.find("supports only --task mpe") != std::string::npos);
+    // Without --task a cost network answers MPE, its only task (it used to exit 2 on pr).
+    const auto byDefault = runZbddc("run '" + path + "' --device cpu --json");
+    CHECK(byDefault.exitCode == 0);
+    CHECK(byDefault.out.find("\"task\": \"mpe\"") != std::string::npos);
 }
