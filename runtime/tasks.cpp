@@ -175,6 +175,15 @@ Result<TaskResult> runTask(Model &m, Task task, const Evidence &ev, const TaskOp
     return r;
 }
 
+std::vector<Result<TaskResult>> runTasks(Model &m, Task task, std::span<const Evidence> cases,
+                                         const TaskOptions &opt) {
+    std::vector<Result<TaskResult>> results;
+    results.reserve(cases.size());
+    for (const Evidence &e : cases)
+        results.push_back(runTask(m, task, e, opt));
+    return results;
+}
+
 Result<TaskResult> runTask(const Circuit &c, Task task, const Evidence &ev, const TaskOptions &opt) {
     DeviceOptions o;
     o.device = DeviceKind::Reference;

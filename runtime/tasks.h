@@ -10,6 +10,7 @@
 #include "runtime/model.h"
 
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,11 @@ struct TaskResult {
 // `device` in the result names what actually ran, fallbacks included.
 Result<TaskResult> runTask(Model &model, Task task, const Evidence &evidence,
                            const TaskOptions &options = {});
+// A batch of evidence cases, one result per case: a case that cannot be answered (MAR with
+// P(e) = 0, ...) carries its own error and the other cases are still answered. Backends that
+// evaluate many cases per launch do so here.
+std::vector<Result<TaskResult>> runTasks(Model &model, Task task, std::span<const Evidence> cases,
+                                         const TaskOptions &options = {});
 // On the reference evaluator.
 Result<TaskResult> runTask(const Circuit &circuit, Task task, const Evidence &evidence,
                            const TaskOptions &options = {});

@@ -91,8 +91,7 @@ int runCommand(const RunOptions &o) {
 
     TaskOptions options{numericChoice(o.numeric), *free};
     std::vector<TaskResult> results;
-    for (const Evidence &e : *cases) {
-        auto r = runTask(*model, *task, e, options);
+    for (Result<TaskResult> &r : runTasks(*model, *task, *cases, options)) {
         if (!r)
             return reportError(r.error().file.empty() ? errorAt(o.model, 0, r.error().message)
                                                       : r.error());
