@@ -1,5 +1,7 @@
 #include "ir/tensor_interpret.h"
 
+#include <algorithm>
+
 namespace zbddc {
 
 namespace {
@@ -57,6 +59,16 @@ Result<std::vector<std::vector<double>>> interpretTensorProgram(const TensorProg
                     acc = ring.plus(acc, joined());
                 while (nextCombination(program, op.vars, assignment));
                 values[row] = acc;
+                break;
+            }
+            case TensorOpKind::InverseMax: {
+                double max = 0;
+                for (uint32_t v : op.vars)
+                    assignment[v] = 0;
+                do
+                    max = std::max(max, tableValueAt(program, computed, op.inputs[0], assignment));
+                while (nextCombination(program, op.vars, assignment));
+                values[row] = max > 0 ? 1 / max : 1;
                 break;
             }
             }

@@ -31,6 +31,8 @@ const char *tensorOpKindName(TensorOpKind kind) {
         return "eliminate_bucket";
     case TensorOpKind::SliceEvidence:
         return "slice_evidence";
+    case TensorOpKind::InverseMax:
+        return "inverse_max";
     }
     return "?";
 }
@@ -125,8 +127,12 @@ Status TensorProgram::verify() const {
                 if (!contains(unionScope, v))
                     unionScope.push_back(v);
         }
-        const bool single =
-            op.kind == TensorOpKind::Marginalize || op.kind == TensorOpKind::SliceEvidence;
+        const bool single = op.kind == TensorOpKind::Marginalize ||
+                            op.kind == TensorOpKind::SliceEvidence ||
+                            op.kind == TensorOpKind::InverseMax;
+        if (op.kind == TensorOpKind::InverseMax && semiring != Semiring::SumProduct &&
+            semiring != Semiring::MaxProduct)
+            return error(name + ": needs a product semiring");
         if (single && op.inputs.size() != 1)
             return error(name + ": needs exactly one input");
         if (op.kind == TensorOpKind::SliceEvidence && op.values.size() != op.vars.size())
@@ -171,6 +177,9 @@ Status TensorProgram::verify() const {
     for (uint32_t r : results)
         if (r >= nt || !written[r] || !tables[r].scope.empty())
             return error("result table " + std::to_string(r) + " is not an empty-scope table");
+    for (uint32_t f : fetch)
+        if (f >= nt || tables[f].input)
+            return error("fetched table " + std::to_string(f) + " is not a computed table");
     return Ok{};
 }
 

@@ -37,7 +37,16 @@ enum class TensorOpKind : uint8_t {
     EliminateBucket, // out = ⊕ over `vars` of ⊗ inputs, the join never materialised
                      // (Fioretto et al. 2015 §3.2)
     SliceEvidence,   // out = the single input with `vars` fixed to `values`
+    InverseMax,      // out = 1 / (max over `vars` of the single input), 1 where that max is 0:
+                     // the factor that rescales each case of a batched message to at most 1
+                     // (product semirings only; junction-tree messages, lower_junction_tree.h)
 };
+
+// Ops whose output drops `vars` from their inputs' scope by a reduction.
+inline bool reducesVariables(TensorOpKind kind) {
+    return kind == TensorOpKind::Marginalize || kind == TensorOpKind::EliminateBucket ||
+           kind == TensorOpKind::InverseMax;
+}
 
 const char *tensorOpKindName(TensorOpKind kind);
 
@@ -56,6 +65,9 @@ struct TensorProgram {
     std::vector<TensorOp> ops;
     std::vector<std::vector<uint32_t>> levels; // op ids; see computeLevels
     std::vector<uint32_t> results;             // empty-scope tables; their ⊗ is the answer
+    // Computed tables the caller reads back; empty: all of them. A GPU executor downloads only
+    // these (a batched junction tree reads its marginals, not its messages).
+    std::vector<uint32_t> fetch;
 
     // Structural checks: ids in range, ops in topological order, every computed table written
     // exactly once, scopes consistent with each op's semantics, levels a valid partition.

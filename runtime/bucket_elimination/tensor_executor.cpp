@@ -5,6 +5,8 @@
 #include "ir/tensor_interpret.h"
 #include "runtime/bucket_elimination/tensor_executor_entries.h"
 
+#include <unistd.h>
+
 namespace zbddc {
 
 std::string DeviceReport::label() const {
@@ -15,6 +17,13 @@ std::string DeviceReport::label() const {
     if (!notes.empty())
         s += " (" + notes + ")";
     return s;
+}
+
+Result<uint64_t> TensorExecutor::memoryBudgetBytes() {
+    const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || size <= 0)
+        return uint64_t{1} << 30;
+    return static_cast<uint64_t>(pages) * static_cast<uint64_t>(size) / 4;
 }
 
 namespace {

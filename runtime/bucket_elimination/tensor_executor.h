@@ -54,6 +54,9 @@ class TensorExecutor {
     // feasible rows; the reference returns complete tables capped at the bound (the oracle);
     // split runs it on the GPU, as cuda does.
     virtual Result<IncompleteTables> runIncomplete(const TensorProgram &program) = 0;
+    // Bytes of tables one run may hold where it runs, what batched callers size their batches by:
+    // on the host a quarter of the memory available now; on a GPU 0.6 of its free memory.
+    virtual Result<uint64_t> memoryBudgetBytes();
 };
 
 using TensorExecutorFactory =

@@ -33,6 +33,16 @@ class CudaExecutor final : public TensorExecutor {
     Result<IncompleteTables> runIncomplete(const TensorProgram &program) override {
         return runIncompleteOnGpu(program);
     }
+    Result<uint64_t> memoryBudgetBytes() override {
+        auto device = cuda::openDevice();
+        if (!device)
+            return device.error();
+        auto memory = (*device)->memoryInfo();
+        if (!memory)
+            return memory.error();
+        return static_cast<uint64_t>(0.6 * static_cast<double>(memory->freeBytes +
+                                                               memory->pooledBytes));
+    }
 };
 
 class SplitExecutor final : public TensorExecutor {

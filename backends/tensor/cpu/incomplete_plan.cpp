@@ -19,8 +19,7 @@ Result<OpPlan> planOp(const TensorProgram &p, const TensorOp &op,
     OpPlan plan;
     plan.bound = out.sparse ? out.defaultValue : std::numeric_limits<double>::infinity();
     plan.outEntries = out.entries();
-    const bool eliminates =
-        op.kind == TensorOpKind::Marginalize || op.kind == TensorOpKind::EliminateBucket;
+    const bool eliminates = reducesVariables(op.kind);
     std::vector<uint32_t> vars = out.scope;
     if (eliminates)
         vars.insert(vars.end(), op.vars.begin(), op.vars.end());

@@ -36,8 +36,7 @@ OpPlan planOp(const TensorProgram &p, const TensorOp &op, const std::vector<cons
     plan.out = out;
     const Table &o = p.tables[op.output];
     plan.outDomains = o.domains;
-    const bool eliminates =
-        op.kind == TensorOpKind::Marginalize || op.kind == TensorOpKind::EliminateBucket;
+    const bool eliminates = reducesVariables(op.kind);
     if (eliminates)
         for (uint32_t v : op.vars)
             plan.elimCount *= p.domainSizes[v];
@@ -126,6 +125,12 @@ template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t 
 }
 
 void runChunk(Semiring s, const OpPlan &plan, uint64_t begin, uint64_t end) {
+    if (plan.op->kind == TensorOpKind::InverseMax) { // the max of a product semiring, inverted
+        runRows<Semiring::MaxProduct>(plan, begin, end);
+        for (uint64_t row = begin; row < end; ++row)
+            plan.out[row] = plan.out[row] > 0 ? 1 / plan.out[row] : 1;
+        return;
+    }
     switch (s) {
     case Semiring::SumProduct:
         runRows<Semiring::SumProduct>(plan, begin, end);

@@ -7,9 +7,7 @@ namespace zbddc {
 
 namespace {
 
-bool eliminates(const TensorOp &op) {
-    return op.kind == TensorOpKind::Marginalize || op.kind == TensorOpKind::EliminateBucket;
-}
+bool eliminates(const TensorOp &op) { return reducesVariables(op.kind); }
 
 uint64_t strideIn(const Table &t, const std::vector<uint64_t> &strides, uint32_t v) {
     const auto it = std::find(t.scope.begin(), t.scope.end(), v);

@@ -17,9 +17,7 @@ std::string mib(uint64_t bytes) {
            std::to_string(bytes % (1024 * 1024) * 10 / (1024 * 1024)) + " MiB";
 }
 
-bool eliminates(const TensorOp &op) {
-    return op.kind == TensorOpKind::Marginalize || op.kind == TensorOpKind::EliminateBucket;
-}
+bool eliminates(const TensorOp &op) { return reducesVariables(op.kind); }
 
 // The variables a step fixes: a prefix of the output's scope, a prefix of the eliminated
 // variables, and for a slice op its evidence (fixed to its values in every step).

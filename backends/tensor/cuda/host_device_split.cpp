@@ -11,7 +11,7 @@ namespace zbddc {
 uint64_t opWorkEntries(const TensorProgram &p, uint32_t o) {
     const TensorOp &op = p.ops[o];
     uint64_t work = p.tables[op.output].entries();
-    if (op.kind == TensorOpKind::Marginalize || op.kind == TensorOpKind::EliminateBucket)
+    if (reducesVariables(op.kind))
         for (uint32_t v : op.vars)
             work *= p.domainSizes[v];
     return work;

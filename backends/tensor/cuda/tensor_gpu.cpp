@@ -55,6 +55,14 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
         return plan.error();
     const TensorProgram &run = relaid ? *relaid : program;
     st.outOfCore = plan->outOfCore;
+    // The chunked path splits reductions into ⊕-combined partial results, which a reciprocal
+    // does not survive; batched junction trees size their batches to fit instead.
+    if (plan->outOfCore)
+        for (const TensorOp &op : program.ops)
+            if (op.kind == TensorOpKind::InverseMax)
+                return error("this program's tables exceed the device memory budget (" +
+                             std::to_string(budget >> 20) +
+                             " MiB) and its rescaling ops do not run out of core");
     TensorKernelOptions kernels = options.kernels;
     for (const OpChunkPlan &op : plan->ops)
         kernels.eliminationRange |= op.elimSlices > 1;
@@ -153,8 +161,11 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
 
     t0 = std::chrono::steady_clock::now();
     std::vector<std::vector<double>> computed(program.tables.size());
+    std::vector<bool> wanted(program.tables.size(), program.fetch.empty());
+    for (uint32_t t : program.fetch)
+        wanted[t] = true;
     for (size_t t = 0; t < program.tables.size(); ++t) {
-        if (program.tables[t].input)
+        if (program.tables[t].input || !wanted[t])
             continue;
         computed[t].resize(program.tables[t].entries());
         if (Status s = d.download(computed[t].data(), buffers[t].ptr(),

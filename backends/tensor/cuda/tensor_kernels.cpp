@@ -14,9 +14,7 @@ uint64_t strideIn(const TensorProgram &p, uint32_t table, uint32_t v) {
     return it == t.scope.end() ? 0 : strides[it - t.scope.begin()];
 }
 
-bool eliminates(const TensorOp &op) {
-    return op.kind == TensorOpKind::Marginalize || op.kind == TensorOpKind::EliminateBucket;
-}
+bool eliminates(const TensorOp &op) { return reducesVariables(op.kind); }
 
 uint64_t eliminatedSpace(const TensorProgram &p, const TensorOp &op) {
     uint64_t m = 1;
@@ -144,22 +142,24 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
     }
     // A step that continues an eliminated range ⊕-combines with the partial result already in
     // the chunk (chunk_plan.h: splits along eliminated variables).
-    const char *partialCombine =
-        opt.eliminationRange ? "(elimBegin ? zb_plus(out[r], acc) : acc)" : "acc";
+    const bool inverseMax = op.kind == TensorOpKind::InverseMax; // reduce with max, invert
+    const char *plus = inverseMax ? "fmax" : "zb_plus";
+    const char *partialCombine = inverseMax ? "(acc > 0.0 ? 1.0 / acc : 1.0)"
+                                 : opt.eliminationRange ? "(elimBegin ? zb_plus(out[r], acc) : acc)"
+                                                        : "acc";
     if (warp) {
-        o << "        double acc = ZB_ZERO;\n";
+        o << "        double acc = " << (inverseMax ? "0.0" : "ZB_ZERO") << ";\n";
         if (opt.eliminationRange)
             o << "        for (u64 e = elimBegin + lane; e < elimBegin + elimCount; e += 32u) {\n";
         else
             o << "        for (u64 e = lane; e < " << m << "ull; e += 32u) {\n";
         emitJoinedValue(o, p, op, "            ");
-        o << "            acc = zb_plus(acc, v);\n        }\n";
-        o << "        for (int s = 16; s > 0; s >>= 1) acc = zb_plus(acc, "
-             "__shfl_xor_sync(0xffffffffu, "
-             "acc, s));\n";
+        o << "            acc = " << plus << "(acc, v);\n        }\n";
+        o << "        for (int s = 16; s > 0; s >>= 1) acc = " << plus
+          << "(acc, __shfl_xor_sync(0xffffffffu, acc, s));\n";
         o << "        if (lane == 0) out[r] = " << partialCombine << ";\n";
     } else {
-        o << "        double acc = ZB_ZERO;\n";
+        o << "        double acc = " << (inverseMax ? "0.0" : "ZB_ZERO") << ";\n";
         if (opt.eliminationRange) {
             o << "        for (u64 e = elimBegin; e < elimBegin + elimCount; ++e) {\n";
         } else {
@@ -167,7 +167,8 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
             o << "        for (u64 e = 0; e < " << m << "ull; ++e) {\n";
         }
         emitJoinedValue(o, p, op, "            ");
-        o << "            acc = " << (m == 1 ? "v" : "zb_plus(acc, v)") << ";\n        }\n";
+        o << "            acc = " << (m == 1 ? std::string("v") : std::string(plus) + "(acc, v)")
+          << ";\n        }\n";
         o << "        out[r] = " << partialCombine << ";\n";
     }
     o << "    }\n}\n";

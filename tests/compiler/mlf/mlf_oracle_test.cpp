@@ -6,6 +6,7 @@
 #include "ir/interpret.h"
 
 #include "tests/catch.hpp"
+#include "tests/support/bn_brute_force.h"
 #include "tests/support/circuit_probability.h"
 
 #include <cmath>
@@ -14,38 +15,13 @@
 
 using namespace zbddc;
 using zbddc::testing::circuitProbability;
+using zbddc::testing::bruteForceQueries;
+using zbddc::testing::randomBayesNet;
 
 namespace {
 // Evidence: state index per variable, or -1 for unobserved.
 using Evidence = std::vector<int>;
 
-// P(e) by summing the product of CPT entries over every joint assignment consistent with e.
-double bruteForceProbability(const BayesNet &net, const Evidence &e) {
-    const size_t n = net.variables.size();
-    std::vector<size_t> x(n, 0);
-    double total = 0;
-    for (;;) {
-        bool consistent = true;
-        for (size_t v = 0; v < n && consistent; ++v)
-            consistent = e[v] < 0 || static_cast<size_t>(e[v]) == x[v];
-        if (consistent) {
-            double p = 1;
-            for (size_t v = 0; v < n; ++v) {
-                const BnVariable &var = net.variables[v];
-                size_t row = 0;
-                for (uint32_t u : var.parents)
-                    row = row * net.variables[u].states.size() + x[u];
-                p *= var.cpt[row * var.states.size() + x[v]];
-            }
-            total += p;
-        }
-        size_t v = 0;
-        while (v < n && ++x[v] == net.variables[v].states.size())
-            x[v++] = 0;
-        if (v == n)
-            return total;
-    }
-}
 
 // Joint assignments whose CPT entries are all nonzero: each is one term of the MLF.
 double nonzeroTerms(const BayesNet &net) {
@@ -113,72 +89,13 @@ void checkNetworkAgainstBruteForce(const BayesNet &net, std::mt19937 &rng, int e
             for (size_t v = 0; v < e.size(); ++v)
                 if (k > 0 && rng() % 3 == 0)
                     e[v] = static_cast<int>(rng() % net.variables[v].states.size());
-            const double expected = bruteForceProbability(net, e);
+            const double expected = bruteForceQueries(net, e).probability;
             const double got = circuitProbability(c, *model, e);
             CHECK(got == Approx(expected).epsilon(1e-12).margin(1e-300));
         }
     }
 }
 
-BayesNet randomNetwork(std::mt19937 &rng, size_t n) {
-    BayesNet net;
-    net.file = "random";
-    for (size_t v = 0; v < n; ++v) {
-        BnVariable var;
-        var.name = "V" + std::to_string(v);
-        const size_t k = 2 + rng() % 3;
-        for (size_t s = 0; s < k; ++s)
-            var.states.push_back("s" + std::to_string(s));
-        // Parents among earlier variables, up to 3, in a shuffled CPT order.
-        for (uint32_t u = 0; u < v; ++u)
-            if (var.parents.size() < 3 && rng() % 3 == 0)
-                var.parents.push_back(u);
-        std::shuffle(var.parents.begin(), var.parents.end(), rng);
-        net.variables.push_back(std::move(var));
-    }
-    // Shuffle the file order so that parents may come after their children in the file.
-    std::vector<uint32_t> perm(n);
-    for (uint32_t v = 0; v < n; ++v)
-        perm[v] = v;
-    std::shuffle(perm.begin(), perm.end(), rng);
-    std::vector<BnVariable> shuffled(n);
-    for (uint32_t v = 0; v < n; ++v) {
-        for (uint32_t &u : net.variables[v].parents)
-            u = perm[u];
-        shuffled[perm[v]] = std::move(net.variables[v]);
-    }
-    net.variables = std::move(shuffled);
-    for (uint32_t v = 0; v < n; ++v) {
-        BnVariable &var = net.variables[v];
-        const size_t rows = net.rowCount(v), k = var.states.size();
-        const double shared[] = {0.25, 0.5}; // repeated parameters, also across rows
-        for (size_t r = 0; r < rows; ++r) {
-            const int kind = static_cast<int>(rng() % 4);
-            for (size_t x = 0; x < k; ++x) {
-                double p;
-                if (kind == 0) // deterministic row: one 1, the rest 0
-                    p = x == r % k ? 1.0 : 0.0;
-                else if (kind == 1 && k == 2)
-                    p = shared[0] * (x == 0 ? 1 : 3);
-                else if (kind == 2 && k == 2)
-                    p = shared[1];
-                else
-                    p = 0.05 + std::uniform_real_distribution<double>(0, 1)(rng);
-                var.cpt.push_back(p);
-            }
-            if (kind == 3) {
-                double sum = 0;
-                for (size_t x = 0; x < k; ++x)
-                    sum += var.cpt[r * k + x];
-                for (size_t x = 0; x < k; ++x)
-                    var.cpt[r * k + x] /= sum;
-                if (rng() % 2)
-                    var.cpt[r * k + rng() % k] = 0.0; // a zero removes terms
-            }
-        }
-    }
-    return net;
-}
 } // namespace
 
 TEST_CASE("P(e) of the compiled MLF equals brute force on the small benchmark networks", "[mlf]") {
@@ -200,14 +117,14 @@ TEST_CASE("P(e) of the compiled MLF equals brute force on random tiny networks",
     std::mt19937 rng(17);
     for (int trial = 0; trial < 40; ++trial) {
         INFO("trial " << trial);
-        const BayesNet net = randomNetwork(rng, 1 + rng() % 8);
+        const BayesNet net = randomBayesNet(rng, 1 + rng() % 8);
         checkNetworkAgainstBruteForce(net, rng, 6);
     }
 }
 
 TEST_CASE("a node limit too small for the network ends in an error naming the CPT", "[mlf]") {
     std::mt19937 rng(5);
-    const BayesNet net = randomNetwork(rng, 8);
+    const BayesNet net = randomBayesNet(rng, 8);
     MlfOptions tiny;
     tiny.ordering = MlfOrdering::MinFill;
     tiny.nodeLimit = 16;

@@ -1,0 +1,64 @@
+// Lowers a Bayesian network's junction tree into a TensorProgram that propagates a batch of B
+// evidence cases at once (Shafer and Shenoy 1990's message passing; Bistaffa et al. 2017 §III's
+// reduce and scatter are its EliminateBucket ops, the join never materialised).
+//
+// The case index is one more variable, `batchVariable` (domain B), in every table that depends
+// on the evidence: evidence on X enters as an indicator table λ_X(X, case), 1 where the case
+// leaves X unobserved or observes that state, and every message then carries the case. Each
+// message is rescaled per case to a maximum of 1 (an InverseMax op, multiplied in by its readers),
+// so no case underflows however small P(e) is; the scales are kept to undo it (Koller and
+// Friedman 2009 §10.3.3.2 scale messages likewise).
+//
+//   collect     message c→parent = ⊕_{clique vars ∖ separator} ψ_c ⊗ λ's ⊗ children's messages
+//   root        Z(case) = ⊕_{all} of the root's inputs; P(e) = Z ⊗ Π (1 / scale) over collect
+//   distribute  message parent→c = ⊕ of the parent's inputs without c's own message (no division)
+//   marginals   P(X, e) ∝ ⊕ over the smallest place holding X: a separator (both messages), or
+//               X's clique with every message it receives
+//
+// Semiring sum-product for PR and MAR, max-product for MPE (collect only; the assignment is
+// traced back by recoverAssignment over the collect ops, case by case).
+#pragma once
+
+#include "compiler/frontends/bn/bayes_net.h"
+#include "compiler/junction_tree/junction_tree.h"
+#include "ir/tensor_program.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace zbddc {
+
+inline constexpr uint32_t kNoTable = UINT32_MAX;
+
+struct JunctionTreeLowering {
+    bool maxProduct = false; // MPE: max-product, collect only
+    bool marginals = false;  // MAR: distribute and one marginal table per variable
+    uint32_t batch = 1;      // B cases
+    // Variables observed in some case of the batch: each gets an indicator table.
+    std::vector<uint32_t> observed;
+    // Case index fastest (the GPU: a warp's loads coalesce) or slowest (the CPU: one case's rows
+    // are contiguous and the potentials stay in cache across cases).
+    bool batchFastest = true;
+};
+
+struct JunctionTreeProgram {
+    TensorProgram program;
+    uint32_t batchVariable = 0; // the case index: variable numVariables() of the network
+    uint32_t batch = 1;
+    std::vector<uint32_t> evidenceTable; // per variable: its indicator table, or kNoTable
+    uint32_t normaliser = kNoTable;      // Z(case), scaled as described above
+    std::vector<uint32_t> collectScales; // InverseMax tables of the collect messages
+    std::vector<uint32_t> marginalTable; // per variable (MAR): a table over {X, case} ∝ P(X, e)
+
+    // Row of `table` for case b and the other scope variables at `assignment` (which need not
+    // hold the case); tables without the case variable read the same row for every case.
+    uint64_t rowOf(uint32_t table, uint32_t b, const std::vector<uint32_t> &assignment) const;
+    // Writes the indicator values of one case: states[v] observed (or UINT32_MAX) per variable.
+    void setEvidence(uint32_t b, const std::vector<uint32_t> &states);
+};
+
+// The tree must be the network's (buildJunctionTree(net, ...)); factors are the CPTs.
+Result<JunctionTreeProgram> lowerJunctionTree(const BayesNet &net, const JunctionTree &tree,
+                                              const JunctionTreeLowering &options);
+
+} // namespace zbddc

@@ -1,0 +1,251 @@
+#include "runtime/junction_tree/junction_tree_model.h"
+
+#include "compiler/junction_tree/lower_junction_tree.h"
+#include "runtime/bucket_elimination/tensor_executor.h"
+#include "support/timer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace zbddc {
+
+namespace {
+
+constexpr double kLn10 = 2.302585092994045684;
+
+// Bytes of a lowered program's tables: the part that grows with the batch, and the rest.
+struct ProgramBytes {
+    uint64_t perCase = 0, fixed = 0;
+};
+
+ProgramBytes programBytes(const JunctionTreeProgram &jt) {
+    ProgramBytes bytes;
+    for (const Table &t : jt.program.tables) {
+        const bool batched =
+            std::find(t.scope.begin(), t.scope.end(), jt.batchVariable) != t.scope.end();
+        const uint64_t b = t.entries() * sizeof(double);
+        (batched ? bytes.perCase : bytes.fixed) += batched ? b / jt.batch : b;
+    }
+    return bytes;
+}
+
+std::vector<uint32_t> observedVariables(std::span<const Evidence> cases, size_t n) {
+    std::vector<bool> seen(n, false);
+    for (const Evidence &e : cases)
+        for (size_t v = 0; v < n; ++v)
+            seen[v] = seen[v] || e.states[v] != kNone;
+    std::vector<uint32_t> observed;
+    for (uint32_t v = 0; v < n; ++v)
+        if (seen[v])
+            observed.push_back(v);
+    return observed;
+}
+
+// A table's value for one case at `assignment` (the case variable set apart).
+double valueFor(const JunctionTreeProgram &jt, const std::vector<std::vector<double>> &computed,
+                uint32_t table, uint32_t b, const std::vector<uint32_t> &assignment) {
+    const Table &t = jt.program.tables[table];
+    const uint64_t row = jt.rowOf(table, b, assignment);
+    return t.input ? t.values[row] : computed[table][row];
+}
+
+} // namespace
+
+struct JunctionTreeModel::Impl {
+    BayesNet net;
+    JunctionTree tree;
+    JunctionTreeOptions options;
+    std::vector<Variable> variables;
+    std::unique_ptr<TensorExecutor> executor;
+    std::string executorError;
+
+    bool batchFastest() const { return options.executor != "cpu"; }
+
+    // Cases per run: what the memory budget holds, at most the cases given.
+    Result<uint32_t> batchSize(const JunctionTreeLowering &lowering, size_t cases) {
+        JunctionTreeLowering one = lowering;
+        one.batch = 1;
+        auto probe = lowerJunctionTree(net, tree, one);
+        if (!probe)
+            return probe.error();
+        const ProgramBytes bytes = programBytes(*probe);
+        uint64_t budget = options.memoryBudgetBytes;
+        if (!budget) {
+            auto b = executor->memoryBudgetBytes();
+            if (!b)
+                return b.error();
+            budget = *b;
+        }
+        if (bytes.fixed + bytes.perCase > budget)
+            return error("the junction tree needs " + std::to_string(bytes.fixed >> 20) +
+                         " MiB plus " + std::to_string(bytes.perCase >> 20) +
+                         " MiB per case, more than the " + std::to_string(budget >> 20) +
+                         " MiB this device can hold");
+        uint64_t b = (budget - bytes.fixed) / std::max<uint64_t>(bytes.perCase, 1);
+        b = std::min<uint64_t>({b, cases, uint64_t{1} << 16});
+        if (options.maxBatch)
+            b = std::min<uint64_t>(b, options.maxBatch);
+        return static_cast<uint32_t>(std::max<uint64_t>(b, 1));
+    }
+
+    // log P(e) (or log max_x P(x, e)) of case b: the root's scaled value with the scales undone.
+    double logNormaliser(const JunctionTreeProgram &jt,
+                         const std::vector<std::vector<double>> &computed, uint32_t b) const {
+        const std::vector<uint32_t> none(tree.numVariables(), 0);
+        const double z = valueFor(jt, computed, jt.normaliser, b, none);
+        if (z <= 0)
+            return -std::numeric_limits<double>::infinity();
+        double log = std::log(z);
+        for (uint32_t s : jt.collectScales)
+            log -= std::log(valueFor(jt, computed, s, b, none));
+        return log;
+    }
+
+    Result<TaskResult> answer(Task task, const JunctionTreeProgram &jt,
+                              const std::vector<std::vector<double>> &computed, uint32_t b,
+                              const Evidence &ev) const {
+        TaskResult r;
+        r.task = task;
+        const double log = logNormaliser(jt, computed, b);
+        r.log10 = log / kLn10;
+        r.value = std::exp(log);
+        if (task == Task::Mar) {
+            if (std::isinf(log))
+                return error("MAR is undefined: the evidence has probability 0");
+            r.marginals.resize(tree.numVariables());
+            std::vector<uint32_t> at(tree.numVariables(), 0);
+            for (uint32_t v = 0; v < tree.numVariables(); ++v) {
+                std::vector<double> &m = r.marginals[v];
+                m.assign(tree.domainSizes[v], 0.0);
+                if (ev.states[v] != kNone) {
+                    m[ev.states[v]] = 1;
+                    continue;
+                }
+                double sum = 0;
+                for (uint32_t x = 0; x < m.size(); ++x) {
+                    at[v] = x;
+                    sum += m[x] = valueFor(jt, computed, jt.marginalTable[v], b, at);
+                }
+                at[v] = 0;
+                for (double &p : m)
+                    p /= sum;
+            }
+        }
+        if (task == Task::Mpe) {
+            if (std::isinf(log))
+                return error("MPE is undefined: the evidence has probability 0");
+            std::vector<uint32_t> assignment(tree.numVariables() + 1, 0);
+            for (uint32_t v = 0; v < tree.numVariables(); ++v)
+                assignment[v] = ev.states[v] == kNone ? 0 : ev.states[v];
+            assignment[jt.batchVariable] = b;
+            recoverAssignment(jt.program, computed, assignment);
+            assignment.pop_back();
+            r.assignment = std::move(assignment);
+        }
+        return r;
+    }
+};
+
+JunctionTreeModel::JunctionTreeModel(BayesNet net, JunctionTree tree, JunctionTreeOptions options)
+    : impl_(std::make_unique<Impl>()) {
+    impl_->net = std::move(net);
+    impl_->tree = std::move(tree);
+    impl_->options = std::move(options);
+    for (const BnVariable &v : impl_->net.variables)
+        impl_->variables.push_back({v.name, v.states});
+    TensorExecutorOptions eo;
+    eo.threads = impl_->options.threads;
+    auto executor = makeTensorExecutor(impl_->options.executor, eo);
+    if (executor)
+        impl_->executor = std::move(*executor);
+    else
+        impl_->executorError = executor.error().message;
+    if (impl_->options.executor == "auto") // the layout follows the executor that was chosen
+        impl_->options.executor = tensorGpuUsable() ? "cuda" : "cpu";
+}
+
+JunctionTreeModel::~JunctionTreeModel() = default;
+JunctionTreeModel::JunctionTreeModel(JunctionTreeModel &&) noexcept = default;
+JunctionTreeModel &JunctionTreeModel::operator=(JunctionTreeModel &&) noexcept = default;
+
+const BayesNet &JunctionTreeModel::network() const {
+    return impl_->net;
+}
+const JunctionTree &JunctionTreeModel::tree() const {
+    return impl_->tree;
+}
+const std::vector<Variable> &JunctionTreeModel::variables() const {
+    return impl_->variables;
+}
+
+std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<const Evidence> cases,
+                                                       JunctionTreeRunInfo *info) {
+    Impl &m = *impl_;
+    std::vector<Result<TaskResult>> results;
+    auto failAll = [&](const Diagnostic &d) {
+        results.assign(cases.size(), Result<TaskResult>(d));
+        return results;
+    };
+    if (!m.executor)
+        return failAll(error(m.executorError));
+    if (task == Task::Eval)
+        return failAll(error("the junction-tree route answers pr, mar and mpe"));
+    for (const Evidence &e : cases)
+        if (e.states.size() != m.tree.numVariables())
+            return failAll(error("evidence does not match the model's variables"));
+    if (cases.empty())
+        return results;
+
+    const SteadyTime start = std::chrono::steady_clock::now();
+    JunctionTreeLowering lowering;
+    lowering.maxProduct = task == Task::Mpe;
+    lowering.marginals = task == Task::Mar;
+    lowering.observed = observedVariables(cases, m.tree.numVariables());
+    lowering.batchFastest = m.batchFastest();
+    auto batch = m.batchSize(lowering, cases.size());
+    if (!batch)
+        return failAll(batch.error());
+    lowering.batch = *batch;
+    auto lowered = lowerJunctionTree(m.net, m.tree, lowering);
+    if (!lowered)
+        return failAll(lowered.error());
+    JunctionTreeProgram &jt = *lowered;
+
+    JunctionTreeRunInfo local;
+    JunctionTreeRunInfo &st = info ? *info : local;
+    st = {};
+    st.batch = lowering.batch;
+    const ProgramBytes bytes = programBytes(jt);
+    st.bytesPerRun = bytes.fixed + bytes.perCase * lowering.batch;
+    const std::vector<uint32_t> unobserved(m.tree.numVariables(), kNone);
+    for (size_t first = 0; first < cases.size(); first += lowering.batch) {
+        const size_t count = std::min<size_t>(lowering.batch, cases.size() - first);
+        // A short last chunk is padded with cases without evidence: the program (and its compiled
+        // kernels) stays the same.
+        for (uint32_t b = 0; b < lowering.batch; ++b)
+            jt.setEvidence(b, b < count ? cases[first + b].states : unobserved);
+        auto tables = m.executor->run(jt.program);
+        ++st.runs;
+        if (!tables) {
+            for (size_t i = 0; i < count; ++i)
+                results.push_back(tables.error());
+            continue;
+        }
+        st.device = tables->device.label();
+        for (uint32_t b = 0; b < count; ++b)
+            results.push_back(m.answer(task, jt, tables->tables, b, cases[first + b]));
+    }
+    const double perCase = msSince(start) / static_cast<double>(cases.size());
+    const std::string device = st.device + " (junction tree, " +
+                               std::to_string(m.tree.numCliques()) + " cliques, " +
+                               std::to_string(lowering.batch) + " cases per run)";
+    for (Result<TaskResult> &r : results)
+        if (r) {
+            r->device = device;
+            r->timeMs = perCase;
+        }
+    return results;
+}
+
+} // namespace zbddc

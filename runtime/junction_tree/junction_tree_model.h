@@ -1,0 +1,61 @@
+// A Bayesian network answered by junction-tree propagation: PR, MAR and MPE over batches of
+// evidence cases, run as TensorPrograms (compiler/junction_tree/lower_junction_tree.h) on any
+// tensor executor — the reference interpreter, the threaded CPU or the CUDA kernels — in chunks
+// of as many cases as the executor's memory holds. Answers are exact: every message is rescaled
+// per case, so P(e) down to 10^-300 and far below is reported through its log10.
+#pragma once
+
+#include "compiler/frontends/bn/bayes_net.h"
+#include "compiler/junction_tree/junction_tree.h"
+#include "runtime/evidence.h"
+#include "runtime/tasks.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace zbddc {
+
+struct JunctionTreeOptions {
+    std::string executor = "auto";  // a tensor executor's name (tensor_executor.h)
+    unsigned threads = 0;           // CPU threads; 0: all
+    uint32_t maxBatch = 0;          // cases per run; 0: as many as the memory budget allows
+    uint64_t memoryBudgetBytes = 0; // 0: the executor's own budget
+};
+
+// What a batched run held and where, for reports.
+struct JunctionTreeRunInfo {
+    uint32_t batch = 0;       // cases per run
+    uint32_t runs = 0;        // executor runs (chunks)
+    uint64_t bytesPerRun = 0; // tables of one run
+    std::string device;       // DeviceReport::label() of the last run
+};
+
+class JunctionTreeModel {
+  public:
+    // The tree must have been built from `net` (buildJunctionTree).
+    JunctionTreeModel(BayesNet net, JunctionTree tree, JunctionTreeOptions options = {});
+    ~JunctionTreeModel();
+    JunctionTreeModel(JunctionTreeModel &&) noexcept;
+    JunctionTreeModel &operator=(JunctionTreeModel &&) noexcept;
+
+    const BayesNet &network() const;
+    const JunctionTree &tree() const;
+    // The network's variables and states, as evidence readers and printers take them.
+    const std::vector<Variable> &variables() const;
+
+    // One result per case, in order: PR (P(e) and its log10), MAR (every variable's posterior;
+    // a case with P(e) = 0 fails alone) or MPE (max_x P(x, e) and an assignment). EVAL is not a
+    // task of this route.
+    std::vector<Result<TaskResult>> run(Task task, std::span<const Evidence> cases,
+                                        JunctionTreeRunInfo *info = nullptr);
+
+    struct Impl;
+
+  private:
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace zbddc
