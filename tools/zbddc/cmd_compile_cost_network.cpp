@@ -37,7 +37,7 @@ int compileCostNetworkCommand(const CompileOptions &o) {
         return reportError(net.error());
     const CostNetworkCompileOptions &flags = o.costNetwork;
     BeOptions options;
-    options.heuristic = *parseOrderHeuristic(flags.order.heuristic); // CLI checked the name
+    options.heuristic = *parseOrderHeuristic(flags.order.heuristicOr("min-fill")); // CLI checked the name
     if (!flags.order.orderFile.empty()) {
         auto order = readOrderFile(flags.order.orderFile, net->numVariables());
         if (!order)

@@ -9,7 +9,6 @@
 #include <iostream>
 
 namespace zbddc::cli {
-namespace {
 
 Result<std::vector<Evidence>> evidenceCases(const std::string &spec,
                                             const std::vector<Variable> &variables) {
@@ -22,6 +21,32 @@ Result<std::vector<Evidence>> evidenceCases(const std::string &spec,
         return e.error();
     return std::vector<Evidence>{std::move(*e)};
 }
+
+int printTaskResults(const RunOptions &o, std::vector<Result<TaskResult>> &batch,
+                     const std::vector<Variable> &variables) {
+    std::vector<TaskResult> results;
+    for (Result<TaskResult> &r : batch) {
+        if (!r)
+            return reportError(r.error().file.empty() ? errorAt(o.model, 0, r.error().message)
+                                                      : r.error());
+        results.push_back(std::move(*r));
+    }
+    if (o.json) {
+        if (results.size() > 1)
+            std::cout << "[";
+        for (size_t i = 0; i < results.size(); ++i) {
+            std::cout << (i ? "," : "");
+            printJson(results[i], variables, std::cout);
+        }
+        std::cout << (results.size() > 1 ? "]\n" : "\n");
+    } else {
+        for (const TaskResult &r : results)
+            printUai(r, variables, std::cout);
+    }
+    return 0;
+}
+
+namespace {
 
 // Free-input values: whitespace-separated numbers.
 Result<std::vector<double>> freeInputValues(const std::string &path) {
@@ -78,6 +103,14 @@ int runCommand(const RunOptions &o) {
         std::cerr << "zbddc: unknown task '" << o.task << "' (eval, pr, mar or mpe)\n";
         return 2;
     }
+    std::string routeWhy;
+    if (isNetworkFile(o.model)) {
+        if (auto handled = runNetworkByRoute(o, routeWhy))
+            return *handled;
+    } else if (o.route != "auto") {
+        std::cerr << "zbddc: --route applies to networks (.bif, .xmlbif, .net, BAYES .uai)\n";
+        return 2;
+    }
     auto model = openModel(o);
     if (!model)
         return reportError(model.error());
@@ -90,28 +123,15 @@ int runCommand(const RunOptions &o) {
         return reportError(free.error());
 
     TaskOptions options{numericChoice(o.numeric), *free};
-    std::vector<TaskResult> results;
-    for (Result<TaskResult> &r : runTasks(*model, *task, *cases, options)) {
-        if (!r)
-            return reportError(r.error().file.empty() ? errorAt(o.model, 0, r.error().message)
-                                                      : r.error());
-        results.push_back(std::move(*r));
-    }
+    std::vector<Result<TaskResult>> results = runTasks(*model, *task, *cases, options);
     if (o.device == "cuda" && model->device() != DeviceKind::Cuda && !model->fallbackNote().empty())
         std::cerr << "zbddc: note: " << model->fallbackNote() << "; ran on the CPU\n";
-    if (o.json) {
-        if (results.size() > 1)
-            std::cout << "[";
-        for (size_t i = 0; i < results.size(); ++i) {
-            std::cout << (i ? "," : "");
-            printJson(results[i], variables, std::cout);
+    for (Result<TaskResult> &r : results)
+        if (r && isNetworkFile(o.model)) {
+            r->route = "mlf";
+            r->routeWhy = routeWhy;
         }
-        std::cout << (results.size() > 1 ? "]\n" : "\n");
-    } else {
-        for (const TaskResult &r : results)
-            printUai(r, variables, std::cout);
-    }
-    return 0;
+    return printTaskResults(o, results, variables);
 }
 
 } // namespace zbddc::cli

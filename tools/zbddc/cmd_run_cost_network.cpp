@@ -50,7 +50,7 @@ void printSolution(const CostNetwork &shape, const Solution &solution, bool json
 // .uai BAYES files go through the network (MLF) route; UAI MARKOV networks are not Bayesian
 // networks, so they take the elimination route (isCostNetworkFile).
 void addCostNetworkRunOptions(CLI::App &run, CostNetworkRunOptions &f) {
-    f.order.addTo(run, "(.wcsp)");
+    f.order.addTo(run, "(.wcsp, MARKOV .uai, --route jt)", {"search"});
     run.add_flag("--incomplete-tables", f.incompleteTables,
                  "(.wcsp) keep only rows below the upper bound in every table "
                  "(Bistaffa et al. 2017 §IV)");
@@ -76,6 +76,10 @@ int runCostNetworkCommand(const RunOptions &o) {
                "assignment)\n";
         return 2;
     }
+    if (o.costNetwork.order.heuristic == "search") {
+        std::cerr << "zbddc: --heuristic search applies to junction trees (networks) only\n";
+        return 2;
+    }
     if (fileExtension(o.model) == ".so")
         return runProblemLibrary(o);
     auto net = readCostNetworkFile(o.model);
@@ -89,7 +93,7 @@ int runCostNetworkCommand(const RunOptions &o) {
         return reportError(evidence.error());
     options.evidence = std::move(*evidence);
     const CostNetworkRunOptions &flags = o.costNetwork;
-    options.heuristic = *parseOrderHeuristic(flags.order.heuristic); // CLI checked the name
+    options.heuristic = *parseOrderHeuristic(flags.order.heuristicOr("min-fill")); // CLI checked the name
     options.incompleteTables = flags.incompleteTables;
     options.execution.splitThresholdEntries = flags.splitThreshold;
     if (!flags.order.orderFile.empty()) {

@@ -25,19 +25,10 @@ int statsCostNetworkCommand(const StatsOptions &o) {
     auto net = readCostNetworkFile(o.model);
     if (!net)
         return reportError(net.error());
-    std::vector<uint32_t> order;
-    std::string heuristic = flags.heuristic;
-    if (!flags.orderFile.empty()) {
-        auto given = readOrderFile(flags.orderFile, net->numVariables());
-        if (!given)
-            return reportError(given.error());
-        order = std::move(*given);
-        heuristic = "given";
-    } else {
-        order = greedyOrder(buildInteractionGraph(net->domainSizes, functionScopes(*net)),
-                            *parseOrderHeuristic(flags.heuristic)); // CLI checked the name
-    }
-    auto st = eliminationStats(*net, order, heuristic);
+    auto chosen = chooseOrder(net->domainSizes, functionScopes(*net), flags, "min-fill", 0);
+    if (!chosen)
+        return reportError(chosen.error());
+    auto st = eliminationStats(*net, chosen->order, chosen->heuristic);
     if (!st)
         return reportError(errorAt(o.model, 0, st.error().message));
     const double bytes = sizeof(double);

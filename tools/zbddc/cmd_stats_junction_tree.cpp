@@ -28,11 +28,6 @@ struct Factors {
     std::vector<std::vector<uint32_t>> scopes;
 };
 
-bool isNetworkFile(const std::string &path) {
-    const std::string ext = fileExtension(path);
-    return ext == ".bif" || ext == ".xml" || ext == ".xmlbif" || ext == ".net" || ext == ".uai";
-}
-
 Result<Factors> readFactors(const StatsOptions &o) {
     if (isCostNetworkFile(o.model)) {
         auto net = readCostNetworkFile(o.model);
@@ -70,28 +65,15 @@ int statsJunctionTreeCommand(const StatsOptions &o) {
     if (!factors)
         return reportError(factors.error());
 
-    const SteadyTime t0 = std::chrono::steady_clock::now();
-    std::vector<uint32_t> order;
-    std::string heuristic = o.eliminationOrder.heuristic;
-    OrderSearchOptions searchOptions;
-    searchOptions.timeLimitMs = o.searchMs;
-    OrderSearchResult search;
-    if (!o.eliminationOrder.orderFile.empty()) {
-        auto given = readOrderFile(o.eliminationOrder.orderFile, factors->domains.size());
-        if (!given)
-            return reportError(given.error());
-        order = std::move(*given);
-        heuristic = "given";
-    } else {
-        const InteractionGraph graph = buildInteractionGraph(factors->domains, factors->scopes);
-        if (heuristic == "search") {
-            search = searchOrder(graph, searchOptions);
-            order = search.order;
-        } else {
-            order = greedyOrder(graph, *parseOrderHeuristic(heuristic)); // CLI checked the name
-        }
-    }
-    const double orderMs = msSince(t0);
+    auto chosen = chooseOrder(factors->domains, factors->scopes, o.eliminationOrder, "search",
+                              o.searchMs);
+    if (!chosen)
+        return reportError(chosen.error());
+    const std::vector<uint32_t> &order = chosen->order;
+    const std::string &heuristic = chosen->heuristic;
+    const OrderSearchResult &search = chosen->search;
+    const OrderSearchOptions &searchOptions = chosen->searchOptions;
+    const double orderMs = chosen->timeMs;
     const SteadyTime t1 = std::chrono::steady_clock::now();
     auto jt = buildJunctionTree(factors->domains, factors->scopes, order);
     if (!jt)

@@ -6,6 +6,9 @@
 #include "tools/zbddc/load_model.h"
 #include "tools/zbddc/order_flags.h"
 
+#include "runtime/tasks.h"
+
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -57,6 +60,8 @@ struct RunOptions {
     std::string evidence;     // VAR=state list or a .evid file
     std::string inputs;       // file of free-input values
     std::string device = "auto";  // auto, cpu (LLVM JIT), cuda or reference
+    std::string route = "auto";   // networks: mlf, jt or auto (cmd_run_junction_tree.cpp)
+    double searchMs = 1000;       // the junction tree's order search bound
     std::string numeric = "auto";
     int optLevel = 0;             // the JIT's -O level
     bool cpuLoop = false;         // --device cpu: the data-driven loop instead of JIT code
@@ -86,6 +91,16 @@ int compileCpuOutput(const CompileOptions &options, const zbddc::Circuit &circui
 // CUDA backend outputs: --emit=cu / --emit=ptx (cmd_compile_cuda.cpp).
 int compileCudaOutput(const CompileOptions &options, const zbddc::Circuit &circuit);
 int runCommand(const RunOptions &options);
+// Shared by the run routes (cmd_run.cpp): the cases of --evidence (none: one empty case), and
+// the batch printed (UAI text or JSON); returns the exit code.
+Result<std::vector<Evidence>> evidenceCases(const std::string &spec,
+                                            const std::vector<Variable> &variables);
+int printTaskResults(const RunOptions &options, std::vector<Result<TaskResult>> &results,
+                     const std::vector<Variable> &variables);
+// A network's route (cmd_run_junction_tree.cpp): runs the junction tree and returns its exit
+// code, or returns nothing (and why) where the MLF route is to run.
+std::optional<int> runNetworkByRoute(const RunOptions &options, std::string &mlfWhy);
+bool isNetworkFile(const std::string &path); // .bif, .xml, .xmlbif, .net, BAYES .uai
 int statsCommand(const StatsOptions &options);
 // `zbddc stats NET --route jt` (cmd_stats_junction_tree.cpp).
 int statsJunctionTreeCommand(const StatsOptions &options);

@@ -49,6 +49,13 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
                      "generation; for circuits too large for straight-line code)");
     runCmd->add_option("--numeric", run.numeric, "auto, float64 or log")
         ->check(CLI::IsMember({"auto", "float64", "log"}));
+    runCmd->add_option("--route", run.route,
+                       "networks: mlf (the compiled MLF), jt (junction tree) or auto (the cheaper "
+                       "by an estimate of both; default)")
+        ->check(CLI::IsMember({"auto", "mlf", "jt"}));
+    runCmd->add_option("--search-ms", run.searchMs,
+                       "(--route jt) stop starting randomised orders after this many milliseconds")
+        ->check(CLI::NonNegativeNumber);
     runCmd->add_flag("--json", run.json, "Print one JSON object (see docs/cli.md)");
     run.modelOptions.addTo(*runCmd);
     addCostNetworkRunOptions(*runCmd, run.costNetwork);

@@ -94,6 +94,8 @@ void printJson(const TaskResult &r, const std::vector<Variable> &vars, std::ostr
         }
         out << "}";
     }
+    if (!r.route.empty())
+        out << ",\"route\":" << jsonString(r.route) << ",\"route_why\":" << jsonString(r.routeWhy);
     out << ",\"device\":" << jsonString(r.device) << ",\"time_ms\":" << jsonNumber(r.timeMs) << "}";
 }
 

@@ -1,0 +1,131 @@
+// `zbddc run NET --route mlf|jt|auto`: which route answers a Bayesian network, and the
+// junction-tree route itself (runtime/junction_tree). `auto` estimates both before compiling
+// either: the MLF's ZBDD size from its frontier model (compiler/mlf/mlf_frontier.h) against the
+// junction tree's clique entries, each times the work per case and the number of cases.
+#include "compiler/junction_tree/build_junction_tree.h"
+#include "compiler/junction_tree/junction_tree_stats.h"
+#include "compiler/junction_tree/moral_graph.h"
+#include "compiler/mlf/mlf_frontier.h"
+#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/junction_tree/junction_tree_model.h"
+#include "tools/zbddc/cmd_run_cost_network.h"
+#include "tools/zbddc/commands.h"
+#include "tools/zbddc/output.h"
+
+#include <cmath>
+#include <iostream>
+
+namespace zbddc::cli {
+
+namespace {
+
+// Calibrated on the CPU (bench/network_batch, docs/junction-tree-route.md): a ZBDD node costs
+// about as much per case as this many clique entries (an MLF op touches one value and its
+// operands; a clique entry is read once per message through it, about three messages each), and
+// compiling a node costs about as much as this many clique entries' work once.
+constexpr double kMlfNodePerCaseInEntries = 1.0 / 3.0;
+constexpr double kMlfNodeCompileInEntries = 200.0;
+
+struct RouteChoice {
+    bool junctionTree = false;
+    std::string why;
+};
+
+// The MLF's ZBDD size as its frontier model estimates it (a short order search).
+double estimatedZbddNodes(const BayesNet &net) {
+    const std::vector<uint32_t> order = searchFrontierOrder(net, {fileTopologicalOrder(net)},
+                                                            2'000'000);
+    return std::exp(frontierLogCost(net, order));
+}
+
+RouteChoice chooseRoute(const RunOptions &o, const BayesNet &net, const JunctionTreeStats &jt,
+                        size_t cases) {
+    if (o.route == "jt")
+        return {true, "asked for (--route jt)"};
+    if (o.route == "mlf")
+        return {false, "asked for (--route mlf)"};
+    const double nodes = estimatedZbddNodes(net);
+    char why[240];
+    if (nodes > static_cast<double>(o.modelOptions.zbddNodeLimit)) {
+        std::snprintf(why, sizeof why,
+                      "auto: the MLF's ZBDD is estimated at %.3g nodes, over the node limit (%llu); "
+                      "the junction tree has %.3g clique entries",
+                      nodes, static_cast<unsigned long long>(o.modelOptions.zbddNodeLimit),
+                      jt.totalCliqueEntries);
+        return {true, why};
+    }
+    const double mlf = nodes * (kMlfNodeCompileInEntries + kMlfNodePerCaseInEntries * cases);
+    const double tree = jt.totalCliqueEntries * static_cast<double>(cases);
+    std::snprintf(why, sizeof why,
+                  "auto: %zu case(s); estimated work %.3g for the MLF (%.3g ZBDD nodes) against "
+                  "%.3g for the junction tree (%.3g clique entries)",
+                  cases, mlf, nodes, tree, jt.totalCliqueEntries);
+    return {tree <= mlf, why};
+}
+
+} // namespace
+
+bool isNetworkFile(const std::string &path) {
+    const std::string ext = fileExtension(path);
+    return ext == ".bif" || ext == ".xml" || ext == ".xmlbif" || ext == ".net" ||
+           (ext == ".uai" && !isCostNetworkFile(path));
+}
+
+std::optional<int> runNetworkByRoute(const RunOptions &o, std::string &mlfWhy) {
+    const auto task = parseTask(o.task.empty() ? "pr" : o.task);
+    if (o.route == "mlf" || (task == Task::Eval && o.route != "jt")) {
+        mlfWhy = o.route == "mlf" ? "asked for (--route mlf)" : "eval reads the circuit's outputs";
+        return std::nullopt;
+    }
+    if (!task || *task == Task::Eval) {
+        std::cerr << "zbddc: the junction-tree route answers --task pr, mar or mpe\n";
+        return 2;
+    }
+    ReadOptions read;
+    read.strict = o.modelOptions.strict;
+    auto net = readNetworkFile(o.model, read);
+    if (!net)
+        return reportError(net.error());
+    auto order = chooseOrder(networkDomainSizes(*net), familyScopes(*net), o.costNetwork.order,
+                             "search", o.searchMs);
+    if (!order)
+        return reportError(order.error());
+    auto tree = buildJunctionTree(*net, order->order);
+    if (!tree)
+        return reportError(errorAt(o.model, 0, tree.error().message));
+
+    std::vector<Variable> variables;
+    for (const BnVariable &v : net->variables)
+        variables.push_back({v.name, v.states});
+    auto cases = evidenceCases(o.evidence, variables);
+    if (!cases)
+        return reportError(cases.error());
+    const RouteChoice choice = chooseRoute(o, *net, junctionTreeStats(*tree), cases->size());
+    if (!choice.junctionTree) {
+        mlfWhy = choice.why;
+        return std::nullopt;
+    }
+    for (const Diagnostic &w : net->warnings) {
+        Diagnostic shown = w;
+        shown.message = "warning: " + w.message;
+        std::cerr << shown.str() << "\n";
+    }
+    JunctionTreeOptions options;
+    options.executor = o.device;
+    if (o.device == "cuda" && !tensorGpuUsable()) {
+        std::cerr << "zbddc: note: " << tensorGpuUsable().error().message << "; ran on the CPU\n";
+        options.executor = "cpu";
+    }
+    JunctionTreeModel model(std::move(*net), std::move(*tree), options);
+    std::vector<Result<TaskResult>> results = model.run(*task, *cases);
+    for (Result<TaskResult> &r : results)
+        if (r) {
+            r->route = "jt";
+            r->routeWhy = choice.why;
+        }
+    if (!o.json)
+        std::cerr << "zbddc: note: route jt: " << choice.why << "\n";
+    return printTaskResults(o, results, variables);
+}
+
+} // namespace zbddc::cli
