@@ -37,6 +37,8 @@ struct TaskResult {
     std::vector<std::vector<double>> marginals; // MAR: P(X = x | e) per variable and state
     std::vector<uint32_t> assignment;         // MPE: a state per variable (kNone if undetermined)
     std::string device = "cpu (reference evaluator)";
+    std::string route;    // networks: "mlf" or "jt" (empty for other models)
+    std::string routeWhy; // why that route was taken
     double timeMs = 0;
 };
 

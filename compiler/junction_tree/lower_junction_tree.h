@@ -11,7 +11,9 @@
 //
 //   collect     message c→parent = ⊕_{clique vars ∖ separator} ψ_c ⊗ λ's ⊗ children's messages
 //   root        Z(case) = ⊕_{all} of the root's inputs; P(e) = Z ⊗ Π (1 / scale) over collect
-//   distribute  message parent→c = ⊕ of the parent's inputs without c's own message (no division)
+//   distribute  message parent→c = ⊕ of the parent's inputs without c's own message; a parent
+//               with many children instead materialises its belief once and divides each
+//               child's share by that child's message (Jensen et al. 1990's Hugin update)
 //   marginals   P(X, e) ∝ ⊕ over the smallest place holding X: a separator (both messages), or
 //               X's clique with every message it receives
 //
@@ -39,6 +41,9 @@ struct JunctionTreeLowering {
     // Case index fastest (the GPU: a warp's loads coalesce) or slowest (the CPU: one case's rows
     // are contiguous and the potentials stay in cache across cases).
     bool batchFastest = true;
+    // How a parent with children distributes (lower_junction_tree.cpp's useBelief): by the
+    // estimated cost, or always or never through its materialised belief (tests take both).
+    enum class Belief : uint8_t { ByCost, Always, Never } belief = Belief::ByCost;
 };
 
 struct JunctionTreeProgram {

@@ -203,6 +203,7 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
     lowering.marginals = task == Task::Mar;
     lowering.observed = observedVariables(cases, m.tree.numVariables());
     lowering.batchFastest = m.batchFastest();
+    lowering.belief = m.options.belief;
     auto batch = m.batchSize(lowering, cases.size());
     if (!batch)
         return failAll(batch.error());

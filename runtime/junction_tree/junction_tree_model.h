@@ -7,6 +7,7 @@
 
 #include "compiler/frontends/bn/bayes_net.h"
 #include "compiler/junction_tree/junction_tree.h"
+#include "compiler/junction_tree/lower_junction_tree.h"
 #include "runtime/evidence.h"
 #include "runtime/tasks.h"
 
@@ -23,6 +24,7 @@ struct JunctionTreeOptions {
     unsigned threads = 0;           // CPU threads; 0: all
     uint32_t maxBatch = 0;          // cases per run; 0: as many as the memory budget allows
     uint64_t memoryBudgetBytes = 0; // 0: the executor's own budget
+    JunctionTreeLowering::Belief belief = JunctionTreeLowering::Belief::ByCost;
 };
 
 // What a batched run held and where, for reports.

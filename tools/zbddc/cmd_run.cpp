@@ -107,8 +107,8 @@ int runCommand(const RunOptions &o) {
     if (isNetworkFile(o.model)) {
         if (auto handled = runNetworkByRoute(o, routeWhy))
             return *handled;
-    } else if (o.route != "auto") {
-        std::cerr << "zbddc: --route applies to networks (.bif, .xmlbif, .net, BAYES .uai)\n";
+    } else if (o.route == "jt") {
+        std::cerr << "zbddc: --route jt needs a network (.bif, .xmlbif, .net, BAYES .uai)\n";
         return 2;
     }
     auto model = openModel(o);

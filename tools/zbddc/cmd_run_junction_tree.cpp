@@ -73,9 +73,21 @@ bool isNetworkFile(const std::string &path) {
 
 std::optional<int> runNetworkByRoute(const RunOptions &o, std::string &mlfWhy) {
     const auto task = parseTask(o.task.empty() ? "pr" : o.task);
-    if (o.route == "mlf" || (task == Task::Eval && o.route != "jt")) {
-        mlfWhy = o.route == "mlf" ? "asked for (--route mlf)" : "eval reads the circuit's outputs";
+    if (o.route == "mlf") {
+        mlfWhy = "asked for (--route mlf)";
         return std::nullopt;
+    }
+    if (o.route == "auto") { // what only the compiled circuit has decides for it
+        const char *flag = task == Task::Eval     ? "eval reads the circuit's outputs"
+                           : o.cpuLoop            ? "--cpu-loop runs the compiled circuit"
+                           : o.optLevel > 0       ? "-O compiles the circuit"
+                           : o.numeric != "auto"  ? "--numeric chooses the circuit's arithmetic"
+                           : !o.inputs.empty()    ? "--inputs sets the circuit's free inputs"
+                                                  : nullptr;
+        if (flag) {
+            mlfWhy = std::string("auto: ") + flag;
+            return std::nullopt;
+        }
     }
     if (!task || *task == Task::Eval) {
         std::cerr << "zbddc: the junction-tree route answers --task pr, mar or mpe\n";

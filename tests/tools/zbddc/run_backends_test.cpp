@@ -35,7 +35,8 @@ TEST_CASE("zbddc run --device cpu [--cpu-loop] answers like --device reference",
     for (const auto &[model, evidence] : models) {
         for (const char *task : {"pr", "mar", "mpe"}) {
             INFO(model << " " << task);
-            const std::string args = "run " + model + " --task " + task + " --evidence " + evidence;
+            const std::string args =
+                "run " + model + " --route mlf --task " + task + " --evidence " + evidence;
             auto want = runZbddc(args + " --device reference");
             REQUIRE(want.exitCode == 0);
             for (const char *cpu : {" --device cpu", " --device cpu --cpu-loop"}) {
@@ -45,9 +46,9 @@ TEST_CASE("zbddc run --device cpu [--cpu-loop] answers like --device reference",
                 checkSameAnswer(got.out, want.out);
             }
         }
-        auto json = runZbddc("run " + model + " --task pr --device cpu --json");
+        auto json = runZbddc("run " + model + " --route mlf --task pr --device cpu --json");
         CHECK_THAT(json.out, Catch::Contains("\"device\":\"cpu (LLVM JIT, float64"));
-        json = runZbddc("run " + model + " --task pr --device cpu --cpu-loop --json");
+        json = runZbddc("run " + model + " --route mlf --task pr --device cpu --cpu-loop --json");
         CHECK_THAT(json.out, Catch::Contains("\"device\":\"cpu (data-driven loop, float64"));
     }
 }

@@ -4,8 +4,12 @@
 #include "backends/tensor/cuda/tensor_kernels.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
+#include "compiler/junction_tree/build_junction_tree.h"
+#include "compiler/junction_tree/lower_junction_tree.h"
+#include "compiler/junction_tree/moral_graph.h"
 
 #include "tests/catch.hpp"
+#include "tests/support/bn_brute_force.h"
 #include "tests/support/min_fill_order.h"
 #include "tests/support/random_networks.h"
 
@@ -61,4 +65,28 @@ TEST_CASE("generated tensor kernels compile with NVRTC: SPOT5 404", "[cuda][nvrt
     auto p = buildBucketProgram(*net, minFillOrder(*net));
     REQUIRE(p.ok());
     checkCompiles(*p, {});
+}
+
+TEST_CASE("generated tensor kernels compile with NVRTC: batched junction trees", "[cuda][nvrtc]") {
+    // Evidence tables, rescaling (InverseMax over separators and entry by entry), Hugin's
+    // division and both layouts of the case index.
+    std::mt19937 rng(8);
+    for (int trial = 0; trial < 4; ++trial) {
+        const BayesNet net = testing::randomBayesNet(rng, 6 + trial);
+        auto tree = buildJunctionTree(net, greedyOrder(moralGraph(net), OrderHeuristic::MinFill));
+        REQUIRE(tree.ok());
+        JunctionTreeLowering lowering;
+        lowering.maxProduct = trial == 3;
+        lowering.marginals = trial < 3;
+        lowering.batch = 33;
+        lowering.observed = {0, 2, 4};
+        lowering.batchFastest = trial % 2 == 0;
+        lowering.belief = trial == 1 ? JunctionTreeLowering::Belief::Always
+                                     : JunctionTreeLowering::Belief::Never;
+        auto lowered = lowerJunctionTree(net, *tree, lowering);
+        REQUIRE(lowered.ok());
+        TensorKernelOptions ko;
+        ko.warpRowThreshold = trial % 2 ? 2 : 32;
+        checkCompiles(lowered->program, ko);
+    }
 }

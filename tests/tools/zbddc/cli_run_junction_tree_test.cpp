@@ -1,0 +1,78 @@
+// `zbddc run NET --route mlf|jt|auto`: the two routes answer a batch alike (the MLF route is the
+// oracle here; both are checked against brute force and elimination in their own tests), the
+// JSON says which route ran and why, auto takes the junction tree where the MLF would exceed the
+// node limit, and --route on a model that is not a network is a usage error.
+#include "tests/catch.hpp"
+#include "tests/support/run_zbddc.h"
+
+#include <regex>
+
+using namespace zbddc::testing;
+
+namespace {
+
+// Every number in the output, in order (UAI text: task lines, counts and values).
+std::vector<double> numbers(const std::string &text) {
+    std::vector<double> out;
+    const std::regex number("-?[0-9][0-9.e+-]*|-?inf");
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), number);
+         it != std::sregex_iterator(); ++it)
+        out.push_back(std::stod(it->str()));
+    return out;
+}
+
+void checkSameNumbers(const std::string &a, const std::string &b, double tolerance) {
+    const std::vector<double> x = numbers(a), y = numbers(b);
+    REQUIRE(x.size() == y.size());
+    for (size_t i = 0; i < x.size(); ++i)
+        CHECK(x[i] == Approx(y[i]).margin(tolerance));
+}
+
+const std::string kAlarm = ZBDDC_BENCHMARKS_DIR "/bn/alarm.bif";
+const std::string kAsia = ZBDDC_BENCHMARKS_DIR "/bn/asia.bif";
+
+} // namespace
+
+TEST_CASE("run --route jt answers a batch as --route mlf does", "[jt][cli]") {
+    // Four cases of the UAI batch layout over asia's 8 variables (one with no evidence).
+    const std::string evid = writeScratch("asia.evid", "4\n1 0 0\n2 1 1 6 0\n0\n3 2 0 3 1 7 1\n");
+    for (const char *task : {"pr", "mar", "mpe"}) {
+        INFO(task);
+        const std::string args = "run '" + kAsia + "' --task " + task + " --evidence '" + evid +
+                                 "' --device cpu --route ";
+        const auto jt = runZbddc(args + "jt");
+        const auto mlf = runZbddc(args + "mlf");
+        INFO(jt.err << mlf.err);
+        REQUIRE(jt.exitCode == 0);
+        REQUIRE(mlf.exitCode == 0);
+        checkSameNumbers(jt.out, mlf.out, 1e-12);
+        CHECK(jt.err.find("route jt: asked for (--route jt)") != std::string::npos);
+    }
+    const auto json = runZbddc("run '" + kAlarm + "' --task mar --route jt --json");
+    INFO(json.err);
+    REQUIRE(json.exitCode == 0);
+    CHECK(json.out.find("\"route\":\"jt\"") != std::string::npos);
+    CHECK(json.out.find("junction tree") != std::string::npos); // in the device field
+}
+
+TEST_CASE("run --route auto takes the junction tree over the node limit, and says why",
+          "[jt][cli]") {
+    const auto r = runZbddc("run '" + kAlarm + "' --task pr --json --zbdd-node-limit 100");
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    CHECK(r.out.find("\"route\":\"jt\"") != std::string::npos);
+    CHECK(r.out.find("over the node limit") != std::string::npos);
+    const auto mlf = runZbddc("run '" + kAsia + "' --task pr --json --route mlf");
+    REQUIRE(mlf.exitCode == 0);
+    CHECK(mlf.out.find("\"route\":\"mlf\",\"route_why\":\"asked for (--route mlf)\"") !=
+          std::string::npos);
+}
+
+TEST_CASE("run --route: usage errors", "[jt][cli]") {
+    const std::string zdd = ZBDDC_SOURCE_DIR "/examples/wetgrass.zdd";
+    CHECK(runZbddc("run '" + zdd + "' --route jt").exitCode == 2);
+    CHECK(runZbddc("run '" + kAsia + "' --route nope").exitCode == 2);
+    CHECK(runZbddc("run '" + kAsia + "' --route jt --task eval").exitCode == 2);
+    const std::string wcsp = writeScratch("tiny.wcsp", "tiny 2 2 1 10\n2 2\n2 0 1 0 1\n1 1 5\n");
+    CHECK(runZbddc("run '" + wcsp + "' --heuristic search").exitCode == 2);
+}
