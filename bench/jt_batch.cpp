@@ -1,0 +1,180 @@
+// The junction-tree route over Fast-BNI's workload (Jiang et al. 2023): per network, N
+// forward-sampled cases with a fraction of the variables observed, MAR and MPE answered per
+// device (cpu: all host threads; cuda: the generated kernels) in batches sized by memory, and
+// one case at a time; the largest difference of each device's marginals from the CPU's. Writes
+// the cases (NAME.evid) and the CPU's marginals of the first cases (NAME.mar.json) so that a peer
+// (bench/peers/pyagrum_lazy.py) runs the same cases and compares.
+//
+//   jt_batch [--cases N] [--observed F] [--seed S] [--devices cpu,cuda] [--single K]
+//            [--out DIR] [--json FILE] NET.bif...
+#include "compiler/junction_tree/build_junction_tree.h"
+#include "compiler/junction_tree/junction_tree_stats.h"
+#include "compiler/junction_tree/moral_graph.h"
+#include "compiler/junction_tree/order_search.h"
+#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/junction_tree/junction_tree_model.h"
+#include "runtime/sample_evidence.h"
+#include "support/json.h"
+#include "support/timer.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+using namespace zbddc;
+
+namespace {
+
+struct Args {
+    size_t cases = 2000;
+    double observed = 0.2;
+    uint64_t seed = 1;
+    std::vector<std::string> devices{"cpu", "cuda"};
+    size_t single = 20; // cases answered one at a time (batch of one)
+    std::string out = ".";
+    std::string json;
+    std::vector<std::string> networks;
+};
+
+std::vector<std::string> split(const std::string &s) {
+    std::vector<std::string> out;
+    std::stringstream in(s);
+    for (std::string item; std::getline(in, item, ',');)
+        out.push_back(item);
+    return out;
+}
+
+double maxDifference(const std::vector<Result<TaskResult>> &a,
+                     const std::vector<Result<TaskResult>> &b) {
+    double worst = 0;
+    for (size_t i = 0; i < a.size() && i < b.size(); ++i) {
+        if (!a[i] || !b[i])
+            continue;
+        worst = std::max(worst, std::fabs(a[i]->log10 - b[i]->log10));
+        for (size_t v = 0; v < a[i]->marginals.size(); ++v)
+            for (size_t x = 0; x < a[i]->marginals[v].size(); ++x)
+                worst = std::max(worst, std::fabs(a[i]->marginals[v][x] - b[i]->marginals[v][x]));
+    }
+    return worst;
+}
+
+size_t failures(const std::vector<Result<TaskResult>> &r) {
+    size_t n = 0;
+    for (const auto &x : r)
+        n += !x.ok();
+    return n;
+}
+
+void writeMarginals(const std::string &path, const BayesNet &net,
+                    const std::vector<Result<TaskResult>> &mar, size_t count) {
+    std::ofstream o(path);
+    o << "[";
+    for (size_t i = 0; i < count && i < mar.size(); ++i) {
+        o << (i ? ",\n" : "") << "{";
+        for (size_t v = 0; v < net.variables.size(); ++v) {
+            o << (v ? "," : "") << jsonString(net.variables[v].name) << ":[";
+            for (size_t x = 0; mar[i] && x < mar[i]->marginals[v].size(); ++x)
+                o << (x ? "," : "") << mar[i]->marginals[v][x];
+            o << "]";
+        }
+        o << "}";
+    }
+    o << "]\n";
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    Args a;
+    for (int i = 1; i < argc; ++i) {
+        const std::string s = argv[i];
+        auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
+        if (s == "--cases")
+            a.cases = std::stoul(next());
+        else if (s == "--observed")
+            a.observed = std::stod(next());
+        else if (s == "--seed")
+            a.seed = std::stoull(next());
+        else if (s == "--devices")
+            a.devices = split(next());
+        else if (s == "--single")
+            a.single = std::stoul(next());
+        else if (s == "--out")
+            a.out = next();
+        else if (s == "--json")
+            a.json = next();
+        else
+            a.networks.push_back(s);
+    }
+    std::filesystem::create_directories(a.out);
+    std::ofstream json(a.json.empty() ? "/dev/null" : a.json);
+    std::printf("| network | cliques | clique entries | device | batch | MAR ms/case | MPE ms/case "
+                "| MAR B=1 ms | first run s | max diff vs cpu |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    for (const std::string &path : a.networks) {
+        auto net = readNetworkFile(path);
+        if (!net) {
+            std::fprintf(stderr, "%s\n", net.error().str().c_str());
+            continue;
+        }
+        const std::string name = std::filesystem::path(path).stem().string();
+        const SteadyTime t0 = std::chrono::steady_clock::now();
+        auto tree = buildJunctionTree(*net, searchOrder(moralGraph(*net)).order);
+        if (!tree) {
+            std::fprintf(stderr, "%s: %s\n", name.c_str(), tree.error().message.c_str());
+            continue;
+        }
+        const double orderMs = msSince(t0);
+        const JunctionTreeStats st = junctionTreeStats(*tree);
+        const std::vector<Evidence> cases = sampleEvidence(*net, a.cases, a.observed, a.seed);
+        std::ofstream(a.out + "/" + name + ".evid") << uaiEvidenceText(cases);
+        std::vector<Result<TaskResult>> cpuMar;
+        for (const std::string &device : a.devices) {
+            if (device == "cuda" && !tensorGpuUsable())
+                continue;
+            JunctionTreeOptions options;
+            options.executor = device;
+            JunctionTreeModel model(*net, *tree, options);
+            JunctionTreeRunInfo info;
+            SteadyTime t = std::chrono::steady_clock::now();
+            auto mar = model.run(Task::Mar, cases, &info); // first: kernels compiled
+            const double firstS = msSince(t) / 1000;
+            t = std::chrono::steady_clock::now();
+            mar = model.run(Task::Mar, cases, &info);
+            const double marMs = msSince(t) / static_cast<double>(cases.size());
+            model.run(Task::Mpe, std::span(cases).first(std::min<size_t>(cases.size(), 1)));
+            t = std::chrono::steady_clock::now();
+            const auto mpe = model.run(Task::Mpe, cases);
+            const double mpeMs = msSince(t) / static_cast<double>(cases.size());
+            JunctionTreeOptions one = options;
+            one.maxBatch = 1;
+            JunctionTreeModel single(*net, *tree, one);
+            const auto firstCases = std::span(cases).first(std::min(a.single, cases.size()));
+            single.run(Task::Mar, firstCases.first(1));
+            t = std::chrono::steady_clock::now();
+            single.run(Task::Mar, firstCases);
+            const double singleMs = msSince(t) / static_cast<double>(firstCases.size());
+            if (device == "cpu") {
+                cpuMar = mar;
+                writeMarginals(a.out + "/" + name + ".mar.json", *net, mar, 20);
+            }
+            const double diff = cpuMar.empty() ? NAN : maxDifference(mar, cpuMar);
+            std::printf("| %s | %u | %.3g | %s | %u | %.4g | %.4g | %.4g | %.3g | %.2g |\n",
+                        name.c_str(), st.cliques, st.totalCliqueEntries, info.device.c_str(),
+                        info.batch, marMs, mpeMs, singleMs, firstS, diff);
+            std::fflush(stdout);
+            json << "{\"network\":" << jsonString(name) << ",\"cliques\":" << st.cliques
+                 << ",\"clique_entries\":" << st.totalCliqueEntries
+                 << ",\"order_ms\":" << orderMs << ",\"device\":" << jsonString(info.device)
+                 << ",\"batch\":" << info.batch << ",\"runs\":" << info.runs
+                 << ",\"bytes_per_run\":" << info.bytesPerRun << ",\"cases\":" << cases.size()
+                 << ",\"mar_ms_per_case\":" << marMs << ",\"mpe_ms_per_case\":" << mpeMs
+                 << ",\"mar_single_ms\":" << singleMs << ",\"first_run_s\":" << firstS
+                 << ",\"mar_failures\":" << failures(mar) << ",\"mpe_failures\":" << failures(mpe)
+                 << ",\"max_diff_vs_cpu\":" << (std::isnan(diff) ? -1 : diff) << "}\n";
+        }
+    }
+    return 0;
+}
