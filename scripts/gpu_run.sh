@@ -25,6 +25,9 @@ if [ -n "$src" ]; then
     [ -e "$src/build/zbddc" ] || cp "$here/zbddc" "$src/build/zbddc"
 fi
 bench_dir=$(cat "$here/benchmarks_dir" 2>/dev/null || true)
+if [ -f "$here/data.tar.xz" ]; then
+    mkdir -p "$here/data" && tar -C "$here/data" -xJf "$here/data.tar.xz"
+fi
 if [ -n "$bench_dir" ] && [ -d "$here/data" ]; then
     mkdir -p "$bench_dir/bn" "$bench_dir/wcsp"
     cp "$here"/data/*.bif "$bench_dir/bn/" 2>/dev/null || true
@@ -59,6 +62,7 @@ rm -rf "$ZBDDC_PEER_DIR"
 for b in "$here"/bench/*; do
     [ -f "$b" ] && [ -x "$b" ] || continue
     name=$(basename "$b")
+    [ "$name" = jt_batch ] && continue # its own section below
     "$b" --json "$out/$name.json" --md "$out/$name.md" >> "$out/bench.log" 2>&1
     rc=$?
     echo "bench $name exit $rc" | tee -a "$summary"
@@ -69,6 +73,29 @@ if [ -f "$here/bench/peers/torch_levels.py" ] && [ -d "$ZBDDC_PEER_DIR" ]; then
     rc=$?
     echo "bench torch_levels.py exit $rc" | tee -a "$summary"
     [ $rc -eq 0 ] || failed=1
+fi
+# The junction-tree route over Fast-BNI's workload (bench/jt_batch, packed with EXTRA=jt_batch),
+# then pyAgrum's LazyPropagation on one thread over the same cases where its wheel came along
+# (BENCHMARKS.md says how). JT_NETWORKS names the networks; JT_CASES, JT_CPU_CASES, JT_PEER_S.
+if [ -x "$here/bench/jt_batch" ] && [ -n "${JT_NETWORKS:-}" ]; then
+    jt=/tmp/zbddc-jt
+    mkdir -p "$jt"
+    nets=()
+    for n in $JT_NETWORKS; do nets+=("$bench_dir/bn/$n.bif"); done
+    "$here/bench/jt_batch" --cases "${JT_CASES:-2000}" --cpu-cases "${JT_CPU_CASES:-2000}" \
+        --out "$jt" --json "$out/jt_batch.json" "${nets[@]}" > "$out/jt_batch.md" 2>> "$out/bench.log"
+    echo "bench jt_batch exit $?" | tee -a "$summary"
+    cat "$out/jt_batch.md"
+    if python3 -c 'import pyagrum' 2>/dev/null; then
+        for n in $JT_NETWORKS; do
+            python3 "$here/bench/peers/pyagrum_lazy.py" "$bench_dir/bn/$n.bif" "$jt/$n.evid" \
+                --ours "$jt/$n.mar.json" --budget-s "${JT_PEER_S:-20}" |
+                sed "s/^{/{\"network\": \"$n\", /" >> "$out/pyagrum.jsonl" 2>> "$out/bench.log"
+        done
+        cat "$out/pyagrum.jsonl"
+    else
+        echo "pyagrum: not importable; no peer column" | tee -a "$summary"
+    fi
 fi
 [ -f "$out/bench.log" ] && tail -n 60 "$out/bench.log"
 cat "$summary"

@@ -47,9 +47,10 @@ tests=("${kept[@]}")
 
 rm -rf "$dest"
 mkdir -p "$dest/tests" "$dest/bench" "$dest/lib"
-if [ -n "${DATA:-}" ]; then
+if [ -n "${DATA:-}" ]; then # compressed: network files are text (19 MiB of BIF become ~2)
     mkdir -p "$dest/data"
     for f in $DATA; do cp "$f" "$dest/data/"; done
+    tar -C "$dest/data" -cJf "$dest/data.tar.xz" . && rm -rf "$dest/data"
 fi
 for exe in "${tests[@]}"; do cp "$exe" "$dest/tests/"; done
 for exe in "${benches[@]}"; do cp "$exe" "$dest/bench/"; done

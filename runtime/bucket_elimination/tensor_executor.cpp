@@ -28,6 +28,36 @@ Result<uint64_t> TensorExecutor::memoryBudgetBytes() {
 
 namespace {
 
+class HostPreparedProgram final : public PreparedTensorProgram {
+  public:
+    HostPreparedProgram(TensorExecutor &executor, TensorProgram program)
+        : executor_(executor), program_(std::move(program)) {}
+    Status setInput(uint32_t table, std::span<const double> values) override {
+        Table &t = program_.tables[table];
+        if (!t.input || t.sparse || values.size() != t.values.size())
+            return error("internal error: table " + std::to_string(table) +
+                         " is not a complete input of that size");
+        t.values.assign(values.begin(), values.end());
+        return Ok{};
+    }
+    Result<CompleteTables> run() override { return executor_.run(program_); }
+
+  private:
+    TensorExecutor &executor_;
+    TensorProgram program_;
+};
+
+} // namespace
+
+Result<std::unique_ptr<PreparedTensorProgram>>
+TensorExecutor::prepare(const TensorProgram &program) {
+    if (Status s = program.verify(); !s)
+        return s.error();
+    return std::unique_ptr<PreparedTensorProgram>(new HostPreparedProgram(*this, program));
+}
+
+namespace {
+
 class ReferenceExecutor final : public TensorExecutor {
   public:
     Result<CompleteTables> run(const TensorProgram &program) override {

@@ -45,6 +45,17 @@ struct TensorExecutorOptions {
     uint64_t splitThresholdEntries = kDefaultSplitThresholdEntries;
 };
 
+// A program compiled and placed once, then run again and again with some input tables changed
+// in between (a batched junction tree's evidence): the GPU keeps its module and device tables.
+class PreparedTensorProgram {
+  public:
+    virtual ~PreparedTensorProgram() = default;
+    // New values for an input table (its complete values).
+    virtual Status setInput(uint32_t table, std::span<const double> values) = 0;
+    // The tables the program fetches (every computed table where `fetch` is empty).
+    virtual Result<CompleteTables> run() = 0;
+};
+
 class TensorExecutor {
   public:
     virtual ~TensorExecutor() = default;
@@ -57,6 +68,8 @@ class TensorExecutor {
     // Bytes of tables one run may hold where it runs, what batched callers size their batches by:
     // on the host a quarter of the memory available now; on a GPU 0.6 of its free memory.
     virtual Result<uint64_t> memoryBudgetBytes();
+    // By default a copy of the program, run through run() each time.
+    virtual Result<std::unique_ptr<PreparedTensorProgram>> prepare(const TensorProgram &program);
 };
 
 using TensorExecutorFactory =

@@ -21,8 +21,59 @@ Result<IncompleteTables> runIncompleteOnGpu(const TensorProgram &program) {
                             {DeviceReport::Kind::Cuda, st.device, "incomplete tables"}};
 }
 
+// The GPU's prepared program: one session (module compiled, tables placed) for every run.
+class CudaPreparedProgram final : public PreparedTensorProgram {
+  public:
+    static Result<std::unique_ptr<PreparedTensorProgram>> open(const TensorProgram &program) {
+        std::unique_ptr<CudaPreparedProgram> p(new CudaPreparedProgram(program));
+        auto session = cuda::TensorGpuSession::open(p->program_);
+        if (!session)
+            return session.error();
+        p->session_ = std::move(*session);
+        for (uint32_t t = 0; t < p->program_.tables.size(); ++t)
+            if (const Table &tab = p->program_.tables[t]; tab.input) {
+                const std::vector<double> values = tab.denseValues();
+                if (Status s = p->session_->upload(t, values); !s)
+                    return s.error();
+            }
+        return std::unique_ptr<PreparedTensorProgram>(std::move(p));
+    }
+    Status setInput(uint32_t table, std::span<const double> values) override {
+        return session_->upload(table, values);
+    }
+    Result<CompleteTables> run() override {
+        for (const auto &level : program_.levels) { // the next level reads this one's outputs
+            if (Status s = session_->launch(level); !s)
+                return s.error();
+            if (Status s = session_->wait(); !s)
+                return s.error();
+        }
+        CompleteTables out{std::vector<std::vector<double>>(program_.tables.size()),
+                           {DeviceReport::Kind::Cuda, session_->deviceName(), ""}};
+        std::vector<uint32_t> fetch = program_.fetch;
+        if (fetch.empty())
+            for (uint32_t t = 0; t < program_.tables.size(); ++t)
+                if (!program_.tables[t].input)
+                    fetch.push_back(t);
+        for (uint32_t t : fetch) {
+            out.tables[t].resize(program_.tables[t].entries());
+            if (Status s = session_->download(t, out.tables[t]); !s)
+                return s.error();
+        }
+        return out;
+    }
+
+  private:
+    explicit CudaPreparedProgram(const TensorProgram &program) : program_(program) {}
+    TensorProgram program_; // the session reads it: it lives as long as the session
+    std::unique_ptr<cuda::TensorGpuSession> session_;
+};
+
 class CudaExecutor final : public TensorExecutor {
   public:
+    Result<std::unique_ptr<PreparedTensorProgram>> prepare(const TensorProgram &program) override {
+        return CudaPreparedProgram::open(program);
+    }
     Result<CompleteTables> run(const TensorProgram &program) override {
         cuda::GpuExecStats st;
         auto computed = cuda::runTensorProgramCuda(program, {}, &st);

@@ -62,6 +62,41 @@ struct JunctionTreeModel::Impl {
 
     bool batchFastest() const { return options.executor != "cpu"; }
 
+    // The last program lowered and prepared, kept for the next batch of the same shape.
+    struct Prepared {
+        bool maxProduct = false, marginals = false;
+        std::vector<uint32_t> observed;
+        JunctionTreeProgram lowered;
+        std::unique_ptr<PreparedTensorProgram> run;
+    };
+    std::unique_ptr<Prepared> last;
+
+    Result<Prepared *> prepare(const JunctionTreeLowering &lowering, size_t cases) {
+        auto batch = batchSize(lowering, cases);
+        if (!batch)
+            return batch.error();
+        if (last && last->maxProduct == lowering.maxProduct &&
+            last->marginals == lowering.marginals && last->observed == lowering.observed &&
+            last->lowered.batch == *batch)
+            return last.get();
+        JunctionTreeLowering sized = lowering;
+        sized.batch = *batch;
+        auto lowered = lowerJunctionTree(net, tree, sized);
+        if (!lowered)
+            return lowered.error();
+        auto p = std::make_unique<Prepared>();
+        p->maxProduct = lowering.maxProduct;
+        p->marginals = lowering.marginals;
+        p->observed = lowering.observed;
+        p->lowered = std::move(*lowered);
+        auto run = executor->prepare(p->lowered.program);
+        if (!run)
+            return run.error();
+        p->run = std::move(*run);
+        last = std::move(p);
+        return last.get();
+    }
+
     // Cases per run: what the memory budget holds, at most the cases given.
     Result<uint32_t> batchSize(const JunctionTreeLowering &lowering, size_t cases) {
         JunctionTreeLowering one = lowering;
@@ -204,29 +239,30 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
     lowering.observed = observedVariables(cases, m.tree.numVariables());
     lowering.batchFastest = m.batchFastest();
     lowering.belief = m.options.belief;
-    auto batch = m.batchSize(lowering, cases.size());
-    if (!batch)
-        return failAll(batch.error());
-    lowering.batch = *batch;
-    auto lowered = lowerJunctionTree(m.net, m.tree, lowering);
-    if (!lowered)
-        return failAll(lowered.error());
-    JunctionTreeProgram &jt = *lowered;
+    auto prepared = m.prepare(lowering, cases.size());
+    if (!prepared)
+        return failAll(prepared.error());
+    Impl::Prepared &p = **prepared;
+    JunctionTreeProgram &jt = p.lowered;
 
     JunctionTreeRunInfo local;
     JunctionTreeRunInfo &st = info ? *info : local;
     st = {};
-    st.batch = lowering.batch;
+    st.batch = jt.batch;
     const ProgramBytes bytes = programBytes(jt);
-    st.bytesPerRun = bytes.fixed + bytes.perCase * lowering.batch;
+    st.bytesPerRun = bytes.fixed + bytes.perCase * jt.batch;
     const std::vector<uint32_t> unobserved(m.tree.numVariables(), kNone);
-    for (size_t first = 0; first < cases.size(); first += lowering.batch) {
-        const size_t count = std::min<size_t>(lowering.batch, cases.size() - first);
+    for (size_t first = 0; first < cases.size(); first += jt.batch) {
+        const size_t count = std::min<size_t>(jt.batch, cases.size() - first);
         // A short last chunk is padded with cases without evidence: the program (and its compiled
         // kernels) stays the same.
-        for (uint32_t b = 0; b < lowering.batch; ++b)
+        for (uint32_t b = 0; b < jt.batch; ++b)
             jt.setEvidence(b, b < count ? cases[first + b].states : unobserved);
-        auto tables = m.executor->run(jt.program);
+        Status placed = Ok{};
+        for (uint32_t t : jt.evidenceTable)
+            if (t != kNoTable && placed)
+                placed = p.run->setInput(t, jt.program.tables[t].values);
+        auto tables = placed ? p.run->run() : Result<CompleteTables>(placed.error());
         ++st.runs;
         if (!tables) {
             for (size_t i = 0; i < count; ++i)
@@ -240,7 +276,7 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
     const double perCase = msSince(start) / static_cast<double>(cases.size());
     const std::string device = st.device + " (junction tree, " +
                                std::to_string(m.tree.numCliques()) + " cliques, " +
-                               std::to_string(lowering.batch) + " cases per run)";
+                               std::to_string(jt.batch) + " cases per run)";
     for (Result<TaskResult> &r : results)
         if (r) {
             r->device = device;

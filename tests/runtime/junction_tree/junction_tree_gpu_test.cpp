@@ -110,7 +110,7 @@ TEST_CASE("jt gpu: benchmark networks answer batches as the CPU does", "[jt][gpu
         return;
     }
     std::mt19937 rng(7);
-    for (const char *name : {"asia", "alarm", "hailfinder", "pathfinder"}) {
+    for (const char *name : {"asia", "alarm", "hailfinder"}) {
         INFO(name);
         auto net = readNetworkFile((dir / (std::string(name) + ".bif")).string());
         REQUIRE(net.ok());
@@ -122,10 +122,12 @@ TEST_CASE("jt gpu: benchmark networks answer batches as the CPU does", "[jt][gpu
             for (Task task : {Task::Pr, Task::Mar, Task::Mpe})
                 checkSame(gpu.run(task, cases), cpu.run(task, cases), *net);
         }
-        // A budget of a few hundred cases' tables: one batch over several runs.
-        JunctionTreeRunInfo info;
+        // More cases than one run holds: a budget of a few cases' tables.
         const std::vector<Evidence> cases = sampledCases(*net, rng, 1500);
-        JunctionTreeModel small = model(*net, "cuda", uint64_t{1} << 22);
+        JunctionTreeRunInfo info;
+        (void)gpu.run(Task::Mar, std::span(cases).first(1), &info);
+        const uint64_t perCase = info.bytesPerRun;
+        JunctionTreeModel small = model(*net, "cuda", 300 * perCase);
         const auto chunked = small.run(Task::Mar, cases, &info);
         CHECK(info.runs > 1);
         checkSame(chunked, cpu.run(Task::Mar, cases), *net);
