@@ -1,7 +1,7 @@
 #include "backends/tensor/cuda/tensor_gpu.h"
 
 #include "backends/cuda/driver.h"
-#include "backends/cuda/device_module.h"
+#include "backends/tensor/cuda/tensor_modules.h"
 #include "backends/tensor/cuda/chunk_layout.h"
 #include "backends/tensor/cuda/tensor_gpu_chunked.h"
 #include "support/timer.h"
@@ -68,12 +68,11 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
         kernels.eliminationRange |= op.elimSlices > 1;
 
     auto t0 = std::chrono::steady_clock::now();
-    auto compiled =
-        compileForDevice(d, generateTensorProgramSource(run, kernels), "zbddc_tensor_program.cu");
+    auto compiled = TensorModules::compile(d, run, kernels);
     if (!compiled)
         return compiled.error();
-    st.compiledFromCache = compiled->fromCache;
-    const Module &module = compiled->module;
+    st.compiledFromCache = compiled->fromCache();
+    const TensorModules &module = *compiled;
     st.compileMs = msSince(t0);
     if (plan->outOfCore) {
         GpuExecOptions chunked = options;
@@ -133,7 +132,7 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
         }
         for (size_t i = 0; i < level.size(); ++i) {
             const uint32_t o = level[i];
-            auto f = module.function(tensorKernelName(o));
+            auto f = module.function(o);
             if (!f)
                 return f.error();
             const bool warp = usesWarpPerRow(program, o, options.kernels);

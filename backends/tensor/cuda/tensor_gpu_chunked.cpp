@@ -135,7 +135,7 @@ struct Slot {
 
 } // namespace
 
-Result<std::vector<std::vector<double>>> runChunkedOnDevice(Device &d, const Module &module,
+Result<std::vector<std::vector<double>>> runChunkedOnDevice(Device &d, const TensorModules &module,
                                                             const TensorProgram &program,
                                                             const ChunkPlan &plan,
                                                             const GpuExecOptions &options,
@@ -240,7 +240,7 @@ Result<std::vector<std::vector<double>>> runChunkedOnDevice(Device &d, const Mod
             if (!lists)
                 return lists.error();
             auto *listHost = reinterpret_cast<DevicePtr *>(lists->data());
-            auto f = module.function(tensorKernelName(o));
+            auto f = module.function(o);
             if (!f)
                 return f.error();
             const bool warp = usesWarpPerRow(program, o, options.kernels);

@@ -9,12 +9,13 @@
 
 #include "backends/cuda/driver.h"
 #include "backends/tensor/cuda/tensor_gpu.h"
+#include "backends/tensor/cuda/tensor_modules.h"
 
 namespace zbddc::cuda {
 
 // `program` must be the one `module` was generated from (with kernels.eliminationRange when the
 // plan splits eliminated spaces). Same result layout as runTensorProgramCuda.
-Result<std::vector<std::vector<double>>> runChunkedOnDevice(Device &d, const Module &module,
+Result<std::vector<std::vector<double>>> runChunkedOnDevice(Device &d, const TensorModules &module,
                                                             const TensorProgram &program,
                                                             const ChunkPlan &plan,
                                                             const GpuExecOptions &options,

@@ -1,7 +1,7 @@
 #include "backends/tensor/cuda/tensor_gpu_session.h"
 
 #include "backends/cuda/driver.h"
-#include "backends/cuda/device_module.h"
+#include "backends/tensor/cuda/tensor_modules.h"
 
 #include <algorithm>
 #include <chrono>
@@ -12,7 +12,7 @@ struct TensorGpuSession::State {
     const TensorProgram *program = nullptr;
     GpuExecOptions options;
     Device *device = nullptr;
-    Module module;
+    TensorModules modules;
     std::vector<DeviceBuffer> tables;     // by table id; empty until uploaded or computed
     std::vector<DeviceBuffer> inputLists; // by op: the device array of its inputs' pointers
     std::vector<StreamHandle> streams;
@@ -54,12 +54,10 @@ Result<std::unique_ptr<TensorGpuSession>> TensorGpuSession::open(const TensorPro
     st->tables.resize(program.tables.size());
     st->inputLists.resize(program.ops.size());
     const auto t0 = std::chrono::steady_clock::now();
-    auto compiled = compileForDevice(*st->device,
-                                     generateTensorProgramSource(program, options.kernels),
-                                     "zbddc_tensor_program.cu");
+    auto compiled = TensorModules::compile(*st->device, program, options.kernels);
     if (!compiled)
         return compiled.error();
-    st->module = std::move(compiled->module);
+    st->modules = std::move(*compiled);
     st->compileMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     return std::unique_ptr<TensorGpuSession>(new TensorGpuSession(std::move(st)));
@@ -121,7 +119,7 @@ Status TensorGpuSession::launch(std::span<const uint32_t> ops) {
     const unsigned maxGrid = static_cast<unsigned>(d.info().multiprocessors) * 32;
     for (size_t i = 0; i < ops.size(); ++i) {
         const uint32_t o = ops[i];
-        auto f = s.module.function(tensorKernelName(o));
+        auto f = s.modules.function(o);
         if (!f)
             return f.error();
         const bool warp = usesWarpPerRow(p, o, s.options.kernels);

@@ -185,12 +185,21 @@ bool usesWarpPerRow(const TensorProgram &program, uint32_t op, const TensorKerne
 }
 
 std::string generateTensorProgramSource(const TensorProgram &program,
-                                        const TensorKernelOptions &options) {
+                                        const TensorKernelOptions &options,
+                                        std::span<const uint32_t> ops) {
     std::ostringstream o;
     o << kPrelude << semiringFunctions(program.semiring);
-    for (uint32_t op = 0; op < program.ops.size(); ++op)
+    for (uint32_t op : ops)
         emitKernel(o, program, op, options);
     return o.str();
+}
+
+std::string generateTensorProgramSource(const TensorProgram &program,
+                                        const TensorKernelOptions &options) {
+    std::vector<uint32_t> all(program.ops.size());
+    for (uint32_t op = 0; op < all.size(); ++op)
+        all[op] = op;
+    return generateTensorProgramSource(program, options, all);
 }
 
 } // namespace zbddc::cuda

@@ -16,6 +16,7 @@
 
 #include "ir/tensor_program.h"
 
+#include <span>
 #include <string>
 
 namespace zbddc::cuda {
@@ -42,6 +43,10 @@ std::string tensorKernelName(uint32_t op);
 // passes a slice's device address minus its first row, so offsets stay those of the whole table.
 std::string generateTensorProgramSource(const TensorProgram &program,
                                         const TensorKernelOptions &options = {});
+// The kernels of `ops` only (one module of several: tensor_modules.h).
+std::string generateTensorProgramSource(const TensorProgram &program,
+                                        const TensorKernelOptions &options,
+                                        std::span<const uint32_t> ops);
 
 // Whether op `op` is generated as warp-per-row (the host launches 32 threads per row).
 bool usesWarpPerRow(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options);

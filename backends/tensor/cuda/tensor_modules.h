@@ -1,0 +1,29 @@
+// A TensorProgram's kernels (tensor_kernels.h) compiled as several modules at once: one kernel per
+// op makes thousands of kernels for a large junction tree, and one NVRTC compile of them all takes
+// minutes on one thread; NVRTC is thread-safe, so groups of ops compile concurrently, each into
+// its own module (and its own cache entry). Small programs stay one module.
+#pragma once
+
+#include "backends/cuda/driver.h"
+#include "backends/tensor/cuda/tensor_kernels.h"
+
+#include <vector>
+
+namespace zbddc::cuda {
+
+class TensorModules {
+  public:
+    static Result<TensorModules> compile(Device &device, const TensorProgram &program,
+                                         const TensorKernelOptions &options);
+    // The kernel of op `op`.
+    Result<FunctionHandle> function(uint32_t op) const;
+    bool fromCache() const { return fromCache_; }
+    size_t size() const { return modules_.size(); }
+
+  private:
+    std::vector<Module> modules_;
+    std::vector<uint32_t> moduleOf_; // by op
+    bool fromCache_ = true;
+};
+
+} // namespace zbddc::cuda
