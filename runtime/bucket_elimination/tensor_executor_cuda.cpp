@@ -2,6 +2,7 @@
 // kernels (backends/tensor/cuda), "split" the host/device split with the GPU session as its device.
 #include "backends/cuda/driver.h"
 #include "backends/tensor/cuda/incomplete_gpu.h"
+#include "backends/tensor/cuda/split_reductions.h"
 #include "backends/tensor/cuda/tensor_gpu.h"
 #include "backends/tensor/cuda/tensor_gpu_session.h"
 #include "runtime/bucket_elimination/tensor_executor_entries.h"
@@ -48,11 +49,11 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
             if (Status s = session_->wait(); !s)
                 return s.error();
         }
-        CompleteTables out{std::vector<std::vector<double>>(program_.tables.size()),
+        CompleteTables out{std::vector<std::vector<double>>(callerTables_),
                            {DeviceReport::Kind::Cuda, session_->deviceName(), ""}};
         std::vector<uint32_t> fetch = program_.fetch;
         if (fetch.empty())
-            for (uint32_t t = 0; t < program_.tables.size(); ++t)
+            for (uint32_t t = 0; t < callerTables_; ++t)
                 if (!program_.tables[t].input)
                     fetch.push_back(t);
         for (uint32_t t : fetch) {
@@ -64,8 +65,10 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
     }
 
   private:
-    explicit CudaPreparedProgram(const TensorProgram &program) : program_(program) {}
+    explicit CudaPreparedProgram(const TensorProgram &program)
+        : program_(cuda::splitWideReductions(program)), callerTables_(program.tables.size()) {}
     TensorProgram program_; // the session reads it: it lives as long as the session
+    size_t callerTables_;   // the tables of the program as given (splitting adds more)
     std::unique_ptr<cuda::TensorGpuSession> session_;
 };
 

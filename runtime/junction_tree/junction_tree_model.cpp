@@ -30,8 +30,8 @@ ProgramBytes programBytes(const JunctionTreeProgram &jt) {
     return bytes;
 }
 
-std::vector<uint32_t> observedVariables(std::span<const Evidence> cases, size_t n) {
-    std::vector<bool> seen(n, false);
+std::vector<uint32_t> observedVariables(std::span<const Evidence> cases, size_t n, bool all) {
+    std::vector<bool> seen(n, all);
     for (const Evidence &e : cases)
         for (size_t v = 0; v < n; ++v)
             seen[v] = seen[v] || e.states[v] != kNone;
@@ -236,7 +236,12 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
     JunctionTreeLowering lowering;
     lowering.maxProduct = task == Task::Mpe;
     lowering.marginals = task == Task::Mar;
-    lowering.observed = observedVariables(cases, m.tree.numVariables());
+    // A GPU program is compiled: with every variable's evidence table it is one program for
+    // every batch of a task, whatever each batch observes (the tables of unobserved variables
+    // hold 1s). The CPU leaves them out.
+    lowering.observed = m.options.executor == "cuda"
+                            ? observedVariables({}, m.tree.numVariables(), true)
+                            : observedVariables(cases, m.tree.numVariables(), false);
     lowering.batchFastest = m.batchFastest();
     lowering.belief = m.options.belief;
     auto prepared = m.prepare(lowering, cases.size());
