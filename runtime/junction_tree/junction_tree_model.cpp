@@ -2,9 +2,13 @@
 
 #include "compiler/junction_tree/lower_junction_tree.h"
 #include "runtime/bucket_elimination/tensor_executor.h"
+#include "support/threads.h"
 #include "support/timer.h"
 
 #include <algorithm>
+#include <atomic>
+#include <optional>
+#include <thread>
 #include <cmath>
 #include <limits>
 
@@ -275,8 +279,18 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
             continue;
         }
         st.device = tables->device.label();
-        for (uint32_t b = 0; b < count; ++b)
-            results.push_back(m.answer(task, jt, tables->tables, b, cases[first + b]));
+        // Cases are read back independently (MPE's traceback is most of its time): all threads.
+        std::vector<std::optional<Result<TaskResult>>> answers(count);
+        std::atomic<size_t> next{0};
+        const unsigned threads = m.options.threads ? m.options.threads
+                                                   : std::max(1u, std::thread::hardware_concurrency());
+        onThreads(std::min<size_t>(threads, count), [&](size_t) {
+            for (size_t b; (b = next.fetch_add(1)) < count;)
+                answers[b] = m.answer(task, jt, tables->tables, static_cast<uint32_t>(b),
+                                      cases[first + b]);
+        });
+        for (auto &a : answers)
+            results.push_back(std::move(*a));
     }
     const double perCase = msSince(start) / static_cast<double>(cases.size());
     const std::string device = st.device + " (junction tree, " +
