@@ -28,21 +28,30 @@ Result<TensorModules> TensorModules::compile(Device &device, const TensorProgram
     }
     NvrtcOptions nvrtc;
     nvrtc.arch = device.info().arch();
-    std::vector<std::future<Result<CompiledPtx>>> ptx;
+    // Each thread compiles its group and loads it: loading PTX runs the driver's own compiler
+    // (ptxas), as slow as NVRTC, so it must not be serial either.
+    struct Loaded {
+        Module module;
+        bool fromCache = false;
+    };
+    std::vector<std::future<Result<Loaded>>> loaded;
     for (const std::vector<uint32_t> &group : members)
-        ptx.push_back(std::async(std::launch::async, [&, group] {
-            return compileToPtx(generateTensorProgramSource(program, options, group),
-                                "zbddc_tensor_program.cu", nvrtc);
+        loaded.push_back(std::async(std::launch::async, [&, group]() -> Result<Loaded> {
+            auto ptx = compileToPtx(generateTensorProgramSource(program, options, group),
+                                    "zbddc_tensor_program.cu", nvrtc);
+            if (!ptx)
+                return ptx.error();
+            auto module = device.loadModule(ptx->ptx);
+            if (!module)
+                return module.error();
+            return Loaded{std::move(*module), ptx->fromCache};
         }));
-    for (auto &f : ptx) { // loading stays on this thread (the device's context)
-        auto compiled = f.get();
-        if (!compiled)
-            return compiled.error();
-        out.fromCache_ = out.fromCache_ && compiled->fromCache;
-        auto module = device.loadModule(compiled->ptx);
-        if (!module)
-            return module.error();
-        out.modules_.push_back(std::move(*module));
+    for (auto &f : loaded) {
+        auto l = f.get();
+        if (!l)
+            return l.error();
+        out.fromCache_ = out.fromCache_ && l->fromCache;
+        out.modules_.push_back(std::move(l->module));
     }
     return out;
 }
