@@ -5,10 +5,11 @@
 // the cases (NAME.evid) and the CPU's marginals of the first cases (NAME.mar.json) so that a peer
 // (bench/peers/pyagrum_lazy.py) runs the same cases and compares.
 //
-//   jt_batch [--cases N] [--cpu-cases M] [--observed F] [--seed S] [--devices cpu,cuda]
-//            [--single K] [--out DIR] [--json FILE] NET.bif...
+//   jt_batch [--cases N] [--cpu-cases M] [--mpe-cases K] [--observed F] [--seed S]
+//            [--devices cpu,cuda] [--single K] [--out DIR] [--json FILE] NET.bif...
 // --cpu-cases: the CPU answers only the first M cases (large networks), and the differences are
-// taken over those. The GPU's first run (NVRTC compiles its kernels) is timed apart.
+// taken over those; --mpe-cases likewise bounds MPE's cases on every device (its traceback runs
+// on the host). The GPU's first run (NVRTC compiles its kernels) is timed apart.
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/junction_tree_stats.h"
 #include "compiler/junction_tree/moral_graph.h"
@@ -33,6 +34,7 @@ namespace {
 struct Args {
     size_t cases = 2000;
     size_t cpuCases = SIZE_MAX;
+    size_t mpeCases = SIZE_MAX;
     double observed = 0.2;
     uint64_t seed = 1;
     std::vector<std::string> devices{"cpu", "cuda"};
@@ -99,6 +101,8 @@ int main(int argc, char **argv) {
             a.cases = std::stoul(next());
         else if (s == "--cpu-cases")
             a.cpuCases = std::stoul(next());
+        else if (s == "--mpe-cases")
+            a.mpeCases = std::stoul(next());
         else if (s == "--observed")
             a.observed = std::stod(next());
         else if (s == "--seed")
@@ -154,11 +158,13 @@ int main(int argc, char **argv) {
                 t = std::chrono::steady_clock::now();
                 mar = model.run(Task::Mar, run, &info);
                 marMs = msSince(t) / n;
-                model.run(Task::Mpe, run);
             }
+            const auto mpeRun = run.first(std::min(a.mpeCases, run.size()));
+            if (device != "cpu")
+                model.run(Task::Mpe, mpeRun);
             t = std::chrono::steady_clock::now();
-            const auto mpe = model.run(Task::Mpe, run);
-            const double mpeMs = msSince(t) / n;
+            const auto mpe = model.run(Task::Mpe, mpeRun);
+            const double mpeMs = msSince(t) / static_cast<double>(mpeRun.size());
             JunctionTreeOptions one = options;
             one.maxBatch = 1;
             JunctionTreeModel single(*net, *tree, one);

@@ -76,13 +76,15 @@ if [ -f "$here/bench/peers/torch_levels.py" ] && [ -d "$ZBDDC_PEER_DIR" ]; then
 fi
 # The junction-tree route over Fast-BNI's workload (bench/jt_batch, packed with EXTRA=jt_batch),
 # then pyAgrum's LazyPropagation on one thread over the same cases where its wheel came along
-# (BENCHMARKS.md says how). JT_NETWORKS names the networks; JT_CASES, JT_CPU_CASES, JT_PEER_S.
+# (BENCHMARKS.md says how). JT_NETWORKS names the networks; JT_CASES, JT_CPU_CASES,
+# JT_MPE_CASES, JT_PEER_S.
 if [ -x "$here/bench/jt_batch" ] && [ -n "${JT_NETWORKS:-}" ]; then
     jt=/tmp/zbddc-jt
     mkdir -p "$jt"
     nets=()
     for n in $JT_NETWORKS; do nets+=("$bench_dir/bn/$n.bif"); done
     "$here/bench/jt_batch" --cases "${JT_CASES:-2000}" --cpu-cases "${JT_CPU_CASES:-2000}" \
+        --mpe-cases "${JT_MPE_CASES:-2000}" \
         --out "$jt" --json "$out/jt_batch.json" "${nets[@]}" > "$out/jt_batch.md" 2>> "$out/bench.log"
     echo "bench jt_batch exit $?" | tee -a "$summary"
     cat "$out/jt_batch.md"
