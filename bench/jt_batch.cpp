@@ -190,7 +190,7 @@ int main(int argc, char **argv) {
                  << ",\"mar_ms_per_case\":" << marMs << ",\"mpe_ms_per_case\":" << mpeMs
                  << ",\"mar_single_ms\":" << singleMs << ",\"first_run_s\":" << firstS
                  << ",\"mar_failures\":" << failures(mar) << ",\"mpe_failures\":" << failures(mpe)
-                 << ",\"max_diff_vs_cpu\":" << (std::isnan(diff) ? -1 : diff) << "}\n";
+                 << ",\"max_diff_vs_cpu\":" << (std::isnan(diff) ? -1 : diff) << "}" << std::endl;
         }
     }
     return 0;
