@@ -84,7 +84,16 @@ struct StatsOptions {
     double searchMs = 1000;      // --search-ms: time bound of --heuristic search
 };
 
+struct SampleOptions {
+    std::string network;
+    size_t cases = 2000;
+    double observed = 0.2; // Fast-BNI's workload: 20% of the variables observed
+    uint64_t seed = 1;
+    std::string output; // "": standard output
+};
+
 int compileCommand(const CompileOptions &options);
+int sampleCommand(const SampleOptions &options); // cmd_sample.cpp
 
 // CPU backend outputs: a model.so, or --emit=c / --emit=ll (cmd_compile_cpu.cpp).
 int compileCpuOutput(const CompileOptions &options, const zbddc::Circuit &circuit);

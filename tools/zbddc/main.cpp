@@ -82,6 +82,18 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
                          "this many milliseconds")
         ->check(CLI::NonNegativeNumber);
 
+    SampleOptions sample;
+    CLI::App *sampleCmd =
+        app.add_subcommand("sample", "Write forward-sampled evidence cases (UAI batch .evid)");
+    sampleCmd->add_option("network", sample.network, "A Bayesian network")->required();
+    sampleCmd->add_option("--cases", sample.cases, "Number of cases (default 2000)")
+        ->check(CLI::PositiveNumber);
+    sampleCmd->add_option("--observed", sample.observed,
+                          "Share of the variables observed in each case (default 0.2)")
+        ->check(CLI::Range(0.0, 1.0));
+    sampleCmd->add_option("--seed", sample.seed, "Random seed (default 1)");
+    sampleCmd->add_option("-o", sample.output, "Output .evid file (default: standard output)");
+
     app.require_subcommand(0, 1);
     try {
         app.parse(argc, argv);
@@ -98,6 +110,8 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
         return runCommand(run);
     if (*statsCmd)
         return statsCommand(stats);
+    if (*sampleCmd)
+        return sampleCommand(sample);
     if (compile.input.empty() || compile.output.empty()) {
         std::cerr << "zbddc: expected INPUT -o OUTPUT, or a subcommand (see zbddc --help)\n";
         return 2;

@@ -76,3 +76,23 @@ TEST_CASE("run --route: usage errors", "[jt][cli]") {
     const std::string wcsp = writeScratch("tiny.wcsp", "tiny 2 2 1 10\n2 2\n2 0 1 0 1\n1 1 5\n");
     CHECK(runZbddc("run '" + wcsp + "' --heuristic search").exitCode == 2);
 }
+
+TEST_CASE("sample writes forward-sampled cases: reproducible, each with P(e) > 0", "[jt][cli]") {
+    const std::string a = scratchDir() + "/a.evid", b = scratchDir() + "/b.evid";
+    REQUIRE(runZbddc("sample '" + kAlarm + "' --cases 40 --seed 3 -o '" + a + "'").exitCode == 0);
+    REQUIRE(runZbddc("sample '" + kAlarm + "' --cases 40 --seed 3 -o '" + b + "'").exitCode == 0);
+    CHECK(slurp(a) == slurp(b));
+    CHECK(slurp(a).rfind("40\n", 0) == 0);
+    const auto other = runZbddc("sample '" + kAlarm + "' --cases 40 --seed 4");
+    REQUIRE(other.exitCode == 0);
+    CHECK(other.out != slurp(a));
+    // P(e) of every case from the MLF route (an oracle independent of the sampler).
+    const auto pr = runZbddc("run '" + kAlarm + "' --task pr --route mlf --evidence '" + a + "'");
+    REQUIRE(pr.exitCode == 0);
+    const std::vector<double> values = numbers(pr.out);
+    REQUIRE(values.size() == 40);
+    for (double log10 : values)
+        CHECK(log10 > -300);
+    CHECK(runZbddc("sample '" ZBDDC_SOURCE_DIR "/examples/wetgrass.zdd'").exitCode == 2);
+    CHECK(runZbddc("sample '" + kAlarm + "' --observed 2").exitCode == 2);
+}
