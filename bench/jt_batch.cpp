@@ -121,7 +121,8 @@ int main(int argc, char **argv) {
     std::filesystem::create_directories(a.out);
     std::ofstream json(a.json.empty() ? "/dev/null" : a.json);
     std::printf("| network | cliques | clique entries | device | batch | MAR ms/case | MPE ms/case "
-                "| MAR B=1 ms | first run s | max diff vs cpu |\n|---|---|---|---|---|---|---|---|---|---|\n");
+                "| MAR B=1 ms | first run s | max diff vs cpu "
+                "|\n|---|---|---|---|---|---|---|---|---|---|\n");
     for (const std::string &path : a.networks) {
         auto net = readNetworkFile(path);
         if (!net) {
@@ -147,9 +148,8 @@ int main(int argc, char **argv) {
             options.executor = device;
             JunctionTreeModel model(*net, *tree, options);
             JunctionTreeRunInfo info;
-            const std::span<const Evidence> run =
-                std::span(cases).first(device == "cpu" ? std::min(a.cpuCases, cases.size())
-                                                       : cases.size());
+            const std::span<const Evidence> run = std::span(cases).first(
+                device == "cpu" ? std::min(a.cpuCases, cases.size()) : cases.size());
             const double n = static_cast<double>(run.size());
             SteadyTime t = std::chrono::steady_clock::now();
             auto mar = model.run(Task::Mar, run, &info);
@@ -183,13 +183,13 @@ int main(int argc, char **argv) {
                         info.batch, marMs, mpeMs, singleMs, firstS, diff);
             std::fflush(stdout);
             json << "{\"network\":" << jsonString(name) << ",\"cliques\":" << st.cliques
-                 << ",\"clique_entries\":" << st.totalCliqueEntries
-                 << ",\"order_ms\":" << orderMs << ",\"device\":" << jsonString(info.device)
-                 << ",\"batch\":" << info.batch << ",\"runs\":" << info.runs
-                 << ",\"bytes_per_run\":" << info.bytesPerRun << ",\"cases\":" << run.size()
-                 << ",\"mar_ms_per_case\":" << marMs << ",\"mpe_ms_per_case\":" << mpeMs
-                 << ",\"mar_single_ms\":" << singleMs << ",\"first_run_s\":" << firstS
-                 << ",\"mar_failures\":" << failures(mar) << ",\"mpe_failures\":" << failures(mpe)
+                 << ",\"clique_entries\":" << st.totalCliqueEntries << ",\"order_ms\":" << orderMs
+                 << ",\"device\":" << jsonString(info.device) << ",\"batch\":" << info.batch
+                 << ",\"runs\":" << info.runs << ",\"bytes_per_run\":" << info.bytesPerRun
+                 << ",\"cases\":" << run.size() << ",\"mar_ms_per_case\":" << marMs
+                 << ",\"mpe_ms_per_case\":" << mpeMs << ",\"mar_single_ms\":" << singleMs
+                 << ",\"first_run_s\":" << firstS << ",\"mar_failures\":" << failures(mar)
+                 << ",\"mpe_failures\":" << failures(mpe)
                  << ",\"max_diff_vs_cpu\":" << (std::isnan(diff) ? -1 : diff) << "}" << std::endl;
         }
     }

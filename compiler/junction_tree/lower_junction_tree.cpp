@@ -237,7 +237,8 @@ class Lowering {
         std::vector<std::vector<uint32_t>> bestInputs(nv);
         for (uint32_t v = 0; v < nv; ++v) {
             const uint32_t c = tree_.variableClique[v];
-            bestInputs[v] = belief_[c] != kNoTable ? std::vector<uint32_t>{belief_[c]} : allInputs(c);
+            bestInputs[v] =
+                belief_[c] != kNoTable ? std::vector<uint32_t>{belief_[c]} : allInputs(c);
             bestCost[v] = entriesOf(bestInputs[v]);
         }
         for (uint32_t c = 1; c < tree_.numCliques(); ++c) {

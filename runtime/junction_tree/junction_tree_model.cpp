@@ -7,10 +7,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <optional>
-#include <thread>
 #include <cmath>
 #include <limits>
+#include <optional>
+#include <thread>
 
 namespace zbddc {
 
@@ -282,12 +282,13 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
         // Cases are read back independently (MPE's traceback is most of its time): all threads.
         std::vector<std::optional<Result<TaskResult>>> answers(count);
         std::atomic<size_t> next{0};
-        const unsigned threads = m.options.threads ? m.options.threads
-                                                   : std::max(1u, std::thread::hardware_concurrency());
+        const unsigned threads = m.options.threads
+                                     ? m.options.threads
+                                     : std::max(1u, std::thread::hardware_concurrency());
         onThreads(std::min<size_t>(threads, count), [&](size_t) {
             for (size_t b; (b = next.fetch_add(1)) < count;)
-                answers[b] = m.answer(task, jt, tables->tables, static_cast<uint32_t>(b),
-                                      cases[first + b]);
+                answers[b] =
+                    m.answer(task, jt, tables->tables, static_cast<uint32_t>(b), cases[first + b]);
         });
         for (auto &a : answers)
             results.push_back(std::move(*a));

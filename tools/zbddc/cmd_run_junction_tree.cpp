@@ -33,8 +33,8 @@ struct RouteChoice {
 
 // The MLF's ZBDD size as its frontier model estimates it (a short order search).
 double estimatedZbddNodes(const BayesNet &net) {
-    const std::vector<uint32_t> order = searchFrontierOrder(net, {fileTopologicalOrder(net)},
-                                                            2'000'000);
+    const std::vector<uint32_t> order =
+        searchFrontierOrder(net, {fileTopologicalOrder(net)}, 2'000'000);
     return std::exp(frontierLogCost(net, order));
 }
 
@@ -47,11 +47,12 @@ RouteChoice chooseRoute(const RunOptions &o, const BayesNet &net, const Junction
     const double nodes = estimatedZbddNodes(net);
     char why[240];
     if (nodes > static_cast<double>(o.modelOptions.zbddNodeLimit)) {
-        std::snprintf(why, sizeof why,
-                      "auto: the MLF's ZBDD is estimated at %.3g nodes, over the node limit (%llu); "
-                      "the junction tree has %.3g clique entries",
-                      nodes, static_cast<unsigned long long>(o.modelOptions.zbddNodeLimit),
-                      jt.totalCliqueEntries);
+        std::snprintf(
+            why, sizeof why,
+            "auto: the MLF's ZBDD is estimated at %.3g nodes, over the node limit (%llu); "
+            "the junction tree has %.3g clique entries",
+            nodes, static_cast<unsigned long long>(o.modelOptions.zbddNodeLimit),
+            jt.totalCliqueEntries);
         return {true, why};
     }
     const double mlf = nodes * (kMlfNodeCompileInEntries + kMlfNodePerCaseInEntries * cases);
@@ -78,12 +79,12 @@ std::optional<int> runNetworkByRoute(const RunOptions &o, std::string &mlfWhy) {
         return std::nullopt;
     }
     if (o.route == "auto") { // what only the compiled circuit has decides for it
-        const char *flag = task == Task::Eval     ? "eval reads the circuit's outputs"
-                           : o.cpuLoop            ? "--cpu-loop runs the compiled circuit"
-                           : o.optLevel > 0       ? "-O compiles the circuit"
-                           : o.numeric != "auto"  ? "--numeric chooses the circuit's arithmetic"
-                           : !o.inputs.empty()    ? "--inputs sets the circuit's free inputs"
-                                                  : nullptr;
+        const char *flag = task == Task::Eval    ? "eval reads the circuit's outputs"
+                           : o.cpuLoop           ? "--cpu-loop runs the compiled circuit"
+                           : o.optLevel > 0      ? "-O compiles the circuit"
+                           : o.numeric != "auto" ? "--numeric chooses the circuit's arithmetic"
+                           : !o.inputs.empty()   ? "--inputs sets the circuit's free inputs"
+                                                 : nullptr;
         if (flag) {
             mlfWhy = std::string("auto: ") + flag;
             return std::nullopt;

@@ -12,7 +12,7 @@
 namespace zbddc::cuda {
 
 struct SplitReductionOptions {
-    uint64_t minRows = uint64_t{1} << 17;    // output rows below this are worth splitting
+    uint64_t minRows = uint64_t{1} << 17;       // output rows below this are worth splitting
     uint64_t minEliminated = uint64_t{1} << 10; // per output row, at least this many values
 };
 

@@ -98,7 +98,7 @@ TEST_CASE("jt runtime: random tiny networks answer PR, MAR and MPE as brute forc
             JunctionTreeOptions options;
             options.executor = executor;
             options.maxBatch = 1 + trial % 5; // 1 .. 5 cases per run: chunks and a padded tail
-            options.belief = trial % 2 ? JunctionTreeLowering::Belief::Always  // Hugin's division
+            options.belief = trial % 2 ? JunctionTreeLowering::Belief::Always // Hugin's division
                                        : JunctionTreeLowering::Belief::Never; // products only
             JunctionTreeModel model = junctionTreeModel(net, options);
             checkAgainstBruteForce(model, net, cases);

@@ -57,8 +57,8 @@ TEST_CASE("splitWideReductions keeps values and splits: batched junction trees",
         auto jt = lowerJunctionTree(net, *tree, l);
         REQUIRE(jt.ok());
         checkSplitKeepsValues(jt->program);
-        splits += cuda::splitWideReductions(jt->program, {64, 8}).ops.size() -
-                  jt->program.ops.size();
+        splits +=
+            cuda::splitWideReductions(jt->program, {64, 8}).ops.size() - jt->program.ops.size();
     }
     CHECK(splits > 0);
 }
