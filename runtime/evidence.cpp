@@ -47,18 +47,28 @@ Result<Evidence> parseEvidenceList(std::string_view list, const std::vector<Vari
     return e;
 }
 
-static Result<Evidence> readCase(TokenCursor &in, const std::vector<Variable> &vars) {
+// One case: its count `n` (already read) and then n (variable, state) pairs, with `oneLine` all
+// on the line of the count: a line that ends early or runs on is an error, never half a case.
+static Result<Evidence> readCase(TokenCursor &in, uint64_t n, const std::vector<Variable> &vars,
+                                 bool oneLine) {
     Evidence e = noEvidence(vars);
-    auto n = in.unsignedInt("number of observed variables", vars.size());
-    if (!n)
-        return n.error();
-    for (uint64_t i = 0; i < *n; ++i) {
+    if (n > vars.size())
+        return in.fail("a case observes " + std::to_string(n) + " variables; the model has " +
+                       std::to_string(vars.size()));
+    const size_t line = in.line();
+    for (uint64_t i = 0; i < n; ++i) {
+        if (oneLine && in.atLineEnd())
+            return errorAt(in.name(), line,
+                           "the case declares " + std::to_string(n) +
+                               " observed variables but its line holds " + std::to_string(i));
         auto v = in.unsignedInt("variable index");
         if (!v)
             return v.error();
         if (*v >= vars.size())
             return in.fail("variable " + std::to_string(*v) + " is out of range (the model has " +
                            std::to_string(vars.size()) + ")");
+        if (oneLine && in.atLineEnd())
+            return in.fail("variable " + std::to_string(*v) + " has no state on its line");
         auto s = in.unsignedInt("state index");
         if (!s)
             return s.error();
@@ -70,39 +80,69 @@ static Result<Evidence> readCase(TokenCursor &in, const std::vector<Variable> &v
                            std::to_string(e.states[*v]) + " and " + std::to_string(*s));
         e.states[*v] = static_cast<uint32_t>(*s);
     }
+    if (oneLine && !in.atLineEnd())
+        return in.fail("unexpected data after the case's " + std::to_string(n) +
+                       " (variable, state) pairs");
     return e;
 }
 
-Result<std::vector<Evidence>> parseUaiEvidence(std::string_view text, const std::string &name,
+// The 2010 layout after its count line: `count` cases, one per line, and nothing after.
+static Result<std::vector<Evidence>> readBatch(TokenCursor &in, uint64_t count,
                                                const std::vector<Variable> &vars) {
-    // Count tokens to tell the one-case form (n + 2n numbers) from the older multi-case form.
-    size_t tokens = 0;
-    for (TokenCursor count(text, name); !count.atEnd(); (void)count.token(""))
-        ++tokens;
-    TokenCursor in(text, name);
-    if (tokens == 0)
-        return in.fail("empty evidence file");
-    auto first = in.unsignedInt("number of observed variables");
-    if (!first)
-        return first.error();
     std::vector<Evidence> cases;
-    if (tokens == 1 + 2 * *first) {
-        TokenCursor again(text, name);
-        auto e = readCase(again, vars);
-        if (!e)
-            return e.error();
-        cases.push_back(std::move(*e));
-        return cases;
-    }
-    for (uint64_t c = 0; c < *first; ++c) {
-        auto e = readCase(in, vars);
+    for (uint64_t c = 0; c < count; ++c) {
+        if (in.atEnd())
+            return in.failAtEnd("the file declares " + std::to_string(count) +
+                                " evidence cases but holds " + std::to_string(c));
+        auto n = in.unsignedInt("number of observed variables");
+        if (!n)
+            return n.error();
+        auto e = readCase(in, *n, vars, true);
         if (!e)
             return e.error();
         cases.push_back(std::move(*e));
     }
     if (!in.atEnd())
-        return in.fail("unexpected data after " + std::to_string(*first) + " evidence cases");
+        return in.fail("unexpected data after " + std::to_string(count) + " evidence cases");
     return cases;
+}
+
+// By structure, line by line: a first line holding one number followed by more lines is the
+// 2010 batch layout (the number of cases, then one case per line); otherwise the file is one
+// case on one line (the 2014+ layout). Counting tokens first instead guessed: "2\n1 0 1\n0" was
+// read as one case of two observations. Only a file that is no well-formed batch but holds
+// exactly one case's numbers is read as that case spread over lines ("1\n1 0", older writers).
+Result<std::vector<Evidence>> parseUaiEvidence(std::string_view text, const std::string &name,
+                                               const std::vector<Variable> &vars) {
+    TokenCursor in(text, name);
+    if (in.atEnd())
+        return in.fail("empty evidence file");
+    auto first = in.unsignedInt("number of observed variables, or of cases");
+    if (!first)
+        return first.error();
+    if (!in.atLineEnd() || in.atEnd()) { // one case on one line
+        auto e = readCase(in, *first, vars, true);
+        if (!e)
+            return e.error();
+        if (!in.atEnd())
+            return in.fail("unexpected data after the evidence case (a batch of cases starts "
+                           "with their number alone on the first line)");
+        return std::vector<Evidence>{std::move(*e)};
+    }
+    auto batch = readBatch(in, *first, vars);
+    if (batch)
+        return batch;
+    size_t tokens = 0;
+    for (TokenCursor count(text, name); !count.atEnd(); (void)count.token(""))
+        ++tokens;
+    if (tokens != 1 + 2 * *first)
+        return batch.error();
+    TokenCursor again(text, name);
+    (void)again.unsignedInt("");
+    auto e = readCase(again, *first, vars, false);
+    if (!e)
+        return e.error();
+    return std::vector<Evidence>{std::move(*e)};
 }
 
 Result<std::vector<Evidence>> readUaiEvidenceFile(const std::string &path,

@@ -59,3 +59,34 @@ TEST_CASE("input vectors set indicators from evidence and fill free inputs", "[e
     CHECK_FALSE(inputVector(c, e).ok());
     CHECK_FALSE(inputVector(c, e, {1.0, 2.0}).ok());
 }
+
+TEST_CASE(".evid is read by its line structure, never by counting tokens", "[evidence]") {
+    // A batch of two (the second without evidence), which counting tokens read as one case with
+    // two observations.
+    auto two = parseUaiEvidence("2\n1 0 1\n0\n", "e.evid", vars());
+    REQUIRE(two.ok());
+    REQUIRE(two->size() == 2);
+    CHECK((*two)[0].states == std::vector<uint32_t>{1, kNone});
+    CHECK((*two)[1].states == std::vector<uint32_t>{kNone, kNone});
+    auto four = parseUaiEvidence("4\n1 1 0\n0\n1 1 1\n0\n", "e.evid", vars());
+    REQUIRE(four.ok());
+    CHECK(four->size() == 4);
+    // Truncated single lines are errors, not cases without evidence.
+    auto cut = parseUaiEvidence("1 0", "e.evid", vars());
+    REQUIRE_FALSE(cut.ok());
+    CHECK(cut.error().str() == "e.evid:1: variable 0 has no state on its line");
+    auto cut2 = parseUaiEvidence("2 0 0", "e.evid", vars());
+    REQUIRE_FALSE(cut2.ok());
+    CHECK(cut2.error().str() == "e.evid:1: the case declares 2 observed variables but its line holds 1");
+    // A batch line that ends early or runs on, and a batch shorter than its count.
+    CHECK(parseUaiEvidence("2\n1 0 1 1 1\n0\n", "e.evid", vars()).error().str() ==
+          "e.evid:2: unexpected data after the case's 1 (variable, state) pairs");
+    CHECK(parseUaiEvidence("3\n1 0 1\n0\n", "e.evid", vars()).error().str() ==
+          "e.evid:3: the file declares 3 evidence cases but holds 2");
+    CHECK_FALSE(parseUaiEvidence("1 0 1\n1 1 1\n", "e.evid", vars()).ok());
+    // One case spread over lines (older writers) is still that case where it is no batch.
+    auto spread = parseUaiEvidence("2\n0 1\n1 2\n", "e.evid", vars());
+    REQUIRE(spread.ok());
+    REQUIRE(spread->size() == 1);
+    CHECK((*spread)[0].states == std::vector<uint32_t>{1, 2});
+}
