@@ -1,4 +1,5 @@
 #include "runtime/shared_model.h"
+#include "runtime/shared_object_check.h"
 
 #include "zbdd_model.h"
 
@@ -54,6 +55,8 @@ template <typename Fn> Fn symbol(void *lib, const char *name) {
 } // namespace
 
 Result<SharedModel> loadSharedModel(const std::string &path) {
+    if (Status s = checkSharedObjectFile(path); !s)
+        return s.error();
     // A path without a slash would make dlopen search the library path instead of the file.
     const std::string where = path.find('/') == std::string::npos ? "./" + path : path;
     void *lib = dlopen(where.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -3,6 +3,7 @@
 #include "backends/tensor/so/problem_so.h"
 #include "compiler/elimination/bucket_program.h"
 #include "ir/number_text.h"
+#include "runtime/shared_object_check.h"
 #include "zbdd_problem.h"
 
 #include <chrono>
@@ -14,8 +15,11 @@
 namespace zbddc {
 
 namespace {
-// dlopen a path as a file (a bare name would search the library path).
+// dlopen a path as a file (a bare name would search the library path), once the file is known
+// to hold every segment dlopen will map (runtime/shared_object_check.h).
 void *openLibrary(const std::string &path) {
+    if (!checkSharedObjectFile(path))
+        return nullptr;
     const std::string where = path.find('/') == std::string::npos ? "./" + path : path;
     return dlopen(where.c_str(), RTLD_NOW | RTLD_LOCAL);
 }
@@ -133,6 +137,8 @@ bool ProblemLibrary::isProblemLibrary(const std::string &path) {
 }
 
 Result<ProblemLibrary> ProblemLibrary::open(const std::string &path) {
+    if (Status s = checkSharedObjectFile(path); !s)
+        return s.error();
     ProblemLibrary p;
     p.path_ = path;
     p.handle_ = std::make_shared<Handle>();

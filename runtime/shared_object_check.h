@@ -1,0 +1,19 @@
+// A model.so or problem.so checked before dlopen: dlopen maps a file's segments as its headers
+// describe them, and a truncated file then dies with SIGBUS on the first page past its end, with
+// no message. The ELF header, program and section header tables and every loaded segment must lie
+// inside the file, for this machine's class, byte order and architecture.
+#pragma once
+
+#include "ir/result.h"
+
+#include <string>
+#include <string_view>
+
+namespace zbddc {
+
+// `bytes` is the whole file; errors say what is wrong ("truncated: ...").
+Status checkSharedObjectImage(std::string_view bytes);
+// The file at `path`, read whole; errors are `path: ...`.
+Status checkSharedObjectFile(const std::string &path);
+
+} // namespace zbddc
