@@ -165,6 +165,10 @@ Result<TaskResult> runTask(Model &m, Task task, const Evidence &ev, const TaskOp
             return s.error();
     }
     if (task == Task::Mpe) {
+        // One rule on every device: no assignment is consistent with impossible evidence (the
+        // CPU printed -1s, the reference an assignment contradicting the evidence).
+        if (r.log10 == -std::numeric_limits<double>::infinity())
+            return error("MPE is undefined: the evidence has probability 0");
         auto note = mpeAssignment(m, *f, *x, ev, opt, r);
         if (!note)
             return note.error();

@@ -100,7 +100,7 @@ TEST_CASE("PR that underflows float64 is answered in log space", "[tasks]") {
     CHECK(mar->marginals[7][0] == Approx(1e-3));
 }
 
-TEST_CASE("impossible evidence is an error for MAR, probability 0 for PR", "[tasks]") {
+TEST_CASE("impossible evidence is an error for MAR and MPE, probability 0 for PR", "[tasks]") {
     Circuit c = example();
     c.inputs[2].value = 0.0; // P(Rain=yes) = 0
     c.inputs[3].value = 0.0; // and P(Rain=no) = 0: nothing is possible
@@ -108,4 +108,9 @@ TEST_CASE("impossible evidence is an error for MAR, probability 0 for PR", "[tas
     REQUIRE(pr.ok());
     CHECK(pr->value == 0.0);
     CHECK_FALSE(runTask(c, Task::Mar, noEvidence(c.variables)).ok());
+    Circuit maxProduct = c;
+    maxProduct.semiring = Semiring::MaxProduct;
+    const auto mpe = runTask(maxProduct, Task::Mpe, noEvidence(c.variables));
+    REQUIRE_FALSE(mpe.ok());
+    CHECK(mpe.error().message == "MPE is undefined: the evidence has probability 0");
 }

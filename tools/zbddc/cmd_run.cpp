@@ -24,26 +24,37 @@ Result<std::vector<Evidence>> evidenceCases(const std::string &spec,
 
 int printTaskResults(const RunOptions &o, std::vector<Result<TaskResult>> &batch,
                      const std::vector<Variable> &variables) {
-    std::vector<TaskResult> results;
-    for (Result<TaskResult> &r : batch) {
-        if (!r)
-            return reportError(r.error().file.empty() ? errorAt(o.model, 0, r.error().message)
-                                                      : r.error());
-        results.push_back(std::move(*r));
-    }
+    // A case that cannot be answered (MAR or MPE with P(e) = 0) is reported on its own, on stderr
+    // and in the JSON; the other cases are still printed, and the exit status is then 1.
+    size_t failed = 0;
+    auto caseError = [&](size_t i, const Diagnostic &d) {
+        const Diagnostic at = d.file.empty() ? errorAt(o.model, 0, d.message) : d;
+        std::cerr << "zbddc: " << (batch.size() > 1 ? "case " + std::to_string(i) + ": " : "")
+                  << at.str() << "\n";
+        ++failed;
+    };
     if (o.json) {
-        if (results.size() > 1)
-            std::cout << "[";
-        for (size_t i = 0; i < results.size(); ++i) {
+        std::cout << (batch.size() > 1 ? "[" : "");
+        for (size_t i = 0; i < batch.size(); ++i) {
             std::cout << (i ? "," : "");
-            printJson(results[i], variables, std::cout);
+            if (batch[i]) {
+                printJson(*batch[i], variables, std::cout);
+            } else {
+                caseError(i, batch[i].error());
+                std::cout << "{\"case\":" << i << ",\"error\":" << jsonString(batch[i].error().message)
+                          << "}";
+            }
         }
-        std::cout << (results.size() > 1 ? "]\n" : "\n");
+        std::cout << (batch.size() > 1 ? "]\n" : "\n");
     } else {
-        for (const TaskResult &r : results)
-            printUai(r, variables, std::cout);
+        for (size_t i = 0; i < batch.size(); ++i) {
+            if (batch[i])
+                printUai(*batch[i], variables, std::cout);
+            else
+                caseError(i, batch[i].error());
+        }
     }
-    return 0;
+    return failed ? 1 : 0;
 }
 
 namespace {

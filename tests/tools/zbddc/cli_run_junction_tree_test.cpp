@@ -5,6 +5,7 @@
 #include "tests/catch.hpp"
 #include "tests/support/run_zbddc.h"
 
+#include <algorithm>
 #include <regex>
 
 using namespace zbddc::testing;
@@ -95,4 +96,26 @@ TEST_CASE("sample writes forward-sampled cases: reproducible, each with P(e) > 0
         CHECK(log10 > -300);
     CHECK(runZbddc("sample '" ZBDDC_SOURCE_DIR "/examples/wetgrass.zdd'").exitCode == 2);
     CHECK(runZbddc("sample '" + kAlarm + "' --observed 2").exitCode == 2);
+}
+
+TEST_CASE("run: an impossible case of a batch is reported alone, the others answered",
+          "[cli]") {
+    // asia: `either` is a deterministic OR of tub and lung; observing tub=yes and
+    // either=no is impossible. Variables by index: asia 0, tub 1, smoke 2, lung 3, bronc 4,
+    // either 5, xray 6, dysp 7; state 0 is "yes".
+    const std::string evid = writeScratch("mixed.evid", "3\n1 2 0\n2 1 0 5 1\n0\n");
+    for (const char *route : {"jt", "mlf"}) {
+        INFO(route);
+        const auto r = runZbddc("run '" + kAsia + "' --task mar --evidence '" + evid +
+                                "' --route " + route + " --device cpu");
+        CHECK(r.exitCode == 1);
+        CHECK(r.err.find("case 1: ") != std::string::npos);
+        CHECK(r.err.find("probability 0") != std::string::npos);
+        CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 4); // two MAR blocks of two lines
+        const auto json = runZbddc("run '" + kAsia + "' --task mpe --json --evidence '" + evid +
+                                   "' --route " + route + " --device cpu");
+        CHECK(json.exitCode == 1);
+        CHECK(json.out.find("{\"case\":1,\"error\":\"MPE is undefined: the evidence has "
+                            "probability 0\"}") != std::string::npos);
+    }
 }
