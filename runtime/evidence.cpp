@@ -107,29 +107,68 @@ static Result<std::vector<Evidence>> readBatch(TokenCursor &in, uint64_t count,
     return cases;
 }
 
+std::optional<EvidenceLayout> parseEvidenceLayout(std::string_view name) {
+    if (name == "single")
+        return EvidenceLayout::Single;
+    if (name == "batch")
+        return EvidenceLayout::Batch;
+    return std::nullopt;
+}
+
+// The whole file as one case, on one line or spread over several (older writers: "1\n1 0").
+static Result<EvidenceFile> readSingle(std::string_view text, const std::string &name,
+                                       const std::vector<Variable> &vars, bool oneLine) {
+    TokenCursor in(text, name);
+    if (in.atEnd())
+        return in.fail("empty evidence file");
+    auto n = in.unsignedInt("number of observed variables");
+    if (!n)
+        return n.error();
+    auto e = readCase(in, *n, vars, oneLine);
+    if (!e)
+        return e.error();
+    if (!in.atEnd())
+        return in.fail("unexpected data after the evidence case (a batch of cases starts with "
+                       "their number alone on the first line)");
+    return EvidenceFile{{std::move(*e)}, false};
+}
+
+static Result<EvidenceFile> readBatchFile(std::string_view text, const std::string &name,
+                                          const std::vector<Variable> &vars) {
+    TokenCursor in(text, name);
+    if (in.atEnd())
+        return in.fail("empty evidence file");
+    auto count = in.unsignedInt("number of evidence cases");
+    if (!count)
+        return count.error();
+    if (!in.atLineEnd())
+        return in.fail("a batch starts with the number of cases alone on its first line");
+    auto cases = readBatch(in, *count, vars);
+    if (!cases)
+        return cases.error();
+    return EvidenceFile{std::move(*cases), true};
+}
+
 // By structure, line by line: a first line holding one number followed by more lines is the
 // 2010 batch layout (the number of cases, then one case per line); otherwise the file is one
 // case on one line (the 2014+ layout). Counting tokens first instead guessed: "2\n1 0 1\n0" was
 // read as one case of two observations. Only a file that is no well-formed batch but holds
 // exactly one case's numbers is read as that case spread over lines ("1\n1 0", older writers).
-Result<std::vector<Evidence>> parseUaiEvidence(std::string_view text, const std::string &name,
-                                               const std::vector<Variable> &vars) {
+Result<EvidenceFile> parseUaiEvidence(std::string_view text, const std::string &name,
+                                      const std::vector<Variable> &vars, EvidenceLayout layout) {
+    if (layout == EvidenceLayout::Single)
+        return readSingle(text, name, vars, false);
+    if (layout == EvidenceLayout::Batch)
+        return readBatchFile(text, name, vars);
     TokenCursor in(text, name);
     if (in.atEnd())
         return in.fail("empty evidence file");
     auto first = in.unsignedInt("number of observed variables, or of cases");
     if (!first)
         return first.error();
-    if (!in.atLineEnd() || in.atEnd()) { // one case on one line
-        auto e = readCase(in, *first, vars, true);
-        if (!e)
-            return e.error();
-        if (!in.atEnd())
-            return in.fail("unexpected data after the evidence case (a batch of cases starts "
-                           "with their number alone on the first line)");
-        return std::vector<Evidence>{std::move(*e)};
-    }
-    auto batch = readBatch(in, *first, vars);
+    if (!in.atLineEnd() || in.atEnd()) // one case on one line
+        return readSingle(text, name, vars, true);
+    auto batch = readBatchFile(text, name, vars);
     if (batch)
         return batch;
     size_t tokens = 0;
@@ -137,20 +176,15 @@ Result<std::vector<Evidence>> parseUaiEvidence(std::string_view text, const std:
         ++tokens;
     if (tokens != 1 + 2 * *first)
         return batch.error();
-    TokenCursor again(text, name);
-    (void)again.unsignedInt("");
-    auto e = readCase(again, *first, vars, false);
-    if (!e)
-        return e.error();
-    return std::vector<Evidence>{std::move(*e)};
+    return readSingle(text, name, vars, false);
 }
 
-Result<std::vector<Evidence>> readUaiEvidenceFile(const std::string &path,
-                                                  const std::vector<Variable> &vars) {
+Result<EvidenceFile> readUaiEvidenceFile(const std::string &path, const std::vector<Variable> &vars,
+                                         EvidenceLayout layout) {
     auto text = readTextFile(path);
     if (!text)
         return text.error();
-    return parseUaiEvidence(*text, path, vars);
+    return parseUaiEvidence(*text, path, vars, layout);
 }
 
 Result<std::vector<double>> inputVector(const ModelInterface &c, const Evidence &e,

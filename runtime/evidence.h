@@ -6,6 +6,7 @@
 #include "ir/model_interface.h"
 #include "ir/result.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,12 +25,26 @@ Evidence noEvidence(const std::vector<Variable> &variables);
 // silently. The UAI reader below follows the same rule.
 Result<Evidence> parseEvidenceList(std::string_view list, const std::vector<Variable> &variables);
 
-// UAI .evid: "n v1 s1 ... vn sn" (one case), or the older "cases" followed by that many such
-// lines. Variables and states are indices in the model's variable order.
-Result<std::vector<Evidence>> parseUaiEvidence(std::string_view text, const std::string &name,
-                                               const std::vector<Variable> &variables);
-Result<std::vector<Evidence>> readUaiEvidenceFile(const std::string &path,
-                                                  const std::vector<Variable> &variables);
+// The two layouts of a UAI .evid file: one case on one line, "n v1 s1 ... vn sn" (2014 and
+// later), or a batch, the number of cases alone on the first line and then one such case per
+// line (2010). Detect decides by the file's line structure; Single and Batch are for the files
+// it cannot decide ("2\n1 0 1\n0" is a batch of two, or one case of two observations spread
+// over lines).
+enum class EvidenceLayout { Detect, Single, Batch };
+std::optional<EvidenceLayout> parseEvidenceLayout(std::string_view name); // "single", "batch"
+
+struct EvidenceFile {
+    std::vector<Evidence> cases;
+    bool batch = false; // read in the 2010 layout: answers are printed in it too
+};
+
+// Variables and states are indices in the model's variable order.
+Result<EvidenceFile> parseUaiEvidence(std::string_view text, const std::string &name,
+                                      const std::vector<Variable> &variables,
+                                      EvidenceLayout layout = EvidenceLayout::Detect);
+Result<EvidenceFile> readUaiEvidenceFile(const std::string &path,
+                                         const std::vector<Variable> &variables,
+                                         EvidenceLayout layout = EvidenceLayout::Detect);
 
 // The model's input vector for one case: indicators 1 where consistent with the evidence, else
 // 0; parameters their values; free inputs from `freeValues` (in order of the free inputs).

@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             std::abort();
         return 0;
     }
-    for (const zbddc::Evidence &e : *cases) {
+    for (const zbddc::Evidence &e : cases->cases) {
         if (e.states.size() != vars.size())
             std::abort();
         for (size_t v = 0; v < vars.size(); ++v)

@@ -18,12 +18,12 @@ TEST_CASE("VAR=state lists map onto state indices", "[evidence]") {
 TEST_CASE("UAI .evid files give one case or a batch", "[evidence]") {
     auto one = parseUaiEvidence("1 1 2\n", "e.evid", vars());
     REQUIRE(one.ok());
-    REQUIRE(one->size() == 1);
-    CHECK((*one)[0].states == std::vector<uint32_t>{kNone, 2});
+    REQUIRE(one->cases.size() == 1);
+    CHECK(one->cases[0].states == std::vector<uint32_t>{kNone, 2});
     auto batch = parseUaiEvidence("2\n1 0 1\n2 0 0 1 1\n", "e.evid", vars());
     REQUIRE(batch.ok());
-    REQUIRE(batch->size() == 2);
-    CHECK((*batch)[1].states == std::vector<uint32_t>{0, 1});
+    REQUIRE(batch->cases.size() == 2);
+    CHECK(batch->cases[1].states == std::vector<uint32_t>{0, 1});
     auto bad = parseUaiEvidence("1\n5 0\n", "e.evid", vars());
     REQUIRE_FALSE(bad.ok());
     CHECK(bad.error().str() == "e.evid:2: variable 5 is out of range (the model has 2)");
@@ -41,7 +41,7 @@ TEST_CASE("a variable observed twice: the same state is accepted, two states are
           "evidence: variable 'A' is observed twice, as 'a0' and 'a1'");
     auto sameUai = parseUaiEvidence("2 0 1 0 1\n", "e.evid", vars());
     REQUIRE(sameUai.ok());
-    CHECK((*sameUai)[0].states == std::vector<uint32_t>{1, kNone});
+    CHECK(sameUai->cases[0].states == std::vector<uint32_t>{1, kNone});
     CHECK(parseUaiEvidence("2\n1 1 0\n2 0 0 0 1\n", "e.evid", vars()).error().str() ==
           "e.evid:3: variable 'A' is observed twice, in states 0 and 1");
 }
@@ -65,12 +65,12 @@ TEST_CASE(".evid is read by its line structure, never by counting tokens", "[evi
     // two observations.
     auto two = parseUaiEvidence("2\n1 0 1\n0\n", "e.evid", vars());
     REQUIRE(two.ok());
-    REQUIRE(two->size() == 2);
-    CHECK((*two)[0].states == std::vector<uint32_t>{1, kNone});
-    CHECK((*two)[1].states == std::vector<uint32_t>{kNone, kNone});
+    REQUIRE(two->cases.size() == 2);
+    CHECK(two->cases[0].states == std::vector<uint32_t>{1, kNone});
+    CHECK(two->cases[1].states == std::vector<uint32_t>{kNone, kNone});
     auto four = parseUaiEvidence("4\n1 1 0\n0\n1 1 1\n0\n", "e.evid", vars());
     REQUIRE(four.ok());
-    CHECK(four->size() == 4);
+    CHECK(four->cases.size() == 4);
     // Truncated single lines are errors, not cases without evidence.
     auto cut = parseUaiEvidence("1 0", "e.evid", vars());
     REQUIRE_FALSE(cut.ok());
@@ -87,6 +87,30 @@ TEST_CASE(".evid is read by its line structure, never by counting tokens", "[evi
     // One case spread over lines (older writers) is still that case where it is no batch.
     auto spread = parseUaiEvidence("2\n0 1\n1 2\n", "e.evid", vars());
     REQUIRE(spread.ok());
-    REQUIRE(spread->size() == 1);
-    CHECK((*spread)[0].states == std::vector<uint32_t>{1, 2});
+    REQUIRE(spread->cases.size() == 1);
+    CHECK(spread->cases[0].states == std::vector<uint32_t>{1, 2});
+}
+
+TEST_CASE("--evidence-format decides what the structure cannot", "[evidence]") {
+    // Batch of two, or one case of two observations spread over lines: Detect takes the batch.
+    const char *ambiguous = "2\n1 0 1\n0\n";
+    auto detected = parseUaiEvidence(ambiguous, "e.evid", vars());
+    REQUIRE(detected.ok());
+    CHECK(detected->batch);
+    CHECK(detected->cases.size() == 2);
+    auto single = parseUaiEvidence(ambiguous, "e.evid", vars(), EvidenceLayout::Single);
+    REQUIRE(single.ok());
+    CHECK_FALSE(single->batch);
+    REQUIRE(single->cases.size() == 1);
+    CHECK(single->cases[0].states == std::vector<uint32_t>{kNone, 0}); // (1,0) observed twice
+    // A forced batch needs its count alone on the first line; a one-line file is then refused.
+    CHECK(parseUaiEvidence("1 0 1\n", "e.evid", vars(), EvidenceLayout::Batch).error().str() ==
+          "e.evid:1: a batch starts with the number of cases alone on its first line");
+    auto one = parseUaiEvidence("1\n1 1 2\n", "e.evid", vars(), EvidenceLayout::Batch);
+    REQUIRE(one.ok());
+    CHECK(one->batch);
+    CHECK(one->cases.size() == 1);
+    CHECK_FALSE(parseUaiEvidence("1 0 1\n", "e.evid", vars())->batch);
+    CHECK(parseEvidenceLayout("batch") == EvidenceLayout::Batch);
+    CHECK_FALSE(parseEvidenceLayout("2010").has_value());
 }

@@ -7,53 +7,56 @@
 #include "runtime/model.h"
 
 #include <iostream>
+#include <sstream>
 
 namespace zbddc::cli {
 
-Result<std::vector<Evidence>> evidenceCases(const std::string &spec,
-                                            const std::vector<Variable> &variables) {
-    if (spec.empty())
-        return std::vector<Evidence>{noEvidence(variables)};
-    if (spec.find('=') == std::string::npos)
-        return readUaiEvidenceFile(spec, variables);
-    auto e = parseEvidenceList(spec, variables);
+Result<EvidenceFile> evidenceCases(const RunOptions &o, const std::vector<Variable> &variables) {
+    if (o.evidence.empty())
+        return EvidenceFile{{noEvidence(variables)}, false};
+    if (o.evidence.find('=') == std::string::npos) {
+        const auto layout = parseEvidenceLayout(o.evidenceFormat).value_or(EvidenceLayout::Detect);
+        return readUaiEvidenceFile(o.evidence, variables, layout);
+    }
+    auto e = parseEvidenceList(o.evidence, variables);
     if (!e)
         return e.error();
-    return std::vector<Evidence>{std::move(*e)};
+    return EvidenceFile{{std::move(*e)}, false};
 }
 
-int printTaskResults(const RunOptions &o, std::vector<Result<TaskResult>> &batch,
-                     const std::vector<Variable> &variables) {
+int printTaskResults(const RunOptions &o, Task task, const std::vector<Result<TaskResult>> &batch,
+                     const std::vector<Variable> &variables, bool batchLayout) {
     // A case that cannot be answered (MAR or MPE with P(e) = 0) is reported on its own, on stderr
     // and in the JSON; the other cases are still printed, and the exit status is then 1.
     size_t failed = 0;
-    auto caseError = [&](size_t i, const Diagnostic &d) {
+    for (size_t i = 0; i < batch.size(); ++i) {
+        if (batch[i])
+            continue;
+        const Diagnostic &d = batch[i].error();
         const Diagnostic at = d.file.empty() ? errorAt(o.model, 0, d.message) : d;
         std::cerr << "zbddc: " << (batch.size() > 1 ? "case " + std::to_string(i) + ": " : "")
                   << at.str() << "\n";
         ++failed;
-    };
-    if (o.json) {
-        std::cout << (batch.size() > 1 ? "[" : "");
-        for (size_t i = 0; i < batch.size(); ++i) {
-            std::cout << (i ? "," : "");
-            if (batch[i]) {
-                printJson(*batch[i], variables, std::cout);
-            } else {
-                caseError(i, batch[i].error());
-                std::cout << "{\"case\":" << i << ",\"error\":" << jsonString(batch[i].error().message)
-                          << "}";
-            }
-        }
-        std::cout << (batch.size() > 1 ? "]\n" : "\n");
-    } else {
-        for (size_t i = 0; i < batch.size(); ++i) {
-            if (batch[i])
-                printUai(*batch[i], variables, std::cout);
-            else
-                caseError(i, batch[i].error());
-        }
     }
+    std::ostringstream text;
+    if (o.json) {
+        text << (batch.size() > 1 ? "[" : "");
+        for (size_t i = 0; i < batch.size(); ++i) {
+            text << (i ? "," : "");
+            if (batch[i])
+                printJson(*batch[i], variables, text);
+            else
+                text << "{\"case\":" << i << ",\"error\":" << jsonString(batch[i].error().message)
+                     << "}";
+        }
+        text << (batch.size() > 1 ? "]\n" : "\n");
+    } else if (batchLayout || batch.size() > 1) {
+        printUaiBatch(task, batch, variables, text);
+    } else if (batch.size() == 1 && batch[0]) {
+        printUai(*batch[0], variables, text); // a failed single case prints nothing
+    }
+    if (const int status = emitRunOutput(text.str(), o.output, o.uaiOutput, o.model, uaiTaskLine(task)))
+        return status;
     return failed ? 1 : 0;
 }
 
@@ -126,7 +129,7 @@ int runCommand(const RunOptions &o) {
     if (!model)
         return reportError(model.error());
     const std::vector<Variable> &variables = model->interface().variables;
-    auto cases = evidenceCases(o.evidence, variables);
+    auto cases = evidenceCases(o, variables);
     if (!cases)
         return reportError(cases.error());
     auto free = freeInputValues(o.inputs);
@@ -134,7 +137,7 @@ int runCommand(const RunOptions &o) {
         return reportError(free.error());
 
     TaskOptions options{numericChoice(o.numeric), *free};
-    std::vector<Result<TaskResult>> results = runTasks(*model, *task, *cases, options);
+    std::vector<Result<TaskResult>> results = runTasks(*model, *task, cases->cases, options);
     if (o.device == "cuda" && model->device() != DeviceKind::Cuda && !model->fallbackNote().empty())
         std::cerr << "zbddc: note: " << model->fallbackNote() << "; ran on the CPU\n";
     for (Result<TaskResult> &r : results)
@@ -142,7 +145,7 @@ int runCommand(const RunOptions &o) {
             r->route = "mlf";
             r->routeWhy = routeWhy;
         }
-    return printTaskResults(o, results, variables);
+    return printTaskResults(o, *task, results, variables, cases->batch);
 }
 
 } // namespace zbddc::cli

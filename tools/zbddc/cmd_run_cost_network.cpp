@@ -8,11 +8,13 @@
 #include "runtime/bucket_elimination/problem_library.h"
 #include "runtime/bucket_elimination/solve_be.h"
 #include "runtime/evidence.h"
+#include "ir/number_text.h"
 
 #include <CLI/CLI.hpp>
 
 #include <cmath>
 #include <iostream>
+#include <sstream>
 
 namespace zbddc::cli {
 
@@ -20,7 +22,8 @@ namespace {
 
 // A UAI .evid file, read by the runtime's reader: variables and values by index. A WCSP run
 // answers one case.
-Result<std::vector<uint32_t>> readEvidence(const std::string &path, const CostNetwork &net) {
+Result<std::vector<uint32_t>> readEvidence(const RunOptions &o, const CostNetwork &net) {
+    const std::string &path = o.evidence;
     if (path.empty())
         return std::vector<uint32_t>{};
     std::vector<Variable> variables(net.numVariables());
@@ -29,13 +32,14 @@ Result<std::vector<uint32_t>> readEvidence(const std::string &path, const CostNe
         for (uint32_t value = 0; value < net.domainSizes[v]; ++value)
             variables[v].states.push_back(std::to_string(value));
     }
-    auto cases = readUaiEvidenceFile(path, variables);
-    if (!cases)
-        return cases.error();
-    if (cases->size() != 1)
+    const auto layout = parseEvidenceLayout(o.evidenceFormat).value_or(EvidenceLayout::Detect);
+    auto file = readUaiEvidenceFile(path, variables, layout);
+    if (!file)
+        return file.error();
+    if (file->cases.size() != 1)
         return errorAt(path, 0, "a WCSP run takes one evidence case, the file has " +
-                                    std::to_string(cases->size()));
-    return std::move((*cases)[0].states); // unobserved: kNone
+                                    std::to_string(file->cases.size()));
+    return std::move(file->cases[0].states); // unobserved: kNone
 }
 
 std::string variableName(const CostNetwork &net, size_t v) {
@@ -45,7 +49,7 @@ std::string variableName(const CostNetwork &net, size_t v) {
 } // namespace
 
 int runProblemLibrary(const RunOptions &o);
-void printSolution(const CostNetwork &shape, const Solution &solution, bool json);
+int printSolution(const RunOptions &o, const CostNetwork &shape, const Solution &solution);
 
 // .uai BAYES files go through the network (MLF) route; UAI MARKOV networks are not Bayesian
 // networks, so they take the elimination route (isCostNetworkFile).
@@ -88,7 +92,7 @@ int runCostNetworkCommand(const RunOptions &o) {
     BeOptions options;
     // A missing GPU is not an error: --device cuda runs on the CPU then, and says so.
     options.executor = o.device == "cpu" || o.device == "split" ? o.device : "auto";
-    auto evidence = readEvidence(o.evidence, *net);
+    auto evidence = readEvidence(o, *net);
     if (!evidence)
         return reportError(evidence.error());
     options.evidence = std::move(*evidence);
@@ -110,8 +114,7 @@ int runCostNetworkCommand(const RunOptions &o) {
         (o.device == "split" && sol->device.kind != Kind::Split))
         std::cerr
             << "zbddc: note: no usable GPU (or no CUDA backend in this build); ran on the CPU\n";
-    printSolution(*net, *sol, o.json);
-    return 0;
+    return printSolution(o, *net, *sol);
 }
 
 // A problem.so (zbddc PROBLEM.wcsp -o problem.so) answers through its C ABI, with the variables
@@ -130,48 +133,42 @@ int runProblemLibrary(const RunOptions &o) {
     shape.variableNames = lib->metadata().variableNames;
     shape.domainSizes = lib->metadata().domainSizes;
     shape.integerCosts = lib->metadata().integerCosts;
-    auto evidence = readEvidence(o.evidence, shape);
+    auto evidence = readEvidence(o, shape);
     if (!evidence)
         return reportError(evidence.error());
     auto sol = lib->solve(*evidence);
     if (!sol)
         return reportError(errorAt(o.model, 0, sol.error().message));
-    printSolution(shape, *sol, o.json);
-    return 0;
+    return printSolution(o, shape, *sol);
 }
 
-// Without --json: the UAI MPE block and a cost line; with it, one JSON object (docs/cli.md).
-void printSolution(const CostNetwork &net, const Solution &sol, bool json) {
+// Without --json: the UAI MPE block alone (a solution block holds nothing else), and the cost on
+// stderr; with it, one JSON object (docs/cli.md). Costs print in full: integers exactly, reals
+// as the shortest text that reads back as the same double.
+int printSolution(const RunOptions &o, const CostNetwork &net, const Solution &sol) {
     const size_t n = net.numVariables();
-    if (json) {
-        std::cout << "{\"task\": \"mpe\", \"feasible\": " << (sol.feasible ? "true" : "false")
-                  << ", \"cost\": ";
-        if (!sol.feasible)
-            std::cout << "null";
-        else if (net.integerCosts)
-            std::cout << static_cast<long long>(sol.cost);
-        else
-            std::cout << jsonNumber(sol.cost);
-        std::cout << ", \"assignment\": {";
+    const std::string cost = !sol.feasible     ? "infeasible"
+                             : net.integerCosts ? std::to_string(static_cast<long long>(sol.cost))
+                                                : shortestText(sol.cost);
+    std::ostringstream text;
+    if (o.json) {
+        text << "{\"task\": \"mpe\", \"feasible\": " << (sol.feasible ? "true" : "false")
+             << ", \"cost\": " << (sol.feasible ? cost : "null") << ", \"assignment\": {";
         for (size_t v = 0; v < n; ++v)
-            std::cout << (v ? ", " : "") << jsonString(variableName(net, v)) << ": "
-                      << jsonString(std::to_string(sol.assignment[v]));
-        std::cout << "}, \"device\": " << jsonString(sol.device.label())
-                  << ", \"induced_width\": " << sol.stats.inducedWidth
-                  << ", \"largest_table_entries\": " << jsonNumber(sol.stats.largestTableEntries)
-                  << ", \"time_ms\": " << jsonNumber(sol.stats.totalMs) << "}\n";
-        return;
+            text << (v ? ", " : "") << jsonString(variableName(net, v)) << ": "
+                 << jsonString(std::to_string(sol.assignment[v]));
+        text << "}, \"device\": " << jsonString(sol.device.label())
+             << ", \"induced_width\": " << sol.stats.inducedWidth
+             << ", \"largest_table_entries\": " << jsonNumber(sol.stats.largestTableEntries)
+             << ", \"time_ms\": " << jsonNumber(sol.stats.totalMs) << "}\n";
+    } else {
+        text << "MPE\n" << n;
+        for (size_t v = 0; v < n; ++v)
+            text << ' ' << sol.assignment[v];
+        text << "\n";
+        std::cerr << "cost " << cost << "\n";
     }
-    std::cout << "MPE\n" << n;
-    for (size_t v = 0; v < n; ++v)
-        std::cout << ' ' << sol.assignment[v];
-    std::cout << "\n";
-    if (!sol.feasible)
-        std::cout << "cost infeasible\n";
-    else if (net.integerCosts)
-        std::cout << "cost " << static_cast<long long>(sol.cost) << "\n";
-    else
-        std::cout << "cost " << sol.cost << "\n";
+    return emitRunOutput(text.str(), o.output, o.uaiOutput, o.model, "MPE");
 }
 
 } // namespace zbddc::cli

@@ -110,10 +110,10 @@ std::optional<int> runNetworkByRoute(const RunOptions &o, std::string &mlfWhy) {
     std::vector<Variable> variables;
     for (const BnVariable &v : net->variables)
         variables.push_back({v.name, v.states});
-    auto cases = evidenceCases(o.evidence, variables);
+    auto cases = evidenceCases(o, variables);
     if (!cases)
         return reportError(cases.error());
-    const RouteChoice choice = chooseRoute(o, *net, junctionTreeStats(*tree), cases->size());
+    const RouteChoice choice = chooseRoute(o, *net, junctionTreeStats(*tree), cases->cases.size());
     if (!choice.junctionTree) {
         mlfWhy = choice.why;
         return std::nullopt;
@@ -130,7 +130,7 @@ std::optional<int> runNetworkByRoute(const RunOptions &o, std::string &mlfWhy) {
         options.executor = "cpu";
     }
     JunctionTreeModel model(std::move(*net), std::move(*tree), options);
-    std::vector<Result<TaskResult>> results = model.run(*task, *cases);
+    std::vector<Result<TaskResult>> results = model.run(*task, cases->cases);
     for (Result<TaskResult> &r : results)
         if (r) {
             r->route = "jt";
@@ -138,7 +138,7 @@ std::optional<int> runNetworkByRoute(const RunOptions &o, std::string &mlfWhy) {
         }
     if (!o.json)
         std::cerr << "zbddc: note: route jt: " << choice.why << "\n";
-    return printTaskResults(o, results, variables);
+    return printTaskResults(o, *task, results, variables, cases->batch);
 }
 
 } // namespace zbddc::cli

@@ -58,6 +58,9 @@ struct RunOptions {
     std::string model;
     std::string task; // "": the route's own (pr for circuits, mpe for cost networks)
     std::string evidence;     // VAR=state list or a .evid file
+    std::string evidenceFormat; // --evidence-format single|batch; "": by the file's structure
+    std::string output;         // -o FILE: results into FILE instead of stdout
+    bool uaiOutput = false;     // --uai-output: results into `<model file name>.<TASK>`
     std::string inputs;       // file of free-input values
     std::string device = "auto";  // auto, cpu (LLVM JIT), cuda or reference
     std::string route = "auto";   // networks: mlf, jt or auto (cmd_run_junction_tree.cpp)
@@ -102,10 +105,11 @@ int compileCudaOutput(const CompileOptions &options, const zbddc::Circuit &circu
 int runCommand(const RunOptions &options);
 // Shared by the run routes (cmd_run.cpp): the cases of --evidence (none: one empty case), and
 // the batch printed (UAI text or JSON); returns the exit code.
-Result<std::vector<Evidence>> evidenceCases(const std::string &spec,
-                                            const std::vector<Variable> &variables);
-int printTaskResults(const RunOptions &options, std::vector<Result<TaskResult>> &results,
-                     const std::vector<Variable> &variables);
+// A batch .evid prints in the 2010 layout (`batchLayout`), anything else as one case (output.h).
+Result<EvidenceFile> evidenceCases(const RunOptions &options, const std::vector<Variable> &variables);
+int printTaskResults(const RunOptions &options, Task task,
+                     const std::vector<Result<TaskResult>> &results,
+                     const std::vector<Variable> &variables, bool batchLayout);
 // A network's route (cmd_run_junction_tree.cpp): runs the junction tree and returns its exit
 // code, or returns nothing (and why) where the MLF route is to run.
 std::optional<int> runNetworkByRoute(const RunOptions &options, std::string &mlfWhy);

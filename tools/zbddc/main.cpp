@@ -37,6 +37,16 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
                        "eval, pr, mar or mpe (default pr; mpe for .wcsp and MARKOV problems)")
         ->check(CLI::IsMember({"eval", "pr", "mar", "mpe"}));
     runCmd->add_option("--evidence", run.evidence, "A UAI .evid file, or VAR=state[,VAR=state...]");
+    runCmd->add_option("--evidence-format", run.evidenceFormat,
+                       "single or batch: how to read an .evid file its line structure cannot "
+                       "decide (default: by structure)")
+        ->check(CLI::IsMember({"single", "batch"}));
+    auto *runOutput =
+        runCmd->add_option("-o,--output", run.output, "Write the results to FILE (atomically)");
+    runCmd->add_flag("--uai-output", run.uaiOutput,
+                     "Write the results to <model file name>.<TASK> in the working directory, as "
+                     "the UAI competitions' tools name them")
+        ->excludes(runOutput);
     runCmd->add_option("--inputs", run.inputs, "File of values for the free inputs");
     runCmd->add_option("--device", run.device,
                        "auto (cuda if a GPU is usable, else cpu), cpu (LLVM JIT), cuda or reference; "

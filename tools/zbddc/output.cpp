@@ -3,8 +3,10 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <unistd.h>
 
 namespace zbddc::cli {
@@ -34,38 +36,84 @@ Status writeFileAtomically(const std::string &path, const std::function<bool(std
 }
 
 
-void printUai(const TaskResult &r, const std::vector<Variable> &vars, std::ostream &out) {
+std::string log10Text(double log10) {
+    return shortestText(std::isinf(log10) && log10 < 0 ? std::numeric_limits<double>::lowest() : log10);
+}
+
+const char *uaiTaskLine(Task task) {
+    switch (task) {
+    case Task::Eval: return "EVAL";
+    case Task::Pr: return "PR";
+    case Task::Mar: return "MAR";
+    case Task::Mpe: return "MPE";
+    }
+    return "?";
+}
+
+static void printSolutionLine(const TaskResult &r, const std::vector<Variable> &vars,
+                              std::ostream &out) {
     switch (r.task) {
     case Task::Eval:
-        out << "EVAL\n" << r.outputs.size();
+        out << r.outputs.size();
         for (double v : r.outputs)
             out << " " << shortestText(v);
-        out << "\n";
         break;
-    case Task::Pr: out << "PR\n" << shortestText(r.log10) << "\n"; break;
+    case Task::Pr: out << log10Text(r.log10); break;
     case Task::Mar:
-        out << "MAR\n" << r.marginals.size();
+        out << r.marginals.size();
         for (const auto &m : r.marginals) {
             out << " " << m.size();
             for (double p : m)
                 out << " " << shortestText(p);
         }
-        out << "\n";
         break;
     case Task::Mpe:
-        out << "MPE\n" << vars.size();
+        // Every route fails an MPE case whose evidence is impossible, so every state is known.
+        out << vars.size();
         for (uint32_t s : r.assignment)
-            out << " " << (s == kNone ? std::string("-1") : std::to_string(s));
-        out << "\n";
+            out << " " << s;
         break;
     }
+    out << "\n";
+}
+
+void printUai(const TaskResult &r, const std::vector<Variable> &vars, std::ostream &out) {
+    out << uaiTaskLine(r.task) << "\n";
+    printSolutionLine(r, vars, out);
+}
+
+void printUaiBatch(Task task, const std::vector<Result<TaskResult>> &batch,
+                   const std::vector<Variable> &vars, std::ostream &out) {
+    out << uaiTaskLine(task) << "\n" << batch.size() << "\n";
+    for (const Result<TaskResult> &r : batch) {
+        if (r)
+            printSolutionLine(*r, vars, out);
+        else
+            out << "0\n";
+    }
+}
+
+int emitRunOutput(const std::string &text, const std::string &outputFile, bool uaiOutput,
+                  const std::string &model, const std::string &task) {
+    std::string path = outputFile;
+    if (uaiOutput)
+        path = std::filesystem::path(model).filename().string() + "." + task;
+    if (path.empty()) {
+        std::cout << text; // exit_guard.cpp flushes, and fails the run where that fails
+        return 0;
+    }
+    auto written = writeFileAtomically(path, [&](std::ostream &out) { return bool(out << text); });
+    return written ? 0 : reportError(written.error());
 }
 
 std::string jsonNumber(double v) { return std::isfinite(v) ? shortestText(v) : "null"; }
 
 void printJson(const TaskResult &r, const std::vector<Variable> &vars, std::ostream &out) {
     out << "{\"task\":" << jsonString(taskName(r.task)) << ",\"value\":" << jsonNumber(r.value)
-        << ",\"log10\":" << jsonNumber(r.log10) << ",\"numeric\":" << jsonString(numericName(r.numeric));
+        << ",\"log10\":" << jsonNumber(r.log10);
+    if (std::isinf(r.log10) && r.log10 < 0)
+        out << ",\"zero_probability\":true";
+    out << ",\"numeric\":" << jsonString(numericName(r.numeric));
     if (r.task == Task::Eval) {
         out << ",\"outputs\":[";
         for (size_t i = 0; i < r.outputs.size(); ++i)

@@ -18,7 +18,23 @@ int reportError(const Diagnostic &d);
 // leaves no half-written output behind.
 Status writeFileAtomically(const std::string &path, const std::function<bool(std::ostream &)> &write);
 
+// The UAI result formats (docs/cli.md): one case prints the 2014+ layout, the task line then
+// the solution line; a batch prints the 2010 layout, the task line, the number of cases, then one
+// solution line per case. A case that failed prints "0" as its line (nothing answered), so the
+// lines still match the evidence cases; the error itself goes to stderr.
+const char *uaiTaskLine(Task task); // "PR", "MAR", "MPE" (and "EVAL")
 void printUai(const TaskResult &r, const std::vector<Variable> &variables, std::ostream &out);
+void printUaiBatch(Task task, const std::vector<Result<TaskResult>> &batch,
+                   const std::vector<Variable> &variables, std::ostream &out);
+// log10 of a probability as text every reader parses: a zero probability (-inf, which C++'s >>
+// and strtod-based scorers do not all accept) prints the lowest finite double instead.
+std::string log10Text(double log10);
+
+// Where `zbddc run` puts its results: stdout, `-o FILE`, or with --uai-output the file
+// `<model file name>.<TASK>` in the working directory, as the UAI competitions' tools name
+// them. Files are written atomically. Returns 0, or 1 after printing why.
+int emitRunOutput(const std::string &text, const std::string &outputFile, bool uaiOutput,
+                  const std::string &model, const std::string &task);
 
 // A small JSON writer: enough for our result objects (jsonString in support/json.h).
 std::string jsonNumber(double v); // non-finite values as null, with log10 carrying the scale

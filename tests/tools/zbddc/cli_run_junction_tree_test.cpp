@@ -4,6 +4,7 @@
 // node limit, and --route on a model that is not a network is a usage error.
 #include "tests/catch.hpp"
 #include "tests/support/run_zbddc.h"
+#include "tests/support/uai_result_reader.h"
 
 #include <algorithm>
 #include <regex>
@@ -90,10 +91,11 @@ TEST_CASE("sample writes forward-sampled cases: reproducible, each with P(e) > 0
     // P(e) of every case from the MLF route (an oracle independent of the sampler).
     const auto pr = runZbddc("run '" + kAlarm + "' --task pr --route mlf --evidence '" + a + "'");
     REQUIRE(pr.exitCode == 0);
-    const std::vector<double> values = numbers(pr.out);
-    REQUIRE(values.size() == 40);
-    for (double log10 : values)
-        CHECK(log10 > -300);
+    const auto values = readUai2010(pr.out, "PR"); // a batch prints the 2010 layout
+    REQUIRE(values.has_value());
+    REQUIRE(values->size() == 40);
+    for (const UaiSolution &s : *values)
+        CHECK(s.log10 > -300);
     CHECK(runZbddc("sample '" ZBDDC_SOURCE_DIR "/examples/wetgrass.zdd'").exitCode == 2);
     CHECK(runZbddc("sample '" + kAlarm + "' --observed 2").exitCode == 2);
 }
@@ -111,7 +113,13 @@ TEST_CASE("run: an impossible case of a batch is reported alone, the others answ
         CHECK(r.exitCode == 1);
         CHECK(r.err.find("case 1: ") != std::string::npos);
         CHECK(r.err.find("probability 0") != std::string::npos);
-        CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 4); // two MAR blocks of two lines
+        // The 2010 layout keeps one line per case: the impossible one answers nothing ("0").
+        const auto cases = readUai2010(r.out, "MAR");
+        REQUIRE(cases.has_value());
+        REQUIRE(cases->size() == 3);
+        CHECK((*cases)[0].marginals.size() == 8);
+        CHECK((*cases)[1].marginals.empty());
+        CHECK((*cases)[2].marginals.size() == 8);
         const auto json = runZbddc("run '" + kAsia + "' --task mpe --json --evidence '" + evid +
                                    "' --route " + route + " --device cpu");
         CHECK(json.exitCode == 1);

@@ -20,7 +20,7 @@ TEST_CASE("run --device split answers as --device cpu", "[cli][split]") {
         runZbddc("run '" + path + "' --task mpe --device split --split-threshold 64");
     REQUIRE(cpu.exitCode == 0);
     REQUIRE(split.exitCode == 0);
-    CHECK(split.out.substr(split.out.find("\ncost ")) == cpu.out.substr(cpu.out.find("\ncost ")));
+    CHECK(split.err.substr(split.err.find("cost ")) == cpu.err.substr(cpu.err.find("cost ")));
     // Either the split ran (a GPU is here) or the CPU did and the note says so.
     const auto json =
         runZbddc("run '" + path + "' --task mpe --device split --split-threshold 64 --json");
