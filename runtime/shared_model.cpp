@@ -74,11 +74,12 @@ Result<SharedModel> loadSharedModel(const std::string &path) {
         dlclose(lib);
         return errorAt(path, 0, "not a zbddc model: the zbdd_* functions of zbdd_model.h are missing");
     }
-    if (abi() != ZBDD_ABI_VERSION) {
+    if (abi() < 1 || abi() > ZBDD_ABI_VERSION) { // version 2 only added functions
         const int version = abi();
         dlclose(lib);
         return errorAt(path, 0, "model ABI version " + std::to_string(version) +
-                                    " is not the supported " + std::to_string(ZBDD_ABI_VERSION));
+                                    " is not one of the supported 1 to " +
+                                    std::to_string(ZBDD_ABI_VERSION));
     }
     auto metadata = parseModelMetadata(meta(), path + "(metadata)");
     if (!metadata || metadata->interface.numInputs() != inputs() ||

@@ -6,6 +6,8 @@
 
 #include <llvm/Support/MemoryBuffer.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -26,6 +28,20 @@ namespace {
 namespace fs = std::filesystem;
 
 } // namespace
+
+Result<std::vector<std::string>> symbolPrefixFlags(const std::string &prefix,
+                                                   const std::vector<std::string> &exports) {
+    const bool identifier =
+        !prefix.empty() && !std::isdigit(static_cast<unsigned char>(prefix[0])) &&
+        std::all_of(prefix.begin(), prefix.end(),
+                    [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    if (!identifier)
+        return error("symbol prefix '" + prefix + "' is not a C identifier");
+    std::vector<std::string> flags;
+    for (const std::string &name : exports) // --defsym: an exported alias, no wrapper code
+        flags.push_back("-Wl,--defsym," + prefix + name.substr(4) + "=" + name);
+    return flags;
+}
 
 Status TempDir::create(const std::string &prefix) {
     std::string pattern = (fs::temp_directory_path() / (prefix + "-XXXXXX")).string();
@@ -120,6 +136,16 @@ Result<double> linkModel(const std::vector<std::string> &inputs, const std::stri
     }
     argv.insert(argv.end(), inputs.begin(), inputs.end());
     argv.insert(argv.end(), {"-lm", "-lpthread"});
+    if (!link.symbolPrefix.empty()) {
+        static const std::vector<std::string> exports = {
+            "zbdd_abi_version", "zbdd_num_inputs",     "zbdd_num_outputs",     "zbdd_eval",
+            "zbdd_adjoints",    "zbdd_set_threads",    "zbdd_metadata",        "zbdd_ctx_create",
+            "zbdd_ctx_destroy", "zbdd_ctx_set_threads", "zbdd_ctx_eval",       "zbdd_ctx_adjoints"};
+        auto aliases = symbolPrefixFlags(link.symbolPrefix, exports);
+        if (!aliases)
+            return aliases.error();
+        argv.insert(argv.end(), aliases->begin(), aliases->end());
+    }
     return compileIntoPlace(std::move(argv), path, (tmp.path / "link.log").string());
 }
 

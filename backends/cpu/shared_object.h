@@ -14,6 +14,7 @@ namespace zbddc {
 struct SharedObjectOptions {
     std::string compiler = "cc"; // the system C compiler, used as the linker driver
     std::vector<std::string> flags{"-O2"}; // for C inputs (emitted C); the evaluator comes compiled
+    std::string symbolPrefix; // non-empty: every export zbdd_X also as PREFIX_X (zbdd_model.h)
 };
 
 struct SharedObjectReport {
@@ -36,6 +37,12 @@ Status runSystemCompiler(const std::vector<std::string> &argv, const std::string
 // compiler's wall time in seconds.
 Result<double> compileIntoPlace(std::vector<std::string> argv, const std::string &path,
                                 const std::string &log);
+
+// Linker flags that export each of `exports` (names starting "zbdd_") also as PREFIX_ + the rest
+// of the name, aliases of the same functions, so that several models can be linked into one
+// program. The prefix must be a C identifier.
+Result<std::vector<std::string>> symbolPrefixFlags(const std::string &prefix,
+                                                   const std::vector<std::string> &exports);
 
 // A temporary folder removed (with what is in it) on every path out.
 struct TempDir {

@@ -26,7 +26,8 @@ void *openLibrary(const std::string &path) {
 } // namespace
 
 Result<EliminationStats> writeProblemLibrary(const CostNetwork &network, const BeOptions &options,
-                                             const std::string &path, bool emitC) {
+                                             const std::string &path, bool emitC,
+                                             const std::string &symbolPrefix) {
     std::vector<uint32_t> order = options.order;
     std::string heuristic =
         order.empty() ? std::string(orderHeuristicName(options.heuristic)) : "given";
@@ -64,7 +65,9 @@ Result<EliminationStats> writeProblemLibrary(const CostNetwork &network, const B
             return s.error();
         return st;
     }
-    auto seconds = writeProblemSharedObject(*program, info, path);
+    ProblemSoOptions so;
+    so.symbolPrefix = symbolPrefix;
+    auto seconds = writeProblemSharedObject(*program, info, path, so);
     if (!seconds)
         return seconds.error();
     return st;

@@ -15,9 +15,11 @@
 namespace zbddc {
 
 // Uses options.heuristic / options.order / options.maxTotalEntries; the rest is for solving.
-// `emitC`: write the C source to `path` (and its tables to `path`.tables.bin) instead of a .so.
+// `emitC`: write the C source to `path` (and its tables to `path`.tables.bin) instead of a .so;
+// `symbolPrefix`: export every function also as PREFIX_problem_... (zbdd_problem.h).
 Result<EliminationStats> writeProblemLibrary(const CostNetwork &network, const BeOptions &options,
-                                             const std::string &path, bool emitC = false);
+                                             const std::string &path, bool emitC = false,
+                                             const std::string &symbolPrefix = {});
 
 struct ProblemMetadata {
     std::string name;

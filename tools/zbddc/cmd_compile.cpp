@@ -10,6 +10,10 @@
 namespace zbddc::cli {
 
 int compileCommand(const CompileOptions &o) {
+    if (!o.symbolPrefix.empty() && (fileExtension(o.output) != ".so" || !o.emit.empty())) {
+        std::cerr << "zbddc: --symbol-prefix applies to a .so output only\n";
+        return 2;
+    }
     if (isCostNetworkCompile(o)) // .wcsp, MARKOV .uai: bucket elimination into a problem.so
         return compileCostNetworkCommand(o);
     const std::string ext = fileExtension(o.output);

@@ -44,7 +44,7 @@ int compileCostNetworkCommand(const CompileOptions &o) {
             return reportError(order.error());
         options.order = std::move(*order);
     }
-    auto written = writeProblemLibrary(*net, options, o.output, emitC);
+    auto written = writeProblemLibrary(*net, options, o.output, emitC, o.symbolPrefix);
     if (!written)
         return reportError(errorAt(o.input, 0, written.error().message));
     return 0;

@@ -43,7 +43,9 @@ int compileCpuOutput(const CompileOptions &o, const Circuit &circuit) {
         });
         return written ? 0 : reportError(written.error());
     }
-    auto report = writeSharedObject(circuit, options, o.output);
+    SharedObjectOptions link;
+    link.symbolPrefix = o.symbolPrefix;
+    auto report = writeSharedObject(circuit, options, o.output, link);
     if (!report)
         return reportError(report.error());
     return 0;

@@ -51,6 +51,7 @@ struct CompileOptions {
     std::string emit;               // "", "c", "ll" (CPU backend), "cu" or "ptx" (CUDA backend)
     std::string numeric = "float64"; // float64 or log (compiled-in numeric mode of a .so)
     std::string semiring;           // compiled-in semiring of a .so; "" = the model's own
+    std::string symbolPrefix;       // --symbol-prefix: exports also as PREFIX_... (a .so only)
     CostNetworkCompileOptions costNetwork;
 };
 

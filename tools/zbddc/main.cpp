@@ -27,6 +27,9 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
         ->check(CLI::IsMember({"sum-product", "max-product", "max-sum", "min-sum"}));
     app.add_option("--numeric", compile.numeric, "Numeric mode of a compiled model: float64 or log")
         ->check(CLI::IsMember({"float64", "log"}));
+    app.add_option("--symbol-prefix", compile.symbolPrefix,
+                   "Export every function of the .so also as NAME_... (NAME_eval for zbdd_eval), "
+                   "so that several models link into one program");
     compile.model.addTo(app);
     addCostNetworkCompileOptions(app, compile.costNetwork);
 

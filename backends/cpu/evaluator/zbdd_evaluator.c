@@ -1,9 +1,12 @@
+#define _DEFAULT_SOURCE /* mincore */
 #include "zbdd_evaluator.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* Work below this many op evaluations runs on the calling thread: a thread costs ~20 us. */
@@ -68,9 +71,48 @@ static void *run_thread(void *arg) {
     return NULL;
 }
 
+/* Buffers from this size up are probed for their last page: a call costs two system calls there,
+ * nothing measurable beside the work, and a batch larger than its buffers fails with ZBDD_EARG
+ * instead of SIGSEGV in the generated code. */
+#define ZBDD_PROBE_BYTES ((size_t)64 << 20)
+
+/* Whether `rows` rows of `width` doubles at `p` can be a buffer: aligned, a byte size that does
+ * not overflow or exceed PTRDIFF_MAX (no C object is larger), an end inside the address space,
+ * and, for large buffers, a mapped last page. */
+static int valid_buffer(const void *p, size_t rows, size_t width) {
+    if (!p || ((uintptr_t)p & (sizeof(double) - 1)))
+        return 0;
+    if (width && rows > (size_t)PTRDIFF_MAX / sizeof(double) / width)
+        return 0;
+    const size_t bytes = rows * width * sizeof(double);
+    if (bytes == 0)
+        return 1;
+    if (bytes - 1 > UINTPTR_MAX - (uintptr_t)p)
+        return 0;
+#ifdef __linux__
+    if (bytes >= ZBDD_PROBE_BYTES) {
+        const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+        unsigned char resident;
+        const uintptr_t last = ((uintptr_t)p + bytes - 1) & ~(page - 1);
+        if (mincore((void *)last, 1, &resident) != 0)
+            return 0; /* ENOMEM: not mapped */
+    }
+#endif
+    return 1;
+}
+
+/* Rows [begin, end) of part t of `parts`: balanced, and with no product that can overflow. */
+static size_t part_begin(size_t rows, unsigned t, unsigned parts) {
+    const size_t each = rows / parts, extra = rows % parts;
+    return each * t + (t < extra ? t : extra);
+}
+
 static int run(const struct zbdd_program *p, const double *x, double *out, size_t batch,
                unsigned threads, int adjoints, size_t output) {
-    if (!p || (batch && (!x || !out)))
+    if (!p)
+        return ZBDD_EARG;
+    const size_t out_width = adjoints ? p->num_inputs : p->num_outputs;
+    if (batch && (!valid_buffer(x, batch, p->num_inputs) || !valid_buffer(out, batch, out_width)))
         return ZBDD_EARG;
     if (threads == 0) {
         /* sysconf reads /sys (microseconds): once per process. */
@@ -99,8 +141,8 @@ static int run(const struct zbdd_program *p, const double *x, double *out, size_
     int status = ZBDD_OK;
     unsigned started = 0;
     for (unsigned t = 0; t < threads; ++t) {
-        jobs[t] = (struct job){p, x, out, batch * t / threads, batch * (t + 1) / threads,
-                               output, adjoints, ZBDD_OK};
+        jobs[t] = (struct job){p, x, out, part_begin(batch, t, threads),
+                               part_begin(batch, t + 1, threads), output, adjoints, ZBDD_OK};
         if (t > 0) {
             if (pthread_create(&ids[t], NULL, run_thread, &jobs[t]) != 0) {
                 status = ZBDD_ETHREAD;

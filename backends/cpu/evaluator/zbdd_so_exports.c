@@ -2,6 +2,8 @@
 #include "zbdd_model.h"
 #include "zbdd_evaluator.h"
 
+#include <stdlib.h>
+
 #define ZBDD_HIDDEN __attribute__((visibility("hidden")))
 #define ZBDD_EXPORT __attribute__((visibility("default")))
 
@@ -32,13 +34,46 @@ ZBDD_EXPORT void zbdd_set_threads(unsigned threads) {
     __atomic_store_n(&zbdd_threads, threads, __ATOMIC_RELAXED);
 }
 
-ZBDD_EXPORT int zbdd_eval(const double *x, double *out, size_t batch) {
+struct zbdd_ctx {
+    unsigned threads;
+};
+
+/* The library's settings stand in for a NULL context. */
+static unsigned *threads_of(zbdd_ctx *ctx) { return ctx ? &ctx->threads : &zbdd_threads; }
+
+ZBDD_EXPORT zbdd_ctx *zbdd_ctx_create(void) { return calloc(1, sizeof(zbdd_ctx)); }
+ZBDD_EXPORT void zbdd_ctx_destroy(zbdd_ctx *ctx) { free(ctx); }
+ZBDD_EXPORT void zbdd_ctx_set_threads(zbdd_ctx *ctx, unsigned threads) {
+    __atomic_store_n(threads_of(ctx), threads, __ATOMIC_RELAXED);
+}
+
+/* Exported functions call only static ones: a call to an exported name could bind to another
+ * model's function of the same name when several are loaded into one program. */
+static int eval_with(zbdd_ctx *ctx, const double *x, double *out, size_t batch) {
     const struct zbdd_program p = program();
-    return zbdd_run_eval(&p, x, out, batch, __atomic_load_n(&zbdd_threads, __ATOMIC_RELAXED));
+    return zbdd_run_eval(&p, x, out, batch, __atomic_load_n(threads_of(ctx), __ATOMIC_RELAXED));
+}
+
+static int adjoints_with(zbdd_ctx *ctx, const double *x, size_t output, double *adj,
+                         size_t batch) {
+    const struct zbdd_program p = program();
+    return zbdd_run_adjoints(&p, x, output, adj, batch,
+                             __atomic_load_n(threads_of(ctx), __ATOMIC_RELAXED));
+}
+
+ZBDD_EXPORT int zbdd_ctx_eval(zbdd_ctx *ctx, const double *x, double *out, size_t batch) {
+    return eval_with(ctx, x, out, batch);
+}
+
+ZBDD_EXPORT int zbdd_ctx_adjoints(zbdd_ctx *ctx, const double *x, size_t output, double *adj,
+                                  size_t batch) {
+    return adjoints_with(ctx, x, output, adj, batch);
+}
+
+ZBDD_EXPORT int zbdd_eval(const double *x, double *out, size_t batch) {
+    return eval_with(NULL, x, out, batch);
 }
 
 ZBDD_EXPORT int zbdd_adjoints(const double *x, size_t output, double *adj, size_t batch) {
-    const struct zbdd_program p = program();
-    return zbdd_run_adjoints(&p, x, output, adj, batch,
-                             __atomic_load_n(&zbdd_threads, __ATOMIC_RELAXED));
+    return adjoints_with(NULL, x, output, adj, batch);
 }

@@ -66,6 +66,17 @@ Result<double> writeProblemSharedObject(const TensorProgram &program, const Prob
     std::vector<std::string> argv{options.compiler, "-shared", "-fPIC", "-fvisibility=hidden"};
     argv.insert(argv.end(), options.flags.begin(), options.flags.end());
     argv.insert(argv.end(), {"-I", tmp.path.string(), (tmp.path / "problem.c").string(), "-lm"});
+    if (!options.symbolPrefix.empty()) {
+        static const std::vector<std::string> exports = {
+            "zbdd_problem_abi_version", "zbdd_problem_num_variables",
+            "zbdd_problem_domain_size", "zbdd_problem_solve",
+            "zbdd_problem_set_threads", "zbdd_problem_assignment_cost",
+            "zbdd_problem_metadata"};
+        auto aliases = symbolPrefixFlags(options.symbolPrefix, exports);
+        if (!aliases)
+            return aliases.error();
+        argv.insert(argv.end(), aliases->begin(), aliases->end());
+    }
     return compileIntoPlace(std::move(argv), path, (tmp.path / "cc.log").string());
 }
 

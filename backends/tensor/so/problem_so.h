@@ -20,6 +20,7 @@ namespace zbddc {
 struct ProblemSoOptions {
     std::string compiler = "cc";
     std::vector<std::string> flags{"-O2", "-pthread"};
+    std::string symbolPrefix; // non-empty: every export zbdd_X also as PREFIX_X
 };
 
 // Returns the compiler's wall time in seconds.

@@ -33,7 +33,8 @@ unsigned zbdd_problem_domain_size(size_t v);
 int zbdd_problem_solve(const int *evidence, double *cost, unsigned *assignment);
 
 /* Worker threads for the large buckets of a solve (0 = every online core, the default); a
- * bucket's rows are shared among them. The answer does not depend on the number. */
+ * bucket's rows are shared among them. The answer does not depend on the number. The setting
+ * belongs to the library: every caller in the process shares it. */
 void zbdd_problem_set_threads(unsigned threads);
 
 /* Total cost of a complete assignment, recomputed from the embedded input tables (+infinity when
@@ -42,6 +43,17 @@ double zbdd_problem_assignment_cost(const unsigned *assignment);
 
 /* The problem's metadata as text (format in docs/c-api.md). Valid for the library's lifetime. */
 const char *zbdd_problem_metadata(void);
+
+/* The prefixed names of a problem compiled with --symbol-prefix NAME (zbdd_problem_solve as
+ * NAME_problem_solve), for linking several problems into one program. */
+#define ZBDD_DECLARE_PROBLEM(NAME)                                                                 \
+    int NAME##_problem_abi_version(void);                                                          \
+    size_t NAME##_problem_num_variables(void);                                                     \
+    unsigned NAME##_problem_domain_size(size_t v);                                                 \
+    int NAME##_problem_solve(const int *evidence, double *cost, unsigned *assignment);             \
+    void NAME##_problem_set_threads(unsigned threads);                                             \
+    double NAME##_problem_assignment_cost(const unsigned *assignment);                             \
+    const char *NAME##_problem_metadata(void);
 
 #ifdef __cplusplus
 }
