@@ -160,19 +160,22 @@ int main(int argc, char **argv) {
                 marMs = msSince(t) / n;
             }
             const auto mpeRun = run.first(std::min(a.mpeCases, run.size()));
-            if (device != "cpu")
+            if (device != "cpu" && !mpeRun.empty())
                 model.run(Task::Mpe, mpeRun);
             t = std::chrono::steady_clock::now();
             const auto mpe = model.run(Task::Mpe, mpeRun);
             const double mpeMs = msSince(t) / static_cast<double>(mpeRun.size());
-            JunctionTreeOptions one = options;
-            one.maxBatch = 1;
-            JunctionTreeModel single(*net, *tree, one);
-            const auto firstCases = std::span(cases).first(std::min(a.single, cases.size()));
-            single.run(Task::Mar, firstCases.first(1));
-            t = std::chrono::steady_clock::now();
-            single.run(Task::Mar, firstCases);
-            const double singleMs = msSince(t) / static_cast<double>(firstCases.size());
+            double singleMs = NAN; // --single 0: not measured
+            if (const auto firstCases = std::span(cases).first(std::min(a.single, cases.size()));
+                !firstCases.empty()) {
+                JunctionTreeOptions one = options;
+                one.maxBatch = 1;
+                JunctionTreeModel single(*net, *tree, one);
+                single.run(Task::Mar, firstCases.first(1));
+                t = std::chrono::steady_clock::now();
+                single.run(Task::Mar, firstCases);
+                singleMs = msSince(t) / static_cast<double>(firstCases.size());
+            }
             if (device == "cpu") {
                 cpuMar = mar;
                 writeMarginals(a.out + "/" + name + ".mar.json", *net, mar, 20);

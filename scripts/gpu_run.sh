@@ -77,18 +77,20 @@ fi
 # The junction-tree route over Fast-BNI's workload (bench/jt_batch, packed with EXTRA=jt_batch),
 # then pyAgrum's LazyPropagation on one thread over the same cases where its wheel came along
 # (BENCHMARKS.md says how). JT_NETWORKS names the networks; JT_CASES, JT_CPU_CASES,
-# JT_MPE_CASES, JT_PEER_S.
+# JT_MPE_CASES, JT_SINGLE, JT_DEVICES (default cpu,cuda), JT_PEER_S (0: no peer).
 if [ -x "$here/bench/jt_batch" ] && [ -n "${JT_NETWORKS:-}" ]; then
     jt=/tmp/zbddc-jt
     mkdir -p "$jt"
     nets=()
     for n in $JT_NETWORKS; do nets+=("$bench_dir/bn/$n.bif"); done
     "$here/bench/jt_batch" --cases "${JT_CASES:-2000}" --cpu-cases "${JT_CPU_CASES:-2000}" \
-        --mpe-cases "${JT_MPE_CASES:-2000}" \
-        --out "$jt" --json "$out/jt_batch.json" "${nets[@]}" > "$out/jt_batch.md" 2>> "$out/bench.log"
+        --mpe-cases "${JT_MPE_CASES:-2000}" --single "${JT_SINGLE:-20}" \
+        --devices "${JT_DEVICES:-cpu,cuda}" --out "$jt" --json "$out/jt_batch.json" "${nets[@]}" > "$out/jt_batch.md" 2>> "$out/bench.log"
     echo "bench jt_batch exit $?" | tee -a "$summary"
     cat "$out/jt_batch.md"
-    if python3 -c 'import pyagrum' 2>/dev/null; then
+    if [ "${JT_PEER_S:-20}" = 0 ]; then
+        echo "pyagrum: JT_PEER_S=0, no peer column" | tee -a "$summary"
+    elif python3 -c 'import pyagrum' 2>/dev/null; then
         for n in $JT_NETWORKS; do
             python3 "$here/bench/peers/pyagrum_lazy.py" "$bench_dir/bn/$n.bif" "$jt/$n.evid" \
                 --ours "$jt/$n.mar.json" --budget-s "${JT_PEER_S:-20}" |
@@ -98,6 +100,26 @@ if [ -x "$here/bench/jt_batch" ] && [ -n "${JT_NETWORKS:-}" ]; then
     else
         echo "pyagrum: not importable; no peer column" | tee -a "$summary"
     fi
+fi
+# Where a junction tree's GPU time goes, op by op (ZBDDC_GPU_PROFILE, tensor_executor_cuda.cpp):
+# JT_PROFILE names the networks, JT_PROFILE_CASES the batch. Kept: the 40 slowest ops and the
+# time per op kind, per network.
+if [ -x "$here/bench/jt_batch" ] && [ -n "${JT_PROFILE:-}" ]; then
+    for n in $JT_PROFILE; do
+        rm -f "/tmp/profile-$n.tsv"
+        ZBDDC_GPU_PROFILE="/tmp/profile-$n.tsv" "$here/bench/jt_batch" --devices cuda \
+            --cases "${JT_PROFILE_CASES:-400}" --mpe-cases 0 --single 0 --out /tmp/zbddc-jt \
+            "$bench_dir/bn/$n.bif" >> "$out/profile-$n.txt" 2>> "$out/bench.log"
+        echo "profile $n exit $?" | tee -a "$summary"
+        {
+            echo "# slowest ops: op kind level rows eliminated ms"
+            sort -t$'\t' -k6,6 -g -r "/tmp/profile-$n.tsv" | head -40
+            echo "# ms per kind (all profiled runs)"
+            awk -F'\t' '{ms[$2] += $6; n[$2]++} END {for (k in ms) printf "%s\t%d ops\t%.1f ms\n", k, n[k], ms[k]}' \
+                "/tmp/profile-$n.tsv"
+        } >> "$out/profile-$n.txt"
+        cat "$out/profile-$n.txt"
+    done
 fi
 [ -f "$out/bench.log" ] && tail -n 60 "$out/bench.log"
 cat "$summary"

@@ -19,11 +19,11 @@ std::string DeviceReport::label() const {
     return s;
 }
 
-Result<uint64_t> TensorExecutor::memoryBudgetBytes() {
+Result<uint64_t> TensorExecutor::memoryBudgetBytes(uint64_t releasedBytes) {
     const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
     if (pages <= 0 || size <= 0)
         return uint64_t{1} << 30;
-    return static_cast<uint64_t>(pages) * static_cast<uint64_t>(size) / 4;
+    return (static_cast<uint64_t>(pages) * static_cast<uint64_t>(size) + releasedBytes) / 4;
 }
 
 namespace {

@@ -67,7 +67,8 @@ class TensorExecutor {
     virtual Result<IncompleteTables> runIncomplete(const TensorProgram &program) = 0;
     // Bytes of tables one run may hold where it runs, what batched callers size their batches by:
     // on the host a quarter of the memory available now; on a GPU 0.6 of its free memory.
-    virtual Result<uint64_t> memoryBudgetBytes();
+    // `releasedBytes`, which the caller holds and will free first, count as available.
+    virtual Result<uint64_t> memoryBudgetBytes(uint64_t releasedBytes = 0);
     // By default a copy of the program, run through run() each time.
     virtual Result<std::unique_ptr<PreparedTensorProgram>> prepare(const TensorProgram &program);
 };

@@ -7,7 +7,9 @@
 #include "backends/tensor/cuda/tensor_gpu_session.h"
 #include "runtime/bucket_elimination/tensor_executor_entries.h"
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 
 namespace zbddc {
 
@@ -43,12 +45,19 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
         return session_->upload(table, values);
     }
     Result<CompleteTables> run() override {
+        if (const char *profile = std::getenv("ZBDDC_GPU_PROFILE"); profile && *profile)
+            return runProfiled(profile);
         for (const auto &level : program_.levels) { // the next level reads this one's outputs
             if (Status s = session_->launch(level); !s)
                 return s.error();
             if (Status s = session_->wait(); !s)
                 return s.error();
         }
+        return download();
+    }
+
+  private:
+    Result<CompleteTables> download() {
         CompleteTables out{std::vector<std::vector<double>>(callerTables_),
                            {DeviceReport::Kind::Cuda, session_->deviceName(), ""}};
         std::vector<uint32_t> fetch = program_.fetch;
@@ -64,7 +73,41 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
         return out;
     }
 
-  private:
+    // A diagnostic run (ZBDDC_GPU_PROFILE=FILE): each op alone, waited for and timed, appended
+    // to FILE as one line per op (op, kind, level, output rows, eliminated values, ms), then the
+    // download's time. The ops lose their overlap, so the sum exceeds a normal run.
+    Result<CompleteTables> runProfiled(const char *path) {
+        std::FILE *f = std::fopen(path, "a");
+        for (uint32_t l = 0; l < program_.levels.size(); ++l)
+            for (uint32_t o : program_.levels[l]) {
+                const auto t0 = std::chrono::steady_clock::now();
+                if (Status s = session_->launch(std::span<const uint32_t>(&o, 1)); !s)
+                    return s.error();
+                if (Status s = session_->wait(); !s)
+                    return s.error();
+                const double ms = std::chrono::duration<double, std::milli>(
+                                      std::chrono::steady_clock::now() - t0)
+                                      .count();
+                uint64_t eliminated = 1;
+                for (uint32_t v : program_.ops[o].vars)
+                    eliminated *= program_.domainSizes[v];
+                if (f)
+                    std::fprintf(f, "%u\t%s\t%u\t%llu\t%llu\t%.4f\n", o,
+                                 tensorOpKindName(program_.ops[o].kind), l,
+                                 (unsigned long long)program_.tables[program_.ops[o].output].entries(),
+                                 (unsigned long long)eliminated, ms);
+            }
+        const auto t0 = std::chrono::steady_clock::now();
+        auto out = download();
+        if (f) {
+            std::fprintf(f, "download\t-\t-\t-\t-\t%.4f\n",
+                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                             .count());
+            std::fclose(f);
+        }
+        return out;
+    }
+
     explicit CudaPreparedProgram(const TensorProgram &program)
         : program_(cuda::splitWideReductions(program)), callerTables_(program.tables.size()) {}
     TensorProgram program_; // the session reads it: it lives as long as the session
@@ -87,7 +130,7 @@ class CudaExecutor final : public TensorExecutor {
     Result<IncompleteTables> runIncomplete(const TensorProgram &program) override {
         return runIncompleteOnGpu(program);
     }
-    Result<uint64_t> memoryBudgetBytes() override {
+    Result<uint64_t> memoryBudgetBytes(uint64_t releasedBytes) override {
         auto device = cuda::openDevice();
         if (!device)
             return device.error();
@@ -95,7 +138,7 @@ class CudaExecutor final : public TensorExecutor {
         if (!memory)
             return memory.error();
         return static_cast<uint64_t>(0.6 * static_cast<double>(memory->freeBytes +
-                                                               memory->pooledBytes));
+                                                               memory->pooledBytes + releasedBytes));
     }
 };
 

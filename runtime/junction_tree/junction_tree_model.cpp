@@ -76,13 +76,29 @@ struct JunctionTreeModel::Impl {
     std::unique_ptr<Prepared> last;
 
     Result<Prepared *> prepare(const JunctionTreeLowering &lowering, size_t cases) {
-        auto batch = batchSize(lowering, cases);
+        const bool sameShape = last && last->maxProduct == lowering.maxProduct &&
+                               last->marginals == lowering.marginals &&
+                               last->observed == lowering.observed;
+        // A compiled (GPU) program answers any number of cases in runs of its batch, padded:
+        // keep it where its batch holds the cases or is what the memory allows anyway.
+        const bool compiled = options.executor == "cuda";
+        if (sameShape && compiled && last->lowered.batch >= cases)
+            return last.get();
+        // The last program's tables are released before another is placed, so they count as
+        // free: sized against the free memory alone, the batch would shrink by what the program
+        // itself holds, and every kernel would be compiled again (munin2: 90 s per call).
+        uint64_t held = 0;
+        if (last) {
+            const ProgramBytes b = programBytes(last->lowered);
+            held = b.fixed + b.perCase * last->lowered.batch;
+        }
+        auto batch = batchSize(lowering, cases, held);
         if (!batch)
             return batch.error();
-        if (last && last->maxProduct == lowering.maxProduct &&
-            last->marginals == lowering.marginals && last->observed == lowering.observed &&
-            last->lowered.batch == *batch)
+        if (sameShape &&
+            (compiled ? last->lowered.batch >= *batch : last->lowered.batch == *batch))
             return last.get();
+        last.reset();
         JunctionTreeLowering sized = lowering;
         sized.batch = *batch;
         auto lowered = lowerJunctionTree(net, tree, sized);
@@ -101,8 +117,10 @@ struct JunctionTreeModel::Impl {
         return last.get();
     }
 
-    // Cases per run: what the memory budget holds, at most the cases given.
-    Result<uint32_t> batchSize(const JunctionTreeLowering &lowering, size_t cases) {
+    // Cases per run: what the memory budget holds (with `heldBytes`, the last program's, freed),
+    // at most the cases given.
+    Result<uint32_t> batchSize(const JunctionTreeLowering &lowering, size_t cases,
+                               uint64_t heldBytes) {
         JunctionTreeLowering one = lowering;
         one.batch = 1;
         auto probe = lowerJunctionTree(net, tree, one);
@@ -111,7 +129,7 @@ struct JunctionTreeModel::Impl {
         const ProgramBytes bytes = programBytes(*probe);
         uint64_t budget = options.memoryBudgetBytes;
         if (!budget) {
-            auto b = executor->memoryBudgetBytes();
+            auto b = executor->memoryBudgetBytes(heldBytes);
             if (!b)
                 return b.error();
             budget = *b;
