@@ -37,9 +37,15 @@ Result<std::unique_ptr<Engine>> referenceEngine(const Circuit &circuit, Semiring
 Result<std::unique_ptr<Engine>> cpuJitEngine(const Circuit &circuit, Semiring semiring,
                                              Numeric numeric, int optLevel,
                                              bool dataDriven = false);
-// Fails with the reason where this build has no CUDA backend or no GPU is usable.
+// Fails with the reason where this build has no CUDA backend or no GPU is usable. `lanes` 1 is
+// latency mode (one vector per launch, with the device's traceback); more is throughput mode:
+// that many vectors per launch, lane-fastest.
 Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &circuit, Semiring semiring,
-                                           Numeric numeric);
+                                           Numeric numeric, uint32_t lanes = 1);
+// Lanes for a batch of `batch` vectors: a power of two up to the batch and kMaxCudaLanes, as
+// many as half the free device memory holds (every node's value and adjoint per lane).
+inline constexpr uint32_t kMaxCudaLanes = 512;
+uint32_t cudaLanesFor(const Circuit &circuit, size_t batch);
 
 // Ok when cudaEngine can run: a CUDA backend in this build and a usable GPU; else why not.
 Status cudaUsable();

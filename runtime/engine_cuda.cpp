@@ -1,6 +1,8 @@
-// The CUDA backend (backends/cuda) behind the Engine interface: float64 (or log-float64) in
-// latency mode, with the device's own traceback. Builds without NVRTC get the reason instead.
+// The CUDA backend (backends/cuda) behind the Engine interface: float64 (or log-float64), in
+// latency mode (with the device's own traceback) or throughput mode (B lanes per launch). Builds without NVRTC get the reason instead.
 #include "runtime/engine.h"
+
+#include <algorithm>
 
 #ifdef ZBDDC_HAVE_CUDA_BACKEND
 #include "backends/cuda/cuda_model.h"
@@ -47,13 +49,31 @@ std::string cudaDeviceName() {
     return info ? info->name : "";
 }
 
-Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &c, Semiring s, Numeric n) {
+uint32_t cudaLanesFor(const Circuit &c, size_t batch) {
+    uint32_t lanes = 1;
+    while (lanes < batch && lanes < kMaxCudaLanes)
+        lanes *= 2;
+    auto device = cuda::openDevice();
+    if (!device)
+        return 1;
+    auto memory = (*device)->memoryInfo();
+    if (!memory)
+        return 1;
+    const double perLane = 2.0 * sizeof(double) * static_cast<double>(c.numNodes());
+    while (lanes > 1 && perLane * lanes > 0.5 * static_cast<double>(memory->freeBytes))
+        lanes /= 2;
+    return lanes;
+}
+
+Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &c, Semiring s, Numeric n,
+                                           uint32_t lanes) {
     if (Status usable = cudaUsable(); !usable)
         return usable.error();
     cuda::CudaOptions o;
     o.semiring = s;
     o.precision = cuda::Precision::Float64;
     o.logSpace = n == Numeric::Log;
+    o.batch = std::max<uint32_t>(lanes, 1);
     auto m = cuda::compileCuda(c, o);
     if (!m)
         return m.error();
@@ -66,9 +86,10 @@ Status cudaUsable() { return error("this build has no CUDA backend (NVRTC was no
 
 std::string cudaDeviceName() { return ""; }
 
-Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &, Semiring, Numeric) {
+Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &, Semiring, Numeric, uint32_t) {
     return cudaUsable().error();
 }
+uint32_t cudaLanesFor(const Circuit &, size_t) { return 1; }
 
 #endif
 

@@ -5,6 +5,7 @@
 #include "support/strings.h"
 
 #include <map>
+#include <tuple>
 
 namespace zbddc {
 
@@ -35,9 +36,10 @@ struct Model::Impl {
     // A model.so: its one engine, for interface.semiring in this numeric mode.
     std::optional<Numeric> sharedNumeric;
     std::unique_ptr<Engine> sharedEngine;
-    std::map<std::pair<Semiring, Numeric>, std::unique_ptr<Engine>> engines;
+    // By semiring, numeric mode and CUDA lanes (1 elsewhere).
+    std::map<std::tuple<Semiring, Numeric, uint32_t>, std::unique_ptr<Engine>> engines;
 
-    Result<Engine *> engine(Semiring s, Numeric n) {
+    Result<Engine *> engine(Semiring s, Numeric n, uint32_t lanes = 1) {
         if (sharedNumeric) {
             if (s != interface.semiring || n != *sharedNumeric)
                 return error("this model.so was compiled for " +
@@ -46,9 +48,9 @@ struct Model::Impl {
                              std::string(semiringName(s)) + " in " + numericName(n));
             return sharedEngine.get();
         }
-        auto &slot = engines[{s, n}];
+        auto &slot = engines[{s, n, lanes}];
         if (!slot) {
-            auto made = device == DeviceKind::Cuda ? cudaEngine(circuit, s, n)
+            auto made = device == DeviceKind::Cuda ? cudaEngine(circuit, s, n, lanes)
                         : device == DeviceKind::Cpu
                             ? cpuJitEngine(circuit, s, n, cpuOptLevel, cpuDataDriven)
                             : referenceEngine(circuit, s, n);
@@ -59,9 +61,16 @@ struct Model::Impl {
         return slot.get();
     }
 
+    // On the GPU a batch runs in throughput mode, many vectors per launch (latency mode ran one
+    // case per launch).
+    uint32_t lanesFor(size_t batch) const {
+        return device == DeviceKind::Cuda && !sharedNumeric && batch > 1 ? cudaLanesFor(circuit, batch)
+                                                                          : 1;
+    }
+
     // The engine, once `x` is known to hold `batch` input vectors.
     Result<Engine *> engineFor(Semiring s, Numeric n, std::span<const double> x, size_t batch) {
-        auto e = engine(s, n);
+        auto e = engine(s, n, lanesFor(batch));
         if (!e)
             return e.error();
         if (x.size() != batch * interface.numInputs())
@@ -136,6 +145,13 @@ std::string Model::describe(Numeric n, std::string_view extra) const {
     if (!extra.empty())
         d += "; " + std::string(extra);
     return d + ")";
+}
+
+Status Model::prepare(Semiring s, Numeric n, size_t batch) {
+    auto e = impl_->engine(s, n, impl_->lanesFor(batch));
+    if (!e)
+        return e.error();
+    return Ok{};
 }
 
 Result<std::vector<double>> Model::evaluate(Semiring s, Numeric n, std::span<const double> x,

@@ -59,6 +59,9 @@ class Model {
     // with the fallback note and `extra` (e.g. how an MPE assignment was found) inside.
     std::string describe(Numeric numeric, std::string_view extra = {}) const;
 
+    // Compiles what evaluate() and adjoints() of `batch` vectors will run, so that timing them
+    // leaves the compile out (it happens on first use otherwise).
+    Status prepare(Semiring s, Numeric n, size_t batch = 1);
     // x: batch × numInputs, linear values. Returns batch × numOutputs (natural logs in Log mode).
     Result<std::vector<double>> evaluate(Semiring s, Numeric n, std::span<const double> x,
                                          size_t batch = 1);

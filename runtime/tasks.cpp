@@ -3,9 +3,11 @@
 #include "runtime/mpe_decode.h"
 #include "support/strings.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 namespace zbddc {
 
@@ -67,14 +69,10 @@ double log10Of(const Forward &f, double v) {
     return f.numeric == Numeric::Log ? v / kLn10 : std::log10(v);
 }
 
-// MAR: P(X=x, e) = ∂f/∂λ_x (Darwiche); observed variables get their observed state.
-Status marginals(Model &m, const Forward &f, const std::vector<double> &x, const Evidence &ev,
-                 TaskResult &r) {
-    const ModelInterface &c = m.interface();
-    auto adj = m.adjoints(Semiring::SumProduct, f.numeric, x, 1, 0);
-    if (!adj)
-        return adj.error();
-    const double root = f.outputs[0];
+// MAR from one case's input adjoints: P(X=x, e) = ∂f/∂λ_x (Darwiche), divided by the root
+// (logs in Log mode); observed variables get their observed state.
+void marginalsFromAdjoints(const ModelInterface &c, Numeric numeric, std::span<const double> adj,
+                           double root, const Evidence &ev, TaskResult &r) {
     r.marginals.resize(c.variables.size());
     for (size_t v = 0; v < c.variables.size(); ++v)
         r.marginals[v].assign(c.variables[v].states.size(), 0.0);
@@ -82,13 +80,21 @@ Status marginals(Model &m, const Forward &f, const std::vector<double> &x, const
         const InputInfo &in = c.inputs[i];
         if (in.kind != InputKind::Indicator)
             continue;
-        const double a = (*adj)[i];
-        r.marginals[in.variable][in.state] += f.numeric == Numeric::Log ? std::exp(a - root) : a / root;
+        const double a = adj[i];
+        r.marginals[in.variable][in.state] += numeric == Numeric::Log ? std::exp(a - root) : a / root;
     }
     for (size_t v = 0; v < c.variables.size(); ++v)
         if (ev.states[v] != kNone)
             for (size_t s = 0; s < r.marginals[v].size(); ++s)
                 r.marginals[v][s] = s == ev.states[v] ? 1.0 : 0.0;
+}
+
+Status marginals(Model &m, const Forward &f, const std::vector<double> &x, const Evidence &ev,
+                 TaskResult &r) {
+    auto adj = m.adjoints(Semiring::SumProduct, f.numeric, x, 1, 0);
+    if (!adj)
+        return adj.error();
+    marginalsFromAdjoints(m.interface(), f.numeric, *adj, f.outputs[0], ev, r);
     return Ok{};
 }
 
@@ -179,8 +185,141 @@ Result<TaskResult> runTask(Model &m, Task task, const Evidence &ev, const TaskOp
     return r;
 }
 
+namespace {
+
+// PR, MAR and EVAL over many cases at once: one forward pass over every case (then one in log
+// space over the cases float64 lost, for Auto), and for MAR one adjoint pass per arithmetic, so a
+// GPU answers many cases per launch and the CPU spreads them over its cores.
+std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Evidence> cases,
+                                         const TaskOptions &opt) {
+    const ModelInterface &c = m.interface();
+    std::vector<std::optional<Result<TaskResult>>> slots(cases.size());
+    auto failAll = [&](const Diagnostic &d) {
+        return std::vector<Result<TaskResult>>(cases.size(), Result<TaskResult>(d));
+    };
+    if (m.numOutputs() == 0)
+        return failAll(error("the model has no outputs"));
+    if (task == Task::Mar && c.variables.empty())
+        return failAll(error("MAR needs a model with variables (indicator inputs)"));
+    auto ring = taskSemiring(m, task);
+    if (!ring)
+        return failAll(ring.error());
+
+    std::vector<size_t> valid; // cases whose input vector is built, in order
+    std::vector<double> xs;
+    for (size_t i = 0; i < cases.size(); ++i) {
+        if (cases[i].states.size() != c.variables.size()) {
+            slots[i] = Result<TaskResult>(error("evidence does not match the model's variables"));
+            continue;
+        }
+        auto x = inputVector(c, cases[i], opt.freeInputs);
+        if (!x) {
+            slots[i] = Result<TaskResult>(x.error());
+            continue;
+        }
+        valid.push_back(i);
+        xs.insert(xs.end(), x->begin(), x->end());
+    }
+    const size_t n = c.numInputs(), outs = m.numOutputs();
+    const std::optional<Numeric> fixed = m.fixedNumeric();
+    const Numeric first = fixed                          ? *fixed
+                          : task != Task::Eval && opt.numeric == NumericChoice::Log ? Numeric::Log
+                                                                                 : Numeric::Float64;
+    if (fixed && opt.numeric != NumericChoice::Auto &&
+        (opt.numeric == NumericChoice::Log) != (*fixed == Numeric::Log))
+        return failAll(error(std::string("this model.so computes in ") + numericName(*fixed) +
+                             "; compile one with --numeric " +
+                             (opt.numeric == NumericChoice::Log ? "log" : "float64")));
+    // time_ms is the answering, not the compile (a GPU's kernels, the JIT's code).
+    if (Status compiled = m.prepare(*ring, first, valid.size()); !compiled)
+        return failAll(compiled.error());
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<Numeric> numeric(valid.size(), first);
+    std::vector<double> out;
+    if (!valid.empty()) {
+        auto forward = m.evaluate(*ring, first, xs, valid.size());
+        if (!forward)
+            return failAll(forward.error());
+        out = std::move(*forward);
+    }
+    // Auto: log space for the cases float64 lost (0 or subnormal), as runTask does one at a time.
+    if (!fixed && task != Task::Eval && opt.numeric == NumericChoice::Auto) {
+        std::vector<size_t> lost;
+        std::vector<double> lostXs;
+        for (size_t k = 0; k < valid.size(); ++k)
+            if (lostInFloat64(out[k * outs])) {
+                lost.push_back(k);
+                lostXs.insert(lostXs.end(), xs.begin() + k * n, xs.begin() + (k + 1) * n);
+            }
+        if (!lost.empty()) {
+            auto log = m.evaluate(*ring, Numeric::Log, lostXs, lost.size());
+            if (!log)
+                return failAll(log.error());
+            for (size_t j = 0; j < lost.size(); ++j) {
+                numeric[lost[j]] = Numeric::Log;
+                std::copy_n(log->begin() + j * outs, outs, out.begin() + lost[j] * outs);
+            }
+        }
+    }
+
+    std::vector<TaskResult> answers(valid.size());
+    for (size_t k = 0; k < valid.size(); ++k) {
+        const Forward f{numeric[k], std::vector<double>(out.begin() + k * outs,
+                                                        out.begin() + (k + 1) * outs)};
+        TaskResult &r = answers[k];
+        r.task = task;
+        r.numeric = f.numeric;
+        r.value = linear(f, f.outputs[0]);
+        r.log10 = log10Of(f, f.outputs[0]);
+        if (task == Task::Eval)
+            for (double o : f.outputs)
+                r.outputs.push_back(linear(f, o));
+        r.device = m.describe(f.numeric);
+    }
+    if (task == Task::Mar) // one adjoint pass per arithmetic over the cases with P(e) > 0
+        for (const Numeric mode : {Numeric::Float64, Numeric::Log}) {
+            std::vector<size_t> group;
+            std::vector<double> groupXs;
+            for (size_t k = 0; k < valid.size(); ++k)
+                if (numeric[k] == mode && answers[k].log10 != -std::numeric_limits<double>::infinity()) {
+                    group.push_back(k);
+                    groupXs.insert(groupXs.end(), xs.begin() + k * n, xs.begin() + (k + 1) * n);
+                }
+            if (group.empty())
+                continue;
+            auto adj = m.adjoints(Semiring::SumProduct, mode, groupXs, group.size(), 0);
+            if (!adj)
+                return failAll(adj.error());
+            for (size_t j = 0; j < group.size(); ++j) {
+                const size_t k = group[j];
+                marginalsFromAdjoints(c, mode, std::span(*adj).subspan(j * n, n),
+                                      out[k * outs], cases[valid[k]], answers[k]);
+            }
+        }
+    const double perCase = std::chrono::duration<double, std::milli>(
+                               std::chrono::steady_clock::now() - start)
+                               .count() /
+                           static_cast<double>(cases.size());
+    for (size_t k = 0; k < valid.size(); ++k) {
+        answers[k].timeMs = perCase;
+        if (task == Task::Mar && answers[k].log10 == -std::numeric_limits<double>::infinity())
+            slots[valid[k]] = Result<TaskResult>(error("MAR is undefined: the evidence has probability 0"));
+        else
+            slots[valid[k]] = Result<TaskResult>(std::move(answers[k]));
+    }
+    std::vector<Result<TaskResult>> results;
+    results.reserve(cases.size());
+    for (auto &slot : slots)
+        results.push_back(std::move(*slot));
+    return results;
+}
+
+} // namespace
+
 std::vector<Result<TaskResult>> runTasks(Model &m, Task task, std::span<const Evidence> cases,
                                          const TaskOptions &opt) {
+    if (task != Task::Mpe && cases.size() > 1) // MPE traces back one case at a time
+        return runBatch(m, task, cases, opt);
     std::vector<Result<TaskResult>> results;
     results.reserve(cases.size());
     for (const Evidence &e : cases)

@@ -62,7 +62,7 @@ rm -rf "$ZBDDC_PEER_DIR"
 for b in "$here"/bench/*; do
     [ -f "$b" ] && [ -x "$b" ] || continue
     name=$(basename "$b")
-    [ "$name" = jt_batch ] && continue # its own section below
+    [ "$name" = jt_batch ] || [[ $name == *.sh ]] && continue # their own sections below
     "$b" --json "$out/$name.json" --md "$out/$name.md" >> "$out/bench.log" 2>&1
     rc=$?
     echo "bench $name exit $rc" | tee -a "$summary"
@@ -99,6 +99,32 @@ if [ -x "$here/bench/jt_batch" ] && [ -n "${JT_NETWORKS:-}" ]; then
         cat "$out/pyagrum.jsonl"
     else
         echo "pyagrum: not importable; no peer column" | tee -a "$summary"
+    fi
+fi
+# The MLF route over evidence batches through the command line (bench/mlf_batch.sh, copied by
+# pack_gpu.sh): MLF_NETWORKS on cuda and cpu, MLF_GPU_NETWORKS on cuda only, MLF_CASES cases;
+# pyAgrum on the same cases (MLF_PEER_S seconds each) where its wheel came along.
+if [ -f "$here/bench/mlf_batch.sh" ] && [ -n "${MLF_NETWORKS:-}${MLF_GPU_NETWORKS:-}" ]; then
+    export ZBDDC="$here/zbddc"
+    for n in ${MLF_NETWORKS:-}; do
+        bash "$here/bench/mlf_batch.sh" "$out/mlf_batch.jsonl" "${MLF_CASES:-2000}" cuda,cpu \
+            "$bench_dir/bn/$n.bif" 2>> "$out/bench.log"
+    done
+    for n in ${MLF_GPU_NETWORKS:-}; do
+        bash "$here/bench/mlf_batch.sh" "$out/mlf_batch.jsonl" "${MLF_CASES:-2000}" cuda \
+            "$bench_dir/bn/$n.bif" 2>> "$out/bench.log"
+    done
+    echo "bench mlf_batch done" | tee -a "$summary"
+    cat "$out/mlf_batch.jsonl"
+    if python3 -c 'import pyagrum' 2>/dev/null; then
+        for n in ${MLF_NETWORKS:-} ${MLF_GPU_NETWORKS:-}; do
+            "$here/zbddc" sample "$bench_dir/bn/$n.bif" --cases "${MLF_CASES:-2000}" --seed 1 \
+                -o "/tmp/$n.evid" &&
+                python3 "$here/bench/peers/pyagrum_lazy.py" "$bench_dir/bn/$n.bif" "/tmp/$n.evid" \
+                    --budget-s "${MLF_PEER_S:-5}" | sed "s/^{/{\"network\": \"$n\", /" \
+                    >> "$out/mlf_pyagrum.jsonl" 2>> "$out/bench.log"
+        done
+        cat "$out/mlf_pyagrum.jsonl"
     fi
 fi
 # Where a junction tree's GPU time goes, op by op (ZBDDC_GPU_PROFILE, tensor_executor_cuda.cpp):

@@ -55,6 +55,7 @@ fi
 for exe in "${tests[@]}"; do cp "$exe" "$dest/tests/"; done
 for exe in "${benches[@]}"; do cp "$exe" "$dest/bench/"; done
 [ -d "$root/bench/peers" ] && cp -r "$root/bench/peers" "$dest/bench/"
+cp "$root/bench/mlf_batch.sh" "$dest/bench/"
 cp "$root/scripts/gpu_run.sh" "$dest/"
 # Tests find the zbddc binary, the examples and the benchmark inputs at the absolute paths they
 # were built with; gpu_run.sh recreates those paths there from what travels here.
@@ -71,7 +72,7 @@ strip --strip-debug "$dest"/tests/* "$dest"/bench/* "$dest/zbddc" 2>/dev/null ||
 # toolkit (its 110 MB would not fit; the driver and NVRTC must match there anyway).
 system='^(linux-vdso|ld-linux|libc\.|libm\.|libstdc\+\+|libgcc_s|libpthread|libdl\.|librt\.|libnvrtc)'
 for exe in "$dest"/tests/* "$dest"/bench/*; do
-    [ -f "$exe" ] && [ -x "$exe" ] || continue
+    [ -f "$exe" ] && [ -x "$exe" ] && [[ $exe != *.sh ]] || continue
     ldd "$exe" | awk '$3 ~ /^\// {print $1, $3}' | while read -r name path; do
         [[ $name =~ $system ]] || cp -nL "$path" "$dest/lib/$name"
     done

@@ -89,3 +89,44 @@ TEST_CASE("zbddc run --device cuda runs on the GPU and says so", "[gpu]") {
     CHECK_THAT(r.out, Catch::Contains("\"device\":\"cuda "));
     CHECK_THAT(r.out, Catch::Contains("\"Rain\":[0.69230769230769"));
 }
+
+TEST_CASE("a batch of cases on CUDA runs many per launch and answers as the reference", "[gpu]") {
+    REQUIRE(gpuPresent);
+    for (const char *name : {"asia", "alarm"}) {
+        const std::string path = std::string(ZBDDC_BENCHMARKS_DIR) + "/bn/" + name + ".bif";
+        if (!std::filesystem::exists(path)) {
+            WARN("skipped: " << path << " is absent");
+            continue;
+        }
+        INFO(name);
+        auto net = loadCircuit(path);
+        REQUIRE(net.ok());
+        CHECK(cudaLanesFor(*net, 300) == 512); // a power of two holding the batch
+        std::mt19937 rng(5);
+        std::vector<Evidence> cases(300, noEvidence(net->variables));
+        for (Evidence &e : cases) // a fifth observed, impossible combinations included
+            for (size_t v = 0; v < e.states.size(); ++v)
+                if (rng() % 5 == 0)
+                    e.states[v] = rng() % net->variables[v].states.size();
+        DeviceOptions o;
+        o.device = DeviceKind::Cuda;
+        Model m = Model::fromCircuit(*net, o);
+        for (Task t : {Task::Pr, Task::Mar}) {
+            INFO(taskName(t));
+            const auto batch = runTasks(m, t, cases);
+            REQUIRE(batch.size() == cases.size());
+            for (size_t i = 0; i < cases.size(); ++i) {
+                const auto want = runTask(*net, t, cases[i]);
+                REQUIRE(batch[i].ok() == want.ok());
+                if (!want)
+                    continue;
+                CHECK_THAT(batch[i]->device, Catch::StartsWith("cuda "));
+                CHECK(batch[i]->log10 == Approx(want->log10).epsilon(1e-10));
+                for (size_t v = 0; v < want->marginals.size(); ++v)
+                    for (size_t s = 0; s < want->marginals[v].size(); ++s)
+                        CHECK(batch[i]->marginals[v][s] ==
+                              Approx(want->marginals[v][s]).margin(1e-10));
+            }
+        }
+    }
+}

@@ -114,3 +114,57 @@ TEST_CASE("impossible evidence is an error for MAR and MPE, probability 0 for PR
     REQUIRE_FALSE(mpe.ok());
     CHECK(mpe.error().message == "MPE is undefined: the evidence has probability 0");
 }
+
+TEST_CASE("a batch of cases answers as each case alone, underflow and P(e) = 0 included",
+          "[tasks]") {
+    // 400 independent binary variables with P(s0) = 1e-3, except V0 with P(s0) = 0.
+    Circuit c;
+    NodeId acc = c.addOne();
+    for (uint32_t v = 0; v < 400; ++v) {
+        c.variables.push_back({"V" + std::to_string(v), {"s0", "s1"}});
+        const double p0 = v == 0 ? 0.0 : 1e-3;
+        const uint32_t l0 = c.addInputInfo({InputKind::Indicator, v, 0, 0.0, ""});
+        const uint32_t l1 = c.addInputInfo({InputKind::Indicator, v, 1, 0.0, ""});
+        const uint32_t t0 = c.addInputInfo({InputKind::Parameter, kNone, kNone, p0, ""});
+        const uint32_t t1 = c.addInputInfo({InputKind::Parameter, kNone, kNone, 1 - p0, ""});
+        acc = c.addTimes(acc, c.addPlus(c.addTimes(c.addInput(l0), c.addInput(t0)),
+                                        c.addTimes(c.addInput(l1), c.addInput(t1))));
+    }
+    c.addOutput(acc);
+    REQUIRE(verify(c).ok());
+    std::vector<Evidence> cases(5, noEvidence(c.variables));
+    for (uint32_t v = 1; v < 400; ++v)
+        cases[1].states[v] = 0; // P(e) = 1e-1197: float64 loses it, log space keeps it
+    cases[2].states[0] = 0;     // impossible
+    cases[3].states[7] = 0;     // 1e-3
+    cases[4].states[0] = 1;
+    cases[4].states[9] = 1;
+    for (const DeviceKind device : {DeviceKind::Cpu, DeviceKind::Reference})
+        for (const Task task : {Task::Pr, Task::Mar}) {
+            INFO(deviceKindName(device) << " " << taskName(task));
+            DeviceOptions o;
+            o.device = device;
+            Model m = Model::fromCircuit(c, o);
+            const auto batch = runTasks(m, task, cases);
+            REQUIRE(batch.size() == cases.size());
+            for (size_t i = 0; i < cases.size(); ++i) {
+                INFO("case " << i);
+                const auto alone = runTask(c, task, cases[i]); // the reference, one case
+                REQUIRE(batch[i].ok() == alone.ok());
+                if (!alone) {
+                    CHECK(batch[i].error().message == alone.error().message);
+                    continue;
+                }
+                CHECK(batch[i]->numeric == alone->numeric);
+                CHECK(batch[i]->log10 == Approx(alone->log10).epsilon(1e-12));
+                REQUIRE(batch[i]->marginals.size() == alone->marginals.size());
+                for (size_t v = 0; v < alone->marginals.size(); ++v)
+                    for (size_t s = 0; s < 2; ++s)
+                        CHECK(batch[i]->marginals[v][s] ==
+                              Approx(alone->marginals[v][s]).margin(1e-12));
+            }
+            CHECK(batch[1]->numeric == Numeric::Log);
+            CHECK(batch[1]->log10 == Approx(-1197.0));
+            CHECK(batch[2].ok() == (task == Task::Pr));
+        }
+}
