@@ -48,6 +48,7 @@ Status TempDir::create(const std::string &prefix) {
     if (!mkdtemp(pattern.data()))
         return error("cannot create a temporary folder: " + std::string(std::strerror(errno)));
     path = pattern;
+    onSignal = CleanupOnSignal(path.string(), CleanupOnSignal::Kind::Folder);
     return Ok{};
 }
 
@@ -75,11 +76,21 @@ Status runSystemCompiler(const std::vector<std::string> &argv, const std::string
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&actions, 2, 1);
+    // The compiler's own temporary files go into our temporary folder (the log's), which is
+    // removed on every path out, a fatal signal included (it kills the compiler first).
+    const std::string tmpdir = "TMPDIR=" + fs::path(log).parent_path().string();
+    std::vector<char *> env;
+    for (char **e = environ; *e; ++e)
+        if (std::strncmp(*e, "TMPDIR=", 7) != 0)
+            env.push_back(*e);
+    env.push_back(const_cast<char *>(tmpdir.c_str()));
+    env.push_back(nullptr);
     pid_t pid;
-    const int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+    const int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), env.data());
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0)
         return error("cannot run " + argv[0] + ": " + std::strerror(rc));
+    const ChildOnSignal onSignal(pid); // killed before a signal's cleanup, so it writes nothing after
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
@@ -97,6 +108,7 @@ Result<double> compileIntoPlace(std::vector<std::string> argv, const std::string
     const fs::path partial = target.parent_path() / ("." + target.filename().string() +
                                                      ".partial-" + std::to_string(getpid()));
     argv.insert(argv.end(), {"-o", partial.string()});
+    CleanupOnSignal onSignal(partial.string(), CleanupOnSignal::Kind::File);
     const auto t0 = std::chrono::steady_clock::now();
     Status built = runSystemCompiler(argv, log);
     const double seconds =

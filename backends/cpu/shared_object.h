@@ -3,6 +3,8 @@
 // the C ABI of zbdd_model.h and the model's metadata. The output appears atomically (temp file + rename) or not at all.
 #pragma once
 
+#include "support/cleanup_on_signal.h"
+
 #include "backends/cpu/object_compile.h"
 
 #include <filesystem>
@@ -29,7 +31,8 @@ Result<SharedObjectReport> writeSharedObject(const Circuit &circuit, const CpuOp
                                              const SharedObjectOptions &link = {});
 
 // Runs argv[0] (found on PATH, no shell) and waits; its stderr and stdout go to the file `log`,
-// whose first line is the error message when it fails.
+// whose first line is the error message when it fails, and its temporary files into the folder
+// of `log` (TMPDIR), so that they go when that folder goes.
 Status runSystemCompiler(const std::vector<std::string> &argv, const std::string &log);
 
 // Runs the system compiler with `argv` and "-o" a temporary name beside `path` (same file
@@ -47,6 +50,7 @@ Result<std::vector<std::string>> symbolPrefixFlags(const std::string &prefix,
 // A temporary folder removed (with what is in it) on every path out.
 struct TempDir {
     std::filesystem::path path;
+    CleanupOnSignal onSignal; // removed by a fatal signal too (support/cleanup_on_signal.h)
     // Makes a fresh folder named `prefix`-XXXXXX in the system's temporary folder.
     Status create(const std::string &prefix);
     TempDir() = default;

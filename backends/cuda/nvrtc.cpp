@@ -1,4 +1,5 @@
 #include "backends/cuda/nvrtc.h"
+#include "support/cleanup_on_signal.h"
 
 #include <nvrtc.h>
 
@@ -134,6 +135,7 @@ Result<CompiledPtx> compileToPtx(const std::string &source, const std::string &n
         std::error_code ec;
         fs::create_directories(cached.parent_path(), ec);
         const fs::path tmp = cached.string() + ".tmp" + std::to_string(::getpid());
+        CleanupOnSignal onSignal(tmp.string(), CleanupOnSignal::Kind::File);
         {
             std::ofstream out(tmp, std::ios::binary);
             out << ptx;

@@ -2,6 +2,7 @@
 // asked for, above all) becomes one line and exit 1 instead of an abort, and results that could
 // not be written (stdout on a full disk, a closed pipe) fail the run instead of vanishing.
 #include "tools/zbddc/commands.h"
+#include "support/cleanup_on_signal.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -28,6 +29,7 @@ bool stdoutWritten() {
 } // namespace
 
 int main(int argc, char **argv) {
+    zbddc::installCleanupOnSignal(); // SIGINT/SIGTERM/SIGHUP leave no temporary file behind
     int status = 1;
     try {
         status = zbddc::cli::parseAndRun(argc, argv);

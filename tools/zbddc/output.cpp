@@ -1,5 +1,6 @@
 #include "tools/zbddc/output.h"
 #include "ir/number_text.h"
+#include "support/cleanup_on_signal.h"
 
 #include <cmath>
 #include <cstdio>
@@ -18,6 +19,7 @@ int reportError(const Diagnostic &d) {
 
 Status writeFileAtomically(const std::string &path, const std::function<bool(std::ostream &)> &write) {
     const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+    CleanupOnSignal onSignal(tmp, CleanupOnSignal::Kind::File);
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         if (!out)

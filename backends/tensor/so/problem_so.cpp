@@ -27,6 +27,7 @@ Status writeProblemSource(const TensorProgram &program, const ProblemInfo &info,
     // Each file under a temporary name first, renamed into place when complete.
     auto write = [](const fs::path &to, const char *data, size_t size) -> Status {
         const fs::path partial = to.string() + ".partial-" + std::to_string(getpid());
+        CleanupOnSignal onSignal(partial.string(), CleanupOnSignal::Kind::File);
         Status s = writeBinaryFile(partial, data, size);
         std::error_code ec;
         if (s)
