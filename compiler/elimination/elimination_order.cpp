@@ -223,26 +223,4 @@ Status checkOrder(const std::vector<uint32_t> &order, size_t numVariables) {
     return Ok{};
 }
 
-Result<std::vector<uint32_t>> readOrderFile(const std::string &path, size_t numVariables) {
-    auto text = readTextFile(path);
-    if (!text)
-        return text.error();
-    TokenCursor in(*text, path, '#');
-    std::vector<uint32_t> order;
-    std::vector<bool> seen(numVariables, false);
-    while (!in.atEnd()) {
-        auto v = readVariableIndex(in, numVariables, "problem");
-        if (!v)
-            return v.error();
-        if (seen[*v])
-            return in.fail("variable " + std::to_string(*v) + " appears twice in the order");
-        seen[*v] = true;
-        order.push_back(*v);
-    }
-    for (size_t v = 0; v < numVariables; ++v)
-        if (!seen[v])
-            return errorAt(path, 0, "the order misses variable " + std::to_string(v));
-    return order;
-}
-
 } // namespace zbddc

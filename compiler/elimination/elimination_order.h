@@ -67,7 +67,5 @@ OrderStats analyzeOrder(const InteractionGraph &graph, const std::vector<uint32_
 // Checks that `order` is a permutation of 0..n-1; message names the first problem.
 Status checkOrder(const std::vector<uint32_t> &order, size_t numVariables);
 
-// An order file: variable indices separated by white space, '#' comments, each variable once.
-Result<std::vector<uint32_t>> readOrderFile(const std::string &path, size_t numVariables);
 
 } // namespace zbddc

@@ -2,6 +2,7 @@
 // bucket elimination of the problem compiled into a shared object with the C ABI of
 // zbdd_problem.h (runtime/bucket_elimination/problem_library.h, backends/tensor/so).
 #include "tools/zbddc/cmd_run_cost_network.h"
+#include "compiler/elimination/order_file.h"
 #include "tools/zbddc/order_flags.h"
 #include "tools/zbddc/output.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"

@@ -1,4 +1,5 @@
 #include "tools/zbddc/cmd_run_cost_network.h"
+#include "compiler/elimination/order_file.h"
 
 #include "tools/zbddc/order_flags.h"
 #include "tools/zbddc/output.h"

@@ -1,4 +1,5 @@
 #include "tools/zbddc/order_flags.h"
+#include "compiler/elimination/order_file.h"
 
 #include "support/timer.h"
 

@@ -1,4 +1,5 @@
 #include "compiler/elimination/elimination_order.h"
+#include "compiler/elimination/order_file.h"
 
 #include "tests/catch.hpp"
 
