@@ -96,11 +96,15 @@ TEST_CASE("a fatal signal kills the compiler's whole process tree before removin
     }
 }
 
-TEST_CASE("the compiler leads its own process group only under the handler", "[cpu][so][signals]") {
+TEST_CASE("the compiler leads its own process group only under the handler, no signal held",
+          "[cpu][so][signals]") {
     const fs::path dir = freshFolder("compiler-group");
     const fs::path report = dir / "group";
-    // The shell's pid and process group (field 5 of /proc/PID/stat; its name "sh" has no space).
-    const std::string script = "echo $$ $(cut -d' ' -f5 /proc/$$/stat) > '" + report.string() + "'";
+    // The shell's pid, process group (field 5 of /proc/PID/stat; its name "sh" has no space) and
+    // blocked signals (the signals held while it was spawned must not stay held in it).
+    const std::string script = "echo $$ $(cut -d' ' -f5 /proc/$$/stat) "
+                               "$(grep SigBlk /proc/$$/status | cut -f2) > '" +
+                               report.string() + "'";
     for (bool handler : {false, true}) {
         INFO("handler installed: " << handler);
         fs::remove(report);
@@ -114,8 +118,10 @@ TEST_CASE("the compiler leads its own process group only under the handler", "[c
         REQUIRE(WIFEXITED(status));
         REQUIRE(WEXITSTATUS(status) == 0);
         pid_t shell = 0, group = 0;
-        std::ifstream(report) >> shell >> group;
+        std::string blocked;
+        std::ifstream(report) >> shell >> group >> blocked;
         REQUIRE(shell > 0);
+        CHECK(blocked == "0000000000000000");
         // Without it the compiler shares the host's group (this test's), where a terminal's ^C
         // reaches it; with it, it leads a group the handler can kill whole.
         CHECK(group == (handler ? shell : getpgrp()));
