@@ -4,13 +4,15 @@
 // signals) kills the child processes that could write them again, removes them, and dies of the
 // same signal, so the shell still reports 128 + signal (130 for SIGINT, 143 for SIGTERM).
 //
-// The handler only calls async-signal-safe functions (kill, waitpid, unlink, rmdir, open, the
-// getdents64 system call): paths live in fixed slots filled before they are published.
+// The handler only calls async-signal-safe functions (kill, waitpid, nanosleep, unlink, rmdir,
+// open, the getdents64 system call, signal, raise): paths live in fixed slots filled before they
+// are published.
 //
-// A child (the C compiler) is a tree: cc starts collect2, which starts ld, and ld creates the
-// output file when it starts. Killing cc alone leaves ld running to write .out.so.partial-PID
-// after the cleanup, so with the handler installed a child leads a process group of its own,
-// the handler kills that group and reaps it (zbddc is their subreaper) before removing anything.
+// A child (the C compiler) is a tree: cc starts collect2, which starts ld, which creates the
+// output file. Killing cc alone can leave ld to create and write .out.so.partial-PID after the
+// cleanup, so with the handler installed a child leads a process group of its own, which the
+// handler kills and reaps (the program is the subreaper of its children's children) before it
+// removes anything.
 #pragma once
 
 #include <atomic>
@@ -20,8 +22,8 @@
 #include <ctime>
 #include <dirent.h>
 #include <fcntl.h>
-#include <string>
 #include <pthread.h>
+#include <string>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -170,10 +172,10 @@ class SignalsHeld {
 // terminal's ^C reaches it as it reaches the host.
 inline bool childNeedsOwnGroup() { return cleanup_detail::installed.load(); }
 
-// A child process (the C compiler writing a .partial file), leader of its own process group
-// (childNeedsOwnGroup), that the handler kills with its group and waits for before it removes
-// paths, so that none of them can write the paths again afterwards. Spawn and watch() under
-// SignalsHeld.
+// A child process (the C compiler writing a .partial file) spawned as the leader of its own
+// process group (where childNeedsOwnGroup says so), that the handler kills with its group and
+// waits for before it removes paths, so that none of them can write the paths again afterwards.
+// Spawn and watch() under SignalsHeld.
 class ChildOnSignal {
   public:
     ChildOnSignal() = default;

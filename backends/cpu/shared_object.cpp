@@ -97,13 +97,14 @@ Status runSystemCompiler(const std::vector<std::string> &argv, const std::string
         const SignalsHeld held; // no signal between the spawn and watch()
         short flags = POSIX_SPAWN_SETSIGMASK;
         posix_spawnattr_setsigmask(&attributes, &held.before());
-        if (childNeedsOwnGroup()) {
+        const bool ownGroup = childNeedsOwnGroup();
+        if (ownGroup) {
             flags |= POSIX_SPAWN_SETPGROUP;
             posix_spawnattr_setpgroup(&attributes, 0);
         }
         posix_spawnattr_setflags(&attributes, flags);
         rc = posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), env.data());
-        if (rc == 0)
+        if (rc == 0 && ownGroup)
             onSignal.watch(pid);
     }
     posix_spawnattr_destroy(&attributes);
