@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <optional>
 
@@ -36,6 +37,19 @@ struct Forward {
 };
 
 bool lostInFloat64(double v) { return v == 0 || std::fabs(v) < std::numeric_limits<double>::min(); }
+
+// Float64 asked for (--numeric float64) and the answer lost in it: where log space still holds
+// it, an underflow, said as one (it read as "probability 0"); a genuine zero stays an answer.
+bool forcedFloat64(const Model &m, Task task, const TaskOptions &opt) {
+    return task != Task::Eval && !m.fixedNumeric() && opt.numeric == NumericChoice::Float64;
+}
+
+Diagnostic underflowError(double naturalLog) {
+    char log10[32];
+    std::snprintf(log10, sizeof log10, "%.6g", naturalLog / kLn10);
+    return error(std::string("float64 underflowed: log10 of the answer is ") + log10 +
+                 "; use --numeric log, or auto (the default)");
+}
 
 // Float64 first; log space where float64 lost the value (0 or subnormal output) but log space
 // still holds it. A genuine zero stays zero in both. A model.so has one compiled-in mode.
@@ -154,6 +168,13 @@ Result<TaskResult> runTask(Model &m, Task task, const Evidence &ev, const TaskOp
                            task == Task::Eval && !m.fixedNumeric() ? NumericChoice::Float64 : opt.numeric);
     if (!f)
         return f.error();
+    if (forcedFloat64(m, task, opt) && lostInFloat64(f->outputs[0])) {
+        auto log = m.evaluate(*ring, Numeric::Log, *x);
+        if (!log)
+            return log.error();
+        if (std::isfinite((*log)[0]))
+            return underflowError((*log)[0]);
+    }
 
     TaskResult r;
     r.task = task;
@@ -262,6 +283,26 @@ std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Ev
         }
     }
 
+    std::vector<char> underflowed(valid.size(), 0); // forced float64 lost these (log space holds them)
+    if (forcedFloat64(m, task, opt)) {
+        std::vector<size_t> lost;
+        std::vector<double> lostXs;
+        for (size_t k = 0; k < valid.size(); ++k)
+            if (lostInFloat64(out[k * outs])) {
+                lost.push_back(k);
+                lostXs.insert(lostXs.end(), xs.begin() + k * n, xs.begin() + (k + 1) * n);
+            }
+        if (!lost.empty()) {
+            auto log = m.evaluate(*ring, Numeric::Log, lostXs, lost.size());
+            if (!log)
+                return failAll(log.error());
+            for (size_t j = 0; j < lost.size(); ++j)
+                if (std::isfinite((*log)[j * outs])) {
+                    underflowed[lost[j]] = 1;
+                    slots[valid[lost[j]]] = Result<TaskResult>(underflowError((*log)[j * outs]));
+                }
+        }
+    }
     std::vector<TaskResult> answers(valid.size());
     for (size_t k = 0; k < valid.size(); ++k) {
         const Forward f{numeric[k], std::vector<double>(out.begin() + k * outs,
@@ -281,7 +322,8 @@ std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Ev
             std::vector<size_t> group;
             std::vector<double> groupXs;
             for (size_t k = 0; k < valid.size(); ++k)
-                if (numeric[k] == mode && answers[k].log10 != -std::numeric_limits<double>::infinity()) {
+                if (numeric[k] == mode && !underflowed[k] &&
+                    answers[k].log10 != -std::numeric_limits<double>::infinity()) {
                     group.push_back(k);
                     groupXs.insert(groupXs.end(), xs.begin() + k * n, xs.begin() + (k + 1) * n);
                 }
@@ -302,6 +344,8 @@ std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Ev
                            static_cast<double>(cases.size());
     for (size_t k = 0; k < valid.size(); ++k) {
         answers[k].timeMs = perCase;
+        if (underflowed[k])
+            continue; // its slot holds the error
         if (task == Task::Mar && answers[k].log10 == -std::numeric_limits<double>::infinity())
             slots[valid[k]] = Result<TaskResult>(error("MAR is undefined: the evidence has probability 0"));
         else

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
+#include <set>
 
 namespace zbddc {
 
@@ -122,14 +124,48 @@ std::vector<uint32_t> greedyOrder(const FamilyGraph &g, uint32_t start) {
         }
         return w;
     };
-    place(start);
+    // Candidates: a variable sharing a family with a placed one ("boundary") changes the frontier
+    // in ways that depend on what is placed, so each is evaluated every step. Any other variable
+    // can close only families of its own alone, so its weight after placing is the frontier plus
+    // a constant of its own: those wait in `apart`, best first, and only the best is evaluated.
+    // Scanning every unplaced variable every step made 20,000 independent variables take 13 s.
+    std::vector<char> inBoundary(n, 0);
+    std::vector<uint32_t> boundary;
+    using Apart = std::tuple<double, int, uint32_t>; // (weight - frontier, -closed, v)
+    std::set<Apart> apart;
+    std::vector<Apart> apartKey(n);
+    for (uint32_t v = 0; v < n; ++v) {
+        size_t closed = 0;
+        const double w = after(v, closed); // nothing placed: the frontier is 0
+        apartKey[v] = {w, -static_cast<int>(closed), v};
+        apart.insert(apartKey[v]);
+    }
+    auto placeAndTrack = [&](uint32_t v) {
+        if (inBoundary[v])
+            inBoundary[v] = 0;
+        else
+            apart.erase(apartKey[v]);
+        place(v);
+        for (uint32_t c : g.memberOf[v])
+            for (uint32_t x : g.family[c])
+                if (!placed[x] && !inBoundary[x]) {
+                    inBoundary[x] = 1;
+                    apart.erase(apartKey[x]);
+                    boundary.push_back(x);
+                }
+        std::erase_if(boundary, [&](uint32_t x) { return placed[x]; });
+    };
+    placeAndTrack(start);
+    std::vector<uint32_t> candidates;
     while (order.size() < n) {
+        candidates = boundary;
+        if (!apart.empty())
+            candidates.push_back(std::get<2>(*apart.begin()));
+        std::sort(candidates.begin(), candidates.end()); // the scan's order: ties to the lowest index
         uint32_t best = UINT32_MAX;
         double bestW = 0;
         size_t bestClosed = 0;
-        for (uint32_t v = 0; v < n; ++v) {
-            if (placed[v])
-                continue;
+        for (uint32_t v : candidates) {
             size_t closed;
             const double w = after(v, closed);
             if (best == UINT32_MAX || w < bestW - 1e-9 ||
@@ -139,7 +175,7 @@ std::vector<uint32_t> greedyOrder(const FamilyGraph &g, uint32_t start) {
                 bestClosed = closed;
             }
         }
-        place(best);
+        placeAndTrack(best);
     }
     return order;
 }

@@ -90,8 +90,19 @@ TEST_CASE("PR that underflows float64 is answered in log space", "[tasks]") {
     }
     c.addOutput(acc);
     REQUIRE(verify(c).ok());
+    // Float64 asked for: an underflow is said as one, not answered as probability 0.
     auto plain = runTask(c, Task::Pr, e, {NumericChoice::Float64, {}});
-    CHECK(plain->value == 0.0);
+    REQUIRE_FALSE(plain.ok());
+    CHECK(plain.error().message ==
+          "float64 underflowed: log10 of the answer is -1200; use --numeric log, or auto (the default)");
+    Model cpu = Model::fromCircuit(c, {DeviceKind::Cpu});
+    const auto batch = runTasks(cpu, Task::Mar, std::vector<Evidence>{e, noEvidence(c.variables)},
+                                {NumericChoice::Float64, {}});
+    REQUIRE(batch.size() == 2);
+    CHECK_FALSE(batch[0].ok());
+    CHECK(batch[0].error().message.find("float64 underflowed") == 0);
+    REQUIRE(batch[1].ok());
+    CHECK(batch[1]->marginals[7][0] == Approx(1e-3));
     auto safe = runTask(c, Task::Pr, e);
     REQUIRE(safe.ok());
     CHECK(safe->numeric == Numeric::Log);

@@ -17,6 +17,16 @@ int compileCommand(const CompileOptions &o) {
     if (isCostNetworkCompile(o)) // .wcsp, MARKOV .uai: bucket elimination into a problem.so
         return compileCostNetworkCommand(o);
     const std::string ext = fileExtension(o.output);
+    if (!o.costNetwork.order.orderFile.empty() || !o.costNetwork.order.heuristic.empty()) {
+        std::cerr << "zbddc: --order and --heuristic apply to a problem.so (.wcsp, MARKOV .uai, "
+                     "BAYES .uai with --elimination), not to a network's MLF\n";
+        return 2;
+    }
+    if (!o.semiring.empty() && (ext == ".zdd" || ext == ".txt") && o.emit.empty()) {
+        std::cerr << "zbddc: --semiring applies to compiled outputs (.so, --emit), not to '" << ext
+                  << "'\n";
+        return 2;
+    }
     const bool cuda = o.emit == "cu" || o.emit == "ptx";
     const bool cpu = !cuda && (ext == ".so" || !o.emit.empty());
     if (!cpu && !cuda && ext != ".zdd" && ext != ".txt") {

@@ -6,6 +6,7 @@
 #include "ir/text_lines.h"
 #include "runtime/model.h"
 
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -15,6 +16,9 @@ Result<EvidenceFile> evidenceCases(const RunOptions &o, const std::vector<Variab
     if (o.evidence.empty())
         return EvidenceFile{{noEvidence(variables)}, false};
     if (o.evidence.find('=') == std::string::npos) {
+        if (!std::filesystem::exists(o.evidence))
+            return error("--evidence '" + o.evidence + "': no such file (evidence is a UAI .evid "
+                         "file, or a list VAR=state[,VAR=state...])");
         const auto layout = parseEvidenceLayout(o.evidenceFormat).value_or(EvidenceLayout::Detect);
         return readUaiEvidenceFile(o.evidence, variables, layout);
     }
@@ -117,10 +121,27 @@ int runCommand(const RunOptions &o) {
         std::cerr << "zbddc: unknown task '" << o.task << "' (eval, pr, mar or mpe)\n";
         return 2;
     }
+    const CostNetworkRunOptions &elimination = o.costNetwork;
+    if (elimination.incompleteTables ||
+        elimination.splitThreshold != CostNetworkRunOptions{}.splitThreshold) {
+        std::cerr << "zbddc: --incomplete-tables and --split-threshold apply to .wcsp and MARKOV "
+                     ".uai problems only\n";
+        return 2;
+    }
+    const bool orderFlags = !elimination.order.orderFile.empty() || !elimination.order.heuristic.empty();
+    if (orderFlags && (!isNetworkFile(o.model) || o.route == "mlf")) {
+        std::cerr << "zbddc: --order and --heuristic apply to the junction-tree route (networks) "
+                     "and to cost networks, not to "
+                  << (isNetworkFile(o.model) ? "--route mlf" : "'" + o.model + "'") << "\n";
+        return 2;
+    }
     std::string routeWhy;
     if (isNetworkFile(o.model)) {
         if (auto handled = runNetworkByRoute(o, routeWhy))
             return *handled;
+        if (orderFlags)
+            std::cerr << "zbddc: note: route auto took the MLF; --order and --heuristic do not "
+                         "apply to it\n";
     } else if (o.route == "jt") {
         std::cerr << "zbddc: --route jt needs a network (.bif, .xmlbif, .net, BAYES .uai)\n";
         return 2;

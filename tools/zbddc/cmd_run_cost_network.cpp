@@ -1,6 +1,7 @@
 #include "tools/zbddc/cmd_run_cost_network.h"
 #include "compiler/elimination/order_file.h"
 
+#include "tools/zbddc/cli_checks.h"
 #include "tools/zbddc/order_flags.h"
 #include "tools/zbddc/output.h"
 #include "tools/zbddc/load_model.h"
@@ -61,7 +62,8 @@ void addCostNetworkRunOptions(CLI::App &run, CostNetworkRunOptions &f) {
                  "(Bistaffa et al. 2017 §IV)");
     run.add_option("--split-threshold", f.splitThreshold,
                    "(.wcsp, --device split) buckets of at least this many entries (output rows x "
-                   "eliminated values) run on the GPU, smaller ones on the CPU");
+                   "eliminated values) run on the GPU, smaller ones on the CPU")
+        ->check(wholeNumber(false));
 }
 
 bool isCostNetworkRun(const RunOptions &o) {

@@ -118,11 +118,7 @@ std::optional<int> runNetworkByRoute(const RunOptions &o, std::string &mlfWhy) {
         mlfWhy = choice.why;
         return std::nullopt;
     }
-    for (const Diagnostic &w : net->warnings) {
-        Diagnostic shown = w;
-        shown.message = "warning: " + w.message;
-        std::cerr << shown.str() << "\n";
-    }
+    printWarnings(net->warnings);
     JunctionTreeOptions options;
     options.executor = o.device;
     if (o.device == "cuda" && !tensorGpuUsable()) {

@@ -18,6 +18,15 @@
 namespace zbddc::cli {
 
 int statsCommand(const StatsOptions &o) {
+    // The circuit's schedule flags mean nothing for the elimination routes' sizes.
+    const bool circuitRoute = o.route.empty() && !isCostNetworkFile(o.model);
+    if (!circuitRoute && (!o.plot.empty() || !o.passes.empty() || o.noFuse || o.timePasses)) {
+        std::cerr << "zbddc: --plot, --passes, --no-fuse and --time-passes apply to a circuit's "
+                     "schedule, not to "
+                  << (o.route.empty() ? "a cost network's bucket elimination" : "--route jt")
+                  << "\n";
+        return 2;
+    }
     if (!o.route.empty()) // --route jt: the junction tree's sizes instead of the model's route
         return statsJunctionTreeCommand(o);
     if (isCostNetworkFile(o.model)) // .wcsp, MARKOV .uai: the elimination route's shape

@@ -40,11 +40,7 @@ Result<Factors> readFactors(const StatsOptions &o) {
     auto net = readNetworkFile(o.model, read);
     if (!net)
         return net.error();
-    for (const Diagnostic &w : net->warnings) {
-        Diagnostic shown = w;
-        shown.message = "warning: " + w.message;
-        std::cerr << shown.str() << "\n";
-    }
+    printWarnings(net->warnings);
     return Factors{networkDomainSizes(*net), familyScopes(*net)};
 }
 

@@ -1,4 +1,6 @@
+#include "tools/zbddc/cli_checks.h"
 #include "tools/zbddc/commands.h"
+#include "tools/zbddc/output.h"
 
 #include <CLI/CLI.hpp>
 
@@ -10,7 +12,8 @@ void ModelOptions::addTo(CLI::App &command) {
     command.add_flag("--strict", strict, "Network rows that do not sum to 1 are errors, not warnings");
     command.add_option("--mlf-order", mlfOrder, "ZBDD variable order for networks: frontier, paper or minfill")
         ->check(CLI::IsMember({"frontier", "paper", "minfill"}));
-    command.add_option("--zbdd-node-limit", zbddNodeLimit, "Largest ZBDD (nodes) a network may compile into");
+    command.add_option("--zbdd-node-limit", zbddNodeLimit, "Largest ZBDD (nodes) a network may compile into")
+        ->check(wholeNumber(true));
 }
 
 Result<ZddModel> ModelOptions::load(const std::string &path) const {
@@ -23,10 +26,12 @@ Result<ZddModel> ModelOptions::load(const std::string &path) const {
     options.mlf.nodeLimit = zbddNodeLimit;
     options.warnings = &warnings;
     auto zdd = loadZddModel(path, options);
-    for (const Diagnostic &w : warnings) {
-        Diagnostic shown = w;
-        shown.message = "warning: " + w.message;
-        std::cerr << shown.str() << "\n";
+    printWarnings(warnings);
+    if (!zdd && zdd.error().message.find("ZBDD node limit") != std::string::npos) {
+        Diagnostic d = zdd.error(); // the library's words; the flags are the command line's
+        d.message += "; --zbdd-node-limit N raises the limit, and --route jt answers networks "
+                     "without a ZBDD";
+        return d;
     }
     return zdd;
 }

@@ -17,6 +17,17 @@ int reportError(const Diagnostic &d) {
     return 1;
 }
 
+void printWarnings(const std::vector<Diagnostic> &warnings) {
+    for (size_t i = 0; i < warnings.size() && i < kShownWarnings; ++i) {
+        Diagnostic shown = warnings[i];
+        shown.message = "warning: " + shown.message;
+        std::cerr << shown.str() << "\n";
+    }
+    if (warnings.size() > kShownWarnings)
+        std::cerr << "zbddc: " << warnings.size() - kShownWarnings
+                  << " more warnings not shown (--strict makes the first one an error)\n";
+}
+
 Status writeFileAtomically(const std::string &path, const std::function<bool(std::ostream &)> &write) {
     const std::string tmp = path + ".tmp." + std::to_string(::getpid());
     CleanupOnSignal onSignal(tmp, CleanupOnSignal::Kind::File);

@@ -14,6 +14,11 @@ namespace zbddc::cli {
 // Prints "zbddc: error: <diagnostic>" (or the diagnostic's file:line form) to stderr; returns 1.
 int reportError(const Diagnostic &d);
 
+// Prints `file:line: warning: ...` lines to stderr, the first kShownWarnings of them, then how
+// many more there were (300 bad rows used to print 300 lines).
+inline constexpr size_t kShownWarnings = 10;
+void printWarnings(const std::vector<Diagnostic> &warnings);
+
 // Writes through a temporary file in the same folder and renames it into place, so a failure
 // leaves no half-written output behind.
 Status writeFileAtomically(const std::string &path, const std::function<bool(std::ostream &)> &write);

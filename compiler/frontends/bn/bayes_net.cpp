@@ -10,10 +10,29 @@
 namespace zbddc {
 
 uint32_t BayesNet::find(const std::string &name) const {
-    for (size_t i = 0; i < variables.size(); ++i)
-        if (variables[i].name == name)
-            return static_cast<uint32_t>(i);
-    return UINT32_MAX;
+    if (variablesIndexed_ > variables.size()) { // variables were removed: start again
+        variableIndex_.clear();
+        variablesIndexed_ = 0;
+    }
+    for (; variablesIndexed_ < variables.size(); ++variablesIndexed_)
+        variableIndex_.emplace(variables[variablesIndexed_].name,
+                               static_cast<uint32_t>(variablesIndexed_));
+    const auto it = variableIndex_.find(name);
+    return it == variableIndex_.end() ? UINT32_MAX : it->second;
+}
+
+uint32_t BayesNet::findState(uint32_t v, std::string_view name) const {
+    if (stateIndex_.size() < variables.size())
+        stateIndex_.resize(variables.size());
+    auto &index = stateIndex_[v];
+    const std::vector<std::string> &states = variables[v].states;
+    if (index.size() != states.size()) {
+        index.clear();
+        for (uint32_t s = 0; s < states.size(); ++s)
+            index.emplace(states[s], s);
+    }
+    const auto it = index.find(std::string(name));
+    return it == index.end() ? UINT32_MAX : it->second;
 }
 
 size_t BayesNet::rowCount(uint32_t v) const {

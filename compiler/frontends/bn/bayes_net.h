@@ -11,6 +11,8 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace zbddc {
@@ -29,10 +31,18 @@ struct BayesNet {
     std::vector<BnVariable> variables;
     std::vector<Diagnostic> warnings; // accepted oddities (rows off 1 within the tolerance ...)
 
-    // Index of the variable called `name`, or UINT32_MAX.
+    // Index of the variable called `name`, or UINT32_MAX (the first, if a name repeats). A hash
+    // lookup, extended with the variables added since the last call: readers call it per name.
     uint32_t find(const std::string &name) const;
+    // Index of state `name` of variable v, or UINT32_MAX; the states must be complete.
+    uint32_t findState(uint32_t v, std::string_view name) const;
     // Number of CPT rows of variable v (product of its parents' domain sizes).
     size_t rowCount(uint32_t v) const;
+
+  private:
+    mutable std::unordered_map<std::string, uint32_t> variableIndex_;
+    mutable size_t variablesIndexed_ = 0;
+    mutable std::vector<std::unordered_map<std::string, uint32_t>> stateIndex_;
 };
 
 // Every variable after its parents (Kahn), ties broken by file order. An acyclic net (checked

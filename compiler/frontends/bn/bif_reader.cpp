@@ -4,6 +4,7 @@
 #include "ir/text_lines.h"
 
 #include <string>
+#include <unordered_set>
 
 namespace zbddc {
 
@@ -153,6 +154,7 @@ class BifParser {
                 return st;
             if (auto st = in_.expect("{"); !st)
                 return st;
+            std::unordered_set<std::string_view> seen; // views into the text, which outlives it
             for (;;) {
                 auto s = in_.token("state name");
                 if (!s)
@@ -161,9 +163,8 @@ class BifParser {
                     break;
                 if (*s == ",")
                     continue;
-                for (const std::string &old : var.states)
-                    if (old == *s)
-                        return in_.fail("duplicate state '" + std::string(*s) + "' of '" + var.name + "'");
+                if (!seen.emplace(*s).second)
+                    return in_.fail("duplicate state '" + std::string(*s) + "' of '" + var.name + "'");
                 var.states.emplace_back(*s);
             }
             if (var.states.size() != *count)
@@ -317,10 +318,8 @@ class BifParser {
             auto s = in_.token("state of '" + parent.name + "'");
             if (!s)
                 return s.error();
-            size_t state = 0;
-            while (state < parent.states.size() && parent.states[state] != *s)
-                ++state;
-            if (state == parent.states.size())
+            const uint32_t state = net_.findState(var.parents[i], *s);
+            if (state == UINT32_MAX)
                 return in_.fail("unknown state '" + std::string(*s) + "' of variable '" + parent.name + "'");
             row = row * parent.states.size() + state;
             auto sep = in_.token(i + 1 < var.parents.size() ? "','" : "')'");

@@ -4,6 +4,7 @@
 #include "ir/text_lines.h"
 
 #include <cctype>
+#include <unordered_set>
 
 namespace zbddc {
 
@@ -122,6 +123,7 @@ class HuginParser {
             if (auto st = in_.expect("="); !st)
                 return st;
             const bool states = var && key->text == "states";
+            std::unordered_set<std::string> seen; // a hash: 10^5 states read in linear time
             int depth = 0;
             for (;;) {
                 auto t = in_.next("';'");
@@ -134,9 +136,8 @@ class HuginParser {
                 else if (!t->quoted && t->text == ";" && depth == 0)
                     break;
                 else if (states) {
-                    for (const std::string &old : var->states)
-                        if (old == t->text)
-                            return in_.fail("duplicate state '" + t->text + "' of '" + var->name + "'");
+                    if (!seen.insert(t->text).second)
+                        return in_.fail("duplicate state '" + t->text + "' of '" + var->name + "'");
                     var->states.push_back(t->text);
                 }
             }

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <unordered_set>
 
 namespace zbddc {
 
@@ -143,9 +144,10 @@ Result<BayesNet> parseXmlBif(std::string_view text, const std::string &file) {
             return errorAt(file, var.line, "variable without a NAME");
         if (net.find(var.name) != v)
             return errorAt(file, var.line, "duplicate variable '" + var.name + "'");
-        for (size_t s = 0; s < var.states.size(); ++s)
-            if (std::find(var.states.begin(), var.states.begin() + s, var.states[s]) != var.states.begin() + s)
-                return errorAt(file, var.line, "duplicate state '" + var.states[s] + "' of '" + var.name + "'");
+        std::unordered_set<std::string_view> seen; // a hash: 10^5 states read in linear time
+        for (const std::string &state : var.states)
+            if (!seen.insert(state).second)
+                return errorAt(file, var.line, "duplicate state '" + state + "' of '" + var.name + "'");
     }
     std::vector<bool> has(net.variables.size(), false);
     for (const Definition &d : definitions) {
