@@ -55,7 +55,7 @@ template <typename Fn> Fn symbol(void *lib, const char *name) {
 } // namespace
 
 Result<SharedModel> loadSharedModel(const std::string &path) {
-    if (Status s = checkSharedObjectFile(path); !s)
+    if (Status s = checkSharedObjectFile(path, "model.so"); !s)
         return s.error();
     // A path without a slash would make dlopen search the library path instead of the file.
     const std::string where = path.find('/') == std::string::npos ? "./" + path : path;

@@ -59,15 +59,71 @@ Status checkSharedObjectImage(std::string_view bytes) {
     return Ok{};
 }
 
-Status checkSharedObjectFile(const std::string &path) {
+std::string zbddcMarker(std::string_view bytes) {
+    Elf64_Ehdr eh;
+    std::memcpy(&eh, bytes.data(), sizeof eh);
+    if (eh.e_shoff == 0 || eh.e_shstrndx >= eh.e_shnum)
+        return {};
+    auto section = [&](uint16_t i) {
+        Elf64_Shdr sh;
+        std::memcpy(&sh, bytes.data() + eh.e_shoff + uint64_t{i} * sizeof sh, sizeof sh);
+        return sh;
+    };
+    const Elf64_Shdr names = section(eh.e_shstrndx);
+    if (!inside(names.sh_offset, names.sh_size, bytes.size()))
+        return {};
+    const std::string_view table = bytes.substr(names.sh_offset, names.sh_size);
+    for (uint16_t i = 0; i < eh.e_shnum; ++i) {
+        const Elf64_Shdr sh = section(i);
+        if (sh.sh_name >= table.size() || sh.sh_type == SHT_NOBITS)
+            continue;
+        const std::string_view name = table.substr(sh.sh_name, table.find('\0', sh.sh_name) - sh.sh_name);
+        if (name != ".zbddc" || !inside(sh.sh_offset, sh.sh_size, bytes.size()))
+            continue;
+        const std::string_view text = bytes.substr(sh.sh_offset, sh.sh_size);
+        return std::string(text.substr(0, text.find('\0')));
+    }
+    return {};
+}
+
+namespace {
+
+Result<std::string> readWhole(const std::string &path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return errorAt(path, 0, "cannot open file");
     std::ostringstream bytes;
     bytes << in.rdbuf();
-    if (Status s = checkSharedObjectImage(bytes.view()); !s)
+    return bytes.str();
+}
+
+} // namespace
+
+Status checkSharedObjectFile(const std::string &path, std::string_view kind) {
+    auto bytes = readWhole(path);
+    if (!bytes)
+        return bytes.error();
+    if (Status s = checkSharedObjectImage(*bytes); !s)
         return errorAt(path, 0, s.error().message);
-    return Ok{};
+    const std::string marker = zbddcMarker(*bytes);
+    const std::string expected = "zbddc " + std::string(kind) + " abi ";
+    if (marker.rfind(expected, 0) == 0)
+        return Ok{};
+    if (marker.empty())
+        return errorAt(path, 0, "not a " + std::string(kind) + " written by zbddc (no .zbddc "
+                                "section); zbddc does not load it, since loading a .so runs its code");
+    return errorAt(path, 0, "a " + marker.substr(6, marker.find(" abi ") - 6) + " written by zbddc, not a " +
+                                std::string(kind));
+}
+
+std::string sharedObjectKind(const std::string &path) {
+    auto bytes = readWhole(path);
+    if (!bytes || !checkSharedObjectImage(*bytes))
+        return {};
+    const std::string marker = zbddcMarker(*bytes);
+    if (marker.rfind("zbddc ", 0) != 0 || marker.find(" abi ") == std::string::npos)
+        return {};
+    return marker.substr(6, marker.find(" abi ") - 6);
 }
 
 } // namespace zbddc

@@ -263,8 +263,11 @@ std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Ev
             return failAll(forward.error());
         out = std::move(*forward);
     }
-    // Auto: log space for the cases float64 lost (0 or subnormal), as runTask does one at a time.
-    if (!fixed && task != Task::Eval && opt.numeric == NumericChoice::Auto) {
+    // The cases float64 lost (0 or subnormal), answered again in log space: Auto takes those
+    // answers, as runTask does one at a time; forced float64 reports the underflows.
+    std::vector<char> underflowed(valid.size(), 0);
+    const bool autoLog = !fixed && task != Task::Eval && opt.numeric == NumericChoice::Auto;
+    if (autoLog || forcedFloat64(m, task, opt)) {
         std::vector<size_t> lost;
         std::vector<double> lostXs;
         for (size_t k = 0; k < valid.size(); ++k)
@@ -277,30 +280,15 @@ std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Ev
             if (!log)
                 return failAll(log.error());
             for (size_t j = 0; j < lost.size(); ++j) {
-                numeric[lost[j]] = Numeric::Log;
-                std::copy_n(log->begin() + j * outs, outs, out.begin() + lost[j] * outs);
-            }
-        }
-    }
-
-    std::vector<char> underflowed(valid.size(), 0); // forced float64 lost these (log space holds them)
-    if (forcedFloat64(m, task, opt)) {
-        std::vector<size_t> lost;
-        std::vector<double> lostXs;
-        for (size_t k = 0; k < valid.size(); ++k)
-            if (lostInFloat64(out[k * outs])) {
-                lost.push_back(k);
-                lostXs.insert(lostXs.end(), xs.begin() + k * n, xs.begin() + (k + 1) * n);
-            }
-        if (!lost.empty()) {
-            auto log = m.evaluate(*ring, Numeric::Log, lostXs, lost.size());
-            if (!log)
-                return failAll(log.error());
-            for (size_t j = 0; j < lost.size(); ++j)
-                if (std::isfinite((*log)[j * outs])) {
-                    underflowed[lost[j]] = 1;
-                    slots[valid[lost[j]]] = Result<TaskResult>(underflowError((*log)[j * outs]));
+                const size_t k = lost[j];
+                if (autoLog) {
+                    numeric[k] = Numeric::Log;
+                    std::copy_n(log->begin() + j * outs, outs, out.begin() + k * outs);
+                } else if (std::isfinite((*log)[j * outs])) {
+                    underflowed[k] = 1;
+                    slots[valid[k]] = Result<TaskResult>(underflowError((*log)[j * outs]));
                 }
+            }
         }
     }
     std::vector<TaskResult> answers(valid.size());

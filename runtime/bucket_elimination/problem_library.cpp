@@ -18,7 +18,7 @@ namespace {
 // dlopen a path as a file (a bare name would search the library path), once the file is known
 // to hold every segment dlopen will map (runtime/shared_object_check.h).
 void *openLibrary(const std::string &path) {
-    if (!checkSharedObjectFile(path))
+    if (!checkSharedObjectFile(path, "problem.so"))
         return nullptr;
     const std::string where = path.find('/') == std::string::npos ? "./" + path : path;
     return dlopen(where.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -131,16 +131,11 @@ struct ProblemLibrary::Handle {
 };
 
 bool ProblemLibrary::isProblemLibrary(const std::string &path) {
-    void *lib = openLibrary(path);
-    if (!lib)
-        return false;
-    const bool problem = dlsym(lib, "zbdd_problem_abi_version") != nullptr;
-    dlclose(lib);
-    return problem;
+    return sharedObjectKind(path) == "problem.so"; // from its marker, without running its code
 }
 
 Result<ProblemLibrary> ProblemLibrary::open(const std::string &path) {
-    if (Status s = checkSharedObjectFile(path); !s)
+    if (Status s = checkSharedObjectFile(path, "problem.so"); !s)
         return s.error();
     ProblemLibrary p;
     p.path_ = path;

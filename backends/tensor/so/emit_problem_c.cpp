@@ -363,6 +363,9 @@ Result<ProblemSource> emitProblemC(const TensorProgram &p, const ProblemInfo &in
     emitArray(c, "unsigned", "result_table", p.results);
     emitArray(c, "unsigned", "input_table", inputTables);
 
+    // The marker zbddc checks before it dlopens a problem.so (runtime/shared_object_check.h).
+    c << "\n__attribute__((section(\".zbddc\"), used)) static const char zbdd_marker[] = "
+         "\"zbddc problem.so abi \" ZBDD_PROBLEM_ABI_STRING;\n";
     c << "\nstatic const char metadata[] =\n";
     std::istringstream lines(out.metadata);
     for (std::string line; std::getline(lines, line);) {

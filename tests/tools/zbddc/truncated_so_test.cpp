@@ -50,3 +50,25 @@ TEST_CASE("run on a truncated model.so or problem.so fails with one line", "[cli
     CHECK(r.exitCode == 1);
     CHECK(r.err == text + ": not a shared object (no ELF header)\n");
 }
+
+TEST_CASE("a .so zbddc did not write is refused before any of its code runs", "[cli][so]") {
+    // A library whose constructor would announce itself: dlopen would run it.
+    const std::string c = writeScratch("foreign.c", "#include <stdio.h>\n"
+                                                    "__attribute__((constructor)) static void hi(void) "
+                                                    "{ puts(\"foreign code ran\"); }\n"
+                                                    "int zbdd_abi_version(void) { return 2; }\n");
+    const std::string so = scratchDir() + "/foreign.so";
+    REQUIRE(std::system(("cc -shared -fPIC '" + c + "' -o '" + so + "'").c_str()) == 0);
+    const auto r = runZbddc("run '" + so + "'");
+    CHECK(r.exitCode == 1);
+    CHECK(r.out.find("foreign code ran") == std::string::npos);
+    CHECK(r.err.find(so + ": not a model.so written by zbddc (no .zbddc section)") !=
+          std::string::npos);
+    // A problem.so where a model.so is expected is named as what it is.
+    const std::string problem = scratchDir() + "/tiny-problem.so";
+    REQUIRE(runZbddc("'" ZBDDC_SOURCE_DIR "/tests/fuzz/seeds/tiny.wcsp' -o '" + problem + "'")
+                .exitCode == 0);
+    const auto asProblem = runZbddc("run '" + problem + "'");
+    CHECK(asProblem.exitCode == 0); // routed by its marker to the problem.so reader
+    CHECK(asProblem.out.rfind("MPE\n3 ", 0) == 0);
+}

@@ -12,6 +12,7 @@ extern "C" {
 #endif
 
 #define ZBDD_PROBLEM_ABI_VERSION 1
+#define ZBDD_PROBLEM_ABI_STRING "1" /* the same, as text for the .zbddc marker */
 
 /* Return codes of zbdd_problem_solve. */
 #define ZBDD_PROBLEM_OK 0
