@@ -118,6 +118,8 @@ Result<ZbddRef> multiplySequential(ZbddManager &zb, const BayesNet &net, const M
         f = *product;
         if (options.progress)
             options.progress(i, count, v, zb.countNodes(f));
+        if (options.steps)
+            options.steps(i + 1, count);
         if (zb.liveNodes() > 2 * liveAfterGc + 4096) { // compact between products
             zb.collectGarbage({&f, 1});
             liveAfterGc = zb.liveNodes();
@@ -163,7 +165,10 @@ Result<ZbddRef> multiplyBalanced(ZbddManager &zb, const BayesNet &net, const Mlf
                              std::to_string(layer.size()) + " partial products left)");
             next.push_back(*product);
             if (options.progress)
-                options.progress(done++, count - 1, m.cptOrder[i], zb.countNodes(*product));
+                options.progress(done, count - 1, m.cptOrder[i], zb.countNodes(*product));
+            if (options.steps)
+                options.steps(done + 1, count - 1);
+            ++done;
             if (zb.liveNodes() > 2 * liveAfterGc + 4096) {
                 std::vector<ZbddRef> roots = next;
                 roots.insert(roots.end(), layer.begin() + i + 2, layer.end());

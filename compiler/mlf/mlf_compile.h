@@ -30,6 +30,9 @@ struct MlfOptions {
     // in the multiplication order, the number of CPTs, the BN variable, and the product's nodes.
     std::function<void(size_t index, size_t count, uint32_t variable, size_t productNodes)>
         progress;
+    // The same moments without the product's size (counting its nodes costs a pass over it):
+    // products done of those to do, for a progress line.
+    std::function<void(size_t done, size_t count)> steps;
 };
 
 struct MlfStats {

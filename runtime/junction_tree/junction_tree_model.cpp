@@ -1,4 +1,5 @@
 #include "runtime/junction_tree/junction_tree_model.h"
+#include "support/progress.h"
 
 #include "compiler/junction_tree/lower_junction_tree.h"
 #include "runtime/bucket_elimination/tensor_executor.h"
@@ -279,7 +280,9 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
     const ProgramBytes bytes = programBytes(jt);
     st.bytesPerRun = bytes.fixed + bytes.perCase * jt.batch;
     const std::vector<uint32_t> unobserved(m.tree.numVariables(), kNone);
+    ProgressLine line("answering cases in runs of " + std::to_string(jt.batch));
     for (size_t first = 0; first < cases.size(); first += jt.batch) {
+        line.update(first, cases.size());
         const size_t count = std::min<size_t>(jt.batch, cases.size() - first);
         // A short last chunk is padded with cases without evidence: the program (and its compiled
         // kernels) stays the same.
@@ -311,6 +314,7 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
         for (auto &a : answers)
             results.push_back(std::move(*a));
     }
+    line.update(cases.size(), cases.size());
     const double perCase = msSince(start) / static_cast<double>(cases.size());
     const std::string device = st.device + " (junction tree, " +
                                std::to_string(m.tree.numCliques()) + " cliques, " +

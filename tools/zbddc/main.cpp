@@ -1,6 +1,7 @@
 // zbddc: compile arithmetic circuits (ZBDD-compressed MLFs, elimination schedules) and run them.
 #include "tools/zbddc/cmd_run_cost_network.h"
 #include "tools/zbddc/commands.h"
+#include "support/progress.h"
 
 #include <CLI/CLI.hpp>
 
@@ -107,6 +108,15 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
     sampleCmd->add_option("--seed", sample.seed, "Random seed (default 1)");
     sampleCmd->add_option("-o", sample.output, "Output .evid file (default: standard output)");
 
+    // --quiet / --progress, accepted before or after the subcommand.
+    bool quiet = false, progress = false;
+    for (CLI::App *command : {&app, runCmd, statsCmd, sampleCmd}) {
+        command->add_flag("--quiet", quiet, "No progress lines on stderr");
+        command->add_flag("--progress", progress,
+                          "Progress lines on stderr for long work even when stderr is not a "
+                          "terminal (default: on a terminal, after 2 s)");
+    }
+
     app.require_subcommand(0, 1);
     try {
         app.parse(argc, argv);
@@ -119,6 +129,11 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
         return 2;
     }
 
+    if (quiet && progress) {
+        std::cerr << "zbddc: --quiet and --progress exclude each other (see zbddc --help)\n";
+        return 2;
+    }
+    progressMode = quiet ? ProgressMode::Off : progress ? ProgressMode::On : ProgressMode::Auto;
     if (*runCmd)
         return runCommand(run);
     if (*statsCmd)

@@ -1,5 +1,6 @@
 #include "tools/zbddc/cli_checks.h"
 #include "tools/zbddc/commands.h"
+#include "support/progress.h"
 #include "tools/zbddc/output.h"
 
 #include <CLI/CLI.hpp>
@@ -25,6 +26,8 @@ Result<ZddModel> ModelOptions::load(const std::string &path) const {
                                                    : MlfOrdering::Frontier;
     options.mlf.nodeLimit = zbddNodeLimit;
     options.warnings = &warnings;
+    ProgressLine line("multiplying CPTs into the MLF");
+    options.mlf.steps = [&](size_t done, size_t count) { line.update(done, count); };
     auto zdd = loadZddModel(path, options);
     printWarnings(warnings);
     if (!zdd && zdd.error().message.find("ZBDD node limit") != std::string::npos) {

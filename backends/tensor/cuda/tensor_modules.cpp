@@ -1,4 +1,5 @@
 #include "backends/tensor/cuda/tensor_modules.h"
+#include "support/progress.h"
 
 #include "backends/cuda/device_module.h"
 #include "backends/cuda/nvrtc.h"
@@ -46,10 +47,12 @@ Result<TensorModules> TensorModules::compile(Device &device, const TensorProgram
                 return module.error();
             return Loaded{std::move(*module), ptx->fromCache};
         }));
-    for (auto &f : loaded) {
-        auto l = f.get();
+    ProgressLine line("compiling GPU kernels (" + std::to_string(ops) + ") in groups");
+    for (size_t g = 0; g < loaded.size(); ++g) {
+        auto l = loaded[g].get();
         if (!l)
             return l.error();
+        line.update(g + 1, loaded.size());
         out.fromCache_ = out.fromCache_ && l->fromCache;
         out.modules_.push_back(std::move(l->module));
     }

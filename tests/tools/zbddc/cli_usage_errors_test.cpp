@@ -84,3 +84,16 @@ TEST_CASE("messages say what to do", "[cli][usage]") {
     CHECK(warnings == 10);
     CHECK(warned.err.find("zbddc: 20 more warnings not shown") != std::string::npos);
 }
+
+TEST_CASE("--progress shows long work's steps anywhere, --quiet nowhere", "[cli][usage]") {
+    const std::string net = badRows(30);
+    const auto shown = runZbddc("run '" + net + "' --route mlf --progress");
+    CHECK(shown.exitCode == 0);
+    CHECK(shown.err.find("zbddc: multiplying CPTs into the MLF: ") != std::string::npos);
+    const auto quiet = runZbddc("run '" + net + "' --route mlf --quiet");
+    CHECK(quiet.exitCode == 0);
+    CHECK(quiet.err.find("multiplying CPTs") == std::string::npos);
+    // Without either, stderr that is not a terminal (as here) gets none.
+    CHECK(runZbddc("run '" + net + "' --route mlf").err.find("multiplying") == std::string::npos);
+    CHECK(runZbddc("--quiet run '" + net + "' --progress").exitCode == 2);
+}
