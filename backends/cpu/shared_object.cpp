@@ -45,6 +45,7 @@ Result<std::vector<std::string>> symbolPrefixFlags(const std::string &prefix,
 
 Status TempDir::create(const std::string &prefix) {
     std::string pattern = (fs::temp_directory_path() / (prefix + "-XXXXXX")).string();
+    const SignalsHeld held; // no signal between creating the folder and registering it
     if (!mkdtemp(pattern.data()))
         return error("cannot create a temporary folder: " + std::string(std::strerror(errno)));
     path = pattern;
@@ -85,16 +86,37 @@ Status runSystemCompiler(const std::vector<std::string> &argv, const std::string
             env.push_back(*e);
     env.push_back(const_cast<char *>(tmpdir.c_str()));
     env.push_back(nullptr);
-    pid_t pid;
-    const int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), env.data());
+    // With zbddc's signal handler installed the compiler leads a process group of its own, which
+    // the handler kills whole (cc, collect2, ld) before it removes the .partial file.
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    pid_t pid = 0;
+    int rc = 0;
+    ChildOnSignal onSignal;
+    {
+        const SignalsHeld held; // no signal between the spawn and watch()
+        short flags = POSIX_SPAWN_SETSIGMASK;
+        posix_spawnattr_setsigmask(&attributes, &held.before());
+        const bool ownGroup = childNeedsOwnGroup();
+        if (ownGroup) {
+            flags |= POSIX_SPAWN_SETPGROUP;
+            posix_spawnattr_setpgroup(&attributes, 0);
+        }
+        posix_spawnattr_setflags(&attributes, flags);
+        rc = posix_spawnp(&pid, args[0], &actions, &attributes, args.data(), env.data());
+        if (rc == 0 && ownGroup)
+            onSignal.watch(pid);
+    }
+    posix_spawnattr_destroy(&attributes);
     posix_spawn_file_actions_destroy(&actions);
     if (rc != 0)
         return error("cannot run " + argv[0] + ": " + std::strerror(rc));
-    const ChildOnSignal onSignal(pid); // killed before a signal's cleanup, so it writes nothing after
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    pid_t waited;
+    while ((waited = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {
     }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+    // Not waited for (a signal's handler on another thread reaped it) is no success.
+    if (waited == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return Ok{};
     std::ifstream in(log);
     std::string first;

@@ -1,32 +1,39 @@
-// SIGINT and SIGTERM while zbddc writes a model.so: the process dies of the signal (the shell
-// reports 130 or 143) and leaves no temporary file (out.so.tmp.PID, .out.so.partial-PID) and no
-// temporary folder (TMPDIR/zbddc-XXXXXX) behind; the target is either absent or whole.
+// SIGINT, SIGTERM and SIGHUP while zbddc writes a model.so or a .zdd: the process dies of the
+// signal (the shell reports 130, 143 or 129) and leaves no temporary file (out.zdd.tmp.PID,
+// .out.so.partial-PID) and no temporary folder (TMPDIR/zbddc-XXXXXX) behind; the target is either
+// absent or whole. Started as nohup starts it, a hangup does not stop it.
 #include "tests/catch.hpp"
 #include "tests/support/run_zbddc.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <fcntl.h>
 #include <filesystem>
 #include <functional>
 #include <fstream>
+#include <poll.h>
+#include <sstream>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
+#include <vector>
 
 using namespace zbddc::testing;
 namespace fs = std::filesystem;
 
 namespace {
 
-// A chain of 1500 four-state variables: compiling it into a .so takes a few seconds here.
-std::string chainNetwork(const std::string &path) {
+// A chain of `n` four-state variables: compiling 1500 of them into a .so takes a few seconds here.
+std::string chainNetwork(const std::string &path, int n = 1500) {
     std::ofstream out(path);
     out << "network chain { }\n";
-    for (int i = 0; i < 1500; ++i)
+    for (int i = 0; i < n; ++i)
         out << "variable X" << i << " { type discrete [ 4 ] { a, b, c, d }; }\n";
     out << "probability ( X0 ) { table 0.25, 0.25, 0.25, 0.25; }\n";
-    for (int i = 1; i < 1500; ++i)
+    for (int i = 1; i < n; ++i)
         out << "probability ( X" << i << " | X" << i - 1 << " ) { (a) 0.7, 0.1, 0.1, 0.1; "
             << "(b) 0.1, 0.7, 0.1, 0.1; (c) 0.1, 0.1, 0.7, 0.1; (d) 0.1, 0.1, 0.1, 0.7; }\n";
     return path;
@@ -41,12 +48,14 @@ bool holds(const fs::path &dir, const std::string &part) {
     return false;
 }
 
-// zbddc INPUT -o OUTPUT with TMPDIR set, signalled once `ready` says so (polled every 2 ms) or
-// after `timeout`; returns the wait status.
-int runAndSignal(const std::string &input, const std::string &output, const std::string &tmpdir,
-                 int signal, const std::function<bool()> &ready, std::chrono::milliseconds timeout) {
+// Starts zbddc INPUT -o OUTPUT with TMPDIR set, its output thrown away; with `ignoreHangup` as
+// `nohup` starts it (SIGHUP ignored across exec).
+pid_t startZbddc(const std::string &input, const std::string &output, const std::string &tmpdir,
+                 bool ignoreHangup = false) {
     const pid_t pid = fork();
     if (pid == 0) {
+        for (int signal : {SIGINT, SIGTERM, SIGHUP}) // as a shell starts it, not as Catch left them
+            std::signal(signal, signal == SIGHUP && ignoreHangup ? SIG_IGN : SIG_DFL);
         setenv("TMPDIR", tmpdir.c_str(), 1);
         const int null = open("/dev/null", O_WRONLY);
         dup2(null, 1);
@@ -54,6 +63,13 @@ int runAndSignal(const std::string &input, const std::string &output, const std:
         execl(ZBDDC_EXE, ZBDDC_EXE, input.c_str(), "-o", output.c_str(), (char *)nullptr);
         _exit(127);
     }
+    return pid;
+}
+
+// Signals `pid` once `ready` says so (polled every 2 ms) or after `timeout`; returns its wait
+// status.
+int signalWhen(pid_t pid, int signal, const std::function<bool()> &ready,
+               std::chrono::milliseconds timeout) {
     const auto end = std::chrono::steady_clock::now() + timeout;
     int status = 0;
     while (!ready() && std::chrono::steady_clock::now() < end)
@@ -64,6 +80,26 @@ int runAndSignal(const std::string &input, const std::string &output, const std:
     kill(pid, signal);
     waitpid(pid, &status, 0);
     return status;
+}
+
+// Whether the model.so of a chain network is whole: it loads and answers P(X0=a, X1=b) =
+// 0.25 * 0.1 (the chain's first two tables) in the UAI PR format (log10).
+bool answersChain(const std::string &so) {
+    const Outcome run = runZbddc("run '" + so + "' --task pr --evidence X0=a,X1=b");
+    std::istringstream lines(run.out);
+    std::string task;
+    double log10 = 0;
+    return run.exitCode == 0 && (lines >> task >> log10) && task == "PR" &&
+           std::abs(log10 - std::log10(0.025)) < 1e-9;
+}
+
+// Only `expected` names in `dir`.
+void checkHoldsOnly(const fs::path &dir, const std::vector<std::string> &expected) {
+    for (const auto &entry : fs::directory_iterator(dir)) {
+        INFO("left behind: " << entry.path());
+        CHECK(std::find(expected.begin(), expected.end(), entry.path().filename()) !=
+              expected.end());
+    }
 }
 
 } // namespace
@@ -82,28 +118,75 @@ TEST_CASE("a signal while writing a model.so leaves nothing behind", "[cli][sign
         std::function<bool()> ready;
         int timeoutMs;
     };
-    std::vector<Moment> moments = {
-        {"temporary folder", [&] { return holds(tmp, "zbddc-"); }, 20000},
-        {"partial .so", [&] { return holds(dir, ".partial-"); }, 20000}};
-    for (int ms : {50, 600, 1500})
-        moments.push_back({std::to_string(ms) + " ms", [] { return false; }, ms});
+    const Moment folder{"temporary folder", [&] { return holds(tmp, "zbddc-"); }, 20000};
+    const Moment partial{"partial .so", [&] { return holds(dir, ".partial-"); }, 20000};
+    std::vector<std::pair<int, Moment>> runs;
+    for (int signal : {SIGINT, SIGTERM}) {
+        for (const Moment &moment : {folder, partial})
+            runs.push_back({signal, moment});
+        for (int ms : {50, 600})
+            runs.push_back({signal, {std::to_string(ms) + " ms", [] { return false; }, ms}});
+    }
+    runs.push_back({SIGHUP, partial});
     size_t signalled = 0;
-    for (int signal : {SIGINT, SIGTERM})
-        for (const Moment &moment : moments) {
-            INFO("signal " << signal << " at: " << moment.name);
-            fs::remove(output);
-            const int status = runAndSignal(input, output, tmp.string(), signal, moment.ready,
-                                            std::chrono::milliseconds(moment.timeoutMs));
-            const bool finished = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-            const bool killed = WIFSIGNALED(status) && WTERMSIG(status) == signal;
-            CHECK((finished || killed));
-            signalled += killed;
-            for (const auto &entry : fs::directory_iterator(dir))
-                CHECK((entry.path().filename() == "chain.bif" || entry.path().filename() == "tmp" ||
-                       entry.path().filename() == "out.so"));
-            CHECK(fs::is_empty(tmp)); // no zbddc-XXXXXX folder left
-            if (fs::exists(output)) // whole: it loads and answers
-                CHECK(runZbddc("run '" + output + "' --task pr").exitCode == 0);
-        }
-    CHECK(signalled >= 6); // the moments were reached, not all runs finished first
+    for (const auto &[signal, moment] : runs) {
+        INFO("signal " << signal << " at: " << moment.name);
+        fs::remove(output);
+        const int status = signalWhen(startZbddc(input, output, tmp.string()), signal, moment.ready,
+                                      std::chrono::milliseconds(moment.timeoutMs));
+        const bool finished = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        const bool killed = WIFSIGNALED(status) && WTERMSIG(status) == signal;
+        CHECK((finished || killed));
+        signalled += killed;
+        checkHoldsOnly(dir, {"chain.bif", "tmp", "out.so"});
+        CHECK(fs::is_empty(tmp)); // no zbddc-XXXXXX folder left
+        if (fs::exists(output))
+            CHECK(answersChain(output));
+    }
+    CHECK(signalled >= 7); // the moments were reached, not all runs finished first
+}
+
+TEST_CASE("a signal while writing a .zdd removes the half-written temporary file",
+          "[cli][signals]") {
+    const fs::path dir = fs::path(scratchDir()) / "signals-zdd";
+    fs::create_directories(dir);
+    // 250 variables: a .zdd of 130 KB, more than a pipe holds.
+    const std::string input = chainNetwork((dir / "chain.bif").string(), 250);
+    const std::string output = (dir / "out.zdd").string();
+    for (int signal : {SIGINT, SIGTERM, SIGHUP}) {
+        INFO("signal " << signal);
+        // zbddc writes out.zdd.tmp.PID: made a FIFO here first, the write blocks in the middle
+        // once we have read a little and the pipe is full, and the signal comes then.
+        const pid_t pid = startZbddc(input, output, dir.string());
+        const std::string tmp = output + ".tmp." + std::to_string(pid);
+        REQUIRE(mkfifo(tmp.c_str(), 0644) == 0);
+        const int fifo = open(tmp.c_str(), O_RDONLY | O_NONBLOCK);
+        pollfd readable{fifo, POLLIN, 0};
+        for (int i = 0; i < 200 && poll(&readable, 1, 100) == 0;) // up to 20 s for zbddc to write
+            i += waitpid(pid, nullptr, WNOHANG) == 0 ? 1 : 200;   // not if it died meanwhile
+        char some[4096];
+        const ssize_t got = read(fifo, some, sizeof some);
+        const int status = signalWhen(pid, signal, [] { return true; }, {});
+        close(fifo);
+        REQUIRE(got > 0);
+        CHECK(WIFSIGNALED(status));
+        CHECK(WTERMSIG(status) == signal);
+        checkHoldsOnly(dir, {"chain.bif"}); // neither out.zdd.tmp.PID nor out.zdd
+    }
+}
+
+TEST_CASE("zbddc started with SIGHUP ignored (nohup) finishes its output after a hangup",
+          "[cli][signals]") {
+    const fs::path dir = fs::path(scratchDir()) / "signals-nohup";
+    const fs::path tmp = dir / "tmp";
+    fs::create_directories(tmp);
+    const std::string input = chainNetwork((dir / "chain.bif").string(), 250);
+    const std::string output = (dir / "out.so").string();
+    const int status =
+        signalWhen(startZbddc(input, output, tmp.string(), true), SIGHUP,
+                   [&] { return holds(tmp, "zbddc-"); }, std::chrono::milliseconds(20000));
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+    CHECK(answersChain(output));
+    CHECK(fs::is_empty(tmp));
 }
