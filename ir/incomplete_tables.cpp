@@ -22,16 +22,24 @@ std::vector<double> TableData::densify(uint64_t entries) const {
     return out;
 }
 
-Status markIncomplete(TensorProgram &program, double top) {
+Status markIncomplete(TensorProgram &program, double top, uint64_t maxRows) {
     if (program.semiring != Semiring::MinSum)
         return error("incomplete tables need a min-sum program (costs with an upper bound)");
-    for (Table &t : program.tables) {
+    for (size_t id = 0; id < program.tables.size(); ++id) {
+        Table &t = program.tables[id];
         if (t.input) {
+            // At least the absent rows are feasible; counted before anything is allocated.
+            if (t.sparse && t.defaultValue < top && t.entries() - t.rows.size() > maxRows)
+                return error("incomplete tables: input table " + std::to_string(id) + " has " +
+                             std::to_string(t.entries() - t.rows.size()) +
+                             " feasible rows (its default cost is below the upper bound), beyond "
+                             "the limit of " +
+                             std::to_string(maxRows));
             std::vector<uint64_t> rows;
             std::vector<double> values;
             const uint64_t n = t.sparse ? t.rows.size() : t.entries();
             if (t.sparse && t.defaultValue < top) {
-                // Absent rows are feasible: enumerate the whole table (input tables are small).
+                // Absent rows are feasible: enumerate the whole table.
                 for (uint64_t r = 0; r < t.entries(); ++r)
                     if (const double v = inputTableValue(t, r); v < top) {
                         rows.push_back(r);

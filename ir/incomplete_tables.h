@@ -33,8 +33,10 @@ struct TableData {
 
 // Marks every table of a MinSum program incomplete with default `top`: computed tables drop their
 // rows at or above top; input tables keep only their rows below top (converted here, so their
-// data is exactly the feasible rows). Fails for other semirings.
-Status markIncomplete(TensorProgram &program, double top);
+// data is exactly the feasible rows). Fails for other semirings, and for an input table with more
+// than `maxRows` feasible rows (a default cost below top makes every absent row feasible).
+inline constexpr uint64_t kIncompleteMaxRows = uint64_t{1} << 25; // the executors' default too
+Status markIncomplete(TensorProgram &program, double top, uint64_t maxRows = kIncompleteMaxRows);
 
 // Reads row `row` of table `id` (input data, or the executor's computed data).
 using TableReader = RowValue;

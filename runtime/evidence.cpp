@@ -17,6 +17,19 @@ static Result<uint32_t> findVariable(std::string_view name, const std::vector<Va
     return error("evidence: unknown variable '" + std::string(name) + "'");
 }
 
+// Records variable v observed in state s; a second, different state contradicts the case.
+static void observe(Evidence &e, uint32_t v, uint32_t s, const std::vector<Variable> &vars) {
+    const uint32_t before = e.states[v];
+    if (before == kNone || before == s)
+        e.states[v] = s;
+    else if (before != kContradicted) {
+        e.states[v] = kContradicted;
+        if (e.contradiction.empty())
+            e.contradiction = "variable '" + vars[v].name + "' is observed as '" +
+                              vars[v].states[before] + "' and '" + vars[v].states[s] + "'";
+    }
+}
+
 Result<Evidence> parseEvidenceList(std::string_view list, const std::vector<Variable> &vars) {
     Evidence e = noEvidence(vars);
     size_t pos = 0;
@@ -39,10 +52,7 @@ Result<Evidence> parseEvidenceList(std::string_view list, const std::vector<Vari
             return error("evidence: unknown state '" + std::string(state) + "' of variable '" +
                          vars[*v].name + "'");
         const uint32_t s = static_cast<uint32_t>(it - states.begin());
-        if (e.states[*v] != kNone && e.states[*v] != s)
-            return error("evidence: variable '" + vars[*v].name + "' is observed twice, as '" +
-                         states[e.states[*v]] + "' and '" + std::string(state) + "'");
-        e.states[*v] = s;
+        observe(e, *v, s, vars);
     }
     return e;
 }
@@ -51,10 +61,8 @@ Result<Evidence> parseEvidenceList(std::string_view list, const std::vector<Vari
 // on the line of the count: a line that ends early or runs on is an error, never half a case.
 static Result<Evidence> readCase(TokenCursor &in, uint64_t n, const std::vector<Variable> &vars,
                                  bool oneLine) {
+    // n may exceed the variable count (pairs may repeat); the text read bounds the loop.
     Evidence e = noEvidence(vars);
-    if (n > vars.size())
-        return in.fail("a case observes " + std::to_string(n) + " variables; the model has " +
-                       std::to_string(vars.size()));
     const size_t line = in.line();
     for (uint64_t i = 0; i < n; ++i) {
         if (oneLine && in.atLineEnd())
@@ -75,10 +83,7 @@ static Result<Evidence> readCase(TokenCursor &in, uint64_t n, const std::vector<
         if (*s >= vars[*v].states.size())
             return in.fail("state " + std::to_string(*s) + " is out of range for variable '" +
                            vars[*v].name + "'");
-        if (e.states[*v] != kNone && e.states[*v] != *s)
-            return in.fail("variable '" + vars[*v].name + "' is observed twice, in states " +
-                           std::to_string(e.states[*v]) + " and " + std::to_string(*s));
-        e.states[*v] = static_cast<uint32_t>(*s);
+        observe(e, *v, static_cast<uint32_t>(*s), vars);
     }
     if (oneLine && !in.atLineEnd())
         return in.fail("unexpected data after the case's " + std::to_string(n) +
@@ -199,17 +204,20 @@ Result<std::vector<double>> inputVector(const ModelInterface &c, const Evidence 
             x[i] = observed == kNone || observed == in.state ? 1.0 : 0.0;
             break;
         }
-        case InputKind::Parameter: x[i] = in.value; break;
+        case InputKind::Parameter:
+            x[i] = in.value;
+            break;
         case InputKind::Free:
             if (nextFree >= freeValues.size())
-                return error("input x[" + std::to_string(i) + "] is free and no value was given (use --inputs)");
+                return error("input x[" + std::to_string(i) +
+                             "] is free and no value was given (use --inputs)");
             x[i] = freeValues[nextFree++];
             break;
         }
     }
     if (nextFree != freeValues.size())
-        return error("given " + std::to_string(freeValues.size()) + " input values, the model has " +
-                     std::to_string(nextFree) + " free inputs");
+        return error("given " + std::to_string(freeValues.size()) +
+                     " input values, the model has " + std::to_string(nextFree) + " free inputs");
     return x;
 }
 

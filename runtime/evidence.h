@@ -13,16 +13,21 @@
 
 namespace zbddc {
 
-// states[v] is the observed state of variables[v], or kNone.
+// A variable observed in two different states is in no state: every indicator of it is 0, so
+// the case has P(e) = 0 on any model and route (a state index no variable has).
+inline constexpr uint32_t kContradicted = kNone - 1;
+
+// states[v] is the observed state of variables[v], kNone, or kContradicted.
 struct Evidence {
     std::vector<uint32_t> states;
+    std::string contradiction; // why the case is contradicted ("variable 'A' is observed as 'a' and 'b'")
 };
 
 Evidence noEvidence(const std::vector<Variable> &variables);
 
-// "A=yes,B=no" (commas or spaces between items). Unknown names are errors, and so is a variable
-// observed in two different states (the same state twice is accepted): the last one used to win,
-// silently. The UAI reader below follows the same rule.
+// "A=yes,B=no" (commas or spaces between items). Unknown names are errors. The same state twice
+// is accepted; two different states make the case contradicted (kContradicted, P(e) = 0): the
+// last one used to win, silently. The UAI reader below follows the same rule.
 Result<Evidence> parseEvidenceList(std::string_view list, const std::vector<Variable> &variables);
 
 // The two layouts of a UAI .evid file: one case on one line, "n v1 s1 ... vn sn" (2014 and

@@ -4,25 +4,64 @@
 # first, exactly as CI's short run does (CI: 20,000 executions, seed 1). Prints one line per
 # target and exits non-zero if any target failed; a crash leaves its input as crash-* in the
 # working directory (commit it to tests/fuzz/regressions/NAME/ with the fix).
-#   [FUZZ_TARGETS=REGEX] scripts/fuzz.sh [RUNS] [SEED]      (build first: cmake --build build)
+#   [FUZZ_TARGETS=REGEX] [FUZZ_JOBS=N] scripts/fuzz.sh [RUNS] [SEED]   (build first)
+# FUZZ_JOBS=N runs every target as N processes at once (seeds SEED..SEED+N-1, RUNS/N executions
+# each, one shared corpus), all targets together: on a many-core machine. FUZZ_COMMANDS=FILE
+# takes the "name<TAB>command" lines from FILE instead of ctest (`FUZZ_LIST=1` prints them), for
+# a machine the fuzzers were copied to.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
-export ZBDDC_FUZZ_RUNS=${1:-10000000}
-export ZBDDC_FUZZ_SEED=${2:-$(date +%Y%m%d)}
-echo "fuzz: $ZBDDC_FUZZ_RUNS runs per target, seed $ZBDDC_FUZZ_SEED, $(uname -n), $(date -u +%FT%TZ)"
-status=0
-while IFS=$'\t' read -r name command; do
-    start=$(date +%s)
-    log=$(mktemp /tmp/zbddc-fuzz-$name.XXXX)
-    eval "$command" >"$log" 2>&1
-    rc=$?
-    units=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | tail -1 | awk '{print $2}')
-    printf '%-28s exit %d  %s executions  %d s\n' "$name" "$rc" "${units:-?}" $(($(date +%s) - start))
-    [ $rc -eq 0 ] || { status=1; tail -n 30 "$log"; }
-    rm -f "$log"
-done < <(ctest --test-dir "$build" -R "${FUZZ_TARGETS:-^fuzz_}" --show-only=json-v1 | python3 -c '
+runs=${1:-10000000}
+seed=${2:-$(date +%Y%m%d)}
+jobs=${FUZZ_JOBS:-1}
+
+list_targets() {
+    if [ -n "${FUZZ_COMMANDS:-}" ]; then
+        grep -E "^${FUZZ_TARGETS:-fuzz_}" "$FUZZ_COMMANDS"
+        return
+    fi
+    ctest --test-dir "$build" -R "${FUZZ_TARGETS:-^fuzz_}" --show-only=json-v1 | python3 -c '
 import json, shlex, sys
 for t in json.load(sys.stdin)["tests"]:
-    print(t["name"] + "\t" + " ".join(shlex.quote(a) for a in t["command"]))')
+    print(t["name"] + "\t" + " ".join(shlex.quote(a) for a in t["command"]))'
+}
+if [ -n "${FUZZ_LIST:-}" ]; then
+    list_targets
+    exit 0
+fi
+
+# One target: its workers at once; prints its line, returns non-zero if any worker failed.
+fuzz_target() {
+    local name=$1 command=$2 start logs=() pids=() rc=0 units=0 k
+    start=$(date +%s)
+    for ((k = 0; k < jobs; ++k)); do
+        logs+=("$(mktemp /tmp/zbddc-fuzz-$name.XXXX)")
+        ZBDDC_FUZZ_RUNS=$((runs / jobs)) ZBDDC_FUZZ_SEED=$((seed + k)) \
+            bash -c "$command" >"${logs[k]}" 2>&1 &
+        pids+=($!)
+    done
+    for ((k = 0; k < jobs; ++k)); do
+        wait "${pids[k]}" || rc=$?
+        u=$(grep -o 'stat::number_of_executed_units: [0-9]*' "${logs[k]}" | tail -1 | awk '{print $2}')
+        units=$((units + ${u:-0}))
+    done
+    printf '%-28s exit %d  %s executions  %d s\n' "$name" "$rc" "$units" $(($(date +%s) - start))
+    [ $rc -eq 0 ] || for log in "${logs[@]}"; do tail -n 30 "$log"; done
+    rm -f "${logs[@]}"
+    return $rc
+}
+
+echo "fuzz: $runs runs per target in $jobs process(es), seed $seed, $(uname -n), $(nproc) cores, $(date -u +%FT%TZ)"
+status=0
+pids=()
+while IFS=$'\t' read -r name command; do
+    if [ "$jobs" -gt 1 ]; then
+        fuzz_target "$name" "$command" &
+        pids+=($!)
+    else
+        fuzz_target "$name" "$command" || status=1
+    fi
+done < <(list_targets)
+for pid in "${pids[@]}"; do wait "$pid" || status=1; done
 exit $status

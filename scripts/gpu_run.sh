@@ -41,6 +41,16 @@ summary="$out/summary.txt"
     echo "nvrtc: ${cuda_lib:-not found}"
 } > "$summary"
 
+# The long fuzzing run (scripts/fuzz.sh) on the host's cores while the gpu tests run: FUZZ_RUNS
+# executions per target in FUZZ_JOBS processes each (default 3), seed FUZZ_SEED; fuzz.txt.
+fuzz_pid=
+if [ -d "$here/fuzz" ] && [ -n "${FUZZ_RUNS:-}" ]; then
+    sed "s#@FUZZ@#$here/fuzz#g" "$here/fuzz/commands.tsv" > "$here/fuzz/here.tsv"
+    (cd "$here/fuzz" && FUZZ_COMMANDS="$here/fuzz/here.tsv" FUZZ_JOBS=${FUZZ_JOBS:-3} \
+        ./fuzz.sh "$FUZZ_RUNS" "${FUZZ_SEED:-$(date +%Y%m%d)}" > "$out/fuzz.txt" 2>&1) &
+    fuzz_pid=$!
+fi
+
 failed=0
 for t in "$here"/tests/*; do
     name=$(basename "$t")
@@ -148,5 +158,9 @@ if [ -x "$here/bench/jt_batch" ] && [ -n "${JT_PROFILE:-}" ]; then
     done
 fi
 [ -f "$out/bench.log" ] && tail -n 60 "$out/bench.log"
+if [ -n "$fuzz_pid" ]; then
+    wait "$fuzz_pid" || failed=1
+    cat "$out/fuzz.txt" >> "$summary"
+fi
 cat "$summary"
 exit $failed

@@ -6,7 +6,8 @@
 #   scripts/pack_gpu.sh [DEST]        default DEST: <repo>/.gpu      (BUILD_DIR overrides build/)
 # Optional, for one area's run: ONLY="test_wcsp_gpu ..." packs only the named gpu tests/benchmarks;
 # EXTRA="wcsp_be ..." packs more bench/ programs (gpu_run.sh does not run these: call them
-# yourself); DATA="a.wcsp b.wcsp" copies input files into DEST/data.
+# yourself); DATA="a.wcsp b.wcsp" copies input files into DEST/data; FUZZ=1 packs the libFuzzer
+# targets for gpu_run.sh's long fuzzing run on the host's cores (FUZZ_RUNS there).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -77,6 +78,17 @@ for exe in "$dest"/tests/* "$dest"/bench/*; do
         [[ $name =~ $system ]] || cp -nL "$path" "$dest/lib/$name"
     done
 done
+if [ -n "${FUZZ:-}" ]; then # paths under build/tests/fuzz, tests/fuzz, examples become @FUZZ@
+    mkdir -p "$dest/fuzz"
+    ninja -C "$build" -j2 $(cd "$build/tests/fuzz" && ls -d *_corpus | sed 's/_corpus$/_fuzz/') >/dev/null
+    cp "$build"/tests/fuzz/*_fuzzer "$root/tests/fuzz/run_fuzzer.sh" "$root/scripts/fuzz.sh" \
+        "$root/examples/wetgrass.zdd" "$dest/fuzz/"
+    cp -r "$root/tests/fuzz/regressions" "$root/tests/fuzz/seeds" "$dest/fuzz/"
+    FUZZ_LIST=1 BUILD_DIR="$build" "$root/scripts/fuzz.sh" |
+        sed -e "s#$build/tests/fuzz#@FUZZ@#g" -e "s#$root/tests/fuzz#@FUZZ@#g" \
+            -e "s#$root/examples#@FUZZ@#g" > "$dest/fuzz/commands.tsv"
+    strip --strip-debug "$dest"/fuzz/*_fuzzer
+fi
 if [ -n "$(ls -A "$dest/lib")" ]; then
     tar -C "$dest/lib" -cJf "$dest/libs.tar.xz" .
 fi

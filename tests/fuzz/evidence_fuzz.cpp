@@ -1,6 +1,6 @@
 // libFuzzer target for the .evid reader (runtime/evidence.cpp) over a fixed three-variable model:
 // no crash, every rejection names its line, and every accepted case observes only states the
-// model has.
+// model has (or kContradicted, with the reason said).
 #include "runtime/evidence.h"
 
 #include <cstdint>
@@ -22,9 +22,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (const zbddc::Evidence &e : cases->cases) {
         if (e.states.size() != vars.size())
             std::abort();
-        for (size_t v = 0; v < vars.size(); ++v)
-            if (e.states[v] != zbddc::kNone && e.states[v] >= vars[v].states.size())
+        for (size_t v = 0; v < vars.size(); ++v) {
+            const uint32_t s = e.states[v];
+            if (s == zbddc::kContradicted ? e.contradiction.empty()
+                                          : s != zbddc::kNone && s >= vars[v].states.size())
                 std::abort();
+        }
     }
     return 0;
 }

@@ -4,14 +4,18 @@
 
 using namespace zbddc;
 
-static std::vector<Variable> vars() { return {{"A", {"a0", "a1"}}, {"B", {"b0", "b1", "b2"}}}; }
+static std::vector<Variable> vars() {
+    return {{"A", {"a0", "a1"}}, {"B", {"b0", "b1", "b2"}}};
+}
 
 TEST_CASE("VAR=state lists map onto state indices", "[evidence]") {
     auto e = parseEvidenceList("B=b2, A=a0", vars());
     REQUIRE(e.ok());
     CHECK(e->states == std::vector<uint32_t>{0, 2});
-    CHECK_THAT(parseEvidenceList("C=x", vars()).error().message, Catch::Contains("unknown variable 'C'"));
-    CHECK_THAT(parseEvidenceList("A=zz", vars()).error().message, Catch::Contains("unknown state 'zz'"));
+    CHECK_THAT(parseEvidenceList("C=x", vars()).error().message,
+               Catch::Contains("unknown variable 'C'"));
+    CHECK_THAT(parseEvidenceList("A=zz", vars()).error().message,
+               Catch::Contains("unknown state 'zz'"));
     CHECK_THAT(parseEvidenceList("A", vars()).error().message, Catch::Contains("not VAR=state"));
 }
 
@@ -31,19 +35,38 @@ TEST_CASE("UAI .evid files give one case or a batch", "[evidence]") {
     CHECK_THAT(badState.error().message, Catch::Contains("state 7 is out of range"));
 }
 
-TEST_CASE("a variable observed twice: the same state is accepted, two states are refused",
+TEST_CASE("a variable observed twice: the same state is accepted, two states contradict the case",
           "[evidence]") {
     // The last observation used to win silently, on every route.
     auto same = parseEvidenceList("A=a1,A=a1", vars());
     REQUIRE(same.ok());
     CHECK(same->states == std::vector<uint32_t>{1, kNone});
-    CHECK(parseEvidenceList("A=a0,B=b1,A=a1", vars()).error().message ==
-          "evidence: variable 'A' is observed twice, as 'a0' and 'a1'");
+    CHECK(same->contradiction.empty());
+    auto both = parseEvidenceList("A=a0,B=b1,A=a1", vars());
+    REQUIRE(both.ok());
+    CHECK(both->states == std::vector<uint32_t>{kContradicted, 1});
+    CHECK(both->contradiction == "variable 'A' is observed as 'a0' and 'a1'");
     auto sameUai = parseUaiEvidence("2 0 1 0 1\n", "e.evid", vars());
     REQUIRE(sameUai.ok());
     CHECK(sameUai->cases[0].states == std::vector<uint32_t>{1, kNone});
-    CHECK(parseUaiEvidence("2\n1 1 0\n2 0 0 0 1\n", "e.evid", vars()).error().str() ==
-          "e.evid:3: variable 'A' is observed twice, in states 0 and 1");
+    // Only the contradicted case of a batch is: its neighbours keep their evidence.
+    auto batch = parseUaiEvidence("3\n1 1 0\n3 0 0 0 1 0 0\n1 0 1\n", "e.evid", vars());
+    REQUIRE(batch.ok());
+    CHECK(batch->cases[0].contradiction.empty());
+    CHECK(batch->cases[1].states == std::vector<uint32_t>{kContradicted, kNone});
+    CHECK(batch->cases[1].contradiction == "variable 'A' is observed as 'a0' and 'a1'");
+    CHECK(batch->cases[2].states == std::vector<uint32_t>{1, kNone});
+}
+
+TEST_CASE("a contradicted variable admits no state: every indicator of it is 0", "[evidence]") {
+    ModelInterface c;
+    c.variables = vars();
+    for (uint32_t v = 0; v < 2; ++v)
+        for (uint32_t s = 0; s < c.variables[v].states.size(); ++s)
+            c.inputs.push_back({InputKind::Indicator, v, s, 0.0, ""});
+    auto e = parseEvidenceList("A=a1,A=a0", vars());
+    REQUIRE(e.ok());
+    CHECK(*inputVector(c, *e) == std::vector<double>{0, 0, 1, 1, 1});
 }
 
 TEST_CASE("input vectors set indicators from evidence and fill free inputs", "[evidence]") {
@@ -77,7 +100,8 @@ TEST_CASE(".evid is read by its line structure, never by counting tokens", "[evi
     CHECK(cut.error().str() == "e.evid:1: variable 0 has no state on its line");
     auto cut2 = parseUaiEvidence("2 0 0", "e.evid", vars());
     REQUIRE_FALSE(cut2.ok());
-    CHECK(cut2.error().str() == "e.evid:1: the case declares 2 observed variables but its line holds 1");
+    CHECK(cut2.error().str() ==
+          "e.evid:1: the case declares 2 observed variables but its line holds 1");
     // A batch line that ends early or runs on, and a batch shorter than its count.
     CHECK(parseUaiEvidence("2\n1 0 1 1 1\n0\n", "e.evid", vars()).error().str() ==
           "e.evid:2: unexpected data after the case's 1 (variable, state) pairs");

@@ -1,10 +1,10 @@
 // `zbddc run MODEL --task ...`: answer queries on a model.
-#include "tools/zbddc/cmd_run_cost_network.h"
-#include "tools/zbddc/commands.h"
-#include "tools/zbddc/output.h"
-#include "tools/zbddc/load_model.h"
 #include "ir/text_lines.h"
 #include "runtime/model.h"
+#include "tools/zbddc/cmd_run_cost_network.h"
+#include "tools/zbddc/commands.h"
+#include "tools/zbddc/load_model.h"
+#include "tools/zbddc/output.h"
 
 #include <filesystem>
 #include <iostream>
@@ -12,12 +12,16 @@
 
 namespace zbddc::cli {
 
-Result<EvidenceFile> evidenceCases(const RunOptions &o, const std::vector<Variable> &variables) {
+namespace {
+
+Result<EvidenceFile> readEvidenceCases(const RunOptions &o,
+                                       const std::vector<Variable> &variables) {
     if (o.evidence.empty())
         return EvidenceFile{{noEvidence(variables)}, false};
     if (o.evidence.find('=') == std::string::npos) {
         if (!std::filesystem::exists(o.evidence))
-            return error("--evidence '" + o.evidence + "': no such file (evidence is a UAI .evid "
+            return error("--evidence '" + o.evidence +
+                         "': no such file (evidence is a UAI .evid "
                          "file, or a list VAR=state[,VAR=state...])");
         const auto layout = parseEvidenceLayout(o.evidenceFormat).value_or(EvidenceLayout::Detect);
         return readUaiEvidenceFile(o.evidence, variables, layout);
@@ -26,6 +30,24 @@ Result<EvidenceFile> evidenceCases(const RunOptions &o, const std::vector<Variab
     if (!e)
         return e.error();
     return EvidenceFile{{std::move(*e)}, false};
+}
+
+} // namespace
+
+Result<EvidenceFile> evidenceCases(const RunOptions &o, const std::vector<Variable> &variables) {
+    auto file = readEvidenceCases(o, variables);
+    if (!file)
+        return file;
+    // A contradicted case is answered as P(e) = 0; say why, so it is not mistaken for a model's
+    // zero.
+    std::vector<Diagnostic> notes;
+    for (size_t i = 0; i < file->cases.size(); ++i)
+        if (const std::string &why = file->cases[i].contradiction; !why.empty())
+            notes.push_back(
+                error((file->cases.size() > 1 ? "case " + std::to_string(i) + ": " : "") + why +
+                      ", so P(e) = 0"));
+    printWarnings(notes, "note");
+    return file;
 }
 
 int printTaskResults(const RunOptions &o, Task task, const std::vector<Result<TaskResult>> &batch,
@@ -59,7 +81,8 @@ int printTaskResults(const RunOptions &o, Task task, const std::vector<Result<Ta
     } else if (batch.size() == 1 && batch[0]) {
         printUai(*batch[0], variables, text); // a failed single case prints nothing
     }
-    if (const int status = emitRunOutput(text.str(), o.output, o.uaiOutput, o.model, uaiTaskLine(task)))
+    if (const int status =
+            emitRunOutput(text.str(), o.output, o.uaiOutput, o.model, uaiTaskLine(task)))
         return status;
     return failed ? 1 : 0;
 }
@@ -104,7 +127,9 @@ Result<Model> openModel(const RunOptions &o) {
 }
 
 NumericChoice numericChoice(const std::string &name) {
-    return name == "float64" ? NumericChoice::Float64 : name == "log" ? NumericChoice::Log : NumericChoice::Auto;
+    return name == "float64" ? NumericChoice::Float64
+           : name == "log"   ? NumericChoice::Log
+                             : NumericChoice::Auto;
 }
 
 } // namespace
@@ -128,7 +153,8 @@ int runCommand(const RunOptions &o) {
                      ".uai problems only\n";
         return 2;
     }
-    const bool orderFlags = !elimination.order.orderFile.empty() || !elimination.order.heuristic.empty();
+    const bool orderFlags =
+        !elimination.order.orderFile.empty() || !elimination.order.heuristic.empty();
     if (orderFlags && (!isNetworkFile(o.model) || o.route == "mlf")) {
         std::cerr << "zbddc: --order and --heuristic apply to the junction-tree route (networks) "
                      "and to cost networks, not to "

@@ -41,6 +41,8 @@ Result<std::vector<uint32_t>> readEvidence(const RunOptions &o, const CostNetwor
     if (file->cases.size() != 1)
         return errorAt(path, 0, "a WCSP run takes one evidence case, the file has " +
                                     std::to_string(file->cases.size()));
+    if (const std::string &why = file->cases[0].contradiction; !why.empty())
+        return errorAt(path, 0, "the evidence contradicts itself: " + why);
     return std::move(file->cases[0].states); // unobserved: kNone
 }
 

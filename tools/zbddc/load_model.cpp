@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 
 namespace zbddc {
 
@@ -26,6 +27,8 @@ bool isNetworkFile(const std::string &path) {
 Result<ZddModel> loadZddModel(const std::string &path, const LoadOptions &options) {
     if (fileExtension(path) == ".zdd")
         return readZddFile(path);
+    if (std::error_code ec; std::filesystem::is_directory(path, ec))
+        return errorAt(path, 0, "is a directory, not a file"); // whatever its name says
     if (!isNetworkFile(path))
         return errorAt(path, 0, "unknown model type '" + fileExtension(path) +
                                     "' (expected .zdd, .bif, .xmlbif, .xml, .net or .uai)");

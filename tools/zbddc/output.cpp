@@ -17,18 +17,22 @@ int reportError(const Diagnostic &d) {
     return 1;
 }
 
-void printWarnings(const std::vector<Diagnostic> &warnings) {
+void printWarnings(const std::vector<Diagnostic> &warnings, std::string_view kind) {
     for (size_t i = 0; i < warnings.size() && i < kShownWarnings; ++i) {
         Diagnostic shown = warnings[i];
-        shown.message = "warning: " + shown.message;
-        std::cerr << shown.str() << "\n";
+        shown.message = std::string(kind) + ": " + shown.message;
+        std::cerr << (shown.file.empty() ? "zbddc: " : "") << shown.str() << "\n";
     }
-    if (warnings.size() > kShownWarnings)
-        std::cerr << "zbddc: " << warnings.size() - kShownWarnings
-                  << " more warnings not shown (--strict makes the first one an error)\n";
+    if (warnings.size() <= kShownWarnings)
+        return;
+    std::cerr << "zbddc: " << warnings.size() - kShownWarnings << " more " << kind << "s not shown";
+    if (kind == "warning")
+        std::cerr << " (--strict makes the first one an error)";
+    std::cerr << "\n";
 }
 
-Status writeFileAtomically(const std::string &path, const std::function<bool(std::ostream &)> &write) {
+Status writeFileAtomically(const std::string &path,
+                           const std::function<bool(std::ostream &)> &write) {
     const std::string tmp = path + ".tmp." + std::to_string(::getpid());
     CleanupOnSignal onSignal(tmp, CleanupOnSignal::Kind::File);
     {
@@ -48,17 +52,21 @@ Status writeFileAtomically(const std::string &path, const std::function<bool(std
     return Ok{};
 }
 
-
 std::string log10Text(double log10) {
-    return shortestText(std::isinf(log10) && log10 < 0 ? std::numeric_limits<double>::lowest() : log10);
+    return shortestText(std::isinf(log10) && log10 < 0 ? std::numeric_limits<double>::lowest()
+                                                       : log10);
 }
 
 const char *uaiTaskLine(Task task) {
     switch (task) {
-    case Task::Eval: return "EVAL";
-    case Task::Pr: return "PR";
-    case Task::Mar: return "MAR";
-    case Task::Mpe: return "MPE";
+    case Task::Eval:
+        return "EVAL";
+    case Task::Pr:
+        return "PR";
+    case Task::Mar:
+        return "MAR";
+    case Task::Mpe:
+        return "MPE";
     }
     return "?";
 }
@@ -71,7 +79,9 @@ static void printSolutionLine(const TaskResult &r, const std::vector<Variable> &
         for (double v : r.outputs)
             out << " " << shortestText(v);
         break;
-    case Task::Pr: out << log10Text(r.log10); break;
+    case Task::Pr:
+        out << log10Text(r.log10);
+        break;
     case Task::Mar:
         out << r.marginals.size();
         for (const auto &m : r.marginals) {
@@ -119,7 +129,9 @@ int emitRunOutput(const std::string &text, const std::string &outputFile, bool u
     return written ? 0 : reportError(written.error());
 }
 
-std::string jsonNumber(double v) { return std::isfinite(v) ? shortestText(v) : "null"; }
+std::string jsonNumber(double v) {
+    return std::isfinite(v) ? shortestText(v) : "null";
+}
 
 void printJson(const TaskResult &r, const std::vector<Variable> &vars, std::ostream &out) {
     out << "{\"task\":" << jsonString(taskName(r.task)) << ",\"value\":" << jsonNumber(r.value)

@@ -15,9 +15,9 @@ namespace zbddc::cli {
 int reportError(const Diagnostic &d);
 
 // Prints `file:line: warning: ...` lines to stderr, the first kShownWarnings of them, then how
-// many more there were (300 bad rows used to print 300 lines).
+// many more there were (300 bad rows used to print 300 lines). Notes (`kind` "note") the same.
 inline constexpr size_t kShownWarnings = 10;
-void printWarnings(const std::vector<Diagnostic> &warnings);
+void printWarnings(const std::vector<Diagnostic> &warnings, std::string_view kind = "warning");
 
 // Writes through a temporary file in the same folder and renames it into place, so a failure
 // leaves no half-written output behind.

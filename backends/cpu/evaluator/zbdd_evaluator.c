@@ -80,6 +80,8 @@ static void *run_thread(void *arg) {
  * not overflow or exceed PTRDIFF_MAX (no C object is larger), an end inside the address space,
  * and, for large buffers, a mapped last page. */
 static int valid_buffer(const void *p, size_t rows, size_t width) {
+    if (width == 0)
+        return 1; /* holds nothing, so may be NULL: x of a model without inputs */
     if (!p || ((uintptr_t)p & (sizeof(double) - 1)))
         return 0;
     if (width && rows > (size_t)PTRDIFF_MAX / sizeof(double) / width)

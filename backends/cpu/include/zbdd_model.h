@@ -18,7 +18,8 @@ extern "C" {
 /* Return codes. */
 #define ZBDD_OK 0
 #define ZBDD_ENOMEM 1      /* out of memory */
-#define ZBDD_EARG 2 /* a NULL or misaligned buffer with batch > 0, a batch whose buffers cannot \
+#define ZBDD_EARG 2 /* a NULL or misaligned buffer with batch > 0 (x may be NULL when the \
+                       model has no inputs), a batch whose buffers cannot \
                        exist (byte sizes beyond PTRDIFF_MAX or past the end of the address \
                        space, or, from 64 MiB up, ending in unmapped memory), or an output \
                        index out of range */

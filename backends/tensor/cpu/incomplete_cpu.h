@@ -24,7 +24,7 @@ struct IncompleteOpStats {
 struct IncompleteExecOptions {
     // Refuse (with a message) rather than hold more rows than this in one join (about 64 bytes
     // a row at the peak, while sorting).
-    uint64_t maxRows = uint64_t{1} << 25;
+    uint64_t maxRows = kIncompleteMaxRows;
     // An output whose feasible rows are at least this share of its complete table is stored
     // complete (TableData::sparse false): the density decision per op.
     double completeAbove = 0.5;

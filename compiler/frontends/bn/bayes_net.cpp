@@ -4,8 +4,8 @@
 #include "support/strings.h"
 
 #include <cmath>
-#include <set>
 #include <cstdio>
+#include <set>
 
 namespace zbddc {
 
@@ -38,8 +38,27 @@ uint32_t BayesNet::findState(uint32_t v, std::string_view name) const {
 size_t BayesNet::rowCount(uint32_t v) const {
     size_t rows = 1;
     for (uint32_t p : variables[v].parents)
-        rows *= variables[p].states.size();
+        if (__builtin_mul_overflow(rows, variables[p].states.size(), &rows))
+            return SIZE_MAX;
     return rows;
+}
+
+std::string cptTooLarge(const BayesNet &net, uint32_t v) {
+    const BnVariable &var = net.variables[v];
+    double log2 = std::log2(static_cast<double>(var.states.size()));
+    for (uint32_t p : var.parents)
+        log2 += std::log2(static_cast<double>(net.variables[p].states.size()));
+    return "the CPT of '" + var.name + "' (" + std::to_string(var.parents.size()) +
+           " parents) has 2^" + std::to_string(static_cast<int>(std::ceil(log2))) +
+           " entries, more than the 2^32 zbddc holds";
+}
+
+size_t BayesNet::cptEntries(uint32_t v) const {
+    size_t entries = 0;
+    if (__builtin_mul_overflow(rowCount(v), variables[v].states.size(), &entries) ||
+        entries > kMaxCptEntries)
+        return SIZE_MAX;
+    return entries;
 }
 
 std::vector<uint32_t> fileTopologicalOrder(const BayesNet &net) {
@@ -122,6 +141,8 @@ Status checkNetwork(BayesNet &net, const ReadOptions &options) {
                     return errorAt(net.file, var.line,
                                    "parent '" + net.variables[var.parents[i]].name + "' of '" +
                                        var.name + "' listed twice");
+        if (net.cptEntries(v) == SIZE_MAX)
+            return errorAt(net.file, var.line, cptTooLarge(net, v));
         const size_t rows = net.rowCount(v);
         if (var.cpt.size() != rows * var.states.size())
             return errorAt(net.file, var.line,
@@ -166,7 +187,8 @@ Result<BayesNet> readNetworkFile(const std::string &path, const ReadOptions &opt
     else if (endsWith(path, ".uai"))
         parse = parseUaiBayes;
     else
-        return errorAt(path, 0, "unknown network format (expected .bif, .xmlbif, .xml, .net or .uai)");
+        return errorAt(path, 0,
+                       "unknown network format (expected .bif, .xmlbif, .xml, .net or .uai)");
     auto text = readTextFile(path);
     if (!text)
         return text.error();

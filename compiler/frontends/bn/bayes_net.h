@@ -36,8 +36,13 @@ struct BayesNet {
     uint32_t find(const std::string &name) const;
     // Index of state `name` of variable v, or UINT32_MAX; the states must be complete.
     uint32_t findState(uint32_t v, std::string_view name) const;
-    // Number of CPT rows of variable v (product of its parents' domain sizes).
+    // Number of CPT rows of variable v (product of its parents' domain sizes), SIZE_MAX where
+    // that product overflows (64 binary parents wrapped to 0 rows, which a file could match).
     size_t rowCount(uint32_t v) const;
+    // CPT entries (rows x states) of variable v, or SIZE_MAX past kMaxCptEntries: readers check
+    // this before they allocate (a child with 40 binary parents asked for 2^41 entries).
+    static constexpr size_t kMaxCptEntries = size_t{1} << 32;
+    size_t cptEntries(uint32_t v) const;
 
   private:
     mutable std::unordered_map<std::string, uint32_t> variableIndex_;
@@ -57,6 +62,9 @@ struct ReadOptions {
 // Checks what every reader needs checked once the file is read: parents acyclic, CPT sizes,
 // probabilities in [0, 1], rows summing to 1 (off by more than rowTolerance: a warning, or an
 // error when strict). Errors name the file and the line of the CPT involved.
+// "the CPT of 'X' (40 parents) has 2^41 entries, more than the 2^32 zbddc holds".
+std::string cptTooLarge(const BayesNet &net, uint32_t v);
+
 Status checkNetwork(BayesNet &net, const ReadOptions &options);
 
 // Reads a network, choosing the reader by extension: .bif, .xml/.xmlbif, .net (Hugin),

@@ -252,6 +252,8 @@ class BifParser {
     Status cptEntries(uint32_t child) {
         BnVariable &var = net_.variables[child];
         const size_t k = var.states.size(), rows = net_.rowCount(child);
+        if (net_.cptEntries(child) == SIZE_MAX)
+            return in_.fail(cptTooLarge(net_, child));
         var.cpt.assign(rows * k, 0.0);
         std::vector<bool> given(rows, false);
         std::vector<double> values, fallback;

@@ -32,11 +32,11 @@ class NetLexer {
             return fail("unexpected end of file, expected " + std::string(what));
         const char c = text_[pos_];
         if (c == '"') {
-            const size_t start = ++pos_;
+            const size_t start = ++pos_, opened = line_;
             while (pos_ < text_.size() && text_[pos_] != '"')
                 line_ += text_[pos_++] == '\n';
-            if (pos_ >= text_.size())
-                return fail("unterminated string");
+            if (pos_ >= text_.size()) // said where it opened: its end is the end of the file
+                return errorAt(file_, opened, "unterminated string");
             return Token{std::string(text_.substr(start, pos_++ - start)), true};
         }
         if (std::string_view("{}()=;|").find(c) != std::string_view::npos)
@@ -233,7 +233,9 @@ class HuginParser {
                 }
             }
         }
-        const size_t expected = net_.rowCount(*child) * var.states.size();
+        const size_t expected = net_.cptEntries(*child);
+        if (expected == SIZE_MAX)
+            return in_.fail(cptTooLarge(net_, *child));
         if (var.cpt.size() != expected)
             return in_.fail("potential of '" + var.name + "' has " + std::to_string(var.cpt.size()) +
                             " entries, expected " + std::to_string(expected));

@@ -3,13 +3,15 @@
 // toggles whether the empty set belongs to the family. We materialise those toggles as plain
 // nodes, since our ZBDDs have no complement edges. Levels count up towards the root; our variables
 // count down, so level l becomes variable L - l.
-#include "ir/text_lines.h"
 #include "compiler/frontends/zdd/zdd_format.h"
+#include "ir/text_lines.h"
 
 #include <unordered_map>
 
 namespace zbddc {
 namespace {
+
+constexpr uint32_t kMaxLevels = 1u << 24;
 
 class SapporoParser {
   public:
@@ -25,9 +27,17 @@ class SapporoParser {
         auto count = field("_n", "number of nodes");
         if (!count)
             return count.error();
+        // Every level becomes an input of the model, named and valued by the caller: a count
+        // beyond this is a malformed file (2·10^9 levels once ran the reader out of memory).
+        if (*levels > kMaxLevels)
+            return errorAt(in_.name(), 1,
+                           "_i " + std::to_string(*levels) + ": at most " +
+                               std::to_string(kMaxLevels) +
+                               " levels (each one is an input of the model)");
         levels_ = *levels;
         for (uint32_t l = levels_; l >= 1; --l)
-            model_.vars.push_back({InputKind::Free, kNone, kNone, 0.0, "level" + std::to_string(l)});
+            model_.vars.push_back(
+                {InputKind::Free, kNone, kNone, 0.0, "level" + std::to_string(l)});
         for (uint64_t i = 0; i < *count; ++i)
             if (Status s = nodeLine(); !s)
                 return s.error();
@@ -64,10 +74,12 @@ class SapporoParser {
             return kZddBase;
         uint64_t id = 0;
         if (!parseUnsigned(*t, id))
-            return in_.fail("expected " + std::string(what) + " (F, T or a node id), found '" + std::string(*t) + "'");
+            return in_.fail("expected " + std::string(what) + " (F, T or a node id), found '" +
+                            std::string(*t) + "'");
         auto it = dense_.find(id & ~uint64_t{1});
         if (it == dense_.end())
-            return in_.fail(std::string(what) + " " + std::string(*t) + " is not a node defined above");
+            return in_.fail(std::string(what) + " " + std::string(*t) +
+                            " is not a node defined above");
         return (id & 1) ? toggleEmpty(it->second) : it->second;
     }
 
@@ -94,14 +106,16 @@ class SapporoParser {
         if (!id)
             return id.error();
         if (*id & 1)
-            return in_.fail("node id " + std::to_string(*id) + " is odd (odd ids are complement edges)");
+            return in_.fail("node id " + std::to_string(*id) +
+                            " is odd (odd ids are complement edges)");
         if (dense_.count(*id))
             return in_.fail("duplicate node id " + std::to_string(*id));
         auto level = in_.unsignedInt("level");
         if (!level)
             return level.error();
         if (*level < 1 || *level > levels_)
-            return in_.fail("level " + std::to_string(*level) + " is outside 1.." + std::to_string(levels_));
+            return in_.fail("level " + std::to_string(*level) + " is outside 1.." +
+                            std::to_string(levels_));
         auto lo = edge("lo child");
         if (!lo)
             return lo.error();
@@ -109,11 +123,13 @@ class SapporoParser {
         if (!hi)
             return hi.error();
         if (*hi == kZddEmpty)
-            return in_.fail("node " + std::to_string(*id) + ": hi child is F (not zero-suppressed)");
+            return in_.fail("node " + std::to_string(*id) +
+                            ": hi child is F (not zero-suppressed)");
         const uint32_t var = levels_ - static_cast<uint32_t>(*level);
         for (uint32_t child : {*lo, *hi})
             if (child > kZddBase && model_.node(child).var <= var)
-                return in_.fail("node " + std::to_string(*id) + ": a child is not at a lower level");
+                return in_.fail("node " + std::to_string(*id) +
+                                ": a child is not at a lower level");
         model_.nodes.push_back({var, *lo, *hi});
         dense_[*id] = ZddModel::idOf(model_.nodes.size() - 1);
         return Ok{};

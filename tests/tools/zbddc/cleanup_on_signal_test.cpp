@@ -49,7 +49,7 @@ fs::path freshFolder(const std::string &name) {
 } // namespace
 
 TEST_CASE("a fatal signal removes registered files and folders and kills the process",
-          "[cli][signals]") {
+          "[cli][signals][hostile]") {
     const fs::path dir = freshFolder("registry");
     const fs::path file = dir / "out.zdd.tmp.1", folder = dir / "zbddc-abc123",
                    released = dir / "renamed.tmp.1", bystander = dir / "input.bif";
@@ -79,7 +79,7 @@ TEST_CASE("a fatal signal removes registered files and folders and kills the pro
     }
 }
 
-TEST_CASE("a signal ignored when the program starts stays ignored (nohup)", "[cli][signals]") {
+TEST_CASE("a signal ignored when the program starts stays ignored (nohup)", "[cli][signals][hostile]") {
     const fs::path file = freshFolder("registry-nohup") / "out.zdd.tmp.1";
     const int status = inChild([&] {
         std::signal(SIGHUP, SIG_IGN);
@@ -95,7 +95,7 @@ TEST_CASE("a signal ignored when the program starts stays ignored (nohup)", "[cl
 }
 
 TEST_CASE("registering paths takes no signal: without the handler, a signal removes nothing",
-          "[cli][signals]") {
+          "[cli][signals][hostile]") {
     const fs::path file = freshFolder("registry-library") / "out.zdd.tmp.1";
     const int status = inChild([&] {
         CleanupOnSignal onFile(file.string(), CleanupOnSignal::Kind::File);

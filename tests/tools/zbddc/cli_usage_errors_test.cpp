@@ -27,7 +27,7 @@ const std::string kWcsp = ZBDDC_SOURCE_DIR "/tests/fuzz/seeds/tiny.wcsp";
 
 } // namespace
 
-TEST_CASE("flags that do not apply are usage errors naming them", "[cli][usage]") {
+TEST_CASE("flags that do not apply are usage errors naming them", "[cli][usage][hostile]") {
     const std::string net = writeScratch("usage.bif", "network n { }\n"
                                                       "variable A { type discrete [ 2 ] { a, b }; }\n"
                                                       "probability ( A ) { table 0.3, 0.7; }\n");
@@ -60,7 +60,7 @@ TEST_CASE("flags that do not apply are usage errors naming them", "[cli][usage]"
     CHECK_FALSE(exists(scratchDir() + "/u.svg"));
 }
 
-TEST_CASE("messages say what to do", "[cli][usage]") {
+TEST_CASE("messages say what to do", "[cli][usage][hostile]") {
     const std::string net = writeScratch("usage2.bif", "network n { }\n"
                                                        "variable A { type discrete [ 2 ] { a, b }; }\n"
                                                        "probability ( A ) { table 0.3, 0.7; }\n");
@@ -85,7 +85,7 @@ TEST_CASE("messages say what to do", "[cli][usage]") {
     CHECK(warned.err.find("zbddc: 20 more warnings not shown") != std::string::npos);
 }
 
-TEST_CASE("--progress shows long work's steps anywhere, --quiet nowhere", "[cli][usage]") {
+TEST_CASE("--progress shows long work's steps anywhere, --quiet nowhere", "[cli][usage][hostile]") {
     const std::string net = badRows(30);
     const auto shown = runZbddc("run '" + net + "' --route mlf --progress");
     CHECK(shown.exitCode == 0);

@@ -64,7 +64,7 @@ TEST_CASE("an unwritable output leaves nothing behind", "[cli][malformed]") {
     CHECK(r.err == "/nonexistent-dir/model.zdd: cannot write file\n");
 }
 
-TEST_CASE("results lost on a full disk fail the run with the OS's reason", "[cli][malformed]") {
+TEST_CASE("results lost on a full disk fail the run with the OS's reason", "[cli][malformed][hostile]") {
     const std::string example = std::string(ZBDDC_SOURCE_DIR) + "/examples/wetgrass.zdd";
     const std::string err = scratchDir() + "/full-stderr";
     const int status = std::system((std::string(ZBDDC_EXE) + " run " + example +
@@ -76,7 +76,7 @@ TEST_CASE("results lost on a full disk fail the run with the OS's reason", "[cli
           "zbddc: cannot write the results to standard output: No space left on device\n");
 }
 
-TEST_CASE("running out of memory is one line and exit 1, not an abort", "[cli][malformed]") {
+TEST_CASE("running out of memory is one line and exit 1, not an abort", "[cli][malformed][hostile]") {
     // Under a 1 GB address space. A 100,000-variable chain used to end in std::bad_alloc (the
     // elimination order kept an n x n matrix): its order is linear in memory now and it answers.
     const std::string path = scratchDir() + "/long-chain.wcsp";

@@ -104,7 +104,7 @@ void checkHoldsOnly(const fs::path &dir, const std::vector<std::string> &expecte
 
 } // namespace
 
-TEST_CASE("a signal while writing a model.so leaves nothing behind", "[cli][signals]") {
+TEST_CASE("a signal while writing a model.so leaves nothing behind", "[cli][signals][hostile]") {
     const fs::path dir = fs::path(scratchDir()) / "signals";
     const fs::path tmp = dir / "tmp";
     fs::create_directories(tmp);
@@ -147,7 +147,7 @@ TEST_CASE("a signal while writing a model.so leaves nothing behind", "[cli][sign
 }
 
 TEST_CASE("a signal while writing a .zdd removes the half-written temporary file",
-          "[cli][signals]") {
+          "[cli][signals][hostile]") {
     const fs::path dir = fs::path(scratchDir()) / "signals-zdd";
     fs::create_directories(dir);
     // 250 variables: a .zdd of 130 KB, more than a pipe holds.
@@ -176,7 +176,7 @@ TEST_CASE("a signal while writing a .zdd removes the half-written temporary file
 }
 
 TEST_CASE("zbddc started with SIGHUP ignored (nohup) finishes its output after a hangup",
-          "[cli][signals]") {
+          "[cli][signals][hostile]") {
     const fs::path dir = fs::path(scratchDir()) / "signals-nohup";
     const fs::path tmp = dir / "tmp";
     fs::create_directories(tmp);

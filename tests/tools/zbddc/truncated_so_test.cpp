@@ -33,7 +33,7 @@ void checkTruncations(const std::string &so, const char *args) {
 
 } // namespace
 
-TEST_CASE("run on a truncated model.so or problem.so fails with one line", "[cli][so]") {
+TEST_CASE("run on a truncated model.so or problem.so fails with one line", "[cli][so][hostile]") {
     const std::string model = scratchDir() + "/wetgrass.so";
     REQUIRE(runZbddc(ZBDDC_SOURCE_DIR "/examples/wetgrass.zdd -o '" + model + "'").exitCode == 0);
     REQUIRE(runZbddc("run '" + model + "' --task pr").exitCode == 0);
@@ -51,7 +51,7 @@ TEST_CASE("run on a truncated model.so or problem.so fails with one line", "[cli
     CHECK(r.err == text + ": not a shared object (no ELF header)\n");
 }
 
-TEST_CASE("a .so zbddc did not write is refused before any of its code runs", "[cli][so]") {
+TEST_CASE("a .so zbddc did not write is refused before any of its code runs", "[cli][so][hostile]") {
     // A library whose constructor would announce itself: dlopen would run it.
     const std::string c = writeScratch("foreign.c", "#include <stdio.h>\n"
                                                     "__attribute__((constructor)) static void hi(void) "
