@@ -6,7 +6,7 @@
 # working directory (commit it to tests/fuzz/regressions/NAME/ with the fix).
 #   [FUZZ_TARGETS=REGEX] [FUZZ_JOBS=N] scripts/fuzz.sh [RUNS] [SEED]   (build first)
 # FUZZ_JOBS=N runs every target as N processes at once (seeds SEED..SEED+N-1, RUNS/N executions
-# each, one shared corpus), all targets together: on a many-core machine. FUZZ_COMMANDS=FILE
+# each rounded up, one shared corpus), all targets together: on a many-core machine. FUZZ_COMMANDS=FILE
 # takes the "name<TAB>command" lines from FILE instead of ctest (`FUZZ_LIST=1` prints them), for
 # a machine the fuzzers were copied to.
 set -uo pipefail
@@ -37,7 +37,7 @@ fuzz_target() {
     start=$(date +%s)
     for ((k = 0; k < jobs; ++k)); do
         logs+=("$(mktemp /tmp/zbddc-fuzz-$name.XXXX)")
-        ZBDDC_FUZZ_RUNS=$((runs / jobs)) ZBDDC_FUZZ_SEED=$((seed + k)) \
+        ZBDDC_FUZZ_RUNS=$(((runs + jobs - 1) / jobs)) ZBDDC_FUZZ_SEED=$((seed + k)) \
             bash -c "$command" >"${logs[k]}" 2>&1 &
         pids+=($!)
     done

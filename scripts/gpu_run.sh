@@ -44,6 +44,7 @@ summary="$out/summary.txt"
 # The long fuzzing run (scripts/fuzz.sh) on the host's cores while the gpu tests run: FUZZ_RUNS
 # executions per target in FUZZ_JOBS processes each (default 3), seed FUZZ_SEED; fuzz.txt.
 fuzz_pid=
+[ -f "$here/fuzz.tar.xz" ] && [ ! -d "$here/fuzz" ] && tar -C "$here" -xJf "$here/fuzz.tar.xz"
 if [ -d "$here/fuzz" ] && [ -n "${FUZZ_RUNS:-}" ]; then
     sed "s#@FUZZ@#$here/fuzz#g" "$here/fuzz/commands.tsv" > "$here/fuzz/here.tsv"
     (cd "$here/fuzz" && FUZZ_COMMANDS="$here/fuzz/here.tsv" FUZZ_JOBS=${FUZZ_JOBS:-3} \

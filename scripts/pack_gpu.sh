@@ -88,6 +88,7 @@ if [ -n "${FUZZ:-}" ]; then # paths under build/tests/fuzz, tests/fuzz, examples
         sed -e "s#$build/tests/fuzz#@FUZZ@#g" -e "s#$root/tests/fuzz#@FUZZ@#g" \
             -e "s#$root/examples#@FUZZ@#g" > "$dest/fuzz/commands.tsv"
     strip --strip-debug "$dest"/fuzz/*_fuzzer
+    tar -C "$dest" -cJf "$dest/fuzz.tar.xz" fuzz && rm -rf "$dest/fuzz"
 fi
 if [ -n "$(ls -A "$dest/lib")" ]; then
     tar -C "$dest/lib" -cJf "$dest/libs.tar.xz" .
