@@ -40,7 +40,28 @@ OpPlan planOp(const TensorProgram &p, const TensorOp &op, const std::vector<cons
     if (eliminates)
         for (uint32_t v : op.vars)
             plan.elimCount *= p.domainSizes[v];
+    // The input with the most zeros first (runRows skips what it zeroes): a batched junction
+    // tree's evidence indicators. One pass over each input; the order changes the product only
+    // by rounding.
+    const double zero = SemiringOps{p.semiring}.zero();
+    std::vector<std::pair<double, uint32_t>> byZeros;
+    const uint64_t work = o.entries() * plan.elimCount * op.inputs.size();
     for (uint32_t in : op.inputs) {
+        if (work < (uint64_t{1} << 16)) { // small ops: counting would cost more than it saves
+            byZeros.push_back({0.0, in});
+            continue;
+        }
+        const uint64_t n = p.tables[in].entries();
+        const uint64_t zeros =
+            static_cast<uint64_t>(std::count(data[in], data[in] + n, zero));
+        byZeros.push_back({-static_cast<double>(zeros) / static_cast<double>(std::max<uint64_t>(n, 1)), in});
+    }
+    std::stable_sort(byZeros.begin(), byZeros.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    std::vector<uint32_t> inputs;
+    for (const auto &[fraction, in] : byZeros)
+        inputs.push_back(in);
+    for (uint32_t in : inputs) {
         const Table &t = p.tables[in];
         const std::vector<uint64_t> strides = tableStrides(t);
         plan.data.push_back(data[in]);
@@ -99,18 +120,50 @@ template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t 
     // Inputs outermost, eliminated values innermost: each input's group of rows for one output
     // row is read in one sweep (contiguous when the eliminated variable is fastest, Bistaffa et al.
     // 2017 §III-A).
+    //
+    // The semiring's zero absorbs ⊗ and is the identity of ⊕, so once a partial product is zero
+    // the other inputs need not be read for it. The smallest input comes first (planOp): in a
+    // batched junction tree that is an evidence indicator, which leaves one state of its
+    // variable per case; where it leaves at most half the products, the other inputs are read
+    // only for the live ones.
     std::vector<double> partial(m);
+    std::vector<uint64_t> live(m);
+    const double zero = R::zero();
     for (uint64_t row = begin; row < end; ++row) {
-        std::fill(partial.begin(), partial.end(), R::one());
-        for (size_t j = 0; j < nin; ++j) {
-            const double *d = plan.data[j] + off[j];
-            const uint64_t *eo = plan.elimOffset.data() + j * m;
-            for (uint64_t e = 0; e < m; ++e)
-                partial[e] = R::times(partial[e], d[eo[e]]);
+        const double *first = plan.data[0] + off[0];
+        uint64_t alive = 0;
+        for (uint64_t e = 0; e < m; ++e) {
+            partial[e] = first[plan.elimOffset[e]];
+            if (partial[e] != zero)
+                live[alive++] = e;
         }
-        double acc = partial[0];
-        for (uint64_t e = 1; e < m; ++e)
-            acc = R::plus(acc, partial[e]);
+        double acc = zero;
+        if (2 * alive > m) {
+            for (size_t j = 1; j < nin; ++j) {
+                const double *d = plan.data[j] + off[j];
+                const uint64_t *eo = plan.elimOffset.data() + j * m;
+                for (uint64_t e = 0; e < m; ++e)
+                    partial[e] = R::times(partial[e], d[eo[e]]);
+            }
+            acc = partial[0];
+            for (uint64_t e = 1; e < m; ++e)
+                acc = R::plus(acc, partial[e]);
+        } else {
+            for (size_t j = 1; j < nin && alive > 0; ++j) {
+                const double *d = plan.data[j] + off[j];
+                const uint64_t *eo = plan.elimOffset.data() + j * m;
+                uint64_t kept = 0;
+                for (uint64_t t = 0; t < alive; ++t) {
+                    const uint64_t e = live[t];
+                    partial[e] = R::times(partial[e], d[eo[e]]);
+                    if (partial[e] != zero)
+                        live[kept++] = e;
+                }
+                alive = kept;
+            }
+            for (uint64_t t = 0; t < alive; ++t)
+                acc = R::plus(acc, partial[live[t]]);
+        }
         plan.out[row] = acc;
         for (size_t i = k; i-- > 0;) {
             for (size_t j = 0; j < nin; ++j)
