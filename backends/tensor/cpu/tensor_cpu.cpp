@@ -52,9 +52,9 @@ OpPlan planOp(const TensorProgram &p, const TensorOp &op, const std::vector<cons
             continue;
         }
         const uint64_t n = p.tables[in].entries();
-        const uint64_t zeros =
-            static_cast<uint64_t>(std::count(data[in], data[in] + n, zero));
-        byZeros.push_back({-static_cast<double>(zeros) / static_cast<double>(std::max<uint64_t>(n, 1)), in});
+        const uint64_t zeros = static_cast<uint64_t>(std::count(data[in], data[in] + n, zero));
+        byZeros.push_back(
+            {-static_cast<double>(zeros) / static_cast<double>(std::max<uint64_t>(n, 1)), in});
     }
     std::stable_sort(byZeros.begin(), byZeros.end(),
                      [](const auto &a, const auto &b) { return a.first < b.first; });
