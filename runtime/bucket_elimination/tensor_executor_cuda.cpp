@@ -127,6 +127,20 @@ class CudaExecutor final : public TensorExecutor {
             return computed.error();
         return CompleteTables{std::move(*computed), {DeviceReport::Kind::Cuda, st.device, ""}};
     }
+    // The VALUE phase on the device where the tables fit there (no table downloaded).
+    Result<SolvedProgram> solve(const TensorProgram &program,
+                                std::vector<uint32_t> &assignment) override {
+        cuda::GpuExecStats st;
+        auto optimum = cuda::solveTensorProgramCuda(program, assignment, {}, &st);
+        if (!optimum)
+            return optimum.error();
+        SolvedProgram out;
+        out.optimum = *optimum;
+        out.device = {DeviceReport::Kind::Cuda, st.device, ""};
+        out.times = {st.compileMs, st.uploadMs,   st.kernelMs, st.downloadMs,
+                     st.valueMs,   st.valueOnDevice, st.launches, st.graph};
+        return out;
+    }
     Result<IncompleteTables> runIncomplete(const TensorProgram &program) override {
         return runIncompleteOnGpu(program);
     }

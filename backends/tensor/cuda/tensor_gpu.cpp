@@ -1,9 +1,13 @@
 #include "backends/tensor/cuda/tensor_gpu.h"
 
 #include "backends/cuda/driver.h"
-#include "backends/tensor/cuda/tensor_modules.h"
 #include "backends/tensor/cuda/chunk_layout.h"
+#include "backends/tensor/cuda/level_launch.h"
+#include "backends/tensor/cuda/op_profile.h"
 #include "backends/tensor/cuda/tensor_gpu_chunked.h"
+#include "backends/tensor/cuda/tensor_modules.h"
+#include "backends/tensor/cuda/value_phase_gpu.h"
+#include "ir/tensor_interpret.h"
 #include "support/timer.h"
 
 #include <algorithm>
@@ -12,16 +16,27 @@
 
 namespace zbddc::cuda {
 
-Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgram &program,
-                                                              const GpuExecOptions &options,
-                                                              GpuExecStats *stats) {
-    GpuExecStats local;
-    GpuExecStats &st = stats ? *stats : local;
+namespace {
+
+// What every run starts with: the program checked, the device, the plan (in core, or out of core
+// over a program perhaps re-laid out), and the kernels compiled for the program that runs.
+struct Prepared {
+    Device *device = nullptr;
+    ChunkPlan plan;
+    std::optional<TensorProgram> relaid;
+    TensorKernelOptions kernels;
+    TensorModules modules;
+};
+
+Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &options,
+                         GpuExecStats &st) {
     if (Status s = program.verify(); !s)
         return s.error();
     auto device = openDevice();
     if (!device)
         return device.error();
+    Prepared p;
+    p.device = *device;
     Device &d = **device;
     st.device = d.info().label();
 
@@ -45,45 +60,55 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
     auto plan = planChunks(program, po);
     // Out of core, slices should be exactly the rows a step reads: re-lay the program out where
     // its layout makes them wider (chunk_layout.h), also when that is what lets it fit.
-    std::optional<TensorProgram> relaid;
     if ((!plan || plan->outOfCore) && needsRelayout(program)) {
-        relaid = relayoutForChunks(program);
-        plan = planChunks(*relaid, po);
+        p.relaid = relayoutForChunks(program);
+        plan = planChunks(*p.relaid, po);
         st.relaid = true;
     }
     if (!plan)
         return plan.error();
-    const TensorProgram &run = relaid ? *relaid : program;
-    st.outOfCore = plan->outOfCore;
+    p.plan = std::move(*plan);
+    st.outOfCore = p.plan.outOfCore;
     // The chunked path splits reductions into ⊕-combined partial results, which a reciprocal
     // does not survive; batched junction trees size their batches to fit instead.
-    if (plan->outOfCore)
+    if (p.plan.outOfCore)
         for (const TensorOp &op : program.ops)
             if (op.kind == TensorOpKind::InverseMax)
                 return error("this program's tables exceed the device memory budget (" +
                              std::to_string(budget >> 20) +
                              " MiB) and its rescaling ops do not run out of core");
-    TensorKernelOptions kernels = options.kernels;
-    for (const OpChunkPlan &op : plan->ops)
-        kernels.eliminationRange |= op.elimSlices > 1;
+    p.kernels = options.kernels;
+    for (const OpChunkPlan &op : p.plan.ops)
+        p.kernels.eliminationRange |= op.elimSlices > 1;
 
-    auto t0 = std::chrono::steady_clock::now();
-    auto compiled = TensorModules::compile(d, run, kernels);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto compiled = TensorModules::compile(d, p.relaid ? *p.relaid : program, p.kernels);
     if (!compiled)
         return compiled.error();
     st.compiledFromCache = compiled->fromCache();
-    const TensorModules &module = *compiled;
+    p.modules = std::move(*compiled);
     st.compileMs = msSince(t0);
-    if (plan->outOfCore) {
-        GpuExecOptions chunked = options;
-        chunked.kernels = kernels;
-        auto computed = runChunkedOnDevice(d, module, run, *plan, chunked, st);
-        if (computed && relaid)
-            restoreLayouts(program, run, *computed);
-        return computed;
-    }
+    return p;
+}
 
-    t0 = std::chrono::steady_clock::now();
+// Out of core: the tables come back on the host, in the caller's layout.
+Result<std::vector<std::vector<double>>> runOutOfCore(const TensorProgram &program, Prepared &p,
+                                                      const GpuExecOptions &options,
+                                                      GpuExecStats &st) {
+    const TensorProgram &run = p.relaid ? *p.relaid : program;
+    GpuExecOptions chunked = options;
+    chunked.kernels = p.kernels;
+    auto computed = runChunkedOnDevice(*p.device, p.modules, run, p.plan, chunked, st);
+    if (computed && p.relaid)
+        restoreLayouts(program, run, *computed);
+    return computed;
+}
+
+// In core: every table uploaded or computed on the device, where it stays for the caller.
+Result<std::vector<DeviceBuffer>> runInCore(const TensorProgram &program, Prepared &p,
+                                            const GpuExecOptions &options, GpuExecStats &st) {
+    Device &d = *p.device;
+    auto t0 = std::chrono::steady_clock::now();
     std::vector<DeviceBuffer> buffers(program.tables.size());
     for (size_t t = 0; t < program.tables.size(); ++t) {
         const Table &tab = program.tables[t];
@@ -122,43 +147,61 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
     t0 = std::chrono::steady_clock::now();
     const unsigned block = options.kernels.blockThreads;
     const unsigned maxGrid = static_cast<unsigned>(d.info().multiprocessors) * 32;
-    std::vector<StreamHandle> streams;
-    for (const auto &level : program.levels) {
-        while (streams.size() < std::min<size_t>(level.size(), 8)) {
-            auto s = d.createStream();
-            if (!s)
-                return s.error();
-            streams.push_back(*s);
+    const EnqueueOp enqueue = [&](uint32_t o, StreamHandle stream) -> Status {
+        auto f = p.modules.function(o);
+        if (!f)
+            return f.error();
+        const bool warp = usesWarpPerRow(program, o, options.kernels);
+        const uint64_t rows = program.tables[program.ops[o].output].entries();
+        for (uint64_t begin = 0; begin < rows; begin += options.chunkRows) {
+            unsigned long long rowBegin = begin;
+            unsigned long long count = std::min(options.chunkRows, rows - begin);
+            DevicePtr in = inputLists[o].ptr();
+            DevicePtr out = buffers[program.ops[o].output].ptr() + begin * sizeof(double);
+            void *args[] = {&in, &out, &rowBegin, &count};
+            const uint64_t threads = count * (warp ? 32 : 1);
+            const unsigned grid = static_cast<unsigned>(
+                std::clamp<uint64_t>((threads + block - 1) / block, 1, maxGrid));
+            if (Status s = d.launch(*f, {grid, block, 0}, args, stream); !s)
+                return s;
+            ++st.launches;
         }
-        for (size_t i = 0; i < level.size(); ++i) {
-            const uint32_t o = level[i];
-            auto f = module.function(o);
-            if (!f)
-                return f.error();
-            const bool warp = usesWarpPerRow(program, o, options.kernels);
-            const uint64_t rows = program.tables[program.ops[o].output].entries();
-            for (uint64_t begin = 0; begin < rows; begin += options.chunkRows) {
-                unsigned long long rowBegin = begin;
-                unsigned long long count = std::min(options.chunkRows, rows - begin);
-                DevicePtr in = inputLists[o].ptr();
-                DevicePtr out = buffers[program.ops[o].output].ptr() + begin * sizeof(double);
-                void *args[] = {&in, &out, &rowBegin, &count};
-                const uint64_t threads = count * (warp ? 32 : 1);
-                const unsigned grid = static_cast<unsigned>(
-                    std::clamp<uint64_t>((threads + block - 1) / block, 1, maxGrid));
-                if (Status s = d.launch(*f, {grid, block, 0}, args, streams[i % streams.size()]);
-                    !s)
-                    return s.error();
-            }
-        }
-        // The next level reads this level's outputs.
-        for (StreamHandle s : streams)
-            if (Status r = d.synchronize(s); !r)
-                return r.error();
+        return Ok{};
+    };
+    if (const char *path = opProfilePath()) { // diagnostic: each op alone, timed
+        if (Status s = profileOps(d, program, enqueue, path); !s)
+            return s.error();
+    } else {
+        LevelLauncher launcher(d);
+        LevelLaunchStats ls;
+        if (Status s = launcher.run(program.levels, enqueue,
+                                     options.useGraphs && gpuGraphsWanted(), &ls); !s)
+            return s.error();
+        st.graph = ls.graph;
+        st.graphCaptureMs = ls.captureMs;
+        st.levelJoins = ls.joins;
     }
     st.kernelMs = msSince(t0);
+    return buffers;
+}
 
-    t0 = std::chrono::steady_clock::now();
+} // namespace
+
+Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgram &program,
+                                                              const GpuExecOptions &options,
+                                                              GpuExecStats *stats) {
+    GpuExecStats local;
+    GpuExecStats &st = stats ? *stats : local;
+    auto p = prepare(program, options, st);
+    if (!p)
+        return p.error();
+    if (p->plan.outOfCore)
+        return runOutOfCore(program, *p, options, st);
+    auto buffers = runInCore(program, *p, options, st);
+    if (!buffers)
+        return buffers.error();
+
+    const auto t0 = std::chrono::steady_clock::now();
     std::vector<std::vector<double>> computed(program.tables.size());
     std::vector<bool> wanted(program.tables.size(), program.fetch.empty());
     for (uint32_t t : program.fetch)
@@ -167,15 +210,44 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
         if (program.tables[t].input || !wanted[t])
             continue;
         computed[t].resize(program.tables[t].entries());
-        if (Status s = d.download(computed[t].data(), buffers[t].ptr(),
-                                  computed[t].size() * sizeof(double));
+        if (Status s = p->device->download(computed[t].data(), (*buffers)[t].ptr(),
+                                           computed[t].size() * sizeof(double));
             !s)
             return s.error();
     }
-    for (StreamHandle s : streams)
-        (void)d.destroyStream(s);
     st.downloadMs = msSince(t0);
     return computed;
+}
+
+Result<double> solveTensorProgramCuda(const TensorProgram &program,
+                                      std::vector<uint32_t> &assignment,
+                                      const GpuExecOptions &options, GpuExecStats *stats) {
+    GpuExecStats local;
+    GpuExecStats &st = stats ? *stats : local;
+    auto p = prepare(program, options, st);
+    if (!p)
+        return p.error();
+    if (p->plan.outOfCore) { // the tables are on the host already: decode there
+        auto computed = runOutOfCore(program, *p, options, st);
+        if (!computed)
+            return computed.error();
+        const auto t0 = std::chrono::steady_clock::now();
+        const double optimum = programResult(program, *computed);
+        recoverAssignment(program, *computed, assignment);
+        st.valueMs = msSince(t0);
+        return optimum;
+    }
+    auto buffers = runInCore(program, *p, options, st);
+    if (!buffers)
+        return buffers.error();
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<DevicePtr> tables;
+    for (const DeviceBuffer &b : *buffers)
+        tables.push_back(b.ptr());
+    auto optimum = decodeOnDevice(*p->device, program, tables, assignment);
+    st.valueMs = msSince(t0);
+    st.valueOnDevice = true;
+    return optimum;
 }
 
 } // namespace zbddc::cuda
