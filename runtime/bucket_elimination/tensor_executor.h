@@ -44,6 +44,7 @@ struct ExecutionTimes {
     bool valueOnDevice = false; // the assignment was decoded where the tables are, none downloaded
     uint64_t launches = 0;      // GPU kernel launches
     bool graph = false;         // the GPU ran the levels as one CUDA graph
+    uint64_t tableBytes = 0;    // bytes the ops must move at least (inputs read, outputs written)
 };
 
 // A program run and its VALUE phase done, by solve().

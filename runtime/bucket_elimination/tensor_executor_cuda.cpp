@@ -138,7 +138,7 @@ class CudaExecutor final : public TensorExecutor {
         out.optimum = *optimum;
         out.device = {DeviceReport::Kind::Cuda, st.device, ""};
         out.times = {st.compileMs, st.uploadMs,   st.kernelMs, st.downloadMs,
-                     st.valueMs,   st.valueOnDevice, st.launches, st.graph};
+                     st.valueMs,   st.valueOnDevice, st.launches, st.graph, st.tableBytes};
         return out;
     }
     Result<IncompleteTables> runIncomplete(const TensorProgram &program) override {

@@ -144,6 +144,8 @@ Result<std::vector<DeviceBuffer>> runInCore(const TensorProgram &program, Prepar
         return s.error();
     st.uploadMs = msSince(t0);
 
+    for (uint32_t o = 0; o < program.ops.size(); ++o)
+        st.tableBytes += opTableBytes(program, o);
     t0 = std::chrono::steady_clock::now();
     const unsigned block = options.kernels.blockThreads;
     const unsigned maxGrid = static_cast<unsigned>(d.info().multiprocessors) * 32;

@@ -39,6 +39,7 @@ struct GpuExecStats {
     bool graph = false;          // in core: the levels ran as one CUDA graph
     double graphCaptureMs = 0;   // its capture and instantiation, within kernelMs
     uint64_t levelJoins = 0;     // levels whose streams were joined by events
+    uint64_t tableBytes = 0;     // in core: bytes the ops must move (op_profile.h), all ops
     bool compiledFromCache = false;
     bool outOfCore = false;
     uint64_t chunks = 0; // kernel launches (steps) of the out-of-core path
