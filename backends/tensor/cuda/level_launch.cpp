@@ -80,12 +80,14 @@ Status LevelLauncher::run(std::span<const std::vector<uint32_t>> levels, const E
                           bool graph, LevelLaunchStats *stats) {
     LevelLaunchStats local;
     LevelLaunchStats &st = stats ? *stats : local;
-    size_t widest = 1;
-    for (const auto &level : levels)
+    size_t widest = 1, ops = 0;
+    for (const auto &level : levels) {
         widest = std::max(widest, level.size());
+        ops += level.size();
+    }
     if (Status s = ensureStreams(widest); !s)
         return s;
-    if (graph) {
+    if (graph && ops > 0) {
         const auto t0 = std::chrono::steady_clock::now();
         LevelLaunchStats captured;
         Status began = device_.beginCapture(streams_[0]);
@@ -103,8 +105,8 @@ Status LevelLauncher::run(std::span<const std::vector<uint32_t>> levels, const E
         }
         if (exec)
             device_.destroyGraph(*exec);
-        if (!enqueued) // an error of the ops themselves: enqueuing them again fails the same way
-            return enqueued;
+        // No graph (a driver that refuses the capture, say): the same work enqueued directly. An
+        // error of the ops themselves recurs there and is reported from there.
     }
     if (Status s = enqueueAll(levels, enqueue, st); !s)
         return s;
