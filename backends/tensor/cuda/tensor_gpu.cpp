@@ -86,6 +86,7 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
     if (!compiled)
         return compiled.error();
     st.compiledFromCache = compiled->fromCache();
+    st.modulesReused = compiled->loadedBefore();
     p.modules = std::move(*compiled);
     st.compileMs = msSince(t0);
     return p;

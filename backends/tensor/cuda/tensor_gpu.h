@@ -41,6 +41,7 @@ struct GpuExecStats {
     uint64_t levelJoins = 0;     // levels whose streams were joined by events
     uint64_t tableBytes = 0;     // in core: bytes the ops must move (op_profile.h), all ops
     bool compiledFromCache = false;
+    bool modulesReused = false; // every module was loaded by an earlier run of this process
     bool outOfCore = false;
     uint64_t chunks = 0; // kernel launches (steps) of the out-of-core path
     // Out of core: the budget and what it came from, bytes copied each way, host tables pinned

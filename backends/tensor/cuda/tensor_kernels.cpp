@@ -16,6 +16,11 @@ uint64_t strideIn(const TensorProgram &p, uint32_t table, uint32_t v) {
 
 bool eliminates(const TensorOp &op) { return reducesVariables(op.kind); }
 
+// Row and joint-value digits are decoded in 32 bits where the numbers fit: a 64-bit division by a
+// constant is a multi-instruction sequence on the GPU, a 32-bit one a multiply-high and a shift,
+// and the decode is most of a thread's arithmetic for a table of a dozen variables.
+constexpr uint64_t kU32Max = 0xffffffffull;
+
 uint64_t eliminatedSpace(const TensorProgram &p, const TensorOp &op) {
     uint64_t m = 1;
     if (eliminates(op))
@@ -66,10 +71,14 @@ void emitJoinedValue(std::ostringstream &o, const TensorProgram &p, const Tensor
     // Decode e into the eliminated variables' digits (last variable fastest).
     const uint64_t m = eliminatedSpace(p, op);
     if (m > 1) {
-        o << indent << "u64 er = e;\n";
+        const bool narrow = m <= kU32Max; // 32-bit division by a constant: one multiply-high
+        const char *type = narrow ? "unsigned" : "u64";
+        const char *suffix = narrow ? "u" : "ull";
+        o << indent << type << " er = (" << type << ")e;\n";
         for (size_t i = op.vars.size(); i-- > 0;) {
             const uint32_t d = p.domainSizes[op.vars[i]];
-            o << indent << "const u64 ed" << i << " = er % " << d << "ull; er /= " << d << "ull;\n";
+            o << indent << "const " << type << " ed" << i << " = er % " << d << suffix << "; er /= "
+              << d << suffix << ";\n";
         }
     }
     o << indent << "double v = ZB_ONE;\n";
@@ -124,10 +133,13 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
              "{\n";
     }
     // Closed-form indexing: the output row's digits, then each input's offset.
-    o << "        u64 rest = rowBegin + r;\n";
+    const bool narrowRows = out.entries() <= kU32Max;
+    const char *rowType = narrowRows ? "unsigned" : "u64";
+    const char *rowSuffix = narrowRows ? "u" : "ull";
+    o << "        " << rowType << " rest = (" << rowType << ")(rowBegin + r);\n";
     for (size_t i = out.scope.size(); i-- > 0;)
-        o << "        const u64 d" << i << " = rest % " << out.domains[i]
-          << "ull; rest /= " << out.domains[i] << "ull;\n";
+        o << "        const " << rowType << " d" << i << " = rest % " << out.domains[i] << rowSuffix
+          << "; rest /= " << out.domains[i] << rowSuffix << ";\n";
     for (size_t j = 0; j < op.inputs.size(); ++j) {
         uint64_t base = 0;
         const uint32_t in = op.inputs[j];

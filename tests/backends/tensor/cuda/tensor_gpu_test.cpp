@@ -247,6 +247,17 @@ TEST_CASE("the VALUE phase on the device picks recoverAssignment's assignment", 
         CHECK(st.graph == o.useGraphs);
         CHECK(*optimum == programResult(*p, *ref));
         CHECK(device == host);
+        // Solved again: the modules loaded above serve (tensor_modules.h), the answer is the same.
+        std::vector<uint32_t> again = host;
+        for (uint32_t v = 0; v < again.size(); ++v)
+            if (evidence.empty() || evidence[v] == UINT32_MAX)
+                again[v] = 0;
+        GpuExecStats st2;
+        auto second = solveTensorProgramCuda(*p, again, o, &st2);
+        REQUIRE(second.ok());
+        CHECK(st2.modulesReused);
+        CHECK(*second == *optimum);
+        CHECK(again == host);
     }
 }
 
