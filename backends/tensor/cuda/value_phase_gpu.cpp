@@ -40,7 +40,8 @@ std::string valuePhaseKernelSource() {
 }
 
 Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
-                              std::span<const DevicePtr> tables, std::vector<uint32_t> &assignment) {
+                              std::span<const DevicePtr> tables,
+                              std::vector<uint32_t> &assignment) {
     if (assignment.size() != program.domainSizes.size())
         return error("internal error: the assignment has " + std::to_string(assignment.size()) +
                      " entries for " + std::to_string(program.domainSizes.size()) + " variables");
@@ -70,7 +71,8 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
     if (Status s = d.launch(*f, {1, 32, 0}, args); !s)
         return s.error();
     if (!assignment.empty())
-        if (Status s = d.download(assignment.data(), assignPtr, assignment.size() * sizeof(uint32_t));
+        if (Status s =
+                d.download(assignment.data(), assignPtr, assignment.size() * sizeof(uint32_t));
             !s)
             return s.error();
     double optimum = 0;

@@ -21,7 +21,9 @@ namespace zbddc::cuda {
 Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program);
 
 // The kernel's semiring arguments: whether ⊕ minimises, whether ⊗ multiplies.
-inline int valuePhaseMinimizes(Semiring s) { return s == Semiring::MinSum ? 1 : 0; }
+inline int valuePhaseMinimizes(Semiring s) {
+    return s == Semiring::MinSum ? 1 : 0;
+}
 inline int valuePhaseMultiplies(Semiring s) {
     return s == Semiring::SumProduct || s == Semiring::MaxProduct ? 1 : 0;
 }

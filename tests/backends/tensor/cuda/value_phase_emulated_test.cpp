@@ -80,7 +80,8 @@ double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>
 
 } // namespace
 
-TEST_CASE("the VALUE phase kernel on an emulated warp equals recoverAssignment", "[value][emulated]") {
+TEST_CASE("the VALUE phase kernel on an emulated warp equals recoverAssignment",
+          "[value][emulated]") {
     std::mt19937 rng(7);
     int wide = 0;
     for (int trial = 0; trial < 60; ++trial) {
@@ -151,13 +152,15 @@ TEST_CASE("the VALUE phase plan lists reducing ops last first, eliminated variab
     REQUIRE(p.verify().ok());
     auto plan = cuda::buildValuePhasePlan(p);
     REQUIRE(plan.ok());
+    // clang-format off
     const std::vector<uint32_t> expected{
-        1, 2,                   // one result: table 2
-        2,                      // two reducing ops
-        1, 0, 2, 1, 0, 1, 1, 1, // op 1: eliminates x0 (domain 2, stride 1); input g(x0 marked)
-        0x80000000u, 2,         //
-        1, 1, 3, 1, 0, 1, 0, 2, // op 0: eliminates x1 (domain 3, stride 1); input f(x0, x1 marked)
-        0, 2, 0x80000000u, 3};
+        1, 2,                            // one result: table 2
+        2,                               // two reducing ops
+        1, 0, 2, 1, 0,                   // op 1 eliminates x0 (domain 2, stride 1)
+        1, 1, 1, 0x80000000u, 2,         //   one input: g(x0), x0 marked
+        1, 1, 3, 1, 0,                   // op 0 eliminates x1 (domain 3, stride 1)
+        1, 0, 2, 0, 2, 0x80000000u, 3};  //   one input: f(x0, x1), x1 marked
+    // clang-format on
     CHECK(*plan == expected);
     auto computed = interpretTensorProgram(p);
     REQUIRE(computed.ok());
