@@ -105,42 +105,81 @@ Result<std::vector<std::vector<double>>> runOutOfCore(const TensorProgram &progr
     return computed;
 }
 
-// In core: every table uploaded or computed on the device, where it stays for the caller.
-Result<std::vector<DeviceBuffer>> runInCore(const TensorProgram &program, Prepared &p,
-                                            const GpuExecOptions &options, GpuExecStats &st) {
-    Device &d = *p.device;
-    auto t0 = std::chrono::steady_clock::now();
-    std::vector<DeviceBuffer> buffers(program.tables.size());
+// The device's tables of an in-core run: `at[id]` is table id's address, in a block of `owned`.
+struct DeviceTables {
+    std::vector<DeviceBuffer> owned;
+    std::vector<DevicePtr> at;
+};
+
+// Input tables of at most this size share one device block filled by one copy: each copy from
+// pageable memory is a synchronous round trip of tens of microseconds, and a WCSP such as SPOT5
+// 404 has hundreds of small cost functions. Larger ones get their own block (the pool rounds a
+// block up to a power of two, too costly for large tables packed together).
+constexpr uint64_t kPackedInputMaxBytes = uint64_t{1} << 20;
+constexpr uint64_t kPackedAlign = 256;
+
+Status uploadInputs(Device &d, const TensorProgram &program, DeviceTables &dt) {
+    std::vector<uint64_t> packedAt(program.tables.size(), UINT64_MAX);
+    uint64_t packedBytes = 0;
+    for (size_t t = 0; t < program.tables.size(); ++t) {
+        const uint64_t bytes = program.tables[t].entries() * sizeof(double);
+        if (program.tables[t].input && bytes <= kPackedInputMaxBytes) {
+            packedAt[t] = packedBytes;
+            packedBytes += (bytes + kPackedAlign - 1) / kPackedAlign * kPackedAlign;
+        }
+    }
+    std::vector<double> staging(packedBytes / sizeof(double));
+    auto block = d.allocate(std::max<uint64_t>(packedBytes, 1));
+    if (!block)
+        return block.error();
     for (size_t t = 0; t < program.tables.size(); ++t) {
         const Table &tab = program.tables[t];
+        if (packedAt[t] != UINT64_MAX) {
+            dt.at[t] = block->ptr() + packedAt[t];
+            const std::vector<double> dense = tab.sparse ? tab.denseValues() : std::vector<double>{};
+            const std::vector<double> &src = tab.sparse ? dense : tab.values;
+            std::copy(src.begin(), src.end(), staging.begin() + packedAt[t] / sizeof(double));
+            continue;
+        }
         auto buf = d.allocate(std::max<uint64_t>(tab.entries(), 1) * sizeof(double));
         if (!buf)
             return buf.error();
-        buffers[t] = std::move(*buf);
+        dt.at[t] = buf->ptr();
+        dt.owned.push_back(std::move(*buf));
         if (!tab.input)
             continue;
-        std::vector<double> dense;
-        const std::vector<double> *src = &tab.values;
-        if (tab.sparse) {
-            dense.assign(tab.entries(), tab.defaultValue);
-            for (size_t r = 0; r < tab.rows.size(); ++r)
-                dense[tab.rows[r]] = tab.values[r];
-            src = &dense;
-        }
-        if (Status s = d.upload(buffers[t].ptr(), src->data(), src->size() * sizeof(double)); !s)
-            return s.error();
+        const std::vector<double> dense = tab.sparse ? tab.denseValues() : std::vector<double>{};
+        const std::vector<double> &src = tab.sparse ? dense : tab.values;
+        if (Status s = d.upload(dt.at[t], src.data(), src.size() * sizeof(double)); !s)
+            return s;
     }
-    // Per op, the device array of its input pointers.
-    std::vector<DeviceBuffer> inputLists(program.ops.size());
+    if (packedBytes)
+        if (Status s = d.upload(block->ptr(), staging.data(), packedBytes); !s)
+            return s;
+    dt.owned.push_back(std::move(*block));
+    return Ok{};
+}
+
+// In core: every table uploaded or computed on the device, where it stays for the caller.
+Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
+                               const GpuExecOptions &options, GpuExecStats &st) {
+    Device &d = *p.device;
+    auto t0 = std::chrono::steady_clock::now();
+    DeviceTables dt;
+    dt.at.resize(program.tables.size());
+    if (Status s = uploadInputs(d, program, dt); !s)
+        return s.error();
+    // Every op's list of input addresses, in one device array filled by one copy.
+    std::vector<DevicePtr> lists;
+    std::vector<uint64_t> listAt(program.ops.size());
     for (size_t o = 0; o < program.ops.size(); ++o) {
-        std::vector<DevicePtr> ptrs;
+        listAt[o] = lists.size() * sizeof(DevicePtr);
         for (uint32_t in : program.ops[o].inputs)
-            ptrs.push_back(buffers[in].ptr());
-        auto buf = uploadArray(d, ptrs);
-        if (!buf)
-            return buf.error();
-        inputLists[o] = std::move(*buf);
+            lists.push_back(dt.at[in]);
     }
+    auto listBuf = uploadArray(d, lists);
+    if (!listBuf)
+        return listBuf.error();
     if (Status s = d.synchronize(); !s)
         return s.error();
     st.uploadMs = msSince(t0);
@@ -159,8 +198,8 @@ Result<std::vector<DeviceBuffer>> runInCore(const TensorProgram &program, Prepar
         for (uint64_t begin = 0; begin < rows; begin += options.chunkRows) {
             unsigned long long rowBegin = begin;
             unsigned long long count = std::min(options.chunkRows, rows - begin);
-            DevicePtr in = inputLists[o].ptr();
-            DevicePtr out = buffers[program.ops[o].output].ptr() + begin * sizeof(double);
+            DevicePtr in = listBuf->ptr() + listAt[o];
+            DevicePtr out = dt.at[program.ops[o].output] + begin * sizeof(double);
             void *args[] = {&in, &out, &rowBegin, &count};
             const uint64_t threads = count * (warp ? 32 : 1);
             const unsigned grid = static_cast<unsigned>(
@@ -185,7 +224,7 @@ Result<std::vector<DeviceBuffer>> runInCore(const TensorProgram &program, Prepar
         st.levelJoins = ls.joins;
     }
     st.kernelMs = msSince(t0);
-    return buffers;
+    return dt;
 }
 
 } // namespace
@@ -213,7 +252,7 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
         if (program.tables[t].input || !wanted[t])
             continue;
         computed[t].resize(program.tables[t].entries());
-        if (Status s = p->device->download(computed[t].data(), (*buffers)[t].ptr(),
+        if (Status s = p->device->download(computed[t].data(), buffers->at[t],
                                            computed[t].size() * sizeof(double));
             !s)
             return s.error();
@@ -244,10 +283,7 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
     if (!buffers)
         return buffers.error();
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<DevicePtr> tables;
-    for (const DeviceBuffer &b : *buffers)
-        tables.push_back(b.ptr());
-    auto optimum = decodeOnDevice(*p->device, program, tables, assignment);
+    auto optimum = decodeOnDevice(*p->device, program, buffers->at, assignment);
     st.valueMs = msSince(t0);
     st.valueOnDevice = true;
     return optimum;
