@@ -49,12 +49,8 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
     Result<CompleteTables> run() override {
         if (const char *profile = cuda::opProfilePath())
             return runProfiled(profile);
-        for (const auto &level : program_.levels) { // the next level reads this one's outputs
-            if (Status s = session_->launch(level); !s)
-                return s.error();
-            if (Status s = session_->wait(); !s)
-                return s.error();
-        }
+        if (Status s = session_->runAll(); !s)
+            return s.error();
         return download();
     }
 
