@@ -1,8 +1,9 @@
 // Bucket elimination on WCSP/UAI instances: sequential CPU BE (1 thread), parallel CPU BE (all
 // hardware threads), the GPU where one is usable, and toulbar2 (its optimum is the oracle) side by
 // side. On the GPU: where the time went (upload, kernels, VALUE phase, the kernels' compile from
-// the cache, host preparation = order + lowering), launches, whether one CUDA graph ran, a second
-// run without graphs, and the achieved bandwidth (bytes the ops must move / kernel time).
+// the cache, host preparation = order + lowering), launches, whether one CUDA graph ran and the
+// tables were floats, runs without graphs and with double tables beside it, and the achieved
+// bandwidth (bytes the ops must move / kernel time).
 // Prints a table and writes JSON.
 // Usage: wcsp_be [--json FILE] [--heuristic NAME] [--toulbar2-opts "..."] FILE...
 #include "compiler/frontends/wcsp/read_cost_network.h"
@@ -103,7 +104,7 @@ int main(int argc, char **argv) {
         auto par = solveBucketElimination(*net, o);
         // GPU: the second run is timed (the first fills the NVRTC disk cache); its solve time
         // covers upload, kernels and download, not compilation.
-        std::optional<Solution> gpu, gpuNoGraph;
+        std::optional<Solution> gpu, gpuNoGraph, gpuDoubles;
         if (haveGpu) {
             BeOptions g = o;
             g.executor = "cuda";
@@ -117,6 +118,12 @@ int main(int argc, char **argv) {
             if (auto plain = solveBucketElimination(*net, g))
                 gpuNoGraph = std::move(*plain);
             unsetenv("ZBDDC_GPU_GRAPH");
+            if (gpu && gpu->stats.execution.float32) { // and with 64-bit tables, to compare
+                setenv("ZBDDC_GPU_FLOAT32", "0", 1);
+                if (auto wide = solveBucketElimination(*net, g))
+                    gpuDoubles = std::move(*wide);
+                unsetenv("ZBDDC_GPU_FLOAT32");
+            }
         }
         const Toulbar2Answer tb = net->integerCosts ? runToulbar2(path, tbOpts) : Toulbar2Answer{};
         // Agreement with toulbar2 when it answered: the same optimum, or both infeasible.
@@ -124,6 +131,7 @@ int main(int argc, char **argv) {
         const bool agree =
             par && par->cost == seq->cost && (!haveGpu || (gpu && gpu->cost == seq->cost)) &&
             (!gpuNoGraph || gpuNoGraph->cost == seq->cost) &&
+            (!gpuDoubles || gpuDoubles->cost == seq->cost) &&
             (!tbAnswered ||
              (tb.noSolution ? !seq->feasible : seq->feasible && *tb.optimum == seq->cost));
         failures += !agree;
@@ -147,12 +155,18 @@ int main(int argc, char **argv) {
                         "host prep %.1f ms; %.1f GB/s over %.1f MB",
                         "", gpu->device.label().c_str(), run(*gpu), run(*seq) / run(*gpu),
                         par ? run(*par) / run(*gpu) : NAN, threads, gt.uploadMs, gt.kernelMs,
-                        (unsigned long long)gt.launches, gt.graph ? ", one graph" : "", gt.valueMs,
+                        (unsigned long long)gt.launches,
+                        gt.graph ? (gt.float32 ? ", one graph, float tables" : ", one graph")
+                                 : (gt.float32 ? ", float tables" : ""),
+                        gt.valueMs,
                         gt.valueOnDevice ? "on the device" : "on the host", gt.compileMs,
                         gpu->stats.orderMs + gpu->stats.buildMs, bandwidth, gt.tableBytes / 1e6);
             if (gpuNoGraph)
                 std::printf("; without graphs run %.2f ms (kernels %.2f)", run(*gpuNoGraph),
                             gpuNoGraph->stats.execution.kernelMs);
+            if (gpuDoubles)
+                std::printf("; with double tables run %.2f ms (kernels %.2f)", run(*gpuDoubles),
+                            gpuDoubles->stats.execution.kernelMs);
             std::printf("\n");
         }
         json << (firstJson ? "" : ",") << "\n  {\"instance\": \"" << name
@@ -169,9 +183,11 @@ int main(int argc, char **argv) {
              << ", \"gpu_value_on_device\": " << (gt.valueOnDevice ? "true" : "false")
              << ", \"gpu_compile_ms\": " << gt.compileMs << ", \"gpu_launches\": " << gt.launches
              << ", \"gpu_graph\": " << (gt.graph ? "true" : "false")
+             << ", \"gpu_float32\": " << (gt.float32 ? "true" : "false")
              << ", \"gpu_table_bytes\": " << gt.tableBytes << ", \"gpu_gb_per_s\": " << bandwidth
              << ", \"host_prep_ms\": " << (gpu ? gpu->stats.orderMs + gpu->stats.buildMs : -1)
              << ", \"gpu_nograph_run_ms\": " << (gpuNoGraph ? run(*gpuNoGraph) : -1)
+             << ", \"gpu_double_run_ms\": " << (gpuDoubles ? run(*gpuDoubles) : -1)
              << ", \"gpu_solve_ms\": " << (gpu ? gpu->stats.solveMs : -1) << ", \"gpu_device\": \""
              << (gpu ? gpu->device.label() : std::string("none")) << "\""
              << ", \"cost\": " << (seq->feasible ? seq->cost : -1)

@@ -45,6 +45,7 @@ struct ExecutionTimes {
     uint64_t launches = 0;      // GPU kernel launches
     bool graph = false;         // the GPU ran the levels as one CUDA graph
     uint64_t tableBytes = 0;    // bytes the ops must move at least (inputs read, outputs written)
+    bool float32 = false;       // the GPU held the tables as floats (every value exact)
 };
 
 // A program run and its VALUE phase done, by solve().

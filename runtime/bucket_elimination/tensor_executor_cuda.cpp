@@ -125,7 +125,7 @@ class CudaExecutor final : public TensorExecutor {
         out.optimum = *optimum;
         out.device = {DeviceReport::Kind::Cuda, st.device, ""};
         out.times = {st.compileMs, st.uploadMs,   st.kernelMs, st.downloadMs,
-                     st.valueMs,   st.valueOnDevice, st.launches, st.graph, st.tableBytes};
+                     st.valueMs,   st.valueOnDevice, st.launches, st.graph, st.tableBytes, st.float32};
         return out;
     }
     Result<IncompleteTables> runIncomplete(const TensorProgram &program) override {

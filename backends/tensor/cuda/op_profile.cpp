@@ -10,20 +10,20 @@ const char *opProfilePath() {
     return p && *p ? p : nullptr;
 }
 
-uint64_t opTableBytes(const TensorProgram &program, uint32_t op) {
+uint64_t opTableBytes(const TensorProgram &program, uint32_t op, uint64_t valueBytes) {
     const TensorOp &o = program.ops[op];
     uint64_t entries = program.tables[o.output].entries();
     for (uint32_t in : o.inputs)
         entries += program.tables[in].entries();
-    return entries * sizeof(double);
+    return entries * valueBytes;
 }
 
 void writeOpProfileLine(std::FILE *f, const TensorProgram &program, uint32_t op, uint32_t level,
-                        double ms) {
+                        double ms, uint64_t valueBytes) {
     uint64_t eliminated = 1;
     for (uint32_t v : program.ops[op].vars)
         eliminated *= program.domainSizes[v];
-    const double gbPerS = ms > 0 ? static_cast<double>(opTableBytes(program, op)) / (ms * 1e6) : 0;
+    const double gbPerS = ms > 0 ? static_cast<double>(opTableBytes(program, op, valueBytes)) / (ms * 1e6) : 0;
     std::fprintf(f, "%u\t%s\t%u\t%llu\t%llu\t%.4f\t%.2f GB/s\n", op,
                  tensorOpKindName(program.ops[op].kind), level,
                  (unsigned long long)program.tables[program.ops[op].output].entries(),
@@ -31,7 +31,7 @@ void writeOpProfileLine(std::FILE *f, const TensorProgram &program, uint32_t op,
 }
 
 Status profileOps(Device &d, const TensorProgram &program, const EnqueueOp &enqueue,
-                  const char *path) {
+                  const char *path, uint64_t valueBytes) {
     std::unique_ptr<std::FILE, int (*)(std::FILE *)> f(std::fopen(path, "a"), std::fclose);
     if (!f)
         return error(std::string(path) + ": cannot open the GPU profile for appending");
@@ -46,7 +46,7 @@ Status profileOps(Device &d, const TensorProgram &program, const EnqueueOp &enqu
                 result = ms.error();
                 break;
             }
-            writeOpProfileLine(f.get(), program, o, l, *ms);
+            writeOpProfileLine(f.get(), program, o, l, *ms, valueBytes);
         }
     (void)d.destroyStream(*stream);
     return result;

@@ -16,15 +16,15 @@ namespace zbddc::cuda {
 // $ZBDDC_GPU_PROFILE where set and not empty, else null.
 const char *opProfilePath();
 
-// Bytes an op must move at least: its inputs' tables and its output, 8 bytes an entry.
-uint64_t opTableBytes(const TensorProgram &program, uint32_t op);
+// Bytes an op must move at least: its inputs' tables and its output, `valueBytes` an entry.
+uint64_t opTableBytes(const TensorProgram &program, uint32_t op, uint64_t valueBytes = 8);
 
 // One profile line for op `op` of level `level` that took `ms`.
 void writeOpProfileLine(std::FILE *f, const TensorProgram &program, uint32_t op, uint32_t level,
-                        double ms);
+                        double ms, uint64_t valueBytes = 8);
 
 // Every level's ops, one at a time on one stream, each timed; lines appended to `path`.
 Status profileOps(Device &device, const TensorProgram &program, const EnqueueOp &enqueue,
-                  const char *path);
+                  const char *path, uint64_t valueBytes = 8);
 
 } // namespace zbddc::cuda

@@ -3,6 +3,7 @@
 #include "backends/cuda/driver.h"
 #include "backends/tensor/cuda/chunk_layout.h"
 #include "backends/tensor/cuda/level_launch.h"
+#include "backends/tensor/cuda/narrow_costs.h"
 #include "backends/tensor/cuda/op_profile.h"
 #include "backends/tensor/cuda/tensor_gpu_chunked.h"
 #include "backends/tensor/cuda/tensor_modules.h"
@@ -12,6 +13,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <optional>
 
 namespace zbddc::cuda {
@@ -80,6 +83,12 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
     p.kernels = options.kernels;
     for (const OpChunkPlan &op : p.plan.ops)
         p.kernels.eliminationRange |= op.elimSlices > 1;
+    // In core, 32-bit tables where every value provably stays exact (narrow_costs.h); the
+    // out-of-core path keeps doubles (its host tables are the caller's).
+    const char *narrow = std::getenv("ZBDDC_GPU_FLOAT32");
+    p.kernels.float32 = !p.plan.outOfCore && options.narrowCosts &&
+                        !(narrow && std::strcmp(narrow, "0") == 0) && fitsFloat32(program);
+    st.float32 = p.kernels.float32;
 
     const auto t0 = std::chrono::steady_clock::now();
     auto compiled = TensorModules::compile(d, p.relaid ? *p.relaid : program, p.kernels);
@@ -118,17 +127,33 @@ struct DeviceTables {
 constexpr uint64_t kPackedInputMaxBytes = uint64_t{1} << 20;
 constexpr uint64_t kPackedAlign = 256;
 
-Status uploadInputs(Device &d, const TensorProgram &program, DeviceTables &dt) {
+// Table `tab`'s complete values as the device holds them, at `dst`: doubles, or floats where
+// narrow_costs.h proved every value an integer a float holds exactly.
+void writeDeviceImage(const Table &tab, bool float32, unsigned char *dst) {
+    const std::vector<double> dense = tab.sparse ? tab.denseValues() : std::vector<double>{};
+    const std::vector<double> &src = tab.sparse ? dense : tab.values;
+    if (!float32) {
+        std::memcpy(dst, src.data(), src.size() * sizeof(double));
+        return;
+    }
+    for (size_t i = 0; i < src.size(); ++i) {
+        const float f = static_cast<float>(src[i]);
+        std::memcpy(dst + i * sizeof(float), &f, sizeof f);
+    }
+}
+
+Status uploadInputs(Device &d, const TensorProgram &program, bool float32, DeviceTables &dt) {
+    const uint64_t valueBytes = float32 ? sizeof(float) : sizeof(double);
     std::vector<uint64_t> packedAt(program.tables.size(), UINT64_MAX);
     uint64_t packedBytes = 0;
     for (size_t t = 0; t < program.tables.size(); ++t) {
-        const uint64_t bytes = program.tables[t].entries() * sizeof(double);
+        const uint64_t bytes = program.tables[t].entries() * valueBytes;
         if (program.tables[t].input && bytes <= kPackedInputMaxBytes) {
             packedAt[t] = packedBytes;
             packedBytes += (bytes + kPackedAlign - 1) / kPackedAlign * kPackedAlign;
         }
     }
-    std::vector<double> staging(packedBytes / sizeof(double));
+    std::vector<unsigned char> staging(packedBytes);
     auto block = d.allocate(std::max<uint64_t>(packedBytes, 1));
     if (!block)
         return block.error();
@@ -136,21 +161,20 @@ Status uploadInputs(Device &d, const TensorProgram &program, DeviceTables &dt) {
         const Table &tab = program.tables[t];
         if (packedAt[t] != UINT64_MAX) {
             dt.at[t] = block->ptr() + packedAt[t];
-            const std::vector<double> dense = tab.sparse ? tab.denseValues() : std::vector<double>{};
-            const std::vector<double> &src = tab.sparse ? dense : tab.values;
-            std::copy(src.begin(), src.end(), staging.begin() + packedAt[t] / sizeof(double));
+            writeDeviceImage(tab, float32, staging.data() + packedAt[t]);
             continue;
         }
-        auto buf = d.allocate(std::max<uint64_t>(tab.entries(), 1) * sizeof(double));
+        const uint64_t bytes = tab.entries() * valueBytes;
+        auto buf = d.allocate(std::max<uint64_t>(bytes, 1));
         if (!buf)
             return buf.error();
         dt.at[t] = buf->ptr();
         dt.owned.push_back(std::move(*buf));
         if (!tab.input)
             continue;
-        const std::vector<double> dense = tab.sparse ? tab.denseValues() : std::vector<double>{};
-        const std::vector<double> &src = tab.sparse ? dense : tab.values;
-        if (Status s = d.upload(dt.at[t], src.data(), src.size() * sizeof(double)); !s)
+        std::vector<unsigned char> image(bytes);
+        writeDeviceImage(tab, float32, image.data());
+        if (Status s = d.upload(dt.at[t], image.data(), bytes); !s)
             return s;
     }
     if (packedBytes)
@@ -167,7 +191,8 @@ Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
     auto t0 = std::chrono::steady_clock::now();
     DeviceTables dt;
     dt.at.resize(program.tables.size());
-    if (Status s = uploadInputs(d, program, dt); !s)
+    const bool float32 = p.kernels.float32;
+    if (Status s = uploadInputs(d, program, float32, dt); !s)
         return s.error();
     // Every op's list of input addresses, in one device array filled by one copy.
     std::vector<DevicePtr> lists;
@@ -185,7 +210,7 @@ Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
     st.uploadMs = msSince(t0);
 
     for (uint32_t o = 0; o < program.ops.size(); ++o)
-        st.tableBytes += opTableBytes(program, o);
+        st.tableBytes += opTableBytes(program, o, float32 ? sizeof(float) : sizeof(double));
     t0 = std::chrono::steady_clock::now();
     const unsigned block = options.kernels.blockThreads;
     const unsigned maxGrid = static_cast<unsigned>(d.info().multiprocessors) * 32;
@@ -199,7 +224,8 @@ Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
             unsigned long long rowBegin = begin;
             unsigned long long count = std::min(options.chunkRows, rows - begin);
             DevicePtr in = listBuf->ptr() + listAt[o];
-            DevicePtr out = dt.at[program.ops[o].output] + begin * sizeof(double);
+            DevicePtr out = dt.at[program.ops[o].output] +
+                            begin * (float32 ? sizeof(float) : sizeof(double));
             void *args[] = {&in, &out, &rowBegin, &count};
             const uint64_t threads = count * (warp ? 32 : 1);
             const unsigned grid = static_cast<unsigned>(
@@ -211,7 +237,9 @@ Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
         return Ok{};
     };
     if (const char *path = opProfilePath()) { // diagnostic: each op alone, timed
-        if (Status s = profileOps(d, program, enqueue, path); !s)
+        if (Status s = profileOps(d, program, enqueue, path,
+                                  float32 ? sizeof(float) : sizeof(double));
+            !s)
             return s.error();
     } else {
         LevelLauncher launcher(d);
@@ -248,14 +276,24 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
     std::vector<bool> wanted(program.tables.size(), program.fetch.empty());
     for (uint32_t t : program.fetch)
         wanted[t] = true;
+    std::vector<float> narrow;
     for (size_t t = 0; t < program.tables.size(); ++t) {
         if (program.tables[t].input || !wanted[t])
             continue;
         computed[t].resize(program.tables[t].entries());
-        if (Status s = p->device->download(computed[t].data(), buffers->at[t],
-                                           computed[t].size() * sizeof(double));
+        if (!p->kernels.float32) {
+            if (Status s = p->device->download(computed[t].data(), buffers->at[t],
+                                               computed[t].size() * sizeof(double));
+                !s)
+                return s.error();
+            continue;
+        }
+        narrow.resize(computed[t].size());
+        if (Status s = p->device->download(narrow.data(), buffers->at[t],
+                                           narrow.size() * sizeof(float));
             !s)
             return s.error();
+        std::copy(narrow.begin(), narrow.end(), computed[t].begin()); // exact: integers < 2^24
     }
     st.downloadMs = msSince(t0);
     return computed;
@@ -283,7 +321,8 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
     if (!buffers)
         return buffers.error();
     const auto t0 = std::chrono::steady_clock::now();
-    auto optimum = decodeOnDevice(*p->device, program, buffers->at, assignment);
+    auto optimum =
+        decodeOnDevice(*p->device, program, buffers->at, assignment, p->kernels.float32);
     st.valueMs = msSince(t0);
     st.valueOnDevice = true;
     return optimum;

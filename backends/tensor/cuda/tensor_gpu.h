@@ -29,6 +29,7 @@ struct GpuExecOptions {
     uint32_t maxInFlight = 4;       // steps (buffers and streams) in flight per op out of core
     bool timeCopies = false;        // out of core: time every copy with events (stats below)
     bool useGraphs = true;          // in core: one CUDA graph per run (also ZBDDC_GPU_GRAPH=0: off)
+    bool narrowCosts = true; // in core: float tables where exact (narrow_costs.h; ZBDDC_GPU_FLOAT32=0: off)
 };
 
 struct GpuExecStats {
@@ -40,6 +41,7 @@ struct GpuExecStats {
     double graphCaptureMs = 0;   // its capture and instantiation, within kernelMs
     uint64_t levelJoins = 0;     // levels whose streams were joined by events
     uint64_t tableBytes = 0;     // in core: bytes the ops must move (op_profile.h), all ops
+    bool float32 = false;        // in core: the tables were floats (narrow_costs.h)
     bool compiledFromCache = false;
     bool modulesReused = false; // every module was loaded by an earlier run of this process
     bool outOfCore = false;

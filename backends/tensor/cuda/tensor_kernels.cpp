@@ -35,29 +35,36 @@ const char *kPrelude =
 typedef unsigned long long u64;
 )";
 
-std::string semiringFunctions(Semiring s) {
+std::string semiringFunctions(Semiring s, bool float32) {
     std::ostringstream o;
     const bool product = s == Semiring::SumProduct || s == Semiring::MaxProduct;
-    o << "__device__ __forceinline__ double zb_times(double a, double b) { return a "
+    o << "typedef " << (float32 ? "float" : "double") << " zb_val;\n";
+    o << "__device__ __forceinline__ zb_val zb_times(zb_val a, zb_val b) { return a "
       << (product ? "*" : "+") << " b; }\n";
+    const char *fmin = float32 ? "fminf" : "fmin", *fmax = float32 ? "fmaxf" : "fmax";
+    const char *inf = float32 ? "__int_as_float(0x7f800000)"
+                              : "__longlong_as_double(0x7ff0000000000000ULL)";
+    const char *negInf = float32 ? "__int_as_float(0xff800000)"
+                                 : "__longlong_as_double(0xfff0000000000000ULL)";
+    auto plus = [&](const std::string &body) {
+        o << "__device__ __forceinline__ zb_val zb_plus(zb_val a, zb_val b) { return " << body
+          << "; }\n";
+    };
     switch (s) {
     case Semiring::SumProduct:
-        o << "__device__ __forceinline__ double zb_plus(double a, double b) { return a + b; }\n";
+        plus("a + b");
         o << "#define ZB_ZERO 0.0\n";
         break;
     case Semiring::MinSum:
-        o << "__device__ __forceinline__ double zb_plus(double a, double b) { return fmin(a, b); "
-             "}\n";
-        o << "#define ZB_ZERO __longlong_as_double(0x7ff0000000000000ULL)\n";
+        plus(std::string(fmin) + "(a, b)");
+        o << "#define ZB_ZERO " << inf << "\n";
         break;
     case Semiring::MaxSum:
-        o << "__device__ __forceinline__ double zb_plus(double a, double b) { return fmax(a, b); "
-             "}\n";
-        o << "#define ZB_ZERO __longlong_as_double(0xfff0000000000000ULL)\n";
+        plus(std::string(fmax) + "(a, b)");
+        o << "#define ZB_ZERO " << negInf << "\n";
         break;
     case Semiring::MaxProduct:
-        o << "__device__ __forceinline__ double zb_plus(double a, double b) { return fmax(a, b); "
-             "}\n";
+        plus(std::string(fmax) + "(a, b)");
         o << "#define ZB_ZERO 0.0\n";
         break;
     }
@@ -65,7 +72,7 @@ std::string semiringFunctions(Semiring s) {
     return o.str();
 }
 
-// Emits `double v = ⊗_j in_j[off_j + eoff_j(e)]` for a joint eliminated value held in `e`.
+// Emits `zb_val v = ⊗_j in_j[off_j + eoff_j(e)]` for a joint eliminated value held in `e`.
 void emitJoinedValue(std::ostringstream &o, const TensorProgram &p, const TensorOp &op,
                      const std::string &indent) {
     // Decode e into the eliminated variables' digits (last variable fastest).
@@ -81,7 +88,7 @@ void emitJoinedValue(std::ostringstream &o, const TensorProgram &p, const Tensor
               << d << suffix << ";\n";
         }
     }
-    o << indent << "double v = ZB_ONE;\n";
+    o << indent << "zb_val v = ZB_ONE;\n";
     for (size_t j = 0; j < op.inputs.size(); ++j) {
         o << indent << "v = zb_times(v, in" << j << "[off" << j;
         if (m > 1)
@@ -103,20 +110,21 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
       << (warp ? ", warp per row" : ", thread per row") << "\n";
     o << "extern \"C\" __global__ void __launch_bounds__(" << opt.blockThreads << ") "
       << tensorKernelName(opId)
-      << "(const double *const *inputs, double *out, u64 rowBegin, u64 rowCount"
+      << "(const zb_val *const *inputs, zb_val *out, u64 rowBegin, u64 rowCount"
       << (opt.eliminationRange ? ", u64 elimBegin, u64 elimCount" : "") << ") {\n";
     // Shared-memory staging of small inputs (all threads of a block reuse them).
     unsigned sharedUsed = 0;
+    const unsigned valueBytes = opt.float32 ? 4 : 8;
     for (size_t j = 0; j < op.inputs.size(); ++j) {
         const uint64_t n = p.tables[op.inputs[j]].entries();
-        if (n <= opt.sharedInputMaxEntries && sharedUsed + n * 8 <= opt.sharedInputBytes) {
-            o << "    __shared__ double s" << j << "[" << n << "];\n";
+        if (n <= opt.sharedInputMaxEntries && sharedUsed + n * valueBytes <= opt.sharedInputBytes) {
+            o << "    __shared__ zb_val s" << j << "[" << n << "];\n";
             o << "    for (unsigned k = threadIdx.x; k < " << n << "u; k += blockDim.x) s" << j
               << "[k] = inputs[" << j << "][k];\n";
-            o << "    const double *in" << j << " = s" << j << ";\n";
-            sharedUsed += static_cast<unsigned>(n * 8);
+            o << "    const zb_val *in" << j << " = s" << j << ";\n";
+            sharedUsed += static_cast<unsigned>(n * valueBytes);
         } else {
-            o << "    const double *__restrict__ in" << j << " = inputs[" << j << "];\n";
+            o << "    const zb_val *__restrict__ in" << j << " = inputs[" << j << "];\n";
         }
     }
     if (sharedUsed)
@@ -160,7 +168,7 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
                                  : opt.eliminationRange ? "(elimBegin ? zb_plus(out[r], acc) : acc)"
                                                         : "acc";
     if (warp) {
-        o << "        double acc = " << (inverseMax ? "0.0" : "ZB_ZERO") << ";\n";
+        o << "        zb_val acc = " << (inverseMax ? "0.0" : "ZB_ZERO") << ";\n";
         if (opt.eliminationRange)
             o << "        for (u64 e = elimBegin + lane; e < elimBegin + elimCount; e += 32u) {\n";
         else
@@ -171,7 +179,7 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
           << "(acc, __shfl_xor_sync(0xffffffffu, acc, s));\n";
         o << "        if (lane == 0) out[r] = " << partialCombine << ";\n";
     } else {
-        o << "        double acc = " << (inverseMax ? "0.0" : "ZB_ZERO") << ";\n";
+        o << "        zb_val acc = " << (inverseMax ? "0.0" : "ZB_ZERO") << ";\n";
         if (opt.eliminationRange) {
             o << "        for (u64 e = elimBegin; e < elimBegin + elimCount; ++e) {\n";
         } else {
@@ -200,7 +208,7 @@ std::string generateTensorProgramSource(const TensorProgram &program,
                                         const TensorKernelOptions &options,
                                         std::span<const uint32_t> ops) {
     std::ostringstream o;
-    o << kPrelude << semiringFunctions(program.semiring);
+    o << kPrelude << semiringFunctions(program.semiring, options.float32);
     for (uint32_t op : ops)
         emitKernel(o, program, op, options);
     return o.str();

@@ -18,7 +18,7 @@ const char *kSource =
 
 // One module per device for the whole process (devices live as long): the kernel is the same for
 // every program, so only the first run pays its load.
-Result<FunctionHandle> valuePhaseFunction(Device &d) {
+Result<FunctionHandle> valuePhaseFunction(Device &d, bool float32) {
     static std::mutex mutex;
     static std::map<Device *, DeviceModule> modules;
     std::lock_guard lock(mutex);
@@ -29,7 +29,7 @@ Result<FunctionHandle> valuePhaseFunction(Device &d) {
             return compiled.error();
         it = modules.emplace(&d, std::move(*compiled)).first;
     }
-    return it->second.module.function("zb_value_phase");
+    return it->second.module.function(float32 ? "zb_value_phase_f32" : "zb_value_phase");
 }
 } // namespace
 
@@ -41,14 +41,14 @@ std::string valuePhaseKernelSource() {
 
 Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
                               std::span<const DevicePtr> tables,
-                              std::vector<uint32_t> &assignment) {
+                              std::vector<uint32_t> &assignment, bool float32) {
     if (assignment.size() != program.domainSizes.size())
         return error("internal error: the assignment has " + std::to_string(assignment.size()) +
                      " entries for " + std::to_string(program.domainSizes.size()) + " variables");
     auto plan = buildValuePhasePlan(program);
     if (!plan)
         return plan.error();
-    auto f = valuePhaseFunction(d);
+    auto f = valuePhaseFunction(d, float32);
     if (!f)
         return f.error();
     auto planBuf = uploadArray(d, *plan);

@@ -19,8 +19,9 @@ std::string valuePhaseKernelSource();
 // The ⊗ of the result tables (the optimum), with `assignment` (by variable; evidence and defaults
 // filled in) completed as recoverAssignment would: the same picks, ties to the first joint value.
 // `tables[id]` is the device address of every table the program's reducing ops read, and of the
-// result tables.
+// result tables: doubles, or floats with `float32` (narrow_costs.h).
 Result<double> decodeOnDevice(Device &device, const TensorProgram &program,
-                              std::span<const DevicePtr> tables, std::vector<uint32_t> &assignment);
+                              std::span<const DevicePtr> tables, std::vector<uint32_t> &assignment,
+                              bool float32 = false);
 
 } // namespace zbddc::cuda

@@ -4,6 +4,7 @@
 #include "backends/cuda/driver.h"
 #include "backends/tensor/cpu/tensor_cpu.h"
 #include "backends/tensor/cuda/chunk_layout.h"
+#include "backends/tensor/cuda/narrow_costs.h"
 #include "backends/tensor/cuda/tensor_gpu.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
@@ -238,13 +239,15 @@ TEST_CASE("the VALUE phase on the device picks recoverAssignment's assignment", 
         std::vector<uint32_t> device = host;
         recoverAssignment(*p, *ref, host);
         GpuExecOptions o;
-        o.useGraphs = trial % 2 == 0; // graph and direct launches alike
+        o.useGraphs = trial % 2 == 0;       // graph and direct launches alike
+        o.narrowCosts = trial % 4 < 2;      // float tables where they fit, and doubles
         GpuExecStats st;
         auto optimum = solveTensorProgramCuda(*p, device, o, &st);
         INFO("trial " << trial << ": " << (optimum ? "" : optimum.error().str()));
         REQUIRE(optimum.ok());
         CHECK(st.valueOnDevice);
         CHECK(st.graph == o.useGraphs);
+        CHECK(st.float32 == (o.narrowCosts && fitsFloat32(*p)));
         CHECK(*optimum == programResult(*p, *ref));
         CHECK(device == host);
         // Solved again: the modules loaded above serve (tensor_modules.h), the answer is the same.

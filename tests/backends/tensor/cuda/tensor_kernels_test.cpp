@@ -48,6 +48,8 @@ TEST_CASE("generated tensor kernels compile with NVRTC: random programs, all op 
         ko.warpRowThreshold = trial % 3 == 0 ? 2 : 32; // exercise the warp-per-row variant
         ko.eliminationRange = trial % 2 == 1;        // the out-of-core split-elimination variant
         checkCompiles(*p, ko);
+        ko.float32 = true; // tables of floats (narrow_costs.h)
+        checkCompiles(*p, ko);
         if (ko.eliminationRange)
             CHECK(generateTensorProgramSource(*p, ko).find("u64 elimBegin, u64 elimCount") !=
                   std::string::npos);
@@ -107,6 +109,9 @@ TEST_CASE("generated tensor kernels compile with NVRTC: SPOT5 404", "[cuda][nvrt
     auto p = buildBucketProgram(*net, minFillOrder(*net));
     REQUIRE(p.ok());
     checkCompiles(*p, {});
+    TensorKernelOptions narrow;
+    narrow.float32 = true;
+    checkCompiles(*p, narrow);
 }
 
 TEST_CASE("generated tensor kernels compile with NVRTC: batched junction trees", "[cuda][nvrtc]") {

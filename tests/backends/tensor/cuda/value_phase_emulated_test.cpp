@@ -4,6 +4,7 @@
 // recoverAssignment picks, on random programs (fused and unfused buckets, evidence, eliminated
 // spaces wider than a warp) and every order semiring. Here no GPU is needed;
 // tensor_gpu_test.cpp checks the real device.
+#include "backends/tensor/cuda/narrow_costs.h"
 #include "backends/tensor/cuda/value_phase_plan.h"
 #include "compiler/elimination/bucket_program.h"
 #include "ir/tensor_interpret.h"
@@ -50,17 +51,21 @@ namespace {
 using namespace zbddc;
 using zbddc::testing::minFillOrder;
 
-// The kernel on 32 emulated lanes; tables[id] points at each table's complete values.
+// The kernel on 32 emulated lanes over every table's complete values, as doubles or (float32)
+// as floats.
 double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>> &computed,
-                   std::vector<uint32_t> &assignment) {
+                   std::vector<uint32_t> &assignment, bool float32 = false) {
     auto plan = cuda::buildValuePhasePlan(p);
     REQUIRE(plan.ok());
-    std::vector<std::vector<double>> inputs(p.tables.size());
+    std::vector<std::vector<double>> values(p.tables.size());
+    std::vector<std::vector<float>> narrow(p.tables.size());
     std::vector<const double *> tables(p.tables.size());
+    std::vector<const float *> floatTables(p.tables.size());
     for (size_t t = 0; t < p.tables.size(); ++t) {
-        if (p.tables[t].input)
-            inputs[t] = p.tables[t].denseValues();
-        tables[t] = p.tables[t].input ? inputs[t].data() : computed[t].data();
+        values[t] = p.tables[t].input ? p.tables[t].denseValues() : computed[t];
+        narrow[t].assign(values[t].begin(), values[t].end());
+        tables[t] = values[t].data();
+        floatTables[t] = narrow[t].data();
     }
     double optimum = -1;
     std::barrier<> barrier(32);
@@ -69,9 +74,14 @@ double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>
     for (unsigned lane = 0; lane < 32; ++lane)
         lanes.emplace_back([&, lane] {
             threadIdx.x = lane;
-            zb_value_phase(plan->data(), tables.data(), assignment.data(), &optimum,
-                           cuda::valuePhaseMinimizes(p.semiring),
-                           cuda::valuePhaseMultiplies(p.semiring));
+            const int minimize = cuda::valuePhaseMinimizes(p.semiring);
+            const int product = cuda::valuePhaseMultiplies(p.semiring);
+            if (float32)
+                zb_value_phase_f32(plan->data(), floatTables.data(), assignment.data(), &optimum,
+                                   minimize, product);
+            else
+                zb_value_phase(plan->data(), tables.data(), assignment.data(), &optimum, minimize,
+                               product);
         });
     for (auto &l : lanes)
         l.join();
@@ -83,7 +93,7 @@ double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>
 TEST_CASE("the VALUE phase kernel on an emulated warp equals recoverAssignment",
           "[value][emulated]") {
     std::mt19937 rng(7);
-    int wide = 0;
+    int wide = 0, floats = 0;
     for (int trial = 0; trial < 60; ++trial) {
         // Domains up to 40 make eliminated spaces wider than the warp, so lanes loop; costs in
         // [0, 2] make ties, across lanes too.
@@ -126,7 +136,17 @@ TEST_CASE("the VALUE phase kernel on an emulated warp equals recoverAssignment",
         CHECK(device == host);
         const double expected = programResult(*p, *computed);
         CHECK((optimum == expected || (std::isnan(optimum) && std::isnan(expected))));
+        if (cuda::fitsFloat32(*p)) { // float tables, as the GPU holds them then: the same picks
+            std::vector<uint32_t> narrowed(net.numVariables(), 0);
+            for (size_t v = 0; v < evidence.size(); ++v)
+                if (evidence[v] != UINT32_MAX)
+                    narrowed[v] = evidence[v];
+            CHECK(runEmulated(*p, *computed, narrowed, true) == expected);
+            CHECK(narrowed == host);
+            ++floats;
+        }
     }
+    CHECK(floats > 0);
     CHECK(wide > 0); // the lanes' loop and the cross-lane ties were exercised
 }
 

@@ -15,4 +15,5 @@ TEST_CASE("the VALUE phase kernel compiles with NVRTC", "[cuda][nvrtc][value]") 
     INFO(src << (ptx ? "" : ptx.error().str()));
     REQUIRE(ptx.ok());
     CHECK(ptx->ptx.find(".entry zb_value_phase(") != std::string::npos);
+    CHECK(ptx->ptx.find(".entry zb_value_phase_f32(") != std::string::npos);
 }
