@@ -209,8 +209,11 @@ Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
         return s.error();
     st.uploadMs = msSince(t0);
 
-    for (uint32_t o = 0; o < program.ops.size(); ++o)
+    for (uint32_t o = 0; o < program.ops.size(); ++o) {
         st.tableBytes += opTableBytes(program, o, float32 ? sizeof(float) : sizeof(double));
+        const uint64_t rows = program.tables[program.ops[o].output].entries();
+        st.launches += (rows + options.chunkRows - 1) / options.chunkRows;
+    }
     t0 = std::chrono::steady_clock::now();
     const unsigned block = options.kernels.blockThreads;
     const unsigned maxGrid = static_cast<unsigned>(d.info().multiprocessors) * 32;
@@ -232,7 +235,6 @@ Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
                 std::clamp<uint64_t>((threads + block - 1) / block, 1, maxGrid));
             if (Status s = d.launch(*f, {grid, block, 0}, args, stream); !s)
                 return s;
-            ++st.launches;
         }
         return Ok{};
     };
