@@ -16,18 +16,19 @@ const char *kSource =
     ;
 #undef ZB_VALUE_PHASE_KERNEL
 
-// One module per device for the whole process (devices live as long): the kernel is the same for
-// every program, so only the first run pays its load.
+// One module per device for the whole process (devices live as long; never destroyed, so no
+// unload runs after the driver's own teardown): the kernel is the same for every program, so only
+// the first run pays its load.
 Result<FunctionHandle> valuePhaseFunction(Device &d, bool float32) {
     static std::mutex mutex;
-    static std::map<Device *, DeviceModule> modules;
+    static auto *modules = new std::map<Device *, DeviceModule>;
     std::lock_guard lock(mutex);
-    auto it = modules.find(&d);
-    if (it == modules.end()) {
+    auto it = modules->find(&d);
+    if (it == modules->end()) {
         auto compiled = compileForDevice(d, valuePhaseKernelSource(), "zbddc_value_phase.cu");
         if (!compiled)
             return compiled.error();
-        it = modules.emplace(&d, std::move(*compiled)).first;
+        it = modules->emplace(&d, std::move(*compiled)).first;
     }
     return it->second.module.function(float32 ? "zb_value_phase_f32" : "zb_value_phase");
 }
