@@ -1,6 +1,11 @@
 // Bucket elimination on WCSP/UAI instances: sequential CPU BE (1 thread), parallel CPU BE (all
-// hardware threads) and toulbar2 (its optimum is the oracle) side by side. Prints a table and
-// writes JSON. Usage: wcsp_be [--json FILE] [--heuristic NAME] [--toulbar2-opts "..."] FILE...
+// hardware threads), the GPU where one is usable, and toulbar2 (its optimum is the oracle) side by
+// side. On the GPU: where the time went (upload, kernels, VALUE phase, the kernels' compile from
+// the cache, host preparation = order + lowering), launches, whether one CUDA graph ran and the
+// tables were floats, runs without graphs and with double tables beside it, and the achieved
+// bandwidth (bytes the ops must move / kernel time).
+// Prints a table and writes JSON.
+// Usage: wcsp_be [--json FILE] [--heuristic NAME] [--toulbar2-opts "..."] FILE...
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "runtime/bucket_elimination/solve_be.h"
 
@@ -72,7 +77,7 @@ int main(int argc, char **argv) {
     const bool haveGpu = tensorGpuUsable().ok();
     if (!haveGpu)
         std::printf("(no GPU here: CPU and toulbar2 only)\n");
-    std::printf("%-16s %5s %9s %9s %12s %12s %8s %12s %10s %s\n", "instance", "width", "log10 tab",
+    std::printf("%-26s %5s %9s %9s %12s %12s %8s %12s %10s %s\n", "instance", "width", "log10 tab",
                 "order ms", "BE 1thr ms", "BE all ms", "speedup", "BE cost", "tb2 s",
                 "tb2 optimum");
     std::ofstream json(jsonPath);
@@ -84,7 +89,7 @@ int main(int argc, char **argv) {
         const std::string name = path.substr(path.find_last_of('/') + 1);
         auto net = readCostNetworkFile(path);
         if (!net) {
-            std::printf("%-16s %s\n", name.c_str(), net.error().str().c_str());
+            std::printf("%-26s %s\n", name.c_str(), net.error().str().c_str());
             continue;
         }
         BeOptions o;
@@ -92,14 +97,14 @@ int main(int argc, char **argv) {
         o.execution.threads = 1;
         auto seq = solveBucketElimination(*net, o);
         if (!seq) {
-            std::printf("%-16s %s\n", name.c_str(), seq.error().str().c_str());
+            std::printf("%-26s %s\n", name.c_str(), seq.error().str().c_str());
             continue;
         }
         o.execution.threads = threads;
         auto par = solveBucketElimination(*net, o);
         // GPU: the second run is timed (the first fills the NVRTC disk cache); its solve time
         // covers upload, kernels and download, not compilation.
-        std::optional<Solution> gpu;
+        std::optional<Solution> gpu, gpuNoGraph, gpuDoubles;
         if (haveGpu) {
             BeOptions g = o;
             g.executor = "cuda";
@@ -108,17 +113,29 @@ int main(int argc, char **argv) {
             if (timed)
                 gpu = std::move(*timed);
             else
-                std::printf("%-16s GPU: %s\n", name.c_str(), timed.error().str().c_str());
+                std::printf("%-26s GPU: %s\n", name.c_str(), timed.error().str().c_str());
+            setenv("ZBDDC_GPU_GRAPH", "0", 1); // the same run with a launch per op, to compare
+            if (auto plain = solveBucketElimination(*net, g))
+                gpuNoGraph = std::move(*plain);
+            unsetenv("ZBDDC_GPU_GRAPH");
+            if (gpu && gpu->stats.execution.float32) { // and with 64-bit tables, to compare
+                setenv("ZBDDC_GPU_FLOAT32", "0", 1);
+                if (auto wide = solveBucketElimination(*net, g))
+                    gpuDoubles = std::move(*wide);
+                unsetenv("ZBDDC_GPU_FLOAT32");
+            }
         }
         const Toulbar2Answer tb = net->integerCosts ? runToulbar2(path, tbOpts) : Toulbar2Answer{};
         // Agreement with toulbar2 when it answered: the same optimum, or both infeasible.
         const bool tbAnswered = tb.optimum.has_value() || tb.noSolution;
         const bool agree =
             par && par->cost == seq->cost && (!haveGpu || (gpu && gpu->cost == seq->cost)) &&
+            (!gpuNoGraph || gpuNoGraph->cost == seq->cost) &&
+            (!gpuDoubles || gpuDoubles->cost == seq->cost) &&
             (!tbAnswered ||
              (tb.noSolution ? !seq->feasible : seq->feasible && *tb.optimum == seq->cost));
         failures += !agree;
-        std::printf("%-16s %5u %9.1f %9.1f %12.1f %12.1f %8.2f %12.0f %10.3f %s%s\n", name.c_str(),
+        std::printf("%-26s %5u %9.1f %9.1f %12.1f %12.1f %8.2f %12.0f %10.3f %s%s\n", name.c_str(),
                     seq->stats.inducedWidth, std::log10(seq->stats.largestTableEntries),
                     seq->stats.orderMs, seq->stats.totalMs, par ? par->stats.totalMs : NAN,
                     par ? seq->stats.totalMs / par->stats.totalMs : NAN, seq->cost, tb.seconds,
@@ -126,10 +143,32 @@ int main(int argc, char **argv) {
                     : tb.noSolution ? "no solution"
                                     : "-",
                     agree ? "" : "  MISMATCH");
-        if (gpu)
-            std::printf("%-16s GPU %s: %.1f ms solve (%.1f ms total), %.1fx the 1-thread solve\n",
-                        "", gpu->device.label().c_str(), gpu->stats.solveMs, gpu->stats.totalMs,
-                        seq->stats.solveMs / gpu->stats.solveMs);
+        // Solve + VALUE phase on each side: what differs between executors (order and lowering
+        // are the same host work for all).
+        auto run = [](const Solution &s) { return s.stats.solveMs + s.stats.tracebackMs; };
+        const ExecutionTimes none;
+        const ExecutionTimes &gt = gpu ? gpu->stats.execution : none;
+        const double bandwidth = gt.kernelMs > 0 ? gt.tableBytes / (gt.kernelMs * 1e6) : 0;
+        if (gpu) {
+            std::printf("%-26s GPU %s: run %.2f ms (%.1fx 1 thread, %.1fx %u threads) = upload %.2f "
+                        "+ kernels %.2f (%llu launches%s) + VALUE %.2f ms (%s) + compile %.2f; "
+                        "host prep %.1f ms; %.1f GB/s over %.1f MB",
+                        "", gpu->device.label().c_str(), run(*gpu), run(*seq) / run(*gpu),
+                        par ? run(*par) / run(*gpu) : NAN, threads, gt.uploadMs, gt.kernelMs,
+                        (unsigned long long)gt.launches,
+                        gt.graph ? (gt.float32 ? ", one graph, float tables" : ", one graph")
+                                 : (gt.float32 ? ", float tables" : ""),
+                        gt.valueMs,
+                        gt.valueOnDevice ? "on the device" : "on the host", gt.compileMs,
+                        gpu->stats.orderMs + gpu->stats.buildMs, bandwidth, gt.tableBytes / 1e6);
+            if (gpuNoGraph)
+                std::printf("; without graphs run %.2f ms (kernels %.2f)", run(*gpuNoGraph),
+                            gpuNoGraph->stats.execution.kernelMs);
+            if (gpuDoubles)
+                std::printf("; with double tables run %.2f ms (kernels %.2f)", run(*gpuDoubles),
+                            gpuDoubles->stats.execution.kernelMs);
+            std::printf("\n");
+        }
         json << (firstJson ? "" : ",") << "\n  {\"instance\": \"" << name
              << "\", \"width\": " << seq->stats.inducedWidth
              << ", \"largest_table_entries\": " << seq->stats.largestTableEntries
@@ -137,6 +176,18 @@ int main(int argc, char **argv) {
              << ", \"be_seq_ms\": " << seq->stats.totalMs
              << ", \"be_par_ms\": " << (par ? par->stats.totalMs : -1)
              << ", \"be_seq_solve_ms\": " << seq->stats.solveMs
+             << ", \"be_seq_run_ms\": " << run(*seq) << ", \"be_par_run_ms\": " << (par ? run(*par) : -1)
+             << ", \"gpu_run_ms\": " << (gpu ? run(*gpu) : -1)
+             << ", \"gpu_upload_ms\": " << gt.uploadMs << ", \"gpu_kernel_ms\": " << gt.kernelMs
+             << ", \"gpu_value_ms\": " << gt.valueMs
+             << ", \"gpu_value_on_device\": " << (gt.valueOnDevice ? "true" : "false")
+             << ", \"gpu_compile_ms\": " << gt.compileMs << ", \"gpu_launches\": " << gt.launches
+             << ", \"gpu_graph\": " << (gt.graph ? "true" : "false")
+             << ", \"gpu_float32\": " << (gt.float32 ? "true" : "false")
+             << ", \"gpu_table_bytes\": " << gt.tableBytes << ", \"gpu_gb_per_s\": " << bandwidth
+             << ", \"host_prep_ms\": " << (gpu ? gpu->stats.orderMs + gpu->stats.buildMs : -1)
+             << ", \"gpu_nograph_run_ms\": " << (gpuNoGraph ? run(*gpuNoGraph) : -1)
+             << ", \"gpu_double_run_ms\": " << (gpuDoubles ? run(*gpuDoubles) : -1)
              << ", \"gpu_solve_ms\": " << (gpu ? gpu->stats.solveMs : -1) << ", \"gpu_device\": \""
              << (gpu ? gpu->device.label() : std::string("none")) << "\""
              << ", \"cost\": " << (seq->feasible ? seq->cost : -1)

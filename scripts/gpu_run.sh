@@ -73,7 +73,7 @@ rm -rf "$ZBDDC_PEER_DIR"
 for b in "$here"/bench/*; do
     [ -f "$b" ] && [ -x "$b" ] || continue
     name=$(basename "$b")
-    [ "$name" = jt_batch ] || [[ $name == *.sh ]] && continue # their own sections below
+    case $name in jt_batch | wcsp_be | wcsp_generate | *.sh) continue ;; esac # sections below
     "$b" --json "$out/$name.json" --md "$out/$name.md" >> "$out/bench.log" 2>&1
     rc=$?
     echo "bench $name exit $rc" | tee -a "$summary"
@@ -157,6 +157,38 @@ if [ -x "$here/bench/jt_batch" ] && [ -n "${JT_PROFILE:-}" ]; then
         } >> "$out/profile-$n.txt"
         cat "$out/profile-$n.txt"
     done
+fi
+# Bucket elimination at scale (bench/wcsp_be beside bench/wcsp_generate, packed with
+# EXTRA="wcsp_be wcsp_generate" and DATA=".../wcsp/404.wcsp"): BE_FAMILIES lists generated
+# instances as family:n[:tightness] (seed 1, domain 5, wcsp_generate's defaults otherwise), BE_WCSP
+# packed benchmark names (404); one wcsp_be run over all of them (1 thread, all threads, GPU with
+# and without CUDA graphs, the GPU time split, bandwidth). BE_PROFILE=1 adds the per-op profile
+# (ZBDDC_GPU_PROFILE: ms and GB/s per op) of one GPU solve of each, keeping the 15 slowest ops.
+if [ -x "$here/bench/wcsp_be" ] && [ -n "${BE_FAMILIES:-}${BE_WCSP:-}" ]; then
+    be=/tmp/zbddc-be
+    mkdir -p "$be"
+    files=()
+    for spec in ${BE_FAMILIES:-}; do
+        IFS=: read -r family n tight <<< "$spec"
+        f="$be/$family-$n-s1${tight:+-t$tight}.wcsp"
+        "$here/bench/wcsp_generate" --family "$family" --n "$n" --seed 1 \
+            ${tight:+--tightness "$tight"} -o "$f" >> "$out/bench.log" 2>&1 && files+=("$f")
+    done
+    for w in ${BE_WCSP:-}; do files+=("$bench_dir/wcsp/$w.wcsp"); done
+    "$here/bench/wcsp_be" --json "$out/wcsp_be.json" "${files[@]}" > "$out/wcsp_be.txt" 2>> "$out/bench.log"
+    echo "bench wcsp_be exit $?" | tee -a "$summary"
+    cat "$out/wcsp_be.txt"
+    if [ "${BE_PROFILE:-0}" = 1 ]; then
+        for f in "${files[@]}"; do
+            rm -f "$be/profile.tsv"; touch "$be/profile.tsv"
+            ZBDDC_GPU_PROFILE="$be/profile.tsv" "$here/zbddc" run "$f" --device cuda > /dev/null 2>> "$out/bench.log"
+            {
+                echo "# $(basename "$f"): slowest ops: op kind level rows eliminated ms GB/s"
+                sort -t$'\t' -k6,6 -g -r "$be/profile.tsv" | head -15
+            } >> "$out/wcsp_be_profile.txt"
+        done
+        cat "$out/wcsp_be_profile.txt"
+    fi
 fi
 [ -f "$out/bench.log" ] && tail -n 60 "$out/bench.log"
 if [ -n "$fuzz_pid" ]; then

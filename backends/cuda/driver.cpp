@@ -26,7 +26,9 @@ namespace {
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuStreamCreate) X(cuStreamDestroy)            \
     X(cuStreamSynchronize) X(cuEventCreate) X(cuEventRecord) X(cuEventElapsedTime)                 \
     X(cuEventDestroy) X(cuEventSynchronize) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemGetInfo)      \
-    X(cuMemHostRegister) X(cuMemHostUnregister) X(cuStreamWaitEvent)
+    X(cuMemHostRegister) X(cuMemHostUnregister) X(cuStreamWaitEvent) X(cuStreamBeginCapture)       \
+    X(cuStreamEndCapture) X(cuGraphInstantiate) X(cuGraphLaunch) X(cuGraphExecDestroy)             \
+    X(cuGraphDestroy)
 
 struct Api {
 #define ZBDDC_DECLARE(name) decltype(&::name) name = nullptr;
@@ -465,5 +467,33 @@ Result<float> Device::elapsed(void *start, void *stop) {
 }
 
 void Device::destroyEvent(void *event) { api().cuEventDestroy(static_cast<CUevent>(event)); }
+
+Status Device::beginCapture(StreamHandle s) {
+    if (Status st = makeCurrent(); !st)
+        return st;
+    // Relaxed: other threads may allocate meanwhile (the pool), which global mode forbids.
+    ZBDDC_CHECK(cuStreamBeginCapture(static_cast<CUstream>(s), CU_STREAM_CAPTURE_MODE_RELAXED));
+    return Ok{};
+}
+
+Result<GraphHandle> Device::endCapture(StreamHandle s) {
+    CUgraph graph = nullptr;
+    ZBDDC_CHECK(cuStreamEndCapture(static_cast<CUstream>(s), &graph));
+    CUgraphExec exec = nullptr;
+    const CUresult e = api().cuGraphInstantiate(&exec, graph, 0);
+    api().cuGraphDestroy(graph); // the executable graph keeps what it needs
+    if (Status st = check(e, "cuGraphInstantiate"); !st)
+        return st.error();
+    return static_cast<GraphHandle>(exec);
+}
+
+Status Device::launchGraph(GraphHandle g, StreamHandle s) {
+    if (Status st = makeCurrent(); !st)
+        return st;
+    ZBDDC_CHECK(cuGraphLaunch(static_cast<CUgraphExec>(g), static_cast<CUstream>(s)));
+    return Ok{};
+}
+
+void Device::destroyGraph(GraphHandle g) { api().cuGraphExecDestroy(static_cast<CUgraphExec>(g)); }
 
 } // namespace zbddc::cuda

@@ -106,6 +106,7 @@ struct MemoryInfo {
 };
 
 using EventHandle = void *; // CUevent
+using GraphHandle = void *; // CUgraphExec
 
 class Module {
   public:
@@ -164,6 +165,15 @@ class Device {
     Status waitEvent(StreamHandle s, EventHandle event); // later work on s waits for event
     Result<float> elapsed(EventHandle start, EventHandle stop); // ms; waits for stop
     void destroyEvent(EventHandle event);
+
+    // CUDA graphs: between beginCapture and endCapture the work enqueued on `s`, and on streams
+    // forked from it by waiting on an event recorded in it (joined back the same way before the
+    // end), is recorded instead of run; endCapture returns it instantiated, to be launched whole,
+    // any number of times, for one launch's host cost.
+    Status beginCapture(StreamHandle s);
+    Result<GraphHandle> endCapture(StreamHandle s);
+    Status launchGraph(GraphHandle g, StreamHandle s);
+    void destroyGraph(GraphHandle g);
 
     Result<StreamHandle> createStream();
     Status destroyStream(StreamHandle s);

@@ -66,8 +66,12 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
     auto executor = makeTensorExecutor(options.executor, options.execution);
     if (!executor)
         return executor.error();
-    std::vector<std::vector<double>> complete;
     std::vector<TableData> incomplete;
+    sol.assignment.assign(n, 0); // variables in no cost function keep value 0
+    for (size_t v = 0; hasEvidence && v < n; ++v)
+        if (options.evidence[v] != UINT32_MAX)
+            sol.assignment[v] = options.evidence[v];
+    Cost optimum = 0;
     if (options.incompleteTables) {
         if (Status s = markIncomplete(*program, network.upperBound); !s)
             return s.error();
@@ -76,28 +80,22 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
             return run.error();
         incomplete = std::move(run->tables);
         sol.device = std::move(run->device);
-    } else {
-        auto run = (*executor)->run(*program);
-        if (!run)
-            return run.error();
-        complete = std::move(run->tables);
-        sol.device = std::move(run->device);
-    }
-    sol.stats.solveMs = msSince(t0);
-
-    t0 = std::chrono::steady_clock::now();
-    const Cost optimum = options.incompleteTables ? programResultOf(*program, incomplete)
-                                                  : programResult(*program, complete);
-    sol.feasible = optimum < network.upperBound;
-    sol.assignment.assign(n, 0); // variables in no cost function keep value 0
-    for (size_t v = 0; hasEvidence && v < n; ++v)
-        if (options.evidence[v] != UINT32_MAX)
-            sol.assignment[v] = options.evidence[v];
-    if (options.incompleteTables)
+        sol.stats.solveMs = msSince(t0);
+        t0 = std::chrono::steady_clock::now();
+        optimum = programResultOf(*program, incomplete);
         recoverAssignmentOf(*program, incomplete, sol.assignment);
-    else
-        recoverAssignment(*program, complete, sol.assignment);
-    sol.stats.tracebackMs = msSince(t0);
+        sol.stats.tracebackMs = msSince(t0);
+    } else { // the executor does the VALUE phase, where its tables are
+        auto solved = (*executor)->solve(*program, sol.assignment);
+        if (!solved)
+            return solved.error();
+        optimum = solved->optimum;
+        sol.device = std::move(solved->device);
+        sol.stats.execution = solved->times;
+        sol.stats.tracebackMs = solved->times.valueMs;
+        sol.stats.solveMs = msSince(t0) - solved->times.valueMs;
+    }
+    sol.feasible = optimum < network.upperBound;
     sol.cost = sol.feasible ? optimum : kForbidden;
     if (sol.feasible) {
         // The answer must stand on its own: recompute its cost from the original tables.

@@ -37,6 +37,7 @@ struct BeStats {
     double totalTableEntries = 0;
     size_t ops = 0, levels = 0;
     double orderMs = 0, buildMs = 0, solveMs = 0, tracebackMs = 0, totalMs = 0;
+    ExecutionTimes execution; // the executor's own split of solveMs + tracebackMs
 };
 
 struct Solution {

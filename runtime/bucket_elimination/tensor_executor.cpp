@@ -5,6 +5,9 @@
 #include "ir/tensor_interpret.h"
 #include "runtime/bucket_elimination/tensor_executor_entries.h"
 
+#include "support/timer.h"
+
+#include <chrono>
 #include <unistd.h>
 
 namespace zbddc {
@@ -17,6 +20,20 @@ std::string DeviceReport::label() const {
     if (!notes.empty())
         s += " (" + notes + ")";
     return s;
+}
+
+Result<SolvedProgram> TensorExecutor::solve(const TensorProgram &program,
+                                            std::vector<uint32_t> &assignment) {
+    auto run = this->run(program);
+    if (!run)
+        return run.error();
+    SolvedProgram out;
+    out.device = std::move(run->device);
+    const auto t0 = std::chrono::steady_clock::now();
+    out.optimum = programResult(program, run->tables);
+    recoverAssignment(program, run->tables, assignment);
+    out.times.valueMs = msSince(t0);
+    return out;
 }
 
 Result<uint64_t> TensorExecutor::memoryBudgetBytes(uint64_t releasedBytes) {

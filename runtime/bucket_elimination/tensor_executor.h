@@ -37,6 +37,24 @@ struct IncompleteTables {
     DeviceReport device;
 };
 
+// Where one solve's time went, as far as the executor can tell (zero where it cannot): the GPU's
+// kernel compile, uploads, kernels, downloads and the VALUE phase.
+struct ExecutionTimes {
+    double compileMs = 0, uploadMs = 0, kernelMs = 0, downloadMs = 0, valueMs = 0;
+    bool valueOnDevice = false; // the assignment was decoded where the tables are, none downloaded
+    uint64_t launches = 0;      // GPU kernel launches
+    bool graph = false;         // the GPU ran the levels as one CUDA graph
+    uint64_t tableBytes = 0;    // bytes the ops must move at least (inputs read, outputs written)
+    bool float32 = false;       // the GPU held the tables as floats (every value exact)
+};
+
+// A program run and its VALUE phase done, by solve().
+struct SolvedProgram {
+    double optimum = 0; // the ⊗ of the result tables (programResult)
+    DeviceReport device;
+    ExecutionTimes times;
+};
+
 struct TensorExecutorOptions {
     unsigned threads = 0; // CPU threads of cpu and of split's host half; 0: all hardware threads
     // The CPU's refusal over incomplete tables: rows of one join (the GPU keeps its own limit).
@@ -69,6 +87,11 @@ class TensorExecutor {
     // on the host a quarter of the memory available now; on a GPU 0.6 of its free memory.
     // `releasedBytes`, which the caller holds and will free first, count as available.
     virtual Result<uint64_t> memoryBudgetBytes(uint64_t releasedBytes = 0);
+    // The program run and its VALUE phase done (recoverAssignment): `assignment` arrives with
+    // evidence and defaults filled in and returns completed. By default run() then the VALUE phase
+    // on the host; the GPU decodes on the device instead, where its tables are.
+    virtual Result<SolvedProgram> solve(const TensorProgram &program,
+                                        std::vector<uint32_t> &assignment);
     // By default a copy of the program, run through run() each time.
     virtual Result<std::unique_ptr<PreparedTensorProgram>> prepare(const TensorProgram &program);
 };

@@ -2,10 +2,12 @@
 // kernels (backends/tensor/cuda), "split" the host/device split with the GPU session as its device.
 #include "backends/cuda/driver.h"
 #include "backends/tensor/cuda/incomplete_gpu.h"
+#include "backends/tensor/cuda/op_profile.h"
 #include "backends/tensor/cuda/split_reductions.h"
 #include "backends/tensor/cuda/tensor_gpu.h"
 #include "backends/tensor/cuda/tensor_gpu_session.h"
 #include "runtime/bucket_elimination/tensor_executor_entries.h"
+#include "support/timer.h"
 
 #include <chrono>
 #include <cstdio>
@@ -45,14 +47,10 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
         return session_->upload(table, values);
     }
     Result<CompleteTables> run() override {
-        if (const char *profile = std::getenv("ZBDDC_GPU_PROFILE"); profile && *profile)
+        if (const char *profile = cuda::opProfilePath())
             return runProfiled(profile);
-        for (const auto &level : program_.levels) { // the next level reads this one's outputs
-            if (Status s = session_->launch(level); !s)
-                return s.error();
-            if (Status s = session_->wait(); !s)
-                return s.error();
-        }
+        if (Status s = session_->runAll(); !s)
+            return s.error();
         return download();
     }
 
@@ -74,8 +72,8 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
     }
 
     // A diagnostic run (ZBDDC_GPU_PROFILE=FILE): each op alone, waited for and timed, appended
-    // to FILE as one line per op (op, kind, level, output rows, eliminated values, ms), then the
-    // download's time. The ops lose their overlap, so the sum exceeds a normal run.
+    // to FILE as op_profile.h's lines (host time here: the session launches without events), then
+    // the download's time. The ops lose their overlap, so the sum exceeds a normal run.
     Result<CompleteTables> runProfiled(const char *path) {
         std::FILE *f = std::fopen(path, "a");
         for (uint32_t l = 0; l < program_.levels.size(); ++l)
@@ -85,24 +83,13 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
                     return s.error();
                 if (Status s = session_->wait(); !s)
                     return s.error();
-                const double ms = std::chrono::duration<double, std::milli>(
-                                      std::chrono::steady_clock::now() - t0)
-                                      .count();
-                uint64_t eliminated = 1;
-                for (uint32_t v : program_.ops[o].vars)
-                    eliminated *= program_.domainSizes[v];
                 if (f)
-                    std::fprintf(f, "%u\t%s\t%u\t%llu\t%llu\t%.4f\n", o,
-                                 tensorOpKindName(program_.ops[o].kind), l,
-                                 (unsigned long long)program_.tables[program_.ops[o].output].entries(),
-                                 (unsigned long long)eliminated, ms);
+                    cuda::writeOpProfileLine(f, program_, o, l, msSince(t0));
             }
         const auto t0 = std::chrono::steady_clock::now();
         auto out = download();
         if (f) {
-            std::fprintf(f, "download\t-\t-\t-\t-\t%.4f\n",
-                         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-                             .count());
+            std::fprintf(f, "download\t-\t-\t-\t-\t%.4f\n", msSince(t0));
             std::fclose(f);
         }
         return out;
@@ -126,6 +113,20 @@ class CudaExecutor final : public TensorExecutor {
         if (!computed)
             return computed.error();
         return CompleteTables{std::move(*computed), {DeviceReport::Kind::Cuda, st.device, ""}};
+    }
+    // The VALUE phase on the device where the tables fit there (no table downloaded).
+    Result<SolvedProgram> solve(const TensorProgram &program,
+                                std::vector<uint32_t> &assignment) override {
+        cuda::GpuExecStats st;
+        auto optimum = cuda::solveTensorProgramCuda(program, assignment, {}, &st);
+        if (!optimum)
+            return optimum.error();
+        SolvedProgram out;
+        out.optimum = *optimum;
+        out.device = {DeviceReport::Kind::Cuda, st.device, ""};
+        out.times = {st.compileMs, st.uploadMs,   st.kernelMs, st.downloadMs,
+                     st.valueMs,   st.valueOnDevice, st.launches, st.graph, st.tableBytes, st.float32};
+        return out;
     }
     Result<IncompleteTables> runIncomplete(const TensorProgram &program) override {
         return runIncompleteOnGpu(program);

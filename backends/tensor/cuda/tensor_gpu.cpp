@@ -1,27 +1,45 @@
 #include "backends/tensor/cuda/tensor_gpu.h"
 
 #include "backends/cuda/driver.h"
-#include "backends/tensor/cuda/tensor_modules.h"
 #include "backends/tensor/cuda/chunk_layout.h"
+#include "backends/tensor/cuda/level_launch.h"
+#include "backends/tensor/cuda/narrow_costs.h"
+#include "backends/tensor/cuda/op_profile.h"
 #include "backends/tensor/cuda/tensor_gpu_chunked.h"
+#include "backends/tensor/cuda/tensor_modules.h"
+#include "backends/tensor/cuda/value_phase_gpu.h"
+#include "ir/tensor_interpret.h"
 #include "support/timer.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
 #include <optional>
 
 namespace zbddc::cuda {
 
-Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgram &program,
-                                                              const GpuExecOptions &options,
-                                                              GpuExecStats *stats) {
-    GpuExecStats local;
-    GpuExecStats &st = stats ? *stats : local;
+namespace {
+
+// What every run starts with: the program checked, the device, the plan (in core, or out of core
+// over a program perhaps re-laid out), and the kernels compiled for the program that runs.
+struct Prepared {
+    Device *device = nullptr;
+    ChunkPlan plan;
+    std::optional<TensorProgram> relaid;
+    TensorKernelOptions kernels;
+    TensorModules modules;
+};
+
+Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &options,
+                         GpuExecStats &st) {
     if (Status s = program.verify(); !s)
         return s.error();
     auto device = openDevice();
     if (!device)
         return device.error();
+    Prepared p;
+    p.device = *device;
     Device &d = **device;
     st.device = d.info().label();
 
@@ -45,137 +63,271 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
     auto plan = planChunks(program, po);
     // Out of core, slices should be exactly the rows a step reads: re-lay the program out where
     // its layout makes them wider (chunk_layout.h), also when that is what lets it fit.
-    std::optional<TensorProgram> relaid;
     if ((!plan || plan->outOfCore) && needsRelayout(program)) {
-        relaid = relayoutForChunks(program);
-        plan = planChunks(*relaid, po);
+        p.relaid = relayoutForChunks(program);
+        plan = planChunks(*p.relaid, po);
         st.relaid = true;
     }
     if (!plan)
         return plan.error();
-    const TensorProgram &run = relaid ? *relaid : program;
-    st.outOfCore = plan->outOfCore;
+    p.plan = std::move(*plan);
+    st.outOfCore = p.plan.outOfCore;
     // The chunked path splits reductions into ⊕-combined partial results, which a reciprocal
     // does not survive; batched junction trees size their batches to fit instead.
-    if (plan->outOfCore)
+    if (p.plan.outOfCore)
         for (const TensorOp &op : program.ops)
             if (op.kind == TensorOpKind::InverseMax)
                 return error("this program's tables exceed the device memory budget (" +
                              std::to_string(budget >> 20) +
                              " MiB) and its rescaling ops do not run out of core");
-    TensorKernelOptions kernels = options.kernels;
-    for (const OpChunkPlan &op : plan->ops)
-        kernels.eliminationRange |= op.elimSlices > 1;
+    p.kernels = options.kernels;
+    for (const OpChunkPlan &op : p.plan.ops)
+        p.kernels.eliminationRange |= op.elimSlices > 1;
+    // In core, 32-bit tables where every value provably stays exact (narrow_costs.h); the
+    // out-of-core path keeps doubles (its host tables are the caller's).
+    const char *narrow = std::getenv("ZBDDC_GPU_FLOAT32");
+    p.kernels.float32 = !p.plan.outOfCore && options.narrowCosts &&
+                        !(narrow && std::strcmp(narrow, "0") == 0) && fitsFloat32(program);
+    st.float32 = p.kernels.float32;
 
-    auto t0 = std::chrono::steady_clock::now();
-    auto compiled = TensorModules::compile(d, run, kernels);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto compiled = TensorModules::compile(d, p.relaid ? *p.relaid : program, p.kernels);
     if (!compiled)
         return compiled.error();
     st.compiledFromCache = compiled->fromCache();
-    const TensorModules &module = *compiled;
+    st.modulesReused = compiled->loadedBefore();
+    p.modules = std::move(*compiled);
     st.compileMs = msSince(t0);
-    if (plan->outOfCore) {
-        GpuExecOptions chunked = options;
-        chunked.kernels = kernels;
-        auto computed = runChunkedOnDevice(d, module, run, *plan, chunked, st);
-        if (computed && relaid)
-            restoreLayouts(program, run, *computed);
-        return computed;
-    }
+    return p;
+}
 
-    t0 = std::chrono::steady_clock::now();
-    std::vector<DeviceBuffer> buffers(program.tables.size());
+// Out of core: the tables come back on the host, in the caller's layout.
+Result<std::vector<std::vector<double>>> runOutOfCore(const TensorProgram &program, Prepared &p,
+                                                      const GpuExecOptions &options,
+                                                      GpuExecStats &st) {
+    const TensorProgram &run = p.relaid ? *p.relaid : program;
+    GpuExecOptions chunked = options;
+    chunked.kernels = p.kernels;
+    auto computed = runChunkedOnDevice(*p.device, p.modules, run, p.plan, chunked, st);
+    if (computed && p.relaid)
+        restoreLayouts(program, run, *computed);
+    return computed;
+}
+
+// The device's tables of an in-core run: `at[id]` is table id's address, in a block of `owned`.
+struct DeviceTables {
+    std::vector<DeviceBuffer> owned;
+    std::vector<DevicePtr> at;
+};
+
+// Input tables of at most this size share one device block filled by one copy: each copy from
+// pageable memory is a synchronous round trip of tens of microseconds, and a WCSP such as SPOT5
+// 404 has hundreds of small cost functions. Larger ones get their own block (the pool rounds a
+// block up to a power of two, too costly for large tables packed together).
+constexpr uint64_t kPackedInputMaxBytes = uint64_t{1} << 20;
+constexpr uint64_t kPackedAlign = 256;
+
+// Table `tab`'s complete values as the device holds them, at `dst`: doubles, or floats where
+// narrow_costs.h proved every value an integer a float holds exactly.
+void writeDeviceImage(const Table &tab, bool float32, unsigned char *dst) {
+    const std::vector<double> dense = tab.sparse ? tab.denseValues() : std::vector<double>{};
+    const std::vector<double> &src = tab.sparse ? dense : tab.values;
+    if (!float32) {
+        std::memcpy(dst, src.data(), src.size() * sizeof(double));
+        return;
+    }
+    for (size_t i = 0; i < src.size(); ++i) {
+        const float f = static_cast<float>(src[i]);
+        std::memcpy(dst + i * sizeof(float), &f, sizeof f);
+    }
+}
+
+Status uploadInputs(Device &d, const TensorProgram &program, bool float32, DeviceTables &dt) {
+    const uint64_t valueBytes = float32 ? sizeof(float) : sizeof(double);
+    std::vector<uint64_t> packedAt(program.tables.size(), UINT64_MAX);
+    uint64_t packedBytes = 0;
+    for (size_t t = 0; t < program.tables.size(); ++t) {
+        const uint64_t bytes = program.tables[t].entries() * valueBytes;
+        if (program.tables[t].input && bytes <= kPackedInputMaxBytes) {
+            packedAt[t] = packedBytes;
+            packedBytes += (bytes + kPackedAlign - 1) / kPackedAlign * kPackedAlign;
+        }
+    }
+    std::vector<unsigned char> staging(packedBytes);
+    auto block = d.allocate(std::max<uint64_t>(packedBytes, 1));
+    if (!block)
+        return block.error();
     for (size_t t = 0; t < program.tables.size(); ++t) {
         const Table &tab = program.tables[t];
-        auto buf = d.allocate(std::max<uint64_t>(tab.entries(), 1) * sizeof(double));
+        if (packedAt[t] != UINT64_MAX) {
+            dt.at[t] = block->ptr() + packedAt[t];
+            writeDeviceImage(tab, float32, staging.data() + packedAt[t]);
+            continue;
+        }
+        const uint64_t bytes = tab.entries() * valueBytes;
+        auto buf = d.allocate(std::max<uint64_t>(bytes, 1));
         if (!buf)
             return buf.error();
-        buffers[t] = std::move(*buf);
+        dt.at[t] = buf->ptr();
+        dt.owned.push_back(std::move(*buf));
         if (!tab.input)
             continue;
-        std::vector<double> dense;
-        const std::vector<double> *src = &tab.values;
-        if (tab.sparse) {
-            dense.assign(tab.entries(), tab.defaultValue);
-            for (size_t r = 0; r < tab.rows.size(); ++r)
-                dense[tab.rows[r]] = tab.values[r];
-            src = &dense;
-        }
-        if (Status s = d.upload(buffers[t].ptr(), src->data(), src->size() * sizeof(double)); !s)
-            return s.error();
+        std::vector<unsigned char> image(bytes);
+        writeDeviceImage(tab, float32, image.data());
+        if (Status s = d.upload(dt.at[t], image.data(), bytes); !s)
+            return s;
     }
-    // Per op, the device array of its input pointers.
-    std::vector<DeviceBuffer> inputLists(program.ops.size());
+    if (packedBytes)
+        if (Status s = d.upload(block->ptr(), staging.data(), packedBytes); !s)
+            return s;
+    dt.owned.push_back(std::move(*block));
+    return Ok{};
+}
+
+// In core: every table uploaded or computed on the device, where it stays for the caller.
+Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
+                               const GpuExecOptions &options, GpuExecStats &st) {
+    Device &d = *p.device;
+    auto t0 = std::chrono::steady_clock::now();
+    DeviceTables dt;
+    dt.at.resize(program.tables.size());
+    const bool float32 = p.kernels.float32;
+    if (Status s = uploadInputs(d, program, float32, dt); !s)
+        return s.error();
+    // Every op's list of input addresses, in one device array filled by one copy.
+    std::vector<DevicePtr> lists;
+    std::vector<uint64_t> listAt(program.ops.size());
     for (size_t o = 0; o < program.ops.size(); ++o) {
-        std::vector<DevicePtr> ptrs;
+        listAt[o] = lists.size() * sizeof(DevicePtr);
         for (uint32_t in : program.ops[o].inputs)
-            ptrs.push_back(buffers[in].ptr());
-        auto buf = uploadArray(d, ptrs);
-        if (!buf)
-            return buf.error();
-        inputLists[o] = std::move(*buf);
+            lists.push_back(dt.at[in]);
     }
+    auto listBuf = uploadArray(d, lists);
+    if (!listBuf)
+        return listBuf.error();
     if (Status s = d.synchronize(); !s)
         return s.error();
     st.uploadMs = msSince(t0);
 
+    for (uint32_t o = 0; o < program.ops.size(); ++o) {
+        st.tableBytes += opTableBytes(program, o, float32 ? sizeof(float) : sizeof(double));
+        const uint64_t rows = program.tables[program.ops[o].output].entries();
+        st.launches += (rows + options.chunkRows - 1) / options.chunkRows;
+    }
     t0 = std::chrono::steady_clock::now();
     const unsigned block = options.kernels.blockThreads;
     const unsigned maxGrid = static_cast<unsigned>(d.info().multiprocessors) * 32;
-    std::vector<StreamHandle> streams;
-    for (const auto &level : program.levels) {
-        while (streams.size() < std::min<size_t>(level.size(), 8)) {
-            auto s = d.createStream();
-            if (!s)
-                return s.error();
-            streams.push_back(*s);
+    const EnqueueOp enqueue = [&](uint32_t o, StreamHandle stream) -> Status {
+        auto f = p.modules.function(o);
+        if (!f)
+            return f.error();
+        const bool warp = usesWarpPerRow(program, o, options.kernels);
+        const uint64_t rows = program.tables[program.ops[o].output].entries();
+        for (uint64_t begin = 0; begin < rows; begin += options.chunkRows) {
+            unsigned long long rowBegin = begin;
+            unsigned long long count = std::min(options.chunkRows, rows - begin);
+            DevicePtr in = listBuf->ptr() + listAt[o];
+            DevicePtr out = dt.at[program.ops[o].output] +
+                            begin * (float32 ? sizeof(float) : sizeof(double));
+            void *args[] = {&in, &out, &rowBegin, &count};
+            const uint64_t threads = count * (warp ? 32 : 1);
+            const unsigned grid = static_cast<unsigned>(
+                std::clamp<uint64_t>((threads + block - 1) / block, 1, maxGrid));
+            if (Status s = d.launch(*f, {grid, block, 0}, args, stream); !s)
+                return s;
         }
-        for (size_t i = 0; i < level.size(); ++i) {
-            const uint32_t o = level[i];
-            auto f = module.function(o);
-            if (!f)
-                return f.error();
-            const bool warp = usesWarpPerRow(program, o, options.kernels);
-            const uint64_t rows = program.tables[program.ops[o].output].entries();
-            for (uint64_t begin = 0; begin < rows; begin += options.chunkRows) {
-                unsigned long long rowBegin = begin;
-                unsigned long long count = std::min(options.chunkRows, rows - begin);
-                DevicePtr in = inputLists[o].ptr();
-                DevicePtr out = buffers[program.ops[o].output].ptr() + begin * sizeof(double);
-                void *args[] = {&in, &out, &rowBegin, &count};
-                const uint64_t threads = count * (warp ? 32 : 1);
-                const unsigned grid = static_cast<unsigned>(
-                    std::clamp<uint64_t>((threads + block - 1) / block, 1, maxGrid));
-                if (Status s = d.launch(*f, {grid, block, 0}, args, streams[i % streams.size()]);
-                    !s)
-                    return s.error();
-            }
-        }
-        // The next level reads this level's outputs.
-        for (StreamHandle s : streams)
-            if (Status r = d.synchronize(s); !r)
-                return r.error();
+        return Ok{};
+    };
+    if (const char *path = opProfilePath()) { // diagnostic: each op alone, timed
+        if (Status s = profileOps(d, program, enqueue, path,
+                                  float32 ? sizeof(float) : sizeof(double));
+            !s)
+            return s.error();
+    } else {
+        LevelLauncher launcher(d);
+        LevelLaunchStats ls;
+        if (Status s = launcher.run(program.levels, enqueue,
+                                     options.useGraphs && gpuGraphsWanted(), &ls); !s)
+            return s.error();
+        st.graph = ls.graph;
+        st.graphCaptureMs = ls.captureMs;
+        st.levelJoins = ls.joins;
     }
     st.kernelMs = msSince(t0);
+    return dt;
+}
 
-    t0 = std::chrono::steady_clock::now();
+} // namespace
+
+Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgram &program,
+                                                              const GpuExecOptions &options,
+                                                              GpuExecStats *stats) {
+    GpuExecStats local;
+    GpuExecStats &st = stats ? *stats : local;
+    auto p = prepare(program, options, st);
+    if (!p)
+        return p.error();
+    if (p->plan.outOfCore)
+        return runOutOfCore(program, *p, options, st);
+    auto buffers = runInCore(program, *p, options, st);
+    if (!buffers)
+        return buffers.error();
+
+    const auto t0 = std::chrono::steady_clock::now();
     std::vector<std::vector<double>> computed(program.tables.size());
     std::vector<bool> wanted(program.tables.size(), program.fetch.empty());
     for (uint32_t t : program.fetch)
         wanted[t] = true;
+    std::vector<float> narrow;
     for (size_t t = 0; t < program.tables.size(); ++t) {
         if (program.tables[t].input || !wanted[t])
             continue;
         computed[t].resize(program.tables[t].entries());
-        if (Status s = d.download(computed[t].data(), buffers[t].ptr(),
-                                  computed[t].size() * sizeof(double));
+        if (!p->kernels.float32) {
+            if (Status s = p->device->download(computed[t].data(), buffers->at[t],
+                                               computed[t].size() * sizeof(double));
+                !s)
+                return s.error();
+            continue;
+        }
+        narrow.resize(computed[t].size());
+        if (Status s = p->device->download(narrow.data(), buffers->at[t],
+                                           narrow.size() * sizeof(float));
             !s)
             return s.error();
+        std::copy(narrow.begin(), narrow.end(), computed[t].begin()); // exact: integers < 2^24
     }
-    for (StreamHandle s : streams)
-        (void)d.destroyStream(s);
     st.downloadMs = msSince(t0);
     return computed;
+}
+
+Result<double> solveTensorProgramCuda(const TensorProgram &program,
+                                      std::vector<uint32_t> &assignment,
+                                      const GpuExecOptions &options, GpuExecStats *stats) {
+    GpuExecStats local;
+    GpuExecStats &st = stats ? *stats : local;
+    auto p = prepare(program, options, st);
+    if (!p)
+        return p.error();
+    if (p->plan.outOfCore) { // the tables are on the host already: decode there
+        auto computed = runOutOfCore(program, *p, options, st);
+        if (!computed)
+            return computed.error();
+        const auto t0 = std::chrono::steady_clock::now();
+        const double optimum = programResult(program, *computed);
+        recoverAssignment(program, *computed, assignment);
+        st.valueMs = msSince(t0);
+        return optimum;
+    }
+    auto buffers = runInCore(program, *p, options, st);
+    if (!buffers)
+        return buffers.error();
+    const auto t0 = std::chrono::steady_clock::now();
+    auto optimum =
+        decodeOnDevice(*p->device, program, buffers->at, assignment, p->kernels.float32);
+    st.valueMs = msSince(t0);
+    st.valueOnDevice = true;
+    return optimum;
 }
 
 } // namespace zbddc::cuda

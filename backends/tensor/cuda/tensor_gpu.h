@@ -1,7 +1,9 @@
 // Runs a TensorProgram on one GPU: input tables (sparse ones made complete) uploaded once, one
 // NVRTC-compiled module for all op kernels, ops launched level by level (the ops of a level on
-// separate streams, so independent buckets overlap), computed tables kept on the device and
-// downloaded at the end for the VALUE phase on the host. Output tables are written in chunks of
+// separate streams, so independent buckets overlap, levels ordered by events on the device and the
+// whole program captured as one CUDA graph: level_launch.h), computed tables kept on the device.
+// runTensorProgramCuda downloads them; solveTensorProgramCuda instead decodes the assignment on
+// the device (value_phase_gpu.h) and downloads no table. Output tables are written in chunks of
 // at most `chunkRows` rows (the kernels take a row offset).
 // Tables beyond device memory (Bistaffa et al. 2017 §V-B2): when all tables together exceed the
 // budget — by default a fraction of the device memory cuMemGetInfo reports free — the executor
@@ -26,11 +28,22 @@ struct GpuExecOptions {
     uint64_t memoryBudgetBytes = 0; // nonzero: use this budget instead (tests force out-of-core)
     uint32_t maxInFlight = 4;       // steps (buffers and streams) in flight per op out of core
     bool timeCopies = false;        // out of core: time every copy with events (stats below)
+    bool useGraphs = true;          // in core: one CUDA graph per run (also ZBDDC_GPU_GRAPH=0: off)
+    bool narrowCosts = true; // in core: float tables where exact (narrow_costs.h; ZBDDC_GPU_FLOAT32=0: off)
 };
 
 struct GpuExecStats {
     double compileMs = 0, uploadMs = 0, kernelMs = 0, downloadMs = 0;
+    double valueMs = 0;          // solveTensorProgramCuda: the VALUE phase (decode, optimum)
+    bool valueOnDevice = false;  // decoded on the device (in core) rather than on the host
+    uint64_t launches = 0;       // in core: kernel launches (chunks of every op)
+    bool graph = false;          // in core: the levels ran as one CUDA graph
+    double graphCaptureMs = 0;   // its capture and instantiation, within kernelMs
+    uint64_t levelJoins = 0;     // levels whose streams were joined by events
+    uint64_t tableBytes = 0;     // in core: bytes the ops must move (op_profile.h), all ops
+    bool float32 = false;        // in core: the tables were floats (narrow_costs.h)
     bool compiledFromCache = false;
+    bool modulesReused = false; // every module was loaded by an earlier run of this process
     bool outOfCore = false;
     uint64_t chunks = 0; // kernel launches (steps) of the out-of-core path
     // Out of core: the budget and what it came from, bytes copied each way, host tables pinned
@@ -49,5 +62,14 @@ struct GpuExecStats {
 Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgram &program,
                                                               const GpuExecOptions &options = {},
                                                               GpuExecStats *stats = nullptr);
+
+// The program run, then the VALUE phase where its tables are: on the device in core (no table
+// downloaded), on the host out of core (the tables are there already). Returns the ⊗ of the
+// result tables; `assignment` (by variable, evidence and defaults filled in) comes back completed
+// as recoverAssignment completes it.
+Result<double> solveTensorProgramCuda(const TensorProgram &program,
+                                      std::vector<uint32_t> &assignment,
+                                      const GpuExecOptions &options = {},
+                                      GpuExecStats *stats = nullptr);
 
 } // namespace zbddc::cuda

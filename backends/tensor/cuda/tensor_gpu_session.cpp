@@ -1,6 +1,7 @@
 #include "backends/tensor/cuda/tensor_gpu_session.h"
 
 #include "backends/cuda/driver.h"
+#include "backends/tensor/cuda/level_launch.h"
 #include "backends/tensor/cuda/tensor_modules.h"
 
 #include <algorithm>
@@ -18,6 +19,10 @@ struct TensorGpuSession::State {
     std::vector<StreamHandle> streams;
     std::string name;
     double compileMs = 0;
+    std::unique_ptr<LevelLauncher> launcher; // runAll's streams and events, made on first use
+
+    Status place(uint32_t op);
+    Status enqueue(uint32_t op, StreamHandle stream);
 
     Result<DevicePtr> table(uint32_t t) {
         if (!tables[t].ptr()) {
@@ -34,6 +39,8 @@ struct TensorGpuSession::State {
 TensorGpuSession::TensorGpuSession(std::unique_ptr<State> state) : state_(std::move(state)) {}
 
 TensorGpuSession::~TensorGpuSession() {
+    if (state_)
+        state_->launcher.reset(); // its streams before the device's
     if (state_ && state_->device)
         for (StreamHandle s : state_->streams)
             (void)state_->device->destroyStream(s);
@@ -82,63 +89,84 @@ Status TensorGpuSession::download(uint32_t t, std::span<double> values) {
     return s.device->download(values.data(), s.tables[t].ptr(), values.size() * sizeof(double));
 }
 
+// Every allocation and synchronous copy an op needs (its output table, its input-address list):
+// done before any launch, since a copy on the default stream would wait for the kernels already
+// launched on the other streams, and the host with it.
+Status TensorGpuSession::State::place(uint32_t o) {
+    const TensorOp &op = program->ops[o];
+    if (!inputLists[o].ptr()) {
+        std::vector<DevicePtr> ptrs;
+        for (uint32_t in : op.inputs) {
+            if (!tables[in].ptr())
+                return error("internal error: op " + std::to_string(o) + " reads table " +
+                             std::to_string(in) + ", which is not on the device");
+            ptrs.push_back(tables[in].ptr());
+        }
+        auto buf = uploadArray(*device, ptrs);
+        if (!buf)
+            return buf.error();
+        inputLists[o] = std::move(*buf);
+    }
+    auto out = table(op.output);
+    if (!out)
+        return out.error();
+    return Ok{};
+}
+
+// Op o's kernel over its output's rows, chunk by chunk, on `stream`.
+Status TensorGpuSession::State::enqueue(uint32_t o, StreamHandle stream) {
+    Device &d = *device;
+    const TensorProgram &p = *program;
+    auto f = modules.function(o);
+    if (!f)
+        return f.error();
+    const unsigned block = options.kernels.blockThreads;
+    const unsigned maxGrid = static_cast<unsigned>(d.info().multiprocessors) * 32;
+    const bool warp = usesWarpPerRow(p, o, options.kernels);
+    const uint64_t rows = p.tables[p.ops[o].output].entries();
+    for (uint64_t begin = 0; begin < rows; begin += options.chunkRows) {
+        unsigned long long rowBegin = begin;
+        unsigned long long count = std::min(options.chunkRows, rows - begin);
+        DevicePtr in = inputLists[o].ptr();
+        DevicePtr out = tables[p.ops[o].output].ptr() + begin * sizeof(double);
+        void *args[] = {&in, &out, &rowBegin, &count};
+        const uint64_t threads = count * (warp ? 32 : 1);
+        const unsigned grid =
+            static_cast<unsigned>(std::clamp<uint64_t>((threads + block - 1) / block, 1, maxGrid));
+        if (Status l = d.launch(*f, {grid, block, 0}, args, stream); !l)
+            return l;
+    }
+    return Ok{};
+}
+
 Status TensorGpuSession::launch(std::span<const uint32_t> ops) {
     State &s = *state_;
-    Device &d = *s.device;
-    const TensorProgram &p = *s.program;
     while (s.streams.size() < std::min<size_t>(ops.size(), 8)) {
-        auto stream = d.createStream();
+        auto stream = s.device->createStream();
         if (!stream)
             return stream.error();
         s.streams.push_back(*stream);
     }
-    // Every allocation and synchronous copy first: a copy on the default stream would wait for
-    // the kernels already launched on the other streams, and the host with it.
-    std::vector<DevicePtr> outputs;
-    for (uint32_t o : ops) {
-        const TensorOp &op = p.ops[o];
-        std::vector<DevicePtr> ptrs;
-        for (uint32_t in : op.inputs) {
-            if (!s.tables[in].ptr())
-                return error("internal error: op " + std::to_string(o) + " reads table " +
-                             std::to_string(in) + ", which is not on the device");
-            ptrs.push_back(s.tables[in].ptr());
-        }
-        if (!s.inputLists[o].ptr()) {
-            auto buf = uploadArray(d, ptrs);
-            if (!buf)
-                return buf.error();
-            s.inputLists[o] = std::move(*buf);
-        }
-        auto out = s.table(op.output);
-        if (!out)
-            return out.error();
-        outputs.push_back(*out);
-    }
-    const unsigned block = s.options.kernels.blockThreads;
-    const unsigned maxGrid = static_cast<unsigned>(d.info().multiprocessors) * 32;
-    for (size_t i = 0; i < ops.size(); ++i) {
-        const uint32_t o = ops[i];
-        auto f = s.modules.function(o);
-        if (!f)
-            return f.error();
-        const bool warp = usesWarpPerRow(p, o, s.options.kernels);
-        const uint64_t rows = p.tables[p.ops[o].output].entries();
-        for (uint64_t begin = 0; begin < rows; begin += s.options.chunkRows) {
-            unsigned long long rowBegin = begin;
-            unsigned long long count = std::min(s.options.chunkRows, rows - begin);
-            DevicePtr in = s.inputLists[o].ptr();
-            DevicePtr out = outputs[i] + begin * sizeof(double);
-            void *args[] = {&in, &out, &rowBegin, &count};
-            const uint64_t threads = count * (warp ? 32 : 1);
-            const unsigned grid = static_cast<unsigned>(
-                std::clamp<uint64_t>((threads + block - 1) / block, 1, maxGrid));
-            if (Status l = d.launch(*f, {grid, block, 0}, args, s.streams[i % s.streams.size()]);
-                !l)
-                return l;
-        }
-    }
+    for (uint32_t o : ops)
+        if (Status st = s.place(o); !st)
+            return st;
+    for (size_t i = 0; i < ops.size(); ++i)
+        if (Status st = s.enqueue(ops[i], s.streams[i % s.streams.size()]); !st)
+            return st;
     return Ok{};
+}
+
+Status TensorGpuSession::runAll() {
+    State &s = *state_;
+    for (const auto &level : s.program->levels)
+        for (uint32_t o : level)
+            if (Status st = s.place(o); !st)
+                return st;
+    if (!s.launcher)
+        s.launcher = std::make_unique<LevelLauncher>(*s.device);
+    return s.launcher->run(
+        s.program->levels, [&s](uint32_t o, StreamHandle stream) { return s.enqueue(o, stream); },
+        gpuGraphsWanted());
 }
 
 Status TensorGpuSession::wait() {

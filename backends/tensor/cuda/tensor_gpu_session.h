@@ -25,6 +25,9 @@ class TensorGpuSession final : public SplitDevice {
     // Enqueues the ops (independent ones: one level's) on the session's streams and returns.
     Status launch(std::span<const uint32_t> ops) override;
     Status wait() override;
+    // Every level of the program in order, waited for: levels ordered by events on the device
+    // and captured as one CUDA graph (level_launch.h), no host wait between them.
+    Status runAll();
 
     const std::string &deviceName() const;
     double compileMs() const;

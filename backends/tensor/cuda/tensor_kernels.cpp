@@ -16,6 +16,11 @@ uint64_t strideIn(const TensorProgram &p, uint32_t table, uint32_t v) {
 
 bool eliminates(const TensorOp &op) { return reducesVariables(op.kind); }
 
+// Row and joint-value digits are decoded in 32 bits where the numbers fit: a 64-bit division by a
+// constant is a multi-instruction sequence on the GPU, a 32-bit one a multiply-high and a shift,
+// and the decode is most of a thread's arithmetic for a table of a dozen variables.
+constexpr uint64_t kU32Max = 0xffffffffull;
+
 uint64_t eliminatedSpace(const TensorProgram &p, const TensorOp &op) {
     uint64_t m = 1;
     if (eliminates(op))
@@ -30,29 +35,36 @@ const char *kPrelude =
 typedef unsigned long long u64;
 )";
 
-std::string semiringFunctions(Semiring s) {
+std::string semiringFunctions(Semiring s, bool float32) {
     std::ostringstream o;
     const bool product = s == Semiring::SumProduct || s == Semiring::MaxProduct;
-    o << "__device__ __forceinline__ double zb_times(double a, double b) { return a "
+    o << "typedef " << (float32 ? "float" : "double") << " zb_val;\n";
+    o << "__device__ __forceinline__ zb_val zb_times(zb_val a, zb_val b) { return a "
       << (product ? "*" : "+") << " b; }\n";
+    const char *fmin = float32 ? "fminf" : "fmin", *fmax = float32 ? "fmaxf" : "fmax";
+    const char *inf = float32 ? "__int_as_float(0x7f800000)"
+                              : "__longlong_as_double(0x7ff0000000000000ULL)";
+    const char *negInf = float32 ? "__int_as_float(0xff800000)"
+                                 : "__longlong_as_double(0xfff0000000000000ULL)";
+    auto plus = [&](const std::string &body) {
+        o << "__device__ __forceinline__ zb_val zb_plus(zb_val a, zb_val b) { return " << body
+          << "; }\n";
+    };
     switch (s) {
     case Semiring::SumProduct:
-        o << "__device__ __forceinline__ double zb_plus(double a, double b) { return a + b; }\n";
+        plus("a + b");
         o << "#define ZB_ZERO 0.0\n";
         break;
     case Semiring::MinSum:
-        o << "__device__ __forceinline__ double zb_plus(double a, double b) { return fmin(a, b); "
-             "}\n";
-        o << "#define ZB_ZERO __longlong_as_double(0x7ff0000000000000ULL)\n";
+        plus(std::string(fmin) + "(a, b)");
+        o << "#define ZB_ZERO " << inf << "\n";
         break;
     case Semiring::MaxSum:
-        o << "__device__ __forceinline__ double zb_plus(double a, double b) { return fmax(a, b); "
-             "}\n";
-        o << "#define ZB_ZERO __longlong_as_double(0xfff0000000000000ULL)\n";
+        plus(std::string(fmax) + "(a, b)");
+        o << "#define ZB_ZERO " << negInf << "\n";
         break;
     case Semiring::MaxProduct:
-        o << "__device__ __forceinline__ double zb_plus(double a, double b) { return fmax(a, b); "
-             "}\n";
+        plus(std::string(fmax) + "(a, b)");
         o << "#define ZB_ZERO 0.0\n";
         break;
     }
@@ -60,19 +72,23 @@ std::string semiringFunctions(Semiring s) {
     return o.str();
 }
 
-// Emits `double v = ⊗_j in_j[off_j + eoff_j(e)]` for a joint eliminated value held in `e`.
+// Emits `zb_val v = ⊗_j in_j[off_j + eoff_j(e)]` for a joint eliminated value held in `e`.
 void emitJoinedValue(std::ostringstream &o, const TensorProgram &p, const TensorOp &op,
                      const std::string &indent) {
     // Decode e into the eliminated variables' digits (last variable fastest).
     const uint64_t m = eliminatedSpace(p, op);
     if (m > 1) {
-        o << indent << "u64 er = e;\n";
+        const bool narrow = m <= kU32Max; // 32-bit division by a constant: one multiply-high
+        const char *type = narrow ? "unsigned" : "u64";
+        const char *suffix = narrow ? "u" : "ull";
+        o << indent << type << " er = (" << type << ")e;\n";
         for (size_t i = op.vars.size(); i-- > 0;) {
             const uint32_t d = p.domainSizes[op.vars[i]];
-            o << indent << "const u64 ed" << i << " = er % " << d << "ull; er /= " << d << "ull;\n";
+            o << indent << "const " << type << " ed" << i << " = er % " << d << suffix << "; er /= "
+              << d << suffix << ";\n";
         }
     }
-    o << indent << "double v = ZB_ONE;\n";
+    o << indent << "zb_val v = ZB_ONE;\n";
     for (size_t j = 0; j < op.inputs.size(); ++j) {
         o << indent << "v = zb_times(v, in" << j << "[off" << j;
         if (m > 1)
@@ -94,20 +110,21 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
       << (warp ? ", warp per row" : ", thread per row") << "\n";
     o << "extern \"C\" __global__ void __launch_bounds__(" << opt.blockThreads << ") "
       << tensorKernelName(opId)
-      << "(const double *const *inputs, double *out, u64 rowBegin, u64 rowCount"
+      << "(const zb_val *const *inputs, zb_val *out, u64 rowBegin, u64 rowCount"
       << (opt.eliminationRange ? ", u64 elimBegin, u64 elimCount" : "") << ") {\n";
     // Shared-memory staging of small inputs (all threads of a block reuse them).
     unsigned sharedUsed = 0;
+    const unsigned valueBytes = opt.float32 ? 4 : 8;
     for (size_t j = 0; j < op.inputs.size(); ++j) {
         const uint64_t n = p.tables[op.inputs[j]].entries();
-        if (n <= opt.sharedInputMaxEntries && sharedUsed + n * 8 <= opt.sharedInputBytes) {
-            o << "    __shared__ double s" << j << "[" << n << "];\n";
+        if (n <= opt.sharedInputMaxEntries && sharedUsed + n * valueBytes <= opt.sharedInputBytes) {
+            o << "    __shared__ zb_val s" << j << "[" << n << "];\n";
             o << "    for (unsigned k = threadIdx.x; k < " << n << "u; k += blockDim.x) s" << j
               << "[k] = inputs[" << j << "][k];\n";
-            o << "    const double *in" << j << " = s" << j << ";\n";
-            sharedUsed += static_cast<unsigned>(n * 8);
+            o << "    const zb_val *in" << j << " = s" << j << ";\n";
+            sharedUsed += static_cast<unsigned>(n * valueBytes);
         } else {
-            o << "    const double *__restrict__ in" << j << " = inputs[" << j << "];\n";
+            o << "    const zb_val *__restrict__ in" << j << " = inputs[" << j << "];\n";
         }
     }
     if (sharedUsed)
@@ -124,10 +141,13 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
              "{\n";
     }
     // Closed-form indexing: the output row's digits, then each input's offset.
-    o << "        u64 rest = rowBegin + r;\n";
+    const bool narrowRows = out.entries() <= kU32Max;
+    const char *rowType = narrowRows ? "unsigned" : "u64";
+    const char *rowSuffix = narrowRows ? "u" : "ull";
+    o << "        " << rowType << " rest = (" << rowType << ")(rowBegin + r);\n";
     for (size_t i = out.scope.size(); i-- > 0;)
-        o << "        const u64 d" << i << " = rest % " << out.domains[i]
-          << "ull; rest /= " << out.domains[i] << "ull;\n";
+        o << "        const " << rowType << " d" << i << " = rest % " << out.domains[i] << rowSuffix
+          << "; rest /= " << out.domains[i] << rowSuffix << ";\n";
     for (size_t j = 0; j < op.inputs.size(); ++j) {
         uint64_t base = 0;
         const uint32_t in = op.inputs[j];
@@ -148,7 +168,7 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
                                  : opt.eliminationRange ? "(elimBegin ? zb_plus(out[r], acc) : acc)"
                                                         : "acc";
     if (warp) {
-        o << "        double acc = " << (inverseMax ? "0.0" : "ZB_ZERO") << ";\n";
+        o << "        zb_val acc = " << (inverseMax ? "0.0" : "ZB_ZERO") << ";\n";
         if (opt.eliminationRange)
             o << "        for (u64 e = elimBegin + lane; e < elimBegin + elimCount; e += 32u) {\n";
         else
@@ -159,7 +179,7 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
           << "(acc, __shfl_xor_sync(0xffffffffu, acc, s));\n";
         o << "        if (lane == 0) out[r] = " << partialCombine << ";\n";
     } else {
-        o << "        double acc = " << (inverseMax ? "0.0" : "ZB_ZERO") << ";\n";
+        o << "        zb_val acc = " << (inverseMax ? "0.0" : "ZB_ZERO") << ";\n";
         if (opt.eliminationRange) {
             o << "        for (u64 e = elimBegin; e < elimBegin + elimCount; ++e) {\n";
         } else {
@@ -188,7 +208,7 @@ std::string generateTensorProgramSource(const TensorProgram &program,
                                         const TensorKernelOptions &options,
                                         std::span<const uint32_t> ops) {
     std::ostringstream o;
-    o << kPrelude << semiringFunctions(program.semiring);
+    o << kPrelude << semiringFunctions(program.semiring, options.float32);
     for (uint32_t op : ops)
         emitKernel(o, program, op, options);
     return o.str();

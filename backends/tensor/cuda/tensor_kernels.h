@@ -31,15 +31,18 @@ struct TensorKernelOptions {
     // out-of-core plans that split eliminated spaces (chunk_plan.h); off, loops have constant
     // bounds and unroll.
     bool eliminationRange = false;
+    // Tables as 32-bit floats (the kernels' zb_val; inputs and output pointers of that type), where
+    // narrow_costs.h proves every value exact: half the bytes moved per entry.
+    bool float32 = false;
 };
 
 // Name of the kernel of op `op` in the generated module.
 std::string tensorKernelName(uint32_t op);
 
-// Kernel signature: (const double *const *inputs, double *out, unsigned long long rowBegin,
+// Kernel signature: (const zb_val *const *inputs, zb_val *out, unsigned long long rowBegin,
 // unsigned long long rowCount) — `inputs` in the op's input order, `out` relative to rowBegin so
 // the host can run an output table chunk by chunk — plus (elimBegin, elimCount) with
-// options.eliminationRange. The kernels read input j as inputs[j][offset]: the out-of-core path
+// options.eliminationRange; zb_val is double, or float with options.float32. The kernels read input j as inputs[j][offset]: the out-of-core path
 // passes a slice's device address minus its first row, so offsets stay those of the whole table.
 std::string generateTensorProgramSource(const TensorProgram &program,
                                         const TensorKernelOptions &options = {});

@@ -5,7 +5,11 @@
 #include "backends/cuda/nvrtc.h"
 
 #include <algorithm>
+#include <deque>
 #include <future>
+#include <map>
+#include <mutex>
+#include <tuple>
 #include <thread>
 
 namespace zbddc::cuda {
@@ -13,6 +17,35 @@ namespace zbddc::cuda {
 namespace {
 // Ops per module at least: below this a compile is short and one module keeps one cache entry.
 constexpr size_t kOpsPerGroup = 64;
+
+// Modules loaded in this process, by device and source (hash and length), the oldest dropped
+// beyond kKeptModules: a module is a few hundred KiB of device code.
+constexpr size_t kKeptModules = 256;
+struct LoadedModules {
+    std::mutex mutex;
+    std::map<std::tuple<int, size_t, size_t>, std::shared_ptr<const Module>> byKey;
+    std::deque<std::tuple<int, size_t, size_t>> order;
+
+    std::shared_ptr<const Module> find(const std::tuple<int, size_t, size_t> &key) {
+        std::lock_guard lock(mutex);
+        const auto it = byKey.find(key);
+        return it == byKey.end() ? nullptr : it->second;
+    }
+    void keep(const std::tuple<int, size_t, size_t> &key, std::shared_ptr<const Module> m) {
+        std::lock_guard lock(mutex);
+        if (!byKey.emplace(key, std::move(m)).second)
+            return;
+        order.push_back(key);
+        if (order.size() > kKeptModules) {
+            byKey.erase(order.front());
+            order.pop_front();
+        }
+    }
+};
+LoadedModules &loadedModules() {
+    static LoadedModules *m = new LoadedModules; // never destroyed: modules outlive static teardown
+    return *m;
+}
 } // namespace
 
 Result<TensorModules> TensorModules::compile(Device &device, const TensorProgram &program,
@@ -32,20 +65,26 @@ Result<TensorModules> TensorModules::compile(Device &device, const TensorProgram
     // Each thread compiles its group and loads it: loading PTX runs the driver's own compiler
     // (ptxas), as slow as NVRTC, so it must not be serial either.
     struct Loaded {
-        Module module;
-        bool fromCache = false;
+        std::shared_ptr<const Module> module;
+        bool fromCache = false, loadedBefore = false;
     };
     std::vector<std::future<Result<Loaded>>> loaded;
     for (const std::vector<uint32_t> &group : members)
         loaded.push_back(std::async(std::launch::async, [&, group]() -> Result<Loaded> {
-            auto ptx = compileToPtx(generateTensorProgramSource(program, options, group),
-                                    "zbddc_tensor_program.cu", nvrtc);
+            const std::string source = generateTensorProgramSource(program, options, group);
+            const auto key = std::make_tuple(device.info().ordinal,
+                                             std::hash<std::string>{}(source), source.size());
+            if (auto kept = loadedModules().find(key))
+                return Loaded{std::move(kept), true, true};
+            auto ptx = compileToPtx(source, "zbddc_tensor_program.cu", nvrtc);
             if (!ptx)
                 return ptx.error();
             auto module = device.loadModule(ptx->ptx);
             if (!module)
                 return module.error();
-            return Loaded{std::move(*module), ptx->fromCache};
+            auto shared = std::make_shared<const Module>(std::move(*module));
+            loadedModules().keep(key, shared);
+            return Loaded{std::move(shared), ptx->fromCache, false};
         }));
     ProgressLine line("compiling GPU kernels (" + std::to_string(ops) + ") in groups");
     for (size_t g = 0; g < loaded.size(); ++g) {
@@ -54,13 +93,14 @@ Result<TensorModules> TensorModules::compile(Device &device, const TensorProgram
             return l.error();
         line.update(g + 1, loaded.size());
         out.fromCache_ = out.fromCache_ && l->fromCache;
+        out.loadedBefore_ = out.loadedBefore_ && l->loadedBefore;
         out.modules_.push_back(std::move(l->module));
     }
     return out;
 }
 
 Result<FunctionHandle> TensorModules::function(uint32_t op) const {
-    return modules_[moduleOf_[op]].function(tensorKernelName(op));
+    return modules_[moduleOf_[op]]->function(tensorKernelName(op));
 }
 
 } // namespace zbddc::cuda

@@ -48,10 +48,54 @@ TEST_CASE("generated tensor kernels compile with NVRTC: random programs, all op 
         ko.warpRowThreshold = trial % 3 == 0 ? 2 : 32; // exercise the warp-per-row variant
         ko.eliminationRange = trial % 2 == 1;        // the out-of-core split-elimination variant
         checkCompiles(*p, ko);
+        ko.float32 = true; // tables of floats (narrow_costs.h)
+        checkCompiles(*p, ko);
         if (ko.eliminationRange)
             CHECK(generateTensorProgramSource(*p, ko).find("u64 elimBegin, u64 elimCount") !=
                   std::string::npos);
     }
+}
+
+TEST_CASE("row digits are decoded in 32 bits up to 2^32 rows, in 64 above", "[cuda][nvrtc]") {
+    // Two inputs of 17 binary variables each, joined: 2^34 output rows (never run, only compiled).
+    TensorProgram p;
+    p.domainSizes.assign(34, 2);
+    for (uint32_t half = 0; half < 2; ++half) {
+        Table t;
+        for (uint32_t v = 0; v < 17; ++v) {
+            t.scope.push_back(half * 17 + v);
+            t.domains.push_back(2);
+        }
+        t.input = true;
+        t.values.assign(t.entries(), 1.0);
+        p.tables.push_back(std::move(t));
+    }
+    Table joined;
+    for (uint32_t v = 0; v < 34; ++v) {
+        joined.scope.push_back(v);
+        joined.domains.push_back(2);
+    }
+    p.tables.push_back(joined);
+    Table marginal; // one input's variables eliminated: 2^17 rows, 2^17 eliminated values
+    for (uint32_t v = 0; v < 17; ++v) {
+        marginal.scope.push_back(v);
+        marginal.domains.push_back(2);
+    }
+    p.tables.push_back(marginal);
+    p.ops.push_back({TensorOpKind::Join, {0, 1}, 2, {}, {}});
+    std::vector<uint32_t> eliminated;
+    for (uint32_t v = 17; v < 34; ++v)
+        eliminated.push_back(v);
+    p.ops.push_back({TensorOpKind::EliminateBucket, {0, 1}, 3, eliminated, {}});
+    computeLevels(p);
+    REQUIRE(p.verify().ok());
+    const std::string src = generateTensorProgramSource(p, {});
+    const size_t op1 = src.find("// op 1:");
+    REQUIRE(op1 != std::string::npos);
+    CHECK(src.find("u64 rest = (u64)(rowBegin + r)") < op1);           // 2^34 rows: 64 bits
+    CHECK(src.find("unsigned rest = (unsigned)(rowBegin + r)") > op1); // 2^17 rows: 32 bits
+    CHECK(src.find("unsigned er = (unsigned)e") > op1);                // 2^17 joint values
+    checkCompiles(p, {});
 }
 
 TEST_CASE("generated tensor kernels compile with NVRTC: SPOT5 404", "[cuda][nvrtc]") {
@@ -65,6 +109,9 @@ TEST_CASE("generated tensor kernels compile with NVRTC: SPOT5 404", "[cuda][nvrt
     auto p = buildBucketProgram(*net, minFillOrder(*net));
     REQUIRE(p.ok());
     checkCompiles(*p, {});
+    TensorKernelOptions narrow;
+    narrow.float32 = true;
+    checkCompiles(*p, narrow);
 }
 
 TEST_CASE("generated tensor kernels compile with NVRTC: batched junction trees", "[cuda][nvrtc]") {

@@ -1,0 +1,53 @@
+// Enqueues a TensorProgram's levels without the host waiting between them: the ops of a level go
+// to up to eight streams (independent buckets overlap), and the next level's streams wait on
+// events recorded after this level's ops, so ordering stays on the device. Optionally the whole
+// enqueue is captured as one CUDA graph and launched once: a program of a hundred levels then costs
+// one launch and one wait, where per-level synchronisation cost a host round trip per level (what
+// dominated SPOT5 404, whose tables are too small to fill the device).
+#pragma once
+
+#include "backends/cuda/driver.h"
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+namespace zbddc::cuda {
+
+// Enqueues op `op` on `stream` (its kernel launches, chunk by chunk).
+using EnqueueOp = std::function<Status(uint32_t op, StreamHandle stream)>;
+
+struct LevelLaunchStats {
+    uint64_t ops = 0, joins = 0; // ops enqueued; levels after which streams were joined
+    bool graph = false;          // captured and launched as one CUDA graph
+    double captureMs = 0;        // capture and instantiation, host time (within the run)
+};
+
+class LevelLauncher {
+  public:
+    explicit LevelLauncher(Device &device) : device_(device) {}
+    ~LevelLauncher();
+    LevelLauncher(const LevelLauncher &) = delete;
+    LevelLauncher &operator=(const LevelLauncher &) = delete;
+
+    // Every level in order, then waits for the device. With `graph`, captured and launched as one
+    // graph; where the capture fails, enqueued again directly (stats.graph says which ran).
+    Status run(std::span<const std::vector<uint32_t>> levels, const EnqueueOp &enqueue, bool graph,
+               LevelLaunchStats *stats = nullptr);
+
+  private:
+    Status enqueueAll(std::span<const std::vector<uint32_t>> levels, const EnqueueOp &enqueue,
+                      LevelLaunchStats &st);
+    Status ensureStreams(size_t n);
+
+    Device &device_;
+    std::vector<StreamHandle> streams_;
+    std::vector<EventHandle> done_; // by stream: its last level's ops finished
+    EventHandle joined_ = nullptr;  // stream 0 after waiting for every stream of a level
+};
+
+// Whether runs capture CUDA graphs: ZBDDC_GPU_GRAPH=0 turns them off (to compare), default on.
+bool gpuGraphsWanted();
+
+} // namespace zbddc::cuda

@@ -1,0 +1,27 @@
+// The VALUE phase where the tables are: one warp decodes the optimal assignment from the device
+// tables (value_phase_plan.h, value_phase_kernel.inc), so an in-core run downloads the assignment
+// and the optimum (a few bytes per variable), never a table. The seeds decode on the host after
+// copying every table back; at 10^8 entries that copy, into pageable memory, was most of the run.
+#pragma once
+
+#include "backends/cuda/driver.h"
+#include "ir/tensor_program.h"
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace zbddc::cuda {
+
+// The kernel zb_value_phase as NVRTC compiles it.
+std::string valuePhaseKernelSource();
+
+// The ⊗ of the result tables (the optimum), with `assignment` (by variable; evidence and defaults
+// filled in) completed as recoverAssignment would: the same picks, ties to the first joint value.
+// `tables[id]` is the device address of every table the program's reducing ops read, and of the
+// result tables: doubles, or floats with `float32` (narrow_costs.h).
+Result<double> decodeOnDevice(Device &device, const TensorProgram &program,
+                              std::span<const DevicePtr> tables, std::vector<uint32_t> &assignment,
+                              bool float32 = false);
+
+} // namespace zbddc::cuda

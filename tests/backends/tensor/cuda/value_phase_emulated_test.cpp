@@ -1,0 +1,190 @@
+// The device VALUE phase (backends/tensor/cuda/value_phase_kernel.inc) compiled as host C++ and
+// run by an emulated warp (32 OS threads meeting at a barrier for each shuffle) over the tables the
+// reference interpreter computed: its optimum must equal programResult and its assignment the one
+// recoverAssignment picks, on random programs (fused and unfused buckets, evidence, eliminated
+// spaces wider than a warp) and every order semiring. Here no GPU is needed;
+// tensor_gpu_test.cpp checks the real device.
+#include "backends/tensor/cuda/narrow_costs.h"
+#include "backends/tensor/cuda/value_phase_plan.h"
+#include "compiler/elimination/bucket_program.h"
+#include "ir/tensor_interpret.h"
+
+#include "tests/catch.hpp"
+#include "tests/support/min_fill_order.h"
+#include "tests/support/random_networks.h"
+
+#include <barrier>
+#include <cstring>
+#include <thread>
+
+namespace emu {
+struct Dim {
+    unsigned x = 0;
+};
+thread_local Dim threadIdx;
+std::barrier<> *warp = nullptr;
+unsigned long long slots[32];
+
+// __shfl_xor_sync for the lanes of `warp`: every lane posts its value, then reads its partner's.
+template <class T> T shuffleXor(T v, unsigned mask) {
+    static_assert(sizeof(T) == 8);
+    std::memcpy(&slots[threadIdx.x], &v, 8);
+    warp->arrive_and_wait();
+    T out;
+    std::memcpy(&out, &slots[threadIdx.x ^ mask], 8);
+    warp->arrive_and_wait();
+    return out;
+}
+} // namespace emu
+using emu::threadIdx;
+
+#define __global__
+#define __device__
+#define __forceinline__ inline
+#define ZB_SHFL_XOR(v, m) emu::shuffleXor((v), (m))
+#define ZB_VALUE_PHASE_KERNEL(...) __VA_ARGS__
+#include "backends/tensor/cuda/value_phase_kernel.inc"
+#undef ZB_VALUE_PHASE_KERNEL
+
+namespace {
+
+using namespace zbddc;
+using zbddc::testing::minFillOrder;
+
+// The kernel on 32 emulated lanes over every table's complete values, as doubles or (float32)
+// as floats.
+double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>> &computed,
+                   std::vector<uint32_t> &assignment, bool float32 = false) {
+    auto plan = cuda::buildValuePhasePlan(p);
+    REQUIRE(plan.ok());
+    std::vector<std::vector<double>> values(p.tables.size());
+    std::vector<std::vector<float>> narrow(p.tables.size());
+    std::vector<const double *> tables(p.tables.size());
+    std::vector<const float *> floatTables(p.tables.size());
+    for (size_t t = 0; t < p.tables.size(); ++t) {
+        values[t] = p.tables[t].input ? p.tables[t].denseValues() : computed[t];
+        narrow[t].assign(values[t].begin(), values[t].end());
+        tables[t] = values[t].data();
+        floatTables[t] = narrow[t].data();
+    }
+    double optimum = -1;
+    std::barrier<> barrier(32);
+    emu::warp = &barrier;
+    std::vector<std::thread> lanes;
+    for (unsigned lane = 0; lane < 32; ++lane)
+        lanes.emplace_back([&, lane] {
+            threadIdx.x = lane;
+            const int minimize = cuda::valuePhaseMinimizes(p.semiring);
+            const int product = cuda::valuePhaseMultiplies(p.semiring);
+            if (float32)
+                zb_value_phase_f32(plan->data(), floatTables.data(), assignment.data(), &optimum,
+                                   minimize, product);
+            else
+                zb_value_phase(plan->data(), tables.data(), assignment.data(), &optimum, minimize,
+                               product);
+        });
+    for (auto &l : lanes)
+        l.join();
+    return optimum;
+}
+
+} // namespace
+
+TEST_CASE("the VALUE phase kernel on an emulated warp equals recoverAssignment",
+          "[value][emulated]") {
+    std::mt19937 rng(7);
+    int wide = 0, floats = 0;
+    for (int trial = 0; trial < 60; ++trial) {
+        // Domains up to 40 make eliminated spaces wider than the warp, so lanes loop; costs in
+        // [0, 2] make ties, across lanes too.
+        const bool wideDomains = trial % 3 == 0;
+        const CostNetwork net = testing::randomNetwork(
+            rng, 3 + rng() % (wideDomains ? 3 : 6), 2 + rng() % 9, wideDomains ? 40 : 5,
+            wideDomains ? 2 : 4, trial % 4 ? 30 : 2, trial % 2);
+        std::vector<uint32_t> evidence;
+        if (trial % 5 == 4) {
+            evidence.assign(net.numVariables(), UINT32_MAX);
+            evidence[0] = rng() % net.domainSizes[0];
+        }
+        auto p = buildBucketProgram(net, minFillOrder(net), {trial % 3 != 1, evidence});
+        REQUIRE(p.ok());
+        // The same tables read under each order semiring (min-sum is the WCSP's own).
+        const Semiring rings[] = {Semiring::MinSum, Semiring::MaxSum, Semiring::MaxProduct};
+        p->semiring = rings[trial % 3];
+        if (p->semiring == Semiring::MaxProduct) // no infinite costs under a product
+            for (Table &t : p->tables) {
+                for (double &v : t.values)
+                    v = std::isinf(v) ? 0 : v;
+                t.defaultValue = std::isinf(t.defaultValue) ? 0 : t.defaultValue;
+            }
+        auto computed = interpretTensorProgram(*p);
+        REQUIRE(computed.ok());
+        for (const TensorOp &op : p->ops) {
+            uint64_t space = 1;
+            for (uint32_t v : op.vars)
+                space *= p->domainSizes[v];
+            wide += reducesVariables(op.kind) && space > 32;
+        }
+        std::vector<uint32_t> host(net.numVariables(), 0);
+        for (size_t v = 0; v < evidence.size(); ++v)
+            if (evidence[v] != UINT32_MAX)
+                host[v] = evidence[v];
+        std::vector<uint32_t> device = host;
+        recoverAssignment(*p, *computed, host);
+        const double optimum = runEmulated(*p, *computed, device);
+        INFO("trial " << trial << "\n" << p->dump());
+        CHECK(device == host);
+        const double expected = programResult(*p, *computed);
+        CHECK((optimum == expected || (std::isnan(optimum) && std::isnan(expected))));
+        if (cuda::fitsFloat32(*p)) { // float tables, as the GPU holds them then: the same picks
+            std::vector<uint32_t> narrowed(net.numVariables(), 0);
+            for (size_t v = 0; v < evidence.size(); ++v)
+                if (evidence[v] != UINT32_MAX)
+                    narrowed[v] = evidence[v];
+            CHECK(runEmulated(*p, *computed, narrowed, true) == expected);
+            CHECK(narrowed == host);
+            ++floats;
+        }
+    }
+    CHECK(floats > 0);
+    CHECK(wide > 0); // the lanes' loop and the cross-lane ties were exercised
+}
+
+TEST_CASE("the VALUE phase plan lists reducing ops last first, eliminated variables marked",
+          "[value]") {
+    // x0 in {0,1}, x1 in {0,1,2}: f(x0,x1) eliminated x1 into g(x0), then x0 into the result.
+    TensorProgram p;
+    p.domainSizes = {2, 3};
+    Table f;
+    f.scope = {0, 1};
+    f.domains = {2, 3};
+    f.input = true;
+    f.values = {5, 1, 4, 2, 0, 3};
+    Table g;
+    g.scope = {0};
+    g.domains = {2};
+    Table r;
+    p.tables = {f, g, r};
+    p.ops = {{TensorOpKind::EliminateBucket, {0}, 1, {1}, {}},
+             {TensorOpKind::EliminateBucket, {1}, 2, {0}, {}}};
+    computeLevels(p);
+    p.results = {2};
+    REQUIRE(p.verify().ok());
+    auto plan = cuda::buildValuePhasePlan(p);
+    REQUIRE(plan.ok());
+    // clang-format off
+    const std::vector<uint32_t> expected{
+        1, 2,                            // one result: table 2
+        2,                               // two reducing ops
+        1, 0, 2, 1, 0,                   // op 1 eliminates x0 (domain 2, stride 1)
+        1, 1, 1, 0x80000000u, 2,         //   one input: g(x0), x0 marked
+        1, 1, 3, 1, 0,                   // op 0 eliminates x1 (domain 3, stride 1)
+        1, 0, 2, 0, 2, 0x80000000u, 3};  //   one input: f(x0, x1), x1 marked
+    // clang-format on
+    CHECK(*plan == expected);
+    auto computed = interpretTensorProgram(p);
+    REQUIRE(computed.ok());
+    std::vector<uint32_t> a{0, 0};
+    CHECK(runEmulated(p, *computed, a) == 0); // f's least entry: x0 = 1, x1 = 1
+    CHECK(a == std::vector<uint32_t>{1, 1});
+}

@@ -1,0 +1,19 @@
+// The device VALUE phase's kernel compiles with NVRTC (no GPU needed) and exports its entry.
+#include "backends/cuda/nvrtc.h"
+#include "backends/tensor/cuda/value_phase_gpu.h"
+
+#include "tests/catch.hpp"
+
+using namespace zbddc::cuda;
+
+TEST_CASE("the VALUE phase kernel compiles with NVRTC", "[cuda][nvrtc][value]") {
+    NvrtcOptions nv;
+    nv.arch = "sm_90";
+    nv.useCache = false;
+    const std::string src = valuePhaseKernelSource();
+    auto ptx = compileToPtx(src, "zbddc_value_phase.cu", nv);
+    INFO(src << (ptx ? "" : ptx.error().str()));
+    REQUIRE(ptx.ok());
+    CHECK(ptx->ptx.find(".entry zb_value_phase(") != std::string::npos);
+    CHECK(ptx->ptx.find(".entry zb_value_phase_f32(") != std::string::npos);
+}
