@@ -246,7 +246,7 @@ TEST_CASE("the VALUE phase on the device picks recoverAssignment's assignment", 
         INFO("trial " << trial << ": " << (optimum ? "" : optimum.error().str()));
         REQUIRE(optimum.ok());
         CHECK(st.valueOnDevice);
-        CHECK(st.graph == o.useGraphs);
+        CHECK(st.graph == (o.useGraphs && !p->ops.empty())); // no op, nothing to capture (trial 4)
         CHECK(st.float32 == (o.narrowCosts && fitsFloat32(*p)));
         CHECK(*optimum == programResult(*p, *ref));
         CHECK(device == host);
