@@ -1,4 +1,4 @@
-// Which of the two GPU message designs (Piatkowski 2016's data-parallel and thread-cooperative
+// Which of the two GPU message designs (Piatkowski 2011's data-parallel and thread-cooperative
 // loopy BP) each group of factors takes, from the batch size and the factor's size:
 //
 // - data-parallel: one thread per outgoing message entry and instance, each reading the factor's
@@ -24,7 +24,7 @@ enum class LoopyGpuDesign : uint8_t { DataParallel, Cooperative };
 const char *loopyGpuDesignName(LoopyGpuDesign d); // "data-parallel", "thread-cooperative"
 
 // The batch size from which data-parallel wins, and the factor size (entries) below which a
-// block would idle. Piatkowski 2016 measured the crossover at about 8 instances; bench/loopy_bp
+// block would idle. Piatkowski 2011 measured the crossover at about 8 instances; bench/loopy_bp
 // measures ours (BENCHMARKS.md).
 inline constexpr uint32_t kLoopyCrossoverBatch = 8;
 inline constexpr uint64_t kLoopyCooperativeMinEntries = 64;
