@@ -59,7 +59,7 @@ class Instance {
             flood();
         else
             residualRounds();
-        beliefs();
+        finishLoopyCase(g_, evidence_, o_.semiring, out_);
     }
 
   private:
@@ -149,51 +149,6 @@ class Instance {
         }
     }
 
-    void beliefs() {
-        sumAll();
-        const bool sum = o_.semiring == LoopySemiring::SumProduct;
-        out_.beliefs.resize(g_.stateOffset.back());
-        double entropyTerms = 0; // Σ_v (d_v - 1) Σ_x b log b
-        for (uint32_t v = 0; v < g_.numVariables(); ++v) {
-            std::span<double> b(out_.beliefs.data() + g_.stateOffset[v], g_.domainSizes[v]);
-            for (uint32_t x = 0; x < b.size(); ++x) {
-                const uint64_t s = g_.stateOffset[v] + x;
-                b[x] = sums_.zeros[s] ? -INFINITY : sums_.finite[s];
-            }
-            if (!normaliseMessage(b, o_.semiring)) {
-                out_.vanished = true;
-                out_.converged = false;
-                return;
-            }
-            for (double &p : b) {
-                if (sum && !std::isinf(p))
-                    entropyTerms += (double(g_.degree(v)) - 1) * std::exp(p) * p;
-                p = std::exp(p);
-            }
-        }
-        if (sum)
-            out_.logPartition = entropyTerms + factorTerms();
-    }
-
-    // Σ_f Σ_x b_f(x) (log φ_f(x) - log b_f(x)): the factors' share of the Bethe free energy.
-    double factorTerms() {
-        std::vector<double> belief;
-        double total = 0;
-        for (uint32_t f = 0; f < g_.factors.size(); ++f) {
-            const std::vector<double> &phi = g_.factors[f].logValues;
-            belief.resize(phi.size());
-            factorBeliefLog(g_, f, sums_, out_.messages, belief);
-            if (!normaliseMessage(belief, LoopySemiring::SumProduct)) {
-                out_.vanished = true;
-                return -INFINITY;
-            }
-            for (size_t x = 0; x < phi.size(); ++x)
-                if (!std::isinf(belief[x]))
-                    total += std::exp(belief[x]) * (phi[x] - belief[x]);
-        }
-        return total;
-    }
-
     const FactorGraph &g_;
     const Evidence &evidence_;
     const LoopyOptions &o_;
@@ -206,6 +161,58 @@ class Instance {
 };
 
 } // namespace
+
+namespace {
+
+// Σ_f Σ_x b_f(x) (log φ_f(x) - log b_f(x)): the factors' share of the Bethe free energy.
+double factorTerms(const FactorGraph &g, const VariableSums &sums, LoopyCase &c) {
+    std::vector<double> belief;
+    double total = 0;
+    for (uint32_t f = 0; f < g.factors.size(); ++f) {
+        const std::vector<double> &phi = g.factors[f].logValues;
+        belief.resize(phi.size());
+        factorBeliefLog(g, f, sums, c.messages, belief);
+        if (!normaliseMessage(belief, LoopySemiring::SumProduct)) {
+            c.vanished = true;
+            return -INFINITY;
+        }
+        for (size_t x = 0; x < phi.size(); ++x)
+            if (!std::isinf(belief[x]))
+                total += std::exp(belief[x]) * (phi[x] - belief[x]);
+    }
+    return total;
+}
+
+} // namespace
+
+void finishLoopyCase(const FactorGraph &g, const Evidence &evidence, LoopySemiring semiring,
+                     LoopyCase &c) {
+    VariableSums sums{std::vector<double>(g.stateOffset.back()),
+                      std::vector<uint32_t>(g.stateOffset.back())};
+    sumIntoVariables(g, evidence, c.messages, 0, uint32_t(g.numVariables()), sums);
+    const bool sum = semiring == LoopySemiring::SumProduct;
+    c.beliefs.resize(g.stateOffset.back());
+    double entropyTerms = 0; // Σ_v (d_v - 1) Σ_x b log b
+    for (uint32_t v = 0; v < g.numVariables(); ++v) {
+        std::span<double> b(c.beliefs.data() + g.stateOffset[v], g.domainSizes[v]);
+        for (uint32_t x = 0; x < b.size(); ++x) {
+            const uint64_t s = g.stateOffset[v] + x;
+            b[x] = sums.zeros[s] ? -INFINITY : sums.finite[s];
+        }
+        if (!normaliseMessage(b, semiring)) {
+            c.vanished = true;
+            c.converged = false;
+            return;
+        }
+        for (double &p : b) {
+            if (sum && !std::isinf(p))
+                entropyTerms += (double(g.degree(v)) - 1) * std::exp(p) * p;
+            p = std::exp(p);
+        }
+    }
+    if (sum)
+        c.logPartition = entropyTerms + factorTerms(g, sums, c);
+}
 
 std::vector<LoopyCase> runLoopyBp(const FactorGraph &graph, std::span<const Evidence> cases,
                                   const LoopyOptions &options) {

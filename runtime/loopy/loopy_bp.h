@@ -47,6 +47,11 @@ struct LoopyCase {
                               // Freeman and Weiss 2005); exact on trees
 };
 
+// From c.messages (however they were computed: here or on the GPU): the beliefs, the Bethe
+// ln Z(e) (sum-product), and `vanished` where a belief lost every state.
+void finishLoopyCase(const FactorGraph &graph, const Evidence &evidence, LoopySemiring semiring,
+                     LoopyCase &c);
+
 std::vector<LoopyCase> runLoopyBp(const FactorGraph &graph, std::span<const Evidence> cases,
                                   const LoopyOptions &options);
 
