@@ -11,11 +11,17 @@ const char *loopyGpuDesignName(LoopyGpuDesign d) {
 
 namespace {
 
+// Shared memory of a cooperative block: the incoming messages and one partial set of outgoing
+// messages per warp (Σ scope domains doubles each).
+uint64_t cooperativeShared(uint32_t threads, uint64_t partialEntries) {
+    return (threads / 32 + 1) * partialEntries * 8;
+}
+
 // Threads per cooperative block: the largest power of two up to 1024 and up to the factor's
-// entries whose warps' partial messages (Σ scope domains doubles each) fit in shared memory.
+// entries whose shared memory fits the limit.
 uint32_t cooperativeThreads(uint64_t entries, uint64_t partialEntries) {
     uint32_t t = 1024;
-    while (t > 32 && (t > entries || (t / 32) * partialEntries * 8 > kLoopySharedBytes))
+    while (t > 32 && (t > entries || cooperativeShared(t, partialEntries) > kLoopySharedBytes))
         t /= 2;
     return t;
 }
@@ -41,13 +47,13 @@ LoopyGpuPlan planLoopyGpu(const FactorGraph &g, uint32_t batch, const LoopyGpuDe
         uint64_t partial = 0;
         for (uint32_t d : group.domains)
             partial += d;
-        const bool fits = partial * 8 <= kLoopySharedBytes;
+        const bool fits = cooperativeShared(32, partial) <= kLoopySharedBytes;
         const bool cooperative = force ? *force == LoopyGpuDesign::Cooperative && fits
                                        : fits && batch < kLoopyCrossoverBatch &&
                                              group.entries >= kLoopyCooperativeMinEntries;
         group.design = cooperative ? LoopyGpuDesign::Cooperative : LoopyGpuDesign::DataParallel;
         group.threads = cooperative ? cooperativeThreads(group.entries, partial) : 256;
-        group.sharedBytes = cooperative ? uint32_t((group.threads / 32) * partial * 8) : 0;
+        group.sharedBytes = cooperative ? uint32_t(cooperativeShared(group.threads, partial)) : 0;
     }
     return plan;
 }

@@ -36,7 +36,7 @@ struct LoopyFactorGroup {
     uint64_t entries = 0;          // per factor
     LoopyGpuDesign design = LoopyGpuDesign::DataParallel;
     uint32_t threads = 0;          // per block (cooperative) or 256 (data-parallel)
-    uint32_t sharedBytes = 0;      // cooperative: the partial messages of every warp
+    uint32_t sharedBytes = 0;      // cooperative: incoming messages and every warp's partials
 };
 
 struct LoopyGpuPlan {
