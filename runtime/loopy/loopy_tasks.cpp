@@ -1,5 +1,6 @@
 #include "runtime/loopy/loopy_tasks.h"
 
+#include "runtime/loopy/loopy_gpu.h"
 #include "support/timer.h"
 
 #include <algorithm>
@@ -82,10 +83,27 @@ std::vector<uint32_t> decodeMaxMarginals(const FactorGraph &g, const std::vector
 
 std::vector<Result<TaskResult>> runLoopyTasks(const FactorGraph &g, Task task,
                                               std::span<const Evidence> cases,
-                                              LoopyOptions options) {
+                                              LoopyOptions options, LoopyDevice where) {
     options.semiring = task == Task::Mpe ? LoopySemiring::MaxProduct : LoopySemiring::SumProduct;
     const SteadyTime start = std::chrono::steady_clock::now();
-    std::vector<LoopyCase> runs = runLoopyBp(g, cases, options);
+    std::vector<LoopyCase> runs;
+    std::string device, why;
+    if (where != LoopyDevice::Cpu && options.schedule == LoopySchedule::Residual) {
+        why = "the residual schedule runs on the CPU";
+    } else if (where != LoopyDevice::Cpu) {
+        auto gpu = runLoopyBpGpu(g, cases, options);
+        if (gpu) {
+            runs = std::move(gpu->cases);
+            device = "cuda: " + gpu->device + " (loopy BP, flooding; " + gpu->design + ")";
+        } else {
+            why = gpu.error().message;
+        }
+    }
+    if (device.empty()) {
+        runs = runLoopyBp(g, cases, options);
+        device = "cpu (loopy BP, " + std::string(loopyScheduleName(options.schedule)) +
+                 (where == LoopyDevice::Cpu ? "" : "; not on the GPU: " + why) + ")";
+    }
     const double perCaseMs = msSince(start) / std::max<size_t>(1, cases.size());
     std::vector<Result<TaskResult>> out;
     for (LoopyCase &c : runs) {
@@ -96,7 +114,7 @@ std::vector<Result<TaskResult>> runLoopyTasks(const FactorGraph &g, Task task,
         }
         TaskResult r;
         r.task = task;
-        r.device = "cpu (loopy BP, " + std::string(loopyScheduleName(options.schedule)) + ")";
+        r.device = device;
         r.approximate = ConvergenceReport{c.iterations, c.converged, c.maxResidual};
         r.timeMs = perCaseMs;
         double logValue = c.logPartition;

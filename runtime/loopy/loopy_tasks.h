@@ -13,10 +13,15 @@
 
 namespace zbddc {
 
+// Where the messages run: the CPU executor, the GPU (flooding only; the residual schedule and a
+// missing GPU fall back to the CPU, and the result's `device` says why), or the GPU where usable.
+enum class LoopyDevice : uint8_t { Cpu, Cuda, Auto };
+
 // `options.semiring` is set from the task (max-product for MPE, sum-product otherwise).
 std::vector<Result<TaskResult>> runLoopyTasks(const FactorGraph &graph, Task task,
                                               std::span<const Evidence> cases,
-                                              LoopyOptions options);
+                                              LoopyOptions options,
+                                              LoopyDevice device = LoopyDevice::Cpu);
 
 // Σ_f log φ_f(x): ln P(x) for a network's factor graph, minus the total cost for a cost network.
 double assignmentLogScore(const FactorGraph &graph, std::span<const uint32_t> assignment);

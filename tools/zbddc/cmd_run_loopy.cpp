@@ -106,10 +106,14 @@ int runLoopyCommand(const RunOptions &o, const std::string &why) {
     if (f.damping >= 0)
         options.damping = f.damping;
     options.schedule = parseLoopySchedule(f.schedule).value_or(LoopySchedule::Flooding);
-    if (o.device == "cuda")
-        std::cerr << "zbddc: note: loopy BP answers from the CPU in `run`; the GPU designs run in "
-                     "bench/loopy_bp\n";
-    std::vector<Result<TaskResult>> results = runLoopyTasks(loaded->graph, *task, cases->cases, options);
+    const LoopyDevice device = o.device == "cpu"    ? LoopyDevice::Cpu
+                               : o.device == "cuda" ? LoopyDevice::Cuda
+                                                    : LoopyDevice::Auto;
+    std::vector<Result<TaskResult>> results =
+        runLoopyTasks(loaded->graph, *task, cases->cases, options, device);
+    if (device == LoopyDevice::Cuda && !results.empty() && results[0] &&
+        results[0]->device.rfind("cpu", 0) == 0)
+        std::cerr << "zbddc: note: " << results[0]->device << "\n";
     size_t converged = 0, answered = 0;
     double worst = 0;
     for (Result<TaskResult> &r : results) {

@@ -4,6 +4,7 @@
 // and convergence must agree. Skipped, saying why, without a GPU.
 #include "compiler/loopy/synthetic_models.h"
 #include "runtime/loopy/loopy_gpu.h"
+#include "runtime/loopy/loopy_tasks.h"
 #include "runtime/sample_evidence.h"
 
 #include "tests/catch.hpp"
@@ -74,4 +75,31 @@ TEST_CASE("GPU loopy BP equals the CPU on alarm with a batch of evidence", "[loo
     o.tolerance = 1e-8;
     compare(*g, cases, o, std::nullopt);
     compare(*g, cases, o, LoopyGpuDesign::Cooperative);
+}
+
+TEST_CASE("Tasks asked of the GPU run there and answer as the CPU does", "[loopy][gpu]") {
+    auto net = readNetworkFile(ZBDDC_BENCHMARKS_DIR "/bn/alarm.bif");
+    REQUIRE(net.ok());
+    auto g = factorGraphOfNetwork(*net);
+    REQUIRE(g.ok());
+    const std::vector<Evidence> cases = sampleEvidence(*net, 20, 0.2, 9);
+    for (Task task : {Task::Mar, Task::Pr, Task::Mpe}) {
+        LoopyOptions o;
+        o.damping = task == Task::Mpe ? 0.5 : 0.0;
+        const auto cpu = runLoopyTasks(*g, task, cases, o, LoopyDevice::Cpu);
+        const auto gpu = runLoopyTasks(*g, task, cases, o, LoopyDevice::Cuda);
+        for (size_t c = 0; c < cases.size(); ++c) {
+            REQUIRE(cpu[c].ok() == gpu[c].ok());
+            if (!gpu[c])
+                continue;
+            INFO(gpu[c]->device);
+            CHECK(gpu[c]->device.rfind("cuda: ", 0) == 0);
+            CHECK(gpu[c]->log10 == Approx(cpu[c]->log10).margin(1e-8));
+            if (task == Task::Mpe)
+                CHECK(gpu[c]->assignment == cpu[c]->assignment);
+            for (size_t v = 0; v < cpu[c]->marginals.size(); ++v)
+                for (size_t x = 0; x < cpu[c]->marginals[v].size(); ++x)
+                    CHECK(gpu[c]->marginals[v][x] == Approx(cpu[c]->marginals[v][x]).margin(1e-6));
+        }
+    }
 }
