@@ -131,7 +131,9 @@ fi
 # LBP_WORKLOADS (comma-separated; default grid100-2,grid100-31,grid1000-2,protein,alarm,water,
 # pathfinder), LBP_SWEEPS (20), LBP_CASES (2000, the networks' evidence batch); then pyAgrum's
 # LoopyBeliefPropagation on one thread (bench/peers/pyagrum_lbp.py, LBP_PEER_ITERS iterations,
-# LBP_PEER_CASES cases of the networks) where its wheel came along. LBP_WORKLOADS=none skips.
+# LBP_PEER_CASES cases of the networks, on LBP_PEER_WORKLOADS: default protein and the networks,
+# as building a grid's equivalent network in Python takes minutes) where its wheel came along.
+# LBP_WORKLOADS=none skips.
 if [ -x "$here/bench/loopy_bp" ] && [ "${LBP_WORKLOADS:-}" != none ]; then
     lbp=/tmp/zbddc-lbp
     mkdir -p "$lbp"
@@ -142,13 +144,14 @@ if [ -x "$here/bench/loopy_bp" ] && [ "${LBP_WORKLOADS:-}" != none ]; then
     echo "bench loopy_bp exit $?" | tee -a "$summary"
     cat "$out/loopy_bp.md"
     if python3 -c 'import pyagrum' 2>/dev/null; then
-        for w in ${workloads//,/ }; do
+        peers=${LBP_PEER_WORKLOADS:-protein,alarm,water,pathfinder}
+        for w in ${peers//,/ }; do
             if [ -f "$lbp/$w.uai" ]; then
-                timeout 300 python3 "$here/bench/peers/pyagrum_lbp.py" "$lbp/$w.uai" \
+                timeout 200 python3 "$here/bench/peers/pyagrum_lbp.py" "$lbp/$w.uai" \
                     --iterations "${LBP_PEER_ITERS:-5}"
             elif [ -f "$bench_dir/bn/$w.bif" ]; then
                 "$here/zbddc" sample "$bench_dir/bn/$w.bif" --cases 100 --seed 1 -o "$lbp/$w.evid" &&
-                    timeout 300 python3 "$here/bench/peers/pyagrum_lbp.py" "$bench_dir/bn/$w.bif" \
+                    timeout 200 python3 "$here/bench/peers/pyagrum_lbp.py" "$bench_dir/bn/$w.bif" \
                         --evidence "$lbp/$w.evid" --cases "${LBP_PEER_CASES:-20}" \
                         --iterations "${LBP_PEER_ITERS:-5}"
             fi | sed "s/^{/{\"workload\": \"$w\", /" >> "$out/lbp_pyagrum.jsonl" 2>> "$out/bench.log"

@@ -293,8 +293,9 @@ std::string loopyGroupKernel(const LoopyFactorGroup &group, size_t g) {
 
 std::string loopyKernelSource(const LoopyGpuPlan &plan) {
     std::ostringstream out;
-    out << "// loopy belief propagation: " << plan.groups.size() << " factor group(s), batch "
-        << plan.batch << "\n"
+    // The batch is a kernel argument, not in the source, so one compiled module (and its NVRTC
+    // cache entry) serves every batch size that keeps the same designs.
+    out << "// loopy belief propagation: " << plan.groups.size() << " factor group(s)\n"
         << kCommon << "\n";
     for (size_t g = 0; g < plan.groups.size(); ++g) {
         if (plan.groups[g].design == LoopyGpuDesign::DataParallel)
