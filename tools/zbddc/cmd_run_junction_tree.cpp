@@ -13,7 +13,6 @@
 #include "tools/zbddc/output.h"
 
 #include <cmath>
-#include <unistd.h>
 #include <iostream>
 
 namespace zbddc::cli {
@@ -70,7 +69,7 @@ RouteChoice chooseRoute(const RunOptions &o, const BayesNet &net, const Junction
 // why, or nothing where an exact route fits.
 std::optional<std::string> noExactRouteFits(const RunOptions &o, const BayesNet &net,
                                             const JunctionTreeStats &jt) {
-    const double memory = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+    const double memory = physicalMemoryBytes();
     const double tableBytes = 8 * (jt.totalCliqueEntries + jt.totalSeparatorEntries);
     if (tableBytes <= memory / 2)
         return std::nullopt;

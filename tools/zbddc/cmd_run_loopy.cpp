@@ -14,8 +14,13 @@
 
 #include <cmath>
 #include <iostream>
+#include <unistd.h>
 
 namespace zbddc::cli {
+
+double physicalMemoryBytes() {
+    return double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+}
 
 void addLoopyRunOptions(CLI::App &run, LoopyRunOptions &f) {
     run.add_option("--iterations", f.iterations,

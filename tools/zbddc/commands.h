@@ -132,6 +132,8 @@ bool isNetworkFile(const std::string &path); // .bif, .xml, .xmlbif, .net, BAYES
 // `zbddc run MODEL --route lbp` (cmd_run_loopy.cpp), on any model file; `why` says how the
 // route was chosen.
 int runLoopyCommand(const RunOptions &options, const std::string &why);
+// What --approximate weighs an exact route's tables against (cmd_run_loopy.cpp).
+double physicalMemoryBytes();
 // Registers --iterations, --tolerance, --damping, --schedule and --approximate.
 void addLoopyRunOptions(CLI::App &run, LoopyRunOptions &options);
 // `zbddc stats MODEL --route lbp`: the factor graph and the GPU design (cmd_stats_loopy.cpp).
