@@ -124,7 +124,8 @@ Row measure(const Workload &w, const std::string &name, const std::string &devic
         r.note = "all threads, wall time incl. beliefs";
     } else {
         auto run = runLoopyBpGpu(w.graph, cases, o,
-                                 device == "dp" ? LoopyGpuDesign::DataParallel : LoopyGpuDesign::Cooperative);
+                                 device == "dp" ? LoopyGpuDesign::DataParallel
+                                                : LoopyGpuDesign::Cooperative);
         if (!run) {
             r.note = run.error().message;
             return r;
@@ -176,15 +177,24 @@ int main(int argc, char **argv) {
             }
             return argv[++i];
         };
-        if (arg == "--workloads") a.workloads = split(next());
-        else if (arg == "--sweeps") a.sweeps = uint32_t(std::stoul(next()));
-        else if (arg == "--cases") a.cases = uint32_t(std::stoul(next()));
-        else if (arg == "--networks") a.networks = next();
-        else if (arg == "--devices") a.devices = split(next());
-        else if (arg == "--no-crossover") a.crossover = false;
-        else if (arg == "--write-uai") a.writeUai = next();
-        else if (arg == "--json") a.json = next();
-        else if (arg == "--md") a.md = next();
+        if (arg == "--workloads")
+            a.workloads = split(next());
+        else if (arg == "--sweeps")
+            a.sweeps = uint32_t(std::stoul(next()));
+        else if (arg == "--cases")
+            a.cases = uint32_t(std::stoul(next()));
+        else if (arg == "--networks")
+            a.networks = next();
+        else if (arg == "--devices")
+            a.devices = split(next());
+        else if (arg == "--no-crossover")
+            a.crossover = false;
+        else if (arg == "--write-uai")
+            a.writeUai = next();
+        else if (arg == "--json")
+            a.json = next();
+        else if (arg == "--md")
+            a.md = next();
         else {
             std::cerr << "loopy_bp: unknown argument " << arg << "\n";
             return 2;
@@ -213,8 +223,9 @@ int main(int argc, char **argv) {
         }
         if (w->net) {
             const auto [mean, worst] = marginalError(*w, 200);
-            extra << "| " << name << " | LBP marginal error vs junction tree (200 cases, tol 1e-6) | mean "
-                  << mean << ", max " << worst << " |\n";
+            extra << "| " << name
+                  << " | LBP marginal error vs junction tree (200 cases, tol 1e-6) | mean " << mean
+                  << ", max " << worst << " |\n";
             if (gpu) { // sweeps to converge at 1e-6, per batch-iteration time
                 LoopyOptions o;
                 auto run = runLoopyBpGpu(w->graph, w->cases, o);
@@ -242,10 +253,12 @@ int main(int argc, char **argv) {
                 crossover = b;
         }
         extra << "| protein-like | crossover batch (data-parallel no slower than cooperative) | "
-              << (crossover ? std::to_string(crossover) : std::string("> 64")) << " (Piatkowski 2011: about 8) |\n";
+              << (crossover ? std::to_string(crossover) : std::string("> 64"))
+              << " (Piatkowski 2011: about 8) |\n";
     }
     std::ostringstream md;
-    md << "| workload | device | batch | sweeps | ms/sweep | message entries/s | messages/s | note |\n"
+    md << "| workload | device | batch | sweeps | ms/sweep | message entries/s | messages/s | note "
+          "|\n"
           "| --- | --- | --- | --- | --- | --- | --- | --- |\n";
     for (const Row &r : rows) {
         char line[512];
@@ -266,8 +279,9 @@ int main(int argc, char **argv) {
             out << (i ? "," : "") << "{\"workload\":" << jsonString(r.workload)
                 << ",\"device\":" << jsonString(r.device) << ",\"batch\":" << r.batch
                 << ",\"sweeps\":" << r.sweeps << ",\"sweep_ms\":" << r.sweepMs
-                << ",\"entries_per_s\":" << r.entriesPerS << ",\"messages_per_s\":" << r.messagesPerS
-                << ",\"note\":" << jsonString(r.note) << "}";
+                << ",\"entries_per_s\":" << r.entriesPerS
+                << ",\"messages_per_s\":" << r.messagesPerS << ",\"note\":" << jsonString(r.note)
+                << "}";
         }
         out << "]\n";
     }

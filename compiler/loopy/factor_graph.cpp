@@ -27,27 +27,31 @@ Status finishFactorGraph(FactorGraph &g) {
         uint64_t entries = 1;
         for (uint32_t v : factor.scope) {
             if (v >= n)
-                return errorAt(g.file, 0, "factor " + std::to_string(f) + " names variable " +
-                                              std::to_string(v) + " of " + std::to_string(n));
+                return errorAt(g.file, 0,
+                               "factor " + std::to_string(f) + " names variable " +
+                                   std::to_string(v) + " of " + std::to_string(n));
             if (seen[v] == f)
-                return errorAt(g.file, 0, "factor " + std::to_string(f) + " holds variable " +
-                                              g.names[v] + " twice");
+                return errorAt(g.file, 0,
+                               "factor " + std::to_string(f) + " holds variable " + g.names[v] +
+                                   " twice");
             seen[v] = f;
             if (g.domainSizes[v] == 0)
                 return errorAt(g.file, 0, "variable " + g.names[v] + " has no states");
             entries *= g.domainSizes[v];
             if (entries > kMaxLoopyFactorEntries)
-                return errorAt(g.file, 0, "factor " + std::to_string(f) + " has over " +
-                                              std::to_string(kMaxLoopyFactorEntries) +
-                                              " entries, too many for loopy BP");
+                return errorAt(g.file, 0,
+                               "factor " + std::to_string(f) + " has over " +
+                                   std::to_string(kMaxLoopyFactorEntries) +
+                                   " entries, too many for loopy BP");
             g.edgeFactor.push_back(f);
             g.edgeVariable.push_back(v);
             g.messageOffset.push_back(g.messageOffset.back() + g.domainSizes[v]);
         }
         if (factor.logValues.size() != entries)
-            return errorAt(g.file, 0, "factor " + std::to_string(f) + " has " +
-                                          std::to_string(factor.logValues.size()) +
-                                          " entries, its scope " + std::to_string(entries));
+            return errorAt(g.file, 0,
+                           "factor " + std::to_string(f) + " has " +
+                               std::to_string(factor.logValues.size()) + " entries, its scope " +
+                               std::to_string(entries));
         g.factorEdgeStart.push_back(static_cast<uint32_t>(g.edgeFactor.size()));
     }
     g.stateOffset.assign(n + 1, 0);
@@ -95,9 +99,9 @@ Result<FactorGraph> factorGraphOfCostNetwork(const CostNetwork &net, const std::
     for (const CostFunction &c : net.functions) {
         uint64_t entries = 0;
         if (!tableSize(net.domainSizes, c.scope, entries) || entries > kMaxLoopyFactorEntries)
-            return errorAt(file, c.line, "a cost function with over " +
-                                             std::to_string(kMaxLoopyFactorEntries) +
-                                             " entries, too many for loopy BP");
+            return errorAt(file, c.line,
+                           "a cost function with over " + std::to_string(kMaxLoopyFactorEntries) +
+                               " entries, too many for loopy BP");
         LoopyFactor f;
         f.scope = c.scope;
         f.logValues.resize(entries);

@@ -16,14 +16,14 @@
 namespace zbddc {
 
 struct LoopyFactor {
-    std::vector<uint32_t> scope;     // variables, scope.back() fastest in `logValues`
-    std::vector<double> logValues;   // one entry per joint state of the scope
+    std::vector<uint32_t> scope;   // variables, scope.back() fastest in `logValues`
+    std::vector<double> logValues; // one entry per joint state of the scope
 };
 
 struct FactorGraph {
-    std::string file;                   // for diagnostics
-    std::vector<std::string> names;     // variable names
-    std::vector<uint32_t> domainSizes;  // states per variable
+    std::string file;                  // for diagnostics
+    std::vector<std::string> names;    // variable names
+    std::vector<uint32_t> domainSizes; // states per variable
     std::vector<LoopyFactor> factors;
 
     // Edges: edge e joins factor edgeFactor[e] and variable edgeVariable[e]; the edges of factor

@@ -70,8 +70,9 @@ std::string describeLoopyGpuPlan(const LoopyGpuPlan &plan) {
         minT = std::min(minT, g.threads);
         maxT = std::max(maxT, g.threads);
     }
-    std::string out = std::to_string(dp) + " factor group(s) data-parallel (a thread per message "
-                                            "entry x instance), " +
+    std::string out = std::to_string(dp) +
+                      " factor group(s) data-parallel (a thread per message "
+                      "entry x instance), " +
                       std::to_string(co) + " thread-cooperative (a block per factor x instance";
     if (co)
         out += ", " + std::to_string(minT) + (minT == maxT ? "" : "-" + std::to_string(maxT)) +

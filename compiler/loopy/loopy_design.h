@@ -33,10 +33,10 @@ inline constexpr uint32_t kLoopySharedBytes = 48 * 1024; // without opting into 
 struct LoopyFactorGroup {
     std::vector<uint32_t> domains; // of the scope, in order: the group's shape
     std::vector<uint32_t> factors;
-    uint64_t entries = 0;          // per factor
+    uint64_t entries = 0; // per factor
     LoopyGpuDesign design = LoopyGpuDesign::DataParallel;
-    uint32_t threads = 0;          // per block (cooperative) or 256 (data-parallel)
-    uint32_t sharedBytes = 0;      // cooperative: incoming messages and every warp's partials
+    uint32_t threads = 0;     // per block (cooperative) or 256 (data-parallel)
+    uint32_t sharedBytes = 0; // cooperative: incoming messages and every warp's partials
 };
 
 struct LoopyGpuPlan {

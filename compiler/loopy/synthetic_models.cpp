@@ -20,7 +20,8 @@ FactorGraph pairwiseGrid(uint32_t side, uint32_t labels, double coupling, uint64
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     FactorGraph g;
-    g.file = "grid" + std::to_string(side) + "x" + std::to_string(side) + "-" + std::to_string(labels);
+    g.file =
+        "grid" + std::to_string(side) + "x" + std::to_string(side) + "-" + std::to_string(labels);
     g.domainSizes.assign(size_t(side) * side, labels);
     for (uint32_t v = 0; v < side * side; ++v)
         addField(g, v, rng);
@@ -53,7 +54,8 @@ FactorGraph proteinLikeModel(uint64_t seed) {
     // any at d + 1, until the factor count is reached (the last distance only partly).
     uint32_t made = 0;
     for (uint32_t d = 1; made < kProteinPairwiseFactors; ++d)
-        for (uint32_t v = 0; v + d < kProteinVariables && made < kProteinPairwiseFactors; ++v, ++made) {
+        for (uint32_t v = 0; v + d < kProteinVariables && made < kProteinPairwiseFactors;
+             ++v, ++made) {
             LoopyFactor f{{v, v + d}, std::vector<double>(kProteinLabels * kProteinLabels)};
             for (double &x : f.logValues)
                 x = n(rng);

@@ -46,7 +46,8 @@ class Instance {
         out.messages.resize(g.messageEntries());
         for (uint32_t e = 0; e < g.numEdges(); ++e) {
             const uint32_t d = g.domainSizes[g.edgeVariable[e]];
-            const double uniform = o.semiring == LoopySemiring::SumProduct ? -std::log(double(d)) : 0;
+            const double uniform =
+                o.semiring == LoopySemiring::SumProduct ? -std::log(double(d)) : 0;
             std::fill_n(out.messages.begin() + g.messageOffset[e], d, uniform);
         }
         update_.resize(g.messageEntries());
@@ -101,7 +102,8 @@ class Instance {
     // Records the iteration; true when the run stops here (converged or a message vanished).
     bool finished(uint32_t iteration) {
         out_.iterations = iteration;
-        out_.maxResidual = residual_.empty() ? 0 : *std::max_element(residual_.begin(), residual_.end());
+        out_.maxResidual =
+            residual_.empty() ? 0 : *std::max_element(residual_.begin(), residual_.end());
         out_.vanished = std::find(vanished_.begin(), vanished_.end(), 1) != vanished_.end();
         out_.converged = !out_.vanished && out_.maxResidual < o_.tolerance;
         return out_.vanished || out_.converged;
@@ -137,7 +139,8 @@ class Instance {
             for (uint32_t e = 0; e < g_.numEdges(); ++e) {
                 if (residual_[e] < threshold || residual_[e] < o_.tolerance)
                     continue;
-                std::copy(update_.begin() + g_.messageOffset[e], update_.begin() + g_.messageOffset[e + 1],
+                std::copy(update_.begin() + g_.messageOffset[e],
+                          update_.begin() + g_.messageOffset[e + 1],
                           out_.messages.begin() + g_.messageOffset[e]);
                 // The sender again (its damped update moved) and every factor this message
                 // reaches through its variable.

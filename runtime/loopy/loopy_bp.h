@@ -38,13 +38,13 @@ struct LoopyOptions {
 struct LoopyCase {
     uint32_t iterations = 0;
     bool converged = false;
-    double maxResidual = 0;   // of the last iteration (or round)
-    bool vanished = false;    // a message or belief lost every state: evidence without support
-    std::vector<double> messages;  // graph.messageOffset layout, log space
-    std::vector<double> beliefs;   // graph.stateOffset layout: marginals (sum-product) or
-                                   // max-marginals scaled to a maximum of 1 (max-product)
-    double logPartition = 0;  // sum-product: the Bethe approximation of ln Z(e) (Yedidia,
-                              // Freeman and Weiss 2005); exact on trees
+    double maxResidual = 0;       // of the last iteration (or round)
+    bool vanished = false;        // a message or belief lost every state: evidence without support
+    std::vector<double> messages; // graph.messageOffset layout, log space
+    std::vector<double> beliefs;  // graph.stateOffset layout: marginals (sum-product) or
+                                  // max-marginals scaled to a maximum of 1 (max-product)
+    double logPartition = 0;      // sum-product: the Bethe approximation of ln Z(e) (Yedidia,
+                                  // Freeman and Weiss 2005); exact on trees
 };
 
 // From c.messages (however they were computed: here or on the GPU): the beliefs, the Bethe

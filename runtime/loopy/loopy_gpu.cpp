@@ -2,8 +2,8 @@
 
 #include "backends/cuda/device_module.h"
 #include "runtime/loopy/loopy_kernels.h"
-#include "support/timer.h"
 #include "support/threads.h"
+#include "support/timer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,7 +26,9 @@ namespace {
 
 constexpr unsigned kBlock = 256;
 
-unsigned blocksFor(uint64_t threads) { return unsigned((threads + kBlock - 1) / kBlock); }
+unsigned blocksFor(uint64_t threads) {
+    return unsigned((threads + kBlock - 1) / kBlock);
+}
 
 // The graph's arrays on the device, shared by every instance.
 struct DeviceGraph {
@@ -81,8 +83,8 @@ Result<DeviceBatch> allocateBatch(cuda::Device &dev, const FactorGraph &g,
     for (uint32_t e = 0; e < g.numEdges(); ++e) {
         const uint32_t dv = g.domainSizes[g.edgeVariable[e]];
         const double uniform = semiring == LoopySemiring::SumProduct ? -std::log(double(dv)) : 0;
-        std::fill(start.begin() + g.messageOffset[e] * B, start.begin() + g.messageOffset[e + 1] * B,
-                  uniform);
+        std::fill(start.begin() + g.messageOffset[e] * B,
+                  start.begin() + g.messageOffset[e + 1] * B, uniform);
     }
     DeviceBatch d;
     auto make = [&](DeviceBuffer &into, size_t bytes) -> Status {
@@ -146,10 +148,10 @@ Result<LoopyGpuRun> runLoopyBpGpu(const FactorGraph &g, std::span<const Evidence
     DeviceGraph &dg = *graph;
     DeviceBatch &db = *batch;
 
-    DevicePtr pMsg = db.msg.ptr(), pRaw = db.raw.ptr(), pUpd = db.upd.ptr(), pFinite = db.finite.ptr(),
-              pZeros = db.zeros.ptr(), pActive = db.active.ptr(), pCommit = db.commit.ptr(),
-              pResidual = db.residualBits.ptr(), pVanished = db.vanished.ptr(),
-              pEvidence = db.evidence.ptr();
+    DevicePtr pMsg = db.msg.ptr(), pRaw = db.raw.ptr(), pUpd = db.upd.ptr(),
+              pFinite = db.finite.ptr(), pZeros = db.zeros.ptr(), pActive = db.active.ptr(),
+              pCommit = db.commit.ptr(), pResidual = db.residualBits.ptr(),
+              pVanished = db.vanished.ptr(), pEvidence = db.evidence.ptr();
     DevicePtr pLog = dg.logValues.ptr(), pTable = dg.tableOffset.ptr(),
               pFactorEdge = dg.factorEdgeStart.ptr(), pEdgeVar = dg.edgeVar.ptr(),
               pMsgOffset = dg.msgOffset.ptr(), pStateOffset = dg.stateOffset.ptr(),
@@ -162,18 +164,23 @@ Result<LoopyGpuRun> runLoopyBpGpu(const FactorGraph &g, std::span<const Evidence
 
     // One sweep's kernels: sums, every group's messages, normalise/residual/damping.
     auto sweep = [&]() -> Status {
-        void *sumArgs[] = {&pMsg,    &pMsgOffset, &pVarEdgeStart, &pVarEdges, &pStateOffset,
-                           &pDomains, &pEvidence, &pActive,       &pFinite,   &pZeros,
-                           &nVars,   const_cast<uint32_t *>(&B)};
+        void *sumArgs[] = {&pMsg,         &pMsgOffset, &pVarEdgeStart, &pVarEdges,
+                           &pStateOffset, &pDomains,   &pEvidence,     &pActive,
+                           &pFinite,      &pZeros,     &nVars,         const_cast<uint32_t *>(&B)};
         if (Status s = dev.launch(*sums, {blocksFor(uint64_t(nVars) * B), kBlock, 0}, sumArgs); !s)
             return s;
         for (size_t i = 0; i < plan.groups.size(); ++i) {
             const LoopyFactorGroup &group = plan.groups[i];
             DevicePtr pGroup = dg.groupFactors[i].ptr();
             uint32_t count = uint32_t(group.factors.size());
-            void *args[] = {&pLog,     &pTable,  &pGroup, &pFactorEdge, &pEdgeVar,
-                            &pMsgOffset, &pStateOffset, &pFinite, &pZeros, &pMsg,
-                            &pRaw,     &pActive, &count, const_cast<uint32_t *>(&B), &maxProduct};
+            void *args[] = {&pLog,         &pTable,
+                            &pGroup,       &pFactorEdge,
+                            &pEdgeVar,     &pMsgOffset,
+                            &pStateOffset, &pFinite,
+                            &pZeros,       &pMsg,
+                            &pRaw,         &pActive,
+                            &count,        const_cast<uint32_t *>(&B),
+                            &maxProduct};
             uint64_t sumD = 0;
             for (uint32_t d : group.domains)
                 sumD += d;
@@ -184,8 +191,10 @@ Result<LoopyGpuRun> runLoopyBpGpu(const FactorGraph &g, std::span<const Evidence
             if (Status s = dev.launch(groupFns[i], dims, args); !s)
                 return s;
         }
-        void *finishArgs[] = {&pRaw,     &pMsg,      &pUpd,   &pMsgOffset, &pActive, &pResidual,
-                              &pVanished, &nEdges, const_cast<uint32_t *>(&B), &maxProduct, &damping};
+        void *finishArgs[] = {&pRaw,       &pMsg,    &pUpd,
+                              &pMsgOffset, &pActive, &pResidual,
+                              &pVanished,  &nEdges,  const_cast<uint32_t *>(&B),
+                              &maxProduct, &damping};
         return dev.launch(*finish, {blocksFor(uint64_t(nEdges) * B), kBlock, 0}, finishArgs);
     };
 

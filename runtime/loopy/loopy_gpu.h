@@ -14,11 +14,11 @@ namespace zbddc {
 
 struct LoopyGpuRun {
     std::vector<LoopyCase> cases;
-    std::string device;      // DeviceInfo::label()
-    std::string design;      // describeLoopyGpuPlan
-    uint32_t sweeps = 0;     // sweeps run (the slowest instance's)
-    double sweepMs = 0;      // device time per sweep (events), kernels and the residual read-back
-    double compileMs = 0;    // NVRTC (or its cache) and module load
+    std::string device;   // DeviceInfo::label()
+    std::string design;   // describeLoopyGpuPlan
+    uint32_t sweeps = 0;  // sweeps run (the slowest instance's)
+    double sweepMs = 0;   // device time per sweep (events), kernels and the residual read-back
+    double compileMs = 0; // NVRTC (or its cache) and module load
 };
 
 // Ok where a GPU and this build's CUDA backend can run it; otherwise why not.

@@ -3,7 +3,9 @@
 
 namespace zbddc {
 
-Status loopyGpuUsable() { return error("this build has no CUDA backend (NVRTC not found)"); }
+Status loopyGpuUsable() {
+    return error("this build has no CUDA backend (NVRTC not found)");
+}
 
 Result<LoopyGpuRun> runLoopyBpGpu(const FactorGraph &, std::span<const Evidence>,
                                   const LoopyOptions &, std::optional<LoopyGpuDesign>) {

@@ -23,7 +23,8 @@ namespace {
 
 // For each state s of v: Σ over v's factors of the best log φ_f with v = s that agrees with the
 // variables decided so far (x[u] != kNone).
-std::vector<double> consistentScores(const FactorGraph &g, uint32_t v, const std::vector<uint32_t> &x) {
+std::vector<double> consistentScores(const FactorGraph &g, uint32_t v,
+                                     const std::vector<uint32_t> &x) {
     std::vector<double> total(g.domainSizes[v], 0.0), best;
     std::vector<uint32_t> digits;
     for (uint32_t i = g.variableEdgeStart[v]; i < g.variableEdgeStart[v + 1]; ++i) {
@@ -82,8 +83,8 @@ std::vector<uint32_t> decodeMaxMarginals(const FactorGraph &g, const std::vector
 } // namespace
 
 std::vector<Result<TaskResult>> runLoopyTasks(const FactorGraph &g, Task task,
-                                              std::span<const Evidence> cases,
-                                              LoopyOptions options, LoopyDevice where) {
+                                              std::span<const Evidence> cases, LoopyOptions options,
+                                              LoopyDevice where) {
     options.semiring = task == Task::Mpe ? LoopySemiring::MaxProduct : LoopySemiring::SumProduct;
     const SteadyTime start = std::chrono::steady_clock::now();
     std::vector<LoopyCase> runs;
@@ -108,8 +109,9 @@ std::vector<Result<TaskResult>> runLoopyTasks(const FactorGraph &g, Task task,
     std::vector<Result<TaskResult>> out;
     for (LoopyCase &c : runs) {
         if (c.vanished) {
-            out.push_back(errorAt(g.file, 0, "loopy BP: a message lost every state; the "
-                                             "evidence has no support in the model"));
+            out.push_back(errorAt(g.file, 0,
+                                  "loopy BP: a message lost every state; the "
+                                  "evidence has no support in the model"));
             continue;
         }
         TaskResult r;

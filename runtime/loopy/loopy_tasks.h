@@ -19,8 +19,7 @@ enum class LoopyDevice : uint8_t { Cpu, Cuda, Auto };
 
 // `options.semiring` is set from the task (max-product for MPE, sum-product otherwise).
 std::vector<Result<TaskResult>> runLoopyTasks(const FactorGraph &graph, Task task,
-                                              std::span<const Evidence> cases,
-                                              LoopyOptions options,
+                                              std::span<const Evidence> cases, LoopyOptions options,
                                               LoopyDevice device = LoopyDevice::Cpu);
 
 // Σ_f log φ_f(x): ln P(x) for a network's factor graph, minus the total cost for a cost network.

@@ -154,9 +154,9 @@ bool updateFactorMessages(const FactorGraph &g, uint32_t f, const VariableSums &
                 out[i] += std::log(scale[i]);
     bool alive = true;
     for (uint32_t e = first; e < g.factorEdgeStart[f + 1]; ++e)
-        alive &= normaliseMessage(out.subspan(g.messageOffset[e] - base,
-                                              g.messageOffset[e + 1] - g.messageOffset[e]),
-                                  semiring);
+        alive &= normaliseMessage(
+            out.subspan(g.messageOffset[e] - base, g.messageOffset[e + 1] - g.messageOffset[e]),
+            semiring);
     return alive;
 }
 

@@ -24,8 +24,8 @@ enum class LoopySemiring : uint8_t { SumProduct, MaxProduct };
 // count of the -inf ones (an observed variable's other states count one more), so the message
 // into a factor (the sum less that factor's own message) never subtracts -inf from -inf.
 struct VariableSums {
-    std::vector<double> finite;    // graph.stateOffset layout
-    std::vector<uint32_t> zeros;   // messages at -inf (and states the evidence rules out)
+    std::vector<double> finite;  // graph.stateOffset layout
+    std::vector<uint32_t> zeros; // messages at -inf (and states the evidence rules out)
 };
 
 // Fills sums for variables [begin, end) from `messages` (graph.messageOffset layout).

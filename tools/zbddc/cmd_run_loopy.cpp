@@ -2,13 +2,13 @@
 // Bayesian network, a UAI MARKOV network or a .wcsp (min-sum) — over the evidence cases as a
 // batch. Answers are approximate, and say so: on stderr, and in the JSON with each case's
 // iterations, convergence and last residual.
-#include "compiler/loopy/factor_graph.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
+#include "compiler/loopy/factor_graph.h"
+#include "ir/number_text.h"
 #include "runtime/loopy/loopy_tasks.h"
 #include "tools/zbddc/cmd_run_cost_network.h"
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/output.h"
-#include "ir/number_text.h"
 
 #include <CLI/CLI.hpp>
 
@@ -86,10 +86,11 @@ Result<LoadedGraph> loadFactorGraph(const RunOptions &o) {
 
 int runLoopyCommand(const RunOptions &o, const std::string &why) {
     const bool wcsp = fileExtension(o.model) == ".wcsp";
-    const auto task = parseTask(o.task.empty() ? (isCostNetworkFile(o.model) ? "mpe" : "pr") : o.task);
+    const auto task =
+        parseTask(o.task.empty() ? (isCostNetworkFile(o.model) ? "mpe" : "pr") : o.task);
     if (!task || *task == Task::Eval || (wcsp && *task != Task::Mpe)) {
-        std::cerr << "zbddc: --route lbp answers --task " << (wcsp ? "mpe on a .wcsp" : "pr, mar or mpe")
-                  << "\n";
+        std::cerr << "zbddc: --route lbp answers --task "
+                  << (wcsp ? "mpe on a .wcsp" : "pr, mar or mpe") << "\n";
         return 2;
     }
     if (o.device == "split" || o.device == "reference") {
@@ -133,12 +134,14 @@ int runLoopyCommand(const RunOptions &o, const std::string &why) {
             r->cost = assignmentCost(*loaded->costNetwork, r->assignment);
     }
     std::cerr << "zbddc: note: route lbp (" << why << "): approximate answers by loopy belief "
-              << "propagation; " << converged << " of " << answered << " case(s) converged (tolerance "
-              << options.tolerance << "), largest last residual " << worst << "\n";
+              << "propagation; " << converged << " of " << answered
+              << " case(s) converged (tolerance " << options.tolerance
+              << "), largest last residual " << worst << "\n";
     if (loaded->costNetwork && *task == Task::Mpe && !o.json)
         for (const Result<TaskResult> &r : results)
             if (r)
-                std::cerr << "cost " << (std::isinf(*r->cost) ? "infeasible" : shortestText(*r->cost)) << "\n";
+                std::cerr << "cost "
+                          << (std::isinf(*r->cost) ? "infeasible" : shortestText(*r->cost)) << "\n";
     return printTaskResults(o, *task, results, loaded->variables, cases->batch);
 }
 

@@ -1,8 +1,8 @@
 // `zbddc stats MODEL --route lbp [--json]`: the factor graph loopy BP runs on (variables,
 // factors, edges, message entries, largest factor and domain) and the GPU design it would take.
+#include "compiler/frontends/wcsp/read_cost_network.h"
 #include "compiler/loopy/factor_graph.h"
 #include "compiler/loopy/loopy_design.h"
-#include "compiler/frontends/wcsp/read_cost_network.h"
 #include "tools/zbddc/cmd_run_cost_network.h"
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/output.h"
@@ -42,7 +42,8 @@ int statsLoopyCommand(const StatsOptions &o) {
                   << ",\"factors\":" << g.factors.size() << ",\"edges\":" << g.numEdges()
                   << ",\"message_entries\":" << g.messageEntries()
                   << ",\"largest_factor_entries\":" << largestFactor
-                  << ",\"largest_domain\":" << largestDomain << ",\"largest_degree\":" << largestDegree
+                  << ",\"largest_domain\":" << largestDomain
+                  << ",\"largest_degree\":" << largestDegree
                   << ",\"pairwise\":" << (g.pairwise() ? "true" : "false")
                   << ",\"gpu_design_1\":" << jsonString(describeLoopyGpuPlan(single))
                   << ",\"gpu_design_2000\":" << jsonString(describeLoopyGpuPlan(batch)) << "}\n";
@@ -50,8 +51,10 @@ int statsLoopyCommand(const StatsOptions &o) {
     }
     std::cout << "route: loopy belief propagation\nvariables: " << g.numVariables()
               << "\nfactors: " << g.factors.size() << (g.pairwise() ? " (pairwise)" : "")
-              << "\nedges (messages): " << g.numEdges() << "\nmessage entries: " << g.messageEntries()
-              << "\nlargest factor: " << largestFactor << " entries\nlargest domain: " << largestDomain
+              << "\nedges (messages): " << g.numEdges()
+              << "\nmessage entries: " << g.messageEntries()
+              << "\nlargest factor: " << largestFactor
+              << " entries\nlargest domain: " << largestDomain
               << "\nlargest degree: " << largestDegree
               << "\nGPU design, 1 instance: " << describeLoopyGpuPlan(single)
               << "\nGPU design, 2000 instances: " << describeLoopyGpuPlan(batch) << "\n";

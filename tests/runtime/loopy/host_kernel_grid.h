@@ -7,6 +7,8 @@
 namespace zbddc {
 
 inline constexpr uint32_t kHostKernelBatch = 3;
-inline FactorGraph hostKernelGrid() { return pairwiseGrid(4, 9, 0.5, 3); }
+inline FactorGraph hostKernelGrid() {
+    return pairwiseGrid(4, 9, 0.5, 3);
+}
 
 } // namespace zbddc

@@ -156,7 +156,8 @@ TEST_CASE("On polytrees and chains LBP equals variable elimination (MAR, PR, MPE
                 }
             const double best = eliminationValue(net, evidence[c], Eliminate::Max);
             CHECK(std::abs(mpe[c]->value - best) <= 1e-9 * best);
-            CHECK(std::abs(mpe[c]->value - jointProbability(net, mpe[c]->assignment)) <= 1e-12 * best);
+            CHECK(std::abs(mpe[c]->value - jointProbability(net, mpe[c]->assignment)) <=
+                  1e-12 * best);
             for (size_t v = 0; v < evidence[c].size(); ++v)
                 if (evidence[c][v] >= 0)
                     CHECK(mpe[c]->assignment[v] == uint32_t(evidence[c][v]));
@@ -173,9 +174,11 @@ TEST_CASE("On loopy grids converged messages satisfy the fixed-point equations",
         cases[2].states[0] = 0, cases[2].states[24] = labels - 1;
         for (LoopySchedule schedule : {LoopySchedule::Flooding, LoopySchedule::Residual})
             for (double damping : {0.0, 0.5})
-                for (LoopySemiring semiring : {LoopySemiring::SumProduct, LoopySemiring::MaxProduct}) {
+                for (LoopySemiring semiring :
+                     {LoopySemiring::SumProduct, LoopySemiring::MaxProduct}) {
                     if (semiring == LoopySemiring::MaxProduct && damping == 0)
-                        continue; // undamped max-product may cycle on loops (Weiss and Freeman 2001)
+                        continue; // undamped max-product may cycle on loops (Weiss and Freeman
+                                  // 2001)
                     LoopyOptions o;
                     o.schedule = schedule;
                     o.damping = damping;
@@ -185,9 +188,11 @@ TEST_CASE("On loopy grids converged messages satisfy the fixed-point equations",
                     const auto runs = runLoopyBp(g, cases, o);
                     for (size_t c = 0; c < cases.size(); ++c) {
                         INFO("labels " << labels << " schedule " << loopyScheduleName(schedule)
-                                       << " damping " << damping << " case " << c
-                                       << " max-product " << (semiring == LoopySemiring::MaxProduct));
-                        INFO("iterations " << runs[c].iterations << " residual " << runs[c].maxResidual << " vanished " << runs[c].vanished);
+                                       << " damping " << damping << " case " << c << " max-product "
+                                       << (semiring == LoopySemiring::MaxProduct));
+                        INFO("iterations " << runs[c].iterations << " residual "
+                                           << runs[c].maxResidual << " vanished "
+                                           << runs[c].vanished);
                         REQUIRE(runs[c].converged);
                         CHECK(runs[c].maxResidual < o.tolerance);
                         CHECK(fixedPointGap(g, runs[c], cases[c], semiring) < o.tolerance);
@@ -219,7 +224,8 @@ TEST_CASE("A batch split over threads answers each case as it does alone", "[loo
     }
 }
 
-TEST_CASE("Max-product on tree cost networks finds the optimum; its cost is recomputed", "[loopy]") {
+TEST_CASE("Max-product on tree cost networks finds the optimum; its cost is recomputed",
+          "[loopy]") {
     std::mt19937 rng(21);
     for (int trial = 0; trial < 20; ++trial) {
         // A chain of binary and unary cost functions: a tree, so max-product is exact.

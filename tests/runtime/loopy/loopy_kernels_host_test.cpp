@@ -27,7 +27,9 @@ using namespace zbddc::testing::cuda_host;
 namespace {
 
 using u64v = std::vector<unsigned long long>;
-u64v wide(const std::vector<uint64_t> &v) { return u64v(v.begin(), v.end()); }
+u64v wide(const std::vector<uint64_t> &v) {
+    return u64v(v.begin(), v.end());
+}
 
 // Sweeps of the emulated kernels; returns the messages, instance-fastest.
 template <class Group>
@@ -48,7 +50,8 @@ std::vector<double> emulatedSweeps(const FactorGraph &g, const LoopyGpuPlan &pla
     for (uint32_t e = 0; e < nEdges; ++e)
         for (uint64_t j = g.messageOffset[e]; j < g.messageOffset[e + 1]; ++j)
             for (uint32_t b = 0; b < B; ++b)
-                msg[j * B + b] = maxProduct ? 0 : -std::log(double(g.domainSizes[g.edgeVariable[e]]));
+                msg[j * B + b] =
+                    maxProduct ? 0 : -std::log(double(g.domainSizes[g.edgeVariable[e]]));
     for (const LoopyFactor &f : g.factors) {
         tableOffset.push_back(logValues.size());
         logValues.insert(logValues.end(), f.logValues.begin(), f.logValues.end());
@@ -109,19 +112,22 @@ TEST_CASE("The generated kernels run on the host equal the CPU executor", "[loop
                 const LoopyGpuPlan plan = planLoopyGpu(g, kHostKernelBatch, &design);
                 REQUIRE(plan.groups.size() == 2); // fields, then pairs (the kernels' names)
                 const auto msg =
-                    cooperative
-                        ? emulatedSweeps(g, plan, cases, o, true,
-                                         [](size_t i) { return i ? coop::lbp_coop_1 : coop::lbp_coop_0; })
-                        : emulatedSweeps(g, plan, cases, o, false,
-                                         [](size_t i) { return i ? dp::lbp_dp_1 : dp::lbp_dp_0; });
+                    cooperative ? emulatedSweeps(g, plan, cases, o, true,
+                                                 [](size_t i) {
+                                                     return i ? coop::lbp_coop_1 : coop::lbp_coop_0;
+                                                 })
+                                : emulatedSweeps(g, plan, cases, o, false, [](size_t i) {
+                                      return i ? dp::lbp_dp_1 : dp::lbp_dp_0;
+                                  });
                 const auto cpu = runLoopyBp(g, cases, o);
                 double worst = 0;
                 for (uint32_t b = 0; b < kHostKernelBatch; ++b)
                     for (uint64_t j = 0; j < g.messageEntries(); ++j)
-                        worst = std::max(worst, std::abs(cpu[b].messages[j] -
-                                                         msg[j * kHostKernelBatch + b]));
+                        worst = std::max(
+                            worst, std::abs(cpu[b].messages[j] - msg[j * kHostKernelBatch + b]));
                 INFO("cooperative " << cooperative << " max-product "
-                                    << (semiring == LoopySemiring::MaxProduct) << " damping " << damping);
+                                    << (semiring == LoopySemiring::MaxProduct) << " damping "
+                                    << damping);
                 CHECK(worst < 1e-12);
             }
 }

@@ -58,8 +58,9 @@ TEST_CASE("The plan takes thread-cooperative blocks for large factors of small b
     const LoopyGpuPlan one = planLoopyGpu(protein, 1), many = planLoopyGpu(protein, 2000);
     REQUIRE(one.groups.size() == 2); // the fields (31) and the pairs (31 x 31)
     for (const LoopyFactorGroup &g : one.groups) {
-        CHECK(g.design == (g.entries >= kLoopyCooperativeMinEntries ? LoopyGpuDesign::Cooperative
-                                                                    : LoopyGpuDesign::DataParallel));
+        CHECK(g.design == (g.entries >= kLoopyCooperativeMinEntries
+                               ? LoopyGpuDesign::Cooperative
+                               : LoopyGpuDesign::DataParallel));
         if (g.design == LoopyGpuDesign::Cooperative) {
             CHECK(g.threads <= g.entries);
             CHECK(g.threads * 2 > 1024u / 2); // 961 entries: 512 threads

@@ -37,8 +37,8 @@ TEST_CASE("run --route lbp on polytrees answers a batch as the junction tree doe
         for (const char *task : {"pr", "mar", "mpe"})
             for (const char *schedule : {"flooding", "residual"}) {
                 INFO(net << " " << task << " " << schedule);
-                const std::string args = "run '" + kBn + net + "' --task " + task + " --evidence '" +
-                                         evid + "' --device cpu --route ";
+                const std::string args = "run '" + kBn + net + "' --task " + task +
+                                         " --evidence '" + evid + "' --device cpu --route ";
                 const auto lbp = runZbddc(args + "lbp --tolerance 1e-14 --schedule " + schedule);
                 const auto jt = runZbddc(args + "jt");
                 INFO(lbp.err << jt.err);
@@ -68,9 +68,10 @@ TEST_CASE("run --route lbp --json reports each case's convergence", "[lbp][cli]"
 
 TEST_CASE("run --route lbp answers MARKOV and .wcsp models by max-product", "[lbp][cli]") {
     // A chain x0 - x1 - x2 with unary and pairwise factors: a tree, so max-product is exact.
-    const std::string uai = writeScratch("chain.uai", "MARKOV\n3\n2 3 2\n4\n1 0\n2 0 1\n2 1 2\n1 2\n"
-                                                      "2\n0.3 0.7\n6\n0.9 0.1 0.4 0.2 0.3 0.5\n"
-                                                      "6\n0.2 0.8 0.6 0.4 0.5 0.5\n2\n0.45 0.55\n");
+    const std::string uai =
+        writeScratch("chain.uai", "MARKOV\n3\n2 3 2\n4\n1 0\n2 0 1\n2 1 2\n1 2\n"
+                                  "2\n0.3 0.7\n6\n0.9 0.1 0.4 0.2 0.3 0.5\n"
+                                  "6\n0.2 0.8 0.6 0.4 0.5 0.5\n2\n0.45 0.55\n");
     const auto lbp = runZbddc("run '" + uai + "' --route lbp --task mpe");
     const auto exact = runZbddc("run '" + uai + "' --task mpe");
     INFO(lbp.err << exact.err);
@@ -89,7 +90,8 @@ TEST_CASE("run --route lbp answers MARKOV and .wcsp models by max-product", "[lb
     // MPE fits bucket elimination: --approximate leaves it exact.
     const auto exactMpe = runZbddc("run '" + uai + "' --task mpe --approximate --json");
     CHECK(count(exactMpe.out, "\"approximate\"") == 0);
-    const auto wcsp = runZbddc("run '" ZBDDC_BENCHMARKS_DIR "/wcsp/4queens.wcsp' --route lbp --json");
+    const auto wcsp =
+        runZbddc("run '" ZBDDC_BENCHMARKS_DIR "/wcsp/4queens.wcsp' --route lbp --json");
     INFO(wcsp.err);
     REQUIRE(wcsp.exitCode == 0);
     CHECK(count(wcsp.out, "\"cost\":") == 1);
@@ -121,15 +123,16 @@ TEST_CASE("stats --route lbp shows the factor graph and the GPU design", "[lbp][
 
 TEST_CASE("the LBP flags' usage errors", "[lbp][cli]") {
     const std::string asia = "run '" + kBn + "asia.bif' ";
-    for (const char *flags : {"--damping 0.5", "--route jt --iterations 5", "--route lbp --damping 1",
-                              "--route lbp --damping -0.1", "--route lbp --tolerance 0",
-                              "--route lbp --iterations 0", "--route lbp --schedule random",
-                              "--route lbp --task eval", "--route jt --approximate"}) {
+    for (const char *flags :
+         {"--damping 0.5", "--route jt --iterations 5", "--route lbp --damping 1",
+          "--route lbp --damping -0.1", "--route lbp --tolerance 0", "--route lbp --iterations 0",
+          "--route lbp --schedule random", "--route lbp --task eval", "--route jt --approximate"}) {
         const auto r = runZbddc(asia + flags);
         INFO(flags << ": " << r.err);
         CHECK(r.exitCode == 2);
         CHECK(!r.err.empty());
     }
-    const auto wcsp = runZbddc("run '" ZBDDC_BENCHMARKS_DIR "/wcsp/4queens.wcsp' --route lbp --task mar");
+    const auto wcsp =
+        runZbddc("run '" ZBDDC_BENCHMARKS_DIR "/wcsp/4queens.wcsp' --route lbp --task mar");
     CHECK(wcsp.exitCode == 2);
 }
