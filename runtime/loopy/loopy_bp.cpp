@@ -38,8 +38,8 @@ template <class Work> void inRanges(unsigned threads, size_t n, const Work &work
 class Instance {
   public:
     Instance(const FactorGraph &g, const Evidence &evidence, const LoopyOptions &o,
-             unsigned threads, LoopyCase &out)
-        : g_(g), evidence_(evidence), o_(o), threads_(threads), out_(out) {
+             const LinearTables *linear, unsigned threads, LoopyCase &out)
+        : g_(g), evidence_(evidence), o_(o), linear_(linear), threads_(threads), out_(out) {
         sums_.finite.resize(g.stateOffset.back());
         sums_.zeros.resize(g.stateOffset.back());
         // Uniform messages to start: log(1/d) for sum-product, 0 for max-product.
@@ -76,7 +76,8 @@ class Instance {
         const uint32_t first = g_.factorEdgeStart[f], last = g_.factorEdgeStart[f + 1];
         const uint64_t base = g_.messageOffset[first], size = g_.messageOffset[last] - base;
         std::span<double> next(update_.data() + base, size);
-        vanished_[f] = !updateFactorMessages(g_, f, sums_, out_.messages, o_.semiring, next);
+        vanished_[f] =
+            !updateFactorMessages(g_, f, sums_, out_.messages, o_.semiring, next, linear_);
         for (uint32_t e = first; e < last; ++e) {
             const uint64_t at = g_.messageOffset[e], d = g_.messageOffset[e + 1] - at;
             std::span<const double> old(out_.messages.data() + at, d);
@@ -155,6 +156,7 @@ class Instance {
     const FactorGraph &g_;
     const Evidence &evidence_;
     const LoopyOptions &o_;
+    const LinearTables *linear_; // sum-product only
     unsigned threads_;
     LoopyCase &out_;
     VariableSums sums_;
@@ -220,16 +222,19 @@ void finishLoopyCase(const FactorGraph &g, const Evidence &evidence, LoopySemiri
 std::vector<LoopyCase> runLoopyBp(const FactorGraph &graph, std::span<const Evidence> cases,
                                   const LoopyOptions &options) {
     std::vector<LoopyCase> out(cases.size());
+    const bool sum = options.semiring == LoopySemiring::SumProduct;
+    const LinearTables linear = sum ? linearTables(graph) : LinearTables{};
+    const LinearTables *tables = sum ? &linear : nullptr;
     const unsigned threads =
         options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     if (cases.size() >= threads) { // whole instances per thread: no synchronisation at all
         onThreads(threads, [&](size_t t) {
             for (size_t i = t; i < cases.size(); i += threads)
-                Instance(graph, cases[i], options, 1, out[i]).run();
+                Instance(graph, cases[i], options, tables, 1, out[i]).run();
         });
     } else {
         for (size_t i = 0; i < cases.size(); ++i)
-            Instance(graph, cases[i], options, threads, out[i]).run();
+            Instance(graph, cases[i], options, tables, threads, out[i]).run();
     }
     return out;
 }

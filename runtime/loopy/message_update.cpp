@@ -48,7 +48,89 @@ template <class Visit> void forEachEntry(const FactorGraph &g, uint32_t f, Visit
     }
 }
 
+// Normalises each of factor f's outgoing messages in `out`; false where one vanished.
+bool normaliseFactorMessages(const FactorGraph &g, uint32_t f, LoopySemiring semiring,
+                             std::span<double> out) {
+    const uint64_t base = g.messageOffset[g.factorEdgeStart[f]];
+    bool alive = true;
+    for (uint32_t e = g.factorEdgeStart[f]; e < g.factorEdgeStart[f + 1]; ++e)
+        alive &= normaliseMessage(
+            out.subspan(g.messageOffset[e] - base, g.messageOffset[e + 1] - g.messageOffset[e]),
+            semiring);
+    return alive;
+}
+
+// Sum-product messages of factor f from the linear tables: Σ over entries of ψ(x) times the
+// other positions' incoming messages, each scaled by its largest entry (so nothing overflows),
+// the scales added back in log space. False where some sum falls below kLinearFloor.
+bool linearFactorMessages(const FactorGraph &g, uint32_t f, const LinearTables &linear,
+                          const Incoming &in, std::span<double> out) {
+    thread_local std::vector<double> w, acc, top, prefix, suffix;
+    thread_local std::vector<uint64_t> at;
+    const std::vector<uint32_t> &scope = g.factors[f].scope;
+    const size_t k = scope.size();
+    const uint32_t first = g.factorEdgeStart[f];
+    const uint64_t base = g.messageOffset[first];
+    top.assign(k, -INFINITY);
+    for (size_t p = 0; p < k; ++p)
+        for (uint64_t i = g.messageOffset[first + p] - base;
+             i < g.messageOffset[first + p + 1] - base; ++i)
+            if (!in.zero[i])
+                top[p] = std::max(top[p], in.value[i]);
+    w.resize(out.size());
+    for (size_t p = 0; p < k; ++p) {
+        if (std::isinf(top[p]))
+            return false; // a message into f rules out every state
+        for (uint64_t i = g.messageOffset[first + p] - base;
+             i < g.messageOffset[first + p + 1] - base; ++i)
+            w[i] = in.zero[i] ? 0 : std::exp(in.value[i] - top[p]);
+    }
+    acc.assign(out.size(), 0.0);
+    prefix.resize(k + 1);
+    suffix.resize(k + 1);
+    at.resize(k);
+    const double *psi = linear.values.data() + linear.offset[f];
+    forEachEntry(g, f, [&](uint64_t row, const std::vector<uint32_t> &digits) {
+        if (psi[row] == 0)
+            return;
+        prefix[0] = suffix[k] = 1;
+        for (size_t p = 0; p < k; ++p) {
+            at[p] = g.messageOffset[first + p] - base + digits[p];
+            prefix[p + 1] = prefix[p] * w[at[p]];
+        }
+        for (size_t p = k; p-- > 0;)
+            suffix[p] = suffix[p + 1] * w[at[p]];
+        for (size_t p = 0; p < k; ++p)
+            acc[at[p]] += psi[row] * prefix[p] * suffix[p + 1];
+    });
+    double topSum = 0;
+    for (double t : top)
+        topSum += t;
+    for (size_t p = 0; p < k; ++p)
+        for (uint64_t i = g.messageOffset[first + p] - base;
+             i < g.messageOffset[first + p + 1] - base; ++i) {
+            if (acc[i] < kLinearFloor)
+                return false;
+            out[i] = std::log(acc[i]) + linear.logScale[f] + topSum - top[p];
+        }
+    return true;
+}
+
 } // namespace
+
+LinearTables linearTables(const FactorGraph &g) {
+    LinearTables t;
+    for (const LoopyFactor &f : g.factors) {
+        t.offset.push_back(t.values.size());
+        double top = -INFINITY;
+        for (double x : f.logValues)
+            top = std::max(top, x);
+        t.logScale.push_back(top);
+        for (double x : f.logValues)
+            t.values.push_back(std::isinf(top) ? 0.0 : std::exp(x - top));
+    }
+    return t;
+}
 
 void sumIntoVariables(const FactorGraph &g, const Evidence &evidence,
                       std::span<const double> messages, uint32_t begin, uint32_t end,
@@ -110,7 +192,7 @@ double messageResidual(std::span<const double> oldMessage, std::span<const doubl
 
 bool updateFactorMessages(const FactorGraph &g, uint32_t f, const VariableSums &sums,
                           std::span<const double> messages, LoopySemiring semiring,
-                          std::span<double> out) {
+                          std::span<double> out, const LinearTables *linear) {
     thread_local Incoming in;
     thread_local std::vector<double> scale; // sum-product: running sum beside out's running max
     incomingMessages(g, f, sums, messages, in);
@@ -118,6 +200,9 @@ bool updateFactorMessages(const FactorGraph &g, uint32_t f, const VariableSums &
     const std::vector<double> &logValues = g.factors[f].logValues;
     const uint32_t first = g.factorEdgeStart[f];
     const uint64_t base = g.messageOffset[first];
+    if (linear && semiring == LoopySemiring::SumProduct &&
+        linearFactorMessages(g, f, *linear, in, out))
+        return normaliseFactorMessages(g, f, semiring, out);
     std::fill(out.begin(), out.end(), -INFINITY);
     scale.assign(out.size(), 0.0);
     const bool sum = semiring == LoopySemiring::SumProduct;

@@ -36,13 +36,26 @@ void sumIntoVariables(const FactorGraph &graph, const Evidence &evidence,
 // The message into a factor along edge e, one entry per state: the variable's sum less m_e.
 double messageIntoFactor(const VariableSums &sums, uint64_t state, double own, uint32_t ownIsZero);
 
+// The factors' tables in the linear domain, each scaled by its largest entry (exp(log φ - max)),
+// made once per run: with them a sum-product message costs a multiply-add per entry instead of
+// an exp. Where a sum comes out below kLinearFloor (a true zero, or an underflow) the factor
+// falls back to the log-space loop, so the answer is never lost to underflow.
+struct LinearTables {
+    std::vector<double> values;   // every factor's, concatenated
+    std::vector<uint64_t> offset; // per factor
+    std::vector<double> logScale; // per factor: its largest log φ
+};
+inline constexpr double kLinearFloor = 1e-250;
+LinearTables linearTables(const FactorGraph &graph);
+
 // The new messages of factor f to every variable of its scope, written to
 // out[messageOffset[e] - messageOffset[first edge of f] ...], normalised (sum-product: Σ exp = 1;
 // max-product: max = 0). Returns false where a message vanished (every entry -inf): the
-// evidence has no support under this factor's neighbourhood.
+// evidence has no support under this factor's neighbourhood. `linear` (sum-product only) takes
+// the linear-domain loop where it is exact enough.
 bool updateFactorMessages(const FactorGraph &graph, uint32_t f, const VariableSums &sums,
                           std::span<const double> messages, LoopySemiring semiring,
-                          std::span<double> out);
+                          std::span<double> out, const LinearTables *linear = nullptr);
 
 // Normalises one message in place (as above); false where every entry is -inf.
 bool normaliseMessage(std::span<double> message, LoopySemiring semiring);
