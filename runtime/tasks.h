@@ -28,6 +28,13 @@ struct TaskOptions {
     std::vector<double> freeInputs;              // values of free inputs, in order
 };
 
+// Where an answer is approximate (loopy belief propagation): how its iterations ended.
+struct ConvergenceReport {
+    uint32_t iterations = 0;
+    bool converged = false;
+    double maxResidual = 0;
+};
+
 struct TaskResult {
     Task task = Task::Pr;
     double value = 0;      // PR: P(e); MPE: max_x P(x, e); EVAL: first output (linear scale)
@@ -39,6 +46,8 @@ struct TaskResult {
     std::string device = "cpu (reference evaluator)";
     std::string route;    // networks: "mlf" or "jt" (empty for other models)
     std::string routeWhy; // why that route was taken
+    std::optional<ConvergenceReport> approximate; // set where the answer is approximate
+    std::optional<double> cost; // cost networks' MPE: the assignment's total cost
     double timeMs = 0;
 };
 

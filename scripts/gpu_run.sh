@@ -73,7 +73,7 @@ rm -rf "$ZBDDC_PEER_DIR"
 for b in "$here"/bench/*; do
     [ -f "$b" ] && [ -x "$b" ] || continue
     name=$(basename "$b")
-    case $name in jt_batch | wcsp_be | wcsp_generate | *.sh) continue ;; esac # sections below
+    case $name in jt_batch | wcsp_be | wcsp_generate | loopy_bp | *.sh) continue ;; esac # sections below
     "$b" --json "$out/$name.json" --md "$out/$name.md" >> "$out/bench.log" 2>&1
     rc=$?
     echo "bench $name exit $rc" | tee -a "$summary"
@@ -136,6 +136,40 @@ if [ -f "$here/bench/mlf_batch.sh" ] && [ -n "${MLF_NETWORKS:-}${MLF_GPU_NETWORK
                     >> "$out/mlf_pyagrum.jsonl" 2>> "$out/bench.log"
         done
         cat "$out/mlf_pyagrum.jsonl"
+    fi
+fi
+# Loopy BP per design (bench/loopy_bp, packed with EXTRA=loopy_bp; the networks as DATA):
+# LBP_WORKLOADS (comma-separated; default grid100-2,grid100-31,grid1000-2,protein,alarm,water,
+# pathfinder), LBP_SWEEPS (20), LBP_CASES (2000, the networks' evidence batch); then pyAgrum's
+# LoopyBeliefPropagation on one thread (bench/peers/pyagrum_lbp.py, LBP_PEER_ITERS iterations,
+# LBP_PEER_CASES cases of the networks, on LBP_PEER_WORKLOADS: default protein and the networks,
+# as building a grid's equivalent network in Python takes minutes) where its wheel came along.
+# LBP_WORKLOADS=none skips.
+if [ -x "$here/bench/loopy_bp" ] && [ "${LBP_WORKLOADS:-}" != none ]; then
+    lbp=/tmp/zbddc-lbp
+    mkdir -p "$lbp"
+    workloads=${LBP_WORKLOADS:-grid100-2,grid100-31,grid1000-2,protein,alarm,water,pathfinder}
+    "$here/bench/loopy_bp" --workloads "$workloads" --sweeps "${LBP_SWEEPS:-20}" \
+        --cases "${LBP_CASES:-2000}" --networks "$bench_dir/bn" --write-uai "$lbp" \
+        --json "$out/loopy_bp.json" --md "$out/loopy_bp.md" >> "$out/bench.log" 2>&1
+    echo "bench loopy_bp exit $?" | tee -a "$summary"
+    cat "$out/loopy_bp.md"
+    if python3 -c 'import pyagrum' 2>/dev/null; then
+        peers=${LBP_PEER_WORKLOADS:-protein,alarm,water,pathfinder}
+        for w in ${peers//,/ }; do
+            if [ -f "$lbp/$w.uai" ]; then
+                timeout 200 python3 "$here/bench/peers/pyagrum_lbp.py" "$lbp/$w.uai" \
+                    --iterations "${LBP_PEER_ITERS:-5}"
+            elif [ -f "$bench_dir/bn/$w.bif" ]; then
+                "$here/zbddc" sample "$bench_dir/bn/$w.bif" --cases 100 --seed 1 -o "$lbp/$w.evid" &&
+                    timeout 200 python3 "$here/bench/peers/pyagrum_lbp.py" "$bench_dir/bn/$w.bif" \
+                        --evidence "$lbp/$w.evid" --cases "${LBP_PEER_CASES:-20}" \
+                        --iterations "${LBP_PEER_ITERS:-5}"
+            fi | sed "s/^{/{\"workload\": \"$w\", /" >> "$out/lbp_pyagrum.jsonl" 2>> "$out/bench.log"
+        done
+        cat "$out/lbp_pyagrum.jsonl"
+    else
+        echo "pyagrum: not importable; no LBP peer column" | tee -a "$summary"
     fi
 fi
 # Where a junction tree's GPU time goes, op by op (ZBDDC_GPU_PROFILE, tensor_executor_cuda.cpp):

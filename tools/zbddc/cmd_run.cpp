@@ -135,6 +135,19 @@ NumericChoice numericChoice(const std::string &name) {
 } // namespace
 
 int runCommand(const RunOptions &o) {
+    if (o.route == "lbp")
+        return runLoopyCommand(o, "asked for (--route lbp)");
+    if (o.loopy.anyGiven()) {
+        std::cerr << "zbddc: --iterations, --tolerance, --damping and --schedule apply to "
+                     "--route lbp only\n";
+        return 2;
+    }
+    if (o.loopy.approximate && o.route != "auto") {
+        std::cerr << "zbddc: --approximate lets --route auto fall back to lbp; it does not apply "
+                     "to --route "
+                  << o.route << "\n";
+        return 2;
+    }
     if (isCostNetworkRun(o)) // a .wcsp takes the bucket-elimination route
         return runCostNetworkCommand(o);
     if (o.device == "split") {

@@ -1,4 +1,5 @@
 #include "tools/zbddc/cmd_run_cost_network.h"
+#include "compiler/elimination/elimination_stats.h"
 #include "compiler/elimination/order_file.h"
 
 #include "tools/zbddc/cli_checks.h"
@@ -78,7 +79,32 @@ bool isCostNetworkFile(const std::string &path) {
     return ext == ".wcsp" || (ext == ".uai" && peekUaiType(path) == "MARKOV");
 }
 
+namespace {
+
+// With --approximate, route auto answers a cost network by loopy BP where bucket elimination
+// cannot: a task it does not answer (MAR and PR of a MARKOV network), or tables (min-fill order)
+// over half the physical memory. Returns why, or nothing where bucket elimination fits.
+std::optional<std::string> noExactCostRoute(const RunOptions &o) {
+    if (!o.task.empty() && o.task != "mpe")
+        return "auto --approximate: no exact route answers --task " + o.task + " on a cost network";
+    auto net = readCostNetworkFile(o.model);
+    if (!net)
+        return std::nullopt; // the exact route reports the error
+    const InteractionGraph graph = buildInteractionGraph(net->domainSizes, functionScopes(*net));
+    const OrderStats st = analyzeOrder(graph, greedyOrder(graph, OrderHeuristic::MinFill));
+    const double bytes = 8 * st.totalMessageEntries;
+    if (bytes <= physicalMemoryBytes() / 2)
+        return std::nullopt;
+    return "auto --approximate: bucket elimination needs " + shortestText(bytes) +
+           " bytes of tables (min-fill), over half the memory";
+}
+
+} // namespace
+
 int runCostNetworkCommand(const RunOptions &o) {
+    if (o.loopy.approximate && fileExtension(o.model) != ".so")
+        if (auto why = noExactCostRoute(o))
+            return runLoopyCommand(o, *why);
     if (!o.task.empty() && o.task != "mpe") {
         std::cerr
             << "zbddc: a .wcsp or UAI MARKOV problem supports only --task mpe (optimal cost and "

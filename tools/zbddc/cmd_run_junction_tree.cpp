@@ -64,6 +64,26 @@ RouteChoice chooseRoute(const RunOptions &o, const BayesNet &net, const Junction
     return {tree <= mlf, why};
 }
 
+// With --approximate, route auto answers by loopy BP where neither exact route fits: the junction
+// tree's tables over half the physical memory, and the MLF's ZBDD over the node limit. Returns
+// why, or nothing where an exact route fits.
+std::optional<std::string> noExactRouteFits(const RunOptions &o, const BayesNet &net,
+                                            const JunctionTreeStats &jt) {
+    const double memory = physicalMemoryBytes();
+    const double tableBytes = 8 * (jt.totalCliqueEntries + jt.totalSeparatorEntries);
+    if (tableBytes <= memory / 2)
+        return std::nullopt;
+    const double nodes = estimatedZbddNodes(net);
+    if (nodes <= static_cast<double>(o.modelOptions.zbddNodeLimit))
+        return std::nullopt;
+    char why[200];
+    std::snprintf(why, sizeof why,
+                  "auto --approximate: the junction tree needs %.3g bytes of tables, the MLF "
+                  "about %.3g ZBDD nodes; neither fits",
+                  tableBytes, nodes);
+    return std::string(why);
+}
+
 } // namespace
 
 bool isNetworkFile(const std::string &path) {
@@ -113,6 +133,9 @@ std::optional<int> runNetworkByRoute(const RunOptions &o, std::string &mlfWhy) {
     auto cases = evidenceCases(o, variables);
     if (!cases)
         return reportError(cases.error());
+    if (o.route == "auto" && o.loopy.approximate)
+        if (auto why = noExactRouteFits(o, *net, junctionTreeStats(*tree)))
+            return runLoopyCommand(o, *why);
     const RouteChoice choice = chooseRoute(o, *net, junctionTreeStats(*tree), cases->cases.size());
     if (!choice.junctionTree) {
         mlfWhy = choice.why;

@@ -23,10 +23,12 @@ int statsCommand(const StatsOptions &o) {
     if (!circuitRoute && (!o.plot.empty() || !o.passes.empty() || o.noFuse || o.timePasses)) {
         std::cerr << "zbddc: --plot, --passes, --no-fuse and --time-passes apply to a circuit's "
                      "schedule, not to "
-                  << (o.route.empty() ? "a cost network's bucket elimination" : "--route jt")
+                  << (o.route.empty() ? "a cost network's bucket elimination" : "--route " + o.route)
                   << "\n";
         return 2;
     }
+    if (o.route == "lbp")
+        return statsLoopyCommand(o);
     if (!o.route.empty()) // --route jt: the junction tree's sizes instead of the model's route
         return statsJunctionTreeCommand(o);
     if (isCostNetworkFile(o.model)) // .wcsp, MARKOV .uai: the elimination route's shape

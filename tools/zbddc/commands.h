@@ -43,6 +43,19 @@ struct CostNetworkRunOptions {
     uint64_t splitThreshold = kDefaultSplitThresholdEntries; // --device split
 };
 
+// `--route lbp` and its flags (cmd_run_loopy.cpp); unset values (0, negative, "") take the
+// runtime's defaults and tell a flag given from one left out.
+struct LoopyRunOptions {
+    uint32_t iterations = 0;
+    double tolerance = -1;
+    double damping = -1;
+    std::string schedule;
+    bool approximate = false; // route auto may fall back to LBP where no exact route fits
+    bool anyGiven() const {
+        return iterations || tolerance >= 0 || damping >= 0 || !schedule.empty();
+    }
+};
+
 struct CompileOptions {
     std::string input;
     std::string output;
@@ -72,6 +85,7 @@ struct RunOptions {
     bool json = false;
     ModelOptions modelOptions;
     CostNetworkRunOptions costNetwork;
+    LoopyRunOptions loopy;
 };
 
 struct StatsOptions {
@@ -115,6 +129,15 @@ int printTaskResults(const RunOptions &options, Task task,
 // code, or returns nothing (and why) where the MLF route is to run.
 std::optional<int> runNetworkByRoute(const RunOptions &options, std::string &mlfWhy);
 bool isNetworkFile(const std::string &path); // .bif, .xml, .xmlbif, .net, BAYES .uai
+// `zbddc run MODEL --route lbp` (cmd_run_loopy.cpp), on any model file; `why` says how the
+// route was chosen.
+int runLoopyCommand(const RunOptions &options, const std::string &why);
+// What --approximate weighs an exact route's tables against (cmd_run_loopy.cpp).
+double physicalMemoryBytes();
+// Registers --iterations, --tolerance, --damping, --schedule and --approximate.
+void addLoopyRunOptions(CLI::App &run, LoopyRunOptions &options);
+// `zbddc stats MODEL --route lbp`: the factor graph and the GPU design (cmd_stats_loopy.cpp).
+int statsLoopyCommand(const StatsOptions &options);
 int statsCommand(const StatsOptions &options);
 // `zbddc stats NET --route jt` (cmd_stats_junction_tree.cpp).
 int statsJunctionTreeCommand(const StatsOptions &options);

@@ -65,14 +65,16 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
         ->check(CLI::IsMember({"auto", "float64", "log"}));
     runCmd->add_option("--route", run.route,
                        "networks: mlf (the compiled MLF), jt (junction tree) or auto (the cheaper "
-                       "by an estimate of both; default)")
-        ->check(CLI::IsMember({"auto", "mlf", "jt"}));
+                       "by an estimate of both; default); any model: lbp (loopy belief "
+                       "propagation, approximate)")
+        ->check(CLI::IsMember({"auto", "mlf", "jt", "lbp"}));
     runCmd->add_option("--search-ms", run.searchMs,
                        "(--route jt) stop starting randomised orders after this many milliseconds")
         ->check(CLI::NonNegativeNumber);
     runCmd->add_flag("--json", run.json, "Print one JSON object (see docs/cli.md)");
     run.modelOptions.addTo(*runCmd);
     addCostNetworkRunOptions(*runCmd, run.costNetwork);
+    addLoopyRunOptions(*runCmd, run.loopy);
 
     StatsOptions stats;
     CLI::App *statsCmd = app.add_subcommand("stats", "Print a model's size and shape");
@@ -89,8 +91,8 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
     addCostNetworkStatsOptions(*statsCmd, stats.eliminationOrder);
     statsCmd->add_option("--route", stats.route,
                          "jt: the junction tree's sizes (cliques, separators, levels) instead of "
-                         "the model's own route")
-        ->check(CLI::IsMember({"jt"}));
+                         "the model's own route; lbp: the factor graph and the GPU design")
+        ->check(CLI::IsMember({"jt", "lbp"}));
     statsCmd->add_option("--search-ms", stats.searchMs,
                          "(--route jt --heuristic search) stop starting randomised orders after "
                          "this many milliseconds")

@@ -167,6 +167,12 @@ void printJson(const TaskResult &r, const std::vector<Variable> &vars, std::ostr
         }
         out << "}";
     }
+    if (r.cost)
+        out << ",\"cost\":" << jsonNumber(*r.cost);
+    if (r.approximate)
+        out << ",\"approximate\":true,\"iterations\":" << r.approximate->iterations
+            << ",\"converged\":" << (r.approximate->converged ? "true" : "false")
+            << ",\"max_residual\":" << jsonNumber(r.approximate->maxResidual);
     if (!r.route.empty())
         out << ",\"route\":" << jsonString(r.route) << ",\"route_why\":" << jsonString(r.routeWhy);
     out << ",\"device\":" << jsonString(r.device) << ",\"time_ms\":" << jsonNumber(r.timeMs) << "}";

@@ -1,0 +1,53 @@
+// Which of the two GPU message designs (Piatkowski 2011's data-parallel and thread-cooperative
+// loopy BP) each group of factors takes, from the batch size and the factor's size:
+//
+// - data-parallel: one thread per outgoing message entry and instance, each reading the factor's
+//   entries that agree with it — no synchronisation, enough threads once the batch is large;
+// - thread-cooperative: one block per factor and instance, T threads splitting the factor's
+//   entries and merging their partial messages in shared memory, one partial set per warp; T is
+//   the largest power of two (at most 1024, at most the factor's entries) whose partials fit
+//   the shared-memory limit.
+//
+// Factors are grouped by the domain sizes of their scope (one kernel launch per group); a
+// flooding iteration runs every group once, so the groups are one level.
+#pragma once
+
+#include "compiler/loopy/factor_graph.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace zbddc {
+
+enum class LoopyGpuDesign : uint8_t { DataParallel, Cooperative };
+const char *loopyGpuDesignName(LoopyGpuDesign d); // "data-parallel", "thread-cooperative"
+
+// The batch size from which data-parallel wins, and the factor size (entries) below which a
+// block would idle. Piatkowski 2011 measured the crossover at about 8 instances; bench/loopy_bp
+// measures ours (BENCHMARKS.md).
+inline constexpr uint32_t kLoopyCrossoverBatch = 8;
+inline constexpr uint64_t kLoopyCooperativeMinEntries = 64;
+inline constexpr uint32_t kLoopySharedBytes = 48 * 1024; // without opting into more
+
+struct LoopyFactorGroup {
+    std::vector<uint32_t> domains; // of the scope, in order: the group's shape
+    std::vector<uint32_t> factors;
+    uint64_t entries = 0; // per factor
+    LoopyGpuDesign design = LoopyGpuDesign::DataParallel;
+    uint32_t threads = 0;     // per block (cooperative) or 256 (data-parallel)
+    uint32_t sharedBytes = 0; // cooperative: incoming messages and every warp's partials
+};
+
+struct LoopyGpuPlan {
+    uint32_t batch = 1;
+    std::vector<LoopyFactorGroup> groups;
+};
+
+// `designOverride` forces one design (benchmarks); otherwise each group takes the rule above.
+LoopyGpuPlan planLoopyGpu(const FactorGraph &graph, uint32_t batch,
+                          const LoopyGpuDesign *designOverride = nullptr);
+// One line: how many groups take each design, and the block sizes of the cooperative ones.
+std::string describeLoopyGpuPlan(const LoopyGpuPlan &plan);
+
+} // namespace zbddc
