@@ -56,17 +56,28 @@ TEST_CASE("The plan takes thread-cooperative blocks for large factors of small b
           "[loopy]") {
     const FactorGraph protein = proteinLikeModel(3);
     const LoopyGpuPlan one = planLoopyGpu(protein, 1), many = planLoopyGpu(protein, 2000);
-    REQUIRE(one.groups.size() == 2); // the fields (31) and the pairs (31 x 31)
-    for (const LoopyFactorGroup &g : one.groups) {
+    REQUIRE(one.groups.size() == 2); // the fields (31) and the pairs (31 x 31): both small
+    for (const LoopyFactorGroup &g : one.groups)
+        CHECK(g.design == LoopyGpuDesign::DataParallel); // measured faster even at one instance
+    for (const LoopyFactorGroup &g : many.groups)
+        CHECK(g.design == LoopyGpuDesign::DataParallel);
+    // 128 labels: pairs of 16,384 entries, where a block per factor takes over below the
+    // crossover batch.
+    const FactorGraph wide = pairwiseGrid(3, 128, 0.5, 1);
+    const LoopyGpuPlan wideOne = planLoopyGpu(wide, 1), wideMany = planLoopyGpu(wide, 2000);
+    size_t cooperative = 0;
+    for (const LoopyFactorGroup &g : wideOne.groups) {
         CHECK(g.design == (g.entries >= kLoopyCooperativeMinEntries
                                ? LoopyGpuDesign::Cooperative
                                : LoopyGpuDesign::DataParallel));
         if (g.design == LoopyGpuDesign::Cooperative) {
+            ++cooperative;
             CHECK(g.threads <= g.entries);
-            CHECK(g.threads * 2 > 1024u / 2); // 961 entries: 512 threads
+            CHECK(g.sharedBytes <= kLoopySharedBytes);
         }
     }
-    for (const LoopyFactorGroup &g : many.groups)
+    CHECK(cooperative > 0);
+    for (const LoopyFactorGroup &g : wideMany.groups)
         CHECK(g.design == LoopyGpuDesign::DataParallel);
     CHECK(protein.numVariables() == kProteinVariables);
     CHECK(protein.factors.size() == kProteinVariables + kProteinPairwiseFactors);
