@@ -140,8 +140,8 @@ std::string Model::describe(Numeric n, std::string_view extra) const {
         d = (impl_->cpuDataDriven ? "cpu (data-driven loop, " : "cpu (LLVM JIT, ") + numeric;
     else
         d = "cpu (reference evaluator, " + numeric;
-    if (!impl_->note.empty())
-        d += "; " + impl_->note;
+    if (!impl_->note.empty()) // the driver's reason is fallbackNote(), said once, not per case
+        d += "; no usable GPU";
     if (!extra.empty())
         d += "; " + std::string(extra);
     return d + ")";
