@@ -7,7 +7,7 @@
 namespace zbddc {
 
 Evidence noEvidence(const std::vector<Variable> &variables) {
-    return Evidence{std::vector<uint32_t>(variables.size(), kNone)};
+    return Evidence{std::vector<uint32_t>(variables.size(), kNone), {}};
 }
 
 static Result<uint32_t> findVariable(std::string_view name, const std::vector<Variable> &vars) {
