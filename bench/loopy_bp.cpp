@@ -76,7 +76,7 @@ Result<Workload> makeWorkload(const std::string &name, const Args &a) {
         w.net = std::move(*net);
         return w;
     }
-    w.cases.assign(1, Evidence{std::vector<uint32_t>(w.graph.numVariables(), kNone)});
+    w.cases.assign(1, Evidence{std::vector<uint32_t>(w.graph.numVariables(), kNone), {}});
     return w;
 }
 
@@ -116,7 +116,7 @@ Row measure(const Workload &w, const std::string &name, const std::string &devic
     LoopyOptions o;
     o.tolerance = 0;
     o.maxIterations = sweeps;
-    Row r{name, device, uint32_t(cases.size()), sweeps};
+    Row r{name, device, uint32_t(cases.size()), sweeps, 0, 0, 0, {}};
     if (device == "cpu") {
         const SteadyTime start = std::chrono::steady_clock::now();
         const auto runs = runLoopyBp(w.graph, cases, o);
@@ -244,7 +244,7 @@ int main(int argc, char **argv) {
         Workload w{proteinLikeModel(1), {}, std::nullopt};
         uint32_t crossover = 0;
         for (uint32_t b = 1; b <= 64; b *= 2) {
-            w.cases.assign(b, Evidence{std::vector<uint32_t>(w.graph.numVariables(), kNone)});
+            w.cases.assign(b, Evidence{std::vector<uint32_t>(w.graph.numVariables(), kNone), {}});
             Row dp = measure(w, "protein-crossover", "dp", 10, w.cases);
             Row co = measure(w, "protein-crossover", "coop", 10, w.cases);
             rows.push_back(dp);

@@ -65,23 +65,18 @@ extern "C" __global__ void lbp_sums(const double *msg, const u64 *msgOffset, con
     }
 }
 
-extern "C" __global__ void lbp_finish(const double *raw, const double *msg, double *upd,
-                                      const u64 *msgOffset, const u32 *active, u64 *residualBits,
-                                      u32 *vanished, u32 nEdges, u32 B, int maxProduct,
-                                      double damping) {
-    const u64 idx = blockIdx.x * (u64)blockDim.x + threadIdx.x;
-    if (idx >= (u64)nEdges * B)
-        return;
-    const u32 b = idx % B, e = idx / B;
-    if (!active[b])
-        return;
+// Normalises edge e's fresh message of instance b (damped if asked) into `upd`; returns its
+// largest change. A message that vanished marks its instance instead.
+__device__ double finishMessage(const double *raw, const double *msg, double *upd,
+                                const u64 *msgOffset, u32 *vanished, u32 e, u32 B, u32 b,
+                                int maxProduct, double damping) {
     const u64 o = msgOffset[e], d = msgOffset[e + 1] - o;
     double top = NEG_INF;
     for (u64 x = 0; x < d; ++x)
         top = fmax(top, raw[(o + x) * B + b]);
     if (top == NEG_INF) {
         vanished[b] = 1;
-        return;
+        return 0;
     }
     double shift = top;
     if (!maxProduct) {
@@ -123,8 +118,28 @@ extern "C" __global__ void lbp_finish(const double *raw, const double *msg, doub
             for (u64 x = 0; x < d; ++x)
                 upd[(o + x) * B + b] -= s2;
     }
+    return residual;
+}
+
+// Every thread of a warp reaches the shuffles (no early return): lanes l, l+B, l+2B, ... hold
+// the same instance when B < 32, and are folded into lane l, so a sweep issues one atomic per
+// instance and warp rather than one per edge; with one instance, a million-variable grid's
+// edges otherwise serialise on a single address (most of a sweep's time on the H100).
+extern "C" __global__ void lbp_finish(const double *raw, const double *msg, double *upd,
+                                      const u64 *msgOffset, const u32 *active, u64 *residualBits,
+                                      u32 *vanished, u32 nEdges, u32 B, int maxProduct,
+                                      double damping) {
+    const u64 idx = blockIdx.x * (u64)blockDim.x + threadIdx.x;
+    const u32 b = idx % B;
+    const bool mine = idx < (u64)nEdges * B && active[b];
+    double residual = mine ? finishMessage(raw, msg, upd, msgOffset, vanished, (u32)(idx / B), B,
+                                           b, maxProduct, damping)
+                           : 0.0;
+    for (u32 s = B; s < 32; s *= 2)
+        residual = fmax(residual, __shfl_down_sync(0xffffffffu, residual, s));
     // Residuals are non-negative, so their bit patterns order as the numbers do.
-    atomicMax(residualBits + b, (u64)__double_as_longlong(residual));
+    if (mine && (B >= 32 || threadIdx.x % 32 < B) && residual > 0)
+        atomicMax(residualBits + b, (u64)__double_as_longlong(residual));
 }
 
 extern "C" __global__ void lbp_commit(const double *upd, double *msg, const u32 *commit,

@@ -1,7 +1,9 @@
 // Just enough of CUDA's execution model to run generated kernels on the host in a test: thread
 // and block indices as thread-locals, a block's threads as std::threads meeting at a barrier for
-// __syncthreads(), the dynamic shared array per block, and the atomics and bit casts the loopy BP
-// kernels use. A check of the kernels' logic where there is no GPU, not of their speed.
+// __syncthreads(), the dynamic shared array per block, warp shuffles (through the block's barrier,
+// so every thread of the block must reach them, as in the kernels that use them), and the atomics
+// and bit casts the loopy BP kernels use. A check of the kernels' logic where there is no GPU, not
+// of their speed.
 #pragma once
 
 #include <atomic>
@@ -25,6 +27,7 @@ inline thread_local Dim3 threadIdx, blockIdx;
 inline thread_local Dim3 blockDim;
 inline thread_local std::barrier<> *emuBarrier = nullptr;
 inline thread_local double *emuShared = nullptr;
+inline thread_local double *emuExchange = nullptr; // one slot per thread of the block
 
 inline double __longlong_as_double(unsigned long long x) {
     double d;
@@ -49,6 +52,15 @@ inline unsigned long long atomicMax(unsigned long long *p, unsigned long long v)
     return old;
 }
 
+inline double __shfl_down_sync(unsigned, double v, unsigned delta) {
+    const unsigned t = threadIdx.x, lane = t % 32;
+    emuExchange[t] = v;
+    emuBarrier->arrive_and_wait();
+    const double r = lane + delta < 32 && t + delta < blockDim.x ? emuExchange[t + delta] : v;
+    emuBarrier->arrive_and_wait();
+    return r;
+}
+
 // A kernel without barriers: every thread of every block in turn.
 template <class Kernel> void launch(unsigned grid, unsigned block, Kernel kernel) {
     for (unsigned b = 0; b < grid; ++b)
@@ -58,11 +70,11 @@ template <class Kernel> void launch(unsigned grid, unsigned block, Kernel kernel
         }
 }
 
-// A kernel with __syncthreads(): each block's threads run together.
+// A kernel with __syncthreads() or shuffles: each block's threads run together.
 template <class Kernel>
 void launchBlocks(unsigned grid, unsigned block, size_t sharedBytes, Kernel kernel) {
     for (unsigned b = 0; b < grid; ++b) {
-        std::vector<double> shared(sharedBytes / 8 + 1);
+        std::vector<double> shared(sharedBytes / 8 + 1), exchange(block);
         std::barrier<> barrier(block);
         std::vector<std::thread> threads;
         for (unsigned t = 0; t < block; ++t)
@@ -70,6 +82,7 @@ void launchBlocks(unsigned grid, unsigned block, size_t sharedBytes, Kernel kern
                 blockIdx.x = b, threadIdx.x = t, blockDim.x = block;
                 emuBarrier = &barrier;
                 emuShared = shared.data();
+                emuExchange = exchange.data();
                 kernel();
             });
         for (std::thread &t : threads)

@@ -169,7 +169,8 @@ TEST_CASE("On loopy grids converged messages satisfy the fixed-point equations",
     std::mt19937 rng(4);
     for (uint32_t labels : {2u, 3u, 5u}) {
         const FactorGraph g = grid(rng, 5, labels, 0.2);
-        std::vector<Evidence> cases(3, Evidence{std::vector<uint32_t>(g.numVariables(), kNone)});
+        std::vector<Evidence> cases(3,
+                                    Evidence{std::vector<uint32_t>(g.numVariables(), kNone), {}});
         cases[1].states[7] = 1;
         cases[2].states[0] = 0, cases[2].states[24] = labels - 1;
         for (LoopySchedule schedule : {LoopySchedule::Flooding, LoopySchedule::Residual})
@@ -208,7 +209,7 @@ TEST_CASE("A batch split over threads answers each case as it does alone", "[loo
     const FactorGraph g = grid(rng, 4, 3, 0.3);
     std::vector<Evidence> cases;
     for (int c = 0; c < 7; ++c) {
-        Evidence e{std::vector<uint32_t>(g.numVariables(), kNone)};
+        Evidence e{std::vector<uint32_t>(g.numVariables(), kNone), {}};
         e.states[rng() % g.numVariables()] = rng() % 3;
         cases.push_back(e);
     }
@@ -242,7 +243,7 @@ TEST_CASE("Max-product on tree cost networks finds the optimum; its cost is reco
         }
         auto g = factorGraphOfCostNetwork(net, "chain.wcsp");
         REQUIRE(g.ok());
-        const Evidence none{std::vector<uint32_t>(n, kNone)};
+        const Evidence none{std::vector<uint32_t>(n, kNone), {}};
         const auto r = runLoopyTasks(*g, Task::Mpe, std::span(&none, 1), {});
         REQUIRE(r[0].ok());
         CHECK(-assignmentLogScore(*g, r[0]->assignment) == assignmentCost(net, r[0]->assignment));
@@ -257,7 +258,7 @@ TEST_CASE("Evidence without support fails its own case only", "[loopy]") {
     net.variables.push_back({"B", {"b0", "b1"}, {0}, {1.0, 0.0, 0.0, 1.0}});
     auto g = factorGraphOfNetwork(net);
     REQUIRE(g.ok());
-    std::vector<Evidence> cases{Evidence{{kNone, 1}}, Evidence{{kNone, 0}}};
+    std::vector<Evidence> cases{Evidence{{kNone, 1}, {}}, Evidence{{kNone, 0}, {}}};
     const auto r = runLoopyTasks(*g, Task::Mar, cases, {});
     CHECK_FALSE(r[0].ok());
     REQUIRE(r[1].ok());
@@ -282,7 +283,7 @@ TEST_CASE("Linear-domain sum-product messages equal the log-space ones, underflo
         std::vector<double> messages(g.messageEntries());
         for (double &m : messages)
             m = u(rng) / 10;
-        const Evidence e{std::vector<uint32_t>(g.numVariables(), kNone)};
+        const Evidence e{std::vector<uint32_t>(g.numVariables(), kNone), {}};
         sumIntoVariables(g, e, messages, 0, uint32_t(g.numVariables()), sums);
         std::vector<double> viaLog, viaLinear;
         for (uint32_t f = 0; f < g.factors.size(); ++f) {

@@ -47,10 +47,10 @@ void compare(const FactorGraph &g, const std::vector<Evidence> &cases, LoopyOpti
 
 TEST_CASE("GPU loopy BP equals the CPU on grids and the protein-like model", "[loopy][gpu]") {
     const FactorGraph grid = pairwiseGrid(12, 5, 0.4, 7), protein = proteinLikeModel(11);
-    std::vector<Evidence> cases(3, Evidence{std::vector<uint32_t>(grid.numVariables(), kNone)});
+    std::vector<Evidence> cases(3, Evidence{std::vector<uint32_t>(grid.numVariables(), kNone), {}});
     cases[1].states[5] = 2;
     cases[2].states[100] = 4;
-    const Evidence none{std::vector<uint32_t>(protein.numVariables(), kNone)};
+    const Evidence none{std::vector<uint32_t>(protein.numVariables(), kNone), {}};
     for (auto force : {std::optional<LoopyGpuDesign>{}, std::optional{LoopyGpuDesign::DataParallel},
                        std::optional{LoopyGpuDesign::Cooperative}})
         for (LoopySemiring s : {LoopySemiring::SumProduct, LoopySemiring::MaxProduct}) {
