@@ -66,10 +66,12 @@ double maxDifference(const std::vector<Result<TaskResult>> &a,
     return worst;
 }
 
-size_t failures(const std::vector<Result<TaskResult>> &r) {
+// Failed cases; the first one's reason goes to stderr (a whole batch failing is a bug to see).
+size_t failures(const std::vector<Result<TaskResult>> &r, const char *what) {
     size_t n = 0;
     for (const auto &x : r)
-        n += !x.ok();
+        if (!x.ok() && n++ == 0)
+            std::cerr << "jt_batch: " << what << ": first failed case: " << x.error().str() << "\n";
     return n;
 }
 
@@ -191,8 +193,8 @@ int main(int argc, char **argv) {
                  << ",\"runs\":" << info.runs << ",\"bytes_per_run\":" << info.bytesPerRun
                  << ",\"cases\":" << run.size() << ",\"mar_ms_per_case\":" << marMs
                  << ",\"mpe_ms_per_case\":" << mpeMs << ",\"mar_single_ms\":" << singleMs
-                 << ",\"first_run_s\":" << firstS << ",\"mar_failures\":" << failures(mar)
-                 << ",\"mpe_failures\":" << failures(mpe)
+                 << ",\"first_run_s\":" << firstS << ",\"mar_failures\":" << failures(mar, "MAR")
+                 << ",\"mpe_failures\":" << failures(mpe, "MPE")
                  << ",\"max_diff_vs_cpu\":" << (std::isnan(diff) ? -1 : diff) << "}" << std::endl;
         }
     }

@@ -94,12 +94,16 @@ std::mutex &deviceMutex() {
     return m;
 }
 
-// Pool buckets: powers of two from 256 bytes.
-size_t bucketOf(size_t bytes) {
-    return static_cast<size_t>(std::bit_width(std::max<size_t>(bytes, 256) - 1));
-}
-
 } // namespace
+
+PoolBucket poolBucket(size_t bytes) {
+    bytes = std::max<size_t>(bytes, 256);
+    const size_t k = static_cast<size_t>(std::bit_width(bytes - 1)); // 2^(k-1) < bytes <= 2^k
+    if (k <= 20)
+        return {k, size_t{1} << k};
+    const size_t step = size_t{1} << (k - 4), steps = (bytes + step - 1) / step; // 9 .. 16
+    return {21 + (k - 21) * 8 + (steps - 9), steps * step};
+}
 
 Status cudaAvailable() {
     if (!loaded().whyNot.empty())
@@ -185,16 +189,17 @@ Status Device::makeCurrent() const {
 Result<DeviceBuffer> Device::allocate(size_t bytes) {
     if (Status st = makeCurrent(); !st)
         return st.error();
-    const size_t bucket = bucketOf(bytes);
+    const auto [bucket, capacity] = poolBucket(bytes);
     DeviceBuffer b;
     b.bytes_ = bytes;
-    b.capacity_ = size_t{1} << bucket;
+    b.capacity_ = capacity;
     b.ordinal_ = info_.ordinal;
     {
         std::lock_guard lock(deviceMutex());
         if (freeLists_.size() > bucket && !freeLists_[bucket].empty()) {
             b.ptr_ = freeLists_[bucket].back();
             freeLists_[bucket].pop_back();
+            pooledBytes_ -= capacity;
             return b;
         }
     }
@@ -208,6 +213,7 @@ Result<DeviceBuffer> Device::allocate(size_t bytes) {
                 api().cuMemFree(q);
             list.clear();
         }
+        pooledBytes_ = 0;
         e = api().cuMemAlloc(&p, b.capacity_);
     }
     if (Status st = check(e, "cuMemAlloc"); !st)
@@ -219,18 +225,16 @@ Result<DeviceBuffer> Device::allocate(size_t bytes) {
 
 void Device::release(DevicePtr ptr, size_t capacity) {
     std::lock_guard lock(deviceMutex());
-    const size_t bucket = bucketOf(capacity);
+    const size_t bucket = poolBucket(capacity).index;
     if (freeLists_.size() <= bucket)
         freeLists_.resize(bucket + 1);
     freeLists_[bucket].push_back(ptr);
+    pooledBytes_ += capacity;
 }
 
 size_t Device::pooledBytes() const {
     std::lock_guard lock(deviceMutex());
-    size_t total = 0;
-    for (size_t i = 0; i < freeLists_.size(); ++i)
-        total += freeLists_[i].size() << i;
-    return total;
+    return pooledBytes_;
 }
 
 DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&o) noexcept {

@@ -37,6 +37,15 @@ using DevicePtr = unsigned long long; // CUdeviceptr
 using StreamHandle = void *;           // CUstream
 using FunctionHandle = void *;         // CUfunction
 
+// The device pool's size classes: powers of two from 256 bytes to 1 MiB, then eight per octave,
+// so a large table wastes at most an eighth. (Powers of two throughout wasted up to half: munin's
+// junction tree, 51 GB of tables sized to fit an 80 GB H100, asked the driver for more than 80.)
+struct PoolBucket {
+    size_t index;    // the free list
+    size_t capacity; // bytes allocated, >= the bytes asked for
+};
+PoolBucket poolBucket(size_t bytes);
+
 // A device allocation from the per-device pool; returned to the pool (not freed) on destruction so
 // repeated model loads and batch buffers do not pay cuMemAlloc each time.
 class DeviceBuffer {
@@ -193,7 +202,8 @@ class Device {
     DeviceInfo info_;
     int device_ = 0;      // CUdevice
     void *context_ = nullptr;
-    std::vector<std::vector<DevicePtr>> freeLists_; // by power-of-two bucket
+    std::vector<std::vector<DevicePtr>> freeLists_; // by poolBucket's index
+    size_t pooledBytes_ = 0;                        // their capacities together
 };
 
 // The one way an executor gets its GPU: device `ordinal`, opened once per process, where a GPU
