@@ -215,55 +215,92 @@ std::string TensorProgram::dump() const {
     return s.str();
 }
 
-void recoverAssignment(const TensorProgram &program,
-                       const std::vector<std::vector<double>> &computed,
-                       std::vector<uint32_t> &assignment) {
-    const RowValue value = [&](uint32_t id, uint64_t row) {
-        const Table &t = program.tables[id];
-        return t.input ? inputTableValue(t, row) : computed[id][row];
-    };
-    recoverAssignment(program, value, assignment);
-}
+namespace {
 
-void recoverAssignment(const TensorProgram &program, const RowValue &rowValue,
-                       std::vector<uint32_t> &assignment) {
+// recoverAssignment's walk, reading rows through `rowValue` (inlined for complete tables). Each
+// op's eliminated variables run as an odometer (last fastest) that moves every input's row by
+// that variable's stride, rather than recomputing the rows from the assignment per joint value;
+// pinned variables keep their value and are not enumerated.
+template <class RowValueOf>
+void traceBack(const TensorProgram &program, RowValueOf &&rowValue,
+               std::vector<uint32_t> &assignment, const std::vector<uint8_t> *pinned) {
     const SemiringOps ring{program.semiring};
-    auto valueAt = [&](uint32_t id) {
-        const Table &t = program.tables[id];
-        uint64_t row = 0;
-        for (size_t i = 0; i < t.scope.size(); ++i)
-            row = row * t.domains[i] + assignment[t.scope[i]];
-        return rowValue(id, row);
-    };
+    std::vector<uint32_t> free, best;
+    std::vector<uint64_t> rows, strides;
     for (size_t o = program.ops.size(); o-- > 0;) {
         const TensorOp &op = program.ops[o];
         if (op.kind != TensorOpKind::Marginalize && op.kind != TensorOpKind::EliminateBucket)
             continue;
-        // Odometer over the joint values of the eliminated variables.
-        std::vector<uint32_t> best(op.vars.size(), 0);
+        free.clear();
+        for (uint32_t v : op.vars)
+            if (!pinned || !(*pinned)[v]) {
+                free.push_back(v);
+                assignment[v] = 0;
+            }
+        const size_t n = op.inputs.size(), f = free.size();
+        rows.assign(n, 0);
+        strides.assign(n * f, 0); // strides[k * f + i]: free[i]'s stride in input k
+        for (size_t k = 0; k < n; ++k) {
+            const Table &t = program.tables[op.inputs[k]];
+            uint64_t stride = 1;
+            for (size_t j = t.scope.size(); j-- > 0;) {
+                rows[k] += stride * assignment[t.scope[j]];
+                for (size_t i = 0; i < f; ++i)
+                    if (free[i] == t.scope[j])
+                        strides[k * f + i] = stride;
+                stride *= t.domains[j];
+            }
+        }
+        best.assign(f, 0);
         double bestValue = 0;
         bool first = true;
-        for (uint32_t v : op.vars)
-            assignment[v] = 0;
         while (true) {
             double value = ring.one();
-            for (uint32_t in : op.inputs)
-                value = ring.times(value, valueAt(in));
+            for (size_t k = 0; k < n; ++k)
+                value = ring.times(value, rowValue(op.inputs[k], rows[k]));
             if (first || ring.better(value, bestValue)) {
                 first = false;
                 bestValue = value;
-                for (size_t i = 0; i < op.vars.size(); ++i)
-                    best[i] = assignment[op.vars[i]];
+                for (size_t i = 0; i < f; ++i)
+                    best[i] = assignment[free[i]];
             }
-            size_t i = op.vars.size();
-            while (i > 0 && ++assignment[op.vars[i - 1]] == program.domainSizes[op.vars[i - 1]])
-                assignment[op.vars[--i]] = 0;
+            size_t i = f;
+            for (; i > 0; --i) {
+                const uint32_t v = free[i - 1];
+                if (++assignment[v] < program.domainSizes[v]) {
+                    for (size_t k = 0; k < n; ++k)
+                        rows[k] += strides[k * f + i - 1];
+                    break;
+                }
+                for (size_t k = 0; k < n; ++k)
+                    rows[k] -= strides[k * f + i - 1] * (program.domainSizes[v] - 1);
+                assignment[v] = 0;
+            }
             if (i == 0)
                 break;
         }
-        for (size_t i = 0; i < op.vars.size(); ++i)
-            assignment[op.vars[i]] = best[i];
+        for (size_t i = 0; i < f; ++i)
+            assignment[free[i]] = best[i];
     }
+}
+
+} // namespace
+
+void recoverAssignment(const TensorProgram &program,
+                       const std::vector<std::vector<double>> &computed,
+                       std::vector<uint32_t> &assignment, const std::vector<uint8_t> *pinned) {
+    traceBack(
+        program,
+        [&](uint32_t id, uint64_t row) {
+            const Table &t = program.tables[id];
+            return t.input ? inputTableValue(t, row) : computed[id][row];
+        },
+        assignment, pinned);
+}
+
+void recoverAssignment(const TensorProgram &program, const RowValue &rowValue,
+                       std::vector<uint32_t> &assignment) {
+    traceBack(program, rowValue, assignment, nullptr);
 }
 
 } // namespace zbddc

@@ -92,10 +92,13 @@ double tableValueAt(const TensorProgram &program, const std::vector<std::vector<
 // The VALUE phase (Fioretto et al. 2015 §2.2; Dechter 1999's backward pass): walk the
 // Marginalize/EliminateBucket ops from last to first; each one's output scope is already assigned,
 // so pick the ⊕-best joint value of its eliminated variables given its inputs. `assignment` arrives
-// with evidence (and any default) filled in and returns completed.
+// with evidence (and any default) filled in and returns completed. `pinned` (per variable,
+// optional): variables that keep their value where an op eliminates them (a junction tree's
+// observed variables, whose other states have indicator 0 and can never be the best).
 void recoverAssignment(const TensorProgram &program,
                        const std::vector<std::vector<double>> &computed,
-                       std::vector<uint32_t> &assignment);
+                       std::vector<uint32_t> &assignment,
+                       const std::vector<uint8_t> *pinned = nullptr);
 
 // The same, reading row `row` of table `id` through `value(id, row)` (for incomplete tables).
 using RowValue = std::function<double(uint32_t id, uint64_t row)>;

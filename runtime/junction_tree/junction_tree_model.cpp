@@ -96,8 +96,7 @@ struct JunctionTreeModel::Impl {
         auto batch = batchSize(lowering, cases, held);
         if (!batch)
             return batch.error();
-        if (sameShape &&
-            (compiled ? last->lowered.batch >= *batch : last->lowered.batch == *batch))
+        if (sameShape && (compiled ? last->lowered.batch >= *batch : last->lowered.batch == *batch))
             return last.get();
         last.reset();
         JunctionTreeLowering sized = lowering;
@@ -194,10 +193,13 @@ struct JunctionTreeModel::Impl {
             if (std::isinf(log))
                 return error("MPE is undefined: the evidence has probability 0");
             std::vector<uint32_t> assignment(tree.numVariables() + 1, 0);
-            for (uint32_t v = 0; v < tree.numVariables(); ++v)
-                assignment[v] = ev.states[v] == kNone ? 0 : ev.states[v];
+            std::vector<uint8_t> observed(tree.numVariables() + 1, 0);
+            for (uint32_t v = 0; v < tree.numVariables(); ++v) {
+                observed[v] = ev.states[v] != kNone;
+                assignment[v] = observed[v] ? ev.states[v] : 0;
+            }
             assignment[jt.batchVariable] = b;
-            recoverAssignment(jt.program, computed, assignment);
+            recoverAssignment(jt.program, computed, assignment, &observed);
             assignment.pop_back();
             r.assignment = std::move(assignment);
         }
