@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <unordered_map>
 
 namespace zbddc::cuda {
 
@@ -14,7 +15,9 @@ uint64_t strideIn(const TensorProgram &p, uint32_t table, uint32_t v) {
     return it == t.scope.end() ? 0 : strides[it - t.scope.begin()];
 }
 
-bool eliminates(const TensorOp &op) { return reducesVariables(op.kind); }
+bool eliminates(const TensorOp &op) {
+    return reducesVariables(op.kind);
+}
 
 // Row and joint-value digits are decoded in 32 bits where the numbers fit: a 64-bit division by a
 // constant is a multi-instruction sequence on the GPU, a 32-bit one a multiply-high and a shift,
@@ -42,10 +45,10 @@ std::string semiringFunctions(Semiring s, bool float32) {
     o << "__device__ __forceinline__ zb_val zb_times(zb_val a, zb_val b) { return a "
       << (product ? "*" : "+") << " b; }\n";
     const char *fmin = float32 ? "fminf" : "fmin", *fmax = float32 ? "fmaxf" : "fmax";
-    const char *inf = float32 ? "__int_as_float(0x7f800000)"
-                              : "__longlong_as_double(0x7ff0000000000000ULL)";
-    const char *negInf = float32 ? "__int_as_float(0xff800000)"
-                                 : "__longlong_as_double(0xfff0000000000000ULL)";
+    const char *inf =
+        float32 ? "__int_as_float(0x7f800000)" : "__longlong_as_double(0x7ff0000000000000ULL)";
+    const char *negInf =
+        float32 ? "__int_as_float(0xff800000)" : "__longlong_as_double(0xfff0000000000000ULL)";
     auto plus = [&](const std::string &body) {
         o << "__device__ __forceinline__ zb_val zb_plus(zb_val a, zb_val b) { return " << body
           << "; }\n";
@@ -84,8 +87,8 @@ void emitJoinedValue(std::ostringstream &o, const TensorProgram &p, const Tensor
         o << indent << type << " er = (" << type << ")e;\n";
         for (size_t i = op.vars.size(); i-- > 0;) {
             const uint32_t d = p.domainSizes[op.vars[i]];
-            o << indent << "const " << type << " ed" << i << " = er % " << d << suffix << "; er /= "
-              << d << suffix << ";\n";
+            o << indent << "const " << type << " ed" << i << " = er % " << d << suffix
+              << "; er /= " << d << suffix << ";\n";
         }
     }
     o << indent << "zb_val v = ZB_ONE;\n";
@@ -99,17 +102,18 @@ void emitJoinedValue(std::ostringstream &o, const TensorProgram &p, const Tensor
     }
 }
 
+// The kernel's text names nothing of the op but its shape (no op or table id), so ops of the same
+// shape give the same text: tensor_modules.cpp compiles each text once.
 void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
-                const TensorKernelOptions &opt) {
+                const TensorKernelOptions &opt, std::string_view name) {
     const TensorOp &op = p.ops[opId];
     const Table &out = p.tables[op.output];
     const uint64_t m = eliminatedSpace(p, op);
     const bool warp = usesWarpPerRow(p, opId, opt);
-    o << "\n// op " << opId << ": " << tensorOpKindName(op.kind) << ", " << op.inputs.size()
-      << " inputs, " << out.entries() << " rows x " << m << " eliminated values"
+    o << "\n// " << tensorOpKindName(op.kind) << ", " << op.inputs.size() << " inputs, "
+      << out.entries() << " rows x " << m << " eliminated values"
       << (warp ? ", warp per row" : ", thread per row") << "\n";
-    o << "extern \"C\" __global__ void __launch_bounds__(" << opt.blockThreads << ") "
-      << tensorKernelName(opId)
+    o << "extern \"C\" __global__ void __launch_bounds__(" << opt.blockThreads << ") " << name
       << "(const zb_val *const *inputs, zb_val *out, u64 rowBegin, u64 rowCount"
       << (opt.eliminationRange ? ", u64 elimBegin, u64 elimCount" : "") << ") {\n";
     // Shared-memory staging of small inputs (all threads of a block reuse them).
@@ -164,7 +168,7 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
     // the chunk (chunk_plan.h: splits along eliminated variables).
     const bool inverseMax = op.kind == TensorOpKind::InverseMax; // reduce with max, invert
     const char *plus = inverseMax ? "fmax" : "zb_plus";
-    const char *partialCombine = inverseMax ? "(acc > 0.0 ? 1.0 / acc : 1.0)"
+    const char *partialCombine = inverseMax             ? "(acc > 0.0 ? 1.0 / acc : 1.0)"
                                  : opt.eliminationRange ? "(elimBegin ? zb_plus(out[r], acc) : acc)"
                                                         : "acc";
     if (warp) {
@@ -208,9 +212,35 @@ std::string generateTensorProgramSource(const TensorProgram &program,
                                         const TensorKernelOptions &options,
                                         std::span<const uint32_t> ops) {
     std::ostringstream o;
-    o << kPrelude << semiringFunctions(program.semiring, options.float32);
+    o << tensorKernelPrelude(program, options);
     for (uint32_t op : ops)
-        emitKernel(o, program, op, options);
+        emitKernel(o, program, op, options, tensorKernelName(op));
+    return o.str();
+}
+
+std::string tensorKernelPrelude(const TensorProgram &program, const TensorKernelOptions &options) {
+    return kPrelude + semiringFunctions(program.semiring, options.float32);
+}
+
+TensorKernelSet distinctTensorKernels(const TensorProgram &program,
+                                      const TensorKernelOptions &options) {
+    TensorKernelSet set;
+    set.kernelOf.resize(program.ops.size());
+    std::unordered_map<std::string, uint32_t> seen;
+    for (uint32_t o = 0; o < program.ops.size(); ++o) {
+        std::string text = tensorKernelText(program, o, options, kTensorKernelPlaceholder);
+        const auto [it, added] = seen.emplace(std::move(text), set.texts.size());
+        if (added)
+            set.texts.push_back(it->first);
+        set.kernelOf[o] = it->second;
+    }
+    return set;
+}
+
+std::string tensorKernelText(const TensorProgram &program, uint32_t op,
+                             const TensorKernelOptions &options, std::string_view name) {
+    std::ostringstream o;
+    emitKernel(o, program, op, options, name);
     return o.str();
 }
 

@@ -1,7 +1,7 @@
 // CUDA source for a TensorProgram: one kernel per op, specialised to the op's shape — domain
 // sizes and every input's strides are compile-time constants, so the closed-form indexing of
 // Bistaffa et al. 2016 Alg. 3 (output row -> digits -> input offsets) compiles to multiplies and
-// shifts. All of a program's kernels go into one module (one NVRTC compile, cached by the backend).
+// shifts. tensor_modules.h compiles one kernel per distinct shape, in modules built concurrently.
 //
 // Every op kernel is the fused join-marginalise of Fioretto et al. 2015 §3.2 (a Join is the case
 // of no eliminated variable, a slice the case of fixed base offsets): for each output row, the ⊗
@@ -18,6 +18,8 @@
 
 #include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace zbddc::cuda {
 
@@ -42,14 +44,32 @@ std::string tensorKernelName(uint32_t op);
 // Kernel signature: (const zb_val *const *inputs, zb_val *out, unsigned long long rowBegin,
 // unsigned long long rowCount) — `inputs` in the op's input order, `out` relative to rowBegin so
 // the host can run an output table chunk by chunk — plus (elimBegin, elimCount) with
-// options.eliminationRange; zb_val is double, or float with options.float32. The kernels read input j as inputs[j][offset]: the out-of-core path
-// passes a slice's device address minus its first row, so offsets stay those of the whole table.
+// options.eliminationRange; zb_val is double, or float with options.float32. The kernels read input
+// j as inputs[j][offset]: the out-of-core path passes a slice's device address minus its first row,
+// so offsets stay those of the whole table.
 std::string generateTensorProgramSource(const TensorProgram &program,
                                         const TensorKernelOptions &options = {});
 // The kernels of `ops` only (one module of several: tensor_modules.h).
 std::string generateTensorProgramSource(const TensorProgram &program,
                                         const TensorKernelOptions &options,
                                         std::span<const uint32_t> ops);
+
+// The parts of such a source: the prelude (types, semiring functions), then each op's kernel
+// under a name of the caller's. Ops of the same shape get the same kernel text.
+std::string tensorKernelPrelude(const TensorProgram &program, const TensorKernelOptions &options);
+std::string tensorKernelText(const TensorProgram &program, uint32_t op,
+                             const TensorKernelOptions &options, std::string_view name);
+
+// Each op's kernel once per distinct text (named kTensorKernelPlaceholder, which the caller
+// replaces): a junction tree's ops repeat a few shapes (munin: 4,945 ops, 1,008 kernels), and
+// NVRTC's time grows with the kernels it compiles.
+inline constexpr const char *kTensorKernelPlaceholder = "zb_kernel_";
+struct TensorKernelSet {
+    std::vector<std::string> texts; // in the order of first use
+    std::vector<uint32_t> kernelOf; // by op: index into texts
+};
+TensorKernelSet distinctTensorKernels(const TensorProgram &program,
+                                      const TensorKernelOptions &options);
 
 // Whether op `op` is generated as warp-per-row (the host launches 32 threads per row).
 bool usesWarpPerRow(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options);

@@ -5,18 +5,24 @@
 #include "backends/cuda/nvrtc.h"
 
 #include <algorithm>
+#include <cstring>
 #include <deque>
 #include <future>
 #include <map>
 #include <mutex>
-#include <tuple>
 #include <thread>
+#include <tuple>
 
 namespace zbddc::cuda {
 
 namespace {
-// Ops per module at least: below this a compile is short and one module keeps one cache entry.
-constexpr size_t kOpsPerGroup = 64;
+// A distinct kernel's name in its module.
+std::string kernelName(uint32_t kernel) {
+    return "zb_k" + std::to_string(kernel);
+}
+
+// Kernels per module at least: below this a compile is short and one module keeps one cache entry.
+constexpr size_t kKernelsPerGroup = 64;
 
 // Modules loaded in this process, by device and source (hash and length), the oldest dropped
 // beyond kKeptModules: a module is a few hundred KiB of device code.
@@ -51,15 +57,30 @@ LoadedModules &loadedModules() {
 Result<TensorModules> TensorModules::compile(Device &device, const TensorProgram &program,
                                              const TensorKernelOptions &options) {
     const size_t ops = program.ops.size();
-    const size_t threads = std::max(1u, std::thread::hardware_concurrency());
-    const size_t groups = std::clamp<size_t>(ops / kOpsPerGroup, 1, threads);
     TensorModules out;
-    out.moduleOf_.resize(ops);
+    TensorKernelSet set = distinctTensorKernels(program, options);
+    out.kernelOf_ = std::move(set.kernelOf);
+    const std::vector<std::string> &kernels = set.texts;
+    const size_t count = kernels.size();
+    const size_t threads = std::max(1u, std::thread::hardware_concurrency());
+    const size_t groups = std::clamp<size_t>(count / kKernelsPerGroup, 1, threads);
+    out.moduleOf_.resize(count);
     std::vector<std::vector<uint32_t>> members(groups);
-    for (uint32_t o = 0; o < ops; ++o) { // consecutive ops together: a level's kernels are near
-        out.moduleOf_[o] = static_cast<uint32_t>(o * groups / std::max<size_t>(ops, 1));
-        members[out.moduleOf_[o]].push_back(o);
+    for (uint32_t k = 0; k < count; ++k) { // first use order: a level's kernels are near
+        out.moduleOf_[k] = static_cast<uint32_t>(k * groups / std::max<size_t>(count, 1));
+        members[out.moduleOf_[k]].push_back(k);
     }
+    const std::string prelude = tensorKernelPrelude(program, options);
+    auto sourceOf = [&](const std::vector<uint32_t> &group) {
+        std::string source = prelude;
+        for (uint32_t k : group) {
+            std::string text = kernels[k];
+            text.replace(text.find(kTensorKernelPlaceholder), std::strlen(kTensorKernelPlaceholder),
+                         kernelName(k));
+            source += text;
+        }
+        return source;
+    };
     NvrtcOptions nvrtc;
     nvrtc.arch = device.info().arch();
     // Each thread compiles its group and loads it: loading PTX runs the driver's own compiler
@@ -71,7 +92,7 @@ Result<TensorModules> TensorModules::compile(Device &device, const TensorProgram
     std::vector<std::future<Result<Loaded>>> loaded;
     for (const std::vector<uint32_t> &group : members)
         loaded.push_back(std::async(std::launch::async, [&, group]() -> Result<Loaded> {
-            const std::string source = generateTensorProgramSource(program, options, group);
+            const std::string source = sourceOf(group);
             const auto key = std::make_tuple(device.info().ordinal,
                                              std::hash<std::string>{}(source), source.size());
             if (auto kept = loadedModules().find(key))
@@ -86,7 +107,8 @@ Result<TensorModules> TensorModules::compile(Device &device, const TensorProgram
             loadedModules().keep(key, shared);
             return Loaded{std::move(shared), ptx->fromCache, false};
         }));
-    ProgressLine line("compiling GPU kernels (" + std::to_string(ops) + ") in groups");
+    ProgressLine line("compiling GPU kernels (" + std::to_string(count) + " for " +
+                      std::to_string(ops) + " ops) in groups");
     for (size_t g = 0; g < loaded.size(); ++g) {
         auto l = loaded[g].get();
         if (!l)
@@ -100,7 +122,8 @@ Result<TensorModules> TensorModules::compile(Device &device, const TensorProgram
 }
 
 Result<FunctionHandle> TensorModules::function(uint32_t op) const {
-    return modules_[moduleOf_[op]]->function(tensorKernelName(op));
+    const uint32_t k = kernelOf_[op];
+    return modules_[moduleOf_[k]]->function(kernelName(k));
 }
 
 } // namespace zbddc::cuda

@@ -46,7 +46,7 @@ TEST_CASE("generated tensor kernels compile with NVRTC: random programs, all op 
         p->semiring = static_cast<Semiring>(trial % 4); // the kernels do not care what they hold
         TensorKernelOptions ko;
         ko.warpRowThreshold = trial % 3 == 0 ? 2 : 32; // exercise the warp-per-row variant
-        ko.eliminationRange = trial % 2 == 1;        // the out-of-core split-elimination variant
+        ko.eliminationRange = trial % 2 == 1;          // the out-of-core split-elimination variant
         checkCompiles(*p, ko);
         ko.float32 = true; // tables of floats (narrow_costs.h)
         checkCompiles(*p, ko);
@@ -90,7 +90,7 @@ TEST_CASE("row digits are decoded in 32 bits up to 2^32 rows, in 64 above", "[cu
     computeLevels(p);
     REQUIRE(p.verify().ok());
     const std::string src = generateTensorProgramSource(p, {});
-    const size_t op1 = src.find("// op 1:");
+    const size_t op1 = src.find(tensorKernelName(1) + "(");
     REQUIRE(op1 != std::string::npos);
     CHECK(src.find("u64 rest = (u64)(rowBegin + r)") < op1);           // 2^34 rows: 64 bits
     CHECK(src.find("unsigned rest = (unsigned)(rowBegin + r)") > op1); // 2^17 rows: 32 bits
@@ -128,12 +128,60 @@ TEST_CASE("generated tensor kernels compile with NVRTC: batched junction trees",
         lowering.batch = 33;
         lowering.observed = {0, 2, 4};
         lowering.batchFastest = trial % 2 == 0;
-        lowering.belief = trial == 1 ? JunctionTreeLowering::Belief::Always
-                                     : JunctionTreeLowering::Belief::Never;
+        lowering.belief =
+            trial == 1 ? JunctionTreeLowering::Belief::Always : JunctionTreeLowering::Belief::Never;
         auto lowered = lowerJunctionTree(net, *tree, lowering);
         REQUIRE(lowered.ok());
         TensorKernelOptions ko;
         ko.warpRowThreshold = trial % 2 ? 2 : 32;
         checkCompiles(lowered->program, ko);
     }
+}
+
+TEST_CASE("ops of one shape share one kernel text, and the distinct kernels compile",
+          "[cuda][nvrtc]") {
+    // A batched junction tree repeats shapes (evidence tables, rescaling of equal separators).
+    std::mt19937 rng(12);
+    size_t ops = 0, kernels = 0;
+    for (int trial = 0; trial < 3; ++trial) {
+        const BayesNet net = testing::randomBayesNet(rng, 12 + trial);
+        auto tree = buildJunctionTree(net, greedyOrder(moralGraph(net), OrderHeuristic::MinFill));
+        REQUIRE(tree.ok());
+        JunctionTreeLowering lowering;
+        lowering.marginals = true;
+        lowering.batch = 16;
+        for (uint32_t v = 0; v < net.variables.size(); ++v)
+            lowering.observed.push_back(v);
+        auto lowered = lowerJunctionTree(net, *tree, lowering);
+        REQUIRE(lowered.ok());
+        const TensorProgram &p = lowered->program;
+        const TensorKernelSet set = distinctTensorKernels(p, {});
+        REQUIRE(set.kernelOf.size() == p.ops.size());
+        for (uint32_t o = 0; o < p.ops.size(); ++o) {
+            REQUIRE(set.kernelOf[o] < set.texts.size());
+            CHECK(set.texts[set.kernelOf[o]] ==
+                  tensorKernelText(p, o, {}, kTensorKernelPlaceholder));
+        }
+        for (size_t a = 0; a < set.texts.size(); ++a)
+            for (size_t b = a + 1; b < set.texts.size(); ++b)
+                CHECK(set.texts[a] != set.texts[b]);
+        ops += p.ops.size();
+        kernels += set.texts.size();
+        // Every distinct kernel, renamed as tensor_modules.cpp names them, in one module.
+        std::string src = tensorKernelPrelude(p, {});
+        for (size_t k = 0; k < set.texts.size(); ++k) {
+            std::string text = set.texts[k];
+            text.replace(text.find(kTensorKernelPlaceholder),
+                         std::string(kTensorKernelPlaceholder).size(), "k" + std::to_string(k));
+            src += text;
+        }
+        NvrtcOptions nv;
+        nv.arch = "sm_90";
+        nv.useCache = false;
+        auto ptx = compileToPtx(src, "distinct.cu", nv);
+        REQUIRE(ptx.ok());
+        for (size_t k = 0; k < set.texts.size(); ++k)
+            CHECK(ptx->ptx.find(".entry k" + std::to_string(k) + "(") != std::string::npos);
+    }
+    CHECK(kernels < ops); // shapes do repeat
 }
