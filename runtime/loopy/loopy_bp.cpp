@@ -22,10 +22,6 @@ const char *loopyScheduleName(LoopySchedule s) {
 
 namespace {
 
-// A residual round sends every message whose residual reaches this share of the largest: the
-// largest first, as residual BP does, but many at once so that a round has parallel work.
-constexpr double kResidualRoundShare = 0.25;
-
 // work(begin, end) over [0, n), split in contiguous ranges over `threads` threads.
 template <class Work> void inRanges(unsigned threads, size_t n, const Work &work) {
     if (threads <= 1 || n < 2 * size_t{threads}) {

@@ -24,6 +24,10 @@ enum class LoopySchedule : uint8_t { Flooding, Residual };
 std::optional<LoopySchedule> parseLoopySchedule(std::string_view name); // flooding, residual
 const char *loopyScheduleName(LoopySchedule s);
 
+// A residual round sends every message whose residual reaches this share of the largest: the
+// largest first, as residual BP does, but many at once so that a round has parallel work.
+inline constexpr double kResidualRoundShare = 0.25;
+
 struct LoopyOptions {
     LoopySemiring semiring = LoopySemiring::SumProduct;
     LoopySchedule schedule = LoopySchedule::Flooding;

@@ -70,10 +70,12 @@ Result<DeviceGraph> uploadGraph(cuda::Device &dev, const FactorGraph &g, const L
 // The per-batch state: instance-fastest arrays.
 struct DeviceBatch {
     DeviceBuffer evidence, msg, raw, upd, finite, zeros, active, commit, residualBits, vanished;
+    DeviceBuffer edgeResidual, threshold; // the residual schedule only
 };
 
 Result<DeviceBatch> allocateBatch(cuda::Device &dev, const FactorGraph &g,
-                                  std::span<const Evidence> cases, LoopySemiring semiring) {
+                                  std::span<const Evidence> cases, LoopySemiring semiring,
+                                  bool residual) {
     const uint64_t B = cases.size(), M = g.messageEntries(), S = g.stateOffset.back();
     std::vector<uint32_t> evidence(g.numVariables() * B, kNone);
     for (uint64_t b = 0; b < B; ++b)
@@ -99,6 +101,10 @@ Result<DeviceBatch> allocateBatch(cuda::Device &dev, const FactorGraph &g,
                      make(d.vanished, B * 4)})
         if (!s)
             return s.error();
+    if (residual)
+        for (Status s : {make(d.edgeResidual, g.numEdges() * B * 8), make(d.threshold, B * 8)})
+            if (!s)
+                return s.error();
     auto ev = cuda::uploadArray(dev, evidence);
     auto msg = cuda::uploadArray(dev, start);
     auto active = cuda::uploadArray(dev, std::vector<uint32_t>(B, 1));
@@ -129,9 +135,13 @@ Result<LoopyGpuRun> runLoopyBpGpu(const FactorGraph &g, std::span<const Evidence
         return module.error();
     run.compileMs = msSince(compileStart);
     auto fn = [&](const std::string &name) { return module->module.function(name); };
-    auto sums = fn("lbp_sums"), finish = fn("lbp_finish"), commit = fn("lbp_commit");
-    if (!sums || !finish || !commit)
-        return (!sums ? sums.error() : !finish ? finish.error() : commit.error());
+    auto sums = fn("lbp_sums"), finish = fn("lbp_finish"), commit = fn("lbp_commit"),
+         commitEdges = fn("lbp_commit_edges");
+    if (!sums || !finish || !commit || !commitEdges)
+        return (!sums     ? sums.error()
+                : !finish ? finish.error()
+                : !commit ? commit.error()
+                          : commitEdges.error());
     std::vector<cuda::FunctionHandle> groupFns;
     for (size_t i = 0; i < plan.groups.size(); ++i) {
         auto f = fn(loopyGroupKernel(plan.groups[i], i));
@@ -142,7 +152,8 @@ Result<LoopyGpuRun> runLoopyBpGpu(const FactorGraph &g, std::span<const Evidence
     auto graph = uploadGraph(dev, g, plan);
     if (!graph)
         return graph.error();
-    auto batch = allocateBatch(dev, g, cases, o.semiring);
+    const bool residualRounds = o.schedule == LoopySchedule::Residual;
+    auto batch = allocateBatch(dev, g, cases, o.semiring, residualRounds);
     if (!batch)
         return batch.error();
     DeviceGraph &dg = *graph;
@@ -151,7 +162,8 @@ Result<LoopyGpuRun> runLoopyBpGpu(const FactorGraph &g, std::span<const Evidence
     DevicePtr pMsg = db.msg.ptr(), pRaw = db.raw.ptr(), pUpd = db.upd.ptr(),
               pFinite = db.finite.ptr(), pZeros = db.zeros.ptr(), pActive = db.active.ptr(),
               pCommit = db.commit.ptr(), pResidual = db.residualBits.ptr(),
-              pVanished = db.vanished.ptr(), pEvidence = db.evidence.ptr();
+              pVanished = db.vanished.ptr(), pEvidence = db.evidence.ptr(),
+              pEdgeResidual = db.edgeResidual.ptr(), pThreshold = db.threshold.ptr();
     DevicePtr pLog = dg.logValues.ptr(), pTable = dg.tableOffset.ptr(),
               pFactorEdge = dg.factorEdgeStart.ptr(), pEdgeVar = dg.edgeVar.ptr(),
               pMsgOffset = dg.msgOffset.ptr(), pStateOffset = dg.stateOffset.ptr(),
@@ -191,10 +203,10 @@ Result<LoopyGpuRun> runLoopyBpGpu(const FactorGraph &g, std::span<const Evidence
             if (Status s = dev.launch(groupFns[i], dims, args); !s)
                 return s;
         }
-        void *finishArgs[] = {&pRaw,       &pMsg,    &pUpd,
-                              &pMsgOffset, &pActive, &pResidual,
-                              &pVanished,  &nEdges,  const_cast<uint32_t *>(&B),
-                              &maxProduct, &damping};
+        void *finishArgs[] = {
+            &pRaw,       &pMsg,      &pUpd,          &pMsgOffset, &pActive,
+            &pResidual,  &pVanished, &pEdgeResidual, &nEdges,     const_cast<uint32_t *>(&B),
+            &maxProduct, &damping};
         return dev.launch(*finish, {blocksFor(uint64_t(nEdges) * B), kBlock, 0}, finishArgs);
     };
 
@@ -202,6 +214,7 @@ Result<LoopyGpuRun> runLoopyBpGpu(const FactorGraph &g, std::span<const Evidence
     std::vector<uint32_t> active(B, 1), commitFlags(B);
     std::vector<uint64_t> residualBits(B);
     std::vector<uint32_t> vanished(B);
+    std::vector<double> thresholds(B);
     double deviceMs = 0;
     for (uint32_t it = 1; it <= o.maxIterations; ++it) {
         if (std::find(active.begin(), active.end(), 1u) == active.end())
@@ -234,12 +247,24 @@ Result<LoopyGpuRun> runLoopyBpGpu(const FactorGraph &g, std::span<const Evidence
             c.converged = !c.vanished && residual < o.tolerance;
             commitFlags[b] = !c.vanished && !c.converged;
             active[b] = commitFlags[b];
+            thresholds[b] = std::max(residual * kResidualRoundShare, o.tolerance);
         }
         if (Status s = dev.upload(pCommit, commitFlags.data(), size_t(B) * 4); !s)
             return s.error();
-        void *commitArgs[] = {&pUpd, &pMsg, &pCommit, &nEntries, const_cast<uint32_t *>(&B)};
-        if (Status s = dev.launch(*commit, {blocksFor(nEntries * B), kBlock, 0}, commitArgs); !s)
-            return s.error();
+        if (residualRounds) { // the messages at or above their instance's threshold
+            if (Status s = dev.upload(pThreshold, thresholds.data(), size_t(B) * 8); !s)
+                return s.error();
+            void *args[] = {&pUpd,       &pMsg,    &pMsgOffset, &pEdgeResidual,
+                            &pThreshold, &pCommit, &nEdges,     const_cast<uint32_t *>(&B)};
+            if (Status s =
+                    dev.launch(*commitEdges, {blocksFor(uint64_t(nEdges) * B), kBlock, 0}, args);
+                !s)
+                return s.error();
+        } else {
+            void *args[] = {&pUpd, &pMsg, &pCommit, &nEntries, const_cast<uint32_t *>(&B)};
+            if (Status s = dev.launch(*commit, {blocksFor(nEntries * B), kBlock, 0}, args); !s)
+                return s.error();
+        }
         if (Status s = dev.upload(pActive, active.data(), size_t(B) * 4); !s)
             return s.error();
     }

@@ -125,16 +125,19 @@ __device__ double finishMessage(const double *raw, const double *msg, double *up
 // the same instance when B < 32, and are folded into lane l, so a sweep issues one atomic per
 // instance and warp rather than one per edge; with one instance, a million-variable grid's
 // edges otherwise serialise on a single address (most of a sweep's time on the H100).
+// `edgeResidual` (the residual schedule; null for flooding) keeps each edge's residual.
 extern "C" __global__ void lbp_finish(const double *raw, const double *msg, double *upd,
                                       const u64 *msgOffset, const u32 *active, u64 *residualBits,
-                                      u32 *vanished, u32 nEdges, u32 B, int maxProduct,
-                                      double damping) {
+                                      u32 *vanished, double *edgeResidual, u32 nEdges, u32 B,
+                                      int maxProduct, double damping) {
     const u64 idx = blockIdx.x * (u64)blockDim.x + threadIdx.x;
     const u32 b = idx % B;
     const bool mine = idx < (u64)nEdges * B && active[b];
     double residual = mine ? finishMessage(raw, msg, upd, msgOffset, vanished, (u32)(idx / B), B,
                                            b, maxProduct, damping)
                            : 0.0;
+    if (mine && edgeResidual)
+        edgeResidual[idx] = residual;
     for (u32 s = B; s < 32; s *= 2)
         residual = fmax(residual, __shfl_down_sync(0xffffffffu, residual, s));
     // Residuals are non-negative, so their bit patterns order as the numbers do.
@@ -147,6 +150,21 @@ extern "C" __global__ void lbp_commit(const double *upd, double *msg, const u32 
     const u64 idx = blockIdx.x * (u64)blockDim.x + threadIdx.x;
     if (idx < nEntries * B && commit[idx % B])
         msg[idx] = upd[idx];
+}
+
+// A residual round (Elidan, McGraw and Koller 2006, in parallel rounds as the CPU runs them):
+// only the messages whose residual reaches their instance's threshold are sent.
+extern "C" __global__ void lbp_commit_edges(const double *upd, double *msg, const u64 *msgOffset,
+                                            const double *edgeResidual, const double *threshold,
+                                            const u32 *commit, u32 nEdges, u32 B) {
+    const u64 idx = blockIdx.x * (u64)blockDim.x + threadIdx.x;
+    if (idx >= (u64)nEdges * B)
+        return;
+    const u32 b = idx % B, e = idx / B;
+    if (!commit[b] || edgeResidual[idx] < threshold[b])
+        return;
+    for (u64 j = msgOffset[e]; j < msgOffset[e + 1]; ++j)
+        msg[j * B + b] = upd[j * B + b];
 }
 )";
 

@@ -89,13 +89,12 @@ std::vector<Result<TaskResult>> runLoopyTasks(const FactorGraph &g, Task task,
     const SteadyTime start = std::chrono::steady_clock::now();
     std::vector<LoopyCase> runs;
     std::string device, why;
-    if (where != LoopyDevice::Cpu && options.schedule == LoopySchedule::Residual) {
-        why = "the residual schedule runs on the CPU";
-    } else if (where != LoopyDevice::Cpu) {
+    if (where != LoopyDevice::Cpu) {
         auto gpu = runLoopyBpGpu(g, cases, options);
         if (gpu) {
             runs = std::move(gpu->cases);
-            device = "cuda: " + gpu->device + " (loopy BP, flooding; " + gpu->design + ")";
+            device = "cuda: " + gpu->device + " (loopy BP, " +
+                     std::string(loopyScheduleName(options.schedule)) + "; " + gpu->design + ")";
         } else {
             why = gpu.error().message;
         }

@@ -45,7 +45,7 @@ void checkOnGpu(const Circuit &c, const Evidence &e) {
             for (size_t s = 0; s < want->marginals[v].size(); ++s)
                 CHECK(got->marginals[v][s] == Approx(want->marginals[v][s]).margin(1e-10));
         if (t == Task::Mpe && want->value > 0) {
-            Evidence full{got->assignment};
+            Evidence full{got->assignment, {}};
             for (uint32_t &s : full.states)
                 if (s == kNone)
                     s = 0; // undetermined: any state reaches the optimum

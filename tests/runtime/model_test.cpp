@@ -35,7 +35,7 @@ Evidence randomEvidence(const Circuit &c, std::mt19937 &rng) {
 
 // The joint P(x, e) of a full assignment, on the reference evaluator.
 double jointOf(const Circuit &c, const std::vector<uint32_t> &assignment) {
-    Evidence e{assignment};
+    Evidence e{assignment, {}};
     auto r = runTask(c, Task::Pr, e);
     REQUIRE(r.ok());
     return r->value;

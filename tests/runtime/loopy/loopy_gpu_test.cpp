@@ -1,7 +1,7 @@
 // Loopy BP on the GPU against the CPU executor: both designs forced and the plan's own choice,
-// sum-product and max-product, with damping, on a Potts grid, the protein-like model (one
-// instance) and alarm with a batch of sampled evidence; beliefs, Bethe estimates, iterations
-// and convergence must agree. Skipped, saying why, without a GPU.
+// sum-product and max-product, with damping, flooding and residual rounds, on a Potts grid, the
+// protein-like model (one instance) and alarm with a batch of sampled evidence; beliefs, Bethe
+// estimates, iterations and convergence must agree. Skipped, saying why, without a GPU.
 #include "compiler/loopy/synthetic_models.h"
 #include "runtime/loopy/loopy_gpu.h"
 #include "runtime/loopy/loopy_tasks.h"
@@ -75,6 +75,27 @@ TEST_CASE("GPU loopy BP equals the CPU on alarm with a batch of evidence", "[loo
     o.tolerance = 1e-8;
     compare(*g, cases, o, std::nullopt);
     compare(*g, cases, o, LoopyGpuDesign::Cooperative);
+    o.schedule = LoopySchedule::Residual; // rounds of the messages that moved most
+    compare(*g, cases, o, std::nullopt);
+}
+
+TEST_CASE("GPU residual rounds equal the CPU's on a grid and the protein-like model",
+          "[loopy][gpu]") {
+    const FactorGraph grid = pairwiseGrid(12, 5, 0.4, 7), protein = proteinLikeModel(11);
+    std::vector<Evidence> cases(3, Evidence{std::vector<uint32_t>(grid.numVariables(), kNone), {}});
+    cases[1].states[5] = 2;
+    const Evidence none{std::vector<uint32_t>(protein.numVariables(), kNone), {}};
+    for (LoopySemiring s : {LoopySemiring::SumProduct, LoopySemiring::MaxProduct}) {
+        LoopyOptions o;
+        o.schedule = LoopySchedule::Residual;
+        o.semiring = s;
+        o.damping = s == LoopySemiring::MaxProduct ? 0.5 : 0.0;
+        o.tolerance = 1e-9;
+        o.maxIterations = 300;
+        compare(grid, cases, o, std::nullopt);
+        o.maxIterations = 30;
+        compare(protein, {none}, o, LoopyGpuDesign::DataParallel);
+    }
 }
 
 TEST_CASE("Tasks asked of the GPU run there and answer as the CPU does", "[loopy][gpu]") {

@@ -1,7 +1,7 @@
 // The generated loopy BP kernels, run on the host through tests/support/cuda_host_shim.h (a
 // block's threads as real threads meeting at barriers), against the CPU executor: both designs,
-// sum- and max-product, with and without damping, 3 instances with evidence, 7 flooding sweeps
-// driven as runLoopyBpGpu drives them. Checks the kernels' arithmetic and indexing where CI has
+// sum- and max-product, with and without damping, flooding and residual rounds, 3 instances with
+// evidence, 7 sweeps driven as runLoopyBpGpu drives them. Checks the kernels' arithmetic and indexing where CI has
 // no GPU; the gpu-labelled test checks them on a device.
 #include "compiler/loopy/loopy_design.h"
 #include "runtime/loopy/loopy_bp.h"
@@ -50,7 +50,8 @@ EmulatedRun emulatedSweeps(const FactorGraph &g, const LoopyGpuPlan &plan,
     for (uint32_t b = 0; b < B; ++b)
         for (uint32_t v = 0; v < nVars; ++v)
             evidence[v * B + b] = cases[b].states[v];
-    std::vector<double> msg(M * B), raw(M * B), upd(M * B), finite(S * B), logValues;
+    std::vector<double> msg(M * B), raw(M * B), upd(M * B), finite(S * B), logValues,
+        edgeResidual(nEdges * B), threshold(B);
     u64v tableOffset, residual(B), messageOffset = wide(g.messageOffset),
                                    stateOffset = wide(g.stateOffset);
     for (uint32_t e = 0; e < nEdges; ++e)
@@ -86,12 +87,27 @@ EmulatedRun emulatedSweeps(const FactorGraph &g, const LoopyGpuPlan &plan,
             else
                 launch(unsigned((count * sumD * B + 255) / 256), 256, kernel);
         }
+        const bool rounds = o.schedule == LoopySchedule::Residual;
         launchBlocks((nEdges * B + 255) / 256, 256, 0, [&] {
             dp::lbp_finish(raw.data(), msg.data(), upd.data(), messageOffset.data(), active.data(),
-                           residual.data(), vanished.data(), nEdges, B, maxProduct, o.damping);
+                           residual.data(), vanished.data(), rounds ? edgeResidual.data() : nullptr,
+                           nEdges, B, maxProduct, o.damping);
         });
-        launch(unsigned((M * B + 255) / 256), 256,
-               [&] { dp::lbp_commit(upd.data(), msg.data(), active.data(), M, B); });
+        if (rounds) { // as runLoopyBpGpu: each instance's threshold from its largest residual
+            for (uint32_t b = 0; b < B; ++b) {
+                double largest;
+                std::memcpy(&largest, &residual[b], 8);
+                threshold[b] = std::max(largest * kResidualRoundShare, o.tolerance);
+            }
+            launch((nEdges * B + 255) / 256, 256, [&] {
+                dp::lbp_commit_edges(upd.data(), msg.data(), messageOffset.data(),
+                                     edgeResidual.data(), threshold.data(), active.data(), nEdges,
+                                     B);
+            });
+        } else {
+            launch(unsigned((M * B + 255) / 256), 256,
+                   [&] { dp::lbp_commit(upd.data(), msg.data(), active.data(), M, B); });
+        }
     }
     std::vector<double> lastResiduals(B);
     for (uint32_t b = 0; b < B; ++b)
@@ -109,39 +125,41 @@ TEST_CASE("The generated kernels run on the host equal the CPU executor", "[loop
     cases[2].states[0] = 8, cases[2].states[15] = 1;
     for (bool cooperative : {false, true})
         for (LoopySemiring semiring : {LoopySemiring::SumProduct, LoopySemiring::MaxProduct})
-            for (double damping : {0.0, 0.3}) {
-                LoopyOptions o;
-                o.tolerance = 0; // every sweep, on both
-                o.maxIterations = 7;
-                o.threads = 1;
-                o.damping = damping;
-                o.semiring = semiring;
-                const LoopyGpuDesign design =
-                    cooperative ? LoopyGpuDesign::Cooperative : LoopyGpuDesign::DataParallel;
-                const LoopyGpuPlan plan = planLoopyGpu(g, kHostKernelBatch, &design);
-                REQUIRE(plan.groups.size() == 2); // fields, then pairs (the kernels' names)
-                const auto [msg, lastResiduals] =
-                    cooperative ? emulatedSweeps(g, plan, cases, o, true,
-                                                 [](size_t i) {
-                                                     return i ? coop::lbp_coop_1 : coop::lbp_coop_0;
-                                                 })
-                                : emulatedSweeps(g, plan, cases, o, false, [](size_t i) {
-                                      return i ? dp::lbp_dp_1 : dp::lbp_dp_0;
-                                  });
-                const auto cpu = runLoopyBp(g, cases, o);
-                double worst = 0, worstResidual = 0;
-                for (uint32_t b = 0; b < kHostKernelBatch; ++b) {
-                    // the warp-folded maximum of lbp_finish, per instance
-                    worstResidual =
-                        std::max(worstResidual, std::abs(cpu[b].maxResidual - lastResiduals[b]));
-                    for (uint64_t j = 0; j < g.messageEntries(); ++j)
-                        worst = std::max(
-                            worst, std::abs(cpu[b].messages[j] - msg[j * kHostKernelBatch + b]));
+            for (double damping : {0.0, 0.3})
+                for (LoopySchedule schedule : {LoopySchedule::Flooding, LoopySchedule::Residual}) {
+                    LoopyOptions o;
+                    o.schedule = schedule;
+                    o.tolerance = 0; // every sweep, on both
+                    o.maxIterations = 7;
+                    o.threads = 1;
+                    o.damping = damping;
+                    o.semiring = semiring;
+                    const LoopyGpuDesign design =
+                        cooperative ? LoopyGpuDesign::Cooperative : LoopyGpuDesign::DataParallel;
+                    const LoopyGpuPlan plan = planLoopyGpu(g, kHostKernelBatch, &design);
+                    REQUIRE(plan.groups.size() == 2); // fields, then pairs (the kernels' names)
+                    const auto [msg, lastResiduals] =
+                        cooperative
+                            ? emulatedSweeps(
+                                  g, plan, cases, o, true,
+                                  [](size_t i) { return i ? coop::lbp_coop_1 : coop::lbp_coop_0; })
+                            : emulatedSweeps(g, plan, cases, o, false, [](size_t i) {
+                                  return i ? dp::lbp_dp_1 : dp::lbp_dp_0;
+                              });
+                    const auto cpu = runLoopyBp(g, cases, o);
+                    double worst = 0, worstResidual = 0;
+                    for (uint32_t b = 0; b < kHostKernelBatch; ++b) {
+                        // the warp-folded maximum of lbp_finish, per instance
+                        worstResidual = std::max(worstResidual,
+                                                 std::abs(cpu[b].maxResidual - lastResiduals[b]));
+                        for (uint64_t j = 0; j < g.messageEntries(); ++j)
+                            worst = std::max(worst, std::abs(cpu[b].messages[j] -
+                                                             msg[j * kHostKernelBatch + b]));
+                    }
+                    INFO("cooperative " << cooperative << " max-product "
+                                        << (semiring == LoopySemiring::MaxProduct) << " damping "
+                                        << damping << " " << loopyScheduleName(schedule));
+                    CHECK(worst < 1e-12);
+                    CHECK(worstResidual < 1e-12);
                 }
-                INFO("cooperative " << cooperative << " max-product "
-                                    << (semiring == LoopySemiring::MaxProduct) << " damping "
-                                    << damping);
-                CHECK(worst < 1e-12);
-                CHECK(worstResidual < 1e-12);
-            }
 }
