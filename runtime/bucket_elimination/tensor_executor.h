@@ -6,6 +6,7 @@
 #pragma once
 
 #include "backends/tensor/cuda/host_device_split.h"
+#include "backends/tensor/cuda/multi_device_plan.h"
 #include "ir/incomplete_tables.h"
 #include "ir/tensor_program.h"
 
@@ -61,6 +62,11 @@ struct TensorExecutorOptions {
     uint64_t maxIncompleteRows = uint64_t{1} << 25;
     // split: an op whose work (output rows x eliminated values) reaches this runs on the GPU.
     uint64_t splitThresholdEntries = kDefaultSplitThresholdEntries;
+    // cuda: the GPUs as `--devices` names them (device_list.h): "" one GPU (0); "all", a count,
+    // or ordinals ("0,2"; "0,0" two logical devices on GPU 0). Several run the multi-device plan
+    // (tensor_gpu_multi.h), its options below; one runs the single-GPU executor, saying so.
+    std::string devices;
+    MultiDeviceOptions multiDevice;
 };
 
 // A program compiled and placed once, then run again and again with some input tables changed

@@ -5,7 +5,9 @@
 #include "backends/tensor/cuda/op_profile.h"
 #include "backends/tensor/cuda/split_reductions.h"
 #include "backends/tensor/cuda/tensor_gpu.h"
+#include "backends/tensor/cuda/tensor_gpu_multi.h"
 #include "backends/tensor/cuda/tensor_gpu_session.h"
+#include "backends/tensor/cuda/device_list.h"
 #include "runtime/bucket_elimination/tensor_executor_entries.h"
 #include "support/timer.h"
 
@@ -104,6 +106,7 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
 
 class CudaExecutor final : public TensorExecutor {
   public:
+    explicit CudaExecutor(std::string note = "") : note_(std::move(note)) {}
     Result<std::unique_ptr<PreparedTensorProgram>> prepare(const TensorProgram &program) override {
         return CudaPreparedProgram::open(program);
     }
@@ -112,7 +115,7 @@ class CudaExecutor final : public TensorExecutor {
         auto computed = cuda::runTensorProgramCuda(program, {}, &st);
         if (!computed)
             return computed.error();
-        return CompleteTables{std::move(*computed), {DeviceReport::Kind::Cuda, st.device, ""}};
+        return CompleteTables{std::move(*computed), {DeviceReport::Kind::Cuda, st.device, note_}};
     }
     // The VALUE phase on the device where the tables fit there (no table downloaded).
     Result<SolvedProgram> solve(const TensorProgram &program,
@@ -123,7 +126,7 @@ class CudaExecutor final : public TensorExecutor {
             return optimum.error();
         SolvedProgram out;
         out.optimum = *optimum;
-        out.device = {DeviceReport::Kind::Cuda, st.device, ""};
+        out.device = {DeviceReport::Kind::Cuda, st.device, note_};
         out.times = {st.compileMs, st.uploadMs,   st.kernelMs, st.downloadMs,
                      st.valueMs,   st.valueOnDevice, st.launches, st.graph, st.tableBytes, st.float32};
         return out;
@@ -141,7 +144,54 @@ class CudaExecutor final : public TensorExecutor {
         return static_cast<uint64_t>(0.6 * static_cast<double>(memory->freeBytes +
                                                                memory->pooledBytes + releasedBytes));
     }
+
+  private:
+    std::string note_; // said in the report: why one GPU ran where --devices asked
 };
+
+// Several logical devices (tensor_gpu_multi.h); the VALUE phase on the host over the gathered
+// tables, incomplete tables on the first GPU alone.
+class MultiGpuExecutor final : public TensorExecutor {
+  public:
+    MultiGpuExecutor(std::vector<int> ordinals, const TensorExecutorOptions &o)
+        : ordinals_(std::move(ordinals)), options_(o) {}
+    Result<CompleteTables> run(const TensorProgram &program) override {
+        cuda::MultiGpuStats st;
+        auto computed =
+            cuda::runTensorProgramMultiGpu(program, ordinals_, options_.multiDevice, {}, &st);
+        if (!computed)
+            return computed.error();
+        std::string list;
+        for (int o : ordinals_)
+            list += (list.empty() ? "" : ",") + std::to_string(o);
+        std::string notes = std::to_string(ordinals_.size()) + " devices " + list + ", " +
+                            std::to_string(st.slicedOps) + " ops sliced, " + st.transport;
+        return CompleteTables{std::move(*computed),
+                              {DeviceReport::Kind::Cuda, st.gpus, std::move(notes)}};
+    }
+    Result<IncompleteTables> runIncomplete(const TensorProgram &program) override {
+        return runIncompleteOnGpu(program);
+    }
+
+  private:
+    std::vector<int> ordinals_;
+    TensorExecutorOptions options_;
+};
+
+// The GPUs `--devices` names, resolved against those this machine has.
+Result<std::vector<int>> requestedDevices(const std::string &text) {
+    auto request = parseDeviceRequest(text);
+    if (!request)
+        return request.error();
+    std::vector<std::string> names;
+    if (cuda::cudaAvailable())
+        if (auto count = cuda::deviceCount())
+            for (int i = 0; i < *count; ++i) {
+                auto info = cuda::deviceInfo(i);
+                names.push_back(info ? info->label() : "(" + info.error().message + ")");
+            }
+    return resolveDevices(*request, names);
+}
 
 class SplitExecutor final : public TensorExecutor {
   public:
@@ -184,8 +234,17 @@ Status tensorGpuUsable() {
 }
 
 // A GPU that is missing shows when the executor runs: cuda::openDevice says why.
-Result<std::unique_ptr<TensorExecutor>> cudaTensorExecutor(const TensorExecutorOptions &) {
-    return std::unique_ptr<TensorExecutor>(new CudaExecutor);
+// --devices naming one GPU, 0, runs the single-GPU executor; any other list the multi-device one.
+Result<std::unique_ptr<TensorExecutor>> cudaTensorExecutor(const TensorExecutorOptions &o) {
+    if (o.devices.empty())
+        return std::unique_ptr<TensorExecutor>(new CudaExecutor);
+    auto ordinals = requestedDevices(o.devices);
+    if (!ordinals)
+        return ordinals.error();
+    if (*ordinals == std::vector<int>{0})
+        return std::unique_ptr<TensorExecutor>(
+            new CudaExecutor("--devices " + o.devices + ": one device, the single-GPU path"));
+    return std::unique_ptr<TensorExecutor>(new MultiGpuExecutor(std::move(*ordinals), o));
 }
 
 Result<std::unique_ptr<TensorExecutor>> splitTensorExecutor(const TensorExecutorOptions &o) {

@@ -160,10 +160,10 @@ int runCommand(const RunOptions &o) {
         return 2;
     }
     const CostNetworkRunOptions &elimination = o.costNetwork;
-    if (elimination.incompleteTables ||
+    if (elimination.incompleteTables || !elimination.devices.empty() ||
         elimination.splitThreshold != CostNetworkRunOptions{}.splitThreshold) {
-        std::cerr << "zbddc: --incomplete-tables and --split-threshold apply to .wcsp and MARKOV "
-                     ".uai problems only\n";
+        std::cerr << "zbddc: --incomplete-tables, --split-threshold and --devices apply to .wcsp "
+                     "and MARKOV .uai problems only\n";
         return 2;
     }
     const bool orderFlags =
