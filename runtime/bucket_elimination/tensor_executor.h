@@ -67,6 +67,7 @@ struct TensorExecutorOptions {
     // (tensor_gpu_multi.h), its options below; one runs the single-GPU executor, saying so.
     std::string devices;
     MultiDeviceOptions multiDevice;
+    int gpu = 0; // cuda without `devices`: the GPU's ordinal
 };
 
 // A program compiled and placed once, then run again and again with some input tables changed
@@ -117,6 +118,10 @@ std::span<const TensorExecutorEntry> tensorExecutors();
 // cpu. An unknown name fails, listing the known ones.
 Result<std::unique_ptr<TensorExecutor>> makeTensorExecutor(std::string_view name,
                                                            const TensorExecutorOptions &options = {});
+
+// The GPUs (ordinals, logical repeats kept) that a `--devices` text names on this machine
+// (device_list.h); an error names the GPUs there are, or says why none is usable.
+Result<std::vector<int>> resolveGpuRequest(std::string_view text);
 
 // Ok where "cuda" can run: the CUDA tensor backend in this build and a usable GPU; else why not.
 Status tensorGpuUsable();

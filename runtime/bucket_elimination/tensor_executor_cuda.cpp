@@ -31,9 +31,12 @@ Result<IncompleteTables> runIncompleteOnGpu(const TensorProgram &program) {
 // The GPU's prepared program: one session (module compiled, tables placed) for every run.
 class CudaPreparedProgram final : public PreparedTensorProgram {
   public:
-    static Result<std::unique_ptr<PreparedTensorProgram>> open(const TensorProgram &program) {
+    static Result<std::unique_ptr<PreparedTensorProgram>> open(const TensorProgram &program,
+                                                               int ordinal) {
         std::unique_ptr<CudaPreparedProgram> p(new CudaPreparedProgram(program));
-        auto session = cuda::TensorGpuSession::open(p->program_);
+        cuda::GpuExecOptions o;
+        o.device = ordinal;
+        auto session = cuda::TensorGpuSession::open(p->program_, o);
         if (!session)
             return session.error();
         p->session_ = std::move(*session);
@@ -106,13 +109,16 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
 
 class CudaExecutor final : public TensorExecutor {
   public:
-    explicit CudaExecutor(std::string note = "") : note_(std::move(note)) {}
+    explicit CudaExecutor(int ordinal = 0, std::string note = "")
+        : ordinal_(ordinal), note_(std::move(note)) {
+        gpu_.device = ordinal;
+    }
     Result<std::unique_ptr<PreparedTensorProgram>> prepare(const TensorProgram &program) override {
-        return CudaPreparedProgram::open(program);
+        return CudaPreparedProgram::open(program, ordinal_);
     }
     Result<CompleteTables> run(const TensorProgram &program) override {
         cuda::GpuExecStats st;
-        auto computed = cuda::runTensorProgramCuda(program, {}, &st);
+        auto computed = cuda::runTensorProgramCuda(program, gpu_, &st);
         if (!computed)
             return computed.error();
         return CompleteTables{std::move(*computed), {DeviceReport::Kind::Cuda, st.device, note_}};
@@ -121,7 +127,7 @@ class CudaExecutor final : public TensorExecutor {
     Result<SolvedProgram> solve(const TensorProgram &program,
                                 std::vector<uint32_t> &assignment) override {
         cuda::GpuExecStats st;
-        auto optimum = cuda::solveTensorProgramCuda(program, assignment, {}, &st);
+        auto optimum = cuda::solveTensorProgramCuda(program, assignment, gpu_, &st);
         if (!optimum)
             return optimum.error();
         SolvedProgram out;
@@ -135,7 +141,7 @@ class CudaExecutor final : public TensorExecutor {
         return runIncompleteOnGpu(program);
     }
     Result<uint64_t> memoryBudgetBytes(uint64_t releasedBytes) override {
-        auto device = cuda::openDevice();
+        auto device = cuda::openDevice(ordinal_);
         if (!device)
             return device.error();
         auto memory = (*device)->memoryInfo();
@@ -146,7 +152,9 @@ class CudaExecutor final : public TensorExecutor {
     }
 
   private:
-    std::string note_; // said in the report: why one GPU ran where --devices asked
+    int ordinal_;
+    cuda::GpuExecOptions gpu_; // the defaults, on GPU ordinal_
+    std::string note_;         // said in the report: why one GPU ran where --devices asked
 };
 
 // Several logical devices (tensor_gpu_multi.h); the VALUE phase on the host over the gathered
@@ -177,21 +185,6 @@ class MultiGpuExecutor final : public TensorExecutor {
     std::vector<int> ordinals_;
     TensorExecutorOptions options_;
 };
-
-// The GPUs `--devices` names, resolved against those this machine has.
-Result<std::vector<int>> requestedDevices(const std::string &text) {
-    auto request = parseDeviceRequest(text);
-    if (!request)
-        return request.error();
-    std::vector<std::string> names;
-    if (cuda::cudaAvailable())
-        if (auto count = cuda::deviceCount())
-            for (int i = 0; i < *count; ++i) {
-                auto info = cuda::deviceInfo(i);
-                names.push_back(info ? info->label() : "(" + info.error().message + ")");
-            }
-    return resolveDevices(*request, names);
-}
 
 class SplitExecutor final : public TensorExecutor {
   public:
@@ -233,17 +226,31 @@ Status tensorGpuUsable() {
     return cuda::cudaAvailable();
 }
 
-// A GPU that is missing shows when the executor runs: cuda::openDevice says why.
-// --devices naming one GPU, 0, runs the single-GPU executor; any other list the multi-device one.
+Result<std::vector<int>> resolveGpuRequest(std::string_view text) {
+    auto request = parseDeviceRequest(text);
+    if (!request)
+        return request.error();
+    std::vector<std::string> names;
+    if (cuda::cudaAvailable())
+        if (auto count = cuda::deviceCount())
+            for (int i = 0; i < *count; ++i) {
+                auto info = cuda::deviceInfo(i);
+                names.push_back(info ? info->label() : "(" + info.error().message + ")");
+            }
+    return resolveDevices(*request, names);
+}
+
+// A GPU that is missing shows when the executor runs: cuda::openDevice says why. `--devices`
+// resolving to one GPU runs the single-GPU executor, saying so; several the multi-device one.
 Result<std::unique_ptr<TensorExecutor>> cudaTensorExecutor(const TensorExecutorOptions &o) {
     if (o.devices.empty())
-        return std::unique_ptr<TensorExecutor>(new CudaExecutor);
-    auto ordinals = requestedDevices(o.devices);
+        return std::unique_ptr<TensorExecutor>(new CudaExecutor(o.gpu));
+    auto ordinals = resolveGpuRequest(o.devices);
     if (!ordinals)
         return ordinals.error();
-    if (*ordinals == std::vector<int>{0})
-        return std::unique_ptr<TensorExecutor>(
-            new CudaExecutor("--devices " + o.devices + ": one device, the single-GPU path"));
+    if (ordinals->size() == 1)
+        return std::unique_ptr<TensorExecutor>(new CudaExecutor(
+            ordinals->front(), "--devices " + o.devices + ": one device, the single-GPU path"));
     return std::unique_ptr<TensorExecutor>(new MultiGpuExecutor(std::move(*ordinals), o));
 }
 

@@ -1,4 +1,5 @@
 // `zbddc run MODEL --task ...`: answer queries on a model.
+#include "backends/tensor/cuda/device_list.h"
 #include "ir/text_lines.h"
 #include "runtime/model.h"
 #include "tools/zbddc/cmd_run_cost_network.h"
@@ -160,11 +161,22 @@ int runCommand(const RunOptions &o) {
         return 2;
     }
     const CostNetworkRunOptions &elimination = o.costNetwork;
-    if (elimination.incompleteTables || !elimination.devices.empty() ||
+    if (elimination.incompleteTables ||
         elimination.splitThreshold != CostNetworkRunOptions{}.splitThreshold) {
-        std::cerr << "zbddc: --incomplete-tables, --split-threshold and --devices apply to .wcsp "
-                     "and MARKOV .uai problems only\n";
+        std::cerr << "zbddc: --incomplete-tables and --split-threshold apply to .wcsp and MARKOV "
+                     ".uai problems only\n";
         return 2;
+    }
+    if (!elimination.devices.empty()) {
+        if (!isNetworkFile(o.model) || o.route == "mlf") {
+            std::cerr << "zbddc: --devices applies to bucket elimination (.wcsp, MARKOV .uai) and "
+                         "to the junction-tree route of networks\n";
+            return 2;
+        }
+        if (auto request = parseDeviceRequest(elimination.devices); !request) {
+            std::cerr << "zbddc: " << request.error().message << "\n";
+            return 2;
+        }
     }
     const bool orderFlags =
         !elimination.order.orderFile.empty() || !elimination.order.heuristic.empty();
@@ -181,6 +193,9 @@ int runCommand(const RunOptions &o) {
         if (orderFlags)
             std::cerr << "zbddc: note: route auto took the MLF; --order and --heuristic do not "
                          "apply to it\n";
+        if (!elimination.devices.empty())
+            std::cerr << "zbddc: note: route auto took the MLF, which runs on one GPU; --devices "
+                         "applies to the junction tree\n";
     } else if (o.route == "jt") {
         std::cerr << "zbddc: --route jt needs a network (.bif, .xmlbif, .net, BAYES .uai)\n";
         return 2;

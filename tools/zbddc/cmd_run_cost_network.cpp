@@ -69,9 +69,10 @@ void addCostNetworkRunOptions(CLI::App &run, CostNetworkRunOptions &f) {
                    "eliminated values) run on the GPU, smaller ones on the CPU")
         ->check(wholeNumber(false));
     run.add_option("--devices", f.devices,
-                   "(.wcsp, MARKOV .uai) the GPUs of bucket elimination: all, a count, or ordinals "
-                   "such as 0,2 (0,0: two logical devices on GPU 0); independent buckets spread "
-                   "over them, large ones sliced across them");
+                   "the GPUs to use: all, a count, or ordinals such as 0,2 (0,0: two logical "
+                   "devices on GPU 0). Bucket elimination (.wcsp, MARKOV .uai) spreads independent "
+                   "buckets over them and slices large ones across them; the junction-tree route "
+                   "splits its cases evenly over them");
 }
 
 bool isCostNetworkRun(const RunOptions &o) {

@@ -87,6 +87,17 @@ Result<std::vector<int>> resolveDevices(const DeviceRequest &request,
     return out;
 }
 
+std::vector<CaseRange> splitCasesEvenly(size_t cases, size_t devices) {
+    std::vector<CaseRange> ranges;
+    size_t first = 0;
+    for (size_t d = 0; d < devices; ++d) {
+        const size_t count = cases / devices + (d < cases % devices);
+        ranges.push_back({first, count});
+        first += count;
+    }
+    return ranges;
+}
+
 size_t distinctGpus(std::span<const int> ordinals) {
     return std::set<int>(ordinals.begin(), ordinals.end()).size();
 }

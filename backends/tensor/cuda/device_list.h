@@ -32,4 +32,12 @@ Result<std::vector<int>> resolveDevices(const DeviceRequest &request,
 // How many distinct GPUs `ordinals` use.
 size_t distinctGpus(std::span<const int> ordinals);
 
+// Batched evaluation over several devices: `cases` split into `devices` contiguous ranges, in
+// order, whose sizes differ by one at most (the first ones larger); empty ranges where there are
+// fewer cases than devices.
+struct CaseRange {
+    size_t first = 0, count = 0;
+};
+std::vector<CaseRange> splitCasesEvenly(size_t cases, size_t devices);
+
 } // namespace zbddc

@@ -35,7 +35,7 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
                          GpuExecStats &st) {
     if (Status s = program.verify(); !s)
         return s.error();
-    auto device = openDevice();
+    auto device = openDevice(options.device);
     if (!device)
         return device.error();
     Prepared p;

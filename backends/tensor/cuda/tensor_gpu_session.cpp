@@ -51,7 +51,7 @@ Result<std::unique_ptr<TensorGpuSession>> TensorGpuSession::open(const TensorPro
                                                                  const GpuExecOptions &options) {
     if (Status s = program.verify(); !s)
         return s.error();
-    auto device = openDevice();
+    auto device = openDevice(options.device);
     if (!device)
         return device.error();
     auto st = std::make_unique<State>();

@@ -177,6 +177,22 @@ TEST_CASE("--devices: all, a count, a list with repeats; errors name the GPUs th
     REQUIRE_FALSE(none.ok());
     CHECK(none.error().message == "--devices all: this machine has no usable GPU");
 
+    // Batched evaluation: cases split evenly, in order, sizes differing by one at most.
+    for (size_t cases : {0, 1, 2, 7, 1000, 1001})
+        for (size_t devices : {1, 2, 3, 4}) {
+            const std::vector<CaseRange> r = splitCasesEvenly(cases, devices);
+            REQUIRE(r.size() == devices);
+            size_t next = 0, least = SIZE_MAX, most = 0;
+            for (const CaseRange &c : r) {
+                CHECK(c.first == next);
+                next += c.count;
+                least = std::min(least, c.count);
+                most = std::max(most, c.count);
+            }
+            CHECK(next == cases);
+            CHECK(most - least <= 1);
+        }
+
     for (const char *bad : {"", "0", "x", "1,", ",1", "1,,2", "-1", "2x", "99999"}) {
         INFO(bad);
         auto r = parseDeviceRequest(bad);
