@@ -145,6 +145,26 @@ class GpuFabric final : public DeviceFabric {
     std::map<int, int> rankOf_; // GPU ordinal -> NCCL rank
 };
 
+// Bytes of tables one logical device may hold: `fraction` of its GPU's free memory (the pool's
+// idle blocks counted), shared by the logical devices on that GPU; the least over the GPUs.
+Result<uint64_t> deviceBudget(std::span<const int> ordinals, double fraction) {
+    uint64_t least = UINT64_MAX;
+    for (int o : ordinals) {
+        auto d = openDevice(o);
+        if (!d)
+            return d.error();
+        auto memory = (*d)->memoryInfo();
+        if (!memory)
+            return memory.error();
+        const auto shares = static_cast<double>(std::count(ordinals.begin(), ordinals.end(), o));
+        least = std::min(least, static_cast<uint64_t>(
+                                    fraction *
+                                    static_cast<double>(memory->freeBytes + memory->pooledBytes) /
+                                    shares));
+    }
+    return least;
+}
+
 } // namespace
 
 Result<std::vector<std::vector<double>>>
@@ -158,7 +178,18 @@ runTensorProgramMultiGpu(const TensorProgram &program, std::span<const int> ordi
     if (Status s = program.verify(); !s)
         return s.error();
     st.ordinals.assign(ordinals.begin(), ordinals.end());
-    auto plan = planMultiDevice(program, static_cast<uint32_t>(ordinals.size()), planOptions);
+    // Inputs the kernels stage whole in shared memory must be whole on every device.
+    MultiDeviceOptions planned = planOptions;
+    planned.wholeInputMaxEntries =
+        std::max<uint64_t>(planned.wholeInputMaxEntries, options.kernels.sharedInputMaxEntries);
+    if (!planned.deviceBudgetBytes) { // a share of the GPU whose logical devices have least room
+        auto budget = deviceBudget(ordinals, options.memoryFraction);
+        if (!budget)
+            return budget.error();
+        planned.deviceBudgetBytes = *budget;
+    }
+    st.deviceBudgetBytes = planned.deviceBudgetBytes;
+    auto plan = planMultiDevice(program, static_cast<uint32_t>(ordinals.size()), planned);
     if (!plan)
         return plan.error();
     st.slicedOps = plan->slicedOps;

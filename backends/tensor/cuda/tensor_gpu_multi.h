@@ -3,7 +3,9 @@
 // listed, each with its own streams, kernels and tables. Between logical devices of one GPU tables
 // cross by device-to-device copies; between GPUs through NCCL (send/receive in one group per
 // level, nccl.h) where it loads, else by peer copies — so a build without NCCL still runs, and a
-// list such as 0,0 exercises the whole path on a machine of one GPU.
+// list such as 0,0 exercises the whole path on a machine of one GPU. Unless the plan options give
+// a device budget, each logical device may hold options.memoryFraction of its GPU's free memory,
+// shared with the other logical devices on that GPU: a bucket beyond it is sliced across them.
 #pragma once
 
 #include "backends/tensor/cuda/multi_device_run.h"
@@ -23,6 +25,7 @@ struct MultiGpuStats {
     size_t slicedOps = 0;           // ops sliced across the devices
     uint64_t uploadBytes = 0, peerBytes = 0, downloadBytes = 0;
     std::vector<uint64_t> work;     // entries of work by logical device
+    uint64_t deviceBudgetBytes = 0; // bytes of tables each logical device may hold
     double compileMs = 0;
     MultiDeviceStats times;
 };

@@ -259,9 +259,34 @@ TEST_CASE("multi-device plans: independent buckets spread, large ones sliced wit
     CHECK(spread > 20);        // ...and whole buckets went to devices other than the first
 }
 
-TEST_CASE("multi-device plans refuse a device budget they cannot meet, naming the device",
+TEST_CASE("multi-device plans slice a bucket too large for one device's budget, and refuse a "
+          "budget they cannot meet, naming the device",
           "[multi-device]") {
-    std::mt19937 rng(43);
+    std::mt19937 rng(47);
+    size_t slicedForMemory = 0;
+    for (int trial = 0; trial < 20; ++trial) {
+        const TensorProgram p = randomWideEliminationProgram(rng);
+        uint64_t largest = 0; // the bytes of the op with the most tables
+        for (const TensorOp &op : p.ops) {
+            uint64_t entries = p.tables[op.output].entries();
+            for (uint32_t in : op.inputs)
+                entries += p.tables[in].entries();
+            largest = std::max(largest, entries * sizeof(double));
+        }
+        MultiDeviceOptions o;
+        o.sliceThresholdEntries = UINT64_MAX; // never for work: only for memory
+        o.wholeInputMaxEntries = 0;
+        o.deviceBudgetBytes = largest - 1;
+        auto plan = planMultiDevice(p, 4, o);
+        if (!plan) // the program's other tables did not fit beside it: a refusal, not a plan
+            continue;
+        checkTasks(p, *plan, 0); // sliced for memory, whatever their work
+        slicedForMemory += plan->slicedOps > 0;
+        for (uint64_t bytes : plan->deviceBytes)
+            CHECK(bytes <= o.deviceBudgetBytes);
+    }
+    CHECK(slicedForMemory > 5);
+
     const TensorProgram p = randomWideEliminationProgram(rng);
     MultiDeviceOptions o;
     o.deviceBudgetBytes = 8;
