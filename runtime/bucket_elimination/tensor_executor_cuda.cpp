@@ -7,7 +7,7 @@
 #include "backends/tensor/cuda/tensor_gpu.h"
 #include "backends/tensor/cuda/tensor_gpu_multi.h"
 #include "backends/tensor/cuda/tensor_gpu_session.h"
-#include "backends/tensor/cuda/device_list.h"
+#include "runtime/device_list.h"
 #include "runtime/bucket_elimination/tensor_executor_entries.h"
 #include "support/timer.h"
 

@@ -2,7 +2,7 @@
 #include "support/progress.h"
 
 #include "compiler/junction_tree/lower_junction_tree.h"
-#include "backends/tensor/cuda/device_list.h"
+#include "runtime/device_list.h"
 #include "runtime/bucket_elimination/tensor_executor.h"
 #include "support/threads.h"
 #include "support/timer.h"

@@ -8,7 +8,7 @@
 #include "tools/zbddc/load_model.h"
 #include "compiler/frontends/uai/uai_reader.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
-#include "backends/tensor/cuda/device_list.h"
+#include "runtime/device_list.h"
 #include "runtime/bucket_elimination/problem_library.h"
 #include "runtime/bucket_elimination/solve_be.h"
 #include "runtime/evidence.h"

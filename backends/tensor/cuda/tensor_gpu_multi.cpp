@@ -1,7 +1,6 @@
 #include "backends/tensor/cuda/tensor_gpu_multi.h"
 
 #include "backends/cuda/nccl.h"
-#include "backends/tensor/cuda/device_list.h"
 #include "backends/tensor/cuda/op_launch.h"
 #include "backends/tensor/cuda/tensor_modules.h"
 #include "support/timer.h"

@@ -1,4 +1,4 @@
-#include "backends/tensor/cuda/device_list.h"
+#include "runtime/device_list.h"
 
 #include <algorithm>
 #include <charconv>
