@@ -97,15 +97,18 @@ fi
 # The junction-tree route over Fast-BNI's workload (bench/jt_batch, packed with EXTRA=jt_batch),
 # then pyAgrum's LazyPropagation on one thread over the same cases where its wheel came along
 # (BENCHMARKS.md says how). JT_NETWORKS names the networks; JT_CASES, JT_CPU_CASES,
-# JT_MPE_CASES, JT_SINGLE, JT_DEVICES (default cpu,cuda), JT_PEER_S (0: no peer).
+# JT_MPE_CASES, JT_SINGLE, JT_DEVICES (default cpu,cuda), JT_PEER_S (0: no peer); JT_SPREAD adds
+# GPU rows whose cases are split evenly over each list (e.g. "0,0 2 4").
 if [ -x "$here/bench/jt_batch" ] && [ -n "${JT_NETWORKS:-}" ]; then
     jt=/tmp/zbddc-jt
     mkdir -p "$jt"
     nets=()
     for n in $JT_NETWORKS; do nets+=("$bench_dir/bn/$n.bif"); done
+    spread=()
+    for d in ${JT_SPREAD:-}; do spread+=(--spread "$d"); done
     "$here/bench/jt_batch" --cases "${JT_CASES:-2000}" --cpu-cases "${JT_CPU_CASES:-2000}" \
         --mpe-cases "${JT_MPE_CASES:-2000}" --single "${JT_SINGLE:-20}" \
-        --devices "${JT_DEVICES:-cpu,cuda}" --out "$jt" --json "$out/jt_batch.json" "${nets[@]}" > "$out/jt_batch.md" 2>> "$out/bench.log"
+        --devices "${JT_DEVICES:-cpu,cuda}" "${spread[@]}" --out "$jt" --json "$out/jt_batch.json" "${nets[@]}" > "$out/jt_batch.md" 2>> "$out/bench.log"
     echo "bench jt_batch exit $?" | tee -a "$summary"
     cat "$out/jt_batch.md"
     if [ "${JT_PEER_S:-20}" = 0 ]; then

@@ -109,12 +109,13 @@ Status NcclComms::transfer(std::span<const PeerTransfer> transfers) {
     Status status = Ok{};
     for (const PeerTransfer &t : transfers) {
         if (status)
-            status = check(api.send(reinterpret_cast<const void *>(t.src), t.bytes, kNcclUint8,
-                                    t.toRank, comms_[static_cast<size_t>(t.fromRank)], t.fromStream),
-                           "ncclSend");
+            status =
+                check(api.send(reinterpret_cast<const void *>(t.src), t.bytes, kNcclUint8, t.toRank,
+                               comms_[static_cast<size_t>(t.fromRank)], t.fromStream),
+                      "ncclSend");
         if (status)
-            status = check(api.recv(reinterpret_cast<void *>(t.dst), t.bytes, kNcclUint8, t.fromRank,
-                                    comms_[static_cast<size_t>(t.toRank)], t.toStream),
+            status = check(api.recv(reinterpret_cast<void *>(t.dst), t.bytes, kNcclUint8,
+                                    t.fromRank, comms_[static_cast<size_t>(t.toRank)], t.toStream),
                            "ncclRecv");
     }
     // The group is ended even after a failed call, so NCCL's group state stays balanced.

@@ -61,4 +61,3 @@ TEST_CASE("--devices: all, a count, a list with repeats; errors name the GPUs th
         CHECK(r.error().message.rfind("--devices ", 0) == 0);
     }
 }
-

@@ -78,8 +78,7 @@ uint64_t opBytes(const TensorProgram &p, uint32_t o) {
 class Planner {
   public:
     Planner(const TensorProgram &p, uint32_t devices, const MultiDeviceOptions &options)
-        : p_(p), options_(options),
-          held_(devices, std::vector<RowSpan>(p.tables.size())) {
+        : p_(p), options_(options), held_(devices, std::vector<RowSpan>(p.tables.size())) {
         plan_.devices = devices;
         plan_.work.assign(devices, 0);
     }
@@ -119,8 +118,9 @@ class Planner {
         const TensorOp &op = p_.ops[o];
         const uint64_t work = opWorkEntries(p_, o);
         const Table &out = p_.tables[op.output];
-        const bool large = work >= options_.sliceThresholdEntries ||
-                           (options_.deviceBudgetBytes && opBytes(p_, o) > options_.deviceBudgetBytes);
+        const bool large =
+            work >= options_.sliceThresholdEntries ||
+            (options_.deviceBudgetBytes && opBytes(p_, o) > options_.deviceBudgetBytes);
         std::vector<OpShare> shares;
         if (plan_.devices > 1 && large && !out.scope.empty())
             shares = sliceOp(p_, o, plan_.devices, options_.wholeInputMaxEntries);
@@ -128,9 +128,9 @@ class Planner {
             shares.push_back(wholeOp(p_, o, leastLoaded()));
         plan_.slicedOps += shares.size() > 1;
         for (const OpShare &s : shares) {
-            plan_.work[s.device] += static_cast<uint64_t>(static_cast<double>(work) *
-                                                        static_cast<double>(s.out.rows) /
-                                                        static_cast<double>(out.entries()));
+            plan_.work[s.device] +=
+                static_cast<uint64_t>(static_cast<double>(work) * static_cast<double>(s.out.rows) /
+                                      static_cast<double>(out.entries()));
             for (size_t j = 0; j < op.inputs.size(); ++j)
                 if (Status st = need(s.device, op.inputs[j], s.inputs[j]); !st)
                     return st;

@@ -1,8 +1,8 @@
 #include "backends/tensor/cuda/multi_device_run.h"
 
 #include "backends/tensor/cpu/tensor_cpu.h"
+#include "ir/try.h"
 #include "support/timer.h"
-#include "support/try.h"
 
 #include <chrono>
 

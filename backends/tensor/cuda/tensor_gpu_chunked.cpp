@@ -1,6 +1,6 @@
 #include "backends/tensor/cuda/tensor_gpu_chunked.h"
 
-#include "support/try.h"
+#include "ir/try.h"
 
 #include <algorithm>
 #include <chrono>

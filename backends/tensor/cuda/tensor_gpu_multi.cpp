@@ -3,8 +3,8 @@
 #include "backends/cuda/nccl.h"
 #include "backends/tensor/cuda/op_launch.h"
 #include "backends/tensor/cuda/tensor_modules.h"
+#include "ir/try.h"
 #include "support/timer.h"
-#include "support/try.h"
 
 #include <algorithm>
 #include <chrono>
@@ -125,10 +125,11 @@ class GpuFabric final : public DeviceFabric {
             if (a == b)
                 ZBDDC_TRY(to.device().copy(dst, src, bytes, to.copyStream()));
             else if (nccl_)
-                viaNccl.push_back({rankOf_.at(a), rankOf_.at(b), src, dst, bytes,
-                                   from.copyStream(), to.copyStream()});
+                viaNccl.push_back({rankOf_.at(a), rankOf_.at(b), src, dst, bytes, from.copyStream(),
+                                   to.copyStream()});
             else
-                ZBDDC_TRY(to.device().copyFromPeer(from.device(), dst, src, bytes, to.copyStream()));
+                ZBDDC_TRY(
+                    to.device().copyFromPeer(from.device(), dst, src, bytes, to.copyStream()));
         }
         if (!viaNccl.empty())
             ZBDDC_TRY(nccl_->transfer(viaNccl));
@@ -156,10 +157,10 @@ Result<uint64_t> deviceBudget(std::span<const int> ordinals, double fraction) {
         if (!memory)
             return memory.error();
         const auto shares = static_cast<double>(std::count(ordinals.begin(), ordinals.end(), o));
-        least = std::min(least, static_cast<uint64_t>(
-                                    fraction *
-                                    static_cast<double>(memory->freeBytes + memory->pooledBytes) /
-                                    shares));
+        least = std::min(
+            least,
+            static_cast<uint64_t>(
+                fraction * static_cast<double>(memory->freeBytes + memory->pooledBytes) / shares));
     }
     return least;
 }

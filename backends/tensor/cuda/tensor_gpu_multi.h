@@ -18,11 +18,11 @@
 namespace zbddc::cuda {
 
 struct MultiGpuStats {
-    std::vector<int> ordinals;      // the logical devices, by GPU ordinal
-    std::string gpus;               // DeviceInfo::label() of each distinct GPU, comma-separated
-    std::string transport;          // how tables crossed devices, for people
-    bool nccl = false;              // they crossed GPUs through NCCL
-    size_t slicedOps = 0;           // ops sliced across the devices
+    std::vector<int> ordinals; // the logical devices, by GPU ordinal
+    std::string gpus;          // DeviceInfo::label() of each distinct GPU, comma-separated
+    std::string transport;     // how tables crossed devices, for people
+    bool nccl = false;         // they crossed GPUs through NCCL
+    size_t slicedOps = 0;      // ops sliced across the devices
     uint64_t uploadBytes = 0, peerBytes = 0, downloadBytes = 0;
     std::vector<uint64_t> work;     // entries of work by logical device
     uint64_t deviceBudgetBytes = 0; // bytes of tables each logical device may hold

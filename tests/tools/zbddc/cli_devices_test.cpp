@@ -1,8 +1,8 @@
 // `zbddc run X.wcsp --devices LIST`: the flag is parsed before anything runs (a malformed list is a
 // usage error naming it), bucket elimination answers as on the CPU whether the devices ran (a GPU
 // is here) or not (the note says the CPU ran); circuits (MLF) and the junction-tree route answer
-// as the CPU does, their cases split over the devices where a GPU is. The multi-device path itself: multi_device_test.cpp (stand-in
-// devices) and multi_gpu_test.cpp (a real GPU as logical devices).
+// as the CPU does, their cases split over the devices where a GPU is. The multi-device path itself:
+// multi_device_test.cpp (stand-in devices) and multi_gpu_test.cpp (a real GPU as logical devices).
 #include "tests/catch.hpp"
 #include "tests/support/run_zbddc.h"
 

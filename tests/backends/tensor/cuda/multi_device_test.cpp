@@ -25,10 +25,13 @@ namespace {
 // semirings a huge value on the winning side.
 double poison(Semiring s) {
     switch (s) {
-    case Semiring::SumProduct: return std::numeric_limits<double>::quiet_NaN();
-    case Semiring::MinSum: return -1e300;
+    case Semiring::SumProduct:
+        return std::numeric_limits<double>::quiet_NaN();
+    case Semiring::MinSum:
+        return -1e300;
     case Semiring::MaxSum:
-    case Semiring::MaxProduct: return 1e300;
+    case Semiring::MaxProduct:
+        return 1e300;
     }
     return 0;
 }
@@ -69,8 +72,8 @@ class StandInDevice final : public SliceDevice {
                 data[in] = tables_[in].data();
             }
             std::vector<std::vector<double>> computed(p_.tables.size());
-            if (Status s = runTensorOpsCpu(p_, std::span<const uint32_t>(&task.op, 1), data,
-                                           computed, 1);
+            if (Status s =
+                    runTensorOpsCpu(p_, std::span<const uint32_t>(&task.op, 1), data, computed, 1);
                 !s)
                 return s;
             if (!held_[op.output].contains(task.out))
@@ -120,7 +123,8 @@ bool sameTables(const std::vector<std::vector<double>> &a,
         if (a[t].size() != b[t].size())
             return false;
         for (size_t i = 0; i < a[t].size(); ++i)
-            if (!(a[t][i] == b[t][i] || std::fabs(a[t][i] - b[t][i]) <= 1e-12 * std::fabs(b[t][i]) ||
+            if (!(a[t][i] == b[t][i] ||
+                  std::fabs(a[t][i] - b[t][i]) <= 1e-12 * std::fabs(b[t][i]) ||
                   (std::isnan(a[t][i]) && std::isnan(b[t][i])))) // inf * 0 in the oracle too
                 return false;
     }
@@ -157,13 +161,13 @@ TEST_CASE("multi-device plans: independent buckets spread, large ones sliced wit
         if (trial % 7 == 3)
             p = scrambleLayouts(std::move(p), rng); // slices wider than needed: still correct
         if (trial % 4 == 1)
-            p.semiring = Semiring::SumProduct;      // NaN poison
+            p.semiring = Semiring::SumProduct; // NaN poison
         auto ref = interpretTensorProgram(p);
         REQUIRE(ref.ok());
         const uint32_t devices = 1 + trial % 4;
         MultiDeviceOptions o;
         o.sliceThresholdEntries = trial % 3 == 0 ? 1 : 64; // slice nearly everything, or the large
-        o.wholeInputMaxEntries = trial % 2 ? 0 : 2048;      // these programs' inputs are small
+        o.wholeInputMaxEntries = trial % 2 ? 0 : 2048;     // these programs' inputs are small
         auto plan = planMultiDevice(p, devices, o);
         INFO("trial " << trial << ", " << devices << " devices");
         REQUIRE(plan.ok());

@@ -56,9 +56,9 @@ TEST_CASE("multi-GPU: sliced and spread buckets equal the CPU executor's tables 
     size_t sliced = 0, spread = 0;
     for (const std::vector<int> &ordinals : deviceLists()) {
         for (int trial = 0; trial < 12; ++trial) {
-            const TensorProgram p = trial % 4 == 3
-                                        ? testing::randomWideEliminationProgram(rng)
-                                        : testing::randomBucketProgram(rng, trial % 2, trial % 3 == 2);
+            const TensorProgram p =
+                trial % 4 == 3 ? testing::randomWideEliminationProgram(rng)
+                               : testing::randomBucketProgram(rng, trial % 2, trial % 3 == 2);
             auto cpu = runTensorProgramCpu(p);
             REQUIRE(cpu.ok());
             MultiDeviceOptions o;
@@ -166,8 +166,8 @@ TEST_CASE("NCCL, where it loads: a one-rank communicator sends bytes to itself",
     REQUIRE(dst.ok());
     auto stream = (*d)->createStream();
     REQUIRE(stream.ok());
-    const PeerTransfer t{0, 0, src->ptr(), dst->ptr(), values.size() * sizeof(double), *stream,
-                         *stream};
+    const PeerTransfer t{0,       0,      src->ptr(), dst->ptr(), values.size() * sizeof(double),
+                         *stream, *stream};
     REQUIRE((*comms)->transfer(std::span<const PeerTransfer>(&t, 1)).ok());
     REQUIRE((*d)->synchronize(*stream).ok());
     std::vector<double> back(values.size());
