@@ -158,7 +158,7 @@ class CudaExecutor final : public TensorExecutor {
 };
 
 // Several logical devices (tensor_gpu_multi.h); the VALUE phase on the host over the gathered
-// tables, incomplete tables on the first GPU alone.
+// tables, incomplete tables on GPU 0 alone.
 class MultiGpuExecutor final : public TensorExecutor {
   public:
     MultiGpuExecutor(std::vector<int> ordinals, const TensorExecutorOptions &o)
