@@ -6,6 +6,7 @@
 #include "backends/tensor/cuda/host_device_split.h"
 #include "backends/tensor/cuda/multi_device_run.h"
 #include "ir/tensor_interpret.h"
+#include "runtime/bucket_elimination/tensor_executor.h"
 
 #include "tests/catch.hpp"
 #include "tests/support/random_programs.h"
@@ -242,4 +243,23 @@ TEST_CASE("multi-device plans slice a bucket too large for one device's budget, 
     auto plan = planMultiDevice(p, 2, o);
     REQUIRE_FALSE(plan.ok());
     CHECK(plan.error().message.find("beyond its budget of") != std::string::npos);
+}
+
+TEST_CASE("the cuda executor asked for several devices where none is usable says so",
+          "[multi-device]") {
+    if (tensorGpuUsable()) {
+        WARN("a GPU is here: test_multi_gpu covers the executor");
+        return;
+    }
+    TensorExecutorOptions o;
+    o.devices = "2";
+    auto executor = makeTensorExecutor("cuda", o);
+    REQUIRE_FALSE(executor.ok());
+    const bool noBackend = executor.error().message.find("no CUDA backend") != std::string::npos;
+    CHECK((noBackend || executor.error().message.find("--devices 2: ") == 0));
+    o.devices = "0,x";
+    auto malformed = makeTensorExecutor("cuda", o);
+    REQUIRE_FALSE(malformed.ok());
+    CHECK((noBackend ||
+           malformed.error().message.find("'x' is not a GPU number") != std::string::npos));
 }
