@@ -375,10 +375,14 @@ std::vector<Result<TaskResult>> runTasksOnDevices(std::span<Model> models, Task 
             });
     for (std::thread &t : threads)
         t.join();
+    const std::string spread = " [cases split over " + std::to_string(models.size()) + " devices]";
     std::vector<Result<TaskResult>> results;
     for (auto &part : parts)
-        for (Result<TaskResult> &r : part)
+        for (Result<TaskResult> &r : part) {
+            if (r)
+                r->device += spread;
             results.push_back(std::move(r));
+        }
     return results;
 }
 

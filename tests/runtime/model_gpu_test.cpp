@@ -173,6 +173,7 @@ TEST_CASE("a batch split evenly over logical devices (and the GPUs there are) an
                 if (!want)
                     continue;
                 CHECK_THAT(spread[i]->device, Catch::StartsWith("cuda "));
+                CHECK_THAT(spread[i]->device, Catch::EndsWith(" devices]"));
                 CHECK(spread[i]->log10 == Approx(want->log10).epsilon(1e-10));
                 for (size_t v = 0; v < want->marginals.size(); ++v)
                     for (size_t s = 0; s < want->marginals[v].size(); ++s)
