@@ -13,11 +13,12 @@ Status launchOpRows(Device &d, const TensorModules &modules, const TensorProgram
     const unsigned block = kernels.blockThreads;
     const unsigned maxGrid = static_cast<unsigned>(d.info().multiprocessors) * 32;
     const bool warp = usesWarpPerRow(p, o, kernels);
+    const uint64_t valueBytes = kernels.float32 ? sizeof(float) : sizeof(double);
     for (uint64_t done = 0; done < rows; done += chunkRows) {
         unsigned long long begin = rowBegin + done;
         unsigned long long count = std::min(chunkRows, rows - done);
         DevicePtr in = inputs;
-        DevicePtr chunkOut = out + done * sizeof(double);
+        DevicePtr chunkOut = out + done * valueBytes;
         void *args[] = {&in, &chunkOut, &begin, &count};
         const uint64_t threads = count * (warp ? 32 : 1);
         const unsigned grid =

@@ -1,6 +1,7 @@
 // One op's kernel launched over a range of its output rows, in launches of at most `chunkRows`
 // rows (a grid of one thread, or one warp, per row, capped at 32 blocks per multiprocessor): what
-// the GPU session runs per op, whole, and a device of a multi-device run per slice.
+// the in-core executor and the GPU session run per op, whole, and a device of a multi-device run
+// per slice. Tables of doubles, or of floats with kernels.float32.
 #pragma once
 
 #include "backends/cuda/driver.h"
