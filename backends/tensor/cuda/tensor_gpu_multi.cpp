@@ -44,6 +44,9 @@ class GpuSliceDevice final : public SliceDevice {
         const RowSpan old = held_[t];
         if (old.rows && rows == old)
             return Ok{};
+        if (!rows.contains(old))
+            return error("internal error: a reserve of table " + std::to_string(t) +
+                         " drops rows the device holds");
         auto buf = d_.allocate(std::max<uint64_t>(rows.rows, 1) * sizeof(double));
         if (!buf)
             return buf.error();
