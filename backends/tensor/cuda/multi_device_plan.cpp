@@ -95,14 +95,8 @@ class Planner {
                 if (Status s = place(o); !s)
                     return s.error();
         }
-        for (uint32_t t = 0; t < p_.tables.size(); ++t)
-            if (!p_.tables[t].input)
-                if (Status s = fill(t, kHost, {0, p_.tables[t].entries()}, held_, plan_.gather); !s)
-                    return s.error();
-        plan_.deviceBytes.assign(plan_.devices, 0);
+        planReleases();
         for (uint32_t d = 0; d < plan_.devices; ++d) {
-            for (RowSpan h : held_[d])
-                plan_.deviceBytes[d] += h.rows * kEntryBytes;
             if (options_.deviceBudgetBytes && plan_.deviceBytes[d] > options_.deviceBudgetBytes)
                 return error("device " + std::to_string(d) + " would hold " +
                              std::to_string(plan_.deviceBytes[d] >> 20) +
@@ -138,8 +132,46 @@ class Planner {
             h = hull(h, s.out);
             level_->reserves.push_back({op.output, s.device, h});
             level_->tasks.push_back({o, s.device, s.out});
+            level_->downloads.push_back({op.output, static_cast<int>(s.device), kHost, s.out});
+            plan_.downloadBytes += s.out.rows * kEntryBytes;
         }
         return Ok{};
+    }
+
+    // Each device frees a table after the last level that touches it there (reserves it, reads
+    // it in a task or a move, computes it); the most bytes each device holds at once follow.
+    void planReleases() {
+        const size_t tables = p_.tables.size();
+        std::vector<std::vector<int>> last(plan_.devices, std::vector<int>(tables, -1));
+        for (int l = 0; l < static_cast<int>(plan_.levels.size()); ++l) {
+            const MultiDeviceLevel &level = plan_.levels[static_cast<size_t>(l)];
+            for (const TableReserve &r : level.reserves)
+                last[r.device][r.table] = l;
+            for (const TableMove &m : level.moves)
+                if (m.from != kHost)
+                    last[static_cast<size_t>(m.from)][m.table] = l;
+            for (const DeviceTask &t : level.tasks)
+                for (uint32_t in : p_.ops[t.op].inputs)
+                    last[t.device][in] = l;
+        }
+        for (uint32_t d = 0; d < plan_.devices; ++d)
+            for (uint32_t t = 0; t < tables; ++t)
+                if (last[d][t] >= 0)
+                    plan_.levels[static_cast<size_t>(last[d][t])].releases.push_back({t, d});
+        plan_.deviceBytes.assign(plan_.devices, 0);
+        std::vector<uint64_t> now(plan_.devices, 0);
+        std::vector<std::vector<uint64_t>> rows(plan_.devices, std::vector<uint64_t>(tables, 0));
+        for (const MultiDeviceLevel &level : plan_.levels) {
+            for (const TableReserve &r : level.reserves) {
+                now[r.device] += (r.rows.rows - rows[r.device][r.table]) * kEntryBytes;
+                rows[r.device][r.table] = r.rows.rows;
+                plan_.deviceBytes[r.device] = std::max(plan_.deviceBytes[r.device], now[r.device]);
+            }
+            for (const TableRelease &r : level.releases) {
+                now[r.device] -= rows[r.device][r.table] * kEntryBytes;
+                rows[r.device][r.table] = 0;
+            }
+        }
     }
 
     uint32_t leastLoaded() const {
@@ -165,7 +197,8 @@ class Planner {
         return Ok{};
     }
 
-    // Moves of rows `part` of table t to `to`, each from the holder (in `from`) reaching furthest.
+    // Moves of rows `part` of table t to device `to`, each from the holder (in `from`) reaching
+    // furthest.
     Status fill(uint32_t t, int to, RowSpan part, const std::vector<std::vector<RowSpan>> &from,
                 std::vector<TableMove> &moves) {
         if (p_.tables[t].input) {
@@ -186,7 +219,7 @@ class Planner {
                              std::to_string(t) + " is held by no device");
             const uint64_t end = std::min(reach, part.end());
             moves.push_back({t, best, to, {pos, end - pos}});
-            (to == kHost ? plan_.downloadBytes : plan_.peerBytes) += (end - pos) * kEntryBytes;
+            plan_.peerBytes += (end - pos) * kEntryBytes;
             pos = end;
         }
         return Ok{};

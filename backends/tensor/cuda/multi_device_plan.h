@@ -11,8 +11,10 @@
 // Every device holds, per table, one contiguous row range (the whole table or a slice); a task
 // reads its inputs at their whole-table offsets (the kernels' convention, tensor_kernels.h). A
 // device needing rows it lacks grows its range and receives the missing rows — from the host for
-// input tables, otherwise from the devices that computed them. At the end every computed table is
-// gathered on the host from its pieces. The plan is a pure function of the program's shape.
+// input tables, otherwise from the devices that computed them. Each piece a task computes goes to
+// the host after its level (the host gathers every computed table, for the traceback), and a
+// device lets a table go after the last level that reads it there, so a device holds at once only
+// what its live tables need. The plan is a pure function of the program's shape.
 #pragma once
 
 #include "backends/tensor/cuda/chunk_plan.h"
@@ -59,20 +61,27 @@ struct DeviceTask {
     RowSpan out;
 };
 
+// The device frees its range of `table`.
+struct TableRelease {
+    uint32_t table = 0, device = 0;
+};
+
 // Per level: the reserves, then the moves (whose sources are holdings from earlier levels only, so
-// a level's moves may run concurrently), then the tasks.
+// a level's moves may run concurrently), then the tasks; once they are done the downloads of what
+// they computed (every row once), then the releases.
 struct MultiDeviceLevel {
     std::vector<TableReserve> reserves;
     std::vector<TableMove> moves;
     std::vector<DeviceTask> tasks;
+    std::vector<TableMove> downloads;
+    std::vector<TableRelease> releases;
 };
 
 struct MultiDevicePlan {
     uint32_t devices = 1;
     std::vector<MultiDeviceLevel> levels; // parallel to program.levels
-    std::vector<TableMove> gather;        // every computed table's pieces to the host, at the end
     std::vector<uint64_t> work;           // by device: entries of work assigned
-    std::vector<uint64_t> deviceBytes;    // by device: bytes of the ranges it holds at the end
+    std::vector<uint64_t> deviceBytes;    // by device: the most bytes of tables held at once
     uint64_t uploadBytes = 0, peerBytes = 0, downloadBytes = 0;
     size_t slicedOps = 0;
 };

@@ -55,15 +55,17 @@ runTensorProgramMultiDevice(const TensorProgram &p, const MultiDevicePlan &plan,
             if (!tasks[d].empty())
                 ZBDDC_TRY(devices[d]->wait());
         st.computeMs += msSince(t0);
+        t0 = std::chrono::steady_clock::now();
+        for (const TableMove &m : level.downloads) {
+            std::vector<double> &table = computed[m.table];
+            table.resize(p.tables[m.table].entries());
+            const std::span<double> rows(table.data() + m.rows.first, m.rows.rows);
+            ZBDDC_TRY(devices[static_cast<size_t>(m.from)]->download(m.table, m.rows.first, rows));
+        }
+        for (const TableRelease &r : level.releases)
+            ZBDDC_TRY(devices[r.device]->release(r.table));
+        st.downloadMs += msSince(t0);
     }
-    const auto t0 = std::chrono::steady_clock::now();
-    for (const TableMove &m : plan.gather) {
-        std::vector<double> &table = computed[m.table];
-        table.resize(p.tables[m.table].entries());
-        const std::span<double> rows(table.data() + m.rows.first, m.rows.rows);
-        ZBDDC_TRY(devices[static_cast<size_t>(m.from)]->download(m.table, m.rows.first, rows));
-    }
-    st.downloadMs += msSince(t0);
     return computed;
 }
 

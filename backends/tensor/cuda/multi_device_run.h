@@ -3,7 +3,8 @@
 // row range per table and runs tasks; a DeviceFabric copies rows between devices (on GPUs:
 // device-to-device copies where two logical devices share a GPU, NCCL or peer copies between GPUs:
 // tensor_gpu_multi.h). Level by level: reserves, uploads and device-to-device moves, then every
-// device's tasks launched before any is waited for, so the devices work at once.
+// device's tasks launched before any is waited for, so the devices work at once, then the
+// downloads of what they computed and the releases.
 #pragma once
 
 #include "backends/tensor/cuda/multi_device_plan.h"
@@ -18,6 +19,8 @@ class SliceDevice {
     virtual ~SliceDevice() = default;
     // The device's range of `table` becomes `rows`, keeping the rows it held.
     virtual Status reserve(uint32_t table, RowSpan rows) = 0;
+    // The device holds no row of `table` any more.
+    virtual Status release(uint32_t table) = 0;
     // Synchronous copies of `values.size()` rows from row `firstRow` of the table.
     virtual Status upload(uint32_t table, uint64_t firstRow, std::span<const double> values) = 0;
     virtual Status download(uint32_t table, uint64_t firstRow, std::span<double> values) = 0;

@@ -59,6 +59,11 @@ class GpuSliceDevice final : public SliceDevice {
         held_[t] = rows;
         return Ok{};
     }
+    Status release(uint32_t t) override {
+        tables_[t] = DeviceBuffer{}; // back to the pool
+        held_[t] = {};
+        return Ok{};
+    }
     Status upload(uint32_t t, uint64_t first, std::span<const double> v) override {
         return d_.upload(address(t, first), v.data(), v.size() * sizeof(double));
     }

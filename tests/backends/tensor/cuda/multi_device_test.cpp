@@ -50,6 +50,13 @@ class StandInDevice final : public SliceDevice {
         held_[t] = rows;
         return Ok{};
     }
+    Status release(uint32_t t) override {
+        if (held_[t].rows == 0)
+            return error("a release of a table the device does not hold");
+        tables_[t].clear(); // a later read finds nothing: an error, not stale values
+        held_[t] = {};
+        return Ok{};
+    }
     Status upload(uint32_t t, uint64_t first, std::span<const double> v) override {
         if (!held_[t].contains({first, v.size()}))
             return error("upload outside the range held");
@@ -132,16 +139,30 @@ bool sameTables(const std::vector<std::vector<double>> &a,
     return true;
 }
 
-// Each op's tasks cover its output rows exactly once; a whole op runs on one device.
+// Each op's tasks cover its output rows exactly once, and so do the downloads of every computed
+// table; a whole op runs on one device; every table a device reserves it releases once.
 void checkTasks(const TensorProgram &p, const MultiDevicePlan &plan, uint64_t threshold) {
-    std::vector<uint64_t> covered(p.ops.size(), 0);
+    std::vector<uint64_t> covered(p.ops.size(), 0), downloaded(p.tables.size(), 0);
     std::vector<std::set<uint32_t>> devicesOf(p.ops.size());
-    for (const MultiDeviceLevel &level : plan.levels)
+    std::set<std::pair<uint32_t, uint32_t>> reserved, released;
+    for (const MultiDeviceLevel &level : plan.levels) {
         for (const DeviceTask &t : level.tasks) {
             covered[t.op] += t.out.rows;
             CHECK(t.device < plan.devices);
             CHECK(devicesOf[t.op].insert(t.device).second);
         }
+        for (const TableMove &m : level.downloads) {
+            CHECK(m.to == kHost);
+            downloaded[m.table] += m.rows.rows;
+        }
+        for (const TableReserve &r : level.reserves)
+            reserved.insert({r.device, r.table});
+        for (const TableRelease &r : level.releases)
+            CHECK(released.insert({r.device, r.table}).second);
+    }
+    CHECK(reserved == released);
+    for (uint32_t t = 0; t < p.tables.size(); ++t)
+        CHECK(downloaded[t] == (p.tables[t].input ? 0 : p.tables[t].entries()));
     for (uint32_t o = 0; o < p.ops.size(); ++o) {
         CHECK(covered[o] == p.tables[p.ops[o].output].entries());
         if (opWorkEntries(p, o) < threshold)
