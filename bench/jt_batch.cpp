@@ -6,7 +6,10 @@
 // (bench/peers/pyagrum_lazy.py) runs the same cases and compares.
 //
 //   jt_batch [--cases N] [--cpu-cases M] [--mpe-cases K] [--observed F] [--seed S]
-//            [--devices cpu,cuda] [--single K] [--out DIR] [--json FILE] NET.bif...
+//            [--devices cpu,cuda] [--spread LIST]... [--single K] [--out DIR] [--json FILE]
+//            NET.bif...
+// --spread LIST (repeatable; `--devices` syntax of the CLI: 0,0 / 2 / all) adds a GPU row whose
+// cases are split evenly over those devices.
 // --cpu-cases: the CPU answers only the first M cases (large networks), and the differences are
 // taken over those; --mpe-cases likewise bounds MPE's cases on every device (its traceback runs
 // on the host). The GPU's first run (NVRTC compiles its kernels) is timed apart.
@@ -38,6 +41,7 @@ struct Args {
     double observed = 0.2;
     uint64_t seed = 1;
     std::vector<std::string> devices{"cpu", "cuda"};
+    std::vector<std::string> spreads; // --spread: GPU lists the cases are split over
     size_t single = 20; // cases answered one at a time (batch of one)
     std::string out = ".";
     std::string json;
@@ -111,6 +115,8 @@ int main(int argc, char **argv) {
             a.seed = std::stoull(next());
         else if (s == "--devices")
             a.devices = split(next());
+        else if (s == "--spread")
+            a.spreads.push_back(next());
         else if (s == "--single")
             a.single = std::stoul(next());
         else if (s == "--out")
@@ -143,11 +149,24 @@ int main(int argc, char **argv) {
         const std::vector<Evidence> cases = sampleEvidence(*net, a.cases, a.observed, a.seed);
         std::ofstream(a.out + "/" + name + ".evid") << uaiEvidenceText(cases);
         std::vector<Result<TaskResult>> cpuMar;
-        for (const std::string &device : a.devices) {
+        std::vector<std::pair<std::string, std::string>> rows; // executor, --spread list
+        for (const std::string &device : a.devices)
+            rows.push_back({device, ""});
+        for (const std::string &spread : a.spreads)
+            rows.push_back({"cuda", spread});
+        for (const auto &[device, spread] : rows) {
             if (device == "cuda" && !tensorGpuUsable())
                 continue;
             JunctionTreeOptions options;
             options.executor = device;
+            if (!spread.empty()) {
+                auto gpus = resolveGpuRequest(spread);
+                if (!gpus) {
+                    std::fprintf(stderr, "%s\n", gpus.error().str().c_str());
+                    continue;
+                }
+                options.gpus = std::move(*gpus);
+            }
             JunctionTreeModel model(*net, *tree, options);
             JunctionTreeRunInfo info;
             const std::span<const Evidence> run = std::span(cases).first(

@@ -4,12 +4,18 @@
 // the cache, host preparation = order + lowering), launches, whether one CUDA graph ran and the
 // tables were floats, runs without graphs and with double tables beside it, and the achieved
 // bandwidth (bytes the ops must move / kernel time).
+// With --devices LIST (repeatable: 0,0 / 2 / 4 / all), the same solve over several devices
+// (tensor_gpu_multi.h: buckets spread, large ones sliced), beside the one-GPU run; with
+// --slice-threshold N, ops of at least N entries of work are sliced across them.
 // Prints a table and writes JSON.
-// Usage: wcsp_be [--json FILE] [--heuristic NAME] [--toulbar2-opts "..."] FILE...
+// Usage: wcsp_be [--json FILE] [--heuristic NAME] [--toulbar2-opts "..."] [--devices LIST]...
+//                [--slice-threshold N] FILE...
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "runtime/bucket_elimination/solve_be.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -53,12 +59,17 @@ Toulbar2Answer runToulbar2(const std::string &path, const std::string &opts) {
 int main(int argc, char **argv) {
     std::string jsonPath = "wcsp_be.json", tbOpts = "-B=1";
     OrderHeuristic heuristic = OrderHeuristic::MinFill;
-    std::vector<std::string> files;
+    std::vector<std::string> files, deviceLists;
+    uint64_t sliceThreshold = MultiDeviceOptions{}.sliceThresholdEntries;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
             jsonPath = argv[++i];
         else if (!std::strcmp(argv[i], "--toulbar2-opts") && i + 1 < argc)
             tbOpts = argv[++i];
+        else if (!std::strcmp(argv[i], "--devices") && i + 1 < argc)
+            deviceLists.push_back(argv[++i]);
+        else if (!std::strcmp(argv[i], "--slice-threshold") && i + 1 < argc)
+            sliceThreshold = std::strtoull(argv[++i], nullptr, 10);
         else if (!std::strcmp(argv[i], "--heuristic") && i + 1 < argc) {
             auto h = parseOrderHeuristic(argv[++i]);
             if (!h) {
@@ -125,6 +136,24 @@ int main(int argc, char **argv) {
                 unsetenv("ZBDDC_GPU_FLOAT32");
             }
         }
+        // The same solve over several devices, the second run timed as above.
+        struct MultiRun {
+            std::string devices;
+            std::optional<Solution> solution;
+            std::string error;
+        };
+        std::vector<MultiRun> multi;
+        for (const std::string &devices : haveGpu ? deviceLists : std::vector<std::string>{}) {
+            BeOptions m = o;
+            m.executor = "cuda";
+            m.execution.devices = devices;
+            m.execution.multiDevice.sliceThresholdEntries = sliceThreshold;
+            auto warm = solveBucketElimination(*net, m);
+            auto timed = warm ? solveBucketElimination(*net, m) : warm;
+            multi.push_back({devices, std::nullopt, timed ? "" : timed.error().str()});
+            if (timed)
+                multi.back().solution = std::move(*timed);
+        }
         const Toulbar2Answer tb = net->integerCosts ? runToulbar2(path, tbOpts) : Toulbar2Answer{};
         // Agreement with toulbar2 when it answered: the same optimum, or both infeasible.
         const bool tbAnswered = tb.optimum.has_value() || tb.noSolution;
@@ -132,6 +161,8 @@ int main(int argc, char **argv) {
             par && par->cost == seq->cost && (!haveGpu || (gpu && gpu->cost == seq->cost)) &&
             (!gpuNoGraph || gpuNoGraph->cost == seq->cost) &&
             (!gpuDoubles || gpuDoubles->cost == seq->cost) &&
+            std::all_of(multi.begin(), multi.end(),
+                        [&](const MultiRun &r) { return !r.solution || r.solution->cost == seq->cost; }) &&
             (!tbAnswered ||
              (tb.noSolution ? !seq->feasible : seq->feasible && *tb.optimum == seq->cost));
         failures += !agree;
@@ -169,6 +200,17 @@ int main(int argc, char **argv) {
                             gpuDoubles->stats.execution.kernelMs);
             std::printf("\n");
         }
+        for (const MultiRun &r : multi) {
+            if (!r.solution) {
+                std::printf("%-26s --devices %s: %s\n", "", r.devices.c_str(), r.error.c_str());
+                continue;
+            }
+            std::printf("%-26s --devices %s: run %.2f ms (%.2fx one GPU, %.1fx %u threads) on %s\n",
+                        "", r.devices.c_str(), run(*r.solution),
+                        gpu ? run(*gpu) / run(*r.solution) : NAN,
+                        par ? run(*par) / run(*r.solution) : NAN, threads,
+                        r.solution->device.label().c_str());
+        }
         json << (firstJson ? "" : ",") << "\n  {\"instance\": \"" << name
              << "\", \"width\": " << seq->stats.inducedWidth
              << ", \"largest_table_entries\": " << seq->stats.largestTableEntries
@@ -194,7 +236,13 @@ int main(int argc, char **argv) {
              << ", \"toulbar2_s\": " << tb.seconds
              << ", \"toulbar2_optimum\": " << (tb.optimum ? *tb.optimum : -1)
              << ", \"toulbar2_no_solution\": " << (tb.noSolution ? "true" : "false")
-             << ", \"agree\": " << (agree ? "true" : "false") << "}";
+             << ", \"multi_device\": [";
+        for (size_t i = 0; i < multi.size(); ++i)
+            json << (i ? ", " : "") << "{\"devices\": \"" << multi[i].devices
+                 << "\", \"run_ms\": " << (multi[i].solution ? run(*multi[i].solution) : -1)
+                 << ", \"device\": \""
+                 << (multi[i].solution ? multi[i].solution->device.label() : multi[i].error) << "\"}";
+        json << "], \"agree\": " << (agree ? "true" : "false") << "}";
         firstJson = false;
     }
     json << "\n]}\n";

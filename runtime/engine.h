@@ -41,15 +41,15 @@ Result<std::unique_ptr<Engine>> cpuJitEngine(const Circuit &circuit, Semiring se
 // latency mode (one vector per launch, with the device's traceback); more is throughput mode:
 // that many vectors per launch, lane-fastest.
 Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &circuit, Semiring semiring,
-                                           Numeric numeric, uint32_t lanes = 1);
+                                           Numeric numeric, uint32_t lanes = 1, int gpu = 0);
 // Lanes for a batch of `batch` vectors: a power of two up to the batch and kMaxCudaLanes, as
 // many as half the free device memory holds (every node's value and adjoint per lane).
 inline constexpr uint32_t kMaxCudaLanes = 512;
-uint32_t cudaLanesFor(const Circuit &circuit, size_t batch);
+uint32_t cudaLanesFor(const Circuit &circuit, size_t batch, int gpu = 0);
 
 // Ok when cudaEngine can run: a CUDA backend in this build and a usable GPU; else why not.
 Status cudaUsable();
-// "NVIDIA H100 80GB HBM3" for device 0, or "" where none is usable.
-std::string cudaDeviceName();
+// "NVIDIA H100 80GB HBM3" for GPU `gpu`, or "" where none is usable.
+std::string cudaDeviceName(int gpu = 0);
 
 } // namespace zbddc

@@ -42,18 +42,18 @@ class CudaEngine final : public Engine {
 
 Status cudaUsable() { return cuda::cudaAvailable(); }
 
-std::string cudaDeviceName() {
+std::string cudaDeviceName(int gpu) {
     if (!cuda::cudaAvailable())
         return "";
-    auto info = cuda::deviceInfo(0);
+    auto info = cuda::deviceInfo(gpu);
     return info ? info->name : "";
 }
 
-uint32_t cudaLanesFor(const Circuit &c, size_t batch) {
+uint32_t cudaLanesFor(const Circuit &c, size_t batch, int gpu) {
     uint32_t lanes = 1;
     while (lanes < batch && lanes < kMaxCudaLanes)
         lanes *= 2;
-    auto device = cuda::openDevice();
+    auto device = cuda::openDevice(gpu);
     if (!device)
         return 1;
     auto memory = (*device)->memoryInfo();
@@ -66,7 +66,7 @@ uint32_t cudaLanesFor(const Circuit &c, size_t batch) {
 }
 
 Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &c, Semiring s, Numeric n,
-                                           uint32_t lanes) {
+                                           uint32_t lanes, int gpu) {
     if (Status usable = cudaUsable(); !usable)
         return usable.error();
     cuda::CudaOptions o;
@@ -74,6 +74,7 @@ Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &c, Semiring s, Numeric
     o.precision = cuda::Precision::Float64;
     o.logSpace = n == Numeric::Log;
     o.batch = std::max<uint32_t>(lanes, 1);
+    o.device = gpu;
     auto m = cuda::compileCuda(c, o);
     if (!m)
         return m.error();
@@ -84,12 +85,12 @@ Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &c, Semiring s, Numeric
 
 Status cudaUsable() { return error("this build has no CUDA backend (NVRTC was not found)"); }
 
-std::string cudaDeviceName() { return ""; }
+std::string cudaDeviceName(int) { return ""; }
 
-Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &, Semiring, Numeric, uint32_t) {
+Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &, Semiring, Numeric, uint32_t, int) {
     return cudaUsable().error();
 }
-uint32_t cudaLanesFor(const Circuit &, size_t) { return 1; }
+uint32_t cudaLanesFor(const Circuit &, size_t, int) { return 1; }
 
 #endif
 

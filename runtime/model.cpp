@@ -31,6 +31,7 @@ struct Model::Impl {
     DeviceKind device = DeviceKind::Cpu;
     int cpuOptLevel = 0;
     bool cpuDataDriven = false;
+    int gpu = 0;
     std::string note;
     std::string cudaName;
     // A model.so: its one engine, for interface.semiring in this numeric mode.
@@ -50,7 +51,7 @@ struct Model::Impl {
         }
         auto &slot = engines[{s, n, lanes}];
         if (!slot) {
-            auto made = device == DeviceKind::Cuda ? cudaEngine(circuit, s, n, lanes)
+            auto made = device == DeviceKind::Cuda ? cudaEngine(circuit, s, n, lanes, gpu)
                         : device == DeviceKind::Cpu
                             ? cpuJitEngine(circuit, s, n, cpuOptLevel, cpuDataDriven)
                             : referenceEngine(circuit, s, n);
@@ -64,7 +65,7 @@ struct Model::Impl {
     // On the GPU a batch runs in throughput mode, many vectors per launch (latency mode ran one
     // case per launch).
     uint32_t lanesFor(size_t batch) const {
-        return device == DeviceKind::Cuda && !sharedNumeric && batch > 1 ? cudaLanesFor(circuit, batch)
+        return device == DeviceKind::Cuda && !sharedNumeric && batch > 1 ? cudaLanesFor(circuit, batch, gpu)
                                                                           : 1;
     }
 
@@ -92,16 +93,26 @@ Model Model::fromCircuit(Circuit circuit, const DeviceOptions &o) {
     impl->cpuOptLevel = o.cpuOptLevel;
     impl->cpuDataDriven = o.cpuDataDriven;
     impl->device = o.device;
+    impl->gpu = o.gpu;
     if (o.device == DeviceKind::Auto || o.device == DeviceKind::Cuda) {
         if (Status usable = cudaUsable(); usable) {
             impl->device = DeviceKind::Cuda;
-            impl->cudaName = cudaDeviceName();
+            impl->cudaName = cudaDeviceName(o.gpu);
         } else {
             impl->device = DeviceKind::Cpu;
             impl->note = "cuda unavailable: " + usable.error().message;
         }
     }
     return Model(std::move(impl));
+}
+
+Result<Model> Model::onGpu(int ordinal) const {
+    if (impl_->device != DeviceKind::Cuda || impl_->sharedNumeric)
+        return error("only a circuit on the GPU runs on another GPU");
+    DeviceOptions o;
+    o.device = DeviceKind::Cuda;
+    o.gpu = ordinal;
+    return fromCircuit(impl_->circuit, o);
 }
 
 Result<Model> Model::fromSharedObject(const std::string &path) {

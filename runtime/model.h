@@ -30,6 +30,7 @@ struct DeviceOptions {
     // DeviceKind::Cpu runs the data-driven batched loop instead of JIT code (backends/cpu/
     // batched_loop.h): no code generation, for circuits too large for straight-line code.
     bool cpuDataDriven = false;
+    int gpu = 0; // DeviceKind::Cuda (or Auto taking it): the GPU's ordinal
 };
 
 class Model {
@@ -37,6 +38,9 @@ class Model {
     // Chooses the device now (Auto, or Cuda without a usable GPU, become Cpu with a note);
     // backends compile on first use.
     static Model fromCircuit(Circuit circuit, const DeviceOptions &options = {});
+    // The same circuit on GPU `ordinal` (its own engines), for batches split over devices; fails
+    // for a model that does not run on a GPU (the CPU, a model.so).
+    Result<Model> onGpu(int ordinal) const;
     // A model.so from `zbddc MODEL -o model.so`: its compiled-in semiring and numeric mode only.
     static Result<Model> fromSharedObject(const std::string &path);
 

@@ -1,5 +1,6 @@
 #include "runtime/tasks.h"
 
+#include "runtime/device_list.h"
 #include "runtime/mpe_decode.h"
 #include "support/strings.h"
 
@@ -9,6 +10,7 @@
 #include <cstdio>
 #include <limits>
 #include <optional>
+#include <thread>
 
 namespace zbddc {
 
@@ -356,6 +358,31 @@ std::vector<Result<TaskResult>> runTasks(Model &m, Task task, std::span<const Ev
     results.reserve(cases.size());
     for (const Evidence &e : cases)
         results.push_back(runTask(m, task, e, opt));
+    return results;
+}
+
+std::vector<Result<TaskResult>> runTasksOnDevices(std::span<Model> models, Task task,
+                                                  std::span<const Evidence> cases,
+                                                  const TaskOptions &opt) {
+    const std::vector<CaseRange> ranges = splitCasesEvenly(cases.size(), models.size());
+    std::vector<std::vector<Result<TaskResult>>> parts(models.size());
+    std::vector<std::thread> threads;
+    for (size_t d = 0; d < models.size(); ++d)
+        if (ranges[d].count)
+            threads.emplace_back([&, d] {
+                parts[d] = runTasks(models[d], task,
+                                    cases.subspan(ranges[d].first, ranges[d].count), opt);
+            });
+    for (std::thread &t : threads)
+        t.join();
+    const std::string spread = " [cases split over " + std::to_string(models.size()) + " devices]";
+    std::vector<Result<TaskResult>> results;
+    for (auto &part : parts)
+        for (Result<TaskResult> &r : part) {
+            if (r)
+                r->device += spread;
+            results.push_back(std::move(r));
+        }
     return results;
 }
 

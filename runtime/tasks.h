@@ -59,6 +59,11 @@ Result<TaskResult> runTask(Model &model, Task task, const Evidence &evidence,
 // evaluate many cases per launch do so here.
 std::vector<Result<TaskResult>> runTasks(Model &model, Task task, std::span<const Evidence> cases,
                                          const TaskOptions &options = {});
+// The cases split evenly over `models` (the same circuit on several devices, Model::onGpu), each
+// model answering its share on its own thread at once; results in the cases' order.
+std::vector<Result<TaskResult>> runTasksOnDevices(std::span<Model> models, Task task,
+                                                  std::span<const Evidence> cases,
+                                                  const TaskOptions &options = {});
 // On the reference evaluator.
 Result<TaskResult> runTask(const Circuit &circuit, Task task, const Evidence &evidence,
                            const TaskOptions &options = {});

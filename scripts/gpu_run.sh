@@ -15,6 +15,14 @@ cuda_lib=$(dirname "$(ls /usr/local/cuda/lib64/libnvrtc.so.* /usr/local/cuda*/li
     /usr/lib/x86_64-linux-gnu/libnvrtc.so.* 2>/dev/null | head -1)" 2>/dev/null || true)
 export LD_LIBRARY_PATH="$libs:${cuda_lib:-/usr/local/cuda/lib64}:${LD_LIBRARY_PATH:-}"
 export ZBDDC_CACHE_DIR=${ZBDDC_CACHE_DIR:-/tmp/zbddc-cache}
+# NCCL (backends/cuda/nccl.h) from the nvidia-nccl-cu13 wheel where the machine has it, unless
+# ZBDDC_NCCL already names a libnccl.so.2; without it, tables cross GPUs by peer copies.
+if [ -z "${ZBDDC_NCCL:-}" ]; then
+    ZBDDC_NCCL=$(python3 -c 'import glob, site
+dirs = site.getsitepackages() + [site.getusersitepackages()]
+print(next(iter(sum((glob.glob(d + "/nvidia/nccl/lib/libnccl.so.2") for d in dirs), [])), ""))' 2>/dev/null)
+    [ -n "$ZBDDC_NCCL" ] && export ZBDDC_NCCL
+fi
 
 # Recreate the build-time paths the tests use (see pack_gpu.sh): the source tree with examples/
 # and build/zbddc, and the benchmark inputs sorted into bn/ and wcsp/.
@@ -39,6 +47,7 @@ summary="$out/summary.txt"
     echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | sed 's/^/gpu: /'
     echo "nvrtc: ${cuda_lib:-not found}"
+    echo "nccl: ${ZBDDC_NCCL:-not found}"
 } > "$summary"
 
 # The long fuzzing run (scripts/fuzz.sh) on the host's cores while the gpu tests run: FUZZ_RUNS
@@ -88,15 +97,18 @@ fi
 # The junction-tree route over Fast-BNI's workload (bench/jt_batch, packed with EXTRA=jt_batch),
 # then pyAgrum's LazyPropagation on one thread over the same cases where its wheel came along
 # (BENCHMARKS.md says how). JT_NETWORKS names the networks; JT_CASES, JT_CPU_CASES,
-# JT_MPE_CASES, JT_SINGLE, JT_DEVICES (default cpu,cuda), JT_PEER_S (0: no peer).
+# JT_MPE_CASES, JT_SINGLE, JT_DEVICES (default cpu,cuda), JT_PEER_S (0: no peer); JT_SPREAD adds
+# GPU rows whose cases are split evenly over each list (e.g. "0,0 2 4").
 if [ -x "$here/bench/jt_batch" ] && [ -n "${JT_NETWORKS:-}" ]; then
     jt=/tmp/zbddc-jt
     mkdir -p "$jt"
     nets=()
     for n in $JT_NETWORKS; do nets+=("$bench_dir/bn/$n.bif"); done
+    spread=()
+    for d in ${JT_SPREAD:-}; do spread+=(--spread "$d"); done
     "$here/bench/jt_batch" --cases "${JT_CASES:-2000}" --cpu-cases "${JT_CPU_CASES:-2000}" \
         --mpe-cases "${JT_MPE_CASES:-2000}" --single "${JT_SINGLE:-20}" \
-        --devices "${JT_DEVICES:-cpu,cuda}" --out "$jt" --json "$out/jt_batch.json" "${nets[@]}" > "$out/jt_batch.md" 2>> "$out/bench.log"
+        --devices "${JT_DEVICES:-cpu,cuda}" "${spread[@]}" --out "$jt" --json "$out/jt_batch.json" "${nets[@]}" > "$out/jt_batch.md" 2>> "$out/bench.log"
     echo "bench jt_batch exit $?" | tee -a "$summary"
     cat "$out/jt_batch.md"
     if [ "${JT_PEER_S:-20}" = 0 ]; then
@@ -198,6 +210,9 @@ fi
 # packed benchmark names (404); one wcsp_be run over all of them (1 thread, all threads, GPU with
 # and without CUDA graphs, the GPU time split, bandwidth). BE_PROFILE=1 adds the per-op profile
 # (ZBDDC_GPU_PROFILE: ms and GB/s per op) of one GPU solve of each, keeping the 15 slowest ops.
+# BE_DEVICES adds runs over several devices, one per list (e.g. "0,0 2 4": two logical devices on
+# GPU 0, then 2 and 4 GPUs; lists the machine cannot meet print its GPUs), BE_SLICE_THRESHOLD the
+# work (entries) from which a bucket is sliced across them (tensor_gpu_multi.h).
 if [ -x "$here/bench/wcsp_be" ] && [ -n "${BE_FAMILIES:-}${BE_WCSP:-}" ]; then
     be=/tmp/zbddc-be
     mkdir -p "$be"
@@ -209,7 +224,10 @@ if [ -x "$here/bench/wcsp_be" ] && [ -n "${BE_FAMILIES:-}${BE_WCSP:-}" ]; then
             ${tight:+--tightness "$tight"} -o "$f" >> "$out/bench.log" 2>&1 && files+=("$f")
     done
     for w in ${BE_WCSP:-}; do files+=("$bench_dir/wcsp/$w.wcsp"); done
-    "$here/bench/wcsp_be" --json "$out/wcsp_be.json" "${files[@]}" > "$out/wcsp_be.txt" 2>> "$out/bench.log"
+    multi=()
+    for d in ${BE_DEVICES:-}; do multi+=(--devices "$d"); done
+    [ -n "${BE_SLICE_THRESHOLD:-}" ] && multi+=(--slice-threshold "$BE_SLICE_THRESHOLD")
+    "$here/bench/wcsp_be" --json "$out/wcsp_be.json" "${multi[@]}" "${files[@]}" > "$out/wcsp_be.txt" 2>> "$out/bench.log"
     echo "bench wcsp_be exit $?" | tee -a "$summary"
     cat "$out/wcsp_be.txt"
     if [ "${BE_PROFILE:-0}" = 1 ]; then

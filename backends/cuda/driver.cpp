@@ -28,7 +28,7 @@ namespace {
     X(cuEventDestroy) X(cuEventSynchronize) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemGetInfo)      \
     X(cuMemHostRegister) X(cuMemHostUnregister) X(cuStreamWaitEvent) X(cuStreamBeginCapture)       \
     X(cuStreamEndCapture) X(cuGraphInstantiate) X(cuGraphLaunch) X(cuGraphExecDestroy)             \
-    X(cuGraphDestroy)
+    X(cuGraphDestroy) X(cuMemcpyPeerAsync)
 
 struct Api {
 #define ZBDDC_DECLARE(name) decltype(&::name) name = nullptr;
@@ -274,6 +274,16 @@ Status Device::copy(DevicePtr dst, DevicePtr src, size_t bytes, StreamHandle s) 
         return st;
     ZBDDC_CHECK(cuMemcpyDtoDAsync(dst, src, bytes, static_cast<CUstream>(s)));
     return Ok{};
+}
+
+Status Device::copyFromPeer(const Device &source, DevicePtr dst, DevicePtr src, size_t bytes,
+                            StreamHandle s) {
+    if (Status st = makeCurrent(); !st)
+        return st;
+    ZBDDC_CHECK(cuMemcpyPeerAsync(dst, static_cast<CUcontext>(context_), src,
+                                  static_cast<CUcontext>(source.context_), bytes,
+                                  static_cast<CUstream>(s)));
+    return s ? Status(Ok{}) : synchronize(s);
 }
 
 Status Device::fill(DevicePtr dst, uint8_t byte, size_t bytes, StreamHandle s) {

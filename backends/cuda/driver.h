@@ -152,6 +152,10 @@ class Device {
     Status upload(DevicePtr dst, const void *src, size_t bytes, StreamHandle stream = nullptr);
     Status download(void *dst, DevicePtr src, size_t bytes, StreamHandle stream = nullptr);
     Status copy(DevicePtr dst, DevicePtr src, size_t bytes, StreamHandle stream = nullptr);
+    // From another GPU's memory into this one's (cuMemcpyPeerAsync, enqueued on this device's
+    // `stream`): how tables cross GPUs where NCCL is not there.
+    Status copyFromPeer(const Device &source, DevicePtr dst, DevicePtr src, size_t bytes,
+                        StreamHandle stream = nullptr);
     Status fill(DevicePtr dst, uint8_t byte, size_t bytes, StreamHandle stream = nullptr);
 
     // PTX text or a cubin image.

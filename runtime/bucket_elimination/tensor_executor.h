@@ -6,6 +6,7 @@
 #pragma once
 
 #include "backends/tensor/cuda/host_device_split.h"
+#include "backends/tensor/cuda/multi_device_plan.h"
 #include "ir/incomplete_tables.h"
 #include "ir/tensor_program.h"
 
@@ -61,6 +62,12 @@ struct TensorExecutorOptions {
     uint64_t maxIncompleteRows = uint64_t{1} << 25;
     // split: an op whose work (output rows x eliminated values) reaches this runs on the GPU.
     uint64_t splitThresholdEntries = kDefaultSplitThresholdEntries;
+    // cuda: the GPUs as `--devices` names them (device_list.h): "" one GPU (0); "all", a count,
+    // or ordinals ("0,2"; "0,0" two logical devices on GPU 0). Several run the multi-device plan
+    // (tensor_gpu_multi.h), its options below; one runs the single-GPU executor, saying so.
+    std::string devices;
+    MultiDeviceOptions multiDevice;
+    int gpu = 0; // cuda without `devices`: the GPU's ordinal
 };
 
 // A program compiled and placed once, then run again and again with some input tables changed
@@ -111,6 +118,10 @@ std::span<const TensorExecutorEntry> tensorExecutors();
 // cpu. An unknown name fails, listing the known ones.
 Result<std::unique_ptr<TensorExecutor>> makeTensorExecutor(std::string_view name,
                                                            const TensorExecutorOptions &options = {});
+
+// The GPUs (ordinals, logical repeats kept) that a `--devices` text names on this machine
+// (device_list.h); an error names the GPUs there are, or says why none is usable.
+Result<std::vector<int>> resolveGpuRequest(std::string_view text);
 
 // Ok where "cuda" can run: the CUDA tensor backend in this build and a usable GPU; else why not.
 Status tensorGpuUsable();

@@ -5,7 +5,9 @@
 #include "backends/tensor/cuda/op_profile.h"
 #include "backends/tensor/cuda/split_reductions.h"
 #include "backends/tensor/cuda/tensor_gpu.h"
+#include "backends/tensor/cuda/tensor_gpu_multi.h"
 #include "backends/tensor/cuda/tensor_gpu_session.h"
+#include "runtime/device_list.h"
 #include "runtime/bucket_elimination/tensor_executor_entries.h"
 #include "support/timer.h"
 
@@ -29,9 +31,12 @@ Result<IncompleteTables> runIncompleteOnGpu(const TensorProgram &program) {
 // The GPU's prepared program: one session (module compiled, tables placed) for every run.
 class CudaPreparedProgram final : public PreparedTensorProgram {
   public:
-    static Result<std::unique_ptr<PreparedTensorProgram>> open(const TensorProgram &program) {
+    static Result<std::unique_ptr<PreparedTensorProgram>> open(const TensorProgram &program,
+                                                               int ordinal) {
         std::unique_ptr<CudaPreparedProgram> p(new CudaPreparedProgram(program));
-        auto session = cuda::TensorGpuSession::open(p->program_);
+        cuda::GpuExecOptions o;
+        o.device = ordinal;
+        auto session = cuda::TensorGpuSession::open(p->program_, o);
         if (!session)
             return session.error();
         p->session_ = std::move(*session);
@@ -104,26 +109,30 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
 
 class CudaExecutor final : public TensorExecutor {
   public:
+    explicit CudaExecutor(int ordinal = 0, std::string note = "")
+        : ordinal_(ordinal), note_(std::move(note)) {
+        gpu_.device = ordinal;
+    }
     Result<std::unique_ptr<PreparedTensorProgram>> prepare(const TensorProgram &program) override {
-        return CudaPreparedProgram::open(program);
+        return CudaPreparedProgram::open(program, ordinal_);
     }
     Result<CompleteTables> run(const TensorProgram &program) override {
         cuda::GpuExecStats st;
-        auto computed = cuda::runTensorProgramCuda(program, {}, &st);
+        auto computed = cuda::runTensorProgramCuda(program, gpu_, &st);
         if (!computed)
             return computed.error();
-        return CompleteTables{std::move(*computed), {DeviceReport::Kind::Cuda, st.device, ""}};
+        return CompleteTables{std::move(*computed), {DeviceReport::Kind::Cuda, st.device, note_}};
     }
     // The VALUE phase on the device where the tables fit there (no table downloaded).
     Result<SolvedProgram> solve(const TensorProgram &program,
                                 std::vector<uint32_t> &assignment) override {
         cuda::GpuExecStats st;
-        auto optimum = cuda::solveTensorProgramCuda(program, assignment, {}, &st);
+        auto optimum = cuda::solveTensorProgramCuda(program, assignment, gpu_, &st);
         if (!optimum)
             return optimum.error();
         SolvedProgram out;
         out.optimum = *optimum;
-        out.device = {DeviceReport::Kind::Cuda, st.device, ""};
+        out.device = {DeviceReport::Kind::Cuda, st.device, note_};
         out.times = {st.compileMs, st.uploadMs,   st.kernelMs, st.downloadMs,
                      st.valueMs,   st.valueOnDevice, st.launches, st.graph, st.tableBytes, st.float32};
         return out;
@@ -132,7 +141,7 @@ class CudaExecutor final : public TensorExecutor {
         return runIncompleteOnGpu(program);
     }
     Result<uint64_t> memoryBudgetBytes(uint64_t releasedBytes) override {
-        auto device = cuda::openDevice();
+        auto device = cuda::openDevice(ordinal_);
         if (!device)
             return device.error();
         auto memory = (*device)->memoryInfo();
@@ -141,6 +150,40 @@ class CudaExecutor final : public TensorExecutor {
         return static_cast<uint64_t>(0.6 * static_cast<double>(memory->freeBytes +
                                                                memory->pooledBytes + releasedBytes));
     }
+
+  private:
+    int ordinal_;
+    cuda::GpuExecOptions gpu_; // the defaults, on GPU ordinal_
+    std::string note_;         // said in the report: why one GPU ran where --devices asked
+};
+
+// Several logical devices (tensor_gpu_multi.h); the VALUE phase on the host over the gathered
+// tables, incomplete tables on GPU 0 alone.
+class MultiGpuExecutor final : public TensorExecutor {
+  public:
+    MultiGpuExecutor(std::vector<int> ordinals, const TensorExecutorOptions &o)
+        : ordinals_(std::move(ordinals)), options_(o) {}
+    Result<CompleteTables> run(const TensorProgram &program) override {
+        cuda::MultiGpuStats st;
+        auto computed =
+            cuda::runTensorProgramMultiGpu(program, ordinals_, options_.multiDevice, {}, &st);
+        if (!computed)
+            return computed.error();
+        std::string list;
+        for (int o : ordinals_)
+            list += (list.empty() ? "" : ",") + std::to_string(o);
+        std::string notes = std::to_string(ordinals_.size()) + " devices " + list + ", " +
+                            std::to_string(st.slicedOps) + " ops sliced, " + st.transport;
+        return CompleteTables{std::move(*computed),
+                              {DeviceReport::Kind::Cuda, st.gpus, std::move(notes)}};
+    }
+    Result<IncompleteTables> runIncomplete(const TensorProgram &program) override {
+        return runIncompleteOnGpu(program);
+    }
+
+  private:
+    std::vector<int> ordinals_;
+    TensorExecutorOptions options_;
 };
 
 class SplitExecutor final : public TensorExecutor {
@@ -183,9 +226,32 @@ Status tensorGpuUsable() {
     return cuda::cudaAvailable();
 }
 
-// A GPU that is missing shows when the executor runs: cuda::openDevice says why.
-Result<std::unique_ptr<TensorExecutor>> cudaTensorExecutor(const TensorExecutorOptions &) {
-    return std::unique_ptr<TensorExecutor>(new CudaExecutor);
+Result<std::vector<int>> resolveGpuRequest(std::string_view text) {
+    auto request = parseDeviceRequest(text);
+    if (!request)
+        return request.error();
+    std::vector<std::string> names;
+    if (cuda::cudaAvailable())
+        if (auto count = cuda::deviceCount())
+            for (int i = 0; i < *count; ++i) {
+                auto info = cuda::deviceInfo(i);
+                names.push_back(info ? info->label() : "(" + info.error().message + ")");
+            }
+    return resolveDevices(*request, names);
+}
+
+// A GPU that is missing shows when the executor runs: cuda::openDevice says why. `--devices`
+// resolving to one GPU runs the single-GPU executor, saying so; several the multi-device one.
+Result<std::unique_ptr<TensorExecutor>> cudaTensorExecutor(const TensorExecutorOptions &o) {
+    if (o.devices.empty())
+        return std::unique_ptr<TensorExecutor>(new CudaExecutor(o.gpu));
+    auto ordinals = resolveGpuRequest(o.devices);
+    if (!ordinals)
+        return ordinals.error();
+    if (ordinals->size() == 1)
+        return std::unique_ptr<TensorExecutor>(new CudaExecutor(
+            ordinals->front(), "--devices " + o.devices + ": one device, the single-GPU path"));
+    return std::unique_ptr<TensorExecutor>(new MultiGpuExecutor(std::move(*ordinals), o));
 }
 
 Result<std::unique_ptr<TensorExecutor>> splitTensorExecutor(const TensorExecutorOptions &o) {

@@ -16,6 +16,10 @@ Result<std::unique_ptr<TensorExecutor>> cudaTensorExecutor(const TensorExecutorO
     return error(kNoBackend);
 }
 
+Result<std::vector<int>> resolveGpuRequest(std::string_view) {
+    return error(kNoBackend);
+}
+
 Result<std::unique_ptr<TensorExecutor>> splitTensorExecutor(const TensorExecutorOptions &o) {
     return cpuTensorExecutor(o);
 }

@@ -2,6 +2,7 @@
 #include "support/progress.h"
 
 #include "compiler/junction_tree/lower_junction_tree.h"
+#include "runtime/device_list.h"
 #include "runtime/bucket_elimination/tensor_executor.h"
 #include "support/threads.h"
 #include "support/timer.h"
@@ -64,6 +65,8 @@ struct JunctionTreeModel::Impl {
     std::vector<Variable> variables;
     std::unique_ptr<TensorExecutor> executor;
     std::string executorError;
+    std::vector<JunctionTreeModel> perDevice; // several GPUs: one model each, cases split evenly
+    uint32_t gpuShares = 1; // logical devices on this model's GPU: its memory budget is shared
 
     bool batchFastest() const { return options.executor != "cpu"; }
 
@@ -132,7 +135,7 @@ struct JunctionTreeModel::Impl {
             auto b = executor->memoryBudgetBytes(heldBytes);
             if (!b)
                 return b.error();
-            budget = *b;
+            budget = *b / gpuShares;
         }
         if (bytes.fixed + bytes.perCase > budget)
             return error("the junction tree needs " + std::to_string(bytes.fixed >> 20) +
@@ -214,8 +217,21 @@ JunctionTreeModel::JunctionTreeModel(BayesNet net, JunctionTree tree, JunctionTr
     impl_->options = std::move(options);
     for (const BnVariable &v : impl_->net.variables)
         impl_->variables.push_back({v.name, v.states});
+    const std::vector<int> gpus = impl_->options.gpus;
+    if (gpus.size() > 1 && impl_->options.executor != "cpu" && tensorGpuUsable()) {
+        for (int ordinal : gpus) {
+            JunctionTreeOptions one = impl_->options;
+            one.executor = "cuda";
+            one.gpus = {ordinal};
+            JunctionTreeModel &m = impl_->perDevice.emplace_back(impl_->net, impl_->tree, one);
+            m.impl_->gpuShares = static_cast<uint32_t>(std::count(gpus.begin(), gpus.end(), ordinal));
+        }
+        impl_->options.executor = "cuda";
+        return;
+    }
     TensorExecutorOptions eo;
     eo.threads = impl_->options.threads;
+    eo.gpu = gpus.empty() ? 0 : gpus.front();
     auto executor = makeTensorExecutor(impl_->options.executor, eo);
     if (executor)
         impl_->executor = std::move(*executor);
@@ -239,8 +255,49 @@ const std::vector<Variable> &JunctionTreeModel::variables() const {
     return impl_->variables;
 }
 
+// Cases split evenly over the devices, each device's model run on its own thread at once.
+std::vector<Result<TaskResult>> JunctionTreeModel::runSpread(Task task,
+                                                             std::span<const Evidence> cases,
+                                                             JunctionTreeRunInfo *info) {
+    std::vector<JunctionTreeModel> &models = impl_->perDevice;
+    const std::vector<CaseRange> ranges = splitCasesEvenly(cases.size(), models.size());
+    std::vector<std::vector<Result<TaskResult>>> parts(models.size());
+    std::vector<JunctionTreeRunInfo> infos(models.size());
+    std::vector<std::thread> threads;
+    for (size_t d = 0; d < models.size(); ++d)
+        if (ranges[d].count)
+            threads.emplace_back([&, d] {
+                parts[d] = models[d].run(task, cases.subspan(ranges[d].first, ranges[d].count),
+                                         &infos[d]);
+            });
+    for (std::thread &t : threads)
+        t.join();
+    std::string list;
+    for (int o : impl_->options.gpus)
+        list += (list.empty() ? "" : ",") + std::to_string(o);
+    const std::string spread = ", cases split over devices " + list;
+    std::vector<Result<TaskResult>> results;
+    for (auto &part : parts)
+        for (Result<TaskResult> &r : part) {
+            if (r)
+                r->device += spread;
+            results.push_back(std::move(r));
+        }
+    if (info) {
+        *info = infos.front();
+        info->runs = 0;
+        for (const JunctionTreeRunInfo &i : infos)
+            info->runs += i.runs;
+        info->device += spread;
+        info->devices = static_cast<uint32_t>(models.size());
+    }
+    return results;
+}
+
 std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<const Evidence> cases,
                                                        JunctionTreeRunInfo *info) {
+    if (!impl_->perDevice.empty())
+        return runSpread(task, cases, info);
     Impl &m = *impl_;
     std::vector<Result<TaskResult>> results;
     auto failAll = [&](const Diagnostic &d) {

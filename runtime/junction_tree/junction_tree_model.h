@@ -25,6 +25,9 @@ struct JunctionTreeOptions {
     uint32_t maxBatch = 0;          // cases per run; 0: as many as the memory budget allows
     uint64_t memoryBudgetBytes = 0; // 0: the executor's own budget
     JunctionTreeLowering::Belief belief = JunctionTreeLowering::Belief::ByCost;
+    // cuda: one GPU ordinal (none: GPU 0), or several logical devices (ordinals, repeats sharing a
+    // GPU): the cases are then split evenly over them, each device running its own model at once.
+    std::vector<int> gpus;
 };
 
 // What a batched run held and where, for reports.
@@ -33,6 +36,7 @@ struct JunctionTreeRunInfo {
     uint32_t runs = 0;        // executor runs (chunks)
     uint64_t bytesPerRun = 0; // tables of one run
     std::string device;       // DeviceReport::label() of the last run
+    uint32_t devices = 1;     // devices the cases were split over
 };
 
 class JunctionTreeModel {
@@ -57,6 +61,8 @@ class JunctionTreeModel {
     struct Impl;
 
   private:
+    std::vector<Result<TaskResult>> runSpread(Task task, std::span<const Evidence> cases,
+                                              JunctionTreeRunInfo *info);
     std::unique_ptr<Impl> impl_;
 };
 

@@ -1,6 +1,7 @@
 // `zbddc run --device cuda` and Model(DeviceKind::Cuda) on a real GPU against the reference
-// evaluator: PR, MAR and MPE (the device's own traceback) on the example and asia/alarm. Exits 77
-// (skipped) where no GPU is usable, saying why.
+// evaluator: PR, MAR and MPE (the device's own traceback) on the example and asia/alarm, batches
+// included, also split evenly over logical devices. Exits 77 (skipped) where no GPU is usable,
+// saying why.
 #include "runtime/engine.h"
 #include "runtime/model.h"
 #include "runtime/tasks.h"
@@ -129,4 +130,59 @@ TEST_CASE("a batch of cases on CUDA runs many per launch and answers as the refe
             }
         }
     }
+}
+
+TEST_CASE("a batch split evenly over logical devices (and the GPUs there are) answers as the "
+          "reference",
+          "[gpu][multi-device]") {
+    REQUIRE(gpuPresent);
+    const std::string path = std::string(ZBDDC_BENCHMARKS_DIR) + "/bn/alarm.bif";
+    if (!std::filesystem::exists(path)) {
+        WARN("skipped: " << path << " is absent");
+        return;
+    }
+    auto net = loadCircuit(path);
+    REQUIRE(net.ok());
+    std::mt19937 rng(9);
+    std::vector<Evidence> cases(301, noEvidence(net->variables));
+    for (Evidence &e : cases)
+        for (size_t v = 0; v < e.states.size(); ++v)
+            if (rng() % 5 == 0)
+                e.states[v] = rng() % net->variables[v].states.size();
+    DeviceOptions o;
+    o.device = DeviceKind::Cuda;
+    const Model base = Model::fromCircuit(*net, o);
+    std::vector<std::vector<int>> lists = {{0, 0}, {0, 0, 0}};
+    if (!cudaDeviceName(1).empty()) // a second GPU
+        lists.push_back({0, 1});
+    for (const std::vector<int> &gpus : lists) {
+        INFO(gpus.size() << " devices");
+        std::vector<Model> models;
+        for (int g : gpus) {
+            auto m = base.onGpu(g);
+            REQUIRE(m.ok());
+            models.push_back(std::move(*m));
+        }
+        for (Task t : {Task::Pr, Task::Mar, Task::Mpe}) {
+            INFO(taskName(t));
+            const auto spread = runTasksOnDevices(models, t, cases);
+            REQUIRE(spread.size() == cases.size());
+            for (size_t i = 0; i < cases.size(); i += t == Task::Mpe ? 10 : 1) {
+                const auto want = runTask(*net, t, cases[i]);
+                REQUIRE(spread[i].ok() == want.ok());
+                if (!want)
+                    continue;
+                CHECK_THAT(spread[i]->device, Catch::StartsWith("cuda "));
+                CHECK_THAT(spread[i]->device, Catch::EndsWith(" devices]"));
+                CHECK(spread[i]->log10 == Approx(want->log10).epsilon(1e-10));
+                for (size_t v = 0; v < want->marginals.size(); ++v)
+                    for (size_t s = 0; s < want->marginals[v].size(); ++s)
+                        CHECK(spread[i]->marginals[v][s] ==
+                              Approx(want->marginals[v][s]).margin(1e-10));
+            }
+        }
+    }
+    DeviceOptions cpu;
+    cpu.device = DeviceKind::Cpu;
+    CHECK_FALSE(Model::fromCircuit(*net, cpu).onGpu(0).ok()); // a CPU model stays where it is
 }

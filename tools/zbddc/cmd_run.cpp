@@ -1,4 +1,6 @@
 // `zbddc run MODEL --task ...`: answer queries on a model.
+#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/device_list.h"
 #include "ir/text_lines.h"
 #include "runtime/model.h"
 #include "tools/zbddc/cmd_run_cost_network.h"
@@ -134,6 +136,34 @@ NumericChoice numericChoice(const std::string &name) {
 
 } // namespace
 
+namespace {
+
+// --devices on the MLF route: the circuit on each GPU named, for cases split evenly over them;
+// none where one device runs (a note where the flag could not apply).
+Result<std::vector<Model>> spreadModels(const RunOptions &o, const Model &model) {
+    const std::string &devices = o.costNetwork.devices;
+    std::vector<Model> models;
+    if (devices.empty())
+        return models;
+    if (model.device() != DeviceKind::Cuda) {
+        std::cerr << "zbddc: note: --devices " << devices << " ignored: the model runs on the CPU\n";
+        return models;
+    }
+    auto gpus = resolveGpuRequest(devices);
+    if (!gpus)
+        return gpus.error();
+    if (gpus->size() > 1)
+        for (int ordinal : *gpus) {
+            auto m = model.onGpu(ordinal);
+            if (!m)
+                return m.error();
+            models.push_back(std::move(*m));
+        }
+    return models;
+}
+
+} // namespace
+
 int runCommand(const RunOptions &o) {
     if (o.route == "lbp")
         return runLoopyCommand(o, "asked for (--route lbp)");
@@ -166,6 +196,12 @@ int runCommand(const RunOptions &o) {
                      ".uai problems only\n";
         return 2;
     }
+    if (!elimination.devices.empty()) {
+        if (auto request = parseDeviceRequest(elimination.devices); !request) {
+            std::cerr << "zbddc: " << request.error().message << "\n";
+            return 2;
+        }
+    }
     const bool orderFlags =
         !elimination.order.orderFile.empty() || !elimination.order.heuristic.empty();
     if (orderFlags && (!isNetworkFile(o.model) || o.route == "mlf")) {
@@ -197,7 +233,12 @@ int runCommand(const RunOptions &o) {
         return reportError(free.error());
 
     TaskOptions options{numericChoice(o.numeric), *free};
-    std::vector<Result<TaskResult>> results = runTasks(*model, *task, cases->cases, options);
+    auto gpus = spreadModels(o, *model);
+    if (!gpus)
+        return reportError(gpus.error());
+    std::vector<Result<TaskResult>> results =
+        gpus->empty() ? runTasks(*model, *task, cases->cases, options)
+                      : runTasksOnDevices(*gpus, *task, cases->cases, options);
     if (o.device == "cuda" && model->device() != DeviceKind::Cuda && !model->fallbackNote().empty())
         std::cerr << "zbddc: note: " << model->fallbackNote() << "; ran on the CPU\n";
     for (Result<TaskResult> &r : results)

@@ -8,6 +8,7 @@
 #include "tools/zbddc/load_model.h"
 #include "compiler/frontends/uai/uai_reader.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
+#include "runtime/device_list.h"
 #include "runtime/bucket_elimination/problem_library.h"
 #include "runtime/bucket_elimination/solve_be.h"
 #include "runtime/evidence.h"
@@ -67,6 +68,11 @@ void addCostNetworkRunOptions(CLI::App &run, CostNetworkRunOptions &f) {
                    "(.wcsp, --device split) buckets of at least this many entries (output rows x "
                    "eliminated values) run on the GPU, smaller ones on the CPU")
         ->check(wholeNumber(false));
+    run.add_option("--devices", f.devices,
+                   "the GPUs to use: all, a count, or ordinals such as 0,2 (0,0: two logical "
+                   "devices on GPU 0). Bucket elimination (.wcsp, MARKOV .uai) spreads independent "
+                   "buckets over them and slices large ones across them; the junction-tree route "
+                   "splits its cases evenly over them");
 }
 
 bool isCostNetworkRun(const RunOptions &o) {
@@ -131,6 +137,15 @@ int runCostNetworkCommand(const RunOptions &o) {
     options.heuristic = *parseOrderHeuristic(flags.order.heuristicOr("min-fill")); // CLI checked the name
     options.incompleteTables = flags.incompleteTables;
     options.execution.splitThresholdEntries = flags.splitThreshold;
+    options.execution.devices = flags.devices;
+    if (!flags.devices.empty())
+        if (auto request = parseDeviceRequest(flags.devices); !request) {
+            std::cerr << "zbddc: " << request.error().message << "\n";
+            return 2;
+        }
+    if (!flags.devices.empty() && options.executor != "auto")
+        std::cerr << "zbddc: note: --devices is for the GPU executor; --device " << o.device
+                  << " ignores it\n";
     if (!flags.order.orderFile.empty()) {
         auto order = readOrderFile(flags.order.orderFile, net->numVariables());
         if (!order)

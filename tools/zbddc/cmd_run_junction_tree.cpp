@@ -148,6 +148,17 @@ std::optional<int> runNetworkByRoute(const RunOptions &o, std::string &mlfWhy) {
         std::cerr << "zbddc: note: " << tensorGpuUsable().error().message << "; ran on the CPU\n";
         options.executor = "cpu";
     }
+    // --devices: the cases split evenly over the GPUs named (a note and the CPU where none is).
+    if (const std::string &devices = o.costNetwork.devices; !devices.empty()) {
+        if (options.executor == "cpu" || !tensorGpuUsable()) {
+            std::cerr << "zbddc: note: --devices " << devices << " ignored: the CPU runs\n";
+        } else {
+            auto gpus = resolveGpuRequest(devices);
+            if (!gpus)
+                return reportError(gpus.error());
+            options.gpus = std::move(*gpus);
+        }
+    }
     JunctionTreeModel model(std::move(*net), std::move(*tree), options);
     std::vector<Result<TaskResult>> results = model.run(*task, cases->cases);
     for (Result<TaskResult> &r : results)

@@ -41,6 +41,7 @@ struct CostNetworkRunOptions {
     OrderFlags order;
     bool incompleteTables = false;
     uint64_t splitThreshold = kDefaultSplitThresholdEntries; // --device split
+    std::string devices; // --devices all|N|a,b,... (GPUs of bucket elimination; "" one GPU)
 };
 
 // `--route lbp` and its flags (cmd_run_loopy.cpp); unset values (0, negative, "") take the

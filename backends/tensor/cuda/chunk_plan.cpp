@@ -36,9 +36,11 @@ bool contains(const std::vector<uint32_t> &v, uint32_t x) {
     return std::find(v.begin(), v.end(), x) != v.end();
 }
 
-// The op's plan for one choice of fixed prefixes (everything but inFlight).
-OpChunkPlan candidate(const TensorProgram &p, const TensorOp &op, uint32_t outVars,
-                      uint32_t elimVars, const ChunkPlanOptions &options) {
+} // namespace
+
+OpChunkPlan opChunkCandidate(const TensorProgram &p, uint32_t opId, uint32_t outVars,
+                             uint32_t elimVars, const ChunkPlanOptions &options) {
+    const TensorOp &op = p.ops[opId];
     const Table &out = p.tables[op.output];
     OpChunkPlan c;
     c.fixedVars = outVars;
@@ -73,7 +75,6 @@ OpChunkPlan candidate(const TensorProgram &p, const TensorOp &op, uint32_t outVa
     }
     return c;
 }
-} // namespace
 
 uint64_t devicePoolBytes(uint64_t bytes) {
     return std::bit_ceil(std::max<uint64_t>(bytes, 256));
@@ -100,9 +101,9 @@ Result<ChunkPlan> planChunks(const TensorProgram &program, const ChunkPlanOption
         // then (all output variables fixed) more eliminated ones.
         std::vector<OpChunkPlan> candidates;
         for (uint32_t k = 0; k <= outVars; ++k)
-            candidates.push_back(candidate(program, op, k, 0, options));
+            candidates.push_back(opChunkCandidate(program, o, k, 0, options));
         for (uint32_t e = 1; e <= elimVars; ++e)
-            candidates.push_back(candidate(program, op, outVars, e, options));
+            candidates.push_back(opChunkCandidate(program, o, outVars, e, options));
         // Prefer the largest steps that still allow two in flight (copy/compute overlap, Bistaffa
         // et al. 2017 Fig. 10), else the largest that fit at all.
         bool placed = false;

@@ -57,6 +57,12 @@ struct ChunkPlan {
 // to a power of two (driver.cpp), and the plan must count what is really taken.
 uint64_t devicePoolBytes(uint64_t bytes);
 
+// Op `op`'s steps when they fix its first `outVars` output variables and first `elimVars`
+// eliminated ones (inFlight left at 1): what planChunks chooses among, and the slices a device
+// of a multi-device run reads (multi_device_plan.h).
+OpChunkPlan opChunkCandidate(const TensorProgram &program, uint32_t op, uint32_t outVars,
+                             uint32_t elimVars, const ChunkPlanOptions &options = {});
+
 Result<ChunkPlan> planChunks(const TensorProgram &program, const ChunkPlanOptions &options);
 
 // The rows of input `input` (its position in op.inputs) that step (chunk, slice) reads:

@@ -4,6 +4,7 @@
 #include "backends/tensor/cuda/chunk_layout.h"
 #include "backends/tensor/cuda/level_launch.h"
 #include "backends/tensor/cuda/narrow_costs.h"
+#include "backends/tensor/cuda/op_launch.h"
 #include "backends/tensor/cuda/op_profile.h"
 #include "backends/tensor/cuda/tensor_gpu_chunked.h"
 #include "backends/tensor/cuda/tensor_modules.h"
@@ -35,7 +36,7 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
                          GpuExecStats &st) {
     if (Status s = program.verify(); !s)
         return s.error();
-    auto device = openDevice();
+    auto device = openDevice(options.device);
     if (!device)
         return device.error();
     Prepared p;
@@ -215,28 +216,11 @@ Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
         st.launches += (rows + options.chunkRows - 1) / options.chunkRows;
     }
     t0 = std::chrono::steady_clock::now();
-    const unsigned block = options.kernels.blockThreads;
-    const unsigned maxGrid = static_cast<unsigned>(d.info().multiprocessors) * 32;
     const EnqueueOp enqueue = [&](uint32_t o, StreamHandle stream) -> Status {
-        auto f = p.modules.function(o);
-        if (!f)
-            return f.error();
-        const bool warp = usesWarpPerRow(program, o, options.kernels);
-        const uint64_t rows = program.tables[program.ops[o].output].entries();
-        for (uint64_t begin = 0; begin < rows; begin += options.chunkRows) {
-            unsigned long long rowBegin = begin;
-            unsigned long long count = std::min(options.chunkRows, rows - begin);
-            DevicePtr in = listBuf->ptr() + listAt[o];
-            DevicePtr out = dt.at[program.ops[o].output] +
-                            begin * (float32 ? sizeof(float) : sizeof(double));
-            void *args[] = {&in, &out, &rowBegin, &count};
-            const uint64_t threads = count * (warp ? 32 : 1);
-            const unsigned grid = static_cast<unsigned>(
-                std::clamp<uint64_t>((threads + block - 1) / block, 1, maxGrid));
-            if (Status s = d.launch(*f, {grid, block, 0}, args, stream); !s)
-                return s;
-        }
-        return Ok{};
+        const uint32_t out = program.ops[o].output;
+        return launchOpRows(d, p.modules, program, o, p.kernels, options.chunkRows,
+                            listBuf->ptr() + listAt[o], dt.at[out], 0,
+                            program.tables[out].entries(), stream);
     };
     if (const char *path = opProfilePath()) { // diagnostic: each op alone, timed
         if (Status s = profileOps(d, program, enqueue, path,

@@ -30,6 +30,7 @@ struct GpuExecOptions {
     bool timeCopies = false;        // out of core: time every copy with events (stats below)
     bool useGraphs = true;          // in core: one CUDA graph per run (also ZBDDC_GPU_GRAPH=0: off)
     bool narrowCosts = true; // in core: float tables where exact (narrow_costs.h; ZBDDC_GPU_FLOAT32=0: off)
+    int device = 0;          // the GPU's ordinal
 };
 
 struct GpuExecStats {

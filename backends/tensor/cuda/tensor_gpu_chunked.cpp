@@ -1,5 +1,7 @@
 #include "backends/tensor/cuda/tensor_gpu_chunked.h"
 
+#include "ir/try.h"
+
 #include <algorithm>
 #include <chrono>
 
@@ -126,12 +128,6 @@ struct Slot {
     StreamHandle stream = nullptr;
     EventHandle uploaded = nullptr, computed = nullptr, downloaded = nullptr;
 };
-
-#define ZBDDC_TRY(expr)                                                                            \
-    do {                                                                                           \
-        if (Status st_ = (expr); !st_)                                                             \
-            return st_.error();                                                                    \
-    } while (0)
 
 } // namespace
 

@@ -2,6 +2,7 @@
 
 #include "backends/cuda/driver.h"
 #include "backends/tensor/cuda/level_launch.h"
+#include "backends/tensor/cuda/op_launch.h"
 #include "backends/tensor/cuda/tensor_modules.h"
 
 #include <algorithm>
@@ -50,7 +51,7 @@ Result<std::unique_ptr<TensorGpuSession>> TensorGpuSession::open(const TensorPro
                                                                  const GpuExecOptions &options) {
     if (Status s = program.verify(); !s)
         return s.error();
-    auto device = openDevice();
+    auto device = openDevice(options.device);
     if (!device)
         return device.error();
     auto st = std::make_unique<State>();
@@ -115,28 +116,10 @@ Status TensorGpuSession::State::place(uint32_t o) {
 
 // Op o's kernel over its output's rows, chunk by chunk, on `stream`.
 Status TensorGpuSession::State::enqueue(uint32_t o, StreamHandle stream) {
-    Device &d = *device;
     const TensorProgram &p = *program;
-    auto f = modules.function(o);
-    if (!f)
-        return f.error();
-    const unsigned block = options.kernels.blockThreads;
-    const unsigned maxGrid = static_cast<unsigned>(d.info().multiprocessors) * 32;
-    const bool warp = usesWarpPerRow(p, o, options.kernels);
-    const uint64_t rows = p.tables[p.ops[o].output].entries();
-    for (uint64_t begin = 0; begin < rows; begin += options.chunkRows) {
-        unsigned long long rowBegin = begin;
-        unsigned long long count = std::min(options.chunkRows, rows - begin);
-        DevicePtr in = inputLists[o].ptr();
-        DevicePtr out = tables[p.ops[o].output].ptr() + begin * sizeof(double);
-        void *args[] = {&in, &out, &rowBegin, &count};
-        const uint64_t threads = count * (warp ? 32 : 1);
-        const unsigned grid =
-            static_cast<unsigned>(std::clamp<uint64_t>((threads + block - 1) / block, 1, maxGrid));
-        if (Status l = d.launch(*f, {grid, block, 0}, args, stream); !l)
-            return l;
-    }
-    return Ok{};
+    const uint32_t out = p.ops[o].output;
+    return launchOpRows(*device, modules, p, o, options.kernels, options.chunkRows,
+                        inputLists[o].ptr(), tables[out].ptr(), 0, p.tables[out].entries(), stream);
 }
 
 Status TensorGpuSession::launch(std::span<const uint32_t> ops) {

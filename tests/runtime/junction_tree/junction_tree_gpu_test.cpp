@@ -1,7 +1,9 @@
 // Junction-tree propagation on the GPU (the generated tensor kernels, case index fastest) against
 // the CPU executor (case index slowest) and brute force: random tiny networks, and benchmark
 // networks with batches of 1, 7 and 1,024 sampled cases and one batch split over several runs by
-// a small memory budget; impossible cases fail alone. Skipped, saying why, without a GPU.
+// a small memory budget; impossible cases fail alone; cases split evenly over logical devices of
+// one GPU (and over the GPUs there are) answering as one device does. Skipped, saying why,
+// without a GPU.
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/moral_graph.h"
 #include "compiler/junction_tree/order_search.h"
@@ -24,7 +26,8 @@ namespace {
 
 const bool gpuPresent = skipProgramUnless(tensorGpuUsable(), "no usable GPU");
 
-JunctionTreeModel model(const BayesNet &net, const char *executor, uint64_t budget = 0) {
+JunctionTreeModel model(const BayesNet &net, const char *executor, uint64_t budget = 0,
+                        std::vector<int> gpus = {}) {
     OrderSearchOptions search;
     search.maxRuns = 8;
     auto tree = buildJunctionTree(net, searchOrder(moralGraph(net), search).order);
@@ -32,6 +35,7 @@ JunctionTreeModel model(const BayesNet &net, const char *executor, uint64_t budg
     JunctionTreeOptions options;
     options.executor = executor;
     options.memoryBudgetBytes = budget;
+    options.gpus = std::move(gpus);
     return JunctionTreeModel(net, std::move(*tree), options);
 }
 
@@ -131,5 +135,39 @@ TEST_CASE("jt gpu: benchmark networks answer batches as the CPU does", "[jt][gpu
         const auto chunked = small.run(Task::Mar, cases, &info);
         CHECK(info.runs > 1);
         checkSame(chunked, cpu.run(Task::Mar, cases), *net);
+    }
+}
+
+TEST_CASE("jt gpu: cases split evenly over several devices answer as the CPU does",
+          "[jt][gpu][multi-device]") {
+    REQUIRE(gpuPresent);
+    const auto dir = benchmarkNetworks();
+    if (!std::filesystem::exists(dir)) {
+        WARN("skipped: " << dir << " is absent");
+        return;
+    }
+    auto net = readNetworkFile((dir / "alarm.bif").string());
+    REQUIRE(net.ok());
+    std::mt19937 rng(11);
+    JunctionTreeModel cpu = model(*net, "cpu");
+    std::vector<std::vector<int>> lists = {{0, 0}, {0, 0, 0}};
+    if (auto count = resolveGpuRequest("all"); count && count->size() > 1)
+        lists.push_back(*count);
+    for (const std::vector<int> &gpus : lists) {
+        INFO(gpus.size() << " devices");
+        JunctionTreeModel spread = model(*net, "cuda", 0, gpus);
+        for (size_t batch : {size_t{1}, size_t{2}, size_t{301}}) { // fewer cases than devices too
+            INFO("batch " << batch);
+            const std::vector<Evidence> cases = sampledCases(*net, rng, batch);
+            for (Task task : {Task::Pr, Task::Mar, Task::Mpe}) {
+                JunctionTreeRunInfo info;
+                const auto answers = spread.run(task, cases, &info);
+                CHECK(info.devices == gpus.size());
+                checkSame(answers, cpu.run(task, cases), *net);
+                for (const auto &a : answers)
+                    if (a)
+                        CHECK(a->device.find("cases split over devices") != std::string::npos);
+            }
+        }
     }
 }

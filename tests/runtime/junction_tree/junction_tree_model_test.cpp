@@ -6,6 +6,7 @@
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/moral_graph.h"
 #include "compiler/junction_tree/order_search.h"
+#include "runtime/bucket_elimination/tensor_executor.h"
 #include "runtime/junction_tree/junction_tree_model.h"
 
 #include "tests/catch.hpp"
@@ -124,6 +125,30 @@ TEST_CASE("jt runtime: a batch with impossible cases answers the possible ones",
     CHECK(mar[1].ok());
     CHECK(mar[2].ok());
     CHECK(mar[3].ok());
+}
+
+TEST_CASE("jt runtime: several GPUs asked for where none is usable run on the CPU, as brute force",
+          "[jt][runtime][multi-device]") {
+    if (tensorGpuUsable()) {
+        WARN("a GPU is here: the spread itself is tested by test_junction_tree_gpu");
+        return;
+    }
+    std::mt19937 rng(31);
+    const BayesNet net = randomBayesNet(rng, 6);
+    std::vector<std::vector<int>> cases;
+    for (int k = 0; k < 5; ++k)
+        cases.push_back(randomEvidence(net, rng, 3));
+    JunctionTreeOptions options; // executor auto
+    options.gpus = {0, 0};
+    JunctionTreeModel model = junctionTreeModel(net, options);
+    checkAgainstBruteForce(model, net, cases);
+    JunctionTreeRunInfo info;
+    std::vector<Evidence> evidence;
+    for (const auto &e : cases)
+        evidence.push_back(runtimeEvidence(e));
+    (void)model.run(Task::Pr, evidence, &info);
+    CHECK(info.devices == 1);
+    CHECK(info.device.rfind("cpu", 0) == 0);
 }
 
 TEST_CASE("jt runtime: P(e) far below the smallest double, on a 1,500-variable chain",

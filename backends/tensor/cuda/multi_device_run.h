@@ -1,0 +1,49 @@
+// The run of a MultiDevicePlan (multi_device_plan.h) over devices seen through two small
+// interfaces, so that the orchestration runs and is tested without a GPU: a SliceDevice holds one
+// row range per table and runs tasks; a DeviceFabric copies rows between devices (on GPUs:
+// device-to-device copies where two logical devices share a GPU, NCCL or peer copies between GPUs:
+// tensor_gpu_multi.h). Level by level: reserves, uploads and device-to-device moves, then every
+// device's tasks launched before any is waited for, so the devices work at once, then the
+// downloads of what they computed and the releases.
+#pragma once
+
+#include "backends/tensor/cuda/multi_device_plan.h"
+
+#include <span>
+#include <vector>
+
+namespace zbddc {
+
+class SliceDevice {
+  public:
+    virtual ~SliceDevice() = default;
+    // The device's range of `table` becomes `rows`, keeping the rows it held.
+    virtual Status reserve(uint32_t table, RowSpan rows) = 0;
+    // The device holds no row of `table` any more.
+    virtual Status release(uint32_t table) = 0;
+    // Synchronous copies of `values.size()` rows from row `firstRow` of the table.
+    virtual Status upload(uint32_t table, uint64_t firstRow, std::span<const double> values) = 0;
+    virtual Status download(uint32_t table, uint64_t firstRow, std::span<double> values) = 0;
+    // Enqueues the tasks (one level's, this device's) and returns; wait() blocks until done.
+    virtual Status launch(std::span<const DeviceTask> tasks) = 0;
+    virtual Status wait() = 0;
+};
+
+class DeviceFabric {
+  public:
+    virtual ~DeviceFabric() = default;
+    // Device-to-device moves (no kHost end), complete on return; one level's may run at once.
+    virtual Status copy(std::span<const TableMove> moves) = 0;
+};
+
+struct MultiDeviceStats {
+    double uploadMs = 0, peerMs = 0, computeMs = 0, downloadMs = 0;
+};
+
+// Computed tables by id, inputs empty: the layout of runTensorProgramCpu.
+Result<std::vector<std::vector<double>>>
+runTensorProgramMultiDevice(const TensorProgram &program, const MultiDevicePlan &plan,
+                            std::span<SliceDevice *const> devices, DeviceFabric &fabric,
+                            MultiDeviceStats *stats = nullptr);
+
+} // namespace zbddc

@@ -1,0 +1,32 @@
+#include "backends/tensor/cuda/op_launch.h"
+
+#include <algorithm>
+
+namespace zbddc::cuda {
+
+Status launchOpRows(Device &d, const TensorModules &modules, const TensorProgram &p, uint32_t o,
+                    const TensorKernelOptions &kernels, uint64_t chunkRows, DevicePtr inputs,
+                    DevicePtr out, uint64_t rowBegin, uint64_t rows, StreamHandle stream) {
+    auto f = modules.function(o);
+    if (!f)
+        return f.error();
+    const unsigned block = kernels.blockThreads;
+    const unsigned maxGrid = static_cast<unsigned>(d.info().multiprocessors) * 32;
+    const bool warp = usesWarpPerRow(p, o, kernels);
+    const uint64_t valueBytes = kernels.float32 ? sizeof(float) : sizeof(double);
+    for (uint64_t done = 0; done < rows; done += chunkRows) {
+        unsigned long long begin = rowBegin + done;
+        unsigned long long count = std::min(chunkRows, rows - done);
+        DevicePtr in = inputs;
+        DevicePtr chunkOut = out + done * valueBytes;
+        void *args[] = {&in, &chunkOut, &begin, &count};
+        const uint64_t threads = count * (warp ? 32 : 1);
+        const unsigned grid =
+            static_cast<unsigned>(std::clamp<uint64_t>((threads + block - 1) / block, 1, maxGrid));
+        if (Status l = d.launch(*f, {grid, block, 0}, args, stream); !l)
+            return l;
+    }
+    return Ok{};
+}
+
+} // namespace zbddc::cuda

@@ -1,0 +1,19 @@
+// One op's kernel launched over a range of its output rows, in launches of at most `chunkRows`
+// rows (a grid of one thread, or one warp, per row, capped at 32 blocks per multiprocessor): what
+// the in-core executor and the GPU session run per op, whole, and a device of a multi-device run
+// per slice. Tables of doubles, or of floats with kernels.float32.
+#pragma once
+
+#include "backends/cuda/driver.h"
+#include "backends/tensor/cuda/tensor_modules.h"
+
+namespace zbddc::cuda {
+
+// `inputs` is the device array of the op's input addresses (tensor_kernels.h: whole-table
+// offsets), `out` the address of output row `rowBegin`.
+Status launchOpRows(Device &device, const TensorModules &modules, const TensorProgram &program,
+                    uint32_t op, const TensorKernelOptions &kernels, uint64_t chunkRows,
+                    DevicePtr inputs, DevicePtr out, uint64_t rowBegin, uint64_t rows,
+                    StreamHandle stream);
+
+} // namespace zbddc::cuda
