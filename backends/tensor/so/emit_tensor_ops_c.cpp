@@ -224,7 +224,8 @@ void emitOpsC(const TensorProgram &p, const TensorTableLayout &l, const TensorOp
     emitArray(c, "unsigned char", n + "op_reduces", opReduces);
     c << "\n";
     for (uint32_t o = 0; o < p.ops.size(); ++o)
-        emitOp(p, l, opt, o, c);
+        if (opt.specialised.empty() || opt.specialised[o])
+            emitOp(p, l, opt, o, c);
 }
 
 void emitStringLiteral(std::ostream &c, const std::string &name, const std::string &text) {

@@ -27,6 +27,10 @@ struct TensorOpsC {
     // Bucket elimination's evidence: each op of one eliminated variable takes ⊗ `ev[x]` of that
     // variable's value x (a 0/+inf mask in min-sum); op functions receive `ev` either way.
     bool evidenceMask = false;
+    // Ops that get a specialised function (empty: all); the others are left to the caller's
+    // generic loop, which reads the op arrays (a network.so's small ops: thousands of specialised
+    // functions cost gcc a minute, and a small op's work is nothing beside a call).
+    std::vector<bool> specialised;
 };
 
 struct TensorTableLayout {
@@ -45,7 +49,7 @@ void appendBlob(const TensorProgram &p, const TensorTableLayout &layout, std::ve
 std::string unsupportedByOpsC(const TensorProgram &p);
 
 // `static void PREFIXop_N(double *msg, const double *ev, uint64_t o_begin, uint64_t o_end)`
-// per op: rows [o_begin, o_end) of the op's outer index (its leading output variables merged
+// per specialised op: rows [o_begin, o_end) of the op's outer index (its leading output variables merged
 // into one index of at least 64 values, so that threads can share rows), and the arrays
 // PREFIXdomain, PREFIXtable_blob, PREFIXtable_offset, PREFIXtable_first, PREFIXscope_var,
 // PREFIXscope_stride, PREFIXop_first, PREFIXop_input, PREFIXop_vfirst, PREFIXop_var,
