@@ -1,6 +1,7 @@
 // `zbddc run MODEL --task ...`: answer queries on a model.
 #include "ir/text_lines.h"
 #include "runtime/model.h"
+#include "runtime/network_library.h"
 #include "tools/zbddc/cmd_run_cost_network.h"
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/load_model.h"
@@ -148,6 +149,8 @@ int runCommand(const RunOptions &o) {
                   << o.route << "\n";
         return 2;
     }
+    if (fileExtension(o.model) == ".so" && NetworkLibrary::isNetworkLibrary(o.model))
+        return runNetworkLibraryCommand(o); // a network.so (route jt)
     if (isCostNetworkRun(o)) // a .wcsp takes the bucket-elimination route
         return runCostNetworkCommand(o);
     if (o.device == "split") {
