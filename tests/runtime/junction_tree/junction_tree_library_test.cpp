@@ -10,6 +10,7 @@
 #include "runtime/junction_tree/junction_tree_library.h"
 #include "runtime/junction_tree/junction_tree_model.h"
 #include "runtime/network_library.h"
+#include "zbdd_network.h"
 
 #include "tests/catch.hpp"
 #include "tests/support/jt_testing.h"
@@ -18,6 +19,8 @@
 #include "tests/support/skip.h"
 
 #include <cmath>
+#include <cstdint>
+#include <dlfcn.h>
 #include <random>
 
 using namespace zbddc;
@@ -139,4 +142,53 @@ TEST_CASE("network.so: benchmark networks against variable elimination and the i
             }
         }
     }
+}
+
+TEST_CASE("network.so: the C ABI refuses bad arguments before reading anything",
+          "[jt][network_so][abi]") {
+    BayesNet net;
+    net.variables.push_back({"A", {"a0", "a1", "a2"}, {}, {0.2, 0.3, 0.5}});
+    net.variables.push_back({"B", {"b0", "b1"}, {0}, {0.9, 0.1, 0.4, 0.6, 0.5, 0.5}});
+    const NetworkLibrary keep = compileNetwork(net, "abi"); // checked, and kept loaded
+    void *lib = dlopen((scratchDir() + "/abi.so").c_str(), RTLD_NOW | RTLD_LOCAL);
+    REQUIRE(lib);
+    auto pr = reinterpret_cast<int (*)(const int *, size_t, double *, int *)>(
+        dlsym(lib, "zbdd_network_pr"));
+    auto mar = reinterpret_cast<int (*)(const int *, size_t, double *, double *, int *)>(
+        dlsym(lib, "zbdd_network_mar"));
+    auto mpe = reinterpret_cast<int (*)(const int *, size_t, int *, double *, int *)>(
+        dlsym(lib, "zbdd_network_mpe"));
+    auto marginals = reinterpret_cast<size_t (*)(void)>(dlsym(lib, "zbdd_network_num_marginals"));
+    REQUIRE((pr && mar && mpe && marginals));
+    CHECK(marginals() == 5);
+    alignas(8) double log10[4], m[4 * 5 + 1];
+    alignas(8) int status[4], assignment[4 * 2 + 1];
+    const int evidence[] = {0, -1, -1, 1, 2, 0, -1, -1};
+
+    CHECK(pr(evidence, 0, nullptr, nullptr) == ZBDD_NETWORK_OK); // nothing to read or write
+    CHECK(pr(evidence, 4, nullptr, status) == ZBDD_NETWORK_EARG);
+    CHECK(pr(evidence, 4, log10, nullptr) == ZBDD_NETWORK_EARG);
+    CHECK(mar(evidence, 4, nullptr, log10, status) == ZBDD_NETWORK_EARG);
+    CHECK(mpe(evidence, 4, nullptr, log10, status) == ZBDD_NETWORK_EARG);
+    const auto misaligned = reinterpret_cast<double *>(reinterpret_cast<char *>(m) + 4);
+    CHECK(pr(evidence, 4, misaligned, status) == ZBDD_NETWORK_EARG);
+    CHECK(mar(evidence, 4, misaligned, log10, status) == ZBDD_NETWORK_EARG);
+    CHECK(pr(evidence, SIZE_MAX / 2, log10, status) == ZBDD_NETWORK_EARG); // bytes overflow
+    CHECK(pr(evidence, size_t{1} << 40, log10, status) == ZBDD_NETWORK_EARG); // unmapped end
+    const int outOfRange[] = {3, -1};
+    CHECK(pr(outOfRange, 1, log10, status) == ZBDD_NETWORK_EARG);
+    const int negative[] = {-2, -1};
+    CHECK(pr(negative, 1, log10, status) == ZBDD_NETWORK_EARG);
+
+    // NULL evidence: every case unobserved; P(e) = 1, and the marginals are the priors.
+    REQUIRE(mar(nullptr, 2, m, log10, status) == ZBDD_NETWORK_OK);
+    CHECK(status[1] == ZBDD_CASE_OK);
+    CHECK(log10[1] == Approx(0).margin(1e-15));
+    CHECK(m[5 + 1] == Approx(0.3));
+    CHECK(m[5 + 3] == Approx(0.2 * 0.9 + 0.3 * 0.4 + 0.5 * 0.5));
+    REQUIRE(mpe(evidence, 4, assignment, log10, status) == ZBDD_NETWORK_OK);
+    CHECK(assignment[2 * 2] == 2); // A observed as a2: B's best is b0 (a tie, the first wins)
+    CHECK(assignment[2 * 2 + 1] == 0);
+    CHECK(log10[2] == Approx(std::log10(0.5 * 0.5)));
+    dlclose(lib);
 }
