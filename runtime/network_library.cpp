@@ -76,6 +76,16 @@ Result<NetworkLibrary> NetworkLibrary::open(const std::string &path) {
 
 void NetworkLibrary::setThreads(unsigned threads) const { handle_->threads(threads); }
 
+bool NetworkLibrary::answers(Task task) const {
+    for (const auto &[key, value] : metadata_.facts)
+        if (key == "tasks") {
+            const std::string name = taskName(task);
+            const std::string list = "," + value + ",";
+            return list.find("," + name + ",") != std::string::npos;
+        }
+    return false;
+}
+
 namespace {
 
 constexpr double kLn10 = 2.302585092994045684;
@@ -139,6 +149,11 @@ std::vector<Result<TaskResult>> NetworkLibrary::run(Task task, std::span<const E
     const double perCase = cases.empty() ? 0 : msSince(start) / static_cast<double>(cases.size());
     const std::string device = "cpu (network.so, route " + metadata_.route + ")";
     for (size_t c = 0; c < cases.size(); ++c) {
+        if (!contradicted[c] && status[c] == ZBDD_CASE_UNDERFLOW) {
+            results.push_back(error("P(e) is 0 or below float64's range in this model.so; one "
+                                    "compiled with --numeric log tells them apart"));
+            continue;
+        }
         const bool zero = contradicted[c] || status[c] == ZBDD_CASE_ZERO;
         if (zero && task != Task::Pr) {
             results.push_back(error(std::string(task == Task::Mar ? "MAR" : "MPE") +

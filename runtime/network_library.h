@@ -23,6 +23,9 @@ class NetworkLibrary {
     static Result<NetworkLibrary> open(const std::string &path);
 
     const NetworkMetadata &metadata() const { return metadata_; }
+    // Whether the .so answers `task` (its metadata's `tasks`: pr,mar,mpe for route jt; pr,mar for
+    // a sum-product MLF; none for other circuits, which answer ZBDD_NETWORK_ENOTASK).
+    bool answers(Task task) const;
     // zbdd_network_set_threads: 0 = every online core (the default).
     void setThreads(unsigned threads) const;
     // One result per case, as JunctionTreeModel::run returns them (a case with P(e) = 0 fails

@@ -84,7 +84,8 @@ Result<JunctionTreeLibraryStats> writeJunctionTreeLibrary(const BayesNet &net,
     const JunctionTreeStats shape = junctionTreeStats(tree);
     NetworkMetadata m;
     m.route = "jt";
-    m.facts = {{"batch", std::to_string(batch)},
+    m.facts = {{"tasks", "pr,mar,mpe"},
+               {"batch", std::to_string(batch)},
                {"cliques", std::to_string(shape.cliques)},
                {"induced_width", std::to_string(shape.inducedWidth)},
                {"total_clique_entries", exactText(shape.totalCliqueEntries)}};

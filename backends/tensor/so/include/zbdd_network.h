@@ -25,6 +25,10 @@ extern "C" {
 /* Per-case status (the call itself returned ZBDD_NETWORK_OK). */
 #define ZBDD_CASE_OK 0
 #define ZBDD_CASE_ZERO 1 /* P(e) = 0: PR answers log10 = -inf; MAR and MPE are undefined */
+/* Route mlf compiled with --numeric float64 only: P(e) is 0 or below float64's range (1e-308),
+ * which that arithmetic cannot tell apart; treated as ZBDD_CASE_ZERO. A --numeric log .so (and
+ * route jt, whose messages are rescaled) never answers it. */
+#define ZBDD_CASE_UNDERFLOW 2
 
 /* An evidence entry for a variable that the case leaves unobserved. */
 #define ZBDD_UNOBSERVED (-1)
