@@ -23,9 +23,9 @@ int main(int argc, char **argv) {
         fprintf(stderr, "%s\n", dlerror());
         return 1;
     }
-    size_t (*num_variables)(void) = SYMBOL(size_t (*)(void), "zbdd_network_num_variables");
+    size_t (*num_variables)(void) = SYMBOL(size_t(*)(void), "zbdd_network_num_variables");
     unsigned (*num_states)(size_t) = SYMBOL(unsigned (*)(size_t), "zbdd_network_num_states");
-    size_t (*num_marginals)(void) = SYMBOL(size_t (*)(void), "zbdd_network_num_marginals");
+    size_t (*num_marginals)(void) = SYMBOL(size_t(*)(void), "zbdd_network_num_marginals");
     const char *(*metadata)(void) = SYMBOL(const char *(*)(void), "zbdd_network_metadata");
     int (*pr)(const int *, size_t, double *, int *) =
         SYMBOL(int (*)(const int *, size_t, double *, int *), "zbdd_network_pr");

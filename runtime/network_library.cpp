@@ -39,7 +39,8 @@ Result<NetworkLibrary> NetworkLibrary::open(const std::string &path) {
     h.lib = dlopen(where.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (!h.lib) {
         const char *why = dlerror();
-        return errorAt(path, 0, std::string("cannot load network: ") + (why ? why : "dlopen failed"));
+        return errorAt(path, 0,
+                       std::string("cannot load network: ") + (why ? why : "dlopen failed"));
     }
     auto abi = reinterpret_cast<int (*)(void)>(dlsym(h.lib, "zbdd_network_abi_version"));
     auto count = reinterpret_cast<size_t (*)(void)>(dlsym(h.lib, "zbdd_network_num_variables"));
@@ -53,12 +54,13 @@ Result<NetworkLibrary> NetworkLibrary::open(const std::string &path) {
     h.threads = reinterpret_cast<decltype(h.threads)>(dlsym(h.lib, "zbdd_network_set_threads"));
     if (!abi || !count || !states || !meta || !h.pr || !h.mar || !h.mpe || !h.numMarginals ||
         !h.threads)
-        return errorAt(path, 0, "not a network .so: the zbdd_network_* functions of "
-                                "zbdd_network.h are missing (compile the network again)");
+        return errorAt(path, 0,
+                       "not a network .so: the zbdd_network_* functions of "
+                       "zbdd_network.h are missing (compile the network again)");
     if (abi() != ZBDD_NETWORK_ABI_VERSION)
-        return errorAt(path, 0, "network ABI version " + std::to_string(abi()) +
-                                    " is not the supported " +
-                                    std::to_string(ZBDD_NETWORK_ABI_VERSION));
+        return errorAt(path, 0,
+                       "network ABI version " + std::to_string(abi()) + " is not the supported " +
+                           std::to_string(ZBDD_NETWORK_ABI_VERSION));
     auto m = parseNetworkMetadata(meta(), path + "(metadata)");
     if (!m)
         return m.error();
@@ -74,7 +76,9 @@ Result<NetworkLibrary> NetworkLibrary::open(const std::string &path) {
     return n;
 }
 
-void NetworkLibrary::setThreads(unsigned threads) const { handle_->threads(threads); }
+void NetworkLibrary::setThreads(unsigned threads) const {
+    handle_->threads(threads);
+}
 
 bool NetworkLibrary::answers(Task task) const {
     for (const auto &[key, value] : metadata_.facts)
@@ -92,16 +96,21 @@ constexpr double kLn10 = 2.302585092994045684;
 
 const char *returnCodeText(int rc) {
     switch (rc) {
-    case ZBDD_NETWORK_ENOMEM: return "out of memory (ZBDD_NETWORK_ENOMEM)";
-    case ZBDD_NETWORK_EARG: return "an argument was refused (ZBDD_NETWORK_EARG)";
-    case ZBDD_NETWORK_ENOTASK: return "this .so does not answer the task (ZBDD_NETWORK_ENOTASK)";
-    default: return "an unknown return code";
+    case ZBDD_NETWORK_ENOMEM:
+        return "out of memory (ZBDD_NETWORK_ENOMEM)";
+    case ZBDD_NETWORK_EARG:
+        return "an argument was refused (ZBDD_NETWORK_EARG)";
+    case ZBDD_NETWORK_ENOTASK:
+        return "this .so does not answer the task (ZBDD_NETWORK_ENOTASK)";
+    default:
+        return "an unknown return code";
     }
 }
 
 } // namespace
 
-std::vector<Result<TaskResult>> NetworkLibrary::run(Task task, std::span<const Evidence> cases) const {
+std::vector<Result<TaskResult>> NetworkLibrary::run(Task task,
+                                                    std::span<const Evidence> cases) const {
     const size_t n = metadata_.variables.size();
     std::vector<Result<TaskResult>> results;
     if (task == Task::Eval) {
@@ -134,16 +143,19 @@ std::vector<Result<TaskResult>> NetworkLibrary::run(Task task, std::span<const E
             rc = h.pr(evidence.data(), cases.size(), log10.data(), status.data());
         else if (task == Task::Mar) {
             marginals.resize(cases.size() * width);
-            rc = h.mar(evidence.data(), cases.size(), marginals.data(), log10.data(), status.data());
+            rc =
+                h.mar(evidence.data(), cases.size(), marginals.data(), log10.data(), status.data());
         } else {
             assignment.resize(cases.size() * n);
-            rc = h.mpe(evidence.data(), cases.size(), assignment.data(), log10.data(), status.data());
+            rc = h.mpe(evidence.data(), cases.size(), assignment.data(), log10.data(),
+                       status.data());
         }
     }
     if (rc != ZBDD_NETWORK_OK) {
-        results.assign(cases.size(), errorAt(path_, 0, std::string("zbdd_network_") +
-                                                           std::string(taskName(task)) + ": " +
-                                                           returnCodeText(rc)));
+        results.assign(cases.size(),
+                       errorAt(path_, 0,
+                               std::string("zbdd_network_") + std::string(taskName(task)) + ": " +
+                                   returnCodeText(rc)));
         return results;
     }
     const double perCase = cases.empty() ? 0 : msSince(start) / static_cast<double>(cases.size());

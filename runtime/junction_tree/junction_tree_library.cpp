@@ -53,10 +53,9 @@ NetworkProgram networkProgram(JunctionTreeProgram &&jt) {
 
 } // namespace
 
-Result<JunctionTreeLibraryStats> writeJunctionTreeLibrary(const BayesNet &net,
-                                                          const JunctionTree &tree,
-                                                          const std::string &path,
-                                                          const JunctionTreeLibraryOptions &options) {
+Result<JunctionTreeLibraryStats>
+writeJunctionTreeLibrary(const BayesNet &net, const JunctionTree &tree, const std::string &path,
+                         const JunctionTreeLibraryOptions &options) {
     if (net.variables.empty())
         return error("a network without variables has no junction tree to compile");
     uint32_t batch = options.batch;
@@ -93,9 +92,9 @@ Result<JunctionTreeLibraryStats> writeJunctionTreeLibrary(const BayesNet &net,
         m.variables.push_back({v.name, v.states});
     NetworkSoOptions so;
     so.specialiseWork = options.specialiseWork;
-    auto seconds = writeNetworkSharedObject(networkProgram(std::move(*sum)),
-                                            networkProgram(std::move(*max)), batch,
-                                            writeNetworkMetadata(m), path, so);
+    auto seconds =
+        writeNetworkSharedObject(networkProgram(std::move(*sum)), networkProgram(std::move(*max)),
+                                 batch, writeNetworkMetadata(m), path, so);
     if (!seconds)
         return seconds.error();
     stats.compileSeconds = *seconds;

@@ -4,9 +4,9 @@
 // of evidence through the C ABI of zbdd_network.h. runtime/network_library.h loads it.
 #pragma once
 
+#include "backends/tensor/so/emit_network_c.h"
 #include "compiler/frontends/bn/bayes_net.h"
 #include "compiler/junction_tree/junction_tree.h"
-#include "backends/tensor/so/emit_network_c.h"
 #include "compiler/junction_tree/lower_junction_tree.h"
 #include "ir/result.h"
 
@@ -32,9 +32,8 @@ struct JunctionTreeLibraryStats {
 };
 
 // The tree must have been built from `net` (buildJunctionTree).
-Result<JunctionTreeLibraryStats> writeJunctionTreeLibrary(const BayesNet &net,
-                                                          const JunctionTree &tree,
-                                                          const std::string &path,
-                                                          const JunctionTreeLibraryOptions &options = {});
+Result<JunctionTreeLibraryStats>
+writeJunctionTreeLibrary(const BayesNet &net, const JunctionTree &tree, const std::string &path,
+                         const JunctionTreeLibraryOptions &options = {});
 
 } // namespace zbddc

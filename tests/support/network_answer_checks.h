@@ -158,8 +158,7 @@ inline LongChain longChain(uint32_t n) {
 }
 
 // PR, MAR and MPE of the chain's one case against the closed form.
-template <typename Answerer>
-void checkLongChain(Answerer &model, const LongChain &chain) {
+template <typename Answerer> void checkLongChain(Answerer &model, const LongChain &chain) {
     const uint32_t n = static_cast<uint32_t>(chain.e.size());
     const std::vector<int> &e = chain.e;
     const auto &posterior = chain.posterior;

@@ -27,7 +27,8 @@ int compileCommand(const CompileOptions &o) {
     }
     if (!o.costNetwork.order.orderFile.empty() || !o.costNetwork.order.heuristic.empty()) {
         std::cerr << "zbddc: --order and --heuristic apply to a problem.so (.wcsp, MARKOV .uai, "
-                     "BAYES .uai with --elimination), not to a network's MLF\n";
+                     "BAYES .uai with --elimination) and to a network's junction tree (--route "
+                     "jt), not to a network's MLF\n";
         return 2;
     }
     if (!o.semiring.empty() && (ext == ".zdd" || ext == ".txt") && o.emit.empty()) {

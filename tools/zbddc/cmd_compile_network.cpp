@@ -17,10 +17,10 @@ namespace {
 
 // Flags that only the MLF's circuit has: under auto they decide for it, with jt they are errors.
 const char *circuitFlag(const CompileOptions &o) {
-    return o.optLevel > 0                ? "-O compiles the circuit"
-           : !o.semiring.empty()         ? "--semiring chooses the circuit's semiring"
-           : o.numeric != "float64"      ? "--numeric chooses the circuit's arithmetic"
-           : !o.symbolPrefix.empty()     ? "--symbol-prefix names the circuit's exports"
+    return o.optLevel > 0                   ? "-O compiles the circuit"
+           : !o.semiring.empty()            ? "--semiring chooses the circuit's semiring"
+           : o.numeric != "float64"         ? "--numeric chooses the circuit's arithmetic"
+           : !o.symbolPrefix.empty()        ? "--symbol-prefix names the circuit's exports"
            : o.model.mlfOrder != "frontier" ? "--mlf-order orders the circuit's ZBDD"
                                             : nullptr;
 }
@@ -38,7 +38,12 @@ std::optional<int> compileNetworkByRoute(const CompileOptions &o) {
         std::cerr << "zbddc: --batch applies to --route jt\n";
         return 2;
     }
+    // With the MLF, compileCommand names --order/--heuristic as flags that do not apply.
+    const bool orderFlags =
+        !o.costNetwork.order.orderFile.empty() || !o.costNetwork.order.heuristic.empty();
     if (route == "mlf" || (route == "auto" && flag)) {
+        if (orderFlags)
+            return std::nullopt;
         std::cerr << "zbddc: note: route mlf: "
                   << (route == "mlf" ? std::string("asked for (--route mlf)")
                                      : std::string("auto: ") + flag)
@@ -60,7 +65,8 @@ std::optional<int> compileNetworkByRoute(const CompileOptions &o) {
     const RouteChoice choice =
         chooseNetworkRoute(route, o.model.zbddNodeLimit, *net, junctionTreeStats(*tree), 1);
     if (!choice.junctionTree) {
-        std::cerr << "zbddc: note: route mlf: " << choice.why << "\n";
+        if (!orderFlags)
+            std::cerr << "zbddc: note: route mlf: " << choice.why << "\n";
         return std::nullopt;
     }
     printWarnings(net->warnings);

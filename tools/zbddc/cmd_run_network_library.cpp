@@ -25,8 +25,8 @@ int runNetworkLibraryCommand(const RunOptions &o) {
         return reportError(lib.error());
     const std::string &route = lib->metadata().route;
     if (o.route != "auto" && o.route != route) {
-        std::cerr << "zbddc: " << o.model << " holds route " << route << ", not --route "
-                  << o.route << "\n";
+        std::cerr << "zbddc: " << o.model << " holds route " << route << ", not --route " << o.route
+                  << "\n";
         return 2;
     }
     if (o.device == "cuda" || o.device == "reference")

@@ -29,14 +29,14 @@ ZBDD_HIDDEN extern const char zbdd_gen_metadata[];
 #define CHUNK_BYTES ((size_t)32 << 20)
 
 static struct {
-    int answers;                /* sum-product, no free inputs: PR and MAR */
+    int answers; /* sum-product, no free inputs: PR and MAR */
     size_t variables, inputs, marginals;
-    unsigned *states;           /* per variable */
-    size_t *offset;             /* per variable: its first marginal */
-    long *indicator;            /* per input: offset(v) + state, or -1 */
-    long *variable;             /* per input: an indicator's variable, or -1 */
-    double *value;              /* per input: a parameter's value */
-    char *metadata;             /* the network metadata text */
+    unsigned *states; /* per variable */
+    size_t *offset;   /* per variable: its first marginal */
+    long *indicator;  /* per input: offset(v) + state, or -1 */
+    long *variable;   /* per input: an indicator's variable, or -1 */
+    double *value;    /* per input: a parameter's value */
+    char *metadata;   /* the network metadata text */
 } net;
 static pthread_once_t net_once = PTHREAD_ONCE_INIT;
 
@@ -121,23 +121,28 @@ static void read_metadata(void) {
         net.answers = 0;
         return;
     }
-    int n = snprintf(net.metadata, head, "zbdd-network 1\nroute mlf\nsemiring %.*s\nnumeric %.*s\n"
-                     "tasks %s\n", (int)semiring_length, semiring, (int)numeric_length, numeric,
+    int n = snprintf(net.metadata, head,
+                     "zbdd-network 1\nroute mlf\nsemiring %.*s\nnumeric %.*s\n"
+                     "tasks %s\n",
+                     (int)semiring_length, semiring, (int)numeric_length, numeric,
                      net.answers ? "pr,mar" : "none");
     memcpy(net.metadata + n, vars_start, (size_t)(vars_end - vars_start));
     net.metadata[n + (vars_end - vars_start)] = '\n';
     net.metadata[n + (vars_end - vars_start) + 1] = '\0';
 }
 
-static void ready(void) { pthread_once(&net_once, read_metadata); }
+static void ready(void) {
+    pthread_once(&net_once, read_metadata);
+}
 
 /* One case's inputs: indicators 1 where consistent with the evidence, parameters their values. */
 static void fill_inputs(double *x, const int *evidence) {
     for (size_t i = 0; i < net.inputs; ++i) {
         const long v = net.variable[i];
         const int e = evidence && v >= 0 ? evidence[v] : ZBDD_UNOBSERVED;
-        x[i] = v < 0 ? net.value[i]
-                     : e == ZBDD_UNOBSERVED || (size_t)e == (size_t)net.indicator[i] - net.offset[v];
+        x[i] = v < 0
+                   ? net.value[i]
+                   : e == ZBDD_UNOBSERVED || (size_t)e == (size_t)net.indicator[i] - net.offset[v];
     }
 }
 
@@ -207,7 +212,9 @@ static int answer(const int *evidence, size_t cases, double *marginals, double *
     return rc;
 }
 
-ZBDD_EXPORT int zbdd_network_abi_version(void) { return ZBDD_NETWORK_ABI_VERSION; }
+ZBDD_EXPORT int zbdd_network_abi_version(void) {
+    return ZBDD_NETWORK_ABI_VERSION;
+}
 ZBDD_EXPORT size_t zbdd_network_num_variables(void) {
     ready();
     return net.variables;
@@ -224,7 +231,9 @@ ZBDD_EXPORT const char *zbdd_network_metadata(void) {
     ready();
     return net.metadata ? net.metadata : "zbdd-network 1\nroute mlf\ntasks none\nvariables 0\n";
 }
-ZBDD_EXPORT void zbdd_network_set_threads(unsigned threads) { zbdd_so_set_threads(threads); }
+ZBDD_EXPORT void zbdd_network_set_threads(unsigned threads) {
+    zbdd_so_set_threads(threads);
+}
 
 ZBDD_EXPORT int zbdd_network_pr(const int *evidence, size_t cases, double *log10_pr, int *status) {
     return answer(evidence, cases, 0, log10_pr, status);

@@ -109,11 +109,12 @@ void emitProgram(const NetworkProgram &n, const std::string &name, uint64_t blob
       << "    " << x << "table_first, " << x << "scope_var,\n"
       << "    " << x << "op_first, " << x << "op_input, " << x << "op_vfirst, " << x << "op_var,\n"
       << "    " << x << "op_reduces, " << x << "ops, " << x << "op_outer,\n"
-      << "    " << x << "op_inverse_max, " << x << "op_output, " << x << "op_out_axes, " << x << "op_axis_first, " << x
-      << "op_axis_size, " << x << "op_stride_first, " << x << "op_stride,\n"
+      << "    " << x << "op_inverse_max, " << x << "op_output, " << x << "op_out_axes, " << x
+      << "op_axis_first, " << x << "op_axis_size, " << x << "op_stride_first, " << x
+      << "op_stride,\n"
       << "    " << p.ops.size() << "u, " << prOps << "u, " << layout.messageEntries << "u,\n"
-      << "    " << x << "evidence_table, " << n.normaliser << "u, " << n.scales.size() << "u, "
-      << x << "scales, " << x << "marginal_table};\n\n";
+      << "    " << x << "evidence_table, " << n.normaliser << "u, " << n.scales.size() << "u, " << x
+      << "scales, " << x << "marginal_table};\n\n";
 }
 
 } // namespace
@@ -122,9 +123,11 @@ Result<NetworkSource> emitNetworkC(const NetworkProgram &sum, const NetworkProgr
                                    uint32_t batch, const std::string &metadata,
                                    const std::string &blobPath, uint64_t specialiseWork) {
     const uint32_t numVariables = static_cast<uint32_t>(sum.evidenceTable.size());
-    if (std::string why = checkProgram(sum, Semiring::SumProduct, numVariables, batch); !why.empty())
+    if (std::string why = checkProgram(sum, Semiring::SumProduct, numVariables, batch);
+        !why.empty())
         return error("internal error: " + why);
-    if (std::string why = checkProgram(max, Semiring::MaxProduct, numVariables, batch); !why.empty())
+    if (std::string why = checkProgram(max, Semiring::MaxProduct, numVariables, batch);
+        !why.empty())
         return error("internal error: " + why);
     if (sum.marginalTable.size() != numVariables)
         return error("internal error: a network.so's sum program without its marginals");

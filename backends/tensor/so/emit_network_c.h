@@ -18,9 +18,10 @@ namespace zbddc {
 // One lowered program and the tables its driver reads; variable `numVariables` is the case.
 struct NetworkProgram {
     TensorProgram program;
-    std::vector<uint32_t> evidenceTable; // by variable: its indicator table (every variable has one)
-    uint32_t normaliser = 0;             // the root's scaled value
-    std::vector<uint32_t> scales;        // InverseMax tables of the collect messages
+    std::vector<uint32_t>
+        evidenceTable;            // by variable: its indicator table (every variable has one)
+    uint32_t normaliser = 0;      // the root's scaled value
+    std::vector<uint32_t> scales; // InverseMax tables of the collect messages
     std::vector<uint32_t> marginalTable; // by variable (sum program); empty for the max program
 };
 

@@ -33,10 +33,14 @@ RingC ringC(Semiring s, bool inverseMax) {
     if (inverseMax) // max over the entries, then its reciprocal
         return {" * ", "0.0", "acc = v > acc ? v : acc;"};
     switch (s) {
-    case Semiring::SumProduct: return {" * ", "0.0", "acc += v;"};
-    case Semiring::MaxProduct: return {" * ", "0.0", "acc = v > acc ? v : acc;"};
-    case Semiring::MinSum: return {" + ", "INFINITY", "acc = v < acc ? v : acc;"};
-    case Semiring::MaxSum: return {" + ", "(-INFINITY)", "acc = v > acc ? v : acc;"};
+    case Semiring::SumProduct:
+        return {" * ", "0.0", "acc += v;"};
+    case Semiring::MaxProduct:
+        return {" * ", "0.0", "acc = v > acc ? v : acc;"};
+    case Semiring::MinSum:
+        return {" + ", "INFINITY", "acc = v < acc ? v : acc;"};
+    case Semiring::MaxSum:
+        return {" + ", "(-INFINITY)", "acc = v > acc ? v : acc;"};
     }
     return {" * ", "0.0", "acc += v;"};
 }
@@ -56,8 +60,9 @@ void emitOp(const TensorProgram &p, const TensorTableLayout &l, const TensorOpsC
     const bool inverseMax = op.kind == TensorOpKind::InverseMax;
     const RingC ring = ringC(p.semiring, inverseMax);
     const size_t merged = outerVariables(out);
-    c << "/* " << tensorOpKindName(op.kind) << " of " << op.vars.size() << " variable(s): "
-      << op.inputs.size() << " table(s) in, " << out.entries() << " rows out */\n";
+    c << "/* " << tensorOpKindName(op.kind) << " of " << op.vars.size()
+      << " variable(s): " << op.inputs.size() << " table(s) in, " << out.entries()
+      << " rows out */\n";
     c << "static void " << opt.prefix << "op_" << o
       << "(double *msg, const double *ev, uint64_t o_begin, uint64_t o_end) {\n";
     for (size_t j = 0; j < op.inputs.size(); ++j)
@@ -170,7 +175,8 @@ TensorTableLayout layoutTables(const TensorProgram &p, const TensorOpsC &options
     return l;
 }
 
-void appendBlob(const TensorProgram &p, const TensorTableLayout &layout, std::vector<double> &blob) {
+void appendBlob(const TensorProgram &p, const TensorTableLayout &layout,
+                std::vector<double> &blob) {
     blob.reserve(blob.size() + layout.blobEntries);
     for (size_t t = 0; t < p.tables.size(); ++t)
         if (layout.inBlob[t])

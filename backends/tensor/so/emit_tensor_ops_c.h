@@ -49,8 +49,8 @@ void appendBlob(const TensorProgram &p, const TensorTableLayout &layout, std::ve
 std::string unsupportedByOpsC(const TensorProgram &p);
 
 // `static void PREFIXop_N(double *msg, const double *ev, uint64_t o_begin, uint64_t o_end)`
-// per specialised op: rows [o_begin, o_end) of the op's outer index (its leading output variables merged
-// into one index of at least 64 values, so that threads can share rows), and the arrays
+// per specialised op: rows [o_begin, o_end) of the op's outer index (its leading output variables
+// merged into one index of at least 64 values, so that threads can share rows), and the arrays
 // PREFIXdomain, PREFIXtable_blob, PREFIXtable_offset, PREFIXtable_first, PREFIXscope_var,
 // PREFIXscope_stride, PREFIXop_first, PREFIXop_input, PREFIXop_vfirst, PREFIXop_var,
 // PREFIXop_reduces (1 for the ops a traceback walks: Marginalize, EliminateBucket).

@@ -27,7 +27,7 @@ struct jt_program {
     const unsigned char *op_inverse_max;
     const unsigned *op_output, *op_out_axes, *op_axis_first, *op_axis_size, *op_stride_first;
     const uint64_t *op_stride; /* per input, per axis */
-    unsigned num_ops, pr_ops; /* PR runs the first pr_ops ops (collect and the root) */
+    unsigned num_ops, pr_ops;  /* PR runs the first pr_ops ops (collect and the root) */
     uint64_t message_entries;
     const unsigned *evidence_table; /* by variable */
     unsigned normaliser, num_scales;
@@ -83,7 +83,8 @@ static void advance(unsigned *idx, const unsigned *size, const uint64_t *stride,
  * in order; per row, every value of the eliminated variables. */
 static void generic_op(const struct jt_program *p, double *msg, unsigned o) {
     const unsigned first = p->op_first[o], inputs = p->op_first[o + 1] - first;
-    const unsigned axes = p->op_axis_first[o + 1] - p->op_axis_first[o], out_axes = p->op_out_axes[o];
+    const unsigned axes = p->op_axis_first[o + 1] - p->op_axis_first[o],
+                   out_axes = p->op_out_axes[o];
     const unsigned *size = p->op_axis_size + p->op_axis_first[o];
     const uint64_t *stride = p->op_stride + p->op_stride_first[o];
     const double *in[inputs ? inputs : 1];
@@ -166,7 +167,8 @@ static void read_marginals(const double *msg, const struct request *r, size_t c,
         double sum = 0.0;
         for (unsigned x = 0; x < p->domain[v]; ++x) {
             a[v] = x;
-            m[x] = s != ZBDD_UNOBSERVED ? ((unsigned)s == x) : table_value(p, msg, p->marginal_table[v], a);
+            m[x] = s != ZBDD_UNOBSERVED ? ((unsigned)s == x)
+                                        : table_value(p, msg, p->marginal_table[v], a);
             sum += m[x];
         }
         for (unsigned x = 0; x < p->domain[v]; ++x)
@@ -273,8 +275,10 @@ static int answer(struct request *r) {
     if ((r->evidence && !zbdd_valid_buffer(r->evidence, r->cases, NUM_VARIABLES, sizeof(int))) ||
         !zbdd_valid_buffer(r->status, r->cases, 1, sizeof(int)) ||
         !zbdd_valid_buffer(r->log10, r->cases, 1, sizeof(double)) ||
-        (r->task == TASK_MAR && !zbdd_valid_buffer(r->marginals, r->cases, NUM_MARGINALS, sizeof(double))) ||
-        (r->task == TASK_MPE && !zbdd_valid_buffer(r->assignment, r->cases, NUM_VARIABLES, sizeof(int))))
+        (r->task == TASK_MAR &&
+         !zbdd_valid_buffer(r->marginals, r->cases, NUM_MARGINALS, sizeof(double))) ||
+        (r->task == TASK_MPE &&
+         !zbdd_valid_buffer(r->assignment, r->cases, NUM_VARIABLES, sizeof(int))))
         return ZBDD_NETWORK_EARG;
     for (size_t i = 0; r->evidence && i < r->cases * NUM_VARIABLES; ++i) {
         const int s = r->evidence[i];
@@ -299,13 +303,21 @@ static int answer(struct request *r) {
     return r->done_chunks == r->chunks ? ZBDD_NETWORK_OK : ZBDD_NETWORK_ENOMEM;
 }
 
-EXPORT int zbdd_network_abi_version(void) { return ZBDD_NETWORK_ABI_VERSION; }
-EXPORT size_t zbdd_network_num_variables(void) { return NUM_VARIABLES; }
+EXPORT int zbdd_network_abi_version(void) {
+    return ZBDD_NETWORK_ABI_VERSION;
+}
+EXPORT size_t zbdd_network_num_variables(void) {
+    return NUM_VARIABLES;
+}
 EXPORT unsigned zbdd_network_num_states(size_t v) {
     return v < NUM_VARIABLES ? sum_program.domain[v] : 0u;
 }
-EXPORT size_t zbdd_network_num_marginals(void) { return NUM_MARGINALS; }
-EXPORT const char *zbdd_network_metadata(void) { return metadata; }
+EXPORT size_t zbdd_network_num_marginals(void) {
+    return NUM_MARGINALS;
+}
+EXPORT const char *zbdd_network_metadata(void) {
+    return metadata;
+}
 EXPORT void zbdd_network_set_threads(unsigned threads) {
     __atomic_store_n(&configured_threads, threads, __ATOMIC_RELAXED);
 }
@@ -315,14 +327,14 @@ EXPORT int zbdd_network_pr(const int *evidence, size_t cases, double *log10_pr, 
     return answer(&r);
 }
 
-EXPORT int zbdd_network_mar(const int *evidence, size_t cases, double *marginals,
-                            double *log10_pr, int *status) {
+EXPORT int zbdd_network_mar(const int *evidence, size_t cases, double *marginals, double *log10_pr,
+                            int *status) {
     struct request r = {TASK_MAR, evidence, cases, 0, marginals, log10_pr, 0, status, 0, 0};
     return answer(&r);
 }
 
-EXPORT int zbdd_network_mpe(const int *evidence, size_t cases, int *assignment,
-                            double *log10_value, int *status) {
+EXPORT int zbdd_network_mpe(const int *evidence, size_t cases, int *assignment, double *log10_value,
+                            int *status) {
     struct request r = {TASK_MPE, evidence, cases, 0, 0, log10_value, assignment, status, 0, 0};
     return answer(&r);
 }

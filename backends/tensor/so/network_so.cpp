@@ -17,7 +17,8 @@ Result<double> writeNetworkSharedObject(const NetworkProgram &sum, const Network
     if (Status s = tmp.create("zbddc-network"); !s)
         return s.error();
     const fs::path blobPath = tmp.path / "tables.bin";
-    auto source = emitNetworkC(sum, max, batch, metadata, blobPath.string(), options.specialiseWork);
+    auto source =
+        emitNetworkC(sum, max, batch, metadata, blobPath.string(), options.specialiseWork);
     if (!source)
         return source.error();
     const std::pair<const char *, const char *> texts[] = {

@@ -64,8 +64,8 @@ TEST_CASE("network.so: random tiny networks answer PR, MAR and MPE as brute forc
             cases.push_back(randomEvidence(net, rng, k == 0 ? 1000 : 3));
         JunctionTreeLibraryOptions options;
         options.batch = 1 + trial % 4;
-        options.belief = trial % 2 ? JunctionTreeLowering::Belief::Always
-                                   : JunctionTreeLowering::Belief::Never;
+        options.belief =
+            trial % 2 ? JunctionTreeLowering::Belief::Always : JunctionTreeLowering::Belief::Never;
         options.specialiseWork = trial % 3 ? 0 : kSpecialiseWork; // specialised C, generic loop
         const NetworkLibrary lib = compileNetwork(net, "tiny" + std::to_string(trial), options);
         lib.setThreads(1 + trial % 3); // answers do not depend on it
@@ -173,7 +173,7 @@ TEST_CASE("network.so: the C ABI refuses bad arguments before reading anything",
     const auto misaligned = reinterpret_cast<double *>(reinterpret_cast<char *>(m) + 4);
     CHECK(pr(evidence, 4, misaligned, status) == ZBDD_NETWORK_EARG);
     CHECK(mar(evidence, 4, misaligned, log10, status) == ZBDD_NETWORK_EARG);
-    CHECK(pr(evidence, SIZE_MAX / 2, log10, status) == ZBDD_NETWORK_EARG); // bytes overflow
+    CHECK(pr(evidence, SIZE_MAX / 2, log10, status) == ZBDD_NETWORK_EARG);    // bytes overflow
     CHECK(pr(evidence, size_t{1} << 40, log10, status) == ZBDD_NETWORK_EARG); // unmapped end
     const int outOfRange[] = {3, -1};
     CHECK(pr(outOfRange, 1, log10, status) == ZBDD_NETWORK_EARG);

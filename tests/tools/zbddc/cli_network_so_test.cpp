@@ -17,8 +17,8 @@ const std::string kAlarm = ZBDDC_BENCHMARKS_DIR "/bn/alarm.bif";
 
 // examples/query_network.c on a network .so: its stdout, or "" when it fails.
 std::string queryNetwork(const std::string &so, const std::string &evidence) {
-    const std::string cmd = std::string(ZBDDC_BINARY_DIR) + "/examples/zbdd_query_network '" + so +
-                            "' " + evidence;
+    const std::string cmd =
+        std::string(ZBDDC_BINARY_DIR) + "/examples/zbdd_query_network '" + so + "' " + evidence;
     std::string out;
     FILE *pipe = popen(cmd.c_str(), "r");
     REQUIRE(pipe);
@@ -52,7 +52,8 @@ TEST_CASE("run net.so prints what the in-process junction tree prints", "[jt][cl
     CHECK(written.err.find("2 case(s) per run") != std::string::npos);
     for (const char *task : {"pr", "mar", "mpe"}) {
         INFO(task);
-        const auto viaSo = runZbddc("run '" + so + "' --task " + task + " --evidence '" + evid + "'");
+        const auto viaSo =
+            runZbddc("run '" + so + "' --task " + task + " --evidence '" + evid + "'");
         const auto inProcess = runZbddc("run '" + kAlarm + "' --route jt --device cpu --task " +
                                         task + " --evidence '" + evid + "'");
         REQUIRE(viaSo.exitCode == inProcess.exitCode);
@@ -105,8 +106,8 @@ TEST_CASE("a network's MLF model.so answers PR and MAR through the same ABI as i
         INFO(task);
         const auto viaMlf = runZbddc("run '" + mlf + "' --task " + std::string(task) +
                                      " --evidence '" + evid + "'");
-        const auto viaJt = runZbddc("run '" + jt + "' --task " + std::string(task) +
-                                    " --evidence '" + evid + "'");
+        const auto viaJt =
+            runZbddc("run '" + jt + "' --task " + std::string(task) + " --evidence '" + evid + "'");
         REQUIRE(viaMlf.exitCode == 0);
         REQUIRE(viaJt.exitCode == 0);
         const auto json = runZbddc("run '" + mlf + "' --json --task " + std::string(task));

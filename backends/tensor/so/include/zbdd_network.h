@@ -18,8 +18,8 @@ extern "C" {
 
 /* Return codes of a call. */
 #define ZBDD_NETWORK_OK 0
-#define ZBDD_NETWORK_ENOMEM 1  /* working tables do not fit in memory */
-#define ZBDD_NETWORK_EARG 2    /* a NULL, misaligned or impossible buffer, or a state out of range */
+#define ZBDD_NETWORK_ENOMEM 1 /* working tables do not fit in memory */
+#define ZBDD_NETWORK_EARG 2   /* a NULL, misaligned or impossible buffer, or a state out of range */
 #define ZBDD_NETWORK_ENOTASK 3 /* this .so does not answer that task (route mlf: MPE) */
 
 /* Per-case status (the call itself returned ZBDD_NETWORK_OK). */
