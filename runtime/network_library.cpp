@@ -160,6 +160,11 @@ std::vector<Result<TaskResult>> NetworkLibrary::run(Task task,
     }
     const double perCase = cases.empty() ? 0 : msSince(start) / static_cast<double>(cases.size());
     const std::string device = "cpu (network.so, route " + metadata_.route + ")";
+    // Route mlf computes in its circuit's arithmetic; route jt in float64, rescaled per case.
+    Numeric numeric = Numeric::Float64;
+    for (const auto &[key, value] : metadata_.facts)
+        if (key == "numeric" && value == "log")
+            numeric = Numeric::Log;
     for (size_t c = 0; c < cases.size(); ++c) {
         if (!contradicted[c] && status[c] == ZBDD_CASE_UNDERFLOW) {
             results.push_back(error("P(e) is 0 or below float64's range in this model.so; one "
@@ -186,6 +191,7 @@ std::vector<Result<TaskResult>> NetworkLibrary::run(Task task,
         if (task == Task::Mpe)
             for (size_t v = 0; v < n; ++v)
                 r.assignment.push_back(static_cast<uint32_t>(assignment[c * n + v]));
+        r.numeric = numeric;
         r.device = device;
         r.timeMs = perCase;
         results.push_back(std::move(r));

@@ -292,6 +292,15 @@ static int answer(struct request *r) {
     unsigned threads = n < 1 ? 1u : n > (long)MAX_THREADS ? MAX_THREADS : (unsigned)n;
     if (threads > r->chunks)
         threads = (unsigned)r->chunks;
+    /* Each thread holds one run's tables: together at most a quarter of the physical memory. */
+    const struct jt_program *p = r->task == TASK_MPE ? &max_program : &sum_program;
+    const double run_bytes = (double)(p->message_entries + 1) * sizeof(double);
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page > 0) {
+        const double fit = (double)pages * (double)page / 4 / run_bytes;
+        if (fit < threads)
+            threads = fit < 1 ? 1u : (unsigned)fit;
+    }
     pthread_t ids[MAX_THREADS];
     int started[MAX_THREADS];
     for (unsigned t = 1; t < threads; ++t)
