@@ -92,6 +92,8 @@ writeJunctionTreeLibrary(const BayesNet &net, const JunctionTree &tree, const st
         m.variables.push_back({v.name, v.states});
     NetworkSoOptions so;
     so.specialiseWork = options.specialiseWork;
+    so.flags.insert(so.flags.end(), options.extraCompilerFlags.begin(),
+                    options.extraCompilerFlags.end());
     auto seconds =
         writeNetworkSharedObject(networkProgram(std::move(*sum)), networkProgram(std::move(*max)),
                                  batch, writeNetworkMetadata(m), path, so);

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace zbddc {
 
@@ -20,6 +21,7 @@ struct JunctionTreeLibraryOptions {
     JunctionTreeLowering::Belief belief = JunctionTreeLowering::Belief::ByCost;
     // Ops from this much work get specialised C, the rest a generic loop (emit_network_c.h).
     uint64_t specialiseWork = kSpecialiseWork;
+    std::vector<std::string> extraCompilerFlags; // appended to the C compiler's (tests: UBSan)
 };
 
 // Message tables of one run (one thread) stay near this size when the batch is chosen.
