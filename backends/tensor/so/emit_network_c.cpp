@@ -90,10 +90,13 @@ void emitProgram(const NetworkProgram &n, const std::string &name, uint64_t blob
         c << (o % 8 ? " " : "\n    ")
           << (ops.specialised[o] ? x + "op_" + std::to_string(o) : std::string("0")) << ",";
     c << (p.ops.empty() ? "0" : "") << "\n};\n";
-    std::vector<uint64_t> outer;
-    for (const TensorOp &op : p.ops)
+    std::vector<uint64_t> outer, work;
+    for (const TensorOp &op : p.ops) {
         outer.push_back(outerRows(p.tables[op.output]));
+        work.push_back(opWork(p, op));
+    }
     emitArray(c, "uint64_t", x + "op_outer", outer);
+    emitArray(c, "uint64_t", x + "op_work", work);
     emitArray(c, "unsigned", x + "evidence_table", n.evidenceTable);
     emitArray(c, "unsigned", x + "scales", n.scales);
     emitArray(c, "unsigned", x + "marginal_table", n.marginalTable);
@@ -108,7 +111,7 @@ void emitProgram(const NetworkProgram &n, const std::string &name, uint64_t blob
       << "scope_stride,\n"
       << "    " << x << "table_first, " << x << "scope_var,\n"
       << "    " << x << "op_first, " << x << "op_input, " << x << "op_vfirst, " << x << "op_var,\n"
-      << "    " << x << "op_reduces, " << x << "ops, " << x << "op_outer,\n"
+      << "    " << x << "op_reduces, " << x << "ops, " << x << "op_outer, " << x << "op_work,\n"
       << "    " << x << "op_inverse_max, " << x << "op_output, " << x << "op_out_axes, " << x
       << "op_axis_first, " << x << "op_axis_size, " << x << "op_stride_first, " << x
       << "op_stride,\n"
@@ -153,6 +156,7 @@ Result<NetworkSource> emitNetworkC(const NetworkProgram &sum, const NetworkProgr
     c << "__attribute__((section(\".zbddc\"), used)) static const char zbdd_marker[] = "
          "\"zbddc network.so abi \" ZBDD_NETWORK_ABI_STRING;\n\n";
     emitStringLiteral(c, "metadata", metadata);
+    c << kRunOpC;
     c << "#include \"zbdd_network_runtime.c\"\n\n";
     emitProgram(sum, "sum", 0, specialiseWork, c, out.blob);
     emitProgram(max, "max", out.blob.size(), specialiseWork, c, out.blob);

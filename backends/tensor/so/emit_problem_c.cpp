@@ -12,26 +12,8 @@ namespace zbddc {
 
 namespace {
 
-// Rows of one bucket shared over threads (pthreads: the .so needs only libc and libm); small
-// buckets, and any thread that cannot start, run on the calling thread. Each row is computed
-// the same way whoever computes it, so the answer does not depend on the thread count.
+// The problem.so's thread setting, over run_op (emit_tensor_ops_c.h's kRunOpC).
 constexpr const char *kThreads = R"zbdd_c(
-typedef void (*op_fn)(double *, const double *, uint64_t, uint64_t);
-typedef struct {
-    op_fn fn;
-    double *msg;
-    const double *ev;
-    uint64_t begin, end;
-} op_slice;
-
-static void *run_slice(void *arg) {
-    const op_slice *s = (const op_slice *)arg;
-    s->fn(s->msg, s->ev, s->begin, s->end);
-    return 0;
-}
-
-#define MAX_THREADS 256u
-#define THREAD_WORK 32768u /* entries below which a bucket stays on one thread */
 static unsigned configured_threads = 0; /* 0: every online core */
 
 EXPORT void zbdd_problem_set_threads(unsigned n) { configured_threads = n; }
@@ -39,34 +21,6 @@ EXPORT void zbdd_problem_set_threads(unsigned n) { configured_threads = n; }
 static unsigned solve_threads(void) {
     long n = configured_threads ? (long)configured_threads : sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1u : n > (long)MAX_THREADS ? MAX_THREADS : (unsigned)n;
-}
-
-static void run_op(op_fn fn, double *msg, const double *ev, uint64_t outer, uint64_t work,
-                   unsigned threads) {
-    unsigned t = work < THREAD_WORK ? 1u : threads;
-    if (t > outer)
-        t = (unsigned)outer;
-    if (t <= 1) {
-        fn(msg, ev, 0, outer);
-        return;
-    }
-    op_slice slices[MAX_THREADS];
-    pthread_t ids[MAX_THREADS];
-    int started[MAX_THREADS];
-    for (unsigned i = 0; i < t; ++i) {
-        slices[i].fn = fn;
-        slices[i].msg = msg;
-        slices[i].ev = ev;
-        slices[i].begin = outer * i / t;
-        slices[i].end = outer * (i + 1) / t;
-        started[i] = i > 0 && pthread_create(&ids[i], 0, run_slice, &slices[i]) == 0;
-    }
-    for (unsigned i = 0; i < t; ++i)
-        if (!started[i])
-            run_slice(&slices[i]);
-    for (unsigned i = 1; i < t; ++i)
-        if (started[i])
-            pthread_join(ids[i], 0);
 }
 
 )zbdd_c";
@@ -223,7 +177,7 @@ Result<ProblemSource> emitProblemC(const TensorProgram &p, const ProblemInfo &in
          "\"zbddc problem.so abi \" ZBDD_PROBLEM_ABI_STRING;\n\n";
     emitStringLiteral(c, "metadata", out.metadata);
     emitOpsC(p, layout, ops, c);
-    c << kThreads;
+    c << kRunOpC << kThreads;
     c << "/* Buckets in program order (a topological order of the elimination tree). */\n"
          "static void run_ops(double *msg, const double *mask, unsigned threads) {\n";
     for (uint32_t o = 0; o < p.ops.size(); ++o) {

@@ -142,6 +142,54 @@ std::string doubleLiteral(double v) {
     return s;
 }
 
+const char *const kRunOpC = R"zbdd_c(
+typedef void (*op_fn)(double *msg, const double *ev, uint64_t o_begin, uint64_t o_end);
+typedef struct {
+    op_fn fn;
+    double *msg;
+    const double *ev;
+    uint64_t begin, end;
+} op_slice;
+
+static void *run_slice(void *arg) {
+    const op_slice *s = (const op_slice *)arg;
+    s->fn(s->msg, s->ev, s->begin, s->end);
+    return 0;
+}
+
+#define MAX_THREADS 256u
+#define THREAD_WORK 32768u /* entries below which an op stays on one thread */
+
+static void run_op(op_fn fn, double *msg, const double *ev, uint64_t outer, uint64_t work,
+                   unsigned threads) {
+    unsigned t = work < THREAD_WORK ? 1u : threads;
+    if (t > outer)
+        t = (unsigned)outer;
+    if (t <= 1) {
+        fn(msg, ev, 0, outer);
+        return;
+    }
+    op_slice slices[MAX_THREADS];
+    pthread_t ids[MAX_THREADS];
+    int started[MAX_THREADS];
+    for (unsigned i = 0; i < t; ++i) {
+        slices[i].fn = fn;
+        slices[i].msg = msg;
+        slices[i].ev = ev;
+        slices[i].begin = outer * i / t;
+        slices[i].end = outer * (i + 1) / t;
+        started[i] = i > 0 && pthread_create(&ids[i], 0, run_slice, &slices[i]) == 0;
+    }
+    for (unsigned i = 0; i < t; ++i)
+        if (!started[i])
+            run_slice(&slices[i]);
+    for (unsigned i = 1; i < t; ++i)
+        if (started[i])
+            pthread_join(ids[i], 0);
+}
+
+)zbdd_c";
+
 std::string embedBlobC(const std::string &name, const std::string &path) {
     return "__asm__(\".section .rodata\\n.balign 64\\n.globl " + name + "\\n.hidden " + name +
            "\\n" + name + ":\\n.incbin \\\"" + path + "\\\"\\n.previous\\n\");\n" +

@@ -61,6 +61,12 @@ void emitOpsC(const TensorProgram &p, const TensorTableLayout &layout, const Ten
 uint64_t outerRows(const Table &out);
 uint64_t opWork(const TensorProgram &p, const TensorOp &op);
 
+// C of `run_op(fn, msg, ev, outer, work, threads)`: an op's outer rows shared over pthreads (the
+// .so needs only libc and libm); ops under THREAD_WORK entries of work, and any thread that cannot
+// start, run on the calling thread. Each row is computed the same way whoever computes it, so
+// answers do not depend on the thread count. Defines op_fn and MAX_THREADS too.
+extern const char *const kRunOpC;
+
 // A static const array of unsigned values.
 template <typename T>
 void emitArray(std::ostream &c, const char *type, const std::string &name,

@@ -12,8 +12,6 @@
  * recoverAssignment in ir/tensor_program.h). */
 #include "zbdd_buffer_check.h"
 
-typedef void (*op_fn)(double *msg, const double *ev, uint64_t o_begin, uint64_t o_end);
-
 struct jt_program {
     const unsigned *domain; /* by variable; the case variable NUM_VARIABLES has BATCH values */
     const unsigned char *table_blob;
@@ -22,7 +20,7 @@ struct jt_program {
     const unsigned *op_first, *op_input, *op_vfirst, *op_var;
     const unsigned char *op_reduces;
     const op_fn *ops; /* specialised C, or 0: generic_op */
-    const uint64_t *op_outer;
+    const uint64_t *op_outer, *op_work;
     /* generic_op's view of each op: its axes (output scope, then the eliminated variables) */
     const unsigned char *op_inverse_max;
     const unsigned *op_output, *op_out_axes, *op_axis_first, *op_axis_size, *op_stride_first;
@@ -47,6 +45,7 @@ struct request {
     double *marginals, *log10;
     int *assignment, *status;
     size_t next_chunk, done_chunks; /* atomics */
+    unsigned op_threads; /* threads inside a large op: those no chunk keeps busy */
 };
 
 #define CASE_VAR NUM_VARIABLES
@@ -226,7 +225,7 @@ static void run_chunk(double *msg, struct request *r, size_t chunk) {
     const unsigned ops = r->task == TASK_PR ? p->pr_ops : p->num_ops;
     for (unsigned o = 0; o < ops; ++o)
         if (p->ops[o])
-            p->ops[o](msg, 0, 0, p->op_outer[o]);
+            run_op(p->ops[o], msg, 0, p->op_outer[o], p->op_work[o], r->op_threads);
         else
             generic_op(p, msg, o);
     for (unsigned b = 0; b < BATCH && first + b < r->cases; ++b) {
@@ -266,7 +265,6 @@ static void *work(void *arg) {
     return 0;
 }
 
-#define MAX_THREADS 256u
 static unsigned configured_threads = 0; /* 0: every online core */
 
 static int answer(struct request *r) {
@@ -290,23 +288,26 @@ static int answer(struct request *r) {
     if (n == 0)
         n = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned threads = n < 1 ? 1u : n > (long)MAX_THREADS ? MAX_THREADS : (unsigned)n;
-    if (threads > r->chunks)
-        threads = (unsigned)r->chunks;
-    /* Each thread holds one run's tables: together at most a quarter of the physical memory. */
+    /* Each worker holds one run's tables: together at most a quarter of the physical memory. */
     const struct jt_program *p = r->task == TASK_MPE ? &max_program : &sum_program;
     const double run_bytes = (double)(p->message_entries + 1) * sizeof(double);
     const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    unsigned workers = threads;
     if (pages > 0 && page > 0) {
         const double fit = (double)pages * (double)page / 4 / run_bytes;
-        if (fit < threads)
-            threads = fit < 1 ? 1u : (unsigned)fit;
+        if (fit < workers)
+            workers = fit < 1 ? 1u : (unsigned)fit;
     }
+    if (workers > r->chunks)
+        workers = (unsigned)r->chunks;
+    /* Threads that no run keeps busy share the rows of the large ops (one case of pigs). */
+    r->op_threads = threads / workers;
     pthread_t ids[MAX_THREADS];
     int started[MAX_THREADS];
-    for (unsigned t = 1; t < threads; ++t)
+    for (unsigned t = 1; t < workers; ++t)
         started[t] = pthread_create(&ids[t], 0, work, r) == 0;
     work(r);
-    for (unsigned t = 1; t < threads; ++t)
+    for (unsigned t = 1; t < workers; ++t)
         if (started[t])
             pthread_join(ids[t], 0);
     return r->done_chunks == r->chunks ? ZBDD_NETWORK_OK : ZBDD_NETWORK_ENOMEM;
