@@ -17,9 +17,18 @@ int compileCommand(const CompileOptions &o) {
     if (isCostNetworkCompile(o)) // .wcsp, MARKOV .uai: bucket elimination into a problem.so
         return compileCostNetworkCommand(o);
     const std::string ext = fileExtension(o.output);
+    if (isNetworkFile(o.input) && ext == ".so" && o.emit.empty()) {
+        if (auto done = compileNetworkByRoute(o)) // the junction tree's network.so
+            return *done;
+    } else if (!o.route.empty() || o.batch) {
+        std::cerr << "zbddc: --route and --batch apply to a network (.bif, .xmlbif, .net, BAYES "
+                     ".uai) compiled into a .so\n";
+        return 2;
+    }
     if (!o.costNetwork.order.orderFile.empty() || !o.costNetwork.order.heuristic.empty()) {
         std::cerr << "zbddc: --order and --heuristic apply to a problem.so (.wcsp, MARKOV .uai, "
-                     "BAYES .uai with --elimination), not to a network's MLF\n";
+                     "BAYES .uai with --elimination) and to a network's junction tree (--route "
+                     "jt), not to a network's MLF\n";
         return 2;
     }
     if (!o.semiring.empty() && (ext == ".zdd" || ext == ".txt") && o.emit.empty()) {

@@ -3,6 +3,8 @@
 #include "runtime/device_list.h"
 #include "ir/text_lines.h"
 #include "runtime/model.h"
+#include "runtime/network_library.h"
+#include "runtime/shared_object_check.h"
 #include "tools/zbddc/cmd_run_cost_network.h"
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/load_model.h"
@@ -128,6 +130,16 @@ Result<Model> openModel(const RunOptions &o) {
     return Model::fromCircuit(std::move(*circuit), options);
 }
 
+// A model.so of a network's MLF answers PR and MAR through the network ABI, as a network.so
+// does (runtime/network_library.h), unless a flag asks for what only the circuit path has.
+bool answersThroughNetworkAbi(const RunOptions &o, Task task) {
+    if (fileExtension(o.model) != ".so" || sharedObjectKind(o.model) != "model.so" ||
+        !o.inputs.empty() || o.optLevel > 0 || o.cpuLoop || o.numeric != "auto")
+        return false;
+    auto lib = NetworkLibrary::open(o.model);
+    return lib && !lib->metadata().variables.empty() && lib->answers(task);
+}
+
 NumericChoice numericChoice(const std::string &name) {
     return name == "float64" ? NumericChoice::Float64
            : name == "log"   ? NumericChoice::Log
@@ -178,6 +190,8 @@ int runCommand(const RunOptions &o) {
                   << o.route << "\n";
         return 2;
     }
+    if (fileExtension(o.model) == ".so" && NetworkLibrary::isNetworkLibrary(o.model))
+        return runNetworkLibraryCommand(o); // a network.so (route jt)
     if (isCostNetworkRun(o)) // a .wcsp takes the bucket-elimination route
         return runCostNetworkCommand(o);
     if (o.device == "split") {
@@ -221,6 +235,8 @@ int runCommand(const RunOptions &o) {
         std::cerr << "zbddc: --route jt needs a network (.bif, .xmlbif, .net, BAYES .uai)\n";
         return 2;
     }
+    if (answersThroughNetworkAbi(o, *task)) // a network's MLF compiled into a model.so
+        return runNetworkLibraryCommand(o);
     auto model = openModel(o);
     if (!model)
         return reportError(model.error());

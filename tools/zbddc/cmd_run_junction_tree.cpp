@@ -26,11 +26,6 @@ namespace {
 constexpr double kMlfNodePerCaseInEntries = 1.0 / 3.0;
 constexpr double kMlfNodeCompileInEntries = 200.0;
 
-struct RouteChoice {
-    bool junctionTree = false;
-    std::string why;
-};
-
 // The MLF's ZBDD size as its frontier model estimates it (a short order search).
 double estimatedZbddNodes(const BayesNet &net) {
     const std::vector<uint32_t> order =
@@ -38,20 +33,22 @@ double estimatedZbddNodes(const BayesNet &net) {
     return std::exp(frontierLogCost(net, order));
 }
 
-RouteChoice chooseRoute(const RunOptions &o, const BayesNet &net, const JunctionTreeStats &jt,
-                        size_t cases) {
-    if (o.route == "jt")
+} // namespace
+
+RouteChoice chooseNetworkRoute(const std::string &route, uint64_t zbddNodeLimit,
+                               const BayesNet &net, const JunctionTreeStats &jt, size_t cases) {
+    if (route == "jt")
         return {true, "asked for (--route jt)"};
-    if (o.route == "mlf")
+    if (route == "mlf")
         return {false, "asked for (--route mlf)"};
     const double nodes = estimatedZbddNodes(net);
     char why[240];
-    if (nodes > static_cast<double>(o.modelOptions.zbddNodeLimit)) {
+    if (nodes > static_cast<double>(zbddNodeLimit)) {
         std::snprintf(
             why, sizeof why,
             "auto: the MLF's ZBDD is estimated at %.3g nodes, over the node limit (%llu); "
             "the junction tree has %.3g clique entries",
-            nodes, static_cast<unsigned long long>(o.modelOptions.zbddNodeLimit),
+            nodes, static_cast<unsigned long long>(zbddNodeLimit),
             jt.totalCliqueEntries);
         return {true, why};
     }
@@ -63,6 +60,8 @@ RouteChoice chooseRoute(const RunOptions &o, const BayesNet &net, const Junction
                   cases, mlf, nodes, tree, jt.totalCliqueEntries);
     return {tree <= mlf, why};
 }
+
+namespace {
 
 // With --approximate, route auto answers by loopy BP where neither exact route fits: the junction
 // tree's tables over half the physical memory, and the MLF's ZBDD over the node limit. Returns
@@ -136,7 +135,8 @@ std::optional<int> runNetworkByRoute(const RunOptions &o, std::string &mlfWhy) {
     if (o.route == "auto" && o.loopy.approximate)
         if (auto why = noExactRouteFits(o, *net, junctionTreeStats(*tree)))
             return runLoopyCommand(o, *why);
-    const RouteChoice choice = chooseRoute(o, *net, junctionTreeStats(*tree), cases->cases.size());
+    const RouteChoice choice = chooseNetworkRoute(o.route, o.modelOptions.zbddNodeLimit, *net,
+                                                  junctionTreeStats(*tree), cases->cases.size());
     if (!choice.junctionTree) {
         mlfWhy = choice.why;
         return std::nullopt;

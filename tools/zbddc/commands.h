@@ -5,6 +5,8 @@
 #include "backends/tensor/cuda/host_device_split.h"
 #include "tools/zbddc/load_model.h"
 #include "tools/zbddc/order_flags.h"
+#include "compiler/frontends/bn/bayes_net.h"
+#include "compiler/junction_tree/junction_tree_stats.h"
 
 #include "runtime/tasks.h"
 
@@ -66,6 +68,8 @@ struct CompileOptions {
     std::string numeric = "float64"; // float64 or log (compiled-in numeric mode of a .so)
     std::string semiring;           // compiled-in semiring of a .so; "" = the model's own
     std::string symbolPrefix;       // --symbol-prefix: exports also as PREFIX_... (a .so only)
+    std::string route;              // networks into a .so: mlf, jt or auto (""; the default)
+    uint32_t batch = 0;             // --route jt: cases per run compiled in (0: by table size)
     CostNetworkCompileOptions costNetwork;
 };
 
@@ -129,6 +133,20 @@ int printTaskResults(const RunOptions &options, Task task,
 // A network's route (cmd_run_junction_tree.cpp): runs the junction tree and returns its exit
 // code, or returns nothing (and why) where the MLF route is to run.
 std::optional<int> runNetworkByRoute(const RunOptions &options, std::string &mlfWhy);
+// Which route answers `cases` cases of a network: `route` (mlf, jt) as asked, or for auto the
+// estimated work of each (cmd_run_junction_tree.cpp).
+struct RouteChoice {
+    bool junctionTree = false;
+    std::string why;
+};
+RouteChoice chooseNetworkRoute(const std::string &route, uint64_t zbddNodeLimit,
+                               const zbddc::BayesNet &net, const zbddc::JunctionTreeStats &jt,
+                               size_t cases);
+// `zbddc NET -o net.so` (cmd_compile_network.cpp): writes the junction tree's network.so and
+// returns the exit code, or returns nothing (and says so) where the MLF route is to compile.
+std::optional<int> compileNetworkByRoute(const CompileOptions &options);
+// `zbddc run net.so` on a network .so of either route (cmd_run_network_library.cpp).
+int runNetworkLibraryCommand(const RunOptions &options);
 bool isNetworkFile(const std::string &path); // .bif, .xml, .xmlbif, .net, BAYES .uai
 // `zbddc run MODEL --route lbp` (cmd_run_loopy.cpp), on any model file; `why` says how the
 // route was chosen.

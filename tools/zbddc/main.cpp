@@ -31,6 +31,14 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
     app.add_option("--symbol-prefix", compile.symbolPrefix,
                    "Export every function of the .so also as NAME_... (NAME_eval for zbdd_eval), "
                    "so that several models link into one program");
+    app.add_option("--route", compile.route,
+                   "A network into a .so: mlf (its circuit, a model.so), jt (its junction tree, a "
+                   "network.so) or auto (default: the route `zbddc run` takes for one case)")
+        ->check(CLI::IsMember({"mlf", "jt", "auto"}));
+    app.add_option("--batch", compile.batch,
+                   "(--route jt) cases per run compiled into the network.so (default: as many as "
+                   "64 MiB of tables hold, at most 64)")
+        ->check(CLI::Range(1u, 1u << 16));
     compile.model.addTo(app);
     addCostNetworkCompileOptions(app, compile.costNetwork);
 

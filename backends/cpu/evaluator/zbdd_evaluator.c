@@ -1,5 +1,6 @@
 #define _DEFAULT_SOURCE /* mincore */
 #include "zbdd_evaluator.h"
+#include "zbdd_buffer_check.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -71,36 +72,8 @@ static void *run_thread(void *arg) {
     return NULL;
 }
 
-/* Buffers from this size up are probed for their last page: a call costs two system calls there,
- * nothing measurable beside the work, and a batch larger than its buffers fails with ZBDD_EARG
- * instead of SIGSEGV in the generated code. */
-#define ZBDD_PROBE_BYTES ((size_t)64 << 20)
-
-/* Whether `rows` rows of `width` doubles at `p` can be a buffer: aligned, a byte size that does
- * not overflow or exceed PTRDIFF_MAX (no C object is larger), an end inside the address space,
- * and, for large buffers, a mapped last page. */
 static int valid_buffer(const void *p, size_t rows, size_t width) {
-    if (width == 0)
-        return 1; /* holds nothing, so may be NULL: x of a model without inputs */
-    if (!p || ((uintptr_t)p & (sizeof(double) - 1)))
-        return 0;
-    if (width && rows > (size_t)PTRDIFF_MAX / sizeof(double) / width)
-        return 0;
-    const size_t bytes = rows * width * sizeof(double);
-    if (bytes == 0)
-        return 1;
-    if (bytes - 1 > UINTPTR_MAX - (uintptr_t)p)
-        return 0;
-#ifdef __linux__
-    if (bytes >= ZBDD_PROBE_BYTES) {
-        const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-        unsigned char resident;
-        const uintptr_t last = ((uintptr_t)p + bytes - 1) & ~(page - 1);
-        if (mincore((void *)last, 1, &resident) != 0)
-            return 0; /* ENOMEM: not mapped */
-    }
-#endif
-    return 1;
+    return zbdd_valid_buffer(p, rows, width, sizeof(double));
 }
 
 /* Rows [begin, end) of part t of `parts`: balanced, and with no product that can overflow. */

@@ -24,6 +24,17 @@ __attribute__((section(".zbddc"), used)) static const char zbdd_marker[] =
 
 static unsigned zbdd_threads;
 
+static struct zbdd_program program(void);
+
+/* For the network ABI (zbdd_so_network.c), inside this library only. */
+ZBDD_HIDDEN struct zbdd_program zbdd_so_program(void) { return program(); }
+ZBDD_HIDDEN unsigned zbdd_so_threads(void) {
+    return __atomic_load_n(&zbdd_threads, __ATOMIC_RELAXED);
+}
+ZBDD_HIDDEN void zbdd_so_set_threads(unsigned threads) {
+    __atomic_store_n(&zbdd_threads, threads, __ATOMIC_RELAXED);
+}
+
 static struct zbdd_program program(void) {
     struct zbdd_program p = {zbdd_gen_info[1], zbdd_gen_info[2], zbdd_gen_info[3],
                              zbdd_gen_info[4], (int)zbdd_gen_info[5], zbdd_gen_info[6] == 1,

@@ -1,4 +1,4 @@
-// A model.so or problem.so cut short anywhere fails with one `file: truncated ...` line and exit
+// A model.so, problem.so or network.so cut short anywhere fails with one `file: truncated ...` line and exit
 // 1: dlopen of such a file used to die with SIGBUS (exit 135) and print nothing. The same for
 // files that are not shared objects at all.
 #include "tests/catch.hpp"
@@ -33,7 +33,7 @@ void checkTruncations(const std::string &so, const char *args) {
 
 } // namespace
 
-TEST_CASE("run on a truncated model.so or problem.so fails with one line", "[cli][so][hostile]") {
+TEST_CASE("run on a truncated model.so, problem.so or network.so fails with one line", "[cli][so][hostile]") {
     const std::string model = scratchDir() + "/wetgrass.so";
     REQUIRE(runZbddc(ZBDDC_SOURCE_DIR "/examples/wetgrass.zdd -o '" + model + "'").exitCode == 0);
     REQUIRE(runZbddc("run '" + model + "' --task pr").exitCode == 0);
@@ -44,6 +44,17 @@ TEST_CASE("run on a truncated model.so or problem.so fails with one line", "[cli
     REQUIRE(runZbddc("'" + wcsp + "' -o '" + problem + "'").exitCode == 0);
     REQUIRE(runZbddc("run '" + problem + "'").exitCode == 0);
     checkTruncations(problem, "");
+
+    const std::string bif = writeScratch(
+        "tiny.bif", "network tiny {}\n"
+                    "variable A { type discrete [ 2 ] { a0, a1 }; }\n"
+                    "variable B { type discrete [ 2 ] { b0, b1 }; }\n"
+                    "probability ( A ) { table 0.3, 0.7; }\n"
+                    "probability ( B | A ) { (a0) 0.9, 0.1; (a1) 0.2, 0.8; }\n");
+    const std::string network = scratchDir() + "/tiny-network.so";
+    REQUIRE(runZbddc("'" + bif + "' -o '" + network + "' --route jt").exitCode == 0);
+    REQUIRE(runZbddc("run '" + network + "' --task mar").exitCode == 0);
+    checkTruncations(network, "--task mar");
 
     const std::string text = writeScratch("text.so", "not an ELF file\n");
     const auto r = runZbddc("run '" + text + "'");

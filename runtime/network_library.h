@@ -1,0 +1,42 @@
+// A network .so loaded (dlopen, after runtime/shared_object_check.h) and answering PR, MAR and MPE
+// over batches of evidence through the C ABI of include/zbdd_network.h, whichever route wrote it:
+// a network.so (route jt, runtime/junction_tree/junction_tree_library.h) or a model.so of a
+// network's MLF that also exports the network functions (route mlf).
+#pragma once
+
+#include "runtime/evidence.h"
+#include "runtime/network_metadata.h"
+#include "runtime/tasks.h"
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace zbddc {
+
+class NetworkLibrary {
+  public:
+    // Whether `path` is a network.so, from its marker (no code of it runs).
+    static bool isNetworkLibrary(const std::string &path);
+    // A network.so, or a model.so exporting the network functions.
+    static Result<NetworkLibrary> open(const std::string &path);
+
+    const NetworkMetadata &metadata() const { return metadata_; }
+    // Whether the .so answers `task` (its metadata's `tasks`: pr,mar,mpe for route jt; pr,mar for
+    // a sum-product MLF; none for other circuits, which answer ZBDD_NETWORK_ENOTASK).
+    bool answers(Task task) const;
+    // zbdd_network_set_threads: 0 = every online core (the default).
+    void setThreads(unsigned threads) const;
+    // One result per case, as JunctionTreeModel::run returns them (a case with P(e) = 0 fails
+    // alone for MAR and MPE); cases are Evidence over metadata().variables.
+    std::vector<Result<TaskResult>> run(Task task, std::span<const Evidence> cases) const;
+
+  private:
+    struct Handle;
+    std::shared_ptr<Handle> handle_;
+    NetworkMetadata metadata_;
+    std::string path_;
+};
+
+} // namespace zbddc
