@@ -146,7 +146,9 @@ std::pair<double, double> marginalError(const Workload &w, size_t cases) {
     auto tree = buildJunctionTree(*w.net, searchOrder(moralGraph(*w.net), search).order);
     if (!tree)
         return {NAN, NAN};
-    JunctionTreeModel jt(*w.net, std::move(*tree), {"cpu"});
+    JunctionTreeOptions cpu;
+    cpu.executor = "cpu";
+    JunctionTreeModel jt(*w.net, std::move(*tree), cpu);
     std::span<const Evidence> first(w.cases.data(), std::min(cases, w.cases.size()));
     const auto exact = jt.run(Task::Mar, first);
     const auto approx = runLoopyTasks(w.graph, Task::Mar, first, {});
