@@ -9,6 +9,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 namespace zbddc {
@@ -39,5 +40,25 @@ struct CaseRange {
     size_t first = 0, count = 0;
 };
 std::vector<CaseRange> splitCasesEvenly(size_t cases, size_t devices);
+
+// `cases` split as above and run(d, range) answering device d's range, every device on its own
+// thread at once; the answers come back in case order.
+template <class Answer, class Run>
+std::vector<Answer> runSplitOverDevices(size_t cases, size_t devices, const Run &run) {
+    const std::vector<CaseRange> ranges = splitCasesEvenly(cases, devices);
+    std::vector<std::vector<Answer>> parts(devices);
+    std::vector<std::thread> threads;
+    for (size_t d = 0; d < devices; ++d)
+        if (ranges[d].count)
+            threads.emplace_back([&, d] { parts[d] = run(d, ranges[d]); });
+    for (std::thread &t : threads)
+        t.join();
+    std::vector<Answer> answers;
+    answers.reserve(cases);
+    for (std::vector<Answer> &part : parts)
+        for (Answer &a : part)
+            answers.push_back(std::move(a));
+    return answers;
+}
 
 } // namespace zbddc

@@ -364,25 +364,14 @@ std::vector<Result<TaskResult>> runTasks(Model &m, Task task, std::span<const Ev
 std::vector<Result<TaskResult>> runTasksOnDevices(std::span<Model> models, Task task,
                                                   std::span<const Evidence> cases,
                                                   const TaskOptions &opt) {
-    const std::vector<CaseRange> ranges = splitCasesEvenly(cases.size(), models.size());
-    std::vector<std::vector<Result<TaskResult>>> parts(models.size());
-    std::vector<std::thread> threads;
-    for (size_t d = 0; d < models.size(); ++d)
-        if (ranges[d].count)
-            threads.emplace_back([&, d] {
-                parts[d] = runTasks(models[d], task,
-                                    cases.subspan(ranges[d].first, ranges[d].count), opt);
-            });
-    for (std::thread &t : threads)
-        t.join();
+    std::vector<Result<TaskResult>> results = runSplitOverDevices<Result<TaskResult>>(
+        cases.size(), models.size(), [&](size_t d, CaseRange range) {
+            return runTasks(models[d], task, cases.subspan(range.first, range.count), opt);
+        });
     const std::string spread = " [cases split over " + std::to_string(models.size()) + " devices]";
-    std::vector<Result<TaskResult>> results;
-    for (auto &part : parts)
-        for (Result<TaskResult> &r : part) {
-            if (r)
-                r->device += spread;
-            results.push_back(std::move(r));
-        }
+    for (Result<TaskResult> &r : results)
+        if (r)
+            r->device += spread;
     return results;
 }
 

@@ -2,8 +2,8 @@
 #include "support/progress.h"
 
 #include "compiler/junction_tree/lower_junction_tree.h"
-#include "runtime/device_list.h"
 #include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/device_list.h"
 #include "support/threads.h"
 #include "support/timer.h"
 
@@ -224,7 +224,8 @@ JunctionTreeModel::JunctionTreeModel(BayesNet net, JunctionTree tree, JunctionTr
             one.executor = "cuda";
             one.gpus = {ordinal};
             JunctionTreeModel &m = impl_->perDevice.emplace_back(impl_->net, impl_->tree, one);
-            m.impl_->gpuShares = static_cast<uint32_t>(std::count(gpus.begin(), gpus.end(), ordinal));
+            m.impl_->gpuShares =
+                static_cast<uint32_t>(std::count(gpus.begin(), gpus.end(), ordinal));
         }
         impl_->options.executor = "cuda";
         return;
@@ -260,29 +261,18 @@ std::vector<Result<TaskResult>> JunctionTreeModel::runSpread(Task task,
                                                              std::span<const Evidence> cases,
                                                              JunctionTreeRunInfo *info) {
     std::vector<JunctionTreeModel> &models = impl_->perDevice;
-    const std::vector<CaseRange> ranges = splitCasesEvenly(cases.size(), models.size());
-    std::vector<std::vector<Result<TaskResult>>> parts(models.size());
     std::vector<JunctionTreeRunInfo> infos(models.size());
-    std::vector<std::thread> threads;
-    for (size_t d = 0; d < models.size(); ++d)
-        if (ranges[d].count)
-            threads.emplace_back([&, d] {
-                parts[d] = models[d].run(task, cases.subspan(ranges[d].first, ranges[d].count),
-                                         &infos[d]);
-            });
-    for (std::thread &t : threads)
-        t.join();
+    std::vector<Result<TaskResult>> results = runSplitOverDevices<Result<TaskResult>>(
+        cases.size(), models.size(), [&](size_t d, CaseRange range) {
+            return models[d].run(task, cases.subspan(range.first, range.count), &infos[d]);
+        });
     std::string list;
     for (int o : impl_->options.gpus)
         list += (list.empty() ? "" : ",") + std::to_string(o);
     const std::string spread = ", cases split over devices " + list;
-    std::vector<Result<TaskResult>> results;
-    for (auto &part : parts)
-        for (Result<TaskResult> &r : part) {
-            if (r)
-                r->device += spread;
-            results.push_back(std::move(r));
-        }
+    for (Result<TaskResult> &r : results)
+        if (r)
+            r->device += spread;
     if (info) {
         *info = infos.front();
         info->runs = 0;
