@@ -20,7 +20,7 @@ static int failures;
 #define CHECK(cond)                                                                                \
     do {                                                                                           \
         if (!(cond)) {                                                                             \
-            fprintf(stderr, "abi_harness.c:%d: check failed: %s\n", __LINE__, #cond);              \
+            fprintf(stderr, "abi_harness.c:%d: check failed: %s\n", __LINE__, #cond);             \
             ++failures;                                                                            \
         }                                                                                          \
     } while (0)
@@ -56,8 +56,7 @@ static void *must(void *lib, const char *name) {
 static void fill_row(const char *metadata, double *row, size_t n) {
     const char *line = strstr(metadata, "\ninputs ");
     size_t i = 0;
-    for (line = line ? strchr(line + 1, '\n') : NULL; line && i < n;
-         line = strchr(line + 1, '\n')) {
+    for (line = line ? strchr(line + 1, '\n') : NULL; line && i < n; line = strchr(line + 1, '\n')) {
         if (strncmp(line + 1, "parameter ", 10) == 0)
             row[i++] = strtod(line + 11, NULL);
         else if (strncmp(line + 1, "indicator ", 10) == 0)
@@ -158,8 +157,8 @@ static void check_threads(void) {
 /* The network ABI of the model.so: a batch of cases, each observing the last variable's first
  * state, answers as the circuit does for one case; bad buffers are refused; MPE is not its task. */
 static void check_network(void *lib) {
-    size_t (*count)(void) = (size_t(*)(void))must(lib, "zbdd_network_num_variables");
-    size_t (*width)(void) = (size_t(*)(void))must(lib, "zbdd_network_num_marginals");
+    size_t (*count)(void) = (size_t (*)(void))must(lib, "zbdd_network_num_variables");
+    size_t (*width)(void) = (size_t (*)(void))must(lib, "zbdd_network_num_marginals");
     int (*pr)(const int *, size_t, double *, int *) =
         (int (*)(const int *, size_t, double *, int *))must(lib, "zbdd_network_pr");
     int (*mar)(const int *, size_t, double *, double *, int *) =
@@ -207,18 +206,17 @@ int main(int argc, char **argv) {
         fprintf(stderr, "abi_harness: %s\n", dlerror());
         return 1;
     }
-    api.num_inputs = (size_t(*)(void))must(lib, "zbdd_num_inputs");
-    api.num_outputs = (size_t(*)(void))must(lib, "zbdd_num_outputs");
+    api.num_inputs = (size_t (*)(void))must(lib, "zbdd_num_inputs");
+    api.num_outputs = (size_t (*)(void))must(lib, "zbdd_num_outputs");
     api.eval = (int (*)(const double *, double *, size_t))must(lib, "zbdd_eval");
     api.adjoints = (int (*)(const double *, size_t, double *, size_t))must(lib, "zbdd_adjoints");
     api.set_threads = (void (*)(unsigned))must(lib, "zbdd_set_threads");
     api.ctx_create = (zbdd_ctx * (*)(void)) must(lib, "zbdd_ctx_create");
     api.ctx_destroy = (void (*)(zbdd_ctx *))must(lib, "zbdd_ctx_destroy");
     api.ctx_set_threads = (void (*)(zbdd_ctx *, unsigned))must(lib, "zbdd_ctx_set_threads");
-    api.ctx_eval =
-        (int (*)(zbdd_ctx *, const double *, double *, size_t))must(lib, "zbdd_ctx_eval");
-    api.ctx_adjoints = (int (*)(zbdd_ctx *, const double *, size_t, double *, size_t))must(
-        lib, "zbdd_ctx_adjoints");
+    api.ctx_eval = (int (*)(zbdd_ctx *, const double *, double *, size_t))must(lib, "zbdd_ctx_eval");
+    api.ctx_adjoints =
+        (int (*)(zbdd_ctx *, const double *, size_t, double *, size_t))must(lib, "zbdd_ctx_adjoints");
 
     const size_t n = api.num_inputs(), m = api.num_outputs();
     inputs = malloc(kRows * n * sizeof(double));
