@@ -159,7 +159,9 @@ std::vector<Result<TaskResult>> NetworkLibrary::run(Task task,
         return results;
     }
     const double perCase = cases.empty() ? 0 : msSince(start) / static_cast<double>(cases.size());
-    const std::string device = "cpu (network.so, route " + metadata_.route + ")";
+    const std::string device = "cpu (" +
+                               std::string(metadata_.route == "jt" ? "network.so" : "model.so") +
+                               ", route " + metadata_.route + ")";
     // Route mlf computes in its circuit's arithmetic; route jt in float64, rescaled per case.
     Numeric numeric = Numeric::Float64;
     for (const auto &[key, value] : metadata_.facts)

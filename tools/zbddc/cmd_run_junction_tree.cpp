@@ -48,8 +48,7 @@ RouteChoice chooseNetworkRoute(const std::string &route, uint64_t zbddNodeLimit,
             why, sizeof why,
             "auto: the MLF's ZBDD is estimated at %.3g nodes, over the node limit (%llu); "
             "the junction tree has %.3g clique entries",
-            nodes, static_cast<unsigned long long>(zbddNodeLimit),
-            jt.totalCliqueEntries);
+            nodes, static_cast<unsigned long long>(zbddNodeLimit), jt.totalCliqueEntries);
         return {true, why};
     }
     const double mlf = nodes * (kMlfNodeCompileInEntries + kMlfNodePerCaseInEntries * cases);

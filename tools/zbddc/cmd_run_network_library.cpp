@@ -29,7 +29,7 @@ int runNetworkLibraryCommand(const RunOptions &o) {
                   << "\n";
         return 2;
     }
-    if (o.device == "cuda" || o.device == "reference")
+    if (o.device != "auto" && o.device != "cpu")
         std::cerr << "zbddc: note: a network .so runs its own compiled CPU code; --device "
                   << o.device << " is ignored\n";
     const std::vector<Variable> &variables = lib->metadata().variables;

@@ -27,7 +27,9 @@ static unsigned zbdd_threads;
 static struct zbdd_program program(void);
 
 /* For the network ABI (zbdd_so_network.c), inside this library only. */
-ZBDD_HIDDEN struct zbdd_program zbdd_so_program(void) { return program(); }
+ZBDD_HIDDEN struct zbdd_program zbdd_so_program(void) {
+    return program();
+}
 ZBDD_HIDDEN unsigned zbdd_so_threads(void) {
     return __atomic_load_n(&zbdd_threads, __ATOMIC_RELAXED);
 }

@@ -135,6 +135,16 @@ static void ready(void) {
     pthread_once(&net_once, read_metadata);
 }
 
+/* dlclose unmaps the pointers: free what they hold first. */
+__attribute__((destructor)) static void release(void) {
+    free(net.states);
+    free(net.offset);
+    free(net.indicator);
+    free(net.variable);
+    free(net.value);
+    free(net.metadata);
+}
+
 /* One case's inputs: indicators 1 where consistent with the evidence, parameters their values. */
 static void fill_inputs(double *x, const int *evidence) {
     for (size_t i = 0; i < net.inputs; ++i) {

@@ -3,9 +3,7 @@
 #include "ir/number_text.h"
 #include "ir/text_lines.h" // oneLine: a name on one metadata line, as line breaks end records
 
-#include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 
 namespace zbddc {
@@ -182,7 +180,8 @@ Result<ProblemSource> emitProblemC(const TensorProgram &p, const ProblemInfo &in
          "static void run_ops(double *msg, const double *mask, unsigned threads) {\n";
     for (uint32_t o = 0; o < p.ops.size(); ++o) {
         c << "    run_op(op_" << o << ", msg, mask + " << maskOffset[p.ops[o].vars[0]] << "u, "
-          << outerRows(p.tables[p.ops[o].output]) << "u, " << opWork(p, p.ops[o]) << "u, threads);\n";
+          << outerRows(p.tables[p.ops[o].output]) << "u, " << opWork(p, p.ops[o])
+          << "u, threads);\n";
     }
     c << "    (void)msg;\n    (void)mask;\n    (void)threads;\n";
     c << "}\n";

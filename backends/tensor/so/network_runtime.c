@@ -45,7 +45,7 @@ struct request {
     double *marginals, *log10;
     int *assignment, *status;
     size_t next_chunk, done_chunks; /* atomics */
-    unsigned op_threads; /* threads inside a large op: those no chunk keeps busy */
+    unsigned op_threads;            /* threads inside a large op: those no chunk keeps busy */
 };
 
 #define CASE_VAR NUM_VARIABLES

@@ -111,7 +111,7 @@ TEST_CASE("a network's MLF model.so answers PR and MAR through the same ABI as i
         REQUIRE(viaMlf.exitCode == 0);
         REQUIRE(viaJt.exitCode == 0);
         const auto json = runZbddc("run '" + mlf + "' --json --task " + std::string(task));
-        CHECK(json.out.find("\"device\":\"cpu (network.so, route mlf)\"") != std::string::npos);
+        CHECK(json.out.find("\"device\":\"cpu (model.so, route mlf)\"") != std::string::npos);
         const std::vector<double> a = numbers(viaMlf.out), b = numbers(viaJt.out);
         REQUIRE(a.size() == b.size());
         for (size_t i = 0; i < a.size(); ++i)

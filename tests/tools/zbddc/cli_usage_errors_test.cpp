@@ -43,7 +43,8 @@ TEST_CASE("flags that do not apply are usage errors naming them", "[cli][usage][
         {"run '" + net + "' --zbdd-node-limit -1", "--zbdd-node-limit"},
         {"run '" + net + "' --zbdd-node-limit 0", "--zbdd-node-limit"},
         {"'" + net + "' -o '" + scratchDir() + "/u.zdd' --semiring max-product", "--semiring"},
-        {"'" + net + "' -o '" + scratchDir() + "/u.so' --route mlf --heuristic min-fill", "--heuristic"},
+        {"'" + net + "' -o '" + scratchDir() + "/u.so' --route mlf --heuristic min-fill",
+         "--heuristic"},
         {"stats '" + kWcsp + "' --plot '" + scratchDir() + "/u.svg'", "--plot"},
         {"stats '" + net + "' --route jt --no-fuse", "--no-fuse"},
     };

@@ -1,6 +1,6 @@
-// A model.so, problem.so or network.so cut short anywhere fails with one `file: truncated ...` line and exit
-// 1: dlopen of such a file used to die with SIGBUS (exit 135) and print nothing. The same for
-// files that are not shared objects at all.
+// A model.so, problem.so or network.so cut short anywhere fails with one `file: truncated ...` line
+// and exit 1: dlopen of such a file used to die with SIGBUS (exit 135) and print nothing. The same
+// for files that are not shared objects at all.
 #include "tests/catch.hpp"
 #include "tests/support/run_zbddc.h"
 
@@ -33,7 +33,8 @@ void checkTruncations(const std::string &so, const char *args) {
 
 } // namespace
 
-TEST_CASE("run on a truncated model.so, problem.so or network.so fails with one line", "[cli][so][hostile]") {
+TEST_CASE("run on a truncated model.so, problem.so or network.so fails with one line",
+          "[cli][so][hostile]") {
     const std::string model = scratchDir() + "/wetgrass.so";
     REQUIRE(runZbddc(ZBDDC_SOURCE_DIR "/examples/wetgrass.zdd -o '" + model + "'").exitCode == 0);
     REQUIRE(runZbddc("run '" + model + "' --task pr").exitCode == 0);
@@ -45,12 +46,12 @@ TEST_CASE("run on a truncated model.so, problem.so or network.so fails with one 
     REQUIRE(runZbddc("run '" + problem + "'").exitCode == 0);
     checkTruncations(problem, "");
 
-    const std::string bif = writeScratch(
-        "tiny.bif", "network tiny {}\n"
-                    "variable A { type discrete [ 2 ] { a0, a1 }; }\n"
-                    "variable B { type discrete [ 2 ] { b0, b1 }; }\n"
-                    "probability ( A ) { table 0.3, 0.7; }\n"
-                    "probability ( B | A ) { (a0) 0.9, 0.1; (a1) 0.2, 0.8; }\n");
+    const std::string bif =
+        writeScratch("tiny.bif", "network tiny {}\n"
+                                 "variable A { type discrete [ 2 ] { a0, a1 }; }\n"
+                                 "variable B { type discrete [ 2 ] { b0, b1 }; }\n"
+                                 "probability ( A ) { table 0.3, 0.7; }\n"
+                                 "probability ( B | A ) { (a0) 0.9, 0.1; (a1) 0.2, 0.8; }\n");
     const std::string network = scratchDir() + "/tiny-network.so";
     REQUIRE(runZbddc("'" + bif + "' -o '" + network + "' --route jt").exitCode == 0);
     REQUIRE(runZbddc("run '" + network + "' --task mar").exitCode == 0);

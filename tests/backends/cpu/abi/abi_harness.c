@@ -1,9 +1,13 @@
 /* The model.so C ABI under stress, built with AddressSanitizer + UBSan or ThreadSanitizer
  * (run_abi_tests.sh): every size that cannot be a buffer, misaligned and NULL buffers, bad
  * output indices, per-context and library-wide thread counts, and one handle shared by 8 threads
- * must answer ZBDD_EARG or bit-identical results, never crash. argv[1]: a Bayesian network's
- * model.so (sum-product, float64), so that without evidence output 0 is 1. */
+ * must answer ZBDD_EARG or bit-identical results, never crash; and the network ABI over the same
+ * circuit (zbdd_network.h, route mlf). argv[1]: a Bayesian network's model.so (sum-product,
+ * float64), so that without evidence output 0 is 1. */
 #include "zbdd_model.h"
+#include "zbdd_network.h"
+
+#include <math.h>
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -150,6 +154,48 @@ static void check_threads(void) {
     free(adj1);
 }
 
+/* The network ABI of the model.so: a batch of cases, each observing the last variable's first
+ * state, answers as the circuit does for one case; bad buffers are refused; MPE is not its task. */
+static void check_network(void *lib) {
+    size_t (*count)(void) = (size_t (*)(void))must(lib, "zbdd_network_num_variables");
+    size_t (*width)(void) = (size_t (*)(void))must(lib, "zbdd_network_num_marginals");
+    int (*pr)(const int *, size_t, double *, int *) =
+        (int (*)(const int *, size_t, double *, int *))must(lib, "zbdd_network_pr");
+    int (*mar)(const int *, size_t, double *, double *, int *) =
+        (int (*)(const int *, size_t, double *, double *, int *))must(lib, "zbdd_network_mar");
+    int (*mpe)(const int *, size_t, int *, double *, int *) =
+        (int (*)(const int *, size_t, int *, double *, int *))must(lib, "zbdd_network_mpe");
+    const size_t n = count(), w = width(), cases = 1000;
+    CHECK(n > 0);
+    int *evidence = malloc(cases * n * sizeof(int)), *status = malloc(cases * sizeof(int));
+    double *log10 = malloc(cases * sizeof(double)), *m = malloc(cases * w * sizeof(double));
+    for (size_t c = 0; c < cases; ++c)
+        for (size_t v = 0; v < n; ++v)
+            evidence[c * n + v] = v + 1 == n ? 0 : ZBDD_UNOBSERVED;
+    CHECK(mar(evidence, cases, m, log10, status) == ZBDD_NETWORK_OK);
+    for (size_t c = 0; c < cases; ++c) {
+        CHECK(status[c] == ZBDD_CASE_OK);
+        CHECK(log10[c] == log10[0] && log10[c] < 0);
+        CHECK(memcmp(m + c * w, m, w * sizeof(double)) == 0);
+    }
+    double sum = 0;
+    for (size_t j = 0; j < w; ++j)
+        sum += m[j];
+    CHECK(fabs(sum - (double)n) < 1e-12); /* every variable's posterior sums to 1 */
+    CHECK(pr(NULL, cases, log10, status) == ZBDD_NETWORK_OK && fabs(log10[0]) < 1e-15);
+    CHECK(pr(evidence, cases, NULL, status) == ZBDD_NETWORK_EARG);
+    CHECK(pr(evidence, cases, (double *)((char *)log10 + 4), status) == ZBDD_NETWORK_EARG);
+    CHECK(pr(evidence, SIZE_MAX / 4, log10, status) == ZBDD_NETWORK_EARG);
+    CHECK(mar(evidence, cases, NULL, log10, status) == ZBDD_NETWORK_EARG);
+    evidence[0] = 99;
+    CHECK(pr(evidence, 1, log10, status) == ZBDD_NETWORK_EARG);
+    CHECK(mpe(NULL, 1, evidence, log10, status) == ZBDD_NETWORK_ENOTASK);
+    free(evidence);
+    free(status);
+    free(log10);
+    free(m);
+}
+
 int main(int argc, char **argv) {
     if (argc != 2) {
         fprintf(stderr, "usage: abi_harness MODEL.so\n");
@@ -180,6 +226,7 @@ int main(int argc, char **argv) {
         memcpy(inputs + r * n, inputs, n * sizeof(double));
     check_sizes();
     check_threads();
+    check_network(lib);
     free(inputs);
     free(reference);
     dlclose(lib);

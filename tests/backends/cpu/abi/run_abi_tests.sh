@@ -15,9 +15,10 @@ for sanitizer in address,undefined thread; do
     name=${sanitizer%%,*}
     flags=(-g -O1 -fno-omit-frame-pointer "-fsanitize=$sanitizer" -fno-sanitize-recover=all)
     "$cc" "${flags[@]}" -shared -fPIC -fvisibility=hidden "${includes[@]}" model.c \
-        "$evaluator/zbdd_evaluator.c" "$evaluator/zbdd_so_exports.c" -o "model_$name.so" -lm -lpthread
+        "$evaluator/zbdd_evaluator.c" "$evaluator/zbdd_so_exports.c" "$evaluator/zbdd_so_network.c" \
+        -o "model_$name.so" -lm -lpthread
     "$cc" "${flags[@]}" "${includes[@]}" "$src/tests/backends/cpu/abi/abi_harness.c" \
-        -o "harness_$name" -ldl -lpthread
+        -o "harness_$name" -ldl -lpthread -lm
     # TSan maps fixed address ranges that a randomised layout can collide with: run it without.
     if [ "$name" = thread ] && command -v setarch >/dev/null; then
         setarch "$(uname -m)" -R "./harness_$name" "./model_$name.so"
