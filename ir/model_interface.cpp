@@ -23,13 +23,7 @@ std::string writeModelMetadata(const ModelMetadata &m) {
     out << "zbdd-model 1\n";
     out << "semiring " << semiringName(c.semiring) << "\n";
     out << "numeric " << numericName(m.numeric) << "\n";
-    out << "variables " << c.variables.size() << "\n";
-    for (const Variable &v : c.variables) {
-        out << "variable " << encodeName(v.name) << " " << v.states.size();
-        for (const std::string &s : v.states)
-            out << " " << encodeName(s);
-        out << "\n";
-    }
+    writeVariableList(out, c.variables);
     out << "inputs " << c.inputs.size() << "\n";
     for (const InputInfo &in : c.inputs) {
         switch (in.kind) {
@@ -43,6 +37,47 @@ std::string writeModelMetadata(const ModelMetadata &m) {
     for (const std::string &name : c.outputNames)
         out << "output " << encodeName(name) << "\n";
     return out.str();
+}
+
+void writeVariableList(std::ostream &out, const std::vector<Variable> &variables) {
+    out << "variables " << variables.size() << "\n";
+    for (const Variable &v : variables) {
+        out << "variable " << encodeName(v.name) << " " << v.states.size();
+        for (const std::string &s : v.states)
+            out << " " << encodeName(s);
+        out << "\n";
+    }
+}
+
+Result<std::vector<Variable>> readVariableList(TokenCursor &in) {
+    if (Status s = in.expect("variables"); !s)
+        return s.error();
+    auto nv = in.unsignedInt("number of variables", 1u << 30);
+    if (!nv)
+        return nv.error();
+    std::vector<Variable> variables;
+    for (uint64_t v = 0; v < *nv; ++v) {
+        if (Status s = in.expect("variable"); !s)
+            return s.error();
+        Variable var;
+        auto name = in.name("variable name");
+        if (!name)
+            return name.error();
+        var.name = *name;
+        auto ns = in.unsignedInt("number of states", 1u << 30);
+        if (!ns)
+            return ns.error();
+        if (*ns == 0)
+            return in.fail("variable '" + var.name + "' has no states");
+        for (uint64_t s = 0; s < *ns; ++s) {
+            auto state = in.name("state name");
+            if (!state)
+                return state.error();
+            var.states.push_back(*state);
+        }
+        variables.push_back(std::move(var));
+    }
+    return variables;
 }
 
 std::string writeModelMetadata(const Circuit &circuit, Semiring semiring, Numeric numeric) {
@@ -117,30 +152,10 @@ Result<ModelMetadata> parseModelMetadata(std::string_view text, const std::strin
         return in.fail("unknown numeric mode '" + std::string(*numeric) + "'");
     m.numeric = *numeric == "log" ? Numeric::Log : Numeric::Float64;
 
-    if (Status s = in.expect("variables"); !s)
-        return s.error();
-    auto nv = in.unsignedInt("number of variables", 1u << 30);
-    if (!nv)
-        return nv.error();
-    for (uint64_t v = 0; v < *nv; ++v) {
-        if (Status s = in.expect("variable"); !s)
-            return s.error();
-        Variable var;
-        auto vname = in.name("variable name");
-        if (!vname)
-            return vname.error();
-        var.name = *vname;
-        auto ns = in.unsignedInt("number of states", 1u << 30);
-        if (!ns)
-            return ns.error();
-        for (uint64_t s = 0; s < *ns; ++s) {
-            auto state = in.name("state name");
-            if (!state)
-                return state.error();
-            var.states.push_back(*state);
-        }
-        c.variables.push_back(std::move(var));
-    }
+    auto variables = readVariableList(in);
+    if (!variables)
+        return variables.error();
+    c.variables = std::move(*variables);
     if (Status s = in.expect("inputs"); !s)
         return s.error();
     auto ni = in.unsignedInt("number of inputs", 1u << 31);

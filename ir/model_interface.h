@@ -8,6 +8,7 @@
 #include "ir/circuit.h"
 #include "ir/interpret.h"
 
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,5 +40,11 @@ std::string writeModelMetadata(const Circuit &circuit, Semiring semiring, Numeri
 
 // `name` is used in error messages (`name:line: ...`).
 Result<ModelMetadata> parseModelMetadata(std::string_view text, const std::string &name);
+
+// The variables block both a model.so's and a network.so's metadata hold: `variables N`, then
+// per variable `variable NAME COUNT STATE...` (names percent-encoded). Every variable has a state.
+class TokenCursor; // ir/text_lines.h
+void writeVariableList(std::ostream &out, const std::vector<Variable> &variables);
+Result<std::vector<Variable>> readVariableList(TokenCursor &in);
 
 } // namespace zbddc

@@ -1,5 +1,6 @@
 #include "runtime/network_metadata.h"
 
+#include "ir/model_interface.h"
 #include "ir/text_lines.h"
 
 #include <sstream>
@@ -12,13 +13,7 @@ std::string writeNetworkMetadata(const NetworkMetadata &m) {
     out << "route " << m.route << "\n";
     for (const auto &[key, value] : m.facts)
         out << encodeName(key) << " " << encodeName(value) << "\n";
-    out << "variables " << m.variables.size() << "\n";
-    for (const Variable &v : m.variables) {
-        out << "variable " << encodeName(v.name) << " " << v.states.size();
-        for (const std::string &s : v.states)
-            out << " " << encodeName(s);
-        out << "\n";
-    }
+    writeVariableList(out, m.variables);
     return out.str();
 }
 
@@ -46,32 +41,10 @@ Result<NetworkMetadata> parseNetworkMetadata(std::string_view text, const std::s
             return value.error();
         m.facts.emplace_back(*key, *value);
     }
-    if (Status s = in.expect("variables"); !s)
-        return s.error();
-    auto nv = in.unsignedInt("number of variables", 1u << 30);
-    if (!nv)
-        return nv.error();
-    for (uint64_t v = 0; v < *nv; ++v) {
-        if (Status s = in.expect("variable"); !s)
-            return s.error();
-        Variable var;
-        auto name = in.name("variable name");
-        if (!name)
-            return name.error();
-        var.name = *name;
-        auto ns = in.unsignedInt("number of states", 1u << 30);
-        if (!ns)
-            return ns.error();
-        if (*ns == 0)
-            return in.fail("variable '" + var.name + "' has no states");
-        for (uint64_t s = 0; s < *ns; ++s) {
-            auto state = in.name("state name");
-            if (!state)
-                return state.error();
-            var.states.push_back(*state);
-        }
-        m.variables.push_back(std::move(var));
-    }
+    auto variables = readVariableList(in);
+    if (!variables)
+        return variables.error();
+    m.variables = std::move(*variables);
     if (!in.atEnd())
         return in.fail("unexpected text after the variables");
     return m;
