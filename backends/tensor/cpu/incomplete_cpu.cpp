@@ -43,7 +43,7 @@ struct OpRunner {
     const std::vector<TableData> &computed;
     const IncompleteExecOptions &options;
     IncompleteOpStats stats;
-    incomplete::OpPlan plan;
+    incomplete::OpPlan plan = {};
 
     Status checkRows(uint64_t n, const char *what) {
         stats.peakJoinedRows = std::max(stats.peakJoinedRows, n);

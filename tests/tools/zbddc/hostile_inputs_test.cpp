@@ -26,8 +26,8 @@ struct Hostile {
     std::string args;                                       // run in that folder
     int exitCode = 1;
     std::vector<std::string>
-        err;            // stderr, line by line: each expected line is a prefix of its line
-    std::string outHas; // a text stdout must contain ("" for none)
+        err;                 // stderr, line by line: each expected line is a prefix of its line
+    std::string outHas = {}; // a text stdout must contain ("" for none)
     std::vector<std::string> outputs = {}; // files the run creates
 };
 
