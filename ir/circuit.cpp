@@ -102,6 +102,8 @@ static Status verifyConstant(Semiring s, double v, NodeId id) {
         if (v == -std::numeric_limits<double>::infinity())
             return error(nodeError(id, "constant -inf is not allowed in min-sum"));
         break;
+    case Semiring::MinSumInt64: // refused for the whole circuit by verify(Circuit)
+        break;
     }
     return Ok{};
 }
@@ -112,6 +114,8 @@ Status verify(const Circuit &c) {
         return error("operand arrays differ in length from the kind array");
     if (n >= kNone)
         return error("circuit has more than 2^32-1 nodes");
+    if (c.semiring == Semiring::MinSumInt64) // circuits evaluate in float64
+        return error("min-sum-int64 is the elimination route's semiring, not a circuit's");
     for (NodeId id = 0; id < n; ++id) {
         const OpKind k = c.kind[id];
         if (static_cast<uint8_t>(k) > static_cast<uint8_t>(OpKind::MulAdd))

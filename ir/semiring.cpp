@@ -9,6 +9,7 @@ std::string_view semiringName(Semiring s) {
     case Semiring::MaxProduct: return "max-product";
     case Semiring::MaxSum: return "max-sum";
     case Semiring::MinSum: return "min-sum";
+    case Semiring::MinSumInt64: return "min-sum-int64";
     }
     return "?";
 }

@@ -87,12 +87,16 @@ OpPlan planOp(const TensorProgram &p, const TensorOp &op, const std::vector<cons
     return plan;
 }
 
+// Each semiring's arithmetic on its value type V; load/store convert the 8-byte table entries
+// (MinSumInt64 keeps an int64's bit pattern in each).
 template <Semiring S> struct Ring {
+    using V = double;
     static constexpr bool product = S == Semiring::SumProduct || S == Semiring::MaxProduct;
-    static double one() { return product ? 1.0 : 0.0; }
-    static double zero() { return SemiringOps{S}.zero(); }
-    static double times(double a, double b) { return product ? a * b : a + b; }
-    static double plus(double a, double b) {
+    static V load(double w) { return w; }
+    static double store(V v) { return v; }
+    static V zero() { return SemiringOps{S}.zero(); }
+    static V times(V a, V b) { return product ? a * b : a + b; }
+    static V plus(V a, V b) {
         if constexpr (S == Semiring::SumProduct)
             return a + b;
         else if constexpr (S == Semiring::MinSum)
@@ -100,6 +104,15 @@ template <Semiring S> struct Ring {
         else
             return b > a ? b : a;
     }
+};
+
+template <> struct Ring<Semiring::MinSumInt64> {
+    using V = int64_t;
+    static V load(double w) { return wordInt64(w); }
+    static double store(V v) { return int64Word(v); }
+    static V zero() { return kInt64Forbidden; }
+    static V times(V a, V b) { return saturatingCostSum(a, b); }
+    static V plus(V a, V b) { return b < a ? b : a; }
 };
 
 // Output rows [begin, end) of one op.
@@ -126,24 +139,25 @@ template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t 
     // batched junction tree that is an evidence indicator, which leaves one state of its
     // variable per case; where it leaves at most half the products, the other inputs are read
     // only for the live ones.
-    std::vector<double> partial(m);
+    using V = typename R::V;
+    std::vector<V> partial(m);
     std::vector<uint64_t> live(m);
-    const double zero = R::zero();
+    const V zero = R::zero();
     for (uint64_t row = begin; row < end; ++row) {
         const double *first = plan.data[0] + off[0];
         uint64_t alive = 0;
         for (uint64_t e = 0; e < m; ++e) {
-            partial[e] = first[plan.elimOffset[e]];
+            partial[e] = R::load(first[plan.elimOffset[e]]);
             if (partial[e] != zero)
                 live[alive++] = e;
         }
-        double acc = zero;
+        V acc = zero;
         if (2 * alive > m) {
             for (size_t j = 1; j < nin; ++j) {
                 const double *d = plan.data[j] + off[j];
                 const uint64_t *eo = plan.elimOffset.data() + j * m;
                 for (uint64_t e = 0; e < m; ++e)
-                    partial[e] = R::times(partial[e], d[eo[e]]);
+                    partial[e] = R::times(partial[e], R::load(d[eo[e]]));
             }
             acc = partial[0];
             for (uint64_t e = 1; e < m; ++e)
@@ -155,7 +169,7 @@ template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t 
                 uint64_t kept = 0;
                 for (uint64_t t = 0; t < alive; ++t) {
                     const uint64_t e = live[t];
-                    partial[e] = R::times(partial[e], d[eo[e]]);
+                    partial[e] = R::times(partial[e], R::load(d[eo[e]]));
                     if (partial[e] != zero)
                         live[kept++] = e;
                 }
@@ -164,7 +178,7 @@ template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t 
             for (uint64_t t = 0; t < alive; ++t)
                 acc = R::plus(acc, partial[live[t]]);
         }
-        plan.out[row] = acc;
+        plan.out[row] = R::store(acc);
         for (size_t i = k; i-- > 0;) {
             for (size_t j = 0; j < nin; ++j)
                 off[j] += plan.outStride[j * k + i];
@@ -196,6 +210,9 @@ void runChunk(Semiring s, const OpPlan &plan, uint64_t begin, uint64_t end) {
         break;
     case Semiring::MinSum:
         runRows<Semiring::MinSum>(plan, begin, end);
+        break;
+    case Semiring::MinSumInt64:
+        runRows<Semiring::MinSumInt64>(plan, begin, end);
         break;
     }
 }

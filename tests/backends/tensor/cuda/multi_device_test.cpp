@@ -30,6 +30,8 @@ double poison(Semiring s) {
         return std::numeric_limits<double>::quiet_NaN();
     case Semiring::MinSum:
         return -1e300;
+    case Semiring::MinSumInt64:
+        return int64Word(-1);
     case Semiring::MaxSum:
     case Semiring::MaxProduct:
         return 1e300;
