@@ -23,13 +23,15 @@ std::vector<double> TableData::densify(uint64_t entries) const {
 }
 
 Status markIncomplete(TensorProgram &program, double top, uint64_t maxRows) {
-    if (program.semiring != Semiring::MinSum)
+    if (program.semiring != Semiring::MinSum && program.semiring != Semiring::MinSumInt64)
         return error("incomplete tables need a min-sum program (costs with an upper bound)");
+    const SemiringOps ring{program.semiring};
+    auto feasible = [&](double v) { return ring.better(v, top); }; // below the bound
     for (size_t id = 0; id < program.tables.size(); ++id) {
         Table &t = program.tables[id];
         if (t.input) {
             // At least the absent rows are feasible; counted before anything is allocated.
-            if (t.sparse && t.defaultValue < top && t.entries() - t.rows.size() > maxRows)
+            if (t.sparse && feasible(t.defaultValue) && t.entries() - t.rows.size() > maxRows)
                 return error("incomplete tables: input table " + std::to_string(id) + " has " +
                              std::to_string(t.entries() - t.rows.size()) +
                              " feasible rows (its default cost is below the upper bound), beyond "
@@ -38,16 +40,16 @@ Status markIncomplete(TensorProgram &program, double top, uint64_t maxRows) {
             std::vector<uint64_t> rows;
             std::vector<double> values;
             const uint64_t n = t.sparse ? t.rows.size() : t.entries();
-            if (t.sparse && t.defaultValue < top) {
+            if (t.sparse && feasible(t.defaultValue)) {
                 // Absent rows are feasible: enumerate the whole table.
                 for (uint64_t r = 0; r < t.entries(); ++r)
-                    if (const double v = inputTableValue(t, r); v < top) {
+                    if (const double v = inputTableValue(t, r); feasible(v)) {
                         rows.push_back(r);
                         values.push_back(v);
                     }
             } else {
                 for (uint64_t i = 0; i < n; ++i)
-                    if (t.values[i] < top) {
+                    if (feasible(t.values[i])) {
                         rows.push_back(t.sparse ? t.rows[i] : i);
                         values.push_back(t.values[i]);
                     }

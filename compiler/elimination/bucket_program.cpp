@@ -83,7 +83,7 @@ Result<TensorProgram> buildBucketProgram(const CostNetwork &network,
         pos[order[i]] = i;
 
     TensorProgram p;
-    p.semiring = Semiring::MinSum;
+    p.semiring = network.semiring();
     p.domainSizes = network.domainSizes;
     std::vector<std::vector<uint32_t>> bucket(n); // tables waiting in each variable's bucket
 

@@ -107,7 +107,7 @@ Result<FactorGraph> factorGraphOfCostNetwork(const CostNetwork &net, const std::
         f.logValues.resize(entries);
         for (uint64_t row = 0; row < entries; ++row) {
             const Cost cost = c.costAtRow(row);
-            f.logValues[row] = cost >= net.upperBound ? -INFINITY : -cost;
+            f.logValues[row] = net.feasible(cost) ? -net.costValue(cost) : -INFINITY;
         }
         g.factors.push_back(std::move(f));
     }

@@ -93,9 +93,19 @@ Result<ProblemMetadata> parseProblemMetadata(const std::string &text, const std:
             } else if (key == "name") {
                 m.name = value;
             } else if (key == "costs") {
-                m.integerCosts = value == "integer";
+                if (value != "integer" && value != "real" && value != "int64")
+                    return bad("costs must be integer, real or int64, not '" + value + "'");
+                m.integerCosts = value != "real";
+                m.int64Costs = value == "int64";
             } else if (key == "upper_bound") {
-                m.upperBound = value == "inf" ? kForbidden : std::stod(value);
+                if (m.int64Costs) {
+                    const long long ub = std::stoll(value);
+                    if (ub <= 0)
+                        return bad("upper bound " + value + " is not positive");
+                    m.upperBound = int64Word(ub);
+                } else {
+                    m.upperBound = value == "inf" ? kForbidden : std::stod(value);
+                }
             } else if (key == "heuristic") {
                 m.heuristic = value;
             } else if (key == "induced_width") {
@@ -123,6 +133,8 @@ struct ProblemLibrary::Handle {
     void *lib = nullptr;
     int (*solve)(const int *, double *, unsigned *) = nullptr;
     double (*cost)(const unsigned *) = nullptr;
+    int (*solveInt64)(const int *, int64_t *, unsigned *) = nullptr; // `costs int64` only
+    int64_t (*costInt64)(const unsigned *) = nullptr;
     void (*threads)(unsigned) = nullptr;
     ~Handle() {
         if (lib)
@@ -170,6 +182,16 @@ Result<ProblemLibrary> ProblemLibrary::open(const std::string &path) {
         agree = domain(v) == m->domainSizes[v];
     if (!agree)
         return errorAt(path, 0, "metadata disagrees with zbdd_problem_num_variables/domain_size");
+    if (m->int64Costs) {
+        h.solveInt64 =
+            reinterpret_cast<decltype(h.solveInt64)>(dlsym(h.lib, "zbdd_problem_solve_int64"));
+        h.costInt64 = reinterpret_cast<decltype(h.costInt64)>(
+            dlsym(h.lib, "zbdd_problem_assignment_cost_int64"));
+        if (!h.solveInt64 || !h.costInt64)
+            return errorAt(path, 0,
+                           "its costs are int64, but zbdd_problem_solve_int64 or "
+                           "zbdd_problem_assignment_cost_int64 is missing");
+    }
     p.metadata_ = std::move(*m);
     return p;
 }
@@ -193,25 +215,35 @@ Result<Solution> ProblemLibrary::solve(const std::vector<uint32_t> &evidence) co
         }
     Solution sol;
     std::vector<unsigned> assignment(n);
+    const int *observedOrNull = evidence.empty() ? nullptr : observed.data();
+    // The cost as a CostNetwork holds it: a double, or an int64 word (solved exactly).
     double cost = 0;
-    const int rc =
-        handle_->solve(evidence.empty() ? nullptr : observed.data(), &cost, assignment.data());
+    int rc = ZBDD_PROBLEM_OK;
+    if (metadata_.int64Costs) {
+        int64_t exact = 0;
+        rc = handle_->solveInt64(observedOrNull, &exact, assignment.data());
+        cost = int64Word(exact);
+    } else {
+        rc = handle_->solve(observedOrNull, &cost, assignment.data());
+    }
     if (rc == ZBDD_PROBLEM_ENOMEM)
         return error("out of memory for the problem's message tables");
     if (rc != ZBDD_PROBLEM_OK)
         return error("zbdd_problem_solve failed with code " + std::to_string(rc));
+    CostNetwork costs; // the cost arithmetic of the network the .so was compiled from
+    costs.integerCosts = metadata_.integerCosts;
+    costs.int64Costs = metadata_.int64Costs;
+    costs.upperBound = metadata_.upperBound;
     sol.assignment.assign(assignment.begin(), assignment.end());
-    sol.feasible = cost < metadata_.upperBound;
-    sol.cost = sol.feasible ? cost : kForbidden;
+    sol.feasible = costs.feasible(cost);
+    sol.cost = sol.feasible ? cost : costs.forbidden();
     if (sol.feasible) {
         // The answer must stand on its own: its cost recomputed from the input tables.
-        const double check = handle_->cost(assignment.data());
-        const bool agree = metadata_.integerCosts
-                               ? check == cost
-                               : std::abs(check - cost) <= 1e-9 * std::max(1.0, std::abs(cost));
-        if (!agree)
+        const double check = metadata_.int64Costs ? int64Word(handle_->costInt64(assignment.data()))
+                                                  : handle_->cost(assignment.data());
+        if (!costs.sameCost(check, cost))
             return error("internal error: the problem.so's assignment costs " +
-                         std::to_string(check) + ", not the optimum " + std::to_string(cost));
+                         costs.costText(check) + ", not the optimum " + costs.costText(cost));
     }
     sol.stats.heuristic = metadata_.heuristic;
     sol.stats.inducedWidth = metadata_.inducedWidth;

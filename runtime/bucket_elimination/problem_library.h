@@ -24,7 +24,8 @@ Result<EliminationStats> writeProblemLibrary(const CostNetwork &network, const B
 struct ProblemMetadata {
     std::string name;
     bool integerCosts = true;
-    double upperBound = kForbidden;
+    bool int64Costs = false;        // `costs int64`: upperBound and costs are int64 words
+    double upperBound = kForbidden; // as the CostNetwork holds it
     std::string heuristic;
     uint32_t inducedWidth = 0;
     double largestTableEntries = 0;

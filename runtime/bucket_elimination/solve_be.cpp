@@ -95,17 +95,15 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
         sol.stats.tracebackMs = solved->times.valueMs;
         sol.stats.solveMs = msSince(t0) - solved->times.valueMs;
     }
-    sol.feasible = optimum < network.upperBound;
-    sol.cost = sol.feasible ? optimum : kForbidden;
+    sol.feasible = network.feasible(optimum);
+    sol.cost = sol.feasible ? optimum : network.forbidden();
     if (sol.feasible) {
         // The answer must stand on its own: recompute its cost from the original tables.
         const Cost check = assignmentCost(network, sol.assignment);
-        const bool agree = network.integerCosts ? check == optimum
-                                                : std::abs(check - optimum) <=
-                                                      1e-9 * std::max(1.0, std::abs(optimum));
-        if (!agree)
-            return error("internal error: the recovered assignment costs " + std::to_string(check) +
-                         ", not the optimum " + std::to_string(optimum));
+        if (!network.sameCost(check, optimum))
+            return error("internal error: the recovered assignment costs " +
+                         network.costText(check) + ", not the optimum " +
+                         network.costText(optimum));
     }
     sol.stats.totalMs = msSince(start);
     return sol;

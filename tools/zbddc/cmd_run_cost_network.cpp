@@ -179,6 +179,7 @@ int runProblemLibrary(const RunOptions &o) {
     shape.variableNames = lib->metadata().variableNames;
     shape.domainSizes = lib->metadata().domainSizes;
     shape.integerCosts = lib->metadata().integerCosts;
+    shape.int64Costs = lib->metadata().int64Costs;
     auto evidence = readEvidence(o, shape);
     if (!evidence)
         return reportError(evidence.error());
@@ -193,9 +194,7 @@ int runProblemLibrary(const RunOptions &o) {
 // as the shortest text that reads back as the same double.
 int printSolution(const RunOptions &o, const CostNetwork &net, const Solution &sol) {
     const size_t n = net.numVariables();
-    const std::string cost = !sol.feasible     ? "infeasible"
-                             : net.integerCosts ? std::to_string(static_cast<long long>(sol.cost))
-                                                : shortestText(sol.cost);
+    const std::string cost = sol.feasible ? net.costText(sol.cost) : "infeasible";
     std::ostringstream text;
     if (o.json) {
         text << "{\"task\": \"mpe\", \"feasible\": " << (sol.feasible ? "true" : "false")

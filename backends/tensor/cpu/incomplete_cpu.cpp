@@ -38,7 +38,9 @@ struct Joined {
     std::vector<double> values;
 };
 
-struct OpRunner {
+// Runs one op with costs of type V (CostWord).
+template <class V> struct OpRunner {
+    using C = incomplete::CostWord<V>;
     const TensorProgram &p;
     const std::vector<TableData> &computed;
     const IncompleteExecOptions &options;
@@ -60,7 +62,7 @@ struct OpRunner {
         const RowsView v = viewOf(p, computed, plan.first);
         Joined j;
         for (size_t i = 0; i < v.size; ++i)
-            if (v.values[i] < plan.bound && remap(v.row(i), plan.fixed) == plan.fixedValue) {
+            if (C::load(v.values[i]) < C::load(plan.bound) && remap(v.row(i), plan.fixed) == plan.fixedValue) {
                 j.rows.push_back(remap(v.row(i), plan.firstMap));
                 j.values.push_back(v.values[i]);
             }
@@ -73,8 +75,9 @@ struct OpRunner {
         const RowsView v = viewOf(p, computed, step.table);
         std::vector<KeyedRow> sorted;
         sorted.reserve(v.size);
+        const V bound = C::load(plan.bound);
         for (size_t i = 0; i < v.size; ++i)
-            if (v.values[i] < plan.bound)
+            if (C::load(v.values[i]) < bound)
                 sorted.push_back({remap(v.row(i), step.tableKey), remap(v.row(i), step.tablePart),
                                   v.values[i]});
         incomplete::radixSortByKey(sorted, step.keySpace - 1);
@@ -82,7 +85,9 @@ struct OpRunner {
         // Cheapest first inside each group, so a row's feasible matches are a prefix.
         for (size_t g = 0; g + 1 < groups.offsets.size(); ++g)
             std::sort(sorted.begin() + groups.offsets[g], sorted.begin() + groups.offsets[g + 1],
-                      [](const KeyedRow &a, const KeyedRow &b) { return a.value < b.value; });
+                      [](const KeyedRow &a, const KeyedRow &b) {
+                          return C::load(a.value) < C::load(b.value);
+                      });
         std::vector<int64_t> groupOf(j.rows.size());
         std::vector<uint64_t> counts(j.rows.size());
         for (size_t r = 0; r < j.rows.size(); ++r) {
@@ -91,10 +96,10 @@ struct OpRunner {
                 continue;
             const auto first = sorted.begin() + groups.offsets[g];
             const auto last = sorted.begin() + groups.offsets[g + 1];
-            const double room = plan.bound - j.values[r]; // matches must cost less than this
+            const V room = bound - C::load(j.values[r]); // matches must cost less than this
             counts[r] = static_cast<uint64_t>(
                 std::partition_point(first, last,
-                                     [&](const KeyedRow &k) { return k.value < room; }) -
+                                     [&](const KeyedRow &k) { return C::load(k.value) < room; }) -
                 first);
         }
         const uint64_t total = incomplete::exclusiveScan(counts);
@@ -108,7 +113,7 @@ struct OpRunner {
             for (uint64_t o = counts[r], m = groups.offsets[std::max<int64_t>(groupOf[r], 0)];
                  o < end; ++o, ++m) {
                 next.rows[o] = j.rows[r] + sorted[m].payload;
-                next.values[o] = j.values[r] + sorted[m].value;
+                next.values[o] = C::store(C::load(j.values[r]) + C::load(sorted[m].value));
             }
         }
         j = std::move(next);
@@ -138,7 +143,7 @@ struct OpRunner {
         TableData data;
         data.sparse = true;
         data.defaultValue = out.sparse ? out.defaultValue : SemiringOps{p.semiring}.zero();
-        incomplete::segmentedMin(keyed, plan.bound, data.rows, data.values);
+        incomplete::segmentedMin<V>(keyed, plan.bound, data.rows, data.values);
         stats.outputRows = data.rows.size();
         if (static_cast<double>(data.rows.size()) >= options.completeAbove * stats.entries) {
             data.values = data.densify(out.entries());
@@ -149,30 +154,41 @@ struct OpRunner {
     }
 };
 
+template <class V>
+Result<TableData> runOp(const TensorProgram &program, const std::vector<TableData> &computed,
+                        const IncompleteExecOptions &options, const TensorOp &op,
+                        IncompleteOpStats &stats) {
+    OpRunner<V> runner{program, computed, options, stats};
+    Result<TableData> data = runner.run(op);
+    stats = runner.stats;
+    return data;
+}
+
 } // namespace
 
 Result<std::vector<TableData>> runIncompleteTensorProgramCpu(const TensorProgram &program,
                                                              const IncompleteExecOptions &options) {
     if (Status s = program.verify(); !s)
         return s.error();
-    if (program.semiring != Semiring::MinSum)
+    const bool int64Costs = program.semiring == Semiring::MinSumInt64;
+    if (program.semiring != Semiring::MinSum && !int64Costs)
         return error("incomplete tables need a min-sum program");
     std::vector<TableData> computed(program.tables.size());
     try {
         for (uint32_t o = 0; o < program.ops.size(); ++o) {
             const auto t0 = std::chrono::steady_clock::now();
-            OpRunner runner{program, computed, options, {}};
-            runner.stats.op = o;
+            IncompleteOpStats stats;
+            stats.op = o;
             const TensorOp &op = program.ops[o];
-            Result<TableData> data = runner.run(op);
+            Result<TableData> data = int64Costs ? runOp<int64_t>(program, computed, options, op, stats)
+                                                : runOp<double>(program, computed, options, op, stats);
             if (!data)
                 return data.error();
             computed[op.output] = std::move(*data);
-            runner.stats.ms = std::chrono::duration<double, std::milli>(
-                                  std::chrono::steady_clock::now() - t0)
-                                  .count();
+            stats.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+                           .count();
             if (options.stats)
-                options.stats->push_back(runner.stats);
+                options.stats->push_back(stats);
         }
     } catch (const std::bad_alloc &) {
         return error("out of host memory while running the incomplete tables");

@@ -48,21 +48,28 @@ uint64_t exclusiveScan(std::vector<uint64_t> &counts) {
     return sum;
 }
 
+template <class V>
 void segmentedMin(const std::vector<KeyedRow> &sorted, double bound, std::vector<uint64_t> &rows,
                   std::vector<double> &values) {
+    using C = CostWord<V>;
     rows.clear();
     values.clear();
     for (size_t i = 0; i < sorted.size();) {
-        double best = sorted[i].value;
+        V best = C::load(sorted[i].value);
         size_t j = i + 1;
         for (; j < sorted.size() && sorted[j].key == sorted[i].key; ++j)
-            best = std::min(best, sorted[j].value);
-        if (best < bound) {
+            best = std::min(best, C::load(sorted[j].value));
+        if (best < C::load(bound)) {
             rows.push_back(sorted[i].key);
-            values.push_back(best);
+            values.push_back(C::store(best));
         }
         i = j;
     }
 }
+
+template void segmentedMin<double>(const std::vector<KeyedRow> &, double, std::vector<uint64_t> &,
+                                   std::vector<double> &);
+template void segmentedMin<int64_t>(const std::vector<KeyedRow> &, double, std::vector<uint64_t> &,
+                                    std::vector<double> &);
 
 } // namespace zbddc::incomplete

@@ -5,10 +5,32 @@
 // rows, the shape of the GPU kernels in backends/tensor/cuda/incomplete_kernels.
 #pragma once
 
+#include "ir/semiring.h"
+
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace zbddc::incomplete {
+
+// A cost as the executors compute with it (V: double under MinSum, int64_t under MinSumInt64) and
+// the 8-byte table entry that holds it (ir/semiring.h). Feasible values lie below the bound, and a
+// join keeps a pair only when its sum does too, so no sum overflows.
+template <class V> struct CostWord {
+    static_assert(std::is_same_v<V, double> || std::is_same_v<V, int64_t>);
+    static V load(double w) {
+        if constexpr (std::is_same_v<V, double>)
+            return w;
+        else
+            return wordInt64(w);
+    }
+    static double store(V v) {
+        if constexpr (std::is_same_v<V, double>)
+            return v;
+        else
+            return int64Word(v);
+    }
+};
 
 // One row being sorted: its key, what it carries (a row index or a partial one), its cost.
 struct KeyedRow {
@@ -35,7 +57,8 @@ uint64_t exclusiveScan(std::vector<uint64_t> &counts);
 
 // Segmented min over key-sorted rows: one output row per distinct key, its least value (the ⊕ of
 // min-sum elimination, Bistaffa et al. 2017 Alg. 5), rows whose least value is not below `bound`
-// dropped.
+// dropped. Values and the bound are table entries holding costs of type V.
+template <class V = double>
 void segmentedMin(const std::vector<KeyedRow> &sorted, double bound, std::vector<uint64_t> &rows,
                   std::vector<double> &values);
 

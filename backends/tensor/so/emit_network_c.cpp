@@ -148,7 +148,7 @@ Result<NetworkSource> emitNetworkC(const NetworkProgram &sum, const NetworkProgr
          "#include <unistd.h>\n"
          "#include \"zbdd_network.h\"\n\n"
          "#define EXPORT __attribute__((visibility(\"default\")))\n\n";
-    c << embedBlobC("zbdd_tables", blobPath);
+    c << valueTypeC(Semiring::SumProduct) << embedBlobC("zbdd_tables", blobPath);
     c << "#define NUM_VARIABLES " << numVariables << "u\n";
     c << "#define NUM_MARGINALS " << marginals << "u\n";
     c << "#define BATCH " << batch << "u\n\n";

@@ -24,13 +24,14 @@ static unsigned solve_threads(void) {
 )zbdd_c";
 
 // The generic part: tables' scopes and strides, ops, solve, traceback, the cost check, metadata.
+// Entries are zb_val (valueTypeC): ZB_SUM, ZB_FORBIDDEN and ZB_TO_DOUBLE come with the program.
 constexpr const char *kRuntime = R"zbdd_c(
-static const double *table_data(unsigned t, const double *msg) {
+static const zb_val *table_data(unsigned t, const zb_val *msg) {
     return table_blob[t] ? zbdd_tables + table_offset[t] : msg + table_offset[t];
 }
 
 /* Entry of table t at a complete assignment (indexed by variable). */
-static double value_at(unsigned t, const double *msg, const unsigned *a) {
+static zb_val value_at(unsigned t, const zb_val *msg, const unsigned *a) {
     uint64_t row = 0;
     for (unsigned i = table_first[t]; i < table_first[t + 1]; ++i)
         row += (uint64_t)a[scope_var[i]] * scope_stride[i];
@@ -42,38 +43,38 @@ EXPORT size_t zbdd_problem_num_variables(void) { return NUM_VARIABLES; }
 EXPORT unsigned zbdd_problem_domain_size(size_t v) { return v < NUM_VARIABLES ? domain[v] : 0u; }
 EXPORT const char *zbdd_problem_metadata(void) { return metadata; }
 
-EXPORT double zbdd_problem_assignment_cost(const unsigned *a) {
-    double total = 0.0;
+static zb_val assignment_total(const unsigned *a) {
+    zb_val total = 0;
     if (!a)
-        return INFINITY;
+        return ZB_FORBIDDEN;
     for (unsigned v = 0; v < NUM_VARIABLES; ++v)
         if (a[v] >= domain[v])
-            return INFINITY;
+            return ZB_FORBIDDEN;
     for (unsigned i = 0; i < NUM_INPUT_TABLES; ++i)
-        total += value_at(input_table[i], 0, a);
-    return total < UPPER_BOUND ? total : INFINITY;
+        total = ZB_SUM(total, value_at(input_table[i], 0, a));
+    return total < UPPER_BOUND ? total : ZB_FORBIDDEN;
 }
 
-EXPORT int zbdd_problem_solve(const int *evidence, double *cost, unsigned *assignment) {
+static int solve(const int *evidence, zb_val *cost, unsigned *assignment) {
     if (!cost || !assignment)
         return ZBDD_PROBLEM_EARG;
     for (unsigned v = 0; evidence && v < NUM_VARIABLES; ++v)
         if (evidence[v] != ZBDD_PROBLEM_FREE && (evidence[v] < 0 || (unsigned)evidence[v] >= domain[v]))
             return ZBDD_PROBLEM_EARG;
-    double *msg = (double *)malloc((MESSAGE_ENTRIES + MASK_ENTRIES + 1) * sizeof(double));
+    zb_val *msg = (zb_val *)malloc((MESSAGE_ENTRIES + MASK_ENTRIES + 1) * sizeof(zb_val));
     if (!msg)
         return ZBDD_PROBLEM_ENOMEM;
     /* Evidence as a mask on each variable: 0 for its observed value (or every value when free),
-     * +infinity for the others, added in the bucket that eliminates it. */
-    double *mask = msg + MESSAGE_ENTRIES;
+     * forbidden for the others, added in the bucket that eliminates it. */
+    zb_val *mask = msg + MESSAGE_ENTRIES;
     for (unsigned v = 0; v < NUM_VARIABLES; ++v)
         for (unsigned x = 0; x < domain[v]; ++x)
             mask[mask_offset[v] + x] =
-                evidence && evidence[v] != ZBDD_PROBLEM_FREE && (unsigned)evidence[v] != x ? INFINITY : 0.0;
+                evidence && evidence[v] != ZBDD_PROBLEM_FREE && (unsigned)evidence[v] != x ? ZB_FORBIDDEN : 0;
     run_ops(msg, mask, solve_threads());
-    double total = 0.0;
+    zb_val total = 0;
     for (unsigned r = 0; r < NUM_RESULTS; ++r)
-        total += table_data(result_table[r], msg)[0];
+        total = ZB_SUM(total, table_data(result_table[r], msg)[0]);
     for (unsigned v = 0; v < NUM_VARIABLES; ++v)
         assignment[v] = evidence && evidence[v] != ZBDD_PROBLEM_FREE ? (unsigned)evidence[v] : 0u;
     /* The VALUE phase: last bucket first, each variable takes its first least-cost value given
@@ -81,12 +82,12 @@ EXPORT int zbdd_problem_solve(const int *evidence, double *cost, unsigned *assig
     for (unsigned o = NUM_OPS; o-- > 0;) {
         const unsigned v = op_var[op_vfirst[o]];
         unsigned best_x = 0;
-        double best = 0.0;
+        zb_val best = 0;
         for (unsigned x = 0; x < domain[v]; ++x) {
             assignment[v] = x;
-            double c = mask[mask_offset[v] + x];
+            zb_val c = mask[mask_offset[v] + x];
             for (unsigned i = op_first[o]; i < op_first[o + 1]; ++i)
-                c += value_at(op_input[i], msg, assignment);
+                c = ZB_SUM(c, value_at(op_input[i], msg, assignment));
             if (x == 0 || c < best) {
                 best = c;
                 best_x = x;
@@ -95,10 +96,42 @@ EXPORT int zbdd_problem_solve(const int *evidence, double *cost, unsigned *assig
         assignment[v] = best_x;
     }
     free(msg);
-    *cost = total < UPPER_BOUND ? total : INFINITY;
+    *cost = total < UPPER_BOUND ? total : ZB_FORBIDDEN;
     return ZBDD_PROBLEM_OK;
 }
+
+EXPORT double zbdd_problem_assignment_cost(const unsigned *a) {
+    return ZB_TO_DOUBLE(assignment_total(a));
+}
+
+EXPORT int zbdd_problem_solve(const int *evidence, double *cost, unsigned *assignment) {
+    zb_val c = 0;
+    const int status = solve(evidence, cost ? &c : 0, assignment);
+    if (status == ZBDD_PROBLEM_OK)
+        *cost = ZB_TO_DOUBLE(c);
+    return status;
+}
 )zbdd_c";
+
+// The exact entry points of a problem whose costs are int64 (ZBDD_PROBLEM_INT64_FORBIDDEN where
+// the double ones say +infinity).
+constexpr const char *kInt64Runtime = R"zbdd_c(
+EXPORT int64_t zbdd_problem_assignment_cost_int64(const unsigned *a) { return assignment_total(a); }
+
+EXPORT int zbdd_problem_solve_int64(const int *evidence, int64_t *cost, unsigned *assignment) {
+    return solve(evidence, cost, assignment);
+}
+)zbdd_c";
+
+// The value type's part of the runtime: ⊗ of two costs, the forbidden cost, and a cost as the
+// double the float64 entry points return.
+std::string costMacrosC(bool int64Costs) {
+    if (int64Costs)
+        return "#define ZB_SUM(a, b) zb_cost_sum(a, b)\n#define ZB_FORBIDDEN INT64_MAX\n"
+               "#define ZB_TO_DOUBLE(c) ((c) == INT64_MAX ? INFINITY : (double)(c))\n";
+    return "#define ZB_SUM(a, b) ((a) + (b))\n#define ZB_FORBIDDEN INFINITY\n"
+           "#define ZB_TO_DOUBLE(c) (c)\n";
+}
 
 } // namespace
 
@@ -106,8 +139,12 @@ std::string writeProblemMetadata(const TensorProgram &p, const ProblemInfo &info
     std::ostringstream m;
     m << "zbdd-problem 1\n";
     m << "name " << oneLine(info.name) << "\n";
-    m << "costs " << (info.integerCosts ? "integer" : "real") << "\n";
-    m << "upper_bound " << (std::isinf(info.upperBound) ? "inf" : doubleLiteral(info.upperBound))
+    const bool int64Costs = p.semiring == Semiring::MinSumInt64;
+    m << "costs " << (int64Costs ? "int64" : info.integerCosts ? "integer" : "real") << "\n";
+    m << "upper_bound "
+      << (int64Costs                      ? std::to_string(wordInt64(info.upperBound))
+          : std::isinf(info.upperBound) ? "inf"
+                                        : doubleLiteral(info.upperBound))
       << "\n";
     for (const auto &[key, value] : info.facts)
         m << oneLine(key) << " " << oneLine(value) << "\n";
@@ -123,7 +160,8 @@ Result<ProblemSource> emitProblemC(const TensorProgram &p, const ProblemInfo &in
                                    const std::string &blobPath) {
     if (Status s = p.verify(); !s)
         return s.error();
-    if (p.semiring != Semiring::MinSum)
+    const bool int64Costs = p.semiring == Semiring::MinSumInt64;
+    if (p.semiring != Semiring::MinSum && !int64Costs)
         return error("a problem.so is compiled from a min-sum program");
     for (const TensorOp &op : p.ops)
         if (op.kind != TensorOpKind::EliminateBucket || op.vars.size() != 1)
@@ -151,13 +189,16 @@ Result<ProblemSource> emitProblemC(const TensorProgram &p, const ProblemInfo &in
          "#include <unistd.h>\n"
          "#include \"zbdd_problem.h\"\n\n"
          "#define EXPORT __attribute__((visibility(\"default\")))\n\n";
-    c << embedBlobC("zbdd_tables", blobPath);
+    c << valueTypeC(p.semiring) << costMacrosC(int64Costs) << embedBlobC("zbdd_tables", blobPath);
     c << "#define NUM_VARIABLES " << p.domainSizes.size() << "u\n";
     c << "#define NUM_INPUT_TABLES " << inputTables.size() << "u\n";
     c << "#define NUM_RESULTS " << p.results.size() << "u\n";
     c << "#define NUM_OPS " << p.ops.size() << "u\n";
     c << "#define MESSAGE_ENTRIES " << layout.messageEntries << "u\n";
-    c << "#define UPPER_BOUND " << doubleLiteral(info.upperBound) << "\n";
+    c << "#define UPPER_BOUND "
+      << (int64Costs ? "INT64_C(" + std::to_string(wordInt64(info.upperBound)) + ")"
+                     : doubleLiteral(info.upperBound))
+      << "\n";
 
     std::vector<uint32_t> maskOffset;
     uint64_t maskEntries = 0;
@@ -177,7 +218,7 @@ Result<ProblemSource> emitProblemC(const TensorProgram &p, const ProblemInfo &in
     emitOpsC(p, layout, ops, c);
     c << kRunOpC << kThreads;
     c << "/* Buckets in program order (a topological order of the elimination tree). */\n"
-         "static void run_ops(double *msg, const double *mask, unsigned threads) {\n";
+         "static void run_ops(zb_val *msg, const zb_val *mask, unsigned threads) {\n";
     for (uint32_t o = 0; o < p.ops.size(); ++o) {
         c << "    run_op(op_" << o << ", msg, mask + " << maskOffset[p.ops[o].vars[0]] << "u, "
           << outerRows(p.tables[p.ops[o].output]) << "u, " << opWork(p, p.ops[o])
@@ -186,6 +227,8 @@ Result<ProblemSource> emitProblemC(const TensorProgram &p, const ProblemInfo &in
     c << "    (void)msg;\n    (void)mask;\n    (void)threads;\n";
     c << "}\n";
     c << kRuntime;
+    if (int64Costs)
+        c << kInt64Runtime;
     out.c = c.str();
     return out;
 }

@@ -24,9 +24,11 @@ size_t outerVariables(const Table &out) {
     return c;
 }
 
-// The semiring's C: ⊗ of two operands, the ⊕ identity, and `acc = acc ⊕ v`.
+// The semiring's C: ⊗ of two operands (an infix operator, or a function where `call`), the ⊕
+// identity, and `acc = acc ⊕ v`.
 struct RingC {
     const char *times, *zero, *accumulate;
+    bool call = false;
 };
 
 RingC ringC(Semiring s, bool inverseMax) {
@@ -41,6 +43,8 @@ RingC ringC(Semiring s, bool inverseMax) {
         return {" + ", "INFINITY", "acc = v < acc ? v : acc;"};
     case Semiring::MaxSum:
         return {" + ", "(-INFINITY)", "acc = v > acc ? v : acc;"};
+    case Semiring::MinSumInt64:
+        return {"zb_cost_sum", "INT64_MAX", "acc = v < acc ? v : acc;", true};
     }
     return {" * ", "0.0", "acc += v;"};
 }
@@ -64,10 +68,10 @@ void emitOp(const TensorProgram &p, const TensorTableLayout &l, const TensorOpsC
       << " variable(s): " << op.inputs.size() << " table(s) in, " << out.entries()
       << " rows out */\n";
     c << "static void " << opt.prefix << "op_" << o
-      << "(double *msg, const double *ev, uint64_t o_begin, uint64_t o_end) {\n";
+      << "(zb_val *msg, const zb_val *ev, uint64_t o_begin, uint64_t o_end) {\n";
     for (size_t j = 0; j < op.inputs.size(); ++j)
-        c << "    const double *in" << j << " = " << tableBase(l, opt, op.inputs[j]) << ";\n";
-    c << "    double *out = " << tableBase(l, opt, op.output) << ";\n";
+        c << "    const zb_val *in" << j << " = " << tableBase(l, opt, op.inputs[j]) << ";\n";
+    c << "    zb_val *out = " << tableBase(l, opt, op.output) << ";\n";
     c << "    (void)msg;\n    (void)ev;\n";
     c << "    for (uint64_t o = o_begin; o < o_end; ++o) {\n";
     c << "        uint64_t rest = o, row = o * " << out.entries() / outerRows(out) << "u;\n";
@@ -86,7 +90,7 @@ void emitOp(const TensorProgram &p, const TensorTableLayout &l, const TensorOpsC
     for (size_t j = 0; j < op.inputs.size(); ++j) {
         const Table &t = p.tables[op.inputs[j]];
         const std::vector<uint64_t> strides = tableStrides(t);
-        c << indent << "    const double *p" << j << " = in" << j;
+        c << indent << "    const zb_val *p" << j << " = in" << j;
         for (size_t i = 0; i < out.scope.size(); ++i)
             if (const uint64_t s = strideOf(t, strides, out.scope[i]))
                 c << " + i" << i << " * " << s << "u";
@@ -95,24 +99,26 @@ void emitOp(const TensorProgram &p, const TensorTableLayout &l, const TensorOpsC
             elimStride[j].push_back(strideOf(t, strides, v));
     }
     // ⊗ of the inputs at the eliminated variables' values e0, e1, ...
-    std::ostringstream product;
-    const char *sep = "";
-    if (opt.evidenceMask && op.vars.size() == 1) {
-        product << "ev[e0]";
-        sep = ring.times;
-    }
+    std::vector<std::string> operands;
+    if (opt.evidenceMask && op.vars.size() == 1)
+        operands.push_back("ev[e0]");
     for (size_t j = 0; j < op.inputs.size(); ++j) {
-        product << sep << "p" << j << "[0";
+        std::ostringstream entry;
+        entry << "p" << j << "[0";
         for (size_t k = 0; k < op.vars.size(); ++k)
             if (elimStride[j][k])
-                product << " + e" << k << " * " << elimStride[j][k] << "u";
-        product << "]";
-        sep = ring.times;
+                entry << " + e" << k << " * " << elimStride[j][k] << "u";
+        entry << "]";
+        operands.push_back(entry.str());
     }
+    std::string product = operands[0];
+    for (size_t i = 1; i < operands.size(); ++i)
+        product = ring.call ? std::string(ring.times) + "(" + product + ", " + operands[i] + ")"
+                            : product + ring.times + operands[i];
     if (op.vars.empty() && !inverseMax) {
-        c << indent << "    out[row++] = " << product.str() << ";\n";
+        c << indent << "    out[row++] = " << product << ";\n";
     } else {
-        c << indent << "    double acc = " << ring.zero << ";\n";
+        c << indent << "    zb_val acc = " << ring.zero << ";\n";
         std::string inner = indent + "    ";
         for (size_t k = 0; k < op.vars.size(); ++k) {
             c << inner << "for (uint64_t e" << k << " = 0; e" << k << " < "
@@ -120,7 +126,7 @@ void emitOp(const TensorProgram &p, const TensorTableLayout &l, const TensorOpsC
             inner += "  ";
         }
         c << inner << "{\n"
-          << inner << "    const double v = " << product.str() << ";\n"
+          << inner << "    const zb_val v = " << product << ";\n"
           << inner << "    " << ring.accumulate << "\n"
           << inner << "}\n";
         if (inverseMax) // the factor that rescales a message to a maximum of 1 (1 for a 0 message)
@@ -142,12 +148,23 @@ std::string doubleLiteral(double v) {
     return s;
 }
 
+std::string valueTypeC(Semiring s) {
+    if (s != Semiring::MinSumInt64)
+        return "typedef double zb_val;\n\n";
+    // The sum of two values in [0, INT64_MAX] fits in uint64_t; saturated, it is forbidden.
+    return "typedef int64_t zb_val;\n"
+           "static inline int64_t zb_cost_sum(int64_t a, int64_t b) {\n"
+           "    const uint64_t s = (uint64_t)a + (uint64_t)b;\n"
+           "    return s >= (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)s;\n"
+           "}\n\n";
+}
+
 const char *const kRunOpC = R"zbdd_c(
-typedef void (*op_fn)(double *msg, const double *ev, uint64_t o_begin, uint64_t o_end);
+typedef void (*op_fn)(zb_val *msg, const zb_val *ev, uint64_t o_begin, uint64_t o_end);
 typedef struct {
     op_fn fn;
-    double *msg;
-    const double *ev;
+    zb_val *msg;
+    const zb_val *ev;
     uint64_t begin, end;
 } op_slice;
 
@@ -160,7 +177,7 @@ static void *run_slice(void *arg) {
 #define MAX_THREADS 256u
 #define THREAD_WORK 32768u /* entries below which an op stays on one thread */
 
-static void run_op(op_fn fn, double *msg, const double *ev, uint64_t outer, uint64_t work,
+static void run_op(op_fn fn, zb_val *msg, const zb_val *ev, uint64_t outer, uint64_t work,
                    unsigned threads) {
     unsigned t = work < THREAD_WORK ? 1u : threads;
     if (t > outer)
@@ -193,7 +210,7 @@ static void run_op(op_fn fn, double *msg, const double *ev, uint64_t outer, uint
 std::string embedBlobC(const std::string &name, const std::string &path) {
     return "__asm__(\".section .rodata\\n.balign 64\\n.globl " + name + "\\n.hidden " + name +
            "\\n" + name + ":\\n.incbin \\\"" + path + "\\\"\\n.previous\\n\");\n" +
-           "extern const double " + name + "[] __attribute__((visibility(\"hidden\")));\n\n";
+           "extern const zb_val " + name + "[] __attribute__((visibility(\"hidden\")));\n\n";
 }
 
 uint64_t outerRows(const Table &out) {

@@ -45,10 +45,14 @@ TensorTableLayout layoutTables(const TensorProgram &p, const TensorOpsC &options
 void appendBlob(const TensorProgram &p, const TensorTableLayout &layout, std::vector<double> &blob);
 
 // Whether emitOpsC can emit `p`: Join, Marginalize, EliminateBucket and InverseMax over complete
-// tables in sum-product, max-product or min-sum. Empty when it can, else why not.
+// tables in sum-product, max-product, min-sum or min-sum-int64. Empty when it can, else why not.
 std::string unsupportedByOpsC(const TensorProgram &p);
 
-// `static void PREFIXop_N(double *msg, const double *ev, uint64_t o_begin, uint64_t o_end)`
+// C of the entries' type `zb_val`: double, or int64_t under MinSumInt64 (with its saturating
+// `zb_cost_sum`); the ops, kRunOpC and embedBlobC's declaration use it, so it comes first.
+std::string valueTypeC(Semiring s);
+
+// `static void PREFIXop_N(zb_val *msg, const zb_val *ev, uint64_t o_begin, uint64_t o_end)`
 // per specialised op: rows [o_begin, o_end) of the op's outer index (its leading output variables
 // merged into one index of at least 64 values, so that threads can share rows), and the arrays
 // PREFIXdomain, PREFIXtable_blob, PREFIXtable_offset, PREFIXtable_first, PREFIXscope_var,
@@ -85,8 +89,8 @@ void emitStringLiteral(std::ostream &c, const std::string &name, const std::stri
 
 std::string doubleLiteral(double v);
 
-// C that embeds the file at `path` (little-endian float64s, 64-byte aligned for vector loads)
-// as the hidden `const double NAME[]`, through the assembler's .incbin: a table of 10^7
+// C that embeds the file at `path` (little-endian 8-byte entries, 64-byte aligned for vector
+// loads) as the hidden `const zb_val NAME[]` (valueTypeC), through the assembler's .incbin: a table of 10^7
 // entries costs the compiler nothing. The path may hold no quote, backslash or line break.
 std::string embedBlobC(const std::string &name, const std::string &path);
 

@@ -68,11 +68,14 @@ Result<double> writeProblemSharedObject(const TensorProgram &program, const Prob
     argv.insert(argv.end(), options.flags.begin(), options.flags.end());
     argv.insert(argv.end(), {"-I", tmp.path.string(), (tmp.path / "problem.c").string(), "-lm"});
     if (!options.symbolPrefix.empty()) {
-        static const std::vector<std::string> exports = {
+        std::vector<std::string> exports = {
             "zbdd_problem_abi_version", "zbdd_problem_num_variables",
             "zbdd_problem_domain_size", "zbdd_problem_solve",
             "zbdd_problem_set_threads", "zbdd_problem_assignment_cost",
             "zbdd_problem_metadata"};
+        if (program.semiring == Semiring::MinSumInt64) // the exact entry points
+            exports.insert(exports.end(),
+                           {"zbdd_problem_solve_int64", "zbdd_problem_assignment_cost_int64"});
         auto aliases = symbolPrefixFlags(options.symbolPrefix, exports);
         if (!aliases)
             return aliases.error();

@@ -1,6 +1,9 @@
 #include "compiler/frontends/wcsp/cost_network.h"
 
+#include "ir/number_text.h"
+
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace zbddc {
@@ -35,10 +38,32 @@ uint64_t rowOf(const std::vector<uint32_t> &domains, std::span<const uint32_t> s
 }
 
 Cost assignmentCost(const CostNetwork &network, std::span<const uint32_t> assignment) {
-    Cost total = 0;
+    const SemiringOps ring{network.semiring()};
+    Cost total = ring.one();
     for (const CostFunction &f : network.functions)
-        total += f.costAtRow(rowOf(network.domainSizes, f.scope, assignment));
-    return total >= network.upperBound ? kForbidden : total;
+        total = ring.times(total, f.costAtRow(rowOf(network.domainSizes, f.scope, assignment)));
+    return network.feasible(total) ? total : network.forbidden();
+}
+
+bool CostNetwork::sameCost(Cost a, Cost b) const {
+    if (int64Costs) // bit patterns: some are NaN as doubles
+        return wordInt64(a) == wordInt64(b);
+    if (integerCosts)
+        return a == b;
+    return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b));
+}
+
+std::string CostNetwork::costText(Cost cost) const {
+    if (int64Costs)
+        return std::to_string(wordInt64(cost));
+    return integerCosts ? std::to_string(static_cast<long long>(cost)) : shortestText(cost);
+}
+
+double CostNetwork::costValue(Cost cost) const {
+    if (!int64Costs)
+        return cost;
+    const int64_t v = wordInt64(cost);
+    return v == kInt64Forbidden ? std::numeric_limits<double>::infinity() : static_cast<double>(v);
 }
 
 void normalizeSparseRows(CostFunction &function) {

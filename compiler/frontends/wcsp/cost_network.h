@@ -1,10 +1,14 @@
 // A cost network (weighted CSP, or a Markov/Bayesian network read as an MPE problem): discrete
 // variables and cost functions over them; the task is an assignment of least total cost. Costs are
-// float64: WCSP costs are integers below 2^53 (exact in float64, and so are their sums below the
-// upper bound), UAI probabilities p become -ln p. A forbidden tuple costs +infinity.
+// float64: WCSP costs are integers (exact in float64 below 2^53, and so are their sums below an
+// upper bound that is), UAI probabilities p become -ln p. A forbidden tuple costs +infinity.
+// A WCSP whose upper bound exceeds 2^53 (up to 2^63 - 1, as toulbar2 reads them) keeps each cost's
+// int64 bit pattern in its Cost instead (`int64Costs`; ir/semiring.h), and is solved in
+// Semiring::MinSumInt64, exactly.
 #pragma once
 
 #include "ir/result.h"
+#include "ir/semiring.h"
 
 #include <cstdint>
 #include <limits>
@@ -16,8 +20,10 @@ namespace zbddc {
 
 using Cost = double;
 inline constexpr Cost kForbidden = std::numeric_limits<double>::infinity();
-// The largest WCSP cost (and upper bound) we accept: integers up to 2^53 are exact in float64.
+// The largest upper bound kept in float64: integers up to 2^53 are exact there.
 inline constexpr uint64_t kMaxExactCost = uint64_t{1} << 53;
+// The largest upper bound accepted (toulbar2's costs are int64).
+inline constexpr uint64_t kMaxInt64Cost = static_cast<uint64_t>(kInt64Forbidden);
 
 // A cost function (a table). Its rows are numbered row-major over `scope` (scope.back() varies
 // fastest). Complete: `costs` holds every row. Sparse: `rows` (ascending, unique) with `costs`
@@ -42,8 +48,21 @@ struct CostNetwork {
     // Totals at or above `upperBound` are infeasible (toulbar2's "top"); +infinity for UAI.
     Cost upperBound = kForbidden;
     bool integerCosts = true; // WCSP: costs are integers; UAI: -ln p
+    // Every Cost above (costs, defaultCost, upperBound) holds an int64's bit pattern, forbidden
+    // being int64Word(kInt64Forbidden): a WCSP whose upper bound exceeds kMaxExactCost.
+    bool int64Costs = false;
 
     size_t numVariables() const { return domainSizes.size(); }
+    Semiring semiring() const { return int64Costs ? Semiring::MinSumInt64 : Semiring::MinSum; }
+    Cost forbidden() const { return SemiringOps{semiring()}.zero(); }
+    // Whether a total is feasible: below the upper bound.
+    bool feasible(Cost total) const { return SemiringOps{semiring()}.better(total, upperBound); }
+    // Whether two costs agree: exactly where costs are integers, to 1e-9 (relative) where real.
+    bool sameCost(Cost a, Cost b) const;
+    // A cost as text: integers in full, reals as the shortest text that reads back as the double.
+    std::string costText(Cost cost) const;
+    // A cost as a double (rounded beyond 2^53 where costs are int64), for approximate uses.
+    double costValue(Cost cost) const;
 };
 
 // Product of the domain sizes of `scope`, or false when it does not fit in 64 bits.
@@ -54,7 +73,7 @@ uint64_t rowOf(const std::vector<uint32_t> &domains, std::span<const uint32_t> s
                std::span<const uint32_t> assignment);
 
 // Total cost of a complete assignment, recomputed from the original tables (the check every
-// answer must pass); kForbidden when the total reaches the upper bound.
+// answer must pass); network.forbidden() when the total reaches the upper bound.
 Cost assignmentCost(const CostNetwork &network, std::span<const uint32_t> assignment);
 
 // Sorts sparse rows ascending and keeps the last cost given for a repeated row (a later tuple in

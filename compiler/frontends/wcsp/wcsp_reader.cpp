@@ -12,8 +12,9 @@ namespace {
 // unless the file lists at least half of their rows anyway.
 constexpr uint64_t kCompleteTableRows = uint64_t{1} << 20;
 
-// A WCSP cost: a non-negative integer; at or above the upper bound it means "forbidden".
-Result<Cost> readCost(TokenCursor &in, const char *what, uint64_t top) {
+// A WCSP cost: a non-negative integer; at or above the upper bound it means "forbidden". Returned
+// as the network holds it (an int64 word where its costs are int64).
+Result<Cost> readCost(TokenCursor &in, const char *what, uint64_t top, bool int64Costs) {
     auto t = in.token(what);
     if (!t)
         return t.error();
@@ -25,6 +26,8 @@ Result<Cost> readCost(TokenCursor &in, const char *what, uint64_t top) {
         return in.fail("expected " + std::string(what) + " (a non-negative integer), found '" +
                        std::string(*t) + "'");
     }
+    if (int64Costs)
+        return int64Word(v >= top ? kInt64Forbidden : static_cast<int64_t>(v));
     if (v >= top)
         return kForbidden;
     return static_cast<Cost>(v);
@@ -50,7 +53,7 @@ Result<CostFunction> readFunction(TokenCursor &in, const CostNetwork &net, uint6
         return in.fail("global cost function '" + std::string(*keyword) +
                        "' is not supported (only cost tables are)");
     }
-    auto defaultCost = readCost(in, "default cost", top);
+    auto defaultCost = readCost(in, "default cost", top, net.int64Costs);
     if (!defaultCost)
         return defaultCost.error();
     f.defaultCost = *defaultCost;
@@ -86,7 +89,7 @@ Result<CostFunction> readFunction(TokenCursor &in, const CostNetwork &net, uint6
                                std::to_string(net.domainSizes[v]) + ")");
             row = row * net.domainSizes[v] + *value;
         }
-        auto cost = readCost(in, "tuple cost", top);
+        auto cost = readCost(in, "tuple cost", top, net.int64Costs);
         if (!cost)
             return cost.error();
         if (f.sparse) {
@@ -126,9 +129,10 @@ Result<CostNetwork> parseWcsp(std::string_view text, const std::string &name) {
     if (!parseUnsigned(*top, ub))
         return in.fail("expected upper bound (a positive integer), found '" + std::string(*top) +
                        "'");
-    if (ub == 0 || ub > kMaxExactCost)
-        return in.fail("upper bound " + std::string(*top) + " is out of range (1 to 2^53)");
-    net.upperBound = static_cast<Cost>(ub);
+    if (ub == 0 || ub > kMaxInt64Cost)
+        return in.fail("upper bound " + std::string(*top) + " is out of range (1 to 2^63 - 1)");
+    net.int64Costs = ub > kMaxExactCost;
+    net.upperBound = net.int64Costs ? int64Word(static_cast<int64_t>(ub)) : static_cast<Cost>(ub);
     // Each domain size takes at least two characters: a larger count is a truncated or lying file,
     // refused before reserving memory for it.
     if (*nvars > text.size() / 2 + 1)

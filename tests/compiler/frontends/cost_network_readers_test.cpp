@@ -62,8 +62,8 @@ TEST_CASE("wcsp: bad input gives one file:line message", "[wcsp]") {
          "p.wcsp:1: expected upper bound (a positive integer), found '99999999999999999999'"},
         {"p 3288888888 1 1 30\n1 0.6\n", // found by the model-readers fuzzer
          "p.wcsp:1: 3288888888 variables are more than the file could hold"},
-        {"p 2 2 1 9007199254740993\n2 2\n",
-         "p.wcsp:1: upper bound 9007199254740993 is out of range (1 to 2^53)"},
+        {"p 2 2 1 9223372036854775808\n2 2\n",
+         "p.wcsp:1: upper bound 9223372036854775808 is out of range (1 to 2^63 - 1)"},
         {"p 2 2 2 10\n2 2\n1 0 0 0\n",
          "p.wcsp:3: unexpected end of file, expected arity of a cost function"},
         {"p 2 2 1 10\n2 2\n2 0 0 0 0\n", "p.wcsp:3: variable 0 appears twice in one scope"},

@@ -6,6 +6,7 @@
 #define ZBDD_PROBLEM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,6 +46,13 @@ double zbdd_problem_assignment_cost(const unsigned *assignment);
 /* The problem's metadata as text (format in docs/c-api.md). Valid for the library's lifetime. */
 const char *zbdd_problem_metadata(void);
 
+/* Only in a problem.so whose metadata says `costs int64` (a WCSP whose upper bound exceeds 2^53,
+ * solved in 64-bit integers; the double entry points above then round the cost): the exact cost,
+ * ZBDD_PROBLEM_INT64_FORBIDDEN where they say +infinity. */
+#define ZBDD_PROBLEM_INT64_FORBIDDEN INT64_MAX
+int zbdd_problem_solve_int64(const int *evidence, int64_t *cost, unsigned *assignment);
+int64_t zbdd_problem_assignment_cost_int64(const unsigned *assignment);
+
 /* The prefixed names of a problem compiled with --symbol-prefix NAME (zbdd_problem_solve as
  * NAME_problem_solve), for linking several problems into one program. */
 #define ZBDD_DECLARE_PROBLEM(NAME)                                                                 \
@@ -54,7 +62,9 @@ const char *zbdd_problem_metadata(void);
     int NAME##_problem_solve(const int *evidence, double *cost, unsigned *assignment);             \
     void NAME##_problem_set_threads(unsigned threads);                                             \
     double NAME##_problem_assignment_cost(const unsigned *assignment);                             \
-    const char *NAME##_problem_metadata(void);
+    const char *NAME##_problem_metadata(void);                                                     \
+    int NAME##_problem_solve_int64(const int *evidence, int64_t *cost, unsigned *assignment);      \
+    int64_t NAME##_problem_assignment_cost_int64(const unsigned *assignment);
 
 #ifdef __cplusplus
 }
