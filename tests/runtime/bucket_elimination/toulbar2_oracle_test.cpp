@@ -4,7 +4,9 @@
 #include "runtime/bucket_elimination/solve_be.h"
 
 #include "tests/catch.hpp"
+#include "tests/support/scratch.h"
 #include "tests/support/skip.h"
+#include "tests/support/wide_cost_wcsp.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -14,20 +16,37 @@
 using namespace zbddc;
 
 namespace {
-// "Optimum: N in ..." from toulbar2's output, or nothing.
-std::optional<double> toulbar2Optimum(const std::string &path, const std::string &options = "") {
+// N of "Optimum: N in ..." from toulbar2's output, as printed, or nothing.
+std::optional<std::string> toulbar2OptimumText(const std::string &path,
+                                               const std::string &options = "") {
     std::unique_ptr<FILE, int (*)(FILE *)> pipe(
         popen(("timeout 20 toulbar2 '" + path + "' " + options + " 2>&1").c_str(), "r"), pclose);
     if (!pipe)
         return std::nullopt;
     char line[4096];
-    std::optional<double> optimum;
+    std::optional<std::string> optimum;
     while (std::fgets(line, sizeof line, pipe.get())) {
-        double v = 0;
-        if (std::sscanf(line, "Optimum: %lf", &v) == 1)
-            optimum = v;
+        char number[64];
+        if (std::sscanf(line, "Optimum: %63s", number) == 1)
+            optimum = number;
     }
     return optimum;
+}
+
+std::optional<double> toulbar2Optimum(const std::string &path, const std::string &options = "") {
+    const auto text = toulbar2OptimumText(path, options);
+    return text ? std::optional<double>(std::stod(*text)) : std::nullopt;
+}
+
+// What a command prints on stdout.
+std::string outputOf(const std::string &command) {
+    std::unique_ptr<FILE, int (*)(FILE *)> pipe(popen(command.c_str(), "r"), pclose);
+    REQUIRE(pipe);
+    std::string out;
+    char buf[4096];
+    while (std::fgets(buf, sizeof buf, pipe.get()))
+        out += buf;
+    return out;
 }
 
 // Every case here needs the oracle and the inputs: without them the program reports itself
@@ -80,14 +99,8 @@ TEST_CASE("zbddc run PROBLEM.wcsp --task mpe --json reports toulbar2's optimum",
     const std::string dir = std::string(ZBDDC_BENCHMARKS_DIR) + "/wcsp";
     REQUIRE(std::filesystem::exists(ZBDDC_EXE));
     const std::string path = dir + "/example.wcsp";
-    std::unique_ptr<FILE, int (*)(FILE *)> pipe(
-        popen((std::string(ZBDDC_EXE) + " run '" + path + "' --task mpe --json").c_str(), "r"),
-        pclose);
-    REQUIRE(pipe);
-    std::string out;
-    char buf[4096];
-    while (std::fgets(buf, sizeof buf, pipe.get()))
-        out += buf;
+    const std::string out =
+        outputOf(std::string(ZBDDC_EXE) + " run '" + path + "' --task mpe --json");
     const auto at = out.find("\"cost\": ");
     REQUIRE(at != std::string::npos);
     const auto expected = toulbar2Optimum(path);
@@ -101,17 +114,8 @@ TEST_CASE("zbddc run --incomplete-tables reports toulbar2's optimum (Bistaffa et
     REQUIRE(std::filesystem::exists(ZBDDC_EXE));
     for (const char *name : {"example", "warehouse", "zebra", "4queens"}) {
         const std::string path = dir + "/" + name + ".wcsp";
-        std::unique_ptr<FILE, int (*)(FILE *)> pipe(
-            popen((std::string(ZBDDC_EXE) + " run '" + path +
-                   "' --task mpe --json --device cpu --incomplete-tables")
-                      .c_str(),
-                  "r"),
-            pclose);
-        REQUIRE(pipe);
-        std::string out;
-        char buf[4096];
-        while (std::fgets(buf, sizeof buf, pipe.get()))
-            out += buf;
+        const std::string out = outputOf(std::string(ZBDDC_EXE) + " run '" + path +
+                                         "' --task mpe --json --device cpu --incomplete-tables");
         INFO(name << ": " << out);
         CHECK(out.find("incomplete tables") != std::string::npos); // the device field says so
         const auto at = out.find("\"cost\": ");
@@ -120,4 +124,32 @@ TEST_CASE("zbddc run --incomplete-tables reports toulbar2's optimum (Bistaffa et
         REQUIRE(expected.has_value());
         CHECK(std::stod(out.substr(at + 8)) == *expected);
     }
+}
+
+TEST_CASE("zbddc run reports toulbar2's optimum beyond 2^53, digit for digit", "[toulbar2][int64]") {
+    REQUIRE(std::filesystem::exists(ZBDDC_EXE));
+    std::mt19937_64 rng(53);
+    int beyond = 0;
+    for (int trial = 0; trial < 6; ++trial) {
+        // Costs near 2^51 and a bound of 2^56: optima past 2^53, within what toulbar2 1.1.1
+        // reports exactly (near 2^58 it printed a total 8 above its own assignment's cost).
+        const auto w = testing::wideCostWcsp(rng, 8, 10, 51, 56);
+        const std::string path = testing::writeScratch("wide" + std::to_string(trial) + ".wcsp",
+                                                       w.text);
+        const __int128 exact = w.optimum();
+        INFO(w.text);
+        if (exact < 0)
+            continue;
+        beyond += exact > (__int128{1} << 53);
+        const std::string out =
+            outputOf(std::string(ZBDDC_EXE) + " run '" + path + "' --task mpe --json --device cpu");
+        const auto at = out.find("\"cost\": ");
+        REQUIRE(at != std::string::npos);
+        const std::string ours = out.substr(at + 8, out.find(',', at) - at - 8);
+        const auto expected = toulbar2OptimumText(path);
+        REQUIRE(expected.has_value());
+        CHECK(ours == *expected);
+        CHECK(std::to_string(static_cast<int64_t>(exact)) == ours);
+    }
+    CHECK(beyond >= 3);
 }

@@ -3,12 +3,14 @@
 // evidence (a mask in the .so, slicing in the CPU path) the same optimum, brute force agreeing on
 // small problems; every assignment's cost recomputed from the original tables.
 #include "compiler/frontends/wcsp/read_cost_network.h"
+#include "compiler/frontends/wcsp/wcsp_reader.h"
 #include "runtime/bucket_elimination/problem_library.h"
 #include "runtime/bucket_elimination/solve_be.h"
 
 #include "tests/catch.hpp"
 #include "tests/support/random_networks.h"
 #include "tests/support/run_zbddc.h"
+#include "tests/support/wide_cost_wcsp.h"
 
 #include <cmath>
 #include <cstdio>
@@ -106,6 +108,31 @@ TEST_CASE("problem.so of a Markov network (real costs) equals the CPU path bit f
         REQUIRE(so.ok());
         CHECK(so->cost == cpu.cost);
         CHECK(so->assignment == cpu.assignment);
+    }
+}
+
+TEST_CASE("problem.so of a WCSP beyond 2^53 solves in int64, exactly", "[problem_so][int64]") {
+    std::mt19937_64 rng(7);
+    for (int trial = 0; trial < 4; ++trial) {
+        const auto w = testing::wideCostWcsp(rng, 6, 8, 55 + trial, 63);
+        auto net = parseWcsp(w.text, "wide.wcsp");
+        REQUIRE(net.ok());
+        REQUIRE(net->int64Costs);
+        const ProblemLibrary lib = compile(*net, "wide" + std::to_string(trial));
+        CHECK(lib.metadata().int64Costs);
+        std::vector<uint32_t> evidence(6, UINT32_MAX);
+        evidence[trial] = 1;
+        for (const std::vector<uint32_t> &ev : {std::vector<uint32_t>{}, evidence}) {
+            auto so = lib.solve(ev);
+            REQUIRE(so.ok());
+            const __int128 expected = w.optimum(ev);
+            INFO("trial " << trial << "\n" << w.text);
+            CHECK(so->feasible == (expected >= 0));
+            if (so->feasible) {
+                CHECK(static_cast<__int128>(wordInt64(so->cost)) == expected);
+                CHECK(w.cost(so->assignment) == expected);
+            }
+        }
     }
 }
 
@@ -212,7 +239,7 @@ TEST_CASE("--emit=c writes the problem's C, which builds into the same problem.s
     REQUIRE(testing::exists(c + ".tables.bin"));
     CHECK(
         testing::slurp(c).find(
-            "static void op_0(double *msg, const double *ev, uint64_t o_begin, uint64_t o_end)") !=
+            "static void op_0(zb_val *msg, const zb_val *ev, uint64_t o_begin, uint64_t o_end)") !=
         std::string::npos);
     const std::string so = testing::scratchDir() + "/emit_by_hand.so";
     REQUIRE(std::system(("cc -shared -fPIC -O2 -pthread -I '" + std::string(ZBDDC_SOURCE_DIR) +
