@@ -47,7 +47,9 @@ struct TaskResult {
     std::string route;    // networks: "mlf" or "jt" (empty for other models)
     std::string routeWhy; // why that route was taken
     std::optional<ConvergenceReport> approximate; // set where the answer is approximate
-    std::optional<double> cost; // cost networks' MPE: the assignment's total cost
+    // Cost networks' MPE: the assignment's total cost as JSON number text, exact (CostNetwork::
+    // costText), "null" where it is infeasible.
+    std::optional<std::string> cost;
     double timeMs = 0;
 };
 

@@ -130,8 +130,10 @@ int runLoopyCommand(const RunOptions &o, const std::string &why) {
         worst = std::max(worst, r->approximate->maxResidual);
         r->route = "lbp";
         r->routeWhy = why;
-        if (loaded->costNetwork && *task == Task::Mpe)
-            r->cost = assignmentCost(*loaded->costNetwork, r->assignment);
+        if (const auto &net = loaded->costNetwork; net && *task == Task::Mpe) {
+            const Cost cost = assignmentCost(*net, r->assignment);
+            r->cost = net->feasible(cost) ? net->costText(cost) : "null";
+        }
     }
     std::cerr << "zbddc: note: route lbp (" << why << "): approximate answers by loopy belief "
               << "propagation; " << converged << " of " << answered
@@ -140,8 +142,7 @@ int runLoopyCommand(const RunOptions &o, const std::string &why) {
     if (loaded->costNetwork && *task == Task::Mpe && !o.json)
         for (const Result<TaskResult> &r : results)
             if (r)
-                std::cerr << "cost "
-                          << (std::isinf(*r->cost) ? "infeasible" : shortestText(*r->cost)) << "\n";
+                std::cerr << "cost " << (*r->cost == "null" ? "infeasible" : *r->cost) << "\n";
     return printTaskResults(o, *task, results, loaded->variables, cases->batch);
 }
 

@@ -168,7 +168,7 @@ void printJson(const TaskResult &r, const std::vector<Variable> &vars, std::ostr
         out << "}";
     }
     if (r.cost)
-        out << ",\"cost\":" << jsonNumber(*r.cost);
+        out << ",\"cost\":" << *r.cost;
     if (r.approximate)
         out << ",\"approximate\":true,\"iterations\":" << r.approximate->iterations
             << ",\"converged\":" << (r.approximate->converged ? "true" : "false")
