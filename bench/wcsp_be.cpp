@@ -31,7 +31,7 @@ using namespace zbddc;
 namespace {
 
 struct Toulbar2Answer {
-    std::optional<double> optimum;
+    std::optional<std::string> optimum; // as toulbar2 prints it (exact past 2^53)
     bool noSolution = false; // toulbar2 proved the problem infeasible
     double seconds = 0;
 };
@@ -43,9 +43,9 @@ Toulbar2Answer runToulbar2(const std::string &path, const std::string &opts) {
         popen(("timeout 60 toulbar2 '" + path + "' " + opts + " 2>&1").c_str(), "r"), pclose);
     char line[4096];
     while (pipe && std::fgets(line, sizeof line, pipe.get())) {
-        double v = 0;
-        if (std::sscanf(line, "Optimum: %lf", &v) == 1)
-            a.optimum = v;
+        char number[64];
+        if (std::sscanf(line, "Optimum: %63s", number) == 1)
+            a.optimum = number;
         if (std::strncmp(line, "No solution", 11) == 0)
             a.noSolution = true;
     }
@@ -157,20 +157,20 @@ int main(int argc, char **argv) {
         const Toulbar2Answer tb = net->integerCosts ? runToulbar2(path, tbOpts) : Toulbar2Answer{};
         // Agreement with toulbar2 when it answered: the same optimum, or both infeasible.
         const bool tbAnswered = tb.optimum.has_value() || tb.noSolution;
+        auto same = [&](const Solution &s) { return net->sameCost(s.cost, seq->cost); };
+        const std::string cost = seq->feasible ? net->costText(seq->cost) : "infeasible";
         const bool agree =
-            par && par->cost == seq->cost && (!haveGpu || (gpu && gpu->cost == seq->cost)) &&
-            (!gpuNoGraph || gpuNoGraph->cost == seq->cost) &&
-            (!gpuDoubles || gpuDoubles->cost == seq->cost) &&
+            par && same(*par) && (!haveGpu || (gpu && same(*gpu))) &&
+            (!gpuNoGraph || same(*gpuNoGraph)) && (!gpuDoubles || same(*gpuDoubles)) &&
             std::all_of(multi.begin(), multi.end(),
-                        [&](const MultiRun &r) { return !r.solution || r.solution->cost == seq->cost; }) &&
-            (!tbAnswered ||
-             (tb.noSolution ? !seq->feasible : seq->feasible && *tb.optimum == seq->cost));
+                        [&](const MultiRun &r) { return !r.solution || same(*r.solution); }) &&
+            (!tbAnswered || (tb.noSolution ? !seq->feasible : seq->feasible && *tb.optimum == cost));
         failures += !agree;
-        std::printf("%-26s %5u %9.1f %9.1f %12.1f %12.1f %8.2f %12.0f %10.3f %s%s\n", name.c_str(),
+        std::printf("%-26s %5u %9.1f %9.1f %12.1f %12.1f %8.2f %12s %10.3f %s%s\n", name.c_str(),
                     seq->stats.inducedWidth, std::log10(seq->stats.largestTableEntries),
                     seq->stats.orderMs, seq->stats.totalMs, par ? par->stats.totalMs : NAN,
-                    par ? seq->stats.totalMs / par->stats.totalMs : NAN, seq->cost, tb.seconds,
-                    tb.optimum      ? std::to_string(static_cast<long long>(*tb.optimum)).c_str()
+                    par ? seq->stats.totalMs / par->stats.totalMs : NAN, cost.c_str(), tb.seconds,
+                    tb.optimum      ? tb.optimum->c_str()
                     : tb.noSolution ? "no solution"
                                     : "-",
                     agree ? "" : "  MISMATCH");
@@ -232,9 +232,9 @@ int main(int argc, char **argv) {
              << ", \"gpu_double_run_ms\": " << (gpuDoubles ? run(*gpuDoubles) : -1)
              << ", \"gpu_solve_ms\": " << (gpu ? gpu->stats.solveMs : -1) << ", \"gpu_device\": \""
              << (gpu ? gpu->device.label() : std::string("none")) << "\""
-             << ", \"cost\": " << (seq->feasible ? seq->cost : -1)
+             << ", \"cost\": " << (seq->feasible ? cost : "-1")
              << ", \"toulbar2_s\": " << tb.seconds
-             << ", \"toulbar2_optimum\": " << (tb.optimum ? *tb.optimum : -1)
+             << ", \"toulbar2_optimum\": " << (tb.optimum ? *tb.optimum : "-1")
              << ", \"toulbar2_no_solution\": " << (tb.noSolution ? "true" : "false")
              << ", \"multi_device\": [";
         for (size_t i = 0; i < multi.size(); ++i)
