@@ -177,14 +177,22 @@ Result<TableData> runOp(Runner &r, const TensorProgram &p, const std::vector<Tab
     if (!planned)
         return planned.error();
     const OpPlan &plan = *planned;
+    // The kernels that read costs, and the bound they take, for the program's cost type.
+    const bool int64Costs = p.semiring == Semiring::MinSumInt64;
     double bound = plan.bound;
+    long long boundCost = int64Costs ? wordInt64(plan.bound) : 0;
+    void *boundArg = int64Costs ? static_cast<void *>(&boundCost) : static_cast<void *>(&bound);
+    const char *joinCount = int64Costs ? "zb_join_count_i64" : "zb_join_count";
+    const char *joinWrite = int64Costs ? "zb_join_write_i64" : "zb_join_write";
+    const char *segmentMin = int64Costs ? "zb_segment_min_i64" : "zb_segment_min";
+    const SemiringOps ring{p.semiring};
     // The first table, filtered (slices) and mapped into the joined space on the host.
     std::vector<uint64_t> startRows;
     std::vector<double> startValues;
     const HostView first = viewOf(p, computed, plan.first);
     for (uint64_t i = 0; i < first.size; ++i) {
         const uint64_t row = first.rows ? first.rows[i] : i;
-        if (first.values[i] < bound && remap(row, plan.fixed) == plan.fixedValue) {
+        if (ring.better(first.values[i], bound) && remap(row, plan.fixed) == plan.fixedValue) {
             startRows.push_back(remap(row, plan.firstMap));
             startValues.push_back(first.values[i]);
         }
@@ -261,8 +269,8 @@ Result<TableData> runOp(Runner &r, const TensorProgram &p, const std::vector<Tab
         DevicePtr jr = j.keys.ptr(), jv = j.values.ptr(), jk = jKeyMap->ptr(), cp = counts->ptr(),
                   op2 = offsets->ptr();
         unsigned njk = static_cast<unsigned>(step.joinedKey.size());
-        if (Status s = r.launch("zb_join_count",
-                                jn, {&jr, &jv, &jn, &jk, &njk, &gk, &gs, &g, &tv, &bound, &cp});
+        if (Status s = r.launch(joinCount,
+                                jn, {&jr, &jv, &jn, &jk, &njk, &gk, &gs, &g, &tv, boundArg, &cp});
             !s)
             return s.error();
         auto total = r.scan(cp, op2, jn);
@@ -281,8 +289,8 @@ Result<TableData> runOp(Runner &r, const TensorProgram &p, const std::vector<Tab
         next.keys = std::move(*nk2);
         next.values = std::move(*nv2);
         DevicePtr ok = next.keys.ptr(), ov = next.values.ptr();
-        if (Status s = r.launch("zb_join_write", jn,
-                                {&jr, &jv, &jn, &jk, &njk, &gk, &gs, &g, &tp, &tv, &bound, &op2,
+        if (Status s = r.launch(joinWrite, jn,
+                                {&jr, &jv, &jn, &jk, &njk, &gk, &gs, &g, &tp, &tv, boundArg, &op2,
                                  &ok, &ov});
             !s)
             return s.error();
@@ -320,7 +328,7 @@ Result<TableData> runOp(Runner &r, const TensorProgram &p, const std::vector<Tab
         return valuesOut.error();
     DevicePtr k = j.keys.ptr(), v = j.values.ptr(), hp = headPos.ptr(), ro = rowsOut->ptr(),
               vo = valuesOut->ptr();
-    if (Status s = r.launch("zb_segment_min", n, {&k, &v, &n, &hp, &ro, &vo}); !s)
+    if (Status s = r.launch(segmentMin, n, {&k, &v, &n, &hp, &ro, &vo}); !s)
         return s.error();
     data.rows.resize(*outRows);
     data.values.resize(*outRows);
@@ -338,7 +346,7 @@ Result<std::vector<TableData>> runIncompleteOnDevice(KernelDevice &device,
                                                      const DeviceRunOptions &options) {
     if (Status s = program.verify(); !s)
         return s.error();
-    if (program.semiring != Semiring::MinSum)
+    if (program.semiring != Semiring::MinSum && program.semiring != Semiring::MinSumInt64)
         return error("incomplete tables need a min-sum program");
     Runner runner(device);
     std::vector<TableData> computed(program.tables.size());

@@ -40,6 +40,16 @@ typedef unsigned long long u64;
 
 std::string semiringFunctions(Semiring s, bool float32) {
     std::ostringstream o;
+    if (s == Semiring::MinSumInt64) { // whole costs; ⊗ saturates at the forbidden INT64_MAX
+        o << "typedef long long zb_val;\n"
+             "__device__ __forceinline__ zb_val zb_times(zb_val a, zb_val b) {\n"
+             "    const u64 s = (u64)a + (u64)b; // both in [0, INT64_MAX]: no wrap\n"
+             "    return s >= 0x7fffffffffffffffULL ? 0x7fffffffffffffffLL : (zb_val)s;\n}\n"
+             "__device__ __forceinline__ zb_val zb_plus(zb_val a, zb_val b) { return b < a ? b : a; "
+             "}\n"
+             "#define ZB_ZERO 0x7fffffffffffffffLL\n#define ZB_ONE 0LL\n";
+        return o.str();
+    }
     const bool product = s == Semiring::SumProduct || s == Semiring::MaxProduct;
     o << "typedef " << (float32 ? "float" : "double") << " zb_val;\n";
     o << "__device__ __forceinline__ zb_val zb_times(zb_val a, zb_val b) { return a "
@@ -69,6 +79,8 @@ std::string semiringFunctions(Semiring s, bool float32) {
     case Semiring::MaxProduct:
         plus(std::string(fmax) + "(a, b)");
         o << "#define ZB_ZERO 0.0\n";
+        break;
+    case Semiring::MinSumInt64: // above
         break;
     }
     o << "#define ZB_ONE " << (product ? "1.0" : "0.0") << "\n";

@@ -19,7 +19,7 @@ const char *kSource =
 // One module per device for the whole process (devices live as long; never destroyed, so no
 // unload runs after the driver's own teardown): the kernel is the same for every program, so only
 // the first run pays its load.
-Result<FunctionHandle> valuePhaseFunction(Device &d, bool float32) {
+Result<FunctionHandle> valuePhaseFunction(Device &d, const char *name) {
     static std::mutex mutex;
     static auto *modules = new std::map<Device *, DeviceModule>;
     std::lock_guard lock(mutex);
@@ -30,7 +30,7 @@ Result<FunctionHandle> valuePhaseFunction(Device &d, bool float32) {
             return compiled.error();
         it = modules->emplace(&d, std::move(*compiled)).first;
     }
-    return it->second.module.function(float32 ? "zb_value_phase_f32" : "zb_value_phase");
+    return it->second.module.function(name);
 }
 } // namespace
 
@@ -49,7 +49,10 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
     auto plan = buildValuePhasePlan(program);
     if (!plan)
         return plan.error();
-    auto f = valuePhaseFunction(d, float32);
+    // The kernel for the tables' entries: int64 costs, floats, or doubles.
+    auto f = valuePhaseFunction(d, program.semiring == Semiring::MinSumInt64 ? "zb_value_phase_i64"
+                                   : float32                                ? "zb_value_phase_f32"
+                                                                            : "zb_value_phase");
     if (!f)
         return f.error();
     auto planBuf = uploadArray(d, *plan);
@@ -76,7 +79,7 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
                 d.download(assignment.data(), assignPtr, assignment.size() * sizeof(uint32_t));
             !s)
             return s.error();
-    double optimum = 0;
+    double optimum = 0; // 8 bytes: a double, or an int64 cost's word (ir/semiring.h)
     if (Status s = d.download(&optimum, optimumPtr, sizeof optimum); !s)
         return s.error();
     return optimum;

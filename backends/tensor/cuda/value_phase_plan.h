@@ -22,7 +22,7 @@ Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program);
 
 // The kernel's semiring arguments: whether ⊕ minimises, whether ⊗ multiplies.
 inline int valuePhaseMinimizes(Semiring s) {
-    return s == Semiring::MinSum ? 1 : 0;
+    return s == Semiring::MinSum || s == Semiring::MinSumInt64 ? 1 : 0;
 }
 inline int valuePhaseMultiplies(Semiring s) {
     return s == Semiring::SumProduct || s == Semiring::MaxProduct ? 1 : 0;

@@ -10,6 +10,7 @@
 #include "compiler/elimination/bucket_program.h"
 
 #include "tests/catch.hpp"
+#include "tests/support/int64_programs.h"
 #include "tests/support/min_fill_order.h"
 #include "tests/support/random_networks.h"
 
@@ -72,7 +73,10 @@ class EmulatedDevice : public incomplete::KernelDevice {
                     {"zb_join_count", adapt(zb_join_count)},
                     {"zb_join_write", adapt(zb_join_write)},
                     {"zb_output_keys", adapt(zb_output_keys)},
-                    {"zb_segment_min", adapt(zb_segment_min)}};
+                    {"zb_segment_min", adapt(zb_segment_min)},
+                    {"zb_join_count_i64", adapt(zb_join_count_i64)},
+                    {"zb_join_write_i64", adapt(zb_join_write_i64)},
+                    {"zb_segment_min_i64", adapt(zb_segment_min_i64)}};
     }
     Result<Buffer> allocate(size_t bytes) override {
         auto mem = std::make_shared<std::vector<unsigned long long>>((bytes + 7) / 8, 0xdeadbeefULL);
@@ -165,6 +169,48 @@ TEST_CASE("emulated device kernels equal the CPU executor of incomplete tables",
               testing::bruteForceOptimum(net, evidence));
     }
     CHECK(ops > 50);
+}
+
+TEST_CASE("emulated device kernels equal the CPU executor on int64 costs beyond 2^53",
+          "[incomplete][emulated][int64]") {
+    std::mt19937 rng(43);
+    const int64_t base = (int64_t{1} << 56) + 1, scale = 3;
+    for (int trial = 0; trial < 16; ++trial) {
+        CostNetwork net = testing::randomNetwork(rng, 3 + rng() % 6, 2 + rng() % 9, 5, 3, 30, true);
+        net.upperBound = 40 + rng() % 60;
+        auto p = buildBucketProgram(net, minFillOrder(net), {trial % 2 == 0, {}});
+        REQUIRE(p.ok());
+        // Totals read one entry of each input table, so the bound maps as they do.
+        int64_t inputs = 0;
+        for (const Table &t : p->tables)
+            inputs += t.input;
+        testing::widenToInt64(*p, base, scale);
+        const int64_t bound = inputs * base + scale * static_cast<int64_t>(net.upperBound);
+        REQUIRE(markIncomplete(*p, int64Word(bound)).ok());
+        IncompleteExecOptions cpuOptions;
+        cpuOptions.completeAbove = 2.0;
+        auto cpu = runIncompleteTensorProgramCpu(*p, cpuOptions);
+        EmulatedDevice device;
+        auto emulated = incomplete::runIncompleteOnDevice(device, *p);
+        REQUIRE(cpu.ok());
+        INFO("trial " << trial << (emulated ? "" : ": " + emulated.error().message));
+        REQUIRE(emulated.ok());
+        for (const TensorOp &op : p->ops) {
+            CHECK((*emulated)[op.output].rows == (*cpu)[op.output].rows);
+            std::vector<int64_t> got, want;
+            for (double w : (*emulated)[op.output].values)
+                got.push_back(wordInt64(w));
+            for (double w : (*cpu)[op.output].values)
+                want.push_back(wordInt64(w));
+            CHECK(got == want);
+        }
+        const int64_t optimum = wordInt64(programResultOf(*p, *emulated));
+        const Cost bf = testing::bruteForceOptimum(net);
+        if (bf < net.upperBound)
+            CHECK(optimum == inputs * base + scale * static_cast<int64_t>(bf));
+        else
+            CHECK(optimum >= bound);
+    }
 }
 
 TEST_CASE("emulated device: radix sort across many runs and scan across many tiles",

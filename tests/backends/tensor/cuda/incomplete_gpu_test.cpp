@@ -9,6 +9,7 @@
 #include "runtime/bucket_elimination/solve_be.h"
 
 #include "tests/catch.hpp"
+#include "tests/support/int64_programs.h"
 #include "tests/support/min_fill_order.h"
 #include "tests/support/random_networks.h"
 #include "tests/support/skip.h"
@@ -58,6 +59,34 @@ TEST_CASE("GPU incomplete tables equal the CPU executor table by table", "[gpu][
         for (const TensorOp &op : p->ops) {
             CHECK((*gpu)[op.output].rows == (*cpu)[op.output].rows);
             CHECK((*gpu)[op.output].values == (*cpu)[op.output].values);
+        }
+    }
+}
+
+TEST_CASE("GPU incomplete tables equal the CPU executor on int64 costs beyond 2^53",
+          "[gpu][incomplete][int64]") {
+    std::mt19937 rng(37);
+    const int64_t base = (int64_t{1} << 56) + 1, scale = 3;
+    for (int trial = 0; trial < 20; ++trial) {
+        const CostNetwork net = tightNetwork(rng, trial, 6);
+        auto p = buildBucketProgram(net, minFillOrder(net), {trial % 2 == 0, {}});
+        REQUIRE(p.ok());
+        int64_t inputs = 0; // totals read one entry of each input table: the bound maps so
+        for (const Table &t : p->tables)
+            inputs += t.input;
+        testing::widenToInt64(*p, base, scale);
+        const int64_t bound = inputs * base + scale * static_cast<int64_t>(net.upperBound);
+        REQUIRE(markIncomplete(*p, int64Word(bound)).ok());
+        IncompleteExecOptions cpuOptions;
+        cpuOptions.completeAbove = 2.0;
+        auto cpu = runIncompleteTensorProgramCpu(*p, cpuOptions);
+        auto gpu = cuda::runIncompleteTensorProgramCuda(*p);
+        REQUIRE(cpu.ok());
+        INFO("trial " << trial << (gpu ? "" : ": " + gpu.error().message));
+        REQUIRE(gpu.ok());
+        for (const TensorOp &op : p->ops) {
+            CHECK((*gpu)[op.output].rows == (*cpu)[op.output].rows);
+            CHECK(testing::sameWords({(*gpu)[op.output].values}, {(*cpu)[op.output].values}));
         }
     }
 }

@@ -60,7 +60,8 @@ TEST_CASE("narrowing: computed values of fitting programs are exact in float and
     CHECK(fitted >= 20); // costs up to 1000 always fit; most of the larger ones too
 }
 
-TEST_CASE("narrowing refuses sums from 2^24, fractions, NaN and product semirings", "[narrow]") {
+TEST_CASE("narrowing refuses sums from 2^24, fractions, NaN, product semirings and int64 costs",
+          "[narrow]") {
     const double half = double(1 << 23);
     CHECK(fitsFloat32(twoCosts(half - 1, half))); // bound 2^24 - 1
     CHECK(!fitsFloat32(twoCosts(half, half)));    // bound 2^24: 2^24 + 1 would round
@@ -73,4 +74,7 @@ TEST_CASE("narrowing refuses sums from 2^24, fractions, NaN and product semiring
     TensorProgram maxSum = twoCosts(-5, 3);
     maxSum.semiring = Semiring::MaxSum;
     CHECK(narrowedMagnitudeBound(maxSum) == 8);
+    TensorProgram int64Costs = twoCosts(0, 0); // words 0 read as doubles would pass the bound
+    int64Costs.semiring = Semiring::MinSumInt64;
+    CHECK(!fitsFloat32(int64Costs));
 }

@@ -8,13 +8,16 @@
 #include "backends/tensor/cuda/tensor_gpu.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
+#include "compiler/frontends/wcsp/wcsp_reader.h"
 #include "ir/tensor_interpret.h"
 #include "runtime/bucket_elimination/solve_be.h"
 
 #include "tests/catch.hpp"
+#include "tests/support/int64_programs.h"
 #include "tests/support/min_fill_order.h"
 #include "tests/support/random_programs.h"
 #include "tests/support/skip.h"
+#include "tests/support/wide_cost_wcsp.h"
 #include "tests/support/wide_networks.h"
 
 #include <cstdio>
@@ -290,5 +293,68 @@ TEST_CASE("GPU VALUE phase: benchmark WCSPs' assignments cost the CPU's optimum,
             CHECK(assignmentCost(*net, b->assignment) == cpu->cost);
         }
         unsetenv("ZBDDC_GPU_GRAPH");
+    }
+}
+
+TEST_CASE("int64 costs beyond 2^53 on the GPU: kernels, out of core and the VALUE phase equal the "
+          "interpreter",
+          "[gpu][int64]") {
+    std::mt19937 rng(53);
+    for (int trial = 0; trial < 20; ++trial) {
+        const CostNetwork net =
+            testing::randomNetwork(rng, 3 + rng() % 7, 2 + rng() % 10, 6, 4, 50, trial % 2);
+        auto p = buildBucketProgram(net, minFillOrder(net), {trial % 4 != 0, {}});
+        REQUIRE(p.ok());
+        testing::widenToInt64(*p);
+        auto ref = interpretTensorProgram(*p);
+        REQUIRE(ref.ok());
+        GpuExecOptions o;
+        o.kernels.warpRowThreshold = trial % 2 ? 2 : 32;
+        if (trial % 3 == 0) { // out of core
+            o.maxInFlight = 1;
+            o.memoryBudgetBytes = testing::smallestBudget(*p, {0, o.maxInFlight, 2048});
+        }
+        GpuExecStats st;
+        auto gpu = runTensorProgramCuda(*p, o, &st);
+        INFO("trial " << trial << ": " << (gpu ? "" : gpu.error().str()));
+        REQUIRE(gpu.ok());
+        CHECK(!st.float32);
+        CHECK(testing::sameWords(*gpu, *ref));
+        std::vector<uint32_t> host(net.numVariables(), 0), device = host;
+        recoverAssignment(*p, *ref, host);
+        GpuExecOptions inCore;
+        auto optimum = solveTensorProgramCuda(*p, device, inCore, &st);
+        REQUIRE(optimum.ok());
+        CHECK(st.valueOnDevice);
+        CHECK(wordInt64(*optimum) == wordInt64(programResult(*p, *ref)));
+        CHECK(device == host);
+    }
+}
+
+TEST_CASE("a WCSP beyond 2^53 solves exactly on the GPU executors (cuda, split, incomplete)",
+          "[gpu][int64]") {
+    std::mt19937_64 rng(54);
+    for (int trial = 0; trial < 8; ++trial) {
+        const auto w = testing::wideCostWcsp(rng, 7, 10, 54 + trial % 5, 63);
+        auto net = parseWcsp(w.text, "wide.wcsp");
+        REQUIRE(net.ok());
+        const __int128 expected = w.optimum();
+        for (const char *executor : {"cuda", "split"})
+            for (bool incomplete : {false, true}) {
+                BeOptions o;
+                o.executor = executor;
+                o.incompleteTables = incomplete;
+                o.execution.splitThresholdEntries = 8; // the split puts larger buckets on the GPU
+                auto sol = solveBucketElimination(*net, o);
+                INFO("trial " << trial << " " << executor << (incomplete ? " incomplete" : "")
+                              << (sol ? "" : ": " + sol.error().str()));
+                REQUIRE(sol.ok());
+                CHECK(sol->device.kind != DeviceReport::Kind::Cpu);
+                CHECK(sol->feasible == (expected >= 0));
+                if (sol->feasible) {
+                    CHECK(static_cast<__int128>(wordInt64(sol->cost)) == expected);
+                    CHECK(w.cost(sol->assignment) == expected);
+                }
+            }
     }
 }

@@ -10,6 +10,7 @@
 #include "ir/tensor_interpret.h"
 
 #include "tests/catch.hpp"
+#include "tests/support/int64_programs.h"
 #include "tests/support/min_fill_order.h"
 #include "tests/support/random_networks.h"
 
@@ -51,23 +52,32 @@ namespace {
 using namespace zbddc;
 using zbddc::testing::minFillOrder;
 
-// The kernel on 32 emulated lanes over every table's complete values, as doubles or (float32)
-// as floats.
+// The table entries the kernel reads: doubles, floats (narrow_costs.h) or int64 costs.
+enum class Entries { Double, Float, Int64 };
+
+// The kernel on 32 emulated lanes over every table's complete values; the optimum as the 8-byte
+// entry it is (a double, or an int64 cost's word).
 double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>> &computed,
-                   std::vector<uint32_t> &assignment, bool float32 = false) {
+                   std::vector<uint32_t> &assignment, Entries entries = Entries::Double) {
     auto plan = cuda::buildValuePhasePlan(p);
     REQUIRE(plan.ok());
     std::vector<std::vector<double>> values(p.tables.size());
     std::vector<std::vector<float>> narrow(p.tables.size());
+    std::vector<std::vector<long long>> costs(p.tables.size());
     std::vector<const double *> tables(p.tables.size());
     std::vector<const float *> floatTables(p.tables.size());
+    std::vector<const long long *> costTables(p.tables.size());
     for (size_t t = 0; t < p.tables.size(); ++t) {
         values[t] = p.tables[t].input ? p.tables[t].denseValues() : computed[t];
         narrow[t].assign(values[t].begin(), values[t].end());
+        for (double w : values[t])
+            costs[t].push_back(wordInt64(w));
         tables[t] = values[t].data();
         floatTables[t] = narrow[t].data();
+        costTables[t] = costs[t].data();
     }
     double optimum = -1;
+    long long costOptimum = -1;
     std::barrier<> barrier(32);
     emu::warp = &barrier;
     std::vector<std::thread> lanes;
@@ -76,16 +86,24 @@ double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>
             threadIdx.x = lane;
             const int minimize = cuda::valuePhaseMinimizes(p.semiring);
             const int product = cuda::valuePhaseMultiplies(p.semiring);
-            if (float32)
+            switch (entries) {
+            case Entries::Float:
                 zb_value_phase_f32(plan->data(), floatTables.data(), assignment.data(), &optimum,
                                    minimize, product);
-            else
+                break;
+            case Entries::Int64:
+                zb_value_phase_i64(plan->data(), costTables.data(), assignment.data(),
+                                   &costOptimum, minimize, product);
+                break;
+            case Entries::Double:
                 zb_value_phase(plan->data(), tables.data(), assignment.data(), &optimum, minimize,
                                product);
+                break;
+            }
         });
     for (auto &l : lanes)
         l.join();
-    return optimum;
+    return entries == Entries::Int64 ? int64Word(costOptimum) : optimum;
 }
 
 } // namespace
@@ -141,13 +159,35 @@ TEST_CASE("the VALUE phase kernel on an emulated warp equals recoverAssignment",
             for (size_t v = 0; v < evidence.size(); ++v)
                 if (evidence[v] != UINT32_MAX)
                     narrowed[v] = evidence[v];
-            CHECK(runEmulated(*p, *computed, narrowed, true) == expected);
+            CHECK(runEmulated(*p, *computed, narrowed, Entries::Float) == expected);
             CHECK(narrowed == host);
             ++floats;
         }
     }
     CHECK(floats > 0);
     CHECK(wide > 0); // the lanes' loop and the cross-lane ties were exercised
+}
+
+TEST_CASE("the VALUE phase kernel decodes int64 costs beyond 2^53 as recoverAssignment does",
+          "[value][emulated][int64]") {
+    std::mt19937 rng(11);
+    for (int trial = 0; trial < 30; ++trial) {
+        const bool wideDomains = trial % 3 == 0;
+        const CostNetwork net = testing::randomNetwork(
+            rng, 3 + rng() % (wideDomains ? 3 : 6), 2 + rng() % 9, wideDomains ? 40 : 5,
+            wideDomains ? 2 : 4, trial % 4 ? 30 : 2, trial % 2);
+        auto p = buildBucketProgram(net, minFillOrder(net), {trial % 3 != 1, {}});
+        REQUIRE(p.ok());
+        testing::widenToInt64(*p);
+        auto computed = interpretTensorProgram(*p);
+        REQUIRE(computed.ok());
+        std::vector<uint32_t> host(net.numVariables(), 0), device = host;
+        recoverAssignment(*p, *computed, host);
+        const double optimum = runEmulated(*p, *computed, device, Entries::Int64);
+        INFO("trial " << trial << "\n" << p->dump());
+        CHECK(device == host);
+        CHECK(wordInt64(optimum) == wordInt64(programResult(*p, *computed)));
+    }
 }
 
 TEST_CASE("the VALUE phase plan lists reducing ops last first, eliminated variables marked",
