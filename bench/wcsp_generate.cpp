@@ -6,8 +6,12 @@
 // different from -inf) with an integer cost uniform in [0, 100], forbidden otherwise. Same seed,
 // same file.
 //
+// With --cost-shift K, every feasible cost c is written as c * 2^K + 1 and the upper bound scales
+// alike: the same instance, optimal assignments and all, with costs past 2^53 for K ≥ 47 (solved
+// in 64-bit integers; docs/formats/wcsp.md).
+//
 // Usage: wcsp_generate --family random|scale-free|grid --n N [--density 0.3] [--domain 5]
-//                      [--tightness 0.5] [--seed S] -o FILE.wcsp
+//                      [--tightness 0.5] [--seed S] [--cost-shift K] -o FILE.wcsp
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -96,6 +100,7 @@ int main(int argc, char **argv) {
     uint32_t n = 0, domain = 5;
     double density = 0.3, tightness = 0.5;
     uint64_t seed = 1;
+    unsigned costShift = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string k = argv[i], v = argv[i + 1];
         if (k == "--family")
@@ -110,6 +115,8 @@ int main(int argc, char **argv) {
             tightness = std::stod(v);
         else if (k == "--seed")
             seed = std::stoull(v);
+        else if (k == "--cost-shift")
+            costShift = static_cast<unsigned>(std::stoul(v));
         else if (k == "-o")
             out = v;
         else {
@@ -118,10 +125,11 @@ int main(int argc, char **argv) {
         }
     }
     const auto side = static_cast<uint32_t>(std::lround(std::sqrt(static_cast<double>(n))));
-    if (out.empty() || n < 2 || domain < 1 || (family == "grid" && side * side != n)) {
+    if (out.empty() || n < 2 || domain < 1 || costShift > 48 ||
+        (family == "grid" && side * side != n)) {
         std::fprintf(stderr, "usage: wcsp_generate --family random|scale-free|grid --n N "
                              "(a square for grid) [--density P] [--domain D] [--tightness T] "
-                             "[--seed S] -o FILE.wcsp\n");
+                             "[--seed S] [--cost-shift K (at most 48)] -o FILE.wcsp\n");
         return 2;
     }
     std::mt19937_64 rng(seed);
@@ -136,7 +144,16 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "wcsp_generate: unknown family %s\n", family.c_str());
         return 2;
     }
-    const uint64_t top = 100 * edges.size() + 1; // above any feasible total
+    // Above any feasible total (each table adds at most 100, or 100 * 2^K + 1 shifted), and below
+    // 2^63 as toulbar2 and zbddc require.
+    const uint64_t scale = uint64_t{1} << costShift;
+    const uint64_t perTable = costShift ? 100 * scale + 1 : 100;
+    if (perTable > (uint64_t{INT64_MAX} - 1) / std::max<uint64_t>(edges.size(), 1)) {
+        std::fprintf(stderr, "wcsp_generate: --cost-shift %u puts the upper bound past 2^63\n",
+                     costShift);
+        return 2;
+    }
+    const uint64_t top = perTable * edges.size() + 1;
     std::ofstream f(out);
     f << family << "_n" << n << "_d" << domain << "_seed" << seed << " " << n << " " << domain
       << " " << edges.size() << " " << top << "\n";
@@ -148,7 +165,9 @@ int main(int argc, char **argv) {
         f << "2 " << u << " " << v << " " << top << " " << domain * domain << "\n";
         for (uint32_t a = 0; a < domain; ++a)
             for (uint32_t b = 0; b < domain; ++b)
-                f << a << " " << b << " " << (feasible(rng) ? cost(rng) : top) << "\n";
+                f << a << " " << b << " "
+                  << (feasible(rng) ? (costShift ? cost(rng) * scale + 1 : cost(rng)) : top)
+                  << "\n";
     }
     return f ? 0 : 1;
 }
