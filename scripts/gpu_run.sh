@@ -82,7 +82,7 @@ rm -rf "$ZBDDC_PEER_DIR"
 for b in "$here"/bench/*; do
     [ -f "$b" ] && [ -x "$b" ] || continue
     name=$(basename "$b")
-    case $name in jt_batch | wcsp_be | wcsp_generate | loopy_bp | *.sh) continue ;; esac # sections below
+    case $name in jt_batch | wcsp_be | wcsp_generate | loopy_bp | copy_bandwidth | *.sh) continue ;; esac # sections below
     "$b" --json "$out/$name.json" --md "$out/$name.md" >> "$out/bench.log" 2>&1
     rc=$?
     echo "bench $name exit $rc" | tee -a "$summary"
@@ -203,6 +203,13 @@ if [ -x "$here/bench/jt_batch" ] && [ -n "${JT_PROFILE:-}" ]; then
         } >> "$out/profile-$n.txt"
         cat "$out/profile-$n.txt"
     done
+fi
+# The device's copy bandwidth (bench/copy_bandwidth, packed with EXTRA=copy_bandwidth), the
+# ceiling the kernels' GB/s are set against.
+if [ -x "$here/bench/copy_bandwidth" ]; then
+    "$here/bench/copy_bandwidth" > "$out/copy_bandwidth.txt" 2>> "$out/bench.log"
+    echo "bench copy_bandwidth exit $?" | tee -a "$summary"
+    cat "$out/copy_bandwidth.txt"
 fi
 # Bucket elimination at scale (bench/wcsp_be beside bench/wcsp_generate, packed with
 # EXTRA="wcsp_be wcsp_generate" and DATA=".../wcsp/404.wcsp"): BE_FAMILIES lists generated
