@@ -204,6 +204,22 @@ if [ -x "$here/bench/jt_batch" ] && [ -n "${JT_PROFILE:-}" ]; then
         cat "$out/profile-$n.txt"
     done
 fi
+# zbddc's own command lines (ZBDDC_RUNS: a file in the checkout, one argument list per line, @WCSP@
+# and @BN@ standing for the benchmark folders; e.g. bench/runs/int64_costs.txt): each one's output
+# and exit status into cli.txt.
+if [ -n "${ZBDDC_RUNS:-}" ] && [ -f "$ZBDDC_RUNS" ]; then
+    while IFS= read -r line; do
+        [ -n "$line" ] && [ "${line:0:1}" != "#" ] || continue
+        args=${line//@WCSP@/$bench_dir/wcsp}
+        args=${args//@BN@/$bench_dir/bn}
+        echo "\$ zbddc $line" >> "$out/cli.txt"
+        # shellcheck disable=SC2086 # the line is an argument list
+        "$here/zbddc" $args >> "$out/cli.txt" 2>&1
+        echo "exit $?" >> "$out/cli.txt"
+    done < "$ZBDDC_RUNS"
+    echo "zbddc runs: $(grep -c '^exit 0$' "$out/cli.txt") of $(grep -c '^exit' "$out/cli.txt") exited 0" |
+        tee -a "$summary"
+fi
 # The device's copy bandwidth (bench/copy_bandwidth, packed with EXTRA=copy_bandwidth), the
 # ceiling the kernels' GB/s are set against.
 if [ -x "$here/bench/copy_bandwidth" ]; then

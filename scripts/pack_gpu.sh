@@ -72,7 +72,7 @@ strip --strip-debug "$dest"/tests/* "$dest"/bench/* "$dest/zbddc" 2>/dev/null ||
 # than Debian 12's, so backward compatible) and NVRTC, which comes from the GPU machine's own CUDA
 # toolkit (its 110 MB would not fit; the driver and NVRTC must match there anyway).
 system='^(linux-vdso|ld-linux|libc\.|libm\.|libstdc\+\+|libgcc_s|libpthread|libdl\.|librt\.|libnvrtc)'
-for exe in "$dest"/tests/* "$dest"/bench/*; do
+for exe in "$dest"/tests/* "$dest"/bench/* "$dest/zbddc"; do # zbddc: the CLI runs there too
     [ -f "$exe" ] && [ -x "$exe" ] && [[ $exe != *.sh ]] || continue
     ldd "$exe" | awk '$3 ~ /^\// {print $1, $3}' | while read -r name path; do
         [[ $name =~ $system ]] || cp -nL "$path" "$dest/lib/$name"
