@@ -132,7 +132,8 @@ TEST_CASE("zbddc run reports toulbar2's optimum beyond 2^53, digit for digit", "
     int beyond = 0;
     for (int trial = 0; trial < 6; ++trial) {
         // Costs near 2^51 and a bound of 2^56: optima past 2^53, within what toulbar2 1.1.1
-        // reports exactly (near 2^58 it printed a total 8 above its own assignment's cost).
+        // reports exactly (from about 2^57 on it printed optima a few units off: totals that no
+        // assignment has, e.g. 1362 * 2^47 + 29 where every total is c * 2^47 + 36).
         const auto w = testing::wideCostWcsp(rng, 8, 10, 51, 56);
         const std::string path = testing::writeScratch("wide" + std::to_string(trial) + ".wcsp",
                                                        w.text);
