@@ -66,6 +66,11 @@ class HostPreparedProgram final : public PreparedTensorProgram {
 
 } // namespace
 
+Status PreparedTensorProgram::decodeCases(std::vector<uint32_t> &, const std::vector<uint8_t> &,
+                                          uint32_t) {
+    return error("internal error: this executor decodes cases on the host (recoverAssignment)");
+}
+
 Result<std::unique_ptr<PreparedTensorProgram>>
 TensorExecutor::prepare(const TensorProgram &program) {
     if (Status s = program.verify(); !s)

@@ -79,6 +79,11 @@ class PreparedTensorProgram {
     virtual Status setInput(uint32_t table, std::span<const double> values) = 0;
     // The tables the program fetches (every computed table where `fetch` is empty).
     virtual Result<CompleteTables> run() = 0;
+    // After run(), where the executor's decodesCases(): the VALUE phase (recoverAssignment with
+    // `pinned`) of `cases` assignments of a batched program, over the tables where they are;
+    // `assignments` and `pinned` hold one row of program.domainSizes.size() entries per case.
+    virtual Status decodeCases(std::vector<uint32_t> &assignments,
+                               const std::vector<uint8_t> &pinned, uint32_t cases);
 };
 
 class TensorExecutor {
@@ -101,6 +106,9 @@ class TensorExecutor {
                                         std::vector<uint32_t> &assignment);
     // By default a copy of the program, run through run() each time.
     virtual Result<std::unique_ptr<PreparedTensorProgram>> prepare(const TensorProgram &program);
+    // Whether its prepared programs decode batches of cases themselves (the GPU: where the
+    // tables are), so that run() need fetch only what the caller reads besides.
+    virtual bool decodesCases() const { return false; }
 };
 
 using TensorExecutorFactory =

@@ -58,6 +58,11 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
             return s.error();
         return download();
     }
+    Status decodeCases(std::vector<uint32_t> &assignments, const std::vector<uint8_t> &pinned,
+                       uint32_t cases) override {
+        // The session's program has the caller's variables (splitting adds tables, not variables).
+        return session_->decodeCases(assignments, pinned, cases);
+    }
 
   private:
     Result<CompleteTables> download() {
@@ -116,6 +121,7 @@ class CudaExecutor final : public TensorExecutor {
     Result<std::unique_ptr<PreparedTensorProgram>> prepare(const TensorProgram &program) override {
         return CudaPreparedProgram::open(program, ordinal_);
     }
+    bool decodesCases() const override { return true; }
     Result<CompleteTables> run(const TensorProgram &program) override {
         cuda::GpuExecStats st;
         auto computed = cuda::runTensorProgramCuda(program, gpu_, &st);

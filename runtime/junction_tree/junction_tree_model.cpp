@@ -79,6 +79,9 @@ struct JunctionTreeModel::Impl {
     };
     std::unique_ptr<Prepared> last;
 
+    Status decodeOnExecutor(Prepared &p, std::span<const Evidence> cases, size_t first,
+                            size_t count, std::vector<uint32_t> &decoded) const;
+
     Result<Prepared *> prepare(const JunctionTreeLowering &lowering, size_t cases) {
         const bool sameShape = last && last->maxProduct == lowering.maxProduct &&
                                last->marginals == lowering.marginals &&
@@ -112,6 +115,11 @@ struct JunctionTreeModel::Impl {
         p->marginals = lowering.marginals;
         p->observed = lowering.observed;
         p->lowered = std::move(*lowered);
+        if (p->maxProduct && executor->decodesCases()) { // the traceback reads tables in place
+            TensorProgram &program = p->lowered.program;
+            program.fetch = p->lowered.collectScales;
+            program.fetch.push_back(p->lowered.normaliser);
+        }
         auto run = executor->prepare(p->lowered.program);
         if (!run)
             return run.error();
@@ -162,9 +170,11 @@ struct JunctionTreeModel::Impl {
         return log;
     }
 
+    // `decoded`: case b's MPE assignment where the executor traced it back (with the case
+    // variable last), else null and recoverAssignment runs here.
     Result<TaskResult> answer(Task task, const JunctionTreeProgram &jt,
                               const std::vector<std::vector<double>> &computed, uint32_t b,
-                              const Evidence &ev) const {
+                              const Evidence &ev, const uint32_t *decoded = nullptr) const {
         TaskResult r;
         r.task = task;
         const double log = logNormaliser(jt, computed, b);
@@ -195,6 +205,10 @@ struct JunctionTreeModel::Impl {
         if (task == Task::Mpe) {
             if (std::isinf(log))
                 return error("MPE is undefined: the evidence has probability 0");
+            if (decoded) {
+                r.assignment.assign(decoded, decoded + tree.numVariables());
+                return r;
+            }
             std::vector<uint32_t> assignment(tree.numVariables() + 1, 0);
             std::vector<uint8_t> observed(tree.numVariables() + 1, 0);
             for (uint32_t v = 0; v < tree.numVariables(); ++v) {
@@ -209,6 +223,28 @@ struct JunctionTreeModel::Impl {
         return r;
     }
 };
+
+// The MPE assignments of cases [first, first + count) of the run just made, traced back by the
+// executor where its tables are: a row of numVariables() + 1 entries per case (the case variable
+// last), observed variables pinned to their evidence.
+Status JunctionTreeModel::Impl::decodeOnExecutor(Prepared &p, std::span<const Evidence> cases,
+                                                 size_t first, size_t count,
+                                                 std::vector<uint32_t> &decoded) const {
+    const size_t n = tree.numVariables(), width = n + 1;
+    decoded.assign(width * count, 0);
+    std::vector<uint8_t> pinned(width * count, 0);
+    for (size_t b = 0; b < count; ++b) {
+        const Evidence &ev = cases[first + b];
+        for (size_t v = 0; v < n; ++v)
+            if (ev.states[v] != kNone) {
+                decoded[b * width + v] = ev.states[v];
+                pinned[b * width + v] = 1;
+            }
+        decoded[b * width + p.lowered.batchVariable] = static_cast<uint32_t>(b);
+        pinned[b * width + p.lowered.batchVariable] = 1;
+    }
+    return p.run->decodeCases(decoded, pinned, static_cast<uint32_t>(count));
+}
 
 JunctionTreeModel::JunctionTreeModel(BayesNet net, JunctionTree tree, JunctionTreeOptions options)
     : impl_(std::make_unique<Impl>()) {
@@ -349,6 +385,16 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
             continue;
         }
         st.device = tables->device.label();
+        // MPE where the executor traces back: every case of the run at once, on its device.
+        std::vector<uint32_t> decoded;
+        if (task == Task::Mpe && m.executor->decodesCases()) {
+            if (Status s = m.decodeOnExecutor(p, cases, first, count, decoded); !s) {
+                for (size_t i = 0; i < count; ++i)
+                    results.push_back(s.error());
+                continue;
+            }
+        }
+        const size_t width = m.tree.numVariables() + 1; // a decoded row: variables, then the case
         // Cases are read back independently (MPE's traceback is most of its time): all threads.
         std::vector<std::optional<Result<TaskResult>>> answers(count);
         std::atomic<size_t> next{0};
@@ -357,8 +403,9 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
                                      : std::max(1u, std::thread::hardware_concurrency());
         onThreads(std::min<size_t>(threads, count), [&](size_t) {
             for (size_t b; (b = next.fetch_add(1)) < count;)
-                answers[b] =
-                    m.answer(task, jt, tables->tables, static_cast<uint32_t>(b), cases[first + b]);
+                answers[b] = m.answer(task, jt, tables->tables, static_cast<uint32_t>(b),
+                                      cases[first + b],
+                                      decoded.empty() ? nullptr : decoded.data() + b * width);
         });
         for (auto &a : answers)
             results.push_back(std::move(*a));

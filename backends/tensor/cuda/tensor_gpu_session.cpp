@@ -4,6 +4,7 @@
 #include "backends/tensor/cuda/level_launch.h"
 #include "backends/tensor/cuda/op_launch.h"
 #include "backends/tensor/cuda/tensor_modules.h"
+#include "backends/tensor/cuda/value_phase_gpu.h"
 
 #include <algorithm>
 #include <chrono>
@@ -164,6 +165,15 @@ const std::string &TensorGpuSession::deviceName() const {
 }
 double TensorGpuSession::compileMs() const {
     return state_->compileMs;
+}
+
+Status TensorGpuSession::decodeCases(std::vector<uint32_t> &assignments,
+                                     const std::vector<uint8_t> &pinned, uint32_t cases) {
+    State &s = *state_;
+    std::vector<DevicePtr> tables;
+    for (const DeviceBuffer &t : s.tables)
+        tables.push_back(t.ptr()); // 0 where absent: the plan reads only tables the ops wrote
+    return decodeCasesOnDevice(*s.device, *s.program, tables, assignments, pinned, cases);
 }
 
 } // namespace zbddc::cuda

@@ -28,6 +28,10 @@ class TensorGpuSession final : public SplitDevice {
     // Every level of the program in order, waited for: levels ordered by events on the device
     // and captured as one CUDA graph (level_launch.h), no host wait between them.
     Status runAll();
+    // After runAll: the VALUE phase of `cases` assignments on the device, over the tables there
+    // (value_phase_gpu.h's decodeCasesOnDevice; tables of doubles).
+    Status decodeCases(std::vector<uint32_t> &assignments, const std::vector<uint8_t> &pinned,
+                       uint32_t cases);
 
     const std::string &deviceName() const;
     double compileMs() const;

@@ -3,6 +3,7 @@
 #include "backends/cuda/device_module.h"
 #include "backends/tensor/cuda/value_phase_plan.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -83,6 +84,59 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
     if (Status s = d.download(&optimum, optimumPtr, sizeof optimum); !s)
         return s.error();
     return optimum;
+}
+
+Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
+                           std::span<const DevicePtr> tables, std::vector<uint32_t> &assignments,
+                           const std::vector<uint8_t> &pinned, uint32_t cases) {
+    const size_t n = program.domainSizes.size();
+    if (assignments.size() != n * cases || pinned.size() != n * cases)
+        return error("internal error: " + std::to_string(cases) + " cases of " +
+                     std::to_string(n) + " variables, but " + std::to_string(assignments.size()) +
+                     " assignment entries");
+    if (cases == 0)
+        return Ok{};
+    // One plan per case, one after another: each leaves out the variables its case pins.
+    std::vector<uint32_t> plans;
+    std::vector<uint64_t> planAt;
+    std::vector<uint8_t> casePinned(n);
+    for (uint32_t b = 0; b < cases; ++b) {
+        std::copy_n(pinned.begin() + b * n, n, casePinned.begin());
+        auto plan = buildValuePhasePlan(program, &casePinned);
+        if (!plan)
+            return plan.error();
+        planAt.push_back(plans.size());
+        plans.insert(plans.end(), plan->begin(), plan->end());
+    }
+    auto f = valuePhaseFunction(d, "zb_value_phase_cases");
+    if (!f)
+        return f.error();
+    auto planBuf = uploadArray(d, plans);
+    if (!planBuf)
+        return planBuf.error();
+    auto atBuf = uploadArray(d, planAt);
+    if (!atBuf)
+        return atBuf.error();
+    auto tableBuf = uploadArray(d, std::vector<DevicePtr>(tables.begin(), tables.end()));
+    if (!tableBuf)
+        return tableBuf.error();
+    auto assignBuf = uploadArray(d, assignments);
+    if (!assignBuf)
+        return assignBuf.error();
+    auto optimaBuf = d.allocate(cases * sizeof(double));
+    if (!optimaBuf)
+        return optimaBuf.error();
+    DevicePtr planPtr = planBuf->ptr(), atPtr = atBuf->ptr(), tablesPtr = tableBuf->ptr(),
+              assignPtr = assignBuf->ptr(), optimaPtr = optimaBuf->ptr();
+    unsigned vars = static_cast<unsigned>(n);
+    int minimize = valuePhaseMinimizes(program.semiring);
+    int product = valuePhaseMultiplies(program.semiring);
+    void *args[] = {&planPtr, &atPtr, &tablesPtr, &assignPtr, &vars, &optimaPtr, &minimize, &product};
+    if (Status s = d.launch(*f, {cases, 32, 0}, args); !s)
+        return s.error();
+    if (n == 0)
+        return Ok{};
+    return d.download(assignments.data(), assignPtr, assignments.size() * sizeof(uint32_t));
 }
 
 } // namespace zbddc::cuda

@@ -24,4 +24,12 @@ Result<double> decodeOnDevice(Device &device, const TensorProgram &program,
                               std::span<const DevicePtr> tables, std::vector<uint32_t> &assignment,
                               bool float32 = false);
 
+// The same for `cases` assignments at once (a batched junction tree's, tables of doubles), one
+// warp each: `assignments` holds them one after another (program.domainSizes.size() entries
+// each, evidence and the case variable filled in) and returns them completed; `pinned`, laid
+// out alike, marks the variables each case keeps (recoverAssignment's `pinned`).
+Status decodeCasesOnDevice(Device &device, const TensorProgram &program,
+                           std::span<const DevicePtr> tables, std::vector<uint32_t> &assignments,
+                           const std::vector<uint8_t> &pinned, uint32_t cases);
+
 } // namespace zbddc::cuda

@@ -17,8 +17,11 @@
 
 namespace zbddc::cuda {
 
-// Fails where the plan's words cannot hold the program (over 2^31 variables, say).
-Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program);
+// Fails where the plan's words cannot hold the program (over 2^31 variables, say). `pinned` (per
+// variable, optional): variables that keep the value the assignment arrives with, as
+// recoverAssignment's `pinned` (a junction tree's observed variables, per case).
+Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program,
+                                                  const std::vector<uint8_t> *pinned = nullptr);
 
 // The kernel's semiring arguments: whether ⊕ minimises, whether ⊗ multiplies.
 inline int valuePhaseMinimizes(Semiring s) {

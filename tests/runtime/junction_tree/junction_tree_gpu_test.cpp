@@ -92,8 +92,17 @@ TEST_CASE("jt gpu: random tiny networks answer as brute force does", "[jt][gpu]"
         JunctionTreeModel gpu = model(net, "cuda");
         const auto pr = gpu.run(Task::Pr, cases);
         const auto mar = gpu.run(Task::Mar, cases);
+        const auto mpe = gpu.run(Task::Mpe, cases); // traced back on the device
         for (size_t k = 0; k < cases.size(); ++k) {
             const BruteForceAnswers expected = bruteForceQueries(net, raw[k]);
+            REQUIRE(mpe[k].ok() == (expected.probability > 0));
+            if (mpe[k]) {
+                CHECK(jointProbability(net, mpe[k]->assignment) ==
+                      Approx(expected.mpeValue).epsilon(1e-12));
+                for (size_t v = 0; v < raw[k].size(); ++v)
+                    if (raw[k][v] >= 0)
+                        CHECK(mpe[k]->assignment[v] == static_cast<uint32_t>(raw[k][v]));
+            }
             REQUIRE(pr[k].ok());
             CHECK(pr[k]->value == Approx(expected.probability).epsilon(1e-12).margin(1e-300));
             CHECK(mar[k].ok() == (expected.probability > 0));

@@ -7,9 +7,14 @@
 #include "backends/tensor/cuda/narrow_costs.h"
 #include "backends/tensor/cuda/value_phase_plan.h"
 #include "compiler/elimination/bucket_program.h"
+#include "compiler/elimination/elimination_order.h"
+#include "compiler/junction_tree/build_junction_tree.h"
+#include "compiler/junction_tree/lower_junction_tree.h"
+#include "compiler/junction_tree/moral_graph.h"
 #include "ir/tensor_interpret.h"
 
 #include "tests/catch.hpp"
+#include "tests/support/bn_brute_force.h"
 #include "tests/support/int64_programs.h"
 #include "tests/support/min_fill_order.h"
 #include "tests/support/random_networks.h"
@@ -22,7 +27,7 @@ namespace emu {
 struct Dim {
     unsigned x = 0;
 };
-thread_local Dim threadIdx;
+thread_local Dim threadIdx, blockIdx;
 std::barrier<> *warp = nullptr;
 unsigned long long slots[32];
 
@@ -37,6 +42,7 @@ template <class T> T shuffleXor(T v, unsigned mask) {
     return out;
 }
 } // namespace emu
+using emu::blockIdx;
 using emu::threadIdx;
 
 #define __global__
@@ -106,7 +112,100 @@ double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>
     return entries == Entries::Int64 ? int64Word(costOptimum) : optimum;
 }
 
+// The batched kernel over `cases` blocks (one after another, 32 emulated lanes each), each case
+// with its own plan (its pinned variables left out), as decodeCasesOnDevice launches it.
+void runEmulatedCases(const TensorProgram &p, const std::vector<std::vector<double>> &computed,
+                      std::vector<uint32_t> &assignments, const std::vector<uint8_t> &pinned,
+                      uint32_t cases) {
+    const size_t n = p.domainSizes.size();
+    std::vector<uint32_t> plans;
+    std::vector<unsigned long long> planAt;
+    for (uint32_t b = 0; b < cases; ++b) {
+        const std::vector<uint8_t> mine(pinned.begin() + b * n, pinned.begin() + (b + 1) * n);
+        auto plan = cuda::buildValuePhasePlan(p, &mine);
+        REQUIRE(plan.ok());
+        planAt.push_back(plans.size());
+        plans.insert(plans.end(), plan->begin(), plan->end());
+    }
+    std::vector<std::vector<double>> values(p.tables.size());
+    std::vector<const double *> tables(p.tables.size());
+    for (size_t t = 0; t < p.tables.size(); ++t) {
+        values[t] = p.tables[t].input ? p.tables[t].denseValues() : computed[t];
+        tables[t] = values[t].data();
+    }
+    std::vector<double> optima(cases);
+    for (uint32_t b = 0; b < cases; ++b) {
+        std::barrier<> barrier(32);
+        emu::warp = &barrier;
+        std::vector<std::thread> lanes;
+        for (unsigned lane = 0; lane < 32; ++lane)
+            lanes.emplace_back([&, lane] {
+                threadIdx.x = lane;
+                blockIdx.x = b;
+                zb_value_phase_cases(plans.data(), planAt.data(), tables.data(), assignments.data(),
+                                     static_cast<unsigned>(n), optima.data(),
+                                     cuda::valuePhaseMinimizes(p.semiring),
+                                     cuda::valuePhaseMultiplies(p.semiring));
+            });
+        for (auto &l : lanes)
+            l.join();
+    }
+}
+
 } // namespace
+
+TEST_CASE("the batched VALUE phase kernel traces back every case of a junction tree, each with "
+          "its observed variables pinned",
+          "[value][emulated]") {
+    std::mt19937 rng(19);
+    int pinnedOps = 0;
+    for (int trial = 0; trial < 6; ++trial) {
+        const BayesNet net = testing::randomBayesNet(rng, 7 + trial);
+        auto tree = buildJunctionTree(net, greedyOrder(moralGraph(net), OrderHeuristic::MinFill));
+        REQUIRE(tree.ok());
+        const uint32_t n = static_cast<uint32_t>(net.variables.size()), cases = 5;
+        JunctionTreeLowering lowering;
+        lowering.maxProduct = true;
+        lowering.batch = cases;
+        lowering.batchFastest = trial % 2 == 0;
+        for (uint32_t v = 0; v < n; ++v)
+            lowering.observed.push_back(v);
+        auto jt = lowerJunctionTree(net, *tree, lowering);
+        REQUIRE(jt.ok());
+        const size_t width = n + 1; // the variables, then the case
+        std::vector<uint32_t> host(width * cases, 0);
+        std::vector<uint8_t> pinned(width * cases, 0);
+        for (uint32_t b = 0; b < cases; ++b) {
+            std::vector<uint32_t> states(n, UINT32_MAX);
+            for (uint32_t v = 0; v < n; ++v)
+                if (rng() % 3 == 0) {
+                    states[v] = rng() % net.variables[v].states.size();
+                    host[b * width + v] = states[v];
+                    pinned[b * width + v] = 1;
+                }
+            host[b * width + jt->batchVariable] = b;
+            pinned[b * width + jt->batchVariable] = 1;
+            jt->setEvidence(b, states);
+        }
+        auto computed = interpretTensorProgram(jt->program);
+        REQUIRE(computed.ok());
+        std::vector<uint32_t> device = host;
+        for (uint32_t b = 0; b < cases; ++b) {
+            std::vector<uint32_t> a(host.begin() + b * width, host.begin() + (b + 1) * width);
+            const std::vector<uint8_t> mine(pinned.begin() + b * width,
+                                            pinned.begin() + (b + 1) * width);
+            recoverAssignment(jt->program, *computed, a, &mine);
+            std::copy(a.begin(), a.end(), host.begin() + b * width);
+            for (const TensorOp &op : jt->program.ops)
+                for (uint32_t v : op.vars)
+                    pinnedOps += reducesVariables(op.kind) && mine[v];
+        }
+        runEmulatedCases(jt->program, *computed, device, pinned, cases);
+        INFO("trial " << trial);
+        CHECK(device == host);
+    }
+    CHECK(pinnedOps > 0); // ops whose eliminated variables were observed in some case
+}
 
 TEST_CASE("the VALUE phase kernel on an emulated warp equals recoverAssignment",
           "[value][emulated]") {
