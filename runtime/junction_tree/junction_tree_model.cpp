@@ -69,6 +69,9 @@ struct JunctionTreeModel::Impl {
     uint32_t gpuShares = 1; // logical devices on this model's GPU: its memory budget is shared
 
     bool batchFastest() const { return options.executor != "cpu"; }
+    bool decodesOnExecutor() const {
+        return options.tracebackOnExecutor && executor && executor->decodesCases();
+    }
 
     // The last program lowered and prepared, kept for the next batch of the same shape.
     struct Prepared {
@@ -115,7 +118,7 @@ struct JunctionTreeModel::Impl {
         p->marginals = lowering.marginals;
         p->observed = lowering.observed;
         p->lowered = std::move(*lowered);
-        if (p->maxProduct && executor->decodesCases()) { // the traceback reads tables in place
+        if (p->maxProduct && decodesOnExecutor()) { // the traceback reads the tables in place
             TensorProgram &program = p->lowered.program;
             program.fetch = p->lowered.collectScales;
             program.fetch.push_back(p->lowered.normaliser);
@@ -387,7 +390,7 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
         st.device = tables->device.label();
         // MPE where the executor traces back: every case of the run at once, on its device.
         std::vector<uint32_t> decoded;
-        if (task == Task::Mpe && m.executor->decodesCases()) {
+        if (task == Task::Mpe && m.decodesOnExecutor()) {
             if (Status s = m.decodeOnExecutor(p, cases, first, count, decoded); !s) {
                 for (size_t i = 0; i < count; ++i)
                     results.push_back(s.error());

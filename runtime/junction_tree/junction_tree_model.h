@@ -28,6 +28,9 @@ struct JunctionTreeOptions {
     // cuda: one GPU ordinal (none: GPU 0), or several logical devices (ordinals, repeats sharing a
     // GPU): the cases are then split evenly over them, each device running its own model at once.
     std::vector<int> gpus;
+    // MPE: traced back where the executor's tables are (the GPU), or, false, on the host from
+    // every table downloaded (the way to compare the two).
+    bool tracebackOnExecutor = true;
 };
 
 // What a batched run held and where, for reports.
