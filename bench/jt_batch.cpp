@@ -189,6 +189,8 @@ int main(int argc, char **argv) {
                 }
                 options.gpus = std::move(*gpus);
             }
+            if (device != "cpu" && spread.empty()) // MPE traced back on the GPU (then on the host)
+                options.traceback = JunctionTreeOptions::Traceback::OnExecutor;
             JunctionTreeModel model(*net, *tree, options);
             JunctionTreeRunInfo info;
             const std::span<const Evidence> run = std::span(cases).first(
@@ -213,7 +215,7 @@ int main(int argc, char **argv) {
             double hostTracebackMs = NAN;
             if (device != "cpu" && spread.empty() && !mpeRun.empty()) {
                 JunctionTreeOptions host = options;
-                host.tracebackOnExecutor = false;
+                host.traceback = JunctionTreeOptions::Traceback::OnHost;
                 JunctionTreeModel hostModel(*net, *tree, host);
                 hostModel.run(Task::Mpe, mpeRun); // compiles for this batch, as above
                 t = std::chrono::steady_clock::now();

@@ -1,6 +1,9 @@
 #include "runtime/junction_tree/junction_tree_model.h"
+
+#include "compiler/junction_tree/junction_tree_stats.h"
 #include "support/progress.h"
 
+#include "compiler/junction_tree/junction_tree_stats.h"
 #include "compiler/junction_tree/lower_junction_tree.h"
 #include "runtime/bucket_elimination/tensor_executor.h"
 #include "runtime/device_list.h"
@@ -69,8 +72,17 @@ struct JunctionTreeModel::Impl {
     uint32_t gpuShares = 1; // logical devices on this model's GPU: its memory budget is shared
 
     bool batchFastest() const { return options.executor != "cpu"; }
+    // The GPU's traceback (a plan per case built here, one warp per case there) pays on trees
+    // whose cliques make the host's enumeration slow; on tiny ones the host is quicker. Measured
+    // on the H100 (BENCHMARKS.md, 2026-11-25): host faster on alarm (10^3 clique entries) and
+    // hailfinder (10^4), the GPU 15x faster on pathfinder (10^5.3) and more above.
+    static constexpr double kExecutorTracebackMinCliqueEntries = 1 << 15;
     bool decodesOnExecutor() const {
-        return options.tracebackOnExecutor && executor && executor->decodesCases();
+        using T = JunctionTreeOptions::Traceback;
+        if (options.traceback == T::OnHost || !executor || !executor->decodesCases())
+            return false;
+        return options.traceback == T::OnExecutor ||
+               junctionTreeStats(tree).totalCliqueEntries >= kExecutorTracebackMinCliqueEntries;
     }
 
     // The last program lowered and prepared, kept for the next batch of the same shape.

@@ -28,9 +28,11 @@ struct JunctionTreeOptions {
     // cuda: one GPU ordinal (none: GPU 0), or several logical devices (ordinals, repeats sharing a
     // GPU): the cases are then split evenly over them, each device running its own model at once.
     std::vector<int> gpus;
-    // MPE: traced back where the executor's tables are (the GPU), or, false, on the host from
-    // every table downloaded (the way to compare the two).
-    bool tracebackOnExecutor = true;
+    // Where MPE is traced back: where the executor's tables are (the GPU, which downloads then
+    // only what the answers read), on the host from every table, or (Auto) the GPU where the
+    // tree's cliques are large enough to pay for it.
+    enum class Traceback : uint8_t { Auto, OnExecutor, OnHost };
+    Traceback traceback = Traceback::Auto;
 };
 
 // What a batched run held and where, for reports.

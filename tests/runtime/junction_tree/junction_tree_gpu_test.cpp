@@ -26,8 +26,10 @@ namespace {
 
 const bool gpuPresent = skipProgramUnless(tensorGpuUsable(), "no usable GPU");
 
+using Traceback = JunctionTreeOptions::Traceback;
+
 JunctionTreeModel model(const BayesNet &net, const char *executor, uint64_t budget = 0,
-                        std::vector<int> gpus = {}) {
+                        std::vector<int> gpus = {}, Traceback traceback = Traceback::Auto) {
     OrderSearchOptions search;
     search.maxRuns = 8;
     auto tree = buildJunctionTree(net, searchOrder(moralGraph(net), search).order);
@@ -36,6 +38,7 @@ JunctionTreeModel model(const BayesNet &net, const char *executor, uint64_t budg
     options.executor = executor;
     options.memoryBudgetBytes = budget;
     options.gpus = std::move(gpus);
+    options.traceback = traceback;
     return JunctionTreeModel(net, std::move(*tree), options);
 }
 
@@ -92,7 +95,8 @@ TEST_CASE("jt gpu: random tiny networks answer as brute force does", "[jt][gpu]"
         JunctionTreeModel gpu = model(net, "cuda");
         const auto pr = gpu.run(Task::Pr, cases);
         const auto mar = gpu.run(Task::Mar, cases);
-        const auto mpe = gpu.run(Task::Mpe, cases); // traced back on the device
+        JunctionTreeModel traced = model(net, "cuda", 0, {}, Traceback::OnExecutor);
+        const auto mpe = traced.run(Task::Mpe, cases); // traced back on the device
         for (size_t k = 0; k < cases.size(); ++k) {
             const BruteForceAnswers expected = bruteForceQueries(net, raw[k]);
             REQUIRE(mpe[k].ok() == (expected.probability > 0));
@@ -129,11 +133,15 @@ TEST_CASE("jt gpu: benchmark networks answer batches as the CPU does", "[jt][gpu
         REQUIRE(net.ok());
         JunctionTreeModel gpu = model(*net, "cuda");
         JunctionTreeModel cpu = model(*net, "cpu");
+        JunctionTreeModel traced = model(*net, "cuda", 0, {}, Traceback::OnExecutor);
         for (size_t batch : {size_t{1}, size_t{7}, size_t{1024}}) {
             INFO("batch " << batch);
             const std::vector<Evidence> cases = sampledCases(*net, rng, batch);
             for (Task task : {Task::Pr, Task::Mar, Task::Mpe})
                 checkSame(gpu.run(task, cases), cpu.run(task, cases), *net);
+            // MPE traced back on the device whatever the tree's size (Auto keeps small ones on
+            // the host).
+            checkSame(traced.run(Task::Mpe, cases), cpu.run(Task::Mpe, cases), *net);
         }
         // More cases than one run holds: a budget of a few cases' tables.
         const std::vector<Evidence> cases = sampledCases(*net, rng, 1500);
