@@ -1,6 +1,4 @@
 #include "runtime/junction_tree/junction_tree_model.h"
-
-#include "compiler/junction_tree/junction_tree_stats.h"
 #include "support/progress.h"
 
 #include "compiler/junction_tree/junction_tree_stats.h"
