@@ -209,12 +209,11 @@ class SplitExecutor final : public TensorExecutor {
         if (!computed)
             return computed.error();
         DeviceReport device{DeviceReport::Kind::Split, session ? session->deviceName() : "", ""};
-        char shares[160];
-        std::snprintf(shares, sizeof shares,
-                      "threshold %llu entries: %zu ops on the host, %zu on ",
-                      static_cast<unsigned long long>(plan.thresholdEntries), plan.hostOps,
-                      plan.deviceOps);
-        device.notes = shares + (session ? "cuda: " + device.gpu : std::string("no device"));
+        device.notes = "threshold " + std::to_string(plan.thresholdEntries) + " entries: " +
+                       (session ? std::to_string(plan.hostOps) + " ops on the host, " +
+                                      std::to_string(plan.deviceOps) + " on cuda: " + device.gpu
+                                : "all " + std::to_string(plan.hostOps) +
+                                      " ops on the host (none reaches it)");
         return CompleteTables{std::move(*computed), std::move(device)};
     }
     // The split keeps no incomplete tables of its own: the whole program goes to the GPU.

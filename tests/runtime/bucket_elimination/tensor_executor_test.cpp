@@ -152,6 +152,6 @@ TEST_CASE("device reports print as the CLI always has", "[executor]") {
     CHECK(DeviceReport{Kind::Cuda, "NVIDIA H100 80GB HBM3 (sm_90)", "incomplete tables"}.label() ==
           "cuda: NVIDIA H100 80GB HBM3 (sm_90) (incomplete tables)");
     CHECK(DeviceReport{Kind::Split, "",
-                       "threshold 64 entries: 3 ops on the host, 0 on no device"}
-              .label() == "split (threshold 64 entries: 3 ops on the host, 0 on no device)");
+                       "threshold 64 entries: all 3 ops on the host (none reaches it)"}
+              .label() == "split (threshold 64 entries: all 3 ops on the host (none reaches it))");
 }
