@@ -30,7 +30,8 @@ struct Model::Impl {
     ModelInterface interface;
     DeviceKind device = DeviceKind::Cpu;
     int cpuOptLevel = 0;
-    bool cpuDataDriven = false;
+    DeviceOptions::CpuCode cpuCode = DeviceOptions::CpuCode::Auto;
+    std::optional<bool> cpuLoop; // the CPU code, settled by the first CPU engine
     int gpu = 0;
     std::string note;
     std::string cudaName;
@@ -40,7 +41,8 @@ struct Model::Impl {
     // By semiring, numeric mode and CUDA lanes (1 elsewhere).
     std::map<std::tuple<Semiring, Numeric, uint32_t>, std::unique_ptr<Engine>> engines;
 
-    Result<Engine *> engine(Semiring s, Numeric n, uint32_t lanes = 1) {
+    // `batch`: the cases of the call that needs it (Auto settles the CPU code by the first).
+    Result<Engine *> engine(Semiring s, Numeric n, uint32_t lanes, size_t batch) {
         if (sharedNumeric) {
             if (s != interface.semiring || n != *sharedNumeric)
                 return error("this model.so was compiled for " +
@@ -51,9 +53,14 @@ struct Model::Impl {
         }
         auto &slot = engines[{s, n, lanes}];
         if (!slot) {
+            if (device == DeviceKind::Cpu && !cpuLoop) {
+                using C = DeviceOptions::CpuCode;
+                cpuLoop = cpuCode == C::Loop ||
+                          (cpuCode == C::Auto && cpuRunsLoop(circuit.numNodes(), batch));
+            }
             auto made = device == DeviceKind::Cuda ? cudaEngine(circuit, s, n, lanes, gpu)
                         : device == DeviceKind::Cpu
-                            ? cpuJitEngine(circuit, s, n, cpuOptLevel, cpuDataDriven)
+                            ? cpuJitEngine(circuit, s, n, cpuOptLevel, *cpuLoop)
                             : referenceEngine(circuit, s, n);
             if (!made)
                 return made.error();
@@ -71,7 +78,7 @@ struct Model::Impl {
 
     // The engine, once `x` is known to hold `batch` input vectors.
     Result<Engine *> engineFor(Semiring s, Numeric n, std::span<const double> x, size_t batch) {
-        auto e = engine(s, n, lanesFor(batch));
+        auto e = engine(s, n, lanesFor(batch), batch);
         if (!e)
             return e.error();
         if (x.size() != batch * interface.numInputs())
@@ -80,6 +87,11 @@ struct Model::Impl {
         return e;
     }
 };
+
+bool cpuRunsLoop(size_t circuitOps, size_t batch) {
+    constexpr size_t kJitMaxOps = 10'000, kJitMinBatch = 10'000;
+    return circuitOps >= kJitMaxOps || batch < kJitMinBatch;
+}
 
 Model::Model(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Model::Model(Model &&) noexcept = default;
@@ -91,7 +103,7 @@ Model Model::fromCircuit(Circuit circuit, const DeviceOptions &o) {
     impl->circuit = std::move(circuit);
     impl->interface = interfaceOf(impl->circuit);
     impl->cpuOptLevel = o.cpuOptLevel;
-    impl->cpuDataDriven = o.cpuDataDriven;
+    impl->cpuCode = o.cpuCode;
     impl->device = o.device;
     impl->gpu = o.gpu;
     if (o.device == DeviceKind::Auto || o.device == DeviceKind::Cuda) {
@@ -148,7 +160,10 @@ std::string Model::describe(Numeric n, std::string_view extra) const {
     else if (impl_->device == DeviceKind::Cuda)
         d = "cuda " + impl_->cudaName + " (" + numeric;
     else if (impl_->device == DeviceKind::Cpu)
-        d = (impl_->cpuDataDriven ? "cpu (data-driven loop, " : "cpu (LLVM JIT, ") + numeric;
+        d = (impl_->cpuLoop.value_or(impl_->cpuCode == DeviceOptions::CpuCode::Loop)
+                 ? "cpu (data-driven loop, "
+                 : "cpu (LLVM JIT, ") +
+            numeric;
     else
         d = "cpu (reference evaluator, " + numeric;
     if (!impl_->note.empty()) // the driver's reason is fallbackNote(), said once, not per case
@@ -159,7 +174,7 @@ std::string Model::describe(Numeric n, std::string_view extra) const {
 }
 
 Status Model::prepare(Semiring s, Numeric n, size_t batch) {
-    auto e = impl_->engine(s, n, impl_->lanesFor(batch));
+    auto e = impl_->engine(s, n, impl_->lanesFor(batch), batch);
     if (!e)
         return e.error();
     return Ok{};
@@ -186,7 +201,7 @@ Result<std::vector<double>> Model::adjoints(Semiring s, Numeric n, std::span<con
 std::optional<Result<std::vector<uint32_t>>> Model::traceback(Semiring s, Numeric n,
                                                               std::span<const double> x,
                                                               size_t output) {
-    auto e = impl_->engine(s, n);
+    auto e = impl_->engine(s, n, 1, 1);
     if (!e)
         return Result<std::vector<uint32_t>>(e.error());
     return (*e)->traceback(x, output);

@@ -27,11 +27,19 @@ std::optional<DeviceKind> parseDeviceKind(std::string_view name);
 struct DeviceOptions {
     DeviceKind device = DeviceKind::Auto;
     int cpuOptLevel = 0; // the JIT's -O level (0: linear-time fast path)
-    // DeviceKind::Cpu runs the data-driven batched loop instead of JIT code (backends/cpu/
-    // batched_loop.h): no code generation, for circuits too large for straight-line code.
-    bool cpuDataDriven = false;
+    // What DeviceKind::Cpu runs: LLVM-JIT straight-line code, or the data-driven batched loop
+    // (backends/cpu/batched_loop.h: no code generation). Auto decides at the model's first call
+    // from the circuit's size and that call's batch (cpuRunsLoop).
+    enum class CpuCode : uint8_t { Auto, Jit, Loop };
+    CpuCode cpuCode = CpuCode::Auto;
     int gpu = 0; // DeviceKind::Cuda (or Auto taking it): the GPU's ordinal
 };
+
+// Auto's choice: the loop builds in microseconds to milliseconds where the JIT takes tens to
+// hundreds, and from about 10^4 ops its batch throughput matches or beats the JIT's (whose code
+// outgrows the caches); the JIT pays only on smaller circuits over batches of 10^4 cases or more
+// (BENCHMARKS.md "The CPU code for a run, chosen").
+bool cpuRunsLoop(size_t circuitOps, size_t batch);
 
 class Model {
   public:

@@ -21,6 +21,7 @@ namespace {
 Model jit(const Circuit &c) {
     DeviceOptions o;
     o.device = DeviceKind::Cpu;
+    o.cpuCode = DeviceOptions::CpuCode::Jit; // these tests are the JIT's
     return Model::fromCircuit(c, o);
 }
 
@@ -183,6 +184,25 @@ TEST_CASE("the JIT falls back to log space where float64 underflows", "[model]")
     CHECK_THAT(f.error().message, Catch::Contains("float64 underflowed"));
 }
 
+TEST_CASE("the CPU runs the data-driven loop but for small circuits over large batches",
+          "[model]") {
+    CHECK(cpuRunsLoop(82, 1));             // asia, one query: the loop builds no code
+    CHECK(cpuRunsLoop(82, 9'999));
+    CHECK_FALSE(cpuRunsLoop(82, 10'000));  // ... the JIT's build pays over many cases
+    CHECK_FALSE(cpuRunsLoop(9'999, 50'000));
+    CHECK(cpuRunsLoop(12'579, 50'000)); // alarm: the loop's batches are as fast
+    // The model settles its CPU code at the first call, from that call's batch.
+    DeviceOptions o;
+    o.device = DeviceKind::Cpu;
+    Model one = Model::fromCircuit(example(), o);
+    auto r = runTask(one, Task::Pr, noEvidence(one.interface().variables));
+    REQUIRE(r.ok());
+    CHECK_THAT(r->device, Catch::StartsWith("cpu (data-driven loop"));
+    Model many = Model::fromCircuit(example(), o);
+    REQUIRE(many.prepare(Semiring::SumProduct, Numeric::Float64, 20'000).ok());
+    CHECK_THAT(many.describe(Numeric::Float64), Catch::StartsWith("cpu (LLVM JIT"));
+}
+
 TEST_CASE("DeviceKind::Auto takes CUDA only where a GPU is usable, and says why not", "[model]") {
     Model m = Model::fromCircuit(example());
     if (Status usable = cudaUsable(); usable) {
@@ -193,7 +213,8 @@ TEST_CASE("DeviceKind::Auto takes CUDA only where a GPU is usable, and says why 
         CHECK(m.fallbackNote() == "cuda unavailable: " + usable.error().message);
         auto r = runTask(m, Task::Pr, noEvidence(m.interface().variables));
         REQUIRE(r.ok());
-        CHECK(r->device == "cpu (LLVM JIT, float64; no usable GPU)"); // short: the reason is the note
+        // Short: the reason is the note. One case: the CPU runs the loop (cpuRunsLoop).
+        CHECK(r->device == "cpu (data-driven loop, float64; no usable GPU)");
     }
     CHECK(parseDeviceKind("reference") == DeviceKind::Reference);
     CHECK_FALSE(parseDeviceKind("gpu").has_value());

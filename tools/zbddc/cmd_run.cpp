@@ -126,7 +126,8 @@ Result<Model> openModel(const RunOptions &o) {
     DeviceOptions options;
     options.device = parseDeviceKind(o.device).value_or(DeviceKind::Auto);
     options.cpuOptLevel = o.optLevel;
-    options.cpuDataDriven = o.cpuLoop;
+    using C = DeviceOptions::CpuCode;
+    options.cpuCode = o.cpuLoop ? C::Loop : o.cpuJit || o.optLevel > 0 ? C::Jit : C::Auto;
     return Model::fromCircuit(std::move(*circuit), options);
 }
 
@@ -134,7 +135,7 @@ Result<Model> openModel(const RunOptions &o) {
 // does (runtime/network_library.h), unless a flag asks for what only the circuit path has.
 bool answersThroughNetworkAbi(const RunOptions &o, Task task) {
     if (fileExtension(o.model) != ".so" || sharedObjectKind(o.model) != "model.so" ||
-        !o.inputs.empty() || o.optLevel > 0 || o.cpuLoop || o.numeric != "auto")
+        !o.inputs.empty() || o.optLevel > 0 || o.cpuLoop || o.cpuJit || o.numeric != "auto")
         return false;
     auto lib = NetworkLibrary::open(o.model);
     return lib && !lib->metadata().variables.empty() && lib->answers(task);

@@ -99,6 +99,7 @@ std::optional<int> runNetworkByRoute(const RunOptions &o, std::string &mlfWhy) {
     if (o.route == "auto") { // what only the compiled circuit has decides for it
         const char *flag = task == Task::Eval    ? "eval reads the circuit's outputs"
                            : o.cpuLoop           ? "--cpu-loop runs the compiled circuit"
+                           : o.cpuJit            ? "--cpu-jit runs the compiled circuit"
                            : o.optLevel > 0      ? "-O compiles the circuit"
                            : o.numeric != "auto" ? "--numeric chooses the circuit's arithmetic"
                            : !o.inputs.empty()   ? "--inputs sets the circuit's free inputs"

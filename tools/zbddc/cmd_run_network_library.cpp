@@ -15,9 +15,9 @@ int runNetworkLibraryCommand(const RunOptions &o) {
         std::cerr << "zbddc: a network .so answers --task pr, mar or mpe\n";
         return 2;
     }
-    if (!o.inputs.empty() || o.optLevel > 0 || o.cpuLoop || o.numeric != "auto") {
-        std::cerr << "zbddc: --inputs, -O, --cpu-loop and --numeric do not apply to a network "
-                     ".so (its code is compiled)\n";
+    if (!o.inputs.empty() || o.optLevel > 0 || o.cpuLoop || o.cpuJit || o.numeric != "auto") {
+        std::cerr << "zbddc: --inputs, -O, --cpu-loop, --cpu-jit and --numeric do not apply to a "
+                     "network .so (its code is compiled)\n";
         return 2;
     }
     auto lib = NetworkLibrary::open(o.model);

@@ -87,6 +87,7 @@ struct RunOptions {
     std::string numeric = "auto";
     int optLevel = 0;             // the JIT's -O level
     bool cpuLoop = false;         // --device cpu: the data-driven loop instead of JIT code
+    bool cpuJit = false;          // --device cpu: JIT code whatever the size (-O implies it)
     bool json = false;
     ModelOptions modelOptions;
     CostNetworkRunOptions costNetwork;

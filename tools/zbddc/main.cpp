@@ -66,9 +66,14 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
         ->check(CLI::IsMember({"auto", "cpu", "cuda", "reference", "split"}));
     runCmd->add_option("-O", run.optLevel, "JIT optimisation level 0..3 for --device cpu")
         ->check(CLI::Range(0, 3));
-    runCmd->add_flag("--cpu-loop", run.cpuLoop,
-                     "--device cpu: evaluate with the data-driven batched loop (no code "
-                     "generation; for circuits too large for straight-line code)");
+    auto *cpuLoop = runCmd->add_flag(
+        "--cpu-loop", run.cpuLoop,
+        "--device cpu: evaluate with the data-driven batched loop (no code generation); by "
+        "default the CPU takes it unless the circuit is under 10^4 ops and the batch 10^4 cases "
+        "or more");
+    runCmd->add_flag("--cpu-jit", run.cpuJit,
+                     "--device cpu: evaluate with LLVM-JIT straight-line code whatever the size")
+        ->excludes(cpuLoop);
     runCmd->add_option("--numeric", run.numeric, "auto, float64 or log")
         ->check(CLI::IsMember({"auto", "float64", "log"}));
     runCmd->add_option("--route", run.route,

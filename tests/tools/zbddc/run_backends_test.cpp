@@ -22,7 +22,8 @@ std::string benchmark(const char *name) {
 
 } // namespace
 
-TEST_CASE("zbddc run --device cpu [--cpu-loop] answers like --device reference", "[cli][runtime]") {
+TEST_CASE("zbddc run --device cpu [--cpu-loop|--cpu-jit] answers like --device reference",
+          "[cli][runtime]") {
     std::vector<std::pair<std::string, std::string>> models = {{kExample, "WetGrass=yes"}};
     if (std::filesystem::exists(benchmark("asia")))
         models.push_back({benchmark("asia"), "dysp=yes,xray=no"});
@@ -39,14 +40,20 @@ TEST_CASE("zbddc run --device cpu [--cpu-loop] answers like --device reference",
                 "run " + model + " --route mlf --task " + task + " --evidence " + evidence;
             auto want = runZbddc(args + " --device reference");
             REQUIRE(want.exitCode == 0);
-            for (const char *cpu : {" --device cpu", " --device cpu --cpu-loop"}) {
+            for (const char *cpu :
+                 {" --device cpu", " --device cpu --cpu-loop", " --device cpu --cpu-jit"}) {
                 INFO(cpu);
                 auto got = runZbddc(args + cpu);
                 REQUIRE(got.exitCode == 0);
                 checkSameAnswer(got.out, want.out);
             }
         }
+        // One query: the loop, which builds no code (cpuRunsLoop), unless a flag says otherwise.
         auto json = runZbddc("run " + model + " --route mlf --task pr --device cpu --json");
+        CHECK_THAT(json.out, Catch::Contains("\"device\":\"cpu (data-driven loop, float64"));
+        json = runZbddc("run " + model + " --route mlf --task pr --device cpu --cpu-jit --json");
+        CHECK_THAT(json.out, Catch::Contains("\"device\":\"cpu (LLVM JIT, float64"));
+        json = runZbddc("run " + model + " --route mlf --task pr --device cpu -O 1 --json");
         CHECK_THAT(json.out, Catch::Contains("\"device\":\"cpu (LLVM JIT, float64"));
         json = runZbddc("run " + model + " --route mlf --task pr --device cpu --cpu-loop --json");
         CHECK_THAT(json.out, Catch::Contains("\"device\":\"cpu (data-driven loop, float64"));
