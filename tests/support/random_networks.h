@@ -48,6 +48,24 @@ inline CostNetwork randomNetwork(std::mt19937 &rng, uint32_t n, uint32_t m, uint
     return net;
 }
 
+// randomNetwork made connected: no nullary function, and a binary one over each pair of
+// consecutive variables. Bucket elimination then ends in one bucket that adds up every
+// function's cost (a nullary function or a second component would be a result of its own).
+inline CostNetwork randomConnectedNetwork(std::mt19937 &rng, uint32_t n, uint32_t m,
+                                          uint32_t maxDomain, uint32_t maxArity, uint32_t maxCost,
+                                          bool hard) {
+    CostNetwork net = randomNetwork(rng, n, m, maxDomain, maxArity, maxCost, hard);
+    std::erase_if(net.functions, [](const CostFunction &f) { return f.scope.empty(); });
+    for (uint32_t v = 0; v + 1 < n; ++v) {
+        CostFunction f;
+        f.scope = {v, v + 1};
+        for (uint32_t r = 0; r < net.domainSizes[v] * net.domainSizes[v + 1]; ++r)
+            f.costs.push_back(static_cast<Cost>(rng() % (maxCost + 1)));
+        net.functions.push_back(std::move(f));
+    }
+    return net;
+}
+
 // Least total cost over all assignments (kForbidden if none is feasible), by enumeration of
 // the free (non-evidence) variables.
 inline Cost bruteForceOptimum(const CostNetwork &net, const std::vector<uint32_t> &evidence = {}) {

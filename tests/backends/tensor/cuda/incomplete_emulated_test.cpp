@@ -213,6 +213,45 @@ TEST_CASE("emulated device kernels equal the CPU executor on int64 costs beyond 
     }
 }
 
+TEST_CASE("emulated device kernels equal the CPU executor on int64 totals at the limit",
+          "[incomplete][emulated][int64]") {
+    // Totals straddle 2^63 - 1 (testing::widenToLimit) and the bound is the forbidden cost or just
+    // above the optimum: a joined row and a match below the bound can add past 2^63, so a kernel
+    // that added before it compared would wrap and keep them.
+    std::mt19937 rng(44);
+    int saturated = 0, feasible = 0;
+    for (int trial = 0; trial < 8; ++trial) {
+        const CostNetwork net =
+            testing::randomConnectedNetwork(rng, 3 + rng() % 5, 2 + rng() % 8, 4, 3, 20, trial % 2);
+        auto p = buildBucketProgram(net, minFillOrder(net), {trial % 2 == 0, {}});
+        REQUIRE(p.ok());
+        const Cost best = testing::bruteForceOptimum(net);
+        const int64_t bestCost = std::isinf(best) ? 0 : static_cast<int64_t>(best);
+        const auto w = testing::widenToLimit(*p, std::max<int64_t>(bestCost + trial % 3 - 1, 0));
+        const int64_t expected = w.total(best);
+        const bool tight = trial % 4 >= 2 && expected < kInt64Forbidden;
+        REQUIRE(markIncomplete(*p, int64Word(tight ? expected + 1 : kInt64Forbidden)).ok());
+        IncompleteExecOptions cpuOptions;
+        cpuOptions.completeAbove = 2.0;
+        auto cpu = runIncompleteTensorProgramCpu(*p, cpuOptions);
+        EmulatedDevice device;
+        auto emulated = incomplete::runIncompleteOnDevice(device, *p);
+        REQUIRE(cpu.ok());
+        INFO("trial " << trial << ": limit " << w.limit << ", optimum " << best
+                      << (emulated ? "" : ": " + emulated.error().message));
+        REQUIRE(emulated.ok());
+        for (const TensorOp &op : p->ops) {
+            CHECK((*emulated)[op.output].rows == (*cpu)[op.output].rows);
+            CHECK(testing::sameWords({(*emulated)[op.output].values}, {(*cpu)[op.output].values}));
+        }
+        const int64_t optimum = wordInt64(programResultOf(*p, *emulated));
+        CHECK(optimum == expected);
+        ++(optimum == kInt64Forbidden ? saturated : feasible);
+    }
+    CHECK(saturated > 0);
+    CHECK(feasible > 0);
+}
+
 TEST_CASE("emulated device: radix sort across many runs and scan across many tiles",
           "[incomplete][emulated]") {
     // One bucket whose tables have thousands of rows: several scan tiles and sort runs.

@@ -91,6 +91,37 @@ TEST_CASE("GPU incomplete tables equal the CPU executor on int64 costs beyond 2^
     }
 }
 
+TEST_CASE("GPU incomplete tables equal the CPU executor on int64 totals at the limit",
+          "[gpu][incomplete][int64]") {
+    // As the emulated test of the same name: sums of two feasible costs pass 2^63.
+    std::mt19937 rng(45);
+    for (int trial = 0; trial < 16; ++trial) {
+        const CostNetwork net =
+            testing::randomConnectedNetwork(rng, 3 + rng() % 6, 2 + rng() % 8, 4, 3, 20, trial % 2);
+        auto p = buildBucketProgram(net, minFillOrder(net), {trial % 2 == 0, {}});
+        REQUIRE(p.ok());
+        const Cost best = testing::bruteForceOptimum(net);
+        const int64_t bestCost = std::isinf(best) ? 0 : static_cast<int64_t>(best);
+        const auto w = testing::widenToLimit(*p, std::max<int64_t>(bestCost + trial % 3 - 1, 0));
+        const int64_t expected = w.total(best);
+        const bool tight = trial % 4 >= 2 && expected < kInt64Forbidden;
+        REQUIRE(markIncomplete(*p, int64Word(tight ? expected + 1 : kInt64Forbidden)).ok());
+        IncompleteExecOptions cpuOptions;
+        cpuOptions.completeAbove = 2.0;
+        auto cpu = runIncompleteTensorProgramCpu(*p, cpuOptions);
+        auto gpu = cuda::runIncompleteTensorProgramCuda(*p);
+        REQUIRE(cpu.ok());
+        INFO("trial " << trial << ": limit " << w.limit << ", optimum " << best
+                      << (gpu ? "" : ": " + gpu.error().message));
+        REQUIRE(gpu.ok());
+        for (const TensorOp &op : p->ops) {
+            CHECK((*gpu)[op.output].rows == (*cpu)[op.output].rows);
+            CHECK(testing::sameWords({(*gpu)[op.output].values}, {(*cpu)[op.output].values}));
+        }
+        CHECK(wordInt64(programResultOf(*p, *gpu)) == expected);
+    }
+}
+
 TEST_CASE("GPU incomplete tables: solver optimum equals brute force and the benchmark files agree "
           "with the CPU",
           "[gpu][incomplete]") {

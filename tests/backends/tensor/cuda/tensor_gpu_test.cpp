@@ -331,6 +331,48 @@ TEST_CASE("int64 costs beyond 2^53 on the GPU: kernels, out of core and the VALU
     }
 }
 
+TEST_CASE("int64 totals at the limit saturate on the GPU (kernels, out of core, VALUE phase) as "
+          "in the interpreter",
+          "[gpu][int64]") {
+    // Totals straddle 2^63 - 1 (testing::widenToLimit): kernels that added without saturating
+    // would wrap to negative costs and win the min.
+    std::mt19937 rng(55);
+    int saturated = 0, feasible = 0;
+    for (int trial = 0; trial < 12; ++trial) {
+        const CostNetwork net = testing::randomConnectedNetwork(rng, 3 + rng() % 6, 2 + rng() % 8,
+                                                                6, 3, 20, trial % 2);
+        auto p = buildBucketProgram(net, minFillOrder(net), {trial % 4 != 0, {}});
+        REQUIRE(p.ok());
+        const Cost best = testing::bruteForceOptimum(net);
+        const int64_t bestCost = std::isinf(best) ? 0 : static_cast<int64_t>(best);
+        const auto w = testing::widenToLimit(*p, std::max<int64_t>(bestCost + trial % 3 - 1, 0));
+        auto ref = interpretTensorProgram(*p);
+        REQUIRE(ref.ok());
+        GpuExecOptions o;
+        o.kernels.warpRowThreshold = trial % 2 ? 2 : 32;
+        if (trial % 3 == 0) { // out of core
+            o.maxInFlight = 1;
+            o.memoryBudgetBytes = testing::smallestBudget(*p, {0, o.maxInFlight, 2048});
+        }
+        auto gpu = runTensorProgramCuda(*p, o);
+        INFO("trial " << trial << ": limit " << w.limit << ", optimum " << best
+                      << (gpu ? "" : ": " + gpu.error().str()));
+        REQUIRE(gpu.ok());
+        CHECK(testing::sameWords(*gpu, *ref));
+        std::vector<uint32_t> host(net.numVariables(), 0), device = host;
+        recoverAssignment(*p, *ref, host);
+        GpuExecStats st;
+        auto optimum = solveTensorProgramCuda(*p, device, GpuExecOptions{}, &st);
+        REQUIRE(optimum.ok());
+        CHECK(st.valueOnDevice);
+        CHECK(wordInt64(*optimum) == w.total(best));
+        CHECK(device == host);
+        ++(wordInt64(*optimum) == kInt64Forbidden ? saturated : feasible);
+    }
+    CHECK(saturated > 0);
+    CHECK(feasible > 0);
+}
+
 TEST_CASE("a WCSP beyond 2^53 solves exactly on the GPU executors (cuda, split, incomplete)",
           "[gpu][int64]") {
     std::mt19937_64 rng(54);

@@ -8,6 +8,7 @@
 #include "compiler/junction_tree/lower_junction_tree.h"
 #include "compiler/junction_tree/moral_graph.h"
 
+#include "tests/backends/tensor/cuda/ptx_entry.h"
 #include "tests/catch.hpp"
 #include "tests/support/bn_brute_force.h"
 #include "tests/support/min_fill_order.h"
@@ -20,7 +21,8 @@ using namespace zbddc::cuda;
 using zbddc::testing::minFillOrder;
 
 namespace {
-void checkCompiles(const TensorProgram &p, const TensorKernelOptions &ko) {
+// Compiles the program's kernels and checks every op's entry is there; returns the PTX.
+std::string checkCompiles(const TensorProgram &p, const TensorKernelOptions &ko) {
     const std::string src = generateTensorProgramSource(p, ko);
     NvrtcOptions nv;
     nv.arch = "sm_90";
@@ -30,6 +32,7 @@ void checkCompiles(const TensorProgram &p, const TensorKernelOptions &ko) {
     REQUIRE(ptx.ok());
     for (uint32_t op = 0; op < p.ops.size(); ++op)
         CHECK(ptx->ptx.find(".entry " + tensorKernelName(op) + "(") != std::string::npos);
+    return ptx->ptx;
 }
 } // namespace
 
@@ -56,6 +59,26 @@ TEST_CASE("generated tensor kernels compile with NVRTC: random programs, all op 
         if (ko.eliminationRange)
             CHECK(generateTensorProgramSource(*p, ko).find("u64 elimBegin, u64 elimCount") !=
                   std::string::npos);
+    }
+}
+
+TEST_CASE("MinSumInt64 kernels do no floating-point work: int64 words are never read as doubles",
+          "[cuda][nvrtc][int64]") {
+    // Both kernel variants, with and without an elimination range; evidence slices too.
+    std::mt19937 rng(22);
+    for (int trial = 0; trial < 4; ++trial) {
+        const CostNetwork net =
+            testing::randomNetwork(rng, 4 + rng() % 4, 3 + rng() % 5, 5, 3, 9, trial % 2);
+        std::vector<uint32_t> evidence(net.numVariables(), UINT32_MAX);
+        evidence[0] = 0;
+        auto p = buildBucketProgram(net, minFillOrder(net), {trial % 2 == 0, evidence});
+        REQUIRE(p.ok());
+        TensorKernelOptions ko;
+        ko.warpRowThreshold = trial < 2 ? 2 : 32;
+        ko.eliminationRange = trial % 2 == 1;
+        CHECK(testing::usesFloatingPoint(checkCompiles(*p, ko))); // MinSum: the check sees it
+        p->semiring = Semiring::MinSumInt64;
+        CHECK(!testing::usesFloatingPoint(checkCompiles(*p, ko)));
     }
 }
 

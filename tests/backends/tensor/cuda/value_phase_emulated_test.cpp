@@ -289,6 +289,36 @@ TEST_CASE("the VALUE phase kernel decodes int64 costs beyond 2^53 as recoverAssi
     }
 }
 
+TEST_CASE("the VALUE phase kernel saturates int64 totals at the forbidden cost as the host does",
+          "[value][emulated][int64]") {
+    // Totals straddle 2^63 - 1 (testing::widenToLimit): the optimum is just below it, or every
+    // assignment saturates to forbidden and ties pick the first joint value, as on the host.
+    std::mt19937 rng(12);
+    int saturated = 0, feasible = 0;
+    for (int trial = 0; trial < 24; ++trial) {
+        const CostNetwork net =
+            testing::randomConnectedNetwork(rng, 3 + rng() % 5, 2 + rng() % 8, 5, 3, 20, trial % 2);
+        auto p = buildBucketProgram(net, minFillOrder(net), {trial % 3 != 1, {}});
+        REQUIRE(p.ok());
+        const Cost best = testing::bruteForceOptimum(net);
+        const int64_t bestCost = std::isinf(best) ? 0 : static_cast<int64_t>(best);
+        // The limit just below, at or above the optimum.
+        const auto w = testing::widenToLimit(*p, std::max<int64_t>(bestCost + trial % 3 - 1, 0));
+        auto computed = interpretTensorProgram(*p);
+        REQUIRE(computed.ok());
+        std::vector<uint32_t> host(net.numVariables(), 0), device = host;
+        recoverAssignment(*p, *computed, host);
+        const int64_t optimum = wordInt64(runEmulated(*p, *computed, device, Entries::Int64));
+        INFO("trial " << trial << ": limit " << w.limit << ", optimum " << best);
+        CHECK(optimum == w.total(best));
+        CHECK(device == host);
+        CHECK(w.total(assignmentCost(net, device)) == optimum);
+        ++(optimum == kInt64Forbidden ? saturated : feasible);
+    }
+    CHECK(saturated > 0);
+    CHECK(feasible > 0);
+}
+
 TEST_CASE("the VALUE phase plan lists reducing ops last first, eliminated variables marked",
           "[value]") {
     // x0 in {0,1}, x1 in {0,1,2}: f(x0,x1) eliminated x1 into g(x0), then x0 into the result.

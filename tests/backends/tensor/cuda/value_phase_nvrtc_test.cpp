@@ -1,7 +1,8 @@
-// The device VALUE phase's kernel compiles with NVRTC (no GPU needed) and exports its entry.
+// The device VALUE phase's kernel compiles with NVRTC (no GPU needed) and exports its entries.
 #include "backends/cuda/nvrtc.h"
 #include "backends/tensor/cuda/value_phase_gpu.h"
 
+#include "tests/backends/tensor/cuda/ptx_entry.h"
 #include "tests/catch.hpp"
 
 using namespace zbddc::cuda;
@@ -16,4 +17,11 @@ TEST_CASE("the VALUE phase kernel compiles with NVRTC", "[cuda][nvrtc][value]") 
     REQUIRE(ptx.ok());
     CHECK(ptx->ptx.find(".entry zb_value_phase(") != std::string::npos);
     CHECK(ptx->ptx.find(".entry zb_value_phase_f32(") != std::string::npos);
+    CHECK(ptx->ptx.find(".entry zb_value_phase_cases(") != std::string::npos);
+    // MinSumInt64's entry sums and compares whole costs as integers: no floating-point work
+    // (which the double entry, for contrast, does).
+    const std::string_view costs = zbddc::testing::ptxEntry(ptx->ptx, "zb_value_phase_i64");
+    CHECK(!costs.empty());
+    CHECK(!zbddc::testing::usesFloatingPoint(costs));
+    CHECK(zbddc::testing::usesFloatingPoint(zbddc::testing::ptxEntry(ptx->ptx, "zb_value_phase")));
 }
