@@ -17,7 +17,8 @@ Result<OpPlan> planOp(const TensorProgram &p, const TensorOp &op,
                       const std::function<uint64_t(uint32_t)> &rows) {
     const Table &out = p.tables[op.output];
     OpPlan plan;
-    plan.bound = out.sparse ? out.defaultValue : std::numeric_limits<double>::infinity();
+    // The semiring's zero (forbidden): +infinity, or the int64 word of 2^63 - 1 under MinSumInt64.
+    plan.bound = out.sparse ? out.defaultValue : SemiringOps{p.semiring}.zero();
     plan.outEntries = out.entries();
     const bool eliminates = reducesVariables(op.kind);
     std::vector<uint32_t> vars = out.scope;
