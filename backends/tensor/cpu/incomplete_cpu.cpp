@@ -62,7 +62,8 @@ template <class V> struct OpRunner {
         const RowsView v = viewOf(p, computed, plan.first);
         Joined j;
         for (size_t i = 0; i < v.size; ++i)
-            if (C::load(v.values[i]) < C::load(plan.bound) && remap(v.row(i), plan.fixed) == plan.fixedValue) {
+            if (C::load(v.values[i]) < C::load(plan.bound) &&
+                remap(v.row(i), plan.fixed) == plan.fixedValue) {
                 j.rows.push_back(remap(v.row(i), plan.firstMap));
                 j.values.push_back(v.values[i]);
             }
@@ -180,12 +181,14 @@ Result<std::vector<TableData>> runIncompleteTensorProgramCpu(const TensorProgram
             IncompleteOpStats stats;
             stats.op = o;
             const TensorOp &op = program.ops[o];
-            Result<TableData> data = int64Costs ? runOp<int64_t>(program, computed, options, op, stats)
-                                                : runOp<double>(program, computed, options, op, stats);
+            Result<TableData> data =
+                int64Costs ? runOp<int64_t>(program, computed, options, op, stats)
+                           : runOp<double>(program, computed, options, op, stats);
             if (!data)
                 return data.error();
             computed[op.output] = std::move(*data);
-            stats.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
+            stats.ms = std::chrono::duration<double, std::milli>(
+                           std::chrono::steady_clock::now() - t0)
                            .count();
             if (options.stats)
                 options.stats->push_back(stats);

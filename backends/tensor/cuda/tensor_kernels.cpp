@@ -45,8 +45,8 @@ std::string semiringFunctions(Semiring s, bool float32) {
              "__device__ __forceinline__ zb_val zb_times(zb_val a, zb_val b) {\n"
              "    const u64 s = (u64)a + (u64)b; // both in [0, INT64_MAX]: no wrap\n"
              "    return s >= 0x7fffffffffffffffULL ? 0x7fffffffffffffffLL : (zb_val)s;\n}\n"
-             "__device__ __forceinline__ zb_val zb_plus(zb_val a, zb_val b) { return b < a ? b : a; "
-             "}\n"
+             "__device__ __forceinline__ zb_val zb_plus(zb_val a, zb_val b) {\n"
+             "    return b < a ? b : a;\n}\n"
              "#define ZB_ZERO 0x7fffffffffffffffLL\n#define ZB_ONE 0LL\n";
         return o.str();
     }

@@ -131,7 +131,8 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
     unsigned vars = static_cast<unsigned>(n);
     int minimize = valuePhaseMinimizes(program.semiring);
     int product = valuePhaseMultiplies(program.semiring);
-    void *args[] = {&planPtr, &atPtr, &tablesPtr, &assignPtr, &vars, &optimaPtr, &minimize, &product};
+    void *args[] = {&planPtr, &atPtr,     &tablesPtr, &assignPtr,
+                    &vars,    &optimaPtr, &minimize,  &product};
     if (Status s = d.launch(*f, {cases, 32, 0}, args); !s)
         return s.error();
     if (n == 0)

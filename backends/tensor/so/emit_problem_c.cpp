@@ -69,8 +69,10 @@ static int solve(const int *evidence, zb_val *cost, unsigned *assignment) {
     zb_val *mask = msg + MESSAGE_ENTRIES;
     for (unsigned v = 0; v < NUM_VARIABLES; ++v)
         for (unsigned x = 0; x < domain[v]; ++x)
-            mask[mask_offset[v] + x] =
-                evidence && evidence[v] != ZBDD_PROBLEM_FREE && (unsigned)evidence[v] != x ? ZB_FORBIDDEN : 0;
+            mask[mask_offset[v] + x] = evidence && evidence[v] != ZBDD_PROBLEM_FREE &&
+                                               (unsigned)evidence[v] != x
+                                           ? ZB_FORBIDDEN
+                                           : 0;
     run_ops(msg, mask, solve_threads());
     zb_val total = 0;
     for (unsigned r = 0; r < NUM_RESULTS; ++r)

@@ -90,8 +90,9 @@ void emitStringLiteral(std::ostream &c, const std::string &name, const std::stri
 std::string doubleLiteral(double v);
 
 // C that embeds the file at `path` (little-endian 8-byte entries, 64-byte aligned for vector
-// loads) as the hidden `const zb_val NAME[]` (valueTypeC), through the assembler's .incbin: a table of 10^7
-// entries costs the compiler nothing. The path may hold no quote, backslash or line break.
+// loads) as the hidden `const zb_val NAME[]` (valueTypeC), through the assembler's .incbin: a
+// table of 10^7 entries costs the compiler nothing. The path may hold no quote, backslash or line
+// break.
 std::string embedBlobC(const std::string &name, const std::string &path);
 
 } // namespace zbddc
