@@ -82,10 +82,8 @@ double mpeGap(const BayesNet &net, const std::vector<Result<TaskResult>> &mpe) {
         double log10p = 0;
         for (uint32_t v = 0; v < net.variables.size(); ++v) {
             const BnVariable &var = net.variables[v];
-            size_t row = 0;
-            for (uint32_t u : var.parents)
-                row = row * net.variables[u].states.size() + r->assignment[u];
-            log10p += std::log10(var.cpt[row * var.states.size() + r->assignment[v]]);
+            log10p += std::log10(
+                var.cpt[net.cptRow(v, r->assignment) * var.states.size() + r->assignment[v]]);
         }
         worst = std::max(worst, std::fabs(log10p - r->log10));
     }

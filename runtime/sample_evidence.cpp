@@ -15,11 +15,8 @@ std::vector<Evidence> sampleEvidence(const BayesNet &net, size_t cases, double o
     for (size_t c = 0; c < cases; ++c) {
         for (uint32_t v : order) {
             const BnVariable &var = net.variables[v];
-            size_t row = 0;
-            for (uint32_t u : var.parents)
-                row = row * net.variables[u].states.size() + x[u];
             const size_t k = var.states.size();
-            const double *p = var.cpt.data() + row * k;
+            const double *p = var.cpt.data() + net.cptRow(v, x) * k;
             const double r = unit(rng);
             double acc = 0;
             uint32_t s = 0;

@@ -53,6 +53,13 @@ std::string cptTooLarge(const BayesNet &net, uint32_t v) {
            " entries, more than the 2^32 zbddc holds";
 }
 
+size_t BayesNet::cptRow(uint32_t v, std::span<const uint32_t> x) const {
+    size_t row = 0;
+    for (uint32_t u : variables[v].parents)
+        row = row * variables[u].states.size() + x[u];
+    return row;
+}
+
 size_t BayesNet::cptEntries(uint32_t v) const {
     size_t entries = 0;
     if (__builtin_mul_overflow(rowCount(v), variables[v].states.size(), &entries) ||

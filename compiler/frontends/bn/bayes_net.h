@@ -10,6 +10,7 @@
 #include "ir/result.h"
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -43,6 +44,8 @@ struct BayesNet {
     // this before they allocate (a child with 40 binary parents asked for 2^41 entries).
     static constexpr size_t kMaxCptEntries = size_t{1} << 32;
     size_t cptEntries(uint32_t v) const;
+    // The CPT row of variable v under `x` (a state per variable: only v's parents are read).
+    size_t cptRow(uint32_t v, std::span<const uint32_t> x) const;
 
   private:
     mutable std::unordered_map<std::string, uint32_t> variableIndex_;
