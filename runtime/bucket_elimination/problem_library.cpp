@@ -129,6 +129,17 @@ Result<ProblemMetadata> parseProblemMetadata(const std::string &text, const std:
     return m;
 }
 
+CostNetwork ProblemMetadata::shape() const {
+    CostNetwork net;
+    net.name = name;
+    net.variableNames = variableNames;
+    net.domainSizes = domainSizes;
+    net.upperBound = upperBound;
+    net.integerCosts = integerCosts;
+    net.int64Costs = int64Costs;
+    return net;
+}
+
 struct ProblemLibrary::Handle {
     void *lib = nullptr;
     int (*solve)(const int *, double *, unsigned *) = nullptr;
@@ -230,10 +241,7 @@ Result<Solution> ProblemLibrary::solve(const std::vector<uint32_t> &evidence) co
         return error("out of memory for the problem's message tables");
     if (rc != ZBDD_PROBLEM_OK)
         return error("zbdd_problem_solve failed with code " + std::to_string(rc));
-    CostNetwork costs; // the cost arithmetic of the network the .so was compiled from
-    costs.integerCosts = metadata_.integerCosts;
-    costs.int64Costs = metadata_.int64Costs;
-    costs.upperBound = metadata_.upperBound;
+    const CostNetwork costs = metadata_.shape();
     sol.assignment.assign(assignment.begin(), assignment.end());
     sol.feasible = costs.feasible(cost);
     sol.cost = sol.feasible ? cost : costs.forbidden();

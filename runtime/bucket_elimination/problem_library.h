@@ -31,6 +31,10 @@ struct ProblemMetadata {
     double largestTableEntries = 0;
     std::vector<std::string> variableNames;
     std::vector<uint32_t> domainSizes;
+
+    // The network the .so was compiled from, without its functions: its variables and its cost
+    // arithmetic (CostNetwork::feasible, sameCost, costText).
+    CostNetwork shape() const;
 };
 
 class ProblemLibrary {

@@ -175,11 +175,7 @@ int runProblemLibrary(const RunOptions &o) {
     auto lib = ProblemLibrary::open(o.model);
     if (!lib)
         return reportError(lib.error());
-    CostNetwork shape; // the variables, as the evidence reader and the printer need them
-    shape.variableNames = lib->metadata().variableNames;
-    shape.domainSizes = lib->metadata().domainSizes;
-    shape.integerCosts = lib->metadata().integerCosts;
-    shape.int64Costs = lib->metadata().int64Costs;
+    const CostNetwork shape = lib->metadata().shape(); // for the evidence reader and the printer
     auto evidence = readEvidence(o, shape);
     if (!evidence)
         return reportError(evidence.error());
