@@ -89,6 +89,8 @@ struct JunctionTreeModel::Impl {
         std::vector<uint32_t> observed;
         JunctionTreeProgram lowered;
         std::unique_ptr<PreparedTensorProgram> run;
+        // MPE traced back by the executor: its runs then fetch only the scales and normaliser.
+        bool tracedOnExecutor = false;
     };
     std::unique_ptr<Prepared> last;
 
@@ -128,7 +130,8 @@ struct JunctionTreeModel::Impl {
         p->marginals = lowering.marginals;
         p->observed = lowering.observed;
         p->lowered = std::move(*lowered);
-        if (p->maxProduct && decodesOnExecutor()) { // the traceback reads the tables in place
+        p->tracedOnExecutor = p->maxProduct && decodesOnExecutor();
+        if (p->tracedOnExecutor) { // the traceback reads the tables in place
             TensorProgram &program = p->lowered.program;
             program.fetch = p->lowered.collectScales;
             program.fetch.push_back(p->lowered.normaliser);
@@ -400,7 +403,7 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
         st.device = tables->device.label();
         // MPE where the executor traces back: every case of the run at once, on its device.
         std::vector<uint32_t> decoded;
-        if (task == Task::Mpe && m.decodesOnExecutor()) {
+        if (p.tracedOnExecutor) {
             if (Status s = m.decodeOnExecutor(p, cases, first, count, decoded); !s) {
                 for (size_t i = 0; i < count; ++i)
                     results.push_back(s.error());
