@@ -8,6 +8,7 @@
 #include <limits>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 
 namespace zbddc {
 
@@ -28,6 +29,24 @@ inline int64_t saturatingCostSum(int64_t a, int64_t b) {
     const uint64_t s = static_cast<uint64_t>(a) + static_cast<uint64_t>(b);
     return s >= static_cast<uint64_t>(kInt64Forbidden) ? kInt64Forbidden : static_cast<int64_t>(s);
 }
+
+// A table entry read as the value type V that its semiring computes in (double; int64_t under
+// MinSumInt64) and written back, for executors that loop in V.
+template <class V> struct EntryWord {
+    static_assert(std::is_same_v<V, double> || std::is_same_v<V, int64_t>);
+    static V load(double w) {
+        if constexpr (std::is_same_v<V, double>)
+            return w;
+        else
+            return wordInt64(w);
+    }
+    static double store(V v) {
+        if constexpr (std::is_same_v<V, double>)
+            return v;
+        else
+            return int64Word(v);
+    }
+};
 
 std::string_view semiringName(Semiring s);
 std::optional<Semiring> parseSemiring(std::string_view name);

@@ -38,9 +38,9 @@ struct Joined {
     std::vector<double> values;
 };
 
-// Runs one op with costs of type V (CostWord).
+// Runs one op with costs of type V (EntryWord).
 template <class V> struct OpRunner {
-    using C = incomplete::CostWord<V>;
+    using C = EntryWord<V>;
     const TensorProgram &p;
     const std::vector<TableData> &computed;
     const IncompleteExecOptions &options;

@@ -51,7 +51,7 @@ uint64_t exclusiveScan(std::vector<uint64_t> &counts) {
 template <class V>
 void segmentedMin(const std::vector<KeyedRow> &sorted, double bound, std::vector<uint64_t> &rows,
                   std::vector<double> &values) {
-    using C = CostWord<V>;
+    using C = EntryWord<V>;
     rows.clear();
     values.clear();
     for (size_t i = 0; i < sorted.size();) {

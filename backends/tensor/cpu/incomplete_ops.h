@@ -8,29 +8,13 @@
 #include "ir/semiring.h"
 
 #include <cstdint>
-#include <type_traits>
 #include <vector>
 
 namespace zbddc::incomplete {
 
-// A cost as the executors compute with it (V: double under MinSum, int64_t under MinSumInt64) and
-// the 8-byte table entry that holds it (ir/semiring.h). Feasible values lie below the bound, and a
-// join keeps a pair only when its sum does too, so no sum overflows.
-template <class V> struct CostWord {
-    static_assert(std::is_same_v<V, double> || std::is_same_v<V, int64_t>);
-    static V load(double w) {
-        if constexpr (std::is_same_v<V, double>)
-            return w;
-        else
-            return wordInt64(w);
-    }
-    static double store(V v) {
-        if constexpr (std::is_same_v<V, double>)
-            return v;
-        else
-            return int64Word(v);
-    }
-};
+// Costs are computed in V (double under MinSum, int64_t under MinSumInt64; EntryWord converts the
+// table entries). Feasible values lie below the bound, and a join keeps a pair only when its sum
+// does too, so no sum overflows.
 
 // One row being sorted: its key, what it carries (a row index or a partial one), its cost.
 struct KeyedRow {

@@ -89,11 +89,9 @@ OpPlan planOp(const TensorProgram &p, const TensorOp &op, const std::vector<cons
 
 // Each semiring's arithmetic on its value type V; load/store convert the 8-byte table entries
 // (MinSumInt64 keeps an int64's bit pattern in each).
-template <Semiring S> struct Ring {
+template <Semiring S> struct Ring : EntryWord<double> {
     using V = double;
     static constexpr bool product = S == Semiring::SumProduct || S == Semiring::MaxProduct;
-    static V load(double w) { return w; }
-    static double store(V v) { return v; }
     static V zero() { return SemiringOps{S}.zero(); }
     static V times(V a, V b) { return product ? a * b : a + b; }
     static V plus(V a, V b) {
@@ -106,10 +104,8 @@ template <Semiring S> struct Ring {
     }
 };
 
-template <> struct Ring<Semiring::MinSumInt64> {
+template <> struct Ring<Semiring::MinSumInt64> : EntryWord<int64_t> {
     using V = int64_t;
-    static V load(double w) { return wordInt64(w); }
-    static double store(V v) { return int64Word(v); }
     static V zero() { return kInt64Forbidden; }
     static V times(V a, V b) { return saturatingCostSum(a, b); }
     static V plus(V a, V b) { return b < a ? b : a; }
