@@ -264,6 +264,20 @@ if [ -x "$here/bench/wcsp_be" ] && [ -n "${BE_FAMILIES:-}${BE_WCSP:-}" ]; then
         done
         cat "$out/wcsp_be_profile.txt"
     fi
+    # BE_NCU=1: Nsight Compute's counters for every kernel of one GPU solve of each instance (op by
+    # op, no graph; clocks left alone), as CSV: time, DRAM bytes, occupancy, issue use, registers.
+    if [ "${BE_NCU:-0}" = 1 ] && command -v ncu > /dev/null; then
+        metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
+        metrics+=,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread
+        metrics+=,sm__inst_executed.avg.per_cycle_elapsed,lts__t_bytes.sum,launch__grid_size
+        metrics+=,smsp__average_warp_latency_issue_stalled_long_scoreboard,l1tex__t_bytes.sum
+        for f in "${files[@]}"; do
+            ZBDDC_GPU_GRAPH=0 ncu --clock-control none --csv --page raw --metrics "$metrics" \
+                -k 'regex:zb_' "$here/zbddc" run "$f" --device cuda \
+                > "$out/ncu-$(basename "$f" .wcsp).csv" 2>> "$out/bench.log"
+            echo "ncu $(basename "$f") exit $?" | tee -a "$summary"
+        done
+    fi
 fi
 [ -f "$out/bench.log" ] && tail -n 60 "$out/bench.log"
 if [ -n "$fuzz_pid" ]; then

@@ -18,13 +18,14 @@ namespace zbddc::testing::cuda_host {
 using std::exp;
 using std::fabs;
 using std::fmax;
+using std::fmin;
 using std::isinf;
 using std::log;
 struct Dim3 {
     unsigned x = 0;
 };
 inline thread_local Dim3 threadIdx, blockIdx;
-inline thread_local Dim3 blockDim;
+inline thread_local Dim3 blockDim, gridDim;
 inline thread_local std::barrier<> *emuBarrier = nullptr;
 inline thread_local double *emuShared = nullptr;
 inline thread_local double *emuExchange = nullptr; // one slot per thread of the block
@@ -65,7 +66,7 @@ inline double __shfl_down_sync(unsigned, double v, unsigned delta) {
 template <class Kernel> void launch(unsigned grid, unsigned block, Kernel kernel) {
     for (unsigned b = 0; b < grid; ++b)
         for (unsigned t = 0; t < block; ++t) {
-            blockIdx.x = b, threadIdx.x = t, blockDim.x = block;
+            blockIdx.x = b, threadIdx.x = t, blockDim.x = block, gridDim.x = grid;
             kernel();
         }
 }
@@ -79,7 +80,7 @@ void launchBlocks(unsigned grid, unsigned block, size_t sharedBytes, Kernel kern
         std::vector<std::thread> threads;
         for (unsigned t = 0; t < block; ++t)
             threads.emplace_back([&, t] {
-                blockIdx.x = b, threadIdx.x = t, blockDim.x = block;
+                blockIdx.x = b, threadIdx.x = t, blockDim.x = block, gridDim.x = grid;
                 emuBarrier = &barrier;
                 emuShared = shared.data();
                 emuExchange = exchange.data();

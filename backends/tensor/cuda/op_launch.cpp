@@ -12,15 +12,15 @@ Status launchOpRows(Device &d, const TensorModules &modules, const TensorProgram
         return f.error();
     const unsigned block = kernels.blockThreads;
     const unsigned maxGrid = static_cast<unsigned>(d.info().multiprocessors) * 32;
-    const bool warp = usesWarpPerRow(p, o, kernels);
     const uint64_t valueBytes = kernels.float32 ? sizeof(float) : sizeof(double);
-    for (uint64_t done = 0; done < rows; done += chunkRows) {
+    const uint64_t step = launchChunkRows(p, o, kernels, chunkRows);
+    for (uint64_t done = 0; done < rows; done += step) {
         unsigned long long begin = rowBegin + done;
-        unsigned long long count = std::min(chunkRows, rows - done);
+        unsigned long long count = std::min(step, rows - done);
         DevicePtr in = inputs;
         DevicePtr chunkOut = out + done * valueBytes;
         void *args[] = {&in, &chunkOut, &begin, &count};
-        const uint64_t threads = count * (warp ? 32 : 1);
+        const uint64_t threads = kernelThreads(p, o, kernels, begin, count);
         const unsigned grid =
             static_cast<unsigned>(std::clamp<uint64_t>((threads + block - 1) / block, 1, maxGrid));
         if (Status l = d.launch(*f, {grid, block, 0}, args, stream); !l)

@@ -84,6 +84,9 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
     p.kernels = options.kernels;
     for (const OpChunkPlan &op : p.plan.ops)
         p.kernels.eliminationRange |= op.elimSlices > 1;
+    // Out of core a step uploads only the input rows its chunk of output rows reads; a row group
+    // reaches past the chunk.
+    p.kernels.rowGroups &= !p.plan.outOfCore;
     // In core, 32-bit tables where every value provably stays exact (narrow_costs.h); the
     // out-of-core path keeps doubles (its host tables are the caller's).
     const char *narrow = std::getenv("ZBDDC_GPU_FLOAT32");
@@ -213,7 +216,8 @@ Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
     for (uint32_t o = 0; o < program.ops.size(); ++o) {
         st.tableBytes += opTableBytes(program, o, float32 ? sizeof(float) : sizeof(double));
         const uint64_t rows = program.tables[program.ops[o].output].entries();
-        st.launches += (rows + options.chunkRows - 1) / options.chunkRows;
+        const uint64_t step = launchChunkRows(program, o, p.kernels, options.chunkRows);
+        st.launches += (rows + step - 1) / step;
     }
     t0 = std::chrono::steady_clock::now();
     const EnqueueOp enqueue = [&](uint32_t o, StreamHandle stream) -> Status {

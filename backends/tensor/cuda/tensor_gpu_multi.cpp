@@ -20,7 +20,11 @@ constexpr size_t kStreams = 4; // per logical device: a level's ops overlap on t
 class GpuSliceDevice final : public SliceDevice {
   public:
     GpuSliceDevice(Device &d, const TensorProgram &p, const GpuExecOptions &o)
-        : d_(d), p_(p), options_(o), tables_(p.tables.size()), held_(p.tables.size()) {}
+        : d_(d), p_(p), options_(o), tables_(p.tables.size()), held_(p.tables.size()) {
+        // A device holds only the input rows its share of output rows reads; a row group
+        // (tensor_kernels.h) reaches past the share.
+        options_.kernels.rowGroups = false;
+    }
     ~GpuSliceDevice() override {
         for (StreamHandle s : streams_)
             (void)d_.destroyStream(s);

@@ -87,31 +87,136 @@ std::string semiringFunctions(Semiring s, bool float32) {
     return o.str();
 }
 
+// Emits the eliminated variables' digits of the joint eliminated value held in `e` (last variable
+// fastest), as `ed<i>`; nothing when the op eliminates nothing.
+void emitEliminatedDigits(std::ostringstream &o, const TensorProgram &p, const TensorOp &op,
+                          const std::string &indent) {
+    const uint64_t m = eliminatedSpace(p, op);
+    if (m <= 1)
+        return;
+    const bool narrow = m <= kU32Max; // 32-bit division by a constant: one multiply-high
+    const char *type = narrow ? "unsigned" : "u64";
+    const char *suffix = narrow ? "u" : "ull";
+    o << indent << type << " er = (" << type << ")e;\n";
+    for (size_t i = op.vars.size(); i-- > 0;) {
+        const uint32_t d = p.domainSizes[op.vars[i]];
+        o << indent << "const " << type << " ed" << i << " = er % " << d << suffix << "; er /= " << d
+          << suffix << ";\n";
+    }
+}
+
+// `in<j>[off<j> + eoff_j(e) + extra]`: input j's entry at the current row and eliminated value.
+std::string inputRead(const TensorProgram &p, const TensorOp &op, size_t j, uint64_t extra = 0) {
+    std::ostringstream o;
+    o << "in" << j << "[off" << j;
+    if (eliminatedSpace(p, op) > 1)
+        for (size_t i = 0; i < op.vars.size(); ++i)
+            if (const uint64_t s = strideIn(p, op.inputs[j], op.vars[i]))
+                o << " + ed" << i << " * " << s << "ull";
+    if (extra)
+        o << " + " << extra << "ull";
+    o << "]";
+    return o.str();
+}
+
 // Emits `zb_val v = ⊗_j in_j[off_j + eoff_j(e)]` for a joint eliminated value held in `e`.
 void emitJoinedValue(std::ostringstream &o, const TensorProgram &p, const TensorOp &op,
                      const std::string &indent) {
-    // Decode e into the eliminated variables' digits (last variable fastest).
-    const uint64_t m = eliminatedSpace(p, op);
-    if (m > 1) {
-        const bool narrow = m <= kU32Max; // 32-bit division by a constant: one multiply-high
-        const char *type = narrow ? "unsigned" : "u64";
-        const char *suffix = narrow ? "u" : "ull";
-        o << indent << type << " er = (" << type << ")e;\n";
-        for (size_t i = op.vars.size(); i-- > 0;) {
-            const uint32_t d = p.domainSizes[op.vars[i]];
-            o << indent << "const " << type << " ed" << i << " = er % " << d << suffix
-              << "; er /= " << d << suffix << ";\n";
-        }
-    }
+    emitEliminatedDigits(o, p, op, indent);
     o << indent << "zb_val v = ZB_ONE;\n";
+    for (size_t j = 0; j < op.inputs.size(); ++j)
+        o << indent << "v = zb_times(v, " << inputRead(p, op, j) << ");\n";
+}
+
+// Emits `const <rowType> d<i> = ...` for the output digits i in [first, last) of `value`, the row
+// index restricted to those digits (last digit fastest), consuming the variable `value`.
+void emitRowDigits(std::ostringstream &o, const Table &out, size_t first, size_t last,
+                   const std::string &value, const char *rowType, const char *suffix) {
+    for (size_t i = last; i-- > first;)
+        o << "        const " << rowType << " d" << i << " = " << value << " % " << out.domains[i]
+          << suffix << "; " << value << " /= " << out.domains[i] << suffix << ";\n";
+}
+
+// Emits `const u64 off<j> = ...`: input j's offset at the output row whose digits are d<i>,
+// leaving out the digit `skip` (a row group's own variable, whose value is 0 at the group's first
+// row).
+void emitInputOffsets(std::ostringstream &o, const TensorProgram &p, const TensorOp &op,
+                      size_t skip) {
+    const Table &out = p.tables[op.output];
     for (size_t j = 0; j < op.inputs.size(); ++j) {
-        o << indent << "v = zb_times(v, in" << j << "[off" << j;
-        if (m > 1)
+        uint64_t base = 0;
+        const uint32_t in = op.inputs[j];
+        if (op.kind == TensorOpKind::SliceEvidence)
             for (size_t i = 0; i < op.vars.size(); ++i)
-                if (const uint64_t s = strideIn(p, op.inputs[j], op.vars[i]))
-                    o << " + ed" << i << " * " << s << "ull";
-        o << "]);\n";
+                base += op.values[i] * strideIn(p, in, op.vars[i]);
+        o << "        const u64 off" << j << " = " << base << "ull";
+        for (size_t i = 0; i < out.scope.size(); ++i)
+            if (const uint64_t s = strideIn(p, in, out.scope[i]); s && i != skip)
+                o << " + d" << i << " * " << s << "ull";
+        o << ";\n";
     }
+}
+
+uint64_t outputStride(const Table &out, size_t i) {
+    uint64_t s = 1;
+    for (size_t k = i + 1; k < out.scope.size(); ++k)
+        s *= out.domains[k];
+    return s;
+}
+
+// The body of a row-group kernel (rowGroupOf): each thread computes the g.size rows that differ
+// only in output digit g.var. Inputs without that variable are read once per eliminated value
+// for all of them, inputs with it at a constant distance per row; the group's rows are g.stride
+// apart, so a warp's threads (consecutive groups) still write consecutive rows.
+void emitRowGroupBody(std::ostringstream &o, const TensorProgram &p, const TensorOp &op,
+                      const RowGroup &g) {
+    const Table &out = p.tables[op.output];
+    const uint64_t m = eliminatedSpace(p, op);
+    const uint64_t span = g.stride * g.size; // rows from one group's first row to the next block's
+    const bool narrow = out.entries() <= kU32Max;
+    const char *rowType = narrow ? "unsigned" : "u64";
+    const char *suffix = narrow ? "u" : "ull";
+    o << "    const u64 step = (u64)gridDim.x * blockDim.x;\n";
+    o << "    const u64 spanBegin = rowBegin / " << span << "ull;\n";
+    o << "    const u64 groups = ((rowBegin + rowCount + " << span - 1 << "ull) / " << span
+      << "ull - spanBegin) * " << g.stride << "ull;\n";
+    o << "    for (u64 gi = (u64)blockIdx.x * blockDim.x + threadIdx.x; gi < groups; gi += step) "
+         "{\n";
+    // Fewer groups than rows: with 32-bit rows the group index fits 32 bits too.
+    o << "        const " << rowType << " g = (" << rowType << ")gi;\n";
+    o << "        " << rowType << " lo = g % " << g.stride << suffix << ", hi = (" << rowType
+      << ")spanBegin + g / " << g.stride << suffix << ";\n";
+    o << "        const u64 first = (u64)hi * " << span << "ull + lo;\n";
+    emitRowDigits(o, out, g.var + 1, out.scope.size(), "lo", rowType, suffix);
+    emitRowDigits(o, out, 0, g.var, "hi", rowType, suffix);
+    emitInputOffsets(o, p, op, g.var);
+    std::vector<size_t> shared, perRow; // inputs without / with the group's variable
+    std::vector<uint64_t> rowStep(op.inputs.size());
+    for (size_t j = 0; j < op.inputs.size(); ++j) {
+        rowStep[j] = strideIn(p, op.inputs[j], out.scope[g.var]);
+        (rowStep[j] ? perRow : shared).push_back(j);
+    }
+    for (uint32_t k = 0; k < g.size; ++k)
+        o << "        zb_val acc" << k << " = ZB_ZERO;\n";
+    o << "        #pragma unroll\n";
+    o << "        for (u64 e = 0; e < " << m << "ull; ++e) {\n";
+    emitEliminatedDigits(o, p, op, "            ");
+    o << "            zb_val common = ZB_ONE;\n";
+    for (size_t j : shared)
+        o << "            common = zb_times(common, " << inputRead(p, op, j) << ");\n";
+    for (uint32_t k = 0; k < g.size; ++k) {
+        o << "            { zb_val v = common;";
+        for (size_t j : perRow)
+            o << " v = zb_times(v, " << inputRead(p, op, j, k * rowStep[j]) << ");";
+        o << " acc" << k << " = " << (m == 1 ? "v" : "zb_plus(acc" + std::to_string(k) + ", v)")
+          << "; }\n";
+    }
+    o << "        }\n";
+    for (uint32_t k = 0; k < g.size; ++k)
+        o << "        { const u64 row = first + " << k * g.stride
+          << "ull; if (row >= rowBegin && row - rowBegin < rowCount) out[row - rowBegin] = acc"
+          << k << "; }\n";
+    o << "    }\n";
 }
 
 // The kernel's text names nothing of the op but its shape (no op or table id), so ops of the same
@@ -122,9 +227,13 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
     const Table &out = p.tables[op.output];
     const uint64_t m = eliminatedSpace(p, op);
     const bool warp = usesWarpPerRow(p, opId, opt);
+    const RowGroup group = rowGroupOf(p, opId, opt);
     o << "\n// " << tensorOpKindName(op.kind) << ", " << op.inputs.size() << " inputs, "
       << out.entries() << " rows x " << m << " eliminated values"
-      << (warp ? ", warp per row" : ", thread per row") << "\n";
+      << (warp              ? ", warp per row"
+          : group.size > 1 ? ", thread per " + std::to_string(group.size) + " rows"
+                           : std::string(", thread per row"))
+      << "\n";
     o << "extern \"C\" __global__ void __launch_bounds__(" << opt.blockThreads << ") " << name
       << "(const zb_val *const *inputs, zb_val *out, u64 rowBegin, u64 rowCount"
       << (opt.eliminationRange ? ", u64 elimBegin, u64 elimCount" : "") << ") {\n";
@@ -145,6 +254,11 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
     }
     if (sharedUsed)
         o << "    __syncthreads();\n";
+    if (group.size > 1) {
+        emitRowGroupBody(o, p, op, group);
+        o << "}\n";
+        return;
+    }
     if (warp) {
         o << "    const unsigned lane = threadIdx.x & 31u;\n";
         o << "    const u64 step = (u64)gridDim.x * (blockDim.x / 32u);\n";
@@ -160,22 +274,10 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
     const bool narrowRows = out.entries() <= kU32Max;
     const char *rowType = narrowRows ? "unsigned" : "u64";
     const char *rowSuffix = narrowRows ? "u" : "ull";
-    o << "        " << rowType << " rest = (" << rowType << ")(rowBegin + r);\n";
-    for (size_t i = out.scope.size(); i-- > 0;)
-        o << "        const " << rowType << " d" << i << " = rest % " << out.domains[i] << rowSuffix
-          << "; rest /= " << out.domains[i] << rowSuffix << ";\n";
-    for (size_t j = 0; j < op.inputs.size(); ++j) {
-        uint64_t base = 0;
-        const uint32_t in = op.inputs[j];
-        if (op.kind == TensorOpKind::SliceEvidence)
-            for (size_t i = 0; i < op.vars.size(); ++i)
-                base += op.values[i] * strideIn(p, in, op.vars[i]);
-        o << "        const u64 off" << j << " = " << base << "ull";
-        for (size_t i = 0; i < out.scope.size(); ++i)
-            if (const uint64_t s = strideIn(p, in, out.scope[i]))
-                o << " + d" << i << " * " << s << "ull";
-        o << ";\n";
-    }
+    if (!out.scope.empty())
+        o << "        " << rowType << " rest = (" << rowType << ")(rowBegin + r);\n";
+    emitRowDigits(o, out, 0, out.scope.size(), "rest", rowType, rowSuffix);
+    emitInputOffsets(o, p, op, out.scope.size());
     // A step that continues an eliminated range ⊕-combines with the partial result already in
     // the chunk (chunk_plan.h: splits along eliminated variables).
     const bool inverseMax = op.kind == TensorOpKind::InverseMax; // reduce with max, invert
@@ -218,6 +320,49 @@ std::string tensorKernelName(uint32_t op) {
 
 bool usesWarpPerRow(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options) {
     return eliminatedSpace(program, program.ops[op]) >= options.warpRowThreshold;
+}
+
+RowGroup rowGroupOf(const TensorProgram &p, uint32_t opId, const TensorKernelOptions &options) {
+    const TensorOp &op = p.ops[opId];
+    const Table &out = p.tables[op.output];
+    const bool kind = op.kind == TensorOpKind::EliminateBucket || op.kind == TensorOpKind::Join ||
+                      op.kind == TensorOpKind::Marginalize;
+    if (!options.rowGroups || !kind || options.eliminationRange || out.entries() == 0 ||
+        out.entries() < options.rowGroupMinRows || usesWarpPerRow(p, opId, options))
+        return {};
+    RowGroup best;
+    uint64_t bestSaved = 0;
+    for (size_t i = 0; i < out.scope.size(); ++i) {
+        const uint64_t stride = outputStride(out, i);
+        if (out.domains[i] < 2 || out.domains[i] > options.rowGroupMaxSize ||
+            stride < options.rowGroupMinStride)
+            continue;
+        uint64_t saved = 0; // entries of the inputs read once per group instead of once per row
+        for (uint32_t in : op.inputs)
+            if (!strideIn(p, in, out.scope[i]))
+                saved += p.tables[in].entries();
+        if (saved > bestSaved)
+            best = {static_cast<uint32_t>(i), out.domains[i], stride}, bestSaved = saved;
+    }
+    return best;
+}
+
+uint64_t kernelThreads(const TensorProgram &program, uint32_t op,
+                       const TensorKernelOptions &options, uint64_t rowBegin, uint64_t rowCount) {
+    if (usesWarpPerRow(program, op, options))
+        return rowCount * 32;
+    const RowGroup g = rowGroupOf(program, op, options);
+    if (g.size == 1)
+        return rowCount;
+    const uint64_t span = g.stride * g.size; // the kernel's own count of groups
+    return ((rowBegin + rowCount + span - 1) / span - rowBegin / span) * g.stride;
+}
+
+uint64_t launchChunkRows(const TensorProgram &program, uint32_t op,
+                         const TensorKernelOptions &options, uint64_t chunkRows) {
+    const RowGroup g = rowGroupOf(program, op, options);
+    const uint64_t span = g.stride * g.size;
+    return std::max(span, chunkRows / span * span);
 }
 
 std::string generateTensorProgramSource(const TensorProgram &program,

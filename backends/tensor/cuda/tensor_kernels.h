@@ -33,6 +33,13 @@ struct TensorKernelOptions {
     // out-of-core plans that split eliminated spaces (chunk_plan.h); off, loops have constant
     // bounds and unroll.
     bool eliminationRange = false;
+    // Row groups (rowGroupOf): a thread computes up to rowGroupMaxSize rows of an op whose output
+    // has at least rowGroupMinRows rows. Tests lower the threshold to reach the path on small
+    // programs; rowGroups = false keeps a thread per row everywhere.
+    bool rowGroups = true;
+    unsigned rowGroupMaxSize = 8;
+    uint64_t rowGroupMinRows = uint64_t{1} << 20;
+    uint64_t rowGroupMinStride = 32; // a warp's threads write consecutive rows
     // Tables as 32-bit floats (the kernels' zb_val; inputs and output pointers of that type), where
     // narrow_costs.h proves every value exact: half the bytes moved per entry.
     bool float32 = false;
@@ -73,5 +80,30 @@ TensorKernelSet distinctTensorKernels(const TensorProgram &program,
 
 // Whether op `op` is generated as warp-per-row (the host launches 32 threads per row).
 bool usesWarpPerRow(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options);
+
+// A row group: the rows of an output that differ only in one output variable, computed by one
+// thread. Inputs that lack the variable are read once for the whole group instead of once per row
+// (a join whose output is larger than its inputs spends most of its instructions on those reads
+// and on decoding row digits, which the group shares), and an input that lacks the output's most
+// significant variables is streamed once instead of once per value of them (it is larger than the
+// L2 cache on the instances that matter, so each pass came from DRAM again). Members are `stride`
+// rows apart, so consecutive threads still write consecutive rows. size 1: a thread per row.
+struct RowGroup {
+    uint32_t var = 0;    // the variable's index in the output's scope
+    uint32_t size = 1;   // its domain: rows per thread
+    uint64_t stride = 1; // its stride in the output
+};
+// The variable chosen is the one missing from the largest total of input entries, among those
+// with a domain of at most options.rowGroupMaxSize and a stride of at least rowGroupMinStride (so
+// writes coalesce); only ops that reduce with ⊕ or join (not InverseMax or evidence slices), thread per
+// row, whole eliminated spaces (not eliminationRange), large enough (options.rowGroupMinRows).
+RowGroup rowGroupOf(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options);
+
+// Threads a launch of op `op`'s kernel over output rows [rowBegin, rowBegin + rowCount) needs.
+uint64_t kernelThreads(const TensorProgram &program, uint32_t op,
+                       const TensorKernelOptions &options, uint64_t rowBegin, uint64_t rowCount);
+// Rows per launch near `chunkRows` that cut no row group (a multiple of the group's span).
+uint64_t launchChunkRows(const TensorProgram &program, uint32_t op,
+                         const TensorKernelOptions &options, uint64_t chunkRows);
 
 } // namespace zbddc::cuda

@@ -50,6 +50,10 @@ TEST_CASE("GPU tensor kernels equal the reference interpreter table by table", "
         GpuExecOptions o;
         o.kernels.warpRowThreshold = trial % 2 ? 2 : 32;
         o.chunkRows = trial % 5 == 0 ? 7 : o.chunkRows; // several chunks per table
+        if (trial % 3 == 1) { // row groups (tensor_kernels.h) on every table they fit
+            o.kernels.rowGroupMinRows = 0;
+            o.kernels.rowGroupMinStride = 1;
+        }
         auto gpu = runTensorProgramCuda(*p, o);
         INFO("trial " << trial << ": " << (gpu ? "" : gpu.error().str()));
         REQUIRE(gpu.ok());

@@ -51,6 +51,8 @@ TEST_CASE("generated tensor kernels compile with NVRTC: random programs, all op 
         TensorKernelOptions ko;
         ko.warpRowThreshold = trial % 3 == 0 ? 2 : 32; // exercise the warp-per-row variant
         ko.eliminationRange = trial % 2 == 1;          // the out-of-core split-elimination variant
+        ko.rowGroupMinRows = 0;                        // row groups wherever they fit
+        ko.rowGroupMinStride = 1;
         checkCompiles(*p, ko);
         if (p->semiring != Semiring::MinSumInt64) { // int64 costs are never narrowed
             ko.float32 = true;                        // tables of floats (narrow_costs.h)
@@ -115,12 +117,19 @@ TEST_CASE("row digits are decoded in 32 bits up to 2^32 rows, in 64 above", "[cu
     p.ops.push_back({TensorOpKind::EliminateBucket, {0, 1}, 3, eliminated, {}});
     computeLevels(p);
     REQUIRE(p.verify().ok());
-    const std::string src = generateTensorProgramSource(p, {});
+    TensorKernelOptions threadPerRow;
+    threadPerRow.rowGroups = false;
+    const std::string src = generateTensorProgramSource(p, threadPerRow);
     const size_t op1 = src.find(tensorKernelName(1) + "(");
     REQUIRE(op1 != std::string::npos);
     CHECK(src.find("u64 rest = (u64)(rowBegin + r)") < op1);           // 2^34 rows: 64 bits
     CHECK(src.find("unsigned rest = (unsigned)(rowBegin + r)") > op1); // 2^17 rows: 32 bits
     CHECK(src.find("unsigned er = (unsigned)e") > op1);                // 2^17 joint values
+    checkCompiles(p, threadPerRow);
+    // The join in row groups (each input lacks half the output's variables): 64-bit groups too.
+    REQUIRE(rowGroupOf(p, 0, {}).size == 2);
+    const std::string grouped = generateTensorProgramSource(p, {});
+    CHECK(grouped.find("const u64 g = (u64)gi") < grouped.find(tensorKernelName(1) + "("));
     checkCompiles(p, {});
 }
 

@@ -1,0 +1,152 @@
+// The generated tensor kernels on the host (tests/support/cuda_host_shim.h) against the reference
+// interpreter, table by table: random bucket programs whose kernels take the row-group path
+// (tensor_kernels.h) on every table they can, launched over whole tables in the chunks the GPU
+// executor uses, and over ranges that cut row groups (as a device's share of rows does). Checks
+// the kernels' indexing where CI has no GPU; test_wcsp_gpu runs them on a device.
+#include "backends/tensor/cuda/tensor_kernels.h"
+#include "ir/tensor_interpret.h"
+
+#include "tests/backends/tensor/cuda/host_kernel_programs.h"
+#include "tests/catch.hpp"
+#include "tests/support/cuda_host_shim.h"
+
+namespace zbddc::testing::cuda_host {
+using Kernel = void(const double *const *, double *, unsigned long long, unsigned long long);
+#include "tensor_host_kernels.inc"
+} // namespace zbddc::testing::cuda_host
+
+using namespace zbddc;
+using namespace zbddc::testing;
+
+namespace {
+
+constexpr unsigned kBlock = 32, kMaxGrid = 3; // a few blocks, so threads loop over the rows
+
+// Op `o` of program `i` over output rows [begin, begin + count).
+void launchRange(int i, const TensorProgram &p, uint32_t o, const cuda::TensorKernelOptions &opt,
+                 const std::vector<const double *> &inputs, double *out, uint64_t begin,
+                 uint64_t count) {
+    const uint64_t threads = cuda::kernelThreads(p, o, opt, begin, count);
+    const unsigned grid =
+        static_cast<unsigned>(std::clamp<uint64_t>((threads + kBlock - 1) / kBlock, 1, kMaxGrid));
+    cuda_host::Kernel *kernel = cuda_host::programOps[i][o];
+    cuda_host::launch(grid, kBlock, [&] { kernel(inputs.data(), out + begin, begin, count); });
+}
+
+// Every table of program `i`, each op launched over `ranges(rows)`.
+template <class Ranges>
+std::vector<std::vector<double>> runOnHost(int i, const TensorProgram &p, Ranges ranges) {
+    const cuda::TensorKernelOptions opt = hostKernelOptions(i);
+    std::vector<std::vector<double>> tables(p.tables.size());
+    for (size_t t = 0; t < p.tables.size(); ++t)
+        tables[t] = p.tables[t].input ? p.tables[t].denseValues()
+                                      : std::vector<double>(p.tables[t].entries(), -1.0);
+    for (uint32_t o = 0; o < p.ops.size(); ++o) {
+        std::vector<const double *> inputs;
+        for (uint32_t in : p.ops[o].inputs)
+            inputs.push_back(tables[in].data());
+        std::vector<double> &out = tables[p.ops[o].output];
+        for (const auto &[begin, count] : ranges(p, o, opt, out.size()))
+            launchRange(i, p, o, opt, inputs, out.data(), begin, count);
+    }
+    return tables;
+}
+
+using Range = std::pair<uint64_t, uint64_t>;
+
+// The computed tables of `tables` equal the interpreter's (which leaves input tables empty).
+void checkComputed(const TensorProgram &p, const std::vector<std::vector<double>> &tables,
+                   const std::vector<std::vector<double>> &ref) {
+    for (size_t t = 0; t < p.tables.size(); ++t)
+        if (!p.tables[t].input) {
+            INFO("table " << t);
+            CHECK(tables[t] == ref[t]);
+        }
+}
+
+} // namespace
+
+TEST_CASE("generated tensor kernels, row groups included, equal the interpreter on the host",
+          "[tensor][kernels]") {
+    const std::vector<TensorProgram> programs = hostKernelPrograms();
+    REQUIRE(programs.size() == std::size(cuda_host::programOps));
+    std::mt19937 rng(5);
+    int grouped = 0, groupedBig = 0;
+    for (int i = 0; i < kHostKernelPrograms; ++i) {
+        const TensorProgram &p = programs[i];
+        INFO("program " << i);
+        auto ref = interpretTensorProgram(p);
+        REQUIRE(ref.ok());
+        for (uint32_t o = 0; o < p.ops.size(); ++o) {
+            const cuda::RowGroup g = cuda::rowGroupOf(p, o, hostKernelOptions(i));
+            grouped += g.size > 1;
+            groupedBig += g.size > 2 && g.stride > 1;
+        }
+        // Chunks as the GPU executor launches them (at least one row group each).
+        const auto chunks = [](const TensorProgram &p, uint32_t o,
+                               const cuda::TensorKernelOptions &opt, uint64_t rows) {
+            std::vector<Range> r;
+            const uint64_t step = cuda::launchChunkRows(p, o, opt, 7);
+            for (uint64_t b = 0; b < rows; b += step)
+                r.emplace_back(b, std::min(step, rows - b));
+            return r;
+        };
+        checkComputed(p, runOnHost(i, p, chunks), *ref);
+        // Ranges of random length that start and end inside row groups.
+        const auto cuts = [&rng](const TensorProgram &, uint32_t, const cuda::TensorKernelOptions &,
+                                 uint64_t rows) {
+            std::vector<Range> r;
+            for (uint64_t b = 0; b < rows;) {
+                const uint64_t n = std::min<uint64_t>(1 + rng() % 11, rows - b);
+                r.emplace_back(b, n);
+                b += n;
+            }
+            return r;
+        };
+        checkComputed(p, runOnHost(i, p, cuts), *ref);
+    }
+    // The programs reach the path the test is for, with groups of more than two rows apart.
+    CHECK(grouped >= 20);
+    CHECK(groupedBig >= 5);
+}
+
+TEST_CASE("row groups: the variable read once per group, and what keeps an op a row per thread",
+          "[tensor][kernels]") {
+    // out(a, b, c) = min over e of in0(a, c, e) + in1(b, e): `b` is missing from the larger input.
+    TensorProgram p;
+    p.semiring = Semiring::MinSum;
+    p.domainSizes = {4, 3, 40, 5};
+    auto table = [&](std::vector<uint32_t> scope, bool input) {
+        Table t;
+        t.scope = scope;
+        for (uint32_t v : scope)
+            t.domains.push_back(p.domainSizes[v]);
+        t.input = input;
+        if (input)
+            t.values.assign(t.entries(), 1.0);
+        p.tables.push_back(t);
+        return static_cast<uint32_t>(p.tables.size() - 1);
+    };
+    const uint32_t in0 = table({0, 2, 3}, true), in1 = table({1, 3}, true);
+    const uint32_t out = table({0, 1, 2}, false);
+    p.ops.push_back({TensorOpKind::EliminateBucket, {in0, in1}, out, {3}, {}});
+    computeLevels(p);
+    REQUIRE(p.verify().ok());
+    cuda::TensorKernelOptions o;
+    o.rowGroupMinRows = 0;
+    const cuda::RowGroup g = cuda::rowGroupOf(p, 0, o);
+    CHECK(g.var == 1);
+    CHECK(g.size == 3);
+    CHECK(g.stride == 40);
+    CHECK(cuda::kernelThreads(p, 0, o, 0, 480) == 160);
+    CHECK(cuda::launchChunkRows(p, 0, o, 1000) == 960);
+    o.rowGroupMaxSize = 2; // b's domain is too large, a's stride too
+    CHECK(cuda::rowGroupOf(p, 0, o).size == 1);
+    o.rowGroupMaxSize = 8;
+    o.rowGroupMinRows = 481; // too small
+    CHECK(cuda::rowGroupOf(p, 0, o).size == 1);
+    o.rowGroupMinRows = 0;
+    o.eliminationRange = true; // out of core, the eliminated space split: a row per thread
+    CHECK(cuda::rowGroupOf(p, 0, o).size == 1);
+    CHECK(cuda::kernelThreads(p, 0, o, 0, 480) == 480);
+}
