@@ -337,9 +337,12 @@ RowGroup rowGroupOf(const TensorProgram &p, uint32_t opId, const TensorKernelOpt
         if (out.domains[i] < 2 || out.domains[i] > options.rowGroupMaxSize ||
             stride < options.rowGroupMinStride)
             continue;
-        uint64_t saved = 0; // entries of the inputs read once per group instead of once per row
+        // Global-memory entries read once per group instead of once per row: inputs small
+        // enough to be staged in shared memory cost little to read again.
+        uint64_t saved = 0;
         for (uint32_t in : op.inputs)
-            if (!strideIn(p, in, out.scope[i]))
+            if (!strideIn(p, in, out.scope[i]) &&
+                p.tables[in].entries() > options.sharedInputMaxEntries)
                 saved += p.tables[in].entries();
         if (saved > bestSaved)
             best = {static_cast<uint32_t>(i), out.domains[i], stride}, bestSaved = saved;

@@ -93,10 +93,11 @@ struct RowGroup {
     uint32_t size = 1;   // its domain: rows per thread
     uint64_t stride = 1; // its stride in the output
 };
-// The variable chosen is the one missing from the largest total of input entries, among those
-// with a domain of at most options.rowGroupMaxSize and a stride of at least rowGroupMinStride (so
-// writes coalesce); only ops that reduce with ⊕ or join (not InverseMax or evidence slices), thread per
-// row, whole eliminated spaces (not eliminationRange), large enough (options.rowGroupMinRows).
+// The variable chosen is the one missing from the largest total of entries of inputs read from
+// global memory (larger than options.sharedInputMaxEntries), among those with a domain of at most
+// options.rowGroupMaxSize and a stride of at least rowGroupMinStride (so writes coalesce). Only
+// ops that reduce with ⊕ or join (not InverseMax or evidence slices), a thread per row, whole
+// eliminated spaces (not eliminationRange), at least options.rowGroupMinRows rows.
 RowGroup rowGroupOf(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options);
 
 // Threads a launch of op `op`'s kernel over output rows [rowBegin, rowBegin + rowCount) needs.

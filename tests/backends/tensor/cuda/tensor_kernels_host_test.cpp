@@ -134,6 +134,8 @@ TEST_CASE("row groups: the variable read once per group, and what keeps an op a 
     REQUIRE(p.verify().ok());
     cuda::TensorKernelOptions o;
     o.rowGroupMinRows = 0;
+    CHECK(cuda::rowGroupOf(p, 0, o).size == 1); // in0's 800 entries are staged in shared memory
+    o.sharedInputMaxEntries = 0;
     const cuda::RowGroup g = cuda::rowGroupOf(p, 0, o);
     CHECK(g.var == 1);
     CHECK(g.size == 3);
