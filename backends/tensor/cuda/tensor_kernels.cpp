@@ -1,6 +1,7 @@
 #include "backends/tensor/cuda/tensor_kernels.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <sstream>
 #include <unordered_map>
 
@@ -327,7 +328,12 @@ RowGroup rowGroupOf(const TensorProgram &p, uint32_t opId, const TensorKernelOpt
     const Table &out = p.tables[op.output];
     const bool kind = op.kind == TensorOpKind::EliminateBucket || op.kind == TensorOpKind::Join ||
                       op.kind == TensorOpKind::Marginalize;
-    if (!options.rowGroups || !kind || options.eliminationRange || out.entries() == 0 ||
+    static const bool offInEnvironment = [] { // ZBDDC_GPU_ROW_GROUPS=0: to compare
+        const char *v = std::getenv("ZBDDC_GPU_ROW_GROUPS");
+        return v && std::string_view(v) == "0";
+    }();
+    if (offInEnvironment || !options.rowGroups || !kind || options.eliminationRange ||
+        out.entries() == 0 ||
         out.entries() < options.rowGroupMinRows || usesWarpPerRow(p, opId, options))
         return {};
     RowGroup best;
