@@ -15,9 +15,9 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -32,7 +32,7 @@ namespace {
 
 struct Toulbar2Answer {
     std::optional<std::string> optimum; // as toulbar2 prints it (exact past 2^53)
-    bool noSolution = false; // toulbar2 proved the problem infeasible
+    bool noSolution = false;            // toulbar2 proved the problem infeasible
     double seconds = 0;
 };
 
@@ -115,7 +115,7 @@ int main(int argc, char **argv) {
         auto par = solveBucketElimination(*net, o);
         // GPU: the second run is timed (the first fills the NVRTC disk cache); its solve time
         // covers upload, kernels and download, not compilation.
-        std::optional<Solution> gpu, gpuNoGraph, gpuDoubles;
+        std::optional<Solution> gpu, gpuNoGraph, gpuDoubles, gpuRowPerThread;
         if (haveGpu) {
             BeOptions g = o;
             g.executor = "cuda";
@@ -129,8 +129,13 @@ int main(int argc, char **argv) {
             if (auto plain = solveBucketElimination(*net, g))
                 gpuNoGraph = std::move(*plain);
             unsetenv("ZBDDC_GPU_GRAPH");
+            setenv("ZBDDC_GPU_ROW_GROUPS", "0", 1); // and with a thread per row (timed warm)
+            auto warmRows = solveBucketElimination(*net, g);
+            if (auto rows = warmRows ? solveBucketElimination(*net, g) : warmRows)
+                gpuRowPerThread = std::move(*rows);
+            unsetenv("ZBDDC_GPU_ROW_GROUPS");
             if (gpu && gpu->stats.execution.float32) { // and with 64-bit tables, to compare
-                setenv("ZBDDC_GPU_FLOAT32", "0", 1);        // (timed warm: their kernels differ)
+                setenv("ZBDDC_GPU_FLOAT32", "0", 1);   // (timed warm: their kernels differ)
                 auto warmWide = solveBucketElimination(*net, g);
                 if (auto wide = warmWide ? solveBucketElimination(*net, g) : warmWide)
                     gpuDoubles = std::move(*wide);
@@ -163,9 +168,11 @@ int main(int argc, char **argv) {
         const bool agree =
             par && same(*par) && (!haveGpu || (gpu && same(*gpu))) &&
             (!gpuNoGraph || same(*gpuNoGraph)) && (!gpuDoubles || same(*gpuDoubles)) &&
+            (!gpuRowPerThread || same(*gpuRowPerThread)) &&
             std::all_of(multi.begin(), multi.end(),
                         [&](const MultiRun &r) { return !r.solution || same(*r.solution); }) &&
-            (!tbAnswered || (tb.noSolution ? !seq->feasible : seq->feasible && *tb.optimum == cost));
+            (!tbAnswered ||
+             (tb.noSolution ? !seq->feasible : seq->feasible && *tb.optimum == cost));
         failures += !agree;
         std::printf("%-26s %5u %9.1f %9.1f %12.1f %12.1f %8.2f %12s %10.3f %s%s\n", name.c_str(),
                     seq->stats.inducedWidth, std::log10(seq->stats.largestTableEntries),
@@ -182,20 +189,23 @@ int main(int argc, char **argv) {
         const ExecutionTimes &gt = gpu ? gpu->stats.execution : none;
         const double bandwidth = gt.kernelMs > 0 ? gt.tableBytes / (gt.kernelMs * 1e6) : 0;
         if (gpu) {
-            std::printf("%-26s GPU %s: run %.2f ms (%.1fx 1 thread, %.1fx %u threads) = upload %.2f "
-                        "+ kernels %.2f (%llu launches%s) + VALUE %.2f ms (%s) + compile %.2f; "
-                        "host prep %.1f ms; %.1f GB/s over %.1f MB",
-                        "", gpu->device.label().c_str(), run(*gpu), run(*seq) / run(*gpu),
-                        par ? run(*par) / run(*gpu) : NAN, threads, gt.uploadMs, gt.kernelMs,
-                        (unsigned long long)gt.launches,
-                        gt.graph ? (gt.float32 ? ", one graph, float tables" : ", one graph")
-                                 : (gt.float32 ? ", float tables" : ""),
-                        gt.valueMs,
-                        gt.valueOnDevice ? "on the device" : "on the host", gt.compileMs,
-                        gpu->stats.orderMs + gpu->stats.buildMs, bandwidth, gt.tableBytes / 1e6);
+            std::printf(
+                "%-26s GPU %s: run %.2f ms (%.1fx 1 thread, %.1fx %u threads) = upload %.2f "
+                "+ kernels %.2f (%llu launches%s) + VALUE %.2f ms (%s) + compile %.2f; "
+                "host prep %.1f ms; %.1f GB/s over %.1f MB",
+                "", gpu->device.label().c_str(), run(*gpu), run(*seq) / run(*gpu),
+                par ? run(*par) / run(*gpu) : NAN, threads, gt.uploadMs, gt.kernelMs,
+                (unsigned long long)gt.launches,
+                gt.graph ? (gt.float32 ? ", one graph, float tables" : ", one graph")
+                         : (gt.float32 ? ", float tables" : ""),
+                gt.valueMs, gt.valueOnDevice ? "on the device" : "on the host", gt.compileMs,
+                gpu->stats.orderMs + gpu->stats.buildMs, bandwidth, gt.tableBytes / 1e6);
             if (gpuNoGraph)
                 std::printf("; without graphs run %.2f ms (kernels %.2f)", run(*gpuNoGraph),
                             gpuNoGraph->stats.execution.kernelMs);
+            if (gpuRowPerThread)
+                std::printf("; a thread per row run %.2f ms (kernels %.2f)", run(*gpuRowPerThread),
+                            gpuRowPerThread->stats.execution.kernelMs);
             if (gpuDoubles)
                 std::printf("; with double tables run %.2f ms (kernels %.2f)", run(*gpuDoubles),
                             gpuDoubles->stats.execution.kernelMs);
@@ -219,7 +229,8 @@ int main(int argc, char **argv) {
              << ", \"be_seq_ms\": " << seq->stats.totalMs
              << ", \"be_par_ms\": " << (par ? par->stats.totalMs : -1)
              << ", \"be_seq_solve_ms\": " << seq->stats.solveMs
-             << ", \"be_seq_run_ms\": " << run(*seq) << ", \"be_par_run_ms\": " << (par ? run(*par) : -1)
+             << ", \"be_seq_run_ms\": " << run(*seq)
+             << ", \"be_par_run_ms\": " << (par ? run(*par) : -1)
              << ", \"gpu_run_ms\": " << (gpu ? run(*gpu) : -1)
              << ", \"gpu_upload_ms\": " << gt.uploadMs << ", \"gpu_kernel_ms\": " << gt.kernelMs
              << ", \"gpu_value_ms\": " << gt.valueMs
@@ -231,6 +242,10 @@ int main(int argc, char **argv) {
              << ", \"host_prep_ms\": " << (gpu ? gpu->stats.orderMs + gpu->stats.buildMs : -1)
              << ", \"gpu_nograph_run_ms\": " << (gpuNoGraph ? run(*gpuNoGraph) : -1)
              << ", \"gpu_double_run_ms\": " << (gpuDoubles ? run(*gpuDoubles) : -1)
+             << ", \"gpu_row_per_thread_run_ms\": "
+             << (gpuRowPerThread ? run(*gpuRowPerThread) : -1)
+             << ", \"gpu_row_per_thread_kernel_ms\": "
+             << (gpuRowPerThread ? gpuRowPerThread->stats.execution.kernelMs : -1)
              << ", \"gpu_solve_ms\": " << (gpu ? gpu->stats.solveMs : -1) << ", \"gpu_device\": \""
              << (gpu ? gpu->device.label() : std::string("none")) << "\""
              << ", \"cost\": " << (seq->feasible ? cost : "-1")
@@ -242,7 +257,8 @@ int main(int argc, char **argv) {
             json << (i ? ", " : "") << "{\"devices\": \"" << multi[i].devices
                  << "\", \"run_ms\": " << (multi[i].solution ? run(*multi[i].solution) : -1)
                  << ", \"device\": \""
-                 << (multi[i].solution ? multi[i].solution->device.label() : multi[i].error) << "\"}";
+                 << (multi[i].solution ? multi[i].solution->device.label() : multi[i].error)
+                 << "\"}";
         json << "], \"agree\": " << (agree ? "true" : "false") << "}";
         firstJson = false;
     }

@@ -101,8 +101,8 @@ void emitEliminatedDigits(std::ostringstream &o, const TensorProgram &p, const T
     o << indent << type << " er = (" << type << ")e;\n";
     for (size_t i = op.vars.size(); i-- > 0;) {
         const uint32_t d = p.domainSizes[op.vars[i]];
-        o << indent << "const " << type << " ed" << i << " = er % " << d << suffix << "; er /= " << d
-          << suffix << ";\n";
+        o << indent << "const " << type << " ed" << i << " = er % " << d << suffix
+          << "; er /= " << d << suffix << ";\n";
     }
 }
 
@@ -215,8 +215,8 @@ void emitRowGroupBody(std::ostringstream &o, const TensorProgram &p, const Tenso
     o << "        }\n";
     for (uint32_t k = 0; k < g.size; ++k)
         o << "        { const u64 row = first + " << k * g.stride
-          << "ull; if (row >= rowBegin && row - rowBegin < rowCount) out[row - rowBegin] = acc"
-          << k << "; }\n";
+          << "ull; if (row >= rowBegin && row - rowBegin < rowCount) out[row - rowBegin] = acc" << k
+          << "; }\n";
     o << "    }\n";
 }
 
@@ -231,7 +231,7 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
     const RowGroup group = rowGroupOf(p, opId, opt);
     o << "\n// " << tensorOpKindName(op.kind) << ", " << op.inputs.size() << " inputs, "
       << out.entries() << " rows x " << m << " eliminated values"
-      << (warp              ? ", warp per row"
+      << (warp             ? ", warp per row"
           : group.size > 1 ? ", thread per " + std::to_string(group.size) + " rows"
                            : std::string(", thread per row"))
       << "\n";
@@ -328,13 +328,11 @@ RowGroup rowGroupOf(const TensorProgram &p, uint32_t opId, const TensorKernelOpt
     const Table &out = p.tables[op.output];
     const bool kind = op.kind == TensorOpKind::EliminateBucket || op.kind == TensorOpKind::Join ||
                       op.kind == TensorOpKind::Marginalize;
-    static const bool offInEnvironment = [] { // ZBDDC_GPU_ROW_GROUPS=0: to compare
-        const char *v = std::getenv("ZBDDC_GPU_ROW_GROUPS");
-        return v && std::string_view(v) == "0";
-    }();
+    const char *env = std::getenv("ZBDDC_GPU_ROW_GROUPS"); // "0": a row per thread, to compare
+    const bool offInEnvironment = env && std::string_view(env) == "0";
     if (offInEnvironment || !options.rowGroups || !kind || options.eliminationRange ||
-        out.entries() == 0 ||
-        out.entries() < options.rowGroupMinRows || usesWarpPerRow(p, opId, options))
+        out.entries() == 0 || out.entries() < options.rowGroupMinRows ||
+        usesWarpPerRow(p, opId, options))
         return {};
     RowGroup best;
     uint64_t bestSaved = 0;
