@@ -40,8 +40,7 @@ std::string valuePhaseKernelSource() {
            "#define ZB_SHFL_XOR(v, m) __shfl_xor_sync(0xffffffffu, (v), (m))\n"
            "#define ZB_SYNCWARP() __syncwarp()\n"
            "#define ZB_VP_SEGMENT(name, n) __shared__ u32 name[n]\n"
-           "#define ZB_VP_SEGMENT_WORDS 2048\n"    // 8 KiB: a large clique's op fits
-           "#define ZB_VP_ASSIGNMENT_WORDS 4096\n" + // 16 KiB: munin's 1,041 variables fit
+           "#define ZB_VP_SEGMENT_WORDS 2048\n" + // 8 KiB: a large clique's op fits
            std::string(kSource) + "\n";
 }
 

@@ -10,7 +10,6 @@ Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program,
     if (program.domainSizes.size() >= kEliminated)
         return error("the VALUE phase plan holds at most 2^31 variables");
     std::vector<uint32_t> plan;
-    plan.push_back(static_cast<uint32_t>(program.domainSizes.size()));
     plan.push_back(static_cast<uint32_t>(program.results.size()));
     plan.insert(plan.end(), program.results.begin(), program.results.end());
     const size_t opsAt = plan.size();
@@ -42,11 +41,7 @@ Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program,
                                      static_cast<uint32_t>(strides[k]),
                                      static_cast<uint32_t>(strides[k] >> 32)});
         plan.push_back(static_cast<uint32_t>(op.inputs.size()));
-        const size_t inputAt = plan.size();
-        plan.resize(plan.size() + op.inputs.size()); // each input's word, below
-        for (size_t i = 0; i < op.inputs.size(); ++i) {
-            const uint32_t in = op.inputs[i];
-            plan[inputAt + i] = static_cast<uint32_t>(plan.size() - lengthAt - 1);
+        for (uint32_t in : op.inputs) {
             const Table &t = program.tables[in];
             plan.insert(plan.end(), {in, static_cast<uint32_t>(t.scope.size())});
             for (size_t s = 0; s < t.scope.size(); ++s) {

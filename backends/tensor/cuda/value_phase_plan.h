@@ -2,16 +2,15 @@
 // array of 32-bit words, so a single warp on the device can walk it over tables that never leave
 // the device (value_phase_kernel.inc). Host-only: built and tested everywhere.
 //
-// Layout: the program's number of variables; nResults, result table ids; nOps; then per reducing
-// op (Marginalize, EliminateBucket), last op first:
+// Layout: nResults, result table ids; nOps; then per reducing op (Marginalize, EliminateBucket),
+// last op first:
 //   the number of words that follow for this op (so the warp can copy them to shared memory in
 //   one coalesced read before parsing them: parsed from global memory, each word waited for the
 //   last), then
 //   nVars, per eliminated variable (variable, domain, stride low, stride high) — the stride of its
 //          digit in the joint index, the last variable fastest as the host's odometer counts;
-//   nInputs, each input's first word (counted from the op's nVars), then per input (table id,
-//          scope length, per scope variable (variable, domain)), where an eliminated variable is
-//          written as 0x80000000 | its index among the op's `vars`.
+//   nInputs, per input (table id, scope length, per scope variable (variable, domain)), where an
+//          eliminated variable is written as 0x80000000 | its index among the op's `vars`.
 #pragma once
 
 #include "ir/tensor_program.h"
