@@ -27,8 +27,6 @@ Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program,
         if (vars.empty())
             continue;
         ++plan[opsAt];
-        const size_t lengthAt = plan.size();
-        plan.push_back(0); // the op's length, below
         plan.push_back(static_cast<uint32_t>(vars.size()));
         uint64_t stride = 1;
         std::vector<uint64_t> strides(vars.size());
@@ -52,9 +50,6 @@ Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program,
                 plan.push_back(t.domains[s]);
             }
         }
-        if (plan.size() - lengthAt - 1 > UINT32_MAX)
-            return error("a VALUE phase plan op exceeds 2^32 words");
-        plan[lengthAt] = static_cast<uint32_t>(plan.size() - lengthAt - 1);
     }
     return plan;
 }

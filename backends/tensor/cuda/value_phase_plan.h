@@ -4,9 +4,6 @@
 //
 // Layout: nResults, result table ids; nOps; then per reducing op (Marginalize, EliminateBucket),
 // last op first:
-//   the number of words that follow for this op (so the warp can copy them to shared memory in
-//   one coalesced read before parsing them: parsed from global memory, each word waited for the
-//   last), then
 //   nVars, per eliminated variable (variable, domain, stride low, stride high) — the stride of its
 //          digit in the joint index, the last variable fastest as the host's odometer counts;
 //   nInputs, per input (table id, scope length, per scope variable (variable, domain)), where an

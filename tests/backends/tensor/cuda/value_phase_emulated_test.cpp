@@ -49,11 +49,6 @@ using emu::threadIdx;
 #define __device__
 #define __forceinline__ inline
 #define ZB_SHFL_XOR(v, m) emu::shuffleXor((v), (m))
-#define ZB_SYNCWARP() emu::warp->arrive_and_wait()
-#define ZB_VP_SEGMENT(name, n) static u32 name[n] // the lanes' shared copy (blocks run in turn)
-// Small, so the random programs' ops take both ways: copied to the shared array, and read from
-// the plan where they are longer.
-#define ZB_VP_SEGMENT_WORDS 40
 #define ZB_VALUE_PHASE_KERNEL(...) __VA_ARGS__
 #include "backends/tensor/cuda/value_phase_kernel.inc"
 #undef ZB_VALUE_PHASE_KERNEL
@@ -350,10 +345,8 @@ TEST_CASE("the VALUE phase plan lists reducing ops last first, eliminated variab
     const std::vector<uint32_t> expected{
         1, 2,                            // one result: table 2
         2,                               // two reducing ops
-        10,                              // op 1: 10 words follow
         1, 0, 2, 1, 0,                   // op 1 eliminates x0 (domain 2, stride 1)
         1, 1, 1, 0x80000000u, 2,         //   one input: g(x0), x0 marked
-        12,                              // op 0: 12 words follow
         1, 1, 3, 1, 0,                   // op 0 eliminates x1 (domain 3, stride 1)
         1, 0, 2, 0, 2, 0x80000000u, 3};  //   one input: f(x0, x1), x1 marked
     // clang-format on
