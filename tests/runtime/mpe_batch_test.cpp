@@ -73,30 +73,6 @@ void checkBatchOnEveryBackend(const CompiledNetwork &cn, size_t count, std::mt19
     }
 }
 
-// X, a copy of coin C0 (a deterministic CPT), then four fair coins C0..C3: every MPE ties on each
-// unobserved coin, and X on C0. A round fixes one tied variable per case; X and C0 settle
-// together, the other coins do not, so a case takes one round per unobserved coin, C0 counted
-// only where X is unobserved too.
-BayesNet tiedCoins() {
-    BayesNet net;
-    net.file = "coins";
-    net.variables.push_back({"X", {"h", "t"}, {1}, {1, 0, 0, 1}});
-    for (int c = 0; c < 4; ++c)
-        net.variables.push_back({"C" + std::to_string(c), {"h", "t"}, {}, {0.5, 0.5}});
-    return net;
-}
-
-uint32_t tieRounds(const Evidence &e) {
-    uint32_t rounds = 0;
-    for (uint32_t v = 1; v <= 4; ++v)
-        rounds += e.states[v] == kNone && (v != 1 || e.states[0] == kNone);
-    return rounds;
-}
-
-bool possibleCoins(const Evidence &e) {
-    return e.states[0] == kNone || e.states[1] == kNone || e.states[0] == e.states[1];
-}
-
 // decodeMpe itself over `cases`, from their max-product values on `m`.
 MpeBatch decodeBatch(Model &m, std::span<const Evidence> cases) {
     std::vector<double> xs;
@@ -141,15 +117,7 @@ TEST_CASE("batched MPE equals the per-case path and brute force on random networ
 TEST_CASE("tied cases are resolved together: 1 + the most tie rounds of any case, not their sum",
           "[mpe]") {
     const CompiledNetwork cn = compileNetwork(tiedCoins());
-    // Every variable unobserved, heads or tails: 3^5 cases, those observing X against C0
-    // impossible.
-    std::vector<Evidence> cases;
-    for (uint32_t code = 0; code < 243; ++code) {
-        Evidence e;
-        for (uint32_t v = 0, c = code; v < 5; ++v, c /= 3)
-            e.states.push_back(c % 3 == 2 ? kNone : c % 3);
-        cases.push_back(std::move(e));
-    }
+    const std::vector<Evidence> cases = everyCoinCase();
     const std::vector<double> want = mpeOracles(cn.net, cases);
     std::vector<Evidence> possible;
     uint32_t mostRounds = 0, sumRounds = 0;

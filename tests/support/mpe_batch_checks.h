@@ -1,8 +1,9 @@
 // The oracles of batched MPE on the MLF route, shared by the CPU and GPU tests: a network's CPTs
 // beside its compiled MLF circuit, evidence cases (possible and impossible ones), and the check of
 // every answer of a batch against brute force (tiny networks) or max-product variable elimination,
-// with the assignment's joint probability recomputed from the CPTs. None of it shares code with
-// the runtime's decoding.
+// with the assignment's joint probability recomputed from the CPTs; and a network tied on purpose
+// whose tie rounds per case are known by construction. None of it shares code with the runtime's
+// decoding.
 #pragma once
 
 #include "compiler/frontends/bn/bayes_net.h"
@@ -129,6 +130,43 @@ inline void checkMpeAnswers(const BayesNet &net, std::span<const Evidence> cases
         INFO("case " << i);
         checkMpeAnswer(net, cases[i], want[i], batch[i]);
     }
+}
+
+// X, a copy of coin C0 (a deterministic CPT), then four fair coins C0..C3: every MPE ties on each
+// unobserved coin, and X on C0. A round fixes one tied variable per case; X and C0 settle
+// together, the other coins do not, so a case takes one round per unobserved coin, C0 counted
+// only where X is unobserved too.
+inline BayesNet tiedCoins() {
+    BayesNet net;
+    net.file = "coins";
+    net.variables.push_back({"X", {"h", "t"}, {1}, {1, 0, 0, 1}});
+    for (int c = 0; c < 4; ++c)
+        net.variables.push_back({"C" + std::to_string(c), {"h", "t"}, {}, {0.5, 0.5}});
+    return net;
+}
+
+inline uint32_t tieRounds(const Evidence &e) {
+    uint32_t rounds = 0;
+    for (uint32_t v = 1; v <= 4; ++v)
+        rounds += e.states[v] == kNone && (v != 1 || e.states[0] == kNone);
+    return rounds;
+}
+
+inline bool possibleCoins(const Evidence &e) {
+    return e.states[0] == kNone || e.states[1] == kNone || e.states[0] == e.states[1];
+}
+
+// Every variable of tiedCoins() unobserved, heads or tails: 3^5 cases, those observing X against
+// C0 impossible.
+inline std::vector<Evidence> everyCoinCase() {
+    std::vector<Evidence> cases;
+    for (uint32_t code = 0; code < 243; ++code) {
+        Evidence e;
+        for (uint32_t v = 0, c = code; v < 5; ++v, c /= 3)
+            e.states.push_back(c % 3 == 2 ? kNone : c % 3);
+        cases.push_back(std::move(e));
+    }
+    return cases;
 }
 
 } // namespace zbddc::testing
