@@ -59,7 +59,7 @@ class CaseDecoder {
 
   private:
     const ModelInterface &c_;
-    std::vector<size_t> first_;   // variable v's states are reach_[first_[v], first_[v + 1])
+    std::vector<size_t> first_;  // variable v's states are reach_[first_[v], first_[v + 1])
     std::vector<uint8_t> reach_; // some indicator of v=s lies on an optimal term
 };
 

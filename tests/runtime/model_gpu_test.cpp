@@ -272,7 +272,8 @@ TEST_CASE("tied cases on CUDA are resolved together: 1 + the most tie rounds of 
             ++possible;
         }
     REQUIRE(batch[242].ok()); // nothing observed: four tie rounds
-    CHECK_THAT(batch[242]->device,
-               Catch::Contains("MPE decoded from max-product adjoints, " + std::to_string(1 + most) +
-                               " passes over " + std::to_string(possible) + " cases"));
+    const std::string note = "MPE decoded from max-product adjoints, " +
+                             std::to_string(1 + most) + " passes over " +
+                             std::to_string(possible) + " cases";
+    CHECK_THAT(batch[242]->device, Catch::Contains(note));
 }

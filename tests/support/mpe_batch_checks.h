@@ -60,11 +60,10 @@ inline std::vector<Evidence> mixedCases(const BayesNet &net, size_t count, std::
     for (size_t i = 0; i < count; ++i) {
         const std::vector<uint32_t> sample = ancestralSample(net, rng);
         Evidence e;
-        for (uint32_t v = 0; v < net.variables.size(); ++v)
-            e.states.push_back(rng() % 5 != 0 ? kNone
-                               : i % 2        ? sample[v]
-                                              : static_cast<uint32_t>(
-                                             rng() % net.variables[v].states.size()));
+        for (uint32_t v = 0; v < net.variables.size(); ++v) {
+            const auto random = static_cast<uint32_t>(rng() % net.variables[v].states.size());
+            e.states.push_back(rng() % 5 != 0 ? kNone : i % 2 ? sample[v] : random);
+        }
         if (i % 13 == 5) {
             e.states[rng() % e.states.size()] = kContradicted;
             e.contradiction = "observed twice";
