@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The MLF route over an evidence batch through the command line, as users run it: per network,
 # `zbddc sample` draws the cases (Fast-BNI's workload: 20% observed, seed 1), then
-# `zbddc run NET --route mlf --task mar|pr --evidence CASES --device D --json` answers them. The
-# per-case time is the JSON's time_ms (the batch's wall time over its cases) of a second run,
-# whose kernels come from the NVRTC cache; the first run's wall time (ZBDD compile, kernel
-# compile) is reported beside it.
+# `zbddc run NET --route mlf --task T --evidence CASES --device D --json` answers them, for T in
+# MLF_TASKS (default "pr mar mpe"). The per-case time is the JSON's time_ms (the batch's wall
+# time over its cases) of a second run, whose kernels come from the NVRTC cache; the first run's
+# wall time (ZBDD compile, kernel compile) is reported beside it.
 #   ZBDDC=build/zbddc bench/mlf_batch.sh OUT.jsonl CASES DEVICES NET.bif...
 set -uo pipefail
 zbddc=${ZBDDC:-build/zbddc}
@@ -17,7 +17,7 @@ for net in "$@"; do
     name=$(basename "$net" .bif)
     "$zbddc" sample "$net" --cases "$cases" --seed 1 -o "$work/$name.evid" || continue
     for device in ${devices//,/ }; do
-        for task in pr mar; do
+        for task in ${MLF_TASKS:-pr mar mpe}; do
             start=$(date +%s%N)
             "$zbddc" run "$net" --route mlf --task $task --evidence "$work/$name.evid" \
                 --device "$device" --json >"$work/first.json" 2>"$work/err.txt"

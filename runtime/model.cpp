@@ -76,9 +76,24 @@ struct Model::Impl {
                                                                           : 1;
     }
 
+    // An engine already compiled for (s, n) with at least `lanes` lanes, or null: a smaller
+    // batch runs on it with lanes idle rather than compiling one more (MPE's tie rounds ask for
+    // ever fewer cases; an NVRTC compile costs far more than a launch of idle lanes).
+    Engine *widerEngine(Semiring s, Numeric n, uint32_t lanes) const {
+        for (auto it = engines.lower_bound({s, n, lanes}); it != engines.end(); ++it) {
+            if (std::get<0>(it->first) != s || std::get<1>(it->first) != n)
+                break;
+            if (it->second)
+                return it->second.get();
+        }
+        return nullptr;
+    }
+
     // The engine, once `x` is known to hold `batch` input vectors.
     Result<Engine *> engineFor(Semiring s, Numeric n, std::span<const double> x, size_t batch) {
-        auto e = engine(s, n, lanesFor(batch), batch);
+        const uint32_t lanes = lanesFor(batch);
+        Engine *wider = lanes > 1 ? widerEngine(s, n, lanes) : nullptr;
+        Result<Engine *> e = wider ? Result<Engine *>(wider) : engine(s, n, lanes, batch);
         if (!e)
             return e.error();
         if (x.size() != batch * interface.numInputs())

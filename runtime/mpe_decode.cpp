@@ -1,5 +1,6 @@
 #include "runtime/mpe_decode.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace zbddc {
@@ -13,50 +14,99 @@ bool reaches(double value, double best, Numeric n) {
     return std::fabs(value - best) <= 1e-9 * std::fabs(best);
 }
 
-} // namespace
+bool impossible(double best, Numeric n) {
+    return n == Numeric::Log ? std::isinf(best) && best < 0 : best == 0;
+}
 
-Result<std::vector<uint32_t>> decodeMpe(Model &m, Numeric n, const Evidence &ev,
-                                        const std::vector<double> &freeInputs, double best) {
-    const ModelInterface &c = m.interface();
-    Evidence fixed = ev;
-    const bool impossible = n == Numeric::Log ? std::isinf(best) && best < 0 : best == 0;
-    if (impossible)
-        return fixed.states; // no optimal term: nothing to decode
-    for (;;) {
-        auto x = inputVector(c, fixed, freeInputs);
-        if (!x)
-            return x.error();
-        auto adj = m.adjoints(Semiring::MaxProduct, n, *x, 1, 0);
-        if (!adj)
-            return adj.error();
-        // reach[v][s]: some indicator of v=s lies on an optimal term.
-        std::vector<std::vector<bool>> reach(c.variables.size());
+// One case's decoding step from its input adjoints, with the per-state scratch kept across cases.
+class CaseDecoder {
+  public:
+    explicit CaseDecoder(const ModelInterface &c) : c_(c), first_(c.variables.size() + 1, 0) {
         for (size_t v = 0; v < c.variables.size(); ++v)
-            reach[v].assign(c.variables[v].states.size(), false);
-        for (size_t i = 0; i < c.numInputs(); ++i) {
-            const InputInfo &in = c.inputs[i];
-            if (in.kind == InputKind::Indicator && fixed.states[in.variable] == kNone &&
-                reaches((*adj)[i], best, n))
-                reach[in.variable][in.state] = true;
+            first_[v + 1] = first_[v] + c.variables[v].states.size();
+        reach_.resize(first_.back());
+    }
+
+    // Fixes in `states` every free variable with one state on an optimal term, and the first
+    // variable with several to the first of them; true where it did so (the case goes round again).
+    bool fix(std::span<const double> adj, double best, Numeric n, std::vector<uint32_t> &states) {
+        std::fill(reach_.begin(), reach_.end(), 0);
+        for (size_t i = 0; i < c_.numInputs(); ++i) {
+            const InputInfo &in = c_.inputs[i];
+            if (in.kind == InputKind::Indicator && states[in.variable] == kNone &&
+                reaches(adj[i], best, n))
+                reach_[first_[in.variable] + in.state] = 1;
         }
-        size_t firstTied = kNone;
+        size_t tied = kNone;
         uint32_t tiedState = kNone;
-        for (size_t v = 0; v < c.variables.size(); ++v) {
-            if (fixed.states[v] != kNone)
+        for (size_t v = 0; v < c_.variables.size(); ++v) {
+            if (states[v] != kNone)
                 continue;
             uint32_t count = 0, state = kNone;
-            for (uint32_t s = 0; s < reach[v].size(); ++s)
-                if (reach[v][s] && count++ == 0)
+            for (uint32_t s = 0; s < first_[v + 1] - first_[v]; ++s)
+                if (reach_[first_[v] + s] && count++ == 0)
                     state = s;
             if (count == 1)
-                fixed.states[v] = state; // every MPE has v = state
-            else if (count > 1 && firstTied == kNone)
-                firstTied = v, tiedState = state;
+                states[v] = state; // every MPE has v = state
+            else if (count > 1 && tied == kNone)
+                tied = v, tiedState = state;
         }
-        if (firstTied == kNone)
-            return fixed.states;
-        fixed.states[firstTied] = tiedState; // some MPE has it; the others are now excluded
+        if (tied == kNone)
+            return false;
+        states[tied] = tiedState; // some MPE has it; the others are now excluded
+        return true;
     }
+
+  private:
+    const ModelInterface &c_;
+    std::vector<size_t> first_;  // variable v's states are reach_[first_[v], first_[v + 1])
+    std::vector<uint8_t> reach_; // some indicator of v=s lies on an optimal term
+};
+
+} // namespace
+
+Result<MpeBatch> decodeMpe(Model &m, Numeric n, std::span<const Evidence> cases,
+                           const std::vector<double> &freeInputs, std::span<const double> best) {
+    if (best.size() != cases.size())
+        return error("decodeMpe: " + std::to_string(cases.size()) + " cases but " +
+                     std::to_string(best.size()) + " MPE values");
+    const ModelInterface &c = m.interface();
+    const size_t inputs = c.numInputs();
+    MpeBatch out;
+    out.assignments.reserve(cases.size());
+    std::vector<size_t> open; // the cases still to decode, in order
+    for (size_t k = 0; k < cases.size(); ++k) {
+        out.assignments.push_back(cases[k].states);
+        if (!impossible(best[k], n))
+            open.push_back(k);
+    }
+    CaseDecoder decoder(c);
+    std::vector<double> xs;
+    Evidence fixed;
+    while (!open.empty()) {
+        xs.clear();
+        xs.reserve(open.size() * inputs);
+        for (size_t k : open) {
+            fixed.states = out.assignments[k];
+            auto x = inputVector(c, fixed, freeInputs);
+            if (!x)
+                return x.error();
+            xs.insert(xs.end(), x->begin(), x->end());
+        }
+        auto adj = m.adjoints(Semiring::MaxProduct, n, xs, open.size(), 0);
+        if (!adj)
+            return adj.error();
+        ++out.passes;
+        std::vector<size_t> tied;
+        for (size_t j = 0; j < open.size(); ++j) {
+            const size_t k = open[j];
+            if (decoder.fix(std::span(*adj).subspan(j * inputs, inputs), best[k], n,
+                            out.assignments[k]))
+                tied.push_back(k);
+        }
+        open = std::move(tied);
+    }
+    return out;
 }
 
 } // namespace zbddc

@@ -1,18 +1,31 @@
-// MPE assignments from backends without a traceback (the LLVM JIT, a model.so), on that backend
-// alone. In max-product the adjoint of indicator λ(v=s) is the max-marginal max_{x: v=s} P(x, e)
-// (Darwiche's differential semantics with max for sum). Where one state alone reaches the MPE
-// value it is the state of every MPE; ties are broken by fixing one tied variable as evidence
-// and asking again, so at most 1 + (number of tied variables) backward passes are needed.
+// MPE assignments of a batch of cases from max-product adjoints, on any backend (runtime/model.h:
+// the reference evaluator, the LLVM JIT or the data-driven loop, a model.so, CUDA). In max-product
+// the adjoint of indicator λ(v=s) is the max-marginal max_{x: v=s} P(x, e) (Darwiche's
+// differential semantics with max for sum). Where one state alone reaches the MPE value it is the
+// state of every MPE. A case with ties fixes its first tied variable to a state that reaches the
+// value, as evidence, and is asked again; every tied case of a round goes into one batched pass,
+// so the passes number 1 + the most tie rounds of any case, not their sum over the cases.
 #pragma once
 
 #include "runtime/evidence.h"
 #include "runtime/model.h"
 
+#include <span>
+#include <vector>
+
 namespace zbddc {
 
-// `mpeValue` is the model's output 0 in max-product (natural log in Log mode). Returns a state per
-// variable: evidence kept, kNone where no state of the variable lies on an optimal term.
-Result<std::vector<uint32_t>> decodeMpe(Model &model, Numeric numeric, const Evidence &evidence,
-                                        const std::vector<double> &freeInputs, double mpeValue);
+struct MpeBatch {
+    // A state per variable and case: evidence kept, kNone where no state of the variable lies on
+    // an optimal term (the circuit does not depend on it there).
+    std::vector<std::vector<uint32_t>> assignments;
+    uint32_t passes = 0; // batched adjoint passes
+};
+
+// `mpeValues[k]`: case k's output 0 in max-product (natural log in Log mode). A case of value 0
+// has no optimal term: it is not decoded and keeps its evidence.
+Result<MpeBatch> decodeMpe(Model &model, Numeric numeric, std::span<const Evidence> cases,
+                           const std::vector<double> &freeInputs,
+                           std::span<const double> mpeValues);
 
 } // namespace zbddc

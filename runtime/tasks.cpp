@@ -79,6 +79,12 @@ Result<Forward> forwardSafely(Model &m, const std::vector<double> &x, Semiring s
     return Forward{Numeric::Log, std::move(*log)};
 }
 
+// MAR and MPE have no answer where P(e) = 0; PR's is 0.
+Diagnostic undefinedError(Task task) {
+    return error(std::string(task == Task::Mar ? "MAR" : "MPE") +
+                 " is undefined: the evidence has probability 0");
+}
+
 double linear(const Forward &f, double v) { return f.numeric == Numeric::Log ? std::exp(v) : v; }
 
 double log10Of(const Forward &f, double v) {
@@ -114,7 +120,17 @@ Status marginals(Model &m, const Forward &f, const std::vector<double> &x, const
     return Ok{};
 }
 
-// The backend's own traceback where it has one, else decoding from its max-product adjoints.
+// How a batch's MPE assignments were found, for the device note.
+std::string decodeNote(const MpeBatch &decoded) {
+    const size_t cases = decoded.assignments.size();
+    return "MPE decoded from max-product adjoints, " + std::to_string(decoded.passes) +
+           (decoded.passes == 1 ? " pass" : " passes") +
+           (cases > 1 ? " over " + std::to_string(cases) + " cases" : "");
+}
+
+// One case: the backend's own traceback where it has one (the reference evaluator, CUDA in
+// latency mode: one forward and a walk, no tie passes), else decoding from its max-product
+// adjoints.
 Result<std::string> mpeAssignment(Model &m, const Forward &f, const std::vector<double> &x,
                                   const Evidence &ev, const TaskOptions &opt, TaskResult &r) {
     const ModelInterface &c = m.interface();
@@ -125,13 +141,14 @@ Result<std::string> mpeAssignment(Model &m, const Forward &f, const std::vector<
         for (uint32_t i : **traced)
             if (c.inputs[i].kind == InputKind::Indicator)
                 r.assignment[c.inputs[i].variable] = c.inputs[i].state;
-        return std::string();
+        return std::string("MPE traced back");
     }
-    auto decoded = decodeMpe(m, f.numeric, ev, opt.freeInputs, f.outputs[0]);
+    auto decoded = decodeMpe(m, f.numeric, std::span(&ev, 1), opt.freeInputs,
+                             std::span(&f.outputs[0], 1));
     if (!decoded)
         return decoded.error();
-    r.assignment = std::move(*decoded);
-    return std::string("MPE decoded from max-product adjoints");
+    r.assignment = std::move(decoded->assignments[0]);
+    return decodeNote(*decoded);
 }
 
 // The semiring a task needs; a model.so must have been compiled in it.
@@ -189,7 +206,7 @@ Result<TaskResult> runTask(Model &m, Task task, const Evidence &ev, const TaskOp
             r.outputs.push_back(linear(*f, o));
     if (task == Task::Mar) {
         if (r.log10 == -std::numeric_limits<double>::infinity())
-            return error("MAR is undefined: the evidence has probability 0");
+            return undefinedError(task);
         if (Status s = marginals(m, *f, *x, ev, r); !s)
             return s.error();
     }
@@ -197,7 +214,7 @@ Result<TaskResult> runTask(Model &m, Task task, const Evidence &ev, const TaskOp
         // One rule on every device: no assignment is consistent with impossible evidence (the
         // CPU printed -1s, the reference an assignment contradicting the evidence).
         if (r.log10 == -std::numeric_limits<double>::infinity())
-            return error("MPE is undefined: the evidence has probability 0");
+            return undefinedError(task);
         auto note = mpeAssignment(m, *f, *x, ev, opt, r);
         if (!note)
             return note.error();
@@ -210,9 +227,13 @@ Result<TaskResult> runTask(Model &m, Task task, const Evidence &ev, const TaskOp
 
 namespace {
 
-// PR, MAR and EVAL over many cases at once: one forward pass over every case (then one in log
-// space over the cases float64 lost, for Auto), and for MAR one adjoint pass per arithmetic, so a
-// GPU answers many cases per launch and the CPU spreads them over its cores.
+// Every task over many cases at once: one forward pass over every case (then one in log space
+// over the cases float64 lost, for Auto), and for MAR one adjoint pass per arithmetic, for MPE
+// 1 + (the most ties of any case) batched adjoint passes per arithmetic (runtime/mpe_decode.h),
+// so a GPU answers many cases per launch and the CPU spreads them over its cores. MPE decodes
+// from adjoints even where a backend traces back: CUDA traces back in latency mode, a launch
+// sequence and a download of every node's value per case; the reference evaluator is the
+// oracle, whose one-case traceback (runTask) then checks the batches' decoding.
 std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Evidence> cases,
                                          const TaskOptions &opt) {
     const ModelInterface &c = m.interface();
@@ -307,18 +328,23 @@ std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Ev
                 r.outputs.push_back(linear(f, o));
         r.device = m.describe(f.numeric);
     }
+    // The cases answered in `mode` whose evidence is possible: those MAR and MPE go on with.
+    auto possibleIn = [&](Numeric mode) {
+        std::vector<size_t> group;
+        for (size_t k = 0; k < valid.size(); ++k)
+            if (numeric[k] == mode && !underflowed[k] &&
+                answers[k].log10 != -std::numeric_limits<double>::infinity())
+                group.push_back(k);
+        return group;
+    };
     if (task == Task::Mar) // one adjoint pass per arithmetic over the cases with P(e) > 0
         for (const Numeric mode : {Numeric::Float64, Numeric::Log}) {
-            std::vector<size_t> group;
-            std::vector<double> groupXs;
-            for (size_t k = 0; k < valid.size(); ++k)
-                if (numeric[k] == mode && !underflowed[k] &&
-                    answers[k].log10 != -std::numeric_limits<double>::infinity()) {
-                    group.push_back(k);
-                    groupXs.insert(groupXs.end(), xs.begin() + k * n, xs.begin() + (k + 1) * n);
-                }
+            const std::vector<size_t> group = possibleIn(mode);
             if (group.empty())
                 continue;
+            std::vector<double> groupXs;
+            for (size_t k : group)
+                groupXs.insert(groupXs.end(), xs.begin() + k * n, xs.begin() + (k + 1) * n);
             auto adj = m.adjoints(Semiring::SumProduct, mode, groupXs, group.size(), 0);
             if (!adj)
                 return failAll(adj.error());
@@ -326,6 +352,26 @@ std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Ev
                 const size_t k = group[j];
                 marginalsFromAdjoints(c, mode, std::span(*adj).subspan(j * n, n),
                                       out[k * outs], cases[valid[k]], answers[k]);
+            }
+        }
+    if (task == Task::Mpe) // decoded together per arithmetic
+        for (const Numeric mode : {Numeric::Float64, Numeric::Log}) {
+            const std::vector<size_t> group = possibleIn(mode);
+            if (group.empty())
+                continue;
+            std::vector<Evidence> groupCases;
+            std::vector<double> best;
+            for (size_t k : group) {
+                groupCases.push_back(cases[valid[k]]);
+                best.push_back(out[k * outs]);
+            }
+            auto decoded = decodeMpe(m, mode, groupCases, opt.freeInputs, best);
+            if (!decoded)
+                return failAll(decoded.error());
+            const std::string device = m.describe(mode, decodeNote(*decoded));
+            for (size_t j = 0; j < group.size(); ++j) {
+                answers[group[j]].assignment = std::move(decoded->assignments[j]);
+                answers[group[j]].device = device;
             }
         }
     const double perCase = std::chrono::duration<double, std::milli>(
@@ -336,8 +382,9 @@ std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Ev
         answers[k].timeMs = perCase;
         if (underflowed[k])
             continue; // its slot holds the error
-        if (task == Task::Mar && answers[k].log10 == -std::numeric_limits<double>::infinity())
-            slots[valid[k]] = Result<TaskResult>(error("MAR is undefined: the evidence has probability 0"));
+        if ((task == Task::Mar || task == Task::Mpe) &&
+            answers[k].log10 == -std::numeric_limits<double>::infinity())
+            slots[valid[k]] = Result<TaskResult>(undefinedError(task));
         else
             slots[valid[k]] = Result<TaskResult>(std::move(answers[k]));
     }
@@ -352,7 +399,7 @@ std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Ev
 
 std::vector<Result<TaskResult>> runTasks(Model &m, Task task, std::span<const Evidence> cases,
                                          const TaskOptions &opt) {
-    if (task != Task::Mpe && cases.size() > 1) // MPE traces back one case at a time
+    if (cases.size() > 1)
         return runBatch(m, task, cases, opt);
     std::vector<Result<TaskResult>> results;
     results.reserve(cases.size());

@@ -1,6 +1,7 @@
 // The queries users ask of a compiled model: EVAL (the outputs for given inputs), PR (probability
 // of evidence), MAR (all posterior marginals from one backward pass) and MPE (most probable
-// explanation by max-product with traceback), answered on whatever backend a Model runs
+// explanation by max-product, decoded from its adjoints over a whole batch, or traced back for
+// one case where the backend can), answered on whatever backend a Model runs
 // (runtime/model.h): the LLVM JIT, the CUDA backend, a model.so or the reference evaluator.
 #pragma once
 

@@ -1,13 +1,17 @@
 // `zbddc run --device cuda` and Model(DeviceKind::Cuda) on a real GPU against the reference
-// evaluator: PR, MAR and MPE (the device's own traceback) on the example and asia/alarm, batches
-// included, also split evenly over logical devices. Exits 77 (skipped) where no GPU is usable,
-// saying why.
+// evaluator: PR, MAR and MPE (the device's own traceback for one case, decoded from batched
+// max-product adjoints for more) on the example and asia/alarm, batches included, also split
+// evenly over logical devices; batched MAR and MPE on random networks, asia, alarm and hailfinder
+// from 1 case to more than one launch holds, MPE also against brute force or variable
+// elimination, and the passes on a network tied on purpose. Exits 77 (skipped) where no GPU is
+// usable, saying why.
 #include "runtime/engine.h"
 #include "runtime/model.h"
 #include "runtime/tasks.h"
 #include "tools/zbddc/load_model.h"
 
 #include "tests/catch.hpp"
+#include "tests/support/mpe_batch_checks.h"
 #include "tests/support/run_zbddc.h"
 #include "tests/support/skip.h"
 
@@ -54,6 +58,48 @@ void checkOnGpu(const Circuit &c, const Evidence &e) {
             REQUIRE(joint.ok());
             CHECK(joint->value == Approx(want->value).epsilon(1e-10));
         }
+    }
+}
+
+Model onCuda(const Circuit &c) {
+    DeviceOptions o;
+    o.device = DeviceKind::Cuda;
+    Model m = Model::fromCircuit(c, o);
+    REQUIRE(m.device() == DeviceKind::Cuda);
+    return m;
+}
+
+// `count` mixed cases (impossible ones included) as one batch on the GPU: MPE against the oracles
+// and, with MAR, against the reference evaluator case by case.
+void checkBatchOnGpu(const testing::CompiledNetwork &cn, size_t count, std::mt19937 &rng) {
+    INFO(count << " cases");
+    const std::vector<Evidence> cases = testing::mixedCases(cn.net, count, rng);
+    Model m = onCuda(cn.circuit);
+    const auto mpe = runTasks(m, Task::Mpe, cases);
+    testing::checkMpeAnswers(cn.net, cases, testing::mpeOracles(cn.net, cases), mpe);
+    const auto mar = runTasks(m, Task::Mar, cases);
+    REQUIRE(mar.size() == count);
+    for (size_t i = 0; i < count; ++i) {
+        INFO("case " << i);
+        const auto wantMpe = runTask(cn.circuit, Task::Mpe, cases[i]);
+        REQUIRE(mpe[i].ok() == wantMpe.ok());
+        if (wantMpe) {
+            CHECK(mpe[i]->log10 == Approx(wantMpe->log10).epsilon(1e-10));
+            CHECK_THAT(mpe[i]->device, Catch::StartsWith("cuda "));
+            CHECK_THAT(mpe[i]->device, Catch::Contains(count > 1 ? "MPE decoded from max-product"
+                                                                 : "MPE traced back"));
+        }
+        const auto want = runTask(cn.circuit, Task::Mar, cases[i]);
+        REQUIRE(mar[i].ok() == want.ok());
+        if (!want) {
+            CHECK(mar[i].error().message == want.error().message);
+            continue;
+        }
+        CHECK_THAT(mar[i]->device, Catch::StartsWith("cuda "));
+        CHECK(mar[i]->log10 == Approx(want->log10).epsilon(1e-10));
+        for (size_t v = 0; v < want->marginals.size(); ++v)
+            for (size_t s = 0; s < want->marginals[v].size(); ++s)
+                CHECK(mar[i]->marginals[v][s] == Approx(want->marginals[v][s]).margin(1e-10));
     }
 }
 
@@ -185,4 +231,49 @@ TEST_CASE("a batch split evenly over logical devices (and the GPUs there are) an
     DeviceOptions cpu;
     cpu.device = DeviceKind::Cpu;
     CHECK_FALSE(Model::fromCircuit(*net, cpu).onGpu(0).ok()); // a CPU model stays where it is
+}
+
+TEST_CASE("batched MAR and MPE on CUDA answer as the reference and the oracles, up to more cases "
+          "than one launch holds",
+          "[gpu][mpe]") {
+    REQUIRE(gpuPresent);
+    std::mt19937 rng(21);
+    for (int k = 0; k < 8; ++k) { // the MLF circuits of random networks
+        INFO("random network " << k);
+        const auto cn = testing::compileNetwork(testing::randomBayesNet(rng, 3 + k % 6));
+        checkBatchOnGpu(cn, k % 2 ? 1 : 7, rng);
+    }
+    checkBatchOnGpu(testing::compileNetwork(testing::randomBayesNet(rng, 7)), 1024, rng);
+    for (const char *name : {"asia", "alarm", "hailfinder"}) {
+        INFO(name);
+        const auto cn = testing::benchmarkNetwork(name);
+        if (!cn)
+            continue;
+        const size_t overOneLaunch = 3 * kMaxCudaLanes + 5;
+        REQUIRE(cudaLanesFor(cn->circuit, overOneLaunch) < overOneLaunch);
+        for (size_t count : {size_t{1}, size_t{7}, size_t{1024}, overOneLaunch})
+            checkBatchOnGpu(*cn, count, rng);
+    }
+}
+
+TEST_CASE("tied cases on CUDA are resolved together: 1 + the most tie rounds of any case",
+          "[gpu][mpe]") {
+    REQUIRE(gpuPresent);
+    const auto cn = testing::compileNetwork(testing::tiedCoins());
+    const std::vector<Evidence> cases = testing::everyCoinCase();
+    Model m = onCuda(cn.circuit);
+    const auto batch = runTasks(m, Task::Mpe, cases);
+    testing::checkMpeAnswers(cn.net, cases, testing::mpeOracles(cn.net, cases), batch);
+    uint32_t most = 0;
+    size_t possible = 0;
+    for (const Evidence &e : cases)
+        if (testing::possibleCoins(e)) {
+            most = std::max(most, testing::tieRounds(e));
+            ++possible;
+        }
+    REQUIRE(batch[242].ok()); // nothing observed: four tie rounds
+    const std::string note = "MPE decoded from max-product adjoints, " +
+                             std::to_string(1 + most) + " passes over " +
+                             std::to_string(possible) + " cases";
+    CHECK_THAT(batch[242]->device, Catch::Contains(note));
 }

@@ -151,7 +151,7 @@ TEST_CASE("a batch of cases answers as each case alone, underflow and P(e) = 0 i
     cases[4].states[0] = 1;
     cases[4].states[9] = 1;
     for (const DeviceKind device : {DeviceKind::Cpu, DeviceKind::Reference})
-        for (const Task task : {Task::Pr, Task::Mar}) {
+        for (const Task task : {Task::Pr, Task::Mar, Task::Mpe}) {
             INFO(deviceKindName(device) << " " << taskName(task));
             DeviceOptions o;
             o.device = device;
@@ -173,9 +173,10 @@ TEST_CASE("a batch of cases answers as each case alone, underflow and P(e) = 0 i
                     for (size_t s = 0; s < 2; ++s)
                         CHECK(batch[i]->marginals[v][s] ==
                               Approx(alone->marginals[v][s]).margin(1e-12));
+                CHECK(batch[i]->assignment == alone->assignment); // no ties: one MPE
             }
             CHECK(batch[1]->numeric == Numeric::Log);
-            CHECK(batch[1]->log10 == Approx(-1197.0));
+            CHECK(batch[1]->log10 == Approx(-1197.0)); // MPE too: V0 is 1 with probability 1
             CHECK(batch[2].ok() == (task == Task::Pr));
         }
 }

@@ -95,6 +95,21 @@ TEST_CASE("zbddc run model.so answers like the .zdd it was compiled from", "[cli
         REQUIRE(got.exitCode == 0);
         CHECK_THAT(got.out, Catch::Contains("\"device\":\"cpu (model.so, float64; MPE decoded"));
         checkSameAnswer(runZbddc("run " + mpeSo + " --task mpe --evidence " + evid).out, want.out);
+        // A batch (UAI 2010 layout) is decoded together, as on the reference evaluator.
+        const std::string batch = writeScratch("batch.evid", "4\n0\n1 1 0\n1 0 1\n2 0 0 1 1\n");
+        auto many = runZbddc("run " + mpeSo + " --task mpe --evidence " + batch + " --json");
+        REQUIRE(many.exitCode == 0);
+        CHECK_THAT(many.out, Catch::Contains("MPE decoded from max-product adjoints, "));
+        CHECK_THAT(many.out, Catch::Contains(" passes over 4 cases") ||
+                                 Catch::Contains(" pass over 4 cases"));
+        const std::string mpeLogSo = scratchDir() + "/m" + std::to_string(k) + "-mpe-log.so";
+        REQUIRE(runZbddc(zdd + " -o " + mpeLogSo + " --semiring max-product --numeric log")
+                    .exitCode == 0);
+        const auto reference =
+            runZbddc("run " + zdd + " --device reference --task mpe --evidence " + batch);
+        for (const std::string &lib : {mpeSo, mpeLogSo})
+            checkSameAnswer(runZbddc("run " + lib + " --task mpe --evidence " + batch).out,
+                            reference.out);
         auto refused = runZbddc("run " + so + " --task mpe");
         CHECK(refused.exitCode == 1);
         CHECK_THAT(refused.err, Catch::Contains("--semiring max-product"));

@@ -1,0 +1,162 @@
+// Batched MPE on the MLF route (runtime/mpe_decode.h through runTasks) on every CPU backend: the
+// same answers as the per-case path, against brute force and max-product variable elimination
+// with each assignment's probability recomputed from the CPTs, on asia, alarm and random
+// networks over batches of 1, 7 and 1,024 cases, impossible cases included; and on a network
+// tied on purpose, the number of batched passes: 1 + the most tie rounds of any case.
+#include "runtime/mpe_decode.h"
+#include "runtime/tasks.h"
+
+#include "tests/catch.hpp"
+#include "tests/support/mpe_batch_checks.h"
+
+#include <random>
+
+using namespace zbddc;
+using namespace zbddc::testing;
+
+namespace {
+
+struct Backend {
+    const char *name;
+    DeviceOptions options;
+};
+
+const Backend kBackends[] = {
+    {"reference", {.device = DeviceKind::Reference}},
+    {"LLVM JIT", {.device = DeviceKind::Cpu, .cpuCode = DeviceOptions::CpuCode::Jit}},
+    {"data-driven loop", {.device = DeviceKind::Cpu, .cpuCode = DeviceOptions::CpuCode::Loop}},
+};
+
+// The batch against the same model answering each case alone (runTask): the same cases fail, with
+// the same values in the same arithmetic. Where runTask decodes too, the same assignments (a
+// case's decoding does not depend on its batch); the reference traces back instead, which may
+// pick another optimum among ties, so the oracle alone judges its assignments.
+void checkSameAsAlone(Model &m, std::span<const Evidence> cases,
+                      const std::vector<Result<TaskResult>> &batch) {
+    const bool decodesAlone = m.device() != DeviceKind::Reference;
+    for (size_t i = 0; i < cases.size(); ++i) {
+        INFO("case " << i);
+        const auto alone = runTask(m, Task::Mpe, cases[i]);
+        REQUIRE(batch[i].ok() == alone.ok());
+        if (!alone) {
+            CHECK(batch[i].error().message == alone.error().message);
+            continue;
+        }
+        CHECK(batch[i]->numeric == alone->numeric);
+        CHECK(batch[i]->log10 == Approx(alone->log10).epsilon(1e-12));
+        if (decodesAlone)
+            CHECK(batch[i]->assignment == alone->assignment);
+    }
+}
+
+// `count` mixed cases of `net` on every CPU backend: the oracles and the per-case path; from 2
+// cases one is possible, from 7 one impossible, so that both are tested.
+void checkBatchOnEveryBackend(const CompiledNetwork &cn, size_t count, std::mt19937 &rng) {
+    const std::vector<Evidence> cases = mixedCases(cn.net, count, rng);
+    const std::vector<double> want = mpeOracles(cn.net, cases);
+    if (count >= 2) // case 1 is sampled
+        CHECK(std::count(want.begin(), want.end(), 0.0) < static_cast<long>(count));
+    if (count >= 7) // case 5 is contradicted
+        CHECK(std::count(want.begin(), want.end(), 0.0) > 0);
+    for (const Backend &b : kBackends) {
+        INFO(b.name << ", " << count << " cases");
+        Model m = Model::fromCircuit(cn.circuit, b.options);
+        const auto batch = runTasks(m, Task::Mpe, cases);
+        checkMpeAnswers(cn.net, cases, want, batch);
+        checkSameAsAlone(m, cases, batch);
+        // One case alone traces back where the backend can.
+        const char *how = count > 1 || m.device() != DeviceKind::Reference
+                              ? "MPE decoded from max-product adjoints"
+                              : "MPE traced back";
+        for (const auto &r : batch)
+            if (r)
+                CHECK_THAT(r->device, Catch::Contains(how));
+    }
+}
+
+// decodeMpe itself over `cases`, from their max-product values on `m`.
+MpeBatch decodeBatch(Model &m, std::span<const Evidence> cases) {
+    std::vector<double> xs;
+    for (const Evidence &e : cases) {
+        auto x = inputVector(m.interface(), e);
+        REQUIRE(x.ok());
+        xs.insert(xs.end(), x->begin(), x->end());
+    }
+    auto best = m.evaluate(Semiring::MaxProduct, Numeric::Float64, xs, cases.size());
+    REQUIRE(best.ok());
+    auto decoded = decodeMpe(m, Numeric::Float64, cases, {}, *best);
+    REQUIRE(decoded.ok());
+    return std::move(*decoded);
+}
+
+} // namespace
+
+TEST_CASE("batched MPE equals the per-case path and the oracles on asia and alarm",
+          "[mpe][benchmarks]") {
+    std::mt19937 rng(11);
+    for (const char *name : {"asia", "alarm"}) {
+        INFO(name);
+        const auto cn = benchmarkNetwork(name);
+        if (!cn)
+            continue;
+        for (size_t count : {1, 7, 1024})
+            checkBatchOnEveryBackend(*cn, count, rng);
+    }
+}
+
+TEST_CASE("batched MPE equals the per-case path and brute force on random networks", "[mpe]") {
+    std::mt19937 rng(12);
+    for (int k = 0; k < 25; ++k) {
+        INFO("network " << k);
+        const CompiledNetwork cn = compileNetwork(randomBayesNet(rng, 3 + k % 6));
+        checkBatchOnEveryBackend(cn, k % 2 ? 1 : 7, rng);
+    }
+    const CompiledNetwork cn = compileNetwork(randomBayesNet(rng, 7));
+    checkBatchOnEveryBackend(cn, 1024, rng);
+}
+
+TEST_CASE("tied cases are resolved together: 1 + the most tie rounds of any case, not their sum",
+          "[mpe]") {
+    const CompiledNetwork cn = compileNetwork(tiedCoins());
+    const std::vector<Evidence> cases = everyCoinCase();
+    const std::vector<double> want = mpeOracles(cn.net, cases);
+    std::vector<Evidence> possible;
+    uint32_t mostRounds = 0, sumRounds = 0;
+    for (size_t i = 0; i < cases.size(); ++i) {
+        CHECK((want[i] > 0) == possibleCoins(cases[i]));
+        if (want[i] > 0) {
+            possible.push_back(cases[i]);
+            mostRounds = std::max(mostRounds, tieRounds(cases[i]));
+            sumRounds += tieRounds(cases[i]);
+        }
+    }
+    REQUIRE(mostRounds == 4);
+    for (const Backend &b : kBackends) {
+        INFO(b.name);
+        Model m = Model::fromCircuit(cn.circuit, b.options);
+        for (const Evidence &e : possible) // alone: one pass per round, and one more
+            CHECK(decodeBatch(m, std::span(&e, 1)).passes == 1 + tieRounds(e));
+        const MpeBatch all = decodeBatch(m, cases);
+        CHECK(all.passes == 1 + mostRounds);
+        CHECK(all.passes < 1 + sumRounds);
+        // Seven cases of 0, 1, 1, 2, 2, 3 and 0 rounds (9 in all): 4 passes.
+        std::vector<Evidence> seven;
+        std::vector<char> taken(possible.size(), 0);
+        for (uint32_t rounds : {0, 1, 1, 2, 2, 3, 0})
+            for (size_t i = 0; i < possible.size(); ++i)
+                if (!taken[i] && tieRounds(possible[i]) == rounds) {
+                    taken[i] = 1;
+                    seven.push_back(possible[i]);
+                    break;
+                }
+        REQUIRE(seven.size() == 7);
+        CHECK(decodeBatch(m, seven).passes == 4);
+        const auto batch = runTasks(m, Task::Mpe, cases);
+        checkMpeAnswers(cn.net, cases, want, batch);
+        checkSameAsAlone(m, cases, batch);
+        const std::string note = "MPE decoded from max-product adjoints, " +
+                                 std::to_string(1 + mostRounds) + " passes over " +
+                                 std::to_string(possible.size()) + " cases";
+        CHECK_THAT(batch[242]->device, Catch::Contains(note));
+    }
+}
