@@ -124,21 +124,21 @@ if [ -x "$here/bench/jt_batch" ] && [ -n "${JT_NETWORKS:-}" ]; then
         echo "pyagrum: not importable; no peer column" | tee -a "$summary"
     fi
 fi
-# The MLF route over evidence batches through the command line (bench/mlf_batch.sh, copied by
+# The MLF route over evidence batches through the command line (bench/network_batch.sh, copied by
 # pack_gpu.sh): MLF_NETWORKS on cuda and cpu, MLF_GPU_NETWORKS on cuda only, MLF_CASES cases;
 # pyAgrum on the same cases (MLF_PEER_S seconds each) where its wheel came along.
-if [ -f "$here/bench/mlf_batch.sh" ] && [ -n "${MLF_NETWORKS:-}${MLF_GPU_NETWORKS:-}" ]; then
+if [ -f "$here/bench/network_batch.sh" ] && [ -n "${MLF_NETWORKS:-}${MLF_GPU_NETWORKS:-}" ]; then
     export ZBDDC="$here/zbddc"
     for n in ${MLF_NETWORKS:-}; do
-        bash "$here/bench/mlf_batch.sh" "$out/mlf_batch.jsonl" "${MLF_CASES:-2000}" cuda,cpu \
+        bash "$here/bench/network_batch.sh" "$out/network_batch.jsonl" "${MLF_CASES:-2000}" cuda,cpu \
             "$bench_dir/bn/$n.bif" 2>> "$out/bench.log"
     done
     for n in ${MLF_GPU_NETWORKS:-}; do
-        bash "$here/bench/mlf_batch.sh" "$out/mlf_batch.jsonl" "${MLF_CASES:-2000}" cuda \
+        bash "$here/bench/network_batch.sh" "$out/network_batch.jsonl" "${MLF_CASES:-2000}" cuda \
             "$bench_dir/bn/$n.bif" 2>> "$out/bench.log"
     done
-    echo "bench mlf_batch done" | tee -a "$summary"
-    cat "$out/mlf_batch.jsonl"
+    echo "bench network_batch done" | tee -a "$summary"
+    cat "$out/network_batch.jsonl"
     if python3 -c 'import pyagrum' 2>/dev/null; then
         for n in ${MLF_NETWORKS:-} ${MLF_GPU_NETWORKS:-}; do
             "$here/zbddc" sample "$bench_dir/bn/$n.bif" --cases "${MLF_CASES:-2000}" --seed 1 \

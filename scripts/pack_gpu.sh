@@ -56,7 +56,7 @@ fi
 for exe in "${tests[@]}"; do cp "$exe" "$dest/tests/"; done
 for exe in "${benches[@]}"; do cp "$exe" "$dest/bench/"; done
 [ -d "$root/bench/peers" ] && cp -r "$root/bench/peers" "$dest/bench/"
-cp "$root/bench/mlf_batch.sh" "$dest/bench/"
+cp "$root/bench/network_batch.sh" "$dest/bench/"
 cp "$root/scripts/gpu_run.sh" "$dest/"
 # Tests find the zbddc binary, the examples and the benchmark inputs at the absolute paths they
 # were built with; gpu_run.sh recreates those paths there from what travels here.

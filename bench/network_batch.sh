@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The MLF route over an evidence batch through the command line, as users run it: per network,
+# `zbddc sample` draws the cases (Fast-BNI's workload: 20% observed, seed 1), then
+# `zbddc run NET --route mlf --task T --evidence CASES --device D --json` answers them, for T in
+# MLF_TASKS (default "pr mar mpe"). The per-case time is the JSON's time_ms (the batch's wall
+# time over its cases) of a second run, whose kernels come from the NVRTC cache; the first run's
+# wall time (ZBDD compile, kernel compile) is reported beside it, and the time of the first case
+# asked alone (B=1, also a second run). Each later device's answers are compared with the first's:
+# the largest difference of any value (log10 P(e), marginal, MPE value) over the batch.
+#   ZBDDC=build/zbddc bench/network_batch.sh OUT.jsonl CASES DEVICES NET.bif...
+set -uo pipefail
+zbddc=${ZBDDC:-build/zbddc}
+out=${1:?usage: network_batch.sh OUT.jsonl CASES DEVICES NET.bif...}
+cases=${2:?}
+devices=${3:?}
+shift 3
+work=$(mktemp -d /tmp/zbddc-mlf.XXXX)
+for net in "$@"; do
+    name=$(basename "$net" .bif)
+    "$zbddc" sample "$net" --cases "$cases" --seed 1 -o "$work/$name.evid" || continue
+    "$zbddc" sample "$net" --cases 1 --seed 1 -o "$work/$name.one.evid" || continue
+    for device in ${devices//,/ }; do
+        for task in ${MLF_TASKS:-pr mar mpe}; do
+            start=$(date +%s%N)
+            "$zbddc" run "$net" --route mlf --task $task --evidence "$work/$name.evid" \
+                --device "$device" --json >"$work/first.json" 2>"$work/err.txt"
+            rc=$?
+            first=$((($(date +%s%N) - start) / 1000000))
+            "$zbddc" run "$net" --route mlf --task $task --evidence "$work/$name.evid" \
+                --device "$device" --json >"$work/$task.$device.json" 2>>"$work/err.txt"
+            for run in 1 2; do # B=1: the second run of the first case alone
+                "$zbddc" run "$net" --route mlf --task $task --evidence "$work/$name.one.evid" \
+                    --device "$device" --json >"$work/one.json" 2>>"$work/err.txt"
+            done
+            python3 - "$work/$task.$device.json" "$name" "$device" "$task" "$cases" "$first" \
+                "$rc" "$work/err.txt" "$work/one.json" "$work/$task.${devices%%,*}.json" \
+                >>"$out" <<'PY'
+import json, sys
+path, name, device, task, cases, first, rc, err, one, baseline = sys.argv[1:]
+row = {"network": name, "device": device, "task": task, "cases": int(cases),
+       "first_run_s": round(int(first) / 1000, 2), "exit": int(rc)}
+try:
+    results = json.load(open(path))
+    ok = [r for r in results if "time_ms" in r]
+    row["ms_per_case"] = ok[0]["time_ms"] if ok else None
+    row["ran_on"] = ok[0]["device"] if ok else None
+    row["failed_cases"] = len(results) - len(ok)
+    single = json.load(open(one))  # one case: an object, not a list
+    single = [r for r in (single if isinstance(single, list) else [single]) if "time_ms" in r]
+    row["ms_b1"] = single[0]["time_ms"] if single else None
+    if baseline != path:  # every number of every case against the first device's
+        def numbers(v):
+            if isinstance(v, dict):
+                return [x for k in sorted(v) for x in numbers(v[k])]
+            if isinstance(v, list):
+                return [x for e in v for x in numbers(e)]
+            return [v] if isinstance(v, float) else []
+        keep = ("log10", "marginals", "value")
+        ours = [{k: r[k] for k in keep if k in r} for r in results]
+        theirs = [{k: r[k] for k in keep if k in r} for r in json.load(open(baseline))]
+        pairs = zip(numbers(ours), numbers(theirs))
+        row["max_diff_vs_" + baseline.split(".")[-2]] = max(
+            (abs(a - b) for a, b in pairs if a == a and b == b), default=None)
+except Exception as e:  # no JSON: the error line says why
+    row["error"] = open(err).read().strip().splitlines()[-1:] or [str(e)]
+print(json.dumps(row))
+PY
+        done
+    done
+done
+rm -rf "$work"
