@@ -54,7 +54,9 @@ try:
                 return [x for k in sorted(v) for x in numbers(v[k])]
             if isinstance(v, list):
                 return [x for e in v for x in numbers(e)]
-            return [v] if isinstance(v, float) else []
+            # JSON writes 1.0 as 1: integers are values too (bools are not)
+            ok = isinstance(v, (int, float)) and not isinstance(v, bool)
+            return [float(v)] if ok else []
         keep = ("log10", "marginals", "value")
         ours = [{k: r[k] for k in keep if k in r} for r in results]
         theirs = [{k: r[k] for k in keep if k in r} for r in json.load(open(baseline))]
