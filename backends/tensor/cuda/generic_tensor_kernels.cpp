@@ -51,8 +51,11 @@ uint64_t eliminatedValues(const TensorProgram &p, const TensorOp &op) {
     return m;
 }
 
+// options.genericMaxWork, or the environment's where the options allow generic kernels at all (the
+// out-of-core path turns them off).
 uint64_t maxWork(const TensorKernelOptions &options) {
-    if (const char *env = std::getenv("ZBDDC_GPU_GENERIC_MAX_WORK"); env && *env)
+    if (const char *env = std::getenv("ZBDDC_GPU_GENERIC_MAX_WORK");
+        env && *env && options.genericMaxWork)
         return std::strtoull(env, nullptr, 10);
     return options.genericMaxWork;
 }
@@ -96,7 +99,7 @@ bool usesGenericKernel(const TensorProgram &p, uint32_t opId, const TensorKernel
     for (uint32_t in : op.inputs)
         if (p.tables[in].entries() > kI32Max)
             return false;
-    // Within the limit (no overflow: both factors are below 2^32).
+    // Within the limit (no overflow: both factors are below 2^31).
     return out.entries() * m <= maxWork(options) && rowGroupOf(p, opId, options).size == 1;
 }
 
