@@ -27,11 +27,12 @@ namespace zbddc::cuda {
 // kernel (generic_tensor_kernels.h; TensorKernelOptions::genericMaxWork's default). 2^20 entries
 // are about four waves of an H100's resident threads (132 SMs × 2,048): such an op's time is a
 // launch and a few dependent loads per thread, and the generic kernel differs from the specialised
-// one only in a select per division (its divisors are run-time words, divided by multiply-high and
-// shift as a constant is) and in reading small inputs through L1 rather than staging them in shared
-// memory. Measured without a GPU (bench/jt_kernels, 700 cases): ops under it walk 0.65% of munin's
-// entries, 1.7% of pigs', 0.01% of munin1's, yet are 85%, 95% and 76% of their ops and leave munin
-// 386 distinct kernels of 1,008 (NVRTC CPU time 29 s -> 13 s); 2^16 left 753 (21 s).
+// one in an add per division (its divisors are run-time words, divided by multiply-high and shift
+// as a constant is), a loop over the eliminated values it does not unroll, and small inputs read
+// through L1 rather than staged in shared memory. Measured without a GPU (bench/jt_kernels, 700 cases): ops under it walk 0.65% of munin's
+// entries, 1.7% of pigs', 0.01% of munin1's, yet are 85%, 95% and 76% of their ops; munin keeps
+// 386 distinct kernels of 1,008 and NVRTC's CPU time falls from 28.6 s to 12.6 s (2^16 keeps 753
+// kernels; 2^22, 314 for 1.5% of the entries).
 inline constexpr uint64_t kGenericMaxWork = uint64_t{1} << 20;
 
 struct TensorKernelOptions {
