@@ -3,10 +3,12 @@
 
 #include <nvrtc.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -85,22 +87,67 @@ std::string cacheDirectory(const NvrtcOptions &options) {
     return (fs::temp_directory_path() / "zbddc-cache").string();
 }
 
-Result<CompiledPtx> compileToPtx(const std::string &source, const std::string &name,
-                                 const NvrtcOptions &options) {
-    std::vector<std::string> opts{"--gpu-architecture=" + options.arch, "--std=c++17",
-                                  "-default-device"};
-    opts.insert(opts.end(), options.extra.begin(), options.extra.end());
+namespace {
 
-    const fs::path cached = fs::path(cacheDirectory(options)) / (cacheKey(source, opts) + ".ptx");
-    if (options.useCache) {
-        std::ifstream in(cached, std::ios::binary);
-        if (in) {
-            std::ostringstream text;
-            text << in.rdbuf();
-            if (in.good() || in.eof())
-                return CompiledPtx{text.str(), true, {}};
-        }
+// `arch`'s number ("sm_90" -> 90), or -1 where it is not a real architecture.
+int realArchNumber(const std::string &arch) {
+    if (arch.rfind("sm_", 0) != 0 || arch.size() == 3 ||
+        arch.find_first_not_of("0123456789", 3) != std::string::npos)
+        return -1;
+    return std::stoi(arch.substr(3));
+}
+
+std::vector<int> supportedArchs() {
+    int n = 0;
+    if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0)
+        return {};
+    std::vector<int> archs(static_cast<size_t>(n));
+    if (nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS)
+        return {};
+    return archs;
+}
+
+std::optional<std::string> readCached(const fs::path &cached) {
+    std::ifstream in(cached, std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in.good() && !in.eof())
+        return std::nullopt;
+    return text.str();
+}
+
+// Write then rename, so a concurrent reader never sees half a file. A cache that cannot be
+// written is not an error: the next run compiles again.
+void writeCached(const fs::path &cached, const std::string &image) {
+    std::error_code ec;
+    fs::create_directories(cached.parent_path(), ec);
+    const fs::path tmp = cached.string() + ".tmp" + std::to_string(::getpid());
+    CleanupOnSignal onSignal(tmp.string(), CleanupOnSignal::Kind::File);
+    {
+        std::ofstream out(tmp, std::ios::binary);
+        out << image;
     }
+    fs::rename(tmp, cached, ec);
+    if (ec)
+        fs::remove(tmp, ec);
+}
+
+// One NVRTC compile for `arch`, its PTX or (with a real arch) its CUBIN taken.
+Result<CompiledImage> compileImage(const std::string &source, const std::string &name,
+                                   const NvrtcOptions &options, const std::string &arch,
+                                   bool cubin) {
+    std::vector<std::string> opts{"--gpu-architecture=" + arch, "--std=c++17", "-default-device"};
+    opts.insert(opts.end(), options.extra.begin(), options.extra.end());
+    // The kind heads the key (with the arch among the options): the same source and options give
+    // a PTX and a CUBIN, and neither may be read as the other.
+    const std::string kind = cubin ? "cubin" : "ptx";
+    const fs::path cached =
+        fs::path(cacheDirectory(options)) / (cacheKey(kind + '\n' + source, opts) + "." + kind);
+    if (options.useCache)
+        if (std::optional<std::string> image = readCached(cached))
+            return CompiledImage{std::move(*image), cubin, true, {}};
 
     nvrtcProgram prog;
     if (Status st = checkNvrtc(nvrtcCreateProgram(&prog, source.c_str(), name.c_str(), 0, nullptr,
@@ -122,29 +169,56 @@ Result<CompiledPtx> compileToPtx(const std::string &source, const std::string &n
         nvrtcDestroyProgram(&prog);
         return describeFailure(log, source, name);
     }
-    size_t ptxSize = 0;
-    nvrtcGetPTXSize(prog, &ptxSize);
-    std::string ptx(ptxSize, '\0');
-    nvrtcGetPTX(prog, ptx.data());
-    nvrtcDestroyProgram(&prog);
-    ptx.resize(ptxSize ? ptxSize - 1 : 0);
-
-    if (options.useCache) {
-        // Write then rename, so a concurrent reader never sees half a file. A cache that cannot be
-        // written is not an error: the next run compiles again.
-        std::error_code ec;
-        fs::create_directories(cached.parent_path(), ec);
-        const fs::path tmp = cached.string() + ".tmp" + std::to_string(::getpid());
-        CleanupOnSignal onSignal(tmp.string(), CleanupOnSignal::Kind::File);
-        {
-            std::ofstream out(tmp, std::ios::binary);
-            out << ptx;
-        }
-        fs::rename(tmp, cached, ec);
-        if (ec)
-            fs::remove(tmp, ec);
+    size_t size = 0;
+    std::string image;
+    const nvrtcResult got = cubin ? nvrtcGetCUBINSize(prog, &size) : nvrtcGetPTXSize(prog, &size);
+    if (got == NVRTC_SUCCESS) {
+        image.resize(size);
+        (void)(cubin ? nvrtcGetCUBIN(prog, image.data()) : nvrtcGetPTX(prog, image.data()));
     }
-    return CompiledPtx{std::move(ptx), false, std::move(log)};
+    nvrtcDestroyProgram(&prog);
+    if (Status st = checkNvrtc(got, cubin ? "nvrtcGetCUBINSize" : "nvrtcGetPTXSize"); !st)
+        return st.error();
+    if (!cubin) // PTX is text with its NUL counted
+        image.resize(size ? size - 1 : 0);
+    if (options.useCache)
+        writeCached(cached, image);
+    return CompiledImage{std::move(image), cubin, false, std::move(log)};
+}
+
+} // namespace
+
+bool nvrtcSupportsArch(const std::string &arch) {
+    static const std::vector<int> archs = supportedArchs();
+    const int n = realArchNumber(arch);
+    return n >= 0 && std::find(archs.begin(), archs.end(), n) != archs.end();
+}
+
+Result<CompiledPtx> compileToPtx(const std::string &source, const std::string &name,
+                                 const NvrtcOptions &options) {
+    auto image = compileImage(source, name, options, options.arch, false);
+    if (!image)
+        return image.error();
+    return CompiledPtx{std::move(image->image), image->fromCache, std::move(image->log)};
+}
+
+Result<CompiledImage> compileForArch(const std::string &source, const std::string &name,
+                                     const NvrtcOptions &options) {
+    if (nvrtcSupportsArch(options.arch))
+        return compileImage(source, name, options, options.arch, true);
+    // A device newer than NVRTC: PTX for the newest virtual architecture below it, which the
+    // driver compiles forward; anything else goes to NVRTC as given (and its error says why).
+    std::string arch = options.arch;
+    if (const int n = realArchNumber(options.arch); n >= 0) {
+        static const std::vector<int> archs = supportedArchs();
+        int best = -1;
+        for (int a : archs)
+            if (a <= n)
+                best = std::max(best, a);
+        if (best >= 0)
+            arch = "compute_" + std::to_string(best);
+    }
+    return compileImage(source, name, options, arch, false);
 }
 
 } // namespace zbddc::cuda

@@ -1,9 +1,9 @@
 // Just enough of CUDA's execution model to run generated kernels on the host in a test: thread
 // and block indices as thread-locals, a block's threads as std::threads meeting at a barrier for
 // __syncthreads(), the dynamic shared array per block, warp shuffles (through the block's barrier,
-// so every thread of the block must reach them, as in the kernels that use them), and the atomics
-// and bit casts the loopy BP kernels use. A check of the kernels' logic where there is no GPU, not
-// of their speed.
+// so every thread of the block must reach them, as in the kernels that use them), the atomics and
+// bit casts the loopy BP kernels use, and the multiply-high of the generic tensor kernels. A check
+// of the kernels' logic where there is no GPU, not of their speed.
 #pragma once
 
 #include <atomic>
@@ -60,6 +60,20 @@ inline double __shfl_down_sync(unsigned, double v, unsigned delta) {
     const double r = lane + delta < 32 && t + delta < blockDim.x ? emuExchange[t + delta] : v;
     emuBarrier->arrive_and_wait();
     return r;
+}
+
+inline double __shfl_xor_sync(unsigned, double v, int mask) {
+    const unsigned t = threadIdx.x;
+    emuExchange[t] = v;
+    emuBarrier->arrive_and_wait();
+    const unsigned from = t ^ static_cast<unsigned>(mask);
+    const double r = from < blockDim.x ? emuExchange[from] : v;
+    emuBarrier->arrive_and_wait();
+    return r;
+}
+
+inline unsigned __umulhi(unsigned a, unsigned b) {
+    return static_cast<unsigned>((static_cast<unsigned long long>(a) * b) >> 32);
 }
 
 // A kernel without barriers: every thread of every block in turn.

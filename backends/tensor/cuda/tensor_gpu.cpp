@@ -87,6 +87,10 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
     // Out of core a step uploads only the input rows its chunk of output rows reads; a row group
     // reaches past the chunk.
     p.kernels.rowGroups &= !p.plan.outOfCore;
+    // Out of core every op keeps its specialised kernel: the chunked launcher passes elimination
+    // ranges, not generic kernels' shapes (generic_tensor_kernels.h), and its ops are large.
+    if (p.plan.outOfCore)
+        p.kernels.genericMaxWork = 0;
     // In core, 32-bit tables where every value provably stays exact (narrow_costs.h); the
     // out-of-core path keeps doubles (its host tables are the caller's).
     const char *narrow = std::getenv("ZBDDC_GPU_FLOAT32");

@@ -239,6 +239,9 @@ Result<std::vector<std::vector<double>>> runChunkedOnDevice(Device &d, const Ten
             auto f = module.function(o);
             if (!f)
                 return f.error();
+            if (!module.shapeOf(o).empty())
+                return error("internal error: op " + std::to_string(o) +
+                             " has a generic kernel on the out-of-core path");
             const bool warp = usesWarpPerRow(program, o, options.kernels);
             uint64_t step = 0;
             for (uint64_t c = 0; c < cp.chunks; ++c) {

@@ -1,4 +1,5 @@
 #include "backends/tensor/cuda/tensor_kernels.h"
+#include "backends/tensor/cuda/generic_tensor_kernels.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -378,12 +379,12 @@ std::string generateTensorProgramSource(const TensorProgram &program,
     std::ostringstream o;
     o << tensorKernelPrelude(program, options);
     for (uint32_t op : ops)
-        emitKernel(o, program, op, options, tensorKernelName(op));
+        o << tensorKernelText(program, op, options, tensorKernelName(op));
     return o.str();
 }
 
 std::string tensorKernelPrelude(const TensorProgram &program, const TensorKernelOptions &options) {
-    return kPrelude + semiringFunctions(program.semiring, options.float32);
+    return kPrelude + semiringFunctions(program.semiring, options.float32) + genericKernelPrelude();
 }
 
 TensorKernelSet distinctTensorKernels(const TensorProgram &program,
@@ -394,8 +395,10 @@ TensorKernelSet distinctTensorKernels(const TensorProgram &program,
     for (uint32_t o = 0; o < program.ops.size(); ++o) {
         std::string text = tensorKernelText(program, o, options, kTensorKernelPlaceholder);
         const auto [it, added] = seen.emplace(std::move(text), set.texts.size());
-        if (added)
+        if (added) {
             set.texts.push_back(it->first);
+            set.genericKernels += usesGenericKernel(program, o, options);
+        }
         set.kernelOf[o] = it->second;
     }
     return set;
@@ -403,6 +406,8 @@ TensorKernelSet distinctTensorKernels(const TensorProgram &program,
 
 std::string tensorKernelText(const TensorProgram &program, uint32_t op,
                              const TensorKernelOptions &options, std::string_view name) {
+    if (usesGenericKernel(program, op, options))
+        return genericKernelText(program, op, options, name);
     std::ostringstream o;
     emitKernel(o, program, op, options, name);
     return o.str();

@@ -23,6 +23,18 @@
 
 namespace zbddc::cuda {
 
+// Rows × eliminated values (the entries an op walks) up to which an op runs its family's generic
+// kernel (generic_tensor_kernels.h; TensorKernelOptions::genericMaxWork's default). 2^20 entries
+// are about four waves of an H100's resident threads (132 SMs × 2,048): such an op's time is a
+// launch and a few dependent loads per thread, and the generic kernel differs from the specialised
+// one in an add per division (its divisors are run-time words, divided by multiply-high and shift
+// as a constant is), a loop over the eliminated values it does not unroll, and small inputs read
+// through L1 rather than staged in shared memory. Measured without a GPU (bench/jt_kernels, 700 cases): ops under it walk 0.65% of munin's
+// entries, 1.7% of pigs', 0.01% of munin1's, yet are 85%, 95% and 76% of their ops; munin keeps
+// 386 distinct kernels of 1,008 and NVRTC's CPU time falls from 28.6 s to 12.6 s (2^16 keeps 753
+// kernels; 2^22, 314 for 1.5% of the entries).
+inline constexpr uint64_t kGenericMaxWork = uint64_t{1} << 20;
+
 struct TensorKernelOptions {
     unsigned blockThreads = 256;
     unsigned warpRowThreshold = 32;    // eliminated spaces at least this large use warp-per-row
@@ -43,6 +55,9 @@ struct TensorKernelOptions {
     // Tables as 32-bit floats (the kernels' zb_val; inputs and output pointers of that type), where
     // narrow_costs.h proves every value exact: half the bytes moved per entry.
     bool float32 = false;
+    // Ops that walk at most this many entries share their family's generic kernel
+    // (generic_tensor_kernels.h); 0: every op specialised.
+    uint64_t genericMaxWork = kGenericMaxWork;
 };
 
 // Name of the kernel of op `op` in the generated module.
@@ -62,7 +77,8 @@ std::string generateTensorProgramSource(const TensorProgram &program,
                                         std::span<const uint32_t> ops);
 
 // The parts of such a source: the prelude (types, semiring functions), then each op's kernel
-// under a name of the caller's. Ops of the same shape get the same kernel text.
+// under a name of the caller's. Ops of the same shape get the same kernel text, and small ops of
+// one family the same generic text (generic_tensor_kernels.h: its launch passes the op's shape).
 std::string tensorKernelPrelude(const TensorProgram &program, const TensorKernelOptions &options);
 std::string tensorKernelText(const TensorProgram &program, uint32_t op,
                              const TensorKernelOptions &options, std::string_view name);
@@ -74,6 +90,7 @@ inline constexpr const char *kTensorKernelPlaceholder = "zb_kernel_";
 struct TensorKernelSet {
     std::vector<std::string> texts; // in the order of first use
     std::vector<uint32_t> kernelOf; // by op: index into texts
+    size_t genericKernels = 0;      // texts that are generic_tensor_kernels.h's
 };
 TensorKernelSet distinctTensorKernels(const TensorProgram &program,
                                       const TensorKernelOptions &options);

@@ -1,11 +1,12 @@
 #include "backends/tensor/cuda/tensor_modules.h"
+#include "backends/tensor/cuda/generic_tensor_kernels.h"
+#include "backends/tensor/cuda/tensor_module_sources.h"
 #include "support/progress.h"
 
 #include "backends/cuda/device_module.h"
 #include "backends/cuda/nvrtc.h"
 
 #include <algorithm>
-#include <cstring>
 #include <deque>
 #include <future>
 #include <map>
@@ -16,13 +17,6 @@
 namespace zbddc::cuda {
 
 namespace {
-// A distinct kernel's name in its module.
-std::string kernelName(uint32_t kernel) {
-    return "zb_k" + std::to_string(kernel);
-}
-
-// Kernels per module at least: below this a compile is short and one module keeps one cache entry.
-constexpr size_t kKernelsPerGroup = 64;
 
 // Modules loaded in this process, by device and source (hash and length), the oldest dropped
 // beyond kKeptModules: a module is a few hundred KiB of device code.
@@ -58,56 +52,39 @@ Result<TensorModules> TensorModules::compile(Device &device, const TensorProgram
                                              const TensorKernelOptions &options) {
     const size_t ops = program.ops.size();
     TensorModules out;
-    TensorKernelSet set = distinctTensorKernels(program, options);
-    out.kernelOf_ = std::move(set.kernelOf);
-    const std::vector<std::string> &kernels = set.texts;
-    const size_t count = kernels.size();
     const size_t threads = std::max(1u, std::thread::hardware_concurrency());
-    const size_t groups = std::clamp<size_t>(count / kKernelsPerGroup, 1, threads);
-    out.moduleOf_.resize(count);
-    std::vector<std::vector<uint32_t>> members(groups);
-    for (uint32_t k = 0; k < count; ++k) { // first use order: a level's kernels are near
-        out.moduleOf_[k] = static_cast<uint32_t>(k * groups / std::max<size_t>(count, 1));
-        members[out.moduleOf_[k]].push_back(k);
-    }
-    const std::string prelude = tensorKernelPrelude(program, options);
-    auto sourceOf = [&](const std::vector<uint32_t> &group) {
-        std::string source = prelude;
-        for (uint32_t k : group) {
-            std::string text = kernels[k];
-            text.replace(text.find(kTensorKernelPlaceholder), std::strlen(kTensorKernelPlaceholder),
-                         kernelName(k));
-            source += text;
+    TensorModuleSources sources = tensorModuleSources(program, options, threads);
+    out.kernelOf_ = std::move(sources.kernelOf);
+    out.moduleOf_ = std::move(sources.moduleOf);
+    out.shapeBegin_.push_back(0);
+    for (uint32_t o = 0; o < ops; ++o) {
+        if (usesGenericKernel(program, o, options)) {
+            const std::vector<uint32_t> words = genericKernelShape(program, o);
+            out.shapeWords_.insert(out.shapeWords_.end(), words.begin(), words.end());
         }
-        return source;
-    };
-    NvrtcOptions nvrtc;
-    nvrtc.arch = device.info().arch();
-    // Each thread compiles its group and loads it: loading PTX runs the driver's own compiler
-    // (ptxas), as slow as NVRTC, so it must not be serial either.
+        out.shapeBegin_.push_back(out.shapeWords_.size());
+    }
+    // Each thread compiles its module and loads it: loading a PTX (where NVRTC does not know the
+    // device) runs the driver's own compiler, as slow as NVRTC, so it must not be serial either.
     struct Loaded {
         std::shared_ptr<const Module> module;
         bool fromCache = false, loadedBefore = false;
     };
     std::vector<std::future<Result<Loaded>>> loaded;
-    for (const std::vector<uint32_t> &group : members)
-        loaded.push_back(std::async(std::launch::async, [&, group]() -> Result<Loaded> {
-            const std::string source = sourceOf(group);
+    for (const std::string &source : sources.modules)
+        loaded.push_back(std::async(std::launch::async, [&]() -> Result<Loaded> {
             const auto key = std::make_tuple(device.info().ordinal,
                                              std::hash<std::string>{}(source), source.size());
             if (auto kept = loadedModules().find(key))
                 return Loaded{std::move(kept), true, true};
-            auto ptx = compileToPtx(source, "zbddc_tensor_program.cu", nvrtc);
-            if (!ptx)
-                return ptx.error();
-            auto module = device.loadModule(ptx->ptx);
-            if (!module)
-                return module.error();
-            auto shared = std::make_shared<const Module>(std::move(*module));
+            auto compiled = compileForDevice(device, source, "zbddc_tensor_program.cu");
+            if (!compiled)
+                return compiled.error();
+            auto shared = std::make_shared<const Module>(std::move(compiled->module));
             loadedModules().keep(key, shared);
-            return Loaded{std::move(shared), ptx->fromCache, false};
+            return Loaded{std::move(shared), compiled->fromCache, false};
         }));
-    ProgressLine line("compiling GPU kernels (" + std::to_string(count) + " for " +
+    ProgressLine line("compiling GPU kernels (" + std::to_string(sources.kernels) + " for " +
                       std::to_string(ops) + " ops) in groups");
     for (size_t g = 0; g < loaded.size(); ++g) {
         auto l = loaded[g].get();
@@ -123,7 +100,7 @@ Result<TensorModules> TensorModules::compile(Device &device, const TensorProgram
 
 Result<FunctionHandle> TensorModules::function(uint32_t op) const {
     const uint32_t k = kernelOf_[op];
-    return modules_[moduleOf_[k]]->function(kernelName(k));
+    return modules_[moduleOf_[k]]->function(tensorModuleKernelName(k));
 }
 
 } // namespace zbddc::cuda

@@ -4,13 +4,16 @@
 // groups of kernels compile concurrently, each into its own module (and its own cache entry). Small
 // programs stay one module. Loaded modules are kept for the process, by device and source, so a
 // program solved again (a benchmark's timed run, a library host's second call) neither compiles nor
-// loads: loading PTX runs the driver's own compiler, tens of milliseconds for a hundred kernels.
+// loads: loading PTX runs the driver's own compiler, tens of milliseconds for a hundred kernels
+// (nvrtc.h: CUBIN where NVRTC knows the device, which the driver loads without compiling).
+// Small ops share their family's generic kernel, each with its own shape words (shapeOf).
 #pragma once
 
 #include "backends/cuda/driver.h"
 #include "backends/tensor/cuda/tensor_kernels.h"
 
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace zbddc::cuda {
@@ -21,6 +24,11 @@ class TensorModules {
                                          const TensorKernelOptions &options);
     // The kernel of op `op`.
     Result<FunctionHandle> function(uint32_t op) const;
+    // Op `op`'s shape words where it runs a generic kernel (its last argument, passed by value:
+    // generic_tensor_kernels.h), else empty.
+    std::span<const uint32_t> shapeOf(uint32_t op) const {
+        return {shapeWords_.data() + shapeBegin_[op], shapeBegin_[op + 1] - shapeBegin_[op]};
+    }
     bool fromCache() const { return fromCache_; }
     bool loadedBefore() const { return loadedBefore_; } // every module came from this process
     size_t size() const { return modules_.size(); }
@@ -29,6 +37,8 @@ class TensorModules {
     std::vector<std::shared_ptr<const Module>> modules_;
     std::vector<uint32_t> kernelOf_; // by op: its kernel
     std::vector<uint32_t> moduleOf_; // by kernel
+    std::vector<uint32_t> shapeWords_;
+    std::vector<size_t> shapeBegin_; // by op, and one past the last: its words in shapeWords_
     bool fromCache_ = true;
     bool loadedBefore_ = true;
 };

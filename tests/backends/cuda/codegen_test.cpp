@@ -90,6 +90,50 @@ TEST_CASE("the second compile of the same source comes from the disk cache", "[c
     fs::remove_all(nv.cacheDir);
 }
 
+TEST_CASE("compileForArch: CUBIN for an architecture NVRTC knows, cached apart from the PTX; PTX "
+          "for one it does not",
+          "[cuda][nvrtc]") {
+    NvrtcOptions nv;
+    nv.cacheDir = freshCacheDir("cubin");
+    KernelShape shape;
+    shape.typeCode = kCatalogue;
+    const std::string src = generateKernelSource(shape);
+    const std::string elf = std::string("\x7f") + "ELF";
+    REQUIRE(nvrtcSupportsArch("sm_90"));
+    CHECK(!nvrtcSupportsArch("compute_90"));
+    CHECK(!nvrtcSupportsArch("sm_9999"));
+    CHECK(!nvrtcSupportsArch("sm_"));
+    auto cubin = compileForArch(src, "m.cu", nv);
+    REQUIRE(cubin.ok());
+    CHECK(cubin->cubin);
+    CHECK(!cubin->fromCache);
+    CHECK(cubin->image.rfind(elf, 0) == 0);
+    // The same source and options as PTX is another cache entry, never the CUBIN read as PTX.
+    auto ptx = compileToPtx(src, "m.cu", nv);
+    REQUIRE(ptx.ok());
+    CHECK(!ptx->fromCache);
+    CHECK(ptx->ptx.find(".target sm_90") != std::string::npos);
+    auto again = compileForArch(src, "m.cu", nv);
+    REQUIRE(again.ok());
+    CHECK(again->fromCache);
+    CHECK(again->cubin);
+    CHECK(again->image == cubin->image);
+    // Another architecture is another key.
+    nv.arch = "sm_80";
+    auto other = compileForArch(src, "m.cu", nv);
+    REQUIRE(other.ok());
+    CHECK(!other->fromCache);
+    CHECK(other->image != cubin->image);
+    // A device newer than NVRTC: PTX for the newest virtual architecture NVRTC has.
+    nv.arch = "sm_9999";
+    auto newer = compileForArch(src, "m.cu", nv);
+    REQUIRE(newer.ok());
+    CHECK(!newer->cubin);
+    CHECK(newer->image.rfind(elf, 0) != 0);
+    CHECK(newer->image.find(".target sm_") != std::string::npos);
+    fs::remove_all(nv.cacheDir);
+}
+
 TEST_CASE("--emit=cu and --emit=ptx need no GPU; bad options are refused", "[cuda][nvrtc]") {
     Circuit c;
     c.addInputInfo({});

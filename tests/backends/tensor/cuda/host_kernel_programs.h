@@ -1,11 +1,18 @@
 // The programs whose generated tensor kernels tensor_kernels_host_test runs on the host: random
 // bucket programs (fused and not, with evidence), each with kernel options that reach the
-// row-group path on small tables. The build-time helper (emit_host_tensor_kernels) writes their
-// kernels and the test rebuilds the same programs, so both call this.
+// row-group path on small tables; and for the generic kernels (generic_tensor_kernels.h) the same
+// programs and batched junction trees (slices, InverseMax, marginals), each written both ways. The
+// build-time helper (emit_host_tensor_kernels) writes their kernels and the test rebuilds the same
+// programs, so both call this.
 #pragma once
 
 #include "backends/tensor/cuda/tensor_kernels.h"
 #include "compiler/elimination/bucket_program.h"
+#include "compiler/junction_tree/build_junction_tree.h"
+#include "compiler/junction_tree/lower_junction_tree.h"
+#include "compiler/junction_tree/moral_graph.h"
+
+#include "tests/support/bn_brute_force.h"
 
 #include "tests/support/min_fill_order.h"
 #include "tests/support/random_networks.h"
@@ -44,6 +51,46 @@ inline cuda::TensorKernelOptions hostKernelOptions(int program) {
     o.rowGroupMaxSize = 2 + program % 7;
     o.sharedInputMaxEntries = 0;
     o.warpRowThreshold = 64;
+    o.genericMaxWork = 0; // the specialised kernels: hostGenericOptions covers the generic ones
+    return o;
+}
+
+// hostKernelPrograms, then batched junction trees of random networks: sum-product with marginals
+// (and their InverseMax rescaling) and max-product, every variable observed (evidence slices).
+inline constexpr int kHostGenericPrograms = kHostKernelPrograms + 4;
+
+inline std::vector<TensorProgram> hostGenericPrograms() {
+    std::vector<TensorProgram> programs = hostKernelPrograms();
+    std::mt19937 rng(43);
+    for (int i = 0; i < kHostGenericPrograms - kHostKernelPrograms; ++i) {
+        const BayesNet net = randomBayesNet(rng, 6 + i);
+        auto tree = buildJunctionTree(net, greedyOrder(moralGraph(net), OrderHeuristic::MinFill));
+        if (!tree)
+            throw std::runtime_error(tree.error().str());
+        JunctionTreeLowering lowering;
+        lowering.marginals = i % 2 == 0;
+        lowering.maxProduct = i % 2 == 1;
+        lowering.batch = 3 + i;
+        lowering.batchFastest = true;
+        for (uint32_t v = 0; v < net.variables.size(); ++v)
+            lowering.observed.push_back(v);
+        auto lowered = lowerJunctionTree(net, *tree, lowering);
+        if (!lowered)
+            throw std::runtime_error(lowered.error().str());
+        programs.push_back(std::move(lowered->program));
+    }
+    return programs;
+}
+
+// Every op specialised (generic = false) or generic: no row groups and no shared-memory staging
+// (either would keep an op specialised), warp per row from 8 eliminated values so that both
+// generic variants run.
+inline cuda::TensorKernelOptions hostGenericOptions(bool generic) {
+    cuda::TensorKernelOptions o;
+    o.rowGroups = false;
+    o.sharedInputMaxEntries = 0;
+    o.warpRowThreshold = 8;
+    o.genericMaxWork = generic ? UINT64_MAX : 0;
     return o;
 }
 

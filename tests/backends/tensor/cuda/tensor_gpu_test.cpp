@@ -7,12 +7,17 @@
 #include "backends/tensor/cuda/narrow_costs.h"
 #include "backends/tensor/cuda/tensor_gpu.h"
 #include "compiler/elimination/bucket_program.h"
+#include "compiler/junction_tree/build_junction_tree.h"
+#include "compiler/junction_tree/lower_junction_tree.h"
+#include "compiler/junction_tree/moral_graph.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "compiler/frontends/wcsp/wcsp_reader.h"
 #include "ir/tensor_interpret.h"
 #include "runtime/bucket_elimination/solve_be.h"
 
 #include "tests/catch.hpp"
+#include "tests/support/bn_brute_force.h"
+#include "tests/support/close.h"
 #include "tests/support/int64_programs.h"
 #include "tests/support/min_fill_order.h"
 #include "tests/support/random_programs.h"
@@ -58,6 +63,63 @@ TEST_CASE("GPU tensor kernels equal the reference interpreter table by table", "
         INFO("trial " << trial << ": " << (gpu ? "" : gpu.error().str()));
         REQUIRE(gpu.ok());
         CHECK(*gpu == *ref);
+    }
+}
+
+TEST_CASE("GPU generic kernels equal the interpreter, as the specialised kernels do", "[gpu]") {
+    // Every op specialised, then every op that can be generic generic (generic_tensor_kernels.h:
+    // its shape words passed at launch, op_launch.cpp): bucket programs on integer costs exactly,
+    // batched junction trees (slices, InverseMax, warp per row) to rounding.
+    std::mt19937 rng(19);
+    for (int trial = 0; trial < 16; ++trial) {
+        TensorProgram p;
+        if (trial % 2 == 0) {
+            const CostNetwork net =
+                testing::randomNetwork(rng, 3 + rng() % 7, 2 + rng() % 10, 6, 4, 50, trial % 4 == 2);
+            std::vector<uint32_t> evidence(net.numVariables(), UINT32_MAX);
+            evidence[0] = 0;
+            auto bucket = buildBucketProgram(net, minFillOrder(net), {trial % 4 == 0, evidence});
+            REQUIRE(bucket.ok());
+            p = std::move(*bucket);
+        } else {
+            const BayesNet net = testing::randomBayesNet(rng, 6 + trial / 2);
+            auto tree =
+                buildJunctionTree(net, greedyOrder(moralGraph(net), OrderHeuristic::MinFill));
+            REQUIRE(tree.ok());
+            JunctionTreeLowering lowering;
+            lowering.marginals = trial % 4 == 1;
+            lowering.maxProduct = trial % 4 == 3;
+            lowering.batch = 5 + trial;
+            lowering.batchFastest = true;
+            for (uint32_t v = 0; v < net.variables.size(); ++v)
+                lowering.observed.push_back(v);
+            auto lowered = lowerJunctionTree(net, *tree, lowering);
+            REQUIRE(lowered.ok());
+            p = std::move(lowered->program);
+        }
+        auto ref = interpretTensorProgram(p);
+        REQUIRE(ref.ok());
+        for (const uint64_t genericMaxWork : {uint64_t{0}, UINT64_MAX}) {
+            GpuExecOptions o;
+            o.kernels.genericMaxWork = genericMaxWork;
+            o.kernels.warpRowThreshold = trial % 3 ? 8 : 32;
+            o.chunkRows = trial % 5 == 0 ? 7 : o.chunkRows; // launches that begin mid-table
+            auto gpu = runTensorProgramCuda(p, o);
+            INFO("trial " << trial << ", generic up to " << genericMaxWork << ": "
+                          << (gpu ? "" : gpu.error().str()));
+            REQUIRE(gpu.ok());
+            if (trial % 2 == 0) {
+                CHECK(*gpu == *ref);
+                continue;
+            }
+            for (size_t t = 0; t < p.tables.size(); ++t) {
+                if (p.tables[t].input)
+                    continue;
+                REQUIRE((*gpu)[t].size() == (*ref)[t].size());
+                for (size_t r = 0; r < (*ref)[t].size(); ++r)
+                    CHECK(testing::close((*gpu)[t][r], (*ref)[t][r]));
+            }
+        }
     }
 }
 

@@ -1,13 +1,17 @@
 // The generated tensor kernels on the host (tests/support/cuda_host_shim.h) against the reference
 // interpreter, table by table: random bucket programs whose kernels take the row-group path
 // (tensor_kernels.h) on every table they can, launched over whole tables in the chunks the GPU
-// executor uses, and over ranges that cut row groups (as a device's share of rows does). Checks
-// the kernels' indexing where CI has no GPU; test_wcsp_gpu runs them on a device.
+// executor uses, and over ranges that cut row groups (as a device's share of rows does); and the
+// generic kernels (generic_tensor_kernels.h) of bucket programs and batched junction trees, every
+// op generic, against the same ops' specialised kernels and the interpreter. Checks the kernels'
+// indexing where CI has no GPU; test_wcsp_gpu runs them on a device.
+#include "backends/tensor/cuda/generic_tensor_kernels.h"
 #include "backends/tensor/cuda/tensor_kernels.h"
 #include "ir/tensor_interpret.h"
 
 #include "tests/backends/tensor/cuda/host_kernel_programs.h"
 #include "tests/catch.hpp"
+#include "tests/support/close.h"
 #include "tests/support/cuda_host_shim.h"
 
 namespace zbddc::testing::cuda_host {
@@ -22,21 +26,26 @@ namespace {
 
 constexpr unsigned kBlock = 32, kMaxGrid = 3; // a few blocks, so threads loop over the rows
 
-// Op `o` of program `i` over output rows [begin, begin + count).
-void launchRange(int i, const TensorProgram &p, uint32_t o, const cuda::TensorKernelOptions &opt,
-                 const std::vector<const double *> &inputs, double *out, uint64_t begin,
-                 uint64_t count) {
+// Op `o` of a program whose kernels are `ops` over output rows [begin, begin + count); a warp per
+// row runs each block's threads together (its shuffles meet at the block's barrier).
+void launchRange(cuda_host::Kernel *const *ops, const TensorProgram &p, uint32_t o,
+                 const cuda::TensorKernelOptions &opt, const std::vector<const double *> &inputs,
+                 double *out, uint64_t begin, uint64_t count) {
     const uint64_t threads = cuda::kernelThreads(p, o, opt, begin, count);
     const unsigned grid =
         static_cast<unsigned>(std::clamp<uint64_t>((threads + kBlock - 1) / kBlock, 1, kMaxGrid));
-    cuda_host::Kernel *kernel = cuda_host::programOps[i][o];
-    cuda_host::launch(grid, kBlock, [&] { kernel(inputs.data(), out + begin, begin, count); });
+    cuda_host::Kernel *kernel = ops[o];
+    auto run = [&] { kernel(inputs.data(), out + begin, begin, count); };
+    if (cuda::usesWarpPerRow(p, o, opt))
+        cuda_host::launchBlocks(grid, kBlock, 0, run);
+    else
+        cuda_host::launch(grid, kBlock, run);
 }
 
-// Every table of program `i`, each op launched over `ranges(rows)`.
+// Every table of a program whose kernels are `ops`, each op launched over `ranges(rows)`.
 template <class Ranges>
-std::vector<std::vector<double>> runOnHost(int i, const TensorProgram &p, Ranges ranges) {
-    const cuda::TensorKernelOptions opt = hostKernelOptions(i);
+std::vector<std::vector<double>> runOnHost(cuda_host::Kernel *const *ops, const TensorProgram &p,
+                                           const cuda::TensorKernelOptions &opt, Ranges ranges) {
     std::vector<std::vector<double>> tables(p.tables.size());
     for (size_t t = 0; t < p.tables.size(); ++t)
         tables[t] = p.tables[t].input ? p.tables[t].denseValues()
@@ -47,7 +56,7 @@ std::vector<std::vector<double>> runOnHost(int i, const TensorProgram &p, Ranges
             inputs.push_back(tables[in].data());
         std::vector<double> &out = tables[p.ops[o].output];
         for (const auto &[begin, count] : ranges(p, o, opt, out.size()))
-            launchRange(i, p, o, opt, inputs, out.data(), begin, count);
+            launchRange(ops, p, o, opt, inputs, out.data(), begin, count);
     }
     return tables;
 }
@@ -91,7 +100,8 @@ TEST_CASE("generated tensor kernels, row groups included, equal the interpreter 
                 r.emplace_back(b, std::min(step, rows - b));
             return r;
         };
-        checkComputed(p, runOnHost(i, p, chunks), *ref);
+        const cuda::TensorKernelOptions opt = hostKernelOptions(i);
+        checkComputed(p, runOnHost(cuda_host::programOps[i], p, opt, chunks), *ref);
         // Ranges of random length that start and end inside row groups.
         const auto cuts = [&rng](const TensorProgram &, uint32_t, const cuda::TensorKernelOptions &,
                                  uint64_t rows) {
@@ -103,7 +113,7 @@ TEST_CASE("generated tensor kernels, row groups included, equal the interpreter 
             }
             return r;
         };
-        checkComputed(p, runOnHost(i, p, cuts), *ref);
+        checkComputed(p, runOnHost(cuda_host::programOps[i], p, opt, cuts), *ref);
     }
     // The programs reach the path the test is for, with groups of more than two rows apart.
     CHECK(grouped >= 20);
@@ -151,4 +161,81 @@ TEST_CASE("row groups: the variable read once per group, and what keeps an op a 
     o.eliminationRange = true; // out of core, the eliminated space split: a row per thread
     CHECK(cuda::rowGroupOf(p, 0, o).size == 1);
     CHECK(cuda::kernelThreads(p, 0, o, 0, 480) == 480);
+}
+
+TEST_CASE("generic tensor kernels give the specialised kernels' tables, and the interpreter's",
+          "[tensor][kernels][generic]") {
+    const std::vector<TensorProgram> programs = hostGenericPrograms();
+    REQUIRE(programs.size() == std::size(cuda_host::genericOps));
+    const cuda::TensorKernelOptions special = hostGenericOptions(false);
+    const cuda::TensorKernelOptions generic = hostGenericOptions(true);
+    std::mt19937 rng(6);
+    int genericOps = 0, warpOps = 0, inverseMax = 0, slices = 0, empty = 0;
+    for (int i = 0; i < kHostGenericPrograms; ++i) {
+        const TensorProgram &p = programs[i];
+        INFO("program " << i);
+        auto ref = interpretTensorProgram(p);
+        REQUIRE(ref.ok());
+        for (uint32_t o = 0; o < p.ops.size(); ++o) {
+            CHECK(!cuda::usesGenericKernel(p, o, special));
+            if (!cuda::usesGenericKernel(p, o, generic))
+                continue;
+            ++genericOps;
+            warpOps += cuda::usesWarpPerRow(p, o, generic);
+            inverseMax += p.ops[o].kind == TensorOpKind::InverseMax;
+            slices += p.ops[o].kind == TensorOpKind::SliceEvidence;
+            empty += p.tables[p.ops[o].output].scope.empty();
+        }
+        // Launches of random length, so that rows begin anywhere in a table.
+        const auto cuts = [&rng](const TensorProgram &, uint32_t, const cuda::TensorKernelOptions &,
+                                 uint64_t rows) {
+            std::vector<Range> r;
+            for (uint64_t b = 0; b < rows;) {
+                const uint64_t n = std::min<uint64_t>(1 + rng() % 13, rows - b);
+                r.emplace_back(b, n);
+                b += n;
+            }
+            return r;
+        };
+        const auto bySpecial = runOnHost(cuda_host::specialOps[i], p, special, cuts);
+        const auto byGeneric = runOnHost(cuda_host::genericOps[i], p, generic, cuts);
+        // The interpreter sums a warp's share of a row in another order: equal to rounding.
+        for (size_t t = 0; t < p.tables.size(); ++t) {
+            INFO("table " << t);
+            CHECK(byGeneric[t] == bySpecial[t]); // the same arithmetic in the same order
+            if (p.tables[t].input)
+                continue;
+            REQUIRE(byGeneric[t].size() == ref->at(t).size());
+            for (size_t r = 0; r < byGeneric[t].size(); ++r)
+                CHECK(close(byGeneric[t][r], (*ref)[t][r]));
+        }
+    }
+    // The programs reach every variant and kind of generic kernel.
+    CHECK(genericOps >= 150);
+    CHECK(warpOps >= 10);
+    CHECK(inverseMax >= 5);
+    CHECK(slices >= 3);
+    CHECK(empty >= 2);
+}
+
+TEST_CASE("a generic kernel's division by a run-time domain is exact below 2^31",
+          "[tensor][kernels][generic]") {
+    // zb_div as the kernels compute it (cuda_host_shim.h's __umulhi), against the / operator.
+    auto divide = [](uint32_t n, uint32_t d) {
+        const cuda::GenericDivider g = cuda::genericDivider(d);
+        return (cuda_host::__umulhi(n, g.mul) + n) >> g.shift;
+    };
+    std::mt19937 rng(7);
+    const uint32_t top = 0x7fffffffu;
+    for (uint32_t d = 1; d <= 4096; ++d)
+        for (uint32_t n : {0u, 1u, d - 1, d, d + 1, top, top - 1, top - d, top / d * d,
+                           top / d * d - 1, static_cast<uint32_t>(rng() & top)}) {
+            INFO("n " << n << ", d " << d);
+            REQUIRE(divide(n, d) == n / d);
+        }
+    for (int trial = 0; trial < 200000; ++trial) {
+        const uint32_t d = 1 + static_cast<uint32_t>(rng() & top), n = rng() & top;
+        INFO("n " << n << ", d " << d);
+        REQUIRE(divide(n, d) == n / d);
+    }
 }

@@ -1,7 +1,9 @@
 // Every kernel the generator writes compiles with NVRTC (no GPU needed): random programs of every
-// op kind and both kernel variants, every semiring, and the SPOT5 404 program.
+// op kind and both kernel variants, specialised and generic, every semiring, and the SPOT5 404
+// program.
 #include "backends/cuda/nvrtc.h"
 #include "backends/tensor/cuda/tensor_kernels.h"
+#include "backends/tensor/cuda/tensor_module_sources.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "compiler/junction_tree/build_junction_tree.h"
@@ -21,18 +23,28 @@ using namespace zbddc::cuda;
 using zbddc::testing::minFillOrder;
 
 namespace {
-// Compiles the program's kernels and checks every op's entry is there; returns the PTX.
-std::string checkCompiles(const TensorProgram &p, const TensorKernelOptions &ko) {
-    const std::string src = generateTensorProgramSource(p, ko);
-    NvrtcOptions nv;
-    nv.arch = "sm_90";
-    nv.useCache = false;
-    auto ptx = compileToPtx(src, "tensor.cu", nv);
-    INFO(src);
-    REQUIRE(ptx.ok());
-    for (uint32_t op = 0; op < p.ops.size(); ++op)
-        CHECK(ptx->ptx.find(".entry " + tensorKernelName(op) + "(") != std::string::npos);
-    return ptx->ptx;
+// Compiles the program's kernels and checks every op's entry is there: with `ko` as given, or
+// (bothWays) each op specialised, then each op that can be generic (generic_tensor_kernels.h)
+// generic. Returns the PTX, both one after the other.
+std::string checkCompiles(const TensorProgram &p, TensorKernelOptions ko, bool bothWays = true) {
+    std::string both;
+    const uint64_t given = ko.genericMaxWork;
+    for (const uint64_t genericMaxWork : {uint64_t{0}, UINT64_MAX}) {
+        ko.genericMaxWork = bothWays ? genericMaxWork : given;
+        const std::string src = generateTensorProgramSource(p, ko);
+        NvrtcOptions nv;
+        nv.arch = "sm_90";
+        nv.useCache = false;
+        auto ptx = compileToPtx(src, "tensor.cu", nv);
+        INFO(src);
+        REQUIRE(ptx.ok());
+        for (uint32_t op = 0; op < p.ops.size(); ++op)
+            CHECK(ptx->ptx.find(".entry " + tensorKernelName(op) + "(") != std::string::npos);
+        both += ptx->ptx;
+        if (!bothWays)
+            break;
+    }
+    return both;
 }
 } // namespace
 
@@ -143,10 +155,10 @@ TEST_CASE("generated tensor kernels compile with NVRTC: SPOT5 404", "[cuda][nvrt
     REQUIRE(net.ok());
     auto p = buildBucketProgram(*net, minFillOrder(*net));
     REQUIRE(p.ok());
-    checkCompiles(*p, {});
+    checkCompiles(*p, {}, false); // large ops specialised, small ones generic
     TensorKernelOptions narrow;
     narrow.float32 = true;
-    checkCompiles(*p, narrow);
+    checkCompiles(*p, narrow, false);
 }
 
 TEST_CASE("generated tensor kernels compile with NVRTC: batched junction trees", "[cuda][nvrtc]") {
@@ -173,11 +185,13 @@ TEST_CASE("generated tensor kernels compile with NVRTC: batched junction trees",
     }
 }
 
-TEST_CASE("ops of one shape share one kernel text, and the distinct kernels compile",
+TEST_CASE("ops of one shape share one kernel text, small ops their family's generic one, and the "
+          "modules compile to CUBIN",
           "[cuda][nvrtc]") {
-    // A batched junction tree repeats shapes (evidence tables, rescaling of equal separators).
+    // A batched junction tree repeats shapes (evidence tables, rescaling of equal separators), and
+    // its small ops of different shapes fall into few generic families.
     std::mt19937 rng(12);
-    size_t ops = 0, kernels = 0;
+    size_t ops = 0, specialised = 0, withGeneric = 0, generic = 0;
     for (int trial = 0; trial < 3; ++trial) {
         const BayesNet net = testing::randomBayesNet(rng, 12 + trial);
         auto tree = buildJunctionTree(net, greedyOrder(moralGraph(net), OrderHeuristic::MinFill));
@@ -190,33 +204,42 @@ TEST_CASE("ops of one shape share one kernel text, and the distinct kernels comp
         auto lowered = lowerJunctionTree(net, *tree, lowering);
         REQUIRE(lowered.ok());
         const TensorProgram &p = lowered->program;
-        const TensorKernelSet set = distinctTensorKernels(p, {});
-        REQUIRE(set.kernelOf.size() == p.ops.size());
-        for (uint32_t o = 0; o < p.ops.size(); ++o) {
-            REQUIRE(set.kernelOf[o] < set.texts.size());
-            CHECK(set.texts[set.kernelOf[o]] ==
-                  tensorKernelText(p, o, {}, kTensorKernelPlaceholder));
-        }
-        for (size_t a = 0; a < set.texts.size(); ++a)
-            for (size_t b = a + 1; b < set.texts.size(); ++b)
-                CHECK(set.texts[a] != set.texts[b]);
         ops += p.ops.size();
-        kernels += set.texts.size();
-        // Every distinct kernel, renamed as tensor_modules.cpp names them, in one module.
-        std::string src = tensorKernelPrelude(p, {});
-        for (size_t k = 0; k < set.texts.size(); ++k) {
-            std::string text = set.texts[k];
-            text.replace(text.find(kTensorKernelPlaceholder),
-                         std::string(kTensorKernelPlaceholder).size(), "k" + std::to_string(k));
-            src += text;
+        for (const uint64_t genericMaxWork : {uint64_t{0}, kGenericMaxWork}) {
+            TensorKernelOptions ko;
+            ko.genericMaxWork = genericMaxWork;
+            const TensorKernelSet set = distinctTensorKernels(p, ko);
+            REQUIRE(set.kernelOf.size() == p.ops.size());
+            for (uint32_t o = 0; o < p.ops.size(); ++o) {
+                REQUIRE(set.kernelOf[o] < set.texts.size());
+                CHECK(set.texts[set.kernelOf[o]] ==
+                      tensorKernelText(p, o, ko, kTensorKernelPlaceholder));
+            }
+            for (size_t a = 0; a < set.texts.size(); ++a)
+                for (size_t b = a + 1; b < set.texts.size(); ++b)
+                    CHECK(set.texts[a] != set.texts[b]);
+            (genericMaxWork ? withGeneric : specialised) += set.texts.size();
+            generic += set.genericKernels;
+            // The modules TensorModules compiles, as CUBIN for sm_90: every kernel in its module.
+            const TensorModuleSources sources = tensorModuleSources(p, ko, 3);
+            REQUIRE(sources.kernels == set.texts.size());
+            REQUIRE(sources.kernelOf == set.kernelOf);
+            NvrtcOptions nv;
+            nv.arch = "sm_90";
+            nv.useCache = false;
+            for (size_t m = 0; m < sources.modules.size(); ++m) {
+                auto image = compileForArch(sources.modules[m], "distinct.cu", nv);
+                REQUIRE(image.ok());
+                CHECK(image->cubin);
+                CHECK(image->image.rfind(std::string("\x7f") + "ELF", 0) == 0); // an ELF file
+                for (uint32_t k = 0; k < sources.kernels; ++k)
+                    if (sources.moduleOf[k] == m)
+                        CHECK(image->image.find('\0' + tensorModuleKernelName(k) + '\0') !=
+                              std::string::npos);
+            }
         }
-        NvrtcOptions nv;
-        nv.arch = "sm_90";
-        nv.useCache = false;
-        auto ptx = compileToPtx(src, "distinct.cu", nv);
-        REQUIRE(ptx.ok());
-        for (size_t k = 0; k < set.texts.size(); ++k)
-            CHECK(ptx->ptx.find(".entry k" + std::to_string(k) + "(") != std::string::npos);
     }
-    CHECK(kernels < ops); // shapes do repeat
+    CHECK(specialised < ops);         // shapes do repeat
+    CHECK(withGeneric < specialised); // and small ops of different shapes share generic kernels
+    CHECK(generic > 0);
 }
