@@ -82,7 +82,8 @@ rm -rf "$ZBDDC_PEER_DIR"
 for b in "$here"/bench/*; do
     [ -f "$b" ] && [ -x "$b" ] || continue
     name=$(basename "$b")
-    case $name in jt_batch | wcsp_be | wcsp_generate | loopy_bp | copy_bandwidth | *.sh) continue ;; esac # sections below
+    # Sections below, or tools called by hand (jt_kernels: BENCHMARKS.md says how).
+    case $name in jt_batch | jt_kernels | wcsp_be | wcsp_generate | loopy_bp | copy_bandwidth | *.sh) continue ;; esac
     "$b" --json "$out/$name.json" --md "$out/$name.md" >> "$out/bench.log" 2>&1
     rc=$?
     echo "bench $name exit $rc" | tee -a "$summary"
