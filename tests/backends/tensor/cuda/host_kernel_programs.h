@@ -55,8 +55,29 @@ inline cuda::TensorKernelOptions hostKernelOptions(int program) {
     return o;
 }
 
+// A random network's batched junction tree (its min-fill tree), every variable observed (evidence
+// slices), sum-product with marginals (and their InverseMax rescaling) or max-product. Throws
+// where the tree or lowering fails (no Catch here: the build-time helper calls this too).
+inline TensorProgram batchedTreeProgram(const BayesNet &net, uint32_t batch, bool marginals,
+                                        bool maxProduct) {
+    auto tree = buildJunctionTree(net, greedyOrder(moralGraph(net), OrderHeuristic::MinFill));
+    if (!tree)
+        throw std::runtime_error(tree.error().str());
+    JunctionTreeLowering lowering;
+    lowering.marginals = marginals;
+    lowering.maxProduct = maxProduct;
+    lowering.batch = batch;
+    lowering.batchFastest = true;
+    for (uint32_t v = 0; v < net.variables.size(); ++v)
+        lowering.observed.push_back(v);
+    auto lowered = lowerJunctionTree(net, *tree, lowering);
+    if (!lowered)
+        throw std::runtime_error(lowered.error().str());
+    return std::move(lowered->program);
+}
+
 // hostKernelPrograms, then batched junction trees of random networks: sum-product with marginals
-// (and their InverseMax rescaling) and max-product, every variable observed (evidence slices).
+// and max-product.
 inline constexpr int kHostGenericPrograms = kHostKernelPrograms + 4;
 
 inline std::vector<TensorProgram> hostGenericPrograms() {
@@ -64,20 +85,7 @@ inline std::vector<TensorProgram> hostGenericPrograms() {
     std::mt19937 rng(43);
     for (int i = 0; i < kHostGenericPrograms - kHostKernelPrograms; ++i) {
         const BayesNet net = randomBayesNet(rng, 6 + i);
-        auto tree = buildJunctionTree(net, greedyOrder(moralGraph(net), OrderHeuristic::MinFill));
-        if (!tree)
-            throw std::runtime_error(tree.error().str());
-        JunctionTreeLowering lowering;
-        lowering.marginals = i % 2 == 0;
-        lowering.maxProduct = i % 2 == 1;
-        lowering.batch = 3 + i;
-        lowering.batchFastest = true;
-        for (uint32_t v = 0; v < net.variables.size(); ++v)
-            lowering.observed.push_back(v);
-        auto lowered = lowerJunctionTree(net, *tree, lowering);
-        if (!lowered)
-            throw std::runtime_error(lowered.error().str());
-        programs.push_back(std::move(lowered->program));
+        programs.push_back(batchedTreeProgram(net, 3 + i, i % 2 == 0, i % 2 == 1));
     }
     return programs;
 }

@@ -7,14 +7,12 @@
 #include "backends/tensor/cuda/narrow_costs.h"
 #include "backends/tensor/cuda/tensor_gpu.h"
 #include "compiler/elimination/bucket_program.h"
-#include "compiler/junction_tree/build_junction_tree.h"
-#include "compiler/junction_tree/lower_junction_tree.h"
-#include "compiler/junction_tree/moral_graph.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "compiler/frontends/wcsp/wcsp_reader.h"
 #include "ir/tensor_interpret.h"
 #include "runtime/bucket_elimination/solve_be.h"
 
+#include "tests/backends/tensor/cuda/host_kernel_programs.h"
 #include "tests/catch.hpp"
 #include "tests/support/bn_brute_force.h"
 #include "tests/support/close.h"
@@ -74,8 +72,8 @@ TEST_CASE("GPU generic kernels equal the interpreter, as the specialised kernels
     for (int trial = 0; trial < 16; ++trial) {
         TensorProgram p;
         if (trial % 2 == 0) {
-            const CostNetwork net =
-                testing::randomNetwork(rng, 3 + rng() % 7, 2 + rng() % 10, 6, 4, 50, trial % 4 == 2);
+            const CostNetwork net = testing::randomNetwork(rng, 3 + rng() % 7, 2 + rng() % 10, 6, 4,
+                                                           50, trial % 4 == 2);
             std::vector<uint32_t> evidence(net.numVariables(), UINT32_MAX);
             evidence[0] = 0;
             auto bucket = buildBucketProgram(net, minFillOrder(net), {trial % 4 == 0, evidence});
@@ -83,19 +81,7 @@ TEST_CASE("GPU generic kernels equal the interpreter, as the specialised kernels
             p = std::move(*bucket);
         } else {
             const BayesNet net = testing::randomBayesNet(rng, 6 + trial / 2);
-            auto tree =
-                buildJunctionTree(net, greedyOrder(moralGraph(net), OrderHeuristic::MinFill));
-            REQUIRE(tree.ok());
-            JunctionTreeLowering lowering;
-            lowering.marginals = trial % 4 == 1;
-            lowering.maxProduct = trial % 4 == 3;
-            lowering.batch = 5 + trial;
-            lowering.batchFastest = true;
-            for (uint32_t v = 0; v < net.variables.size(); ++v)
-                lowering.observed.push_back(v);
-            auto lowered = lowerJunctionTree(net, *tree, lowering);
-            REQUIRE(lowered.ok());
-            p = std::move(lowered->program);
+            p = testing::batchedTreeProgram(net, 5 + trial, trial % 4 == 1, trial % 4 == 3);
             p.fetch.clear(); // every table downloaded, to compare them all
         }
         auto ref = interpretTensorProgram(p);
@@ -140,8 +126,8 @@ TEST_CASE("GPU out-of-core path (chunked outputs, small budgets) equals the inte
         GpuExecOptions o;
         o.maxInFlight = 1 + trial % 3;
         // From the smallest budget the planner accepts (inputs staged whole) to an eighth more.
-        o.memoryBudgetBytes = testing::smallestBudget(*p, {0, o.maxInFlight, 2048}) +
-                              rng() % (total / 8 + 1);
+        o.memoryBudgetBytes =
+            testing::smallestBudget(*p, {0, o.maxInFlight, 2048}) + rng() % (total / 8 + 1);
         o.kernels.warpRowThreshold = trial % 2 ? 2 : 32;
         GpuExecStats st;
         auto gpu = runTensorProgramCuda(*p, o, &st);
@@ -198,8 +184,9 @@ TEST_CASE("GPU out-of-core steps (sliced inputs, split eliminations, relayout) e
     std::mt19937 rng(29);
     int relaid = 0, split = 0;
     for (int trial = 0; trial < 40; ++trial) {
-        TensorProgram p = trial % 2 ? testing::randomBucketProgram(rng, trial % 3 != 0, trial % 4 == 1)
-                                    : testing::randomWideEliminationProgram(rng);
+        TensorProgram p = trial % 2
+                              ? testing::randomBucketProgram(rng, trial % 3 != 0, trial % 4 == 1)
+                              : testing::randomWideEliminationProgram(rng);
         if (trial % 3 == 2)
             p = testing::scrambleLayouts(std::move(p), rng);
         auto ref = interpretTensorProgram(p);
@@ -309,8 +296,8 @@ TEST_CASE("the VALUE phase on the device picks recoverAssignment's assignment", 
         std::vector<uint32_t> device = host;
         recoverAssignment(*p, *ref, host);
         GpuExecOptions o;
-        o.useGraphs = trial % 2 == 0;       // graph and direct launches alike
-        o.narrowCosts = trial % 4 < 2;      // float tables where they fit, and doubles
+        o.useGraphs = trial % 2 == 0;  // graph and direct launches alike
+        o.narrowCosts = trial % 4 < 2; // float tables where they fit, and doubles
         GpuExecStats st;
         auto optimum = solveTensorProgramCuda(*p, device, o, &st);
         INFO("trial " << trial << ": " << (optimum ? "" : optimum.error().str()));
@@ -406,8 +393,8 @@ TEST_CASE("int64 totals at the limit saturate on the GPU (kernels, out of core, 
     std::mt19937 rng(55);
     int saturated = 0, feasible = 0;
     for (int trial = 0; trial < 12; ++trial) {
-        const CostNetwork net = testing::randomConnectedNetwork(rng, 3 + rng() % 6, 2 + rng() % 8,
-                                                                6, 3, 20, trial % 2);
+        const CostNetwork net =
+            testing::randomConnectedNetwork(rng, 3 + rng() % 6, 2 + rng() % 8, 6, 3, 20, trial % 2);
         auto p = buildBucketProgram(net, minFillOrder(net), {trial % 4 != 0, {}});
         REQUIRE(p.ok());
         const Cost best = testing::bruteForceOptimum(net);

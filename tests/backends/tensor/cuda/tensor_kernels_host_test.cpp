@@ -63,6 +63,21 @@ std::vector<std::vector<double>> runOnHost(cuda_host::Kernel *const *ops, const 
 
 using Range = std::pair<uint64_t, uint64_t>;
 
+// Launches over ranges of 1 to `longest` rows, so that rows begin anywhere in a table (inside row
+// groups too).
+auto randomRanges(std::mt19937 &rng, uint32_t longest) {
+    return [&rng, longest](const TensorProgram &, uint32_t, const cuda::TensorKernelOptions &,
+                           uint64_t rows) {
+        std::vector<Range> r;
+        for (uint64_t b = 0; b < rows;) {
+            const uint64_t n = std::min<uint64_t>(1 + rng() % longest, rows - b);
+            r.emplace_back(b, n);
+            b += n;
+        }
+        return r;
+    };
+}
+
 // The computed tables of `tables` equal the interpreter's (which leaves input tables empty).
 void checkComputed(const TensorProgram &p, const std::vector<std::vector<double>> &tables,
                    const std::vector<std::vector<double>> &ref) {
@@ -103,16 +118,7 @@ TEST_CASE("generated tensor kernels, row groups included, equal the interpreter 
         const cuda::TensorKernelOptions opt = hostKernelOptions(i);
         checkComputed(p, runOnHost(cuda_host::programOps[i], p, opt, chunks), *ref);
         // Ranges of random length that start and end inside row groups.
-        const auto cuts = [&rng](const TensorProgram &, uint32_t, const cuda::TensorKernelOptions &,
-                                 uint64_t rows) {
-            std::vector<Range> r;
-            for (uint64_t b = 0; b < rows;) {
-                const uint64_t n = std::min<uint64_t>(1 + rng() % 11, rows - b);
-                r.emplace_back(b, n);
-                b += n;
-            }
-            return r;
-        };
+        const auto cuts = randomRanges(rng, 11);
         checkComputed(p, runOnHost(cuda_host::programOps[i], p, opt, cuts), *ref);
     }
     // The programs reach the path the test is for, with groups of more than two rows apart.
@@ -187,16 +193,7 @@ TEST_CASE("generic tensor kernels give the specialised kernels' tables, and the 
             empty += p.tables[p.ops[o].output].scope.empty();
         }
         // Launches of random length, so that rows begin anywhere in a table.
-        const auto cuts = [&rng](const TensorProgram &, uint32_t, const cuda::TensorKernelOptions &,
-                                 uint64_t rows) {
-            std::vector<Range> r;
-            for (uint64_t b = 0; b < rows;) {
-                const uint64_t n = std::min<uint64_t>(1 + rng() % 13, rows - b);
-                r.emplace_back(b, n);
-                b += n;
-            }
-            return r;
-        };
+        const auto cuts = randomRanges(rng, 13);
         const auto bySpecial = runOnHost(cuda_host::specialOps[i], p, special, cuts);
         const auto byGeneric = runOnHost(cuda_host::genericOps[i], p, generic, cuts);
         // The interpreter sums a warp's share of a row in another order: equal to rounding.
