@@ -49,7 +49,8 @@ void messagesOf(const FactorGraph &g, const LoopyProgram &lp,
 
 // One batch: sweeps until every instance converged or the limit, then finishLoopyCase.
 Status runBatch(TensorExecutor &executor, const FactorGraph &g, std::span<const Evidence> cases,
-                const LoopyOptions &o, LoopyTensorRun &out, std::span<LoopyCase> results) {
+                const LoopyOptions &o, LoopyTensorRun &out, uint32_t &batchSweeps,
+                std::span<LoopyCase> results) {
     const auto t0 = std::chrono::steady_clock::now();
     const bool sum = o.semiring == LoopySemiring::SumProduct;
     auto lowered = lowerBatch(g, cases, !sum);
@@ -111,6 +112,7 @@ Status runBatch(TensorExecutor &executor, const FactorGraph &g, std::span<const 
     }
     out.sweeps += sweeps;
     out.sweepMs += msSince(t1);
+    batchSweeps = std::max(batchSweeps, sweeps);
     auto messages = sweep.readTables(lp.messageIn);
     if (!messages)
         return messages.error();
@@ -140,14 +142,16 @@ Result<LoopyTensorRun> runLoopyTensor(const FactorGraph &graph, std::span<const 
         return executor.error();
     LoopyTensorRun out;
     out.cases.resize(cases.size());
-    for (size_t first = 0; first < cases.size(); first += kLoopyTensorBatch) {
-        const size_t n = std::min<size_t>(kLoopyTensorBatch, cases.size() - first);
+    const size_t perProgram = name == "cuda" ? kLoopyTensorBatchGpu : kLoopyTensorBatchCpu;
+    uint32_t batchSweeps = 0;
+    for (size_t first = 0; first < cases.size(); first += perProgram) {
+        const size_t n = std::min(perProgram, cases.size() - first);
         if (Status s = runBatch(**executor, graph, cases.subspan(first, n), options, out,
-                                std::span(out.cases).subspan(first, n));
+                                batchSweeps, std::span(out.cases).subspan(first, n));
             !s)
             return s.error();
     }
-    out.sweepMs = out.sweeps ? out.sweepMs / out.sweeps : 0;
+    out.sweepMs = batchSweeps ? out.sweepMs / batchSweeps : 0;
     return out;
 }
 

@@ -18,14 +18,19 @@
 
 namespace zbddc {
 
-// Instances per lowered program: larger batches run as several.
-inline constexpr uint32_t kLoopyTensorBatch = 64;
+// Instances per lowered program, larger batches running as several (not tuned by measurement):
+// on the CPU, 64 keep a program's tables small; a GPU wants every instance of a batch in one
+// launch, each kernel's rows being messages x instances.
+inline constexpr uint32_t kLoopyTensorBatchCpu = 64;
+inline constexpr uint32_t kLoopyTensorBatchGpu = 4096;
 
 struct LoopyTensorRun {
     std::vector<LoopyCase> cases;
     std::string device;     // the executor's DeviceReport label
     uint32_t sweeps = 0;    // sweeps run, re-runs included, over every batch
-    double sweepMs = 0;     // wall time per sweep (run, residual read back, swap)
+    // Wall time per sweep of every instance (run, residual read back, swap): the batches run one
+    // after the other, so their sweeping time over the most sweeps any batch ran.
+    double sweepMs = 0;
     double prepareMs = 0;   // lowering, and the executor's prepare (the GPU: NVRTC)
 };
 

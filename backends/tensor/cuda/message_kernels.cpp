@@ -70,7 +70,8 @@ void emitWalk(std::ostringstream &o, const std::vector<uint64_t> &walk, const st
     o << "};\n";
 }
 
-void emitDamp(std::ostringstream &o, const TensorProgram &p, const TensorOp &op) {
+void emitDamp(std::ostringstream &o, const TensorProgram &p, const TensorOp &op,
+              const std::string &damp) {
     const Table &out = p.tables[op.output];
     const Access fresh = accessOf(p, out, op.inputs[0], op.vars);
     const Access old = accessOf(p, out, op.inputs[1], op.vars);
@@ -93,13 +94,14 @@ void emitDamp(std::ostringstream &o, const TensorProgram &p, const TensorOp &op)
     o << "        zb_val fs = 0.0, total = 0.0, mine = 0.0;\n";
     o << "        for (unsigned e = 0; e < " << m << "u; ++e) fs = zb_plus(fs, f[wf[e]]);\n";
     o << "        for (unsigned e = 0; e < " << m << "u; ++e) {\n";
-    o << "            const zb_val v = zb_damp(fs > 0.0 ? f[wf[e]] / fs : 0.0, b[wo[e]], w);\n";
+    o << "            const zb_val v = " << damp << "(fs > 0.0 ? f[wf[e]] / fs : 0.0, b[wo[e]], w);\n";
     o << "            total = zb_plus(total, v);\n";
     o << "            if (e == own) mine = v;\n        }\n";
     o << "        out[r] = total > 0.0 ? mine / total : 0.0;\n    }\n";
 }
 
-void emitResidual(std::ostringstream &o, const TensorProgram &p, const TensorOp &op) {
+void emitResidual(std::ostringstream &o, const TensorProgram &p, const TensorOp &op,
+                  const std::string &distance) {
     const Table &out = p.tables[op.output];
     // Runs of consecutive pairs that read alike.
     struct Run {
@@ -137,8 +139,8 @@ void emitResidual(std::ostringstream &o, const TensorProgram &p, const TensorOp 
         o << "                for (unsigned e = 0; e < " << run.a.walk.size()
           << "u; ++e) { sa = zb_plus(sa, a[wa[e]]); sb = zb_plus(sb, b[wb[e]]); }\n";
         o << "                for (unsigned e = 0; e < " << run.a.walk.size() << "u; ++e)\n";
-        o << "                    worst = fmax(worst, zb_distance(sa > 0.0 ? a[wa[e]] / sa : "
-             "0.0, sb > 0.0 ? b[wb[e]] / sb : 0.0));\n";
+        o << "                    worst = fmax(worst, " << distance
+          << "(sa > 0.0 ? a[wa[e]] / sa : 0.0, sb > 0.0 ? b[wb[e]] / sb : 0.0));\n";
         o << "            }\n        }\n";
     }
     o << "        for (int s = 16; s > 0; s >>= 1) worst = fmax(worst, "
@@ -155,11 +157,13 @@ std::string messageKernelText(const TensorProgram &p, uint32_t opId, std::string
     std::ostringstream o;
     o << "\n// " << tensorOpKindName(op.kind) << ", " << op.inputs.size() << " inputs, "
       << p.tables[op.output].entries() << " rows\n";
-    // tensor_program.cpp's dampedEntry and messageDistance.
-    o << "static __device__ __forceinline__ double zb_damp(double n, double o, double w) {\n"
+    // tensor_program.cpp's dampedEntry and messageDistance, named after the kernel: a module holds
+    // several message kernels.
+    const std::string damp = std::string(name) + "_damp", distance = std::string(name) + "_distance";
+    o << "static __device__ __forceinline__ double " << damp << "(double n, double o, double w) {\n"
          "    if (w == 0.0) return n;\n    if (w == 1.0) return o;\n"
          "    return n == 0.0 || o == 0.0 ? 0.0 : pow(n, 1.0 - w) * pow(o, w);\n}\n";
-    o << "static __device__ __forceinline__ double zb_distance(double p, double q) {\n";
+    o << "static __device__ __forceinline__ double " << distance << "(double p, double q) {\n";
     if (logDistance)
         o << "    if (p == 0.0 || q == 0.0) return p == q ? 0.0 : "
              "__longlong_as_double(0x7ff0000000000000ULL);\n"
@@ -169,9 +173,9 @@ std::string messageKernelText(const TensorProgram &p, uint32_t opId, std::string
     o << "extern \"C\" __global__ void __launch_bounds__(" << blockThreads << ") " << name
       << "(const zb_val *const *inputs, zb_val *out, u64 rowBegin, u64 rowCount) {\n";
     if (op.kind == TensorOpKind::DampMessage)
-        emitDamp(o, p, op);
+        emitDamp(o, p, op, damp);
     else
-        emitResidual(o, p, op);
+        emitResidual(o, p, op, distance);
     o << "}\n";
     return o.str();
 }
