@@ -17,6 +17,58 @@ bool nextCombination(const TensorProgram &p, const std::vector<uint32_t> &vars,
     return false;
 }
 
+// ⊕ over every joint value of `vars` of value(), restoring their values in `assignment` after.
+template <class Value>
+double sumOver(const TensorProgram &p, const SemiringOps &ring, const std::vector<uint32_t> &vars,
+               std::vector<uint32_t> &assignment, const Value &value) {
+    std::vector<uint32_t> kept;
+    for (uint32_t v : vars) {
+        kept.push_back(assignment[v]);
+        assignment[v] = 0;
+    }
+    double acc = ring.zero();
+    do
+        acc = ring.plus(acc, value());
+    while (nextCombination(p, vars, assignment));
+    for (size_t i = 0; i < vars.size(); ++i)
+        assignment[vars[i]] = kept[i];
+    return acc;
+}
+
+// DampMessage at `assignment` (tensor_program.h), straight from the definition.
+double dampMessageAt(const TensorProgram &p, const std::vector<std::vector<double>> &computed,
+                     const TensorOp &op, std::vector<uint32_t> &assignment) {
+    const SemiringOps ring{p.semiring};
+    auto at = [&](uint32_t k) { return tableValueAt(p, computed, op.inputs[k], assignment); };
+    const double w = at(2);
+    const double freshSum = sumOver(p, ring, op.vars, assignment, [&] { return at(0); });
+    auto damped = [&] {
+        return dampedEntry(freshSum > 0 ? at(0) / freshSum : 0.0, at(1), w);
+    };
+    const double total = sumOver(p, ring, op.vars, assignment, damped);
+    return total > 0 ? damped() / total : 0.0;
+}
+
+// MessageResidual at `assignment`: each pair's variables outside the output enumerated.
+double messageResidualAt(const TensorProgram &p, const std::vector<std::vector<double>> &computed,
+                         const TensorOp &op, std::vector<uint32_t> &assignment) {
+    const SemiringOps ring{p.semiring};
+    double worst = 0;
+    for (size_t k = 0; k < op.inputs.size(); k += 2) {
+        const std::vector<uint32_t> inner = residualPairVariables(p, op, k / 2);
+        auto a = [&] { return tableValueAt(p, computed, op.inputs[k], assignment); };
+        auto b = [&] { return tableValueAt(p, computed, op.inputs[k + 1], assignment); };
+        const double sa = sumOver(p, ring, inner, assignment, a);
+        const double sb = sumOver(p, ring, inner, assignment, b);
+        sumOver(p, ring, inner, assignment, [&] {
+            worst = std::max(worst, messageDistance(sa > 0 ? a() / sa : 0.0, sb > 0 ? b() / sb : 0.0,
+                                                    p.semiring == Semiring::MaxProduct));
+            return 0.0;
+        });
+    }
+    return worst;
+}
+
 } // namespace
 
 Result<std::vector<std::vector<double>>> interpretTensorProgram(const TensorProgram &program) {
@@ -71,6 +123,12 @@ Result<std::vector<std::vector<double>>> interpretTensorProgram(const TensorProg
                 values[row] = max > 0 ? 1 / max : 1;
                 break;
             }
+            case TensorOpKind::DampMessage:
+                values[row] = dampMessageAt(program, computed, op, assignment);
+                break;
+            case TensorOpKind::MessageResidual:
+                values[row] = messageResidualAt(program, computed, op, assignment);
+                break;
             }
             // An incomplete output (ir/incomplete_tables.h) keeps only rows ⊕-better than its
             // default; every other row reads as the default.

@@ -1,6 +1,7 @@
 #include "ir/tensor_program.h"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 namespace zbddc {
@@ -33,8 +34,48 @@ const char *tensorOpKindName(TensorOpKind kind) {
         return "slice_evidence";
     case TensorOpKind::InverseMax:
         return "inverse_max";
+    case TensorOpKind::DampMessage:
+        return "damp_message";
+    case TensorOpKind::MessageResidual:
+        return "message_residual";
     }
     return "?";
+}
+
+double dampedEntry(double fresh, double old, double w) {
+    if (w == 0)
+        return fresh;
+    if (w == 1)
+        return old;
+    return fresh == 0 || old == 0 ? 0.0 : std::pow(fresh, 1 - w) * std::pow(old, w);
+}
+
+double messageDistance(double p, double q, bool logDistance) {
+    if (!logDistance)
+        return std::abs(p - q);
+    if (p == 0 || q == 0)
+        return p == q ? 0.0 : INFINITY;
+    return std::abs(std::log(p) - std::log(q));
+}
+
+std::vector<uint32_t> residualPairVariables(const TensorProgram &p, const TensorOp &op, size_t k) {
+    const std::vector<uint32_t> &out = p.tables[op.output].scope;
+    std::vector<uint32_t> inner;
+    for (uint32_t t : {op.inputs[2 * k], op.inputs[2 * k + 1]})
+        for (uint32_t v : p.tables[t].scope)
+            if (std::find(out.begin(), out.end(), v) == out.end() &&
+                std::find(inner.begin(), inner.end(), v) == inner.end())
+                inner.push_back(v);
+    return inner;
+}
+
+Status refuseMessageOps(const TensorProgram &program, std::string_view who) {
+    for (const TensorOp &op : program.ops)
+        if (isMessageOp(op.kind))
+            return error(std::string(who) + " does not run loopy BP's message ops (" +
+                         tensorOpKindName(op.kind) +
+                         "): the interpreter, the CPU executor and the in-core GPU do");
+    return Ok{};
 }
 
 std::vector<uint64_t> tableStrides(const Table &table) {
@@ -83,6 +124,46 @@ namespace {
 bool contains(const std::vector<uint32_t> &v, uint32_t x) {
     return std::find(v.begin(), v.end(), x) != v.end();
 }
+
+bool sameVariables(const std::vector<uint32_t> &a, const std::vector<uint32_t> &b) {
+    return a.size() == b.size() && std::all_of(a.begin(), a.end(), [&](uint32_t v) {
+               return contains(b, v);
+           });
+}
+
+// The scope rules of DampMessage and MessageResidual (tensor_program.h).
+Status verifyMessageOp(const TensorProgram &p, const TensorOp &op,
+                       const std::vector<uint32_t> &unionScope) {
+    if (p.semiring != Semiring::SumProduct && p.semiring != Semiring::MaxProduct)
+        return error("needs a product semiring");
+    const std::vector<uint32_t> &out = p.tables[op.output].scope;
+    if (op.kind == TensorOpKind::DampMessage) {
+        if (op.inputs.size() != 3)
+            return error("needs three inputs (fresh, old, weight)");
+        std::vector<uint32_t> messages = p.tables[op.inputs[0]].scope;
+        for (uint32_t v : p.tables[op.inputs[1]].scope)
+            if (!contains(messages, v))
+                messages.push_back(v);
+        if (!sameVariables(messages, out) || !sameVariables(unionScope, out))
+            return error("output scope is not the messages' union, or the weight adds variables");
+        if (op.vars.empty())
+            return error("normalises over no variable");
+        for (uint32_t v : op.vars)
+            if (!contains(out, v) || contains(p.tables[op.inputs[2]].scope, v))
+                return error("normalises over variable " + std::to_string(v) +
+                             ", which is not in its scope or is in the weight's");
+        return Ok{};
+    }
+    if (op.inputs.empty() || op.inputs.size() % 2 != 0 || !op.vars.empty())
+        return error("needs pairs of inputs and no variables");
+    for (size_t k = 0; k < op.inputs.size(); k += 2)
+        for (uint32_t v : out)
+            if (!contains(p.tables[op.inputs[k]].scope, v) &&
+                !contains(p.tables[op.inputs[k + 1]].scope, v))
+                return error("output variable " + std::to_string(v) + " is not in pair " +
+                             std::to_string(k / 2));
+    return Ok{};
+}
 } // namespace
 
 Status TensorProgram::verify() const {
@@ -126,6 +207,12 @@ Status TensorProgram::verify() const {
             for (uint32_t v : tables[in].scope)
                 if (!contains(unionScope, v))
                     unionScope.push_back(v);
+        }
+        if (isMessageOp(op.kind)) {
+            if (Status s = verifyMessageOp(*this, op, unionScope); !s)
+                return error(name + ": " + s.error().message);
+            written[op.output] = true;
+            continue;
         }
         const bool single = op.kind == TensorOpKind::Marginalize ||
                             op.kind == TensorOpKind::SliceEvidence ||

@@ -13,6 +13,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace zbddc {
@@ -40,7 +41,23 @@ enum class TensorOpKind : uint8_t {
     InverseMax,      // out = 1 / (max over `vars` of the single input), 1 where that max is 0:
                      // the factor that rescales each case of a batched message to at most 1
                      // (product semirings only; junction-tree messages, lower_junction_tree.h)
+    // Loopy BP's message state (compiler/loopy/lower_loopy.h), product semirings only. ⊕ is the
+    // semiring's (sum, or max); N(t) is t divided by its ⊕ over `vars` (0 where that ⊕ is 0).
+    DampMessage,     // inputs {fresh, old, w}: out = N(N(fresh)^(1-w) · old^w), over `vars`;
+                     // out's scope is fresh's ∪ old's, w's (a per-case weight) a subset of it.
+                     // w = 0 normalises fresh; 0 < w < 1 damps it geometrically (in log space
+                     // a weighted mean); w = 1 keeps old (a converged case stays put)
+    MessageResidual, // inputs pairs {a0, b0, a1, b1, ...}: out = the largest distance between
+                     // N(a_k) and N(b_k), N over the pair's variables outside out's scope (a
+                     // table lacking one reads alike for all its values): |p - q| (sum-product),
+                     // |ln p - ln q| (max-product)
 };
+
+// The message-state ops: not a ⊕ of ⊗, so only the in-core executors (the interpreter, the CPU
+// executor, the CUDA kernels) run them; every other path refuses a program that has them.
+inline bool isMessageOp(TensorOpKind kind) {
+    return kind == TensorOpKind::DampMessage || kind == TensorOpKind::MessageResidual;
+}
 
 // Ops whose output drops `vars` from their inputs' scope by a reduction.
 inline bool reducesVariables(TensorOpKind kind) {
@@ -58,6 +75,13 @@ struct TensorOp {
     std::vector<uint32_t> values; // SliceEvidence: the fixed values
 };
 
+// The scalar arithmetic of the message ops, shared by every executor that runs them (the CUDA
+// kernels spell out the same formulas). `fresh` and `old` already normalised.
+double dampedEntry(double fresh, double old, double w);
+// Distance of two normalised entries: |p - q|, or with `logDistance` |ln p - ln q| (0 where both
+// are 0, infinite where one is).
+double messageDistance(double p, double q, bool logDistance);
+
 struct TensorProgram {
     Semiring semiring = Semiring::MinSum;
     std::vector<uint32_t> domainSizes; // by variable
@@ -74,6 +98,15 @@ struct TensorProgram {
     Status verify() const;
     std::string dump() const;
 };
+
+// The variables of message-residual pair k (inputs 2k and 2k+1) outside its output's scope: the
+// ones each pair is normalised over.
+std::vector<uint32_t> residualPairVariables(const TensorProgram &program, const TensorOp &op,
+                                            size_t k);
+
+// Ok where no op is a message op (isMessageOp); otherwise "`who` does not run ..." for the paths
+// that refuse them.
+Status refuseMessageOps(const TensorProgram &program, std::string_view who);
 
 // Assigns each op to level 1 + the deepest level among the producers of its inputs.
 void computeLevels(TensorProgram &program);

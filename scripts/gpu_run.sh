@@ -153,7 +153,8 @@ if [ -f "$here/bench/network_batch.sh" ] && [ -n "${MLF_NETWORKS:-}${MLF_GPU_NET
 fi
 # Loopy BP per design (bench/loopy_bp, packed with EXTRA=loopy_bp; the networks as DATA):
 # LBP_WORKLOADS (comma-separated; default grid100-2,grid100-31,grid1000-2,protein,alarm,water,
-# pathfinder), LBP_SWEEPS (20), LBP_CASES (2000, the networks' evidence batch); then pyAgrum's
+# pathfinder), LBP_DEVICES (cpu,dp,coop; tensor-cpu,tensor-gpu add the tensor-program sweep),
+# LBP_SWEEPS (20), LBP_CASES (2000, the networks' evidence batch); then pyAgrum's
 # LoopyBeliefPropagation on one thread (bench/peers/pyagrum_lbp.py, LBP_PEER_ITERS iterations,
 # LBP_PEER_CASES cases of the networks, on LBP_PEER_WORKLOADS: default protein and the networks,
 # as building a grid's equivalent network in Python takes minutes) where its wheel came along.
@@ -164,6 +165,7 @@ if [ -x "$here/bench/loopy_bp" ] && [ "${LBP_WORKLOADS:-}" != none ]; then
     workloads=${LBP_WORKLOADS:-grid100-2,grid100-31,grid1000-2,protein,alarm,water,pathfinder}
     "$here/bench/loopy_bp" --workloads "$workloads" --sweeps "${LBP_SWEEPS:-20}" \
         --cases "${LBP_CASES:-2000}" --networks "$bench_dir/bn" --write-uai "$lbp" \
+        --devices "${LBP_DEVICES:-cpu,dp,coop}" \
         --json "$out/loopy_bp.json" --md "$out/loopy_bp.md" >> "$out/bench.log" 2>&1
     echo "bench loopy_bp exit $?" | tee -a "$summary"
     cat "$out/loopy_bp.md"

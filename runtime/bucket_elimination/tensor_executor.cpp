@@ -45,23 +45,120 @@ Result<uint64_t> TensorExecutor::memoryBudgetBytes(uint64_t releasedBytes) {
 
 namespace {
 
+Status checkCompleteInput(const TensorProgram &p, uint32_t table, uint64_t entries) {
+    if (table >= p.tables.size() || !p.tables[table].input || p.tables[table].sparse ||
+        p.tables[table].values.size() != entries)
+        return error("internal error: table " + std::to_string(table) +
+                     " is not a complete input of that size");
+    return Ok{};
+}
+
+// The tables a run returns: those the program fetches (every computed one where none is named).
+CompleteTables fetched(const TensorProgram &p, std::vector<std::vector<double>> &computed,
+                       DeviceReport device) {
+    if (p.fetch.empty())
+        return {computed, std::move(device)};
+    CompleteTables out{std::vector<std::vector<double>>(p.tables.size()), std::move(device)};
+    for (uint32_t t : p.fetch)
+        out.tables[t] = computed[t];
+    return out;
+}
+
+// Every executor's prepared program but the CPU's and the GPU's: the whole program run again
+// each time, the last run's tables kept for swapTables (which copies).
 class HostPreparedProgram final : public PreparedTensorProgram {
   public:
     HostPreparedProgram(TensorExecutor &executor, TensorProgram program)
         : executor_(executor), program_(std::move(program)) {}
     Status setInput(uint32_t table, std::span<const double> values) override {
-        Table &t = program_.tables[table];
-        if (!t.input || t.sparse || values.size() != t.values.size())
-            return error("internal error: table " + std::to_string(table) +
-                         " is not a complete input of that size");
-        t.values.assign(values.begin(), values.end());
+        if (Status s = checkCompleteInput(program_, table, values.size()); !s)
+            return s;
+        program_.tables[table].values.assign(values.begin(), values.end());
         return Ok{};
     }
-    Result<CompleteTables> run() override { return executor_.run(program_); }
+    Result<CompleteTables> run() override {
+        auto run = executor_.run(program_);
+        if (run)
+            last_ = run->tables;
+        return run;
+    }
+    Status swapTables(std::span<const std::pair<uint32_t, uint32_t>> pairs) override {
+        for (const auto &[computed, input] : pairs) {
+            if (computed >= last_.size() || program_.tables[computed].input)
+                return error("internal error: swapTables before a run or of an input table");
+            if (Status s = checkCompleteInput(program_, input, last_[computed].size()); !s)
+                return s;
+            std::swap(program_.tables[input].values, last_[computed]);
+        }
+        return Ok{};
+    }
+    Result<std::vector<std::vector<double>>> readTables(std::span<const uint32_t> ids) override {
+        std::vector<std::vector<double>> out;
+        for (uint32_t t : ids)
+            out.push_back(program_.tables[t].input ? program_.tables[t].denseValues() : last_[t]);
+        return out;
+    }
 
   private:
     TensorExecutor &executor_;
     TensorProgram program_;
+    std::vector<std::vector<double>> last_;
+};
+
+// The CPU executor's prepared program: verified once, level by level through runTensorOpsCpu
+// with the computed tables kept between runs (allocated once) and inputs read in place, so a
+// program run thousands of times (a loopy BP sweep) costs its ops and nothing else.
+class CpuPreparedProgram final : public PreparedTensorProgram {
+  public:
+    CpuPreparedProgram(TensorProgram program, unsigned threads)
+        : program_(std::move(program)), threads_(threads), computed_(program_.tables.size()) {
+        for (Table &t : program_.tables)
+            if (t.input && t.sparse) { // expanded once: the executor reads complete tables
+                t.values = t.denseValues();
+                t.rows.clear();
+                t.sparse = false;
+            }
+    }
+    Status setInput(uint32_t table, std::span<const double> values) override {
+        if (Status s = checkCompleteInput(program_, table, values.size()); !s)
+            return s;
+        program_.tables[table].values.assign(values.begin(), values.end());
+        return Ok{};
+    }
+    Result<CompleteTables> run() override {
+        data_.assign(program_.tables.size(), nullptr);
+        for (size_t t = 0; t < program_.tables.size(); ++t)
+            if (program_.tables[t].input)
+                data_[t] = program_.tables[t].values.data();
+        for (const auto &level : program_.levels)
+            if (Status s = runTensorOpsCpu(program_, level, data_, computed_, threads_); !s)
+                return s.error();
+        ran_ = true;
+        return fetched(program_, computed_, {DeviceReport::Kind::Cpu, "", ""});
+    }
+    Status swapTables(std::span<const std::pair<uint32_t, uint32_t>> pairs) override {
+        for (const auto &[computed, input] : pairs) {
+            if (!ran_ || computed >= computed_.size() || program_.tables[computed].input)
+                return error("internal error: swapTables before a run or of an input table");
+            if (Status s = checkCompleteInput(program_, input, computed_[computed].size()); !s)
+                return s;
+            std::swap(program_.tables[input].values, computed_[computed]);
+        }
+        return Ok{};
+    }
+    Result<std::vector<std::vector<double>>> readTables(std::span<const uint32_t> ids) override {
+        std::vector<std::vector<double>> out;
+        for (uint32_t t : ids)
+            out.push_back(program_.tables[t].input ? program_.tables[t].values : computed_[t]);
+        return out;
+    }
+
+  private:
+    TensorProgram program_;
+    unsigned threads_;
+    std::vector<std::vector<double>> computed_;
+    std::vector<const double *> data_;
+    bool ran_ = false;
 };
 
 } // namespace
@@ -102,6 +199,12 @@ class ReferenceExecutor final : public TensorExecutor {
 class CpuExecutor final : public TensorExecutor {
   public:
     explicit CpuExecutor(const TensorExecutorOptions &o) : options_(o) {}
+    Result<std::unique_ptr<PreparedTensorProgram>> prepare(const TensorProgram &program) override {
+        if (Status s = program.verify(); !s)
+            return s.error();
+        return std::unique_ptr<PreparedTensorProgram>(
+            new CpuPreparedProgram(program, options_.threads));
+    }
     Result<CompleteTables> run(const TensorProgram &program) override {
         auto computed = runTensorProgramCpu(program, {options_.threads});
         if (!computed)

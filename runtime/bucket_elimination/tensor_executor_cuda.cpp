@@ -58,6 +58,19 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
             return s.error();
         return download();
     }
+    Status swapTables(std::span<const std::pair<uint32_t, uint32_t>> pairs) override {
+        return session_->swapTables(pairs);
+    }
+    Result<std::vector<std::vector<double>>>
+    readTables(std::span<const uint32_t> tables) override {
+        std::vector<std::vector<double>> out;
+        for (uint32_t t : tables) {
+            out.emplace_back(program_.tables[t].entries());
+            if (Status s = session_->download(t, out.back()); !s)
+                return s.error();
+        }
+        return out;
+    }
     Status decodeCases(std::vector<uint32_t> &assignments, const std::vector<uint8_t> &pinned,
                        uint32_t cases) override {
         // The session's program has the caller's variables (splitting adds tables, not variables).

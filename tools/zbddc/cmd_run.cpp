@@ -181,8 +181,8 @@ int runCommand(const RunOptions &o) {
     if (o.route == "lbp")
         return runLoopyCommand(o, "asked for (--route lbp)");
     if (o.loopy.anyGiven()) {
-        std::cerr << "zbddc: --iterations, --tolerance, --damping and --schedule apply to "
-                     "--route lbp only\n";
+        std::cerr << "zbddc: --iterations, --tolerance, --damping, --schedule and --lbp-program "
+                     "apply to --route lbp only\n";
         return 2;
     }
     if (o.loopy.approximate && o.route != "auto") {

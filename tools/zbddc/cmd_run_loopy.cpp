@@ -35,6 +35,10 @@ void addLoopyRunOptions(CLI::App &run, LoopyRunOptions &f) {
         ->check(CLI::Range(0.0, 0.999999));
     run.add_option("--schedule", f.schedule, "(--route lbp) flooding (default) or residual")
         ->check(CLI::IsMember({"flooding", "residual"}));
+    run.add_option("--lbp-program", f.program,
+                   "(--route lbp) what computes the messages: messages (the dedicated loops, "
+                   "default) or tensor (one sweep lowered into a tensor program; flooding only)")
+        ->check(CLI::IsMember({"messages", "tensor"}));
     run.add_flag("--approximate", f.approximate,
                  "(--route auto) answer by loopy BP where no exact route fits in memory");
 }
@@ -115,8 +119,10 @@ int runLoopyCommand(const RunOptions &o, const std::string &why) {
     const LoopyDevice device = o.device == "cpu"    ? LoopyDevice::Cpu
                                : o.device == "cuda" ? LoopyDevice::Cuda
                                                     : LoopyDevice::Auto;
+    const LoopyProgramKind program =
+        parseLoopyProgramKind(f.program).value_or(LoopyProgramKind::Messages);
     std::vector<Result<TaskResult>> results =
-        runLoopyTasks(loaded->graph, *task, cases->cases, options, device);
+        runLoopyTasks(loaded->graph, *task, cases->cases, options, device, program);
     if (device == LoopyDevice::Cuda && !results.empty() && results[0] &&
         results[0]->device.rfind("cpu", 0) == 0)
         std::cerr << "zbddc: note: " << results[0]->device << "\n";

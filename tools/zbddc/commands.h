@@ -53,9 +53,11 @@ struct LoopyRunOptions {
     double tolerance = -1;
     double damping = -1;
     std::string schedule;
+    std::string program; // messages (the dedicated loops) or tensor (a lowered TensorProgram)
     bool approximate = false; // route auto may fall back to LBP where no exact route fits
     bool anyGiven() const {
-        return iterations || tolerance >= 0 || damping >= 0 || !schedule.empty();
+        return iterations || tolerance >= 0 || damping >= 0 || !schedule.empty() ||
+               !program.empty();
     }
 };
 

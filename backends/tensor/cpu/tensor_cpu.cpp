@@ -1,4 +1,5 @@
 #include "backends/tensor/cpu/tensor_cpu.h"
+#include "backends/tensor/cpu/message_ops.h"
 #include "support/threads.h"
 
 #include <algorithm>
@@ -22,6 +23,9 @@ struct OpPlan {
     std::vector<uint32_t> outDomains;
     uint64_t elimCount = 1;
     double *out = nullptr;
+    // Message ops (isMessageOp) run through message_ops.h, reading the tables by id.
+    const TensorProgram *program = nullptr;
+    const std::vector<const double *> *tables = nullptr;
 };
 
 uint64_t strideOf(const Table &t, const std::vector<uint64_t> &strides, uint32_t v) {
@@ -188,6 +192,10 @@ template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t 
 }
 
 void runChunk(Semiring s, const OpPlan &plan, uint64_t begin, uint64_t end) {
+    if (isMessageOp(plan.op->kind)) {
+        runMessageOpRows(*plan.program, *plan.op, *plan.tables, plan.out + begin, begin, end);
+        return;
+    }
     if (plan.op->kind == TensorOpKind::InverseMax) { // the max of a product semiring, inverted
         runRows<Semiring::MaxProduct>(plan, begin, end);
         for (uint64_t row = begin; row < end; ++row)
@@ -237,7 +245,16 @@ Status runTensorOpsCpu(const TensorProgram &program, std::span<const uint32_t> o
             std::vector<double> &out = computed[op.output];
             out.resize(program.tables[op.output].entries());
             data[op.output] = out.data();
-            plans.push_back(planOp(program, op, data, out.data()));
+            if (isMessageOp(op.kind)) {
+                OpPlan plan;
+                plan.op = &op;
+                plan.out = out.data();
+                plan.program = &program;
+                plan.tables = &data;
+                plans.push_back(std::move(plan));
+            } else {
+                plans.push_back(planOp(program, op, data, out.data()));
+            }
             const uint64_t rows = out.size();
             const uint64_t per = std::max<uint64_t>(4096, rows / (8 * threads) + 1);
             for (uint64_t b = 0; b < rows; b += per)

@@ -93,7 +93,7 @@ bool usesGenericKernel(const TensorProgram &p, uint32_t opId, const TensorKernel
     const TensorOp &op = p.ops[opId];
     const Table &out = p.tables[op.output];
     const uint64_t m = eliminatedValues(p, op);
-    if (options.eliminationRange || m > kI32Max || out.entries() > kI32Max ||
+    if (isMessageOp(op.kind) || options.eliminationRange || m > kI32Max || out.entries() > kI32Max ||
         familyOf(p, opId, options).words() > kMaxShapeWords)
         return false;
     for (uint32_t in : op.inputs)

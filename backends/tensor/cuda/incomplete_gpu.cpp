@@ -56,6 +56,8 @@ Result<std::vector<TableData>> runIncompleteTensorProgramCuda(const TensorProgra
                                                               const IncompleteGpuOptions &options,
                                                               IncompleteGpuStats *stats) {
     IncompleteGpuStats st;
+    if (Status s = refuseMessageOps(program, "the GPU's incomplete tables"); !s)
+        return s.error();
     auto device = openDevice();
     if (!device)
         return device.error();

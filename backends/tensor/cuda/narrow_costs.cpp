@@ -32,7 +32,7 @@ double narrowedMagnitudeBound(const TensorProgram &program) {
         largest = std::max(largest, bound[t]);
     }
     for (const TensorOp &op : program.ops) { // topological order
-        if (op.kind == TensorOpKind::InverseMax)
+        if (op.kind == TensorOpKind::InverseMax || isMessageOp(op.kind))
             return kNo;
         double sum = 0;
         for (uint32_t in : op.inputs)

@@ -77,7 +77,7 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
     // does not survive; batched junction trees size their batches to fit instead.
     if (p.plan.outOfCore)
         for (const TensorOp &op : program.ops)
-            if (op.kind == TensorOpKind::InverseMax)
+            if (op.kind == TensorOpKind::InverseMax || isMessageOp(op.kind))
                 return error("this program's tables exceed the device memory budget (" +
                              std::to_string(budget >> 20) +
                              " MiB) and its rescaling ops do not run out of core");

@@ -189,6 +189,9 @@ runTensorProgramMultiGpu(const TensorProgram &program, std::span<const int> ordi
         return error("internal error: a multi-GPU run with no device");
     if (Status s = program.verify(); !s)
         return s.error();
+    // Slices by output variables would cut a message's normalisation group.
+    if (Status s = refuseMessageOps(program, "the multi-GPU executor"); !s)
+        return s.error();
     st.ordinals.assign(ordinals.begin(), ordinals.end());
     // Inputs the kernels stage whole in shared memory must be whole on every device.
     MultiDeviceOptions planned = planOptions;

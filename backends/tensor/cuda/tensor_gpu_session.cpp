@@ -17,7 +17,10 @@ struct TensorGpuSession::State {
     Device *device = nullptr;
     TensorModules modules;
     std::vector<DeviceBuffer> tables;     // by table id; empty until uploaded or computed
-    std::vector<DeviceBuffer> inputLists; // by op: the device array of its inputs' pointers
+    // By arrangement (swapTables flips it), by op: the device array of its inputs' pointers.
+    std::vector<DeviceBuffer> inputLists[2];
+    uint8_t arrangement = 0;
+    std::vector<std::pair<uint32_t, uint32_t>> swapped; // swapTables' pairs
     std::vector<StreamHandle> streams;
     std::string name;
     double compileMs = 0;
@@ -61,7 +64,8 @@ Result<std::unique_ptr<TensorGpuSession>> TensorGpuSession::open(const TensorPro
     st->device = *device;
     st->name = st->device->info().label();
     st->tables.resize(program.tables.size());
-    st->inputLists.resize(program.ops.size());
+    st->inputLists[0].resize(program.ops.size());
+    st->inputLists[1].resize(program.ops.size());
     const auto t0 = std::chrono::steady_clock::now();
     auto compiled = TensorModules::compile(*st->device, program, options.kernels);
     if (!compiled)
@@ -96,7 +100,8 @@ Status TensorGpuSession::download(uint32_t t, std::span<double> values) {
 // launched on the other streams, and the host with it.
 Status TensorGpuSession::State::place(uint32_t o) {
     const TensorOp &op = program->ops[o];
-    if (!inputLists[o].ptr()) {
+    std::vector<DeviceBuffer> &lists = inputLists[arrangement];
+    if (!lists[o].ptr()) {
         std::vector<DevicePtr> ptrs;
         for (uint32_t in : op.inputs) {
             if (!tables[in].ptr())
@@ -107,7 +112,7 @@ Status TensorGpuSession::State::place(uint32_t o) {
         auto buf = uploadArray(*device, ptrs);
         if (!buf)
             return buf.error();
-        inputLists[o] = std::move(*buf);
+        lists[o] = std::move(*buf);
     }
     auto out = table(op.output);
     if (!out)
@@ -120,7 +125,8 @@ Status TensorGpuSession::State::enqueue(uint32_t o, StreamHandle stream) {
     const TensorProgram &p = *program;
     const uint32_t out = p.ops[o].output;
     return launchOpRows(*device, modules, p, o, options.kernels, options.chunkRows,
-                        inputLists[o].ptr(), tables[out].ptr(), 0, p.tables[out].entries(), stream);
+                        inputLists[arrangement][o].ptr(), tables[out].ptr(), 0,
+                        p.tables[out].entries(), stream);
 }
 
 Status TensorGpuSession::launch(std::span<const uint32_t> ops) {
@@ -151,6 +157,23 @@ Status TensorGpuSession::runAll() {
     return s.launcher->run(
         s.program->levels, [&s](uint32_t o, StreamHandle stream) { return s.enqueue(o, stream); },
         gpuGraphsWanted());
+}
+
+Status TensorGpuSession::swapTables(std::span<const std::pair<uint32_t, uint32_t>> pairs) {
+    State &s = *state_;
+    if (s.swapped.empty())
+        s.swapped.assign(pairs.begin(), pairs.end());
+    else if (!std::equal(pairs.begin(), pairs.end(), s.swapped.begin(), s.swapped.end()))
+        return error("internal error: swapTables with other pairs than before");
+    for (const auto &[a, b] : pairs) {
+        if (a >= s.tables.size() || b >= s.tables.size() || !s.tables[a].ptr() ||
+            !s.tables[b].ptr() || s.program->tables[a].entries() != s.program->tables[b].entries())
+            return error("internal error: swapTables of tables " + std::to_string(a) + " and " +
+                         std::to_string(b) + ", not both on the device with one size");
+        std::swap(s.tables[a], s.tables[b]);
+    }
+    s.arrangement ^= 1;
+    return Ok{};
 }
 
 Status TensorGpuSession::wait() {

@@ -10,6 +10,8 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace zbddc::cuda {
 
@@ -28,6 +30,11 @@ class TensorGpuSession final : public SplitDevice {
     // Every level of the program in order, waited for: levels ordered by events on the device
     // and captured as one CUDA graph (level_launch.h), no host wait between them.
     Status runAll();
+    // Exchanges the device buffers of each pair (a computed table and an input table of one
+    // size): the next run reads what the last one wrote (loopy BP's messages), nothing copied.
+    // The same pairs every call: each op keeps an input-address list for both arrangements, so
+    // swapping back and forth uploads nothing after the first two runs.
+    Status swapTables(std::span<const std::pair<uint32_t, uint32_t>> pairs);
     // After runAll: the VALUE phase of `cases` assignments on the device, over the tables there
     // (value_phase_gpu.h's decodeCasesOnDevice; tables of doubles).
     Status decodeCases(std::vector<uint32_t> &assignments, const std::vector<uint8_t> &pinned,

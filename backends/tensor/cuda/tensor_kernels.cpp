@@ -1,5 +1,6 @@
 #include "backends/tensor/cuda/tensor_kernels.h"
 #include "backends/tensor/cuda/generic_tensor_kernels.h"
+#include "backends/tensor/cuda/message_kernels.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -321,6 +322,8 @@ std::string tensorKernelName(uint32_t op) {
 }
 
 bool usesWarpPerRow(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options) {
+    if (isMessageOp(program.ops[op].kind)) // message_kernels.h: a warp per residual row
+        return program.ops[op].kind == TensorOpKind::MessageResidual;
     return eliminatedSpace(program, program.ops[op]) >= options.warpRowThreshold;
 }
 
@@ -406,6 +409,8 @@ TensorKernelSet distinctTensorKernels(const TensorProgram &program,
 
 std::string tensorKernelText(const TensorProgram &program, uint32_t op,
                              const TensorKernelOptions &options, std::string_view name) {
+    if (isMessageOp(program.ops[op].kind))
+        return messageKernelText(program, op, name, options.blockThreads);
     if (usesGenericKernel(program, op, options))
         return genericKernelText(program, op, options, name);
     std::ostringstream o;

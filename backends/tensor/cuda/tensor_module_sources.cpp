@@ -25,8 +25,11 @@ TensorModuleSources tensorModuleSources(const TensorProgram &program,
     for (uint32_t k = 0; k < count; ++k) { // first use order: a level's kernels are near
         out.moduleOf[k] = static_cast<uint32_t>(k * groups / count);
         std::string &text = set.texts[k];
-        text.replace(text.find(kTensorKernelPlaceholder), std::strlen(kTensorKernelPlaceholder),
-                     tensorModuleKernelName(k));
+        // Every occurrence: a message kernel names its device functions after itself.
+        const std::string name = tensorModuleKernelName(k);
+        for (size_t at = text.find(kTensorKernelPlaceholder); at != std::string::npos;
+             at = text.find(kTensorKernelPlaceholder, at + name.size()))
+            text.replace(at, std::strlen(kTensorKernelPlaceholder), name);
         out.modules[out.moduleOf[k]] += text;
     }
     return out;

@@ -254,7 +254,7 @@ std::string unsupportedByOpsC(const TensorProgram &p) {
         if (t.sparse && !t.input)
             return "an incomplete computed table";
     for (const TensorOp &op : p.ops)
-        if (op.kind == TensorOpKind::SliceEvidence)
+        if (op.kind == TensorOpKind::SliceEvidence || isMessageOp(op.kind))
             return std::string("a ") + tensorOpKindName(op.kind) + " op";
     return {};
 }
