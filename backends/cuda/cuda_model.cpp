@@ -350,14 +350,23 @@ Status CudaModel::uploadInputs(std::span<const double> xs, size_t first, size_t 
 }
 
 Result<std::vector<double>> CudaModel::downloadSlot(uint32_t slot, size_t count, bool adjoint) {
+    return downloadSlots(slot, 1, count, adjoint);
+}
+
+Result<std::vector<double>> CudaModel::downloadSlots(uint32_t first, uint32_t slots, size_t count,
+                                                     bool adjoint) {
     const size_t B = shape_.batch, word = shape_.float64 ? 8 : 4;
-    std::vector<unsigned char> host(count * word);
-    const DevicePtr base = (adjoint ? adjoints_ : values_).ptr() + size_t{slot} * B * word;
-    if (Status st = device_->download(host.data(), base, host.size()); !st)
-        return st.error();
-    std::vector<double> out(count);
-    for (size_t l = 0; l < count; ++l)
-        out[l] = unpack(host.data(), l);
+    // The last slot's lanes past `count` are not needed; the ones between slots are.
+    const size_t lanes = slots == 0 ? 0 : (size_t{slots} - 1) * B + count;
+    std::vector<unsigned char> host(lanes * word);
+    const DevicePtr base = (adjoint ? adjoints_ : values_).ptr() + size_t{first} * B * word;
+    if (!host.empty())
+        if (Status st = device_->download(host.data(), base, host.size()); !st)
+            return st.error();
+    std::vector<double> out(size_t{slots} * count);
+    for (size_t s = 0; s < slots; ++s)
+        for (size_t l = 0; l < count; ++l)
+            out[s * count + l] = unpack(host.data(), s * B + l);
     return out;
 }
 
@@ -420,13 +429,12 @@ Result<CudaGradient> CudaModel::adjoints(std::span<const double> xs, size_t coun
         if (!v)
             return v.error();
         std::copy(v->begin(), v->end(), g.values.begin() + first);
-        for (uint32_t i = 0; i < plan_.numInputs; ++i) {
-            auto a = downloadSlot(plan_.inputBase + i, n, true);
-            if (!a)
-                return a.error();
+        auto a = downloadSlots(plan_.inputBase, plan_.numInputs, n, true);
+        if (!a)
+            return a.error();
+        for (uint32_t i = 0; i < plan_.numInputs; ++i)
             for (size_t l = 0; l < n; ++l)
-                g.adjoints[(first + l) * plan_.numInputs + i] = (*a)[l];
-        }
+                g.adjoints[(first + l) * plan_.numInputs + i] = (*a)[size_t{i} * n + l];
         return Ok{};
     });
     if (!ran)

@@ -134,6 +134,10 @@ class CudaModel {
     Status launchSegments(const std::vector<Segment> &segs, FunctionHandle block,
                           FunctionHandle grid, PlanParams &params, StreamHandle stream = nullptr);
     Result<std::vector<double>> downloadSlot(uint32_t slot, size_t count, bool adjoint);
+    // Slots [first, first + slots) in one copy (each B lanes apart): slot-major, `count` lanes
+    // each. A copy costs ~10 µs whatever its size, so a circuit's thousands of inputs go at once.
+    Result<std::vector<double>> downloadSlots(uint32_t first, uint32_t slots, size_t count,
+                                              bool adjoint);
 
     Circuit circuit_; // outputs, inputs and kinds, for output slots and traceback
     KernelShape shape_;
