@@ -63,7 +63,8 @@ std::optional<int> compileNetworkByRoute(const CompileOptions &o) {
     if (!tree)
         return reportError(errorAt(o.input, 0, tree.error().message));
     const RouteChoice choice =
-        chooseNetworkRoute(route, o.model.zbddNodeLimit, *net, junctionTreeStats(*tree), 1);
+        chooseNetworkRoute(route, o.model.zbddNodeLimit, *net, junctionTreeStats(*tree), 1,
+                           false); // a .so runs on the CPU
     if (!choice.junctionTree) {
         if (!orderFlags)
             std::cerr << "zbddc: note: route mlf: " << choice.why << "\n";

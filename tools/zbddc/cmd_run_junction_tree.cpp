@@ -19,12 +19,17 @@ namespace zbddc::cli {
 
 namespace {
 
-// Calibrated on the CPU (bench/network_batch, docs/junction-tree-route.md): a ZBDD node costs
-// about as much per case as this many clique entries (an MLF op touches one value and its
-// operands; a clique entry is read once per message through it, about three messages each), and
-// compiling a node costs about as much as this many clique entries' work once.
-constexpr double kMlfNodePerCaseInEntries = 1.0 / 3.0;
-constexpr double kMlfNodeCompileInEntries = 200.0;
+// What a ZBDD node costs in clique entries' work, per device, from both routes timed side by side
+// on alarm, hailfinder, water and pathfinder (BENCHMARKS.md, "The auto route, per device"; 2,000
+// cases, the estimated node counts below against the trees' entries). On 16 CPU threads the MLF
+// was faster on all four, by 2.9-279x, though its estimated nodes per clique entry ranged to 20
+// (pathfinder): a node per case is worth ~1/50 of an entry there. On the H100 the tree was faster
+// on all four (2.0-9.6x), water's 43 entries per node included: its kernels stream entries at
+// ~30 ps each where the MLF pays ~3 ns per node, so a node is worth ~100 entries. Compiling a
+// node (ZBDD, then the CPU loop's build) costs about 12 entries' work once (pathfinder: 1.35 s).
+constexpr double kMlfNodePerCaseInEntriesCpu = 1.0 / 50.0;
+constexpr double kMlfNodePerCaseInEntriesGpu = 100.0;
+constexpr double kMlfNodeCompileInEntries = 12.0;
 
 // The MLF's ZBDD size as its frontier model estimates it (a short order search).
 double estimatedZbddNodes(const BayesNet &net) {
@@ -36,7 +41,8 @@ double estimatedZbddNodes(const BayesNet &net) {
 } // namespace
 
 RouteChoice chooseNetworkRoute(const std::string &route, uint64_t zbddNodeLimit,
-                               const BayesNet &net, const JunctionTreeStats &jt, size_t cases) {
+                               const BayesNet &net, const JunctionTreeStats &jt, size_t cases,
+                               bool onGpu) {
     if (route == "jt")
         return {true, "asked for (--route jt)"};
     if (route == "mlf")
@@ -51,12 +57,13 @@ RouteChoice chooseNetworkRoute(const std::string &route, uint64_t zbddNodeLimit,
             nodes, static_cast<unsigned long long>(zbddNodeLimit), jt.totalCliqueEntries);
         return {true, why};
     }
-    const double mlf = nodes * (kMlfNodeCompileInEntries + kMlfNodePerCaseInEntries * cases);
+    const double perCase = onGpu ? kMlfNodePerCaseInEntriesGpu : kMlfNodePerCaseInEntriesCpu;
+    const double mlf = nodes * (kMlfNodeCompileInEntries + perCase * static_cast<double>(cases));
     const double tree = jt.totalCliqueEntries * static_cast<double>(cases);
     std::snprintf(why, sizeof why,
-                  "auto: %zu case(s); estimated work %.3g for the MLF (%.3g ZBDD nodes) against "
-                  "%.3g for the junction tree (%.3g clique entries)",
-                  cases, mlf, nodes, tree, jt.totalCliqueEntries);
+                  "auto (%s): %zu case(s); estimated work %.3g for the MLF (%.3g ZBDD nodes) "
+                  "against %.3g for the junction tree (%.3g clique entries)",
+                  onGpu ? "gpu" : "cpu", cases, mlf, nodes, tree, jt.totalCliqueEntries);
     return {tree <= mlf, why};
 }
 
@@ -135,8 +142,11 @@ std::optional<int> runNetworkByRoute(const RunOptions &o, std::string &mlfWhy) {
     if (o.route == "auto" && o.loopy.approximate)
         if (auto why = noExactRouteFits(o, *net, junctionTreeStats(*tree)))
             return runLoopyCommand(o, *why);
+    // Either route runs on the GPU where --device auto or cuda finds one usable.
+    const bool onGpu = (o.device == "auto" || o.device == "cuda") && tensorGpuUsable();
     const RouteChoice choice = chooseNetworkRoute(o.route, o.modelOptions.zbddNodeLimit, *net,
-                                                  junctionTreeStats(*tree), cases->cases.size());
+                                                  junctionTreeStats(*tree), cases->cases.size(),
+                                                  onGpu);
     if (!choice.junctionTree) {
         mlfWhy = choice.why;
         return std::nullopt;

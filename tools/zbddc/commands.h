@@ -142,9 +142,10 @@ struct RouteChoice {
     bool junctionTree = false;
     std::string why;
 };
+// `onGpu`: where the chosen route will run (the routes' costs per case differ by device).
 RouteChoice chooseNetworkRoute(const std::string &route, uint64_t zbddNodeLimit,
                                const zbddc::BayesNet &net, const zbddc::JunctionTreeStats &jt,
-                               size_t cases);
+                               size_t cases, bool onGpu);
 // `zbddc NET -o net.so` (cmd_compile_network.cpp): writes the junction tree's network.so and
 // returns the exit code, or returns nothing (and says so) where the MLF route is to compile.
 std::optional<int> compileNetworkByRoute(const CompileOptions &options);

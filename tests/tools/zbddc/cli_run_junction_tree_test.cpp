@@ -1,9 +1,11 @@
 // `zbddc run NET --route mlf|jt|auto`: the two routes answer a batch alike (the MLF route is the
 // oracle here; both are checked against brute force and elimination in their own tests), the
-// JSON says which route ran and why, auto takes the junction tree where the MLF would exceed the
-// node limit, and --route on a model that is not a network is a usage error.
+// JSON says which route ran and why, auto weighs the routes by the device and takes the junction
+// tree where the MLF would exceed the node limit, and --route on a model that is not a network is a
+// usage error.
 #include "tests/catch.hpp"
 #include "tests/support/run_zbddc.h"
+#include "tests/support/scratch.h"
 #include "tests/support/uai_result_reader.h"
 
 #include <algorithm>
@@ -55,6 +57,26 @@ TEST_CASE("run --route jt answers a batch as --route mlf does", "[jt][cli]") {
     REQUIRE(json.exitCode == 0);
     CHECK(json.out.find("\"route\":\"jt\"") != std::string::npos);
     CHECK(json.out.find("junction tree") != std::string::npos); // in the device field
+}
+
+TEST_CASE("run --route auto weighs the routes for the device that runs them", "[jt][cli]") {
+    // On the CPU a ZBDD node per case costs ~1/50 of a clique entry, and compiling it ~12: one
+    // case of alarm goes to the tree (1e3 entries against 1e4 nodes to compile), 200 cases to
+    // the MLF (2e5 entries of work against 1.3e5 + 4e4).
+    const auto sampled = runZbddc("sample '" + kAlarm + "' --cases 200 --seed 3");
+    REQUIRE(sampled.exitCode == 0);
+    const std::string many = writeScratch("alarm200.evid", sampled.out);
+    const auto batch = runZbddc("run '" + kAlarm + "' --task pr --device cpu --json --evidence '" +
+                                many + "'");
+    INFO(batch.err);
+    REQUIRE(batch.exitCode == 0);
+    CHECK(batch.out.find("\"route\":\"mlf\",\"route_why\":\"auto (cpu): 200 case(s)") !=
+          std::string::npos);
+    const auto one = runZbddc("run '" + kAlarm + "' --task pr --device cpu --json");
+    INFO(one.err);
+    REQUIRE(one.exitCode == 0);
+    CHECK(one.out.find("\"route\":\"jt\",\"route_why\":\"auto (cpu): 1 case(s)") !=
+          std::string::npos);
 }
 
 TEST_CASE("run --route auto takes the junction tree over the node limit, and says why",
