@@ -7,6 +7,8 @@
 # wall time (ZBDD compile, kernel compile) is reported beside it, and the time of the first case
 # asked alone (B=1, also a second run). Each later device's answers are compared with the first's:
 # the largest difference of any value (log10 P(e), marginal, MPE value) over the batch.
+# MLF_ROUTES (default "mlf") runs other routes the same way ("auto mlf jt" times what auto takes
+# beside both routes; each row says the route that ran and why).
 #   ZBDDC=build/zbddc bench/network_batch.sh OUT.jsonl CASES DEVICES NET.bif...
 set -uo pipefail
 zbddc=${ZBDDC:-build/zbddc}
@@ -19,22 +21,23 @@ for net in "$@"; do
     name=$(basename "$net" .bif)
     "$zbddc" sample "$net" --cases "$cases" --seed 1 -o "$work/$name.evid" || continue
     "$zbddc" sample "$net" --cases 1 --seed 1 -o "$work/$name.one.evid" || continue
-    for device in ${devices//,/ }; do
-        for task in ${MLF_TASKS:-pr mar mpe}; do
-            start=$(date +%s%N)
-            "$zbddc" run "$net" --route mlf --task $task --evidence "$work/$name.evid" \
-                --device "$device" --json >"$work/first.json" 2>"$work/err.txt"
-            rc=$?
-            first=$((($(date +%s%N) - start) / 1000000))
-            "$zbddc" run "$net" --route mlf --task $task --evidence "$work/$name.evid" \
-                --device "$device" --json >"$work/$task.$device.json" 2>>"$work/err.txt"
-            for run in 1 2; do # B=1: the second run of the first case alone
-                "$zbddc" run "$net" --route mlf --task $task --evidence "$work/$name.one.evid" \
-                    --device "$device" --json >"$work/one.json" 2>>"$work/err.txt"
-            done
-            python3 - "$work/$task.$device.json" "$name" "$device" "$task" "$cases" "$first" \
-                "$rc" "$work/err.txt" "$work/one.json" "$work/$task.${devices%%,*}.json" \
-                >>"$out" <<'PY'
+    for route in ${MLF_ROUTES:-mlf}; do
+        for device in ${devices//,/ }; do
+            for task in ${MLF_TASKS:-pr mar mpe}; do
+                start=$(date +%s%N)
+                "$zbddc" run "$net" --route $route --task $task --evidence "$work/$name.evid" \
+                    --device "$device" --json >"$work/first.json" 2>"$work/err.txt"
+                rc=$?
+                first=$((($(date +%s%N) - start) / 1000000))
+                "$zbddc" run "$net" --route $route --task $task --evidence "$work/$name.evid" \
+                    --device "$device" --json >"$work/$task.$route.$device.json" 2>>"$work/err.txt"
+                for run in 1 2; do # B=1: the second run of the first case alone
+                    "$zbddc" run "$net" --route $route --task $task --evidence "$work/$name.one.evid" \
+                        --device "$device" --json >"$work/one.json" 2>>"$work/err.txt"
+                done
+                python3 - "$work/$task.$route.$device.json" "$name" "$device" "$task" "$cases" \
+                    "$first" "$rc" "$work/err.txt" "$work/one.json" \
+                    "$work/$task.$route.${devices%%,*}.json" >>"$out" <<'PY'
 import json, sys
 path, name, device, task, cases, first, rc, err, one, baseline = sys.argv[1:]
 row = {"network": name, "device": device, "task": task, "cases": int(cases),
@@ -44,6 +47,8 @@ try:
     ok = [r for r in results if "time_ms" in r]
     row["ms_per_case"] = ok[0]["time_ms"] if ok else None
     row["ran_on"] = ok[0]["device"] if ok else None
+    row["route"] = ok[0].get("route") if ok else None
+    row["route_why"] = ok[0].get("route_why") if ok else None
     row["failed_cases"] = len(results) - len(ok)
     single = json.load(open(one))  # one case: an object, not a list
     single = [r for r in (single if isinstance(single, list) else [single]) if "time_ms" in r]
@@ -67,6 +72,7 @@ except Exception as e:  # no JSON: the error line says why
     row["error"] = open(err).read().strip().splitlines()[-1:] or [str(e)]
 print(json.dumps(row))
 PY
+            done
         done
     done
 done

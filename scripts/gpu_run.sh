@@ -126,7 +126,8 @@ if [ -x "$here/bench/jt_batch" ] && [ -n "${JT_NETWORKS:-}" ]; then
     fi
 fi
 # The MLF route over evidence batches through the command line (bench/network_batch.sh, copied by
-# pack_gpu.sh): MLF_NETWORKS on cuda and cpu, MLF_GPU_NETWORKS on cuda only, MLF_CASES cases;
+# pack_gpu.sh): MLF_NETWORKS on cuda and cpu, MLF_GPU_NETWORKS on cuda only, MLF_CASES cases,
+# MLF_TASKS and MLF_ROUTES passed on;
 # pyAgrum on the same cases (MLF_PEER_S seconds each) where its wheel came along.
 if [ -f "$here/bench/network_batch.sh" ] && [ -n "${MLF_NETWORKS:-}${MLF_GPU_NETWORKS:-}" ]; then
     export ZBDDC="$here/zbddc"
