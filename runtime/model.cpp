@@ -34,6 +34,7 @@ struct Model::Impl {
     std::optional<bool> cpuLoop; // the CPU code, settled by the first CPU engine
     int gpu = 0;
     std::string note;
+    std::string choice; // DeviceOptions::choice
     std::string cudaName;
     // A model.so: its one engine, for interface.semiring in this numeric mode.
     std::optional<Numeric> sharedNumeric;
@@ -121,6 +122,7 @@ Model Model::fromCircuit(Circuit circuit, const DeviceOptions &o) {
     impl->cpuCode = o.cpuCode;
     impl->device = o.device;
     impl->gpu = o.gpu;
+    impl->choice = o.choice;
     if (o.device == DeviceKind::Auto || o.device == DeviceKind::Cuda) {
         if (Status usable = cudaUsable(); usable) {
             impl->device = DeviceKind::Cuda;
@@ -183,6 +185,8 @@ std::string Model::describe(Numeric n, std::string_view extra) const {
         d = "cpu (reference evaluator, " + numeric;
     if (!impl_->note.empty()) // the driver's reason is fallbackNote(), said once, not per case
         d += "; no usable GPU";
+    if (!impl_->choice.empty())
+        d += "; " + impl_->choice;
     if (!extra.empty())
         d += "; " + std::string(extra);
     return d + ")";

@@ -33,6 +33,8 @@ struct DeviceOptions {
     enum class CpuCode : uint8_t { Auto, Jit, Loop };
     CpuCode cpuCode = CpuCode::Auto;
     int gpu = 0; // DeviceKind::Cuda (or Auto taking it): the GPU's ordinal
+    // Why the caller chose this device, said in describe() ("auto: one case"); empty: nothing.
+    std::string choice;
 };
 
 // Auto's choice: the loop builds in microseconds to milliseconds where the JIT takes tens to

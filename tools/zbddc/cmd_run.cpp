@@ -111,24 +111,44 @@ Result<std::vector<double>> freeInputValues(const std::string &path) {
     return values;
 }
 
+// A model and the cases it answers.
+struct OpenedModel {
+    Model model;
+    EvidenceFile cases;
+};
+
 // A model.so is dlopened and answers through its C ABI; every other input becomes a circuit for
-// the device asked for.
-Result<Model> openModel(const RunOptions &o) {
+// the device asked for. `--device auto` settles once the cases are read: a single case runs on
+// the CPU (singleCaseRunsOnCpu), a batch on the GPU where one is usable.
+Result<OpenedModel> openModel(const RunOptions &o) {
     if (fileExtension(o.model) == ".so") {
         if (o.device == "cuda" || o.device == "reference")
             std::cerr << "zbddc: note: a model.so runs its own compiled CPU code; --device "
                       << o.device << " is ignored\n";
-        return Model::fromSharedObject(o.model);
+        auto model = Model::fromSharedObject(o.model);
+        if (!model)
+            return model.error();
+        auto cases = evidenceCases(o, model->interface().variables);
+        if (!cases)
+            return cases.error();
+        return OpenedModel{std::move(*model), std::move(*cases)};
     }
     auto circuit = o.modelOptions.loadCircuit(o.model);
     if (!circuit)
         return circuit.error();
+    auto cases = evidenceCases(o, interfaceOf(*circuit).variables);
+    if (!cases)
+        return cases.error();
     DeviceOptions options;
     options.device = parseDeviceKind(o.device).value_or(DeviceKind::Auto);
+    if (options.device == DeviceKind::Auto && singleCaseRunsOnCpu(cases->cases.size())) {
+        options.device = DeviceKind::Cpu;
+        options.choice = "auto: one case";
+    }
     options.cpuOptLevel = o.optLevel;
     using C = DeviceOptions::CpuCode;
     options.cpuCode = o.cpuLoop ? C::Loop : o.cpuJit || o.optLevel > 0 ? C::Jit : C::Auto;
-    return Model::fromCircuit(std::move(*circuit), options);
+    return OpenedModel{Model::fromCircuit(std::move(*circuit), options), std::move(*cases)};
 }
 
 // A model.so of a network's MLF answers PR and MAR through the network ABI, as a network.so
@@ -238,13 +258,12 @@ int runCommand(const RunOptions &o) {
     }
     if (answersThroughNetworkAbi(o, *task)) // a network's MLF compiled into a model.so
         return runNetworkLibraryCommand(o);
-    auto model = openModel(o);
-    if (!model)
-        return reportError(model.error());
+    auto opened = openModel(o);
+    if (!opened)
+        return reportError(opened.error());
+    Model *model = &opened->model;
+    EvidenceFile *cases = &opened->cases;
     const std::vector<Variable> &variables = model->interface().variables;
-    auto cases = evidenceCases(o, variables);
-    if (!cases)
-        return reportError(cases.error());
     auto free = freeInputValues(o.inputs);
     if (!free)
         return reportError(free.error());

@@ -142,8 +142,10 @@ std::optional<int> runNetworkByRoute(const RunOptions &o, std::string &mlfWhy) {
     if (o.route == "auto" && o.loopy.approximate)
         if (auto why = noExactRouteFits(o, *net, junctionTreeStats(*tree)))
             return runLoopyCommand(o, *why);
-    // Either route runs on the GPU where --device auto or cuda finds one usable.
-    const bool onGpu = (o.device == "auto" || o.device == "cuda") && tensorGpuUsable();
+    // Either route runs on the GPU where --device cuda, or auto with a batch, finds one usable.
+    const bool single = singleCaseRunsOnCpu(cases->cases.size());
+    const bool onGpu =
+        (o.device == "cuda" || (o.device == "auto" && !single)) && tensorGpuUsable();
     const RouteChoice choice = chooseNetworkRoute(o.route, o.modelOptions.zbddNodeLimit, *net,
                                                   junctionTreeStats(*tree), cases->cases.size(),
                                                   onGpu);
@@ -153,7 +155,7 @@ std::optional<int> runNetworkByRoute(const RunOptions &o, std::string &mlfWhy) {
     }
     printWarnings(net->warnings);
     JunctionTreeOptions options;
-    options.executor = o.device;
+    options.executor = o.device == "auto" && single ? "cpu" : o.device;
     if (o.device == "cuda" && !tensorGpuUsable()) {
         std::cerr << "zbddc: note: " << tensorGpuUsable().error().message << "; ran on the CPU\n";
         options.executor = "cpu";
@@ -175,6 +177,8 @@ std::optional<int> runNetworkByRoute(const RunOptions &o, std::string &mlfWhy) {
         if (r) {
             r->route = "jt";
             r->routeWhy = choice.why;
+            if (o.device == "auto" && single && r->device.ends_with(")"))
+                r->device.insert(r->device.size() - 1, "; auto: one case");
         }
     if (!o.json)
         std::cerr << "zbddc: note: route jt: " << choice.why << "\n";

@@ -142,6 +142,11 @@ struct RouteChoice {
     bool junctionTree = false;
     std::string why;
 };
+// `--device auto` with one case runs on the CPU on every route: a command line on the GPU pays
+// for its CUDA context and module loads (110-200 ms for one MLF case on the H100, against 5-100
+// ms on its host's CPU; BENCHMARKS.md "The auto route, per device"). Batches go to the GPU.
+inline bool singleCaseRunsOnCpu(size_t cases) { return cases <= 1; }
+
 // `onGpu`: where the chosen route will run (the routes' costs per case differ by device).
 RouteChoice chooseNetworkRoute(const std::string &route, uint64_t zbddNodeLimit,
                                const zbddc::BayesNet &net, const zbddc::JunctionTreeStats &jt,

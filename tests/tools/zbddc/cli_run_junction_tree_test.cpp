@@ -59,7 +59,9 @@ TEST_CASE("run --route jt answers a batch as --route mlf does", "[jt][cli]") {
     CHECK(json.out.find("junction tree") != std::string::npos); // in the device field
 }
 
-TEST_CASE("run --route auto weighs the routes for the device that runs them", "[jt][cli]") {
+TEST_CASE("run --route auto weighs the routes for the device that runs them, and --device auto "
+          "runs one case on the CPU",
+          "[jt][cli]") {
     // On the CPU a ZBDD node per case costs ~1/50 of a clique entry, and compiling it ~12: one
     // case of alarm goes to the tree (1e3 entries against 1e4 nodes to compile), 200 cases to
     // the MLF (2e5 entries of work against 1.3e5 + 4e4).
@@ -77,6 +79,19 @@ TEST_CASE("run --route auto weighs the routes for the device that runs them", "[
     REQUIRE(one.exitCode == 0);
     CHECK(one.out.find("\"route\":\"jt\",\"route_why\":\"auto (cpu): 1 case(s)") !=
           std::string::npos);
+    // --device auto (the default) runs one case on the CPU on either route, and says so.
+    const auto oneAuto = runZbddc("run '" + kAlarm + "' --task pr --json");
+    REQUIRE(oneAuto.exitCode == 0);
+    CHECK(oneAuto.out.find("1 cases per run; auto: one case)") != std::string::npos);
+    CHECK(one.out.find("auto: one case") == std::string::npos); // --device cpu: asked for
+    const auto mlf = runZbddc("run '" + kAsia + "' --task pr --json --route mlf");
+    INFO(mlf.err);
+    REQUIRE(mlf.exitCode == 0);
+    CHECK(mlf.out.find("\"device\":\"cpu (data-driven loop, float64; auto: one case)\"") !=
+          std::string::npos);
+    const auto asked = runZbddc("run '" + kAsia + "' --task pr --json --route mlf --device cpu");
+    REQUIRE(asked.exitCode == 0);
+    CHECK(asked.out.find("auto: one case") == std::string::npos);
 }
 
 TEST_CASE("run --route auto takes the junction tree over the node limit, and says why",
