@@ -1,0 +1,130 @@
+// A batch of one, warm: per network, MAR of one evidence case at a time on a model already built
+// and compiled, on each device and both routes (the MLF circuit through runTask, the junction tree
+// through JunctionTreeModel::run with one case). The command line's one-case time also pays for
+// building the model and, on a GPU, the CUDA context and module loads; this is what an API user
+// who keeps the model pays per query. Median over K cases (Fast-BNI's workload: forward-sampled,
+// 20% observed), after one warm-up case per device.
+//
+//   single_case [--cases K] [--devices cpu,cuda] NET.bif...
+#include "compiler/frontends/bn/bayes_net.h"
+#include "compiler/junction_tree/build_junction_tree.h"
+#include "compiler/junction_tree/moral_graph.h"
+#include "compiler/junction_tree/order_search.h"
+#include "runtime/junction_tree/junction_tree_model.h"
+#include "runtime/sample_evidence.h"
+#include "runtime/tasks.h"
+#include "support/timer.h"
+#include "tools/zbddc/load_model.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <sstream>
+#include <unordered_map>
+
+using namespace zbddc;
+
+namespace {
+
+std::vector<std::string> split(const std::string &s) {
+    std::vector<std::string> out;
+    std::stringstream in(s);
+    for (std::string item; std::getline(in, item, ',');)
+        out.push_back(item);
+    return out;
+}
+
+// Median µs of `answer` over the cases, after one warm-up; NAN where a case fails (no GPU).
+double medianMicros(size_t cases, const std::function<bool(size_t)> &answer) {
+    if (cases == 0 || !answer(0))
+        return NAN;
+    std::vector<double> us;
+    for (size_t c = 0; c < cases; ++c) {
+        const SteadyTime start = std::chrono::steady_clock::now();
+        if (!answer(c))
+            return NAN;
+        us.push_back(msSince(start) * 1000);
+    }
+    std::sort(us.begin(), us.end());
+    return us[us.size() / 2];
+}
+
+// The network's sampled cases in the circuit's variable order (matched by name).
+std::vector<Evidence> forCircuit(const std::vector<Evidence> &cases, const BayesNet &net,
+                                 const Circuit &circuit) {
+    std::unordered_map<std::string, size_t> at;
+    for (size_t v = 0; v < net.variables.size(); ++v)
+        at[net.variables[v].name] = v;
+    std::vector<Evidence> out;
+    for (const Evidence &e : cases) {
+        Evidence c = noEvidence(circuit.variables);
+        for (size_t v = 0; v < circuit.variables.size(); ++v)
+            if (auto it = at.find(circuit.variables[v].name); it != at.end())
+                c.states[v] = e.states[it->second];
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    size_t count = 50;
+    std::vector<std::string> devices{"cpu", "cuda"}, networks;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--cases" && i + 1 < argc)
+            count = std::stoul(argv[++i]);
+        else if (arg == "--devices" && i + 1 < argc)
+            devices = split(argv[++i]);
+        else
+            networks.push_back(arg);
+    }
+    std::printf("| network | device | MLF MAR µs, one case | junction tree MAR µs, one case | "
+                "MLF ran on | tree ran on |\n");
+    std::printf("|---|---|---:|---:|---|---|\n");
+    for (const std::string &path : networks) {
+        auto net = readNetworkFile(path);
+        auto circuit = loadCircuit(path);
+        if (!net || !circuit) {
+            std::fprintf(stderr, "%s: %s\n", path.c_str(),
+                         (!net ? net.error() : circuit.error()).str().c_str());
+            continue;
+        }
+        const std::vector<Evidence> cases = sampleEvidence(*net, count, 0.2, 1);
+        const std::vector<Evidence> circuitCases = forCircuit(cases, *net, *circuit);
+        auto tree = buildJunctionTree(*net, searchOrder(moralGraph(*net)).order);
+        for (const std::string &device : devices) {
+            DeviceOptions o;
+            o.device = device == "cuda" ? DeviceKind::Cuda : DeviceKind::Cpu;
+            Model model = Model::fromCircuit(*circuit, o);
+            std::string ranOn;
+            const double mlf = medianMicros(count, [&](size_t c) {
+                auto r = runTask(model, Task::Mar, circuitCases[c]);
+                if (r)
+                    ranOn = r->device;
+                return r.ok(); // forward-sampled evidence is always possible
+            });
+            double jt = NAN;
+            std::string treeRanOn;
+            if (tree) {
+                JunctionTreeOptions options;
+                options.executor = device;
+                JunctionTreeModel model(*net, *tree, options);
+                jt = medianMicros(count, [&](size_t c) {
+                    auto r = model.run(Task::Mar, std::span(cases).subspan(c, 1));
+                    if (!r.empty() && r[0])
+                        treeRanOn = r[0]->device;
+                    return !r.empty() && r[0].ok();
+                });
+            }
+            const std::string name = std::filesystem::path(path).stem().string();
+            std::printf("| %s | %s | %.1f | %.1f | %s | %s |\n", name.c_str(), device.c_str(), mlf,
+                        jt, ranOn.c_str(), treeRanOn.c_str());
+            std::fflush(stdout);
+        }
+    }
+    return 0;
+}
