@@ -83,7 +83,7 @@ for b in "$here"/bench/*; do
     [ -f "$b" ] && [ -x "$b" ] || continue
     name=$(basename "$b")
     # Sections below, or tools called by hand (jt_kernels: BENCHMARKS.md says how).
-    case $name in jt_batch | jt_kernels | wcsp_be | wcsp_generate | loopy_bp | copy_bandwidth | *.sh) continue ;; esac
+    case $name in jt_batch | jt_kernels | wcsp_be | wcsp_generate | loopy_bp | copy_bandwidth | single_case | *.sh) continue ;; esac
     "$b" --json "$out/$name.json" --md "$out/$name.md" >> "$out/bench.log" 2>&1
     rc=$?
     echo "bench $name exit $rc" | tee -a "$summary"
@@ -94,6 +94,16 @@ if [ -f "$here/bench/peers/torch_levels.py" ] && [ -d "$ZBDDC_PEER_DIR" ]; then
     rc=$?
     echo "bench torch_levels.py exit $rc" | tee -a "$summary"
     [ $rc -eq 0 ] || failed=1
+fi
+# A batch of one, warm (bench/single_case, packed with EXTRA=single_case): SINGLE_NETWORKS names
+# the networks, SINGLE_CASES the cases timed one at a time (default 50).
+if [ -x "$here/bench/single_case" ] && [ -n "${SINGLE_NETWORKS:-}" ]; then
+    nets=()
+    for n in $SINGLE_NETWORKS; do nets+=("$bench_dir/bn/$n.bif"); done
+    "$here/bench/single_case" --cases "${SINGLE_CASES:-50}" "${nets[@]}" > "$out/single_case.md" \
+        2>> "$out/bench.log"
+    echo "bench single_case exit $?" | tee -a "$summary"
+    cat "$out/single_case.md"
 fi
 # The junction-tree route over Fast-BNI's workload (bench/jt_batch, packed with EXTRA=jt_batch),
 # then pyAgrum's LazyPropagation on one thread over the same cases where its wheel came along
