@@ -1,0 +1,180 @@
+// Where a batched MLF answer's time goes on the GPU, per network: the kernels alone (forward, and
+// forward+backward) on the raw circuit's ASAP levels and on the passes' -O3 schedule (merged op
+// types, justified levels; every value kept, as the backward pass needs), at B = 1 and at the
+// runtime's batch; then the runtime's own calls over the whole batch of cases: Model::evaluate
+// (copies in and out included), Model::adjoints, and runTasks' MAR (evidence in, marginals out).
+// Per case, µs. The cases are Fast-BNI's workload (forward-sampled, 20% observed, seed 1); every
+// compiled model is checked against the reference evaluator on the first cases before it is timed.
+//
+//   mlf_phases [--cases N] NET.bif...
+#include "backends/cuda/cuda_model.h"
+#include "backends/cuda/schedule/gpu_passes.h"
+#include "compiler/frontends/bn/bayes_net.h"
+#include "compiler/passes/pipeline.h"
+#include "runtime/engine.h"
+#include "runtime/sample_evidence.h"
+#include "runtime/tasks.h"
+#include "support/timer.h"
+#include "tools/zbddc/load_model.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <unordered_map>
+
+using namespace zbddc;
+using namespace zbddc::cuda;
+
+namespace {
+
+constexpr int kReps = 10;
+
+// The cases as the circuit's input vectors (its variables matched to the network's by name).
+std::vector<Evidence> casesFor(const Circuit &circuit, const BayesNet &net, size_t count) {
+    std::unordered_map<std::string, size_t> at;
+    for (size_t v = 0; v < net.variables.size(); ++v)
+        at[net.variables[v].name] = v;
+    std::vector<Evidence> out;
+    for (const Evidence &e : sampleEvidence(net, count, 0.2, 1)) {
+        Evidence c = noEvidence(circuit.variables);
+        for (size_t v = 0; v < circuit.variables.size(); ++v)
+            if (auto it = at.find(circuit.variables[v].name); it != at.end())
+                c.states[v] = e.states[it->second];
+        out.push_back(std::move(c));
+    }
+    return out;
+}
+
+// The largest relative difference of the model's outputs from the reference on `count` vectors.
+double checkAgainstReference(CudaModel &m, const Circuit &c, std::span<const double> xs,
+                             size_t count) {
+    const size_t n = m.plan().numInputs;
+    auto got = m.evaluate(xs.first(count * n), count);
+    if (!got)
+        return INFINITY;
+    double worst = 0;
+    for (size_t k = 0; k < count; ++k) {
+        auto want = evaluate(c, xs.subspan(k * n, n), Semiring::SumProduct);
+        if (!want)
+            return INFINITY;
+        const double w = want->values[c.outputs[0]], g = (*got)[k];
+        worst = std::max(worst, std::abs(g - w) / std::max(std::abs(w), 1e-300));
+    }
+    return worst;
+}
+
+// The passes' -O3 schedule with every value kept (backward reads them).
+Result<Schedule> keptSchedule(const Circuit &c) {
+    PipelineOptions po = withGpuPasses({});
+    po.level = 3;
+    auto names = passList(po);
+    if (!names)
+        return names.error();
+    for (std::string &n : *names)
+        if (n == "assign-slots")
+            n = "assign-slots-noreuse";
+    po.passes = *names;
+    return buildSchedule(c, po);
+}
+
+// Kernel µs per case, forward and forward+backward, of one compiled model at its batch.
+void kernelRow(const char *name, const char *how, Result<CudaModel> m, const Circuit &c,
+               std::span<const double> xs, size_t cases) {
+    if (!m) {
+        std::printf("| %s | %s | failed: %s | | |\n", name, how, m.error().str().c_str());
+        return;
+    }
+    const size_t B = m->shape().batch;
+    const double err = checkAgainstReference(*m, c, xs, std::min<size_t>(B, std::min<size_t>(cases, 64)));
+    auto fwd = m->timeForward(kReps);
+    auto both = m->timeForwardBackward(kReps);
+    std::printf("| %s | %s | %.2f | %.2f | %u levels, max rel. error %.1e |\n", name, how,
+                fwd ? *fwd * 1e3 / B : NAN, both ? *both * 1e3 / B : NAN,
+                m->plan().numLevels(), err);
+    std::fflush(stdout);
+}
+
+double perCaseMicros(size_t cases, const std::function<bool()> &run) {
+    if (!run()) // warm-up: compiles what the call needs
+        return NAN;
+    const SteadyTime start = std::chrono::steady_clock::now();
+    if (!run())
+        return NAN;
+    return msSince(start) * 1000 / static_cast<double>(cases);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    size_t count = 2000;
+    std::vector<std::string> networks;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--cases" && i + 1 < argc)
+            count = std::stoul(argv[++i]);
+        else
+            networks.push_back(arg);
+    }
+    if (Status st = cudaAvailable(); !st) {
+        std::fprintf(stderr, "skipped: %s\n", st.error().message.c_str());
+        return 0;
+    }
+    std::printf("| network | what | forward µs/case | forward+backward (MAR) µs/case | note |\n");
+    std::printf("|---|---|---:|---:|---|\n");
+    for (const std::string &path : networks) {
+        const std::string name = std::filesystem::path(path).stem().string();
+        auto net = readNetworkFile(path);
+        auto circuit = loadCircuit(path);
+        if (!net || !circuit) {
+            std::fprintf(stderr, "%s: %s\n", path.c_str(),
+                         (!net ? net.error() : circuit.error()).str().c_str());
+            continue;
+        }
+        const Circuit &c = *circuit;
+        const std::vector<Evidence> cases = casesFor(c, *net, count);
+        const ModelInterface face = interfaceOf(c);
+        std::vector<double> xs;
+        for (const Evidence &e : cases) {
+            auto x = inputVector(face, e, {});
+            if (!x)
+                return 1;
+            xs.insert(xs.end(), x->begin(), x->end());
+        }
+        const uint32_t lanes = cudaLanesFor(c, count);
+        auto schedule = keptSchedule(c);
+        for (uint32_t B : {1u, lanes}) {
+            CudaOptions o;
+            o.batch = B;
+            o.backward = true;
+            const std::string at = "B=" + std::to_string(B);
+            kernelRow(name.c_str(), ("kernels, raw circuit (ASAP), " + at).c_str(),
+                      compileCuda(c, o), c, xs, count);
+            if (schedule)
+                kernelRow(name.c_str(), ("kernels, -O3 schedule, " + at).c_str(),
+                          compileCuda(c, *schedule, o), c, xs, count);
+            else
+                std::printf("| %s | -O3 schedule | failed: %s | | |\n", name.c_str(),
+                            schedule.error().str().c_str());
+        }
+        DeviceOptions d;
+        d.device = DeviceKind::Cuda;
+        Model model = Model::fromCircuit(c, d);
+        const double evalUs = perCaseMicros(count, [&] {
+            return model.evaluate(Semiring::SumProduct, Numeric::Float64, xs, count).ok();
+        });
+        const double adjUs = perCaseMicros(count, [&] {
+            return model.adjoints(Semiring::SumProduct, Numeric::Float64, xs, count, 0).ok();
+        });
+        const double marUs = perCaseMicros(count, [&] {
+            const auto r = runTasks(model, Task::Mar, cases);
+            return !r.empty() && r[0].ok();
+        });
+        std::printf("| %s | Model::evaluate / adjoints, %zu cases (copies included) | %.2f | %.2f "
+                    "| %u lanes a launch |\n",
+                    name.c_str(), count, evalUs, adjUs, lanes);
+        std::printf("| %s | runTasks MAR, %zu cases (evidence in, marginals out) | | %.2f | |\n",
+                    name.c_str(), count, marUs);
+        std::fflush(stdout);
+    }
+    return 0;
+}
