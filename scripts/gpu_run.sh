@@ -84,7 +84,7 @@ for b in "$here"/bench/*; do
     [ -f "$b" ] && [ -x "$b" ] || continue
     name=$(basename "$b")
     # Sections below, or tools called by hand (jt_kernels: BENCHMARKS.md says how).
-    case $name in jt_batch | jt_kernels | wcsp_be | wcsp_generate | loopy_bp | copy_bandwidth | single_case | *.sh) continue ;; esac
+    case $name in jt_batch | jt_kernels | wcsp_be | wcsp_generate | loopy_bp | copy_bandwidth | single_case | mlf_phases | *.sh) continue ;; esac
     "$b" --json "$out/$name.json" --md "$out/$name.md" >> "$out/bench.log" 2>&1
     rc=$?
     echo "bench $name exit $rc" | tee -a "$summary"
@@ -95,6 +95,16 @@ if [ -f "$here/bench/peers/torch_levels.py" ] && [ -d "$ZBDDC_PEER_DIR" ]; then
     rc=$?
     echo "bench torch_levels.py exit $rc" | tee -a "$summary"
     [ $rc -eq 0 ] || failed=1
+fi
+# Where a batched MLF answer's time goes (bench/mlf_phases): PHASES_NETWORKS names the networks,
+# PHASES_CASES the batch (default 2000).
+if [ -x "$here/bench/mlf_phases" ] && [ -n "${PHASES_NETWORKS:-}" ]; then
+    nets=()
+    for n in $PHASES_NETWORKS; do nets+=("$bench_dir/bn/$n.bif"); done
+    "$here/bench/mlf_phases" --cases "${PHASES_CASES:-2000}" "${nets[@]}" > "$out/mlf_phases.md" \
+        2>> "$out/bench.log"
+    echo "bench mlf_phases exit $?" | tee -a "$summary"
+    cat "$out/mlf_phases.md"
 fi
 # A batch of one, warm (bench/single_case, packed with EXTRA=single_case): SINGLE_NETWORKS names
 # the networks, SINGLE_CASES the cases timed one at a time (default 50).
