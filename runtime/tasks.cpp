@@ -342,10 +342,12 @@ std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Ev
             const std::vector<size_t> group = possibleIn(mode);
             if (group.empty())
                 continue;
-            std::vector<double> groupXs;
-            for (size_t k : group)
-                groupXs.insert(groupXs.end(), xs.begin() + k * n, xs.begin() + (k + 1) * n);
-            auto adj = m.adjoints(Semiring::SumProduct, mode, groupXs, group.size(), 0);
+            std::vector<double> groupXs; // the group's vectors, unless it is every case
+            if (group.size() < valid.size())
+                for (size_t k : group)
+                    groupXs.insert(groupXs.end(), xs.begin() + k * n, xs.begin() + (k + 1) * n);
+            auto adj = m.adjoints(Semiring::SumProduct, mode,
+                                  group.size() < valid.size() ? groupXs : xs, group.size(), 0);
             if (!adj)
                 return failAll(adj.error());
             for (size_t j = 0; j < group.size(); ++j) {

@@ -305,25 +305,35 @@ Status CudaModel::runBackward() {
     return launchSegments(backward_, bwdBlock_, bwdGrid_, params_);
 }
 
+// Case-major vectors to the device's lane-fastest slots is a transpose: in tiles of kTile
+// inputs, so a lane's row is read in runs and the tile's destination lines stay in cache (an
+// input at a time read every row at a stride of all the inputs: ~20 ns a value on 3,646 inputs).
+constexpr size_t kTile = 64;
+
 Status CudaModel::packInputs(std::span<const double> xs, size_t first, size_t count,
                              unsigned char *host) const {
     const size_t n = plan_.numInputs, B = shape_.batch, word = shape_.float64 ? 8 : 4;
-    for (size_t i = 0; i < n; ++i)
+    for (size_t i0 = 0; i0 < n; i0 += kTile) {
+        const size_t i1 = std::min(n, i0 + kTile);
         for (size_t l = 0; l < B; ++l) {
             // Lanes past the batch's end repeat its first vector: computed, never read back.
-            const double v = xs[(first + (l < count ? l : 0)) * n + i];
-            if (shape_.logSpace && !(v >= 0))
-                return error("input x[" + std::to_string(i) +
-                             "] is negative or NaN; log space needs x >= 0");
-            const size_t at = (i * B + l) * word;
-            if (shape_.float64) {
-                const double t = toDevice<double>(v, shape_.logSpace);
-                std::memcpy(&host[at], &t, word);
-            } else {
-                const float t = toDevice<float>(v, shape_.logSpace);
-                std::memcpy(&host[at], &t, word);
+            const double *row = &xs[(first + (l < count ? l : 0)) * n];
+            for (size_t i = i0; i < i1; ++i) {
+                const double v = row[i];
+                if (shape_.logSpace && !(v >= 0))
+                    return error("input x[" + std::to_string(i) +
+                                 "] is negative or NaN; log space needs x >= 0");
+                const size_t at = (i * B + l) * word;
+                if (shape_.float64) {
+                    const double t = toDevice<double>(v, shape_.logSpace);
+                    std::memcpy(&host[at], &t, word);
+                } else {
+                    const float t = toDevice<float>(v, shape_.logSpace);
+                    std::memcpy(&host[at], &t, word);
+                }
             }
         }
+    }
     return Ok{};
 }
 
@@ -432,9 +442,13 @@ Result<CudaGradient> CudaModel::adjoints(std::span<const double> xs, size_t coun
         auto a = downloadSlots(plan_.inputBase, plan_.numInputs, n, true);
         if (!a)
             return a.error();
-        for (uint32_t i = 0; i < plan_.numInputs; ++i)
-            for (size_t l = 0; l < n; ++l)
-                g.adjoints[(first + l) * plan_.numInputs + i] = (*a)[size_t{i} * n + l];
+        const size_t inputs = plan_.numInputs;
+        for (size_t i0 = 0; i0 < inputs; i0 += kTile) // the transpose back, tiled likewise
+            for (size_t l = 0; l < n; ++l) {
+                double *row = &g.adjoints[(first + l) * inputs];
+                for (size_t i = i0; i < std::min(inputs, i0 + kTile); ++i)
+                    row[i] = (*a)[i * n + l];
+            }
         return Ok{};
     });
     if (!ran)
