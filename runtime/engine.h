@@ -5,6 +5,7 @@
 
 #include "ir/circuit.h"
 #include "ir/interpret.h"
+#include "runtime/enqueued_pass.h"
 
 #include <memory>
 #include <optional>
@@ -27,6 +28,14 @@ class Engine {
     virtual std::optional<Result<std::vector<uint32_t>>> traceback(std::span<const double> x,
                                                                    size_t output) {
         (void)x, (void)output;
+        return std::nullopt;
+    }
+    // The forward pass (and the adjoints of output `adjointsOf`) enqueued on the caller's CUDA
+    // stream, for engines on a GPU; nullopt for the others (they have no stream to enqueue on).
+    virtual std::optional<Result<std::unique_ptr<EnqueuedPass>>>
+    enqueue(std::span<const double> x, size_t batch, std::optional<size_t> adjointsOf,
+            void *cudaStream) {
+        (void)x, (void)batch, (void)adjointsOf, (void)cudaStream;
         return std::nullopt;
     }
 };

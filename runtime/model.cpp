@@ -222,6 +222,20 @@ std::optional<Result<std::vector<uint32_t>>> Model::traceback(Semiring s, Numeri
     return (*e)->traceback(x, output);
 }
 
+std::optional<Result<std::unique_ptr<EnqueuedPass>>>
+Model::enqueue(Semiring s, Numeric n, std::span<const double> x, size_t batch,
+               std::optional<size_t> adjointsOf, void *cudaStream) {
+    using Enqueued = Result<std::unique_ptr<EnqueuedPass>>;
+    if (impl_->device != DeviceKind::Cuda || impl_->sharedNumeric)
+        return std::nullopt;
+    auto e = impl_->engineFor(s, n, x, batch);
+    if (!e)
+        return Enqueued(e.error());
+    if (adjointsOf && *adjointsOf >= numOutputs())
+        return Enqueued(error("output " + std::to_string(*adjointsOf) + " out of range"));
+    return (*e)->enqueue(x, batch, adjointsOf, cudaStream);
+}
+
 std::future<Result<std::vector<double>>> Model::evaluateAsync(Semiring s, Numeric n,
                                                               std::vector<double> x, size_t batch) {
     // The Impl, not `this`: a Model may be moved while the call runs.

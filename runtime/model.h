@@ -7,6 +7,7 @@
 #include "ir/circuit.h"
 #include "ir/interpret.h"
 #include "ir/model_interface.h"
+#include "runtime/enqueued_pass.h"
 
 #include <future>
 #include <memory>
@@ -84,6 +85,15 @@ class Model {
     // backend has no traceback (the JIT, a model.so).
     std::optional<Result<std::vector<uint32_t>>> traceback(Semiring s, Numeric n,
                                                            std::span<const double> x, size_t output);
+
+    // The forward pass of `batch` vectors (with the adjoints of output `adjointsOf`, if given)
+    // enqueued on the caller's CUDA stream `cudaStream` (a CUstream of the model's GPU) for a
+    // model on the GPU; returns once enqueued (the engine compiles first on first use). nullopt
+    // where the model does not run on a GPU. No other call on this model until the pass is
+    // waited for: it runs in the engine's own device buffers.
+    std::optional<Result<std::unique_ptr<EnqueuedPass>>>
+    enqueue(Semiring s, Numeric n, std::span<const double> x, size_t batch,
+            std::optional<size_t> adjointsOf, void *cudaStream);
 
     // evaluate() on another thread (std::async). The model may be moved but must outlive the
     // future, and calls on one model must not overlap (a compiled backend is not shared).
