@@ -18,8 +18,8 @@ struct PassValues {
 
 class EnqueuedPass {
   public:
-    virtual ~EnqueuedPass() = default; // waits for the pass if it is still running
-    virtual Result<bool> ready() = 0;  // never blocks
+    virtual ~EnqueuedPass() = default;     // waits for the pass if it is still running
+    virtual Result<bool> ready() = 0;      // never blocks
     virtual Result<PassValues> wait() = 0; // once
 };
 

@@ -21,7 +21,7 @@ struct TaskBatch {
     std::vector<size_t> valid;            // the cases with an input vector, in order
     std::vector<double> xs;               // their input vectors, numInputs each
     std::vector<std::optional<Result<TaskResult>>> slots; // per case: set where already answered
-    std::optional<Diagnostic> failed;     // every case's answer, where the batch cannot run
+    std::optional<Diagnostic> failed;            // every case's answer, where the batch cannot run
     std::chrono::steady_clock::time_point start; // after the compile: time_ms is the answering
 };
 

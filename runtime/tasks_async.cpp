@@ -21,9 +21,7 @@ struct PendingTasks::State {
     // Either way, once finished (at once where nothing had to be enqueued).
     std::optional<std::vector<Result<TaskResult>>> answers;
 
-    void failAll(const Diagnostic &d) {
-        answers.emplace(cases.size(), Result<TaskResult>(d));
-    }
+    void failAll(const Diagnostic &d) { answers.emplace(cases.size(), Result<TaskResult>(d)); }
 };
 
 PendingTasks::PendingTasks(std::unique_ptr<State> state) : state_(std::move(state)) {}
@@ -62,7 +60,9 @@ std::vector<Result<TaskResult>> PendingTasks::get() {
     return std::exchange(*state_->answers, {});
 }
 
-bool PendingTasks::onStream() const { return state_ && state_->onStream; }
+bool PendingTasks::onStream() const {
+    return state_ && state_->onStream;
+}
 
 PendingTasks runTasksAsync(Model &m, Task task, std::span<const Evidence> cases,
                            const TaskOptions &opt, void *cudaStream) {

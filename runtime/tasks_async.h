@@ -53,8 +53,8 @@ class PendingTasks {
 
   private:
     explicit PendingTasks(std::unique_ptr<State> state);
-    friend PendingTasks runTasksAsync(Model &, Task, std::span<const Evidence>,
-                                      const TaskOptions &, void *);
+    friend PendingTasks runTasksAsync(Model &, Task, std::span<const Evidence>, const TaskOptions &,
+                                      void *);
     std::unique_ptr<State> state_;
 };
 

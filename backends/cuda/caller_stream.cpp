@@ -75,8 +75,7 @@ Result<EnqueuedBatch> CudaModel::enqueue(std::span<const double> xs, size_t coun
         unsigned char *host = batch.out_.data() + c * outWords * word;
         if (inWords > 0)
             if (Status st = d.upload(values_.ptr() + size_t{plan_.inputBase} * B * word,
-                                     batch.in_.data() + c * inWords * word, inWords * word,
-                                     stream);
+                                     batch.in_.data() + c * inWords * word, inWords * word, stream);
                 !st)
                 return st.error();
         if (Status st = launchSegments(forward_, fwdBlock_, fwdGrid_, params, stream); !st)
