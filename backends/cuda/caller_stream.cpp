@@ -10,11 +10,11 @@ namespace zbddc::cuda {
 
 EnqueuedBatch &EnqueuedBatch::operator=(EnqueuedBatch &&o) noexcept {
     if (this != &o) {
-        this->~EnqueuedBatch();
+        finish();
         device_ = std::exchange(o.device_, nullptr);
         done_ = std::exchange(o.done_, nullptr);
-        in_ = std::move(o.in_);
-        out_ = std::move(o.out_);
+        out_ = std::exchange(o.out_, nullptr);
+        stagingBusy_ = std::exchange(o.stagingBusy_, nullptr);
         count_ = std::exchange(o.count_, 0);
         adjoints_ = std::exchange(o.adjoints_, false);
     }
@@ -22,11 +22,16 @@ EnqueuedBatch &EnqueuedBatch::operator=(EnqueuedBatch &&o) noexcept {
 }
 
 EnqueuedBatch::~EnqueuedBatch() {
+    finish();
+}
+
+void EnqueuedBatch::finish() {
     if (done_) {
-        (void)device_->waitFor(done_); // the copies read and write in_ and out_
-        device_->destroyEvent(done_);
+        (void)device_->waitFor(done_); // the copies read and write the staging
+        device_->destroyEvent(std::exchange(done_, nullptr));
     }
-    done_ = nullptr;
+    if (stagingBusy_)
+        *std::exchange(stagingBusy_, nullptr) = false;
 }
 
 Result<bool> EnqueuedBatch::ready() const {
@@ -43,66 +48,77 @@ Result<EnqueuedBatch> CudaModel::enqueue(std::span<const double> xs, size_t coun
         return error("no output " + std::to_string(*adjointsOf));
     if (adjointsOf && plan_.reusesSlots)
         return error("this model was compiled without backward support (CudaOptions::backward)");
+    if (stagingBusy_)
+        return error("a batch enqueued on a stream is still pending on this model: take its "
+                     "results first");
     Device &d = *device_;
     const size_t word = shape_.float64 ? 8 : 4, B = shape_.batch, n = plan_.numInputs;
     const size_t outs = plan_.outputSlots.size(), chunks = (count + B - 1) / B;
     const size_t inWords = n * B, outWords = (outs + (adjointsOf ? n : 0)) * B;
-    EnqueuedBatch batch;
-    batch.device_ = &d;
-    batch.count_ = count;
-    batch.adjoints_ = adjointsOf.has_value();
-    auto in = d.allocatePinned(chunks * inWords * word);
-    if (!in)
-        return in.error();
-    auto out = d.allocatePinned(chunks * outWords * word);
-    if (!out)
-        return out.error();
-    batch.in_ = std::move(*in);
-    batch.out_ = std::move(*out);
+    const size_t inBytes = chunks * inWords * word, bytes = inBytes + chunks * outWords * word;
+    if (staging_.bytes() < bytes) {
+        staging_ = PinnedBuffer(); // the old one first: both might not fit
+        auto grown = d.allocatePinned(bytes);
+        if (!grown)
+            return grown.error();
+        staging_ = std::move(*grown);
+    }
+    unsigned char *in = staging_.data(), *out = staging_.data() + inBytes;
     // Every chunk converted before any is enqueued: a failure (a negative input in log space)
     // leaves nothing on the caller's stream.
     for (size_t c = 0; c < chunks; ++c)
-        if (Status st = packInputs(xs, c * B, std::min(B, count - c * B),
-                                   batch.in_.data() + c * inWords * word);
+        if (Status st = packInputs(xs, c * B, std::min(B, count - c * B), in + c * inWords * word);
             !st)
             return st.error();
+    EnqueuedBatch batch;
+    batch.device_ = &d;
+    batch.out_ = out;
+    batch.count_ = count;
+    batch.adjoints_ = adjointsOf.has_value();
     PlanParams params = params_; // the kernels take their arguments by value at launch
     if (adjointsOf)
         params.outSlot = plan_.outputSlots[*adjointsOf];
+    // A failure part way: what went on the stream still reads and writes the staging.
+    auto abandon = [&](const Status &st) -> Result<EnqueuedBatch> {
+        (void)d.synchronize(stream);
+        return st.error();
+    };
     // One chunk after another in the model's buffers: the stream orders them.
     for (size_t c = 0; c < chunks; ++c) {
         const size_t lanes = std::min(B, count - c * B);
-        unsigned char *host = batch.out_.data() + c * outWords * word;
+        unsigned char *host = out + c * outWords * word;
         if (inWords > 0)
             if (Status st = d.upload(values_.ptr() + size_t{plan_.inputBase} * B * word,
-                                     batch.in_.data() + c * inWords * word, inWords * word, stream);
+                                     in + c * inWords * word, inWords * word, stream);
                 !st)
-                return st.error();
+                return abandon(st);
         if (Status st = launchSegments(forward_, fwdBlock_, fwdGrid_, params, stream); !st)
-            return st.error();
+            return abandon(st);
         if (adjointsOf)
             if (Status st = launchSegments(backward_, bwdBlock_, bwdGrid_, params, stream); !st)
-                return st.error();
+                return abandon(st);
         for (size_t o = 0; o < outs; ++o)
             if (Status st = d.download(host + o * B * word,
                                        values_.ptr() + size_t{plan_.outputSlots[o]} * B * word,
                                        lanes * word, stream);
                 !st)
-                return st.error();
+                return abandon(st);
         // The inputs' adjoints are contiguous slots: one copy, every lane of every input.
         if (adjointsOf && n > 0)
             if (Status st = d.download(host + outs * B * word,
                                        adjoints_.ptr() + size_t{plan_.inputBase} * B * word,
                                        n * B * word, stream);
                 !st)
-                return st.error();
+                return abandon(st);
     }
     auto done = d.createEvent(false);
     if (!done)
-        return done.error();
+        return abandon(done.error());
     batch.done_ = *done;
+    stagingBusy_ = true;
+    batch.stagingBusy_ = &stagingBusy_;
     if (Status st = d.record(batch.done_, stream); !st)
-        return st.error();
+        return abandon(st);
     return batch;
 }
 
@@ -120,12 +136,12 @@ Result<BatchValues> CudaModel::results(EnqueuedBatch &batch) const {
     for (size_t k = 0; k < batch.count_; ++k) {
         const size_t chunk = k / B * outWords, l = k % B;
         for (size_t o = 0; o < outs; ++o)
-            v.outputs[k * outs + o] = unpack(batch.out_.data(), chunk + o * B + l);
+            v.outputs[k * outs + o] = unpack(batch.out_, chunk + o * B + l);
         if (batch.adjoints_)
             for (size_t i = 0; i < n; ++i)
-                v.adjoints[k * n + i] = unpack(batch.out_.data(), chunk + (outs + i) * B + l);
+                v.adjoints[k * n + i] = unpack(batch.out_, chunk + (outs + i) * B + l);
     }
-    device_->destroyEvent(std::exchange(batch.done_, nullptr));
+    batch.finish();
     return v;
 }
 

@@ -62,9 +62,9 @@ struct BatchValues {
     std::vector<double> adjoints; // count × numInputs, or empty (forward only)
 };
 
-// A batch enqueued by CudaModel::enqueue: the pinned staging its copies read and write and the
-// event recorded after its last copy. Destroying it waits for that event first (the copies must
-// not outlive their buffers); it must not outlive its CudaModel.
+// A batch enqueued by CudaModel::enqueue: the event recorded after its last copy, and where in
+// the model's pinned staging its copies read and write. Destroying it waits for that event first
+// (the staging is reused by the next batch); it must not outlive its CudaModel.
 class EnqueuedBatch {
   public:
     EnqueuedBatch() = default;
@@ -81,9 +81,11 @@ class EnqueuedBatch {
     friend class CudaModel;
     Device *device_ = nullptr;
     EventHandle done_ = nullptr;
-    PinnedBuffer in_, out_;
+    const unsigned char *out_ = nullptr; // the model's staging, the results' half
+    bool *stagingBusy_ = nullptr;        // the model's flag, cleared once the event is reached
     size_t count_ = 0;
     bool adjoints_ = false;
+    void finish(); // waits for the event, frees it and the staging
 };
 
 class CudaModel {
@@ -126,6 +128,8 @@ class CudaModel {
     // backward ones from output `adjointsOf`) and the copies out enqueued, and an event recorded
     // after them; returns at once. Work the caller enqueues later on `stream` runs after it.
     // It runs in the model's own device buffers: no other call on this model until results().
+    // The pinned staging is the model's, kept and grown (allocating or freeing pinned memory may
+    // synchronise the device), so one batch at a time is enqueued.
     Result<EnqueuedBatch> enqueue(std::span<const double> xs, size_t count,
                                   std::optional<size_t> adjointsOf, StreamHandle stream);
     // Waits for the batch's event (not the stream's later work) and unpacks its values.
@@ -188,6 +192,8 @@ class CudaModel {
     PlanParams params_;
     std::vector<Segment> forward_, backward_;
     std::vector<StreamSlot> slots_;
+    PinnedBuffer staging_; // enqueue()'s inputs then outputs, one batch at a time
+    bool stagingBusy_ = false;
     bool fromCache_ = false;
 };
 
