@@ -96,7 +96,8 @@ class Model {
             std::optional<size_t> adjointsOf, void *cudaStream);
 
     // evaluate() on another thread (std::async). The model may be moved but must outlive the
-    // future, and calls on one model must not overlap (a compiled backend is not shared).
+    // future, and calls on one model must not overlap (a compiled backend is not shared). The
+    // tasks' asynchronous API, on a caller's CUDA stream, is runTasksAsync (runtime/tasks_async.h).
     std::future<Result<std::vector<double>>> evaluateAsync(Semiring s, Numeric n,
                                                            std::vector<double> x, size_t batch);
 
