@@ -5,24 +5,27 @@
 //
 // On the GPU (Model::device() == DeviceKind::Cuda): the first pass over the cases (PR: forward;
 // MAR: forward and the backward pass of Darwiche's differential semantics; MPE: the same in
-// max-product) is enqueued on `cudaStream`: the cases are converted into pinned host memory,
-// then per launch of the engine's lanes the copy in, the kernels and the copies out, and an
-// event after them. Work the caller enqueues later on that stream runs after ours; nothing
-// synchronises the device or the context. wait() waits for that event alone, then normalises
-// the marginals and decodes the assignments on the host. Two things run synchronously inside
-// wait(), on the engines' own buffers: the cases whose float64 answer underflowed, answered again
-// in log space (NumericChoice::Auto, as runTasks does), and the MPE tie rounds (1 + the most ties
-// of any case; most batches have none). The first call for a task compiles its kernels before
-// it returns (Model::prepare beforehand keeps that out).
+// max-product) is enqueued on `cudaStream`: the cases are converted into pinned host memory the
+// model keeps, then per launch of the engine's lanes the copy in, the kernels and the copies
+// out, and an event after them. Work the caller enqueues later on that stream runs after ours;
+// nothing synchronises the device or the context. wait() waits for that event alone, then
+// normalises the marginals and decodes the assignments on the host. Two things run synchronously
+// inside wait(), on the engines' own buffers and the legacy default stream (which waits for a
+// blocking caller's stream: create yours non-blocking): the cases whose float64 answer
+// underflowed, answered again in log space (NumericChoice::Auto, as runTasks does), and the MPE
+// tie rounds (1 + the most ties of any case; most batches have none). The first call for a task
+// compiles its kernels before it returns (Model::prepare beforehand keeps that out).
 //
 // Elsewhere (the LLVM JIT or the data-driven loop on the CPU, a model.so, the reference
 // evaluator): runTasks runs on a worker thread of its own and `cudaStream` is ignored.
 //
 // Lifetimes: the Model (not moved either) and the cases must outlive the handle, and no other
 // call on the model may run until the handle is waited for or destroyed (the work runs in the
-// model's engines and device buffers). Destroying a handle waits for its work. The answers equal
-// runTasks' on the same model and cases, device notes included, but for a batch of one MPE case
-// on the GPU: runTasks traces it back on the device, the stream's pass decodes it.
+// model's engines and device buffers; a second batch on the stream of a pending one is refused,
+// each case carrying that error). A handle is used from one thread at a time. Destroying it
+// waits for its work. The answers equal runTasks' on the same model and cases, device notes
+// included, but for a batch of one MPE case on the GPU: runTasks traces it back on the device,
+// the stream's pass decodes it.
 #pragma once
 
 #include "runtime/tasks.h"
