@@ -21,8 +21,8 @@
 //
 // Lifetimes: the Model (not moved either) and the cases must outlive the handle, and no other
 // call on the model may run until the handle is waited for or destroyed (the work runs in the
-// model's engines and device buffers; a second batch on the stream of a pending one is refused,
-// each case carrying that error). A handle is used from one thread at a time. Destroying it
+// model's engines and device buffers; on the GPU a second batch for the engine of a pending one
+// is refused, each of its cases carrying that error). A handle is used from one thread at a time. Destroying it
 // waits for its work. The answers equal runTasks' on the same model and cases, device notes
 // included, but for a batch of one MPE case on the GPU: runTasks traces it back on the device,
 // the stream's pass decodes it.

@@ -2,9 +2,9 @@
 // driver wrapper: PR, MAR and MPE of batches over several launches, against the reference
 // evaluator (PR, MAR) and the MPE oracles (brute force or max-product variable elimination), and
 // against runTasks on the same GPU model; the test's own event recorded after the batch on the same
-// stream finds the batch done (its work is ordered after ours), the stream idle after get(), and
-// a handle dropped unread leaves the model usable. Exits 77 (skipped) where no GPU is usable,
-// saying why.
+// stream finds the batch done (its work is ordered after ours), the stream idle after get(), a
+// second batch for the engine of a pending one refused, and a handle dropped unread leaves the
+// model usable. Exits 77 (skipped) where no GPU is usable, saying why.
 #include "backends/cuda/driver.h"
 #include "runtime/engine.h"
 #include "runtime/tasks.h"
@@ -106,6 +106,17 @@ TEST_CASE("runTasksAsync on the GPU runs on the caller's stream and answers as t
                 // The same kernels as runTasks on this model: the same answers and notes.
                 checkSameAnswers(runTasks(gpu, t, cases, o), got, {.rel = 1e-12});
             }
+        // A second batch for the engine of a pending one is refused, case by case.
+        {
+            PendingTasks first = runTasksAsync(gpu, Task::Pr, cases, {}, caller.stream);
+            const auto second = runTasksAsync(gpu, Task::Pr, cases, {}, caller.stream).get();
+            for (const auto &r : second) {
+                REQUIRE_FALSE(r.ok());
+                CHECK_THAT(r.error().message, Catch::Contains("still pending on this model"));
+            }
+            const auto firstAnswers = first.get(); // before anything else runs on the model
+            checkSameAnswers(runTasks(gpu, Task::Pr, cases), firstAnswers, {.rel = 1e-12});
+        }
         // Dropped unread: the handle waits for its pass; the model answers again afterwards.
         { PendingTasks dropped = runTasksAsync(gpu, Task::Mar, cases, {}, caller.stream); }
         checkSameAnswers(runTasks(reference, Task::Pr, cases),
