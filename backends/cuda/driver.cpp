@@ -483,6 +483,8 @@ Result<float> Device::elapsed(void *start, void *stop) {
 void Device::destroyEvent(void *event) { api().cuEventDestroy(static_cast<CUevent>(event)); }
 
 Result<bool> Device::reached(EventHandle event) {
+    if (Status st = makeCurrent(); !st) // a handle may be polled from another thread
+        return st.error();
     const CUresult e = api().cuEventQuery(static_cast<CUevent>(event));
     if (e == CUDA_ERROR_NOT_READY)
         return false;
@@ -492,6 +494,8 @@ Result<bool> Device::reached(EventHandle event) {
 }
 
 Status Device::waitFor(EventHandle event) {
+    if (Status st = makeCurrent(); !st)
+        return st;
     if (Status st = check(api().cuEventSynchronize(static_cast<CUevent>(event)),
                           "cuEventSynchronize (kernel or copy before this event)");
         !st)
