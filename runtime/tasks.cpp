@@ -1,9 +1,8 @@
 #include "runtime/tasks.h"
 
-#include "runtime/task_batch.h"
-
 #include "runtime/device_list.h"
 #include "runtime/mpe_decode.h"
+#include "runtime/task_batch.h"
 #include "support/strings.h"
 
 #include <algorithm>

@@ -86,7 +86,8 @@ TEST_CASE("runTasksAsync on the GPU runs on the caller's stream and answers as t
         for (NumericChoice numeric : {NumericChoice::Auto, NumericChoice::Log})
             for (Task t : {Task::Pr, Task::Mar, Task::Mpe}) {
                 INFO(taskName(t) << (numeric == NumericChoice::Log ? " in log space" : ""));
-                const TaskOptions o{.numeric = numeric};
+                TaskOptions o;
+                o.numeric = numeric;
                 PendingTasks pending = runTasksAsync(gpu, t, cases, o, caller.stream);
                 REQUIRE(pending.onStream());
                 caller.passEverythingEnqueued();

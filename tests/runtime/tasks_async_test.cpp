@@ -122,9 +122,12 @@ TEST_CASE("finishBatch given a first pass that ran backward (the stream's) answe
         INFO(cn.net.file);
         const std::vector<Evidence> cases = mixedCases(cn.net, 61, rng);
         Model m = Model::fromCircuit(cn.circuit, {.device = DeviceKind::Cpu});
-        for (NumericChoice numeric : {NumericChoice::Auto, NumericChoice::Log})
+        for (NumericChoice numeric : {NumericChoice::Auto, NumericChoice::Log}) {
+            TaskOptions o;
+            o.numeric = numeric;
             for (Task t : {Task::Pr, Task::Mar, Task::Mpe})
-                check(m, cases, t, {.numeric = numeric});
+                check(m, cases, t, o);
+        }
     }
     // Ties on purpose: the device note counts the passes, the first one included.
     const CompiledNetwork coins = compileNetwork(tiedCoins());
