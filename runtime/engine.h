@@ -5,6 +5,7 @@
 
 #include "ir/circuit.h"
 #include "ir/interpret.h"
+#include "runtime/enqueued_pass.h"
 
 #include <memory>
 #include <optional>
@@ -22,11 +23,31 @@ class Engine {
     // batch × numInputs adjoints for one output (as inputAdjoints in ir/interpret.h).
     virtual Result<std::vector<double>> adjoints(std::span<const double> x, size_t batch,
                                                  size_t output) = 0;
+    // Both in one call: a backend whose adjoint pass computes the forward values returns them
+    // (the GPU's, whose every pass also copies the inputs in); the others evaluate as well.
+    virtual Result<PassValues> forwardBackward(std::span<const double> x, size_t batch,
+                                               size_t output) {
+        auto outputs = evaluate(x, batch);
+        if (!outputs)
+            return outputs.error();
+        auto adj = adjoints(x, batch, output);
+        if (!adj)
+            return adj.error();
+        return PassValues{std::move(*outputs), std::move(*adj)};
+    }
     // The inputs on one optimal term (max/min semirings), for backends that trace back; nullopt
     // where the backend cannot (runtime/mpe_decode.h decodes from adjoints then).
     virtual std::optional<Result<std::vector<uint32_t>>> traceback(std::span<const double> x,
                                                                    size_t output) {
         (void)x, (void)output;
+        return std::nullopt;
+    }
+    // The forward pass (and the adjoints of output `adjointsOf`) enqueued on the caller's CUDA
+    // stream, for engines on a GPU; nullopt for the others (they have no stream to enqueue on).
+    virtual std::optional<Result<std::unique_ptr<EnqueuedPass>>>
+    enqueue(std::span<const double> x, size_t batch, std::optional<size_t> adjointsOf,
+            void *cudaStream) {
+        (void)x, (void)batch, (void)adjointsOf, (void)cudaStream;
         return std::nullopt;
     }
 };

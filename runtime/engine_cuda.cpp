@@ -3,6 +3,7 @@
 #include "runtime/engine.h"
 
 #include <algorithm>
+#include <memory>
 
 #ifdef ZBDDC_HAVE_CUDA_BACKEND
 #include "backends/cuda/cuda_model.h"
@@ -12,6 +13,23 @@ namespace zbddc {
 
 #ifdef ZBDDC_HAVE_CUDA_BACKEND
 namespace {
+
+// A batch on the caller's stream, seen through the runtime's EnqueuedPass.
+class CudaEnqueuedPass final : public EnqueuedPass {
+  public:
+    CudaEnqueuedPass(const cuda::CudaModel &m, cuda::EnqueuedBatch b) : m_(m), b_(std::move(b)) {}
+    Result<bool> ready() override { return b_.ready(); }
+    Result<PassValues> wait() override {
+        auto v = m_.results(b_);
+        if (!v)
+            return v.error();
+        return PassValues{std::move(v->outputs), std::move(v->adjoints)};
+    }
+
+  private:
+    const cuda::CudaModel &m_;
+    cuda::EnqueuedBatch b_;
+};
 
 class CudaEngine final : public Engine {
   public:
@@ -29,9 +47,30 @@ class CudaEngine final : public Engine {
         return std::move(g->adjoints);
     }
 
+    // The adjoint pass's values are the output's: one pass where the circuit has one output.
+    Result<PassValues> forwardBackward(std::span<const double> x, size_t batch,
+                                       size_t output) override {
+        if (m_.plan().outputSlots.size() != 1)
+            return Engine::forwardBackward(x, batch, output);
+        auto g = m_.adjoints(x, batch, output);
+        if (!g)
+            return g.error();
+        return PassValues{std::move(g->values), std::move(g->adjoints)};
+    }
+
     std::optional<Result<std::vector<uint32_t>>> traceback(std::span<const double> x,
                                                            size_t output) override {
         return m_.traceback(x, output);
+    }
+
+    std::optional<Result<std::unique_ptr<EnqueuedPass>>>
+    enqueue(std::span<const double> x, size_t batch, std::optional<size_t> adjointsOf,
+            void *cudaStream) override {
+        auto b = m_.enqueue(x, batch, adjointsOf, cudaStream);
+        if (!b)
+            return Result<std::unique_ptr<EnqueuedPass>>(b.error());
+        return Result<std::unique_ptr<EnqueuedPass>>(
+            std::make_unique<CudaEnqueuedPass>(m_, std::move(*b)));
     }
 
   private:

@@ -217,6 +217,16 @@ Result<std::vector<double>> Model::adjoints(Semiring s, Numeric n, std::span<con
     return (*e)->adjoints(x, batch, output);
 }
 
+Result<PassValues> Model::forwardBackward(Semiring s, Numeric n, std::span<const double> x,
+                                          size_t batch, size_t output) {
+    auto e = impl_->engineFor(s, n, x, batch);
+    if (!e)
+        return e.error();
+    if (output >= numOutputs())
+        return error("output " + std::to_string(output) + " out of range");
+    return (*e)->forwardBackward(x, batch, output);
+}
+
 std::optional<Result<std::vector<uint32_t>>> Model::traceback(Semiring s, Numeric n,
                                                               std::span<const double> x,
                                                               size_t output) {
@@ -224,6 +234,20 @@ std::optional<Result<std::vector<uint32_t>>> Model::traceback(Semiring s, Numeri
     if (!e)
         return Result<std::vector<uint32_t>>(e.error());
     return (*e)->traceback(x, output);
+}
+
+std::optional<Result<std::unique_ptr<EnqueuedPass>>>
+Model::enqueue(Semiring s, Numeric n, std::span<const double> x, size_t batch,
+               std::optional<size_t> adjointsOf, void *cudaStream) {
+    using Enqueued = Result<std::unique_ptr<EnqueuedPass>>;
+    if (impl_->device != DeviceKind::Cuda || impl_->sharedNumeric)
+        return std::nullopt;
+    auto e = impl_->engineFor(s, n, x, batch);
+    if (!e)
+        return Enqueued(e.error());
+    if (adjointsOf && *adjointsOf >= numOutputs())
+        return Enqueued(error("output " + std::to_string(*adjointsOf) + " out of range"));
+    return (*e)->enqueue(x, batch, adjointsOf, cudaStream);
 }
 
 std::future<Result<std::vector<double>>> Model::evaluateAsync(Semiring s, Numeric n,

@@ -7,6 +7,7 @@
 #include "ir/circuit.h"
 #include "ir/interpret.h"
 #include "ir/model_interface.h"
+#include "runtime/enqueued_pass.h"
 
 #include <future>
 #include <memory>
@@ -82,13 +83,26 @@ class Model {
     // batch × numInputs adjoints for one output (ir/interpret.h's inputAdjoints).
     Result<std::vector<double>> adjoints(Semiring s, Numeric n, std::span<const double> x,
                                          size_t batch, size_t output);
+    // evaluate() and adjoints() of `output` together, from one pass where the backend can.
+    Result<PassValues> forwardBackward(Semiring s, Numeric n, std::span<const double> x,
+                                       size_t batch, size_t output);
     // The inputs on one optimal term for one vector (max/min semirings), or nullopt where the
     // backend has no traceback (the JIT, a model.so).
     std::optional<Result<std::vector<uint32_t>>> traceback(Semiring s, Numeric n,
                                                            std::span<const double> x, size_t output);
 
+    // The forward pass of `batch` vectors (with the adjoints of output `adjointsOf`, if given)
+    // enqueued on the caller's CUDA stream `cudaStream` (a CUstream of the model's GPU) for a
+    // model on the GPU; returns once enqueued (the engine compiles first on first use). nullopt
+    // where the model does not run on a GPU. No other call on this model until the pass is
+    // waited for: it runs in the engine's own device buffers.
+    std::optional<Result<std::unique_ptr<EnqueuedPass>>>
+    enqueue(Semiring s, Numeric n, std::span<const double> x, size_t batch,
+            std::optional<size_t> adjointsOf, void *cudaStream);
+
     // evaluate() on another thread (std::async). The model may be moved but must outlive the
-    // future, and calls on one model must not overlap (a compiled backend is not shared).
+    // future, and calls on one model must not overlap (a compiled backend is not shared). The
+    // tasks' asynchronous API, on a caller's CUDA stream, is runTasksAsync (runtime/tasks_async.h).
     std::future<Result<std::vector<double>>> evaluateAsync(Semiring s, Numeric n,
                                                            std::vector<double> x, size_t batch);
 

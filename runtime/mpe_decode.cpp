@@ -63,13 +63,37 @@ class CaseDecoder {
     std::vector<uint8_t> reach_; // some indicator of v=s lies on an optimal term
 };
 
+// One round's max-product adjoints of output 0 over the open cases, their fixed states as
+// evidence.
+Result<std::vector<double>> adjointsOf(Model &m, Numeric n,
+                                       const std::vector<std::vector<uint32_t>> &states,
+                                       const std::vector<size_t> &open,
+                                       const std::vector<double> &freeInputs) {
+    const ModelInterface &c = m.interface();
+    std::vector<double> xs;
+    xs.reserve(open.size() * c.numInputs());
+    Evidence fixed;
+    for (size_t k : open) {
+        fixed.states = states[k];
+        auto x = inputVector(c, fixed, freeInputs);
+        if (!x)
+            return x.error();
+        xs.insert(xs.end(), x->begin(), x->end());
+    }
+    return m.adjoints(Semiring::MaxProduct, n, xs, open.size(), 0);
+}
+
 } // namespace
 
 Result<MpeBatch> decodeMpe(Model &m, Numeric n, std::span<const Evidence> cases,
-                           const std::vector<double> &freeInputs, std::span<const double> best) {
+                           const std::vector<double> &freeInputs, std::span<const double> best,
+                           std::span<const double> firstAdjoints) {
     if (best.size() != cases.size())
         return error("decodeMpe: " + std::to_string(cases.size()) + " cases but " +
                      std::to_string(best.size()) + " MPE values");
+    if (!firstAdjoints.empty() && firstAdjoints.size() != cases.size() * m.numInputs())
+        return error("decodeMpe: " + std::to_string(cases.size()) + " cases but " +
+                     std::to_string(firstAdjoints.size()) + " first-round adjoints");
     const ModelInterface &c = m.interface();
     const size_t inputs = c.numInputs();
     MpeBatch out;
@@ -81,26 +105,22 @@ Result<MpeBatch> decodeMpe(Model &m, Numeric n, std::span<const Evidence> cases,
             open.push_back(k);
     }
     CaseDecoder decoder(c);
-    std::vector<double> xs;
-    Evidence fixed;
     while (!open.empty()) {
-        xs.clear();
-        xs.reserve(open.size() * inputs);
-        for (size_t k : open) {
-            fixed.states = out.assignments[k];
-            auto x = inputVector(c, fixed, freeInputs);
-            if (!x)
-                return x.error();
-            xs.insert(xs.end(), x->begin(), x->end());
+        std::vector<double> adj;
+        if (out.passes == 0 && !firstAdjoints.empty()) { // the first round: the cases as given
+            for (size_t k : open)
+                adj.insert(adj.end(), firstAdjoints.begin() + k * inputs,
+                           firstAdjoints.begin() + (k + 1) * inputs);
+        } else if (auto pass = adjointsOf(m, n, out.assignments, open, freeInputs); pass) {
+            adj = std::move(*pass);
+        } else {
+            return pass.error();
         }
-        auto adj = m.adjoints(Semiring::MaxProduct, n, xs, open.size(), 0);
-        if (!adj)
-            return adj.error();
         ++out.passes;
         std::vector<size_t> tied;
         for (size_t j = 0; j < open.size(); ++j) {
             const size_t k = open[j];
-            if (decoder.fix(std::span(*adj).subspan(j * inputs, inputs), best[k], n,
+            if (decoder.fix(std::span(adj).subspan(j * inputs, inputs), best[k], n,
                             out.assignments[k]))
                 tied.push_back(k);
         }

@@ -2,6 +2,7 @@
 
 #include "runtime/device_list.h"
 #include "runtime/mpe_decode.h"
+#include "runtime/task_batch.h"
 #include "support/strings.h"
 
 #include <algorithm>
@@ -227,8 +228,13 @@ Result<TaskResult> runTask(Model &m, Task task, const Evidence &ev, const TaskOp
 
 namespace {
 
+std::vector<Result<TaskResult>> failAll(size_t cases, const Diagnostic &d) {
+    return std::vector<Result<TaskResult>>(cases, Result<TaskResult>(d));
+}
+
 // Every task over many cases at once: one forward pass over every case (then one in log space
-// over the cases float64 lost, for Auto), and for MAR one adjoint pass per arithmetic, for MPE
+// over the cases float64 lost, for Auto), and for MAR one adjoint pass per arithmetic (the first
+// with the forward: Model::forwardBackward), for MPE
 // 1 + (the most ties of any case) batched adjoint passes per arithmetic (runtime/mpe_decode.h),
 // so a GPU answers many cases per launch and the CPU spreads them over its cores. MPE decodes
 // from adjoints even where a backend traces back: CUDA traces back in latency mode, a launch
@@ -236,56 +242,85 @@ namespace {
 // oracle, whose one-case traceback (runTask) then checks the batches' decoding.
 std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Evidence> cases,
                                          const TaskOptions &opt) {
+    TaskBatch batch = beginBatch(m, task, cases, opt);
+    if (batch.failed)
+        return failAll(cases.size(), *batch.failed);
+    PassValues first;
+    if (!batch.valid.empty() && task == Task::Mar) {
+        // The values and the adjoints together: one pass on a GPU, whose every pass also copies
+        // the inputs in (the impossible cases' adjoints are computed and left unread).
+        auto pass = m.forwardBackward(batch.ring, batch.first, batch.xs, batch.valid.size(), 0);
+        if (!pass)
+            return failAll(cases.size(), pass.error());
+        first = std::move(*pass);
+    } else if (!batch.valid.empty()) {
+        auto forward = m.evaluate(batch.ring, batch.first, batch.xs, batch.valid.size());
+        if (!forward)
+            return failAll(cases.size(), forward.error());
+        first.outputs = std::move(*forward);
+    }
+    return finishBatch(m, batch, cases, opt, std::move(first));
+}
+
+} // namespace
+
+TaskBatch beginBatch(Model &m, Task task, std::span<const Evidence> cases, const TaskOptions &opt) {
     const ModelInterface &c = m.interface();
-    std::vector<std::optional<Result<TaskResult>>> slots(cases.size());
-    auto failAll = [&](const Diagnostic &d) {
-        return std::vector<Result<TaskResult>>(cases.size(), Result<TaskResult>(d));
+    TaskBatch b;
+    b.task = task;
+    b.slots.resize(cases.size());
+    auto fail = [&](const Diagnostic &d) {
+        b.failed = d;
+        return std::move(b);
     };
     if (m.numOutputs() == 0)
-        return failAll(error("the model has no outputs"));
+        return fail(error("the model has no outputs"));
     if (task == Task::Mar && c.variables.empty())
-        return failAll(error("MAR needs a model with variables (indicator inputs)"));
+        return fail(error("MAR needs a model with variables (indicator inputs)"));
     auto ring = taskSemiring(m, task);
     if (!ring)
-        return failAll(ring.error());
-
-    std::vector<size_t> valid; // cases whose input vector is built, in order
-    std::vector<double> xs;
+        return fail(ring.error());
+    b.ring = *ring;
     for (size_t i = 0; i < cases.size(); ++i) {
         if (cases[i].states.size() != c.variables.size()) {
-            slots[i] = Result<TaskResult>(error("evidence does not match the model's variables"));
+            b.slots[i] = Result<TaskResult>(error("evidence does not match the model's variables"));
             continue;
         }
         auto x = inputVector(c, cases[i], opt.freeInputs);
         if (!x) {
-            slots[i] = Result<TaskResult>(x.error());
+            b.slots[i] = Result<TaskResult>(x.error());
             continue;
         }
-        valid.push_back(i);
-        xs.insert(xs.end(), x->begin(), x->end());
+        b.valid.push_back(i);
+        b.xs.insert(b.xs.end(), x->begin(), x->end());
     }
-    const size_t n = c.numInputs(), outs = m.numOutputs();
     const std::optional<Numeric> fixed = m.fixedNumeric();
-    const Numeric first = fixed                          ? *fixed
-                          : task != Task::Eval && opt.numeric == NumericChoice::Log ? Numeric::Log
-                                                                                 : Numeric::Float64;
+    b.first = fixed                                                   ? *fixed
+              : task != Task::Eval && opt.numeric == NumericChoice::Log ? Numeric::Log
+                                                                        : Numeric::Float64;
     if (fixed && opt.numeric != NumericChoice::Auto &&
         (opt.numeric == NumericChoice::Log) != (*fixed == Numeric::Log))
-        return failAll(error(std::string("this model.so computes in ") + numericName(*fixed) +
-                             "; compile one with --numeric " +
-                             (opt.numeric == NumericChoice::Log ? "log" : "float64")));
+        return fail(error(std::string("this model.so computes in ") + numericName(*fixed) +
+                          "; compile one with --numeric " +
+                          (opt.numeric == NumericChoice::Log ? "log" : "float64")));
     // time_ms is the answering, not the compile (a GPU's kernels, the JIT's code).
-    if (Status compiled = m.prepare(*ring, first, valid.size()); !compiled)
-        return failAll(compiled.error());
-    const auto start = std::chrono::steady_clock::now();
-    std::vector<Numeric> numeric(valid.size(), first);
-    std::vector<double> out;
-    if (!valid.empty()) {
-        auto forward = m.evaluate(*ring, first, xs, valid.size());
-        if (!forward)
-            return failAll(forward.error());
-        out = std::move(*forward);
-    }
+    if (Status compiled = m.prepare(b.ring, b.first, b.valid.size()); !compiled)
+        return fail(compiled.error());
+    b.start = std::chrono::steady_clock::now();
+    return b;
+}
+
+std::vector<Result<TaskResult>> finishBatch(Model &m, TaskBatch &b, std::span<const Evidence> cases,
+                                            const TaskOptions &opt, PassValues first) {
+    const ModelInterface &c = m.interface();
+    const Task task = b.task;
+    const std::vector<size_t> &valid = b.valid;
+    const std::vector<double> &xs = b.xs;
+    std::vector<std::optional<Result<TaskResult>>> &slots = b.slots;
+    const size_t n = c.numInputs(), outs = m.numOutputs();
+    const std::optional<Numeric> fixed = m.fixedNumeric();
+    std::vector<Numeric> numeric(valid.size(), b.first);
+    std::vector<double> out = std::move(first.outputs);
     // The cases float64 lost (0 or subnormal), answered again in log space: Auto takes those
     // answers, as runTask does one at a time; forced float64 reports the underflows.
     std::vector<char> underflowed(valid.size(), 0);
@@ -299,9 +334,9 @@ std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Ev
                 lostXs.insert(lostXs.end(), xs.begin() + k * n, xs.begin() + (k + 1) * n);
             }
         if (!lost.empty()) {
-            auto log = m.evaluate(*ring, Numeric::Log, lostXs, lost.size());
+            auto log = m.evaluate(b.ring, Numeric::Log, lostXs, lost.size());
             if (!log)
-                return failAll(log.error());
+                return failAll(cases.size(), log.error());
             for (size_t j = 0; j < lost.size(); ++j) {
                 const size_t k = lost[j];
                 if (autoLog) {
@@ -337,23 +372,36 @@ std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Ev
                 group.push_back(k);
         return group;
     };
+    // The first pass's adjoints where it ran backward (an enqueued pass) and `mode` is its
+    // arithmetic: the group's first adjoint pass is already done.
+    auto firstAdjoints = [&](Numeric mode, const std::vector<size_t> &group) {
+        std::vector<double> adj;
+        if (mode != b.first || first.adjoints.empty())
+            return adj;
+        for (size_t k : group)
+            adj.insert(adj.end(), first.adjoints.begin() + k * n,
+                       first.adjoints.begin() + (k + 1) * n);
+        return adj;
+    };
     if (task == Task::Mar) // one adjoint pass per arithmetic over the cases with P(e) > 0
         for (const Numeric mode : {Numeric::Float64, Numeric::Log}) {
             const std::vector<size_t> group = possibleIn(mode);
             if (group.empty())
                 continue;
-            std::vector<double> groupXs; // the group's vectors, unless it is every case
-            if (group.size() < valid.size())
+            std::vector<double> adj = firstAdjoints(mode, group);
+            if (adj.empty()) {
+                std::vector<double> groupXs;
                 for (size_t k : group)
                     groupXs.insert(groupXs.end(), xs.begin() + k * n, xs.begin() + (k + 1) * n);
-            auto adj = m.adjoints(Semiring::SumProduct, mode,
-                                  group.size() < valid.size() ? groupXs : xs, group.size(), 0);
-            if (!adj)
-                return failAll(adj.error());
+                auto pass = m.adjoints(Semiring::SumProduct, mode, groupXs, group.size(), 0);
+                if (!pass)
+                    return failAll(cases.size(), pass.error());
+                adj = std::move(*pass);
+            }
             for (size_t j = 0; j < group.size(); ++j) {
                 const size_t k = group[j];
-                marginalsFromAdjoints(c, mode, std::span(*adj).subspan(j * n, n),
-                                      out[k * outs], cases[valid[k]], answers[k]);
+                marginalsFromAdjoints(c, mode, std::span(adj).subspan(j * n, n), out[k * outs],
+                                      cases[valid[k]], answers[k]);
             }
         }
     if (task == Task::Mpe) // decoded together per arithmetic
@@ -367,9 +415,10 @@ std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Ev
                 groupCases.push_back(cases[valid[k]]);
                 best.push_back(out[k * outs]);
             }
-            auto decoded = decodeMpe(m, mode, groupCases, opt.freeInputs, best);
+            auto decoded = decodeMpe(m, mode, groupCases, opt.freeInputs, best,
+                                     firstAdjoints(mode, group));
             if (!decoded)
-                return failAll(decoded.error());
+                return failAll(cases.size(), decoded.error());
             const std::string device = m.describe(mode, decodeNote(*decoded));
             for (size_t j = 0; j < group.size(); ++j) {
                 answers[group[j]].assignment = std::move(decoded->assignments[j]);
@@ -377,7 +426,7 @@ std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Ev
             }
         }
     const double perCase = std::chrono::duration<double, std::milli>(
-                               std::chrono::steady_clock::now() - start)
+                               std::chrono::steady_clock::now() - b.start)
                                .count() /
                            static_cast<double>(cases.size());
     for (size_t k = 0; k < valid.size(); ++k) {
@@ -396,8 +445,6 @@ std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Ev
         results.push_back(std::move(*slot));
     return results;
 }
-
-} // namespace
 
 std::vector<Result<TaskResult>> runTasks(Model &m, Task task, std::span<const Evidence> cases,
                                          const TaskOptions &opt) {

@@ -15,7 +15,7 @@ allowed_for() {
         tools) echo "tools runtime compiler backends ir support" ;;
         tests) echo "tests tools runtime compiler backends ir support" ;;
         bench) echo "bench tests/support tools runtime compiler backends ir support" ;;
-        examples) echo "examples" ;;
+        examples) echo "examples tools runtime backends ir support" ;;
     esac
 }
 

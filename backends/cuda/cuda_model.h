@@ -55,6 +55,39 @@ struct CudaGradient {
     std::vector<double> adjoints; // per vector, numInputs each: ∂out/∂x[i] (logs in log space)
 };
 
+// What a batch enqueued on a caller's stream gives back (CudaModel::enqueue): every output of
+// every vector, and where asked the adjoints of one output (logs in log space, as evaluate()).
+struct BatchValues {
+    std::vector<double> outputs;  // count × numOutputs
+    std::vector<double> adjoints; // count × numInputs, or empty (forward only)
+};
+
+// A batch enqueued by CudaModel::enqueue: the event recorded after its last copy, and where in
+// the model's pinned staging its copies read and write. Destroying it waits for that event first
+// (the staging is reused by the next batch); it must not outlive its CudaModel.
+class EnqueuedBatch {
+  public:
+    EnqueuedBatch() = default;
+    EnqueuedBatch(EnqueuedBatch &&o) noexcept { *this = std::move(o); }
+    EnqueuedBatch &operator=(EnqueuedBatch &&o) noexcept;
+    EnqueuedBatch(const EnqueuedBatch &) = delete;
+    EnqueuedBatch &operator=(const EnqueuedBatch &) = delete;
+    ~EnqueuedBatch();
+
+    // Whether the stream has reached the event (never blocks).
+    Result<bool> ready() const;
+
+  private:
+    friend class CudaModel;
+    Device *device_ = nullptr;
+    EventHandle done_ = nullptr;
+    const unsigned char *out_ = nullptr; // the model's staging, the results' half
+    bool *stagingBusy_ = nullptr;        // the model's flag, cleared once the event is reached
+    size_t count_ = 0;
+    bool adjoints_ = false;
+    void finish(); // waits for the event, frees it and the staging
+};
+
 class CudaModel {
   public:
     const DeviceInfo &device() const { return device_->info(); }
@@ -88,6 +121,19 @@ class CudaModel {
     // i+2 overlap batch i's kernels. Same results as evaluate().
     Result<std::vector<double>> evaluateStreamed(std::span<const double> xs, size_t count);
     static constexpr unsigned kStreamSlots = 2;
+
+    // On a stream the caller owns (a CUstream of this GPU's primary context; nullptr is the
+    // legacy default stream, whose copies block): `count` vectors, any number, converted into
+    // pinned memory now, then per launch of B lanes the copy in, the forward kernels (and the
+    // backward ones from output `adjointsOf`) and the copies out enqueued, and an event recorded
+    // after them; returns at once. Work the caller enqueues later on `stream` runs after it.
+    // It runs in the model's own device buffers: no other call on this model until results().
+    // The pinned staging is the model's, kept and grown (allocating or freeing pinned memory may
+    // synchronise the device), so one batch at a time is enqueued.
+    Result<EnqueuedBatch> enqueue(std::span<const double> xs, size_t count,
+                                  std::optional<size_t> adjointsOf, StreamHandle stream);
+    // Waits for the batch's event (not the stream's later work) and unpacks its values.
+    Result<BatchValues> results(EnqueuedBatch &batch) const;
 
     // Fills every computed slot and adjoint with NaN, so a test sees any value a kernel skipped.
     Status poisonResults();
@@ -150,6 +196,8 @@ class CudaModel {
     PlanParams params_;
     std::vector<Segment> forward_, backward_;
     std::vector<StreamSlot> slots_;
+    PinnedBuffer staging_; // enqueue()'s inputs then outputs, one batch at a time
+    bool stagingBusy_ = false;
     bool fromCache_ = false;
 };
 

@@ -28,7 +28,7 @@ namespace {
     X(cuEventDestroy) X(cuEventSynchronize) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemGetInfo)      \
     X(cuMemHostRegister) X(cuMemHostUnregister) X(cuStreamWaitEvent) X(cuStreamBeginCapture)       \
     X(cuStreamEndCapture) X(cuGraphInstantiate) X(cuGraphLaunch) X(cuGraphExecDestroy)             \
-    X(cuGraphDestroy) X(cuMemcpyPeerAsync)
+    X(cuGraphDestroy) X(cuMemcpyPeerAsync) X(cuEventQuery) X(cuStreamQuery)
 
 struct Api {
 #define ZBDDC_DECLARE(name) decltype(&::name) name = nullptr;
@@ -481,6 +481,38 @@ Result<float> Device::elapsed(void *start, void *stop) {
 }
 
 void Device::destroyEvent(void *event) { api().cuEventDestroy(static_cast<CUevent>(event)); }
+
+Result<bool> Device::reached(EventHandle event) {
+    if (Status st = makeCurrent(); !st) // a handle may be polled from another thread
+        return st.error();
+    const CUresult e = api().cuEventQuery(static_cast<CUevent>(event));
+    if (e == CUDA_ERROR_NOT_READY)
+        return false;
+    if (Status st = check(e, "cuEventQuery"); !st)
+        return st.error();
+    return true;
+}
+
+Status Device::waitFor(EventHandle event) {
+    if (Status st = makeCurrent(); !st)
+        return st;
+    if (Status st = check(api().cuEventSynchronize(static_cast<CUevent>(event)),
+                          "cuEventSynchronize (kernel or copy before this event)");
+        !st)
+        return st;
+    return Ok{};
+}
+
+Result<bool> Device::idle(StreamHandle s) {
+    if (Status st = makeCurrent(); !st)
+        return st.error();
+    const CUresult e = api().cuStreamQuery(static_cast<CUstream>(s));
+    if (e == CUDA_ERROR_NOT_READY)
+        return false;
+    if (Status st = check(e, "cuStreamQuery"); !st)
+        return st.error();
+    return true;
+}
 
 Status Device::beginCapture(StreamHandle s) {
     if (Status st = makeCurrent(); !st)

@@ -178,6 +178,10 @@ class Device {
     Status waitEvent(StreamHandle s, EventHandle event); // later work on s waits for event
     Result<float> elapsed(EventHandle start, EventHandle stop); // ms; waits for stop
     void destroyEvent(EventHandle event);
+    // Whether the work enqueued before `event` has finished (cuEventQuery: never blocks), and
+    // waiting for it alone (cuEventSynchronize: not the stream's later work, nor the context's).
+    Result<bool> reached(EventHandle event);
+    Status waitFor(EventHandle event);
 
     // CUDA graphs: between beginCapture and endCapture the work enqueued on `s`, and on streams
     // forked from it by waiting on an event recorded in it (joined back the same way before the
@@ -191,6 +195,7 @@ class Device {
     Result<StreamHandle> createStream();
     Status destroyStream(StreamHandle s);
     Status synchronize(StreamHandle s = nullptr);
+    Result<bool> idle(StreamHandle s); // all work on `s` has finished (cuStreamQuery: never blocks)
 
     // Milliseconds of device time taken by `body` (enqueued on `stream`), measured with events.
     template <class F> Result<float> time(StreamHandle stream, F &&body);

@@ -1,7 +1,8 @@
 // The generated kernels on a real GPU against the reference evaluator: random circuits, every
 // semiring, float32/float64/log space, latency (B = 1) and batch lanes, block-only, grid-only and
-// mixed launch plans, forward and backward, traceback. Results are poisoned with NaN before every
-// run and NaN never compares equal. Exits 77 (skipped) where no GPU is present.
+// mixed launch plans, forward and backward, traceback, and a batch enqueued on a caller's stream.
+// Results are poisoned with NaN before every run and NaN never compares equal. Exits 77
+// (skipped) where no GPU is present.
 #include "backends/cuda/cuda_model.h"
 #include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
@@ -50,39 +51,53 @@ const NumericCase kNumerics[] = {{Precision::Float64, false, 1e-9},
 
 bool logAllowed(Semiring s) { return s == Semiring::SumProduct || s == Semiring::MaxProduct; }
 
+// What a run on the GPU gives: count × numOutputs values and count × numInputs adjoints of output 0.
+struct Run {
+    std::vector<double> outputs, adjoints;
+};
+
+// evaluate() then adjoints(), each synchronous on the model's own stream.
+Run runSynchronously(CudaModel &model, std::span<const double> xs, size_t count) {
+    REQUIRE(model.poisonResults().ok());
+    auto out = model.evaluate(xs, count);
+    if (!out)
+        FAIL(out.error().str());
+    REQUIRE(model.poisonResults().ok());
+    auto grad = model.adjoints(xs, count, 0);
+    if (!grad)
+        FAIL(grad.error().str());
+    return {std::move(*out), std::move(grad->adjoints)};
+}
+
 // Forward (all outputs) and backward (output 0) of `c` on `count` random vectors, compared with
-// the reference evaluator vector by vector.
+// the reference evaluator vector by vector; `run` runs them on the GPU.
+template <class RunOnGpu = decltype(&runSynchronously)>
 void checkAgainstReference(const Circuit &c, const CudaOptions &o, size_t count, uint32_t seed,
-                           double tol) {
+                           double tol, RunOnGpu run = &runSynchronously) {
     const Semiring s = o.semiring.value_or(c.semiring);
     const Numeric refNumeric = o.logSpace ? Numeric::Log : Numeric::Float64;
     auto model = compileCuda(c, o);
     if (!model)
         FAIL(model.error().str());
     const auto xs = testing::randomInputs(count * c.numInputs(), seed, 0.3, 0.9);
-    REQUIRE(model->poisonResults().ok());
-    auto out = model->evaluate(xs, count);
-    if (!out)
-        FAIL(out.error().str());
-    REQUIRE(model->poisonResults().ok());
-    auto grad = model->adjoints(xs, count, 0);
-    if (!grad)
-        FAIL(grad.error().str());
+    const Run got = run(*model, xs, count);
+    REQUIRE(got.outputs.size() == count * c.numOutputs());
+    REQUIRE(got.adjoints.size() == count * c.numInputs());
     int bad = 0;
     for (size_t v = 0; v < count; ++v) {
         std::span<const double> x(xs.data() + v * c.numInputs(), c.numInputs());
         auto ref = evaluate(c, x, s, refNumeric);
         REQUIRE(ref.ok());
         for (size_t k = 0; k < c.numOutputs(); ++k)
-            if (!close((*out)[v * c.numOutputs() + k], ref->values[c.outputs[k]], tol) && bad++ < 5)
+            if (!close(got.outputs[v * c.numOutputs() + k], ref->values[c.outputs[k]], tol) && bad++ < 5)
                 FAIL_CHECK("vector " << v << " output " << k << ": gpu "
-                                     << (*out)[v * c.numOutputs() + k] << " reference "
+                                     << got.outputs[v * c.numOutputs() + k] << " reference "
                                      << ref->values[c.outputs[k]]);
         const auto adj = inputAdjoints(c, *ref, 0);
         for (size_t i = 0; i < c.numInputs(); ++i)
-            if (!close(grad->adjoints[v * c.numInputs() + i], adj[i], tol) && bad++ < 5)
+            if (!close(got.adjoints[v * c.numInputs() + i], adj[i], tol) && bad++ < 5)
                 FAIL_CHECK("vector " << v << " adjoint of x[" << i << "]: gpu "
-                                     << grad->adjoints[v * c.numInputs() + i] << " reference "
+                                     << got.adjoints[v * c.numInputs() + i] << " reference "
                                      << adj[i]);
     }
     CHECK(bad == 0);
@@ -317,4 +332,39 @@ TEST_CASE("streamed and asynchronous evaluation (two streams, pinned buffers) ma
                 CHECK(close(got, ref->values[c.outputs[0]], tol));
             }
         }
+}
+
+TEST_CASE("a batch enqueued on a caller's stream: several launches, forward and backward, "
+          "every number type",
+          "[gpu]") {
+    auto device = openDevice(0);
+    REQUIRE(device.ok());
+    auto stream = (*device)->createStream();
+    REQUIRE(stream.ok());
+    auto onStream = [&](CudaModel &model, std::span<const double> xs, size_t count) -> Run {
+        REQUIRE(model.poisonResults().ok());
+        auto batch = model.enqueue(xs, count, 0, *stream);
+        if (!batch)
+            FAIL(batch.error().str());
+        auto values = model.results(*batch);
+        if (!values)
+            FAIL(values.error().str());
+        auto ready = batch->ready(); // its results taken: nothing left enqueued
+        CHECK_FALSE(ready.ok());
+        return {std::move(values->outputs), std::move(values->adjoints)};
+    };
+    for (const NumericCase &n : kNumerics)
+        for (uint32_t batch : {1u, 33u}) {
+            const Circuit c = testing::randomCircuit(
+                {.inputs = 9, .ops = 300, .outputs = 3, .semiring = Semiring::SumProduct}, 5 + batch);
+            CudaOptions o;
+            o.precision = n.precision;
+            o.logSpace = n.log;
+            o.batch = batch;
+            o.narrowWork = 64; // block and grid segments both
+            INFO((n.precision == Precision::Float64 ? "f64" : "f32") << (n.log ? " log" : "")
+                                                                   << " B=" << batch);
+            checkAgainstReference(c, o, batch == 1 ? 3 : 2 * batch + 5, 91 + batch, n.tol, onStream);
+        }
+    (void)(*device)->destroyStream(*stream);
 }

@@ -1,0 +1,38 @@
+// runTasks' batch (runtime/tasks.h) in two halves around its first pass, so that the pass can run
+// synchronously (runTasks) or enqueued on a caller's CUDA stream (runTasksAsync,
+// runtime/tasks_async.h) and the answers are the same code either way: beginBatch checks the
+// cases, builds their input vectors and compiles what the pass runs; finishBatch takes the pass's
+// values and does the rest (log space for the cases float64 lost, marginals, MPE decoding).
+#pragma once
+
+#include "runtime/tasks.h"
+
+#include <chrono>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace zbddc {
+
+struct TaskBatch {
+    Task task = Task::Pr;
+    Semiring ring = Semiring::SumProduct; // the first pass's semiring
+    Numeric first = Numeric::Float64;     // and its arithmetic
+    std::vector<size_t> valid;            // the cases with an input vector, in order
+    std::vector<double> xs;               // their input vectors, numInputs each
+    std::vector<std::optional<Result<TaskResult>>> slots; // per case: set where already answered
+    std::optional<Diagnostic> failed;            // every case's answer, where the batch cannot run
+    std::chrono::steady_clock::time_point start; // after the compile: time_ms is the answering
+};
+
+TaskBatch beginBatch(Model &model, Task task, std::span<const Evidence> cases,
+                     const TaskOptions &options);
+
+// `first`: the first pass over `batch.valid` in (ring, first): every output of each case, and
+// where the pass also ran backward (MAR, MPE enqueued on a stream) the adjoints of output 0,
+// which then stand for the first adjoint pass in that arithmetic.
+std::vector<Result<TaskResult>> finishBatch(Model &model, TaskBatch &batch,
+                                            std::span<const Evidence> cases,
+                                            const TaskOptions &options, PassValues first);
+
+} // namespace zbddc
