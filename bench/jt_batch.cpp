@@ -5,6 +5,10 @@
 // the cases (NAME.evid) and the CPU's marginals of the first cases (NAME.mar.json) so that a peer
 // (bench/peers/pyagrum_lazy.py) runs the same cases and compares.
 //
+// Devices: cpu (each case lowered alone, its CPTs sliced by its evidence, one case per thread),
+// cpu-batched (the GPU's batched tree run on the CPU, evidence as indicator tables), cuda. The
+// first CPU row listed is the one the others are compared with and whose marginals are written.
+//
 //   jt_batch [--cases N] [--cpu-cases M] [--mpe-cases K] [--observed F] [--seed S]
 //            [--devices cpu,cuda] [--spread LIST]... [--single K] [--out DIR] [--json FILE]
 //            NET.bif...
@@ -177,8 +181,11 @@ int main(int argc, char **argv) {
         for (const auto &[device, spread] : rows) {
             if (device == "cuda" && !tensorGpuUsable())
                 continue;
+            const bool cpu = device == "cpu" || device == "cpu-batched";
             JunctionTreeOptions options;
-            options.executor = device;
+            options.executor = cpu ? "cpu" : device;
+            if (device == "cpu-batched")
+                options.cpuRoute = JunctionTreeOptions::CpuRoute::Batched;
             if (!spread.empty()) {
                 auto gpus = resolveGpuRequest(spread);
                 if (!gpus) {
@@ -187,23 +194,23 @@ int main(int argc, char **argv) {
                 }
                 options.gpus = std::move(*gpus);
             }
-            if (device != "cpu" && spread.empty()) // MPE traced back on the GPU (then on the host)
+            if (!cpu && spread.empty()) // MPE traced back on the GPU (then on the host)
                 options.traceback = JunctionTreeOptions::Traceback::OnExecutor;
             JunctionTreeModel model(*net, *tree, options);
             JunctionTreeRunInfo info;
             const std::span<const Evidence> run = std::span(cases).first(
-                device == "cpu" ? std::min(a.cpuCases, cases.size()) : cases.size());
+                cpu ? std::min(a.cpuCases, cases.size()) : cases.size());
             const double n = static_cast<double>(run.size());
             SteadyTime t = std::chrono::steady_clock::now();
             auto mar = model.run(Task::Mar, run, &info);
             double firstS = msSince(t) / 1000, marMs = msSince(t) / n;
-            if (device != "cpu") { // again, with the kernels compiled
+            if (!cpu) { // again, with the kernels compiled
                 t = std::chrono::steady_clock::now();
                 mar = model.run(Task::Mar, run, &info);
                 marMs = msSince(t) / n;
             }
             const auto mpeRun = run.first(std::min(a.mpeCases, run.size()));
-            if (device != "cpu" && !mpeRun.empty())
+            if (!cpu && !mpeRun.empty())
                 model.run(Task::Mpe, mpeRun);
             t = std::chrono::steady_clock::now();
             const auto mpe = model.run(Task::Mpe, mpeRun);
@@ -211,7 +218,7 @@ int main(int argc, char **argv) {
             // The GPU's MPE again with the traceback on the host (every table downloaded): the
             // same cases, side by side.
             double hostTracebackMs = NAN;
-            if (device != "cpu" && spread.empty() && !mpeRun.empty()) {
+            if (!cpu && spread.empty() && !mpeRun.empty()) {
                 JunctionTreeOptions host = options;
                 host.traceback = JunctionTreeOptions::Traceback::OnHost;
                 JunctionTreeModel hostModel(*net, *tree, host);
@@ -232,7 +239,7 @@ int main(int argc, char **argv) {
                 single.run(Task::Mar, firstCases);
                 singleMs = msSince(t) / static_cast<double>(firstCases.size());
             }
-            if (device == "cpu") {
+            if (cpu && cpuMar.empty()) {
                 cpuMar = mar;
                 writeMarginals(a.out + "/" + name + ".mar.json", *net, mar, 20);
             }

@@ -1,6 +1,7 @@
 #include "compiler/junction_tree/lower_junction_tree.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace zbddc {
@@ -19,12 +20,16 @@ class Lowering {
     JunctionTreeProgram run() {
         const uint32_t n = tree_.numCliques();
         out_.batchVariable = tree_.numVariables();
-        out_.batch = opt_.batch;
+        out_.batch = sliced() ? 1 : opt_.batch;
         TensorProgram &p = out_.program;
         p.semiring = opt_.maxProduct ? Semiring::MaxProduct : Semiring::SumProduct;
         p.domainSizes = tree_.domainSizes;
-        p.domainSizes.push_back(opt_.batch);
+        p.domainSizes.push_back(out_.batch);
 
+        if (sliced()) {
+            rowsSumToOne_ = opt_.rowsSumToOne.empty() ? cptRowsSumToOne(net_) : opt_.rowsSumToOne;
+            rowSums_.assign(tree_.numVariables(), kNoTable);
+        }
         children_.resize(n);
         for (uint32_t c = 1; c < n; ++c)
             children_[tree_.parent[c]].push_back(c);
@@ -70,7 +75,7 @@ class Lowering {
             p.fetch = out_.collectScales;
             p.fetch.push_back(out_.normaliser);
         }
-        std::erase_if(p.fetch, [&](uint32_t t) { return p.tables[t].input; });
+        std::erase_if(p.fetch, [&](uint32_t t) { return t == kNoTable || p.tables[t].input; });
         std::sort(p.fetch.begin(), p.fetch.end());
         p.fetch.erase(std::unique(p.fetch.begin(), p.fetch.end()), p.fetch.end());
         computeLevels(p);
@@ -78,6 +83,69 @@ class Lowering {
     }
 
   private:
+    bool sliced() const { return !opt_.caseStates.empty(); }
+    bool observed(uint32_t v) const { return sliced() && opt_.caseStates[v] != UINT32_MAX; }
+
+    // The constant 1 (a scalar input table): what a message is when every factor it would
+    // multiply is barren.
+    uint32_t one() {
+        if (one_ == kNoTable) {
+            one_ = addTable({}, false);
+            out_.program.tables[one_].input = true;
+            out_.program.tables[one_].values = {1.0};
+        }
+        return one_;
+    }
+
+    // The CPT's own variable where `table` is a CPT (sliced or not) of an unobserved variable.
+    uint32_t cptChild(uint32_t table) const {
+        return table < cptChild_.size() ? cptChild_[table] : UINT32_MAX;
+    }
+
+    bool inScope(uint32_t table, uint32_t v) const {
+        const auto &s = out_.program.tables[table].scope;
+        return std::find(s.begin(), s.end(), v) != s.end();
+    }
+
+    // Madsen and Jensen 1999's barren variables, one product at a time: a CPT P(X | parents)
+    // whose X is summed out here and read by no other input sums to 1 for every parent state,
+    // so it leaves the product (and may leave its parents' CPTs barren in turn). Its parents are
+    // still read elsewhere: their own CPTs lie on this side of the tree and keep them in scope.
+    // A CPT whose rows do not sum to 1 exactly is replaced by its row sums instead (a Marginalize
+    // over X): the answers stay those of the network as written. Sum-product only: a CPT's
+    // maximum is not 1.
+    void summariseBarren(std::vector<uint32_t> &inputs, const std::vector<uint32_t> &keep) {
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (size_t i = 0; i < inputs.size() && !changed; ++i) {
+                const uint32_t x = cptChild(inputs[i]);
+                if (x == UINT32_MAX || holds(keep, x))
+                    continue;
+                bool read = false;
+                for (size_t j = 0; j < inputs.size() && !read; ++j)
+                    read = j != i && inScope(inputs[j], x);
+                if (read)
+                    continue;
+                if (rowsSumToOne_[x])
+                    inputs.erase(inputs.begin() + static_cast<std::ptrdiff_t>(i));
+                else
+                    inputs[i] = rowSums(inputs[i], x);
+                changed = true;
+            }
+        }
+    }
+
+    // Σ_x of the (sliced) CPT `table`, made once per lowering.
+    uint32_t rowSums(uint32_t table, uint32_t x) {
+        if (rowSums_[x] == kNoTable) {
+            std::vector<uint32_t> rest = out_.program.tables[table].scope;
+            std::erase(rest, x);
+            rowSums_[x] = addTable(rest, false);
+            out_.program.ops.push_back({TensorOpKind::Marginalize, {table}, rowSums_[x], {x}, {}});
+        }
+        return rowSums_[x];
+    }
+
     // A table over `vars` (ascending, without the case) and, with `batched`, the case.
     uint32_t addTable(const std::vector<uint32_t> &vars, bool batched) {
         Table t;
@@ -111,7 +179,14 @@ class Lowering {
 
     // ⊕ over everything but `keep` (and the case) of ⊗ `inputs`: an EliminateBucket, a Join when
     // nothing is eliminated, or the input itself when there is one and nothing to do.
-    uint32_t reduce(const std::vector<uint32_t> &inputs, const std::vector<uint32_t> &keep) {
+    uint32_t reduce(std::vector<uint32_t> inputs, const std::vector<uint32_t> &keep) {
+        if (sliced()) {
+            std::erase(inputs, one_);
+            if (!opt_.maxProduct)
+                summariseBarren(inputs, keep);
+            if (inputs.empty())
+                return one();
+        }
         std::vector<uint32_t> all;
         bool anyBatched = false;
         for (uint32_t t : inputs) {
@@ -154,6 +229,8 @@ class Lowering {
 
     // 1 / t entry by entry (1 where t is 0).
     uint32_t reciprocal(uint32_t t) {
+        if (t == one_)
+            return t;
         const uint32_t out = addTable(scopeWithoutBatch(t), batched(t));
         out_.program.ops.push_back({TensorOpKind::InverseMax, {t}, out, {}, {}});
         return out;
@@ -166,6 +243,8 @@ class Lowering {
 
     // 1 / max over each case of `message`: its readers multiply it in.
     uint32_t inverseMax(uint32_t message) {
+        if (message == one_)
+            return message;
         const uint32_t t = addTable({}, batched(message));
         out_.program.ops.push_back(
             {TensorOpKind::InverseMax, {message}, t, scopeWithoutBatch(message), {}});
@@ -186,19 +265,45 @@ class Lowering {
             t.input = true;
             t.values = x.cpt;
             out_.program.tables.push_back(std::move(t));
-            cpts[tree_.factorClique[v]].push_back(
-                static_cast<uint32_t>(out_.program.tables.size() - 1));
+            const uint32_t id = sliceByCase(static_cast<uint32_t>(out_.program.tables.size() - 1));
+            if (!observed(v)) {
+                cptChild_.resize(id + 1, UINT32_MAX);
+                cptChild_[id] = v;
+            }
+            cpts[tree_.factorClique[v]].push_back(id);
         }
         potential_.resize(n);
         for (uint32_t c = 0; c < n; ++c)
-            if (cpts[c].size() > 1)
+            if (cpts[c].size() > 1 && !sliced()) // one case: the join would cost a clique's walk
                 potential_[c] = {reduce(cpts[c], cliqueVars(c))};
             else
                 potential_[c] = cpts[c];
     }
 
+    // The CPT `table` with the case's observed variables fixed (itself when it holds none).
+    uint32_t sliceByCase(uint32_t table) {
+        TensorOp slice{TensorOpKind::SliceEvidence, {table}, 0, {}, {}};
+        std::vector<uint32_t> rest;
+        for (uint32_t v : out_.program.tables[table].scope)
+            if (observed(v)) {
+                slice.vars.push_back(v);
+                slice.values.push_back(opt_.caseStates[v]);
+            } else {
+                rest.push_back(v);
+            }
+        if (slice.vars.empty())
+            return table;
+        // addTable sorts nothing: the slice keeps the CPT's layout (parents, then the child).
+        const uint32_t out = addTable(rest, false);
+        slice.output = out;
+        out_.program.ops.push_back(std::move(slice));
+        return out;
+    }
+
     void addEvidence() {
         out_.evidenceTable.assign(tree_.numVariables(), kNoTable);
+        if (sliced())
+            return;
         for (uint32_t v : opt_.observed) {
             if (out_.evidenceTable[v] != kNoTable)
                 continue;
@@ -254,9 +359,10 @@ class Lowering {
                     bestInputs[v] = in;
                 }
         }
-        out_.marginalTable.resize(nv);
+        out_.marginalTable.assign(nv, kNoTable);
         for (uint32_t v = 0; v < nv; ++v)
-            out_.marginalTable[v] = reduce(bestInputs[v], {v});
+            if (!observed(v))
+                out_.marginalTable[v] = reduce(bestInputs[v], {v});
     }
 
     double entriesOf(const std::vector<uint32_t> &inputs) const {
@@ -277,6 +383,10 @@ class Lowering {
     std::vector<std::vector<uint32_t>> children_, potential_;
     std::vector<uint32_t> up_, upScale_, down_, downScale_;
     std::vector<uint32_t> belief_; // per clique with many children: its materialised belief
+    std::vector<uint32_t> cptChild_; // by table id: see cptChild
+    uint32_t one_ = kNoTable;
+    std::vector<uint8_t> rowsSumToOne_; // by variable (sliced)
+    std::vector<uint32_t> rowSums_;     // by variable: its CPT's row sums once made (sliced)
 };
 
 } // namespace
@@ -304,6 +414,21 @@ void JunctionTreeProgram::setEvidence(uint32_t b, const std::vector<uint32_t> &s
     }
 }
 
+std::vector<uint8_t> cptRowsSumToOne(const BayesNet &net) {
+    std::vector<uint8_t> one(net.variables.size(), 1);
+    for (size_t v = 0; v < net.variables.size(); ++v) {
+        const BnVariable &x = net.variables[v];
+        const size_t k = x.states.size();
+        for (size_t row = 0; k && row < x.cpt.size() / k && one[v]; ++row) {
+            double sum = 0;
+            for (size_t s = 0; s < k; ++s)
+                sum += x.cpt[row * k + s];
+            one[v] = std::fabs(sum - 1) <= 1e-12;
+        }
+    }
+    return one;
+}
+
 Result<JunctionTreeProgram> lowerJunctionTree(const BayesNet &net, const JunctionTree &tree,
                                               const JunctionTreeLowering &options) {
     if (tree.numVariables() != net.variables.size() ||
@@ -311,6 +436,16 @@ Result<JunctionTreeProgram> lowerJunctionTree(const BayesNet &net, const Junctio
         return error("internal error: the junction tree is not this network's");
     if (options.batch == 0)
         return error("a batch needs at least one case");
+    if (!options.caseStates.empty()) {
+        if (options.caseStates.size() != net.variables.size())
+            return error("the case's evidence does not match the network's variables");
+        for (uint32_t v = 0; v < net.variables.size(); ++v)
+            if (options.caseStates[v] != UINT32_MAX &&
+                options.caseStates[v] >= net.variables[v].states.size())
+                return error("observed state outside variable " + std::to_string(v) + "'s domain");
+        if (!options.rowsSumToOne.empty() && options.rowsSumToOne.size() != net.variables.size())
+            return error("internal error: rowsSumToOne is not per variable of the network");
+    }
     for (uint32_t v : options.observed)
         if (v >= net.variables.size())
             return error("observed variable " + std::to_string(v) + " is not in the network");
