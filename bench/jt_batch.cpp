@@ -10,7 +10,8 @@
 // first CPU row listed is the one the others are compared with and whose marginals are written.
 //
 //   jt_batch [--cases N] [--cpu-cases M] [--mpe-cases K] [--observed F] [--seed S]
-//            [--devices cpu,cuda] [--spread LIST]... [--single K] [--out DIR] [--json FILE]
+//            [--devices cpu,cuda] [--spread LIST]... [--single K] [--threads T] [--out DIR]
+//            [--json FILE]
 //            NET.bif...
 // --spread LIST (repeatable; `--devices` syntax of the CLI: 0,0 / 2 / all) adds a GPU row whose
 // cases are split evenly over those devices.
@@ -48,6 +49,7 @@ struct Args {
     std::vector<std::string> devices{"cpu", "cuda"};
     std::vector<std::string> spreads; // --spread: GPU lists the cases are split over
     size_t single = 20; // cases answered one at a time (batch of one)
+    unsigned threads = 0; // CPU threads; 0: all
     std::string out = ".";
     std::string json;
     std::vector<std::string> networks;
@@ -141,6 +143,8 @@ int main(int argc, char **argv) {
             a.devices = split(next());
         else if (s == "--spread")
             a.spreads.push_back(next());
+        else if (s == "--threads")
+            a.threads = static_cast<unsigned>(std::stoul(next()));
         else if (s == "--single")
             a.single = std::stoul(next());
         else if (s == "--out")
@@ -184,6 +188,7 @@ int main(int argc, char **argv) {
             const bool cpu = device == "cpu" || device == "cpu-batched";
             JunctionTreeOptions options;
             options.executor = cpu ? "cpu" : device;
+            options.threads = a.threads;
             if (device == "cpu-batched")
                 options.cpuRoute = JunctionTreeOptions::CpuRoute::Batched;
             if (!spread.empty()) {

@@ -12,17 +12,24 @@ namespace {
 
 // One op prepared for the loop nest: per input, its base offset (fixed evidence values), its
 // stride for each output variable (0 when absent), and the offsets of every joint value of the
-// eliminated variables.
+// innermost eliminated variables (a block of at most kInnerBlock values); the outer eliminated
+// variables, where there are more, are walked by an odometer of their own. The offsets cost as
+// much to write as the block to read, so a table of a whole large clique (one case's tree
+// reduced to a normaliser) would cost as much as the op and page faults besides.
 struct OpPlan {
     const TensorOp *op = nullptr;
     std::vector<const double *> data;
     std::vector<uint64_t> base;
-    std::vector<uint64_t> outStride;  // [input * outVars + i]
-    std::vector<uint64_t> elimOffset; // [input * elimCount + m]
+    std::vector<uint64_t> outStride;   // [input * outVars + i]
+    std::vector<uint64_t> elimOffset;  // [input * elimCount + m], the inner block
+    std::vector<uint64_t> outerStride; // [input * outerDomains.size() + i]
     std::vector<uint32_t> outDomains;
-    uint64_t elimCount = 1;
+    std::vector<uint32_t> outerDomains; // the outer eliminated variables, last fastest
+    uint64_t elimCount = 1;             // values of the inner block
     double *out = nullptr;
 };
+
+constexpr uint64_t kInnerBlock = 1 << 12;
 
 uint64_t strideOf(const Table &t, const std::vector<uint64_t> &strides, uint32_t v) {
     const auto it = std::find(t.scope.begin(), t.scope.end(), v);
@@ -37,15 +44,25 @@ OpPlan planOp(const TensorProgram &p, const TensorOp &op, const std::vector<cons
     const Table &o = p.tables[op.output];
     plan.outDomains = o.domains;
     const bool eliminates = reducesVariables(op.kind);
+    // The inner block: the longest suffix of the eliminated variables within kInnerBlock values
+    // (at least one variable).
+    size_t innerFrom = eliminates ? op.vars.size() : 0;
     if (eliminates)
-        for (uint32_t v : op.vars)
-            plan.elimCount *= p.domainSizes[v];
+        while (innerFrom > 0 &&
+               (innerFrom == op.vars.size() ||
+                plan.elimCount * p.domainSizes[op.vars[innerFrom - 1]] <= kInnerBlock))
+            plan.elimCount *= p.domainSizes[op.vars[--innerFrom]];
+    for (size_t i = 0; i < innerFrom; ++i)
+        plan.outerDomains.push_back(p.domainSizes[op.vars[i]]);
+    uint64_t outerCount = 1;
+    for (uint32_t d : plan.outerDomains)
+        outerCount *= d;
     // The input with the most zeros first (runRows skips what it zeroes): a batched junction
     // tree's evidence indicators. One pass over each input; the order changes the product only
     // by rounding.
     const double zero = SemiringOps{p.semiring}.zero();
     std::vector<std::pair<double, uint32_t>> byZeros;
-    const uint64_t work = o.entries() * plan.elimCount * op.inputs.size();
+    const uint64_t work = o.entries() * plan.elimCount * outerCount * op.inputs.size();
     for (uint32_t in : op.inputs) {
         if (work < (uint64_t{1} << 16)) { // small ops: counting would cost more than it saves
             byZeros.push_back({0.0, in});
@@ -72,17 +89,20 @@ OpPlan planOp(const TensorProgram &p, const TensorOp &op, const std::vector<cons
         plan.base.push_back(base);
         for (uint32_t v : o.scope)
             plan.outStride.push_back(strideOf(t, strides, v));
-        // Offsets of the eliminated joint values, enumerated last variable fastest.
-        std::vector<uint64_t> offsets{0};
-        if (eliminates)
-            for (uint32_t v : op.vars) {
-                std::vector<uint64_t> next;
-                for (uint64_t off : offsets)
-                    for (uint32_t x = 0; x < p.domainSizes[v]; ++x)
-                        next.push_back(off + x * strideOf(t, strides, v));
-                offsets = std::move(next);
-            }
-        plan.elimOffset.insert(plan.elimOffset.end(), offsets.begin(), offsets.end());
+        for (size_t i = 0; i < innerFrom; ++i)
+            plan.outerStride.push_back(strideOf(t, strides, op.vars[i]));
+        // Offsets of the inner block's joint values, enumerated last variable fastest.
+        const size_t first = plan.elimOffset.size();
+        plan.elimOffset.push_back(0);
+        for (size_t i = innerFrom; i < op.vars.size(); ++i) {
+            const uint64_t stride = strideOf(t, strides, op.vars[i]);
+            const uint32_t d = p.domainSizes[op.vars[i]];
+            const size_t n = plan.elimOffset.size() - first;
+            plan.elimOffset.resize(first + n * d);
+            for (size_t k = n; k-- > 0;) // in place, from the back: entry k becomes k*d .. k*d+d-1
+                for (uint32_t x = d; x-- > 0;)
+                    plan.elimOffset[first + k * d + x] = plan.elimOffset[first + k] + x * stride;
+        }
     }
     return plan;
 }
@@ -110,6 +130,52 @@ template <> struct Ring<Semiring::MinSumInt64> : EntryWord<int64_t> {
     static V times(V a, V b) { return saturatingCostSum(a, b); }
     static V plus(V a, V b) { return b < a ? b : a; }
 };
+
+// ⊕ over one block of eliminated values of ⊗ inputs, each input read at `at[j]` plus the
+// block's offsets. `partial` and `live` hold elimCount values.
+template <class R>
+typename R::V innerBlock(const OpPlan &plan, const uint64_t *at, typename R::V *partial,
+                         uint64_t *live) {
+    using V = typename R::V;
+    const size_t nin = plan.data.size();
+    const uint64_t m = plan.elimCount;
+    const V zero = R::zero();
+    const double *first = plan.data[0] + at[0];
+    uint64_t alive = 0;
+    for (uint64_t e = 0; e < m; ++e) {
+        partial[e] = R::load(first[plan.elimOffset[e]]);
+        if (partial[e] != zero)
+            live[alive++] = e;
+    }
+    V acc = zero;
+    if (2 * alive > m) {
+        for (size_t j = 1; j < nin; ++j) {
+            const double *d = plan.data[j] + at[j];
+            const uint64_t *eo = plan.elimOffset.data() + j * m;
+            for (uint64_t e = 0; e < m; ++e)
+                partial[e] = R::times(partial[e], R::load(d[eo[e]]));
+        }
+        acc = partial[0];
+        for (uint64_t e = 1; e < m; ++e)
+            acc = R::plus(acc, partial[e]);
+    } else {
+        for (size_t j = 1; j < nin && alive > 0; ++j) {
+            const double *d = plan.data[j] + at[j];
+            const uint64_t *eo = plan.elimOffset.data() + j * m;
+            uint64_t kept = 0;
+            for (uint64_t t = 0; t < alive; ++t) {
+                const uint64_t e = live[t];
+                partial[e] = R::times(partial[e], R::load(d[eo[e]]));
+                if (partial[e] != zero)
+                    live[kept++] = e;
+            }
+            alive = kept;
+        }
+        for (uint64_t t = 0; t < alive; ++t)
+            acc = R::plus(acc, partial[live[t]]);
+    }
+    return acc;
+}
 
 // Output rows [begin, end) of one op.
 template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t end) {
@@ -139,40 +205,26 @@ template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t 
     std::vector<V> partial(m);
     std::vector<uint64_t> live(m);
     const V zero = R::zero();
+    const size_t q = plan.outerDomains.size();
+    std::vector<uint32_t> outerDigit(q);
+    std::vector<uint64_t> at(nin); // each input's offset: the row's plus the outer odometer's
     for (uint64_t row = begin; row < end; ++row) {
-        const double *first = plan.data[0] + off[0];
-        uint64_t alive = 0;
-        for (uint64_t e = 0; e < m; ++e) {
-            partial[e] = R::load(first[plan.elimOffset[e]]);
-            if (partial[e] != zero)
-                live[alive++] = e;
-        }
         V acc = zero;
-        if (2 * alive > m) {
-            for (size_t j = 1; j < nin; ++j) {
-                const double *d = plan.data[j] + off[j];
-                const uint64_t *eo = plan.elimOffset.data() + j * m;
-                for (uint64_t e = 0; e < m; ++e)
-                    partial[e] = R::times(partial[e], R::load(d[eo[e]]));
+        at.assign(off.begin(), off.end());
+        for (;;) {
+            acc = R::plus(acc, innerBlock<R>(plan, at.data(), partial.data(), live.data()));
+            size_t i = q;
+            while (i-- > 0) {
+                for (size_t j = 0; j < nin; ++j)
+                    at[j] += plan.outerStride[j * q + i];
+                if (++outerDigit[i] < plan.outerDomains[i])
+                    break;
+                for (size_t j = 0; j < nin; ++j)
+                    at[j] -= uint64_t{plan.outerDomains[i]} * plan.outerStride[j * q + i];
+                outerDigit[i] = 0;
             }
-            acc = partial[0];
-            for (uint64_t e = 1; e < m; ++e)
-                acc = R::plus(acc, partial[e]);
-        } else {
-            for (size_t j = 1; j < nin && alive > 0; ++j) {
-                const double *d = plan.data[j] + off[j];
-                const uint64_t *eo = plan.elimOffset.data() + j * m;
-                uint64_t kept = 0;
-                for (uint64_t t = 0; t < alive; ++t) {
-                    const uint64_t e = live[t];
-                    partial[e] = R::times(partial[e], R::load(d[eo[e]]));
-                    if (partial[e] != zero)
-                        live[kept++] = e;
-                }
-                alive = kept;
-            }
-            for (uint64_t t = 0; t < alive; ++t)
-                acc = R::plus(acc, partial[live[t]]);
+            if (i == SIZE_MAX) // every outer digit wrapped: the last block
+                break;
         }
         plan.out[row] = R::store(acc);
         for (size_t i = k; i-- > 0;) {
