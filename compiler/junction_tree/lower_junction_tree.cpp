@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 
 namespace zbddc {
@@ -135,6 +136,80 @@ class Lowering {
         }
     }
 
+    // Madsen and Jensen 1999's lazy propagation keeps a clique's potential as its list of factors
+    // and sums a message's variables out one at a time (Dechter 1999's buckets): each step
+    // multiplies only the factors that hold its variable. One fused op walks the product of
+    // every input's scope instead; where the steps, chosen greedily by the smallest table they
+    // walk, cost less than half of that, `inputs` becomes the factors the steps leave (all
+    // within `keep`), else stays as it is.
+    void eliminateOneByOne(std::vector<uint32_t> &inputs, const std::vector<uint32_t> &keep) {
+        std::vector<std::vector<uint32_t>> scopes;
+        for (uint32_t t : inputs)
+            scopes.push_back(scopeWithoutBatch(t));
+        const std::vector<uint32_t> all = unionOf(scopes);
+        std::vector<uint32_t> eliminated;
+        for (uint32_t v : all)
+            if (!holds(keep, v))
+                eliminated.push_back(v);
+        if (eliminated.size() < 2)
+            return;
+        // Dry run on the scopes alone: the order and its cost.
+        std::vector<uint32_t> order;
+        double stepsCost = 0;
+        for (std::vector<uint32_t> left = eliminated; !left.empty();) {
+            size_t best = 0;
+            double bestCost = 0;
+            for (size_t i = 0; i < left.size(); ++i) {
+                const double c = tree_.entries(bucketScope(scopes, left[i]));
+                if (i == 0 || c < bestCost)
+                    best = i, bestCost = c;
+            }
+            const uint32_t v = left[best];
+            left.erase(left.begin() + static_cast<std::ptrdiff_t>(best));
+            order.push_back(v);
+            stepsCost += bestCost;
+            std::vector<uint32_t> merged = bucketScope(scopes, v);
+            std::erase(merged, v);
+            std::erase_if(scopes, [&](const auto &s) { return holds(s, v); });
+            scopes.push_back(std::move(merged));
+        }
+        if (2 * stepsCost >= tree_.entries(all))
+            return;
+        for (uint32_t v : order) {
+            std::vector<uint32_t> bucket, rest;
+            for (uint32_t t : inputs)
+                (inScope(t, v) ? bucket : rest).push_back(t);
+            std::vector<std::vector<uint32_t>> bucketScopes;
+            for (uint32_t t : bucket)
+                bucketScopes.push_back(scopeWithoutBatch(t));
+            std::vector<uint32_t> kept = unionOf(bucketScopes);
+            std::erase(kept, v);
+            const uint32_t out = addTable(kept, false);
+            out_.program.ops.push_back({TensorOpKind::EliminateBucket, bucket, out, {v}, {}});
+            rest.push_back(out);
+            inputs = std::move(rest);
+        }
+    }
+
+    static std::vector<uint32_t> unionOf(const std::vector<std::vector<uint32_t>> &scopes) {
+        std::vector<uint32_t> all;
+        for (const auto &s : scopes)
+            all.insert(all.end(), s.begin(), s.end());
+        std::sort(all.begin(), all.end());
+        all.erase(std::unique(all.begin(), all.end()), all.end());
+        return all;
+    }
+
+    // The union of the scopes that hold v (each ascending).
+    static std::vector<uint32_t> bucketScope(const std::vector<std::vector<uint32_t>> &scopes,
+                                             uint32_t v) {
+        std::vector<std::vector<uint32_t>> bucket;
+        for (const auto &s : scopes)
+            if (holds(s, v))
+                bucket.push_back(s);
+        return unionOf(bucket);
+    }
+
     // Σ_x of the (sliced) CPT `table`, made once per lowering.
     uint32_t rowSums(uint32_t table, uint32_t x) {
         if (rowSums_[x] == kNoTable) {
@@ -186,6 +261,7 @@ class Lowering {
                 summariseBarren(inputs, keep);
             if (inputs.empty())
                 return one();
+            if (!getenv("JT_NOVE")) eliminateOneByOne(inputs, keep);
         }
         std::vector<uint32_t> all;
         bool anyBatched = false;
@@ -359,10 +435,29 @@ class Lowering {
                     bestInputs[v] = in;
                 }
         }
+        if (sliced()) { // one case: a clique read by several marginals is materialised once
+            std::vector<uint32_t> readers(tree_.numCliques(), 0);
+            for (uint32_t v = 0; v < nv; ++v)
+                if (!observed(v) && fromClique(v, bestInputs[v]))
+                    ++readers[tree_.variableClique[v]];
+            for (uint32_t v = 0; v < nv; ++v) {
+                const uint32_t c = tree_.variableClique[v];
+                if (readers[c] < 2 || observed(v) || !fromClique(v, bestInputs[v]))
+                    continue;
+                if (belief_[c] == kNoTable)
+                    belief_[c] = reduce(allInputs(c), cliqueVars(c));
+                bestInputs[v] = {belief_[c]};
+            }
+        }
         out_.marginalTable.assign(nv, kNoTable);
         for (uint32_t v = 0; v < nv; ++v)
             if (!observed(v))
                 out_.marginalTable[v] = reduce(bestInputs[v], {v});
+    }
+
+    // Whether v's marginal reads every input of its clique (no separator or belief holds it).
+    bool fromClique(uint32_t v, const std::vector<uint32_t> &inputs) const {
+        return inputs == allInputs(tree_.variableClique[v]);
     }
 
     double entriesOf(const std::vector<uint32_t> &inputs) const {

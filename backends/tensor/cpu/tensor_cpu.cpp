@@ -26,6 +26,9 @@ struct OpPlan {
     std::vector<uint32_t> outDomains;
     std::vector<uint32_t> outerDomains; // the outer eliminated variables, last fastest
     uint64_t elimCount = 1;             // values of the inner block
+    // Inputs of one entry (a junction tree's message scales): the same factor in every product,
+    // so ⊗-ed once into each output row (⊗ distributes over ⊕) instead of into every product.
+    std::vector<const double *> constants;
     double *out = nullptr;
 };
 
@@ -76,8 +79,13 @@ OpPlan planOp(const TensorProgram &p, const TensorOp &op, const std::vector<cons
     std::stable_sort(byZeros.begin(), byZeros.end(),
                      [](const auto &a, const auto &b) { return a.first < b.first; });
     std::vector<uint32_t> inputs;
+    const bool varying = std::any_of(byZeros.begin(), byZeros.end(),
+                                     [&](const auto &z) { return p.tables[z.second].entries() > 1; });
     for (const auto &[fraction, in] : byZeros)
-        inputs.push_back(in);
+        if (p.tables[in].entries() == 1 && (varying || !inputs.empty())) // one stays in the loop
+            plan.constants.push_back(data[in]);
+        else
+            inputs.push_back(in);
     for (uint32_t in : inputs) {
         const Table &t = p.tables[in];
         const std::vector<uint64_t> strides = tableStrides(t);
@@ -226,6 +234,8 @@ template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t 
             if (i == SIZE_MAX) // every outer digit wrapped: the last block
                 break;
         }
+        for (const double *c : plan.constants)
+            acc = R::times(acc, R::load(*c));
         plan.out[row] = R::store(acc);
         for (size_t i = k; i-- > 0;) {
             for (size_t j = 0; j < nin; ++j)
