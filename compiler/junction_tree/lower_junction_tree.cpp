@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <string>
 
 namespace zbddc {
@@ -261,7 +260,7 @@ class Lowering {
                 summariseBarren(inputs, keep);
             if (inputs.empty())
                 return one();
-            if (!getenv("JT_NOVE")) eliminateOneByOne(inputs, keep);
+            eliminateOneByOne(inputs, keep);
         }
         std::vector<uint32_t> all;
         bool anyBatched = false;
@@ -435,29 +434,10 @@ class Lowering {
                     bestInputs[v] = in;
                 }
         }
-        if (sliced()) { // one case: a clique read by several marginals is materialised once
-            std::vector<uint32_t> readers(tree_.numCliques(), 0);
-            for (uint32_t v = 0; v < nv; ++v)
-                if (!observed(v) && fromClique(v, bestInputs[v]))
-                    ++readers[tree_.variableClique[v]];
-            for (uint32_t v = 0; v < nv; ++v) {
-                const uint32_t c = tree_.variableClique[v];
-                if (readers[c] < 2 || observed(v) || !fromClique(v, bestInputs[v]))
-                    continue;
-                if (belief_[c] == kNoTable)
-                    belief_[c] = reduce(allInputs(c), cliqueVars(c));
-                bestInputs[v] = {belief_[c]};
-            }
-        }
         out_.marginalTable.assign(nv, kNoTable);
         for (uint32_t v = 0; v < nv; ++v)
             if (!observed(v))
                 out_.marginalTable[v] = reduce(bestInputs[v], {v});
-    }
-
-    // Whether v's marginal reads every input of its clique (no separator or belief holds it).
-    bool fromClique(uint32_t v, const std::vector<uint32_t> &inputs) const {
-        return inputs == allInputs(tree_.variableClique[v]);
     }
 
     double entriesOf(const std::vector<uint32_t> &inputs) const {

@@ -185,6 +185,50 @@ typename R::V innerBlock(const OpPlan &plan, const uint64_t *at, typename R::V *
     return acc;
 }
 
+// Output rows [begin, end) of an op that sums nothing (a join; one case's belief): a product per
+// row, the rows of the innermost output variable in one loop per input, so that the odometer and
+// the call cost once per run of rows, not once per row. `digit` and `off` start at `begin`.
+template <class R>
+void productRows(const OpPlan &plan, std::vector<uint32_t> &digit, std::vector<uint64_t> &off,
+                 uint64_t begin, uint64_t end) {
+    using V = typename R::V;
+    const size_t k = plan.outDomains.size(), nin = plan.data.size(), last = k - 1;
+    const uint32_t width = plan.outDomains[last];
+    std::vector<V> run(width);
+    for (uint64_t row = begin; row < end;) {
+        const uint64_t n = std::min<uint64_t>(end - row, width - digit[last]);
+        for (size_t j = 0; j < nin; ++j) {
+            const double *d = plan.data[j] + off[j];
+            const uint64_t s = plan.outStride[j * k + last];
+            if (j == 0)
+                for (uint64_t x = 0; x < n; ++x)
+                    run[x] = R::load(d[x * s]);
+            else
+                for (uint64_t x = 0; x < n; ++x)
+                    run[x] = R::times(run[x], R::load(d[x * s]));
+        }
+        for (const double *c : plan.constants)
+            for (uint64_t x = 0; x < n; ++x)
+                run[x] = R::times(run[x], R::load(*c));
+        for (uint64_t x = 0; x < n; ++x)
+            plan.out[row + x] = R::store(run[x]);
+        row += n;
+        for (size_t j = 0; j < nin; ++j)
+            off[j] += n * plan.outStride[j * k + last];
+        digit[last] += static_cast<uint32_t>(n);
+        for (size_t i = last + 1; i-- > 0 && digit[i] == plan.outDomains[i];) {
+            for (size_t j = 0; j < nin; ++j)
+                off[j] -= uint64_t{plan.outDomains[i]} * plan.outStride[j * k + i];
+            digit[i] = 0;
+            if (i == 0)
+                break;
+            ++digit[i - 1];
+            for (size_t j = 0; j < nin; ++j)
+                off[j] += plan.outStride[j * k + i - 1];
+        }
+    }
+}
+
 // Output rows [begin, end) of one op.
 template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t end) {
     using R = Ring<S>;
@@ -199,6 +243,10 @@ template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t 
         rest /= plan.outDomains[i];
         for (size_t j = 0; j < nin; ++j)
             off[j] += digit[i] * plan.outStride[j * k + i];
+    }
+    if (plan.elimCount == 1 && plan.outerDomains.empty() && k > 0) {
+        productRows<R>(plan, digit, off, begin, end);
+        return;
     }
     // Inputs outermost, eliminated values innermost: each input's group of rows for one output
     // row is read in one sweep (contiguous when the eliminated variable is fastest, Bistaffa et al.
