@@ -46,6 +46,7 @@ class Lowering {
             up_[c] = reduce(collectInputs(c), separator(c));
             upScale_[c] = inverseMax(up_[c]);
             out_.collectScales.push_back(upScale_[c]);
+            scaleInPlace(up_[c], upScale_[c]);
         }
         if (n > 0)
             out_.normaliser = reduce(collectInputs(0), {});
@@ -66,6 +67,7 @@ class Lowering {
                     down_[c] = reduce(in, separator(c));
                 }
                 downScale_[c] = inverseMax(down_[c]);
+                scaleInPlace(down_[c], downScale_[c]);
             }
             addMarginals();
             p.fetch = out_.marginalTable;
@@ -310,6 +312,19 @@ class Lowering {
         const double inputs = static_cast<double>(allInputs(p).size());
         const double perChild = clique * (inputs - 2), belief = clique * (inputs + 2 * k);
         return 2 * belief < perChild * k;
+    }
+
+    // One case (sliced): its scale is one number, which the CPU executor multiplies into a
+    // reader's sums, not its products; a product of several messages of small maxima would
+    // underflow first. So the message is rescaled to a maximum of 1 once (a Join with its scale;
+    // a message is small next to the clique walks that read it) and read alone.
+    void scaleInPlace(uint32_t &message, uint32_t &scale) {
+        if (!sliced() || message == one_)
+            return;
+        const uint32_t scaled = addTable(scopeWithoutBatch(message), false);
+        out_.program.ops.push_back({TensorOpKind::Join, {message, scale}, scaled, {}, {}});
+        message = scaled;
+        scale = one();
     }
 
     // 1 / t entry by entry (1 where t is 0).
