@@ -267,7 +267,8 @@ int main(int argc, char **argv) {
                  << ",\"first_run_s\":" << firstS << ",\"mar_failures\":" << failures(mar, "MAR")
                  << ",\"mpe_failures\":" << failures(mpe, "MPE")
                  << ",\"max_diff_vs_cpu\":" << (std::isnan(diff) ? -1 : diff)
-                 << ",\"mpe_log10_gap\":" << gap << "}" << std::endl;
+                 << ",\"mpe_log10_gap\":" << gap << ",\"row\":" << jsonString(device) << "}"
+                 << std::endl;
         }
     }
     return 0;

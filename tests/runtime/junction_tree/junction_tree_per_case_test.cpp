@@ -107,8 +107,8 @@ TEST_CASE("jt per case: equals the batched tree on small benchmark networks", "[
         checkPerCaseAgainstBatched(name, 6);
 }
 
-TEST_CASE("jt per case: equals the batched tree on water, mildew, pigs and munin2",
+TEST_CASE("jt per case: equals the batched tree on water, mildew, pigs, barley, munin and munin2",
           "[jt][runtime][slow]") {
-    for (const char *name : {"water", "mildew", "pigs", "munin2"})
+    for (const char *name : {"water", "mildew", "pigs", "barley", "munin", "munin2"})
         checkPerCaseAgainstBatched(name, 3);
 }
