@@ -35,19 +35,12 @@ class Lowering {
             children_[tree_.parent[c]].push_back(c);
         addPotentials();
         addEvidence();
-        up_.assign(n, kNoTable);
-        upScale_.assign(n, kNoTable);
-        down_.assign(n, kNoTable);
-        downScale_.assign(n, kNoTable);
+        up_.assign(n, {});
+        down_.assign(n, {});
 
-        for (uint32_t c : tree_.collectOrder) {
-            if (c == 0)
-                continue;
-            up_[c] = reduce(collectInputs(c), separator(c));
-            upScale_[c] = inverseMax(up_[c]);
-            out_.collectScales.push_back(upScale_[c]);
-            scaleInPlace(up_[c], upScale_[c]);
-        }
+        for (uint32_t c : tree_.collectOrder)
+            if (c != 0)
+                up_[c] = message(collectInputs(c), separator(c), /*collect=*/true);
         if (n > 0)
             out_.normaliser = reduce(collectInputs(0), {});
         if (opt_.marginals) {
@@ -60,14 +53,15 @@ class Lowering {
                     // child's own message (a 0 message gives 0: the belief holds that 0 too).
                     if (belief_[p] == kNoTable)
                         belief_[p] = reduce(allInputs(p), cliqueVars(p));
-                    down_[c] = reduce({belief_[p], reciprocal(up_[c])}, separator(c));
+                    down_[c] = message({belief_[p], reciprocal(up_[c].front())}, separator(c),
+                                       /*collect=*/false);
                 } else {
                     std::vector<uint32_t> in = allInputs(p);
-                    std::erase_if(in, [&](uint32_t t) { return t == up_[c] || t == upScale_[c]; });
-                    down_[c] = reduce(in, separator(c));
+                    std::erase_if(in, [&](uint32_t t) {
+                        return std::find(up_[c].begin(), up_[c].end(), t) != up_[c].end();
+                    });
+                    down_[c] = message(in, separator(c), /*collect=*/false);
                 }
-                downScale_[c] = inverseMax(down_[c]);
-                scaleInPlace(down_[c], downScale_[c]);
             }
             addMarginals();
             p.fetch = out_.marginalTable;
@@ -137,12 +131,24 @@ class Lowering {
         }
     }
 
+    // One case: the factors whose product, summed over everything but `keep`, is that of
+    // `inputs`, each within `keep`: the constant 1 left out, barren CPTs dropped (sum-product),
+    // the other variables eliminated.
+    std::vector<uint32_t> factorsOver(std::vector<uint32_t> inputs,
+                                      const std::vector<uint32_t> &keep) {
+        std::erase(inputs, one_);
+        if (!opt_.maxProduct)
+            summariseBarren(inputs, keep);
+        eliminateOneByOne(inputs, keep);
+        return inputs;
+    }
+
     // Madsen and Jensen 1999's lazy propagation keeps a clique's potential as its list of factors
     // and sums a message's variables out one at a time (Dechter 1999's buckets): each step
     // multiplies only the factors that hold its variable. One fused op walks the product of
-    // every input's scope instead; where the steps, chosen greedily by the smallest table they
-    // walk, cost less than half of that, `inputs` becomes the factors the steps leave (all
-    // within `keep`), else stays as it is.
+    // the inputs that hold those variables instead; where the steps, chosen greedily by the
+    // smallest table they walk, cost less than half of that, they are taken, else that one op.
+    // `inputs` becomes the factors left, all within `keep`.
     void eliminateOneByOne(std::vector<uint32_t> &inputs, const std::vector<uint32_t> &keep) {
         std::vector<std::vector<uint32_t>> scopes;
         for (uint32_t t : inputs)
@@ -152,8 +158,31 @@ class Lowering {
         for (uint32_t v : all)
             if (!holds(keep, v))
                 eliminated.push_back(v);
-        if (eliminated.size() < 2)
+        if (eliminated.empty())
             return;
+        // The inputs that hold an eliminated variable, and the product they walk fused.
+        std::vector<uint32_t> bucket, rest;
+        std::vector<std::vector<uint32_t>> bucketScopes;
+        for (size_t i = 0; i < inputs.size(); ++i) {
+            const bool read = std::any_of(eliminated.begin(), eliminated.end(),
+                                          [&](uint32_t v) { return holds(scopes[i], v); });
+            (read ? bucket : rest).push_back(inputs[i]);
+            if (read)
+                bucketScopes.push_back(scopes[i]);
+        }
+        const std::vector<uint32_t> fusedScope = unionOf(bucketScopes);
+        auto fused = [&] { // one op over the bucket; the other inputs pass as they are
+            std::vector<uint32_t> kept;
+            for (uint32_t v : fusedScope)
+                if (holds(keep, v))
+                    kept.push_back(v);
+            const uint32_t out = addTable(kept, false);
+            out_.program.ops.push_back({TensorOpKind::EliminateBucket, bucket, out, eliminated, {}});
+            rest.push_back(out);
+            inputs = std::move(rest);
+        };
+        if (eliminated.size() == 1)
+            return fused();
         // Dry run on the scopes alone: the order and its cost.
         std::vector<uint32_t> order;
         double stepsCost = 0;
@@ -174,8 +203,8 @@ class Lowering {
             std::erase_if(scopes, [&](const auto &s) { return holds(s, v); });
             scopes.push_back(std::move(merged));
         }
-        if (2 * stepsCost >= tree_.entries(all))
-            return;
+        if (2 * stepsCost >= tree_.entries(fusedScope))
+            return fused();
         for (uint32_t v : order) {
             std::vector<uint32_t> bucket, rest;
             for (uint32_t t : inputs)
@@ -256,13 +285,10 @@ class Lowering {
     // ⊕ over everything but `keep` (and the case) of ⊗ `inputs`: an EliminateBucket, a Join when
     // nothing is eliminated, or the input itself when there is one and nothing to do.
     uint32_t reduce(std::vector<uint32_t> inputs, const std::vector<uint32_t> &keep) {
-        if (sliced()) {
-            std::erase(inputs, one_);
-            if (!opt_.maxProduct)
-                summariseBarren(inputs, keep);
+        if (sliced()) { // the factors left, joined (none: the constant 1)
+            inputs = factorsOver(std::move(inputs), keep);
             if (inputs.empty())
                 return one();
-            eliminateOneByOne(inputs, keep);
         }
         std::vector<uint32_t> all;
         bool anyBatched = false;
@@ -294,37 +320,60 @@ class Lowering {
     // and read back whole, so it must win by half (fused products stay in cache).
     bool useBelief(uint32_t p) const {
         const size_t k = children_[p].size();
-        if (k == 0 || opt_.belief == JunctionTreeLowering::Belief::Never)
+        // One case's messages are lists of factors: nothing to divide by.
+        if (k == 0 || sliced() || opt_.belief == JunctionTreeLowering::Belief::Never)
             return false;
         if (opt_.belief == JunctionTreeLowering::Belief::Always)
             return true;
-        if (sliced()) {
-            // One case: its scales (one entry each) are multiplied once per row (the CPU
-            // executor), so only the tables count, and the belief must win by 4: measured, it
-            // lost on munin's cliques of a few children by 2 (71 ms per case, 54 without) and
-            // wins on pathfinder's hub.
-            double tables = 0;
-            for (uint32_t t : allInputs(p))
-                tables += out_.program.tables[t].entries() > 1;
-            return 4 * (tables + 2 * k) < (tables - 1) * k;
-        }
         const double clique = tree_.entries(tree_.clique(p));
         const double inputs = static_cast<double>(allInputs(p).size());
         const double perChild = clique * (inputs - 2), belief = clique * (inputs + 2 * k);
         return 2 * belief < perChild * k;
     }
 
-    // One case (sliced): its scale is one number, which the CPU executor multiplies into a
-    // reader's sums, not its products; a product of several messages of small maxima would
-    // underflow first. So the message is rescaled to a maximum of 1 once (a Join with its scale;
-    // a message is small next to the clique walks that read it) and read alone.
-    void scaleInPlace(uint32_t &message, uint32_t &scale) {
-        if (!sliced() || message == one_)
-            return;
-        const uint32_t scaled = addTable(scopeWithoutBatch(message), false);
-        out_.program.ops.push_back({TensorOpKind::Join, {message, scale}, scaled, {}, {}});
-        message = scaled;
-        scale = one();
+    // A message over `keep`, as the list of tables its readers multiply. The batched tree's is
+    // one table and its InverseMax scale. One case's (sliced) is Madsen and Jensen 1999's lazy
+    // message: the factors left once the other variables are summed out, each not multiplied
+    // with the others, those made here rescaled to a maximum of 1 in place (a Join with the
+    // scale: the CPU executor multiplies one-entry inputs into a reader's sums, after the
+    // products, which several small factors could underflow). Collect's scales give log P(e).
+    std::vector<uint32_t> message(std::vector<uint32_t> inputs, const std::vector<uint32_t> &keep,
+                                  bool collect) {
+        if (!sliced()) {
+            const uint32_t t = reduce(std::move(inputs), keep), scale = inverseMax(t);
+            if (collect)
+                out_.collectScales.push_back(scale);
+            return {t, scale};
+        }
+        const uint32_t made = static_cast<uint32_t>(out_.program.tables.size());
+        std::vector<uint32_t> list = factorsOver(std::move(inputs), keep);
+        // Numbers (CPTs all observed, factors summed whole) would pile up unscaled on the way
+        // to the root and underflow there: joined here into one, which is scaled below.
+        std::vector<uint32_t> numbers;
+        std::erase_if(list, [&](uint32_t t) {
+            const bool number = out_.program.tables[t].scope.empty();
+            if (number)
+                numbers.push_back(t);
+            return number;
+        });
+        if (numbers.size() == 1)
+            list.push_back(numbers[0]);
+        else if (numbers.size() > 1) {
+            const uint32_t joined = addTable({}, false);
+            out_.program.ops.push_back({TensorOpKind::Join, numbers, joined, {}, {}});
+            list.push_back(joined);
+        }
+        for (uint32_t &f : list) {
+            if (f < made)
+                continue;
+            const uint32_t scale = inverseMax(f);
+            if (collect)
+                out_.collectScales.push_back(scale);
+            const uint32_t scaled = addTable(scopeWithoutBatch(f), false);
+            out_.program.ops.push_back({TensorOpKind::Join, {f, scale}, scaled, {}, {}});
+            f = scaled;
+        }
+        return list;
     }
 
     // 1 / t entry by entry (1 where t is 0).
@@ -418,19 +467,14 @@ class Lowering {
 
     std::vector<uint32_t> collectInputs(uint32_t c) const {
         std::vector<uint32_t> in = potential_[c];
-        for (uint32_t k : children_[c]) {
-            in.push_back(up_[k]);
-            in.push_back(upScale_[k]);
-        }
+        for (uint32_t k : children_[c])
+            in.insert(in.end(), up_[k].begin(), up_[k].end());
         return in;
     }
 
     std::vector<uint32_t> allInputs(uint32_t c) const {
         std::vector<uint32_t> in = collectInputs(c);
-        if (c != 0) {
-            in.push_back(down_[c]);
-            in.push_back(downScale_[c]);
-        }
+        in.insert(in.end(), down_[c].begin(), down_[c].end());
         return in;
     }
 
@@ -447,12 +491,13 @@ class Lowering {
             bestCost[v] = entriesOf(bestInputs[v]);
         }
         for (uint32_t c = 1; c < tree_.numCliques(); ++c) {
-            const std::vector<uint32_t> in{up_[c], upScale_[c], down_[c], downScale_[c]};
+            std::vector<uint32_t> in = up_[c];
+            in.insert(in.end(), down_[c].begin(), down_[c].end());
             const double cost = entriesOf(in);
-            std::vector<uint32_t> vars = scopeWithoutBatch(up_[c]);
-            for (uint32_t v : scopeWithoutBatch(down_[c]))
-                if (!holds(scopeWithoutBatch(up_[c]), v))
-                    vars.push_back(v);
+            std::vector<std::vector<uint32_t>> scopes;
+            for (uint32_t t : in)
+                scopes.push_back(scopeWithoutBatch(t));
+            const std::vector<uint32_t> vars = unionOf(scopes);
             for (uint32_t v : vars)
                 if (cost < bestCost[v]) {
                     bestCost[v] = cost;
@@ -481,7 +526,7 @@ class Lowering {
     const JunctionTreeLowering &opt_;
     JunctionTreeProgram out_;
     std::vector<std::vector<uint32_t>> children_, potential_;
-    std::vector<uint32_t> up_, upScale_, down_, downScale_;
+    std::vector<std::vector<uint32_t>> up_, down_; // messages (see message)
     std::vector<uint32_t> belief_; // per clique with many children: its materialised belief
     std::vector<uint32_t> cptChild_; // by table id: see cptChild
     uint32_t one_ = kNoTable;
