@@ -51,6 +51,8 @@ struct JunctionTreeLowering {
     // message the CPTs that are barren there (Madsen and Jensen 1999): a CPT whose own unobserved
     // variable is summed out and read by nothing else in the product sums to 1 over it, where its
     // rows sum to 1; where they do not (0.3333333 three times), it is replaced by its row sums.
+    // Messages are lists of factors, their variables eliminated one at a time (lazy propagation;
+    // lower_junction_tree.cpp's `message`); `belief` does not apply.
     std::vector<uint32_t> caseStates;
     // Per variable, whether its CPT's rows sum to 1 (cptRowsSumToOne(net)); empty: computed here.
     // The per-case route computes it once per network.
