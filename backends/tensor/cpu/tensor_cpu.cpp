@@ -26,8 +26,8 @@ struct OpPlan {
     std::vector<uint32_t> outDomains;
     std::vector<uint32_t> outerDomains; // the outer eliminated variables, last fastest
     uint64_t elimCount = 1;             // values of the inner block
-    // Inputs of one entry (a junction tree's message scales): the same factor in every product,
-    // so ⊗-ed once into each output row (⊗ distributes over ⊕) instead of into every product.
+    // Inputs of one entry (one case's numbers): the same factor in every product, so ⊗-ed once
+    // into each output row (⊗ distributes over ⊕) instead of into every product.
     std::vector<const double *> constants;
     double *out = nullptr;
 };
@@ -81,8 +81,13 @@ OpPlan planOp(const TensorProgram &p, const TensorOp &op, const std::vector<cons
     std::vector<uint32_t> inputs;
     const bool varying = std::any_of(byZeros.begin(), byZeros.end(),
                                      [&](const auto &z) { return p.tables[z.second].entries() > 1; });
+    // Under a product, only factors of at most 1: a batched tree's scale of one case (up to
+    // 1 / 10^-300) must meet its message inside the product, before several small ones
+    // underflow.
+    const bool product = p.semiring == Semiring::SumProduct || p.semiring == Semiring::MaxProduct;
     for (const auto &[fraction, in] : byZeros)
-        if (p.tables[in].entries() == 1 && (varying || !inputs.empty())) // one stays in the loop
+        if (p.tables[in].entries() == 1 && (varying || !inputs.empty()) && // one stays in the loop
+            (!product || *data[in] <= 1))
             plan.constants.push_back(data[in]);
         else
             inputs.push_back(in);
