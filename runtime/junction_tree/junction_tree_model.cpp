@@ -86,10 +86,11 @@ struct JunctionTreeModel::Impl {
 
     // The CPU's per-case route: every case lowered alone, sliced by its evidence.
     std::vector<Result<TaskResult>> runPerCase(Task task, std::span<const Evidence> cases,
-                                               SteadyTime start, JunctionTreeRunInfo *info) const {
-        const unsigned threads = options.threads
-                                     ? options.threads
-                                     : std::max(1u, std::thread::hardware_concurrency());
+                                               uint32_t fit, SteadyTime start,
+                                               JunctionTreeRunInfo *info) const {
+        const unsigned threads = std::min<unsigned>(
+            fit, options.threads ? options.threads
+                                 : std::max(1u, std::thread::hardware_concurrency()));
         std::vector<Result<TaskResult>> results =
             runJunctionTreePerCase(net, tree, task, cases, threads, options.belief);
         JunctionTreeRunInfo local;
@@ -308,9 +309,6 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
         return results;
 
     const SteadyTime start = std::chrono::steady_clock::now();
-    if (m.options.executor == "cpu" &&
-        m.options.cpuRoute == JunctionTreeOptions::CpuRoute::PerCase)
-        return m.runPerCase(task, cases, start, info);
     JunctionTreeLowering lowering;
     lowering.maxProduct = task == Task::Mpe;
     lowering.marginals = task == Task::Mar;
@@ -322,6 +320,15 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
                             : observedVariables(cases, m.tree.numVariables(), false);
     lowering.batchFastest = m.batchFastest();
     lowering.belief = m.options.belief;
+    if (m.options.executor == "cpu" &&
+        m.options.cpuRoute == JunctionTreeOptions::CpuRoute::PerCase) {
+        // Each thread holds one case's tables, at most the batched tree's for one case: as many
+        // threads as the memory budget holds such cases, none where it holds not one.
+        auto fit = m.batchSize(lowering, cases.size(), 0);
+        if (!fit)
+            return failAll(fit.error());
+        return m.runPerCase(task, cases, *fit, start, info);
+    }
     auto prepared = m.prepare(lowering, cases.size());
     if (!prepared)
         return failAll(prepared.error());
