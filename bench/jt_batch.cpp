@@ -5,8 +5,13 @@
 // the cases (NAME.evid) and the CPU's marginals of the first cases (NAME.mar.json) so that a peer
 // (bench/peers/pyagrum_lazy.py) runs the same cases and compares.
 //
+// Devices: cpu (each case lowered alone, its CPTs sliced by its evidence, one case per thread),
+// cpu-batched (the GPU's batched tree run on the CPU, evidence as indicator tables), cuda. The
+// first CPU row listed is the one the others are compared with and whose marginals are written.
+//
 //   jt_batch [--cases N] [--cpu-cases M] [--mpe-cases K] [--observed F] [--seed S]
-//            [--devices cpu,cuda] [--spread LIST]... [--single K] [--out DIR] [--json FILE]
+//            [--devices cpu,cuda] [--spread LIST]... [--single K] [--threads T] [--out DIR]
+//            [--json FILE]
 //            NET.bif...
 // --spread LIST (repeatable; `--devices` syntax of the CLI: 0,0 / 2 / all) adds a GPU row whose
 // cases are split evenly over those devices.
@@ -25,6 +30,7 @@
 #include "support/timer.h"
 
 #include <cmath>
+#include <ctime>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -44,6 +50,7 @@ struct Args {
     std::vector<std::string> devices{"cpu", "cuda"};
     std::vector<std::string> spreads; // --spread: GPU lists the cases are split over
     size_t single = 20; // cases answered one at a time (batch of one)
+    unsigned threads = 0; // CPU threads; 0: all
     std::string out = ".";
     std::string json;
     std::vector<std::string> networks;
@@ -137,6 +144,8 @@ int main(int argc, char **argv) {
             a.devices = split(next());
         else if (s == "--spread")
             a.spreads.push_back(next());
+        else if (s == "--threads")
+            a.threads = static_cast<unsigned>(std::stoul(next()));
         else if (s == "--single")
             a.single = std::stoul(next());
         else if (s == "--out")
@@ -150,7 +159,7 @@ int main(int argc, char **argv) {
     std::ofstream json(a.json.empty() ? "/dev/null" : a.json);
     std::printf("| network | cliques | clique entries | device | batch | MAR ms/case | MPE ms/case "
                 "| MPE ms/case, host traceback | MAR B=1 ms | first run s | max diff vs cpu "
-                "| MPE log10 gap |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+                "| MPE log10 gap | MAR CPU ms/case |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (const std::string &path : a.networks) {
         auto net = readNetworkFile(path);
         if (!net) {
@@ -177,8 +186,12 @@ int main(int argc, char **argv) {
         for (const auto &[device, spread] : rows) {
             if (device == "cuda" && !tensorGpuUsable())
                 continue;
+            const bool cpu = device == "cpu" || device == "cpu-batched";
             JunctionTreeOptions options;
-            options.executor = device;
+            options.executor = cpu ? "cpu" : device;
+            options.threads = a.threads;
+            if (device == "cpu-batched")
+                options.cpuRoute = JunctionTreeOptions::CpuRoute::Batched;
             if (!spread.empty()) {
                 auto gpus = resolveGpuRequest(spread);
                 if (!gpus) {
@@ -187,23 +200,29 @@ int main(int argc, char **argv) {
                 }
                 options.gpus = std::move(*gpus);
             }
-            if (device != "cpu" && spread.empty()) // MPE traced back on the GPU (then on the host)
+            if (!cpu && spread.empty()) // MPE traced back on the GPU (then on the host)
                 options.traceback = JunctionTreeOptions::Traceback::OnExecutor;
             JunctionTreeModel model(*net, *tree, options);
             JunctionTreeRunInfo info;
             const std::span<const Evidence> run = std::span(cases).first(
-                device == "cpu" ? std::min(a.cpuCases, cases.size()) : cases.size());
+                cpu ? std::min(a.cpuCases, cases.size()) : cases.size());
             const double n = static_cast<double>(run.size());
             SteadyTime t = std::chrono::steady_clock::now();
+            std::clock_t cpuStart = std::clock();
             auto mar = model.run(Task::Mar, run, &info);
             double firstS = msSince(t) / 1000, marMs = msSince(t) / n;
-            if (device != "cpu") { // again, with the kernels compiled
+            if (!cpu) { // again, with the kernels compiled
                 t = std::chrono::steady_clock::now();
+                cpuStart = std::clock();
                 mar = model.run(Task::Mar, run, &info);
                 marMs = msSince(t) / n;
             }
+            // The process's CPU time per case (all threads): on a shared machine, less disturbed
+            // by other load than the wall time; with --threads 1, one thread's time per case.
+            const double marCpuMs =
+                1000.0 * static_cast<double>(std::clock() - cpuStart) / CLOCKS_PER_SEC / n;
             const auto mpeRun = run.first(std::min(a.mpeCases, run.size()));
-            if (device != "cpu" && !mpeRun.empty())
+            if (!cpu && !mpeRun.empty())
                 model.run(Task::Mpe, mpeRun);
             t = std::chrono::steady_clock::now();
             const auto mpe = model.run(Task::Mpe, mpeRun);
@@ -211,7 +230,7 @@ int main(int argc, char **argv) {
             // The GPU's MPE again with the traceback on the host (every table downloaded): the
             // same cases, side by side.
             double hostTracebackMs = NAN;
-            if (device != "cpu" && spread.empty() && !mpeRun.empty()) {
+            if (!cpu && spread.empty() && !mpeRun.empty()) {
                 JunctionTreeOptions host = options;
                 host.traceback = JunctionTreeOptions::Traceback::OnHost;
                 JunctionTreeModel hostModel(*net, *tree, host);
@@ -232,30 +251,31 @@ int main(int argc, char **argv) {
                 single.run(Task::Mar, firstCases);
                 singleMs = msSince(t) / static_cast<double>(firstCases.size());
             }
-            if (device == "cpu") {
+            if (cpu && cpuMar.empty()) {
                 cpuMar = mar;
                 writeMarginals(a.out + "/" + name + ".mar.json", *net, mar, 20);
             }
             const double diff = cpuMar.empty() ? NAN : maxDifference(mar, cpuMar);
             const double gap = mpeGap(*net, mpe);
             std::printf(
-                "| %s | %u | %.3g | %s | %u | %.4g | %.4g | %.4g | %.4g | %.3g | %.2g | %.2g |\n",
+                "| %s | %u | %.3g | %s | %u | %.4g | %.4g | %.4g | %.4g | %.3g | %.2g | %.2g | %.4g |\n",
                 name.c_str(), st.cliques, st.totalCliqueEntries, info.device.c_str(), info.batch,
-                marMs, mpeMs, hostTracebackMs, singleMs, firstS, diff, gap);
+                marMs, mpeMs, hostTracebackMs, singleMs, firstS, diff, gap, marCpuMs);
             std::fflush(stdout);
             json << "{\"network\":" << jsonString(name) << ",\"cliques\":" << st.cliques
                  << ",\"clique_entries\":" << st.totalCliqueEntries << ",\"order_ms\":" << orderMs
                  << ",\"device\":" << jsonString(info.device) << ",\"batch\":" << info.batch
                  << ",\"runs\":" << info.runs << ",\"bytes_per_run\":" << info.bytesPerRun
                  << ",\"cases\":" << run.size() << ",\"mar_ms_per_case\":" << marMs
-                 << ",\"mpe_ms_per_case\":" << mpeMs
+                 << ",\"mar_cpu_ms_per_case\":" << marCpuMs << ",\"mpe_ms_per_case\":" << mpeMs
                  << ",\"mpe_host_traceback_ms_per_case\":"
                  << (std::isnan(hostTracebackMs) ? -1 : hostTracebackMs)
                  << ",\"mar_single_ms\":" << singleMs
                  << ",\"first_run_s\":" << firstS << ",\"mar_failures\":" << failures(mar, "MAR")
                  << ",\"mpe_failures\":" << failures(mpe, "MPE")
                  << ",\"max_diff_vs_cpu\":" << (std::isnan(diff) ? -1 : diff)
-                 << ",\"mpe_log10_gap\":" << gap << "}" << std::endl;
+                 << ",\"mpe_log10_gap\":" << gap << ",\"row\":" << jsonString(device) << "}"
+                 << std::endl;
         }
     }
     return 0;

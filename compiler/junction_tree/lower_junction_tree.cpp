@@ -1,6 +1,7 @@
 #include "compiler/junction_tree/lower_junction_tree.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 namespace zbddc {
@@ -19,29 +20,27 @@ class Lowering {
     JunctionTreeProgram run() {
         const uint32_t n = tree_.numCliques();
         out_.batchVariable = tree_.numVariables();
-        out_.batch = opt_.batch;
+        out_.batch = sliced() ? 1 : opt_.batch;
         TensorProgram &p = out_.program;
         p.semiring = opt_.maxProduct ? Semiring::MaxProduct : Semiring::SumProduct;
         p.domainSizes = tree_.domainSizes;
-        p.domainSizes.push_back(opt_.batch);
+        p.domainSizes.push_back(out_.batch);
 
+        if (sliced()) {
+            rowsSumToOne_ = opt_.rowsSumToOne.empty() ? cptRowsSumToOne(net_) : opt_.rowsSumToOne;
+            rowSums_.assign(tree_.numVariables(), kNoTable);
+        }
         children_.resize(n);
         for (uint32_t c = 1; c < n; ++c)
             children_[tree_.parent[c]].push_back(c);
         addPotentials();
         addEvidence();
-        up_.assign(n, kNoTable);
-        upScale_.assign(n, kNoTable);
-        down_.assign(n, kNoTable);
-        downScale_.assign(n, kNoTable);
+        up_.assign(n, {});
+        down_.assign(n, {});
 
-        for (uint32_t c : tree_.collectOrder) {
-            if (c == 0)
-                continue;
-            up_[c] = reduce(collectInputs(c), separator(c));
-            upScale_[c] = inverseMax(up_[c]);
-            out_.collectScales.push_back(upScale_[c]);
-        }
+        for (uint32_t c : tree_.collectOrder)
+            if (c != 0)
+                up_[c] = message(collectInputs(c), separator(c), /*collect=*/true);
         if (n > 0)
             out_.normaliser = reduce(collectInputs(0), {});
         if (opt_.marginals) {
@@ -54,13 +53,15 @@ class Lowering {
                     // child's own message (a 0 message gives 0: the belief holds that 0 too).
                     if (belief_[p] == kNoTable)
                         belief_[p] = reduce(allInputs(p), cliqueVars(p));
-                    down_[c] = reduce({belief_[p], reciprocal(up_[c])}, separator(c));
+                    down_[c] = message({belief_[p], reciprocal(up_[c].front())}, separator(c),
+                                       /*collect=*/false);
                 } else {
                     std::vector<uint32_t> in = allInputs(p);
-                    std::erase_if(in, [&](uint32_t t) { return t == up_[c] || t == upScale_[c]; });
-                    down_[c] = reduce(in, separator(c));
+                    std::erase_if(in, [&](uint32_t t) {
+                        return std::find(up_[c].begin(), up_[c].end(), t) != up_[c].end();
+                    });
+                    down_[c] = message(in, separator(c), /*collect=*/false);
                 }
-                downScale_[c] = inverseMax(down_[c]);
             }
             addMarginals();
             p.fetch = out_.marginalTable;
@@ -70,7 +71,7 @@ class Lowering {
             p.fetch = out_.collectScales;
             p.fetch.push_back(out_.normaliser);
         }
-        std::erase_if(p.fetch, [&](uint32_t t) { return p.tables[t].input; });
+        std::erase_if(p.fetch, [&](uint32_t t) { return t == kNoTable || p.tables[t].input; });
         std::sort(p.fetch.begin(), p.fetch.end());
         p.fetch.erase(std::unique(p.fetch.begin(), p.fetch.end()), p.fetch.end());
         computeLevels(p);
@@ -78,6 +79,178 @@ class Lowering {
     }
 
   private:
+    bool sliced() const { return !opt_.caseStates.empty(); }
+    bool observed(uint32_t v) const { return sliced() && opt_.caseStates[v] != UINT32_MAX; }
+
+    // The constant 1 (a scalar input table): what a message is when every factor it would
+    // multiply is barren.
+    uint32_t one() {
+        if (one_ == kNoTable) {
+            one_ = addTable({}, false);
+            out_.program.tables[one_].input = true;
+            out_.program.tables[one_].values = {1.0};
+        }
+        return one_;
+    }
+
+    // The CPT's own variable where `table` is a CPT (sliced or not) of an unobserved variable.
+    uint32_t cptChild(uint32_t table) const {
+        return table < cptChild_.size() ? cptChild_[table] : UINT32_MAX;
+    }
+
+    bool inScope(uint32_t table, uint32_t v) const {
+        const auto &s = out_.program.tables[table].scope;
+        return std::find(s.begin(), s.end(), v) != s.end();
+    }
+
+    // Madsen and Jensen 1999's barren variables, one product at a time: a CPT P(X | parents)
+    // whose X is summed out here and read by no other input sums to 1 for every parent state,
+    // so it leaves the product (and may leave its parents' CPTs barren in turn). Its parents are
+    // still read elsewhere: their own CPTs lie on this side of the tree and keep them in scope.
+    // A CPT whose rows do not sum to 1 exactly is replaced by its row sums instead (a Marginalize
+    // over X): the answers stay those of the network as written. Sum-product only: a CPT's
+    // maximum is not 1.
+    void summariseBarren(std::vector<uint32_t> &inputs, const std::vector<uint32_t> &keep) {
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (size_t i = 0; i < inputs.size() && !changed; ++i) {
+                const uint32_t x = cptChild(inputs[i]);
+                if (x == UINT32_MAX || holds(keep, x))
+                    continue;
+                bool read = false;
+                for (size_t j = 0; j < inputs.size() && !read; ++j)
+                    read = j != i && inScope(inputs[j], x);
+                if (read)
+                    continue;
+                if (rowsSumToOne_[x])
+                    inputs.erase(inputs.begin() + static_cast<std::ptrdiff_t>(i));
+                else
+                    inputs[i] = rowSums(inputs[i], x);
+                changed = true;
+            }
+        }
+    }
+
+    // One case: the factors whose product, summed over everything but `keep`, is that of
+    // `inputs`, each within `keep`: the constant 1 left out, barren CPTs dropped (sum-product),
+    // the other variables eliminated.
+    std::vector<uint32_t> factorsOver(std::vector<uint32_t> inputs,
+                                      const std::vector<uint32_t> &keep) {
+        std::erase(inputs, one_);
+        if (!opt_.maxProduct)
+            summariseBarren(inputs, keep);
+        eliminateOneByOne(inputs, keep);
+        return inputs;
+    }
+
+    // Madsen and Jensen 1999's lazy propagation keeps a clique's potential as its list of factors
+    // and sums a message's variables out one at a time (Dechter 1999's buckets): each step
+    // multiplies only the factors that hold its variable. One fused op walks the product of
+    // the inputs that hold those variables instead; where the steps, chosen greedily by the
+    // smallest table they walk, cost less than half of that, they are taken, else that one op.
+    // `inputs` becomes the factors left, all within `keep`.
+    void eliminateOneByOne(std::vector<uint32_t> &inputs, const std::vector<uint32_t> &keep) {
+        std::vector<std::vector<uint32_t>> scopes;
+        for (uint32_t t : inputs)
+            scopes.push_back(scopeWithoutBatch(t));
+        const std::vector<uint32_t> all = unionOf(scopes);
+        std::vector<uint32_t> eliminated;
+        for (uint32_t v : all)
+            if (!holds(keep, v))
+                eliminated.push_back(v);
+        if (eliminated.empty())
+            return;
+        // The inputs that hold an eliminated variable, and the product they walk fused.
+        std::vector<uint32_t> bucket, rest;
+        std::vector<std::vector<uint32_t>> bucketScopes;
+        for (size_t i = 0; i < inputs.size(); ++i) {
+            const bool read = std::any_of(eliminated.begin(), eliminated.end(),
+                                          [&](uint32_t v) { return holds(scopes[i], v); });
+            (read ? bucket : rest).push_back(inputs[i]);
+            if (read)
+                bucketScopes.push_back(scopes[i]);
+        }
+        const std::vector<uint32_t> fusedScope = unionOf(bucketScopes);
+        auto fused = [&] { // one op over the bucket; the other inputs pass as they are
+            std::vector<uint32_t> kept;
+            for (uint32_t v : fusedScope)
+                if (holds(keep, v))
+                    kept.push_back(v);
+            const uint32_t out = addTable(kept, false);
+            out_.program.ops.push_back({TensorOpKind::EliminateBucket, bucket, out, eliminated, {}});
+            rest.push_back(out);
+            inputs = std::move(rest);
+        };
+        if (eliminated.size() == 1)
+            return fused();
+        // Dry run on the scopes alone: the order and its cost.
+        std::vector<uint32_t> order;
+        double stepsCost = 0;
+        for (std::vector<uint32_t> left = eliminated; !left.empty();) {
+            size_t best = 0;
+            double bestCost = 0;
+            for (size_t i = 0; i < left.size(); ++i) {
+                const double c = tree_.entries(bucketScope(scopes, left[i]));
+                if (i == 0 || c < bestCost)
+                    best = i, bestCost = c;
+            }
+            const uint32_t v = left[best];
+            left.erase(left.begin() + static_cast<std::ptrdiff_t>(best));
+            order.push_back(v);
+            stepsCost += bestCost;
+            std::vector<uint32_t> merged = bucketScope(scopes, v);
+            std::erase(merged, v);
+            std::erase_if(scopes, [&](const auto &s) { return holds(s, v); });
+            scopes.push_back(std::move(merged));
+        }
+        if (2 * stepsCost >= tree_.entries(fusedScope))
+            return fused();
+        for (uint32_t v : order) {
+            std::vector<uint32_t> bucket, rest;
+            for (uint32_t t : inputs)
+                (inScope(t, v) ? bucket : rest).push_back(t);
+            std::vector<std::vector<uint32_t>> bucketScopes;
+            for (uint32_t t : bucket)
+                bucketScopes.push_back(scopeWithoutBatch(t));
+            std::vector<uint32_t> kept = unionOf(bucketScopes);
+            std::erase(kept, v);
+            const uint32_t out = addTable(kept, false);
+            out_.program.ops.push_back({TensorOpKind::EliminateBucket, bucket, out, {v}, {}});
+            rest.push_back(out);
+            inputs = std::move(rest);
+        }
+    }
+
+    static std::vector<uint32_t> unionOf(const std::vector<std::vector<uint32_t>> &scopes) {
+        std::vector<uint32_t> all;
+        for (const auto &s : scopes)
+            all.insert(all.end(), s.begin(), s.end());
+        std::sort(all.begin(), all.end());
+        all.erase(std::unique(all.begin(), all.end()), all.end());
+        return all;
+    }
+
+    // The union of the scopes that hold v (each ascending).
+    static std::vector<uint32_t> bucketScope(const std::vector<std::vector<uint32_t>> &scopes,
+                                             uint32_t v) {
+        std::vector<std::vector<uint32_t>> bucket;
+        for (const auto &s : scopes)
+            if (holds(s, v))
+                bucket.push_back(s);
+        return unionOf(bucket);
+    }
+
+    // Σ_x of the (sliced) CPT `table`, made once per lowering.
+    uint32_t rowSums(uint32_t table, uint32_t x) {
+        if (rowSums_[x] == kNoTable) {
+            std::vector<uint32_t> rest = out_.program.tables[table].scope;
+            std::erase(rest, x);
+            rowSums_[x] = addTable(rest, false);
+            out_.program.ops.push_back({TensorOpKind::Marginalize, {table}, rowSums_[x], {x}, {}});
+        }
+        return rowSums_[x];
+    }
+
     // A table over `vars` (ascending, without the case) and, with `batched`, the case.
     uint32_t addTable(const std::vector<uint32_t> &vars, bool batched) {
         Table t;
@@ -111,7 +284,12 @@ class Lowering {
 
     // ⊕ over everything but `keep` (and the case) of ⊗ `inputs`: an EliminateBucket, a Join when
     // nothing is eliminated, or the input itself when there is one and nothing to do.
-    uint32_t reduce(const std::vector<uint32_t> &inputs, const std::vector<uint32_t> &keep) {
+    uint32_t reduce(std::vector<uint32_t> inputs, const std::vector<uint32_t> &keep) {
+        if (sliced()) { // the factors left, joined (none: the constant 1)
+            inputs = factorsOver(std::move(inputs), keep);
+            if (inputs.empty())
+                return one();
+        }
         std::vector<uint32_t> all;
         bool anyBatched = false;
         for (uint32_t t : inputs) {
@@ -142,7 +320,8 @@ class Lowering {
     // and read back whole, so it must win by half (fused products stay in cache).
     bool useBelief(uint32_t p) const {
         const size_t k = children_[p].size();
-        if (k == 0 || opt_.belief == JunctionTreeLowering::Belief::Never)
+        // One case's messages are lists of factors: nothing to divide by.
+        if (k == 0 || sliced() || opt_.belief == JunctionTreeLowering::Belief::Never)
             return false;
         if (opt_.belief == JunctionTreeLowering::Belief::Always)
             return true;
@@ -152,8 +331,55 @@ class Lowering {
         return 2 * belief < perChild * k;
     }
 
+    // A message over `keep`, as the list of tables its readers multiply. The batched tree's is
+    // one table and its InverseMax scale. One case's (sliced) is Madsen and Jensen 1999's lazy
+    // message: the factors left once the other variables are summed out, each not multiplied
+    // with the others, those made here rescaled to a maximum of 1 in place (a Join with the
+    // scale: the CPU executor multiplies one-entry inputs into a reader's sums, after the
+    // products, which several small factors could underflow). Collect's scales give log P(e).
+    std::vector<uint32_t> message(std::vector<uint32_t> inputs, const std::vector<uint32_t> &keep,
+                                  bool collect) {
+        if (!sliced()) {
+            const uint32_t t = reduce(std::move(inputs), keep), scale = inverseMax(t);
+            if (collect)
+                out_.collectScales.push_back(scale);
+            return {t, scale};
+        }
+        const uint32_t made = static_cast<uint32_t>(out_.program.tables.size());
+        std::vector<uint32_t> list = factorsOver(std::move(inputs), keep);
+        // Numbers (CPTs all observed, factors summed whole) would pile up unscaled on the way
+        // to the root and underflow there: joined here into one, which is scaled below.
+        std::vector<uint32_t> numbers;
+        std::erase_if(list, [&](uint32_t t) {
+            const bool number = out_.program.tables[t].scope.empty();
+            if (number)
+                numbers.push_back(t);
+            return number;
+        });
+        if (numbers.size() == 1)
+            list.push_back(numbers[0]);
+        else if (numbers.size() > 1) {
+            const uint32_t joined = addTable({}, false);
+            out_.program.ops.push_back({TensorOpKind::Join, numbers, joined, {}, {}});
+            list.push_back(joined);
+        }
+        for (uint32_t &f : list) {
+            if (f < made)
+                continue;
+            const uint32_t scale = inverseMax(f);
+            if (collect)
+                out_.collectScales.push_back(scale);
+            const uint32_t scaled = addTable(scopeWithoutBatch(f), false);
+            out_.program.ops.push_back({TensorOpKind::Join, {f, scale}, scaled, {}, {}});
+            f = scaled;
+        }
+        return list;
+    }
+
     // 1 / t entry by entry (1 where t is 0).
     uint32_t reciprocal(uint32_t t) {
+        if (t == one_)
+            return t;
         const uint32_t out = addTable(scopeWithoutBatch(t), batched(t));
         out_.program.ops.push_back({TensorOpKind::InverseMax, {t}, out, {}, {}});
         return out;
@@ -166,6 +392,8 @@ class Lowering {
 
     // 1 / max over each case of `message`: its readers multiply it in.
     uint32_t inverseMax(uint32_t message) {
+        if (message == one_)
+            return message;
         const uint32_t t = addTable({}, batched(message));
         out_.program.ops.push_back(
             {TensorOpKind::InverseMax, {message}, t, scopeWithoutBatch(message), {}});
@@ -186,19 +414,45 @@ class Lowering {
             t.input = true;
             t.values = x.cpt;
             out_.program.tables.push_back(std::move(t));
-            cpts[tree_.factorClique[v]].push_back(
-                static_cast<uint32_t>(out_.program.tables.size() - 1));
+            const uint32_t id = sliceByCase(static_cast<uint32_t>(out_.program.tables.size() - 1));
+            if (!observed(v)) {
+                cptChild_.resize(id + 1, UINT32_MAX);
+                cptChild_[id] = v;
+            }
+            cpts[tree_.factorClique[v]].push_back(id);
         }
         potential_.resize(n);
         for (uint32_t c = 0; c < n; ++c)
-            if (cpts[c].size() > 1)
+            if (cpts[c].size() > 1 && !sliced()) // one case: the join would cost a clique's walk
                 potential_[c] = {reduce(cpts[c], cliqueVars(c))};
             else
                 potential_[c] = cpts[c];
     }
 
+    // The CPT `table` with the case's observed variables fixed (itself when it holds none).
+    uint32_t sliceByCase(uint32_t table) {
+        TensorOp slice{TensorOpKind::SliceEvidence, {table}, 0, {}, {}};
+        std::vector<uint32_t> rest;
+        for (uint32_t v : out_.program.tables[table].scope)
+            if (observed(v)) {
+                slice.vars.push_back(v);
+                slice.values.push_back(opt_.caseStates[v]);
+            } else {
+                rest.push_back(v);
+            }
+        if (slice.vars.empty())
+            return table;
+        // addTable sorts nothing: the slice keeps the CPT's layout (parents, then the child).
+        const uint32_t out = addTable(rest, false);
+        slice.output = out;
+        out_.program.ops.push_back(std::move(slice));
+        return out;
+    }
+
     void addEvidence() {
         out_.evidenceTable.assign(tree_.numVariables(), kNoTable);
+        if (sliced())
+            return;
         for (uint32_t v : opt_.observed) {
             if (out_.evidenceTable[v] != kNoTable)
                 continue;
@@ -213,19 +467,14 @@ class Lowering {
 
     std::vector<uint32_t> collectInputs(uint32_t c) const {
         std::vector<uint32_t> in = potential_[c];
-        for (uint32_t k : children_[c]) {
-            in.push_back(up_[k]);
-            in.push_back(upScale_[k]);
-        }
+        for (uint32_t k : children_[c])
+            in.insert(in.end(), up_[k].begin(), up_[k].end());
         return in;
     }
 
     std::vector<uint32_t> allInputs(uint32_t c) const {
         std::vector<uint32_t> in = collectInputs(c);
-        if (c != 0) {
-            in.push_back(down_[c]);
-            in.push_back(downScale_[c]);
-        }
+        in.insert(in.end(), down_[c].begin(), down_[c].end());
         return in;
     }
 
@@ -242,21 +491,23 @@ class Lowering {
             bestCost[v] = entriesOf(bestInputs[v]);
         }
         for (uint32_t c = 1; c < tree_.numCliques(); ++c) {
-            const std::vector<uint32_t> in{up_[c], upScale_[c], down_[c], downScale_[c]};
+            std::vector<uint32_t> in = up_[c];
+            in.insert(in.end(), down_[c].begin(), down_[c].end());
             const double cost = entriesOf(in);
-            std::vector<uint32_t> vars = scopeWithoutBatch(up_[c]);
-            for (uint32_t v : scopeWithoutBatch(down_[c]))
-                if (!holds(scopeWithoutBatch(up_[c]), v))
-                    vars.push_back(v);
+            std::vector<std::vector<uint32_t>> scopes;
+            for (uint32_t t : in)
+                scopes.push_back(scopeWithoutBatch(t));
+            const std::vector<uint32_t> vars = unionOf(scopes);
             for (uint32_t v : vars)
                 if (cost < bestCost[v]) {
                     bestCost[v] = cost;
                     bestInputs[v] = in;
                 }
         }
-        out_.marginalTable.resize(nv);
+        out_.marginalTable.assign(nv, kNoTable);
         for (uint32_t v = 0; v < nv; ++v)
-            out_.marginalTable[v] = reduce(bestInputs[v], {v});
+            if (!observed(v))
+                out_.marginalTable[v] = reduce(bestInputs[v], {v});
     }
 
     double entriesOf(const std::vector<uint32_t> &inputs) const {
@@ -275,8 +526,12 @@ class Lowering {
     const JunctionTreeLowering &opt_;
     JunctionTreeProgram out_;
     std::vector<std::vector<uint32_t>> children_, potential_;
-    std::vector<uint32_t> up_, upScale_, down_, downScale_;
+    std::vector<std::vector<uint32_t>> up_, down_; // messages (see message)
     std::vector<uint32_t> belief_; // per clique with many children: its materialised belief
+    std::vector<uint32_t> cptChild_; // by table id: see cptChild
+    uint32_t one_ = kNoTable;
+    std::vector<uint8_t> rowsSumToOne_; // by variable (sliced)
+    std::vector<uint32_t> rowSums_;     // by variable: its CPT's row sums once made (sliced)
 };
 
 } // namespace
@@ -304,6 +559,21 @@ void JunctionTreeProgram::setEvidence(uint32_t b, const std::vector<uint32_t> &s
     }
 }
 
+std::vector<uint8_t> cptRowsSumToOne(const BayesNet &net) {
+    std::vector<uint8_t> one(net.variables.size(), 1);
+    for (size_t v = 0; v < net.variables.size(); ++v) {
+        const BnVariable &x = net.variables[v];
+        const size_t k = x.states.size();
+        for (size_t row = 0; k && row < x.cpt.size() / k && one[v]; ++row) {
+            double sum = 0;
+            for (size_t s = 0; s < k; ++s)
+                sum += x.cpt[row * k + s];
+            one[v] = std::fabs(sum - 1) <= 1e-12;
+        }
+    }
+    return one;
+}
+
 Result<JunctionTreeProgram> lowerJunctionTree(const BayesNet &net, const JunctionTree &tree,
                                               const JunctionTreeLowering &options) {
     if (tree.numVariables() != net.variables.size() ||
@@ -311,6 +581,16 @@ Result<JunctionTreeProgram> lowerJunctionTree(const BayesNet &net, const Junctio
         return error("internal error: the junction tree is not this network's");
     if (options.batch == 0)
         return error("a batch needs at least one case");
+    if (!options.caseStates.empty()) {
+        if (options.caseStates.size() != net.variables.size())
+            return error("the case's evidence does not match the network's variables");
+        for (uint32_t v = 0; v < net.variables.size(); ++v)
+            if (options.caseStates[v] != UINT32_MAX &&
+                options.caseStates[v] >= net.variables[v].states.size())
+                return error("observed state outside variable " + std::to_string(v) + "'s domain");
+        if (!options.rowsSumToOne.empty() && options.rowsSumToOne.size() != net.variables.size())
+            return error("internal error: rowsSumToOne is not per variable of the network");
+    }
     for (uint32_t v : options.observed)
         if (v >= net.variables.size())
             return error("observed variable " + std::to_string(v) + " is not in the network");

@@ -44,7 +44,24 @@ struct JunctionTreeLowering {
     // How a parent with children distributes (lower_junction_tree.cpp's useBelief): by the
     // estimated cost, or always or never through its materialised belief (tests take both).
     enum class Belief : uint8_t { ByCost, Always, Never } belief = Belief::ByCost;
+    // One case lowered alone (the CPU's per-case route): its state per variable, UINT32_MAX where
+    // unobserved. Each CPT is sliced by it (a SliceEvidence op) before any product, so every
+    // potential and message ranges over unobserved variables only; there are no indicator tables
+    // and `batch`, `observed` and `batchFastest` do not apply. Sum-product then leaves out of each
+    // message the CPTs that are barren there (Madsen and Jensen 1999): a CPT whose own unobserved
+    // variable is summed out and read by nothing else in the product sums to 1 over it, where its
+    // rows sum to 1; where they do not (0.3333333 three times), it is replaced by its row sums.
+    // Messages are lists of factors, their variables eliminated one at a time (lazy propagation;
+    // lower_junction_tree.cpp's `message`); `belief` does not apply.
+    std::vector<uint32_t> caseStates;
+    // Per variable, whether its CPT's rows sum to 1 (cptRowsSumToOne(net)); empty: computed here.
+    // The per-case route computes it once per network.
+    std::vector<uint8_t> rowsSumToOne;
 };
+
+// Per variable: 1 where every row of its CPT sums to 1 within 1e-12 (a barren CPT then drops out
+// of a sum exactly, to rounding), 0 where not.
+std::vector<uint8_t> cptRowsSumToOne(const BayesNet &net);
 
 struct JunctionTreeProgram {
     TensorProgram program;
@@ -54,6 +71,8 @@ struct JunctionTreeProgram {
     uint32_t normaliser = kNoTable;      // Z(case), scaled as described above
     std::vector<uint32_t> collectScales; // InverseMax tables of the collect messages
     std::vector<uint32_t> marginalTable; // per variable (MAR): a table over {X, case} ∝ P(X, e)
+                                         // (kNoTable for a case's observed variables; a table
+                                         // without X: uniform in X)
 
     // Row of `table` for case b and the other scope variables at `assignment` (which need not
     // hold the case); tables without the case variable read the same row for every case.

@@ -5,21 +5,19 @@
 #include "compiler/junction_tree/lower_junction_tree.h"
 #include "runtime/bucket_elimination/tensor_executor.h"
 #include "runtime/device_list.h"
+#include "runtime/junction_tree/junction_tree_answer.h"
+#include "runtime/junction_tree/junction_tree_per_case.h"
 #include "support/threads.h"
 #include "support/timer.h"
 
 #include <algorithm>
 #include <atomic>
-#include <cmath>
-#include <limits>
 #include <optional>
 #include <thread>
 
 namespace zbddc {
 
 namespace {
-
-constexpr double kLn10 = 2.302585092994045684;
 
 // Bytes of a lowered program's tables: the part that grows with the batch, and the rest.
 struct ProgramBytes {
@@ -47,14 +45,6 @@ std::vector<uint32_t> observedVariables(std::span<const Evidence> cases, size_t 
         if (seen[v])
             observed.push_back(v);
     return observed;
-}
-
-// A table's value for one case at `assignment` (the case variable set apart).
-double valueFor(const JunctionTreeProgram &jt, const std::vector<std::vector<double>> &computed,
-                uint32_t table, uint32_t b, const std::vector<uint32_t> &assignment) {
-    const Table &t = jt.program.tables[table];
-    const uint64_t row = jt.rowOf(table, b, assignment);
-    return t.input ? t.values[row] : computed[table][row];
 }
 
 } // namespace
@@ -93,6 +83,33 @@ struct JunctionTreeModel::Impl {
         bool tracedOnExecutor = false;
     };
     std::unique_ptr<Prepared> last;
+
+    // The CPU's per-case route: every case lowered alone, sliced by its evidence.
+    std::vector<Result<TaskResult>> runPerCase(Task task, std::span<const Evidence> cases,
+                                               uint32_t fit, SteadyTime start,
+                                               JunctionTreeRunInfo *info) const {
+        const unsigned threads = std::min<unsigned>(
+            fit, options.threads ? options.threads
+                                 : std::max(1u, std::thread::hardware_concurrency()));
+        std::vector<Result<TaskResult>> results =
+            runJunctionTreePerCase(net, tree, task, cases, threads, options.belief);
+        JunctionTreeRunInfo local;
+        JunctionTreeRunInfo &st = info ? *info : local;
+        st = {};
+        st.batch = 1;
+        st.runs = static_cast<uint32_t>(cases.size());
+        st.device = "cpu (" + std::to_string(threads) + " threads, one case each)";
+        const double perCase = msSince(start) / static_cast<double>(cases.size());
+        const std::string device = st.device + " (junction tree, " +
+                                   std::to_string(tree.numCliques()) +
+                                   " cliques, each case's CPTs sliced by its evidence)";
+        for (Result<TaskResult> &r : results)
+            if (r) {
+                r->device = device;
+                r->timeMs = perCase;
+            }
+        return results;
+    }
 
     Status decodeOnExecutor(Prepared &p, std::span<const Evidence> cases, size_t first,
                             size_t count, std::vector<uint32_t> &decoded) const;
@@ -173,71 +190,6 @@ struct JunctionTreeModel::Impl {
         return static_cast<uint32_t>(std::max<uint64_t>(b, 1));
     }
 
-    // log P(e) (or log max_x P(x, e)) of case b: the root's scaled value with the scales undone.
-    double logNormaliser(const JunctionTreeProgram &jt,
-                         const std::vector<std::vector<double>> &computed, uint32_t b) const {
-        const std::vector<uint32_t> none(tree.numVariables(), 0);
-        const double z = valueFor(jt, computed, jt.normaliser, b, none);
-        if (z <= 0)
-            return -std::numeric_limits<double>::infinity();
-        double log = std::log(z);
-        for (uint32_t s : jt.collectScales)
-            log -= std::log(valueFor(jt, computed, s, b, none));
-        return log;
-    }
-
-    // `decoded`: case b's MPE assignment where the executor traced it back (with the case
-    // variable last), else null and recoverAssignment runs here.
-    Result<TaskResult> answer(Task task, const JunctionTreeProgram &jt,
-                              const std::vector<std::vector<double>> &computed, uint32_t b,
-                              const Evidence &ev, const uint32_t *decoded = nullptr) const {
-        TaskResult r;
-        r.task = task;
-        const double log = logNormaliser(jt, computed, b);
-        r.log10 = log / kLn10;
-        r.value = std::exp(log);
-        if (task == Task::Mar) {
-            if (std::isinf(log))
-                return error("MAR is undefined: the evidence has probability 0");
-            r.marginals.resize(tree.numVariables());
-            std::vector<uint32_t> at(tree.numVariables(), 0);
-            for (uint32_t v = 0; v < tree.numVariables(); ++v) {
-                std::vector<double> &m = r.marginals[v];
-                m.assign(tree.domainSizes[v], 0.0);
-                if (ev.states[v] != kNone) {
-                    m[ev.states[v]] = 1;
-                    continue;
-                }
-                double sum = 0;
-                for (uint32_t x = 0; x < m.size(); ++x) {
-                    at[v] = x;
-                    sum += m[x] = valueFor(jt, computed, jt.marginalTable[v], b, at);
-                }
-                at[v] = 0;
-                for (double &p : m)
-                    p /= sum;
-            }
-        }
-        if (task == Task::Mpe) {
-            if (std::isinf(log))
-                return error("MPE is undefined: the evidence has probability 0");
-            if (decoded) {
-                r.assignment.assign(decoded, decoded + tree.numVariables());
-                return r;
-            }
-            std::vector<uint32_t> assignment(tree.numVariables() + 1, 0);
-            std::vector<uint8_t> observed(tree.numVariables() + 1, 0);
-            for (uint32_t v = 0; v < tree.numVariables(); ++v) {
-                observed[v] = ev.states[v] != kNone;
-                assignment[v] = observed[v] ? ev.states[v] : 0;
-            }
-            assignment[jt.batchVariable] = b;
-            recoverAssignment(jt.program, computed, assignment, &observed);
-            assignment.pop_back();
-            r.assignment = std::move(assignment);
-        }
-        return r;
-    }
 };
 
 // The MPE assignments of cases [first, first + count) of the run just made, traced back by the
@@ -367,6 +319,16 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
                             : observedVariables(cases, m.tree.numVariables(), false);
     lowering.batchFastest = m.batchFastest();
     lowering.belief = m.options.belief;
+    if (m.options.executor == "cpu" &&
+        m.options.cpuRoute == JunctionTreeOptions::CpuRoute::PerCase) {
+        // Each thread holds one case's tables, at most the batched tree's for one case: as many
+        // threads as the memory budget holds such cases, none where it holds not one.
+        auto fit = m.batchSize(lowering, cases.size(), 0);
+        if (!fit)
+            return failAll(fit.error());
+        // Each case is lowered as it is answered: its lowering is part of its time.
+        return m.runPerCase(task, cases, *fit, std::chrono::steady_clock::now(), info);
+    }
     auto prepared = m.prepare(lowering, cases.size());
     if (!prepared)
         return failAll(prepared.error());
@@ -420,9 +382,9 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
                                      : std::max(1u, std::thread::hardware_concurrency());
         onThreads(std::min<size_t>(threads, count), [&](size_t) {
             for (size_t b; (b = next.fetch_add(1)) < count;)
-                answers[b] = m.answer(task, jt, tables->tables, static_cast<uint32_t>(b),
-                                      cases[first + b],
-                                      decoded.empty() ? nullptr : decoded.data() + b * width);
+                answers[b] = junctionTreeAnswer(
+                    task, m.tree, jt, tables->tables, static_cast<uint32_t>(b), cases[first + b],
+                    decoded.empty() ? nullptr : decoded.data() + b * width);
         });
         for (auto &a : answers)
             results.push_back(std::move(*a));

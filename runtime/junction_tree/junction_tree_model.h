@@ -33,6 +33,11 @@ struct JunctionTreeOptions {
     // tree's cliques are large enough to pay for it.
     enum class Traceback : uint8_t { Auto, OnExecutor, OnHost };
     Traceback traceback = Traceback::Auto;
+    // The CPU executor ("cpu", or "auto" without a GPU): each case lowered alone with its CPTs
+    // sliced by its evidence, one case per thread (junction_tree_per_case.h), or (Batched) the
+    // GPU's batched tree with evidence as indicator tables, kept to compare against.
+    enum class CpuRoute : uint8_t { PerCase, Batched };
+    CpuRoute cpuRoute = CpuRoute::PerCase;
 };
 
 // What a batched run held and where, for reports.

@@ -38,15 +38,20 @@ JunctionTreeModel junctionTreeModel(const BayesNet &net, JunctionTreeOptions opt
 TEST_CASE("jt runtime: random tiny networks answer PR, MAR and MPE as brute force does",
           "[jt][runtime]") {
     std::mt19937 rng(29);
-    for (const char *executor : {"reference", "cpu"}) {
+    using Route = JunctionTreeOptions::CpuRoute;
+    const std::pair<const char *, Route> routes[] = {
+        {"reference", Route::Batched}, {"cpu", Route::Batched}, {"cpu", Route::PerCase}};
+    for (const auto &[executor, route] : routes) {
         for (int trial = 0; trial < 40; ++trial) {
-            INFO(executor << ", trial " << trial);
+            INFO(executor << (route == Route::Batched ? " batched" : " per case") << ", trial "
+                          << trial);
             const BayesNet net = randomBayesNet(rng, 1 + rng() % 8);
             std::vector<std::vector<int>> cases;
             for (int k = 0; k < 9; ++k)
                 cases.push_back(randomEvidence(net, rng, k == 0 ? 1000 : 3));
             JunctionTreeOptions options;
             options.executor = executor;
+            options.cpuRoute = route;
             options.maxBatch = 1 + trial % 5; // 1 .. 5 cases per run: chunks and a padded tail
             options.belief = trial % 2 ? JunctionTreeLowering::Belief::Always // Hugin's division
                                        : JunctionTreeLowering::Belief::Never; // products only
@@ -62,18 +67,28 @@ TEST_CASE("jt runtime: a batch with impossible cases answers the possible ones",
     net.variables.push_back({"A", {"a0", "a1"}, {}, {0.3, 0.7}});
     net.variables.push_back({"B", {"b0", "b1"}, {0}, {1, 0, 0, 1}});
     const std::vector<std::vector<int>> cases = {{0, 1}, {0, -1}, {1, 1}, {-1, 0}};
-    JunctionTreeOptions options;
-    options.executor = "cpu";
-    JunctionTreeModel model = junctionTreeModel(net, options);
-    checkAgainstBruteForce(model, net, cases);
-    std::vector<Evidence> evidence;
-    for (const auto &e : cases)
-        evidence.push_back(runtimeEvidence(e));
-    const auto mar = model.run(Task::Mar, evidence);
-    CHECK_FALSE(mar[0].ok());
-    CHECK(mar[1].ok());
-    CHECK(mar[2].ok());
-    CHECK(mar[3].ok());
+    for (auto route : {JunctionTreeOptions::CpuRoute::PerCase,
+                       JunctionTreeOptions::CpuRoute::Batched}) {
+        JunctionTreeOptions options;
+        options.executor = "cpu";
+        options.cpuRoute = route;
+        JunctionTreeModel model = junctionTreeModel(net, options);
+        checkAgainstBruteForce(model, net, cases);
+        std::vector<Evidence> evidence;
+        for (const auto &e : cases)
+            evidence.push_back(runtimeEvidence(e));
+        evidence.push_back(runtimeEvidence({-1, -1}));
+        evidence.back().states[1] = kContradicted; // B observed in two states
+        const auto mar = model.run(Task::Mar, evidence);
+        CHECK_FALSE(mar[0].ok());
+        CHECK(mar[1].ok());
+        CHECK(mar[2].ok());
+        CHECK(mar[3].ok());
+        CHECK_FALSE(mar[4].ok());
+        const auto pr = model.run(Task::Pr, evidence);
+        REQUIRE(pr[4].ok());
+        CHECK(std::isinf(pr[4]->log10));
+    }
 }
 
 TEST_CASE("jt runtime: several GPUs asked for where none is usable run on the CPU, as brute force",
@@ -103,10 +118,14 @@ TEST_CASE("jt runtime: several GPUs asked for where none is usable run on the CP
 TEST_CASE("jt runtime: P(e) far below the smallest double, on a 1,500-variable chain",
           "[jt][runtime]") {
     const LongChain chain = longChain(1500);
-    JunctionTreeOptions options;
-    options.executor = "cpu";
-    JunctionTreeModel model = junctionTreeModel(chain.net, options);
-    checkLongChain(model, chain);
+    for (auto route : {JunctionTreeOptions::CpuRoute::PerCase,
+                       JunctionTreeOptions::CpuRoute::Batched}) {
+        JunctionTreeOptions options;
+        options.executor = "cpu";
+        options.cpuRoute = route;
+        JunctionTreeModel model = junctionTreeModel(chain.net, options);
+        checkLongChain(model, chain);
+    }
 }
 
 TEST_CASE("jt runtime: benchmark networks against variable elimination", "[jt][runtime]") {

@@ -1,5 +1,5 @@
 // `zbddc NET -o net.so [--route mlf|jt|auto]` and `zbddc run net.so`: the network.so answers a
-// batch exactly as the in-process junction tree prints it (the oracle here; both are checked
+// batch as the in-process junction tree prints it, to rounding (the oracle here; both are checked
 // against brute force and elimination in their own tests), stderr says which route was written,
 // the C example answers through the ABI alone, and flags of the other route are usage errors.
 #include "tests/catch.hpp"
@@ -57,7 +57,12 @@ TEST_CASE("run net.so prints what the in-process junction tree prints", "[jt][cl
         const auto inProcess = runZbddc("run '" + kAlarm + "' --route jt --device cpu --task " +
                                         task + " --evidence '" + evid + "'");
         REQUIRE(viaSo.exitCode == inProcess.exitCode);
-        CHECK(viaSo.out == inProcess.out);
+        // The .so runs the batched tree, the in-process CPU one case at a time (its CPTs
+        // sliced by the evidence): the same numbers up to rounding.
+        const std::vector<double> a = numbers(viaSo.out), b = numbers(inProcess.out);
+        REQUIRE(a.size() == b.size());
+        for (size_t i = 0; i < a.size(); ++i)
+            CHECK(a[i] == Approx(b[i]).margin(1e-12));
     }
     const auto json = runZbddc("run '" + so + "' --json --evidence '" + evid + "'");
     REQUIRE(json.exitCode == 0);

@@ -1,0 +1,86 @@
+#include "runtime/junction_tree/junction_tree_answer.h"
+
+#include <cmath>
+#include <limits>
+
+namespace zbddc {
+
+namespace {
+
+constexpr double kLn10 = 2.302585092994045684;
+
+// A table's value for one case at `assignment` (the case variable set apart).
+double valueFor(const JunctionTreeProgram &jt, const std::vector<std::vector<double>> &computed,
+                uint32_t table, uint32_t b, const std::vector<uint32_t> &assignment) {
+    const Table &t = jt.program.tables[table];
+    const uint64_t row = jt.rowOf(table, b, assignment);
+    return t.input ? t.values[row] : computed[table][row];
+}
+
+} // namespace
+
+double junctionTreeLogNormaliser(const JunctionTree &tree, const JunctionTreeProgram &jt,
+                                 const std::vector<std::vector<double>> &computed, uint32_t b) {
+    const std::vector<uint32_t> none(tree.numVariables(), 0);
+    const double z = valueFor(jt, computed, jt.normaliser, b, none);
+    if (z <= 0)
+        return -std::numeric_limits<double>::infinity();
+    double log = std::log(z);
+    for (uint32_t s : jt.collectScales)
+        log -= std::log(valueFor(jt, computed, s, b, none));
+    return log;
+}
+
+Result<TaskResult> junctionTreeAnswer(Task task, const JunctionTree &tree,
+                                      const JunctionTreeProgram &jt,
+                                      const std::vector<std::vector<double>> &computed,
+                                      uint32_t b, const Evidence &ev, const uint32_t *decoded) {
+    TaskResult r;
+    r.task = task;
+    const double log = junctionTreeLogNormaliser(tree, jt, computed, b);
+    r.log10 = log / kLn10;
+    r.value = std::exp(log);
+    if (task == Task::Mar) {
+        if (std::isinf(log))
+            return error("MAR is undefined: the evidence has probability 0");
+        r.marginals.resize(tree.numVariables());
+        std::vector<uint32_t> at(tree.numVariables(), 0);
+        for (uint32_t v = 0; v < tree.numVariables(); ++v) {
+            std::vector<double> &m = r.marginals[v];
+            m.assign(tree.domainSizes[v], 0.0);
+            if (ev.states[v] != kNone) {
+                m[ev.states[v]] = 1;
+                continue;
+            }
+            double sum = 0;
+            for (uint32_t x = 0; x < m.size(); ++x) {
+                at[v] = x;
+                sum += m[x] = valueFor(jt, computed, jt.marginalTable[v], b, at);
+            }
+            at[v] = 0;
+            for (double &p : m)
+                p /= sum;
+        }
+    }
+    if (task == Task::Mpe) {
+        if (std::isinf(log))
+            return error("MPE is undefined: the evidence has probability 0");
+        if (decoded) {
+            r.assignment.assign(decoded, decoded + tree.numVariables());
+            return r;
+        }
+        std::vector<uint32_t> assignment(tree.numVariables() + 1, 0);
+        std::vector<uint8_t> observed(tree.numVariables() + 1, 0);
+        for (uint32_t v = 0; v < tree.numVariables(); ++v) {
+            observed[v] = ev.states[v] != kNone;
+            assignment[v] = observed[v] ? ev.states[v] : 0;
+        }
+        assignment[jt.batchVariable] = b;
+        recoverAssignment(jt.program, computed, assignment, &observed);
+        assignment.pop_back();
+        r.assignment = std::move(assignment);
+    }
+    return r;
+}
+
+} // namespace zbddc

@@ -1,0 +1,30 @@
+// One case's answer read from a lowered junction tree's tables once they are computed: log P(e)
+// from the root's scaled normaliser and the collect scales, MAR's posteriors from the marginal
+// tables, MPE's assignment traced back over the collect ops. Shared by the batched route (case b
+// of a run) and the per-case route (a program of its own per case, b = 0).
+#pragma once
+
+#include "compiler/junction_tree/junction_tree.h"
+#include "compiler/junction_tree/lower_junction_tree.h"
+#include "runtime/evidence.h"
+#include "runtime/tasks.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace zbddc {
+
+// log P(e) (or log max_x P(x, e)) of case b: the root's scaled value with the scales undone;
+// -inf where the evidence is impossible.
+double junctionTreeLogNormaliser(const JunctionTree &tree, const JunctionTreeProgram &jt,
+                                 const std::vector<std::vector<double>> &computed, uint32_t b);
+
+// `decoded`: case b's MPE assignment where the executor traced it back, else null and
+// recoverAssignment runs here. A case with P(e) = 0 fails for MAR and MPE.
+Result<TaskResult> junctionTreeAnswer(Task task, const JunctionTree &tree,
+                                      const JunctionTreeProgram &jt,
+                                      const std::vector<std::vector<double>> &computed,
+                                      uint32_t b, const Evidence &ev,
+                                      const uint32_t *decoded = nullptr);
+
+} // namespace zbddc

@@ -1,0 +1,114 @@
+// The CPU's per-case junction tree (each case's CPTs sliced by its evidence, barren CPTs left out)
+// against the batched tree with indicator tables, case by case on benchmark networks: log10 P(e)
+// and every marginal within 1e-9, MPE's value likewise and its assignment of that probability.
+// The batched route itself is checked against brute force and variable elimination in
+// junction_tree_model_test.cpp; the larger networks here are [slow].
+#include "compiler/junction_tree/build_junction_tree.h"
+#include "compiler/junction_tree/moral_graph.h"
+#include "compiler/junction_tree/order_search.h"
+#include "runtime/junction_tree/junction_tree_model.h"
+#include "runtime/sample_evidence.h"
+
+#include "tests/catch.hpp"
+#include "tests/support/jt_testing.h"
+#include "tests/support/network_answer_checks.h"
+#include "tests/support/skip.h"
+
+#include <cmath>
+#include <random>
+
+using namespace zbddc;
+using namespace zbddc::testing;
+
+namespace {
+
+// log10 P(x) from the CPTs, summed in logs: munin's assignments lie far below the smallest double.
+double log10Joint(const BayesNet &net, const std::vector<uint32_t> &x) {
+    double sum = 0;
+    for (uint32_t v = 0; v < net.variables.size(); ++v) {
+        const BnVariable &var = net.variables[v];
+        sum += std::log10(var.cpt[net.cptRow(v, x) * var.states.size() + x[v]]);
+    }
+    return sum;
+}
+
+void checkPerCaseAgainstBatched(const char *name, size_t count) {
+    const auto dir = benchmarkNetworks();
+    skipProgramUnless(std::filesystem::exists(dir) ? Status(Ok{})
+                                                   : error(dir.string() + " is absent"),
+                      "benchmark networks");
+    INFO(name);
+    auto net = readNetworkFile((dir / (std::string(name) + ".bif")).string());
+    REQUIRE(net.ok());
+    auto tree = buildJunctionTree(*net, searchOrder(moralGraph(*net)).order);
+    REQUIRE(tree.ok());
+    const std::vector<Evidence> cases = sampleEvidence(*net, count, 0.2, 7);
+    JunctionTreeOptions options;
+    options.executor = "cpu";
+    options.threads = 2;
+    JunctionTreeModel perCase(*net, *tree, options);
+    options.cpuRoute = JunctionTreeOptions::CpuRoute::Batched;
+    JunctionTreeModel batched(*net, *tree, options);
+    for (Task task : {Task::Pr, Task::Mar, Task::Mpe}) {
+        const auto ours = perCase.run(task, cases), theirs = batched.run(task, cases);
+        REQUIRE(ours.size() == cases.size());
+        for (size_t i = 0; i < cases.size(); ++i) {
+            INFO("task " << static_cast<int>(task) << ", case " << i);
+            REQUIRE(ours[i].ok() == theirs[i].ok());
+            if (!ours[i])
+                continue;
+            CHECK(ours[i]->log10 == Approx(theirs[i]->log10).margin(1e-9));
+            for (size_t v = 0; v < ours[i]->marginals.size(); ++v)
+                for (size_t x = 0; x < ours[i]->marginals[v].size(); ++x)
+                    CHECK(ours[i]->marginals[v][x] ==
+                          Approx(theirs[i]->marginals[v][x]).margin(1e-9));
+            if (task == Task::Mpe) // ties may pick another assignment of the same probability
+                CHECK(log10Joint(*net, ours[i]->assignment) ==
+                      Approx(theirs[i]->log10).margin(1e-9));
+        }
+    }
+}
+
+} // namespace
+
+TEST_CASE("jt per case: random tiny networks with rows summing to 1 (barren CPTs dropped) answer "
+          "as brute force does",
+          "[jt][runtime]") {
+    std::mt19937 rng(37);
+    for (int trial = 0; trial < 60; ++trial) {
+        INFO("trial " << trial);
+        BayesNet net = randomBayesNet(rng, 1 + rng() % 9);
+        for (BnVariable &x : net.variables) { // a distribution per row, deterministic zeros kept
+            const size_t k = x.states.size();
+            for (size_t row = 0; row < x.cpt.size() / k; ++row) {
+                double sum = 0;
+                for (size_t s = 0; s < k; ++s)
+                    sum += x.cpt[row * k + s];
+                for (size_t s = 0; s < k; ++s)
+                    x.cpt[row * k + s] = sum > 0 ? x.cpt[row * k + s] / sum : 1.0 / k;
+            }
+        }
+        std::vector<std::vector<int>> cases;
+        for (int k = 0; k < 9; ++k)
+            cases.push_back(randomEvidence(net, rng, k == 0 ? 1000 : 2 + k % 3));
+        JunctionTreeOptions options;
+        options.executor = "cpu";
+        options.belief = trial % 2 ? JunctionTreeLowering::Belief::Always
+                                   : JunctionTreeLowering::Belief::Never;
+        auto tree = buildJunctionTree(net, searchOrder(moralGraph(net)).order, /*verify=*/true);
+        REQUIRE(tree.ok());
+        JunctionTreeModel model(net, std::move(*tree), options);
+        checkAgainstBruteForce(model, net, cases);
+    }
+}
+
+TEST_CASE("jt per case: equals the batched tree on small benchmark networks", "[jt][runtime]") {
+    for (const char *name : {"asia", "alarm", "insurance", "hailfinder", "pathfinder"})
+        checkPerCaseAgainstBatched(name, 6);
+}
+
+TEST_CASE("jt per case: equals the batched tree on water, mildew, pigs, barley, munin and munin2",
+          "[jt][runtime][slow]") {
+    for (const char *name : {"water", "mildew", "pigs", "barley", "munin", "munin2"})
+        checkPerCaseAgainstBatched(name, 3);
+}
