@@ -2,6 +2,7 @@
 #include "ir/number_text.h"
 #include "support/cleanup_on_signal.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -173,9 +174,43 @@ void printJson(const TaskResult &r, const std::vector<Variable> &vars, std::ostr
         out << ",\"approximate\":true,\"iterations\":" << r.approximate->iterations
             << ",\"converged\":" << (r.approximate->converged ? "true" : "false")
             << ",\"max_residual\":" << jsonNumber(r.approximate->maxResidual);
+    if (r.errorBound)
+        out << ",\"error_bound\":{\"relative\":" << jsonNumber(r.errorBound->value)
+            << ",\"log_absolute\":" << jsonNumber(r.errorBound->logAbsolute)
+            << ",\"marginals_relative\":" << jsonNumber(r.errorBound->marginals) << "}";
     if (!r.route.empty())
         out << ",\"route\":" << jsonString(r.route) << ",\"route_why\":" << jsonString(r.routeWhy);
     out << ",\"device\":" << jsonString(r.device) << ",\"time_ms\":" << jsonNumber(r.timeMs) << "}";
+}
+
+void printErrorBoundNote(const std::vector<Result<TaskResult>> &batch, std::ostream &out) {
+    ErrorBound worst;
+    size_t bounded = 0, elsewhere = 0;
+    std::string mode;
+    for (const Result<TaskResult> &r : batch) {
+        if (!r)
+            continue;
+        if (!r->errorBound) {
+            ++elsewhere;
+            continue;
+        }
+        ++bounded;
+        mode = numericName(r->numeric);
+        worst.value = std::max(worst.value, r->errorBound->value);
+        worst.logAbsolute = std::max(worst.logAbsolute, r->errorBound->logAbsolute);
+        worst.marginals = std::max(worst.marginals, r->errorBound->marginals);
+    }
+    if (bounded == 0)
+        return;
+    out << "zbddc: note: " << mode << " error bound: P(e) relative " << shortestText(worst.value)
+        << " (log " << shortestText(worst.logAbsolute) << ")";
+    if (worst.marginals > 0)
+        out << ", marginals relative " << shortestText(worst.marginals);
+    out << (bounded > 1 ? ", the largest over " + std::to_string(bounded) + " cases" : "");
+    if (elsewhere)
+        out << "; " << elsewhere << (elsewhere == 1 ? " case" : " cases")
+            << " answered in float64 or log instead (see the JSON's device)";
+    out << "\n";
 }
 
 } // namespace zbddc::cli
