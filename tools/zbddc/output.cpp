@@ -202,10 +202,15 @@ void printErrorBoundNote(const std::vector<Result<TaskResult>> &batch, std::ostr
     }
     if (bounded == 0)
         return;
-    out << "zbddc: note: " << mode << " error bound: P(e) relative " << shortestText(worst.value)
-        << " (log " << shortestText(worst.logAbsolute) << ")";
+    auto brief = [](double v) { // two digits: a bound, not a value
+        char text[32];
+        std::snprintf(text, sizeof text, "%.2g", v);
+        return std::string(text);
+    };
+    out << "zbddc: note: " << mode << " error bound: P(e) relative " << brief(worst.value)
+        << " (log " << brief(worst.logAbsolute) << ")";
     if (worst.marginals > 0)
-        out << ", marginals relative " << shortestText(worst.marginals);
+        out << ", marginals relative " << brief(worst.marginals);
     out << (bounded > 1 ? ", the largest over " + std::to_string(bounded) + " cases" : "");
     if (elsewhere)
         out << "; " << elsewhere << (elsewhere == 1 ? " case" : " cases")
