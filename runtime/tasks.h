@@ -54,6 +54,8 @@ struct TaskResult {
     std::optional<ConvergenceReport> approximate; // set where the answer is approximate
     // Float32 and Log32: the a-priori bound on this answer's rounding error.
     std::optional<ErrorBound> errorBound;
+    // Float32 and Log32 asked for but not used for this case: why, and what answered instead.
+    std::string numericNote;
     // Cost networks' MPE: the assignment's total cost as JSON number text, exact (CostNetwork::
     // costText), "null" where it is infeasible.
     std::optional<std::string> cost;

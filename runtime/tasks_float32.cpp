@@ -66,6 +66,10 @@ std::vector<Result<TaskResult>> runFloat32Tasks(Model &m, Task task, std::span<c
         return failAll(error("--numeric " + name +
                              " answers pr and mar (an MPE assignment needs exact ties; eval reports "
                              "values as they are)"));
+    if (m.numOutputs() == 0)
+        return failAll(error("the model has no outputs"));
+    if (task == Task::Mar && m.interface().variables.empty())
+        return failAll(error("MAR needs a model with variables (indicator inputs)"));
     const Circuit *circuit = m.circuit();
     if (!circuit)
         return failAll(error(std::string("this model.so computes in ") +
@@ -82,8 +86,10 @@ std::vector<Result<TaskResult>> runFloat32Tasks(Model &m, Task task, std::span<c
             sub.push_back(cases[i]);
         std::vector<Result<TaskResult>> again = runTasks(m, task, sub, fallback);
         for (size_t j = 0; j < which.size(); ++j) {
-            if (again[j])
-                addNote(*again[j], why[j] + ", answered in " + fallbackName);
+            if (again[j]) {
+                again[j]->numericNote = why[j] + ", answered in " + fallbackName;
+                addNote(*again[j], again[j]->numericNote);
+            }
             slots[which[j]] = std::move(again[j]);
         }
     };

@@ -54,6 +54,11 @@ TEST_CASE("run --numeric float32|log32: error_bound in the JSON, the bound on st
     REQUIRE(cpu.exitCode == 0);
     CHECK(cpu.out.find("float32 runs on the GPU only, answered in float64") != std::string::npos);
     CHECK(cpu.out.find("error_bound") == std::string::npos);
+    CHECK(cpu.out.find("\"numeric_note\":\"float32 runs on the GPU only") != std::string::npos);
+    const auto cpuText = runZbddc(base + "--device cpu --numeric float32");
+    REQUIRE(cpuText.exitCode == 0);
+    CHECK(cpuText.err.find("note: float32 runs on the GPU only, answered in float64") !=
+          std::string::npos);
     const auto mpe = runZbddc("run '" + net + "' --route mlf --task mpe --numeric log32");
     CHECK(mpe.exitCode == 1);
     CHECK(mpe.err.find("answers pr and mar") != std::string::npos);
