@@ -7,6 +7,10 @@
 # wall time (ZBDD compile, kernel compile) is reported beside it, and the time of the first case
 # asked alone (B=1, also a second run). Each later device's answers are compared with the first's:
 # the largest difference of any value (log10 P(e), marginal, MPE value) over the batch.
+# MLF_NUMERICS (default "auto") times each --numeric mode on the same cases, e.g.
+# MLF_NUMERICS="float64 float32 log32": each later mode's answers are compared with the first's
+# on the same device (max_diff_vs_<mode>), and float32/log32 rows give the largest stated error
+# bound and how many cases their bound sent to float64/log (MPE has no float32: skipped).
 # MLF_ROUTES (default "mlf") runs other routes the same way ("auto mlf jt" times what auto takes
 # beside both routes; each row says the route that ran and why).
 #   ZBDDC=build/zbddc bench/network_batch.sh OUT.jsonl CASES DEVICES NET.bif...
@@ -21,26 +25,32 @@ for net in "$@"; do
     name=$(basename "$net" .bif)
     "$zbddc" sample "$net" --cases "$cases" --seed 1 -o "$work/$name.evid" || continue
     "$zbddc" sample "$net" --cases 1 --seed 1 -o "$work/$name.one.evid" || continue
+    numerics=${MLF_NUMERICS:-auto}
     for route in ${MLF_ROUTES:-mlf}; do
         for device in ${devices//,/ }; do
             for task in ${MLF_TASKS:-pr mar mpe}; do
+              for numeric in $numerics; do
+                case "$task:$numeric" in mpe:float32 | mpe:log32) continue ;; esac
                 start=$(date +%s%N)
                 "$zbddc" run "$net" --route $route --task $task --evidence "$work/$name.evid" \
-                    --device "$device" --json >"$work/first.json" 2>"$work/err.txt"
+                    --device "$device" --numeric "$numeric" --json >"$work/first.json" 2>"$work/err.txt"
                 rc=$?
                 first=$((($(date +%s%N) - start) / 1000000))
                 "$zbddc" run "$net" --route $route --task $task --evidence "$work/$name.evid" \
-                    --device "$device" --json >"$work/$task.$route.$device.json" 2>>"$work/err.txt"
+                    --device "$device" --numeric "$numeric" --json \
+                    >"$work/$task.$route.$device.$numeric.json" 2>>"$work/err.txt"
                 for run in 1 2; do # B=1: the second run of the first case alone
                     "$zbddc" run "$net" --route $route --task $task --evidence "$work/$name.one.evid" \
-                        --device "$device" --json >"$work/one.json" 2>>"$work/err.txt"
+                        --device "$device" --numeric "$numeric" --json >"$work/one.json" 2>>"$work/err.txt"
                 done
-                python3 - "$work/$task.$route.$device.json" "$name" "$device" "$task" "$cases" \
-                    "$first" "$rc" "$work/err.txt" "$work/one.json" \
-                    "$work/$task.$route.${devices%%,*}.json" >>"$out" <<'PY'
+                python3 - "$work/$task.$route.$device.$numeric.json" "$name" "$device" "$task" "$cases" "$first" \
+                    "$rc" "$work/err.txt" "$work/one.json" "$work/$task.$route.${devices%%,*}.$numeric.json" \
+                    "${devices%%,*}" "$numeric" "$work/$task.$route.$device.${numerics%% *}.json" \
+                    "${numerics%% *}" >>"$out" <<'PY'
 import json, sys
-path, name, device, task, cases, first, rc, err, one, baseline = sys.argv[1:]
-row = {"network": name, "device": device, "task": task, "cases": int(cases),
+(path, name, device, task, cases, first, rc, err, one, baseline, first_device, numeric,
+ numeric_baseline, first_numeric) = sys.argv[1:]
+row = {"network": name, "device": device, "task": task, "numeric": numeric, "cases": int(cases),
        "first_run_s": round(int(first) / 1000, 2), "exit": int(rc)}
 try:
     results = json.load(open(path))
@@ -53,25 +63,34 @@ try:
     single = json.load(open(one))  # one case: an object, not a list
     single = [r for r in (single if isinstance(single, list) else [single]) if "time_ms" in r]
     row["ms_b1"] = single[0]["time_ms"] if single else None
-    if baseline != path:  # every number of every case against the first device's
-        def numbers(v):
-            if isinstance(v, dict):
-                return [x for k in sorted(v) for x in numbers(v[k])]
-            if isinstance(v, list):
-                return [x for e in v for x in numbers(e)]
-            # JSON writes 1.0 as 1: integers are values too (bools are not)
-            ok = isinstance(v, (int, float)) and not isinstance(v, bool)
-            return [float(v)] if ok else []
-        keep = ("log10", "marginals", "value")
+    bounds = [r["error_bound"] for r in ok if "error_bound" in r]
+    if numeric in ("float32", "log32"):
+        row["largest_bound"] = max((max(b["relative"], b["marginals_relative"]) for b in bounds),
+                                   default=None)
+        row["cases_not_in_" + numeric] = len(ok) - len(bounds)
+    def numbers(v):
+        if isinstance(v, dict):
+            return [x for k in sorted(v) for x in numbers(v[k])]
+        if isinstance(v, list):
+            return [x for e in v for x in numbers(e)]
+        # JSON writes 1.0 as 1: integers are values too (bools are not)
+        ok = isinstance(v, (int, float)) and not isinstance(v, bool)
+        return [float(v)] if ok else []
+    keep = ("log10", "marginals", "value")
+    # Every number of every case against the first device's, and the first numeric mode's.
+    for other, label in ((baseline, first_device), (numeric_baseline, first_numeric)):
+        if other == path:
+            continue
         ours = [{k: r[k] for k in keep if k in r} for r in results]
-        theirs = [{k: r[k] for k in keep if k in r} for r in json.load(open(baseline))]
+        theirs = [{k: r[k] for k in keep if k in r} for r in json.load(open(other))]
         pairs = zip(numbers(ours), numbers(theirs))
-        row["max_diff_vs_" + baseline.split(".")[-2]] = max(
+        row["max_diff_vs_" + label] = max(
             (abs(a - b) for a, b in pairs if a == a and b == b), default=None)
 except Exception as e:  # no JSON: the error line says why
     row["error"] = open(err).read().strip().splitlines()[-1:] or [str(e)]
 print(json.dumps(row))
 PY
+              done
             done
         done
     done

@@ -5,7 +5,15 @@
 
 namespace zbddc {
 
-const char *numericName(Numeric n) { return n == Numeric::Log ? "log" : "float64"; }
+const char *numericName(Numeric n) {
+    switch (n) {
+    case Numeric::Float64: return "float64";
+    case Numeric::Log: return "log";
+    case Numeric::Float32: return "float32";
+    case Numeric::Log32: return "log32";
+    }
+    return "?";
+}
 
 namespace {
 
@@ -20,20 +28,24 @@ double logAdd(double p, double q) {
     return hi + std::log1p(std::exp(std::min(p, q) - hi));
 }
 
-// The semiring's arithmetic on the representation in use (linear or log).
+// The semiring's arithmetic on the representation in use (linear or log), in float64 or float32.
+// Float32 rounds every result computed in double to the nearest float: for + and × of floats
+// that is the correctly rounded float32 result (double rounding is innocuous, Figueroa 1995).
 struct Arith {
     SemiringOps ring;
     bool log;
+    bool f32 = false;
 
+    double round(double v) const { return f32 ? static_cast<double>(static_cast<float>(v)) : v; }
     double zero() const { return log ? kNegInf : ring.zero(); }
     double one() const { return log ? 0.0 : ring.one(); }
     double plus(double p, double q) const {
         if (!log)
-            return ring.plus(p, q);
-        return ring.kind == Semiring::SumProduct ? logAdd(p, q) : std::max(p, q);
+            return round(ring.plus(p, q));
+        return round(ring.kind == Semiring::SumProduct ? logAdd(p, q) : std::max(p, q));
     }
-    double times(double p, double q) const { return log ? p + q : ring.times(p, q); }
-    double lift(double v) const { return log ? std::log(v) : v; }
+    double times(double p, double q) const { return round(log ? p + q : ring.times(p, q)); }
+    double lift(double v) const { return round(log ? std::log(v) : v); }
     bool better(double p, double q) const { return log ? p > q : ring.better(p, q); }
 };
 
@@ -44,7 +56,7 @@ Result<Evaluation> evaluate(const Circuit &c, std::span<const double> x, Semirin
     if (x.size() != c.numInputs())
         return error("expected " + std::to_string(c.numInputs()) + " inputs, got " +
                      std::to_string(x.size()));
-    const bool log = numeric == Numeric::Log;
+    const bool log = inLogSpace(numeric);
     if (log && semiring != Semiring::SumProduct && semiring != Semiring::MaxProduct)
         return error("log space applies to product semirings; " +
                      std::string(semiringName(semiring)) + " is already additive");
@@ -52,7 +64,7 @@ Result<Evaluation> evaluate(const Circuit &c, std::span<const double> x, Semirin
         for (size_t i = 0; i < x.size(); ++i)
             if (!(x[i] >= 0))
                 return error("input x[" + std::to_string(i) + "] is negative or NaN; log space needs x >= 0");
-    const Arith ar{SemiringOps{semiring}, log};
+    const Arith ar{SemiringOps{semiring}, log, isFloat32(numeric)};
 
     Evaluation e{semiring, numeric, std::vector<double>(c.numNodes())};
     std::vector<double> &v = e.values;
@@ -71,7 +83,7 @@ Result<Evaluation> evaluate(const Circuit &c, std::span<const double> x, Semirin
 }
 
 std::vector<double> inputAdjoints(const Circuit &c, const Evaluation &e, size_t output) {
-    const Arith ar{SemiringOps{e.semiring}, e.numeric == Numeric::Log};
+    const Arith ar{SemiringOps{e.semiring}, inLogSpace(e.numeric), isFloat32(e.numeric)};
     const std::vector<double> &v = e.values;
     std::vector<double> adj(c.numNodes(), ar.zero());
     adj[c.outputs[output]] = ar.one();
@@ -104,7 +116,7 @@ std::vector<double> inputAdjoints(const Circuit &c, const Evaluation &e, size_t 
 }
 
 std::vector<uint32_t> traceback(const Circuit &c, const Evaluation &e, size_t output) {
-    const Arith ar{SemiringOps{e.semiring}, e.numeric == Numeric::Log};
+    const Arith ar{SemiringOps{e.semiring}, inLogSpace(e.numeric), isFloat32(e.numeric)};
     const std::vector<double> &v = e.values;
     std::vector<uint8_t> seen(c.numNodes(), 0);
     std::vector<NodeId> stack{c.outputs[output]};

@@ -13,9 +13,16 @@ namespace zbddc {
 enum class Numeric : uint8_t {
     Float64, // values as given
     Log,     // values held as natural logarithms (product semirings only): no underflow
+    // The same two in float32 (GPU throughput): every op rounded once to binary32. The reference
+    // evaluator emulates them exactly (each result rounded from double, Figueroa 1995), so it is
+    // their oracle as well; runtime/float32_bound.h bounds their error.
+    Float32,
+    Log32,
 };
 
-const char *numericName(Numeric n);
+const char *numericName(Numeric n); // "float64", "log", "float32", "log32"
+inline bool inLogSpace(Numeric n) { return n == Numeric::Log || n == Numeric::Log32; }
+inline bool isFloat32(Numeric n) { return n == Numeric::Float32 || n == Numeric::Log32; }
 
 struct Evaluation {
     Semiring semiring;

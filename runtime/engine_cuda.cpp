@@ -1,4 +1,4 @@
-// The CUDA backend (backends/cuda) behind the Engine interface: float64 (or log-float64), in
+// The CUDA backend (backends/cuda) behind the Engine interface: float64 or float32, linear or log, in
 // latency mode (with the device's own traceback) or throughput mode (B lanes per launch). Builds without NVRTC get the reason instead.
 #include "runtime/engine.h"
 
@@ -110,8 +110,8 @@ Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &c, Semiring s, Numeric
         return usable.error();
     cuda::CudaOptions o;
     o.semiring = s;
-    o.precision = cuda::Precision::Float64;
-    o.logSpace = n == Numeric::Log;
+    o.precision = isFloat32(n) ? cuda::Precision::Float32 : cuda::Precision::Float64;
+    o.logSpace = inLogSpace(n);
     o.batch = std::max<uint32_t>(lanes, 1);
     o.device = gpu;
     auto m = cuda::compileCuda(c, o);

@@ -62,7 +62,7 @@ class ReferenceEngine final : public Engine {
 } // namespace
 
 Result<std::unique_ptr<Engine>> referenceEngine(const Circuit &c, Semiring s, Numeric n) {
-    if (n == Numeric::Log && s != Semiring::SumProduct && s != Semiring::MaxProduct)
+    if (inLogSpace(n) && s != Semiring::SumProduct && s != Semiring::MaxProduct)
         return error("log space applies to product semirings; " + std::string(semiringName(s)) +
                      " is not one");
     return std::unique_ptr<Engine>(new ReferenceEngine(c, s, n));

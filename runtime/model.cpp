@@ -156,6 +156,7 @@ Result<Model> Model::fromSharedObject(const std::string &path) {
 }
 
 const ModelInterface &Model::interface() const { return impl_->interface; }
+const Circuit *Model::circuit() const { return impl_->sharedNumeric ? nullptr : &impl_->circuit; }
 size_t Model::numInputs() const { return impl_->interface.numInputs(); }
 size_t Model::numOutputs() const { return impl_->interface.numOutputs(); }
 DeviceKind Model::device() const { return impl_->device; }

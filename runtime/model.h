@@ -62,6 +62,8 @@ class Model {
     // Semiring, variables, inputs and output names: what evidence and the tasks need, the same
     // for a circuit and a model.so.
     const ModelInterface &interface() const;
+    // The circuit evaluated (what float32's error bound is derived from); null for a model.so.
+    const Circuit *circuit() const;
     size_t numInputs() const;
     size_t numOutputs() const;
     DeviceKind device() const; // what runs: Cpu, Cuda or Reference (Cpu for a model.so)

@@ -1,6 +1,8 @@
 #include "runtime/tasks.h"
 
 #include "runtime/device_list.h"
+#include "runtime/marginals.h"
+#include "runtime/tasks_float32.h"
 #include "runtime/mpe_decode.h"
 #include "runtime/task_batch.h"
 #include "support/strings.h"
@@ -86,30 +88,10 @@ Diagnostic undefinedError(Task task) {
                  " is undefined: the evidence has probability 0");
 }
 
-double linear(const Forward &f, double v) { return f.numeric == Numeric::Log ? std::exp(v) : v; }
+double linear(const Forward &f, double v) { return inLogSpace(f.numeric) ? std::exp(v) : v; }
 
 double log10Of(const Forward &f, double v) {
-    return f.numeric == Numeric::Log ? v / kLn10 : std::log10(v);
-}
-
-// MAR from one case's input adjoints: P(X=x, e) = ∂f/∂λ_x (Darwiche), divided by the root
-// (logs in Log mode); observed variables get their observed state.
-void marginalsFromAdjoints(const ModelInterface &c, Numeric numeric, std::span<const double> adj,
-                           double root, const Evidence &ev, TaskResult &r) {
-    r.marginals.resize(c.variables.size());
-    for (size_t v = 0; v < c.variables.size(); ++v)
-        r.marginals[v].assign(c.variables[v].states.size(), 0.0);
-    for (size_t i = 0; i < c.numInputs(); ++i) {
-        const InputInfo &in = c.inputs[i];
-        if (in.kind != InputKind::Indicator)
-            continue;
-        const double a = adj[i];
-        r.marginals[in.variable][in.state] += numeric == Numeric::Log ? std::exp(a - root) : a / root;
-    }
-    for (size_t v = 0; v < c.variables.size(); ++v)
-        if (ev.states[v] != kNone)
-            for (size_t s = 0; s < r.marginals[v].size(); ++s)
-                r.marginals[v][s] = s == ev.states[v] ? 1.0 : 0.0;
+    return inLogSpace(f.numeric) ? v / kLn10 : std::log10(v);
 }
 
 Status marginals(Model &m, const Forward &f, const std::vector<double> &x, const Evidence &ev,
@@ -167,7 +149,11 @@ Result<Semiring> taskSemiring(const Model &m, Task task) {
 
 } // namespace
 
+static bool float32Choice(NumericChoice n) { return n == NumericChoice::Float32 || n == NumericChoice::Log32; }
+
 Result<TaskResult> runTask(Model &m, Task task, const Evidence &ev, const TaskOptions &opt) {
+    if (float32Choice(opt.numeric))
+        return std::move(runFloat32Tasks(m, task, std::span(&ev, 1), opt)[0]);
     const auto start = std::chrono::steady_clock::now();
     const ModelInterface &c = m.interface();
     if (m.numOutputs() == 0)
@@ -448,6 +434,8 @@ std::vector<Result<TaskResult>> finishBatch(Model &m, TaskBatch &b, std::span<co
 
 std::vector<Result<TaskResult>> runTasks(Model &m, Task task, std::span<const Evidence> cases,
                                          const TaskOptions &opt) {
+    if (float32Choice(opt.numeric))
+        return runFloat32Tasks(m, task, cases, opt);
     if (cases.size() > 1)
         return runBatch(m, task, cases, opt);
     std::vector<Result<TaskResult>> results;

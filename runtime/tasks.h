@@ -8,6 +8,7 @@
 #include "ir/circuit.h"
 #include "ir/interpret.h"
 #include "runtime/evidence.h"
+#include "runtime/float32_bound.h"
 #include "runtime/model.h"
 
 #include <optional>
@@ -22,7 +23,10 @@ enum class Task : uint8_t { Eval, Pr, Mar, Mpe };
 const char *taskName(Task t);
 std::optional<Task> parseTask(std::string_view name);
 
-enum class NumericChoice : uint8_t { Auto, Float64, Log };
+// Float32 and Log32 (PR and MAR on the GPU) answer where their error bound allows
+// (runtime/float32_bound.h) and hand the other cases to float64 (Auto's route) or log; Auto never
+// picks them.
+enum class NumericChoice : uint8_t { Auto, Float64, Log, Float32, Log32 };
 
 struct TaskOptions {
     NumericChoice numeric = NumericChoice::Auto; // Auto: float64, log space if float64 underflows
@@ -48,6 +52,10 @@ struct TaskResult {
     std::string route;    // networks: "mlf" or "jt" (empty for other models)
     std::string routeWhy; // why that route was taken
     std::optional<ConvergenceReport> approximate; // set where the answer is approximate
+    // Float32 and Log32: the a-priori bound on this answer's rounding error.
+    std::optional<ErrorBound> errorBound;
+    // Float32 and Log32 asked for but not used for this case: why, and what answered instead.
+    std::string numericNote;
     // Cost networks' MPE: the assignment's total cost as JSON number text, exact (CostNetwork::
     // costText), "null" where it is infeasible.
     std::optional<std::string> cost;

@@ -15,6 +15,9 @@ Result<CpuPlan> planCpu(const Circuit &c, const CpuOptions &o) {
     p.semiring = o.semiring.value_or(c.semiring);
     p.numeric = o.numeric;
     p.opsPerFunction = std::max<size_t>(1, o.opsPerFunction);
+    // Float32 exists to halve a GPU's memory traffic per lane; the CPU's code is float64 only.
+    if (isFloat32(p.numeric))
+        return error(std::string(numericName(p.numeric)) + " runs on the GPU only; the CPU computes in float64 or log");
     if (p.numeric == Numeric::Log && p.semiring != Semiring::SumProduct &&
         p.semiring != Semiring::MaxProduct)
         return error("log space applies to product semirings; " +

@@ -68,6 +68,8 @@ int printTaskResults(const RunOptions &o, Task task, const std::vector<Result<Ta
                   << at.str() << "\n";
         ++failed;
     }
+    if (!o.json)
+        printErrorBoundNote(batch, std::cerr);
     std::ostringstream text;
     if (o.json) {
         text << (batch.size() > 1 ? "[" : "");
@@ -162,9 +164,11 @@ bool answersThroughNetworkAbi(const RunOptions &o, Task task) {
 }
 
 NumericChoice numericChoice(const std::string &name) {
-    return name == "float64" ? NumericChoice::Float64
-           : name == "log"   ? NumericChoice::Log
-                             : NumericChoice::Auto;
+    return name == "float64"   ? NumericChoice::Float64
+           : name == "log"     ? NumericChoice::Log
+           : name == "float32" ? NumericChoice::Float32
+           : name == "log32"   ? NumericChoice::Log32
+                               : NumericChoice::Auto;
 }
 
 } // namespace

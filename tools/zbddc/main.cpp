@@ -74,8 +74,10 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
     runCmd->add_flag("--cpu-jit", run.cpuJit,
                      "--device cpu: evaluate with LLVM-JIT straight-line code whatever the size")
         ->excludes(cpuLoop);
-    runCmd->add_option("--numeric", run.numeric, "auto, float64 or log")
-        ->check(CLI::IsMember({"auto", "float64", "log"}));
+    runCmd->add_option("--numeric", run.numeric,
+                       "auto, float64 or log; float32 or log32 (pr and mar on the GPU, each answer "
+                       "with its error bound, float64 or log where the bound exceeds 1e-2)")
+        ->check(CLI::IsMember({"auto", "float64", "log", "float32", "log32"}));
     runCmd->add_option("--route", run.route,
                        "networks: mlf (the compiled MLF), jt (junction tree) or auto (the cheaper "
                        "by an estimate of both; default); any model: lbp (loopy belief "

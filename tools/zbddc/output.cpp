@@ -2,6 +2,7 @@
 #include "ir/number_text.h"
 #include "support/cleanup_on_signal.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -173,9 +174,55 @@ void printJson(const TaskResult &r, const std::vector<Variable> &vars, std::ostr
         out << ",\"approximate\":true,\"iterations\":" << r.approximate->iterations
             << ",\"converged\":" << (r.approximate->converged ? "true" : "false")
             << ",\"max_residual\":" << jsonNumber(r.approximate->maxResidual);
+    if (r.errorBound)
+        out << ",\"error_bound\":{\"relative\":" << jsonNumber(r.errorBound->value)
+            << ",\"log_absolute\":" << jsonNumber(r.errorBound->logAbsolute)
+            << ",\"marginals_relative\":" << jsonNumber(r.errorBound->marginals) << "}";
+    if (!r.numericNote.empty())
+        out << ",\"numeric_note\":" << jsonString(r.numericNote);
     if (!r.route.empty())
         out << ",\"route\":" << jsonString(r.route) << ",\"route_why\":" << jsonString(r.routeWhy);
     out << ",\"device\":" << jsonString(r.device) << ",\"time_ms\":" << jsonNumber(r.timeMs) << "}";
+}
+
+void printErrorBoundNote(const std::vector<Result<TaskResult>> &batch, std::ostream &out) {
+    ErrorBound worst;
+    size_t bounded = 0, elsewhere = 0;
+    std::string mode, firstNote;
+    for (const Result<TaskResult> &r : batch) {
+        if (!r)
+            continue;
+        if (!r->numericNote.empty()) {
+            if (elsewhere++ == 0)
+                firstNote = r->numericNote;
+            continue;
+        }
+        if (!r->errorBound)
+            continue;
+        ++bounded;
+        mode = numericName(r->numeric);
+        worst.value = std::max(worst.value, r->errorBound->value);
+        worst.logAbsolute = std::max(worst.logAbsolute, r->errorBound->logAbsolute);
+        worst.marginals = std::max(worst.marginals, r->errorBound->marginals);
+    }
+    if (elsewhere)
+        out << "zbddc: note: " << (batch.size() > 1 ? std::to_string(elsewhere) + " of " +
+                                                          std::to_string(batch.size()) + " cases: "
+                                                    : "")
+            << firstNote << (elsewhere > 1 ? " (the first's reason; the JSON's device has each)" : "")
+            << "\n";
+    if (bounded == 0)
+        return;
+    auto brief = [](double v) { // two digits: a bound, not a value
+        char text[32];
+        std::snprintf(text, sizeof text, "%.2g", v);
+        return std::string(text);
+    };
+    out << "zbddc: note: " << mode << " error bound: P(e) relative " << brief(worst.value)
+        << " (log " << brief(worst.logAbsolute) << ")";
+    if (worst.marginals > 0)
+        out << ", marginals relative " << brief(worst.marginals);
+    out << (bounded > 1 ? ", the largest over " + std::to_string(bounded) + " cases" : "") << "\n";
 }
 
 } // namespace zbddc::cli

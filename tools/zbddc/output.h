@@ -44,5 +44,8 @@ int emitRunOutput(const std::string &text, const std::string &outputFile, bool u
 // A small JSON writer: enough for our result objects (jsonString in support/json.h).
 std::string jsonNumber(double v); // non-finite values as null, with log10 carrying the scale
 void printJson(const TaskResult &r, const std::vector<Variable> &variables, std::ostream &out);
+// Float32 and log32 runs, beside the UAI text (which has no place for it): how many cases were
+// answered in float64 or log instead and why, and the largest error bound over the others.
+void printErrorBoundNote(const std::vector<Result<TaskResult>> &batch, std::ostream &out);
 
 } // namespace zbddc::cli

@@ -1,0 +1,25 @@
+#include "runtime/marginals.h"
+
+#include <cmath>
+
+namespace zbddc {
+
+void marginalsFromAdjoints(const ModelInterface &c, Numeric numeric, std::span<const double> adj,
+                           double root, const Evidence &ev, TaskResult &r) {
+    r.marginals.resize(c.variables.size());
+    for (size_t v = 0; v < c.variables.size(); ++v)
+        r.marginals[v].assign(c.variables[v].states.size(), 0.0);
+    for (size_t i = 0; i < c.numInputs(); ++i) {
+        const InputInfo &in = c.inputs[i];
+        if (in.kind != InputKind::Indicator)
+            continue;
+        const double a = adj[i];
+        r.marginals[in.variable][in.state] += inLogSpace(numeric) ? std::exp(a - root) : a / root;
+    }
+    for (size_t v = 0; v < c.variables.size(); ++v)
+        if (ev.states[v] != kNone)
+            for (size_t s = 0; s < r.marginals[v].size(); ++s)
+                r.marginals[v][s] = s == ev.states[v] ? 1.0 : 0.0;
+}
+
+} // namespace zbddc
