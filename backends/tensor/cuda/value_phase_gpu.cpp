@@ -73,7 +73,7 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
     int minimize = valuePhaseMinimizes(program.semiring);
     int product = valuePhaseMultiplies(program.semiring);
     void *args[] = {&planPtr, &tablesPtr, &assignPtr, &optimumPtr, &minimize, &product};
-    if (Status s = d.launch(*f, {1, 32, 0}, args); !s)
+    if (Status s = d.launch(*f, {1, valuePhaseThreads(valuePhaseShape(*plan)), 0}, args); !s)
         return s.error();
     if (!assignment.empty())
         if (Status s =
@@ -100,11 +100,13 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
     std::vector<uint32_t> plans;
     std::vector<uint64_t> planAt;
     std::vector<uint8_t> casePinned(n);
+    uint32_t threads = 32; // the widest case's block
     for (uint32_t b = 0; b < cases; ++b) {
         std::copy_n(pinned.begin() + b * n, n, casePinned.begin());
         auto plan = buildValuePhasePlan(program, &casePinned);
         if (!plan)
             return plan.error();
+        threads = std::max(threads, valuePhaseThreads(valuePhaseShape(*plan)));
         planAt.push_back(plans.size());
         plans.insert(plans.end(), plan->begin(), plan->end());
     }
@@ -133,7 +135,7 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
     int product = valuePhaseMultiplies(program.semiring);
     void *args[] = {&planPtr, &atPtr,     &tablesPtr, &assignPtr,
                     &vars,    &optimaPtr, &minimize,  &product};
-    if (Status s = d.launch(*f, {cases, 32, 0}, args); !s)
+    if (Status s = d.launch(*f, {cases, threads, 0}, args); !s)
         return s.error();
     if (n == 0)
         return Ok{};

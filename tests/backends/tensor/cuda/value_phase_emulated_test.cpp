@@ -21,6 +21,7 @@
 
 #include <barrier>
 #include <cstring>
+#include <memory>
 #include <thread>
 
 namespace emu {
@@ -28,23 +29,42 @@ struct Dim {
     unsigned x = 0;
 };
 thread_local Dim threadIdx, blockIdx;
-std::barrier<> *warp = nullptr;
-unsigned long long slots[32];
+Dim blockDim;
+std::unique_ptr<std::barrier<>> warps[32], block;
+unsigned long long slots[1024];
 
-// __shfl_xor_sync for the lanes of `warp`: every lane posts its value, then reads its partner's.
+// __shfl_xor_sync for the lanes of one warp: every lane posts its value, then reads its partner's.
+// Each warp meets at its own barrier, so warps decoding different ops never wait on each other.
 template <class T> T shuffleXor(T v, unsigned mask) {
     static_assert(sizeof(T) == 8);
+    std::barrier<> &warp = *warps[threadIdx.x / 32];
     std::memcpy(&slots[threadIdx.x], &v, 8);
-    warp->arrive_and_wait();
+    warp.arrive_and_wait();
     T out;
     std::memcpy(&out, &slots[threadIdx.x ^ mask], 8);
-    warp->arrive_and_wait();
+    warp.arrive_and_wait();
     return out;
 }
+
+// A block of `threads` (whole warps) running `thread(t)` together.
+template <class Thread> void runBlock(unsigned threads, Thread thread) {
+    blockDim.x = threads;
+    for (unsigned w = 0; w < threads / 32; ++w)
+        warps[w] = std::make_unique<std::barrier<>>(32);
+    block = std::make_unique<std::barrier<>>(threads);
+    std::vector<std::thread> all;
+    for (unsigned t = 0; t < threads; ++t)
+        all.emplace_back([&, t] { thread(t); });
+    for (auto &t : all)
+        t.join();
+}
 } // namespace emu
+using emu::blockDim;
 using emu::blockIdx;
 using emu::threadIdx;
 
+#define __syncthreads() emu::block->arrive_and_wait()
+#define __launch_bounds__(threads)
 #define __global__
 #define __device__
 #define __forceinline__ inline
@@ -84,12 +104,8 @@ double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>
     }
     double optimum = -1;
     long long costOptimum = -1;
-    std::barrier<> barrier(32);
-    emu::warp = &barrier;
-    std::vector<std::thread> lanes;
-    for (unsigned lane = 0; lane < 32; ++lane)
-        lanes.emplace_back([&, lane] {
-            threadIdx.x = lane;
+    emu::runBlock(cuda::valuePhaseThreads(cuda::valuePhaseShape(*plan)), [&](unsigned t) {
+            threadIdx.x = t;
             const int minimize = cuda::valuePhaseMinimizes(p.semiring);
             const int product = cuda::valuePhaseMultiplies(p.semiring);
             switch (entries) {
@@ -107,8 +123,6 @@ double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>
                 break;
             }
         });
-    for (auto &l : lanes)
-        l.join();
     return entries == Entries::Int64 ? int64Word(costOptimum) : optimum;
 }
 
@@ -120,10 +134,12 @@ void runEmulatedCases(const TensorProgram &p, const std::vector<std::vector<doub
     const size_t n = p.domainSizes.size();
     std::vector<uint32_t> plans;
     std::vector<unsigned long long> planAt;
+    unsigned threads = 32;
     for (uint32_t b = 0; b < cases; ++b) {
         const std::vector<uint8_t> mine(pinned.begin() + b * n, pinned.begin() + (b + 1) * n);
         auto plan = cuda::buildValuePhasePlan(p, &mine);
         REQUIRE(plan.ok());
+        threads = std::max(threads, cuda::valuePhaseThreads(cuda::valuePhaseShape(*plan)));
         planAt.push_back(plans.size());
         plans.insert(plans.end(), plan->begin(), plan->end());
     }
@@ -135,20 +151,14 @@ void runEmulatedCases(const TensorProgram &p, const std::vector<std::vector<doub
     }
     std::vector<double> optima(cases);
     for (uint32_t b = 0; b < cases; ++b) {
-        std::barrier<> barrier(32);
-        emu::warp = &barrier;
-        std::vector<std::thread> lanes;
-        for (unsigned lane = 0; lane < 32; ++lane)
-            lanes.emplace_back([&, lane] {
-                threadIdx.x = lane;
+        emu::runBlock(threads, [&](unsigned t) {
+                threadIdx.x = t;
                 blockIdx.x = b;
                 zb_value_phase_cases(plans.data(), planAt.data(), tables.data(), assignments.data(),
                                      static_cast<unsigned>(n), optima.data(),
                                      cuda::valuePhaseMinimizes(p.semiring),
                                      cuda::valuePhaseMultiplies(p.semiring));
             });
-        for (auto &l : lanes)
-            l.join();
     }
 }
 
@@ -345,12 +355,16 @@ TEST_CASE("the VALUE phase plan lists reducing ops last first, eliminated variab
     const std::vector<uint32_t> expected{
         1, 2,                            // one result: table 2
         2,                               // two reducing ops
+        2, 1, 1,                         // two depths, one op each
+        8, 18,                           // their records' offsets
         1, 0, 2, 1, 0,                   // op 1 eliminates x0 (domain 2, stride 1)
         1, 1, 1, 0x80000000u, 2,         //   one input: g(x0), x0 marked
         1, 1, 3, 1, 0,                   // op 0 eliminates x1 (domain 3, stride 1)
         1, 0, 2, 0, 2, 0x80000000u, 3};  //   one input: f(x0, x1), x1 marked
     // clang-format on
     CHECK(*plan == expected);
+    const cuda::ValuePhaseShape shape = cuda::valuePhaseShape(*plan);
+    CHECK((shape.ops == 2 && shape.depths == 2 && shape.widest == 1));
     auto computed = interpretTensorProgram(p);
     REQUIRE(computed.ok());
     std::vector<uint32_t> a{0, 0};
