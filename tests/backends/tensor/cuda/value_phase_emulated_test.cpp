@@ -83,9 +83,11 @@ enum class Entries { Double, Float, Int64 };
 
 // The kernel on 32 emulated lanes over every table's complete values; the optimum as the 8-byte
 // entry it is (a double, or an int64 cost's word).
+// `pinned` (optional) as buildValuePhasePlan's.
 double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>> &computed,
-                   std::vector<uint32_t> &assignment, Entries entries = Entries::Double) {
-    auto plan = cuda::buildValuePhasePlan(p);
+                   std::vector<uint32_t> &assignment, Entries entries = Entries::Double,
+                   const std::vector<uint8_t> *pinned = nullptr) {
+    auto plan = cuda::buildValuePhasePlan(p, pinned);
     REQUIRE(plan.ok());
     std::vector<std::vector<double>> values(p.tables.size());
     std::vector<std::vector<float>> narrow(p.tables.size());
@@ -370,4 +372,125 @@ TEST_CASE("the VALUE phase plan lists reducing ops last first, eliminated variab
     std::vector<uint32_t> a{0, 0};
     CHECK(runEmulated(p, *computed, a) == 0); // f's least entry: x0 = 1, x1 = 1
     CHECK(a == std::vector<uint32_t>{1, 1});
+}
+
+namespace {
+
+// Binary functions of small costs (ties abound) over the given pairs of variables.
+CostNetwork pairsNetwork(std::mt19937 &rng, uint32_t n,
+                         const std::vector<std::pair<uint32_t, uint32_t>> &pairs) {
+    CostNetwork net;
+    for (uint32_t v = 0; v < n; ++v)
+        net.domainSizes.push_back(2 + rng() % 2);
+    for (auto [a, b] : pairs) {
+        CostFunction f;
+        f.scope = {a, b};
+        for (uint32_t k = 0; k < net.domainSizes[a] * net.domainSizes[b]; ++k)
+            f.costs.push_back(rng() % 3);
+        net.functions.push_back(std::move(f));
+    }
+    return net;
+}
+
+// The kernel over `p` with `pinned` (random values) equals recoverAssignment, in every table type.
+void checkEveryEntries(std::mt19937 &rng, const TensorProgram &program,
+                       const std::vector<uint8_t> &pinned) {
+    for (Entries e : {Entries::Double, Entries::Float, Entries::Int64}) {
+        TensorProgram p = program;
+        if (e == Entries::Int64)
+            testing::widenToInt64(p);
+        auto computed = interpretTensorProgram(p);
+        REQUIRE(computed.ok());
+        std::vector<uint32_t> host(p.domainSizes.size(), 0);
+        for (size_t v = 0; v < host.size(); ++v)
+            if (pinned[v])
+                host[v] = rng() % p.domainSizes[v];
+        std::vector<uint32_t> device = host;
+        recoverAssignment(p, *computed, host, &pinned);
+        runEmulated(p, *computed, device, e, &pinned);
+        INFO("entries " << static_cast<int>(e));
+        CHECK(device == host);
+    }
+}
+
+} // namespace
+
+TEST_CASE("the VALUE phase decodes a star's leaves side by side, more of them than warps",
+          "[value][emulated][depth]") {
+    // Leaves 1..70 around x0, each eliminated first: x0's op at depth 0, then all 70 leaves at
+    // depth 1, shared by 32 warps (warp w takes leaves w, w + 32, w + 64).
+    std::mt19937 rng(23);
+    const uint32_t n = 71;
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    std::vector<uint32_t> order;
+    for (uint32_t v = 1; v < n; ++v)
+        pairs.push_back({0, v}), order.push_back(v);
+    order.push_back(0);
+    for (int trial = 0; trial < 4; ++trial) {
+        const CostNetwork net = pairsNetwork(rng, n, pairs);
+        auto p = buildBucketProgram(net, order, {trial % 2 == 0, {}});
+        REQUIRE(p.ok());
+        std::vector<uint8_t> pinned(n, 0);
+        auto plan = cuda::buildValuePhasePlan(*p, &pinned);
+        REQUIRE(plan.ok());
+        const cuda::ValuePhaseShape shape = cuda::valuePhaseShape(*plan);
+        CHECK((shape.ops == n && shape.depths == 2 && shape.widest == n - 1));
+        CHECK(cuda::valuePhaseThreads(shape) == 1024);
+        checkEveryEntries(rng, *p, pinned);
+        // Pinning some leaves leaves their ops out; pinning x0 puts every leaf at depth 0.
+        for (uint32_t v = 1; v < n; v += 3)
+            pinned[v] = 1;
+        checkEveryEntries(rng, *p, pinned);
+        pinned[0] = 1;
+        plan = cuda::buildValuePhasePlan(*p, &pinned);
+        REQUIRE(plan.ok());
+        CHECK(cuda::valuePhaseShape(*plan).depths == 1);
+        checkEveryEntries(rng, *p, pinned);
+    }
+}
+
+TEST_CASE("the VALUE phase decodes a path one op per depth", "[value][emulated][depth]") {
+    // x0 - x1 - ... - x39 eliminated from x0 on: x_i's op reads x_{i+1}, so 40 depths of one op.
+    std::mt19937 rng(29);
+    const uint32_t n = 40;
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    std::vector<uint32_t> order;
+    for (uint32_t v = 0; v < n; ++v) {
+        if (v + 1 < n)
+            pairs.push_back({v, v + 1});
+        order.push_back(v);
+    }
+    for (int trial = 0; trial < 4; ++trial) {
+        const CostNetwork net = pairsNetwork(rng, n, pairs);
+        auto p = buildBucketProgram(net, order, {trial % 2 == 0, {}});
+        REQUIRE(p.ok());
+        std::vector<uint8_t> pinned(n, 0);
+        auto plan = cuda::buildValuePhasePlan(*p, &pinned);
+        REQUIRE(plan.ok());
+        const cuda::ValuePhaseShape shape = cuda::valuePhaseShape(*plan);
+        CHECK((shape.ops == n && shape.depths == n && shape.widest == 1));
+        checkEveryEntries(rng, *p, pinned);
+        // A pinned x20 cuts the path in two, decoded side by side.
+        pinned[20] = 1;
+        plan = cuda::buildValuePhasePlan(*p, &pinned);
+        REQUIRE(plan.ok());
+        CHECK((cuda::valuePhaseShape(*plan).depths == 20 && cuda::valuePhaseShape(*plan).widest == 2));
+        checkEveryEntries(rng, *p, pinned);
+    }
+}
+
+TEST_CASE("the VALUE phase decodes random programs with pinned variables in every table type",
+          "[value][emulated][depth]") {
+    std::mt19937 rng(31);
+    for (int trial = 0; trial < 30; ++trial) {
+        const CostNetwork net =
+            testing::randomConnectedNetwork(rng, 4 + rng() % 30, 3 + rng() % 40, 3, 3, 4, false);
+        auto p = buildBucketProgram(net, minFillOrder(net), {trial % 2 == 0, {}});
+        REQUIRE(p.ok());
+        std::vector<uint8_t> pinned(net.numVariables(), 0);
+        for (auto &b : pinned)
+            b = rng() % 5 == 0;
+        INFO("trial " << trial << "\n" << p->dump());
+        checkEveryEntries(rng, *p, pinned);
+    }
 }
