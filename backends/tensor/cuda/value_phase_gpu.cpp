@@ -42,8 +42,8 @@ std::string valuePhaseKernelSource() {
 }
 
 Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
-                              std::span<const DevicePtr> tables,
-                              std::vector<uint32_t> &assignment, bool float32) {
+                              std::span<const DevicePtr> tables, std::vector<uint32_t> &assignment,
+                              bool float32) {
     if (assignment.size() != program.domainSizes.size())
         return error("internal error: the assignment has " + std::to_string(assignment.size()) +
                      " entries for " + std::to_string(program.domainSizes.size()) + " variables");
@@ -52,8 +52,8 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
         return plan.error();
     // The kernel for the tables' entries: int64 costs, floats, or doubles.
     auto f = valuePhaseFunction(d, program.semiring == Semiring::MinSumInt64 ? "zb_value_phase_i64"
-                                   : float32                                ? "zb_value_phase_f32"
-                                                                            : "zb_value_phase");
+                                   : float32                                 ? "zb_value_phase_f32"
+                                                                             : "zb_value_phase");
     if (!f)
         return f.error();
     auto planBuf = uploadArray(d, *plan);
@@ -91,8 +91,8 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
                            const std::vector<uint8_t> &pinned, uint32_t cases) {
     const size_t n = program.domainSizes.size();
     if (assignments.size() != n * cases || pinned.size() != n * cases)
-        return error("internal error: " + std::to_string(cases) + " cases of " +
-                     std::to_string(n) + " variables, but " + std::to_string(assignments.size()) +
+        return error("internal error: " + std::to_string(cases) + " cases of " + std::to_string(n) +
+                     " variables, but " + std::to_string(assignments.size()) +
                      " assignment entries");
     if (cases == 0)
         return Ok{};

@@ -38,9 +38,9 @@ Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program,
             stride *= program.domainSizes[vars[k]];
         }
         for (size_t k = 0; k < vars.size(); ++k)
-            rec.insert(rec.end(), {vars[k], program.domainSizes[vars[k]],
-                                   static_cast<uint32_t>(strides[k]),
-                                   static_cast<uint32_t>(strides[k] >> 32)});
+            rec.insert(rec.end(),
+                       {vars[k], program.domainSizes[vars[k]], static_cast<uint32_t>(strides[k]),
+                        static_cast<uint32_t>(strides[k] >> 32)});
         rec.push_back(static_cast<uint32_t>(op.inputs.size()));
         int64_t depth = 0;
         std::vector<uint32_t> reads;

@@ -36,7 +36,8 @@ struct ValuePhaseShape {
 };
 ValuePhaseShape valuePhaseShape(const std::vector<uint32_t> &plan);
 
-// The block the kernel runs as for a plan of this shape: a warp per op of the widest depth, 1 to 32.
+// The block the kernel runs as for a plan of this shape: a warp per op of the widest depth, 1
+// to 32.
 inline uint32_t valuePhaseThreads(ValuePhaseShape s) {
     return 32 * std::clamp<uint32_t>(s.widest, 1, 32);
 }

@@ -107,24 +107,24 @@ double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>
     double optimum = -1;
     long long costOptimum = -1;
     emu::runBlock(cuda::valuePhaseThreads(cuda::valuePhaseShape(*plan)), [&](unsigned t) {
-            threadIdx.x = t;
-            const int minimize = cuda::valuePhaseMinimizes(p.semiring);
-            const int product = cuda::valuePhaseMultiplies(p.semiring);
-            switch (entries) {
-            case Entries::Float:
-                zb_value_phase_f32(plan->data(), floatTables.data(), assignment.data(), &optimum,
-                                   minimize, product);
-                break;
-            case Entries::Int64:
-                zb_value_phase_i64(plan->data(), costTables.data(), assignment.data(),
-                                   &costOptimum, minimize, product);
-                break;
-            case Entries::Double:
-                zb_value_phase(plan->data(), tables.data(), assignment.data(), &optimum, minimize,
-                               product);
-                break;
-            }
-        });
+        threadIdx.x = t;
+        const int minimize = cuda::valuePhaseMinimizes(p.semiring);
+        const int product = cuda::valuePhaseMultiplies(p.semiring);
+        switch (entries) {
+        case Entries::Float:
+            zb_value_phase_f32(plan->data(), floatTables.data(), assignment.data(), &optimum,
+                               minimize, product);
+            break;
+        case Entries::Int64:
+            zb_value_phase_i64(plan->data(), costTables.data(), assignment.data(), &costOptimum,
+                               minimize, product);
+            break;
+        case Entries::Double:
+            zb_value_phase(plan->data(), tables.data(), assignment.data(), &optimum, minimize,
+                           product);
+            break;
+        }
+    });
     return entries == Entries::Int64 ? int64Word(costOptimum) : optimum;
 }
 
@@ -154,13 +154,13 @@ void runEmulatedCases(const TensorProgram &p, const std::vector<std::vector<doub
     std::vector<double> optima(cases);
     for (uint32_t b = 0; b < cases; ++b) {
         emu::runBlock(threads, [&](unsigned t) {
-                threadIdx.x = t;
-                blockIdx.x = b;
-                zb_value_phase_cases(plans.data(), planAt.data(), tables.data(), assignments.data(),
-                                     static_cast<unsigned>(n), optima.data(),
-                                     cuda::valuePhaseMinimizes(p.semiring),
-                                     cuda::valuePhaseMultiplies(p.semiring));
-            });
+            threadIdx.x = t;
+            blockIdx.x = b;
+            zb_value_phase_cases(plans.data(), planAt.data(), tables.data(), assignments.data(),
+                                 static_cast<unsigned>(n), optima.data(),
+                                 cuda::valuePhaseMinimizes(p.semiring),
+                                 cuda::valuePhaseMultiplies(p.semiring));
+        });
     }
 }
 
@@ -474,7 +474,8 @@ TEST_CASE("the VALUE phase decodes a path one op per depth", "[value][emulated][
         pinned[20] = 1;
         plan = cuda::buildValuePhasePlan(*p, &pinned);
         REQUIRE(plan.ok());
-        CHECK((cuda::valuePhaseShape(*plan).depths == 20 && cuda::valuePhaseShape(*plan).widest == 2));
+        CHECK((cuda::valuePhaseShape(*plan).depths == 20 &&
+               cuda::valuePhaseShape(*plan).widest == 2));
         checkEveryEntries(rng, *p, pinned);
     }
 }
