@@ -42,8 +42,8 @@ std::string valuePhaseKernelSource() {
 }
 
 Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
-                              std::span<const DevicePtr> tables,
-                              std::vector<uint32_t> &assignment, bool float32) {
+                              std::span<const DevicePtr> tables, std::vector<uint32_t> &assignment,
+                              bool float32) {
     if (assignment.size() != program.domainSizes.size())
         return error("internal error: the assignment has " + std::to_string(assignment.size()) +
                      " entries for " + std::to_string(program.domainSizes.size()) + " variables");
@@ -52,8 +52,8 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
         return plan.error();
     // The kernel for the tables' entries: int64 costs, floats, or doubles.
     auto f = valuePhaseFunction(d, program.semiring == Semiring::MinSumInt64 ? "zb_value_phase_i64"
-                                   : float32                                ? "zb_value_phase_f32"
-                                                                            : "zb_value_phase");
+                                   : float32                                 ? "zb_value_phase_f32"
+                                                                             : "zb_value_phase");
     if (!f)
         return f.error();
     auto planBuf = uploadArray(d, *plan);
@@ -73,7 +73,7 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
     int minimize = valuePhaseMinimizes(program.semiring);
     int product = valuePhaseMultiplies(program.semiring);
     void *args[] = {&planPtr, &tablesPtr, &assignPtr, &optimumPtr, &minimize, &product};
-    if (Status s = d.launch(*f, {1, 32, 0}, args); !s)
+    if (Status s = d.launch(*f, {1, valuePhaseThreads(valuePhaseShape(*plan)), 0}, args); !s)
         return s.error();
     if (!assignment.empty())
         if (Status s =
@@ -91,8 +91,8 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
                            const std::vector<uint8_t> &pinned, uint32_t cases) {
     const size_t n = program.domainSizes.size();
     if (assignments.size() != n * cases || pinned.size() != n * cases)
-        return error("internal error: " + std::to_string(cases) + " cases of " +
-                     std::to_string(n) + " variables, but " + std::to_string(assignments.size()) +
+        return error("internal error: " + std::to_string(cases) + " cases of " + std::to_string(n) +
+                     " variables, but " + std::to_string(assignments.size()) +
                      " assignment entries");
     if (cases == 0)
         return Ok{};
@@ -100,11 +100,13 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
     std::vector<uint32_t> plans;
     std::vector<uint64_t> planAt;
     std::vector<uint8_t> casePinned(n);
+    uint32_t threads = 32; // the widest case's block
     for (uint32_t b = 0; b < cases; ++b) {
         std::copy_n(pinned.begin() + b * n, n, casePinned.begin());
         auto plan = buildValuePhasePlan(program, &casePinned);
         if (!plan)
             return plan.error();
+        threads = std::max(threads, valuePhaseThreads(valuePhaseShape(*plan)));
         planAt.push_back(plans.size());
         plans.insert(plans.end(), plan->begin(), plan->end());
     }
@@ -133,7 +135,7 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
     int product = valuePhaseMultiplies(program.semiring);
     void *args[] = {&planPtr, &atPtr,     &tablesPtr, &assignPtr,
                     &vars,    &optimaPtr, &minimize,  &product};
-    if (Status s = d.launch(*f, {cases, 32, 0}, args); !s)
+    if (Status s = d.launch(*f, {cases, threads, 0}, args); !s)
         return s.error();
     if (n == 0)
         return Ok{};

@@ -1,7 +1,8 @@
-// The VALUE phase where the tables are: one warp decodes the optimal assignment from the device
-// tables (value_phase_plan.h, value_phase_kernel.inc), so an in-core run downloads the assignment
-// and the optimum (a few bytes per variable), never a table. The seeds decode on the host after
-// copying every table back; at 10^8 entries that copy, into pageable memory, was most of the run.
+// The VALUE phase where the tables are: one block, a warp per op of equal depth, decodes the
+// optimal assignment from the device tables (value_phase_plan.h, value_phase_kernel.inc), so an
+// in-core run downloads the assignment and the optimum (a few bytes per variable), never a table.
+// The seeds decode on the host after copying every table back; at 10^8 entries that copy, into
+// pageable memory, was most of the run.
 #pragma once
 
 #include "backends/cuda/driver.h"
@@ -25,9 +26,11 @@ Result<double> decodeOnDevice(Device &device, const TensorProgram &program,
                               bool float32 = false);
 
 // The same for `cases` assignments at once (a batched junction tree's, tables of doubles), one
-// warp each: `assignments` holds them one after another (program.domainSizes.size() entries
-// each, evidence and the case variable filled in) and returns them completed; `pinned`, laid
-// out alike, marks the variables each case keeps (recoverAssignment's `pinned`).
+// block each (as wide as the widest case's depth: the cases' blocks run side by side anyway, and a
+// block per case keeps each case's steps at its DAG's height): `assignments` holds them one after
+// another (program.domainSizes.size() entries each, evidence and the case variable filled in) and
+// returns them completed; `pinned`, laid out alike, marks the variables each case keeps
+// (recoverAssignment's `pinned`).
 Status decodeCasesOnDevice(Device &device, const TensorProgram &program,
                            std::span<const DevicePtr> tables, std::vector<uint32_t> &assignments,
                            const std::vector<uint8_t> &pinned, uint32_t cases);

@@ -2,8 +2,13 @@
 // array of 32-bit words, so a single warp on the device can walk it over tables that never leave
 // the device (value_phase_kernel.inc). Host-only: built and tested everywhere.
 //
-// Layout: nResults, result table ids; nOps; then per reducing op (Marginalize, EliminateBucket),
-// last op first:
+// The ops form a DAG (in bucket elimination, the bucket tree): an op reads only the variables
+// that ops later in the program eliminate, so ops of equal depth are independent and a block's
+// warps decode them at the same time; the sequential steps are the DAG's height, not the ops.
+//
+// Layout: nResults, result table ids; nOps; nDepths; per depth its op count; per op, depth by
+// depth, the offset in the plan of its record; then per reducing op (Marginalize,
+// EliminateBucket), last op first, its record:
 //   nVars, per eliminated variable (variable, domain, stride low, stride high) — the stride of its
 //          digit in the joint index, the last variable fastest as the host's odometer counts;
 //   nInputs, per input (table id, scope length, per scope variable (variable, domain)), where an
@@ -12,6 +17,7 @@
 
 #include "ir/tensor_program.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -22,6 +28,19 @@ namespace zbddc::cuda {
 // recoverAssignment's `pinned` (a junction tree's observed variables, per case).
 Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program,
                                                   const std::vector<uint8_t> *pinned = nullptr);
+
+// The plan's shape: its ops and its depths (the DAG's height, the kernel's sequential steps), and
+// the most ops of one depth (the warps worth launching, at most 32 of them).
+struct ValuePhaseShape {
+    uint32_t ops = 0, depths = 0, widest = 0;
+};
+ValuePhaseShape valuePhaseShape(const std::vector<uint32_t> &plan);
+
+// The block the kernel runs as for a plan of this shape: a warp per op of the widest depth, 1
+// to 32.
+inline uint32_t valuePhaseThreads(ValuePhaseShape s) {
+    return 32 * std::clamp<uint32_t>(s.widest, 1, 32);
+}
 
 // The kernel's semiring arguments: whether ⊕ minimises, whether ⊗ multiplies.
 inline int valuePhaseMinimizes(Semiring s) {

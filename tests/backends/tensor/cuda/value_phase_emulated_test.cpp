@@ -21,6 +21,7 @@
 
 #include <barrier>
 #include <cstring>
+#include <memory>
 #include <thread>
 
 namespace emu {
@@ -28,23 +29,42 @@ struct Dim {
     unsigned x = 0;
 };
 thread_local Dim threadIdx, blockIdx;
-std::barrier<> *warp = nullptr;
-unsigned long long slots[32];
+Dim blockDim;
+std::unique_ptr<std::barrier<>> warps[32], block;
+unsigned long long slots[1024];
 
-// __shfl_xor_sync for the lanes of `warp`: every lane posts its value, then reads its partner's.
+// __shfl_xor_sync for the lanes of one warp: every lane posts its value, then reads its partner's.
+// Each warp meets at its own barrier, so warps decoding different ops never wait on each other.
 template <class T> T shuffleXor(T v, unsigned mask) {
     static_assert(sizeof(T) == 8);
+    std::barrier<> &warp = *warps[threadIdx.x / 32];
     std::memcpy(&slots[threadIdx.x], &v, 8);
-    warp->arrive_and_wait();
+    warp.arrive_and_wait();
     T out;
     std::memcpy(&out, &slots[threadIdx.x ^ mask], 8);
-    warp->arrive_and_wait();
+    warp.arrive_and_wait();
     return out;
 }
+
+// A block of `threads` (whole warps) running `thread(t)` together.
+template <class Thread> void runBlock(unsigned threads, Thread thread) {
+    blockDim.x = threads;
+    for (unsigned w = 0; w < threads / 32; ++w)
+        warps[w] = std::make_unique<std::barrier<>>(32);
+    block = std::make_unique<std::barrier<>>(threads);
+    std::vector<std::thread> all;
+    for (unsigned t = 0; t < threads; ++t)
+        all.emplace_back([&, t] { thread(t); });
+    for (auto &t : all)
+        t.join();
+}
 } // namespace emu
+using emu::blockDim;
 using emu::blockIdx;
 using emu::threadIdx;
 
+#define __syncthreads() emu::block->arrive_and_wait()
+#define __launch_bounds__(threads)
 #define __global__
 #define __device__
 #define __forceinline__ inline
@@ -63,9 +83,11 @@ enum class Entries { Double, Float, Int64 };
 
 // The kernel on 32 emulated lanes over every table's complete values; the optimum as the 8-byte
 // entry it is (a double, or an int64 cost's word).
+// `pinned` (optional) as buildValuePhasePlan's.
 double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>> &computed,
-                   std::vector<uint32_t> &assignment, Entries entries = Entries::Double) {
-    auto plan = cuda::buildValuePhasePlan(p);
+                   std::vector<uint32_t> &assignment, Entries entries = Entries::Double,
+                   const std::vector<uint8_t> *pinned = nullptr) {
+    auto plan = cuda::buildValuePhasePlan(p, pinned);
     REQUIRE(plan.ok());
     std::vector<std::vector<double>> values(p.tables.size());
     std::vector<std::vector<float>> narrow(p.tables.size());
@@ -84,31 +106,25 @@ double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>
     }
     double optimum = -1;
     long long costOptimum = -1;
-    std::barrier<> barrier(32);
-    emu::warp = &barrier;
-    std::vector<std::thread> lanes;
-    for (unsigned lane = 0; lane < 32; ++lane)
-        lanes.emplace_back([&, lane] {
-            threadIdx.x = lane;
-            const int minimize = cuda::valuePhaseMinimizes(p.semiring);
-            const int product = cuda::valuePhaseMultiplies(p.semiring);
-            switch (entries) {
-            case Entries::Float:
-                zb_value_phase_f32(plan->data(), floatTables.data(), assignment.data(), &optimum,
-                                   minimize, product);
-                break;
-            case Entries::Int64:
-                zb_value_phase_i64(plan->data(), costTables.data(), assignment.data(),
-                                   &costOptimum, minimize, product);
-                break;
-            case Entries::Double:
-                zb_value_phase(plan->data(), tables.data(), assignment.data(), &optimum, minimize,
-                               product);
-                break;
-            }
-        });
-    for (auto &l : lanes)
-        l.join();
+    emu::runBlock(cuda::valuePhaseThreads(cuda::valuePhaseShape(*plan)), [&](unsigned t) {
+        threadIdx.x = t;
+        const int minimize = cuda::valuePhaseMinimizes(p.semiring);
+        const int product = cuda::valuePhaseMultiplies(p.semiring);
+        switch (entries) {
+        case Entries::Float:
+            zb_value_phase_f32(plan->data(), floatTables.data(), assignment.data(), &optimum,
+                               minimize, product);
+            break;
+        case Entries::Int64:
+            zb_value_phase_i64(plan->data(), costTables.data(), assignment.data(), &costOptimum,
+                               minimize, product);
+            break;
+        case Entries::Double:
+            zb_value_phase(plan->data(), tables.data(), assignment.data(), &optimum, minimize,
+                           product);
+            break;
+        }
+    });
     return entries == Entries::Int64 ? int64Word(costOptimum) : optimum;
 }
 
@@ -120,10 +136,12 @@ void runEmulatedCases(const TensorProgram &p, const std::vector<std::vector<doub
     const size_t n = p.domainSizes.size();
     std::vector<uint32_t> plans;
     std::vector<unsigned long long> planAt;
+    unsigned threads = 32;
     for (uint32_t b = 0; b < cases; ++b) {
         const std::vector<uint8_t> mine(pinned.begin() + b * n, pinned.begin() + (b + 1) * n);
         auto plan = cuda::buildValuePhasePlan(p, &mine);
         REQUIRE(plan.ok());
+        threads = std::max(threads, cuda::valuePhaseThreads(cuda::valuePhaseShape(*plan)));
         planAt.push_back(plans.size());
         plans.insert(plans.end(), plan->begin(), plan->end());
     }
@@ -135,20 +153,14 @@ void runEmulatedCases(const TensorProgram &p, const std::vector<std::vector<doub
     }
     std::vector<double> optima(cases);
     for (uint32_t b = 0; b < cases; ++b) {
-        std::barrier<> barrier(32);
-        emu::warp = &barrier;
-        std::vector<std::thread> lanes;
-        for (unsigned lane = 0; lane < 32; ++lane)
-            lanes.emplace_back([&, lane] {
-                threadIdx.x = lane;
-                blockIdx.x = b;
-                zb_value_phase_cases(plans.data(), planAt.data(), tables.data(), assignments.data(),
-                                     static_cast<unsigned>(n), optima.data(),
-                                     cuda::valuePhaseMinimizes(p.semiring),
-                                     cuda::valuePhaseMultiplies(p.semiring));
-            });
-        for (auto &l : lanes)
-            l.join();
+        emu::runBlock(threads, [&](unsigned t) {
+            threadIdx.x = t;
+            blockIdx.x = b;
+            zb_value_phase_cases(plans.data(), planAt.data(), tables.data(), assignments.data(),
+                                 static_cast<unsigned>(n), optima.data(),
+                                 cuda::valuePhaseMinimizes(p.semiring),
+                                 cuda::valuePhaseMultiplies(p.semiring));
+        });
     }
 }
 
@@ -345,15 +357,141 @@ TEST_CASE("the VALUE phase plan lists reducing ops last first, eliminated variab
     const std::vector<uint32_t> expected{
         1, 2,                            // one result: table 2
         2,                               // two reducing ops
+        2, 1, 1,                         // two depths, one op each
+        8, 18,                           // their records' offsets
         1, 0, 2, 1, 0,                   // op 1 eliminates x0 (domain 2, stride 1)
         1, 1, 1, 0x80000000u, 2,         //   one input: g(x0), x0 marked
         1, 1, 3, 1, 0,                   // op 0 eliminates x1 (domain 3, stride 1)
         1, 0, 2, 0, 2, 0x80000000u, 3};  //   one input: f(x0, x1), x1 marked
     // clang-format on
     CHECK(*plan == expected);
+    const cuda::ValuePhaseShape shape = cuda::valuePhaseShape(*plan);
+    CHECK((shape.ops == 2 && shape.depths == 2 && shape.widest == 1));
     auto computed = interpretTensorProgram(p);
     REQUIRE(computed.ok());
     std::vector<uint32_t> a{0, 0};
     CHECK(runEmulated(p, *computed, a) == 0); // f's least entry: x0 = 1, x1 = 1
     CHECK(a == std::vector<uint32_t>{1, 1});
+}
+
+namespace {
+
+// Binary functions of small costs (ties abound) over the given pairs of variables.
+CostNetwork pairsNetwork(std::mt19937 &rng, uint32_t n,
+                         const std::vector<std::pair<uint32_t, uint32_t>> &pairs) {
+    CostNetwork net;
+    for (uint32_t v = 0; v < n; ++v)
+        net.domainSizes.push_back(2 + rng() % 2);
+    for (auto [a, b] : pairs) {
+        CostFunction f;
+        f.scope = {a, b};
+        for (uint32_t k = 0; k < net.domainSizes[a] * net.domainSizes[b]; ++k)
+            f.costs.push_back(rng() % 3);
+        net.functions.push_back(std::move(f));
+    }
+    return net;
+}
+
+// The kernel over `p` with `pinned` (random values) equals recoverAssignment, in every table type.
+void checkEveryEntries(std::mt19937 &rng, const TensorProgram &program,
+                       const std::vector<uint8_t> &pinned) {
+    for (Entries e : {Entries::Double, Entries::Float, Entries::Int64}) {
+        TensorProgram p = program;
+        if (e == Entries::Int64)
+            testing::widenToInt64(p);
+        auto computed = interpretTensorProgram(p);
+        REQUIRE(computed.ok());
+        std::vector<uint32_t> host(p.domainSizes.size(), 0);
+        for (size_t v = 0; v < host.size(); ++v)
+            if (pinned[v])
+                host[v] = rng() % p.domainSizes[v];
+        std::vector<uint32_t> device = host;
+        recoverAssignment(p, *computed, host, &pinned);
+        runEmulated(p, *computed, device, e, &pinned);
+        INFO("entries " << static_cast<int>(e));
+        CHECK(device == host);
+    }
+}
+
+} // namespace
+
+TEST_CASE("the VALUE phase decodes a star's leaves side by side, more of them than warps",
+          "[value][emulated][depth]") {
+    // Leaves 1..70 around x0, each eliminated first: x0's op at depth 0, then all 70 leaves at
+    // depth 1, shared by 32 warps (warp w takes leaves w, w + 32, w + 64).
+    std::mt19937 rng(23);
+    const uint32_t n = 71;
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    std::vector<uint32_t> order;
+    for (uint32_t v = 1; v < n; ++v)
+        pairs.push_back({0, v}), order.push_back(v);
+    order.push_back(0);
+    for (int trial = 0; trial < 4; ++trial) {
+        const CostNetwork net = pairsNetwork(rng, n, pairs);
+        auto p = buildBucketProgram(net, order, {trial % 2 == 0, {}});
+        REQUIRE(p.ok());
+        std::vector<uint8_t> pinned(n, 0);
+        auto plan = cuda::buildValuePhasePlan(*p, &pinned);
+        REQUIRE(plan.ok());
+        const cuda::ValuePhaseShape shape = cuda::valuePhaseShape(*plan);
+        CHECK((shape.ops == n && shape.depths == 2 && shape.widest == n - 1));
+        CHECK(cuda::valuePhaseThreads(shape) == 1024);
+        checkEveryEntries(rng, *p, pinned);
+        // Pinning some leaves leaves their ops out; pinning x0 puts every leaf at depth 0.
+        for (uint32_t v = 1; v < n; v += 3)
+            pinned[v] = 1;
+        checkEveryEntries(rng, *p, pinned);
+        pinned[0] = 1;
+        plan = cuda::buildValuePhasePlan(*p, &pinned);
+        REQUIRE(plan.ok());
+        CHECK(cuda::valuePhaseShape(*plan).depths == 1);
+        checkEveryEntries(rng, *p, pinned);
+    }
+}
+
+TEST_CASE("the VALUE phase decodes a path one op per depth", "[value][emulated][depth]") {
+    // x0 - x1 - ... - x39 eliminated from x0 on: x_i's op reads x_{i+1}, so 40 depths of one op.
+    std::mt19937 rng(29);
+    const uint32_t n = 40;
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    std::vector<uint32_t> order;
+    for (uint32_t v = 0; v < n; ++v) {
+        if (v + 1 < n)
+            pairs.push_back({v, v + 1});
+        order.push_back(v);
+    }
+    for (int trial = 0; trial < 4; ++trial) {
+        const CostNetwork net = pairsNetwork(rng, n, pairs);
+        auto p = buildBucketProgram(net, order, {trial % 2 == 0, {}});
+        REQUIRE(p.ok());
+        std::vector<uint8_t> pinned(n, 0);
+        auto plan = cuda::buildValuePhasePlan(*p, &pinned);
+        REQUIRE(plan.ok());
+        const cuda::ValuePhaseShape shape = cuda::valuePhaseShape(*plan);
+        CHECK((shape.ops == n && shape.depths == n && shape.widest == 1));
+        checkEveryEntries(rng, *p, pinned);
+        // A pinned x20 cuts the path in two, decoded side by side.
+        pinned[20] = 1;
+        plan = cuda::buildValuePhasePlan(*p, &pinned);
+        REQUIRE(plan.ok());
+        CHECK((cuda::valuePhaseShape(*plan).depths == 20 &&
+               cuda::valuePhaseShape(*plan).widest == 2));
+        checkEveryEntries(rng, *p, pinned);
+    }
+}
+
+TEST_CASE("the VALUE phase decodes random programs with pinned variables in every table type",
+          "[value][emulated][depth]") {
+    std::mt19937 rng(31);
+    for (int trial = 0; trial < 30; ++trial) {
+        const CostNetwork net =
+            testing::randomConnectedNetwork(rng, 4 + rng() % 30, 3 + rng() % 40, 3, 3, 4, false);
+        auto p = buildBucketProgram(net, minFillOrder(net), {trial % 2 == 0, {}});
+        REQUIRE(p.ok());
+        std::vector<uint8_t> pinned(net.numVariables(), 0);
+        for (auto &b : pinned)
+            b = rng() % 5 == 0;
+        INFO("trial " << trial << "\n" << p->dump());
+        checkEveryEntries(rng, *p, pinned);
+    }
 }
