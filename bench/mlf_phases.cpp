@@ -8,6 +8,7 @@
 //
 //   mlf_phases [--cases N] NET.bif...
 #include "backends/cuda/cuda_model.h"
+#include "bench/circuit_cases.h"
 #include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/frontends/bn/bayes_net.h"
 #include "compiler/passes/pipeline.h"
@@ -20,7 +21,6 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <unordered_map>
 
 using namespace zbddc;
 using namespace zbddc::cuda;
@@ -28,22 +28,6 @@ using namespace zbddc::cuda;
 namespace {
 
 constexpr int kReps = 10;
-
-// The cases as the circuit's input vectors (its variables matched to the network's by name).
-std::vector<Evidence> casesFor(const Circuit &circuit, const BayesNet &net, size_t count) {
-    std::unordered_map<std::string, size_t> at;
-    for (size_t v = 0; v < net.variables.size(); ++v)
-        at[net.variables[v].name] = v;
-    std::vector<Evidence> out;
-    for (const Evidence &e : sampleEvidence(net, count, 0.2, 1)) {
-        Evidence c = noEvidence(circuit.variables);
-        for (size_t v = 0; v < circuit.variables.size(); ++v)
-            if (auto it = at.find(circuit.variables[v].name); it != at.end())
-                c.states[v] = e.states[it->second];
-        out.push_back(std::move(c));
-    }
-    return out;
-}
 
 // The largest relative difference of the model's outputs from the reference on `count` vectors.
 double checkAgainstReference(CudaModel &m, const Circuit &c, std::span<const double> xs,
@@ -131,7 +115,8 @@ int main(int argc, char **argv) {
             continue;
         }
         const Circuit &c = *circuit;
-        const std::vector<Evidence> cases = casesFor(c, *net, count);
+        const std::vector<Evidence> cases =
+            bench::casesForCircuit(sampleEvidence(*net, count, 0.2, 1), *net, c);
         const ModelInterface face = interfaceOf(c);
         std::vector<double> xs;
         for (const Evidence &e : cases) {

@@ -6,6 +6,7 @@
 // 20% observed), after one warm-up case per device.
 //
 //   single_case [--cases K] [--devices cpu,cuda] NET.bif...
+#include "bench/circuit_cases.h"
 #include "compiler/frontends/bn/bayes_net.h"
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/moral_graph.h"
@@ -22,7 +23,6 @@
 #include <filesystem>
 #include <functional>
 #include <sstream>
-#include <unordered_map>
 
 using namespace zbddc;
 
@@ -51,23 +51,6 @@ double medianMicros(size_t cases, const std::function<bool(size_t)> &answer) {
     return us[us.size() / 2];
 }
 
-// The network's sampled cases in the circuit's variable order (matched by name).
-std::vector<Evidence> forCircuit(const std::vector<Evidence> &cases, const BayesNet &net,
-                                 const Circuit &circuit) {
-    std::unordered_map<std::string, size_t> at;
-    for (size_t v = 0; v < net.variables.size(); ++v)
-        at[net.variables[v].name] = v;
-    std::vector<Evidence> out;
-    for (const Evidence &e : cases) {
-        Evidence c = noEvidence(circuit.variables);
-        for (size_t v = 0; v < circuit.variables.size(); ++v)
-            if (auto it = at.find(circuit.variables[v].name); it != at.end())
-                c.states[v] = e.states[it->second];
-        out.push_back(std::move(c));
-    }
-    return out;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -94,7 +77,7 @@ int main(int argc, char **argv) {
             continue;
         }
         const std::vector<Evidence> cases = sampleEvidence(*net, count, 0.2, 1);
-        const std::vector<Evidence> circuitCases = forCircuit(cases, *net, *circuit);
+        const std::vector<Evidence> circuitCases = bench::casesForCircuit(cases, *net, *circuit);
         auto tree = buildJunctionTree(*net, searchOrder(moralGraph(*net)).order);
         for (const std::string &device : devices) {
             DeviceOptions o;

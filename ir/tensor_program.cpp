@@ -69,6 +69,31 @@ std::vector<uint32_t> residualPairVariables(const TensorProgram &p, const Tensor
     return inner;
 }
 
+uint64_t batchedRow(const Table &table, uint32_t batchVariable, uint32_t b,
+                    std::span<const uint32_t> assignment) {
+    uint64_t row = 0;
+    for (size_t i = 0; i < table.scope.size(); ++i)
+        row = row * table.domains[i] +
+              (table.scope[i] == batchVariable ? b : assignment[table.scope[i]]);
+    return row;
+}
+
+void writeEvidenceIndicators(TensorProgram &program, std::span<const uint32_t> evidenceTables,
+                             uint32_t batchVariable, uint32_t b,
+                             std::span<const uint32_t> states) {
+    std::vector<uint32_t> assignment(program.domainSizes.size(), 0);
+    for (uint32_t v = 0; v < evidenceTables.size(); ++v) {
+        if (evidenceTables[v] == UINT32_MAX)
+            continue;
+        Table &t = program.tables[evidenceTables[v]];
+        for (uint32_t x = 0; x < program.domainSizes[v]; ++x) {
+            assignment[v] = x;
+            const bool allowed = v >= states.size() || states[v] == UINT32_MAX || states[v] == x;
+            t.values[batchedRow(t, batchVariable, b, assignment)] = allowed ? 1.0 : 0.0;
+        }
+    }
+}
+
 Status refuseMessageOps(const TensorProgram &program, std::string_view who) {
     for (const TensorOp &op : program.ops)
         if (isMessageOp(op.kind))

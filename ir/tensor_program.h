@@ -108,6 +108,17 @@ std::vector<uint32_t> residualPairVariables(const TensorProgram &program, const 
 // that refuse them.
 Status refuseMessageOps(const TensorProgram &program, std::string_view who);
 
+// Batched programs (a junction tree's, loopy BP's), whose variable `batchVariable` indexes the
+// case. The row of `table` for case b and the other scope variables at `assignment`.
+uint64_t batchedRow(const Table &table, uint32_t batchVariable, uint32_t b,
+                    std::span<const uint32_t> assignment);
+// Writes case b's evidence indicators: for each variable v with an indicator table
+// (evidenceTables[v] != UINT32_MAX), 1 at the values `states` allows (states[v], or every value
+// where states[v] is UINT32_MAX or v is past its end), 0 elsewhere.
+void writeEvidenceIndicators(TensorProgram &program, std::span<const uint32_t> evidenceTables,
+                             uint32_t batchVariable, uint32_t b,
+                             std::span<const uint32_t> states);
+
 // Assigns each op to level 1 + the deepest level among the producers of its inputs.
 void computeLevels(TensorProgram &program);
 

@@ -90,6 +90,14 @@ struct Model::Impl {
         return nullptr;
     }
 
+    // The engine for a backward pass from `output` (one of `outputs`).
+    Result<Engine *> engineForOutput(Semiring s, Numeric n, std::span<const double> x, size_t batch,
+                                     size_t output, size_t outputs) {
+        if (output >= outputs)
+            return error("output " + std::to_string(output) + " out of range");
+        return engineFor(s, n, x, batch);
+    }
+
     // The engine, once `x` is known to hold `batch` input vectors.
     Result<Engine *> engineFor(Semiring s, Numeric n, std::span<const double> x, size_t batch) {
         const uint32_t lanes = lanesFor(batch);
@@ -210,21 +218,17 @@ Result<std::vector<double>> Model::evaluate(Semiring s, Numeric n, std::span<con
 
 Result<std::vector<double>> Model::adjoints(Semiring s, Numeric n, std::span<const double> x,
                                             size_t batch, size_t output) {
-    auto e = impl_->engineFor(s, n, x, batch);
+    auto e = impl_->engineForOutput(s, n, x, batch, output, numOutputs());
     if (!e)
         return e.error();
-    if (output >= numOutputs())
-        return error("output " + std::to_string(output) + " out of range");
     return (*e)->adjoints(x, batch, output);
 }
 
 Result<PassValues> Model::forwardBackward(Semiring s, Numeric n, std::span<const double> x,
                                           size_t batch, size_t output) {
-    auto e = impl_->engineFor(s, n, x, batch);
+    auto e = impl_->engineForOutput(s, n, x, batch, output, numOutputs());
     if (!e)
         return e.error();
-    if (output >= numOutputs())
-        return error("output " + std::to_string(output) + " out of range");
     return (*e)->forwardBackward(x, batch, output);
 }
 

@@ -538,25 +538,11 @@ class Lowering {
 
 uint64_t JunctionTreeProgram::rowOf(uint32_t table, uint32_t b,
                                     const std::vector<uint32_t> &assignment) const {
-    const Table &t = program.tables[table];
-    uint64_t row = 0;
-    for (size_t i = 0; i < t.scope.size(); ++i)
-        row = row * t.domains[i] + (t.scope[i] == batchVariable ? b : assignment[t.scope[i]]);
-    return row;
+    return batchedRow(program.tables[table], batchVariable, b, assignment);
 }
 
 void JunctionTreeProgram::setEvidence(uint32_t b, const std::vector<uint32_t> &states) {
-    std::vector<uint32_t> assignment(states.size(), 0);
-    for (uint32_t v = 0; v < evidenceTable.size(); ++v) {
-        if (evidenceTable[v] == kNoTable)
-            continue;
-        Table &t = program.tables[evidenceTable[v]];
-        for (uint32_t x = 0; x < program.domainSizes[v]; ++x) {
-            assignment[v] = x;
-            t.values[rowOf(evidenceTable[v], b, assignment)] =
-                states[v] == UINT32_MAX || states[v] == x ? 1.0 : 0.0;
-        }
-    }
+    writeEvidenceIndicators(program, evidenceTable, batchVariable, b, states);
 }
 
 std::vector<uint8_t> cptRowsSumToOne(const BayesNet &net) {
