@@ -149,6 +149,13 @@ Result<Semiring> taskSemiring(const Model &m, Task task) {
 
 } // namespace
 
+void addDeviceNote(TaskResult &r, const std::string &note) {
+    if (!r.device.empty() && r.device.back() == ')')
+        r.device.insert(r.device.size() - 1, "; " + note);
+    else
+        r.device += " (" + note + ")";
+}
+
 static bool float32Choice(NumericChoice n) { return n == NumericChoice::Float32 || n == NumericChoice::Log32; }
 
 Result<TaskResult> runTask(Model &m, Task task, const Evidence &ev, const TaskOptions &opt) {
@@ -358,8 +365,8 @@ std::vector<Result<TaskResult>> finishBatch(Model &m, TaskBatch &b, std::span<co
                 group.push_back(k);
         return group;
     };
-    // The first pass's adjoints where it ran backward (an enqueued pass) and `mode` is its
-    // arithmetic: the group's first adjoint pass is already done.
+    // A copy of the first pass's adjoints of the group's cases where it ran backward (an enqueued
+    // MPE pass) and `mode` is its arithmetic: MPE's first decoding round is already done.
     auto firstAdjoints = [&](Numeric mode, const std::vector<size_t> &group) {
         std::vector<double> adj;
         if (mode != b.first || first.adjoints.empty())
@@ -374,19 +381,21 @@ std::vector<Result<TaskResult>> finishBatch(Model &m, TaskBatch &b, std::span<co
             const std::vector<size_t> group = possibleIn(mode);
             if (group.empty())
                 continue;
-            std::vector<double> adj = firstAdjoints(mode, group);
-            if (adj.empty()) {
-                std::vector<double> groupXs;
+            if (mode == b.first && !first.adjoints.empty()) { // the first pass's, read in place
                 for (size_t k : group)
-                    groupXs.insert(groupXs.end(), xs.begin() + k * n, xs.begin() + (k + 1) * n);
-                auto pass = m.adjoints(Semiring::SumProduct, mode, groupXs, group.size(), 0);
-                if (!pass)
-                    return failAll(cases.size(), pass.error());
-                adj = std::move(*pass);
+                    marginalsFromAdjoints(c, mode, std::span(first.adjoints).subspan(k * n, n),
+                                          out[k * outs], cases[valid[k]], answers[k]);
+                continue;
             }
+            std::vector<double> groupXs;
+            for (size_t k : group)
+                groupXs.insert(groupXs.end(), xs.begin() + k * n, xs.begin() + (k + 1) * n);
+            auto adj = m.adjoints(Semiring::SumProduct, mode, groupXs, group.size(), 0);
+            if (!adj)
+                return failAll(cases.size(), adj.error());
             for (size_t j = 0; j < group.size(); ++j) {
                 const size_t k = group[j];
-                marginalsFromAdjoints(c, mode, std::span(adj).subspan(j * n, n), out[k * outs],
+                marginalsFromAdjoints(c, mode, std::span(*adj).subspan(j * n, n), out[k * outs],
                                       cases[valid[k]], answers[k]);
             }
         }

@@ -62,6 +62,9 @@ struct TaskResult {
     double timeMs = 0;
 };
 
+// "cuda X (float64)" + note -> "cuda X (float64; note)": a note on what ran, inside `device`.
+void addDeviceNote(TaskResult &result, const std::string &note);
+
 // `device` in the result names what actually ran, fallbacks included.
 Result<TaskResult> runTask(Model &model, Task task, const Evidence &evidence,
                            const TaskOptions &options = {});

@@ -37,14 +37,6 @@ std::string rejection(const Float32Analysis &an, const ErrorBound &b, Task task,
     return name + "'s error bound " + scientific(worst) + " exceeds " + scientific(kFloat32MaxError);
 }
 
-// "cuda X (float64)" + note -> "cuda X (float64; note)".
-void addNote(TaskResult &r, const std::string &note) {
-    if (!r.device.empty() && r.device.back() == ')')
-        r.device.insert(r.device.size() - 1, "; " + note);
-    else
-        r.device += " (" + note + ")";
-}
-
 } // namespace
 
 std::vector<Result<TaskResult>> runFloat32Tasks(Model &m, Task task, std::span<const Evidence> cases,
@@ -88,7 +80,7 @@ std::vector<Result<TaskResult>> runFloat32Tasks(Model &m, Task task, std::span<c
         for (size_t j = 0; j < which.size(); ++j) {
             if (again[j]) {
                 again[j]->numericNote = why[j] + ", answered in " + fallbackName;
-                addNote(*again[j], again[j]->numericNote);
+                addDeviceNote(*again[j], again[j]->numericNote);
             }
             slots[which[j]] = std::move(again[j]);
         }

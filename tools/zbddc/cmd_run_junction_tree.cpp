@@ -177,8 +177,8 @@ std::optional<int> runNetworkByRoute(const RunOptions &o, std::string &mlfWhy) {
         if (r) {
             r->route = "jt";
             r->routeWhy = choice.why;
-            if (o.device == "auto" && single && r->device.ends_with(")"))
-                r->device.insert(r->device.size() - 1, "; auto: one case");
+            if (o.device == "auto" && single)
+                addDeviceNote(*r, "auto: one case");
         }
     if (!o.json)
         std::cerr << "zbddc: note: route jt: " << choice.why << "\n";
