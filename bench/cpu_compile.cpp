@@ -14,16 +14,17 @@
 // process's maximum RSS so far (cases run in increasing ZBDD size).
 #include "backends/cpu/batched_loop.h"
 #include "backends/cpu/cpu_model.h"
+#include "backends/cpu/dfs_order.h"
 #include "backends/cpu/emit_c.h"
 #include "backends/cpu/shared_object.h"
 #include "bench/child_process.h"
-#include "tools/zbddc/load_model.h"
 #include "compiler/frontends/zdd/zdd_lower.h"
-#include "backends/cpu/dfs_order.h"
+#include "tools/zbddc/load_model.h"
 #include "zbdd_model.h"
 
 #ifdef ZBDDC_HAVE_CUDA_BACKEND
 #include "backends/cuda/cuda_model.h"
+#include "runtime/cuda_circuit.h"
 #endif
 
 #include <dlfcn.h>
@@ -32,13 +33,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <algorithm>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -119,14 +120,15 @@ struct Study {
     size_t o2Max = 100000; // -O2 costs ~20 us/op and grows faster: larger cases would dominate
     size_t opsPerFunction = CpuOptions{}.opsPerFunction;
     std::vector<std::string> compilers{"gcc -O0", "gcc -O1", "clang -O0", "clang -O1"};
-    std::string nvcc;       // empty: no nvcc column
+    std::string nvcc; // empty: no nvcc column
     fs::path work;
     std::map<std::string, bool> gaveUp; // a compiler that timed out is not run on larger cases
     std::ostringstream table, json;
     size_t rows = 0;
 
     void header() {
-        table << "| circuit | ZBDD nodes | ops | stored | zbddc JIT -O0 | zbddc .so -O0 | zbddc JIT -O2 |";
+        table << "| circuit | ZBDD nodes | ops | stored | zbddc JIT -O0 | zbddc .so -O0 | zbddc "
+                 "JIT -O2 |";
         for (const auto &cc : compilers)
             table << " " << cc << " |";
         size_t extra = 0;
@@ -135,21 +137,24 @@ struct Study {
 #ifdef ZBDDC_HAVE_CUDA_BACKEND
         table << " NVRTC (kernels) |", ++extra;
 #endif
-        table << " eval ns/op: JIT -O0 | JIT -O2 | gcc -O1 | data-driven loop: build | ns/op/sample (batch 64) |\n|";
+        table << " eval ns/op: JIT -O0 | JIT -O2 | gcc -O1 | data-driven loop: build | "
+                 "ns/op/sample (batch 64) |\n|";
         for (size_t k = 0; k < 7 + compilers.size() + extra + 5; ++k)
             table << "---|";
         table << "\n";
-        json << "{\"machine_threads\": " << std::thread::hardware_concurrency() << ", \"limit_s\": " << limit
-             << ", \"rows\": [";
+        json << "{\"machine_threads\": " << std::thread::hardware_concurrency()
+             << ", \"limit_s\": " << limit << ", \"rows\": [";
     }
 
     // A child-process compiler's cell; records its JSON fields under `key`.
-    std::string childCell(const std::string &name, const std::string &key, const std::vector<std::string> &argv) {
+    std::string childCell(const std::string &name, const std::string &key,
+                          const std::vector<std::string> &argv) {
         if (gaveUp[name])
             return "skipped";
         const ChildRun r = runChild(argv, limit);
-        json << ", \"" << key << "_s\": " << (r.ok ? r.seconds : -1) << ", \"" << key << "_peak_MiB\": " << r.peakMiB
-             << ", \"" << key << "_timed_out\": " << (r.timedOut ? "true" : "false");
+        json << ", \"" << key << "_s\": " << (r.ok ? r.seconds : -1) << ", \"" << key
+             << "_peak_MiB\": " << r.peakMiB << ", \"" << key
+             << "_timed_out\": " << (r.timedOut ? "true" : "false");
         if (r.missing)
             return "absent";
         if (!r.ok) {
@@ -168,15 +173,17 @@ struct Study {
         options.backward = false;
         options.order = order.order;
         options.opsPerFunction = opsPerFunction;
-        std::fprintf(stderr, "%s (%zu ZBDD nodes): %zu ops, %zu stored\n", k.label.c_str(), k.zddNodes, order.ops,
-                     order.stored);
+        std::fprintf(stderr, "%s (%zu ZBDD nodes): %zu ops, %zu stored\n", k.label.c_str(),
+                     k.zddNodes, order.ops, order.stored);
         std::vector<double> x(c.numInputs());
         std::mt19937 rng(1);
         for (double &v : x)
             v = std::uniform_real_distribution<double>(0.05, 0.6)(rng);
-        json << (rows++ ? "," : "") << "\n  {\"circuit\": \"" << k.label << "\", \"nodes\": " << k.zddNodes
-             << ", \"ops\": " << order.ops << ", \"stored\": " << order.stored;
-        table << "| " << k.label << " | " << k.zddNodes << " | " << order.ops << " | " << order.stored << " |";
+        json << (rows++ ? "," : "") << "\n  {\"circuit\": \"" << k.label
+             << "\", \"nodes\": " << k.zddNodes << ", \"ops\": " << order.ops
+             << ", \"stored\": " << order.stored;
+        table << "| " << k.label << " | " << k.zddNodes << " | " << order.ops << " | "
+              << order.stored << " |";
 
         // zbddc JIT, fast path.
         auto t0 = Clock::now();
@@ -190,7 +197,8 @@ struct Study {
         const double jitNs = nsPerOp([&] { (void)jit->evaluate(x, out, 1); }, order.ops);
         json << ", \"jit_O0_s\": " << jitSeconds << ", \"jit_O0_ir_s\": " << jit->compileTimes().ir
              << ", \"jit_O0_codegen_s\": " << jit->compileTimes().codegen
-             << ", \"jit_O0_eval_ns_per_op\": " << jitNs << ", \"zbddc_peak_MiB\": " << selfPeakMiB();
+             << ", \"jit_O0_eval_ns_per_op\": " << jitNs
+             << ", \"zbddc_peak_MiB\": " << selfPeakMiB();
         table << " " << fmtSeconds(jitSeconds) << " |";
         jit = error("released"); // its code is not needed any more: keep the peak memory down
 
@@ -218,8 +226,13 @@ struct Study {
         auto so = onPath("cc") ? writeSharedObject(c, soOptions, (work / "model.so").string())
                                : Result<SharedObjectReport>(error("cc absent"));
         const double soSeconds = since(t0);
-        json << ", \"so_O0_s\": " << (so ? soSeconds : -1) << ", \"so_link_s\": " << (so ? so->link : -1);
-        table << " " << (so ? fmtSeconds(soSeconds) : onPath("cc") ? "failed" : "cc absent") << " |";
+        json << ", \"so_O0_s\": " << (so ? soSeconds : -1)
+             << ", \"so_link_s\": " << (so ? so->link : -1);
+        table << " "
+              << (so             ? fmtSeconds(soSeconds)
+                  : onPath("cc") ? "failed"
+                                 : "cc absent")
+              << " |";
 
         // zbddc JIT -O2 on the same bounded functions.
         double o2Ns = -1;
@@ -249,15 +262,17 @@ struct Study {
             fs::remove(object);
             std::string key = cc;
             std::replace(key.begin(), key.end(), ' ', '_');
-            const std::string cell =
-                childCell(cc, key, {exe, level, "-fPIC", "-c", source.string(), "-o", object.string()});
+            const std::string cell = childCell(
+                cc, key, {exe, level, "-fPIC", "-c", source.string(), "-o", object.string()});
             table << " " << cell << " |";
             if (cc == "gcc -O1" && fs::exists(object) && cell.find("MiB") != std::string::npos) {
                 auto linked = linkModel({object.string()}, (work / "gcc.so").string());
                 if (linked) {
                     void *lib = dlopen((work / "gcc.so").c_str(), RTLD_NOW | RTLD_LOCAL);
-                    auto eval = reinterpret_cast<int (*)(const double *, double *, size_t)>(dlsym(lib, "zbdd_eval"));
-                    auto setThreads = reinterpret_cast<void (*)(unsigned)>(dlsym(lib, "zbdd_set_threads"));
+                    auto eval = reinterpret_cast<int (*)(const double *, double *, size_t)>(
+                        dlsym(lib, "zbdd_eval"));
+                    auto setThreads =
+                        reinterpret_cast<void (*)(unsigned)>(dlsym(lib, "zbdd_set_threads"));
                     setThreads(1);
                     gccO1Ns = nsPerOp([&] { eval(x.data(), out.data(), 1); }, order.ops);
                     dlclose(lib);
@@ -277,33 +292,36 @@ struct Study {
     // The CUDA backend's kernels (backends/cuda, --emit=cu): the circuit reaches them as flat
     // arrays, so their source depends only on the op-type catalogue, not on the circuit's size.
     // nvcc -ptx on that source in a child; NVRTC in process, cache off. The source's own cost
-    // (device plan + text) is part of the NVRTC figure and given apart in the JSON.
+    // (schedule, device plan and text) is part of the NVRTC figure and given apart in the JSON.
     void gpuColumns([[maybe_unused]] const Circuit &c) {
 #ifdef ZBDDC_HAVE_CUDA_BACKEND
         cuda::CudaOptions o;
         o.backward = false;
         o.nvrtc.useCache = false;
         auto t0 = Clock::now();
-        auto source = cuda::emitCudaSource(c, o);
+        auto source = emitCircuitCuda(c, o, false);
         const double sourceSeconds = since(t0);
         if (!source) {
             table << (nvcc.empty() ? "" : " failed |") << " failed |";
             return;
         }
-        json << ", \"cuda_source_s\": " << sourceSeconds << ", \"cuda_source_bytes\": " << source->size();
+        json << ", \"cuda_source_s\": " << sourceSeconds
+             << ", \"cuda_source_bytes\": " << source->size();
         if (!nvcc.empty()) {
             const fs::path cu = work / "model.cu";
             std::ofstream(cu) << *source;
-            table << " " << childCell("nvcc", "nvcc",
-                                      {nvcc, "-ptx", "-arch=" + o.nvrtc.arch, cu.string(), "-o",
-                                       (work / "model.ptx").string()})
+            table << " "
+                  << childCell("nvcc", "nvcc",
+                               {nvcc, "-ptx", "-arch=" + o.nvrtc.arch, cu.string(), "-o",
+                                (work / "model.ptx").string()})
                   << " |";
         }
         t0 = Clock::now();
         auto ptx = cuda::compileToPtx(*source, "model.cu", o.nvrtc);
         const double nvrtcSeconds = since(t0);
         json << ", \"nvrtc_s\": " << (ptx ? nvrtcSeconds : -1);
-        table << " " << (ptx ? fmtSeconds(sourceSeconds + nvrtcSeconds) : std::string("failed")) << " |";
+        table << " " << (ptx ? fmtSeconds(sourceSeconds + nvrtcSeconds) : std::string("failed"))
+              << " |";
 #else
         if (!nvcc.empty())
             table << " no CUDA backend |";
@@ -350,9 +368,12 @@ int main(int argc, char **argv) {
         } else if (flag == "--markdown") {
             markdownPath = value;
         } else {
-            std::fprintf(stderr, "usage: %s [--sizes N,N,...|none] [--networks A.bif,...] [--limit S] "
-                                 "[--compilers LIST|none] [--nvcc PATH|none] [--o2-max NODES] [--ops-per-function N] [--json F] "
-                                 "[--markdown F]\n", argv[0]);
+            std::fprintf(stderr,
+                         "usage: %s [--sizes N,N,...|none] [--networks A.bif,...] [--limit S] "
+                         "[--compilers LIST|none] [--nvcc PATH|none] [--o2-max NODES] "
+                         "[--ops-per-function N] [--json F] "
+                         "[--markdown F]\n",
+                         argv[0]);
             return 2;
         }
     }
@@ -365,16 +386,19 @@ int main(int argc, char **argv) {
             return 1;
         }
         const size_t nodes = zdd->nodes.size();
-        cases.push_back({nodes, [path, zdd = std::make_shared<ZddModel>(std::move(*zdd))] {
-                             return Case{fs::path(path).stem().string(), zdd->nodes.size(), lowerZdd(*zdd)};
-                         }});
+        cases.push_back(
+            {nodes, [path, zdd = std::make_shared<ZddModel>(std::move(*zdd))] {
+                 return Case{fs::path(path).stem().string(), zdd->nodes.size(), lowerZdd(*zdd)};
+             }});
     }
     for (size_t n : sizes)
-        cases.push_back({n, [n] {
-                             return Case{syntheticLabel(n), n,
-                                         syntheticZbdd(n, std::max<size_t>(50, n / 50), 1234 + uint32_t(n))};
-                         }});
-    std::stable_sort(cases.begin(), cases.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+        cases.push_back(
+            {n, [n] {
+                 return Case{syntheticLabel(n), n,
+                             syntheticZbdd(n, std::max<size_t>(50, n / 50), 1234 + uint32_t(n))};
+             }});
+    std::stable_sort(cases.begin(), cases.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
 
     study.work = fs::temp_directory_path() / ("zbddc-study-" + std::to_string(getpid()));
     fs::create_directories(study.work);

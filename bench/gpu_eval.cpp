@@ -9,6 +9,8 @@
 #include "bench/harness.h"
 #include "compiler/passes/pipeline.h"
 #include "ir/interpret.h"
+#include "ir/levels.h"
+#include "runtime/cuda_circuit.h"
 #include "tests/support/random_circuits.h"
 
 #include <chrono>
@@ -75,7 +77,8 @@ double checkOutputs(CudaModel &m, const Circuit &c, size_t count, bool log) {
     return worst;
 }
 
-// Writes the circuit's plan (every value in its own slot), 4 input vectors and the reference
+// Writes the circuit as levelled ops (every value in its own slot: x[i] in slot i, constants
+// after them, then the ops in (ASAP level, kind) order), 4 input vectors and the reference
 // evaluator's outputs for them, for the PyTorch peer (bench/peers/torch_levels.py), into
 // $ZBDDC_PEER_DIR/<name>/ when that variable is set.
 void exportForPeer(const Circuit &c, const std::string &name) {
@@ -84,34 +87,59 @@ void exportForPeer(const Circuit &c, const std::string &name) {
         return;
     const std::filesystem::path dir = std::filesystem::path(root) / name;
     std::filesystem::create_directories(dir);
-    const DevicePlan p = buildDevicePlan(c, asapLevels(c), false);
     auto write = [&](const char *file, const auto &v) {
         std::ofstream out(dir / file, std::ios::binary);
         out.write(reinterpret_cast<const char *>(v.data()), v.size() * sizeof(v[0]));
     };
-    // The peer's format: per op dst, a, b, c (c only for MulAdd), and per (level, kind) op ranges.
-    std::vector<uint32_t> a(p.numOps()), b(p.numOps()), cc(p.numOps(), 0), start{0};
-    for (uint32_t k = 0; k < p.numOps(); ++k) {
-        const uint32_t *o = &p.operands[p.opOperandBegin[k]];
-        a[k] = o[0];
-        b[k] = o[1];
-        if (p.opType[k] == 2)
-            cc[k] = o[2];
-    }
-    for (uint32_t L = 0; L < p.numLevels(); ++L)
-        for (uint32_t t = 0; t < 3; ++t) {
-            uint32_t end = start.back();
-            for (uint32_t g = p.levelGroupBegin[L]; g < p.levelGroupBegin[L + 1]; ++g)
-                if (p.groupType[g] == t)
-                    end = p.groupOpBegin[g + 1];
-            start.push_back(end);
+    const SemiringOps ring{c.semiring};
+    const std::vector<uint32_t> level = asapLevels(c);
+    auto kindOf = [&](NodeId id) {
+        return c.kind[id] == OpKind::Plus ? 0u : c.kind[id] == OpKind::Times ? 1u : 2u;
+    };
+    std::vector<uint32_t> slot(c.numNodes(), 0);
+    std::vector<double> constants;
+    std::vector<NodeId> ops;
+    uint32_t levels = 0;
+    for (NodeId id = 0; id < c.numNodes(); ++id) {
+        if (c.kind[id] == OpKind::Input) {
+            slot[id] = c.a[id];
+        } else if (!isOp(c.kind[id])) {
+            slot[id] = static_cast<uint32_t>(c.numInputs() + constants.size());
+            constants.push_back(c.kind[id] == OpKind::Zero  ? ring.zero()
+                                : c.kind[id] == OpKind::One ? ring.one()
+                                                            : c.constants[c.a[id]]);
+        } else {
+            ops.push_back(id);
+            levels = std::max(levels, level[id]);
         }
-    write("opDst.bin", p.opOut);
+    }
+    std::stable_sort(ops.begin(), ops.end(), [&](NodeId x, NodeId y) {
+        return std::pair(level[x], kindOf(x)) < std::pair(level[y], kindOf(y));
+    });
+    const uint32_t firstOp = static_cast<uint32_t>(c.numInputs() + constants.size());
+    for (size_t k = 0; k < ops.size(); ++k)
+        slot[ops[k]] = firstOp + static_cast<uint32_t>(k);
+    // The peer's format: per op dst, a, b, c (c only for MulAdd), and per (level, kind) op ranges.
+    std::vector<uint32_t> dst, a, b, cc, start{0};
+    for (NodeId id : ops) {
+        dst.push_back(slot[id]);
+        a.push_back(slot[c.a[id]]);
+        b.push_back(slot[c.b[id]]);
+        cc.push_back(c.kind[id] == OpKind::MulAdd ? slot[c.c[id]] : 0);
+    }
+    for (uint32_t L = 1; L <= levels; ++L)
+        for (uint32_t t = 0; t < 3; ++t)
+            start.push_back(static_cast<uint32_t>(
+                std::find_if(
+                    ops.begin(), ops.end(),
+                    [&](NodeId id) { return std::pair(level[id], kindOf(id)) > std::pair(L, t); }) -
+                ops.begin()));
+    write("opDst.bin", dst);
     write("opA.bin", a);
     write("opB.bin", b);
     write("opC.bin", cc);
     write("groupStart.bin", start);
-    write("constants.bin", p.constantValues);
+    write("constants.bin", constants);
     const size_t count = 4;
     const auto xs = testing::randomInputs(count * c.numInputs(), 123, 0.3, 0.9);
     std::vector<double> ref(count);
@@ -122,10 +150,9 @@ void exportForPeer(const Circuit &c, const std::string &name) {
     write("x.bin", xs);
     write("ref.bin", ref);
     std::ofstream(dir / "meta.json")
-        << "{\"numSlots\": " << p.numSlots << ", \"numInputs\": " << p.numInputs
-        << ", \"numConstants\": " << p.constantValues.size() << ", \"numLevels\": "
-        << p.numLevels() << ", \"outSlot\": " << p.outputSlots[0] << ", \"count\": " << count
-        << "}\n";
+        << "{\"numSlots\": " << firstOp + ops.size() << ", \"numInputs\": " << c.numInputs()
+        << ", \"numConstants\": " << constants.size() << ", \"numLevels\": " << levels
+        << ", \"outSlot\": " << slot[c.outputs[0]] << ", \"count\": " << count << "}\n";
 }
 
 void latencyFloor(bench::Context &ctx) {
@@ -139,7 +166,7 @@ void latencyFloor(bench::Context &ctx) {
         CudaOptions o;
         o.narrowWork = narrow;
         o.fullGrid = full;
-        auto m = compileCuda(c, o);
+        auto m = compileCircuitForCuda(c, o);
         if (!m) {
             std::fprintf(stderr, "%s\n", m.error().str().c_str());
             continue;
@@ -174,9 +201,9 @@ void zddCircuit(bench::Context &ctx, uint32_t vars, uint32_t width) {
         cpuRuns;
     ctx.record("reference evaluator (1 CPU thread), forward", cpuMs, "ms");
 
-    {   // latency mode
+    { // latency mode
         CudaOptions o;
-        auto m = compileCuda(c, o);
+        auto m = compileCircuitForCuda(c, o);
         if (!m) {
             std::fprintf(stderr, "%s\n", m.error().str().c_str());
             return;
@@ -199,24 +226,14 @@ void zddCircuit(bench::Context &ctx, uint32_t vars, uint32_t width) {
     for (bool reuse : {false, true}) {
         if (c.numNodes() > 1'000'000) // the passes take a while on 4M nodes; keep the run short
             break;
-        PipelineOptions po = withGpuPasses({});
-        po.level = 3;
-        auto names = passList(po);
-        if (!names)
-            break;
-        if (!reuse)
-            for (std::string &n : *names)
-                if (n == "assign-slots")
-                    n = "assign-slots-noreuse";
-        po.passes = *names;
-        auto sched = buildSchedule(c, po);
+        CudaOptions o;
+        o.batch = reuse ? 1024 : 1;
+        o.backward = !reuse;
+        auto sched = cudaSchedule(c, o, 3);
         if (!sched) {
             std::fprintf(stderr, "schedule: %s\n", sched.error().str().c_str());
             break;
         }
-        CudaOptions o;
-        o.batch = reuse ? 1024 : 1;
-        o.backward = !reuse;
         auto m = compileCuda(c, *sched, o);
         if (!m) {
             std::fprintf(stderr, "schedule model: %s\n", m.error().str().c_str());
@@ -243,7 +260,7 @@ void zddCircuit(bench::Context &ctx, uint32_t vars, uint32_t width) {
         CudaOptions o;
         o.batch = B;
         o.backward = false; // forward-only: liveness reuses slots
-        auto m = compileCuda(c, o);
+        auto m = compileCircuitForCuda(c, o);
         if (!m) {
             std::fprintf(stderr, "B=%u: %s\n", B, m.error().str().c_str());
             continue;
@@ -268,12 +285,12 @@ void zddCircuit(bench::Context &ctx, uint32_t vars, uint32_t width) {
         ctx.record(b + "speed-up over reference", cpuMs * B / *fwd, "x");
         ctx.record(b + "slots (with reuse)", m->plan().numSlots);
     }
-    {   // end-to-end batches with transfers: synchronous evaluate() against evaluateStreamed()
+    { // end-to-end batches with transfers: synchronous evaluate() against evaluateStreamed()
         // (two streams, pinned buffers, copies overlapping kernels), host wall clock
         CudaOptions o;
         o.batch = 1024;
         o.backward = false;
-        auto m = compileCuda(c, o);
+        auto m = compileCircuitForCuda(c, o);
         const size_t count = 16 * o.batch;
         if (m && c.numNodes() <= 1'000'000) {
             const auto xs = testing::randomInputs(count * c.numInputs(), 31, 0.3, 0.9);
@@ -282,14 +299,16 @@ void zddCircuit(bench::Context &ctx, uint32_t vars, uint32_t width) {
                 for (int r = 0; r < 3; ++r) {
                     const auto t0 = std::chrono::steady_clock::now();
                     auto out = streamed ? m->evaluateStreamed(xs, count) : m->evaluate(xs, count);
-                    const double s = std::chrono::duration<double>(
-                                         std::chrono::steady_clock::now() - t0).count();
+                    const double s =
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0)
+                            .count();
                     if (!out)
                         return INFINITY;
                     if (r == 0) { // spot-check the last batch against the reference
                         const size_t v = count - 1;
-                        auto ref = evaluate(c, std::span(xs.data() + v * c.numInputs(),
-                                                         c.numInputs()), Semiring::SumProduct);
+                        auto ref =
+                            evaluate(c, std::span(xs.data() + v * c.numInputs(), c.numInputs()),
+                                     Semiring::SumProduct);
                         const double want = ref->values[c.outputs[0]];
                         if (!(std::fabs((*out)[v * c.numOutputs()] - want) <=
                               1e-9 * std::fabs(want)))
@@ -300,17 +319,18 @@ void zddCircuit(bench::Context &ctx, uint32_t vars, uint32_t width) {
                 return best;
             };
             const double sync = wall(false), streamed = wall(true);
-            ctx.record("16 batches of 1024 with transfers, evaluate(), eval/s", count / sync, "1/s");
+            ctx.record("16 batches of 1024 with transfers, evaluate(), eval/s", count / sync,
+                       "1/s");
             ctx.record("16 batches of 1024 with transfers, evaluateStreamed(), eval/s",
                        count / streamed, "1/s");
         }
     }
-    {   // throughput forward+backward (every value kept)
+    { // throughput forward+backward (every value kept)
         CudaOptions o;
         o.batch = 1024;
         const double need = 2.0 * double(c.numNodes()) * o.batch * 8;
         if (need < 40e9) {
-            auto m = compileCuda(c, o);
+            auto m = compileCircuitForCuda(c, o);
             if (m) {
                 auto both = m->timeForwardBackward(kReps);
                 if (both)
@@ -318,14 +338,14 @@ void zddCircuit(bench::Context &ctx, uint32_t vars, uint32_t width) {
             }
         }
     }
-    {   // float32 and log space, latency and B=1024
+    { // float32 and log space, latency and B=1024
         for (bool log : {false, true}) {
             CudaOptions o;
             o.precision = Precision::Float32;
             o.logSpace = log;
             o.batch = 1024;
             o.backward = false;
-            auto m = compileCuda(c, o);
+            auto m = compileCircuitForCuda(c, o);
             if (!m)
                 continue;
             const double err = checkOutputs(*m, c, 16, log);

@@ -1,5 +1,5 @@
 // Where a batched MLF answer's time goes on the GPU, per network: the kernels alone (forward, and
-// forward+backward) on the raw circuit's ASAP levels and on the passes' -O3 schedule (merged op
+// forward+backward) on the passes' -O0 schedule (the circuit's own ops) and -O3 schedule (merged op
 // types, justified levels; every value kept, as the backward pass needs), at B = 1 and at the
 // runtime's batch; then the runtime's own calls over the whole batch of cases: Model::evaluate
 // (copies in and out included), Model::adjoints, and runTasks' MAR (evidence in, marginals out).
@@ -9,9 +9,8 @@
 //   mlf_phases [--cases N] NET.bif...
 #include "backends/cuda/cuda_model.h"
 #include "bench/circuit_cases.h"
-#include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/frontends/bn/bayes_net.h"
-#include "compiler/passes/pipeline.h"
+#include "runtime/cuda_circuit.h"
 #include "runtime/engine.h"
 #include "runtime/sample_evidence.h"
 #include "runtime/tasks.h"
@@ -47,20 +46,6 @@ double checkAgainstReference(CudaModel &m, const Circuit &c, std::span<const dou
     return worst;
 }
 
-// The passes' -O3 schedule with every value kept (backward reads them).
-Result<Schedule> keptSchedule(const Circuit &c) {
-    PipelineOptions po = withGpuPasses({});
-    po.level = 3;
-    auto names = passList(po);
-    if (!names)
-        return names.error();
-    for (std::string &n : *names)
-        if (n == "assign-slots")
-            n = "assign-slots-noreuse";
-    po.passes = *names;
-    return buildSchedule(c, po);
-}
-
 // Kernel µs per case, forward and forward+backward, of one compiled model at its batch.
 void kernelRow(const char *name, const char *how, Result<CudaModel> m, const Circuit &c,
                std::span<const double> xs, size_t cases) {
@@ -69,12 +54,13 @@ void kernelRow(const char *name, const char *how, Result<CudaModel> m, const Cir
         return;
     }
     const size_t B = m->shape().batch;
-    const double err = checkAgainstReference(*m, c, xs, std::min<size_t>(B, std::min<size_t>(cases, 64)));
+    const double err =
+        checkAgainstReference(*m, c, xs, std::min<size_t>(B, std::min<size_t>(cases, 64)));
     auto fwd = m->timeForward(kReps);
     auto both = m->timeForwardBackward(kReps);
     std::printf("| %s | %s | %.2f | %.2f | %u levels, max rel. error %.1e |\n", name, how,
-                fwd ? *fwd * 1e3 / B : NAN, both ? *both * 1e3 / B : NAN,
-                m->plan().numLevels(), err);
+                fwd ? *fwd * 1e3 / B : NAN, both ? *both * 1e3 / B : NAN, m->plan().numLevels(),
+                err);
     std::fflush(stdout);
 }
 
@@ -126,20 +112,15 @@ int main(int argc, char **argv) {
             xs.insert(xs.end(), x->begin(), x->end());
         }
         const uint32_t lanes = cudaLanesFor(c, count);
-        auto schedule = keptSchedule(c);
         for (uint32_t B : {1u, lanes}) {
             CudaOptions o;
             o.batch = B;
             o.backward = true;
             const std::string at = "B=" + std::to_string(B);
-            kernelRow(name.c_str(), ("kernels, raw circuit (ASAP), " + at).c_str(),
-                      compileCuda(c, o), c, xs, count);
-            if (schedule)
-                kernelRow(name.c_str(), ("kernels, -O3 schedule, " + at).c_str(),
-                          compileCuda(c, *schedule, o), c, xs, count);
-            else
-                std::printf("| %s | -O3 schedule | failed: %s | | |\n", name.c_str(),
-                            schedule.error().str().c_str());
+            for (int level : {0, 3})
+                kernelRow(name.c_str(),
+                          ("kernels, -O" + std::to_string(level) + " schedule, " + at).c_str(),
+                          compileCircuitForCuda(c, o, level), c, xs, count);
         }
         DeviceOptions d;
         d.device = DeviceKind::Cuda;

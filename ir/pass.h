@@ -26,10 +26,14 @@ struct PipelineOptions {
     std::string justify = "greedy";  // "greedy" (Minato et al. 2011 §2) or "balance"
     uint32_t maxLeaves = 8;          // merge-trees: most operands one merged op may read
     uint32_t maxTypes = 12;          // merge-trees: most op types kept in the catalogue
-    uint32_t gridMinOps = 0;        // split-phases: levels this wide run on the grid (0: sms·warp)
+    bool keepValues = false;        // assign-slots-noreuse in the level's list (backward reads all)
+    uint32_t lanes = 1;             // batch lanes per launch: an op's work is `lanes` items
+    uint32_t gridMinOps = 0;        // split-phases: levels of this much work run on the grid
+                                    // (ops × lanes; 0: sms·warp)
+    uint32_t minBlockRun = 0;       // split-phases: shorter one-block runs between grid levels
+                                    // join the grid (a launch costs more than a few barriers)
     uint32_t hostMaxOps = 32;       // split-phases: narrow leading/trailing levels run on host
     uint32_t threadsPerBlock = 256; // partition: threads per block on grid levels
-    uint32_t lanesPerBlock = 1;     // preload: batch lanes sharing a block's shared memory
     // Called with each pass's name and the schedule after it (lowering included): -print-after
     // style dumps, or per-pass level profiles for `zbddc stats` (computeStats on each).
     std::function<void(const std::string &, const Schedule &)> afterEachPass;

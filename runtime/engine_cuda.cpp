@@ -1,5 +1,6 @@
-// The CUDA backend (backends/cuda) behind the Engine interface: float64 or float32, linear or log, in
-// latency mode (with the device's own traceback) or throughput mode (B lanes per launch). Builds without NVRTC get the reason instead.
+// The CUDA backend (backends/cuda) behind the Engine interface: float64 or float32, linear or log,
+// in latency mode (with the device's own traceback) or throughput mode (B lanes per launch). Builds
+// without NVRTC get the reason instead.
 #include "runtime/engine.h"
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 
 #ifdef ZBDDC_HAVE_CUDA_BACKEND
 #include "backends/cuda/cuda_model.h"
+#include "runtime/cuda_circuit.h"
 #endif
 
 namespace zbddc {
@@ -63,9 +65,10 @@ class CudaEngine final : public Engine {
         return m_.traceback(x, output);
     }
 
-    std::optional<Result<std::unique_ptr<EnqueuedPass>>>
-    enqueue(std::span<const double> x, size_t batch, std::optional<size_t> adjointsOf,
-            void *cudaStream) override {
+    std::optional<Result<std::unique_ptr<EnqueuedPass>>> enqueue(std::span<const double> x,
+                                                                 size_t batch,
+                                                                 std::optional<size_t> adjointsOf,
+                                                                 void *cudaStream) override {
         auto b = m_.enqueue(x, batch, adjointsOf, cudaStream);
         if (!b)
             return Result<std::unique_ptr<EnqueuedPass>>(b.error());
@@ -79,7 +82,9 @@ class CudaEngine final : public Engine {
 
 } // namespace
 
-Status cudaUsable() { return cuda::cudaAvailable(); }
+Status cudaUsable() {
+    return cuda::cudaAvailable();
+}
 
 std::string cudaDeviceName(int gpu) {
     if (!cuda::cudaAvailable())
@@ -104,8 +109,8 @@ uint32_t cudaLanesFor(const Circuit &c, size_t batch, int gpu) {
     return lanes;
 }
 
-Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &c, Semiring s, Numeric n,
-                                           uint32_t lanes, int gpu) {
+Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &c, Semiring s, Numeric n, uint32_t lanes,
+                                           int gpu) {
     if (Status usable = cudaUsable(); !usable)
         return usable.error();
     cuda::CudaOptions o;
@@ -114,7 +119,7 @@ Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &c, Semiring s, Numeric
     o.logSpace = inLogSpace(n);
     o.batch = std::max<uint32_t>(lanes, 1);
     o.device = gpu;
-    auto m = cuda::compileCuda(c, o);
+    auto m = compileCircuitForCuda(c, o);
     if (!m)
         return m.error();
     return std::unique_ptr<Engine>(new CudaEngine(std::move(*m)));
@@ -122,14 +127,20 @@ Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &c, Semiring s, Numeric
 
 #else
 
-Status cudaUsable() { return error("this build has no CUDA backend (NVRTC was not found)"); }
+Status cudaUsable() {
+    return error("this build has no CUDA backend (NVRTC was not found)");
+}
 
-std::string cudaDeviceName(int) { return ""; }
+std::string cudaDeviceName(int) {
+    return "";
+}
 
 Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &, Semiring, Numeric, uint32_t, int) {
     return cudaUsable().error();
 }
-uint32_t cudaLanesFor(const Circuit &, size_t, int) { return 1; }
+uint32_t cudaLanesFor(const Circuit &, size_t, int) {
+    return 1;
+}
 
 #endif
 

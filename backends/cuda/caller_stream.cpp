@@ -92,10 +92,11 @@ Result<EnqueuedBatch> CudaModel::enqueue(std::span<const double> xs, size_t coun
                                      in + c * inWords * word, inWords * word, stream);
                 !st)
                 return abandon(st);
-        if (Status st = launchSegments(forward_, fwdBlock_, fwdGrid_, params, stream); !st)
+        if (Status st = launchSegments(forward_, fwdBlock_, fwdGrid_, params, tileBytes(), stream);
+            !st)
             return abandon(st);
         if (adjointsOf)
-            if (Status st = launchSegments(backward_, bwdBlock_, bwdGrid_, params, stream); !st)
+            if (Status st = launchSegments(backward_, bwdBlock_, bwdGrid_, params, 0, stream); !st)
                 return abandon(st);
         for (size_t o = 0; o < outs; ++o)
             if (Status st = d.download(host + o * B * word,

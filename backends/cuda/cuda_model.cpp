@@ -1,6 +1,8 @@
 #include "backends/cuda/cuda_model.h"
 
 #include "backends/cuda/device_module.h"
+#include "backends/cuda/plan_traceback.h"
+#include "backends/cuda/schedule/gpu_passes.h" // kCudaTileBytes
 
 #include "ir/interpret.h"
 
@@ -11,36 +13,58 @@
 
 namespace zbddc::cuda {
 
-std::vector<Segment> planSegments(const std::vector<uint64_t> &work, uint64_t narrowWork,
-                                  uint32_t blockThreads, uint32_t maxGridBlocks,
-                                  uint32_t minBlockRun) {
-    const size_t n = work.size();
-    std::vector<uint8_t> wide(n);
-    for (size_t i = 0; i < n; ++i)
-        wide[i] = work[i] > narrowWork;
-    // Short narrow runs with grid levels on both sides join the grid.
-    for (size_t i = 0; i < n;) {
-        size_t j = i;
-        while (j < n && wide[j] == wide[i])
-            ++j;
-        if (!wide[i] && i > 0 && j < n && j - i < minBlockRun)
-            std::fill(wide.begin() + i, wide.begin() + j, 1);
-        i = j;
-    }
+namespace {
+
+// Runs of levels of one kind (grid or one block), each a launch wanting `blocks[i]` blocks for its
+// level i (the most over its levels, at most maxGridBlocks).
+std::vector<Segment> segmentsOf(const std::vector<uint8_t> &grid,
+                                const std::vector<uint64_t> &blocks, uint32_t maxGridBlocks) {
     std::vector<Segment> segs;
-    for (size_t i = 0; i < n;) {
+    for (size_t i = 0; i < grid.size();) {
         size_t j = i;
-        uint64_t most = 0;
-        while (j < n && wide[j] == wide[i])
-            most = std::max(most, work[j++]);
-        Segment s{wide[i] != 0, static_cast<uint32_t>(i), static_cast<uint32_t>(j), 1};
-        if (s.grid)
-            s.blocks = static_cast<uint32_t>(std::clamp<uint64_t>(
-                (most + blockThreads - 1) / blockThreads, 1, maxGridBlocks));
-        segs.push_back(s);
+        uint64_t most = 1;
+        while (j < grid.size() && grid[j] == grid[i])
+            most = std::max(most, blocks[j++]);
+        segs.push_back(
+            {grid[i] != 0, static_cast<uint32_t>(i), static_cast<uint32_t>(j),
+             grid[i] ? static_cast<uint32_t>(std::clamp<uint64_t>(most, 1, maxGridBlocks)) : 1u});
         i = j;
     }
     return segs;
+}
+
+bool onGrid(const DevicePlan &p, uint32_t level) {
+    return p.levelPhase[level] == static_cast<uint32_t>(Phase::Grid);
+}
+
+} // namespace
+
+std::vector<Segment> forwardSegments(const DevicePlan &p, uint32_t maxGridBlocks) {
+    const uint32_t levels = p.numLevels();
+    std::vector<uint8_t> grid(levels);
+    std::vector<uint64_t> blocks(levels);
+    for (uint32_t L = 0; L < levels; ++L) {
+        grid[L] = onGrid(p, L);
+        blocks[L] = p.levelBlockBegin[L + 1] - p.levelBlockBegin[L];
+    }
+    return segmentsOf(grid, blocks, maxGridBlocks);
+}
+
+std::vector<Segment> backwardSegments(const DevicePlan &p, uint32_t batch, uint32_t blockThreads,
+                                      uint32_t maxGridBlocks) {
+    const uint32_t levels = p.numLevels();
+    std::vector<uint8_t> grid(levels + 1);
+    std::vector<uint64_t> blocks(levels + 1);
+    auto blocksFor = [&](uint64_t items) {
+        return (items * batch + blockThreads - 1) / blockThreads;
+    };
+    for (uint32_t L = 0; L < levels; ++L) {
+        grid[levels - 1 - L] = onGrid(p, L);
+        blocks[levels - 1 - L] = blocksFor(p.levelWidth(L));
+    }
+    grid[levels] = levels == 0 || onGrid(p, 0);
+    blocks[levels] = blocksFor(p.numInputs);
+    return segmentsOf(grid, blocks, maxGridBlocks);
 }
 
 Result<KernelShape> kernelShapeFor(Semiring semiring, const DevicePlan &plan,
@@ -68,15 +92,18 @@ Result<KernelShape> kernelShapeFor(Semiring semiring, const DevicePlan &plan,
     return s;
 }
 
-Result<std::string> emitCudaSource(const Circuit &c, const CudaOptions &o) {
-    auto shape = kernelShapeFor(c.semiring, buildDevicePlan(c, asapLevels(c), !o.backward), o);
+Result<std::string> emitCudaSource(const Schedule &schedule, const CudaOptions &o) {
+    auto plan = buildDevicePlan(schedule);
+    if (!plan)
+        return plan.error();
+    auto shape = kernelShapeFor(schedule.semiring, *plan, o);
     if (!shape)
         return shape.error();
     return generateKernelSource(*shape);
 }
 
-Result<std::string> emitPtx(const Circuit &c, const CudaOptions &o) {
-    auto src = emitCudaSource(c, o);
+Result<std::string> emitPtx(const Schedule &schedule, const CudaOptions &o) {
+    auto src = emitCudaSource(schedule, o);
     if (!src)
         return src.error();
     auto ptx = compileToPtx(*src, "zbddc_model.cu", o.nvrtc);
@@ -102,23 +129,11 @@ double CudaModel::operandBytes() const {
 namespace {
 
 // Host values to the device's number type, taking logs in log space.
-template <class T> T toDevice(double v, bool log) { return static_cast<T>(log ? std::log(v) : v); }
+template <class T> T toDevice(double v, bool log) {
+    return static_cast<T>(log ? std::log(v) : v);
+}
 
 } // namespace
-
-Result<CudaModel> compileCuda(const Circuit &c, const CudaOptions &o) {
-    return compileCuda(c, asapLevels(c), o);
-}
-
-Result<CudaModel> compileCuda(const Circuit &c, const std::vector<uint32_t> &levels,
-                              const CudaOptions &o) {
-    if (levels.size() != c.numNodes())
-        return error("level table has " + std::to_string(levels.size()) + " entries for " +
-                     std::to_string(c.numNodes()) + " nodes");
-    if (Status st = verify(c); !st)
-        return st.error();
-    return compilePlan(c, buildDevicePlan(c, levels, !o.backward), o);
-}
 
 Result<CudaModel> compileCuda(const Circuit &c, const Schedule &schedule, const CudaOptions &o) {
     auto plan = buildDevicePlan(schedule);
@@ -127,8 +142,8 @@ Result<CudaModel> compileCuda(const Circuit &c, const Schedule &schedule, const 
     if (plan->numInputs != c.numInputs() || plan->outputSlots.size() != c.numOutputs())
         return error("schedule does not match the circuit (inputs or outputs differ)");
     if (o.backward && plan->reusesSlots)
-        return error("the schedule reuses slots; the backward pass needs assign-slots-noreuse "
-                     "(or CudaOptions::backward = false)");
+        return error("the schedule reuses slots; the backward pass needs every value kept "
+                     "(PipelineOptions::keepValues, or CudaOptions::backward = false)");
     return compilePlan(c, std::move(*plan), o);
 }
 
@@ -138,6 +153,11 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
     auto shape = kernelShapeFor(c.semiring, plan, o);
     if (!shape)
         return shape.error();
+    if (const size_t tile = size_t{plan.maxTileLoads} * o.batch * (shape->float64 ? 8 : 4);
+        tile > kCudaTileBytes)
+        return error("the schedule's shared-memory tiles take " + std::to_string(tile) +
+                     " bytes at " + std::to_string(o.batch) + " lanes, more than " +
+                     std::to_string(kCudaTileBytes) + " (build it for these lanes)");
     auto dev = Device::open(o.device);
     if (!dev)
         return dev.error();
@@ -198,9 +218,18 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
         levelOpBegin[L] = p.groupOpBegin[p.levelGroupBegin[L]];
     for (auto [dst, src] :
          {std::pair<DeviceBuffer *, const std::vector<uint32_t> *>{&m.opInfo_, &opInfo},
-          {&m.opOut_, &p.opOut}, {&m.operands_, &p.operands},
-          {&m.levelOpBegin_, &levelOpBegin}, {&m.edgeStart_, &p.edgeStart},
-          {&m.edgeOut_, &edgeOut}, {&m.edgeOperands_, &edgeOperands}, {&m.edgeCode_, &edgeCode}}) {
+          {&m.opOut_, &p.opOut},
+          {&m.operands_, &p.operands},
+          {&m.slotOperands_, &p.slotOperands},
+          {&m.levelOpBegin_, &levelOpBegin},
+          {&m.levelBlockBegin_, &p.levelBlockBegin},
+          {&m.blockOpBegin_, &p.blockOpBegin},
+          {&m.blockLoadBegin_, &p.blockLoadBegin},
+          {&m.blockLoads_, &p.blockLoads},
+          {&m.edgeStart_, &p.edgeStart},
+          {&m.edgeOut_, &edgeOut},
+          {&m.edgeOperands_, &edgeOperands},
+          {&m.edgeCode_, &edgeCode}}) {
         auto buf = uploadArray(d, *src);
         if (!buf)
             return buf.error();
@@ -220,7 +249,12 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
     pp.opInfo = m.opInfo_.ptr();
     pp.opOut = m.opOut_.ptr();
     pp.operands = m.operands_.ptr();
+    pp.slotOperands = m.slotOperands_.ptr();
     pp.levelOpBegin = m.levelOpBegin_.ptr();
+    pp.levelBlockBegin = m.levelBlockBegin_.ptr();
+    pp.blockOpBegin = m.blockOpBegin_.ptr();
+    pp.blockLoadBegin = m.blockLoadBegin_.ptr();
+    pp.blockLoads = m.blockLoads_.ptr();
     pp.edgeStart = m.edgeStart_.ptr();
     pp.edgeOut = m.edgeOut_.ptr();
     pp.edgeOperands = m.edgeOperands_.ptr();
@@ -232,7 +266,7 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
     pp.numLevels = p.numLevels();
     pp.outSlot = p.outputSlots[0];
 
-    auto fwdMax = d.maxResidentBlocks(m.fwdGrid_, m.shape_.blockThreads, 0);
+    auto fwdMax = d.maxResidentBlocks(m.fwdGrid_, m.shape_.blockThreads, m.tileBytes());
     auto bwdMax = d.maxResidentBlocks(m.bwdGrid_, m.shape_.blockThreads, 0);
     if (!fwdMax)
         return fwdMax.error();
@@ -241,14 +275,9 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
     if (*fwdMax == 0 || *bwdMax == 0)
         return error("generated kernels cannot run " + std::to_string(m.shape_.blockThreads) +
                      "-thread blocks on " + d.info().name);
-    const uint32_t levels = p.numLevels();
-    std::vector<uint64_t> fwork(levels), bwork(levels + 1);
-    for (uint32_t L = 0; L < levels; ++L)
-        fwork[L] = bwork[levels - 1 - L] = uint64_t{p.levelWidth(L)} * B;
-    bwork[levels] = uint64_t{p.numInputs} * B;
-    m.forward_ = planSegments(fwork, o.narrowWork, m.shape_.blockThreads, *fwdMax);
+    m.forward_ = forwardSegments(p, *fwdMax);
     if (!p.reusesSlots)
-        m.backward_ = planSegments(bwork, o.narrowWork, m.shape_.blockThreads, *bwdMax);
+        m.backward_ = backwardSegments(p, m.shape_.batch, m.shape_.blockThreads, *bwdMax);
     if (o.fullGrid) {
         for (Segment &s : m.forward_)
             s.blocks = s.grid ? *fwdMax : 1;
@@ -283,12 +312,17 @@ Status CudaModel::uploadConstants(DevicePtr values, StreamHandle stream) {
     return device_->synchronize(stream); // `host` dies here
 }
 
+unsigned CudaModel::tileBytes() const {
+    return plan_.maxTileLoads * shape_.batch * (shape_.float64 ? 8 : 4);
+}
+
 Status CudaModel::launchSegments(const std::vector<Segment> &segs, FunctionHandle block,
-                                 FunctionHandle grid, PlanParams &params, StreamHandle stream) {
+                                 FunctionHandle grid, PlanParams &params, unsigned sharedBytes,
+                                 StreamHandle stream) {
     for (const Segment &s : segs) {
         unsigned first = s.first, last = s.last;
         void *args[] = {&params, &first, &last};
-        const LaunchDims dims{s.blocks, shape_.blockThreads, 0};
+        const LaunchDims dims{s.blocks, shape_.blockThreads, sharedBytes};
         Status st = s.grid ? device_->launchCooperative(grid, dims, args, stream)
                            : device_->launch(block, dims, args, stream);
         if (!st)
@@ -297,12 +331,14 @@ Status CudaModel::launchSegments(const std::vector<Segment> &segs, FunctionHandl
     return Ok{};
 }
 
-Status CudaModel::runForward() { return launchSegments(forward_, fwdBlock_, fwdGrid_, params_); }
+Status CudaModel::runForward() {
+    return launchSegments(forward_, fwdBlock_, fwdGrid_, params_, tileBytes());
+}
 
 Status CudaModel::runBackward() {
     if (plan_.reusesSlots)
         return error("this model was compiled without backward support (CudaOptions::backward)");
-    return launchSegments(backward_, bwdBlock_, bwdGrid_, params_);
+    return launchSegments(backward_, bwdBlock_, bwdGrid_, params_, 0);
 }
 
 // Case-major vectors to the device's lane-fastest slots is a transpose: in tiles of kTile
@@ -457,11 +493,8 @@ Result<CudaGradient> CudaModel::adjoints(std::span<const double> xs, size_t coun
 }
 
 Result<std::vector<uint32_t>> CudaModel::traceback(std::span<const double> x, size_t output) {
-    if (plan_.reusesSlots || plan_.nodeSlot.empty())
-        return error("traceback needs every forward value of a circuit-level plan (compile the "
-                     "Circuit with CudaOptions::backward)");
-    if (shape_.semiring == Semiring::SumProduct)
-        return error("traceback applies to max/min semirings, not sum-product");
+    if (plan_.reusesSlots)
+        return error("traceback needs every forward value (compile with CudaOptions::backward)");
     if (output >= circuit_.numOutputs())
         return error("no output " + std::to_string(output));
     if (Status st = checkBatch(x, 1, plan_.numInputs); !st)
@@ -470,26 +503,11 @@ Result<std::vector<uint32_t>> CudaModel::traceback(std::span<const double> x, si
         return st.error();
     if (Status st = runForward(); !st)
         return st.error();
-    Evaluation e{shape_.semiring, shape_.logSpace ? Numeric::Log : Numeric::Float64,
-                 std::vector<double>(circuit_.numNodes())};
-    // Lane 0 of every slot, then each node's value from its slot.
-    std::vector<double> slotValue(plan_.numSlots);
-    const size_t B = shape_.batch, word = shape_.float64 ? 8 : 4;
-    std::vector<unsigned char> all(size_t{plan_.numSlots} * B * word);
-    if (Status st = device_->download(all.data(), values_.ptr(), all.size()); !st)
-        return st.error();
-    for (size_t s = 0; s < plan_.numSlots; ++s) {
-        if (shape_.float64) {
-            std::memcpy(&slotValue[s], &all[s * B * word], word);
-        } else {
-            float f;
-            std::memcpy(&f, &all[s * B * word], word);
-            slotValue[s] = f;
-        }
-    }
-    for (NodeId id = 0; id < circuit_.numNodes(); ++id)
-        e.values[id] = slotValue[plan_.nodeSlot[id]];
-    return zbddc::traceback(circuit_, e, output);
+    auto slotValue = downloadSlots(0, plan_.numSlots, 1, false); // lane 0 of every slot
+    if (!slotValue)
+        return slotValue.error();
+    return tracebackPlan(plan_, shape_.semiring, shape_.logSpace, *slotValue,
+                         plan_.outputSlots[output]);
 }
 
 Status CudaModel::poisonResults() {
@@ -502,7 +520,8 @@ Status CudaModel::poisonResults() {
             !st)
             return st;
     if (adjoints_.ptr())
-        if (Status st = device_->fill(adjoints_.ptr(), 0xff, size_t{plan_.numSlots} * B * word); !st)
+        if (Status st = device_->fill(adjoints_.ptr(), 0xff, size_t{plan_.numSlots} * B * word);
+            !st)
             return st;
     return device_->synchronize();
 }

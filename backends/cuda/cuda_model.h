@@ -1,6 +1,7 @@
-// A circuit compiled for one GPU: the generated kernels (NVRTC, cached), the DevicePlan's arrays
-// and the value/adjoint buffers on the device, and the launch sequence. Latency mode is B = 1;
-// throughput mode is B > 1 lanes, lane-fastest. The library API the runtime and CLI call.
+// A circuit compiled for one GPU from its Schedule: the generated kernels (NVRTC, cached), the
+// DevicePlan's arrays and the value/adjoint buffers on the device, and the launch sequence.
+// Latency mode is B = 1; throughput mode is B > 1 lanes, lane-fastest. The library API the
+// runtime calls (runtime/cuda_circuit.h builds the schedule of a circuit and compiles it).
 #pragma once
 
 #include "backends/cuda/device_plan.h"
@@ -8,6 +9,7 @@
 #include "backends/cuda/kernel_source.h"
 #include "backends/cuda/nvrtc.h"
 #include "ir/circuit.h"
+#include "ir/schedule.h"
 
 #include <functional>
 #include <optional>
@@ -22,18 +24,19 @@ enum class Precision : uint8_t { Float32, Float64 };
 struct CudaOptions {
     std::optional<Semiring> semiring; // default: the circuit's own
     Precision precision = Precision::Float64;
-    bool logSpace = false;            // natural-log values: no underflow (product semirings)
-    uint32_t batch = 1;               // B lanes per launch; larger batches run in chunks of B
-    bool backward = true;             // keep every value for adjoints; false: reuse dead slots
+    bool logSpace = false; // natural-log values: no underflow (product semirings)
+    uint32_t batch = 1;    // B lanes per launch; larger batches run in chunks of B
+    bool backward = true;  // keep every value for adjoints; false: reuse dead slots
     int device = 0;
     uint32_t blockThreads = 1024;
     // A level with at most this many work items (ops × B) runs inside one block (barrier
-    // __syncthreads, ~0.04 µs) rather than across the grid (~1-2 µs per grid barrier).
+    // __syncthreads, ~0.04 µs) rather than across the grid (~1-2 µs per grid barrier): what the
+    // schedule's phase split is given (cudaPipelineOptions).
     uint32_t narrowWork = 2048;
     // Grid segments use every resident block rather than just enough for their widest level
     // (benchmarks use it to measure a full-grid barrier).
     bool fullGrid = false;
-    NvrtcOptions nvrtc;               // arch is taken from the device
+    NvrtcOptions nvrtc; // arch is taken from the device
 };
 
 // One launch: op levels (or backward steps) [first, last) in one block or across the grid.
@@ -43,12 +46,13 @@ struct Segment {
     uint32_t blocks = 1;
 };
 
-// Splits levels of the given widths (work items each) into block and grid segments: runs of
-// narrow levels run in one block; a narrow run shorter than `minBlockRun` between grid levels
-// joins them, since a launch (~4 µs) costs more than a few grid barriers.
-std::vector<Segment> planSegments(const std::vector<uint64_t> &work, uint64_t narrowWork,
-                                  uint32_t blockThreads, uint32_t maxGridBlocks,
-                                  uint32_t minBlockRun = 4);
+// The launches of a plan's phases: each run of one-block levels one launch of one block, each run
+// of grid levels one cooperative launch of as many blocks as its largest level has (at most
+// `maxGridBlocks`). The backward steps mirror the forward levels, last level first, each of
+// `width × B` items over `blockThreads`-thread blocks; the inputs' step last, placed like level 0.
+std::vector<Segment> forwardSegments(const DevicePlan &plan, uint32_t maxGridBlocks);
+std::vector<Segment> backwardSegments(const DevicePlan &plan, uint32_t batch, uint32_t blockThreads,
+                                      uint32_t maxGridBlocks);
 
 struct CudaGradient {
     std::vector<double> values;   // per vector: the output's value
@@ -104,7 +108,7 @@ class CudaModel {
     // Forward then backward from one output, for each vector.
     Result<CudaGradient> adjoints(std::span<const double> xs, size_t count, size_t output);
     // Max/min semirings: the inputs on one optimal term of the output for one vector, traced on
-    // the host through the forward values computed on the device (ties go to the first operand).
+    // the host through the forward values computed on the device (plan_traceback.h).
     Result<std::vector<uint32_t>> traceback(std::span<const double> x, size_t output);
 
     // Asynchronous forward on one of two stream slots (the runtime API's asynchronous variant):
@@ -178,7 +182,9 @@ class CudaModel {
     Status runBatches(std::span<const double> xs, size_t count, bool backward,
                       const std::function<Status(size_t first, size_t n)> &collect);
     Status launchSegments(const std::vector<Segment> &segs, FunctionHandle block,
-                          FunctionHandle grid, PlanParams &params, StreamHandle stream = nullptr);
+                          FunctionHandle grid, PlanParams &params, unsigned sharedBytes,
+                          StreamHandle stream = nullptr);
+    unsigned tileBytes() const; // a forward block's dynamic shared memory: its preloaded tile
     Result<std::vector<double>> downloadSlot(uint32_t slot, size_t count, bool adjoint);
     // Slots [first, first + slots) in one copy (each B lanes apart): slot-major, `count` lanes
     // each. A copy costs ~10 µs whatever its size, so a circuit's thousands of inputs go at once.
@@ -191,8 +197,9 @@ class CudaModel {
     Device *device_ = nullptr;
     Module module_;
     FunctionHandle fwdBlock_ = nullptr, fwdGrid_ = nullptr, bwdBlock_ = nullptr, bwdGrid_ = nullptr;
-    DeviceBuffer values_, adjoints_, opInfo_, opOut_, operands_, levelOpBegin_, edgeStart_,
-        edgeOut_, edgeOperands_, edgeCode_, barrier_;
+    DeviceBuffer values_, adjoints_, opInfo_, opOut_, operands_, slotOperands_, levelOpBegin_,
+        levelBlockBegin_, blockOpBegin_, blockLoadBegin_, blockLoads_, edgeStart_, edgeOut_,
+        edgeOperands_, edgeCode_, barrier_;
     PlanParams params_;
     std::vector<Segment> forward_, backward_;
     std::vector<StreamSlot> slots_;
@@ -204,15 +211,10 @@ class CudaModel {
 // Ok when `xs` holds `count` vectors of `numInputs` values each; otherwise what it holds.
 Status checkBatch(std::span<const double> xs, size_t count, size_t numInputs);
 
-// Compiles with ASAP levels.
-Result<CudaModel> compileCuda(const Circuit &circuit, const CudaOptions &options = {});
-// Compiles with the given level of every node (e.g. a Schedule's), leaves at 0.
-Result<CudaModel> compileCuda(const Circuit &circuit, const std::vector<uint32_t> &levels,
-                              const CudaOptions &options);
-
-// Compiles a Schedule from the passes (merged op types, levels, groups, slots). `circuit` is the
-// one it was built from (outputs and inputs). Backward needs a schedule without slot reuse
-// (assign-slots-noreuse); HostPre/HostPost phases run on the GPU too, in one block.
+// Compiles a Schedule from the passes (cudaPipelineOptions: merged op types, levels and their
+// phases, blocks, shared-memory tiles, slots) — the backend's one plan. `circuit` is the one it
+// was built from (outputs and inputs). Backward needs a schedule without slot reuse
+// (PipelineOptions::keepValues).
 Result<CudaModel> compileCuda(const Circuit &circuit, const Schedule &schedule,
                               const CudaOptions &options);
 // Compiles a ready DevicePlan.
@@ -221,9 +223,8 @@ Result<CudaModel> compilePlan(const Circuit &circuit, DevicePlan plan, const Cud
 // The kernel shape these options give for a plan (its type catalogue), or why they are invalid.
 Result<KernelShape> kernelShapeFor(Semiring semiring, const DevicePlan &plan,
                                    const CudaOptions &options);
-// --emit=cu and --emit=ptx for a circuit compiled with ASAP levels: no GPU needed (PTX for
-// options.nvrtc.arch).
-Result<std::string> emitCudaSource(const Circuit &circuit, const CudaOptions &options = {});
-Result<std::string> emitPtx(const Circuit &circuit, const CudaOptions &options = {});
+// --emit=cu and --emit=ptx for a schedule: no GPU needed (PTX for options.nvrtc.arch).
+Result<std::string> emitCudaSource(const Schedule &schedule, const CudaOptions &options = {});
+Result<std::string> emitPtx(const Schedule &schedule, const CudaOptions &options = {});
 
 } // namespace zbddc::cuda

@@ -1,13 +1,12 @@
-// The flat arrays a generated kernel walks: levels of ops, each level split into groups of one op
-// type (Minato et al. 2011 §2, §5: ops of one type together, so a warp runs one branch), each op
-// type a postfix template over its operands (ir/schedule.h's catalogue: typeA is "F X * F +"),
-// value slots, and for the backward pass each slot's readers as a CSR list (a gather, not atomics).
-// Built from a Schedule (the passes' merged ops) or directly from a Circuit (its Plus/Times/MulAdd
-// as types).
+// The flat arrays a generated kernel walks, taken from the passes' Schedule as they left it:
+// levels of merged ops and the phase each runs in (one block or the grid), each level's blocks
+// (the work of one thread block, inside one group of one op type: Minato et al. 2011 §2, §5, so
+// a warp runs one branch) with the x operands a block reads from shared memory (its preloaded
+// tile), each op type a postfix template over its operands (ir/schedule.h's catalogue: typeA is
+// "F X * F +"), value slots, and for the backward pass each slot's readers as a CSR list (a
+// gather, not atomics).
 #pragma once
 
-#include "ir/circuit.h"
-#include "ir/levels.h" // asapLevels, the usual `level` argument of buildDevicePlan
 #include "ir/schedule.h"
 
 #include <cstdint>
@@ -22,17 +21,23 @@ struct DevicePlan {
     std::vector<std::string> typeName;
 
     uint32_t numSlots = 0;
-    uint32_t inputBase = 0, numInputs = 0;    // x[i] lives in slot inputBase + i
-    uint32_t constantBase = 0;                // constantValues[k] lives in constantBase + k
-    std::vector<double> constantValues;       // linear values; set once per model
-    uint32_t firstComputedSlot = 0;           // slots from here on are written by ops
-    std::vector<uint32_t> outputSlots;        // per circuit output
-    std::vector<uint32_t> nodeSlot;           // Circuit plans only: per node (for traceback)
+    uint32_t inputBase = 0, numInputs = 0; // x[i] lives in slot inputBase + i
+    uint32_t constantBase = 0;             // constantValues[k] lives in constantBase + k
+    std::vector<double> constantValues;    // linear values; set once per model
+    uint32_t firstComputedSlot = 0;        // slots from here on are written by ops
+    std::vector<uint32_t> outputSlots;     // per circuit output
 
-    // Ops in execution order (SoA).
-    std::vector<uint32_t> opType, opOut, opOperandBegin{0}, operands;
-    // Levels → groups of one type → ops.
-    std::vector<uint32_t> levelGroupBegin{0}, groupOpBegin{0}, groupType;
+    // Ops in execution order (SoA). `operands` as the forward pass reads them: a preloaded
+    // block's x operands are offsets into its tile; `slotOperands` are every operand's slot (what
+    // the backward pass and the traceback read).
+    std::vector<uint32_t> opType, opOut, opOperandBegin{0}, operands, slotOperands;
+    // Levels → groups of one type → ops; the phase each level runs in (Phase::Grid or
+    // Phase::SingleBlock).
+    std::vector<uint32_t> levelGroupBegin{0}, groupOpBegin{0}, groupType, levelPhase;
+    // Levels → blocks → ops; block b first copies slots blockLoads[blockLoadBegin[b], [b+1]) to
+    // shared memory (every lane) when that range is not empty.
+    std::vector<uint32_t> levelBlockBegin{0}, blockOpBegin{0}, blockLoadBegin{0}, blockLoads;
+    uint32_t maxTileLoads = 0; // the most slots one block preloads
 
     // Backward gather (empty when slots are reused): items are the ops (their result slots) in op
     // order, then the inputs. Item i's adjoint is the ⊕ over edges [edgeStart[i], edgeStart[i+1])
@@ -48,14 +53,8 @@ struct DevicePlan {
     uint32_t arity(uint32_t t) const; // operand count of type t
 };
 
-// From a Circuit and a level per node (leaves 0, every op above its operands; `verify`-clean).
-// Types: 0 Plus "F F +", 1 Times "F F *", 2 MulAdd "F F * F +". With `reuseSlots`, an op's slot
-// is recycled once every reader's level has run (liveness); no backward arrays then.
-DevicePlan buildDevicePlan(const Circuit &circuit, const std::vector<uint32_t> &level,
-                           bool reuseSlots);
-
-// From a Schedule (its levels, groups, merged types and slots). Shared-memory preloads are undone
-// (LoadX operands mapped back to slots). Backward arrays are built when no slot is written twice.
+// From a Schedule whose every level runs on the device (Phase::Grid or Phase::SingleBlock:
+// cudaPipelineOptions builds one). Backward arrays are built when no slot is written twice.
 Result<DevicePlan> buildDevicePlan(const Schedule &schedule);
 
 // The backward gather lists of a plan whose every computed slot is written once.

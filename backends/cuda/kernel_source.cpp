@@ -17,7 +17,8 @@ namespace {
 std::string arithmetic(const KernelShape &s) {
     const bool f = !s.float64;
     const std::string T = f ? "float" : "double";
-    const std::string inf = f ? "__int_as_float(0x7f800000)" : "__longlong_as_double(0x7ff0000000000000LL)";
+    const std::string inf =
+        f ? "__int_as_float(0x7f800000)" : "__longlong_as_double(0x7ff0000000000000LL)";
     const std::string sfx = f ? "f" : "";
     const bool product = s.semiring == Semiring::SumProduct || s.semiring == Semiring::MaxProduct;
     std::string zero, one, plus, times;
@@ -26,13 +27,17 @@ std::string arithmetic(const KernelShape &s) {
         one = "0";
         times = "return p + q;";
         if (s.semiring == Semiring::SumProduct)
-            plus = "T hi = fmax" + sfx + "(p, q), lo = fmin" + sfx + "(p, q);\n"
-                   "    if (lo == -" + inf + ") return hi;\n"
-                   "    return hi + log1p" + sfx + "(exp" + sfx + "(lo - hi));";
+            plus = "T hi = fmax" + sfx + "(p, q), lo = fmin" + sfx +
+                   "(p, q);\n"
+                   "    if (lo == -" +
+                   inf +
+                   ") return hi;\n"
+                   "    return hi + log1p" +
+                   sfx + "(exp" + sfx + "(lo - hi));";
         else
             plus = "return fmax" + sfx + "(p, q);";
     } else {
-        zero = s.semiring == Semiring::MaxSum ? "-" + inf
+        zero = s.semiring == Semiring::MaxSum   ? "-" + inf
                : s.semiring == Semiring::MinSum ? inf
                                                 : "0";
         one = product ? "1" : "0";
@@ -56,8 +61,13 @@ struct Plan {
     T *values;
     T *adjoints;
     const uint4 *opInfo;  // per op (and a sentinel after the last): out slot, type, operand begin
-    const unsigned *opOut, *operands;
+    const unsigned *opOut;
+    const unsigned *operands;     // as the forward reads them: a preloaded block's x are tile offsets
+    const unsigned *slotOperands; // every operand's slot (the backward pass)
     const unsigned *levelOpBegin; // level L's ops are [levelOpBegin[L], levelOpBegin[L+1])
+    // Level L's blocks are [levelBlockBegin[L], [L+1]); block b's ops [blockOpBegin[b], [b+1]),
+    // the slots it preloads blockLoads[blockLoadBegin[b], [b+1]).
+    const unsigned *levelBlockBegin, *blockOpBegin, *blockLoadBegin, *blockLoads;
     const unsigned *edgeStart, *edgeOut, *edgeOperands, *edgeCode;
     unsigned *barrier; // arrival counter with a flip bit
     unsigned numOps, numInputs, inputBase, numLevels, outSlot;
@@ -96,31 +106,47 @@ __device__ __forceinline__ void zb_prefetch_l1(const void *p, unsigned bytes) {
 )CUDA";
 
 const char *kKernels = R"CUDA(
-// Per-type device functions (generated above this text): zb_op<TYPE, GRID>(p, o, lane) evaluates
-// an op of that type whose operand slots start at o, zb_eval<GRID> switches on a run-time type; zb_coef<GRID>(p, type, pos, o, lane) is the
-// op's partial derivative (best completion in max/min semirings) for operand `pos`.
+// Per-type device functions (generated above this text): zb_op<TYPE, GRID>(p, o, lane, tile)
+// evaluates an op of that type whose operands start at o (x operands in `tile` when it is not
+// null), zb_eval<GRID> switches on a run-time type; zb_coef<GRID>(p, type, pos, o, lane) is the
+// op's partial derivative (best completion in max/min semirings) for operand `pos`, all operands
+// slots.
 
-// One level: each of its ops × B work items is (op k, lane), lane fastest, so a warp reads and
-// writes B consecutive values of a slot (coalesced) and shares the op's indices. Ops of all types
-// run in one pass over the threads, each switching on its op's type: a level's groups are
-// contiguous runs of one type (Minato et al. 2011 §2, §5), so a warp diverges only where two groups
-// meet, and no thread idles while a small group runs alone. One 16-byte load gives an op's result
-// slot, type and operand offset.
+// One level, block by block as the schedule cut it (Minato et al. 2011 §2): CUDA block `cu` of
+// `cus` runs the level's blocks cu, cu + cus, ... Each block's ops × B work items are (op, lane),
+// lane fastest, so a warp reads and writes B consecutive values of a slot (coalesced) and shares
+// the op's indices; a block's groups are one op type, so its warps run one branch. A block with a
+// tile first copies its x operands' B lanes into shared memory (Minato et al. 2011 §2, last
+// paragraph), and its ops read them there. One 16-byte load gives an op's result slot, type and
+// operand offset.
+extern __shared__ T zb_tile[];
 template <bool GRID>
-__device__ __forceinline__ void zb_forward_ops(const Plan &p, unsigned k0, unsigned k1, u64 t, u64 stride) {
-    const u64 work = (u64)(k1 - k0) * ZB_B;
-    for (u64 w = t; w < work; w += stride) {
-        const unsigned k = k0 + (unsigned)(w / ZB_B), lane = (unsigned)(w % ZB_B);
-        const uint4 info = __ldg(p.opInfo + k);
-        p.values[(u64)info.x * ZB_B + lane] = zb_eval<GRID>(p, info.y, p.operands + info.z, lane);
+__device__ __forceinline__ void zb_forward_level(const Plan &p, unsigned b0, unsigned b1, unsigned cu, unsigned cus) {
+    for (unsigned b = b0 + cu; b < b1; b += cus) {
+        const unsigned k0 = __ldg(p.blockOpBegin + b), k1 = __ldg(p.blockOpBegin + b + 1);
+        const unsigned l0 = __ldg(p.blockLoadBegin + b), l1 = __ldg(p.blockLoadBegin + b + 1);
+        const T *tile = nullptr;
+        if (l1 > l0) { // the same for every thread of the block: the barriers are uniform
+            for (unsigned i = threadIdx.x; i < (l1 - l0) * ZB_B; i += blockDim.x)
+                zb_tile[i] = zb_load<GRID>(p.values + (u64)__ldg(p.blockLoads + l0 + i / ZB_B) * ZB_B + i % ZB_B);
+            __syncthreads();
+            tile = zb_tile;
+        }
+        const u64 work = (u64)(k1 - k0) * ZB_B;
+        for (u64 w = threadIdx.x; w < work; w += blockDim.x) {
+            const unsigned k = k0 + (unsigned)(w / ZB_B), lane = (unsigned)(w % ZB_B);
+            const uint4 info = __ldg(p.opInfo + k);
+            p.values[(u64)info.x * ZB_B + lane] = zb_eval<GRID>(p, info.y, p.operands + info.z, lane, tile);
+        }
+        if (l1 > l0) __syncthreads(); // the next block's tile overwrites this one
     }
 }
 
-// Stages level boundaries [c0, c1] into shared memory (every thread of the block takes part).
+// Stages levels [c0, c1]'s first blocks into shared memory (every thread of the block takes part).
 #define ZB_STAGE_LEVELS 1024
 __device__ __forceinline__ void zb_stage_levels(const Plan &p, unsigned *lob, unsigned c0, unsigned c1) {
     for (unsigned i = threadIdx.x; i <= c1 - c0; i += blockDim.x)
-        lob[i] = __ldg(p.levelOpBegin + c0 + i);
+        lob[i] = __ldg(p.levelBlockBegin + c0 + i);
     __syncthreads();
 }
 
@@ -147,7 +173,7 @@ __device__ __forceinline__ void zb_backward_step(const Plan &p, unsigned step, u
         // so all of an edge's loads issue at once.
         for (unsigned e = __ldg(p.edgeStart + i); e < e1; ++e) {
             const T g = zb_load<GRID>(p.adjoints + (u64)__ldg(p.edgeOut + e) * ZB_B + lane);
-            const unsigned *o = p.operands + __ldg(p.edgeOperands + e);
+            const unsigned *o = p.slotOperands + __ldg(p.edgeOperands + e);
             acc = zb_plus(acc, zb_times(g, zb_coef<GRID>(p, __ldg(p.edgeCode + e), o, lane)));
         }
         p.adjoints[(u64)slot * ZB_B + lane] = acc;
@@ -157,17 +183,23 @@ __device__ __forceinline__ void zb_backward_step(const Plan &p, unsigned step, u
 // Block segments walk many tiny levels: each chunk of levels has its boundaries staged in shared
 // memory and its op and operand arrays prefetched into L1, so a level's critical path is the
 // operand and value loads.
+// Block segments walk many tiny levels: each chunk of levels has its block boundaries staged in
+// shared memory and its block, op and operand arrays prefetched into L1, so a level's critical
+// path is the operand and value loads.
 extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_forward_block(Plan p, unsigned first, unsigned last) {
     __shared__ unsigned lob[ZB_STAGE_LEVELS + 1];
     for (unsigned c0 = first; c0 < last; c0 += ZB_STAGE_LEVELS) {
         const unsigned c1 = min(last, c0 + ZB_STAGE_LEVELS);
         zb_stage_levels(p, lob, c0, c1);
-        const unsigned k0 = lob[0], k1 = lob[c1 - c0];
+        const unsigned bl0 = lob[0], bl1 = lob[c1 - c0];
+        zb_prefetch_l1(p.blockOpBegin + bl0, 4 * (bl1 - bl0 + 1));
+        zb_prefetch_l1(p.blockLoadBegin + bl0, 4 * (bl1 - bl0 + 1));
+        const unsigned k0 = __ldg(p.blockOpBegin + bl0), k1 = __ldg(p.blockOpBegin + bl1);
         zb_prefetch_l1(p.opInfo + k0, 16 * (k1 - k0));
         const unsigned o0 = __ldg(&p.opInfo[k0].z), o1 = __ldg(&p.opInfo[k1].z);
         zb_prefetch_l1(p.operands + o0, 4 * (o1 - o0));
         for (unsigned L = c0; L < c1; ++L) {
-            zb_forward_ops<false>(p, lob[L - c0], lob[L - c0 + 1], threadIdx.x, blockDim.x);
+            zb_forward_level<false>(p, lob[L - c0], lob[L - c0 + 1], 0, 1);
             __syncthreads();
         }
     }
@@ -175,12 +207,11 @@ extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_forward_block(Plan p, 
 
 extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_forward_grid(Plan p, unsigned first, unsigned last) {
     __shared__ unsigned lob[ZB_STAGE_LEVELS + 1];
-    const u64 t = (u64)blockIdx.x * blockDim.x + threadIdx.x, stride = (u64)gridDim.x * blockDim.x;
     for (unsigned c0 = first; c0 < last; c0 += ZB_STAGE_LEVELS) {
         const unsigned c1 = min(last, c0 + ZB_STAGE_LEVELS);
         zb_stage_levels(p, lob, c0, c1); // the grid barrier before it ends the last chunk's reads
         for (unsigned L = c0; L < c1; ++L) {
-            zb_forward_ops<true>(p, lob[L - c0], lob[L - c0 + 1], t, stride);
+            zb_forward_level<true>(p, lob[L - c0], lob[L - c0 + 1], blockIdx.x, gridDim.x);
             if (L + 1 < last) zb_grid_barrier(p.barrier);
         }
     }
@@ -208,8 +239,8 @@ extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_backward_grid(Plan p, 
 // every semiring.
 struct Tree {
     struct Node {
-        int step = 0;         // TemplateStep
-        int leaf = -1;        // operand position, for loads
+        int step = 0;  // TemplateStep
+        int leaf = -1; // operand position, for loads
         int left = -1, right = -1;
     };
     std::vector<Node> nodes;
@@ -234,12 +265,13 @@ struct Tree {
         }
         root = stack.empty() ? -1 : stack.back();
     }
-    std::string expr(int i) const {
+    // `tiled`: x leaves read X() (a preloaded block's tile, else the slot), f leaves V().
+    std::string expr(int i, bool tiled = false) const {
         const Node &n = nodes[i];
         if (n.leaf >= 0)
-            return "V(" + std::to_string(n.leaf) + ")";
-        return std::string(n.step == 2 ? "zb_times(" : "zb_plus(") + expr(n.left) + ", " +
-               expr(n.right) + ")";
+            return std::string(tiled && n.step == 1 ? "X(" : "V(") + std::to_string(n.leaf) + ")";
+        return std::string(n.step == 2 ? "zb_times(" : "zb_plus(") + expr(n.left, tiled) + ", " +
+               expr(n.right, tiled) + ")";
     }
     // Sibling factors on the path to `leaf`; false when the leaf is not under i.
     bool path(int i, int leaf, std::vector<std::string> &factors) const {
@@ -273,14 +305,18 @@ struct Tree {
 std::string typeFunctions(const KernelShape &s) {
     std::ostringstream o;
     o << "#define V(j) zb_load<GRID>(p.values + (u64)__ldg(o + (j)) * ZB_B + lane)\n";
+    o << "#define X(j) (tile ? tile[__ldg(o + (j)) * ZB_B + lane] : V(j))\n";
     o << "template <int TYPE, bool GRID>\n__device__ __forceinline__ T zb_op(const Plan &p, "
-         "const unsigned *o, unsigned lane) {\n";
-    for (size_t t = 0; t < s.typeCode.size(); ++t)
+         "const unsigned *o, unsigned lane, const T *tile) {\n";
+    for (size_t t = 0; t < s.typeCode.size(); ++t) {
+        const Tree tree(s.typeCode[t]);
         o << "    " << (t ? "else " : "") << "if constexpr (TYPE == " << t << ") return "
-          << Tree(s.typeCode[t]).expr(Tree(s.typeCode[t]).root) << ";\n";
+          << tree.expr(tree.root, true) << ";\n";
+    }
     o << "    else return zb_zero();\n}\n";
     o << "template <bool GRID>\n__device__ __forceinline__ T zb_coef(const Plan &p, unsigned code, "
-         "const unsigned *o, unsigned lane) {\n    switch (code) { // type * 64 + operand position\n";
+         "const unsigned *o, unsigned lane) {\n    switch (code) { // type * 64 + operand "
+         "position\n";
     for (size_t t = 0; t < s.typeCode.size(); ++t) {
         const Tree tree(s.typeCode[t]);
         for (int j = 0; j < tree.leaves(); ++j)
@@ -288,9 +324,9 @@ std::string typeFunctions(const KernelShape &s) {
     }
     o << "    default: return zb_zero();\n    }\n}\n";
     o << "template <bool GRID>\n__device__ __forceinline__ T zb_eval(const Plan &p, unsigned type, "
-         "const unsigned *o, unsigned lane) {\n    switch (type) {\n";
+         "const unsigned *o, unsigned lane, const T *tile) {\n    switch (type) {\n";
     for (size_t t = 0; t < s.typeCode.size(); ++t)
-        o << "    case " << t << ": return zb_op<" << t << ", GRID>(p, o, lane);\n";
+        o << "    case " << t << ": return zb_op<" << t << ", GRID>(p, o, lane, tile);\n";
     o << "    default: return zb_zero();\n    }\n}\n";
     return o.str();
 }

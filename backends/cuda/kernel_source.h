@@ -15,9 +15,9 @@ namespace zbddc::cuda {
 
 struct KernelShape {
     Semiring semiring = Semiring::SumProduct;
-    bool float64 = true;        // float32 otherwise
-    bool logSpace = false;      // values held as natural logs (product semirings only)
-    uint32_t batch = 1;         // B: lanes per slot, lane-fastest (slot s, lane l at s*B + l)
+    bool float64 = true;   // float32 otherwise
+    bool logSpace = false; // values held as natural logs (product semirings only)
+    uint32_t batch = 1;    // B: lanes per slot, lane-fastest (slot s, lane l at s*B + l)
     uint32_t blockThreads = 256;
     // Type catalogue: postfix templates (TemplateStep values), as in DevicePlan::typeCode.
     std::vector<std::vector<uint32_t>> typeCode;
@@ -36,7 +36,8 @@ std::string generateKernelSource(const KernelShape &shape);
 // The kernel parameter block, laid out exactly as the generated `Plan` struct.
 struct PlanParams {
     unsigned long long values = 0, adjoints = 0;
-    unsigned long long opInfo = 0, opOut = 0, operands = 0, levelOpBegin = 0;
+    unsigned long long opInfo = 0, opOut = 0, operands = 0, slotOperands = 0, levelOpBegin = 0;
+    unsigned long long levelBlockBegin = 0, blockOpBegin = 0, blockLoadBegin = 0, blockLoads = 0;
     unsigned long long edgeStart = 0, edgeOut = 0, edgeOperands = 0, edgeCode = 0;
     unsigned long long barrier = 0;
     uint32_t numOps = 0, numInputs = 0, inputBase = 0, numLevels = 0, outSlot = 0;

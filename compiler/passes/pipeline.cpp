@@ -17,7 +17,7 @@ namespace {
 // Canonical order: merging works on the SSA op list, levels come next, then the target's passes
 // (PipelineOptions::targetPasses), slots last.
 const PassEntry kBeforeTarget[] = {
-    {"merge-seed", mergeSeedTypes}, {"merge-trees", mergeTrees},  {"levelize", levelize},
+    {"merge-seed", mergeSeedTypes}, {"merge-trees", mergeTrees}, {"levelize", levelize},
     {"justify", justifyLevels},     {"unify-types", unifyTypes}, {"group", groupByType},
 };
 const PassEntry kAfterTarget[] = {
@@ -90,8 +90,7 @@ Result<std::vector<std::string>> passList(const PipelineOptions &o) {
             list = {"merge-trees", "levelize", "justify", "unify-types", "group", "assign-slots"};
             break;
         default:
-            return error("unknown schedule level " + std::to_string(o.level) +
-                         " (use 0..3)");
+            return error("unknown schedule level " + std::to_string(o.level) + " (use 0..3)");
         }
         // The target's passes of this level go between group and slot assignment.
         std::vector<std::string> target;
@@ -99,6 +98,8 @@ Result<std::vector<std::string>> passList(const PipelineOptions &o) {
             if (p.fromLevel <= o.level)
                 target.emplace_back(p.name);
         list.insert(list.end() - 1, target.begin(), target.end());
+        if (o.keepValues)
+            list.back() = "assign-slots-noreuse";
     }
     if (!o.fuse)
         std::erase_if(list,

@@ -1,11 +1,12 @@
 // `zbddc INPUT --emit=cu -o model.cu` and `--emit=ptx -o model.ptx`: the CUDA backend's kernel
-// source (generated from the circuit with ASAP levels) and its PTX from NVRTC, for inspection and
-// for studies. No GPU is needed; PTX is for sm_90 (Hopper).
+// source (generated from the circuit's schedule for one lane, as runtime/cuda_circuit.h builds
+// it) and its PTX from NVRTC, for inspection and for studies. No GPU is needed; PTX is for sm_90
+// (Hopper).
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/output.h"
 
 #ifdef ZBDDC_HAVE_CUDA_BACKEND
-#include "backends/cuda/cuda_model.h"
+#include "runtime/cuda_circuit.h"
 #endif
 
 #include <iostream>
@@ -18,8 +19,7 @@ int compileCudaOutput(const CompileOptions &o, const Circuit &circuit) {
     if (!o.semiring.empty())
         options.semiring = parseSemiring(o.semiring);
     options.logSpace = o.numeric == "log";
-    auto text = o.emit == "cu" ? cuda::emitCudaSource(circuit, options)
-                               : cuda::emitPtx(circuit, options);
+    auto text = emitCircuitCuda(circuit, options, o.emit == "ptx");
     if (!text)
         return reportError(errorAt(o.input, 0, text.error().message));
     Status written = writeFileAtomically(o.output, [&](std::ostream &out) {

@@ -1,5 +1,9 @@
 #include "backends/cuda/schedule/gpu_passes.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <string_view>
+
 namespace zbddc {
 
 const std::vector<PassEntry> &gpuSchedulePasses() {
@@ -14,6 +18,24 @@ const std::vector<PassEntry> &gpuSchedulePasses() {
 PipelineOptions withGpuPasses(PipelineOptions options) {
     options.targetPasses = gpuSchedulePasses();
     return options;
+}
+
+PipelineOptions cudaPipelineOptions(int level, uint32_t lanes, uint32_t blockThreads,
+                                    uint32_t narrowWork, bool keepValues) {
+    PipelineOptions o = withGpuPasses({});
+    for (PassEntry &p : o.targetPasses)
+        if (std::string_view(p.name) == "split-phases")
+            p.fromLevel = 0;
+    o.level = level;
+    o.keepValues = keepValues;
+    o.lanes = std::max(lanes, 1u);
+    o.hostMaxOps = 0;
+    o.gridMinOps = narrowWork == UINT32_MAX ? UINT32_MAX : narrowWork + 1; // MAX: never the grid
+    o.minBlockRun = 4;
+    o.threadsPerBlock = blockThreads;
+    o.device.maxThreadsPerBlock = blockThreads;
+    o.device.sharedMemBytes = kCudaTileBytes;
+    return o;
 }
 
 } // namespace zbddc

@@ -10,7 +10,7 @@
 
 namespace zbddc {
 
-void splitPhases(Schedule &, const PipelineOptions &, PassStats &);    // host / grid / one block
+void splitPhases(Schedule &, const PipelineOptions &, PassStats &);     // host / grid / one block
 void partitionBlocks(Schedule &, const PipelineOptions &, PassStats &); // blocks and threads
 void preloadShared(Schedule &, const PipelineOptions &, PassStats &);   // x tiles in shared memory
 
@@ -20,5 +20,18 @@ const std::vector<PassEntry> &gpuSchedulePasses();
 
 // `options` with the GPU's passes added (for callers that build a GPU schedule).
 PipelineOptions withGpuPasses(PipelineOptions options);
+
+// Shared memory a CUDA model's kernels may give a block's preloaded tile (of the 48 KiB a block
+// has without opt-in, the rest holds the kernels' staged level boundaries).
+inline constexpr uint32_t kCudaTileBytes = 40 * 1024;
+
+// What the CUDA backend compiles (backends/cuda/cuda_model.h): the schedule of `level` (0..3) for
+// `lanes` batch lanes per launch and blocks of `blockThreads` threads, every level on the device
+// (the backend has no host phases: a narrow level costs a block barrier there, and a copy each way
+// would cost more), levels of at most `narrowWork` work items in one block, every value kept
+// where a backward pass reads them (`keepValues`). split-phases runs at every level, so -O0 is
+// the circuit's own levels, placed.
+PipelineOptions cudaPipelineOptions(int level, uint32_t lanes, uint32_t blockThreads,
+                                    uint32_t narrowWork, bool keepValues);
 
 } // namespace zbddc

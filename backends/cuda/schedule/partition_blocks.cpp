@@ -21,17 +21,19 @@ void partitionBlocks(Schedule &s, const PipelineOptions &o, PassStats &st) {
     const uint32_t threads =
         std::min(roundUp(std::max(o.threadsPerBlock, 1u), d.warp), d.maxThreadsPerBlock);
     std::vector<uint32_t> levelBlockBegin{0}, blockOpBegin{0};
+    const uint32_t lanes = std::max(o.lanes, 1u);
     uint32_t gridBlocks = 0, maxOpsPerThread = 0;
     for (uint32_t l = 0; l < s.numLevels(); ++l) {
         const auto phase = static_cast<Phase>(s.levelPhase[l]);
         const uint32_t width = s.levelOpBegin[l + 1] - s.levelOpBegin[l];
         uint32_t opsPerBlock = kNone;
         if (phase == Phase::Grid) {
-            // Enough blocks for about four waves of `threads` threads on every SM; more ops per
-            // thread only when the level is wider than that.
-            const uint32_t perThread =
-                std::max<uint32_t>(1, (width + 4 * d.sms * threads - 1) / (4 * d.sms * threads));
-            opsPerBlock = threads * perThread;
+            // Enough blocks for about four waves of `threads` threads on every SM; more work
+            // items (an op's lanes) per thread only when the level is wider than that.
+            const uint64_t work = uint64_t{width} * lanes, wave = 4ull * d.sms * threads;
+            const auto perThread =
+                static_cast<uint32_t>(std::max<uint64_t>(1, (work + wave - 1) / wave));
+            opsPerBlock = std::max<uint32_t>(1, threads * perThread / lanes);
             s.levelThreads[l] = threads;
             maxOpsPerThread = std::max(maxOpsPerThread, perThread);
         } else if (phase == Phase::SingleBlock) {
@@ -64,7 +66,7 @@ void partitionBlocks(Schedule &s, const PipelineOptions &o, PassStats &st) {
     st.add("blocks", s.numBlocks());
     st.add("grid blocks", gridBlocks);
     st.add("threads per grid block", threads);
-    st.add("max ops per thread", maxOpsPerThread);
+    st.add("max work items per thread", maxOpsPerThread);
 }
 
 } // namespace zbddc

@@ -10,8 +10,8 @@
 namespace zbddc {
 
 void preloadShared(Schedule &s, const PipelineOptions &o, PassStats &st) {
-    const uint32_t words = std::max<uint32_t>(
-        1, o.device.sharedMemBytes / (sizeof(double) * std::max(1u, o.lanesPerBlock)));
+    const uint32_t words =
+        std::max<uint32_t>(1, o.device.sharedMemBytes / (sizeof(double) * std::max(1u, o.lanes)));
     std::vector<uint32_t> levelBlockBegin{0}, blockOpBegin{0}, blockLoadBegin{0}, loads;
     std::vector<uint32_t> operands = s.operands;
     double xReads = 0, saved = 0, tiles = 0;

@@ -6,10 +6,33 @@
 #include "backends/cuda/schedule/gpu_passes.h"
 #include "ir/schedule_edit.h"
 
+#include <algorithm>
+
 namespace zbddc {
 
+namespace {
+
+// A run of fewer than `minRun` one-block levels with grid levels on both sides runs on the grid:
+// leaving the grid costs a launch (~4 µs), more than a few grid-wide barriers (~1-2 µs each).
+void joinShortBlockRuns(Schedule &s, uint32_t minRun) {
+    const auto grid = static_cast<uint32_t>(Phase::Grid);
+    const auto block = static_cast<uint32_t>(Phase::SingleBlock);
+    const uint32_t levels = s.numLevels();
+    for (uint32_t i = 0; i < levels;) {
+        uint32_t j = i;
+        while (j < levels && s.levelPhase[j] == s.levelPhase[i])
+            ++j;
+        if (s.levelPhase[i] == block && i > 0 && j < levels && s.levelPhase[i - 1] == grid &&
+            s.levelPhase[j] == grid && j - i < minRun)
+            std::fill(s.levelPhase.begin() + i, s.levelPhase.begin() + j, grid);
+        i = j;
+    }
+}
+
+} // namespace
+
 void splitPhases(Schedule &s, const PipelineOptions &o, PassStats &st) {
-    const uint32_t gridMin = o.gridMinOps ? o.gridMinOps : o.device.sms * o.device.warp;
+    const uint64_t gridMin = o.gridMinOps ? o.gridMinOps : o.device.sms * o.device.warp;
     const uint32_t levels = s.numLevels();
     auto width = [&](uint32_t l) { return s.levelOpBegin[l + 1] - s.levelOpBegin[l]; };
     uint32_t pre = 0, post = levels;
@@ -17,15 +40,18 @@ void splitPhases(Schedule &s, const PipelineOptions &o, PassStats &st) {
         ++pre;
     while (post > pre && width(post - 1) <= o.hostMaxOps)
         --post;
-    uint32_t counts[4] = {0, 0, 0, 0};
     for (uint32_t l = 0; l < levels; ++l) {
-        Phase p = l < pre               ? Phase::HostPre
-                  : l >= post           ? Phase::HostPost
-                  : width(l) >= gridMin ? Phase::Grid
-                                        : Phase::SingleBlock;
+        const Phase p = l < pre     ? Phase::HostPre
+                        : l >= post ? Phase::HostPost
+                        : uint64_t{width(l)} * std::max(o.lanes, 1u) >= gridMin
+                            ? Phase::Grid
+                            : Phase::SingleBlock;
         s.levelPhase[l] = static_cast<uint32_t>(p);
-        ++counts[static_cast<uint32_t>(p)];
     }
+    joinShortBlockRuns(s, o.minBlockRun);
+    uint32_t counts[4] = {0, 0, 0, 0};
+    for (uint32_t l = 0; l < levels; ++l)
+        ++counts[s.levelPhase[l]];
     // Data crossing the phase boundaries: values made on one side and read (or output) on the
     // other.
     auto onHost = [&](uint32_t l) { return l < pre || l >= post; };

@@ -5,6 +5,7 @@
 #include "backends/cuda/driver.h"
 #include "backends/cuda/kernel_source.h"
 #include "backends/cuda/nvrtc.h"
+#include "runtime/cuda_circuit.h"
 
 #include "tests/catch.hpp"
 
@@ -17,8 +18,8 @@ namespace fs = std::filesystem;
 
 namespace {
 std::string freshCacheDir(const std::string &tag) {
-    const fs::path d = fs::temp_directory_path() /
-                       ("zbddc-test-" + tag + "-" + std::to_string(::getpid()));
+    const fs::path d =
+        fs::temp_directory_path() / ("zbddc-test-" + tag + "-" + std::to_string(::getpid()));
     fs::remove_all(d);
     return d.string();
 }
@@ -26,17 +27,21 @@ std::string freshCacheDir(const std::string &tag) {
 
 // The Circuit's own types and merged templates like the passes produce (TemplateStep codes:
 // 0 F, 1 X, 2 *, 3 +): typeA "F X * F +", typeB "F X *", a two-term tree, a product chain.
-const std::vector<std::vector<uint32_t>> kCatalogue = {
-    {0, 0, 3}, {0, 0, 2}, {0, 0, 2, 0, 3}, {0, 1, 2, 0, 3}, {0, 1, 2},
-    {0, 1, 2, 0, 1, 2, 3, 0, 3}, {0, 1, 2, 1, 2, 1, 2}};
+const std::vector<std::vector<uint32_t>> kCatalogue = {{0, 0, 3},
+                                                       {0, 0, 2},
+                                                       {0, 0, 2, 0, 3},
+                                                       {0, 1, 2, 0, 3},
+                                                       {0, 1, 2},
+                                                       {0, 1, 2, 0, 1, 2, 3, 0, 3},
+                                                       {0, 1, 2, 1, 2, 1, 2}};
 
 TEST_CASE("every generated kernel shape compiles with NVRTC for sm_90", "[cuda][nvrtc]") {
     NvrtcOptions nv;
     nv.arch = "sm_90";
     nv.useCache = false;
     int shapes = 0;
-    for (Semiring s : {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum,
-                       Semiring::MinSum})
+    for (Semiring s :
+         {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum, Semiring::MinSum})
         for (bool f64 : {false, true})
             for (bool log : {false, true}) {
                 if (log && (s == Semiring::MaxSum || s == Semiring::MinSum))
@@ -140,16 +145,16 @@ TEST_CASE("--emit=cu and --emit=ptx need no GPU; bad options are refused", "[cud
     c.addOutput(c.addTimes(c.addInput(0), c.addInput(0)));
     CudaOptions o;
     o.nvrtc.useCache = false;
-    auto cu = emitCudaSource(c, o);
+    auto cu = emitCircuitCuda(c, o, false);
     REQUIRE(cu.ok());
     CHECK(cu->find("zb_forward_grid") != std::string::npos);
-    auto ptx = emitPtx(c, o);
+    auto ptx = emitCircuitCuda(c, o, true);
     REQUIRE(ptx.ok());
     CHECK(ptx->find(".target sm_90") != std::string::npos);
 
     o.semiring = Semiring::MinSum;
     o.logSpace = true;
-    auto bad = emitCudaSource(c, o);
+    auto bad = emitCircuitCuda(c, o, false);
     REQUIRE(!bad.ok());
     CHECK(bad.error().message.find("log space") != std::string::npos);
 }
@@ -165,7 +170,7 @@ TEST_CASE("without a GPU driver, cudaAvailable says why and compileCuda fails cl
     Circuit c;
     c.addInputInfo({});
     c.addOutput(c.addInput(0));
-    auto m = compileCuda(c);
+    auto m = compileCircuitForCuda(c);
     REQUIRE(!m.ok());
     CHECK(m.error().message == st.error().message);
 }

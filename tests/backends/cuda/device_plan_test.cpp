@@ -1,8 +1,10 @@
 // The DevicePlan is checked on the host, without a GPU: a plain executor of its arrays (what the
-// generated kernels do, level by level, in float64) must agree with the reference evaluator, and
-// its backward gather lists must reproduce inputAdjoints.
+// generated kernels do, level by level and block by block, x operands of a preloaded block read
+// from its tile, in float64) must agree with the reference evaluator, its backward gather lists
+// must reproduce inputAdjoints, and its traceback the circuit's.
 #include "backends/cuda/cuda_model.h"
 #include "backends/cuda/device_plan.h"
+#include "backends/cuda/plan_traceback.h"
 #include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
 #include "ir/interpret.h"
@@ -21,18 +23,19 @@ struct HostRun {
     std::vector<double> values, adjoints;
 };
 
-// Evaluates op k's template. With `pos` >= 0 it returns instead the op's coefficient for operand
-// pos: that operand set to One and, at each ⊕ above it, the other side dropped (⊕ Zero). This is
-// a different formulation from the generator's sibling products, checked through the oracle.
-double evalOp(const DevicePlan &p, uint32_t k, const std::vector<double> &v, const SemiringOps &r,
+// Evaluates op k's template over `operand(leaf)`. With `pos` >= 0 it returns instead the op's
+// coefficient for operand pos: that operand set to One and, at each ⊕ above it, the other side
+// dropped (⊕ Zero). This is a different formulation from the generator's sibling products,
+// checked through the oracle.
+template <class Operand>
+double evalOp(const DevicePlan &p, uint32_t k, Operand operand, const SemiringOps &r,
               int pos = -1) {
     std::vector<std::pair<double, bool>> st;
     int leaf = 0;
-    const uint32_t *o = &p.operands[p.opOperandBegin[k]];
     for (uint32_t step : p.typeCode[p.opType[k]]) {
         if (step <= 1) {
             const bool here = leaf == pos;
-            st.push_back({here ? r.one() : v[o[leaf]], here});
+            st.push_back({here ? r.one() : operand(step, leaf), here});
             ++leaf;
             continue;
         }
@@ -42,12 +45,16 @@ double evalOp(const DevicePlan &p, uint32_t k, const std::vector<double> &v, con
         if (step == 2)
             st.back() = {r.times(a, q), ca || cq};
         else
-            st.back() = ca ? std::pair{a, true} : cq ? std::pair{q, true} : std::pair{r.plus(a, q), false};
+            st.back() = ca   ? std::pair{a, true}
+                        : cq ? std::pair{q, true}
+                             : std::pair{r.plus(a, q), false};
     }
     return st.back().first;
 }
 
-// Executes the plan as the kernels would: levels in order, groups in order; then backward steps.
+// Executes the plan as the kernels would: levels in order, each level's blocks in order (a
+// preloaded block copies its tile first and reads its x operands there); then backward steps
+// over every operand's slot.
 HostRun executePlan(const DevicePlan &p, const std::vector<double> &x, Semiring s, uint32_t outSlot,
                     bool backward) {
     const SemiringOps r{s};
@@ -56,22 +63,38 @@ HostRun executePlan(const DevicePlan &p, const std::vector<double> &x, Semiring 
     std::copy(x.begin(), x.end(), h.values.begin() + p.inputBase);
     std::copy(p.constantValues.begin(), p.constantValues.end(), h.values.begin() + p.constantBase);
     for (uint32_t L = 0; L < p.numLevels(); ++L) {
-        const uint32_t k0 = p.groupOpBegin[p.levelGroupBegin[L]];
-        const uint32_t k1 = p.groupOpBegin[p.levelGroupBegin[L + 1]];
-        std::vector<double> results;
-        for (uint32_t k = k0; k < k1; ++k)
-            results.push_back(evalOp(p, k, h.values, r));
-        for (uint32_t k = k0; k < k1; ++k) // a level's writes land after its reads
-            h.values[p.opOut[k]] = results[k - k0];
+        std::vector<std::pair<uint32_t, double>> results;
+        for (uint32_t b = p.levelBlockBegin[L]; b < p.levelBlockBegin[L + 1]; ++b) {
+            std::vector<double> tile;
+            for (uint32_t j = p.blockLoadBegin[b]; j < p.blockLoadBegin[b + 1]; ++j)
+                tile.push_back(h.values[p.blockLoads[j]]);
+            for (uint32_t k = p.blockOpBegin[b]; k < p.blockOpBegin[b + 1]; ++k) {
+                const uint32_t *o = &p.operands[p.opOperandBegin[k]];
+                results.push_back({p.opOut[k], evalOp(
+                                                   p, k,
+                                                   [&](uint32_t step, int leaf) {
+                                                       return step == 1 && !tile.empty()
+                                                                  ? tile.at(o[leaf])
+                                                                  : h.values[o[leaf]];
+                                                   },
+                                                   r)});
+            }
+        }
+        for (auto [slot, v] : results) // a level's writes land after its reads
+            h.values[slot] = v;
     }
     if (!backward)
         return h;
     h.adjoints.assign(p.numSlots, std::nan(""));
     auto gather = [&](uint32_t item, uint32_t slot) {
         double acc = slot == outSlot ? r.one() : r.zero();
-        for (uint32_t e = p.edgeStart[item]; e < p.edgeStart[item + 1]; ++e)
-            acc = r.plus(acc, r.times(h.adjoints[p.opOut[p.edgeOp[e]]],
-                                      evalOp(p, p.edgeOp[e], h.values, r, int(p.edgePos[e]))));
+        for (uint32_t e = p.edgeStart[item]; e < p.edgeStart[item + 1]; ++e) {
+            const uint32_t k = p.edgeOp[e];
+            const uint32_t *o = &p.slotOperands[p.opOperandBegin[k]];
+            const double coef = evalOp(
+                p, k, [&](uint32_t, int leaf) { return h.values[o[leaf]]; }, r, int(p.edgePos[e]));
+            acc = r.plus(acc, r.times(h.adjoints[p.opOut[k]], coef));
+        }
         h.adjoints[slot] = acc;
     };
     for (uint32_t L = p.numLevels(); L-- > 0;)
@@ -83,114 +106,164 @@ HostRun executePlan(const DevicePlan &p, const std::vector<double> &x, Semiring 
     return h;
 }
 
+// The plan the CUDA backend compiles for `c` at schedule level `level` and `lanes` lanes.
+DevicePlan planFor(const Circuit &c, int level, uint32_t lanes, bool keepValues = true,
+                   uint32_t narrowWork = 2048) {
+    auto sched = buildSchedule(c, cudaPipelineOptions(level, lanes, 1024, narrowWork, keepValues));
+    if (!sched)
+        FAIL(sched.error().str());
+    auto p = buildDevicePlan(*sched);
+    if (!p)
+        FAIL(p.error().str());
+    return std::move(*p);
+}
+
 const Semiring kAll[] = {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum,
                          Semiring::MinSum};
 
 } // namespace
 
-TEST_CASE("plan executed level by level equals the reference evaluator, with and without slot reuse",
+TEST_CASE("plans of every schedule level equal the reference evaluator, with and without slot "
+          "reuse",
           "[cuda][plan]") {
-    for (Semiring s : kAll) {
-        for (uint32_t seed = 1; seed <= 5; ++seed) {
+    for (Semiring s : kAll)
+        for (uint32_t seed = 1; seed <= 4; ++seed) {
             const Circuit c =
                 testing::randomCircuit({.inputs = 6, .ops = 80, .outputs = 3, .semiring = s}, seed);
-            REQUIRE(verify(c).ok());
             const auto x = testing::randomInputs(c.numInputs(), seed + 100);
             const auto ref = evaluate(c, x, s);
             REQUIRE(ref.ok());
-            for (bool reuse : {false, true}) {
-                const DevicePlan p = buildDevicePlan(c, asapLevels(c), reuse);
-                const HostRun h = executePlan(p, x, s, 0, false);
-                for (size_t o = 0; o < c.numOutputs(); ++o) {
-                    const double got = h.values[p.outputSlots[o]];
-                    REQUIRE(!std::isnan(got));
-                    CHECK(got == Approx(ref->values[c.outputs[o]]));
+            for (int level = 0; level <= 3; ++level)
+                for (bool keep : {true, false}) {
+                    INFO(semiringName(s) << " seed " << seed << " O" << level << " keep " << keep);
+                    const DevicePlan p = planFor(c, level, 1, keep);
+                    if (keep)
+                        CHECK(!p.reusesSlots);
+                    const HostRun h = executePlan(p, x, s, 0, false);
+                    for (size_t o = 0; o < c.numOutputs(); ++o) {
+                        const double got = h.values[p.outputSlots[o]];
+                        REQUIRE(!std::isnan(got));
+                        CHECK(got == Approx(ref->values[c.outputs[o]]));
+                    }
                 }
-                if (reuse) // liveness must actually save slots on a deep DAG
-                    CHECK(p.numSlots < buildDevicePlan(c, asapLevels(c), false).numSlots);
-            }
         }
-    }
 }
 
-TEST_CASE("plan's backward gather equals inputAdjoints in every semiring", "[cuda][plan]") {
-    for (Semiring s : kAll) {
-        for (uint32_t seed = 1; seed <= 5; ++seed) {
-            const Circuit c =
-                testing::randomCircuit({.inputs = 5, .ops = 60, .outputs = 2, .semiring = s}, seed);
-            const auto x = testing::randomInputs(c.numInputs(), seed + 7);
-            const auto ref = evaluate(c, x, s);
-            const DevicePlan p = buildDevicePlan(c, asapLevels(c), false);
-            for (size_t o = 0; o < c.numOutputs(); ++o) {
-                const HostRun h = executePlan(p, x, s, p.outputSlots[o], true);
-                const auto adj = inputAdjoints(c, *ref, o);
-                for (size_t i = 0; i < c.numInputs(); ++i) {
-                    REQUIRE(!std::isnan(h.adjoints[i]));
-                    CHECK(h.adjoints[i] == Approx(adj[i]));
+TEST_CASE("ZBDD-shaped circuits: preloaded tiles, merged types, forward and backward equal the "
+          "reference",
+          "[cuda][plan][schedule]") {
+    bool sawTile = false;
+    for (Semiring s : kAll)
+        for (int level = 0; level <= 3; ++level)
+            for (uint32_t lanes : {1u, 64u})
+                for (uint32_t seed = 1; seed <= 3; ++seed) {
+                    Circuit c =
+                        testing::randomZddCircuit({.vars = 25, .width = 12, .roots = 2}, seed);
+                    c.semiring = s;
+                    const DevicePlan p = planFor(c, level, lanes, true, 64);
+                    INFO("O" << level << " " << semiringName(s) << " lanes " << lanes << " types "
+                             << p.typeCode.size());
+                    REQUIRE(!p.reusesSlots);
+                    sawTile |= p.maxTileLoads > 0;
+                    CHECK(size_t{p.maxTileLoads} * lanes * 8 <= kCudaTileBytes);
+                    const auto x = testing::randomInputs(c.numInputs(), seed + 40, 0.3, 0.9);
+                    const auto ref = evaluate(c, x, s);
+                    const HostRun h = executePlan(p, x, s, p.outputSlots[0], true);
+                    for (size_t o = 0; o < c.numOutputs(); ++o)
+                        CHECK(h.values[p.outputSlots[o]] == Approx(ref->values[c.outputs[o]]));
+                    const auto adj = inputAdjoints(c, *ref, 0);
+                    for (size_t i = 0; i < c.numInputs(); ++i) {
+                        REQUIRE(!std::isnan(h.adjoints[p.inputBase + i]));
+                        CHECK(h.adjoints[p.inputBase + i] == Approx(adj[i]));
+                    }
                 }
-            }
-        }
-    }
+    CHECK(sawTile); // the tile path above was exercised
 }
 
-TEST_CASE("ZBDD-shaped circuits: one level per ZBDD variable, ops grouped by type",
+TEST_CASE("-O0 keeps the circuit's own ops: one level per ZBDD variable, ops grouped by type",
           "[cuda][plan]") {
     const Circuit c = testing::randomZddCircuit({.vars = 20, .width = 8}, 3);
-    const DevicePlan p = buildDevicePlan(c, asapLevels(c), false);
+    const DevicePlan p = planFor(c, 0, 1);
     CHECK(p.numLevels() <= 20);
     CHECK(p.numOps() == 20 * 8);
     for (uint32_t g = 0; g < p.groupType.size(); ++g)
         for (uint32_t k = p.groupOpBegin[g]; k < p.groupOpBegin[g + 1]; ++k)
             CHECK(p.opType[k] == p.groupType[g]);
+    for (uint32_t b = 0; b + 1 < p.blockOpBegin.size(); ++b) // blocks inside one group
+        for (uint32_t k = p.blockOpBegin[b]; k < p.blockOpBegin[b + 1]; ++k)
+            CHECK(p.opType[k] == p.opType[p.blockOpBegin[b]]);
 }
 
-TEST_CASE("plans from the passes' Schedules (merged types, preloads) equal the reference",
-          "[cuda][plan][schedule]") {
-    for (Semiring s : kAll)
-        for (int opt = 0; opt <= 3; ++opt)
-            for (uint32_t seed = 1; seed <= 3; ++seed) {
-                const Circuit c =
-                    testing::randomZddCircuit({.vars = 25, .width = 12, .roots = 2}, seed);
-                Circuit cs = c;
-                cs.semiring = s;
-                PipelineOptions po = withGpuPasses({});
-                po.level = opt;
-                auto names = passList(po);
-                REQUIRE(names.ok());
-                // Keep every value for the backward pass: the no-reuse slot assignment.
-                for (std::string &n : *names)
-                    if (n == "assign-slots")
-                        n = "assign-slots-noreuse";
-                po.passes = *names;
-                auto sched = buildSchedule(cs, po);
-                if (!sched)
-                    FAIL(sched.error().str());
-                auto p = buildDevicePlan(*sched);
-                if (!p)
-                    FAIL(p.error().str());
-                INFO("O" << opt << " " << semiringName(s) << " types " << p->typeCode.size());
-                REQUIRE(!p->reusesSlots);
-                const auto x = testing::randomInputs(c.numInputs(), seed + 40, 0.3, 0.9);
-                const auto ref = evaluate(cs, x, s);
-                const HostRun h = executePlan(*p, x, s, p->outputSlots[0], true);
-                for (size_t o = 0; o < c.numOutputs(); ++o)
-                    CHECK(h.values[p->outputSlots[o]] == Approx(ref->values[c.outputs[o]]));
-                const auto adj = inputAdjoints(cs, *ref, 0);
-                for (size_t i = 0; i < c.numInputs(); ++i) {
-                    REQUIRE(!std::isnan(h.adjoints[p->inputBase + i]));
-                    CHECK(h.adjoints[p->inputBase + i] == Approx(adj[i]));
+TEST_CASE("the plan's traceback finds the circuit's optimal term", "[cuda][plan][traceback]") {
+    for (Semiring s : {Semiring::MaxProduct, Semiring::MaxSum, Semiring::MinSum})
+        for (int level : {0, 3})
+            for (uint32_t seed = 1; seed <= 6; ++seed) {
+                Circuit c = testing::randomZddCircuit({.vars = 18, .width = 6, .roots = 2}, seed);
+                c.semiring = s;
+                const DevicePlan p = planFor(c, level, 1);
+                const auto x = testing::randomInputs(c.numInputs(), seed + 9, 0.2, 0.95);
+                const auto ref = evaluate(c, x, s);
+                const HostRun h = executePlan(p, x, s, 0, false);
+                for (size_t o = 0; o < c.numOutputs(); ++o) {
+                    INFO(semiringName(s) << " O" << level << " seed " << seed << " output " << o);
+                    auto got = tracebackPlan(p, s, false, h.values, p.outputSlots[o]);
+                    REQUIRE(got.ok());
+                    // Random real inputs: one optimal term, so the sets are equal.
+                    CHECK(*got == traceback(c, *ref, o));
+                }
+                if (s == Semiring::MaxProduct) { // the same walk over natural logs
+                    std::vector<double> logs(h.values.size());
+                    for (size_t i = 0; i < logs.size(); ++i)
+                        logs[i] = std::log(h.values[i]);
+                    auto got = tracebackPlan(p, s, true, logs, p.outputSlots[0]);
+                    REQUIRE(got.ok());
+                    CHECK(*got == traceback(c, *ref, 0));
                 }
             }
 }
 
-TEST_CASE("segments: narrow runs in one block, wide levels across the grid", "[cuda][plan]") {
-    // widths: 3 narrow, 2 wide, 1 narrow (absorbed between wide), 1 wide, 5 narrow
-    const std::vector<uint64_t> w{10, 20, 30, 5000, 9000, 40, 7000, 1, 2, 3, 4, 5};
-    const auto segs = planSegments(w, 2048, 1024, 264);
-    REQUIRE(segs.size() == 3);
-    CHECK((!segs[0].grid && segs[0].first == 0 && segs[0].last == 3));
-    CHECK((segs[1].grid && segs[1].first == 3 && segs[1].last == 7 && segs[1].blocks == 9));
-    CHECK((!segs[2].grid && segs[2].first == 7 && segs[2].last == 12));
-    // The grid never exceeds what can be resident (a cooperative launch would fail).
-    CHECK(planSegments({1u << 30}, 2048, 1024, 264)[0].blocks == 264);
+TEST_CASE("segments follow the schedule's phases; short one-block runs join the grid",
+          "[cuda][plan]") {
+    // A chain whose levels narrow and widen: 3 narrow, 2 wide, 1 narrow, 1 wide, 5 narrow.
+    DevicePlan p;
+    const std::vector<uint32_t> widths{1, 2, 3, 500, 900, 4, 700, 1, 2, 3, 4, 5};
+    for (uint32_t w : widths) {
+        for (uint32_t k = 0; k < w; ++k)
+            p.opType.push_back(0);
+        p.groupOpBegin.push_back(static_cast<uint32_t>(p.opType.size()));
+        p.groupType.push_back(0);
+        p.levelGroupBegin.push_back(static_cast<uint32_t>(p.groupType.size()));
+        const bool wide = w >= 100;
+        p.levelPhase.push_back(static_cast<uint32_t>(wide ? Phase::Grid : Phase::SingleBlock));
+        for (uint32_t b = 0; b < (wide ? w / 100 : 1); ++b)
+            p.blockOpBegin.push_back(p.groupOpBegin.back() - w +
+                                     (b + 1) * w / (wide ? w / 100 : 1));
+        p.levelBlockBegin.push_back(static_cast<uint32_t>(p.blockOpBegin.size() - 1));
+    }
+    p.numInputs = 40;
+    const auto fwd = forwardSegments(p, 8);
+    REQUIRE(fwd.size() == 5);
+    CHECK((!fwd[0].grid && fwd[0].first == 0 && fwd[0].last == 3));
+    CHECK((fwd[1].grid && fwd[1].first == 3 && fwd[1].last == 5 && fwd[1].blocks == 8)); // 9 > 8
+    CHECK((!fwd[2].grid && fwd[2].first == 5 && fwd[2].last == 6));
+    CHECK((fwd[3].grid && fwd[3].blocks == 7));
+    CHECK((!fwd[4].grid && fwd[4].first == 7 && fwd[4].last == 12));
+    // Backward mirrors it (last level first); the inputs' step is placed like level 0.
+    const auto bwd = backwardSegments(p, 64, 1024, 264);
+    REQUIRE(bwd.size() == 5);
+    CHECK((!bwd[0].grid && bwd[0].first == 0 && bwd[0].last == 5));
+    CHECK((bwd[1].grid && bwd[1].first == 5 && bwd[1].last == 6 && bwd[1].blocks == 44));
+    CHECK((!bwd[4].grid && bwd[4].first == 9 && bwd[4].last == 13));
+
+    // The phase split decides it from ops × lanes: a run of one-block levels shorter than four
+    // between grid levels joins the grid.
+    Circuit c = testing::randomZddCircuit({.vars = 30, .width = 40}, 5);
+    for (uint32_t lanes : {1u, 512u}) {
+        const DevicePlan q = planFor(c, 0, lanes, true, 2048);
+        for (uint32_t L = 0; L < q.numLevels(); ++L) {
+            const uint64_t work = uint64_t{q.levelWidth(L)} * lanes;
+            if (q.levelPhase[L] == static_cast<uint32_t>(Phase::SingleBlock))
+                CHECK(work <= 2048);
+        }
+    }
 }

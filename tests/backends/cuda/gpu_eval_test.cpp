@@ -7,6 +7,7 @@
 #include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
 #include "ir/interpret.h"
+#include "runtime/cuda_circuit.h"
 
 #include "tests/catch.hpp"
 #include "tests/support/close.h"
@@ -49,9 +50,12 @@ const NumericCase kNumerics[] = {{Precision::Float64, false, 1e-9},
                                  {Precision::Float64, true, 1e-9},
                                  {Precision::Float32, true, 2e-4}};
 
-bool logAllowed(Semiring s) { return s == Semiring::SumProduct || s == Semiring::MaxProduct; }
+bool logAllowed(Semiring s) {
+    return s == Semiring::SumProduct || s == Semiring::MaxProduct;
+}
 
-// What a run on the GPU gives: count × numOutputs values and count × numInputs adjoints of output 0.
+// What a run on the GPU gives: count × numOutputs values and count × numInputs adjoints of output
+// 0.
 struct Run {
     std::vector<double> outputs, adjoints;
 };
@@ -76,7 +80,7 @@ void checkAgainstReference(const Circuit &c, const CudaOptions &o, size_t count,
                            double tol, RunOnGpu run = &runSynchronously) {
     const Semiring s = o.semiring.value_or(c.semiring);
     const Numeric refNumeric = o.logSpace ? Numeric::Log : Numeric::Float64;
-    auto model = compileCuda(c, o);
+    auto model = compileCircuitForCuda(c, o);
     if (!model)
         FAIL(model.error().str());
     const auto xs = testing::randomInputs(count * c.numInputs(), seed, 0.3, 0.9);
@@ -89,7 +93,8 @@ void checkAgainstReference(const Circuit &c, const CudaOptions &o, size_t count,
         auto ref = evaluate(c, x, s, refNumeric);
         REQUIRE(ref.ok());
         for (size_t k = 0; k < c.numOutputs(); ++k)
-            if (!close(got.outputs[v * c.numOutputs() + k], ref->values[c.outputs[k]], tol) && bad++ < 5)
+            if (!close(got.outputs[v * c.numOutputs() + k], ref->values[c.outputs[k]], tol) &&
+                bad++ < 5)
                 FAIL_CHECK("vector " << v << " output " << k << ": gpu "
                                      << got.outputs[v * c.numOutputs() + k] << " reference "
                                      << ref->values[c.outputs[k]]);
@@ -107,8 +112,8 @@ void checkAgainstReference(const Circuit &c, const CudaOptions &o, size_t count,
 
 TEST_CASE("random DAGs: every semiring, number type and launch plan, forward and backward",
           "[gpu]") {
-    for (Semiring s : {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum,
-                       Semiring::MinSum})
+    for (Semiring s :
+         {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum, Semiring::MinSum})
         for (const NumericCase &n : kNumerics) {
             if (n.log && !logAllowed(s))
                 continue;
@@ -122,8 +127,9 @@ TEST_CASE("random DAGs: every semiring, number type and launch plan, forward and
                     o.logSpace = n.log;
                     o.batch = batch;
                     o.narrowWork = m.narrowWork;
-                    INFO(semiringName(s) << " " << (n.precision == Precision::Float64 ? "f64" : "f32")
-                                         << (n.log ? " log" : "") << " " << m.name << " B=" << batch);
+                    INFO(semiringName(s)
+                         << " " << (n.precision == Precision::Float64 ? "f64" : "f32")
+                         << (n.log ? " log" : "") << " " << m.name << " B=" << batch);
                     // Two batches' worth plus a partial one: chunking and idle lanes.
                     checkAgainstReference(c, o, batch == 1 ? 3 : 2 * batch + 5, seed + 1, n.tol);
                 }
@@ -148,7 +154,7 @@ TEST_CASE("slot reuse (forward-only batches) gives the same outputs", "[gpu]") {
     CudaOptions o;
     o.backward = false;
     o.batch = 64;
-    auto model = compileCuda(c, o);
+    auto model = compileCircuitForCuda(c, o);
     REQUIRE(model.ok());
     CHECK(model->plan().numSlots < c.numNodes());
     const size_t count = 100;
@@ -171,7 +177,7 @@ TEST_CASE("max/min semirings: traceback from device values equals the reference'
             const Circuit c = testing::randomZddCircuit({.vars = 30, .width = 40}, seed);
             CudaOptions o;
             o.semiring = s;
-            auto model = compileCuda(c, o);
+            auto model = compileCircuitForCuda(c, o);
             REQUIRE(model.ok());
             const auto x = testing::randomInputs(c.numInputs(), seed * 31);
             auto got = model->traceback(x, 0);
@@ -203,7 +209,7 @@ TEST_CASE("a PR that underflows float64 is right in log space", "[gpu]") {
     REQUIRE(std::isfinite(log->values[c.outputs[0]]));
     CudaOptions o;
     o.logSpace = true;
-    auto model = compileCuda(c, o);
+    auto model = compileCircuitForCuda(c, o);
     REQUIRE(model.ok());
     CHECK(model->numericName() == "log-float64");
     auto out = model->evaluate(x, 1);
@@ -212,17 +218,9 @@ TEST_CASE("a PR that underflows float64 is right in log space", "[gpu]") {
 }
 
 namespace {
-Schedule scheduleFor(const Circuit &c, int opt, bool reuse) {
-    PipelineOptions po = withGpuPasses({});
-    po.level = opt;
-    auto names = passList(po);
-    REQUIRE(names.ok());
-    if (!reuse)
-        for (std::string &n : *names)
-            if (n == "assign-slots")
-                n = "assign-slots-noreuse";
-    po.passes = *names;
-    auto s = buildSchedule(c, po);
+// The schedule the backend compiles for `lanes` lanes at -O`opt`, every value kept unless `reuse`.
+Schedule scheduleFor(const Circuit &c, int opt, bool reuse, uint32_t lanes, uint32_t narrowWork) {
+    auto s = buildSchedule(c, cudaPipelineOptions(opt, lanes, 1024, narrowWork, !reuse));
     if (!s)
         FAIL(s.error().str());
     return std::move(*s);
@@ -231,14 +229,14 @@ Schedule scheduleFor(const Circuit &c, int opt, bool reuse) {
 
 TEST_CASE("the passes' Schedules (merged types, phases, preloads) on the GPU, every semiring",
           "[gpu][schedule]") {
-    for (Semiring s : {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum,
-                       Semiring::MinSum})
+    for (Semiring s :
+         {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum, Semiring::MinSum})
         for (int opt : {1, 3})
             for (uint32_t batch : {1u, 40u}) {
                 Circuit c =
                     testing::randomZddCircuit({.vars = 30, .width = 300, .roots = 2}, 3 + opt);
                 c.semiring = s;
-                const Schedule sched = scheduleFor(c, opt, false);
+                const Schedule sched = scheduleFor(c, opt, false, batch, 256);
                 for (const NumericCase &n : kNumerics) {
                     if (n.log && !logAllowed(s))
                         continue;
@@ -247,21 +245,24 @@ TEST_CASE("the passes' Schedules (merged types, phases, preloads) on the GPU, ev
                     o.logSpace = n.log;
                     o.batch = batch;
                     o.narrowWork = 256;
-                    INFO("O" << opt << " " << semiringName(s) << " f64=" << (n.precision == Precision::Float64)
-                             << " log=" << n.log << " B=" << batch);
+                    INFO("O" << opt << " " << semiringName(s)
+                             << " f64=" << (n.precision == Precision::Float64) << " log=" << n.log
+                             << " B=" << batch);
                     auto model = compileCuda(c, sched, o);
                     if (!model)
                         FAIL(model.error().str());
                     const size_t count = batch == 1 ? 2 : batch + 3;
-                    const auto xs = testing::randomInputs(count * c.numInputs(), opt + batch, 0.3, 0.9);
+                    const auto xs =
+                        testing::randomInputs(count * c.numInputs(), opt + batch, 0.3, 0.9);
                     REQUIRE(model->poisonResults().ok());
                     auto grad = model->adjoints(xs, count, 0);
                     if (!grad)
                         FAIL(grad.error().str());
                     int bad = 0;
                     for (size_t v = 0; v < count; ++v) {
-                        auto ref = evaluate(c, std::span(xs.data() + v * c.numInputs(), c.numInputs()),
-                                            s, n.log ? Numeric::Log : Numeric::Float64);
+                        auto ref =
+                            evaluate(c, std::span(xs.data() + v * c.numInputs(), c.numInputs()), s,
+                                     n.log ? Numeric::Log : Numeric::Float64);
                         bad += !close(grad->values[v], ref->values[c.outputs[0]], n.tol);
                         const auto adj = inputAdjoints(c, *ref, 0);
                         for (size_t i = 0; i < c.numInputs(); ++i)
@@ -275,20 +276,23 @@ TEST_CASE("the passes' Schedules (merged types, phases, preloads) on the GPU, ev
     CudaOptions o;
     o.backward = false;
     o.batch = 64;
-    auto model = compileCuda(c, scheduleFor(c, 3, true), o);
+    auto model = compileCuda(c, scheduleFor(c, 3, true, 64, o.narrowWork), o);
     REQUIRE(model.ok());
     const auto xs = testing::randomInputs(70 * c.numInputs(), 2, 0.3, 0.9);
     REQUIRE(model->poisonResults().ok());
     auto out = model->evaluate(xs, 70);
     REQUIRE(out.ok());
     for (size_t v = 0; v < 70; ++v)
-        CHECK(close((*out)[v], evaluate(c, std::span(xs.data() + v * c.numInputs(), c.numInputs()),
-                                        Semiring::SumProduct)->values[c.outputs[0]], 1e-9));
+        CHECK(close((*out)[v],
+                    evaluate(c, std::span(xs.data() + v * c.numInputs(), c.numInputs()),
+                             Semiring::SumProduct)
+                        ->values[c.outputs[0]],
+                    1e-9));
 }
 
 TEST_CASE("streamed and asynchronous evaluation (two streams, pinned buffers) match the reference",
           "[gpu][stream]") {
-    // Two circuits: the plain circuit path (grid and block segments) and an -O3 schedule with slot
+    // Two schedules: the circuit's own ops (-O0: grid and block segments) and -O3 with slot
     // reuse; counts that leave a partial last batch and need both slots several times.
     const Circuit c = testing::randomZddCircuit({.vars = 40, .width = 500, .roots = 2}, 12);
     for (bool scheduled : {false, true})
@@ -298,7 +302,8 @@ TEST_CASE("streamed and asynchronous evaluation (two streams, pinned buffers) ma
             o.batch = 64;
             o.narrowWork = 256;
             o.precision = prec;
-            auto model = scheduled ? compileCuda(c, scheduleFor(c, 3, true), o) : compileCuda(c, o);
+            auto model = scheduled ? compileCuda(c, scheduleFor(c, 3, true, 64, 256), o)
+                                   : compileCircuitForCuda(c, o, 0);
             REQUIRE(model.ok());
             const size_t count = 5 * 64 + 17;
             const auto xs = testing::randomInputs(count * c.numInputs(), 21, 0.3, 0.9);
@@ -326,7 +331,8 @@ TEST_CASE("streamed and asynchronous evaluation (two streams, pinned buffers) ma
             REQUIRE(b.ok());
             CHECK(!model->collect(1).ok()); // nothing in flight
             for (size_t v = 0; v < 5; ++v) {
-                const double got = v < 3 ? (*a)[v * c.numOutputs()] : (*b)[(v - 3) * c.numOutputs()];
+                const double got =
+                    v < 3 ? (*a)[v * c.numOutputs()] : (*b)[(v - 3) * c.numOutputs()];
                 auto ref = evaluate(c, std::span(xs.data() + v * c.numInputs(), c.numInputs()),
                                     Semiring::SumProduct);
                 CHECK(close(got, ref->values[c.outputs[0]], tol));
@@ -356,15 +362,17 @@ TEST_CASE("a batch enqueued on a caller's stream: several launches, forward and 
     for (const NumericCase &n : kNumerics)
         for (uint32_t batch : {1u, 33u}) {
             const Circuit c = testing::randomCircuit(
-                {.inputs = 9, .ops = 300, .outputs = 3, .semiring = Semiring::SumProduct}, 5 + batch);
+                {.inputs = 9, .ops = 300, .outputs = 3, .semiring = Semiring::SumProduct},
+                5 + batch);
             CudaOptions o;
             o.precision = n.precision;
             o.logSpace = n.log;
             o.batch = batch;
             o.narrowWork = 64; // block and grid segments both
-            INFO((n.precision == Precision::Float64 ? "f64" : "f32") << (n.log ? " log" : "")
-                                                                   << " B=" << batch);
-            checkAgainstReference(c, o, batch == 1 ? 3 : 2 * batch + 5, 91 + batch, n.tol, onStream);
+            INFO((n.precision == Precision::Float64 ? "f64" : "f32")
+                 << (n.log ? " log" : "") << " B=" << batch);
+            checkAgainstReference(c, o, batch == 1 ? 3 : 2 * batch + 5, 91 + batch, n.tol,
+                                  onStream);
         }
     (void)(*device)->destroyStream(*stream);
 }
