@@ -10,6 +10,8 @@
 #include "backends/cuda/cuda_model.h"
 #include "bench/circuit_cases.h"
 #include "compiler/frontends/bn/bayes_net.h"
+#include "backends/cuda/schedule/gpu_passes.h"
+#include "compiler/passes/pipeline.h"
 #include "runtime/cuda_circuit.h"
 #include "runtime/engine.h"
 #include "runtime/sample_evidence.h"
@@ -121,6 +123,12 @@ int main(int argc, char **argv) {
                 kernelRow(name.c_str(),
                           ("kernels, -O" + std::to_string(level) + " schedule, " + at).c_str(),
                           compileCircuitForCuda(c, o, level), c, xs, count);
+            // -O3 with shared-memory tiles: what the preload pass buys at these lanes.
+            auto tiled = buildSchedule(
+                c, cudaPipelineOptions(3, B, o.blockThreads, o.narrowWork, true, true));
+            if (tiled)
+                kernelRow(name.c_str(), ("kernels, -O3 schedule with preload, " + at).c_str(),
+                          compileCuda(c, *tiled, o), c, xs, count);
         }
         DeviceOptions d;
         d.device = DeviceKind::Cuda;

@@ -51,7 +51,7 @@ std::vector<Segment> forwardSegments(const DevicePlan &p, uint32_t maxGridBlocks
 }
 
 std::vector<Segment> backwardSegments(const DevicePlan &p, uint32_t batch, uint32_t blockThreads,
-                                      uint32_t maxGridBlocks) {
+                                      uint32_t narrowWork, uint32_t maxGridBlocks) {
     const uint32_t levels = p.numLevels();
     std::vector<uint8_t> grid(levels + 1);
     std::vector<uint64_t> blocks(levels + 1);
@@ -62,7 +62,7 @@ std::vector<Segment> backwardSegments(const DevicePlan &p, uint32_t batch, uint3
         grid[levels - 1 - L] = onGrid(p, L);
         blocks[levels - 1 - L] = blocksFor(p.levelWidth(L));
     }
-    grid[levels] = levels == 0 || onGrid(p, 0);
+    grid[levels] = uint64_t{p.numInputs} * batch > narrowWork;
     blocks[levels] = blocksFor(p.numInputs);
     return segmentsOf(grid, blocks, maxGridBlocks);
 }
@@ -277,7 +277,8 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
                      "-thread blocks on " + d.info().name);
     m.forward_ = forwardSegments(p, *fwdMax);
     if (!p.reusesSlots)
-        m.backward_ = backwardSegments(p, m.shape_.batch, m.shape_.blockThreads, *bwdMax);
+        m.backward_ =
+            backwardSegments(p, m.shape_.batch, m.shape_.blockThreads, o.narrowWork, *bwdMax);
     if (o.fullGrid) {
         for (Segment &s : m.forward_)
             s.blocks = s.grid ? *fwdMax : 1;

@@ -49,9 +49,12 @@ struct Segment {
 // The launches of a plan's phases: each run of one-block levels one launch of one block, each run
 // of grid levels one cooperative launch of as many blocks as its largest level has (at most
 // `maxGridBlocks`). The backward steps mirror the forward levels, last level first, each of
-// `width × B` items over `blockThreads`-thread blocks; the inputs' step last, placed like level 0.
+// `width × B` items over `blockThreads`-thread blocks; then the inputs' step, which has no level
+// in the schedule: on the grid when its items exceed `narrowWork`, the phase split's own rule
+// (a circuit's thousands of parameters in one block cost 10× its whole backward pass).
 std::vector<Segment> forwardSegments(const DevicePlan &plan, uint32_t maxGridBlocks);
-std::vector<Segment> backwardSegments(const DevicePlan &plan, uint32_t batch, uint32_t blockThreads,
+std::vector<Segment> backwardSegments(const DevicePlan &plan, uint32_t batch,
+                                      uint32_t blockThreads, uint32_t narrowWork,
                                       uint32_t maxGridBlocks);
 
 struct CudaGradient {

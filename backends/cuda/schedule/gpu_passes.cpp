@@ -21,11 +21,14 @@ PipelineOptions withGpuPasses(PipelineOptions options) {
 }
 
 PipelineOptions cudaPipelineOptions(int level, uint32_t lanes, uint32_t blockThreads,
-                                    uint32_t narrowWork, bool keepValues) {
+                                    uint32_t narrowWork, bool keepValues, bool preload) {
     PipelineOptions o = withGpuPasses({});
     for (PassEntry &p : o.targetPasses)
         if (std::string_view(p.name) == "split-phases")
             p.fromLevel = 0;
+    if (!preload)
+        std::erase_if(o.targetPasses,
+                      [](const PassEntry &p) { return std::string_view(p.name) == "preload"; });
     o.level = level;
     o.keepValues = keepValues;
     o.lanes = std::max(lanes, 1u);

@@ -106,10 +106,12 @@ HostRun executePlan(const DevicePlan &p, const std::vector<double> &x, Semiring 
     return h;
 }
 
-// The plan the CUDA backend compiles for `c` at schedule level `level` and `lanes` lanes.
+// The plan the CUDA backend compiles for `c` at schedule level `level` and `lanes` lanes
+// (shared-memory tiles too, unlike its default, so the tests cover them).
 DevicePlan planFor(const Circuit &c, int level, uint32_t lanes, bool keepValues = true,
-                   uint32_t narrowWork = 2048) {
-    auto sched = buildSchedule(c, cudaPipelineOptions(level, lanes, 1024, narrowWork, keepValues));
+                   uint32_t narrowWork = 2048, bool preload = true) {
+    auto sched = buildSchedule(
+        c, cudaPipelineOptions(level, lanes, 1024, narrowWork, keepValues, preload));
     if (!sched)
         FAIL(sched.error().str());
     auto p = buildDevicePlan(*sched);
@@ -248,12 +250,15 @@ TEST_CASE("segments follow the schedule's phases; short one-block runs join the 
     CHECK((!fwd[2].grid && fwd[2].first == 5 && fwd[2].last == 6));
     CHECK((fwd[3].grid && fwd[3].blocks == 7));
     CHECK((!fwd[4].grid && fwd[4].first == 7 && fwd[4].last == 12));
-    // Backward mirrors it (last level first); the inputs' step is placed like level 0.
-    const auto bwd = backwardSegments(p, 64, 1024, 264);
-    REQUIRE(bwd.size() == 5);
+    // Backward mirrors it (last level first); the inputs' step goes by its own work: 40 × 64
+    // items are more than 2048, so the grid, after level 0's one block.
+    const auto bwd = backwardSegments(p, 64, 1024, 2048, 264);
+    REQUIRE(bwd.size() == 6);
     CHECK((!bwd[0].grid && bwd[0].first == 0 && bwd[0].last == 5));
     CHECK((bwd[1].grid && bwd[1].first == 5 && bwd[1].last == 6 && bwd[1].blocks == 44));
-    CHECK((!bwd[4].grid && bwd[4].first == 9 && bwd[4].last == 13));
+    CHECK((!bwd[4].grid && bwd[4].first == 9 && bwd[4].last == 12));
+    CHECK((bwd[5].grid && bwd[5].first == 12 && bwd[5].last == 13 && bwd[5].blocks == 3));
+    CHECK(!backwardSegments(p, 32, 1024, 2048, 264).back().grid); // 40 × 32 fits one block
 
     // The phase split decides it from ops × lanes: a run of one-block levels shorter than four
     // between grid levels joins the grid.

@@ -218,9 +218,10 @@ TEST_CASE("a PR that underflows float64 is right in log space", "[gpu]") {
 }
 
 namespace {
-// The schedule the backend compiles for `lanes` lanes at -O`opt`, every value kept unless `reuse`.
+// The schedule the backend compiles for `lanes` lanes at -O`opt`, every value kept unless `reuse`,
+// with shared-memory tiles (not its default), so the kernels' tile path runs here too.
 Schedule scheduleFor(const Circuit &c, int opt, bool reuse, uint32_t lanes, uint32_t narrowWork) {
-    auto s = buildSchedule(c, cudaPipelineOptions(opt, lanes, 1024, narrowWork, !reuse));
+    auto s = buildSchedule(c, cudaPipelineOptions(opt, lanes, 1024, narrowWork, !reuse, true));
     if (!s)
         FAIL(s.error().str());
     return std::move(*s);
