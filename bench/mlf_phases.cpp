@@ -52,7 +52,7 @@ double checkAgainstReference(CudaModel &m, const Circuit &c, std::span<const dou
 void kernelRow(const char *name, const char *how, Result<CudaModel> m, const Circuit &c,
                std::span<const double> xs, size_t cases) {
     if (!m) {
-        std::printf("| %s | %s | failed: %s | | |\n", name, how, m.error().str().c_str());
+        std::printf("| %s | %s | failed: %s | | | | |\n", name, how, m.error().str().c_str());
         return;
     }
     const size_t B = m->shape().batch;
@@ -60,9 +60,13 @@ void kernelRow(const char *name, const char *how, Result<CudaModel> m, const Cir
         checkAgainstReference(*m, c, xs, std::min<size_t>(B, std::min<size_t>(cases, 64)));
     auto fwd = m->timeForward(kReps);
     auto both = m->timeForwardBackward(kReps);
-    std::printf("| %s | %s | %.2f | %.2f | %u levels, max rel. error %.1e |\n", name, how,
-                fwd ? *fwd * 1e3 / B : NAN, both ? *both * 1e3 / B : NAN, m->plan().numLevels(),
-                err);
+    // GB/s of the least traffic each pass must move (CudaModel::minimum*Bytes), against the
+    // copy bandwidth bench/copy_bandwidth measures.
+    const double fwdBytes = m->minimumForwardBytes(), bothBytes = fwdBytes + m->minimumBackwardBytes();
+    std::printf("| %s | %s | %.2f | %.2f | %.0f | %.0f | %u levels, max rel. error %.1e |\n", name,
+                how, fwd ? *fwd * 1e3 / B : NAN, both ? *both * 1e3 / B : NAN,
+                fwd ? fwdBytes / (*fwd * 1e6) : NAN, both ? bothBytes / (*both * 1e6) : NAN,
+                m->plan().numLevels(), err);
     std::fflush(stdout);
 }
 
@@ -91,8 +95,9 @@ int main(int argc, char **argv) {
         std::fprintf(stderr, "skipped: %s\n", st.error().message.c_str());
         return 0;
     }
-    std::printf("| network | what | forward µs/case | forward+backward (MAR) µs/case | note |\n");
-    std::printf("|---|---|---:|---:|---|\n");
+    std::printf("| network | what | forward µs/case | forward+backward (MAR) µs/case | forward "
+                "GB/s | forward+backward GB/s | note |\n");
+    std::printf("|---|---|---:|---:|---:|---:|---|\n");
     for (const std::string &path : networks) {
         const std::string name = std::filesystem::path(path).stem().string();
         auto net = readNetworkFile(path);
@@ -144,9 +149,9 @@ int main(int argc, char **argv) {
             return !r.empty() && r[0].ok();
         });
         std::printf("| %s | Model::evaluate / adjoints, %zu cases (copies included) | %.2f | %.2f "
-                    "| %u lanes a launch |\n",
+                    "| | | %u lanes a launch |\n",
                     name.c_str(), count, evalUs, adjUs, lanes);
-        std::printf("| %s | runTasks MAR, %zu cases (evidence in, marginals out) | | %.2f | |\n",
+        std::printf("| %s | runTasks MAR, %zu cases (evidence in, marginals out) | | %.2f | | | |\n",
                     name.c_str(), count, marUs);
         std::fflush(stdout);
     }

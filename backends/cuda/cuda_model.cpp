@@ -121,6 +121,11 @@ double CudaModel::minimumForwardBytes() const {
     return (2.0 * plan_.numOps() + plan_.numInputs) * word * shape_.batch;
 }
 
+double CudaModel::minimumBackwardBytes() const {
+    const double word = shape_.float64 ? 8 : 4;
+    return (3.0 * plan_.numOps() + 2.0 * plan_.numInputs) * word * shape_.batch;
+}
+
 double CudaModel::operandBytes() const {
     const double word = shape_.float64 ? 8 : 4;
     return double(plan_.operands.size() + plan_.numOps()) * word * shape_.batch;

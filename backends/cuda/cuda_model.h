@@ -153,6 +153,9 @@ class CudaModel {
     // Bytes a forward pass must move through device memory at least when every op's result goes
     // through memory: each result written once and read once, each input read once (× B lanes).
     double minimumForwardBytes() const;
+    // Likewise for a backward pass: each adjoint (ops' and inputs') written once, each op's read
+    // once by the gathers below it, each op's and input's value read once for the coefficients.
+    double minimumBackwardBytes() const;
     // Operand traffic as issued (2 or 3 reads and a write per op): what L2 and DRAM serve together.
     double operandBytes() const;
 
