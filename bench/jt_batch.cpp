@@ -277,8 +277,8 @@ int main(int argc, char **argv) {
                  << ",\"mar_failures\":" << failures(mar, "MAR")
                  << ",\"mpe_failures\":" << failures(mpe, "MPE")
                  << ",\"max_diff_vs_cpu\":" << jsonNumber(diff)
-                 << ",\"mpe_log10_gap\":" << jsonNumber(gap) << ",\"row\":" << jsonString(device) << "}"
-                 << std::endl;
+                 << ",\"mpe_log10_gap\":" << jsonNumber(gap) << ",\"row\":" << jsonString(device)
+                 << "}" << std::endl;
         }
     }
     return 0;

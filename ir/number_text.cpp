@@ -18,7 +18,9 @@ std::string exactText(double v) {
     return buf;
 }
 
-std::string jsonNumber(double v) { return std::isfinite(v) ? shortestText(v) : "null"; }
+std::string jsonNumber(double v) {
+    return std::isfinite(v) ? shortestText(v) : "null";
+}
 
 std::string twoDigits(double v) {
     char buf[32];

@@ -88,8 +88,12 @@ Diagnostic undefinedError(Task task) {
                  " is undefined: the evidence has probability 0");
 }
 
-double linear(const Forward &f, double v) { return linearValue(f.numeric, v); }
-double log10Of(const Forward &f, double v) { return log10Value(f.numeric, v); }
+double linear(const Forward &f, double v) {
+    return linearValue(f.numeric, v);
+}
+double log10Of(const Forward &f, double v) {
+    return log10Value(f.numeric, v);
+}
 
 Status marginals(Model &m, const Forward &f, const std::vector<double> &x, const Evidence &ev,
                  TaskResult &r) {
