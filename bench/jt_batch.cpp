@@ -18,11 +18,13 @@
 // --cpu-cases: the CPU answers only the first M cases (large networks), and the differences are
 // taken over those; --mpe-cases likewise bounds MPE's cases on every device. Each MPE
 // assignment's probability is recomputed from the CPTs against the value reported (MPE log10
-// gap). The GPU's first run (NVRTC compiles its kernels) is timed apart.
+// gap). The GPU's first run (NVRTC compiles its kernels) is timed apart. In --json, a number not
+// measured (no host traceback, --single 0, no CPU row to compare with) or not finite is null.
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/junction_tree_stats.h"
 #include "compiler/junction_tree/moral_graph.h"
 #include "compiler/junction_tree/order_search.h"
+#include "ir/number_text.h"
 #include "runtime/bucket_elimination/tensor_executor.h"
 #include "runtime/junction_tree/junction_tree_model.h"
 #include "runtime/sample_evidence.h"
@@ -115,7 +117,7 @@ void writeMarginals(const std::string &path, const BayesNet &net,
         for (size_t v = 0; v < net.variables.size(); ++v) {
             o << (v ? "," : "") << jsonString(net.variables[v].name) << ":[";
             for (size_t x = 0; mar[i] && x < mar[i]->marginals[v].size(); ++x)
-                o << (x ? "," : "") << mar[i]->marginals[v][x];
+                o << (x ? "," : "") << jsonNumber(mar[i]->marginals[v][x]);
             o << "]";
         }
         o << "}";
@@ -266,16 +268,17 @@ int main(int argc, char **argv) {
                  << ",\"clique_entries\":" << st.totalCliqueEntries << ",\"order_ms\":" << orderMs
                  << ",\"device\":" << jsonString(info.device) << ",\"batch\":" << info.batch
                  << ",\"runs\":" << info.runs << ",\"bytes_per_run\":" << info.bytesPerRun
-                 << ",\"cases\":" << run.size() << ",\"mar_ms_per_case\":" << marMs
-                 << ",\"mar_cpu_ms_per_case\":" << marCpuMs << ",\"mpe_ms_per_case\":" << mpeMs
-                 << ",\"mpe_host_traceback_ms_per_case\":"
-                 << (std::isnan(hostTracebackMs) ? -1 : hostTracebackMs)
-                 << ",\"mar_single_ms\":" << singleMs
-                 << ",\"first_run_s\":" << firstS << ",\"mar_failures\":" << failures(mar, "MAR")
+                 << ",\"cases\":" << run.size() << ",\"mar_ms_per_case\":" << jsonNumber(marMs)
+                 << ",\"mar_cpu_ms_per_case\":" << jsonNumber(marCpuMs)
+                 << ",\"mpe_ms_per_case\":" << jsonNumber(mpeMs)
+                 << ",\"mpe_host_traceback_ms_per_case\":" << jsonNumber(hostTracebackMs)
+                 << ",\"mar_single_ms\":" << jsonNumber(singleMs)
+                 << ",\"first_run_s\":" << jsonNumber(firstS)
+                 << ",\"mar_failures\":" << failures(mar, "MAR")
                  << ",\"mpe_failures\":" << failures(mpe, "MPE")
-                 << ",\"max_diff_vs_cpu\":" << (std::isnan(diff) ? -1 : diff)
-                 << ",\"mpe_log10_gap\":" << gap << ",\"row\":" << jsonString(device) << "}"
-                 << std::endl;
+                 << ",\"max_diff_vs_cpu\":" << jsonNumber(diff)
+                 << ",\"mpe_log10_gap\":" << jsonNumber(gap) << ",\"row\":" << jsonString(device)
+                 << "}" << std::endl;
         }
     }
     return 0;

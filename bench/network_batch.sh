@@ -73,6 +73,8 @@ try:
             return [x for k in sorted(v) for x in numbers(v[k])]
         if isinstance(v, list):
             return [x for e in v for x in numbers(e)]
+        if v is None:  # null (a number not finite) keeps its place, so the pairs stay aligned
+            return [None]
         # JSON writes 1.0 as 1: integers are values too (bools are not)
         ok = isinstance(v, (int, float)) and not isinstance(v, bool)
         return [float(v)] if ok else []
@@ -85,7 +87,7 @@ try:
         theirs = [{k: r[k] for k in keep if k in r} for r in json.load(open(other))]
         pairs = zip(numbers(ours), numbers(theirs))
         row["max_diff_vs_" + label] = max(
-            (abs(a - b) for a, b in pairs if a == a and b == b), default=None)
+            (abs(a - b) for a, b in pairs if a is not None and b is not None), default=None)
 except Exception as e:  # no JSON: the error line says why
     row["error"] = open(err).read().strip().splitlines()[-1:] or [str(e)]
 print(json.dumps(row))

@@ -69,15 +69,12 @@ int main(int argc, char **argv) {
                 "MLF ran on | tree ran on |\n");
     std::printf("|---|---|---:|---:|---|---|\n");
     for (const std::string &path : networks) {
-        auto net = readNetworkFile(path);
-        auto circuit = loadCircuit(path);
-        if (!net || !circuit) {
-            std::fprintf(stderr, "%s: %s\n", path.c_str(),
-                         (!net ? net.error() : circuit.error()).str().c_str());
+        const auto sampled = bench::sampleNetwork(path, count);
+        if (!sampled)
             continue;
-        }
-        const std::vector<Evidence> cases = sampleEvidence(*net, count, 0.2, 1);
-        const std::vector<Evidence> circuitCases = bench::casesForCircuit(cases, *net, *circuit);
+        const BayesNet *net = &sampled->net;
+        const Circuit *circuit = &sampled->circuit;
+        const std::vector<Evidence> &cases = sampled->cases, &circuitCases = sampled->circuitCases;
         auto tree = buildJunctionTree(*net, searchOrder(moralGraph(*net)).order);
         for (const std::string &device : devices) {
             DeviceOptions o;

@@ -1,6 +1,7 @@
 #include "ir/number_text.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 
 namespace zbddc {
@@ -14,6 +15,16 @@ std::string shortestText(double v) {
 std::string exactText(double v) {
     char buf[40];
     std::snprintf(buf, sizeof buf, "%.17g", v);
+    return buf;
+}
+
+std::string jsonNumber(double v) {
+    return std::isfinite(v) ? shortestText(v) : "null";
+}
+
+std::string twoDigits(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2g", v);
     return buf;
 }
 

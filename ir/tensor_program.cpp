@@ -94,6 +94,24 @@ void writeEvidenceIndicators(TensorProgram &program, std::span<const uint32_t> e
     }
 }
 
+uint32_t addBatchedTable(TensorProgram &program, std::span<const uint32_t> vars, bool batched,
+                         uint32_t batchVariable, bool batchFastest) {
+    Table t;
+    if (batched && !batchFastest)
+        t.scope.push_back(batchVariable);
+    t.scope.insert(t.scope.end(), vars.begin(), vars.end());
+    if (batched && batchFastest)
+        t.scope.push_back(batchVariable);
+    for (uint32_t v : t.scope)
+        t.domains.push_back(program.domainSizes[v]);
+    program.tables.push_back(std::move(t));
+    return static_cast<uint32_t>(program.tables.size() - 1);
+}
+
+bool isBatched(const Table &table, uint32_t batchVariable) {
+    return std::find(table.scope.begin(), table.scope.end(), batchVariable) != table.scope.end();
+}
+
 Status refuseMessageOps(const TensorProgram &program, std::string_view who) {
     for (const TensorOp &op : program.ops)
         if (isMessageOp(op.kind))

@@ -118,6 +118,12 @@ uint64_t batchedRow(const Table &table, uint32_t batchVariable, uint32_t b,
 void writeEvidenceIndicators(TensorProgram &program, std::span<const uint32_t> evidenceTables,
                              uint32_t batchVariable, uint32_t b,
                              std::span<const uint32_t> states);
+// Appends a computed table (no data yet) over `vars`, in that order, and with `batched` the case:
+// scope.back() where `batchFastest` (a case's rows interleave), else scope[0]. Returns its id.
+uint32_t addBatchedTable(TensorProgram &program, std::span<const uint32_t> vars, bool batched,
+                         uint32_t batchVariable, bool batchFastest);
+// Whether `table`'s scope holds the case variable.
+bool isBatched(const Table &table, uint32_t batchVariable);
 
 // Assigns each op to level 1 + the deepest level among the producers of its inputs.
 void computeLevels(TensorProgram &program);

@@ -55,37 +55,72 @@ struct Leaf {
     bool rounds = false, subnormal = false, negative = false;
 };
 
-Leaf leafOf(std::span<const double> values) {
-    Leaf l;
-    for (double v : values) {
-        l.negative |= !(v >= 0);
-        l.rounds |= !isFloat(v);
-        l.subnormal |= v > 0 && v < kFltMin;
-        l.hi = std::max(l.hi, v);
-        if (v > 0)
-            l.logs = {std::min(l.logs.lo, std::log(v)), std::max(l.logs.hi, std::log(v))};
-    }
+// The logs of the least and largest nonzero values bound every nonzero value's (log is monotone).
+Leaf leafOf(const InputRange &r) {
+    Leaf l{r.hi, {}, r.rounds, r.subnormal, r.negative};
+    if (r.lo <= r.hi)
+        l.logs = {std::log(r.lo), std::log(r.hi)};
     return l;
+}
+
+void widen(InputRange &r, double v) {
+    r.negative |= !(v >= 0);
+    r.rounds |= !isFloat(v);
+    r.subnormal |= v > 0 && v < kFltMin;
+    if (v > 0)
+        r.lo = std::min(r.lo, v), r.hi = std::max(r.hi, v);
 }
 
 } // namespace
 
 double gammaFloat32(double k) { return k * kU < 1 ? k * kU / (1 - k * kU) : kInf; }
 
+std::vector<InputRange> inputRanges(const Circuit &c, std::span<const double> xs) {
+    const size_t n = c.numInputs();
+    std::vector<InputRange> ranges(n);
+    if (n == 0 || xs.size() < n)
+        return ranges;
+    for (size_t i = 0; i < n; ++i)
+        widen(ranges[i], xs[i]);
+    // Case by case, as xs is laid out; a value equal to the first case's (every parameter, most
+    // indicators) widens nothing.
+    for (size_t k = n; k + n <= xs.size(); k += n)
+        for (size_t i = 0; i < n; ++i)
+            if (!(xs[k + i] == xs[i]))
+                widen(ranges[i], xs[k + i]);
+    return ranges;
+}
+
 Float32Analysis analyzeFloat32(const Circuit &c, Numeric numeric, std::span<const double> xs) {
+    return analyzeFloat32(c, numeric, inputRanges(c, xs));
+}
+
+const Float32Analysis &Float32AnalysisCache::analysis(const Circuit &c, Numeric numeric,
+                                                      std::span<const double> xs) {
+    std::vector<InputRange> ranges = inputRanges(c, xs);
+    auto kept = std::find_if(last_.begin(), last_.end(),
+                             [&](const Entry &e) { return e.numeric == numeric; });
+    if (kept == last_.end())
+        kept = last_.insert(last_.end(), Entry{numeric, {}, {}});
+    else if (kept->ranges == ranges)
+        return kept->analysis;
+    kept->analysis = analyzeFloat32(c, numeric, ranges);
+    kept->ranges = std::move(ranges);
+    ++made_;
+    return kept->analysis;
+}
+
+Float32Analysis analyzeFloat32(const Circuit &c, Numeric numeric,
+                               std::span<const InputRange> ranges) {
     Float32Analysis an;
     an.numeric = numeric;
     const bool log = inLogSpace(numeric);
     const size_t n = c.numInputs(), nodes = c.numNodes();
     if (c.outputs.empty())
         return an.unusable = "the model has no outputs", an;
-    const size_t cases = n ? xs.size() / n : 0;
     std::vector<Leaf> inputs(n);
-    for (size_t i = 0; i < n; ++i) {
-        std::vector<double> column(cases);
-        for (size_t k = 0; k < cases; ++k)
-            column[k] = xs[k * n + i];
-        inputs[i] = leafOf(column);
+    for (size_t i = 0; i < n && i < ranges.size(); ++i) {
+        inputs[i] = leafOf(ranges[i]);
         if (inputs[i].negative)
             return an.unusable = "input x[" + std::to_string(i) + "] is negative", an;
     }
@@ -105,7 +140,10 @@ Float32Analysis analyzeFloat32(const Circuit &c, Numeric numeric, std::span<cons
         switch (c.kind[id]) {
         case OpKind::Input:
         case OpKind::Const: {
-            const Leaf l = c.kind[id] == OpKind::Input ? inputs[a] : leafOf(std::span<const double>(&c.constants[a], 1));
+            InputRange constant;
+            if (c.kind[id] == OpKind::Const)
+                widen(constant, c.constants[a]);
+            const Leaf l = c.kind[id] == OpKind::Input ? inputs[a] : leafOf(constant);
             if (l.negative)
                 return an.unusable = "a constant is negative", an;
             r[id] = l.rounds ? 1 : 0;

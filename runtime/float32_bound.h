@@ -18,8 +18,10 @@
 #include "ir/circuit.h"
 #include "ir/interpret.h"
 
+#include <limits>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace zbddc {
 
@@ -32,7 +34,7 @@ struct ErrorBound {
     double marginals = 0;   // relative bound on every P(X=x | e) (MAR), 0 otherwise
 };
 
-// What the bound needs of one circuit and one batch, computed once per batch.
+// What the bound needs of one circuit and one batch's input ranges.
 struct Float32Analysis {
     Numeric numeric = Numeric::Float32;
     std::string unusable; // why no bound holds (negative inputs, overflow), or ""
@@ -41,10 +43,50 @@ struct Float32Analysis {
     double rounds = 0, adjointRounds = 0, underflow = 0;
     // Log32: the bound on the output's log error and on an input adjoint's log error.
     double logError = 0, adjointLogError = 0;
+
+    bool operator==(const Float32Analysis &) const = default;
 };
 
-// `xs`: the batch's input vectors (circuit.numInputs() each, linear values); output 0, sum-product.
+// All the bound reads of one input over a batch: its least and largest nonzero values (none:
+// lo > hi), and whether float32 rounds one of its values, one is subnormal in float32, one is
+// negative (or NaN).
+struct InputRange {
+    double lo = std::numeric_limits<double>::infinity(), hi = 0;
+    bool rounds = false, subnormal = false, negative = false;
+    bool operator==(const InputRange &) const = default;
+};
+
+// The ranges of a batch's inputs, `xs` holding circuit.numInputs() values per case. Parameters
+// are the model's and evidence indicators 0 or 1, so a model's batches differ here only in which
+// indicators are 1 in some case (every one, unless a variable is observed alike in all cases)
+// and in free inputs' values.
+std::vector<InputRange> inputRanges(const Circuit &circuit, std::span<const double> xs);
+
+// Output 0, sum-product, for inputs within `ranges` (one per circuit input).
+Float32Analysis analyzeFloat32(const Circuit &circuit, Numeric numeric,
+                               std::span<const InputRange> ranges);
+// The same for the batch `xs` (circuit.numInputs() linear values per case).
 Float32Analysis analyzeFloat32(const Circuit &circuit, Numeric numeric, std::span<const double> xs);
+
+// analyzeFloat32 of one circuit kept for the batches that follow: it depends on the batch only
+// through inputRanges, so a batch with the ranges of the last one (per numeric mode) reuses its
+// analysis, and only scanning the batch's inputs is left per batch.
+class Float32AnalysisCache {
+  public:
+    const Float32Analysis &analysis(const Circuit &circuit, Numeric numeric,
+                                    std::span<const double> xs);
+    size_t analysesMade() const { return made_; } // for tests: how many were computed
+
+  private:
+    struct Entry {
+        Numeric numeric;
+        std::vector<InputRange> ranges;
+        Float32Analysis analysis;
+    };
+    std::vector<Entry> last_; // one per numeric mode
+    size_t made_ = 0;
+};
+
 // The bound of one case from its computed output (natural log in Log32); infinite where none
 // holds (unusable, an underflow, a zero).
 ErrorBound float32Bound(const Float32Analysis &analysis, double output);

@@ -41,6 +41,7 @@ struct Model::Impl {
     std::unique_ptr<Engine> sharedEngine;
     // By semiring, numeric mode and CUDA lanes (1 elsewhere).
     std::map<std::tuple<Semiring, Numeric, uint32_t>, std::unique_ptr<Engine>> engines;
+    Float32AnalysisCache float32Analyses; // float32 and log32 batches' error-bound analysis
 
     // `batch`: the cases of the call that needs it (Auto settles the CPU code by the first).
     Result<Engine *> engine(Semiring s, Numeric n, uint32_t lanes, size_t batch) {
@@ -165,6 +166,11 @@ Result<Model> Model::fromSharedObject(const std::string &path) {
 
 const ModelInterface &Model::interface() const { return impl_->interface; }
 const Circuit *Model::circuit() const { return impl_->sharedNumeric ? nullptr : &impl_->circuit; }
+
+const Float32Analysis &Model::float32Analysis(Numeric numeric, std::span<const double> xs) {
+    return impl_->float32Analyses.analysis(impl_->circuit, numeric, xs);
+}
+
 size_t Model::numInputs() const { return impl_->interface.numInputs(); }
 size_t Model::numOutputs() const { return impl_->interface.numOutputs(); }
 DeviceKind Model::device() const { return impl_->device; }

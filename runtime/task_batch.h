@@ -28,6 +28,19 @@ struct TaskBatch {
 TaskBatch beginBatch(Model &model, Task task, std::span<const Evidence> cases,
                      const TaskOptions &options);
 
+// Its parts, shared with the float32 path (runtime/tasks_float32.cpp):
+// why `model` answers `task` for no case at all (no outputs; MAR without variables), or nullopt;
+std::optional<Diagnostic> refusal(const Model &model, Task task);
+// each case's input vector appended to batch.xs and its index to batch.valid, or its error put in
+// its slot (evidence of another model, a bad free input).
+void addInputVectors(const Model &model, std::span<const Evidence> cases,
+                     const TaskOptions &options, TaskBatch &batch);
+// A pass's output (a natural log in log space) as a linear value, and its log10.
+double linearValue(Numeric numeric, double output);
+double log10Value(Numeric numeric, double output);
+// Every case's answer, from the slots of a batch that has them all.
+std::vector<Result<TaskResult>> answersInSlots(TaskBatch &batch);
+
 // `first`: the first pass over `batch.valid` in (ring, first): every output of each case, and
 // where the pass also ran backward (MAR, MPE enqueued on a stream) the adjoints of output 0,
 // which then stand for the first adjoint pass in that arithmetic.

@@ -88,10 +88,11 @@ Diagnostic undefinedError(Task task) {
                  " is undefined: the evidence has probability 0");
 }
 
-double linear(const Forward &f, double v) { return inLogSpace(f.numeric) ? std::exp(v) : v; }
-
+double linear(const Forward &f, double v) {
+    return linearValue(f.numeric, v);
+}
 double log10Of(const Forward &f, double v) {
-    return inLogSpace(f.numeric) ? v / kLn10 : std::log10(v);
+    return log10Value(f.numeric, v);
 }
 
 Status marginals(Model &m, const Forward &f, const std::vector<double> &x, const Evidence &ev,
@@ -257,23 +258,18 @@ std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Ev
 
 } // namespace
 
-TaskBatch beginBatch(Model &m, Task task, std::span<const Evidence> cases, const TaskOptions &opt) {
-    const ModelInterface &c = m.interface();
-    TaskBatch b;
-    b.task = task;
-    b.slots.resize(cases.size());
-    auto fail = [&](const Diagnostic &d) {
-        b.failed = d;
-        return std::move(b);
-    };
+std::optional<Diagnostic> refusal(const Model &m, Task task) {
     if (m.numOutputs() == 0)
-        return fail(error("the model has no outputs"));
-    if (task == Task::Mar && c.variables.empty())
-        return fail(error("MAR needs a model with variables (indicator inputs)"));
-    auto ring = taskSemiring(m, task);
-    if (!ring)
-        return fail(ring.error());
-    b.ring = *ring;
+        return error("the model has no outputs");
+    if (task == Task::Mar && m.interface().variables.empty())
+        return error("MAR needs a model with variables (indicator inputs)");
+    return std::nullopt;
+}
+
+void addInputVectors(const Model &m, std::span<const Evidence> cases, const TaskOptions &opt,
+                     TaskBatch &b) {
+    const ModelInterface &c = m.interface();
+    b.slots.resize(cases.size());
     for (size_t i = 0; i < cases.size(); ++i) {
         if (cases[i].states.size() != c.variables.size()) {
             b.slots[i] = Result<TaskResult>(error("evidence does not match the model's variables"));
@@ -287,6 +283,39 @@ TaskBatch beginBatch(Model &m, Task task, std::span<const Evidence> cases, const
         b.valid.push_back(i);
         b.xs.insert(b.xs.end(), x->begin(), x->end());
     }
+}
+
+double linearValue(Numeric numeric, double output) {
+    return inLogSpace(numeric) ? std::exp(output) : output;
+}
+
+double log10Value(Numeric numeric, double output) {
+    return inLogSpace(numeric) ? output / kLn10 : std::log10(output);
+}
+
+std::vector<Result<TaskResult>> answersInSlots(TaskBatch &b) {
+    std::vector<Result<TaskResult>> results;
+    results.reserve(b.slots.size());
+    for (auto &slot : b.slots)
+        results.push_back(std::move(*slot));
+    return results;
+}
+
+TaskBatch beginBatch(Model &m, Task task, std::span<const Evidence> cases, const TaskOptions &opt) {
+    TaskBatch b;
+    b.task = task;
+    b.slots.resize(cases.size());
+    auto fail = [&](const Diagnostic &d) {
+        b.failed = d;
+        return std::move(b);
+    };
+    if (auto refused = refusal(m, task))
+        return fail(*refused);
+    auto ring = taskSemiring(m, task);
+    if (!ring)
+        return fail(ring.error());
+    b.ring = *ring;
+    addInputVectors(m, cases, opt, b);
     const std::optional<Numeric> fixed = m.fixedNumeric();
     b.first = fixed                                                   ? *fixed
               : task != Task::Eval && opt.numeric == NumericChoice::Log ? Numeric::Log
@@ -434,11 +463,7 @@ std::vector<Result<TaskResult>> finishBatch(Model &m, TaskBatch &b, std::span<co
         else
             slots[valid[k]] = Result<TaskResult>(std::move(answers[k]));
     }
-    std::vector<Result<TaskResult>> results;
-    results.reserve(cases.size());
-    for (auto &slot : slots)
-        results.push_back(std::move(*slot));
-    return results;
+    return answersInSlots(b);
 }
 
 std::vector<Result<TaskResult>> runTasks(Model &m, Task task, std::span<const Evidence> cases,

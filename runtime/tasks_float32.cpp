@@ -1,24 +1,18 @@
 #include "runtime/tasks_float32.h"
 
+#include "ir/number_text.h"
 #include "runtime/float32_bound.h"
 #include "runtime/marginals.h"
+#include "runtime/task_batch.h"
+#include "support/timer.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <optional>
 
 namespace zbddc {
 
 namespace {
-
-constexpr double kLn10 = 2.302585092994045684;
-
-std::string scientific(double v) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.2g", v);
-    return text;
-}
 
 // Why a case's float32 answer was not given.
 std::string rejection(const Float32Analysis &an, const ErrorBound &b, Task task, double y) {
@@ -34,7 +28,7 @@ std::string rejection(const Float32Analysis &an, const ErrorBound &b, Task task,
     if (!std::isfinite(b.value))
         return name + " has no error bound here";
     const double worst = task == Task::Mar ? std::max(b.value, b.marginals) : b.value;
-    return name + "'s error bound " + scientific(worst) + " exceeds " + scientific(kFloat32MaxError);
+    return name + "'s error bound " + twoDigits(worst) + " exceeds " + twoDigits(kFloat32MaxError);
 }
 
 } // namespace
@@ -44,26 +38,20 @@ std::vector<Result<TaskResult>> runFloat32Tasks(Model &m, Task task, std::span<c
     const bool log = opt.numeric == NumericChoice::Log32;
     const Numeric mode = log ? Numeric::Log32 : Numeric::Float32;
     const std::string name = numericName(mode);
-    std::vector<std::optional<Result<TaskResult>>> slots(cases.size());
+    TaskBatch b;
+    b.task = task;
+    b.first = mode;
+    b.slots.resize(cases.size());
     auto failAll = [&](const Diagnostic &d) {
         return std::vector<Result<TaskResult>>(cases.size(), Result<TaskResult>(d));
-    };
-    auto results = [&] {
-        std::vector<Result<TaskResult>> all;
-        for (auto &slot : slots)
-            all.push_back(std::move(*slot));
-        return all;
     };
     if (task != Task::Pr && task != Task::Mar)
         return failAll(error("--numeric " + name +
                              " answers pr and mar (an MPE assignment needs exact ties; eval reports "
                              "values as they are)"));
-    if (m.numOutputs() == 0)
-        return failAll(error("the model has no outputs"));
-    if (task == Task::Mar && m.interface().variables.empty())
-        return failAll(error("MAR needs a model with variables (indicator inputs)"));
-    const Circuit *circuit = m.circuit();
-    if (!circuit)
+    if (auto refused = refusal(m, task))
+        return failAll(*refused);
+    if (!m.circuit())
         return failAll(error(std::string("this model.so computes in ") +
                              numericName(*m.fixedNumeric()) + "; " + name +
                              " runs on a network or .zdd compiled in process"));
@@ -82,7 +70,7 @@ std::vector<Result<TaskResult>> runFloat32Tasks(Model &m, Task task, std::span<c
                 again[j]->numericNote = why[j] + ", answered in " + fallbackName;
                 addDeviceNote(*again[j], again[j]->numericNote);
             }
-            slots[which[j]] = std::move(again[j]);
+            b.slots[which[j]] = std::move(again[j]);
         }
     };
     if (m.device() != DeviceKind::Cuda && m.device() != DeviceKind::Reference) {
@@ -90,79 +78,70 @@ std::vector<Result<TaskResult>> runFloat32Tasks(Model &m, Task task, std::span<c
         for (size_t i = 0; i < cases.size(); ++i)
             all[i] = i;
         answerElsewhere(all, std::vector<std::string>(cases.size(), name + " runs on the GPU only"));
-        return results();
+        return answersInSlots(b);
+    }
+
+    addInputVectors(m, cases, opt, b);
+    const std::vector<size_t> &valid = b.valid;
+    if (valid.empty())
+        return answersInSlots(b);
+    if (Status compiled = m.prepare(Semiring::SumProduct, mode, valid.size()); !compiled)
+        return failAll(compiled.error());
+    b.start = std::chrono::steady_clock::now();
+    // Made once per model for batches of the same input ranges (float32_bound.h).
+    const Float32Analysis &an = m.float32Analysis(mode, b.xs);
+    // MAR: the values and the adjoints of one pass, as float64's (runBatch in tasks.cpp); the
+    // adjoints of the cases whose bound is refused are left unread.
+    PassValues pass;
+    if (task == Task::Mar) {
+        auto both = m.forwardBackward(Semiring::SumProduct, mode, b.xs, valid.size(), 0);
+        if (!both)
+            return failAll(both.error());
+        pass = std::move(*both);
+    } else {
+        auto out = m.evaluate(Semiring::SumProduct, mode, b.xs, valid.size());
+        if (!out)
+            return failAll(out.error());
+        pass.outputs = std::move(*out);
     }
 
     const ModelInterface &c = m.interface();
     const size_t n = c.numInputs(), outs = m.numOutputs();
-    std::vector<size_t> valid;
-    std::vector<double> xs;
-    for (size_t i = 0; i < cases.size(); ++i) {
-        if (cases[i].states.size() != c.variables.size()) {
-            slots[i] = Result<TaskResult>(error("evidence does not match the model's variables"));
-            continue;
-        }
-        auto x = inputVector(c, cases[i], opt.freeInputs);
-        if (!x) {
-            slots[i] = Result<TaskResult>(x.error());
-            continue;
-        }
-        valid.push_back(i);
-        xs.insert(xs.end(), x->begin(), x->end());
-    }
-    if (valid.empty())
-        return results();
-    if (Status compiled = m.prepare(Semiring::SumProduct, mode, valid.size()); !compiled)
-        return failAll(compiled.error());
-    const auto start = std::chrono::steady_clock::now();
-    const Float32Analysis an = analyzeFloat32(*circuit, mode, xs);
-    auto out = m.evaluate(Semiring::SumProduct, mode, xs, valid.size());
-    if (!out)
-        return failAll(out.error());
-
     std::vector<size_t> accepted, rejected;
     std::vector<std::string> why;
     std::vector<TaskResult> answers;
-    std::vector<double> acceptedXs;
     for (size_t k = 0; k < valid.size(); ++k) {
-        const double y = (*out)[k * outs];
-        const ErrorBound b = float32Bound(an, y);
-        if (!(b.value <= kFloat32MaxError && (task != Task::Mar || b.marginals <= kFloat32MaxError))) {
+        const double y = pass.outputs[k * outs];
+        const ErrorBound bound = float32Bound(an, y);
+        if (!(bound.value <= kFloat32MaxError &&
+              (task != Task::Mar || bound.marginals <= kFloat32MaxError))) {
             rejected.push_back(valid[k]);
-            why.push_back(rejection(an, b, task, y));
+            why.push_back(rejection(an, bound, task, y));
             continue;
         }
         TaskResult r;
         r.task = task;
         r.numeric = mode;
-        r.value = log ? std::exp(y) : y;
-        r.log10 = log ? y / kLn10 : std::log10(y);
-        r.errorBound = b;
+        r.value = linearValue(mode, y);
+        r.log10 = log10Value(mode, y);
+        r.errorBound = bound;
         if (task != Task::Mar)
             r.errorBound->marginals = 0;
+        else
+            marginalsFromAdjoints(c, mode, std::span(pass.adjoints).subspan(k * n, n), y,
+                                  cases[valid[k]], r);
         r.device = m.describe(mode);
-        accepted.push_back(k);
+        accepted.push_back(valid[k]);
         answers.push_back(std::move(r));
-        acceptedXs.insert(acceptedXs.end(), xs.begin() + k * n, xs.begin() + (k + 1) * n);
     }
-    if (task == Task::Mar && !accepted.empty()) { // one adjoint pass over the accepted cases
-        auto adj = m.adjoints(Semiring::SumProduct, mode, acceptedXs, accepted.size(), 0);
-        if (!adj)
-            return failAll(adj.error());
-        for (size_t j = 0; j < accepted.size(); ++j)
-            marginalsFromAdjoints(c, mode, std::span(*adj).subspan(j * n, n),
-                                  (*out)[accepted[j] * outs], cases[valid[accepted[j]]], answers[j]);
-    }
-    const double perCase =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() /
-        static_cast<double>(valid.size());
+    const double perCase = msSince(b.start) / static_cast<double>(valid.size());
     for (size_t j = 0; j < accepted.size(); ++j) {
         answers[j].timeMs = perCase;
-        slots[valid[accepted[j]]] = Result<TaskResult>(std::move(answers[j]));
+        b.slots[accepted[j]] = Result<TaskResult>(std::move(answers[j]));
     }
     if (!rejected.empty())
         answerElsewhere(rejected, why);
-    return results();
+    return answersInSlots(b);
 }
 
 } // namespace zbddc

@@ -1,11 +1,17 @@
 // Fork-join over a few threads, for the CPU work that splits into independent parts.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <thread>
 #include <vector>
 
 namespace zbddc {
+
+// `requested` threads, or one per core where it is 0 (at least one).
+inline unsigned threadsOrCores(unsigned requested) {
+    return requested ? requested : std::max(1u, std::thread::hardware_concurrency());
+}
 
 // Runs work(t) for t = 0..n-1, each on a thread of its own and work(0) on the calling one, and
 // returns when all have finished.

@@ -253,21 +253,11 @@ class Lowering {
 
     // A table over `vars` (ascending, without the case) and, with `batched`, the case.
     uint32_t addTable(const std::vector<uint32_t> &vars, bool batched) {
-        Table t;
-        if (batched && !opt_.batchFastest)
-            t.scope.push_back(out_.batchVariable);
-        t.scope.insert(t.scope.end(), vars.begin(), vars.end());
-        if (batched && opt_.batchFastest)
-            t.scope.push_back(out_.batchVariable);
-        for (uint32_t v : t.scope)
-            t.domains.push_back(out_.program.domainSizes[v]);
-        out_.program.tables.push_back(std::move(t));
-        return static_cast<uint32_t>(out_.program.tables.size() - 1);
+        return addBatchedTable(out_.program, vars, batched, out_.batchVariable, opt_.batchFastest);
     }
 
     bool batched(uint32_t table) const {
-        const auto &s = out_.program.tables[table].scope;
-        return std::find(s.begin(), s.end(), out_.batchVariable) != s.end();
+        return isBatched(out_.program.tables[table], out_.batchVariable);
     }
 
     std::vector<uint32_t> scopeWithoutBatch(uint32_t table) const {

@@ -56,21 +56,11 @@ class Lowering {
     // A computed (or, for the caller to fill, input) table over `vars` and, with `batched`, the
     // instance.
     uint32_t addTable(const std::vector<uint32_t> &vars, bool batched) {
-        Table t;
-        if (batched && !o_.batchFastest)
-            t.scope.push_back(out_.batchVariable);
-        t.scope.insert(t.scope.end(), vars.begin(), vars.end());
-        if (batched && o_.batchFastest)
-            t.scope.push_back(out_.batchVariable);
-        for (uint32_t v : t.scope)
-            t.domains.push_back(out_.program.domainSizes[v]);
-        out_.program.tables.push_back(std::move(t));
-        return static_cast<uint32_t>(out_.program.tables.size() - 1);
+        return addBatchedTable(out_.program, vars, batched, out_.batchVariable, o_.batchFastest);
     }
 
     bool batched(uint32_t table) const {
-        const auto &s = out_.program.tables[table].scope;
-        return std::find(s.begin(), s.end(), out_.batchVariable) != s.end();
+        return isBatched(out_.program.tables[table], out_.batchVariable);
     }
 
     // Each factor as exp(log φ - max log φ): the messages are normalised, so its scale is free.

@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <atomic>
 #include <optional>
-#include <thread>
 
 namespace zbddc {
 
@@ -27,8 +26,7 @@ struct ProgramBytes {
 ProgramBytes programBytes(const JunctionTreeProgram &jt) {
     ProgramBytes bytes;
     for (const Table &t : jt.program.tables) {
-        const bool batched =
-            std::find(t.scope.begin(), t.scope.end(), jt.batchVariable) != t.scope.end();
+        const bool batched = isBatched(t, jt.batchVariable);
         const uint64_t b = t.entries() * sizeof(double);
         (batched ? bytes.perCase : bytes.fixed) += batched ? b / jt.batch : b;
     }
@@ -86,11 +84,10 @@ struct JunctionTreeModel::Impl {
 
     // The CPU's per-case route: every case lowered alone, sliced by its evidence.
     std::vector<Result<TaskResult>> runPerCase(Task task, std::span<const Evidence> cases,
-                                               uint32_t fit, SteadyTime start,
-                                               JunctionTreeRunInfo *info) const {
-        const unsigned threads = std::min<unsigned>(
-            fit, options.threads ? options.threads
-                                 : std::max(1u, std::thread::hardware_concurrency()));
+                                               uint32_t fit, JunctionTreeRunInfo *info) const {
+        // Each case is lowered as it is answered: its lowering is part of its time.
+        const SteadyTime start = std::chrono::steady_clock::now();
+        const unsigned threads = std::min<unsigned>(fit, threadsOrCores(options.threads));
         std::vector<Result<TaskResult>> results =
             runJunctionTreePerCase(net, tree, task, cases, threads, options.belief);
         JunctionTreeRunInfo local;
@@ -326,8 +323,7 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
         auto fit = m.batchSize(lowering, cases.size(), 0);
         if (!fit)
             return failAll(fit.error());
-        // Each case is lowered as it is answered: its lowering is part of its time.
-        return m.runPerCase(task, cases, *fit, std::chrono::steady_clock::now(), info);
+        return m.runPerCase(task, cases, *fit, info);
     }
     auto prepared = m.prepare(lowering, cases.size());
     if (!prepared)
@@ -377,10 +373,7 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
         // Cases are read back independently (MPE's traceback is most of its time): all threads.
         std::vector<std::optional<Result<TaskResult>>> answers(count);
         std::atomic<size_t> next{0};
-        const unsigned threads = m.options.threads
-                                     ? m.options.threads
-                                     : std::max(1u, std::thread::hardware_concurrency());
-        onThreads(std::min<size_t>(threads, count), [&](size_t) {
+        onThreads(std::min<size_t>(threadsOrCores(m.options.threads), count), [&](size_t) {
             for (size_t b; (b = next.fetch_add(1)) < count;)
                 answers[b] = junctionTreeAnswer(
                     task, m.tree, jt, tables->tables, static_cast<uint32_t>(b), cases[first + b],

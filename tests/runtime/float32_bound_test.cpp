@@ -3,7 +3,7 @@
 // given is within its stated bound of the float64 reference on asia, alarm and random networks;
 // the bound is not vacuous on alarm; linear float32 underflows on a long chain and those cases are
 // answered in float64 instead, saying so; the CPU, which has no float32 code, answers in float64
-// and says why.
+// and says why; the analysis a model keeps for batches of the same input ranges is a fresh one's.
 #include "runtime/float32_bound.h"
 #include "runtime/tasks.h"
 
@@ -157,4 +157,83 @@ TEST_CASE("the rounding count follows the circuit: a sum adds one to the larger,
     CHECK(!std::isfinite(float32Bound(an, 0.0).value)); // a zero gives no bound
     const std::vector<double> negative = {-0.1, 0.3, 1.0};
     CHECK(!analyzeFloat32(c, Numeric::Float32, negative).unusable.empty());
+}
+
+namespace {
+
+// The cases' input vectors, one after another (as a batch holds them).
+std::vector<double> batchInputs(const Model &m, const std::vector<Evidence> &cases) {
+    std::vector<double> xs;
+    for (const Evidence &e : cases) {
+        auto x = inputVector(m.interface(), e, {});
+        REQUIRE(x.ok());
+        xs.insert(xs.end(), x->begin(), x->end());
+    }
+    return xs;
+}
+
+} // namespace
+
+TEST_CASE("the analysis is made once for batches of the same input ranges and equals a fresh one",
+          "[float32]") {
+    std::mt19937 rng(5);
+    const testing::CompiledNetwork cn = testing::compileNetwork(testing::randomBayesNet(rng, 8));
+    const Circuit &c = cn.circuit;
+    Model m = onReference(c);
+    // Two batches of other cases, each with a case without evidence: every indicator is 1 in
+    // some case of both, so their ranges agree.
+    std::vector<Evidence> first = testing::mixedCases(cn.net, 12, rng);
+    std::vector<Evidence> second = testing::mixedCases(cn.net, 7, rng);
+    first.push_back(noEvidence(c.variables));
+    second.insert(second.begin(), noEvidence(c.variables));
+    // A third whose every variable but the last is observed in every case, in the states of one
+    // sample (P(e) > 0): their other indicators are never 1, so its ranges and its analysis
+    // differ (a product always 0 is exact and passes nothing back).
+    const std::vector<uint32_t> sample = testing::ancestralSample(cn.net, rng);
+    std::vector<Evidence> pinned = second;
+    for (Evidence &e : pinned)
+        for (uint32_t v = 0; v + 1 < c.variables.size(); ++v)
+            e.states[v] = sample[v];
+    const std::vector<double> xs1 = batchInputs(m, first), xs2 = batchInputs(m, second),
+                              xs3 = batchInputs(m, pinned);
+    REQUIRE(xs1 != xs2);
+    REQUIRE(inputRanges(c, xs1) == inputRanges(c, xs2));
+    REQUIRE(inputRanges(c, xs1) != inputRanges(c, xs3));
+    CHECK(analyzeFloat32(c, Numeric::Log32, xs1) != analyzeFloat32(c, Numeric::Log32, xs3));
+    CHECK(analyzeFloat32(c, Numeric::Float32, xs1) != analyzeFloat32(c, Numeric::Float32, xs3));
+
+    Float32AnalysisCache cache;
+    CHECK(cache.analysis(c, Numeric::Float32, xs1) == analyzeFloat32(c, Numeric::Float32, xs1));
+    CHECK(cache.analysesMade() == 1);
+    CHECK(cache.analysis(c, Numeric::Float32, xs2) == analyzeFloat32(c, Numeric::Float32, xs2));
+    CHECK(cache.analysesMade() == 1); // kept
+    CHECK(cache.analysis(c, Numeric::Float32, xs3) == analyzeFloat32(c, Numeric::Float32, xs3));
+    CHECK(cache.analysesMade() == 2); // other ranges: made again
+    CHECK(cache.analysis(c, Numeric::Log32, xs3) == analyzeFloat32(c, Numeric::Log32, xs3));
+    CHECK(cache.analysis(c, Numeric::Float32, xs3) == analyzeFloat32(c, Numeric::Float32, xs3));
+    CHECK(cache.analysesMade() == 3); // one per numeric mode, the float32 one still kept
+
+    // Through the tasks: each batch's bounds on the model that keeps its analysis are the bounds
+    // of a fresh analysis of that batch, read at the emulated float32 output.
+    for (NumericChoice choice : {NumericChoice::Float32, NumericChoice::Log32}) {
+        const Numeric mode = choice == NumericChoice::Float32 ? Numeric::Float32 : Numeric::Log32;
+        for (const auto *batch : {&first, &second, &pinned}) {
+            const std::vector<double> xs = batchInputs(m, *batch);
+            const Float32Analysis fresh = analyzeFloat32(c, mode, xs);
+            const auto got = runTasks(m, Task::Mar, *batch, {choice, {}});
+            auto outputs = m.evaluate(Semiring::SumProduct, mode, xs, batch->size());
+            REQUIRE(outputs.ok());
+            size_t bounded = 0;
+            for (size_t k = 0; k < batch->size(); ++k) {
+                if (!got[k] || !got[k]->errorBound)
+                    continue;
+                ++bounded;
+                const ErrorBound want = float32Bound(fresh, (*outputs)[k * m.numOutputs()]);
+                CHECK(got[k]->errorBound->value == want.value);
+                CHECK(got[k]->errorBound->logAbsolute == want.logAbsolute);
+                CHECK(got[k]->errorBound->marginals == want.marginals);
+            }
+            CHECK(bounded > 0);
+        }
+    }
 }

@@ -7,6 +7,7 @@
 #include "runtime/tasks.h"
 
 #include "tests/catch.hpp"
+#include "tests/support/cpu_backends.h"
 #include "tests/support/mpe_batch_checks.h"
 
 #include <random>
@@ -15,17 +16,6 @@ using namespace zbddc;
 using namespace zbddc::testing;
 
 namespace {
-
-struct Backend {
-    const char *name;
-    DeviceOptions options;
-};
-
-const Backend kBackends[] = {
-    {"reference", {.device = DeviceKind::Reference}},
-    {"LLVM JIT", {.device = DeviceKind::Cpu, .cpuCode = DeviceOptions::CpuCode::Jit}},
-    {"data-driven loop", {.device = DeviceKind::Cpu, .cpuCode = DeviceOptions::CpuCode::Loop}},
-};
 
 // The batch against the same model answering each case alone (runTask): the same cases fail, with
 // the same values in the same arithmetic. Where runTask decodes too, the same assignments (a
@@ -58,7 +48,7 @@ void checkBatchOnEveryBackend(const CompiledNetwork &cn, size_t count, std::mt19
         CHECK(std::count(want.begin(), want.end(), 0.0) < static_cast<long>(count));
     if (count >= 7) // case 5 is contradicted
         CHECK(std::count(want.begin(), want.end(), 0.0) > 0);
-    for (const Backend &b : kBackends) {
+    for (const CpuBackend &b : kCpuBackends) {
         INFO(b.name << ", " << count << " cases");
         Model m = Model::fromCircuit(cn.circuit, b.options);
         const auto batch = runTasks(m, Task::Mpe, cases);
@@ -131,7 +121,7 @@ TEST_CASE("tied cases are resolved together: 1 + the most tie rounds of any case
         }
     }
     REQUIRE(mostRounds == 4);
-    for (const Backend &b : kBackends) {
+    for (const CpuBackend &b : kCpuBackends) {
         INFO(b.name);
         Model m = Model::fromCircuit(cn.circuit, b.options);
         for (const Evidence &e : possible) // alone: one pass per round, and one more

@@ -8,6 +8,7 @@
 #include "runtime/tasks_async.h"
 
 #include "tests/catch.hpp"
+#include "tests/support/cpu_backends.h"
 #include "tests/support/mpe_batch_checks.h"
 #include "tests/support/same_answers.h"
 
@@ -18,17 +19,6 @@ using namespace zbddc;
 using namespace zbddc::testing;
 
 namespace {
-
-struct Backend {
-    const char *name;
-    DeviceOptions options;
-};
-
-const Backend kBackends[] = {
-    {"reference", {.device = DeviceKind::Reference}},
-    {"LLVM JIT", {.device = DeviceKind::Cpu, .cpuCode = DeviceOptions::CpuCode::Jit}},
-    {"data-driven loop", {.device = DeviceKind::Cpu, .cpuCode = DeviceOptions::CpuCode::Loop}},
-};
 
 // Random networks always; asia and alarm where the shared benchmarks are.
 std::vector<CompiledNetwork> networks(std::mt19937 &rng) {
@@ -65,7 +55,7 @@ TEST_CASE("runTasksAsync off the GPU answers as runTasks, on a worker thread", "
     for (const CompiledNetwork &cn : networks(rng)) {
         INFO(cn.net.file << " (" << cn.net.variables.size() << " variables)");
         const std::vector<Evidence> cases = mixedCases(cn.net, 97, rng);
-        for (const Backend &backend : kBackends) {
+        for (const CpuBackend &backend : kCpuBackends) {
             INFO(backend.name);
             Model m = Model::fromCircuit(cn.circuit, backend.options);
             for (Task t : {Task::Pr, Task::Mar, Task::Mpe}) {

@@ -60,4 +60,25 @@ inline std::vector<int> evidenceFromSample(const BayesNet &net, std::mt19937 &rn
     return e;
 }
 
+// A polytree of 4 to 12 variables for trial `trial` of a loop: a chain every third trial.
+inline BayesNet trialPolytree(std::mt19937 &rng, int trial) {
+    return randomPolytree(rng, 4 + rng() % 9, trial % 3 == 0 ? 1 : 3);
+}
+
+// `count` cases sampled from `net` (evidenceFromSample, one variable in three observed), as the
+// tests' variable elimination reads them and as the runtime does.
+struct SampledCases {
+    std::vector<std::vector<int>> evidence;
+    std::vector<Evidence> cases;
+};
+
+inline SampledCases sampledCases(const BayesNet &net, std::mt19937 &rng, size_t count) {
+    SampledCases s;
+    for (size_t c = 0; c < count; ++c) {
+        s.evidence.push_back(evidenceFromSample(net, rng, 3));
+        s.cases.push_back(runtimeEvidence(s.evidence.back()));
+    }
+    return s;
+}
+
 } // namespace zbddc::testing

@@ -130,10 +130,6 @@ int emitRunOutput(const std::string &text, const std::string &outputFile, bool u
     return written ? 0 : reportError(written.error());
 }
 
-std::string jsonNumber(double v) {
-    return std::isfinite(v) ? shortestText(v) : "null";
-}
-
 void printJson(const TaskResult &r, const std::vector<Variable> &vars, std::ostream &out) {
     out << "{\"task\":" << jsonString(taskName(r.task)) << ",\"value\":" << jsonNumber(r.value)
         << ",\"log10\":" << jsonNumber(r.log10);
@@ -213,15 +209,10 @@ void printErrorBoundNote(const std::vector<Result<TaskResult>> &batch, std::ostr
             << "\n";
     if (bounded == 0)
         return;
-    auto brief = [](double v) { // two digits: a bound, not a value
-        char text[32];
-        std::snprintf(text, sizeof text, "%.2g", v);
-        return std::string(text);
-    };
-    out << "zbddc: note: " << mode << " error bound: P(e) relative " << brief(worst.value)
-        << " (log " << brief(worst.logAbsolute) << ")";
+    out << "zbddc: note: " << mode << " error bound: P(e) relative " << twoDigits(worst.value)
+        << " (log " << twoDigits(worst.logAbsolute) << ")";
     if (worst.marginals > 0)
-        out << ", marginals relative " << brief(worst.marginals);
+        out << ", marginals relative " << twoDigits(worst.marginals);
     out << (bounded > 1 ? ", the largest over " + std::to_string(bounded) + " cases" : "") << "\n";
 }
 

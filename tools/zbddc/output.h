@@ -1,6 +1,7 @@
 // Printing results (UAI competition formats, JSON) and writing output files atomically.
 #pragma once
 
+#include "ir/number_text.h"
 #include "ir/result.h"
 #include "runtime/tasks.h"
 #include "support/json.h"
@@ -41,8 +42,8 @@ std::string log10Text(double log10);
 int emitRunOutput(const std::string &text, const std::string &outputFile, bool uaiOutput,
                   const std::string &model, const std::string &task);
 
-// A small JSON writer: enough for our result objects (jsonString in support/json.h).
-std::string jsonNumber(double v); // non-finite values as null, with log10 carrying the scale
+// A small JSON writer: enough for our result objects (jsonString in support/json.h, jsonNumber
+// in ir/number_text.h).
 void printJson(const TaskResult &r, const std::vector<Variable> &variables, std::ostream &out);
 // Float32 and log32 runs, beside the UAI text (which has no place for it): how many cases were
 // answered in float64 or log instead and why, and the largest error bound over the others.

@@ -74,15 +74,10 @@ double fixedPointGap(const FactorGraph &g, const LoopyCase &c, const Evidence &e
 TEST_CASE("On polytrees and chains LBP equals variable elimination (MAR, PR, MPE)", "[loopy]") {
     std::mt19937 rng(15);
     for (int trial = 0; trial < 24; ++trial) {
-        const BayesNet net = randomPolytree(rng, 4 + rng() % 9, trial % 3 == 0 ? 1 : 3);
+        const BayesNet net = trialPolytree(rng, trial);
         auto graph = factorGraphOfNetwork(net);
         REQUIRE(graph.ok());
-        std::vector<std::vector<int>> evidence;
-        std::vector<Evidence> cases;
-        for (int c = 0; c < 3; ++c) {
-            evidence.push_back(evidenceFromSample(net, rng, 3));
-            cases.push_back(runtimeEvidence(evidence.back()));
-        }
+        const auto [evidence, cases] = sampledCases(net, rng, 3);
         LoopyOptions o;
         o.tolerance = 1e-13;
         o.schedule = trial % 2 ? LoopySchedule::Residual : LoopySchedule::Flooding;

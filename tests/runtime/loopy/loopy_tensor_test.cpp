@@ -172,15 +172,10 @@ TEST_CASE("On polytrees and chains the tensor program equals the dedicated route
           "[loopy][tensor]") {
     std::mt19937 rng(21);
     for (int trial = 0; trial < 12; ++trial) {
-        const BayesNet net = randomPolytree(rng, 4 + rng() % 9, trial % 3 == 0 ? 1 : 3);
+        const BayesNet net = trialPolytree(rng, trial);
         auto graph = factorGraphOfNetwork(net);
         REQUIRE(graph.ok());
-        std::vector<std::vector<int>> evidence;
-        std::vector<Evidence> cases;
-        for (int c = 0; c < 4; ++c) {
-            evidence.push_back(evidenceFromSample(net, rng, 3));
-            cases.push_back(runtimeEvidence(evidence.back()));
-        }
+        const auto [evidence, cases] = sampledCases(net, rng, 4);
         for (LoopySemiring semiring : {LoopySemiring::SumProduct, LoopySemiring::MaxProduct})
             for (double damping : {0.0, 0.3}) {
                 INFO("trial " << trial << " max-product "
@@ -211,12 +206,7 @@ TEST_CASE("The tasks answer through the tensor program as through the dedicated 
     const BayesNet net = randomPolytree(rng, 10, 3);
     auto graph = factorGraphOfNetwork(net);
     REQUIRE(graph.ok());
-    std::vector<std::vector<int>> evidence;
-    std::vector<Evidence> cases;
-    for (int c = 0; c < 3; ++c) {
-        evidence.push_back(evidenceFromSample(net, rng, 3));
-        cases.push_back(runtimeEvidence(evidence.back()));
-    }
+    const auto [evidence, cases] = sampledCases(net, rng, 3);
     LoopyOptions o;
     o.tolerance = 1e-12;
     for (Task task : {Task::Pr, Task::Mar, Task::Mpe}) {

@@ -413,6 +413,22 @@ void checkEveryEntries(std::mt19937 &rng, const TensorProgram &program,
     }
 }
 
+// Trial `trial`'s bucket program of a pairs network in `order`: buckets fused every other trial.
+TensorProgram pairsProgram(std::mt19937 &rng, uint32_t n,
+                           const std::vector<std::pair<uint32_t, uint32_t>> &pairs,
+                           const std::vector<uint32_t> &order, int trial) {
+    auto p = buildBucketProgram(pairsNetwork(rng, n, pairs), order, {trial % 2 == 0, {}});
+    REQUIRE(p.ok());
+    return std::move(*p);
+}
+
+// The shape of the VALUE phase's plan over `p` with `pinned`.
+cuda::ValuePhaseShape shapeWith(const TensorProgram &p, const std::vector<uint8_t> &pinned) {
+    auto plan = cuda::buildValuePhasePlan(p, &pinned);
+    REQUIRE(plan.ok());
+    return cuda::valuePhaseShape(*plan);
+}
+
 } // namespace
 
 TEST_CASE("the VALUE phase decodes a star's leaves side by side, more of them than warps",
@@ -427,25 +443,19 @@ TEST_CASE("the VALUE phase decodes a star's leaves side by side, more of them th
         pairs.push_back({0, v}), order.push_back(v);
     order.push_back(0);
     for (int trial = 0; trial < 4; ++trial) {
-        const CostNetwork net = pairsNetwork(rng, n, pairs);
-        auto p = buildBucketProgram(net, order, {trial % 2 == 0, {}});
-        REQUIRE(p.ok());
+        const TensorProgram p = pairsProgram(rng, n, pairs, order, trial);
         std::vector<uint8_t> pinned(n, 0);
-        auto plan = cuda::buildValuePhasePlan(*p, &pinned);
-        REQUIRE(plan.ok());
-        const cuda::ValuePhaseShape shape = cuda::valuePhaseShape(*plan);
+        const cuda::ValuePhaseShape shape = shapeWith(p, pinned);
         CHECK((shape.ops == n && shape.depths == 2 && shape.widest == n - 1));
         CHECK(cuda::valuePhaseThreads(shape) == 1024);
-        checkEveryEntries(rng, *p, pinned);
+        checkEveryEntries(rng, p, pinned);
         // Pinning some leaves leaves their ops out; pinning x0 puts every leaf at depth 0.
         for (uint32_t v = 1; v < n; v += 3)
             pinned[v] = 1;
-        checkEveryEntries(rng, *p, pinned);
+        checkEveryEntries(rng, p, pinned);
         pinned[0] = 1;
-        plan = cuda::buildValuePhasePlan(*p, &pinned);
-        REQUIRE(plan.ok());
-        CHECK(cuda::valuePhaseShape(*plan).depths == 1);
-        checkEveryEntries(rng, *p, pinned);
+        CHECK(shapeWith(p, pinned).depths == 1);
+        checkEveryEntries(rng, p, pinned);
     }
 }
 
@@ -461,22 +471,16 @@ TEST_CASE("the VALUE phase decodes a path one op per depth", "[value][emulated][
         order.push_back(v);
     }
     for (int trial = 0; trial < 4; ++trial) {
-        const CostNetwork net = pairsNetwork(rng, n, pairs);
-        auto p = buildBucketProgram(net, order, {trial % 2 == 0, {}});
-        REQUIRE(p.ok());
+        const TensorProgram p = pairsProgram(rng, n, pairs, order, trial);
         std::vector<uint8_t> pinned(n, 0);
-        auto plan = cuda::buildValuePhasePlan(*p, &pinned);
-        REQUIRE(plan.ok());
-        const cuda::ValuePhaseShape shape = cuda::valuePhaseShape(*plan);
+        const cuda::ValuePhaseShape shape = shapeWith(p, pinned);
         CHECK((shape.ops == n && shape.depths == n && shape.widest == 1));
-        checkEveryEntries(rng, *p, pinned);
+        checkEveryEntries(rng, p, pinned);
         // A pinned x20 cuts the path in two, decoded side by side.
         pinned[20] = 1;
-        plan = cuda::buildValuePhasePlan(*p, &pinned);
-        REQUIRE(plan.ok());
-        CHECK((cuda::valuePhaseShape(*plan).depths == 20 &&
-               cuda::valuePhaseShape(*plan).widest == 2));
-        checkEveryEntries(rng, *p, pinned);
+        const cuda::ValuePhaseShape cut = shapeWith(p, pinned);
+        CHECK((cut.depths == 20 && cut.widest == 2));
+        checkEveryEntries(rng, p, pinned);
     }
 }
 
