@@ -11,7 +11,7 @@
 //
 //   jt_batch [--cases N] [--cpu-cases M] [--mpe-cases K] [--observed F] [--seed S]
 //            [--devices cpu,cuda] [--spread LIST]... [--single K] [--threads T] [--out DIR]
-//            [--json FILE]
+//            [--json FILE] [--case-times]
 //            NET.bif...
 // --spread LIST (repeatable; `--devices` syntax of the CLI: 0,0 / 2 / all) adds a GPU row whose
 // cases are split evenly over those devices.
@@ -19,16 +19,21 @@
 // taken over those; --mpe-cases likewise bounds MPE's cases on every device. Each MPE
 // assignment's probability is recomputed from the CPTs against the value reported (MPE log10
 // gap). The GPU's first run (NVRTC compiles its kernels) is timed apart.
+// --case-times: the per-case CPU row's cases again, each alone on one thread, their CPU times'
+// median, 90th percentile and maximum printed (a few slow cases decide the wall time of a
+// 16-thread run over 16 cases).
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/junction_tree_stats.h"
 #include "compiler/junction_tree/moral_graph.h"
 #include "compiler/junction_tree/order_search.h"
 #include "runtime/bucket_elimination/tensor_executor.h"
 #include "runtime/junction_tree/junction_tree_model.h"
+#include "runtime/junction_tree/junction_tree_per_case.h"
 #include "runtime/sample_evidence.h"
 #include "support/json.h"
 #include "support/timer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <cstdio>
@@ -51,6 +56,7 @@ struct Args {
     std::vector<std::string> spreads; // --spread: GPU lists the cases are split over
     size_t single = 20; // cases answered one at a time (batch of one)
     unsigned threads = 0; // CPU threads; 0: all
+    bool caseTimes = false;
     std::string out = ".";
     std::string json;
     std::vector<std::string> networks;
@@ -123,6 +129,30 @@ void writeMarginals(const std::string &path, const BayesNet &net,
     o << "]\n";
 }
 
+// Each case alone on one thread (the per-case route): its CPU time in ms, in case order.
+std::vector<double> caseCpuMs(const BayesNet &net, const JunctionTree &tree,
+                              std::span<const Evidence> cases) {
+    std::vector<double> ms;
+    for (const Evidence &e : cases) {
+        const std::clock_t start = std::clock();
+        runJunctionTreePerCase(net, tree, Task::Mar, std::span(&e, 1), 1);
+        ms.push_back(1000.0 * static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC);
+    }
+    return ms;
+}
+
+void printCaseTimes(const std::string &name, std::vector<double> ms) {
+    if (ms.empty())
+        return;
+    const std::vector<double> inOrder = ms;
+    std::sort(ms.begin(), ms.end());
+    auto at = [&](double q) { return ms[static_cast<size_t>(q * static_cast<double>(ms.size() - 1))]; };
+    std::printf("%s: %zu cases alone, CPU ms median %.3g, p90 %.3g, max %.3g (case %zu)\n",
+                name.c_str(), ms.size(), at(0.5), at(0.9), ms.back(),
+                static_cast<size_t>(std::max_element(inOrder.begin(), inOrder.end()) -
+                                    inOrder.begin()));
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -146,6 +176,8 @@ int main(int argc, char **argv) {
             a.spreads.push_back(next());
         else if (s == "--threads")
             a.threads = static_cast<unsigned>(std::stoul(next()));
+        else if (s == "--case-times")
+            a.caseTimes = true;
         else if (s == "--single")
             a.single = std::stoul(next());
         else if (s == "--out")
@@ -251,6 +283,8 @@ int main(int argc, char **argv) {
                 single.run(Task::Mar, firstCases);
                 singleMs = msSince(t) / static_cast<double>(firstCases.size());
             }
+            if (a.caseTimes && device == "cpu")
+                printCaseTimes(name, caseCpuMs(*net, *tree, run));
             if (cpu && cpuMar.empty()) {
                 cpuMar = mar;
                 writeMarginals(a.out + "/" + name + ".mar.json", *net, mar, 20);

@@ -1,8 +1,12 @@
 #include "compiler/junction_tree/lower_junction_tree.h"
 
+#include "compiler/junction_tree/factor_relevance.h"
+
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string>
+#include <tuple>
 
 namespace zbddc {
 
@@ -43,6 +47,8 @@ class Lowering {
                 up_[c] = message(collectInputs(c), separator(c), /*collect=*/true);
         if (n > 0)
             out_.normaliser = reduce(collectInputs(0), {});
+        // One case, after collect: only proportions count (see proportionsOnly_).
+        proportionsOnly_ = sliced();
         if (opt_.marginals) {
             belief_.assign(n, kNoTable);
             for (uint32_t c = 1; c < n; ++c) { // parents first: parent[c] < c
@@ -139,6 +145,14 @@ class Lowering {
         std::erase(inputs, one_);
         if (!opt_.maxProduct)
             summariseBarren(inputs, keep);
+        if (proportionsOnly_) { // groups of factors that sum to a number apart from `keep`
+            std::vector<std::vector<uint32_t>> scopes;
+            for (uint32_t t : inputs)
+                scopes.push_back(scopeWithoutBatch(t));
+            const std::vector<bool> linked = linkedToKept(scopes, keep);
+            size_t i = 0;
+            std::erase_if(inputs, [&](uint32_t) { return !linked[i++]; });
+        }
         eliminateOneByOne(inputs, keep);
         return inputs;
     }
@@ -176,9 +190,7 @@ class Lowering {
             for (uint32_t v : fusedScope)
                 if (holds(keep, v))
                     kept.push_back(v);
-            const uint32_t out = addTable(kept, false);
-            out_.program.ops.push_back({TensorOpKind::EliminateBucket, bucket, out, eliminated, {}});
-            rest.push_back(out);
+            rest.push_back(emit(TensorOpKind::EliminateBucket, bucket, eliminated, kept));
             inputs = std::move(rest);
         };
         if (eliminated.size() == 1)
@@ -214,9 +226,7 @@ class Lowering {
                 bucketScopes.push_back(scopeWithoutBatch(t));
             std::vector<uint32_t> kept = unionOf(bucketScopes);
             std::erase(kept, v);
-            const uint32_t out = addTable(kept, false);
-            out_.program.ops.push_back({TensorOpKind::EliminateBucket, bucket, out, {v}, {}});
-            rest.push_back(out);
+            rest.push_back(emit(TensorOpKind::EliminateBucket, bucket, {v}, kept));
             inputs = std::move(rest);
         }
     }
@@ -265,6 +275,24 @@ class Lowering {
         return static_cast<uint32_t>(out_.program.tables.size() - 1);
     }
 
+    // An op of one case over tables without the case: its output, a new table over `outVars`
+    // (ascending), or the output of the same op made before where proportionsOnly_ (distribute
+    // messages to several children and marginals repeat the same steps; collect never does).
+    uint32_t emit(TensorOpKind kind, std::vector<uint32_t> inputs, std::vector<uint32_t> vars,
+                  const std::vector<uint32_t> &outVars) {
+        std::vector<uint32_t> sortedInputs = inputs;
+        std::sort(sortedInputs.begin(), sortedInputs.end());
+        auto key = std::make_tuple(kind, std::move(sortedInputs), vars);
+        if (proportionsOnly_)
+            if (auto it = made_.find(key); it != made_.end())
+                return it->second;
+        const uint32_t out = addTable(outVars, false);
+        out_.program.ops.push_back({kind, std::move(inputs), out, std::move(vars), {}});
+        if (proportionsOnly_)
+            made_.emplace(std::move(key), out);
+        return out;
+    }
+
     bool batched(uint32_t table) const {
         const auto &s = out_.program.tables[table].scope;
         return std::find(s.begin(), s.end(), out_.batchVariable) != s.end();
@@ -304,6 +332,9 @@ class Lowering {
             (holds(keep, v) ? kept : eliminated).push_back(v);
         if (eliminated.empty() && inputs.size() == 1)
             return inputs[0];
+        if (sliced())
+            return emit(eliminated.empty() ? TensorOpKind::Join : TensorOpKind::EliminateBucket,
+                        std::move(inputs), std::move(eliminated), kept);
         const uint32_t t = addTable(kept, anyBatched);
         out_.program.ops.push_back(
             {eliminated.empty() ? TensorOpKind::Join : TensorOpKind::EliminateBucket,
@@ -358,19 +389,20 @@ class Lowering {
         });
         if (numbers.size() == 1)
             list.push_back(numbers[0]);
-        else if (numbers.size() > 1) {
-            const uint32_t joined = addTable({}, false);
-            out_.program.ops.push_back({TensorOpKind::Join, numbers, joined, {}, {}});
-            list.push_back(joined);
-        }
+        else if (numbers.size() > 1)
+            list.push_back(emit(TensorOpKind::Join, numbers, {}, {}));
         for (uint32_t &f : list) {
+            if (auto it = scaledOf_.find(f); it != scaledOf_.end()) { // an op shared, scaled
+                f = it->second;
+                continue;
+            }
             if (f < made)
                 continue;
             const uint32_t scale = inverseMax(f);
             if (collect)
                 out_.collectScales.push_back(scale);
-            const uint32_t scaled = addTable(scopeWithoutBatch(f), false);
-            out_.program.ops.push_back({TensorOpKind::Join, {f, scale}, scaled, {}, {}});
+            const uint32_t scaled = emit(TensorOpKind::Join, {f, scale}, {}, scopeWithoutBatch(f));
+            scaledOf_.emplace(f, scaled);
             f = scaled;
         }
         return list;
@@ -394,6 +426,8 @@ class Lowering {
     uint32_t inverseMax(uint32_t message) {
         if (message == one_)
             return message;
+        if (sliced())
+            return emit(TensorOpKind::InverseMax, {message}, scopeWithoutBatch(message), {});
         const uint32_t t = addTable({}, batched(message));
         out_.program.ops.push_back(
             {TensorOpKind::InverseMax, {message}, t, scopeWithoutBatch(message), {}});
@@ -532,6 +566,13 @@ class Lowering {
     uint32_t one_ = kNoTable;
     std::vector<uint8_t> rowsSumToOne_; // by variable (sliced)
     std::vector<uint32_t> rowSums_;     // by variable: its CPT's row sums once made (sliced)
+    // One case after its collect pass: what is computed from here on (distribute messages and
+    // marginals, each normalised alone) counts only up to a constant factor, so groups of factors
+    // that sum to a number are left out (linkedToKept) and equal ops are made once (emit).
+    bool proportionsOnly_ = false;
+    std::map<std::tuple<TensorOpKind, std::vector<uint32_t>, std::vector<uint32_t>>, uint32_t>
+        made_;                                     // emit's ops by (kind, inputs, vars)
+    std::map<uint32_t, uint32_t> scaledOf_;        // a message factor → its rescaled table
 };
 
 } // namespace
