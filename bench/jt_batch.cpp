@@ -6,7 +6,9 @@
 // (bench/peers/pyagrum_lazy.py) runs the same cases and compares.
 //
 // Devices: cpu (each case lowered alone, its CPTs sliced by its evidence, one case per thread),
-// cpu-batched (the GPU's batched tree run on the CPU, evidence as indicator tables), cuda. The
+// cpu-network-tree and cpu-case-tree (the same, every case on the network's tree or on its own,
+// evidence_tree.h; cpu chooses by cost), cpu-batched (the GPU's batched tree run on the CPU,
+// evidence as indicator tables), cuda. The
 // first CPU row listed is the one the others are compared with and whose marginals are written.
 //
 //   jt_batch [--cases N] [--cpu-cases M] [--mpe-cases K] [--observed F] [--seed S]
@@ -131,11 +133,12 @@ void writeMarginals(const std::string &path, const BayesNet &net,
 
 // Each case alone on one thread (the per-case route): its CPU time in ms, in case order.
 std::vector<double> caseCpuMs(const BayesNet &net, const JunctionTree &tree,
-                              std::span<const Evidence> cases) {
+                              std::span<const Evidence> cases, CaseTree caseTree) {
     std::vector<double> ms;
     for (const Evidence &e : cases) {
         const std::clock_t start = std::clock();
-        runJunctionTreePerCase(net, tree, Task::Mar, std::span(&e, 1), 1);
+        runJunctionTreePerCase(net, tree, Task::Mar, std::span(&e, 1), 1,
+                               JunctionTreeLowering::Belief::ByCost, caseTree);
         ms.push_back(1000.0 * static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC);
     }
     return ms;
@@ -218,10 +221,16 @@ int main(int argc, char **argv) {
         for (const auto &[device, spread] : rows) {
             if (device == "cuda" && !tensorGpuUsable())
                 continue;
-            const bool cpu = device == "cpu" || device == "cpu-batched";
+            const bool perCase =
+                device == "cpu" || device == "cpu-network-tree" || device == "cpu-case-tree";
+            const bool cpu = perCase || device == "cpu-batched";
             JunctionTreeOptions options;
             options.executor = cpu ? "cpu" : device;
             options.threads = a.threads;
+            if (device == "cpu-network-tree")
+                options.caseTree = CaseTree::Network;
+            if (device == "cpu-case-tree")
+                options.caseTree = CaseTree::Evidence;
             if (device == "cpu-batched")
                 options.cpuRoute = JunctionTreeOptions::CpuRoute::Batched;
             if (!spread.empty()) {
@@ -283,8 +292,9 @@ int main(int argc, char **argv) {
                 single.run(Task::Mar, firstCases);
                 singleMs = msSince(t) / static_cast<double>(firstCases.size());
             }
-            if (a.caseTimes && device == "cpu")
-                printCaseTimes(name, caseCpuMs(*net, *tree, run));
+            if (a.caseTimes && perCase)
+                printCaseTimes(name + " (" + device + ")",
+                               caseCpuMs(*net, *tree, run, options.caseTree));
             if (cpu && cpuMar.empty()) {
                 cpuMar = mar;
                 writeMarginals(a.out + "/" + name + ".mar.json", *net, mar, 20);
@@ -293,7 +303,9 @@ int main(int argc, char **argv) {
             const double gap = mpeGap(*net, mpe);
             std::printf(
                 "| %s | %u | %.3g | %s | %u | %.4g | %.4g | %.4g | %.4g | %.3g | %.2g | %.2g | %.4g |\n",
-                name.c_str(), st.cliques, st.totalCliqueEntries, info.device.c_str(), info.batch,
+                name.c_str(), st.cliques, st.totalCliqueEntries,
+                (info.device + (perCase && device != "cpu" ? " [" + device + "]" : "")).c_str(),
+                info.batch,
                 marMs, mpeMs, hostTracebackMs, singleMs, firstS, diff, gap, marCpuMs);
             std::fflush(stdout);
             json << "{\"network\":" << jsonString(name) << ",\"cliques\":" << st.cliques

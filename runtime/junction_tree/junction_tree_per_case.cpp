@@ -1,6 +1,7 @@
 #include "runtime/junction_tree/junction_tree_per_case.h"
 
 #include "backends/tensor/cpu/tensor_cpu.h"
+#include "compiler/junction_tree/moral_graph.h"
 #include "runtime/junction_tree/junction_tree_answer.h"
 #include "support/threads.h"
 
@@ -27,18 +28,30 @@ Result<TaskResult> contradictedCase(Task task) {
     return r;
 }
 
-Result<TaskResult> answerOneCase(const BayesNet &net, const JunctionTree &tree, Task task,
-                                 const Evidence &ev, JunctionTreeLowering::Belief belief,
-                                 const std::vector<uint8_t> &rowsSumToOne) {
+// What every case of a run shares.
+struct PerCaseNetwork {
+    const BayesNet &net;
+    const JunctionTree &tree;
+    std::vector<std::vector<uint32_t>> families;
+    std::vector<uint8_t> rowsSumToOne;
+    JunctionTreeLowering::Belief belief;
+    CaseTree caseTree;
+};
+
+Result<TaskResult> answerOneCase(const PerCaseNetwork &n, Task task, const Evidence &ev) {
     if (std::find(ev.states.begin(), ev.states.end(), kContradicted) != ev.states.end())
         return contradictedCase(task);
+    auto own = caseJunctionTree(n.tree, n.families, ev.states, n.caseTree);
+    if (!own)
+        return own.error();
+    const JunctionTree &tree = *own ? **own : n.tree;
     JunctionTreeLowering lowering;
     lowering.maxProduct = task == Task::Mpe;
     lowering.marginals = task == Task::Mar;
-    lowering.belief = belief;
+    lowering.belief = n.belief;
     lowering.caseStates = ev.states; // kNone is UINT32_MAX: unobserved
-    lowering.rowsSumToOne = rowsSumToOne;
-    auto lowered = lowerJunctionTree(net, tree, lowering);
+    lowering.rowsSumToOne = n.rowsSumToOne;
+    auto lowered = lowerJunctionTree(n.net, tree, lowering);
     if (!lowered)
         return lowered.error();
     auto tables = runTensorProgramCpu(lowered->program, {.threads = 1});
@@ -53,15 +66,17 @@ std::vector<Result<TaskResult>> runJunctionTreePerCase(const BayesNet &net,
                                                        const JunctionTree &tree, Task task,
                                                        std::span<const Evidence> cases,
                                                        unsigned threads,
-                                                       JunctionTreeLowering::Belief belief) {
+                                                       JunctionTreeLowering::Belief belief,
+                                                       CaseTree caseTree) {
     static_assert(kNone == UINT32_MAX, "caseStates reads kNone as unobserved");
     threads = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
-    const std::vector<uint8_t> rowsSumToOne = cptRowsSumToOne(net);
+    const PerCaseNetwork shared{net, tree, familyScopes(net), cptRowsSumToOne(net), belief,
+                                caseTree};
     std::vector<std::optional<Result<TaskResult>>> answers(cases.size());
     std::atomic<size_t> next{0};
     onThreads(std::min<size_t>(threads, cases.size()), [&](size_t) {
         for (size_t i; (i = next.fetch_add(1)) < cases.size();)
-            answers[i] = answerOneCase(net, tree, task, cases[i], belief, rowsSumToOne);
+            answers[i] = answerOneCase(shared, task, cases[i]);
     });
     std::vector<Result<TaskResult>> results;
     results.reserve(cases.size());
