@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <span>
 #include <string>
 #include <tuple>
 
@@ -51,7 +52,10 @@ class Lowering {
         proportionsOnly_ = sliced();
         if (opt_.marginals) {
             belief_.assign(n, kNoTable);
-            for (uint32_t c = 1; c < n; ++c) { // parents first: parent[c] < c
+            out_.marginalTable.assign(tree_.numVariables(), kNoTable);
+            for (uint32_t c = 0; sliced() && c < n; ++c) // parents first: parent[c] < c
+                distributeOutOf(c);
+            for (uint32_t c = 1; !sliced() && c < n; ++c) { // parents first: parent[c] < c
                 const uint32_t p = tree_.parent[c];
                 if (useBelief(p)) {
                     // Hugin's division instead of one product per child: the parent's belief
@@ -538,10 +542,64 @@ class Lowering {
                     bestInputs[v] = in;
                 }
         }
-        out_.marginalTable.assign(nv, kNoTable);
         for (uint32_t v = 0; v < nv; ++v)
-            if (!observed(v))
+            if (!observed(v) && out_.marginalTable[v] == kNoTable) // not made by outOf
                 out_.marginalTable[v] = reduce(bestInputs[v], {v});
+    }
+
+    // What one case's clique sends out after collect: a message to each child (the sum onto
+    // its separator of everything but the child's own message) and the marginal of each
+    // variable no separator holds (the sum onto it of everything the clique receives).
+    struct Target {
+        std::vector<uint32_t> group; // the target's own factors, left out of its sum
+        std::vector<uint32_t> keep;  // what its sum keeps
+        uint32_t child = kNoClique;  // a message to this child, or
+        uint32_t variable = 0;       // the marginal of this variable
+    };
+
+    void distributeOutOf(uint32_t p) {
+        if (inSeparator_.empty()) {
+            inSeparator_.assign(tree_.numVariables(), false);
+            for (uint32_t v : tree_.separatorVars)
+                inSeparator_[v] = true;
+        }
+        std::vector<Target> targets;
+        for (uint32_t c : children_[p])
+            targets.push_back({up_[c], separator(c), c});
+        for (uint32_t v : tree_.clique(p))
+            if (!observed(v) && !inSeparator_[v])
+                targets.push_back({{}, {v}, kNoClique, v});
+        if (targets.empty())
+            return;
+        std::vector<uint32_t> context = potential_[p];
+        context.insert(context.end(), down_[p].begin(), down_[p].end());
+        outOf(targets, std::move(context));
+    }
+
+    // Each target's sum over `context` and the other targets' groups. Halving the targets, each
+    // half receives the other half's groups summed onto its own variables once: a clique with
+    // k targets costs O(k log k) sums instead of Shafer and Shenoy 1990's k, each over all the
+    // others (Shenoy 1997's binary join trees share the work likewise, by reshaping the tree).
+    void outOf(std::span<const Target> targets, std::vector<uint32_t> context) {
+        if (targets.size() == 1) {
+            const Target &t = targets[0];
+            if (t.child != kNoClique)
+                down_[t.child] = message(std::move(context), t.keep, /*collect=*/false);
+            else
+                out_.marginalTable[t.variable] = reduce(std::move(context), t.keep);
+            return;
+        }
+        const std::span<const Target> a = targets.first(targets.size() / 2),
+                                      b = targets.subspan(targets.size() / 2);
+        for (const auto &[mine, others] : {std::pair{a, b}, std::pair{b, a}}) {
+            std::vector<uint32_t> in = context;
+            std::vector<std::vector<uint32_t>> keeps;
+            for (const Target &t : others)
+                in.insert(in.end(), t.group.begin(), t.group.end());
+            for (const Target &t : mine)
+                keeps.push_back(t.keep);
+            outOf(mine, message(std::move(in), unionOf(keeps), /*collect=*/false));
+        }
     }
 
     double entriesOf(const std::vector<uint32_t> &inputs) const {
@@ -570,6 +628,7 @@ class Lowering {
     // marginals, each normalised alone) counts only up to a constant factor, so groups of factors
     // that sum to a number are left out (linkedToKept) and equal ops are made once (emit).
     bool proportionsOnly_ = false;
+    std::vector<bool> inSeparator_; // by variable (one case's marginals, distributeOutOf)
     std::map<std::tuple<TensorOpKind, std::vector<uint32_t>, std::vector<uint32_t>>, uint32_t>
         made_;                                     // emit's ops by (kind, inputs, vars)
     std::map<uint32_t, uint32_t> scaledOf_;        // a message factor → its rescaled table
