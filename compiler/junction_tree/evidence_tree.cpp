@@ -32,18 +32,27 @@ Result<std::optional<JunctionTree>> caseJunctionTree(const JunctionTree &network
         std::erase_if(scope, [&](uint32_t v) { return states[v] != UINT32_MAX; });
     const InteractionGraph graph = buildInteractionGraph(network.domainSizes, sliced);
     const double networkEntries = unobservedCliqueEntries(network, states);
-    if (choice == CaseTree::ByCost) {
-        double degreeSquares = 0;
-        for (const auto &n : graph.neighbours)
-            degreeSquares += static_cast<double>(n.size()) * static_cast<double>(n.size());
-        if (networkEntries < kCaseTreeGain * degreeSquares)
-            return std::optional<JunctionTree>();
+    double degreeSquares = 0;
+    for (const auto &n : graph.neighbours)
+        degreeSquares += static_cast<double>(n.size()) * static_cast<double>(n.size());
+    if (choice == CaseTree::ByCost && networkEntries < kCaseTreeGain * degreeSquares)
+        return std::optional<JunctionTree>();
+    // Weighted min-fill first: of the four greedy heuristics, the best alone on the
+    // evidence-reduced munins and barley. The others follow while the best tree so far is
+    // still large enough to pay for one more run (a case's largest trees, where one heuristic
+    // may miss by 2×); the fewest entries win, the earlier heuristic on a tie.
+    std::vector<uint32_t> best;
+    double bestEntries = 0;
+    for (OrderHeuristic h : {OrderHeuristic::WeightedMinFill, OrderHeuristic::MinFill,
+                             OrderHeuristic::MinWeight, OrderHeuristic::MinDegree}) {
+        if (!best.empty() && bestEntries < kCaseTreeGain * degreeSquares)
+            break;
+        std::vector<uint32_t> order = greedyOrder(graph, h);
+        const double entries = analyzeOrder(graph, order).totalCliqueEntries;
+        if (best.empty() || entries < bestEntries)
+            best = std::move(order), bestEntries = entries;
     }
-    // Weighted min-fill: of the four greedy heuristics, the best alone on the evidence-reduced
-    // munins and barley (the network's order search runs all four, many times; per case one
-    // run is what the gain pays for).
-    auto tree = buildJunctionTree(network.domainSizes, sliced,
-                                  greedyOrder(graph, OrderHeuristic::WeightedMinFill));
+    auto tree = buildJunctionTree(network.domainSizes, sliced, best);
     if (!tree)
         return tree.error();
     if (choice == CaseTree::ByCost && unobservedCliqueEntries(*tree, states) >= networkEntries)
