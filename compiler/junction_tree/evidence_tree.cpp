@@ -19,10 +19,9 @@ double unobservedCliqueEntries(const JunctionTree &tree, const std::vector<uint3
     return total;
 }
 
-Result<std::optional<JunctionTree>> caseJunctionTree(const JunctionTree &network,
-                                                     const std::vector<std::vector<uint32_t>> &families,
-                                                     const std::vector<uint32_t> &states,
-                                                     CaseTree choice) {
+Result<std::optional<JunctionTree>>
+caseJunctionTree(const JunctionTree &network, const std::vector<std::vector<uint32_t>> &families,
+                 const std::vector<uint32_t> &states, CaseTree choice) {
     if (states.size() != network.numVariables() || families.size() != network.factorClique.size())
         return error("internal error: the case does not match the junction tree's network");
     if (choice == CaseTree::Network)
@@ -30,6 +29,12 @@ Result<std::optional<JunctionTree>> caseJunctionTree(const JunctionTree &network
     std::vector<std::vector<uint32_t>> sliced = families;
     for (auto &scope : sliced)
         std::erase_if(scope, [&](uint32_t v) { return states[v] != UINT32_MAX; });
+    // A family observed whole is a number: placed in its own variable's clique rather than all
+    // such at the root, where their product could underflow before any message rescales it.
+    for (uint32_t f = 0; f < sliced.size(); ++f)
+        if (sliced[f].empty() &&
+            std::find(families[f].begin(), families[f].end(), f) != families[f].end())
+            sliced[f] = {f};
     const InteractionGraph graph = buildInteractionGraph(network.domainSizes, sliced);
     const double networkEntries = unobservedCliqueEntries(network, states);
     double degreeSquares = 0;

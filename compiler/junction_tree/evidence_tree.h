@@ -37,12 +37,12 @@ inline constexpr double kCaseTreeGain = 64;
 // what the case's slices leave of each clique.
 double unobservedCliqueEntries(const JunctionTree &tree, const std::vector<uint32_t> &states);
 
-// The case's own tree over the network's variables: each observed one alone in a clique that no
-// factor is placed in; factor f's clique holds families[f] without its observed variables.
-// nullopt where `choice` keeps `network` (the network's tree, whose families these are).
-Result<std::optional<JunctionTree>> caseJunctionTree(const JunctionTree &network,
-                                                     const std::vector<std::vector<uint32_t>> &families,
-                                                     const std::vector<uint32_t> &states,
-                                                     CaseTree choice);
+// The case's own tree over the network's variables: each observed one alone in a clique, which
+// holds its own CPT where that CPT's family is observed whole (a number); factor f's clique
+// holds families[f] without its observed variables. nullopt where `choice` keeps `network` (the
+// network's tree, whose families these are: factor f is variable f's CPT).
+Result<std::optional<JunctionTree>>
+caseJunctionTree(const JunctionTree &network, const std::vector<std::vector<uint32_t>> &families,
+                 const std::vector<uint32_t> &states, CaseTree choice);
 
 } // namespace zbddc

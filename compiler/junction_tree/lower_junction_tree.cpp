@@ -391,9 +391,11 @@ class Lowering {
                 numbers.push_back(t);
             return number;
         });
-        if (numbers.size() == 1)
+        // One number passed on as it came would not be scaled here: a case's tree hangs its
+        // components' numbers side by side under the root (evidence_tree.h).
+        if (numbers.size() == 1 && numbers[0] >= made)
             list.push_back(numbers[0]);
-        else if (numbers.size() > 1)
+        else if (!numbers.empty())
             list.push_back(emit(TensorOpKind::Join, numbers, {}, {}));
         for (uint32_t &f : list) {
             if (auto it = scaledOf_.find(f); it != scaledOf_.end()) { // an op shared, scaled

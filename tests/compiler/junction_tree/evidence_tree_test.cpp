@@ -41,9 +41,9 @@ TEST_CASE("jt case tree: a junction tree of the sliced families, observed variab
     for (int trial = 0; trial < 300; ++trial) {
         INFO("trial " << trial);
         const Factors f = randomFamilies(rng, 1 + rng() % 14, 1 + rng() % 4, 4);
-        auto network = buildJunctionTree(f.domains, f.scopes,
-                                         searchOrder(buildInteractionGraph(f.domains, f.scopes))
-                                             .order, /*verify=*/true);
+        auto network = buildJunctionTree(
+            f.domains, f.scopes, searchOrder(buildInteractionGraph(f.domains, f.scopes)).order,
+            /*verify=*/true);
         REQUIRE(network.ok());
         const std::vector<uint32_t> states = randomStates(f, rng, 0.1 * (trial % 8));
         auto own = caseJunctionTree(*network, f.scopes, states, CaseTree::Evidence);
@@ -107,7 +107,9 @@ TEST_CASE("jt relevance: the factors linked to the kept variables through summed
                 keep.push_back(v);
         // Oracle: grow the set of relevant factors until no factor shares a summed-out
         // variable with it, starting from those that hold a kept variable.
-        auto kept = [&](uint32_t v) { return std::find(keep.begin(), keep.end(), v) != keep.end(); };
+        auto kept = [&](uint32_t v) {
+            return std::find(keep.begin(), keep.end(), v) != keep.end();
+        };
         std::vector<bool> expected(scopes.size(), false);
         for (size_t f = 0; f < scopes.size(); ++f)
             expected[f] = std::any_of(scopes[f].begin(), scopes[f].end(), kept);
@@ -117,8 +119,8 @@ TEST_CASE("jt relevance: the factors linked to the kept variables through summed
                 for (size_t g = 0; g < scopes.size() && !expected[f]; ++g)
                     if (expected[g])
                         for (uint32_t v : scopes[f])
-                            if (!kept(v) && std::find(scopes[g].begin(), scopes[g].end(), v) !=
-                                                scopes[g].end())
+                            if (!kept(v) &&
+                                std::find(scopes[g].begin(), scopes[g].end(), v) != scopes[g].end())
                                 expected[f] = grew = true;
         }
         CHECK(linkedToKept(scopes, keep) == expected);
