@@ -7,10 +7,11 @@
 // stochastic greedy ordering of Kask et al. 2011), then — from run runsPerSlack on — with a
 // slack on the metric (greedyOrder: any vertex within 1 + slack of the best), until maxRuns runs
 // are made or timeLimitMs has passed. The first runsPerSlack runs are the tie-only search, so the
-// longer one never returns an order with more entries than it. Each order is scored by simulating its elimination (analyzeOrder); the fewest total
-// entries win, then the smaller largest clique, then the earlier run. Since plain min-fill is a
-// run, the result is never worse than min-fill. The deterministic runs always happen; only the
-// time limit makes the result depend on the machine.
+// longer one never returns an order with more entries than it. Each order is scored by
+// simulating its elimination (analyzeOrder); the fewest total entries win, then the smaller
+// largest clique, then the earlier run. Since plain min-fill is a run, the result is never worse
+// than min-fill. The deterministic runs always happen; only the time limit makes the result
+// depend on the machine (munin2–4, about 1,000 variables, reach it on the 2-core VM).
 #pragma once
 
 #include "compiler/elimination/elimination_order.h"

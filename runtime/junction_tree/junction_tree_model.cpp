@@ -92,7 +92,8 @@ struct JunctionTreeModel::Impl {
             fit, options.threads ? options.threads
                                  : std::max(1u, std::thread::hardware_concurrency()));
         std::vector<Result<TaskResult>> results =
-            runJunctionTreePerCase(net, tree, task, cases, threads, options.belief, options.caseTree);
+            runJunctionTreePerCase(net, tree, task, cases, threads, options.belief,
+                                   options.caseTree);
         JunctionTreeRunInfo local;
         JunctionTreeRunInfo &st = info ? *info : local;
         st = {};
