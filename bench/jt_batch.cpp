@@ -152,10 +152,10 @@ void printCaseTimes(const std::string &name, std::vector<double> ms) {
     auto at = [&](double q) {
         return ms[static_cast<size_t>(q * static_cast<double>(ms.size() - 1))];
     };
+    const auto slowest = std::max_element(inOrder.begin(), inOrder.end()) - inOrder.begin();
     std::printf("%s: %zu cases alone, CPU ms median %.3g, p90 %.3g, max %.3g (case %zu)\n",
                 name.c_str(), ms.size(), at(0.5), at(0.9), ms.back(),
-                static_cast<size_t>(std::max_element(inOrder.begin(), inOrder.end()) -
-                                    inOrder.begin()));
+                static_cast<size_t>(slowest));
 }
 
 } // namespace

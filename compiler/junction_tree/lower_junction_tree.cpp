@@ -631,9 +631,10 @@ class Lowering {
     // that sum to a number are left out (linkedToKept) and equal ops are made once (emit).
     bool proportionsOnly_ = false;
     std::vector<bool> inSeparator_; // by variable (one case's marginals, distributeOutOf)
+    // emit's ops by (kind, inputs, vars), and each message factor's rescaled table.
     std::map<std::tuple<TensorOpKind, std::vector<uint32_t>, std::vector<uint32_t>>, uint32_t>
-        made_;                                     // emit's ops by (kind, inputs, vars)
-    std::map<uint32_t, uint32_t> scaledOf_;        // a message factor → its rescaled table
+        made_;
+    std::map<uint32_t, uint32_t> scaledOf_;
 };
 
 } // namespace

@@ -91,9 +91,8 @@ struct JunctionTreeModel::Impl {
         const unsigned threads = std::min<unsigned>(
             fit, options.threads ? options.threads
                                  : std::max(1u, std::thread::hardware_concurrency()));
-        std::vector<Result<TaskResult>> results =
-            runJunctionTreePerCase(net, tree, task, cases, threads, options.belief,
-                                   options.caseTree);
+        std::vector<Result<TaskResult>> results = runJunctionTreePerCase(
+            net, tree, task, cases, threads, options.belief, options.caseTree);
         JunctionTreeRunInfo local;
         JunctionTreeRunInfo &st = info ? *info : local;
         st = {};
