@@ -6,12 +6,14 @@
 // (bench/peers/pyagrum_lazy.py) runs the same cases and compares.
 //
 // Devices: cpu (each case lowered alone, its CPTs sliced by its evidence, one case per thread),
-// cpu-batched (the GPU's batched tree run on the CPU, evidence as indicator tables), cuda. The
+// cpu-network-tree and cpu-case-tree (the same, every case on the network's tree or on its own,
+// evidence_tree.h; cpu chooses by cost), cpu-batched (the GPU's batched tree run on the CPU,
+// evidence as indicator tables), cuda. The
 // first CPU row listed is the one the others are compared with and whose marginals are written.
 //
 //   jt_batch [--cases N] [--cpu-cases M] [--mpe-cases K] [--observed F] [--seed S]
 //            [--devices cpu,cuda] [--spread LIST]... [--single K] [--threads T] [--out DIR]
-//            [--json FILE]
+//            [--json FILE] [--case-times]
 //            NET.bif...
 // --spread LIST (repeatable; `--devices` syntax of the CLI: 0,0 / 2 / all) adds a GPU row whose
 // cases are split evenly over those devices.
@@ -20,6 +22,9 @@
 // assignment's probability is recomputed from the CPTs against the value reported (MPE log10
 // gap). The GPU's first run (NVRTC compiles its kernels) is timed apart. In --json, a number not
 // measured (no host traceback, --single 0, no CPU row to compare with) or not finite is null.
+// --case-times: the per-case CPU row's cases again, each alone on one thread, their CPU times'
+// median, 90th percentile and maximum printed (a few slow cases decide the wall time of a
+// 16-thread run over 16 cases).
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/junction_tree_stats.h"
 #include "compiler/junction_tree/moral_graph.h"
@@ -27,10 +32,12 @@
 #include "ir/number_text.h"
 #include "runtime/bucket_elimination/tensor_executor.h"
 #include "runtime/junction_tree/junction_tree_model.h"
+#include "runtime/junction_tree/junction_tree_per_case.h"
 #include "runtime/sample_evidence.h"
 #include "support/json.h"
 #include "support/timer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <ctime>
 #include <cstdio>
@@ -53,6 +60,7 @@ struct Args {
     std::vector<std::string> spreads; // --spread: GPU lists the cases are split over
     size_t single = 20; // cases answered one at a time (batch of one)
     unsigned threads = 0; // CPU threads; 0: all
+    bool caseTimes = false;
     std::string out = ".";
     std::string json;
     std::vector<std::string> networks;
@@ -125,6 +133,33 @@ void writeMarginals(const std::string &path, const BayesNet &net,
     o << "]\n";
 }
 
+// Each case alone on one thread (the per-case route): its CPU time in ms, in case order.
+std::vector<double> caseCpuMs(const BayesNet &net, const JunctionTree &tree,
+                              std::span<const Evidence> cases, CaseTree caseTree) {
+    std::vector<double> ms;
+    for (const Evidence &e : cases) {
+        const std::clock_t start = std::clock();
+        runJunctionTreePerCase(net, tree, Task::Mar, std::span(&e, 1), 1,
+                               JunctionTreeLowering::Belief::ByCost, caseTree);
+        ms.push_back(1000.0 * static_cast<double>(std::clock() - start) / CLOCKS_PER_SEC);
+    }
+    return ms;
+}
+
+void printCaseTimes(const std::string &name, std::vector<double> ms) {
+    if (ms.empty())
+        return;
+    const std::vector<double> inOrder = ms;
+    std::sort(ms.begin(), ms.end());
+    auto at = [&](double q) {
+        return ms[static_cast<size_t>(q * static_cast<double>(ms.size() - 1))];
+    };
+    const auto slowest = std::max_element(inOrder.begin(), inOrder.end()) - inOrder.begin();
+    std::printf("%s: %zu cases alone, CPU ms median %.3g, p90 %.3g, max %.3g (case %zu)\n",
+                name.c_str(), ms.size(), at(0.5), at(0.9), ms.back(),
+                static_cast<size_t>(slowest));
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -148,6 +183,8 @@ int main(int argc, char **argv) {
             a.spreads.push_back(next());
         else if (s == "--threads")
             a.threads = static_cast<unsigned>(std::stoul(next()));
+        else if (s == "--case-times")
+            a.caseTimes = true;
         else if (s == "--single")
             a.single = std::stoul(next());
         else if (s == "--out")
@@ -188,10 +225,16 @@ int main(int argc, char **argv) {
         for (const auto &[device, spread] : rows) {
             if (device == "cuda" && !tensorGpuUsable())
                 continue;
-            const bool cpu = device == "cpu" || device == "cpu-batched";
+            const bool perCase =
+                device == "cpu" || device == "cpu-network-tree" || device == "cpu-case-tree";
+            const bool cpu = perCase || device == "cpu-batched";
             JunctionTreeOptions options;
             options.executor = cpu ? "cpu" : device;
             options.threads = a.threads;
+            if (device == "cpu-network-tree")
+                options.caseTree = CaseTree::Network;
+            if (device == "cpu-case-tree")
+                options.caseTree = CaseTree::Evidence;
             if (device == "cpu-batched")
                 options.cpuRoute = JunctionTreeOptions::CpuRoute::Batched;
             if (!spread.empty()) {
@@ -253,6 +296,9 @@ int main(int argc, char **argv) {
                 single.run(Task::Mar, firstCases);
                 singleMs = msSince(t) / static_cast<double>(firstCases.size());
             }
+            if (a.caseTimes && perCase)
+                printCaseTimes(name + " (" + device + ")",
+                               caseCpuMs(*net, *tree, run, options.caseTree));
             if (cpu && cpuMar.empty()) {
                 cpuMar = mar;
                 writeMarginals(a.out + "/" + name + ".mar.json", *net, mar, 20);
@@ -261,7 +307,9 @@ int main(int argc, char **argv) {
             const double gap = mpeGap(*net, mpe);
             std::printf(
                 "| %s | %u | %.3g | %s | %u | %.4g | %.4g | %.4g | %.4g | %.3g | %.2g | %.2g | %.4g |\n",
-                name.c_str(), st.cliques, st.totalCliqueEntries, info.device.c_str(), info.batch,
+                name.c_str(), st.cliques, st.totalCliqueEntries,
+                (info.device + (perCase && device != "cpu" ? " [" + device + "]" : "")).c_str(),
+                info.batch,
                 marMs, mpeMs, hostTracebackMs, singleMs, firstS, diff, gap, marCpuMs);
             std::fflush(stdout);
             json << "{\"network\":" << jsonString(name) << ",\"cliques\":" << st.cliques

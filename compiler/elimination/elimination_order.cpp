@@ -171,11 +171,12 @@ static std::vector<uint32_t> greedyOrderByHeap(const InteractionGraph &graph,
 }
 
 std::vector<uint32_t> greedyOrder(const InteractionGraph &graph, OrderHeuristic heuristic,
-                                  uint64_t tieSeed) {
+                                  uint64_t tieSeed, double slack) {
     if (tieSeed == 0)
         return greedyOrderByHeap(graph, heuristic);
     // Randomised ties (the order search): every vertex with the best score is seen once per
-    // step and one is drawn by reservoir sampling.
+    // step and one is drawn by reservoir sampling; with slack, every vertex within (1 + slack)
+    // of the best, in a second pass over the scores.
     const size_t n = graph.neighbours.size();
     EliminationGraph g(graph);
     std::vector<double> score(n);
@@ -199,6 +200,13 @@ std::vector<uint32_t> greedyOrder(const InteractionGraph &graph, OrderHeuristic 
             } else if (score[v] == score[best] && rng() % ++ties == 0) {
                 best = v;
             }
+        }
+        if (slack > 0) {
+            const double bound = score[best] * (1 + slack);
+            ties = 0;
+            for (uint32_t v = 0; v < n; ++v)
+                if (!done[v] && score[v] <= bound && rng() % ++ties == 0)
+                    best = v;
         }
         for (uint32_t u : g.neighbours(best)) {
             dirty[u] = true;

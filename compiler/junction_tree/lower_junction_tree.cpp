@@ -1,8 +1,13 @@
 #include "compiler/junction_tree/lower_junction_tree.h"
 
+#include "compiler/junction_tree/factor_relevance.h"
+
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <span>
 #include <string>
+#include <tuple>
 
 namespace zbddc {
 
@@ -43,9 +48,14 @@ class Lowering {
                 up_[c] = message(collectInputs(c), separator(c), /*collect=*/true);
         if (n > 0)
             out_.normaliser = reduce(collectInputs(0), {});
+        // One case, after collect: only proportions count (see proportionsOnly_).
+        proportionsOnly_ = sliced();
         if (opt_.marginals) {
             belief_.assign(n, kNoTable);
-            for (uint32_t c = 1; c < n; ++c) { // parents first: parent[c] < c
+            out_.marginalTable.assign(tree_.numVariables(), kNoTable);
+            for (uint32_t c = 0; sliced() && c < n; ++c) // parents first: parent[c] < c
+                distributeOutOf(c);
+            for (uint32_t c = 1; !sliced() && c < n; ++c) { // parents first: parent[c] < c
                 const uint32_t p = tree_.parent[c];
                 if (useBelief(p)) {
                     // Hugin's division instead of one product per child: the parent's belief
@@ -139,6 +149,14 @@ class Lowering {
         std::erase(inputs, one_);
         if (!opt_.maxProduct)
             summariseBarren(inputs, keep);
+        if (proportionsOnly_) { // groups of factors that sum to a number apart from `keep`
+            std::vector<std::vector<uint32_t>> scopes;
+            for (uint32_t t : inputs)
+                scopes.push_back(scopeWithoutBatch(t));
+            const std::vector<bool> linked = linkedToKept(scopes, keep);
+            size_t i = 0;
+            std::erase_if(inputs, [&](uint32_t) { return !linked[i++]; });
+        }
         eliminateOneByOne(inputs, keep);
         return inputs;
     }
@@ -176,9 +194,7 @@ class Lowering {
             for (uint32_t v : fusedScope)
                 if (holds(keep, v))
                     kept.push_back(v);
-            const uint32_t out = addTable(kept, false);
-            out_.program.ops.push_back({TensorOpKind::EliminateBucket, bucket, out, eliminated, {}});
-            rest.push_back(out);
+            rest.push_back(emit(TensorOpKind::EliminateBucket, bucket, eliminated, kept));
             inputs = std::move(rest);
         };
         if (eliminated.size() == 1)
@@ -214,9 +230,7 @@ class Lowering {
                 bucketScopes.push_back(scopeWithoutBatch(t));
             std::vector<uint32_t> kept = unionOf(bucketScopes);
             std::erase(kept, v);
-            const uint32_t out = addTable(kept, false);
-            out_.program.ops.push_back({TensorOpKind::EliminateBucket, bucket, out, {v}, {}});
-            rest.push_back(out);
+            rest.push_back(emit(TensorOpKind::EliminateBucket, bucket, {v}, kept));
             inputs = std::move(rest);
         }
     }
@@ -254,6 +268,24 @@ class Lowering {
     // A table over `vars` (ascending, without the case) and, with `batched`, the case.
     uint32_t addTable(const std::vector<uint32_t> &vars, bool batched) {
         return addBatchedTable(out_.program, vars, batched, out_.batchVariable, opt_.batchFastest);
+    }
+
+    // An op of one case over tables without the case: its output, a new table over `outVars`
+    // (ascending), or the output of the same op made before where proportionsOnly_ (distribute
+    // messages to several children and marginals repeat the same steps; collect never does).
+    uint32_t emit(TensorOpKind kind, std::vector<uint32_t> inputs, std::vector<uint32_t> vars,
+                  const std::vector<uint32_t> &outVars) {
+        std::vector<uint32_t> sortedInputs = inputs;
+        std::sort(sortedInputs.begin(), sortedInputs.end());
+        auto key = std::make_tuple(kind, std::move(sortedInputs), vars);
+        if (proportionsOnly_)
+            if (auto it = made_.find(key); it != made_.end())
+                return it->second;
+        const uint32_t out = addTable(outVars, false);
+        out_.program.ops.push_back({kind, std::move(inputs), out, std::move(vars), {}});
+        if (proportionsOnly_)
+            made_.emplace(std::move(key), out);
+        return out;
     }
 
     bool batched(uint32_t table) const {
@@ -294,6 +326,9 @@ class Lowering {
             (holds(keep, v) ? kept : eliminated).push_back(v);
         if (eliminated.empty() && inputs.size() == 1)
             return inputs[0];
+        if (sliced())
+            return emit(eliminated.empty() ? TensorOpKind::Join : TensorOpKind::EliminateBucket,
+                        std::move(inputs), std::move(eliminated), kept);
         const uint32_t t = addTable(kept, anyBatched);
         out_.program.ops.push_back(
             {eliminated.empty() ? TensorOpKind::Join : TensorOpKind::EliminateBucket,
@@ -346,21 +381,24 @@ class Lowering {
                 numbers.push_back(t);
             return number;
         });
-        if (numbers.size() == 1)
+        // One number passed on as it came would not be scaled here: a case's tree hangs its
+        // components' numbers side by side under the root (evidence_tree.h).
+        if (numbers.size() == 1 && numbers[0] >= made)
             list.push_back(numbers[0]);
-        else if (numbers.size() > 1) {
-            const uint32_t joined = addTable({}, false);
-            out_.program.ops.push_back({TensorOpKind::Join, numbers, joined, {}, {}});
-            list.push_back(joined);
-        }
+        else if (!numbers.empty())
+            list.push_back(emit(TensorOpKind::Join, numbers, {}, {}));
         for (uint32_t &f : list) {
+            if (auto it = scaledOf_.find(f); it != scaledOf_.end()) { // an op shared, scaled
+                f = it->second;
+                continue;
+            }
             if (f < made)
                 continue;
             const uint32_t scale = inverseMax(f);
             if (collect)
                 out_.collectScales.push_back(scale);
-            const uint32_t scaled = addTable(scopeWithoutBatch(f), false);
-            out_.program.ops.push_back({TensorOpKind::Join, {f, scale}, scaled, {}, {}});
+            const uint32_t scaled = emit(TensorOpKind::Join, {f, scale}, {}, scopeWithoutBatch(f));
+            scaledOf_.emplace(f, scaled);
             f = scaled;
         }
         return list;
@@ -384,6 +422,8 @@ class Lowering {
     uint32_t inverseMax(uint32_t message) {
         if (message == one_)
             return message;
+        if (sliced())
+            return emit(TensorOpKind::InverseMax, {message}, scopeWithoutBatch(message), {});
         const uint32_t t = addTable({}, batched(message));
         out_.program.ops.push_back(
             {TensorOpKind::InverseMax, {message}, t, scopeWithoutBatch(message), {}});
@@ -494,10 +534,64 @@ class Lowering {
                     bestInputs[v] = in;
                 }
         }
-        out_.marginalTable.assign(nv, kNoTable);
         for (uint32_t v = 0; v < nv; ++v)
-            if (!observed(v))
+            if (!observed(v) && out_.marginalTable[v] == kNoTable) // not made by outOf
                 out_.marginalTable[v] = reduce(bestInputs[v], {v});
+    }
+
+    // What one case's clique sends out after collect: a message to each child (the sum onto
+    // its separator of everything but the child's own message) and the marginal of each
+    // variable no separator holds (the sum onto it of everything the clique receives).
+    struct Target {
+        std::vector<uint32_t> group; // the target's own factors, left out of its sum
+        std::vector<uint32_t> keep;  // what its sum keeps
+        uint32_t child = kNoClique;  // a message to this child, or
+        uint32_t variable = 0;       // the marginal of this variable
+    };
+
+    void distributeOutOf(uint32_t p) {
+        if (inSeparator_.empty()) {
+            inSeparator_.assign(tree_.numVariables(), false);
+            for (uint32_t v : tree_.separatorVars)
+                inSeparator_[v] = true;
+        }
+        std::vector<Target> targets;
+        for (uint32_t c : children_[p])
+            targets.push_back({up_[c], separator(c), c});
+        for (uint32_t v : tree_.clique(p))
+            if (!observed(v) && !inSeparator_[v])
+                targets.push_back({{}, {v}, kNoClique, v});
+        if (targets.empty())
+            return;
+        std::vector<uint32_t> context = potential_[p];
+        context.insert(context.end(), down_[p].begin(), down_[p].end());
+        outOf(targets, std::move(context));
+    }
+
+    // Each target's sum over `context` and the other targets' groups. Halving the targets, each
+    // half receives the other half's groups summed onto its own variables once: a clique with
+    // k targets costs O(k log k) sums instead of Shafer and Shenoy 1990's k, each over all the
+    // others (Shenoy 1997's binary join trees share the work likewise, by reshaping the tree).
+    void outOf(std::span<const Target> targets, std::vector<uint32_t> context) {
+        if (targets.size() == 1) {
+            const Target &t = targets[0];
+            if (t.child != kNoClique)
+                down_[t.child] = message(std::move(context), t.keep, /*collect=*/false);
+            else
+                out_.marginalTable[t.variable] = reduce(std::move(context), t.keep);
+            return;
+        }
+        const std::span<const Target> a = targets.first(targets.size() / 2),
+                                      b = targets.subspan(targets.size() / 2);
+        for (const auto &[mine, others] : {std::pair{a, b}, std::pair{b, a}}) {
+            std::vector<uint32_t> in = context;
+            std::vector<std::vector<uint32_t>> keeps;
+            for (const Target &t : others)
+                in.insert(in.end(), t.group.begin(), t.group.end());
+            for (const Target &t : mine)
+                keeps.push_back(t.keep);
+            outOf(mine, message(std::move(in), unionOf(keeps), /*collect=*/false));
+        }
     }
 
     double entriesOf(const std::vector<uint32_t> &inputs) const {
@@ -522,6 +616,15 @@ class Lowering {
     uint32_t one_ = kNoTable;
     std::vector<uint8_t> rowsSumToOne_; // by variable (sliced)
     std::vector<uint32_t> rowSums_;     // by variable: its CPT's row sums once made (sliced)
+    // One case after its collect pass: what is computed from here on (distribute messages and
+    // marginals, each normalised alone) counts only up to a constant factor, so groups of factors
+    // that sum to a number are left out (linkedToKept) and equal ops are made once (emit).
+    bool proportionsOnly_ = false;
+    std::vector<bool> inSeparator_; // by variable (one case's marginals, distributeOutOf)
+    // emit's ops by (kind, inputs, vars), and each message factor's rescaled table.
+    std::map<std::tuple<TensorOpKind, std::vector<uint32_t>, std::vector<uint32_t>>, uint32_t>
+        made_;
+    std::map<uint32_t, uint32_t> scaledOf_;
 };
 
 } // namespace

@@ -2,6 +2,8 @@
 
 #include "support/timer.h"
 
+#include <algorithm>
+
 namespace zbddc {
 
 namespace {
@@ -32,8 +34,11 @@ OrderSearchResult searchOrder(const InteractionGraph &graph, const OrderSearchOp
         if (!deterministic && (run >= options.maxRuns || msSince(t0) >= options.timeLimitMs))
             break;
         const OrderHeuristic h = options.heuristics[run % kinds];
-        std::vector<uint32_t> order =
-            greedyOrder(graph, h, deterministic ? 0 : runSeed(options.seed, run));
+        const size_t round = options.runsPerSlack ? run / options.runsPerSlack : 0;
+        const double slack =
+            options.slacks.empty() ? 0 : options.slacks[std::min(round, options.slacks.size() - 1)];
+        std::vector<uint32_t> order = greedyOrder(
+            graph, h, deterministic ? 0 : runSeed(options.seed, run), deterministic ? 0 : slack);
         const OrderStats stats = analyzeOrder(graph, order);
         if (run == 0 || better(stats, best.stats)) {
             best.order = std::move(order);

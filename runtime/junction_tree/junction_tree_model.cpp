@@ -89,7 +89,8 @@ struct JunctionTreeModel::Impl {
         const SteadyTime start = std::chrono::steady_clock::now();
         const unsigned threads = std::min<unsigned>(fit, threadsOrCores(options.threads));
         std::vector<Result<TaskResult>> results =
-            runJunctionTreePerCase(net, tree, task, cases, threads, options.belief);
+            runJunctionTreePerCase(net, tree, task, cases, threads, options.belief,
+                                   options.caseTree);
         JunctionTreeRunInfo local;
         JunctionTreeRunInfo &st = info ? *info : local;
         st = {};

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "compiler/frontends/bn/bayes_net.h"
+#include "compiler/junction_tree/evidence_tree.h"
 #include "compiler/junction_tree/junction_tree.h"
 #include "compiler/junction_tree/lower_junction_tree.h"
 #include "runtime/evidence.h"
@@ -38,6 +39,8 @@ struct JunctionTreeOptions {
     // GPU's batched tree with evidence as indicator tables, kept to compare against.
     enum class CpuRoute : uint8_t { PerCase, Batched };
     CpuRoute cpuRoute = CpuRoute::PerCase;
+    // The per-case route: the tree each case is propagated on (evidence_tree.h).
+    CaseTree caseTree = CaseTree::ByCost;
 };
 
 // What a batched run held and where, for reports.

@@ -224,3 +224,32 @@ TEST_CASE("jt: the order search never does worse than plain min-fill", "[jt][sea
     CHECK(searchOrder(buildInteractionGraph(f.domains, f.scopes), quick).runs ==
           quick.heuristics.size());
 }
+
+TEST_CASE("jt: the search with slack never does worse than the tie-only search it extends, and "
+          "its trees are junction trees",
+          "[jt][search]") {
+    std::mt19937 rng(15);
+    uint32_t better = 0;
+    for (int trial = 0; trial < 60; ++trial) {
+        INFO("trial " << trial);
+        const Factors f = randomFamilies(rng, 10 + rng() % 40, 2 + rng() % 4, 6);
+        const auto g = buildInteractionGraph(f.domains, f.scopes);
+        OrderSearchOptions tiesOnly; // the search before slack: 64 runs, ties broken at random
+        tiesOnly.maxRuns = 64;
+        tiesOnly.slacks = {0};
+        tiesOnly.timeLimitMs = 1e9; // the runs bound both, so the test is deterministic
+        OrderSearchOptions withSlack;
+        withSlack.timeLimitMs = 1e9;
+        const OrderSearchResult old = searchOrder(g, tiesOnly), now = searchOrder(g, withSlack);
+        REQUIRE(now.runs == withSlack.maxRuns);
+        CHECK(now.stats.totalCliqueEntries <= old.stats.totalCliqueEntries);
+        better += now.stats.totalCliqueEntries < old.stats.totalCliqueEntries;
+        auto jt = buildJunctionTree(f.domains, f.scopes, now.order, /*verify=*/true);
+        REQUIRE(jt.ok());
+        CHECK(junctionTreeStats(*jt).totalCliqueEntries == now.stats.totalCliqueEntries);
+        for (double slack : {0.5, 1.0}) // each slack run is an order of every variable
+            for (OrderHeuristic h : kHeuristics)
+                CHECK(checkOrder(greedyOrder(g, h, 1 + trial, slack), f.domains.size()).ok());
+    }
+    CHECK(better > 0); // the slack finds smaller trees on some of these graphs
+}

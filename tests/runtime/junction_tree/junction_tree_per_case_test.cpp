@@ -1,6 +1,7 @@
 // The CPU's per-case junction tree (each case's CPTs sliced by its evidence, barren CPTs left out)
 // against the batched tree with indicator tables, case by case on benchmark networks: log10 P(e)
-// and every marginal within 1e-9, MPE's value likewise and its assignment of that probability.
+// and every marginal within 1e-9, MPE's value likewise and its assignment of that probability;
+// on the network's tree and on each case's own (evidence_tree.h), and against brute force.
 // The batched route itself is checked against brute force and variable elimination in
 // junction_tree_model_test.cpp; the larger networks here are [slow].
 #include "compiler/junction_tree/build_junction_tree.h"
@@ -32,7 +33,8 @@ double log10Joint(const BayesNet &net, const std::vector<uint32_t> &x) {
     return sum;
 }
 
-void checkPerCaseAgainstBatched(const char *name, size_t count) {
+void checkPerCaseAgainstBatched(const char *name, size_t count,
+                                CaseTree caseTree = CaseTree::ByCost) {
     const auto dir = benchmarkNetworks();
     skipProgramUnless(std::filesystem::exists(dir) ? Status(Ok{})
                                                    : error(dir.string() + " is absent"),
@@ -46,6 +48,7 @@ void checkPerCaseAgainstBatched(const char *name, size_t count) {
     JunctionTreeOptions options;
     options.executor = "cpu";
     options.threads = 2;
+    options.caseTree = caseTree;
     JunctionTreeModel perCase(*net, *tree, options);
     options.cpuRoute = JunctionTreeOptions::CpuRoute::Batched;
     JunctionTreeModel batched(*net, *tree, options);
@@ -71,14 +74,17 @@ void checkPerCaseAgainstBatched(const char *name, size_t count) {
 
 } // namespace
 
-TEST_CASE("jt per case: random tiny networks with rows summing to 1 (barren CPTs dropped) answer "
-          "as brute force does",
+TEST_CASE("jt per case: random tiny networks, rows summing to 1 (barren CPTs dropped) or not, "
+          "answer as brute force does, on the network's tree and on each case's own",
           "[jt][runtime]") {
     std::mt19937 rng(37);
-    for (int trial = 0; trial < 60; ++trial) {
+    for (int trial = 0; trial < 120; ++trial) {
         INFO("trial " << trial);
         BayesNet net = randomBayesNet(rng, 1 + rng() % 9);
+        const bool normalise = trial % 4 < 2; // else rows as drawn: their sums multiply in
         for (BnVariable &x : net.variables) { // a distribution per row, deterministic zeros kept
+            if (!normalise)
+                break;
             const size_t k = x.states.size();
             for (size_t row = 0; row < x.cpt.size() / k; ++row) {
                 double sum = 0;
@@ -95,6 +101,7 @@ TEST_CASE("jt per case: random tiny networks with rows summing to 1 (barren CPTs
         options.executor = "cpu";
         options.belief = trial % 2 ? JunctionTreeLowering::Belief::Always
                                    : JunctionTreeLowering::Belief::Never;
+        options.caseTree = trial % 8 < 4 ? CaseTree::Evidence : CaseTree::Network;
         auto tree = buildJunctionTree(net, searchOrder(moralGraph(net)).order, /*verify=*/true);
         REQUIRE(tree.ok());
         JunctionTreeModel model(net, std::move(*tree), options);
@@ -103,12 +110,16 @@ TEST_CASE("jt per case: random tiny networks with rows summing to 1 (barren CPTs
 }
 
 TEST_CASE("jt per case: equals the batched tree on small benchmark networks", "[jt][runtime]") {
-    for (const char *name : {"asia", "alarm", "insurance", "hailfinder", "pathfinder"})
+    for (const char *name : {"asia", "alarm", "insurance", "hailfinder", "pathfinder"}) {
         checkPerCaseAgainstBatched(name, 6);
+        checkPerCaseAgainstBatched(name, 6, CaseTree::Evidence);
+    }
 }
 
 TEST_CASE("jt per case: equals the batched tree on water, mildew, pigs, barley, munin and munin2",
           "[jt][runtime][slow]") {
-    for (const char *name : {"water", "mildew", "pigs", "barley", "munin", "munin2"})
-        checkPerCaseAgainstBatched(name, 3);
+    for (const char *name : {"water", "mildew", "pigs", "barley", "munin", "munin2"}) {
+        checkPerCaseAgainstBatched(name, 3, CaseTree::Network);
+        checkPerCaseAgainstBatched(name, 3, CaseTree::Evidence);
+    }
 }
