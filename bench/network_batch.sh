@@ -11,6 +11,8 @@
 # MLF_NUMERICS="float64 float32 log32": each later mode's answers are compared with the first's
 # on the same device (max_diff_vs_<mode>), and float32/log32 rows give the largest stated error
 # bound and how many cases their bound sent to float64/log (MPE has no float32: skipped).
+# MLF_PRECOMPILE=1 compiles each network's ZBDD once (`zbddc NET -o NET.zdd`, its time a row of
+# its own) and runs the .zdd, so a large network's minute of compile is paid once, not per run.
 # MLF_ROUTES (default "mlf") runs other routes the same way ("auto mlf jt" times what auto takes
 # beside both routes; each row says the route that ran and why).
 #   ZBDDC=build/zbddc bench/network_batch.sh OUT.jsonl CASES DEVICES NET.bif...
@@ -25,6 +27,13 @@ for net in "$@"; do
     name=$(basename "$net" .bif)
     "$zbddc" sample "$net" --cases "$cases" --seed 1 -o "$work/$name.evid" || continue
     "$zbddc" sample "$net" --cases 1 --seed 1 -o "$work/$name.one.evid" || continue
+    model=$net
+    if [ -n "${MLF_PRECOMPILE:-}" ]; then # the ZBDD once, its compile time a row of its own
+        start=$(date +%s%N)
+        "$zbddc" "$net" -o "$work/$name.zdd" --quiet || continue
+        echo "{\"network\": \"$name\", \"zdd_compile_s\": $((($(date +%s%N) - start) / 1000000))e-3}" >>"$out"
+        model=$work/$name.zdd
+    fi
     numerics=${MLF_NUMERICS:-auto}
     for route in ${MLF_ROUTES:-mlf}; do
         for device in ${devices//,/ }; do
@@ -32,15 +41,15 @@ for net in "$@"; do
               for numeric in $numerics; do
                 case "$task:$numeric" in mpe:float32 | mpe:log32) continue ;; esac
                 start=$(date +%s%N)
-                "$zbddc" run "$net" --route $route --task $task --evidence "$work/$name.evid" \
+                "$zbddc" run "$model" --route $route --task $task --evidence "$work/$name.evid" \
                     --device "$device" --numeric "$numeric" --json >"$work/first.json" 2>"$work/err.txt"
                 rc=$?
                 first=$((($(date +%s%N) - start) / 1000000))
-                "$zbddc" run "$net" --route $route --task $task --evidence "$work/$name.evid" \
+                "$zbddc" run "$model" --route $route --task $task --evidence "$work/$name.evid" \
                     --device "$device" --numeric "$numeric" --json \
                     >"$work/$task.$route.$device.$numeric.json" 2>>"$work/err.txt"
                 for run in 1 2; do # B=1: the second run of the first case alone
-                    "$zbddc" run "$net" --route $route --task $task --evidence "$work/$name.one.evid" \
+                    "$zbddc" run "$model" --route $route --task $task --evidence "$work/$name.one.evid" \
                         --device "$device" --numeric "$numeric" --json >"$work/one.json" 2>>"$work/err.txt"
                 done
                 python3 - "$work/$task.$route.$device.$numeric.json" "$name" "$device" "$task" "$cases" "$first" \
