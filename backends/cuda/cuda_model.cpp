@@ -4,8 +4,6 @@
 #include "backends/cuda/plan_traceback.h"
 #include "backends/cuda/schedule/gpu_passes.h" // kCudaTileBytes
 
-#include "ir/interpret.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>

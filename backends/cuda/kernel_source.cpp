@@ -26,16 +26,13 @@ std::string arithmetic(const KernelShape &s) {
         zero = "-" + inf;
         one = "0";
         times = "return p + q;";
-        if (s.semiring == Semiring::SumProduct)
-            plus = "T hi = fmax" + sfx + "(p, q), lo = fmin" + sfx +
-                   "(p, q);\n"
-                   "    if (lo == -" +
-                   inf +
-                   ") return hi;\n"
-                   "    return hi + log1p" +
-                   sfx + "(exp" + sfx + "(lo - hi));";
-        else
+        if (s.semiring == Semiring::SumProduct) {
+            plus = "T hi = fmax" + sfx + "(p, q), lo = fmin" + sfx + "(p, q);\n";
+            plus += "    if (lo == -" + inf + ") return hi;\n";
+            plus += "    return hi + log1p" + sfx + "(exp" + sfx + "(lo - hi));";
+        } else {
             plus = "return fmax" + sfx + "(p, q);";
+        }
     } else {
         zero = s.semiring == Semiring::MaxSum   ? "-" + inf
                : s.semiring == Semiring::MinSum ? inf
