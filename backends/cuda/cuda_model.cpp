@@ -388,35 +388,56 @@ double CudaModel::unpack(const unsigned char *host, size_t index) const {
     return f;
 }
 
+Result<unsigned char *> CudaModel::hostStaging(size_t bytes) {
+    if (syncStaging_.bytes() < bytes) {
+        auto grown = device_->allocatePinned(bytes);
+        if (!grown)
+            return grown.error();
+        syncStaging_ = std::move(*grown);
+    }
+    return syncStaging_.data();
+}
+
 Status CudaModel::uploadInputs(std::span<const double> xs, size_t first, size_t count) {
     const size_t n = plan_.numInputs, B = shape_.batch, word = shape_.float64 ? 8 : 4;
-    std::vector<unsigned char> host(n * B * word);
-    if (Status st = packInputs(xs, first, count, host.data()); !st)
-        return st;
-    if (host.empty())
+    if (n == 0)
         return Ok{};
-    return device_->upload(values_.ptr() + size_t{plan_.inputBase} * B * word, host.data(),
-                           host.size());
+    auto host = hostStaging(n * B * word);
+    if (!host)
+        return host.error();
+    if (Status st = packInputs(xs, first, count, *host); !st)
+        return st;
+    return device_->upload(values_.ptr() + size_t{plan_.inputBase} * B * word, *host, n * B * word);
 }
 
 Result<std::vector<double>> CudaModel::downloadSlot(uint32_t slot, size_t count, bool adjoint) {
     return downloadSlots(slot, 1, count, adjoint);
 }
 
-Result<std::vector<double>> CudaModel::downloadSlots(uint32_t first, uint32_t slots, size_t count,
+Result<const unsigned char *> CudaModel::downloadRaw(uint32_t first, uint32_t slots, size_t count,
                                                      bool adjoint) {
     const size_t B = shape_.batch, word = shape_.float64 ? 8 : 4;
     // The last slot's lanes past `count` are not needed; the ones between slots are.
     const size_t lanes = slots == 0 ? 0 : (size_t{slots} - 1) * B + count;
-    std::vector<unsigned char> host(lanes * word);
+    auto host = hostStaging(std::max<size_t>(lanes * word, 1));
+    if (!host)
+        return host.error();
     const DevicePtr base = (adjoint ? adjoints_ : values_).ptr() + size_t{first} * B * word;
-    if (!host.empty())
-        if (Status st = device_->download(host.data(), base, host.size()); !st)
+    if (lanes > 0)
+        if (Status st = device_->download(*host, base, lanes * word); !st)
             return st.error();
+    return *host;
+}
+
+Result<std::vector<double>> CudaModel::downloadSlots(uint32_t first, uint32_t slots, size_t count,
+                                                     bool adjoint) {
+    auto host = downloadRaw(first, slots, count, adjoint);
+    if (!host)
+        return host.error();
     std::vector<double> out(size_t{slots} * count);
     for (size_t s = 0; s < slots; ++s)
         for (size_t l = 0; l < count; ++l)
-            out[s * count + l] = unpack(host.data(), s * B + l);
+            out[s * count + l] = unpack(*host, s * shape_.batch + l);
     return out;
 }
 
@@ -479,15 +500,15 @@ Result<CudaGradient> CudaModel::adjoints(std::span<const double> xs, size_t coun
         if (!v)
             return v.error();
         std::copy(v->begin(), v->end(), g.values.begin() + first);
-        auto a = downloadSlots(plan_.inputBase, plan_.numInputs, n, true);
+        auto a = downloadRaw(plan_.inputBase, plan_.numInputs, n, true);
         if (!a)
             return a.error();
-        const size_t inputs = plan_.numInputs;
+        const size_t inputs = plan_.numInputs, B = shape_.batch;
         for (size_t i0 = 0; i0 < inputs; i0 += kTile) // the transpose back, tiled likewise
             for (size_t l = 0; l < n; ++l) {
                 double *row = &g.adjoints[(first + l) * inputs];
                 for (size_t i = i0; i < std::min(inputs, i0 + kTile); ++i)
-                    row[i] = (*a)[i * n + l];
+                    row[i] = unpack(*a, i * B + l);
             }
         return Ok{};
     });

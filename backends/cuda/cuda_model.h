@@ -191,6 +191,13 @@ class CudaModel {
                           FunctionHandle grid, PlanParams &params, unsigned sharedBytes,
                           StreamHandle stream = nullptr);
     unsigned tileBytes() const; // a forward block's dynamic shared memory: its preloaded tile
+    // The synchronous calls' pinned host buffer, grown to `bytes` and kept: a copy from or to
+    // pinned memory is one DMA, where pageable memory goes through the driver's own bounce
+    // buffer (and a fresh vector per batch was zero-filled first).
+    Result<unsigned char *> hostStaging(size_t bytes);
+    // Slots [first, first + slots) into hostStaging, as the device holds them (B lanes apart).
+    Result<const unsigned char *> downloadRaw(uint32_t first, uint32_t slots, size_t count,
+                                              bool adjoint);
     Result<std::vector<double>> downloadSlot(uint32_t slot, size_t count, bool adjoint);
     // Slots [first, first + slots) in one copy (each B lanes apart): slot-major, `count` lanes
     // each. A copy costs ~10 µs whatever its size, so a circuit's thousands of inputs go at once.
@@ -209,7 +216,8 @@ class CudaModel {
     PlanParams params_;
     std::vector<Segment> forward_, backward_;
     std::vector<StreamSlot> slots_;
-    PinnedBuffer staging_; // enqueue()'s inputs then outputs, one batch at a time
+    PinnedBuffer staging_;     // enqueue()'s inputs then outputs, one batch at a time
+    PinnedBuffer syncStaging_; // the synchronous calls' copies (hostStaging)
     bool stagingBusy_ = false;
     bool fromCache_ = false;
 };
