@@ -5,14 +5,13 @@
 // (tests/support/random_circuits.h). Every timed configuration is first checked against the
 // reference evaluator on its first vectors.
 #include "backends/cuda/cuda_model.h"
-#include "backends/cuda/schedule/gpu_passes.h"
 #include "bench/harness.h"
-#include "compiler/passes/pipeline.h"
 #include "ir/interpret.h"
 #include "ir/levels.h"
 #include "runtime/cuda_circuit.h"
 #include "tests/support/random_circuits.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>

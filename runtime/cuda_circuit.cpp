@@ -5,6 +5,8 @@
 #include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
 
+#include <algorithm>
+
 namespace zbddc {
 
 int defaultCudaScheduleLevel(uint32_t lanes) {
