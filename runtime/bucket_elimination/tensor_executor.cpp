@@ -64,6 +64,38 @@ CompleteTables fetched(const TensorProgram &p, std::vector<std::vector<double>> 
     return out;
 }
 
+// The host prepared programs' shared steps over their inputs and their kept computed tables.
+Status setCompleteInput(TensorProgram &p, uint32_t table, std::span<const double> values) {
+    if (Status s = checkCompleteInput(p, table, values.size()); !s)
+        return s;
+    p.tables[table].values.assign(values.begin(), values.end());
+    return Ok{};
+}
+
+constexpr const char *kSwapMisuse = "internal error: swapTables before a run or of an input table";
+
+// Each computed table handed to the input it feeds next (a sweep's messages): swapped, not copied.
+Status swapIntoInputs(TensorProgram &p, std::vector<std::vector<double>> &computed,
+                      std::span<const std::pair<uint32_t, uint32_t>> pairs) {
+    for (const auto &[c, input] : pairs) {
+        if (c >= computed.size() || p.tables[c].input)
+            return error(kSwapMisuse);
+        if (Status s = checkCompleteInput(p, input, computed[c].size()); !s)
+            return s;
+        std::swap(p.tables[input].values, computed[c]);
+    }
+    return Ok{};
+}
+
+std::vector<std::vector<double>> readKept(const TensorProgram &p,
+                                          const std::vector<std::vector<double>> &computed,
+                                          std::span<const uint32_t> ids) {
+    std::vector<std::vector<double>> out;
+    for (uint32_t t : ids)
+        out.push_back(p.tables[t].input ? p.tables[t].denseValues() : computed[t]);
+    return out;
+}
+
 // Every executor's prepared program but the CPU's and the GPU's: the whole program run again
 // each time, the last run's tables kept for swapTables (which copies).
 class HostPreparedProgram final : public PreparedTensorProgram {
@@ -71,10 +103,7 @@ class HostPreparedProgram final : public PreparedTensorProgram {
     HostPreparedProgram(TensorExecutor &executor, TensorProgram program)
         : executor_(executor), program_(std::move(program)) {}
     Status setInput(uint32_t table, std::span<const double> values) override {
-        if (Status s = checkCompleteInput(program_, table, values.size()); !s)
-            return s;
-        program_.tables[table].values.assign(values.begin(), values.end());
-        return Ok{};
+        return setCompleteInput(program_, table, values);
     }
     Result<CompleteTables> run() override {
         auto run = executor_.run(program_);
@@ -83,20 +112,10 @@ class HostPreparedProgram final : public PreparedTensorProgram {
         return run;
     }
     Status swapTables(std::span<const std::pair<uint32_t, uint32_t>> pairs) override {
-        for (const auto &[computed, input] : pairs) {
-            if (computed >= last_.size() || program_.tables[computed].input)
-                return error("internal error: swapTables before a run or of an input table");
-            if (Status s = checkCompleteInput(program_, input, last_[computed].size()); !s)
-                return s;
-            std::swap(program_.tables[input].values, last_[computed]);
-        }
-        return Ok{};
+        return swapIntoInputs(program_, last_, pairs); // last_ is empty before a run
     }
     Result<std::vector<std::vector<double>>> readTables(std::span<const uint32_t> ids) override {
-        std::vector<std::vector<double>> out;
-        for (uint32_t t : ids)
-            out.push_back(program_.tables[t].input ? program_.tables[t].denseValues() : last_[t]);
-        return out;
+        return readKept(program_, last_, ids);
     }
 
   private:
@@ -120,10 +139,7 @@ class CpuPreparedProgram final : public PreparedTensorProgram {
             }
     }
     Status setInput(uint32_t table, std::span<const double> values) override {
-        if (Status s = checkCompleteInput(program_, table, values.size()); !s)
-            return s;
-        program_.tables[table].values.assign(values.begin(), values.end());
-        return Ok{};
+        return setCompleteInput(program_, table, values);
     }
     Result<CompleteTables> run() override {
         data_.assign(program_.tables.size(), nullptr);
@@ -137,20 +153,12 @@ class CpuPreparedProgram final : public PreparedTensorProgram {
         return fetched(program_, computed_, {DeviceReport::Kind::Cpu, "", ""});
     }
     Status swapTables(std::span<const std::pair<uint32_t, uint32_t>> pairs) override {
-        for (const auto &[computed, input] : pairs) {
-            if (!ran_ || computed >= computed_.size() || program_.tables[computed].input)
-                return error("internal error: swapTables before a run or of an input table");
-            if (Status s = checkCompleteInput(program_, input, computed_[computed].size()); !s)
-                return s;
-            std::swap(program_.tables[input].values, computed_[computed]);
-        }
-        return Ok{};
+        if (!ran_) // computed_ is allocated before the first run
+            return error(kSwapMisuse);
+        return swapIntoInputs(program_, computed_, pairs);
     }
     Result<std::vector<std::vector<double>>> readTables(std::span<const uint32_t> ids) override {
-        std::vector<std::vector<double>> out;
-        for (uint32_t t : ids)
-            out.push_back(program_.tables[t].input ? program_.tables[t].values : computed_[t]);
-        return out;
+        return readKept(program_, computed_, ids); // inputs were made dense when prepared
     }
 
   private:
@@ -254,8 +262,7 @@ Result<std::unique_ptr<TensorExecutor>> makeTensorExecutor(std::string_view name
             return e.make(options);
         known += std::string(e.name) + ", ";
     }
-    return error("unknown tensor executor '" + std::string(name) + "' (known: " + known +
-                 "auto)");
+    return error("unknown tensor executor '" + std::string(name) + "' (known: " + known + "auto)");
 }
 
 } // namespace zbddc
