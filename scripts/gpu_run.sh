@@ -96,26 +96,23 @@ if [ -f "$here/bench/peers/torch_levels.py" ] && [ -d "$ZBDDC_PEER_DIR" ]; then
     echo "bench torch_levels.py exit $rc" | tee -a "$summary"
     [ $rc -eq 0 ] || failed=1
 fi
+# A benchmark of networks (bench/NAME --cases CASES NET.bif...) into NAME.md, when it was packed
+# and networks are named.
+networkBench() {
+    local name=$1 networks=$2 cases=$3
+    [ -x "$here/bench/$name" ] && [ -n "$networks" ] || return 0
+    local nets=()
+    for n in $networks; do nets+=("$bench_dir/bn/$n.bif"); done
+    "$here/bench/$name" --cases "$cases" "${nets[@]}" > "$out/$name.md" 2>> "$out/bench.log"
+    echo "bench $name exit $?" | tee -a "$summary"
+    cat "$out/$name.md"
+}
 # Where a batched MLF answer's time goes (bench/mlf_phases): PHASES_NETWORKS names the networks,
 # PHASES_CASES the batch (default 2000).
-if [ -x "$here/bench/mlf_phases" ] && [ -n "${PHASES_NETWORKS:-}" ]; then
-    nets=()
-    for n in $PHASES_NETWORKS; do nets+=("$bench_dir/bn/$n.bif"); done
-    "$here/bench/mlf_phases" --cases "${PHASES_CASES:-2000}" "${nets[@]}" > "$out/mlf_phases.md" \
-        2>> "$out/bench.log"
-    echo "bench mlf_phases exit $?" | tee -a "$summary"
-    cat "$out/mlf_phases.md"
-fi
+networkBench mlf_phases "${PHASES_NETWORKS:-}" "${PHASES_CASES:-2000}"
 # A batch of one, warm (bench/single_case, packed with EXTRA=single_case): SINGLE_NETWORKS names
 # the networks, SINGLE_CASES the cases timed one at a time (default 50).
-if [ -x "$here/bench/single_case" ] && [ -n "${SINGLE_NETWORKS:-}" ]; then
-    nets=()
-    for n in $SINGLE_NETWORKS; do nets+=("$bench_dir/bn/$n.bif"); done
-    "$here/bench/single_case" --cases "${SINGLE_CASES:-50}" "${nets[@]}" > "$out/single_case.md" \
-        2>> "$out/bench.log"
-    echo "bench single_case exit $?" | tee -a "$summary"
-    cat "$out/single_case.md"
-fi
+networkBench single_case "${SINGLE_NETWORKS:-}" "${SINGLE_CASES:-50}"
 # The junction-tree route over Fast-BNI's workload (bench/jt_batch, packed with EXTRA=jt_batch),
 # then pyAgrum's LazyPropagation on one thread over the same cases where its wheel came along
 # (BENCHMARKS.md says how). JT_NETWORKS names the networks; JT_CASES, JT_CPU_CASES,
