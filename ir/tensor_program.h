@@ -118,6 +118,24 @@ uint64_t batchedRow(const Table &table, uint32_t batchVariable, uint32_t b,
 void writeEvidenceIndicators(TensorProgram &program, std::span<const uint32_t> evidenceTables,
                              uint32_t batchVariable, uint32_t b,
                              std::span<const uint32_t> states);
+// What the two batched lowerings give: the program, the case variable and the number of cases,
+// and per model variable its indicator table (UINT32_MAX where it has none).
+struct BatchedProgram {
+    TensorProgram program;
+    uint32_t batchVariable = 0;
+    uint32_t batch = 1;
+    std::vector<uint32_t> evidenceTable;
+
+    // batchedRow of `table` (tables without the case variable read one row for every case).
+    uint64_t rowOf(uint32_t table, uint32_t b, const std::vector<uint32_t> &assignment) const {
+        return batchedRow(program.tables[table], batchVariable, b, assignment);
+    }
+    // Case b's indicators (writeEvidenceIndicators): states[v] observed, or UINT32_MAX.
+    void setEvidence(uint32_t b, const std::vector<uint32_t> &states) {
+        writeEvidenceIndicators(program, evidenceTable, batchVariable, b, states);
+    }
+};
+
 // Appends a computed table (no data yet) over `vars`, in that order, and with `batched` the case:
 // scope.back() where `batchFastest` (a case's rows interleave), else scope[0]. Returns its id.
 uint32_t addBatchedTable(TensorProgram &program, std::span<const uint32_t> vars, bool batched,

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <dlfcn.h>
+#include <numbers>
 
 namespace zbddc {
 
@@ -91,8 +92,6 @@ bool NetworkLibrary::answers(Task task) const {
 }
 
 namespace {
-
-constexpr double kLn10 = 2.302585092994045684;
 
 const char *returnCodeText(int rc) {
     switch (rc) {
@@ -182,7 +181,7 @@ std::vector<Result<TaskResult>> NetworkLibrary::run(Task task,
         TaskResult r;
         r.task = task;
         r.log10 = zero ? -INFINITY : log10[c];
-        r.value = std::exp(r.log10 * kLn10);
+        r.value = std::exp(r.log10 * std::numbers::ln10);
         if (task == Task::Mar) {
             const double *m = marginals.data() + c * width;
             for (const Variable &v : metadata_.variables) {

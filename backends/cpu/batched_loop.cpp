@@ -1,4 +1,5 @@
 #include "backends/cpu/batched_loop.h"
+
 #include "support/threads.h"
 
 #include <algorithm>
@@ -233,7 +234,7 @@ void BatchedLoop::adjointTile(const double *x, size_t output, double *adj, size_
 template <class Tile>
 Status BatchedLoop::forEachTile(size_t batch, size_t slotsPerTile, Tile &&tile) const {
     const size_t tiles = (batch + kLanes - 1) / kLanes;
-    const size_t threads = std::min<size_t>(resolveThreads(threads_), std::max<size_t>(1, tiles));
+    const size_t threads = std::min<size_t>(threadsOrCores(threads_), std::max<size_t>(1, tiles));
     auto work = [&](size_t t) {
         std::vector<double> slots(slotsPerTile * kLanes);
         for (size_t i = tiles * t / threads; i < tiles * (t + 1) / threads; ++i) {

@@ -29,6 +29,5 @@ struct CpuOptions {
     std::vector<NodeId> order; // evaluation order (e.g. dfsOrder(c).order); empty = id order
 };
 
-unsigned resolveThreads(unsigned requested);
 
 } // namespace zbddc

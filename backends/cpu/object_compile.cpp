@@ -1,4 +1,5 @@
 #include "backends/cpu/object_compile.h"
+
 #include "support/threads.h"
 
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
@@ -105,7 +106,7 @@ Result<CompiledObjects> compileObjects(const Circuit &c, const CpuOptions &o,
         return plan.error();
     CompiledObjects result{std::move(*plan), {}, {}};
     const CodegenRequest request{&c, &result.plan, o.backward, hidden};
-    const std::vector<Part> parts = partition(result.plan, resolveThreads(o.threads));
+    const std::vector<Part> parts = partition(result.plan, threadsOrCores(o.threads));
     result.objects.resize(parts.size());
 
     std::atomic<size_t> next{0};
@@ -155,7 +156,7 @@ Result<CompiledObjects> compileObjects(const Circuit &c, const CpuOptions &o,
         result.times.ir += ir;
         result.times.codegen += codegen;
     };
-    const unsigned threads = std::min<size_t>(resolveThreads(o.threads), parts.size());
+    const unsigned threads = std::min<size_t>(threadsOrCores(o.threads), parts.size());
     onThreads(threads, [&](size_t) { worker(); });
     if (!failure.empty())
         return error(failure);

@@ -6,10 +6,6 @@
 
 namespace zbddc {
 
-unsigned resolveThreads(unsigned requested) {
-    return requested ? requested : std::max(1u, std::thread::hardware_concurrency());
-}
-
 Result<CpuPlan> planCpu(const Circuit &c, const CpuOptions &o) {
     CpuPlan p;
     p.semiring = o.semiring.value_or(c.semiring);

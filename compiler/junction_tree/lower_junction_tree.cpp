@@ -629,15 +629,6 @@ class Lowering {
 
 } // namespace
 
-uint64_t JunctionTreeProgram::rowOf(uint32_t table, uint32_t b,
-                                    const std::vector<uint32_t> &assignment) const {
-    return batchedRow(program.tables[table], batchVariable, b, assignment);
-}
-
-void JunctionTreeProgram::setEvidence(uint32_t b, const std::vector<uint32_t> &states) {
-    writeEvidenceIndicators(program, evidenceTable, batchVariable, b, states);
-}
-
 std::vector<uint8_t> cptRowsSumToOne(const BayesNet &net) {
     std::vector<uint8_t> one(net.variables.size(), 1);
     for (size_t v = 0; v < net.variables.size(); ++v) {

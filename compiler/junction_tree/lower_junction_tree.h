@@ -63,22 +63,13 @@ struct JunctionTreeLowering {
 // of a sum exactly, to rounding), 0 where not.
 std::vector<uint8_t> cptRowsSumToOne(const BayesNet &net);
 
-struct JunctionTreeProgram {
-    TensorProgram program;
-    uint32_t batchVariable = 0; // the case index: variable numVariables() of the network
-    uint32_t batch = 1;
-    std::vector<uint32_t> evidenceTable; // per variable: its indicator table, or kNoTable
+// The case variable is variable numVariables() of the network.
+struct JunctionTreeProgram : BatchedProgram {
     uint32_t normaliser = kNoTable;      // Z(case), scaled as described above
     std::vector<uint32_t> collectScales; // InverseMax tables of the collect messages
     std::vector<uint32_t> marginalTable; // per variable (MAR): a table over {X, case} ∝ P(X, e)
                                          // (kNoTable for a case's observed variables; a table
                                          // without X: uniform in X)
-
-    // Row of `table` for case b and the other scope variables at `assignment` (which need not
-    // hold the case); tables without the case variable read the same row for every case.
-    uint64_t rowOf(uint32_t table, uint32_t b, const std::vector<uint32_t> &assignment) const;
-    // Writes the indicator values of one case: states[v] observed (or UINT32_MAX) per variable.
-    void setEvidence(uint32_t b, const std::vector<uint32_t> &states);
 };
 
 // The tree must be the network's (buildJunctionTree(net, ...)); factors are the CPTs.

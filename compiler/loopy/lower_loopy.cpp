@@ -176,15 +176,6 @@ class Lowering {
 
 } // namespace
 
-uint64_t LoopyProgram::rowOf(uint32_t table, uint32_t b,
-                             const std::vector<uint32_t> &assignment) const {
-    return batchedRow(program.tables[table], batchVariable, b, assignment);
-}
-
-void LoopyProgram::setEvidence(uint32_t b, const std::vector<uint32_t> &states) {
-    writeEvidenceIndicators(program, evidenceTable, batchVariable, b, states);
-}
-
 std::vector<std::pair<uint32_t, uint32_t>> LoopyProgram::swapPairs() const {
     std::vector<std::pair<uint32_t, uint32_t>> pairs;
     for (size_t e = 0; e < messageIn.size(); ++e)

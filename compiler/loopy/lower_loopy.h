@@ -45,21 +45,14 @@ struct LoopyLowering {
     bool batchFastest = true;
 };
 
-struct LoopyProgram {
-    TensorProgram program;
-    uint32_t batchVariable = 0; // variable numVariables() of the graph
-    uint32_t batch = 1;
-    std::vector<uint32_t> evidenceTable; // per variable: its indicator table, or kNoLoopyTable
+// The case variable is variable numVariables() of the graph.
+struct LoopyProgram : BatchedProgram {
     // Per edge (the graph's numbering): its message as the sweep reads it (an input table over
     // {variable, case}, uniform to start) and as the sweep writes it.
     std::vector<uint32_t> messageIn, messageOut;
     uint32_t weight = kNoLoopyTable;   // input over {case}: DampMessage's w per instance
     uint32_t residual = kNoLoopyTable; // computed over {case}: the sweep's largest residual
 
-    // Row of `table` for instance b and the other scope variables at `assignment`.
-    uint64_t rowOf(uint32_t table, uint32_t b, const std::vector<uint32_t> &assignment) const;
-    // Writes instance b's indicators: states[v] observed, or UINT32_MAX, per variable.
-    void setEvidence(uint32_t b, const std::vector<uint32_t> &states);
     // The (messageOut, messageIn) pairs an executor swaps between sweeps.
     std::vector<std::pair<uint32_t, uint32_t>> swapPairs() const;
 };

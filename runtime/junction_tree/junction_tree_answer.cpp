@@ -2,12 +2,11 @@
 
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 namespace zbddc {
 
 namespace {
-
-constexpr double kLn10 = 2.302585092994045684;
 
 // A table's value for one case at `assignment` (the case variable set apart).
 double valueFor(const JunctionTreeProgram &jt, const std::vector<std::vector<double>> &computed,
@@ -38,7 +37,7 @@ Result<TaskResult> junctionTreeAnswer(Task task, const JunctionTree &tree,
     TaskResult r;
     r.task = task;
     const double log = junctionTreeLogNormaliser(tree, jt, computed, b);
-    r.log10 = log / kLn10;
+    r.log10 = log / std::numbers::ln10;
     r.value = std::exp(log);
     if (task == Task::Mar) {
         if (std::isinf(log))

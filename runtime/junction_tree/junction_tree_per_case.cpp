@@ -70,7 +70,7 @@ runJunctionTreePerCase(const BayesNet &net, const JunctionTree &tree, Task task,
                        std::span<const Evidence> cases, unsigned threads,
                        JunctionTreeLowering::Belief belief, CaseTree caseTree) {
     static_assert(kNone == UINT32_MAX, "caseStates reads kNone as unobserved");
-    threads = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+    threads = threadsOrCores(threads);
     const PerCaseNetwork shared{net,    tree,    familyScopes(net), cptRowsSumToOne(net),
                                 belief, caseTree};
     // First each case's tree and its clique entries, then the cases largest first: their times

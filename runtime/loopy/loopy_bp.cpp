@@ -221,8 +221,7 @@ std::vector<LoopyCase> runLoopyBp(const FactorGraph &graph, std::span<const Evid
     const bool sum = options.semiring == LoopySemiring::SumProduct;
     const LinearTables linear = sum ? linearTables(graph) : LinearTables{};
     const LinearTables *tables = sum ? &linear : nullptr;
-    const unsigned threads =
-        options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned threads = threadsOrCores(options.threads);
     if (cases.size() >= threads) { // whole instances per thread: no synchronisation at all
         onThreads(threads, [&](size_t t) {
             for (size_t i = t; i < cases.size(); i += threads)

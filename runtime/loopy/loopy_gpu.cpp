@@ -272,7 +272,7 @@ Result<LoopyGpuRun> runLoopyBpGpu(const FactorGraph &g, std::span<const Evidence
     std::vector<double> messages(nEntries * B);
     if (Status s = dev.download(messages.data(), pMsg, messages.size() * 8); !s)
         return s.error();
-    const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned threads = threadsOrCores(0);
     onThreads(std::min<size_t>(threads, std::max<size_t>(B, 1)), [&](size_t t) {
         for (size_t b = t; b < B; b += std::min<size_t>(threads, B)) {
             LoopyCase &c = run.cases[b];

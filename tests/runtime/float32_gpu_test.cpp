@@ -9,7 +9,7 @@
 #include "tests/catch.hpp"
 #include "tests/support/float32_checks.h"
 #include "tests/support/mpe_batch_checks.h"
-#include "tests/support/skip.h"
+#include "tests/support/runtime_gpu.h"
 
 #include <cstdio>
 #include <random>
@@ -18,11 +18,7 @@ using namespace zbddc;
 
 namespace {
 
-const bool gpuPresent = [] {
-    testing::skipProgramUnless(cudaUsable(), "no GPU");
-    std::printf("GPU: %s\n", cudaDeviceName().c_str());
-    return true;
-}();
+const bool gpuPresent = testing::runtimeGpuPresent();
 
 void checkOnGpu(const testing::CompiledNetwork &cn, size_t count, uint32_t seed) {
     std::mt19937 rng(seed);

@@ -12,8 +12,8 @@
 
 #include "tests/catch.hpp"
 #include "tests/support/mpe_batch_checks.h"
+#include "tests/support/runtime_gpu.h"
 #include "tests/support/same_answers.h"
-#include "tests/support/skip.h"
 
 #include <cstdio>
 #include <random>
@@ -23,11 +23,7 @@ using namespace zbddc::testing;
 
 namespace {
 
-const bool gpuPresent = [] {
-    testing::skipProgramUnless(cudaUsable(), "no GPU");
-    std::printf("GPU: %s\n", cudaDeviceName().c_str());
-    return true;
-}();
+const bool gpuPresent = testing::runtimeGpuPresent();
 
 // A stream of the caller's, as a program using zbddc would make one (here through our wrapper).
 struct CallerStream {

@@ -346,7 +346,7 @@ struct Chunk {
 Status runTensorOpsCpu(const TensorProgram &program, std::span<const uint32_t> ops,
                        std::vector<const double *> &data,
                        std::vector<std::vector<double>> &computed, unsigned threads) {
-    threads = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+    threads = threadsOrCores(threads);
     try {
         std::vector<OpPlan> plans;
         std::vector<Chunk> chunks;

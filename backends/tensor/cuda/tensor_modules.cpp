@@ -5,6 +5,7 @@
 
 #include "backends/cuda/device_module.h"
 #include "backends/cuda/nvrtc.h"
+#include "support/threads.h"
 
 #include <algorithm>
 #include <deque>
@@ -52,7 +53,7 @@ Result<TensorModules> TensorModules::compile(Device &device, const TensorProgram
                                              const TensorKernelOptions &options) {
     const size_t ops = program.ops.size();
     TensorModules out;
-    const size_t threads = std::max(1u, std::thread::hardware_concurrency());
+    const size_t threads = threadsOrCores(0);
     TensorModuleSources sources = tensorModuleSources(program, options, threads);
     out.kernelOf_ = std::move(sources.kernelOf);
     out.moduleOf_ = std::move(sources.moduleOf);
