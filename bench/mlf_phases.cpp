@@ -2,7 +2,8 @@
 // forward+backward) on the passes' -O0 schedule (the circuit's own ops) and -O3 schedule (merged op
 // types, justified levels; every value kept, as the backward pass needs), at B = 1 and at the
 // runtime's batch; then the runtime's own calls over the whole batch of cases: Model::evaluate
-// (copies in and out included), Model::adjoints, and runTasks' MAR (evidence in, marginals out).
+// (copies in and out included), Model::adjoints, Model::forwardBackward of the evidence batch
+// (parameters kept on the device) and runTasks' MAR (evidence in, marginals out).
 // Per case, µs. The cases are Fast-BNI's workload (forward-sampled, 20% observed, seed 1); every
 // compiled model is checked against the reference evaluator on the first cases before it is timed.
 //
@@ -19,6 +20,7 @@
 #include "support/timer.h"
 #include "tools/zbddc/load_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -111,13 +113,12 @@ int main(int argc, char **argv) {
         const std::vector<Evidence> cases =
             bench::casesForCircuit(sampleEvidence(*net, count, 0.2, 1), *net, c);
         const ModelInterface face = interfaceOf(c);
-        std::vector<double> xs;
-        for (const Evidence &e : cases) {
-            auto x = inputVector(face, e, {});
-            if (!x)
-                return 1;
-            xs.insert(xs.end(), x->begin(), x->end());
-        }
+        auto batch = evidenceBatch(face);
+        if (!batch)
+            return 1;
+        for (const Evidence &e : cases)
+            addEvidence(face, e, *batch);
+        const std::vector<double> xs = batch->dense();
         const uint32_t lanes = cudaLanesFor(c, count);
         for (uint32_t B : {1u, lanes}) {
             CudaOptions o;
@@ -144,6 +145,22 @@ int main(int argc, char **argv) {
         const double adjUs = perCaseMicros(count, [&] {
             return model.adjoints(Semiring::SumProduct, Numeric::Float64, xs, count, 0).ok();
         });
+        // The evidence batch as runTasks passes it: the parameters kept on the device, the
+        // indicators in and their adjoints back (checked against the whole vectors' adjoints).
+        const double varyingUs = perCaseMicros(count, [&] {
+            return model.forwardBackward(Semiring::SumProduct, Numeric::Float64, *batch, 0).ok();
+        });
+        double varyingError = 0;
+        auto whole = model.adjoints(Semiring::SumProduct, Numeric::Float64, xs, count, 0);
+        auto varying = model.forwardBackward(Semiring::SumProduct, Numeric::Float64, *batch, 0);
+        if (whole && varying) {
+            const std::vector<double> want = batch->varyingColumns(*whole);
+            for (size_t i = 0; i < want.size(); ++i)
+                varyingError = std::max(varyingError, std::fabs(varying->adjoints[i] - want[i]) /
+                                                          std::max(std::fabs(want[i]), 1e-300));
+        } else {
+            varyingError = -1; // a pass failed: said in the row
+        }
         const double marUs = perCaseMicros(count, [&] {
             const auto r = runTasks(model, Task::Mar, cases);
             return !r.empty() && r[0].ok();
@@ -151,6 +168,10 @@ int main(int argc, char **argv) {
         std::printf("| %s | Model::evaluate / adjoints, %zu cases (copies included) | %.2f | %.2f "
                     "| | | %u lanes a launch |\n",
                     name.c_str(), count, evalUs, adjUs, lanes);
+        std::printf("| %s | Model::forwardBackward of the evidence batch, %zu cases (parameters "
+                    "kept on the device, %zu indicators moved) | | %.2f | | | max rel. error of "
+                    "the indicators' adjoints %.1e |\n",
+                    name.c_str(), count, batch->varying.size(), varyingUs, varyingError);
         std::printf("| %s | runTasks MAR, %zu cases (evidence in, marginals out) | | %.2f | | | |\n",
                     name.c_str(), count, marUs);
         std::fflush(stdout);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ir/circuit.h"
+#include "ir/input_batch.h"
 #include "ir/interpret.h"
 #include "runtime/enqueued_pass.h"
 
@@ -34,6 +35,29 @@ class Engine {
         if (!adj)
             return adj.error();
         return PassValues{std::move(*outputs), std::move(*adj)};
+    }
+    // A backward pass from `output` over a batch of shared and varying inputs
+    // (ir/input_batch.h): the varying inputs' adjoints only (batch.count × varying.size()), and
+    // with `withOutputs` every output's value as evaluate() gives them. A backend that moves
+    // inputs to a device moves the shared ones once and overrides this; the others take the
+    // vectors whole.
+    virtual Result<PassValues> varyingPass(const InputBatch &batch, size_t output,
+                                           bool withOutputs) {
+        const std::vector<double> x = batch.dense();
+        PassValues pass;
+        if (withOutputs) {
+            auto both = forwardBackward(x, batch.count, output);
+            if (!both)
+                return both.error();
+            pass = std::move(*both);
+        } else {
+            auto adj = adjoints(x, batch.count, output);
+            if (!adj)
+                return adj.error();
+            pass.adjoints = std::move(*adj);
+        }
+        pass.adjoints = batch.varyingColumns(pass.adjoints);
+        return pass;
     }
     // The inputs on one optimal term (max/min semirings), for backends that trace back; nullopt
     // where the backend cannot (runtime/mpe_decode.h decodes from adjoints then).

@@ -60,6 +60,22 @@ class CudaEngine final : public Engine {
         return PassValues{std::move(g->values), std::move(g->adjoints)};
     }
 
+    // The shared inputs stay on the device (CudaModel::adjointsOfVarying); its values are the
+    // output's, so the outputs come from the same pass where the circuit has one.
+    Result<PassValues> varyingPass(const InputBatch &batch, size_t output,
+                                   bool withOutputs) override {
+        if (withOutputs && m_.plan().outputSlots.size() != 1)
+            return Engine::varyingPass(batch, output, withOutputs);
+        auto g = m_.adjointsOfVarying(batch, output);
+        if (!g)
+            return g.error();
+        PassValues pass;
+        if (withOutputs)
+            pass.outputs = std::move(g->values);
+        pass.adjoints = std::move(g->adjoints);
+        return pass;
+    }
+
     std::optional<Result<std::vector<uint32_t>>> traceback(std::span<const double> x,
                                                            size_t output) override {
         return m_.traceback(x, output);

@@ -192,32 +192,61 @@ Result<EvidenceFile> readUaiEvidenceFile(const std::string &path, const std::vec
     return parseUaiEvidence(*text, path, vars, layout);
 }
 
-Result<std::vector<double>> inputVector(const ModelInterface &c, const Evidence &e,
-                                        const std::vector<double> &freeValues) {
-    std::vector<double> x(c.numInputs());
+std::vector<uint32_t> indicatorInputs(const ModelInterface &c) {
+    std::vector<uint32_t> indicators;
+    for (size_t i = 0; i < c.numInputs(); ++i)
+        if (c.inputs[i].kind == InputKind::Indicator)
+            indicators.push_back(static_cast<uint32_t>(i));
+    return indicators;
+}
+
+Result<InputBatch> evidenceBatch(const ModelInterface &c, const std::vector<double> &freeValues) {
+    InputBatch batch;
+    batch.shared.resize(c.numInputs());
+    batch.varying = indicatorInputs(c);
     size_t nextFree = 0;
     for (size_t i = 0; i < c.numInputs(); ++i) {
         const InputInfo &in = c.inputs[i];
         switch (in.kind) {
-        case InputKind::Indicator: {
-            const uint32_t observed = e.states[in.variable];
-            x[i] = observed == kNone || observed == in.state ? 1.0 : 0.0;
+        case InputKind::Indicator:
+            batch.shared[i] = 1.0; // every vector sets its own
             break;
-        }
         case InputKind::Parameter:
-            x[i] = in.value;
+            batch.shared[i] = in.value;
             break;
         case InputKind::Free:
             if (nextFree >= freeValues.size())
                 return error("input x[" + std::to_string(i) +
                              "] is free and no value was given (use --inputs)");
-            x[i] = freeValues[nextFree++];
+            batch.shared[i] = freeValues[nextFree++];
             break;
         }
     }
     if (nextFree != freeValues.size())
         return error("given " + std::to_string(freeValues.size()) +
                      " input values, the model has " + std::to_string(nextFree) + " free inputs");
+    return batch;
+}
+
+void addEvidence(const ModelInterface &c, const Evidence &e, InputBatch &batch) {
+    const size_t first = batch.values.size();
+    batch.values.resize(first + batch.varying.size());
+    for (size_t j = 0; j < batch.varying.size(); ++j) {
+        const InputInfo &in = c.inputs[batch.varying[j]];
+        const uint32_t observed = e.states[in.variable];
+        batch.values[first + j] = observed == kNone || observed == in.state ? 1.0 : 0.0;
+    }
+    ++batch.count;
+}
+
+Result<std::vector<double>> inputVector(const ModelInterface &c, const Evidence &e,
+                                        const std::vector<double> &freeValues) {
+    auto batch = evidenceBatch(c, freeValues);
+    if (!batch)
+        return batch.error();
+    addEvidence(c, e, *batch);
+    std::vector<double> x(c.numInputs());
+    batch->vectorInto(0, x);
     return x;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "ir/circuit.h"
+#include "ir/input_batch.h"
 #include "ir/model_interface.h"
 #include "ir/result.h"
 
@@ -55,5 +56,15 @@ Result<EvidenceFile> readUaiEvidenceFile(const std::string &path,
 // 0; parameters their values; free inputs from `freeValues` (in order of the free inputs).
 Result<std::vector<double>> inputVector(const ModelInterface &model, const Evidence &evidence,
                                         const std::vector<double> &freeValues = {});
+
+// The model's indicator inputs, ascending: what evidence sets, and what MAR and MPE read back.
+std::vector<uint32_t> indicatorInputs(const ModelInterface &model);
+
+// The same vectors for a batch of cases (ir/input_batch.h): parameters and free inputs shared,
+// the indicators varying. `evidenceBatch` has no case yet; `addEvidence` appends one (whose
+// states must number the model's variables).
+Result<InputBatch> evidenceBatch(const ModelInterface &model,
+                                 const std::vector<double> &freeValues = {});
+void addEvidence(const ModelInterface &model, const Evidence &evidence, InputBatch &batch);
 
 } // namespace zbddc

@@ -4,16 +4,15 @@
 
 namespace zbddc {
 
-void marginalsFromAdjoints(const ModelInterface &c, Numeric numeric, std::span<const double> adj,
+void marginalsFromAdjoints(const ModelInterface &c, Numeric numeric,
+                           std::span<const uint32_t> indicators, std::span<const double> adj,
                            double root, const Evidence &ev, TaskResult &r) {
     r.marginals.resize(c.variables.size());
     for (size_t v = 0; v < c.variables.size(); ++v)
         r.marginals[v].assign(c.variables[v].states.size(), 0.0);
-    for (size_t i = 0; i < c.numInputs(); ++i) {
-        const InputInfo &in = c.inputs[i];
-        if (in.kind != InputKind::Indicator)
-            continue;
-        const double a = adj[i];
+    for (size_t j = 0; j < indicators.size(); ++j) {
+        const InputInfo &in = c.inputs[indicators[j]];
+        const double a = adj[j];
         r.marginals[in.variable][in.state] += inLogSpace(numeric) ? std::exp(a - root) : a / root;
     }
     for (size_t v = 0; v < c.variables.size(); ++v)

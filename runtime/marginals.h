@@ -6,8 +6,10 @@
 namespace zbddc {
 
 // P(X=x, e) = ∂f/∂λ_x (Darwiche 2003), divided by the root (logs in log space); observed
-// variables get their observed state.
-void marginalsFromAdjoints(const ModelInterface &c, Numeric numeric, std::span<const double> adj,
+// variables get their observed state. `adj[j]` is the adjoint of input `indicators[j]`
+// (runtime/evidence.h's indicatorInputs: the varying inputs of an evidence batch).
+void marginalsFromAdjoints(const ModelInterface &c, Numeric numeric,
+                           std::span<const uint32_t> indicators, std::span<const double> adj,
                            double root, const Evidence &ev, TaskResult &r);
 
 } // namespace zbddc

@@ -99,11 +99,16 @@ struct Model::Impl {
         return engineFor(s, n, x, batch);
     }
 
-    // The engine, once `x` is known to hold `batch` input vectors.
-    Result<Engine *> engineFor(Semiring s, Numeric n, std::span<const double> x, size_t batch) {
+    // The engine for a batch of `batch` vectors.
+    Result<Engine *> engineForBatch(Semiring s, Numeric n, size_t batch) {
         const uint32_t lanes = lanesFor(batch);
         Engine *wider = lanes > 1 ? widerEngine(s, n, lanes) : nullptr;
-        Result<Engine *> e = wider ? Result<Engine *>(wider) : engine(s, n, lanes, batch);
+        return wider ? Result<Engine *>(wider) : engine(s, n, lanes, batch);
+    }
+
+    // The engine, once `x` is known to hold `batch` input vectors.
+    Result<Engine *> engineFor(Semiring s, Numeric n, std::span<const double> x, size_t batch) {
+        Result<Engine *> e = engineForBatch(s, n, batch);
         if (!e)
             return e.error();
         if (x.size() != batch * interface.numInputs())
@@ -236,6 +241,31 @@ Result<PassValues> Model::forwardBackward(Semiring s, Numeric n, std::span<const
     if (!e)
         return e.error();
     return (*e)->forwardBackward(x, batch, output);
+}
+
+Result<PassValues> Model::varyingPass(Semiring s, Numeric n, const InputBatch &batch,
+                                      size_t output, bool withOutputs) {
+    if (output >= numOutputs())
+        return error("output " + std::to_string(output) + " out of range");
+    if (Status st = batch.check(numInputs()); !st)
+        return st.error();
+    auto e = impl_->engineForBatch(s, n, batch.count);
+    if (!e)
+        return e.error();
+    return (*e)->varyingPass(batch, output, withOutputs);
+}
+
+Result<std::vector<double>> Model::adjoints(Semiring s, Numeric n, const InputBatch &batch,
+                                            size_t output) {
+    auto pass = varyingPass(s, n, batch, output, false);
+    if (!pass)
+        return pass.error();
+    return std::move(pass->adjoints);
+}
+
+Result<PassValues> Model::forwardBackward(Semiring s, Numeric n, const InputBatch &batch,
+                                          size_t output) {
+    return varyingPass(s, n, batch, output, true);
 }
 
 std::optional<Result<std::vector<uint32_t>>> Model::traceback(Semiring s, Numeric n,

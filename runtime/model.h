@@ -5,6 +5,7 @@
 #pragma once
 
 #include "ir/circuit.h"
+#include "ir/input_batch.h"
 #include "ir/interpret.h"
 #include "ir/model_interface.h"
 #include "runtime/enqueued_pass.h"
@@ -92,6 +93,14 @@ class Model {
     // evaluate() and adjoints() of `output` together, from one pass where the backend can.
     Result<PassValues> forwardBackward(Semiring s, Numeric n, std::span<const double> x,
                                        size_t batch, size_t output);
+    // The same two over a batch of shared and varying inputs (ir/input_batch.h; an evidence
+    // batch: runtime/evidence.h's evidenceBatch): the adjoints are the varying inputs' only,
+    // batch.count × varying.size(). On the GPU the shared inputs are uploaded once and kept, and
+    // per batch only the varying ones move, in and back.
+    Result<std::vector<double>> adjoints(Semiring s, Numeric n, const InputBatch &batch,
+                                         size_t output);
+    Result<PassValues> forwardBackward(Semiring s, Numeric n, const InputBatch &batch,
+                                       size_t output);
     // The inputs on one optimal term for one vector (max/min semirings), or nullopt where the
     // backend has no traceback (the JIT, a model.so).
     std::optional<Result<std::vector<uint32_t>>> traceback(Semiring s, Numeric n,
@@ -116,6 +125,8 @@ class Model {
 
   private:
     explicit Model(std::unique_ptr<Impl> impl);
+    Result<PassValues> varyingPass(Semiring s, Numeric n, const InputBatch &batch, size_t output,
+                                   bool withOutputs);
     std::unique_ptr<Impl> impl_;
 };
 

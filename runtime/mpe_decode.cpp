@@ -18,10 +18,12 @@ bool impossible(double best, Numeric n) {
     return n == Numeric::Log ? std::isinf(best) && best < 0 : best == 0;
 }
 
-// One case's decoding step from its input adjoints, with the per-state scratch kept across cases.
+// One case's decoding step from its indicators' adjoints, with the per-state scratch kept across
+// cases.
 class CaseDecoder {
   public:
-    explicit CaseDecoder(const ModelInterface &c) : c_(c), first_(c.variables.size() + 1, 0) {
+    CaseDecoder(const ModelInterface &c, std::span<const uint32_t> indicators)
+        : c_(c), indicators_(indicators), first_(c.variables.size() + 1, 0) {
         for (size_t v = 0; v < c.variables.size(); ++v)
             first_[v + 1] = first_[v] + c.variables[v].states.size();
         reach_.resize(first_.back());
@@ -31,10 +33,9 @@ class CaseDecoder {
     // variable with several to the first of them; true where it did so (the case goes round again).
     bool fix(std::span<const double> adj, double best, Numeric n, std::vector<uint32_t> &states) {
         std::fill(reach_.begin(), reach_.end(), 0);
-        for (size_t i = 0; i < c_.numInputs(); ++i) {
-            const InputInfo &in = c_.inputs[i];
-            if (in.kind == InputKind::Indicator && states[in.variable] == kNone &&
-                reaches(adj[i], best, n))
+        for (size_t j = 0; j < indicators_.size(); ++j) {
+            const InputInfo &in = c_.inputs[indicators_[j]];
+            if (states[in.variable] == kNone && reaches(adj[j], best, n))
                 reach_[first_[in.variable] + in.state] = 1;
         }
         size_t tied = kNone;
@@ -59,28 +60,24 @@ class CaseDecoder {
 
   private:
     const ModelInterface &c_;
+    std::span<const uint32_t> indicators_; // adj[j] is input indicators_[j]'s
     std::vector<size_t> first_;  // variable v's states are reach_[first_[v], first_[v + 1])
     std::vector<uint8_t> reach_; // some indicator of v=s lies on an optimal term
 };
 
 // One round's max-product adjoints of output 0 over the open cases, their fixed states as
-// evidence.
-Result<std::vector<double>> adjointsOf(Model &m, Numeric n,
+// evidence: the indicators' only (InputBatch's varying inputs).
+Result<std::vector<double>> adjointsOf(Model &m, Numeric n, InputBatch inputs,
                                        const std::vector<std::vector<uint32_t>> &states,
-                                       const std::vector<size_t> &open,
-                                       const std::vector<double> &freeInputs) {
+                                       const std::vector<size_t> &open) {
     const ModelInterface &c = m.interface();
-    std::vector<double> xs;
-    xs.reserve(open.size() * c.numInputs());
+    inputs.values.reserve(open.size() * inputs.varying.size());
     Evidence fixed;
     for (size_t k : open) {
         fixed.states = states[k];
-        auto x = inputVector(c, fixed, freeInputs);
-        if (!x)
-            return x.error();
-        xs.insert(xs.end(), x->begin(), x->end());
+        addEvidence(c, fixed, inputs);
     }
-    return m.adjoints(Semiring::MaxProduct, n, xs, open.size(), 0);
+    return m.adjoints(Semiring::MaxProduct, n, inputs, 0);
 }
 
 } // namespace
@@ -91,11 +88,14 @@ Result<MpeBatch> decodeMpe(Model &m, Numeric n, std::span<const Evidence> cases,
     if (best.size() != cases.size())
         return error("decodeMpe: " + std::to_string(cases.size()) + " cases but " +
                      std::to_string(best.size()) + " MPE values");
-    if (!firstAdjoints.empty() && firstAdjoints.size() != cases.size() * m.numInputs())
+    const ModelInterface &c = m.interface();
+    auto shared = evidenceBatch(c, freeInputs); // no case yet: each round adds its open ones
+    if (!shared)
+        return shared.error();
+    const size_t inputs = shared->varying.size(); // adjoints per case: the indicators'
+    if (!firstAdjoints.empty() && firstAdjoints.size() != cases.size() * inputs)
         return error("decodeMpe: " + std::to_string(cases.size()) + " cases but " +
                      std::to_string(firstAdjoints.size()) + " first-round adjoints");
-    const ModelInterface &c = m.interface();
-    const size_t inputs = c.numInputs();
     MpeBatch out;
     out.assignments.reserve(cases.size());
     std::vector<size_t> open; // the cases still to decode, in order
@@ -104,14 +104,14 @@ Result<MpeBatch> decodeMpe(Model &m, Numeric n, std::span<const Evidence> cases,
         if (!impossible(best[k], n))
             open.push_back(k);
     }
-    CaseDecoder decoder(c);
+    CaseDecoder decoder(c, shared->varying);
     while (!open.empty()) {
         std::vector<double> adj;
         if (out.passes == 0 && !firstAdjoints.empty()) { // the first round: the cases as given
             for (size_t k : open)
                 adj.insert(adj.end(), firstAdjoints.begin() + k * inputs,
                            firstAdjoints.begin() + (k + 1) * inputs);
-        } else if (auto pass = adjointsOf(m, n, out.assignments, open, freeInputs); pass) {
+        } else if (auto pass = adjointsOf(m, n, *shared, out.assignments, open); pass) {
             adj = std::move(*pass);
         } else {
             return pass.error();

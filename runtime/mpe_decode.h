@@ -24,8 +24,9 @@ struct MpeBatch {
 
 // `mpeValues[k]`: case k's output 0 in max-product (natural log in Log mode). A case of value 0
 // has no optimal term: it is not decoded and keeps its evidence. `firstAdjoints`, where a pass
-// already computed them (a batch enqueued on a stream), are case k's max-product input adjoints
-// of its own evidence at k × numInputs: the first round then runs no pass of its own.
+// already computed them (the batch's forward pass), are case k's max-product adjoints of its own
+// evidence, of the indicators only (runtime/evidence.h's indicatorInputs) at k × their number:
+// the first round then runs no pass of its own.
 Result<MpeBatch> decodeMpe(Model &model, Numeric numeric, std::span<const Evidence> cases,
                            const std::vector<double> &freeInputs,
                            std::span<const double> mpeValues,

@@ -19,7 +19,7 @@ struct TaskBatch {
     Semiring ring = Semiring::SumProduct; // the first pass's semiring
     Numeric first = Numeric::Float64;     // and its arithmetic
     std::vector<size_t> valid;            // the cases with an input vector, in order
-    std::vector<double> xs;               // their input vectors, numInputs each
+    InputBatch inputs;                    // their inputs: indicators per case, the rest shared
     std::vector<std::optional<Result<TaskResult>>> slots; // per case: set where already answered
     std::optional<Diagnostic> failed;            // every case's answer, where the batch cannot run
     std::chrono::steady_clock::time_point start; // after the compile: time_ms is the answering
@@ -31,8 +31,8 @@ TaskBatch beginBatch(Model &model, Task task, std::span<const Evidence> cases,
 // Its parts, shared with the float32 path (runtime/tasks_float32.cpp):
 // why `model` answers `task` for no case at all (no outputs; MAR without variables), or nullopt;
 std::optional<Diagnostic> refusal(const Model &model, Task task);
-// each case's input vector appended to batch.xs and its index to batch.valid, or its error put in
-// its slot (evidence of another model, a bad free input).
+// each case's indicators appended to batch.inputs and its index to batch.valid, or its error put
+// in its slot (evidence of another model, a bad free input).
 void addInputVectors(const Model &model, std::span<const Evidence> cases,
                      const TaskOptions &options, TaskBatch &batch);
 // A pass's output (a natural log in log space) as a linear value, and its log10.
@@ -42,8 +42,8 @@ double log10Value(Numeric numeric, double output);
 std::vector<Result<TaskResult>> answersInSlots(TaskBatch &batch);
 
 // `first`: the first pass over `batch.valid` in (ring, first): every output of each case, and
-// where the pass also ran backward (MAR, MPE enqueued on a stream) the adjoints of output 0,
-// which then stand for the first adjoint pass in that arithmetic.
+// where the pass also ran backward (MAR, MPE) the indicators' adjoints of output 0 (the varying
+// inputs of batch.inputs), which then stand for the first adjoint pass in that arithmetic.
 std::vector<Result<TaskResult>> finishBatch(Model &model, TaskBatch &batch,
                                             std::span<const Evidence> cases,
                                             const TaskOptions &options, PassValues first);

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <numbers>
 #include <optional>
 #include <thread>
 
@@ -33,8 +34,6 @@ std::optional<Task> parseTask(std::string_view name) {
 
 namespace {
 
-constexpr double kLn10 = 2.302585092994045684;
-
 // Output values of one forward pass and the arithmetic that produced them.
 struct Forward {
     Numeric numeric = Numeric::Float64;
@@ -51,7 +50,7 @@ bool forcedFloat64(const Model &m, Task task, const TaskOptions &opt) {
 
 Diagnostic underflowError(double naturalLog) {
     char log10[32];
-    std::snprintf(log10, sizeof log10, "%.6g", naturalLog / kLn10);
+    std::snprintf(log10, sizeof log10, "%.6g", naturalLog / std::numbers::ln10);
     return error(std::string("float64 underflowed: log10 of the answer is ") + log10 +
                  "; use --numeric log, or auto (the default)");
 }
@@ -100,7 +99,11 @@ Status marginals(Model &m, const Forward &f, const std::vector<double> &x, const
     auto adj = m.adjoints(Semiring::SumProduct, f.numeric, x, 1, 0);
     if (!adj)
         return adj.error();
-    marginalsFromAdjoints(m.interface(), f.numeric, *adj, f.outputs[0], ev, r);
+    const std::vector<uint32_t> indicators = indicatorInputs(m.interface());
+    std::vector<double> ofIndicators;
+    for (uint32_t i : indicators)
+        ofIndicators.push_back((*adj)[i]);
+    marginalsFromAdjoints(m.interface(), f.numeric, indicators, ofIndicators, f.outputs[0], ev, r);
     return Ok{};
 }
 
@@ -227,10 +230,11 @@ std::vector<Result<TaskResult>> failAll(size_t cases, const Diagnostic &d) {
 }
 
 // Every task over many cases at once: one forward pass over every case (then one in log space
-// over the cases float64 lost, for Auto), and for MAR one adjoint pass per arithmetic (the first
-// with the forward: Model::forwardBackward), for MPE
-// 1 + (the most ties of any case) batched adjoint passes per arithmetic (runtime/mpe_decode.h),
-// so a GPU answers many cases per launch and the CPU spreads them over its cores. MPE decodes
+// over the cases float64 lost, for Auto), and for MAR one adjoint pass per arithmetic, for MPE
+// 1 + (the most ties of any case) batched adjoint passes per arithmetic (runtime/mpe_decode.h);
+// for both the first adjoint pass is the forward one (Model::forwardBackward over the evidence
+// batch: on a GPU the parameters stay on the device and only the indicators move). So a GPU
+// answers many cases per launch and the CPU spreads them over its cores. MPE decodes
 // from adjoints even where a backend traces back: CUDA traces back in latency mode, a launch
 // sequence and a download of every node's value per case; the reference evaluator is the
 // oracle, whose one-case traceback (runTask) then checks the batches' decoding.
@@ -240,15 +244,16 @@ std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Ev
     if (batch.failed)
         return failAll(cases.size(), *batch.failed);
     PassValues first;
-    if (!batch.valid.empty() && task == Task::Mar) {
-        // The values and the adjoints together: one pass on a GPU, whose every pass also copies
-        // the inputs in (the impossible cases' adjoints are computed and left unread).
-        auto pass = m.forwardBackward(batch.ring, batch.first, batch.xs, batch.valid.size(), 0);
+    if (!batch.valid.empty() && (task == Task::Mar || task == Task::Mpe)) {
+        // The values and the indicators' adjoints together: one pass on a GPU (the impossible
+        // cases' adjoints are computed and left unread).
+        auto pass = m.forwardBackward(batch.ring, batch.first, batch.inputs, 0);
         if (!pass)
             return failAll(cases.size(), pass.error());
         first = std::move(*pass);
     } else if (!batch.valid.empty()) {
-        auto forward = m.evaluate(batch.ring, batch.first, batch.xs, batch.valid.size());
+        auto forward =
+            m.evaluate(batch.ring, batch.first, batch.inputs.dense(), batch.valid.size());
         if (!forward)
             return failAll(cases.size(), forward.error());
         first.outputs = std::move(*forward);
@@ -270,18 +275,20 @@ void addInputVectors(const Model &m, std::span<const Evidence> cases, const Task
                      TaskBatch &b) {
     const ModelInterface &c = m.interface();
     b.slots.resize(cases.size());
+    auto inputs = evidenceBatch(c, opt.freeInputs); // fails for every case alike (free inputs)
+    if (inputs)
+        b.inputs = std::move(*inputs);
     for (size_t i = 0; i < cases.size(); ++i) {
         if (cases[i].states.size() != c.variables.size()) {
             b.slots[i] = Result<TaskResult>(error("evidence does not match the model's variables"));
             continue;
         }
-        auto x = inputVector(c, cases[i], opt.freeInputs);
-        if (!x) {
-            b.slots[i] = Result<TaskResult>(x.error());
+        if (!inputs) {
+            b.slots[i] = Result<TaskResult>(inputs.error());
             continue;
         }
         b.valid.push_back(i);
-        b.xs.insert(b.xs.end(), x->begin(), x->end());
+        addEvidence(c, cases[i], b.inputs);
     }
 }
 
@@ -290,7 +297,7 @@ double linearValue(Numeric numeric, double output) {
 }
 
 double log10Value(Numeric numeric, double output) {
-    return inLogSpace(numeric) ? output / kLn10 : std::log10(output);
+    return inLogSpace(numeric) ? output / std::numbers::ln10 : std::log10(output);
 }
 
 std::vector<Result<TaskResult>> answersInSlots(TaskBatch &b) {
@@ -337,9 +344,9 @@ std::vector<Result<TaskResult>> finishBatch(Model &m, TaskBatch &b, std::span<co
     const ModelInterface &c = m.interface();
     const Task task = b.task;
     const std::vector<size_t> &valid = b.valid;
-    const std::vector<double> &xs = b.xs;
+    const std::vector<uint32_t> &indicators = b.inputs.varying;
     std::vector<std::optional<Result<TaskResult>>> &slots = b.slots;
-    const size_t n = c.numInputs(), outs = m.numOutputs();
+    const size_t n = indicators.size(), outs = m.numOutputs(); // n: adjoints per case
     const std::optional<Numeric> fixed = m.fixedNumeric();
     std::vector<Numeric> numeric(valid.size(), b.first);
     std::vector<double> out = std::move(first.outputs);
@@ -349,14 +356,11 @@ std::vector<Result<TaskResult>> finishBatch(Model &m, TaskBatch &b, std::span<co
     const bool autoLog = !fixed && task != Task::Eval && opt.numeric == NumericChoice::Auto;
     if (autoLog || forcedFloat64(m, task, opt)) {
         std::vector<size_t> lost;
-        std::vector<double> lostXs;
         for (size_t k = 0; k < valid.size(); ++k)
-            if (lostInFloat64(out[k * outs])) {
+            if (lostInFloat64(out[k * outs]))
                 lost.push_back(k);
-                lostXs.insert(lostXs.end(), xs.begin() + k * n, xs.begin() + (k + 1) * n);
-            }
         if (!lost.empty()) {
-            auto log = m.evaluate(b.ring, Numeric::Log, lostXs, lost.size());
+            auto log = m.evaluate(b.ring, Numeric::Log, b.inputs.subset(lost).dense(), lost.size());
             if (!log)
                 return failAll(cases.size(), log.error());
             for (size_t j = 0; j < lost.size(); ++j) {
@@ -394,8 +398,8 @@ std::vector<Result<TaskResult>> finishBatch(Model &m, TaskBatch &b, std::span<co
                 group.push_back(k);
         return group;
     };
-    // A copy of the first pass's adjoints of the group's cases where it ran backward (an enqueued
-    // MPE pass) and `mode` is its arithmetic: MPE's first decoding round is already done.
+    // A copy of the first pass's adjoints of the group's cases where `mode` is its arithmetic:
+    // MPE's first decoding round is already done.
     auto firstAdjoints = [&](Numeric mode, const std::vector<size_t> &group) {
         std::vector<double> adj;
         if (mode != b.first || first.adjoints.empty())
@@ -412,20 +416,18 @@ std::vector<Result<TaskResult>> finishBatch(Model &m, TaskBatch &b, std::span<co
                 continue;
             if (mode == b.first && !first.adjoints.empty()) { // the first pass's, read in place
                 for (size_t k : group)
-                    marginalsFromAdjoints(c, mode, std::span(first.adjoints).subspan(k * n, n),
+                    marginalsFromAdjoints(c, mode, indicators,
+                                          std::span(first.adjoints).subspan(k * n, n),
                                           out[k * outs], cases[valid[k]], answers[k]);
                 continue;
             }
-            std::vector<double> groupXs;
-            for (size_t k : group)
-                groupXs.insert(groupXs.end(), xs.begin() + k * n, xs.begin() + (k + 1) * n);
-            auto adj = m.adjoints(Semiring::SumProduct, mode, groupXs, group.size(), 0);
+            auto adj = m.adjoints(Semiring::SumProduct, mode, b.inputs.subset(group), 0);
             if (!adj)
                 return failAll(cases.size(), adj.error());
             for (size_t j = 0; j < group.size(); ++j) {
                 const size_t k = group[j];
-                marginalsFromAdjoints(c, mode, std::span(*adj).subspan(j * n, n), out[k * outs],
-                                      cases[valid[k]], answers[k]);
+                marginalsFromAdjoints(c, mode, indicators, std::span(*adj).subspan(j * n, n),
+                                      out[k * outs], cases[valid[k]], answers[k]);
             }
         }
     if (task == Task::Mpe) // decoded together per arithmetic

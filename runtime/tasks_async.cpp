@@ -51,6 +51,8 @@ void PendingTasks::wait() {
     s.pass.reset();
     if (!first)
         return s.failAll(first.error());
+    if (!first->adjoints.empty()) // every input's, of which finishBatch reads the indicators'
+        first->adjoints = s.batch.inputs.varyingColumns(first->adjoints);
     s.answers = finishBatch(*s.model, s.batch, s.cases, s.options, std::move(*first));
 }
 
@@ -89,7 +91,8 @@ PendingTasks runTasksAsync(Model &m, Task task, std::span<const Evidence> cases,
     // MAR and MPE need output 0's adjoints of every case: the backward pass goes on the stream too.
     const std::optional<size_t> adjointsOf =
         task == Task::Mar || task == Task::Mpe ? std::optional<size_t>(0) : std::nullopt;
-    auto pass = m.enqueue(b.ring, b.first, b.xs, b.valid.size(), adjointsOf, cudaStream);
+    auto pass =
+        m.enqueue(b.ring, b.first, b.inputs.dense(), b.valid.size(), adjointsOf, cudaStream);
     if (!pass) { // a GPU model without a stream to enqueue on (none today): answered at once
         s->answers = runTasks(m, task, cases, opt);
         return PendingTasks(std::move(s));

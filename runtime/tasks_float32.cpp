@@ -89,24 +89,25 @@ std::vector<Result<TaskResult>> runFloat32Tasks(Model &m, Task task, std::span<c
         return failAll(compiled.error());
     b.start = std::chrono::steady_clock::now();
     // Made once per model for batches of the same input ranges (float32_bound.h).
-    const Float32Analysis &an = m.float32Analysis(mode, b.xs);
+    const std::vector<double> xs = b.inputs.dense();
+    const Float32Analysis &an = m.float32Analysis(mode, xs);
     // MAR: the values and the adjoints of one pass, as float64's (runBatch in tasks.cpp); the
     // adjoints of the cases whose bound is refused are left unread.
     PassValues pass;
     if (task == Task::Mar) {
-        auto both = m.forwardBackward(Semiring::SumProduct, mode, b.xs, valid.size(), 0);
+        auto both = m.forwardBackward(Semiring::SumProduct, mode, b.inputs, 0);
         if (!both)
             return failAll(both.error());
         pass = std::move(*both);
     } else {
-        auto out = m.evaluate(Semiring::SumProduct, mode, b.xs, valid.size());
+        auto out = m.evaluate(Semiring::SumProduct, mode, xs, valid.size());
         if (!out)
             return failAll(out.error());
         pass.outputs = std::move(*out);
     }
 
     const ModelInterface &c = m.interface();
-    const size_t n = c.numInputs(), outs = m.numOutputs();
+    const size_t n = b.inputs.varying.size(), outs = m.numOutputs(); // n: adjoints per case
     std::vector<size_t> accepted, rejected;
     std::vector<std::string> why;
     std::vector<TaskResult> answers;
@@ -128,8 +129,9 @@ std::vector<Result<TaskResult>> runFloat32Tasks(Model &m, Task task, std::span<c
         if (task != Task::Mar)
             r.errorBound->marginals = 0;
         else
-            marginalsFromAdjoints(c, mode, std::span(pass.adjoints).subspan(k * n, n), y,
-                                  cases[valid[k]], r);
+            marginalsFromAdjoints(c, mode, b.inputs.varying,
+                                  std::span(pass.adjoints).subspan(k * n, n), y, cases[valid[k]],
+                                  r);
         r.device = m.describe(mode);
         accepted.push_back(valid[k]);
         answers.push_back(std::move(r));

@@ -83,6 +83,7 @@ Result<EnqueuedBatch> CudaModel::enqueue(std::span<const double> xs, size_t coun
         (void)d.synchronize(stream);
         return st.error();
     };
+    inputsHoldShared_ = false; // the chunks' inputs overwrite the shared ones
     // One chunk after another in the model's buffers: the stream orders them.
     for (size_t c = 0; c < chunks; ++c) {
         const size_t lanes = std::min(B, count - c * B);

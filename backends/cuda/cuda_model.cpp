@@ -129,15 +129,6 @@ double CudaModel::operandBytes() const {
     return double(plan_.operands.size() + plan_.numOps()) * word * shape_.batch;
 }
 
-namespace {
-
-// Host values to the device's number type, taking logs in log space.
-template <class T> T toDevice(double v, bool log) {
-    return static_cast<T>(log ? std::log(v) : v);
-}
-
-} // namespace
-
 Result<CudaModel> compileCuda(const Circuit &c, const Schedule &schedule, const CudaOptions &o) {
     auto plan = buildDevicePlan(schedule);
     if (!plan)
@@ -180,7 +171,9 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
     for (auto [name, fn] : {std::pair{"zb_forward_block", &m.fwdBlock_},
                             {"zb_forward_grid", &m.fwdGrid_},
                             {"zb_backward_block", &m.bwdBlock_},
-                            {"zb_backward_grid", &m.bwdGrid_}}) {
+                            {"zb_backward_grid", &m.bwdGrid_},
+                            {"zb_scatter_rows", &m.scatterRows_},
+                            {"zb_gather_rows", &m.gatherRows_}}) {
         auto f = m.module_.function(name);
         if (!f)
             return f.error();
@@ -345,33 +338,22 @@ Status CudaModel::runBackward() {
     return launchSegments(backward_, bwdBlock_, bwdGrid_, params_, 0);
 }
 
-// Case-major vectors to the device's lane-fastest slots is a transpose: in tiles of kTile
-// inputs, so a lane's row is read in runs and the tile's destination lines stay in cache (an
-// input at a time read every row at a stride of all the inputs: ~20 ns a value on 3,646 inputs).
-constexpr size_t kTile = 64;
+Diagnostic CudaModel::badInput(size_t input) {
+    return error("input x[" + std::to_string(input) +
+                 "] is negative or NaN; log space needs x >= 0");
+}
 
 Status CudaModel::packInputs(std::span<const double> xs, size_t first, size_t count,
                              unsigned char *host) const {
     const size_t n = plan_.numInputs, B = shape_.batch, word = shape_.float64 ? 8 : 4;
-    for (size_t i0 = 0; i0 < n; i0 += kTile) {
-        const size_t i1 = std::min(n, i0 + kTile);
+    for (size_t i0 = 0; i0 < n; i0 += kPackTile) {
+        const size_t i1 = std::min(n, i0 + kPackTile);
         for (size_t l = 0; l < B; ++l) {
             // Lanes past the batch's end repeat its first vector: computed, never read back.
             const double *row = &xs[(first + (l < count ? l : 0)) * n];
-            for (size_t i = i0; i < i1; ++i) {
-                const double v = row[i];
-                if (shape_.logSpace && !(v >= 0))
-                    return error("input x[" + std::to_string(i) +
-                                 "] is negative or NaN; log space needs x >= 0");
-                const size_t at = (i * B + l) * word;
-                if (shape_.float64) {
-                    const double t = toDevice<double>(v, shape_.logSpace);
-                    std::memcpy(&host[at], &t, word);
-                } else {
-                    const float t = toDevice<float>(v, shape_.logSpace);
-                    std::memcpy(&host[at], &t, word);
-                }
-            }
+            for (size_t i = i0; i < i1; ++i)
+                if (!storeInput(row[i], &host[(i * B + l) * word]))
+                    return badInput(i);
         }
     }
     return Ok{};
@@ -407,6 +389,7 @@ Status CudaModel::uploadInputs(std::span<const double> xs, size_t first, size_t 
         return host.error();
     if (Status st = packInputs(xs, first, count, *host); !st)
         return st;
+    inputsHoldShared_ = false;
     return device_->upload(values_.ptr() + size_t{plan_.inputBase} * B * word, *host, n * B * word);
 }
 
@@ -449,11 +432,11 @@ Status checkBatch(std::span<const double> xs, size_t count, size_t numInputs) {
     return Ok{};
 }
 
-Status CudaModel::runBatches(std::span<const double> xs, size_t count, bool backward,
-                             const std::function<Status(size_t first, size_t n)> &collect) {
+Status CudaModel::runBatches(size_t count, bool backward, const BatchStep &upload,
+                             const BatchStep &collect) {
     for (size_t first = 0; first < count; first += shape_.batch) {
         const size_t n = std::min<size_t>(shape_.batch, count - first);
-        if (Status st = uploadInputs(xs, first, n); !st)
+        if (Status st = upload(first, n); !st)
             return st;
         if (Status st = runForward(); !st)
             return st;
@@ -471,7 +454,8 @@ Result<std::vector<double>> CudaModel::evaluate(std::span<const double> xs, size
         return st.error();
     const size_t outs = circuit_.numOutputs();
     std::vector<double> result(count * outs);
-    Status ran = runBatches(xs, count, false, [&](size_t first, size_t n) -> Status {
+    auto upload = [&](size_t first, size_t n) { return uploadInputs(xs, first, n); };
+    Status ran = runBatches(count, false, upload, [&](size_t first, size_t n) -> Status {
         for (size_t o = 0; o < outs; ++o) {
             auto v = downloadSlot(plan_.outputSlots[o], n, false);
             if (!v)
@@ -495,7 +479,8 @@ Result<CudaGradient> CudaModel::adjoints(std::span<const double> xs, size_t coun
     CudaGradient g;
     g.values.resize(count);
     g.adjoints.resize(count * plan_.numInputs);
-    Status ran = runBatches(xs, count, true, [&](size_t first, size_t n) -> Status {
+    auto upload = [&](size_t first, size_t n) { return uploadInputs(xs, first, n); };
+    Status ran = runBatches(count, true, upload, [&](size_t first, size_t n) -> Status {
         auto v = downloadSlot(params_.outSlot, n, false);
         if (!v)
             return v.error();
@@ -504,10 +489,10 @@ Result<CudaGradient> CudaModel::adjoints(std::span<const double> xs, size_t coun
         if (!a)
             return a.error();
         const size_t inputs = plan_.numInputs, B = shape_.batch;
-        for (size_t i0 = 0; i0 < inputs; i0 += kTile) // the transpose back, tiled likewise
+        for (size_t i0 = 0; i0 < inputs; i0 += kPackTile) // the transpose back, tiled likewise
             for (size_t l = 0; l < n; ++l) {
                 double *row = &g.adjoints[(first + l) * inputs];
-                for (size_t i = i0; i < std::min(inputs, i0 + kTile); ++i)
+                for (size_t i = i0; i < std::min(inputs, i0 + kPackTile); ++i)
                     row[i] = unpack(*a, i * B + l);
             }
         return Ok{};

@@ -9,8 +9,11 @@
 #include "backends/cuda/kernel_source.h"
 #include "backends/cuda/nvrtc.h"
 #include "ir/circuit.h"
+#include "ir/input_batch.h"
 #include "ir/schedule.h"
 
+#include <cmath>
+#include <cstring>
 #include <functional>
 #include <optional>
 #include <span>
@@ -110,6 +113,12 @@ class CudaModel {
     Result<std::vector<double>> evaluate(std::span<const double> xs, size_t count);
     // Forward then backward from one output, for each vector.
     Result<CudaGradient> adjoints(std::span<const double> xs, size_t count, size_t output);
+    // Forward then backward from one output over a batch of shared and varying inputs
+    // (ir/input_batch.h): the shared inputs are packed into every lane and uploaded only when
+    // they (or the varying set) differ from the last such batch's, then kept on the device; per
+    // launch only the varying inputs' rows go in (one copy and a scatter kernel) and only their
+    // adjoints come back (a gather kernel and one copy). `adjoints`: count × varying.size().
+    Result<CudaGradient> adjointsOfVarying(const InputBatch &batch, size_t output);
     // Max/min semirings: the inputs on one optimal term of the output for one vector, traced on
     // the host through the forward values computed on the device (plan_traceback.h).
     Result<std::vector<uint32_t>> traceback(std::span<const double> x, size_t output);
@@ -181,12 +190,40 @@ class CudaModel {
                       unsigned char *host) const;
     double unpack(const unsigned char *host, size_t index) const;
     Status uploadInputs(std::span<const double> xs, size_t first, size_t count);
+    // One input value as the device holds it, at `at` (a log in log space); false where log
+    // space cannot take it (negative or NaN: badInput says so).
+    bool storeInput(double v, unsigned char *at) const {
+        if (shape_.logSpace && !(v >= 0))
+            return false;
+        if (shape_.float64) {
+            const double t = toDevice<double>(v, shape_.logSpace);
+            std::memcpy(at, &t, sizeof t);
+        } else {
+            const float t = toDevice<float>(v, shape_.logSpace);
+            std::memcpy(at, &t, sizeof t);
+        }
+        return true;
+    }
+    static Diagnostic badInput(size_t input);
+    template <class T> static T toDevice(double v, bool log) {
+        return static_cast<T>(log ? std::log(v) : v);
+    }
+    // adjointsOfVarying's parts (backends/cuda/varying_inputs.cpp): the shared inputs into every
+    // lane, where the device does not hold them already; vectors [first, first + count)'s varying
+    // inputs into their rows; the varying inputs' adjoints of the last `count` lanes gathered
+    // into hostStaging (row j at j × B).
+    Status keepShared(const InputBatch &batch);
+    Status uploadVarying(const InputBatch &batch, size_t first, size_t count);
+    Result<const unsigned char *> downloadVaryingAdjoints(size_t count);
+    Status moveRows(FunctionHandle kernel, DevicePtr to, DevicePtr from, size_t rows);
     Status runForward();
     Status runBackward();
     // The forward pass (then the backward one, with `backward`) over `count` vectors, a batch of
-    // at most B at a time; after each batch, collect(first, n) reads its n results.
-    Status runBatches(std::span<const double> xs, size_t count, bool backward,
-                      const std::function<Status(size_t first, size_t n)> &collect);
+    // at most B at a time: upload(first, n) puts a batch's n vectors in, collect(first, n) reads
+    // its results.
+    using BatchStep = std::function<Status(size_t first, size_t n)>;
+    Status runBatches(size_t count, bool backward, const BatchStep &upload,
+                      const BatchStep &collect);
     Status launchSegments(const std::vector<Segment> &segs, FunctionHandle block,
                           FunctionHandle grid, PlanParams &params, unsigned sharedBytes,
                           StreamHandle stream = nullptr);
@@ -204,12 +241,18 @@ class CudaModel {
     Result<std::vector<double>> downloadSlots(uint32_t first, uint32_t slots, size_t count,
                                               bool adjoint);
 
+    // Case-major vectors to the device's lane-fastest slots is a transpose: in tiles of kPackTile
+    // inputs, so a lane's row is read in runs and the tile's destination lines stay in cache (an
+    // input at a time read every row at a stride of all the inputs: ~20 ns a value on 3,646).
+    static constexpr size_t kPackTile = 64;
+
     Circuit circuit_; // outputs, inputs and kinds, for output slots and traceback
     KernelShape shape_;
     DevicePlan plan_;
     Device *device_ = nullptr;
     Module module_;
     FunctionHandle fwdBlock_ = nullptr, fwdGrid_ = nullptr, bwdBlock_ = nullptr, bwdGrid_ = nullptr;
+    FunctionHandle scatterRows_ = nullptr, gatherRows_ = nullptr;
     DeviceBuffer values_, adjoints_, opInfo_, opOut_, operands_, slotOperands_, levelOpBegin_,
         levelBlockBegin_, blockOpBegin_, blockLoadBegin_, blockLoads_, edgeStart_, edgeOut_,
         edgeOperands_, edgeCode_, barrier_;
@@ -220,6 +263,13 @@ class CudaModel {
     PinnedBuffer syncStaging_; // the synchronous calls' copies (hostStaging)
     bool stagingBusy_ = false;
     bool fromCache_ = false;
+    // The varying-input batches' state: the shared inputs the device's input rows hold (false
+    // once any other call writes those rows), the varying inputs' slots on the device, and the
+    // packed rows that carry their values in and their adjoints back.
+    bool inputsHoldShared_ = false;
+    std::vector<double> keptShared_;
+    std::vector<uint32_t> keptVarying_;
+    DeviceBuffer varyingSlots_, varyingRows_;
 };
 
 // Ok when `xs` holds `count` vectors of `numInputs` values each; otherwise what it holds.

@@ -228,6 +228,20 @@ extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_backward_grid(Plan p, 
         if (s + 1 < last) zb_grid_barrier(p.barrier);
     }
 }
+
+// The rows of some slots (ZB_B lanes each) to and from one packed buffer, row r being slot
+// slots[r]'s: a batch's varying inputs go in, and their adjoints come back, in one copy each.
+extern "C" __global__ void zb_scatter_rows(T *rows, const T *packed, const unsigned *slots, unsigned count) {
+    const u64 n = (u64)count * ZB_B, stride = (u64)gridDim.x * blockDim.x;
+    for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        rows[(u64)__ldg(slots + i / ZB_B) * ZB_B + i % ZB_B] = packed[i];
+}
+
+extern "C" __global__ void zb_gather_rows(T *packed, const T *rows, const unsigned *slots, unsigned count) {
+    const u64 n = (u64)count * ZB_B, stride = (u64)gridDim.x * blockDim.x;
+    for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        packed[i] = rows[(u64)__ldg(slots + i / ZB_B) * ZB_B + i % ZB_B];
+}
 )CUDA";
 
 // A template as an expression tree (postfix → tree), for the forward expression and for each

@@ -31,6 +31,8 @@ struct KernelShape {
 //                                         op level numLevels-1-s, step numLevels the inputs.
 // *_block run as one block with __syncthreads between levels; *_grid as a cooperative grid with
 // a grid barrier between levels (the host launches them with cuLaunchCooperativeKernel).
+//   zb_scatter_rows / zb_gather_rows      (rows, packed, slots, count): slot rows to and from one
+//                                         packed buffer (a batch's varying inputs, their adjoints)
 std::string generateKernelSource(const KernelShape &shape);
 
 // The kernel parameter block, laid out exactly as the generated `Plan` struct.

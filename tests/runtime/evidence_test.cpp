@@ -138,3 +138,30 @@ TEST_CASE("--evidence-format decides what the structure cannot", "[evidence]") {
     CHECK(parseEvidenceLayout("batch") == EvidenceLayout::Batch);
     CHECK_FALSE(parseEvidenceLayout("2010").has_value());
 }
+
+TEST_CASE("an evidence batch holds each case's input vector, the indicators varying",
+          "[evidence]") {
+    ModelInterface c;
+    c.variables = vars();
+    auto indicator = [](uint32_t v, uint32_t s) {
+        return InputInfo{InputKind::Indicator, v, s, 0.0, ""};
+    };
+    auto parameter = [](double value) {
+        return InputInfo{InputKind::Parameter, kNone, kNone, value, ""};
+    };
+    c.inputs = {indicator(0, 0), parameter(0.3), indicator(0, 1), InputInfo{},
+                indicator(1, 0), indicator(1, 1), indicator(1, 2), parameter(0.7)};
+    CHECK(indicatorInputs(c) == std::vector<uint32_t>{0, 2, 4, 5, 6});
+    CHECK_THAT(evidenceBatch(c).error().message, Catch::Contains("x[3] is free"));
+    CHECK_THAT(evidenceBatch(c, {1, 2}).error().message, Catch::Contains("1 free inputs"));
+    auto batch = evidenceBatch(c, {0.25});
+    REQUIRE(batch.ok());
+    addEvidence(c, Evidence{{1, kNone}, {}}, *batch);
+    addEvidence(c, Evidence{{kNone, kContradicted}, {}}, *batch);
+    REQUIRE(batch->check(c.numInputs()).ok());
+    CHECK(batch->dense() == std::vector<double>{0, 0.3, 1, 0.25, 1, 1, 1, 0.7, //
+                                                1, 0.3, 1, 0.25, 0, 0, 0, 0.7});
+    auto one = inputVector(c, Evidence{{0, 2}, {}}, {0.25});
+    REQUIRE(one.ok());
+    CHECK(*one == std::vector<double>{1, 0.3, 0, 0.25, 0, 0, 1, 0.7});
+}

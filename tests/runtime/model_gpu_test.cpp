@@ -3,8 +3,9 @@
 // max-product adjoints for more) on the example and asia/alarm, batches included, also split
 // evenly over logical devices; batched MAR and MPE on random networks, asia, alarm and hailfinder
 // from 1 case to more than one launch holds, MPE also against brute force or variable
-// elimination, and the passes on a network tied on purpose. Exits 77 (skipped) where no GPU is
-// usable, saying why.
+// elimination, and the passes on a network tied on purpose; passes over batches of shared and
+// varying inputs (the shared ones kept on the device) against the reference. Exits 77 (skipped)
+// where no GPU is usable, saying why.
 #include "runtime/engine.h"
 #include "runtime/model.h"
 #include "runtime/tasks.h"
@@ -12,8 +13,10 @@
 
 #include "tests/catch.hpp"
 #include "tests/support/mpe_batch_checks.h"
+#include "tests/support/random_circuits.h"
 #include "tests/support/run_zbddc.h"
-#include "tests/support/skip.h"
+#include "tests/support/runtime_gpu.h"
+#include "tests/support/varying_pass_checks.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -24,11 +27,7 @@ using namespace zbddc;
 
 namespace {
 
-const bool gpuPresent = [] {
-    testing::skipProgramUnless(cudaUsable(), "no GPU");
-    std::printf("GPU: %s\n", cudaDeviceName().c_str());
-    return true;
-}();
+const bool gpuPresent = testing::runtimeGpuPresent();
 
 void checkOnGpu(const Circuit &c, const Evidence &e) {
     DeviceOptions o;
@@ -276,4 +275,39 @@ TEST_CASE("tied cases on CUDA are resolved together: 1 + the most tie rounds of 
                              std::to_string(1 + most) + " passes over " +
                              std::to_string(possible) + " cases";
     CHECK_THAT(batch[242]->device, Catch::Contains(note));
+}
+
+TEST_CASE("passes over shared and varying inputs on CUDA: the shared ones kept on the device, "
+          "uploaded again when they or the device's input rows change",
+          "[gpu][varying]") {
+    std::mt19937 rng(43);
+    struct Arithmetic {
+        Semiring semiring;
+        Numeric numeric;
+        double tol;
+    };
+    for (const Arithmetic a : {Arithmetic{Semiring::SumProduct, Numeric::Float64, 1e-10},
+                               {Semiring::SumProduct, Numeric::Log, 1e-10},
+                               {Semiring::MaxProduct, Numeric::Float64, 1e-10},
+                               {Semiring::SumProduct, Numeric::Float32, 1e-4}}) {
+        INFO(semiringName(a.semiring) << " " << numericName(a.numeric));
+        for (uint32_t outputs : {1u, 2u}) { // two: the outputs from a forward pass of their own
+            const Circuit c = testing::randomCircuit(
+                {.inputs = 40, .ops = 400, .outputs = outputs, .semiring = a.semiring}, rng);
+            Model m = onCuda(c);
+            // One lane, a few, a full launch, and more than one launch holds (512 lanes).
+            for (size_t count : {1, 7, 1024, 1500}) {
+                INFO(count << " vectors, " << outputs << " outputs");
+                InputBatch b = testing::randomVaryingBatch(c.numInputs(), count, rng);
+                testing::checkVaryingPass(m, c, a.semiring, a.numeric, b, outputs - 1, a.tol);
+                for (double &x : b.shared) // other shared values: uploaded again
+                    x *= 0.75;
+                testing::checkVaryingPass(m, c, a.semiring, a.numeric, b, 0, a.tol);
+                // Whole vectors in between write the device's input rows.
+                const std::vector<double> other = testing::randomInputs(rng, c.numInputs() * count);
+                REQUIRE(m.evaluate(a.semiring, a.numeric, other, count).ok());
+                testing::checkVaryingPass(m, c, a.semiring, a.numeric, b, 0, a.tol);
+            }
+        }
+    }
 }

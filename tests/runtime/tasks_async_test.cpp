@@ -31,19 +31,21 @@ std::vector<CompiledNetwork> networks(std::mt19937 &rng) {
     return nets;
 }
 
-// What the stream's pass gives finishBatch, computed here on the CPU: every output of every case
-// and, for MAR and MPE, output 0's adjoints in the same pass's semiring and arithmetic.
+// What the stream's pass gives finishBatch, computed here on the CPU from whole input vectors:
+// every output of every case and, for MAR and MPE, output 0's adjoints of the indicators in the
+// same pass's semiring and arithmetic.
 PassValues firstPass(Model &m, const TaskBatch &b) {
     PassValues v;
     if (b.valid.empty())
         return v;
-    auto out = m.evaluate(b.ring, b.first, b.xs, b.valid.size());
+    const std::vector<double> xs = b.inputs.dense();
+    auto out = m.evaluate(b.ring, b.first, xs, b.valid.size());
     REQUIRE(out.ok());
     v.outputs = std::move(*out);
     if (b.task == Task::Mar || b.task == Task::Mpe) {
-        auto adj = m.adjoints(b.ring, b.first, b.xs, b.valid.size(), 0);
+        auto adj = m.adjoints(b.ring, b.first, xs, b.valid.size(), 0);
         REQUIRE(adj.ok());
-        v.adjoints = std::move(*adj);
+        v.adjoints = b.inputs.varyingColumns(*adj);
     }
     return v;
 }

@@ -1,0 +1,122 @@
+// CudaModel over batches of shared and varying inputs (ir/input_batch.h): evidence cases share a
+// network's parameters, which are most of its circuit's inputs (water: 3,530 of 3,646), so they
+// stay on the device and a launch moves only the indicators in and their adjoints back.
+#include "backends/cuda/cuda_model.h"
+
+#include <algorithm>
+
+namespace zbddc::cuda {
+
+Status CudaModel::keepShared(const InputBatch &b) {
+    if (inputsHoldShared_ && keptVarying_ == b.varying && keptShared_ == b.shared)
+        return Ok{};
+    Device &d = *device_;
+    const size_t m = b.varying.size(), B = shape_.batch, word = shape_.float64 ? 8 : 4;
+    // Every input row gets the shared vector in each lane (a batch of one: the lanes past it
+    // repeat it); the varying rows are overwritten by each launch.
+    if (Status st = uploadInputs(b.shared, 0, 1); !st)
+        return st;
+    std::vector<uint32_t> slots(m);
+    for (size_t j = 0; j < m; ++j)
+        slots[j] = plan_.inputBase + b.varying[j];
+    auto onDevice = uploadArray(d, slots);
+    if (!onDevice)
+        return onDevice.error();
+    varyingSlots_ = std::move(*onDevice);
+    if (varyingRows_.bytes() < std::max<size_t>(m, 1) * B * word) {
+        auto rows = d.allocate(std::max<size_t>(m, 1) * B * word);
+        if (!rows)
+            return rows.error();
+        varyingRows_ = std::move(*rows);
+    }
+    keptShared_ = b.shared;
+    keptVarying_ = b.varying;
+    inputsHoldShared_ = true;
+    return Ok{};
+}
+
+// A grid-stride kernel over rows × B lanes: zb_scatter_rows or zb_gather_rows.
+Status CudaModel::moveRows(FunctionHandle kernel, DevicePtr to, DevicePtr from, size_t rows) {
+    constexpr unsigned kThreads = 256, kMaxBlocks = 4096;
+    const size_t lanes = rows * shape_.batch;
+    const auto blocks =
+        static_cast<unsigned>(std::min<size_t>(kMaxBlocks, (lanes + kThreads - 1) / kThreads));
+    DevicePtr slots = varyingSlots_.ptr();
+    auto count = static_cast<unsigned>(rows);
+    void *args[] = {&to, &from, &slots, &count};
+    return device_->launch(kernel, LaunchDims{blocks, kThreads, 0}, args);
+}
+
+Status CudaModel::uploadVarying(const InputBatch &b, size_t first, size_t count) {
+    const size_t m = b.varying.size(), B = shape_.batch, word = shape_.float64 ? 8 : 4;
+    if (m == 0)
+        return Ok{};
+    auto host = hostStaging(m * B * word);
+    if (!host)
+        return host.error();
+    for (size_t j0 = 0; j0 < m; j0 += kPackTile) { // the transpose of packInputs, on m columns
+        const size_t j1 = std::min(m, j0 + kPackTile);
+        for (size_t l = 0; l < B; ++l) {
+            const double *row = &b.values[(first + (l < count ? l : 0)) * m];
+            for (size_t j = j0; j < j1; ++j)
+                if (!storeInput(row[j], *host + (j * B + l) * word))
+                    return badInput(b.varying[j]);
+        }
+    }
+    if (Status st = device_->upload(varyingRows_.ptr(), *host, m * B * word); !st)
+        return st;
+    return moveRows(scatterRows_, values_.ptr(), varyingRows_.ptr(), m);
+}
+
+Result<const unsigned char *> CudaModel::downloadVaryingAdjoints(size_t count) {
+    const size_t m = keptVarying_.size(), B = shape_.batch, word = shape_.float64 ? 8 : 4;
+    auto host = hostStaging(std::max<size_t>(m * B * word, 1));
+    if (!host)
+        return host.error();
+    if (m == 0)
+        return *host;
+    if (Status st = moveRows(gatherRows_, varyingRows_.ptr(), adjoints_.ptr(), m); !st)
+        return st.error();
+    // The last row's lanes past `count` are not needed; the ones between rows are.
+    if (Status st = device_->download(*host, varyingRows_.ptr(), ((m - 1) * B + count) * word); !st)
+        return st.error();
+    return *host;
+}
+
+Result<CudaGradient> CudaModel::adjointsOfVarying(const InputBatch &b, size_t output) {
+    if (plan_.reusesSlots)
+        return error("this model was compiled without backward support (CudaOptions::backward)");
+    if (output >= circuit_.numOutputs())
+        return error("no output " + std::to_string(output));
+    if (Status st = b.check(plan_.numInputs); !st)
+        return st.error();
+    if (Status st = keepShared(b); !st)
+        return st.error();
+    params_.outSlot = plan_.outputSlots[output];
+    const size_t m = b.varying.size(), B = shape_.batch;
+    CudaGradient g;
+    g.values.resize(b.count);
+    g.adjoints.resize(b.count * m);
+    auto upload = [&](size_t first, size_t n) { return uploadVarying(b, first, n); };
+    Status ran = runBatches(b.count, true, upload, [&](size_t first, size_t n) -> Status {
+        auto v = downloadSlot(params_.outSlot, n, false);
+        if (!v)
+            return v.error();
+        std::copy(v->begin(), v->end(), g.values.begin() + first);
+        auto a = downloadVaryingAdjoints(n);
+        if (!a)
+            return a.error();
+        for (size_t j0 = 0; j0 < m; j0 += kPackTile) // the transpose back, tiled likewise
+            for (size_t l = 0; l < n; ++l) {
+                double *row = &g.adjoints[(first + l) * m];
+                for (size_t j = j0; j < std::min(m, j0 + kPackTile); ++j)
+                    row[j] = unpack(*a, j * B + l);
+            }
+        return Ok{};
+    });
+    if (!ran)
+        return ran.error();
+    return g;
+}
+
+} // namespace zbddc::cuda
