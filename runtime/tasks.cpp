@@ -276,8 +276,10 @@ void addInputVectors(const Model &m, std::span<const Evidence> cases, const Task
     const ModelInterface &c = m.interface();
     b.slots.resize(cases.size());
     auto inputs = evidenceBatch(c, opt.freeInputs); // fails for every case alike (free inputs)
-    if (inputs)
+    if (inputs) {
         b.inputs = std::move(*inputs);
+        b.inputs.values.reserve(cases.size() * b.inputs.varying.size());
+    }
     for (size_t i = 0; i < cases.size(); ++i) {
         if (cases[i].states.size() != c.variables.size()) {
             b.slots[i] = Result<TaskResult>(error("evidence does not match the model's variables"));
@@ -376,18 +378,18 @@ std::vector<Result<TaskResult>> finishBatch(Model &m, TaskBatch &b, std::span<co
         }
     }
     std::vector<TaskResult> answers(valid.size());
+    const std::string device[2] = {m.describe(b.first), m.describe(Numeric::Log)}; // once a batch
     for (size_t k = 0; k < valid.size(); ++k) {
-        const Forward f{numeric[k], std::vector<double>(out.begin() + k * outs,
-                                                        out.begin() + (k + 1) * outs)};
+        const std::span<const double> outputs(out.data() + k * outs, outs);
         TaskResult &r = answers[k];
         r.task = task;
-        r.numeric = f.numeric;
-        r.value = linear(f, f.outputs[0]);
-        r.log10 = log10Of(f, f.outputs[0]);
+        r.numeric = numeric[k];
+        r.value = linearValue(r.numeric, outputs[0]);
+        r.log10 = log10Value(r.numeric, outputs[0]);
         if (task == Task::Eval)
-            for (double o : f.outputs)
-                r.outputs.push_back(linear(f, o));
-        r.device = m.describe(f.numeric);
+            for (double o : outputs)
+                r.outputs.push_back(linearValue(r.numeric, o));
+        r.device = device[r.numeric == b.first ? 0 : 1];
     }
     // The cases answered in `mode` whose evidence is possible: those MAR and MPE go on with.
     auto possibleIn = [&](Numeric mode) {
