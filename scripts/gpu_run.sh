@@ -84,7 +84,7 @@ for b in "$here"/bench/*; do
     [ -f "$b" ] && [ -x "$b" ] || continue
     name=$(basename "$b")
     # Sections below, or tools called by hand (jt_kernels: BENCHMARKS.md says how).
-    case $name in jt_batch | jt_kernels | wcsp_be | wcsp_generate | loopy_bp | copy_bandwidth | single_case | mlf_phases | *.sh) continue ;; esac
+    case $name in jt_batch | jt_kernels | wcsp_be | wcsp_generate | loopy_bp | copy_bandwidth | single_case | mlf_phases | task_host | *.sh) continue ;; esac
     "$b" --json "$out/$name.json" --md "$out/$name.md" >> "$out/bench.log" 2>&1
     rc=$?
     echo "bench $name exit $rc" | tee -a "$summary"
@@ -96,14 +96,15 @@ if [ -f "$here/bench/peers/torch_levels.py" ] && [ -d "$ZBDDC_PEER_DIR" ]; then
     echo "bench torch_levels.py exit $rc" | tee -a "$summary"
     [ $rc -eq 0 ] || failed=1
 fi
-# A benchmark of networks (bench/NAME --cases CASES NET.bif...) into NAME.md, when it was packed
-# and networks are named.
+# A benchmark of networks (bench/NAME --cases CASES [ARGS...] NET.bif...) into NAME.md, when it
+# was packed and networks are named.
 networkBench() {
     local name=$1 networks=$2 cases=$3
+    shift 3
     [ -x "$here/bench/$name" ] && [ -n "$networks" ] || return 0
     local nets=()
     for n in $networks; do nets+=("$bench_dir/bn/$n.bif"); done
-    "$here/bench/$name" --cases "$cases" "${nets[@]}" > "$out/$name.md" 2>> "$out/bench.log"
+    "$here/bench/$name" --cases "$cases" "$@" "${nets[@]}" > "$out/$name.md" 2>> "$out/bench.log"
     echo "bench $name exit $?" | tee -a "$summary"
     cat "$out/$name.md"
 }
@@ -113,6 +114,9 @@ networkBench mlf_phases "${PHASES_NETWORKS:-}" "${PHASES_CASES:-2000}"
 # A batch of one, warm (bench/single_case, packed with EXTRA=single_case): SINGLE_NETWORKS names
 # the networks, SINGLE_CASES the cases timed one at a time (default 50).
 networkBench single_case "${SINGLE_NETWORKS:-}" "${SINGLE_CASES:-50}"
+# runTasks' host work around its pass on the GPU (bench/task_host, packed with EXTRA=task_host):
+# HOST_NETWORKS names the networks, HOST_CASES the batch (default 2000).
+networkBench task_host "${HOST_NETWORKS:-}" "${HOST_CASES:-2000}" --device cuda
 # The junction-tree route over Fast-BNI's workload (bench/jt_batch, packed with EXTRA=jt_batch),
 # then pyAgrum's LazyPropagation on one thread over the same cases where its wheel came along
 # (BENCHMARKS.md says how). JT_NETWORKS names the networks; JT_CASES, JT_CPU_CASES,
