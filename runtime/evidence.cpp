@@ -228,14 +228,19 @@ Result<InputBatch> evidenceBatch(const ModelInterface &c, const std::vector<doub
     return batch;
 }
 
+void indicatorValues(const ModelInterface &c, std::span<const uint32_t> indicators,
+                     const Evidence &e, std::span<double> values) {
+    for (size_t j = 0; j < indicators.size(); ++j) {
+        const InputInfo &in = c.inputs[indicators[j]];
+        const uint32_t observed = e.states[in.variable];
+        values[j] = observed == kNone || observed == in.state ? 1.0 : 0.0;
+    }
+}
+
 void addEvidence(const ModelInterface &c, const Evidence &e, InputBatch &batch) {
     const size_t first = batch.values.size();
     batch.values.resize(first + batch.varying.size());
-    for (size_t j = 0; j < batch.varying.size(); ++j) {
-        const InputInfo &in = c.inputs[batch.varying[j]];
-        const uint32_t observed = e.states[in.variable];
-        batch.values[first + j] = observed == kNone || observed == in.state ? 1.0 : 0.0;
-    }
+    indicatorValues(c, batch.varying, e, std::span(batch.values).subspan(first));
     ++batch.count;
 }
 

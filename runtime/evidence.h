@@ -66,5 +66,8 @@ std::vector<uint32_t> indicatorInputs(const ModelInterface &model);
 Result<InputBatch> evidenceBatch(const ModelInterface &model,
                                  const std::vector<double> &freeValues = {});
 void addEvidence(const ModelInterface &model, const Evidence &evidence, InputBatch &batch);
+// The values of the indicator inputs `indicators` (ascending) for one case, into `values`.
+void indicatorValues(const ModelInterface &model, std::span<const uint32_t> indicators,
+                     const Evidence &evidence, std::span<double> values);
 
 } // namespace zbddc

@@ -24,4 +24,14 @@ template <class Work> void onThreads(size_t n, const Work &work) {
         t.join();
 }
 
+// work(begin, end) over [0, n), split in contiguous ranges over `threads` threads (one range
+// where n is below two per thread).
+template <class Work> void inRanges(unsigned threads, size_t n, const Work &work) {
+    if (threads <= 1 || n < 2 * size_t{threads}) {
+        work(size_t{0}, n);
+        return;
+    }
+    onThreads(threads, [&](size_t t) { work(n * t / threads, n * (t + 1) / threads); });
+}
+
 } // namespace zbddc

@@ -22,15 +22,6 @@ const char *loopyScheduleName(LoopySchedule s) {
 
 namespace {
 
-// work(begin, end) over [0, n), split in contiguous ranges over `threads` threads.
-template <class Work> void inRanges(unsigned threads, size_t n, const Work &work) {
-    if (threads <= 1 || n < 2 * size_t{threads}) {
-        work(size_t{0}, n);
-        return;
-    }
-    onThreads(threads, [&](size_t t) { work(n * t / threads, n * (t + 1) / threads); });
-}
-
 class Instance {
   public:
     Instance(const FactorGraph &g, const Evidence &evidence, const LoopyOptions &o,
