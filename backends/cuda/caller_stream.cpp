@@ -135,13 +135,13 @@ Result<BatchValues> CudaModel::results(EnqueuedBatch &batch) const {
     v.outputs.resize(batch.count_ * outs);
     if (batch.adjoints_)
         v.adjoints.resize(batch.count_ * n);
-    for (size_t k = 0; k < batch.count_; ++k) {
-        const size_t chunk = k / B * outWords, l = k % B;
-        for (size_t o = 0; o < outs; ++o)
-            v.outputs[k * outs + o] = unpack(batch.out_, chunk + o * B + l);
+    const size_t word = shape_.float64 ? 8 : 4;
+    for (size_t first = 0; first < batch.count_; first += B) { // a launch's chunk at a time
+        const unsigned char *chunk = batch.out_ + first / B * outWords * word;
+        const size_t lanes = std::min(B, batch.count_ - first);
+        unpackRows(chunk, outs, first, lanes, v.outputs);
         if (batch.adjoints_)
-            for (size_t i = 0; i < n; ++i)
-                v.adjoints[k * n + i] = unpack(batch.out_, chunk + (outs + i) * B + l);
+            unpackRows(chunk + outs * B * word, n, first, lanes, v.adjoints);
     }
     batch.finish();
     return v;

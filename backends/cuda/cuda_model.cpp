@@ -343,19 +343,38 @@ Diagnostic CudaModel::badInput(size_t input) {
                  "] is negative or NaN; log space needs x >= 0");
 }
 
-Status CudaModel::packInputs(std::span<const double> xs, size_t first, size_t count,
-                             unsigned char *host) const {
-    const size_t n = plan_.numInputs, B = shape_.batch, word = shape_.float64 ? 8 : 4;
-    for (size_t i0 = 0; i0 < n; i0 += kPackTile) {
-        const size_t i1 = std::min(n, i0 + kPackTile);
+size_t CudaModel::packRows(std::span<const double> vectors, size_t width, size_t first,
+                           size_t count, unsigned char *host) const {
+    const size_t B = shape_.batch, word = shape_.float64 ? 8 : 4;
+    for (size_t j0 = 0; j0 < width; j0 += kPackTile) {
+        const size_t j1 = std::min(width, j0 + kPackTile);
         for (size_t l = 0; l < B; ++l) {
             // Lanes past the batch's end repeat its first vector: computed, never read back.
-            const double *row = &xs[(first + (l < count ? l : 0)) * n];
-            for (size_t i = i0; i < i1; ++i)
-                if (!storeInput(row[i], &host[(i * B + l) * word]))
-                    return badInput(i);
+            const double *row = &vectors[(first + (l < count ? l : 0)) * width];
+            for (size_t j = j0; j < j1; ++j)
+                if (!storeInput(row[j], &host[(j * B + l) * word]))
+                    return j;
         }
     }
+    return width;
+}
+
+void CudaModel::unpackRows(const unsigned char *host, size_t width, size_t first, size_t count,
+                           std::span<double> vectors) const {
+    const size_t B = shape_.batch;
+    for (size_t j0 = 0; j0 < width; j0 += kPackTile) // tiled as packRows
+        for (size_t l = 0; l < count; ++l) {
+            double *row = &vectors[(first + l) * width];
+            for (size_t j = j0; j < std::min(width, j0 + kPackTile); ++j)
+                row[j] = unpack(host, j * B + l);
+        }
+}
+
+Status CudaModel::packInputs(std::span<const double> xs, size_t first, size_t count,
+                             unsigned char *host) const {
+    const size_t n = plan_.numInputs;
+    if (const size_t bad = packRows(xs, n, first, count, host); bad < n)
+        return badInput(bad);
     return Ok{};
 }
 
@@ -488,13 +507,7 @@ Result<CudaGradient> CudaModel::adjoints(std::span<const double> xs, size_t coun
         auto a = downloadRaw(plan_.inputBase, plan_.numInputs, n, true);
         if (!a)
             return a.error();
-        const size_t inputs = plan_.numInputs, B = shape_.batch;
-        for (size_t i0 = 0; i0 < inputs; i0 += kPackTile) // the transpose back, tiled likewise
-            for (size_t l = 0; l < n; ++l) {
-                double *row = &g.adjoints[(first + l) * inputs];
-                for (size_t i = i0; i < std::min(inputs, i0 + kPackTile); ++i)
-                    row[i] = unpack(*a, i * B + l);
-            }
+        unpackRows(*a, plan_.numInputs, first, n, g.adjoints);
         return Ok{};
     });
     if (!ran)

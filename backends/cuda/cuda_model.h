@@ -188,6 +188,14 @@ class CudaModel {
     // Inputs x[first, first+count) in the device layout (lane-fastest, logs in log space).
     Status packInputs(std::span<const double> xs, size_t first, size_t count,
                       unsigned char *host) const;
+    // The transposes both ways between case-major vectors of `width` values and the device's
+    // rows (B lanes apart): vectors [first, first + count) packed into `host` (the lanes past
+    // them repeat vector `first`), returning the first column log space cannot take or `width`;
+    // and `count` lanes of `host` back into vectors [first, first + count).
+    size_t packRows(std::span<const double> vectors, size_t width, size_t first, size_t count,
+                    unsigned char *host) const;
+    void unpackRows(const unsigned char *host, size_t width, size_t first, size_t count,
+                    std::span<double> vectors) const;
     double unpack(const unsigned char *host, size_t index) const;
     Status uploadInputs(std::span<const double> xs, size_t first, size_t count);
     // One input value as the device holds it, at `at` (a log in log space); false where log

@@ -54,15 +54,8 @@ Status CudaModel::uploadVarying(const InputBatch &b, size_t first, size_t count)
     auto host = hostStaging(m * B * word);
     if (!host)
         return host.error();
-    for (size_t j0 = 0; j0 < m; j0 += kPackTile) { // the transpose of packInputs, on m columns
-        const size_t j1 = std::min(m, j0 + kPackTile);
-        for (size_t l = 0; l < B; ++l) {
-            const double *row = &b.values[(first + (l < count ? l : 0)) * m];
-            for (size_t j = j0; j < j1; ++j)
-                if (!storeInput(row[j], *host + (j * B + l) * word))
-                    return badInput(b.varying[j]);
-        }
-    }
+    if (const size_t bad = packRows(b.values, m, first, count, *host); bad < m)
+        return badInput(b.varying[bad]);
     if (Status st = device_->upload(varyingRows_.ptr(), *host, m * B * word); !st)
         return st;
     return moveRows(scatterRows_, values_.ptr(), varyingRows_.ptr(), m);
@@ -93,7 +86,7 @@ Result<CudaGradient> CudaModel::adjointsOfVarying(const InputBatch &b, size_t ou
     if (Status st = keepShared(b); !st)
         return st.error();
     params_.outSlot = plan_.outputSlots[output];
-    const size_t m = b.varying.size(), B = shape_.batch;
+    const size_t m = b.varying.size();
     CudaGradient g;
     g.values.resize(b.count);
     g.adjoints.resize(b.count * m);
@@ -106,12 +99,7 @@ Result<CudaGradient> CudaModel::adjointsOfVarying(const InputBatch &b, size_t ou
         auto a = downloadVaryingAdjoints(n);
         if (!a)
             return a.error();
-        for (size_t j0 = 0; j0 < m; j0 += kPackTile) // the transpose back, tiled likewise
-            for (size_t l = 0; l < n; ++l) {
-                double *row = &g.adjoints[(first + l) * m];
-                for (size_t j = j0; j < std::min(m, j0 + kPackTile); ++j)
-                    row[j] = unpack(*a, j * B + l);
-            }
+        unpackRows(*a, m, first, n, g.adjoints);
         return Ok{};
     });
     if (!ran)
