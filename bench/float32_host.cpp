@@ -8,10 +8,10 @@
 // inputs). ms per batch, the best of R runs after a warm-up run.
 //
 //   float32_host [--cases B] [--reps R] [--analysis-only] NET.bif...
+#include "bench/best_of.h"
 #include "bench/circuit_cases.h"
 #include "runtime/float32_bound.h"
 #include "runtime/tasks.h"
-#include "support/timer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,22 +20,6 @@
 #include <functional>
 
 using namespace zbddc;
-
-namespace {
-
-// The best ms of `reps` calls of `work`, after one unmeasured call.
-double bestMs(int reps, const std::function<void()> &work) {
-    work();
-    double best = INFINITY;
-    for (int r = 0; r < reps; ++r) {
-        const SteadyTime start = std::chrono::steady_clock::now();
-        work();
-        best = std::min(best, msSince(start));
-    }
-    return best;
-}
-
-} // namespace
 
 int main(int argc, char **argv) {
     size_t count = 200;
@@ -72,16 +56,16 @@ int main(int argc, char **argv) {
                 xs.insert(xs.end(), x->begin(), x->end());
         }
         const double analysisMs =
-            bestMs(reps, [&] { (void)analyzeFloat32(*circuit, Numeric::Float32, xs); });
+            bench::bestMs(reps, [&] { (void)analyzeFloat32(*circuit, Numeric::Float32, xs); });
         const double keptMs =
-            bestMs(reps, [&] { (void)model.float32Analysis(Numeric::Float32, xs); });
+            bench::bestMs(reps, [&] { (void)model.float32Analysis(Numeric::Float32, xs); });
         const std::vector<Task> tasks =
             analysisOnly ? std::vector{Task::Pr} : std::vector{Task::Pr, Task::Mar};
         for (Task task : tasks) {
             size_t answered = 0;
             const double f64 =
-                analysisOnly ? NAN : bestMs(reps, [&] { (void)runTasks(model, task, cases); });
-            const double f32 = analysisOnly ? NAN : bestMs(reps, [&] {
+                analysisOnly ? NAN : bench::bestMs(reps, [&] { (void)runTasks(model, task, cases); });
+            const double f32 = analysisOnly ? NAN : bench::bestMs(reps, [&] {
                 answered = 0;
                 for (const auto &r : runTasks(model, task, cases, {NumericChoice::Float32, {}}))
                     answered += r && r->errorBound;

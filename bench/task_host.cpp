@@ -7,9 +7,9 @@
 // warm-up run (the warm-up compiles).
 //
 //   task_host [--cases B] [--reps R] [--device cpu|cuda|reference] NET.bif...
+#include "bench/best_of.h"
 #include "bench/circuit_cases.h"
 #include "runtime/task_batch.h"
-#include "support/timer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -18,22 +18,6 @@
 #include <functional>
 
 using namespace zbddc;
-
-namespace {
-
-// The best ms of `reps` calls of `work`, after one unmeasured call.
-double bestMs(int reps, const std::function<void()> &work) {
-    work();
-    double best = INFINITY;
-    for (int r = 0; r < reps; ++r) {
-        const SteadyTime start = std::chrono::steady_clock::now();
-        work();
-        best = std::min(best, msSince(start));
-    }
-    return best;
-}
-
-} // namespace
 
 int main(int argc, char **argv) {
     size_t count = 2000;
@@ -72,12 +56,12 @@ int main(int argc, char **argv) {
         };
         const InputBatch batch = makeBatch();
         const double perCase = 1000.0 / static_cast<double>(cases.size());
-        const double total = perCase * bestMs(reps, [&] {
+        const double total = perCase * bench::bestMs(reps, [&] {
                                  const auto r = runTasks(model, Task::Mar, cases);
                                  if (r.empty() || !r[0])
                                      std::fprintf(stderr, "%s: MAR failed\n", path.c_str());
                              });
-        const double pass = perCase * bestMs(reps, [&] {
+        const double pass = perCase * bench::bestMs(reps, [&] {
                                 if (!model.forwardBackward(Semiring::SumProduct, Numeric::Float64,
                                                            batch, 0))
                                     std::fprintf(stderr, "%s: the pass failed\n", path.c_str());
@@ -85,11 +69,11 @@ int main(int argc, char **argv) {
         auto values = model.forwardBackward(Semiring::SumProduct, Numeric::Float64, batch, 0);
         if (!values)
             continue;
-        const double rest = perCase * bestMs(reps, [&] {
+        const double rest = perCase * bench::bestMs(reps, [&] {
                                 TaskBatch b = beginBatch(model, Task::Mar, cases, {});
                                 (void)finishBatch(model, b, cases, {}, *values);
                             });
-        const double building = perCase * bestMs(reps, [&] { (void)makeBatch(); });
+        const double building = perCase * bench::bestMs(reps, [&] { (void)makeBatch(); });
         std::printf("| %s | %zu | %zu | %zu | %s | %.2f | %.2f | %.2f | %.3f |\n",
                     std::filesystem::path(path).stem().c_str(), face.numInputs(),
                     batch.varying.size(), cases.size(), model.describe(Numeric::Float64).c_str(),
