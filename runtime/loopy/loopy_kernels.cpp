@@ -257,6 +257,7 @@ void cooperativeKernel(const LoopyFactorGroup &group, size_t g, std::ostringstre
         << loopyGroupKernel(group, g) << kGroupParams << " {\n";
     shapeConstants(group, out);
     out << "    const u32 T = " << group.threads << "u, W = T / 32;\n";
+    out << "    (void)count; // the grid is count x B blocks, one per factor and instance\n";
     out << R"(    const u32 b = blockIdx.x % B, i = blockIdx.x / B;
     if (!active[b])
         return;
