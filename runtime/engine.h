@@ -59,6 +59,10 @@ class Engine {
         pass.adjoints = batch.varyingColumns(pass.adjoints);
         return pass;
     }
+    // evaluate() over such a batch.
+    virtual Result<std::vector<double>> varyingEvaluate(const InputBatch &batch) {
+        return evaluate(batch.dense(), batch.count);
+    }
     // The inputs on one optimal term (max/min semirings), for backends that trace back; nullopt
     // where the backend cannot (runtime/mpe_decode.h decodes from adjoints then).
     virtual std::optional<Result<std::vector<uint32_t>>> traceback(std::span<const double> x,

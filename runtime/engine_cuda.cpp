@@ -60,6 +60,10 @@ class CudaEngine final : public Engine {
         return PassValues{std::move(g->values), std::move(g->adjoints)};
     }
 
+    Result<std::vector<double>> varyingEvaluate(const InputBatch &batch) override {
+        return m_.evaluateVarying(batch);
+    }
+
     // The shared inputs stay on the device (CudaModel::adjointsOfVarying); its values are the
     // output's, so the outputs come from the same pass where the circuit has one.
     Result<PassValues> varyingPass(const InputBatch &batch, size_t output,

@@ -255,6 +255,15 @@ Result<PassValues> Model::varyingPass(Semiring s, Numeric n, const InputBatch &b
     return (*e)->varyingPass(batch, output, withOutputs);
 }
 
+Result<std::vector<double>> Model::evaluate(Semiring s, Numeric n, const InputBatch &batch) {
+    if (Status st = batch.check(numInputs()); !st)
+        return st.error();
+    auto e = impl_->engineForBatch(s, n, batch.count);
+    if (!e)
+        return e.error();
+    return (*e)->varyingEvaluate(batch);
+}
+
 Result<std::vector<double>> Model::adjoints(Semiring s, Numeric n, const InputBatch &batch,
                                             size_t output) {
     auto pass = varyingPass(s, n, batch, output, false);

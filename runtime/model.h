@@ -93,10 +93,11 @@ class Model {
     // evaluate() and adjoints() of `output` together, from one pass where the backend can.
     Result<PassValues> forwardBackward(Semiring s, Numeric n, std::span<const double> x,
                                        size_t batch, size_t output);
-    // The same two over a batch of shared and varying inputs (ir/input_batch.h; an evidence
+    // The same three over a batch of shared and varying inputs (ir/input_batch.h; an evidence
     // batch: runtime/evidence.h's evidenceBatch): the adjoints are the varying inputs' only,
     // batch.count × varying.size(). On the GPU the shared inputs are uploaded once and kept, and
     // per batch only the varying ones move, in and back.
+    Result<std::vector<double>> evaluate(Semiring s, Numeric n, const InputBatch &batch);
     Result<std::vector<double>> adjoints(Semiring s, Numeric n, const InputBatch &batch,
                                          size_t output);
     Result<PassValues> forwardBackward(Semiring s, Numeric n, const InputBatch &batch,

@@ -241,8 +241,8 @@ std::vector<Result<TaskResult>> failAll(size_t cases, const Diagnostic &d) {
 // Every task over many cases at once: one forward pass over every case (then one in log space
 // over the cases float64 lost, for Auto), and for MAR one adjoint pass per arithmetic, for MPE
 // 1 + (the most ties of any case) batched adjoint passes per arithmetic (runtime/mpe_decode.h);
-// for both the first adjoint pass is the forward one (Model::forwardBackward over the evidence
-// batch: on a GPU the parameters stay on the device and only the indicators move). So a GPU
+// for both the first adjoint pass is the forward one. Every pass runs over the evidence batch (on
+// a GPU the parameters stay on the device and only the indicators move). So a GPU
 // answers many cases per launch and the CPU spreads them over its cores. MPE decodes
 // from adjoints even where a backend traces back: CUDA traces back in latency mode, a launch
 // sequence and a download of every node's value per case; the reference evaluator is the
@@ -261,8 +261,7 @@ std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Ev
             return failAll(cases.size(), pass.error());
         first = std::move(*pass);
     } else if (!batch.valid.empty()) {
-        auto forward =
-            m.evaluate(batch.ring, batch.first, batch.inputs.dense(), batch.valid.size());
+        auto forward = m.evaluate(batch.ring, batch.first, batch.inputs);
         if (!forward)
             return failAll(cases.size(), forward.error());
         first.outputs = std::move(*forward);
@@ -377,7 +376,7 @@ std::vector<Result<TaskResult>> finishBatch(Model &m, TaskBatch &b, std::span<co
             if (lostInFloat64(out[k * outs]))
                 lost.push_back(k);
         if (!lost.empty()) {
-            auto log = m.evaluate(b.ring, Numeric::Log, b.inputs.subset(lost).dense(), lost.size());
+            auto log = m.evaluate(b.ring, Numeric::Log, b.inputs.subset(lost));
             if (!log)
                 return failAll(cases.size(), log.error());
             for (size_t j = 0; j < lost.size(); ++j) {

@@ -468,12 +468,9 @@ Status CudaModel::runBatches(size_t count, bool backward, const BatchStep &uploa
     return Ok{};
 }
 
-Result<std::vector<double>> CudaModel::evaluate(std::span<const double> xs, size_t count) {
-    if (Status st = checkBatch(xs, count, plan_.numInputs); !st)
-        return st.error();
+Result<std::vector<double>> CudaModel::forwardOnly(size_t count, const BatchStep &upload) {
     const size_t outs = circuit_.numOutputs();
     std::vector<double> result(count * outs);
-    auto upload = [&](size_t first, size_t n) { return uploadInputs(xs, first, n); };
     Status ran = runBatches(count, false, upload, [&](size_t first, size_t n) -> Status {
         for (size_t o = 0; o < outs; ++o) {
             auto v = downloadSlot(plan_.outputSlots[o], n, false);
@@ -487,6 +484,12 @@ Result<std::vector<double>> CudaModel::evaluate(std::span<const double> xs, size
     if (!ran)
         return ran.error();
     return result;
+}
+
+Result<std::vector<double>> CudaModel::evaluate(std::span<const double> xs, size_t count) {
+    if (Status st = checkBatch(xs, count, plan_.numInputs); !st)
+        return st.error();
+    return forwardOnly(count, [&](size_t first, size_t n) { return uploadInputs(xs, first, n); });
 }
 
 Result<CudaGradient> CudaModel::adjoints(std::span<const double> xs, size_t count, size_t output) {

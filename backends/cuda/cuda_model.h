@@ -119,6 +119,8 @@ class CudaModel {
     // launch only the varying inputs' rows go in (one copy and a scatter kernel) and only their
     // adjoints come back (a gather kernel and one copy). `adjoints`: count × varying.size().
     Result<CudaGradient> adjointsOfVarying(const InputBatch &batch, size_t output);
+    // evaluate() over such a batch, moving its inputs as adjointsOfVarying does.
+    Result<std::vector<double>> evaluateVarying(const InputBatch &batch);
     // Max/min semirings: the inputs on one optimal term of the output for one vector, traced on
     // the host through the forward values computed on the device (plan_traceback.h).
     Result<std::vector<uint32_t>> traceback(std::span<const double> x, size_t output);
@@ -232,6 +234,8 @@ class CudaModel {
     using BatchStep = std::function<Status(size_t first, size_t n)>;
     Status runBatches(size_t count, bool backward, const BatchStep &upload,
                       const BatchStep &collect);
+    // The forward pass's outputs over `count` vectors put in by `upload` (count × numOutputs).
+    Result<std::vector<double>> forwardOnly(size_t count, const BatchStep &upload);
     Status launchSegments(const std::vector<Segment> &segs, FunctionHandle block,
                           FunctionHandle grid, PlanParams &params, unsigned sharedBytes,
                           StreamHandle stream = nullptr);

@@ -76,6 +76,14 @@ Result<const unsigned char *> CudaModel::downloadVaryingAdjoints(size_t count) {
     return *host;
 }
 
+Result<std::vector<double>> CudaModel::evaluateVarying(const InputBatch &b) {
+    if (Status st = b.check(plan_.numInputs); !st)
+        return st.error();
+    if (Status st = keepShared(b); !st)
+        return st.error();
+    return forwardOnly(b.count, [&](size_t first, size_t n) { return uploadVarying(b, first, n); });
+}
+
 Result<CudaGradient> CudaModel::adjointsOfVarying(const InputBatch &b, size_t output) {
     if (plan_.reusesSlots)
         return error("this model was compiled without backward support (CudaOptions::backward)");

@@ -38,7 +38,9 @@ TEST_CASE("a batch of shared and varying inputs that does not fit the model is r
           "[model][varying]") {
     std::mt19937 rng(42);
     const Circuit c = randomCircuit({.inputs = 5, .ops = 30, .outputs = 1}, rng);
-    Model m = Model::fromCircuit(c, {.device = DeviceKind::Reference});
+    DeviceOptions reference;
+    reference.device = DeviceKind::Reference;
+    Model m = Model::fromCircuit(c, reference);
     const InputBatch good = randomVaryingBatch(c.numInputs(), 3, rng, 0.5);
     auto refused = [&](InputBatch b, size_t output = 0) {
         auto r = m.forwardBackward(Semiring::SumProduct, Numeric::Float64, b, output);

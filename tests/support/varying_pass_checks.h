@@ -44,17 +44,23 @@ inline void checkClose(std::span<const double> got, std::span<const double> want
     }
 }
 
-// m.forwardBackward and m.adjoints over `b` against the reference evaluator's passes over
-// b.dense(), within `tol` (relative, and absolute near 0 or for logs).
+// m.evaluate, m.forwardBackward and m.adjoints over `b` against the reference evaluator's passes
+// over b.dense(), within `tol` (relative, and absolute near 0 or for logs).
 inline void checkVaryingPass(Model &m, const Circuit &c, Semiring s, Numeric n,
                              const InputBatch &b, size_t output, double tol) {
-    Model ref = Model::fromCircuit(c, {.device = DeviceKind::Reference});
+    DeviceOptions reference;
+    reference.device = DeviceKind::Reference;
+    Model ref = Model::fromCircuit(c, reference);
     const std::vector<double> dense = b.dense();
     auto wantOut = ref.evaluate(s, n, dense, b.count);
     auto wantAdj = ref.adjoints(s, n, dense, b.count, output);
     REQUIRE(wantOut.ok());
     REQUIRE(wantAdj.ok());
     const std::vector<double> want = b.varyingColumns(*wantAdj);
+    auto out = m.evaluate(s, n, b);
+    if (!out)
+        FAIL(out.error().str());
+    checkClose(*out, *wantOut, tol);
     auto both = m.forwardBackward(s, n, b, output);
     if (!both)
         FAIL(both.error().str());
