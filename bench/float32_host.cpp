@@ -49,16 +49,16 @@ int main(int argc, char **argv) {
         DeviceOptions o;
         o.device = DeviceKind::Reference;
         Model model = Model::fromCircuit(*circuit, o);
-        std::vector<double> xs;
-        for (const Evidence &e : cases) {
-            auto x = inputVector(model.interface(), e, {});
-            if (x)
-                xs.insert(xs.end(), x->begin(), x->end());
-        }
+        auto batch = evidenceBatch(model.interface());
+        if (!batch)
+            continue;
+        for (const Evidence &e : cases)
+            addEvidence(model.interface(), e, *batch);
+        const std::vector<double> xs = batch->dense();
         const double analysisMs =
             bench::bestMs(reps, [&] { (void)analyzeFloat32(*circuit, Numeric::Float32, xs); });
         const double keptMs =
-            bench::bestMs(reps, [&] { (void)model.float32Analysis(Numeric::Float32, xs); });
+            bench::bestMs(reps, [&] { (void)model.float32Analysis(Numeric::Float32, *batch); });
         const std::vector<Task> tasks =
             analysisOnly ? std::vector{Task::Pr} : std::vector{Task::Pr, Task::Mar};
         for (Task task : tasks) {

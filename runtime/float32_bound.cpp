@@ -91,13 +91,32 @@ std::vector<InputRange> inputRanges(const Circuit &c, std::span<const double> xs
     return ranges;
 }
 
+std::vector<InputRange> inputRanges(const Circuit &c, const InputBatch &b) {
+    const size_t n = c.numInputs(), m = b.varying.size();
+    std::vector<InputRange> ranges(n);
+    if (b.count == 0 || b.shared.size() != n)
+        return ranges;
+    std::vector<uint8_t> varies(n, 0);
+    for (uint32_t i : b.varying)
+        varies[i] = 1;
+    for (size_t i = 0; i < n; ++i)
+        if (!varies[i]) // a varying input's shared value is no vector's
+            widen(ranges[i], b.shared[i]);
+    for (size_t j = 0; j < m; ++j)
+        widen(ranges[b.varying[j]], b.values[j]);
+    for (size_t k = m; k + m <= b.values.size(); k += m) // as the whole vectors' scan
+        for (size_t j = 0; j < m; ++j)
+            if (!(b.values[k + j] == b.values[j]))
+                widen(ranges[b.varying[j]], b.values[k + j]);
+    return ranges;
+}
+
 Float32Analysis analyzeFloat32(const Circuit &c, Numeric numeric, std::span<const double> xs) {
     return analyzeFloat32(c, numeric, inputRanges(c, xs));
 }
 
 const Float32Analysis &Float32AnalysisCache::analysis(const Circuit &c, Numeric numeric,
-                                                      std::span<const double> xs) {
-    std::vector<InputRange> ranges = inputRanges(c, xs);
+                                                      std::vector<InputRange> ranges) {
     auto kept = std::find_if(last_.begin(), last_.end(),
                              [&](const Entry &e) { return e.numeric == numeric; });
     if (kept == last_.end())

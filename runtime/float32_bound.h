@@ -16,6 +16,7 @@
 #pragma once
 
 #include "ir/circuit.h"
+#include "ir/input_batch.h"
 #include "ir/interpret.h"
 
 #include <limits>
@@ -61,6 +62,8 @@ struct InputRange {
 // indicators are 1 in some case (every one, unless a variable is observed alike in all cases)
 // and in free inputs' values.
 std::vector<InputRange> inputRanges(const Circuit &circuit, std::span<const double> xs);
+// The same for a batch of shared and varying inputs (ir/input_batch.h), without its vectors whole.
+std::vector<InputRange> inputRanges(const Circuit &circuit, const InputBatch &batch);
 
 // Output 0, sum-product, for inputs within `ranges` (one per circuit input).
 Float32Analysis analyzeFloat32(const Circuit &circuit, Numeric numeric,
@@ -74,7 +77,7 @@ Float32Analysis analyzeFloat32(const Circuit &circuit, Numeric numeric, std::spa
 class Float32AnalysisCache {
   public:
     const Float32Analysis &analysis(const Circuit &circuit, Numeric numeric,
-                                    std::span<const double> xs);
+                                    std::vector<InputRange> ranges);
     size_t analysesMade() const { return made_; } // for tests: how many were computed
 
   private:

@@ -172,8 +172,9 @@ Result<Model> Model::fromSharedObject(const std::string &path) {
 const ModelInterface &Model::interface() const { return impl_->interface; }
 const Circuit *Model::circuit() const { return impl_->sharedNumeric ? nullptr : &impl_->circuit; }
 
-const Float32Analysis &Model::float32Analysis(Numeric numeric, std::span<const double> xs) {
-    return impl_->float32Analyses.analysis(impl_->circuit, numeric, xs);
+const Float32Analysis &Model::float32Analysis(Numeric numeric, const InputBatch &batch) {
+    return impl_->float32Analyses.analysis(impl_->circuit, numeric,
+                                           inputRanges(impl_->circuit, batch));
 }
 
 size_t Model::numInputs() const { return impl_->interface.numInputs(); }

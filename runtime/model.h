@@ -66,9 +66,9 @@ class Model {
     const ModelInterface &interface() const;
     // The circuit evaluated (what float32's error bound is derived from); null for a model.so.
     const Circuit *circuit() const;
-    // Float32's error-bound analysis of the circuit for the batch `xs` (runtime/float32_bound.h),
+    // Float32's error-bound analysis of the circuit for `batch` (runtime/float32_bound.h),
     // kept for the batches after it with the same input ranges; a circuit's model only.
-    const Float32Analysis &float32Analysis(Numeric numeric, std::span<const double> xs);
+    const Float32Analysis &float32Analysis(Numeric numeric, const InputBatch &batch);
     size_t numInputs() const;
     size_t numOutputs() const;
     DeviceKind device() const; // what runs: Cpu, Cuda or Reference (Cpu for a model.so)

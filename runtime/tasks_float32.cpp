@@ -89,7 +89,7 @@ std::vector<Result<TaskResult>> runFloat32Tasks(Model &m, Task task, std::span<c
         return failAll(compiled.error());
     b.start = std::chrono::steady_clock::now();
     // Made once per model for batches of the same input ranges (float32_bound.h).
-    const Float32Analysis &an = m.float32Analysis(mode, b.inputs.dense());
+    const Float32Analysis &an = m.float32Analysis(mode, b.inputs);
     // MAR: the values and the adjoints of one pass, as float64's (runBatch in tasks.cpp); the
     // adjoints of the cases whose bound is refused are left unread.
     PassValues pass;
