@@ -65,18 +65,23 @@ class CudaEngine final : public Engine {
     }
 
     // The shared inputs stay on the device (CudaModel::adjointsOfVarying); its values are the
-    // output's, so the outputs come from the same pass where the circuit has one.
+    // output's, so the outputs come from the same pass where the circuit has one, and from a
+    // forward pass of their own where it has more.
     Result<PassValues> varyingPass(const InputBatch &batch, size_t output,
                                    bool withOutputs) override {
-        if (withOutputs && m_.plan().outputSlots.size() != 1)
-            return Engine::varyingPass(batch, output, withOutputs);
         auto g = m_.adjointsOfVarying(batch, output);
         if (!g)
             return g.error();
         PassValues pass;
-        if (withOutputs)
-            pass.outputs = std::move(g->values);
         pass.adjoints = std::move(g->adjoints);
+        if (withOutputs && m_.plan().outputSlots.size() == 1) {
+            pass.outputs = std::move(g->values);
+        } else if (withOutputs) {
+            auto outputs = m_.evaluateVarying(batch);
+            if (!outputs)
+                return outputs.error();
+            pass.outputs = std::move(*outputs);
+        }
         return pass;
     }
 
