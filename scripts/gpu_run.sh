@@ -9,6 +9,7 @@ out=${1:?usage: gpu_run.sh OUTDIR}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
+[ -f "$here/bin.tar.xz" ] && [ ! -d "$here/tests" ] && tar -C "$here" -xJf "$here/bin.tar.xz"
 libs=$(mktemp -d /tmp/zbddc-libs.XXXX)
 [ -f "$here/libs.tar.xz" ] && tar -C "$libs" -xJf "$here/libs.tar.xz"
 cuda_lib=$(dirname "$(ls /usr/local/cuda/lib64/libnvrtc.so.* /usr/local/cuda*/lib64/libnvrtc.so.* \
