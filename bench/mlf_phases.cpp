@@ -7,7 +7,9 @@
 // Per case, µs. The cases are Fast-BNI's workload (forward-sampled, 20% observed, seed 1); every
 // compiled model is checked against the reference evaluator on the first cases before it is timed.
 //
-//   mlf_phases [--cases N] NET.bif...
+//   mlf_phases [--cases N] [--max-lanes L1,L2,...] NET.bif...
+// --max-lanes: the runtime's most lanes a launch (DeviceOptions::cudaMaxLanes), each measured
+// (the kernels at B = 1 once); default the runtime's own.
 #include "backends/cuda/cuda_model.h"
 #include "bench/circuit_cases.h"
 #include "compiler/frontends/bn/bayes_net.h"
@@ -24,6 +26,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <sstream>
 
 using namespace zbddc;
 using namespace zbddc::cuda;
@@ -81,18 +84,72 @@ double perCaseMicros(size_t cases, const std::function<bool()> &run) {
     return msSince(start) * 1000 / static_cast<double>(cases);
 }
 
+// The runtime's calls over the whole batch, on a Model whose launches hold at most `maxLanes`.
+void runtimeRows(const std::string &name, const Circuit &c, const std::vector<Evidence> &cases,
+                 const InputBatch &batch, const std::vector<double> &xs, uint32_t maxLanes) {
+    const size_t count = cases.size();
+    DeviceOptions d;
+    d.device = DeviceKind::Cuda;
+    d.cudaMaxLanes = maxLanes;
+    Model model = Model::fromCircuit(c, d);
+    const uint32_t lanes = cudaLanesFor(c, count, 0, maxLanes);
+    const double evalUs = perCaseMicros(count, [&] {
+        return model.evaluate(Semiring::SumProduct, Numeric::Float64, xs, count).ok();
+    });
+    const double adjUs = perCaseMicros(count, [&] {
+        return model.adjoints(Semiring::SumProduct, Numeric::Float64, xs, count, 0).ok();
+    });
+    // The evidence batch as runTasks passes it: the parameters kept on the device, the
+    // indicators in and their adjoints back (checked against the whole vectors' adjoints).
+    const double varyingUs = perCaseMicros(count, [&] {
+        return model.forwardBackward(Semiring::SumProduct, Numeric::Float64, batch, 0).ok();
+    });
+    double varyingError = 0;
+    auto whole = model.adjoints(Semiring::SumProduct, Numeric::Float64, xs, count, 0);
+    auto varying = model.forwardBackward(Semiring::SumProduct, Numeric::Float64, batch, 0);
+    if (whole && varying) {
+        const std::vector<double> want = batch.varyingColumns(*whole);
+        for (size_t i = 0; i < want.size(); ++i)
+            varyingError = std::max(varyingError, std::fabs(varying->adjoints[i] - want[i]) /
+                                                      std::max(std::fabs(want[i]), 1e-300));
+    } else {
+        varyingError = -1; // a pass failed: said in the row
+    }
+    const double marUs = perCaseMicros(count, [&] {
+        const auto r = runTasks(model, Task::Mar, cases);
+        return !r.empty() && r[0].ok();
+    });
+    std::printf("| %s | Model::evaluate / adjoints, %zu cases (copies included) | %.2f | %.2f "
+                "| | | %u lanes a launch |\n",
+                name.c_str(), count, evalUs, adjUs, lanes);
+    std::printf("| %s | Model::forwardBackward of the evidence batch, %zu cases (parameters "
+                "kept on the device, %zu indicators moved) | | %.2f | | | max rel. error of "
+                "the indicators' adjoints %.1e |\n",
+                name.c_str(), count, batch.varying.size(), varyingUs, varyingError);
+    std::printf("| %s | runTasks MAR, %zu cases (evidence in, marginals out) | | %.2f | | | |\n",
+                name.c_str(), count, marUs);
+    std::fflush(stdout);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
     size_t count = 2000;
+    std::vector<uint32_t> maxLanes;
     std::vector<std::string> networks;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--cases" && i + 1 < argc)
             count = std::stoul(argv[++i]);
-        else
+        else if (arg == "--max-lanes" && i + 1 < argc) {
+            std::istringstream list(argv[++i]);
+            for (std::string l; std::getline(list, l, ',');)
+                maxLanes.push_back(static_cast<uint32_t>(std::stoul(l)));
+        } else
             networks.push_back(arg);
     }
+    if (maxLanes.empty())
+        maxLanes.push_back(kMaxCudaLanes);
     if (Status st = cudaAvailable(); !st) {
         std::fprintf(stderr, "skipped: %s\n", st.error().message.c_str());
         return 0;
@@ -119,8 +176,10 @@ int main(int argc, char **argv) {
         for (const Evidence &e : cases)
             addEvidence(face, e, *batch);
         const std::vector<double> xs = batch->dense();
-        const uint32_t lanes = cudaLanesFor(c, count);
-        for (uint32_t B : {1u, lanes}) {
+        std::vector<uint32_t> kernelLanes{1};
+        for (uint32_t most : maxLanes)
+            kernelLanes.push_back(cudaLanesFor(c, count, 0, most));
+        for (uint32_t B : kernelLanes) {
             CudaOptions o;
             o.batch = B;
             o.backward = true;
@@ -136,45 +195,8 @@ int main(int argc, char **argv) {
                 kernelRow(name.c_str(), ("kernels, -O3 schedule with preload, " + at).c_str(),
                           compileCuda(c, *tiled, o), c, xs, count);
         }
-        DeviceOptions d;
-        d.device = DeviceKind::Cuda;
-        Model model = Model::fromCircuit(c, d);
-        const double evalUs = perCaseMicros(count, [&] {
-            return model.evaluate(Semiring::SumProduct, Numeric::Float64, xs, count).ok();
-        });
-        const double adjUs = perCaseMicros(count, [&] {
-            return model.adjoints(Semiring::SumProduct, Numeric::Float64, xs, count, 0).ok();
-        });
-        // The evidence batch as runTasks passes it: the parameters kept on the device, the
-        // indicators in and their adjoints back (checked against the whole vectors' adjoints).
-        const double varyingUs = perCaseMicros(count, [&] {
-            return model.forwardBackward(Semiring::SumProduct, Numeric::Float64, *batch, 0).ok();
-        });
-        double varyingError = 0;
-        auto whole = model.adjoints(Semiring::SumProduct, Numeric::Float64, xs, count, 0);
-        auto varying = model.forwardBackward(Semiring::SumProduct, Numeric::Float64, *batch, 0);
-        if (whole && varying) {
-            const std::vector<double> want = batch->varyingColumns(*whole);
-            for (size_t i = 0; i < want.size(); ++i)
-                varyingError = std::max(varyingError, std::fabs(varying->adjoints[i] - want[i]) /
-                                                          std::max(std::fabs(want[i]), 1e-300));
-        } else {
-            varyingError = -1; // a pass failed: said in the row
-        }
-        const double marUs = perCaseMicros(count, [&] {
-            const auto r = runTasks(model, Task::Mar, cases);
-            return !r.empty() && r[0].ok();
-        });
-        std::printf("| %s | Model::evaluate / adjoints, %zu cases (copies included) | %.2f | %.2f "
-                    "| | | %u lanes a launch |\n",
-                    name.c_str(), count, evalUs, adjUs, lanes);
-        std::printf("| %s | Model::forwardBackward of the evidence batch, %zu cases (parameters "
-                    "kept on the device, %zu indicators moved) | | %.2f | | | max rel. error of "
-                    "the indicators' adjoints %.1e |\n",
-                    name.c_str(), count, batch->varying.size(), varyingUs, varyingError);
-        std::printf("| %s | runTasks MAR, %zu cases (evidence in, marginals out) | | %.2f | | | |\n",
-                    name.c_str(), count, marUs);
-        std::fflush(stdout);
+        for (uint32_t most : maxLanes)
+            runtimeRows(name, c, cases, *batch, xs, most);
     }
     return 0;
 }

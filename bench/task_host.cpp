@@ -6,7 +6,7 @@
 // evidence batch (evidenceBatch, addEvidence) is a part. µs per case, the best of R runs after a
 // warm-up run (the warm-up compiles).
 //
-//   task_host [--cases B] [--reps R] [--device cpu|cuda|reference] NET.bif...
+//   task_host [--cases B] [--reps R] [--device cpu|cuda|reference] [--max-lanes L] NET.bif...
 #include "bench/best_of.h"
 #include "bench/circuit_cases.h"
 #include "runtime/task_batch.h"
@@ -23,6 +23,7 @@ int main(int argc, char **argv) {
     size_t count = 2000;
     int reps = 5;
     DeviceKind device = DeviceKind::Cpu;
+    uint32_t maxLanes = 0; // the runtime's default
     std::vector<std::string> networks;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
@@ -30,6 +31,8 @@ int main(int argc, char **argv) {
             count = std::stoul(argv[++i]);
         else if (arg == "--reps" && i + 1 < argc)
             reps = std::stoi(argv[++i]);
+        else if (arg == "--max-lanes" && i + 1 < argc)
+            maxLanes = static_cast<uint32_t>(std::stoul(argv[++i]));
         else if (arg == "--device" && i + 1 < argc && parseDeviceKind(argv[i + 1]))
             device = *parseDeviceKind(argv[++i]);
         else
@@ -45,6 +48,7 @@ int main(int argc, char **argv) {
         const std::vector<Evidence> &cases = sampled->circuitCases;
         DeviceOptions options;
         options.device = device;
+        options.cudaMaxLanes = maxLanes;
         Model model = Model::fromCircuit(sampled->circuit, options);
         const ModelInterface &face = model.interface();
         auto makeBatch = [&] {

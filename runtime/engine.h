@@ -91,10 +91,11 @@ Result<std::unique_ptr<Engine>> cpuJitEngine(const Circuit &circuit, Semiring se
 // that many vectors per launch, lane-fastest.
 Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &circuit, Semiring semiring,
                                            Numeric numeric, uint32_t lanes = 1, int gpu = 0);
-// Lanes for a batch of `batch` vectors: a power of two up to the batch and kMaxCudaLanes, as
-// many as half the free device memory holds (every node's value and adjoint per lane).
+// Lanes for a batch of `batch` vectors: a power of two up to the batch and `maxLanes`, as many
+// as half the free device memory holds (every node's value and adjoint per lane).
 inline constexpr uint32_t kMaxCudaLanes = 512;
-uint32_t cudaLanesFor(const Circuit &circuit, size_t batch, int gpu = 0);
+uint32_t cudaLanesFor(const Circuit &circuit, size_t batch, int gpu = 0,
+                      uint32_t maxLanes = kMaxCudaLanes);
 
 // Ok when cudaEngine can run: a CUDA backend in this build and a usable GPU; else why not.
 Status cudaUsable();

@@ -118,9 +118,9 @@ std::string cudaDeviceName(int gpu) {
     return info ? info->name : "";
 }
 
-uint32_t cudaLanesFor(const Circuit &c, size_t batch, int gpu) {
+uint32_t cudaLanesFor(const Circuit &c, size_t batch, int gpu, uint32_t maxLanes) {
     uint32_t lanes = 1;
-    while (lanes < batch && lanes < kMaxCudaLanes)
+    while (lanes < batch && lanes < maxLanes)
         lanes *= 2;
     auto device = cuda::openDevice(gpu);
     if (!device)
@@ -163,7 +163,7 @@ std::string cudaDeviceName(int) {
 Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &, Semiring, Numeric, uint32_t, int) {
     return cudaUsable().error();
 }
-uint32_t cudaLanesFor(const Circuit &, size_t, int) {
+uint32_t cudaLanesFor(const Circuit &, size_t, int, uint32_t) {
     return 1;
 }
 

@@ -33,6 +33,7 @@ struct Model::Impl {
     DeviceOptions::CpuCode cpuCode = DeviceOptions::CpuCode::Auto;
     std::optional<bool> cpuLoop; // the CPU code, settled by the first CPU engine
     int gpu = 0;
+    uint32_t cudaMaxLanes = kMaxCudaLanes;
     std::string note;
     std::string choice; // DeviceOptions::choice
     std::string cudaName;
@@ -74,7 +75,7 @@ struct Model::Impl {
     // On the GPU a batch runs in throughput mode, many vectors per launch (latency mode ran one
     // case per launch).
     uint32_t lanesFor(size_t batch) const {
-        return device == DeviceKind::Cuda && !sharedNumeric && batch > 1 ? cudaLanesFor(circuit, batch, gpu)
+        return device == DeviceKind::Cuda && !sharedNumeric && batch > 1 ? cudaLanesFor(circuit, batch, gpu, cudaMaxLanes)
                                                                           : 1;
     }
 
@@ -136,6 +137,8 @@ Model Model::fromCircuit(Circuit circuit, const DeviceOptions &o) {
     impl->cpuCode = o.cpuCode;
     impl->device = o.device;
     impl->gpu = o.gpu;
+    if (o.cudaMaxLanes > 0)
+        impl->cudaMaxLanes = o.cudaMaxLanes;
     impl->choice = o.choice;
     if (o.device == DeviceKind::Auto || o.device == DeviceKind::Cuda) {
         if (Status usable = cudaUsable(); usable) {
@@ -155,6 +158,7 @@ Result<Model> Model::onGpu(int ordinal) const {
     DeviceOptions o;
     o.device = DeviceKind::Cuda;
     o.gpu = ordinal;
+    o.cudaMaxLanes = impl_->cudaMaxLanes;
     return fromCircuit(impl_->circuit, o);
 }
 

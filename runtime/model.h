@@ -36,6 +36,10 @@ struct DeviceOptions {
     enum class CpuCode : uint8_t { Auto, Jit, Loop };
     CpuCode cpuCode = CpuCode::Auto;
     int gpu = 0; // DeviceKind::Cuda (or Auto taking it): the GPU's ordinal
+    // The most cases one GPU launch holds (a power of two; 0: the runtime's default). More lanes
+    // spread each level's fixed cost (its launch or grid barrier) over more cases, and hold a
+    // value and an adjoint per node per lane (at most half the free memory is taken).
+    uint32_t cudaMaxLanes = 0;
     // Why the caller chose this device, said in describe() ("auto: one case"); empty: nothing.
     std::string choice;
 };

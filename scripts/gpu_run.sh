@@ -110,14 +110,18 @@ networkBench() {
     cat "$out/$name.md"
 }
 # Where a batched MLF answer's time goes (bench/mlf_phases): PHASES_NETWORKS names the networks,
-# PHASES_CASES the batch (default 2000).
-networkBench mlf_phases "${PHASES_NETWORKS:-}" "${PHASES_CASES:-2000}"
+# PHASES_CASES the batch (default 2000), PHASES_LANES the most lanes a launch, comma-separated,
+# each measured (default: the runtime's).
+networkBench mlf_phases "${PHASES_NETWORKS:-}" "${PHASES_CASES:-2000}" \
+    ${PHASES_LANES:+--max-lanes "$PHASES_LANES"}
 # A batch of one, warm (bench/single_case, packed with EXTRA=single_case): SINGLE_NETWORKS names
 # the networks, SINGLE_CASES the cases timed one at a time (default 50).
 networkBench single_case "${SINGLE_NETWORKS:-}" "${SINGLE_CASES:-50}"
 # runTasks' host work around its pass on the GPU (bench/task_host, packed with EXTRA=task_host):
-# HOST_NETWORKS names the networks, HOST_CASES the batch (default 2000).
-networkBench task_host "${HOST_NETWORKS:-}" "${HOST_CASES:-2000}" --device cuda
+# HOST_NETWORKS names the networks, HOST_CASES the batch (default 2000), HOST_LANES the most
+# lanes a launch (default: the runtime's).
+networkBench task_host "${HOST_NETWORKS:-}" "${HOST_CASES:-2000}" --device cuda \
+    ${HOST_LANES:+--max-lanes "$HOST_LANES"}
 # The junction-tree route over Fast-BNI's workload (bench/jt_batch, packed with EXTRA=jt_batch),
 # then pyAgrum's LazyPropagation on one thread over the same cases where its wheel came along
 # (BENCHMARKS.md says how). JT_NETWORKS names the networks; JT_CASES, JT_CPU_CASES,

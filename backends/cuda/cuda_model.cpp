@@ -51,8 +51,8 @@ std::vector<Segment> forwardSegments(const DevicePlan &p, uint32_t maxGridBlocks
 std::vector<Segment> backwardSegments(const DevicePlan &p, uint32_t batch, uint32_t blockThreads,
                                       uint32_t narrowWork, uint32_t maxGridBlocks) {
     const uint32_t levels = p.numLevels();
-    std::vector<uint8_t> grid(levels + 1);
-    std::vector<uint64_t> blocks(levels + 1);
+    std::vector<uint8_t> grid(levels + 2);
+    std::vector<uint64_t> blocks(levels + 2);
     auto blocksFor = [&](uint64_t items) {
         return (items * batch + blockThreads - 1) / blockThreads;
     };
@@ -60,8 +60,12 @@ std::vector<Segment> backwardSegments(const DevicePlan &p, uint32_t batch, uint3
         grid[levels - 1 - L] = onGrid(p, L);
         blocks[levels - 1 - L] = blocksFor(p.levelWidth(L));
     }
-    grid[levels] = uint64_t{p.numInputs} * batch > narrowWork;
-    blocks[levels] = blocksFor(p.numInputs);
+    // The inputs' two steps sized for every input (a batch wanting fewer runs fewer items).
+    const uint64_t items[2] = {allInputPieces(p).numPieces(), p.numInputs};
+    for (int k = 0; k < 2; ++k) {
+        grid[levels + k] = items[k] * batch > narrowWork;
+        blocks[levels + k] = blocksFor(items[k]);
+    }
     return segmentsOf(grid, blocks, maxGridBlocks);
 }
 
@@ -231,6 +235,17 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
             return buf.error();
         *dst = std::move(*buf);
     }
+    if (!p.reusesSlots) {
+        const InputPieces all = allInputPieces(p);
+        auto pieces = m.uploadPieces(all);
+        if (!pieces)
+            return pieces.error();
+        m.allPieces_ = std::move(*pieces);
+        auto partials = d.allocate(size_t{std::max(all.numPieces(), 1u)} * B * word);
+        if (!partials)
+            return partials.error();
+        m.partials_ = std::move(*partials);
+    }
     auto barrier = uploadArray(d, std::vector<uint32_t>{0, 0});
     if (!barrier)
         return barrier.error();
@@ -261,6 +276,8 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
     pp.inputBase = p.inputBase;
     pp.numLevels = p.numLevels();
     pp.outSlot = p.outputSlots[0];
+    pp.partials = m.partials_.ptr();
+    m.usePieces(m.allPieces_);
 
     auto fwdMax = d.maxResidentBlocks(m.fwdGrid_, m.shape_.blockThreads, m.tileBytes());
     auto bwdMax = d.maxResidentBlocks(m.bwdGrid_, m.shape_.blockThreads, 0);
@@ -282,6 +299,30 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
             s.blocks = s.grid ? *bwdMax : 1;
     }
     return m;
+}
+
+Result<CudaModel::PiecesOnDevice> CudaModel::uploadPieces(const InputPieces &q) {
+    PiecesOnDevice on;
+    on.pieces = q.numPieces();
+    on.count = static_cast<uint32_t>(q.inputs.size());
+    // Empty arrays still get a buffer: the kernel's pointers are never null.
+    for (auto [dst, src] : {std::pair{&on.edges, &q.edges},
+                            {&on.begin, &q.pieceBegin},
+                            {&on.inputs, &q.inputs}}) {
+        auto buf = uploadArray(*device_, src->empty() ? std::vector<uint32_t>{0} : *src);
+        if (!buf)
+            return buf.error();
+        *dst = std::move(*buf);
+    }
+    return on;
+}
+
+void CudaModel::usePieces(const PiecesOnDevice &q) {
+    params_.pieceEdges = q.edges.ptr();
+    params_.pieceBegin = q.begin.ptr();
+    params_.pieceInputs = q.inputs.ptr();
+    params_.numPieces = q.pieces;
+    params_.numPieceInputs = q.count;
 }
 
 // Constants live in their slots for the model's lifetime, B copies each.

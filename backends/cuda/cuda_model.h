@@ -52,9 +52,10 @@ struct Segment {
 // The launches of a plan's phases: each run of one-block levels one launch of one block, each run
 // of grid levels one cooperative launch of as many blocks as its largest level has (at most
 // `maxGridBlocks`). The backward steps mirror the forward levels, last level first, each of
-// `width × B` items over `blockThreads`-thread blocks; then the inputs' step, which has no level
-// in the schedule: on the grid when its items exceed `narrowWork`, the phase split's own rule
-// (a circuit's thousands of parameters in one block cost 10× its whole backward pass).
+// `width × B` items over `blockThreads`-thread blocks; then the inputs' two steps (their edges in
+// pieces, then each input's pieces summed: InputPieces), which have no level in the schedule: on
+// the grid when their items exceed `narrowWork`, the phase split's own rule (a circuit's
+// thousands of parameters in one block cost 10× its whole backward pass).
 std::vector<Segment> forwardSegments(const DevicePlan &plan, uint32_t maxGridBlocks);
 std::vector<Segment> backwardSegments(const DevicePlan &plan, uint32_t batch,
                                       uint32_t blockThreads, uint32_t narrowWork,
@@ -282,6 +283,17 @@ class CudaModel {
     std::vector<double> keptShared_;
     std::vector<uint32_t> keptVarying_;
     DeviceBuffer varyingSlots_, varyingRows_;
+    // The inputs' backward step in pieces (InputPieces): for every input, and for the inputs a
+    // varying batch varies (what adjointsOfVarying reads back), with one partial row per piece
+    // of the first (the most there can be). params_ points at the first between calls.
+    struct PiecesOnDevice {
+        DeviceBuffer edges, begin, inputs;
+        uint32_t pieces = 0, count = 0;
+    };
+    Result<PiecesOnDevice> uploadPieces(const InputPieces &pieces);
+    void usePieces(const PiecesOnDevice &pieces);
+    PiecesOnDevice allPieces_, varyingPieces_;
+    DeviceBuffer partials_;
 };
 
 // Ok when `xs` holds `count` vectors of `numInputs` values each; otherwise what it holds.

@@ -106,4 +106,26 @@ Status addBackwardEdges(DevicePlan &p) {
     return Ok{};
 }
 
+InputPieces inputPieces(const DevicePlan &p, std::vector<uint32_t> inputs) {
+    InputPieces q;
+    q.inputs = std::move(inputs);
+    q.pieceBegin.push_back(0);
+    for (uint32_t i : q.inputs) {
+        const uint32_t e0 = p.edgeStart[p.numOps() + i], e1 = p.edgeStart[p.numOps() + i + 1];
+        for (uint32_t e = e0; e < e1; e += kEdgesPerPiece) {
+            q.edges.push_back(e);
+            q.edges.push_back(std::min(e1, e + kEdgesPerPiece));
+        }
+        q.pieceBegin.push_back(q.numPieces());
+    }
+    return q;
+}
+
+InputPieces allInputPieces(const DevicePlan &p) {
+    std::vector<uint32_t> all(p.numInputs);
+    for (uint32_t i = 0; i < p.numInputs; ++i)
+        all[i] = i;
+    return inputPieces(p, std::move(all));
+}
+
 } // namespace zbddc::cuda

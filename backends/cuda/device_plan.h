@@ -60,4 +60,20 @@ Result<DevicePlan> buildDevicePlan(const Schedule &schedule);
 // The backward gather lists of a plan whose every computed slot is written once.
 Status addBackwardEdges(DevicePlan &plan);
 
+// The inputs' backward step in pieces. An indicator is read by thousands of ops (hailfinder:
+// 4,137 of its 137,854 edges go to one), and a lane gathering them one after another is the whole
+// backward pass's critical path; so each input's edges are cut into pieces of at most
+// kEdgesPerPiece, each piece's ⊕ goes to its own partial row, and a second step ⊕s each input's
+// partials in order (deterministic, no atomics). `inputs` (ascending) are the inputs whose
+// adjoints are wanted: every input, or only those a batch varies (an evidence batch's indicators).
+inline constexpr uint32_t kEdgesPerPiece = 32;
+struct InputPieces {
+    std::vector<uint32_t> inputs;     // input indices
+    std::vector<uint32_t> pieceBegin; // input j's pieces are [pieceBegin[j], pieceBegin[j + 1])
+    std::vector<uint32_t> edges;      // piece q's edges are [edges[2q], edges[2q + 1])
+    uint32_t numPieces() const { return static_cast<uint32_t>(edges.size() / 2); }
+};
+InputPieces inputPieces(const DevicePlan &plan, std::vector<uint32_t> inputs);
+InputPieces allInputPieces(const DevicePlan &plan);
+
 } // namespace zbddc::cuda

@@ -67,7 +67,12 @@ struct Plan {
     const unsigned *levelBlockBegin, *blockOpBegin, *blockLoadBegin, *blockLoads;
     const unsigned *edgeStart, *edgeOut, *edgeOperands, *edgeCode;
     unsigned *barrier; // arrival counter with a flip bit
-    unsigned numOps, numInputs, inputBase, numLevels, outSlot;
+    // The inputs' backward step in pieces (device_plan.h, InputPieces): piece q's edges, input
+    // j's pieces and input index, and a partial row per piece.
+    const uint2 *pieceEdges;
+    const unsigned *pieceBegin, *pieceInputs;
+    T *partials;
+    unsigned numOps, numInputs, inputBase, numLevels, outSlot, numPieces, numPieceInputs;
 };
 
 // Values written by other blocks in an earlier level are read around L1 (which is not coherent
@@ -147,32 +152,55 @@ __device__ __forceinline__ void zb_stage_levels(const Plan &p, unsigned *lob, un
     __syncthreads();
 }
 
+// The ⊕ over edges [e0, e1) of a reader's adjoint ⊗ its partial derivative, starting from acc.
+// Each edge carries its reader's adjoint slot, operand offset and (type, position) code, so all
+// of an edge's loads issue at once.
+template <bool GRID>
+__device__ __forceinline__ T zb_gather(const Plan &p, unsigned e0, unsigned e1, unsigned lane, T acc) {
+    for (unsigned e = e0; e < e1; ++e) {
+        const T g = zb_load<GRID>(p.adjoints + (u64)__ldg(p.edgeOut + e) * ZB_B + lane);
+        const unsigned *o = p.slotOperands + __ldg(p.edgeOperands + e);
+        acc = zb_plus(acc, zb_times(g, zb_coef<GRID>(p, __ldg(p.edgeCode + e), o, lane)));
+    }
+    return acc;
+}
+
 // Backward step: the adjoint of each item is gathered from its readers' adjoints (written in
-// earlier steps), in a fixed edge order: deterministic, no atomics.
+// earlier steps), in a fixed edge order: deterministic, no atomics. Steps [0, numLevels) are the
+// levels, last first; then the inputs in two: each piece of an input's edges into its partial
+// row, and each input's partials ⊕ed in order into its adjoint.
 template <bool GRID>
 __device__ __forceinline__ void zb_backward_step(const Plan &p, unsigned step, u64 t, u64 stride) {
-    unsigned i0, i1;
-    if (step < p.numLevels) {
-        const unsigned L = p.numLevels - 1 - step;
-        i0 = __ldg(p.levelOpBegin + L);
-        i1 = __ldg(p.levelOpBegin + L + 1);
-    } else {
-        i0 = p.numOps;
-        i1 = p.numOps + p.numInputs;
+    if (step == p.numLevels) {
+        const u64 work = (u64)p.numPieces * ZB_B;
+        for (u64 w = t; w < work; w += stride) {
+            const unsigned q = (unsigned)(w / ZB_B), lane = (unsigned)(w % ZB_B);
+            const uint2 e = __ldg(p.pieceEdges + q);
+            p.partials[(u64)q * ZB_B + lane] = zb_gather<GRID>(p, e.x, e.y, lane, zb_zero());
+        }
+        return;
     }
+    if (step > p.numLevels) {
+        const u64 work = (u64)p.numPieceInputs * ZB_B;
+        for (u64 w = t; w < work; w += stride) {
+            const unsigned j = (unsigned)(w / ZB_B), lane = (unsigned)(w % ZB_B);
+            const unsigned slot = p.inputBase + __ldg(p.pieceInputs + j);
+            T acc = slot == p.outSlot ? zb_one() : zb_zero();
+            const unsigned q1 = __ldg(p.pieceBegin + j + 1);
+            for (unsigned q = __ldg(p.pieceBegin + j); q < q1; ++q)
+                acc = zb_plus(acc, zb_load<GRID>(p.partials + (u64)q * ZB_B + lane));
+            p.adjoints[(u64)slot * ZB_B + lane] = acc;
+        }
+        return;
+    }
+    const unsigned L = p.numLevels - 1 - step;
+    const unsigned i0 = __ldg(p.levelOpBegin + L), i1 = __ldg(p.levelOpBegin + L + 1);
     const u64 work = (u64)(i1 - i0) * ZB_B;
     for (u64 w = t; w < work; w += stride) {
         const unsigned i = i0 + (unsigned)(w / ZB_B), lane = (unsigned)(w % ZB_B);
-        const unsigned slot = i < p.numOps ? __ldg(p.opOut + i) : p.inputBase + (i - p.numOps);
-        T acc = slot == p.outSlot ? zb_one() : zb_zero();
-        const unsigned e1 = __ldg(p.edgeStart + i + 1);
-        // Each edge carries its reader's adjoint slot, operand offset and (type, position) code,
-        // so all of an edge's loads issue at once.
-        for (unsigned e = __ldg(p.edgeStart + i); e < e1; ++e) {
-            const T g = zb_load<GRID>(p.adjoints + (u64)__ldg(p.edgeOut + e) * ZB_B + lane);
-            const unsigned *o = p.slotOperands + __ldg(p.edgeOperands + e);
-            acc = zb_plus(acc, zb_times(g, zb_coef<GRID>(p, __ldg(p.edgeCode + e), o, lane)));
-        }
+        const unsigned slot = __ldg(p.opOut + i);
+        const T acc = zb_gather<GRID>(p, __ldg(p.edgeStart + i), __ldg(p.edgeStart + i + 1), lane,
+                                      slot == p.outSlot ? zb_one() : zb_zero());
         p.adjoints[(u64)slot * ZB_B + lane] = acc;
     }
 }

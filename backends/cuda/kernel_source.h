@@ -28,7 +28,8 @@ struct KernelShape {
 // Entry points (extern "C", each taking (Plan, first, last)):
 //   zb_forward_block / zb_forward_grid    forward over op levels [first, last)
 //   zb_backward_block / zb_backward_grid  backward steps [first, last): step s < numLevels is
-//                                         op level numLevels-1-s, step numLevels the inputs.
+//                                         op level numLevels-1-s, steps numLevels and
+//                                         numLevels+1 the inputs' (pieces, then their sums).
 // *_block run as one block with __syncthreads between levels; *_grid as a cooperative grid with
 // a grid barrier between levels (the host launches them with cuLaunchCooperativeKernel).
 //   zb_scatter_rows / zb_gather_rows      (rows, packed, slots, count): slot rows to and from one
@@ -42,7 +43,9 @@ struct PlanParams {
     unsigned long long levelBlockBegin = 0, blockOpBegin = 0, blockLoadBegin = 0, blockLoads = 0;
     unsigned long long edgeStart = 0, edgeOut = 0, edgeOperands = 0, edgeCode = 0;
     unsigned long long barrier = 0;
+    unsigned long long pieceEdges = 0, pieceBegin = 0, pieceInputs = 0, partials = 0;
     uint32_t numOps = 0, numInputs = 0, inputBase = 0, numLevels = 0, outSlot = 0;
+    uint32_t numPieces = 0, numPieceInputs = 0;
 };
 
 } // namespace zbddc::cuda

@@ -29,6 +29,12 @@ Status CudaModel::keepShared(const InputBatch &b) {
             return rows.error();
         varyingRows_ = std::move(*rows);
     }
+    if (!plan_.reusesSlots) {
+        auto pieces = uploadPieces(inputPieces(plan_, b.varying));
+        if (!pieces)
+            return pieces.error();
+        varyingPieces_ = std::move(*pieces);
+    }
     keptShared_ = b.shared;
     keptVarying_ = b.varying;
     inputsHoldShared_ = true;
@@ -99,6 +105,7 @@ Result<CudaGradient> CudaModel::adjointsOfVarying(const InputBatch &b, size_t ou
     g.values.resize(b.count);
     g.adjoints.resize(b.count * m);
     auto upload = [&](size_t first, size_t n) { return uploadVarying(b, first, n); };
+    usePieces(varyingPieces_); // only the varying inputs' adjoints are read back
     Status ran = runBatches(b.count, true, upload, [&](size_t first, size_t n) -> Status {
         auto v = downloadSlot(params_.outSlot, n, false);
         if (!v)
@@ -110,6 +117,7 @@ Result<CudaGradient> CudaModel::adjointsOfVarying(const InputBatch &b, size_t ou
         unpackRows(*a, m, first, n, g.adjoints);
         return Ok{};
     });
+    usePieces(allPieces_);
     if (!ran)
         return ran.error();
     return g;

@@ -86,23 +86,31 @@ HostRun executePlan(const DevicePlan &p, const std::vector<double> &x, Semiring 
     if (!backward)
         return h;
     h.adjoints.assign(p.numSlots, std::nan(""));
-    auto gather = [&](uint32_t item, uint32_t slot) {
-        double acc = slot == outSlot ? r.one() : r.zero();
-        for (uint32_t e = p.edgeStart[item]; e < p.edgeStart[item + 1]; ++e) {
+    auto gather = [&](uint32_t e0, uint32_t e1, double acc) {
+        for (uint32_t e = e0; e < e1; ++e) {
             const uint32_t k = p.edgeOp[e];
             const uint32_t *o = &p.slotOperands[p.opOperandBegin[k]];
             const double coef = evalOp(
                 p, k, [&](uint32_t, int leaf) { return h.values[o[leaf]]; }, r, int(p.edgePos[e]));
             acc = r.plus(acc, r.times(h.adjoints[p.opOut[k]], coef));
         }
-        h.adjoints[slot] = acc;
+        return acc;
     };
+    auto start = [&](uint32_t slot) { return slot == outSlot ? r.one() : r.zero(); };
     for (uint32_t L = p.numLevels(); L-- > 0;)
         for (uint32_t k = p.groupOpBegin[p.levelGroupBegin[L]];
              k < p.groupOpBegin[p.levelGroupBegin[L + 1]]; ++k)
-            gather(k, p.opOut[k]);
-    for (uint32_t i = 0; i < p.numInputs; ++i)
-        gather(p.numOps() + i, p.inputBase + i);
+            h.adjoints[p.opOut[k]] =
+                gather(p.edgeStart[k], p.edgeStart[k + 1], start(p.opOut[k]));
+    // The inputs as their two steps run: each piece's ⊕, then each input's pieces in order.
+    const InputPieces pieces = allInputPieces(p);
+    for (size_t j = 0; j < pieces.inputs.size(); ++j) {
+        const uint32_t slot = p.inputBase + pieces.inputs[j];
+        double acc = start(slot);
+        for (uint32_t q = pieces.pieceBegin[j]; q < pieces.pieceBegin[j + 1]; ++q)
+            acc = r.plus(acc, gather(pieces.edges[2 * q], pieces.edges[2 * q + 1], r.zero()));
+        h.adjoints[slot] = acc;
+    }
     return h;
 }
 
@@ -224,6 +232,35 @@ TEST_CASE("the plan's traceback finds the circuit's optimal term", "[cuda][plan]
             }
 }
 
+TEST_CASE("the inputs' backward pieces cover each wanted input's edges in order",
+          "[cuda][plan]") {
+    const Circuit c = testing::randomZddCircuit({.vars = 12, .width = 120}, 3);
+    const DevicePlan p = planFor(c, 3, 64);
+    uint32_t most = 0;
+    for (uint32_t i = 0; i < p.numInputs; ++i)
+        most = std::max(most, p.edgeStart[p.numOps() + i + 1] - p.edgeStart[p.numOps() + i]);
+    REQUIRE(most > kEdgesPerPiece); // some input is cut
+    for (const std::vector<uint32_t> &wanted :
+         {std::vector<uint32_t>{}, std::vector<uint32_t>{0, 2, p.numInputs - 1}}) {
+        const InputPieces q = wanted.empty() ? allInputPieces(p) : inputPieces(p, wanted);
+        const size_t n = wanted.empty() ? p.numInputs : wanted.size();
+        REQUIRE(q.inputs.size() == n);
+        REQUIRE(q.pieceBegin.size() == n + 1);
+        for (size_t j = 0; j < n; ++j) {
+            const uint32_t item = p.numOps() + q.inputs[j];
+            uint32_t next = p.edgeStart[item]; // the pieces tile the input's edges, in order
+            for (uint32_t k = q.pieceBegin[j]; k < q.pieceBegin[j + 1]; ++k) {
+                CHECK(q.edges[2 * k] == next);
+                CHECK(q.edges[2 * k + 1] > next);
+                CHECK(q.edges[2 * k + 1] - next <= kEdgesPerPiece);
+                next = q.edges[2 * k + 1];
+            }
+            CHECK(next == p.edgeStart[item + 1]);
+        }
+        CHECK(q.pieceBegin.back() == q.numPieces());
+    }
+}
+
 TEST_CASE("segments follow the schedule's phases; short one-block runs join the grid",
           "[cuda][plan]") {
     // A chain whose levels narrow and widen: 3 narrow, 2 wide, 1 narrow, 1 wide, 5 narrow.
@@ -243,6 +280,9 @@ TEST_CASE("segments follow the schedule's phases; short one-block runs join the 
         p.levelBlockBegin.push_back(static_cast<uint32_t>(p.blockOpBegin.size() - 1));
     }
     p.numInputs = 40;
+    p.edgeStart.assign(p.numOps() + 1, 0); // no op is read; each input by 100 ops: 4 pieces
+    for (uint32_t i = 0; i < p.numInputs; ++i)
+        p.edgeStart.push_back(p.edgeStart.back() + 100);
     const auto fwd = forwardSegments(p, 8);
     REQUIRE(fwd.size() == 5);
     CHECK((!fwd[0].grid && fwd[0].first == 0 && fwd[0].last == 3));
@@ -250,15 +290,19 @@ TEST_CASE("segments follow the schedule's phases; short one-block runs join the 
     CHECK((!fwd[2].grid && fwd[2].first == 5 && fwd[2].last == 6));
     CHECK((fwd[3].grid && fwd[3].blocks == 7));
     CHECK((!fwd[4].grid && fwd[4].first == 7 && fwd[4].last == 12));
-    // Backward mirrors it (last level first); the inputs' step goes by its own work: 40 × 64
-    // items are more than 2048, so the grid, after level 0's one block.
+    // Backward mirrors it (last level first); the inputs' two steps go by their own work: 160
+    // pieces × 64 lanes, then 40 inputs × 64, both more than 2048, so the grid, after level 0's
+    // one block, as many blocks as the pieces want.
     const auto bwd = backwardSegments(p, 64, 1024, 2048, 264);
     REQUIRE(bwd.size() == 6);
     CHECK((!bwd[0].grid && bwd[0].first == 0 && bwd[0].last == 5));
     CHECK((bwd[1].grid && bwd[1].first == 5 && bwd[1].last == 6 && bwd[1].blocks == 44));
     CHECK((!bwd[4].grid && bwd[4].first == 9 && bwd[4].last == 12));
-    CHECK((bwd[5].grid && bwd[5].first == 12 && bwd[5].last == 13 && bwd[5].blocks == 3));
-    CHECK(!backwardSegments(p, 32, 1024, 2048, 264).back().grid); // 40 × 32 fits one block
+    CHECK((bwd[5].grid && bwd[5].first == 12 && bwd[5].last == 14 && bwd[5].blocks == 10));
+    const auto narrow = backwardSegments(p, 32, 1024, 2048, 264); // 40 × 32 fits one block
+    REQUIRE(narrow.size() == 7);
+    CHECK((narrow[5].grid && narrow[5].first == 12 && narrow[5].last == 13));
+    CHECK((!narrow[6].grid && narrow[6].first == 13 && narrow[6].last == 14));
 
     // The phase split decides it from ops × lanes: a run of one-block levels shorter than four
     // between grid levels joins the grid.
