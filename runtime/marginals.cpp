@@ -7,9 +7,10 @@ namespace zbddc {
 void marginalsFromAdjoints(const ModelInterface &c, Numeric numeric,
                            std::span<const uint32_t> indicators, std::span<const double> adj,
                            double root, const Evidence &ev, TaskResult &r) {
-    r.marginals.resize(c.variables.size());
-    for (size_t v = 0; v < c.variables.size(); ++v)
-        r.marginals[v].assign(c.variables[v].states.size(), 0.0);
+    r.marginals.clear();
+    r.marginals.reserve(c.variables.size(), indicators.size());
+    for (const Variable &v : c.variables)
+        r.marginals.addRow(v.states.size());
     for (size_t j = 0; j < indicators.size(); ++j) {
         const InputInfo &in = c.inputs[indicators[j]];
         const double a = adj[j];

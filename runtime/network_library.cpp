@@ -185,7 +185,7 @@ std::vector<Result<TaskResult>> NetworkLibrary::run(Task task,
         if (task == Task::Mar) {
             const double *m = marginals.data() + c * width;
             for (const Variable &v : metadata_.variables) {
-                r.marginals.emplace_back(m, m + v.states.size());
+                r.marginals.push_back({m, v.states.size()});
                 m += v.states.size();
             }
         }

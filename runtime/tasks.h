@@ -9,6 +9,7 @@
 #include "ir/interpret.h"
 #include "runtime/evidence.h"
 #include "runtime/float32_bound.h"
+#include "runtime/marginal_table.h"
 #include "runtime/model.h"
 
 #include <optional>
@@ -46,7 +47,7 @@ struct TaskResult {
     double log10 = 0;      // log10 of value, exact even where value underflows to 0
     Numeric numeric = Numeric::Float64;       // which arithmetic produced it
     std::vector<double> outputs;              // EVAL: every output
-    std::vector<std::vector<double>> marginals; // MAR: P(X = x | e) per variable and state
+    Marginals marginals;                      // MAR: P(X = x | e) per variable and state
     std::vector<uint32_t> assignment;         // MPE: a state per variable (kNone if undetermined)
     std::string device = "cpu (reference evaluator)";
     std::string route;    // networks: "mlf" or "jt" (empty for other models)

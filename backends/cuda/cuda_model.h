@@ -192,9 +192,10 @@ class CudaModel {
     Status packInputs(std::span<const double> xs, size_t first, size_t count,
                       unsigned char *host) const;
     // The transposes both ways between case-major vectors of `width` values and the device's
-    // rows (B lanes apart): vectors [first, first + count) packed into `host` (the lanes past
-    // them repeat vector `first`), returning the first column log space cannot take or `width`;
-    // and `count` lanes of `host` back into vectors [first, first + count).
+    // rows (B lanes apart), on several threads where they are large: vectors [first, first +
+    // count) packed into `host` (the lanes past them repeat vector `first`), returning a column
+    // log space cannot take (the least found) or `width`; and `count` lanes of `host` back into
+    // vectors [first, first + count).
     size_t packRows(std::span<const double> vectors, size_t width, size_t first, size_t count,
                     unsigned char *host) const;
     void unpackRows(const unsigned char *host, size_t width, size_t first, size_t count,

@@ -163,8 +163,8 @@ std::vector<Result<TaskResult>> runLoopyTasks(const FactorGraph &g, Task task,
         double logValue = c.logPartition;
         if (task == Task::Mar) {
             for (uint32_t v = 0; v < g.numVariables(); ++v)
-                r.marginals.emplace_back(c.beliefs.begin() + g.stateOffset[v],
-                                         c.beliefs.begin() + g.stateOffset[v + 1]);
+                r.marginals.push_back(std::span(c.beliefs.data() + g.stateOffset[v],
+                                                c.beliefs.data() + g.stateOffset[v + 1]));
             logValue = 0;
         } else if (task == Task::Mpe) {
             r.assignment = decodeMaxMarginals(g, c.beliefs);
