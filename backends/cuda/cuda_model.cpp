@@ -178,7 +178,8 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
                             {"zb_backward_block", &m.bwdBlock_},
                             {"zb_backward_grid", &m.bwdGrid_},
                             {"zb_scatter_rows", &m.scatterRows_},
-                            {"zb_gather_rows", &m.gatherRows_}}) {
+                            {"zb_gather_rows", &m.gatherRows_},
+                            {"zb_broadcast_rows", &m.broadcastRows_}}) {
         auto f = m.module_.function(name);
         if (!f)
             return f.error();

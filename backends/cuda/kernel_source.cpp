@@ -270,6 +270,14 @@ extern "C" __global__ void zb_gather_rows(T *packed, const T *rows, const unsign
     for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
         packed[i] = rows[(u64)__ldg(slots + i / ZB_B) * ZB_B + i % ZB_B];
 }
+
+// `count` consecutive rows from one value each (`row[r]` into every lane of row r): a batch's
+// shared inputs, sent once rather than once per lane.
+extern "C" __global__ void zb_broadcast_rows(T *rows, const T *row, unsigned count) {
+    const u64 n = (u64)count * ZB_B, stride = (u64)gridDim.x * blockDim.x;
+    for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
+        rows[i] = __ldg(row + i / ZB_B);
+}
 )CUDA";
 
 // A template as an expression tree (postfix → tree), for the forward expression and for each

@@ -34,6 +34,7 @@ struct KernelShape {
 // a grid barrier between levels (the host launches them with cuLaunchCooperativeKernel).
 //   zb_scatter_rows / zb_gather_rows      (rows, packed, slots, count): slot rows to and from one
 //                                         packed buffer (a batch's varying inputs, their adjoints)
+//   zb_broadcast_rows                     (rows, row, count): value r into every lane of row r
 std::string generateKernelSource(const KernelShape &shape);
 
 // The kernel parameter block, laid out exactly as the generated `Plan` struct.

@@ -12,9 +12,9 @@ Status CudaModel::keepShared(const InputBatch &b) {
         return Ok{};
     Device &d = *device_;
     const size_t m = b.varying.size(), B = shape_.batch, word = shape_.float64 ? 8 : 4;
-    // Every input row gets the shared vector in each lane (a batch of one: the lanes past it
-    // repeat it); the varying rows are overwritten by each launch.
-    if (Status st = uploadInputs(b.shared, 0, 1); !st)
+    // Every input row gets the shared vector in each lane; the varying rows are overwritten by
+    // each launch.
+    if (Status st = broadcastInputs(b.shared); !st)
         return st;
     std::vector<uint32_t> slots(m);
     for (size_t j = 0; j < m; ++j)
@@ -41,16 +41,48 @@ Status CudaModel::keepShared(const InputBatch &b) {
     return Ok{};
 }
 
-// A grid-stride kernel over rows × B lanes: zb_scatter_rows or zb_gather_rows.
-Status CudaModel::moveRows(FunctionHandle kernel, DevicePtr to, DevicePtr from, size_t rows) {
+namespace {
+
+// A grid-stride launch over rows × B lanes.
+LaunchDims rowsDims(size_t rows, size_t lanes) {
     constexpr unsigned kThreads = 256, kMaxBlocks = 4096;
-    const size_t lanes = rows * shape_.batch;
-    const auto blocks =
-        static_cast<unsigned>(std::min<size_t>(kMaxBlocks, (lanes + kThreads - 1) / kThreads));
+    const size_t items = rows * lanes;
+    return {static_cast<unsigned>(std::min<size_t>(kMaxBlocks, (items + kThreads - 1) / kThreads)),
+            kThreads, 0};
+}
+
+} // namespace
+
+// zb_scatter_rows or zb_gather_rows.
+Status CudaModel::moveRows(FunctionHandle kernel, DevicePtr to, DevicePtr from, size_t rows) {
     DevicePtr slots = varyingSlots_.ptr();
     auto count = static_cast<unsigned>(rows);
     void *args[] = {&to, &from, &slots, &count};
-    return device_->launch(kernel, LaunchDims{blocks, kThreads, 0}, args);
+    return device_->launch(kernel, rowsDims(rows, shape_.batch), args);
+}
+
+Status CudaModel::broadcastInputs(std::span<const double> shared) {
+    const size_t n = plan_.numInputs, B = shape_.batch, word = shape_.float64 ? 8 : 4;
+    if (n == 0)
+        return Ok{};
+    auto host = hostStaging(n * word);
+    if (!host)
+        return host.error();
+    for (size_t i = 0; i < n; ++i)
+        if (!storeInput(shared[i], *host + i * word))
+            return badInput(i);
+    if (sharedRow_.bytes() < n * word) {
+        auto row = device_->allocate(n * word);
+        if (!row)
+            return row.error();
+        sharedRow_ = std::move(*row);
+    }
+    if (Status st = device_->upload(sharedRow_.ptr(), *host, n * word); !st)
+        return st;
+    DevicePtr rows = values_.ptr() + size_t{plan_.inputBase} * B * word, row = sharedRow_.ptr();
+    auto count = static_cast<unsigned>(n);
+    void *args[] = {&rows, &row, &count};
+    return device_->launch(broadcastRows_, rowsDims(n, B), args);
 }
 
 Status CudaModel::uploadVarying(const InputBatch &b, size_t first, size_t count) {

@@ -54,7 +54,8 @@ TEST_CASE("every generated kernel shape compiles with NVRTC for sm_90", "[cuda][
                         FAIL(ptx.error().str());
                     for (const char *entry :
                          {"zb_forward_block", "zb_forward_grid", "zb_backward_block",
-                          "zb_backward_grid", "zb_scatter_rows", "zb_gather_rows"})
+                          "zb_backward_grid", "zb_scatter_rows", "zb_gather_rows",
+                          "zb_broadcast_rows"})
                         CHECK(ptx->ptx.find(std::string(".entry ") + entry) != std::string::npos);
                     ++shapes;
                 }
