@@ -26,6 +26,15 @@ class Marginals {
         rowBegin_.reserve(rows + 1);
         values_.reserve(values);
     }
+    // `rows` rows of zeros, row v of sizeOf(v) values: one fill, where rows added one at a time
+    // cost a resize each (a tenth of a batch's host time on alarm).
+    template <class SizeOf> void assignZeros(size_t rows, const SizeOf &sizeOf) {
+        rowBegin_.resize(rows + 1);
+        rowBegin_[0] = 0;
+        for (size_t v = 0; v < rows; ++v)
+            rowBegin_[v + 1] = rowBegin_[v] + sizeOf(v);
+        values_.assign(rowBegin_[rows], 0.0);
+    }
     // A row of `states` zeros at the end, to fill in.
     std::span<double> addRow(size_t states) {
         values_.resize(values_.size() + states, 0.0);

@@ -7,10 +7,8 @@ namespace zbddc {
 void marginalsFromAdjoints(const ModelInterface &c, Numeric numeric,
                            std::span<const uint32_t> indicators, std::span<const double> adj,
                            double root, const Evidence &ev, TaskResult &r) {
-    r.marginals.clear();
-    r.marginals.reserve(c.variables.size(), indicators.size());
-    for (const Variable &v : c.variables)
-        r.marginals.addRow(v.states.size());
+    r.marginals.assignZeros(c.variables.size(),
+                            [&](size_t v) { return c.variables[v].states.size(); });
     for (size_t j = 0; j < indicators.size(); ++j) {
         const InputInfo &in = c.inputs[indicators[j]];
         const double a = adj[j];

@@ -43,3 +43,14 @@ TEST_CASE("Marginals read as a vector of rows, one allocation for all", "[margin
     m.clear();
     CHECK((m.empty() && m.size() == 0));
 }
+
+TEST_CASE("Marginals::assignZeros shapes every row at once", "[marginals]") {
+    Marginals m;
+    m.push_back(std::vector<double>{7});
+    const std::vector<size_t> sizes{2, 0, 3};
+    m.assignZeros(sizes.size(), [&](size_t v) { return sizes[v]; });
+    Marginals want;
+    for (size_t n : sizes)
+        want.addRow(n);
+    CHECK(m == want);
+}
