@@ -21,25 +21,14 @@ class Marginals {
         return {values_.data() + rowBegin_[v], rowBegin_[v + 1] - rowBegin_[v]};
     }
 
-    // Room for `rows` rows of `values` values in all, so that adding them allocates nothing.
-    void reserve(size_t rows, size_t values) {
-        rowBegin_.reserve(rows + 1);
-        values_.reserve(values);
-    }
-    // `rows` rows of zeros, row v of sizeOf(v) values: one fill, where rows added one at a time
-    // cost a resize each (a tenth of a batch's host time on alarm).
+    // `rows` rows of zeros, row v of sizeOf(v) values, to fill in: one fill, where rows added one
+    // at a time cost a resize each (a tenth of a batch's host time on alarm).
     template <class SizeOf> void assignZeros(size_t rows, const SizeOf &sizeOf) {
         rowBegin_.resize(rows + 1);
         rowBegin_[0] = 0;
         for (size_t v = 0; v < rows; ++v)
             rowBegin_[v + 1] = rowBegin_[v] + sizeOf(v);
         values_.assign(rowBegin_[rows], 0.0);
-    }
-    // A row of `states` zeros at the end, to fill in.
-    std::span<double> addRow(size_t states) {
-        values_.resize(values_.size() + states, 0.0);
-        rowBegin_.push_back(values_.size());
-        return (*this)[size() - 1];
     }
     void push_back(std::span<const double> row) {
         values_.insert(values_.end(), row.begin(), row.end());

@@ -75,8 +75,9 @@ struct Model::Impl {
     // On the GPU a batch runs in throughput mode, many vectors per launch (latency mode ran one
     // case per launch).
     uint32_t lanesFor(size_t batch) const {
-        return device == DeviceKind::Cuda && !sharedNumeric && batch > 1 ? cudaLanesFor(circuit, batch, gpu, cudaMaxLanes)
-                                                                          : 1;
+        return device == DeviceKind::Cuda && !sharedNumeric && batch > 1
+                   ? cudaLanesFor(circuit, batch, gpu, cudaMaxLanes)
+                   : 1;
     }
 
     // An engine already compiled for (s, n) with at least `lanes` lanes, or null: a smaller

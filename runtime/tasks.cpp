@@ -85,9 +85,7 @@ Result<Forward> forwardSafely(Model &m, const std::vector<double> &x, Semiring s
 // Threads that build `cases` answers: at least 128 cases a thread (a thread's start costs tens
 // of microseconds, an answer a few).
 unsigned answerThreads(size_t cases) {
-    constexpr size_t kCasesPerThread = 128;
-    return static_cast<unsigned>(
-        std::clamp<size_t>(cases / kCasesPerThread, 1, threadsOrCores(0)));
+    return threadsFor(cases, 128);
 }
 
 // MAR and MPE have no answer where P(e) = 0; PR's is 0.
@@ -392,7 +390,7 @@ std::vector<Result<TaskResult>> finishBatch(Model &m, TaskBatch &b, std::span<co
         }
     }
     // The answers are built on all cores, a range of cases each: per case they are allocations
-    // (a vector per variable for MAR) that would otherwise add microseconds to a GPU's answer.
+    // (strings, the marginals' table) that would otherwise add microseconds to a GPU's answer.
     const unsigned threads = answerThreads(valid.size());
     std::vector<TaskResult> answers(valid.size());
     const std::string device[2] = {m.describe(b.first), m.describe(Numeric::Log)}; // once a batch

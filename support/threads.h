@@ -13,6 +13,12 @@ inline unsigned threadsOrCores(unsigned requested) {
     return requested ? requested : std::max(1u, std::thread::hardware_concurrency());
 }
 
+// Threads for `items` items of work where a thread is worth starting for `perThread` of them:
+// between one and one per core.
+inline unsigned threadsFor(size_t items, size_t perThread) {
+    return static_cast<unsigned>(std::clamp<size_t>(items / perThread, 1, threadsOrCores(0)));
+}
+
 // Runs work(t) for t = 0..n-1, each on a thread of its own and work(0) on the calling one, and
 // returns when all have finished.
 template <class Work> void onThreads(size_t n, const Work &work) {

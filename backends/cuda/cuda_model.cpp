@@ -308,10 +308,11 @@ Result<CudaModel::PiecesOnDevice> CudaModel::uploadPieces(const InputPieces &q) 
     on.pieces = q.numPieces();
     on.count = static_cast<uint32_t>(q.inputs.size());
     // Empty arrays still get a buffer: the kernel's pointers are never null.
+    static const std::vector<uint32_t> kPlaceholder{0};
     for (auto [dst, src] : {std::pair{&on.edges, &q.edges},
                             {&on.begin, &q.pieceBegin},
                             {&on.inputs, &q.inputs}}) {
-        auto buf = uploadArray(*device_, src->empty() ? std::vector<uint32_t>{0} : *src);
+        auto buf = uploadArray(*device_, src->empty() ? kPlaceholder : *src);
         if (!buf)
             return buf.error();
         *dst = std::move(*buf);
@@ -392,7 +393,7 @@ namespace {
 // thread's start costs about what 10^4 values do), at most one per core. Pathfinder's 448
 // indicators × 2,048 lanes each way were microseconds a case on one thread.
 unsigned transposeThreads(size_t values) {
-    return static_cast<unsigned>(std::clamp<size_t>(values >> 17, 1, threadsOrCores(0)));
+    return threadsFor(values, size_t{1} << 17);
 }
 
 } // namespace

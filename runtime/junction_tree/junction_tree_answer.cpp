@@ -42,10 +42,10 @@ Result<TaskResult> junctionTreeAnswer(Task task, const JunctionTree &tree,
     if (task == Task::Mar) {
         if (std::isinf(log))
             return error("MAR is undefined: the evidence has probability 0");
-        r.marginals.clear();
+        r.marginals.assignZeros(tree.numVariables(), [&](size_t v) { return tree.domainSizes[v]; });
         std::vector<uint32_t> at(tree.numVariables(), 0);
         for (uint32_t v = 0; v < tree.numVariables(); ++v) {
-            const std::span<double> m = r.marginals.addRow(tree.domainSizes[v]);
+            const std::span<double> m = r.marginals[v];
             if (ev.states[v] != kNone) {
                 m[ev.states[v]] = 1;
                 continue;

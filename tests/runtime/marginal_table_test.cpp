@@ -10,10 +10,10 @@ TEST_CASE("Marginals read as a vector of rows, one allocation for all", "[margin
     Marginals m;
     CHECK(m.empty());
     CHECK(m.begin() == m.end());
-    m.reserve(3, 6);
     const std::vector<double> first{0.25, 0.75};
     m.push_back(first);
-    std::span<double> second = m.addRow(3);
+    m.push_back(std::vector<double>(3, 0.0));
+    std::span<double> second = m[1];
     CHECK((second.size() == 3 && second[0] == 0 && second[2] == 0));
     second[1] = 1;
     m.push_back(std::vector<double>{}); // a variable without states still has its row
@@ -51,6 +51,6 @@ TEST_CASE("Marginals::assignZeros shapes every row at once", "[marginals]") {
     m.assignZeros(sizes.size(), [&](size_t v) { return sizes[v]; });
     Marginals want;
     for (size_t n : sizes)
-        want.addRow(n);
+        want.push_back(std::vector<double>(n, 0.0));
     CHECK(m == want);
 }
