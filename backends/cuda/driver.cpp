@@ -28,7 +28,8 @@ namespace {
     X(cuEventDestroy) X(cuEventSynchronize) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemGetInfo)      \
     X(cuMemHostRegister) X(cuMemHostUnregister) X(cuStreamWaitEvent) X(cuStreamBeginCapture)       \
     X(cuStreamEndCapture) X(cuGraphInstantiate) X(cuGraphLaunch) X(cuGraphExecDestroy)             \
-    X(cuGraphDestroy) X(cuMemcpyPeerAsync) X(cuEventQuery) X(cuStreamQuery)
+    X(cuGraphDestroy) X(cuMemcpyPeerAsync) X(cuEventQuery) X(cuStreamQuery)                        \
+    X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess)
 
 struct Api {
 #define ZBDDC_DECLARE(name) decltype(&::name) name = nullptr;
@@ -284,6 +285,22 @@ Status Device::copyFromPeer(const Device &source, DevicePtr dst, DevicePtr src, 
                                   static_cast<CUcontext>(source.context_), bytes,
                                   static_cast<CUstream>(s)));
     return s ? Status(Ok{}) : synchronize(s);
+}
+
+Status Device::enablePeerAccess(const Device &peer) {
+    if (&peer == this)
+        return Ok{};
+    int can = 0;
+    ZBDDC_CHECK(cuDeviceCanAccessPeer(&can, device_, peer.device_));
+    if (!can)
+        return error("GPU " + std::to_string(info_.ordinal) + " cannot read the memory of GPU " +
+                     std::to_string(peer.info_.ordinal) + " (no peer access between them)");
+    if (Status st = makeCurrent(); !st)
+        return st;
+    const CUresult e = api().cuCtxEnablePeerAccess(static_cast<CUcontext>(peer.context_), 0);
+    if (e == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
+        return Ok{};
+    return check(e, "cuCtxEnablePeerAccess");
 }
 
 Status Device::fill(DevicePtr dst, uint8_t byte, size_t bytes, StreamHandle s) {

@@ -157,6 +157,9 @@ class Device {
     Status copyFromPeer(const Device &source, DevicePtr dst, DevicePtr src, size_t bytes,
                         StreamHandle stream = nullptr);
     Status fill(DevicePtr dst, uint8_t byte, size_t bytes, StreamHandle stream = nullptr);
+    // Kernels on this GPU may then read `peer`'s memory (cuCtxEnablePeerAccess; a no-op for this
+    // GPU itself); fails where the two cannot (cuDeviceCanAccessPeer).
+    Status enablePeerAccess(const Device &peer);
 
     // PTX text or a cubin image.
     Result<Module> loadModule(const std::string &image);

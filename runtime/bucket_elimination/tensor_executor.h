@@ -48,6 +48,7 @@ struct ExecutionTimes {
     bool graph = false;         // the GPU ran the levels as one CUDA graph
     uint64_t tableBytes = 0;    // bytes the ops must move at least (inputs read, outputs written)
     bool float32 = false;       // the GPU held the tables as floats (every value exact)
+    double peerMs = 0;          // several GPUs: tables crossing between them (beside kernelMs)
 };
 
 // A program run and its VALUE phase done, by solve().

@@ -176,8 +176,8 @@ class CudaExecutor final : public TensorExecutor {
     std::string note_;         // said in the report: why one GPU ran where --devices asked
 };
 
-// Several logical devices (tensor_gpu_multi.h); the VALUE phase on the host over the gathered
-// tables, incomplete tables on GPU 0 alone.
+// Several logical devices (tensor_gpu_multi.h): the VALUE phase on the first, over the tables
+// where they were computed; incomplete tables on GPU 0 alone.
 class MultiGpuExecutor final : public TensorExecutor {
   public:
     MultiGpuExecutor(std::vector<int> ordinals, const TensorExecutorOptions &o)
@@ -188,19 +188,46 @@ class MultiGpuExecutor final : public TensorExecutor {
             cuda::runTensorProgramMultiGpu(program, ordinals_, options_.multiDevice, {}, &st);
         if (!computed)
             return computed.error();
-        std::string list;
-        for (int o : ordinals_)
-            list += (list.empty() ? "" : ",") + std::to_string(o);
-        std::string notes = std::to_string(ordinals_.size()) + " devices " + list + ", " +
-                            std::to_string(st.slicedOps) + " ops sliced, " + st.transport;
-        return CompleteTables{std::move(*computed),
-                              {DeviceReport::Kind::Cuda, st.gpus, std::move(notes)}};
+        return CompleteTables{std::move(*computed), report(st)};
+    }
+    Result<SolvedProgram> solve(const TensorProgram &program,
+                                std::vector<uint32_t> &assignment) override {
+        cuda::MultiGpuStats st;
+        auto optimum = cuda::solveTensorProgramMultiGpu(program, ordinals_, assignment,
+                                                        options_.multiDevice, {}, &st);
+        if (!optimum)
+            return optimum.error();
+        SolvedProgram out;
+        out.optimum = *optimum;
+        out.device = report(st);
+        out.times.compileMs = st.compileMs;
+        out.times.uploadMs = st.times.uploadMs;
+        out.times.kernelMs = st.times.computeMs;
+        out.times.peerMs = st.times.peerMs;
+        out.times.valueMs = st.valueMs;
+        out.times.valueOnDevice = true;
+        out.times.float32 = st.float32;
+        for (uint32_t o = 0; o < program.ops.size(); ++o)
+            out.times.tableBytes +=
+                cuda::opTableBytes(program, o, st.float32 ? sizeof(float) : sizeof(double));
+        return out;
     }
     Result<IncompleteTables> runIncomplete(const TensorProgram &program) override {
         return runIncompleteOnGpu(program);
     }
 
   private:
+    DeviceReport report(const cuda::MultiGpuStats &st) const {
+        std::string list;
+        for (int o : ordinals_)
+            list += (list.empty() ? "" : ",") + std::to_string(o);
+        std::string notes = std::to_string(ordinals_.size()) + " devices " + list + ", " +
+                            std::to_string(st.slicedOps) + " ops sliced, " + st.transport;
+        if (st.float32)
+            notes += ", float tables";
+        return {DeviceReport::Kind::Cuda, st.gpus, std::move(notes)};
+    }
+
     std::vector<int> ordinals_;
     TensorExecutorOptions options_;
 };

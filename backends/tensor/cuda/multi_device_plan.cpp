@@ -10,8 +10,6 @@ namespace zbddc {
 
 namespace {
 
-constexpr uint64_t kEntryBytes = sizeof(double);
-
 RowSpan hull(RowSpan a, RowSpan b) {
     if (a.rows == 0)
         return b;
@@ -68,11 +66,11 @@ std::vector<OpShare> sliceOp(const TensorProgram &p, uint32_t o, uint32_t device
     return shares;
 }
 
-uint64_t opBytes(const TensorProgram &p, uint32_t o) {
+uint64_t opEntries(const TensorProgram &p, uint32_t o) {
     uint64_t entries = p.tables[p.ops[o].output].entries();
     for (uint32_t in : p.ops[o].inputs)
         entries += p.tables[in].entries();
-    return entries * kEntryBytes;
+    return entries;
 }
 
 class Planner {
@@ -86,6 +84,11 @@ class Planner {
     Result<MultiDevicePlan> run() {
         for (const std::vector<uint32_t> &ops : p_.levels) {
             level_ = &plan_.levels.emplace_back();
+            if (options_.keepForDecode && plan_.levels.size() == 1) // the VALUE phase's inputs
+                for (uint32_t t = 0; t < p_.tables.size(); ++t)
+                    if (p_.tables[t].input)
+                        if (Status s = need(0, t, {0, p_.tables[t].entries()}); !s)
+                            return s.error();
             before_ = held_; // a level's moves read only what earlier levels left
             std::vector<uint32_t> order(ops);
             std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
@@ -114,7 +117,8 @@ class Planner {
         const Table &out = p_.tables[op.output];
         const bool large =
             work >= options_.sliceThresholdEntries ||
-            (options_.deviceBudgetBytes && opBytes(p_, o) > options_.deviceBudgetBytes);
+            (options_.deviceBudgetBytes &&
+             opEntries(p_, o) * options_.entryBytes > options_.deviceBudgetBytes);
         std::vector<OpShare> shares;
         if (plan_.devices > 1 && large && !out.scope.empty())
             shares = sliceOp(p_, o, plan_.devices, options_.wholeInputMaxEntries);
@@ -132,17 +136,24 @@ class Planner {
             h = hull(h, s.out);
             level_->reserves.push_back({op.output, s.device, h});
             level_->tasks.push_back({o, s.device, s.out});
-            level_->downloads.push_back({op.output, static_cast<int>(s.device), kHost, s.out});
-            plan_.downloadBytes += s.out.rows * kEntryBytes;
+            if (!options_.keepForDecode) {
+                level_->downloads.push_back({op.output, static_cast<int>(s.device), kHost, s.out});
+                plan_.downloadBytes += s.out.rows * options_.entryBytes;
+            }
         }
         return Ok{};
     }
 
     // Each device frees a table after the last level that touches it there (reserves it, reads
-    // it in a task or a move, computes it); the most bytes each device holds at once follow.
+    // it in a task or a move, computes it), but for the holdings the VALUE phase reads; the most
+    // bytes each device holds at once follow.
     void planReleases() {
         const size_t tables = p_.tables.size();
         std::vector<std::vector<int>> last(plan_.devices, std::vector<int>(tables, -1));
+        std::vector<std::vector<bool>> kept(plan_.devices, std::vector<bool>(tables, false));
+        if (options_.keepForDecode)
+            for (const TableHolding &h : decodeHoldings(p_, plan_))
+                kept[h.device][h.table] = true;
         for (int l = 0; l < static_cast<int>(plan_.levels.size()); ++l) {
             const MultiDeviceLevel &level = plan_.levels[static_cast<size_t>(l)];
             for (const TableReserve &r : level.reserves)
@@ -156,19 +167,19 @@ class Planner {
         }
         for (uint32_t d = 0; d < plan_.devices; ++d)
             for (uint32_t t = 0; t < tables; ++t)
-                if (last[d][t] >= 0)
+                if (last[d][t] >= 0 && !kept[d][t])
                     plan_.levels[static_cast<size_t>(last[d][t])].releases.push_back({t, d});
         plan_.deviceBytes.assign(plan_.devices, 0);
         std::vector<uint64_t> now(plan_.devices, 0);
         std::vector<std::vector<uint64_t>> rows(plan_.devices, std::vector<uint64_t>(tables, 0));
         for (const MultiDeviceLevel &level : plan_.levels) {
             for (const TableReserve &r : level.reserves) {
-                now[r.device] += (r.rows.rows - rows[r.device][r.table]) * kEntryBytes;
+                now[r.device] += (r.rows.rows - rows[r.device][r.table]) * options_.entryBytes;
                 rows[r.device][r.table] = r.rows.rows;
                 plan_.deviceBytes[r.device] = std::max(plan_.deviceBytes[r.device], now[r.device]);
             }
             for (const TableRelease &r : level.releases) {
-                now[r.device] -= rows[r.device][r.table] * kEntryBytes;
+                now[r.device] -= rows[r.device][r.table] * options_.entryBytes;
                 rows[r.device][r.table] = 0;
             }
         }
@@ -203,7 +214,7 @@ class Planner {
                 std::vector<TableMove> &moves) {
         if (p_.tables[t].input) {
             moves.push_back({t, kHost, to, part});
-            plan_.uploadBytes += part.rows * kEntryBytes;
+            plan_.uploadBytes += part.rows * options_.entryBytes;
             return Ok{};
         }
         for (uint64_t pos = part.first; pos < part.end();) {
@@ -219,7 +230,7 @@ class Planner {
                              std::to_string(t) + " is held by no device");
             const uint64_t end = std::min(reach, part.end());
             moves.push_back({t, best, to, {pos, end - pos}});
-            plan_.peerBytes += (end - pos) * kEntryBytes;
+            plan_.peerBytes += (end - pos) * options_.entryBytes;
             pos = end;
         }
         return Ok{};
@@ -241,6 +252,18 @@ Result<MultiDevicePlan> planMultiDevice(const TensorProgram &program, uint32_t d
     if (devices == 0)
         return error("internal error: a multi-device plan for no device");
     return Planner(program, devices, options).run();
+}
+
+std::vector<TableHolding> decodeHoldings(const TensorProgram &program,
+                                         const MultiDevicePlan &plan) {
+    std::vector<TableHolding> out;
+    for (uint32_t t = 0; t < program.tables.size(); ++t)
+        if (program.tables[t].input)
+            out.push_back({t, 0, {0, program.tables[t].entries()}});
+    for (const MultiDeviceLevel &level : plan.levels)
+        for (const DeviceTask &task : level.tasks)
+            out.push_back({program.ops[task.op].output, task.device, task.out});
+    return out;
 }
 
 } // namespace zbddc

@@ -12,9 +12,11 @@
 // reads its inputs at their whole-table offsets (the kernels' convention, tensor_kernels.h). A
 // device needing rows it lacks grows its range and receives the missing rows — from the host for
 // input tables, otherwise from the devices that computed them. Each piece a task computes goes to
-// the host after its level (the host gathers every computed table, for the traceback), and a
-// device lets a table go after the last level that reads it there, so a device holds at once only
-// what its live tables need. The plan is a pure function of the program's shape.
+// the host after its level (the host gathers every computed table), and a device lets a table go
+// after the last level that reads it there, so a device holds at once only what its live tables
+// need. Or, where the VALUE phase decodes on the devices (keepForDecode), nothing goes to the
+// host: every device keeps the rows it computed, and device 0 every input table whole, to the end
+// (decodeHoldings). The plan is a pure function of the program's shape.
 #pragma once
 
 #include "backends/tensor/cuda/chunk_plan.h"
@@ -33,6 +35,8 @@ struct MultiDeviceOptions {
     // Inputs this small go whole to every device of a sliced op (chunk_plan.h's rule: the kernels
     // stage them in shared memory).
     uint64_t wholeInputMaxEntries = ChunkPlanOptions{}.wholeInputMaxEntries;
+    uint64_t entryBytes = sizeof(double); // a table entry on the devices (4: float tables)
+    bool keepForDecode = false;           // see above: no downloads, holdings kept to the end
 };
 
 struct RowSpan {
@@ -88,5 +92,14 @@ struct MultiDevicePlan {
 
 Result<MultiDevicePlan> planMultiDevice(const TensorProgram &program, uint32_t devices,
                                         const MultiDeviceOptions &options = {});
+
+// Where a keepForDecode plan leaves each table at the end, every row once: each computed table in
+// the slices its tasks computed, each input whole on device 0.
+struct TableHolding {
+    uint32_t table = 0, device = 0;
+    RowSpan rows;
+};
+std::vector<TableHolding> decodeHoldings(const TensorProgram &program,
+                                         const MultiDevicePlan &plan);
 
 } // namespace zbddc

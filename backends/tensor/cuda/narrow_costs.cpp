@@ -1,6 +1,8 @@
 #include "backends/tensor/cuda/narrow_costs.h"
 
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -48,6 +50,11 @@ double narrowedMagnitudeBound(const TensorProgram &program) {
 
 bool fitsFloat32(const TensorProgram &program) {
     return narrowedMagnitudeBound(program) < double(1 << 24);
+}
+
+bool useFloatTables(const TensorProgram &program, bool allowed) {
+    const char *narrow = std::getenv("ZBDDC_GPU_FLOAT32");
+    return allowed && !(narrow && std::strcmp(narrow, "0") == 0) && fitsFloat32(program);
 }
 
 } // namespace zbddc::cuda

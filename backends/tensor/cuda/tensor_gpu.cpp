@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <optional>
 
@@ -93,9 +92,7 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
         p.kernels.genericMaxWork = 0;
     // In core, 32-bit tables where every value provably stays exact (narrow_costs.h); the
     // out-of-core path keeps doubles (its host tables are the caller's).
-    const char *narrow = std::getenv("ZBDDC_GPU_FLOAT32");
-    p.kernels.float32 = !p.plan.outOfCore && options.narrowCosts &&
-                        !(narrow && std::strcmp(narrow, "0") == 0) && fitsFloat32(program);
+    p.kernels.float32 = !p.plan.outOfCore && useFloatTables(program, options.narrowCosts);
     st.float32 = p.kernels.float32;
 
     const auto t0 = std::chrono::steady_clock::now();

@@ -1,8 +1,10 @@
 #include "backends/tensor/cuda/tensor_gpu_multi.h"
 
 #include "backends/cuda/nccl.h"
+#include "backends/tensor/cuda/narrow_costs.h"
 #include "backends/tensor/cuda/op_launch.h"
 #include "backends/tensor/cuda/tensor_modules.h"
+#include "backends/tensor/cuda/value_phase_gpu.h"
 #include "ir/try.h"
 #include "support/timer.h"
 
@@ -16,11 +18,13 @@ namespace {
 
 constexpr size_t kStreams = 4; // per logical device: a level's ops overlap on them
 
-// One logical device: a GPU's context shared, streams, kernels and tables of its own.
+// One logical device: a GPU's context shared, streams, kernels and tables of its own, of doubles
+// or of floats (options.kernels.float32: the host's doubles converted on the way, exactly).
 class GpuSliceDevice final : public SliceDevice {
   public:
     GpuSliceDevice(Device &d, const TensorProgram &p, const GpuExecOptions &o)
-        : d_(d), p_(p), options_(o), tables_(p.tables.size()), held_(p.tables.size()) {
+        : d_(d), p_(p), options_(o), tables_(p.tables.size()), held_(p.tables.size()),
+          entryBytes_(o.kernels.float32 ? sizeof(float) : sizeof(double)) {
         // A device holds only the input rows its share of output rows reads; a row group
         // (tensor_kernels.h) reaches past the share.
         options_.kernels.rowGroups = false;
@@ -51,12 +55,12 @@ class GpuSliceDevice final : public SliceDevice {
         if (!rows.contains(old))
             return error("internal error: a reserve of table " + std::to_string(t) +
                          " drops rows the device holds");
-        auto buf = d_.allocate(std::max<uint64_t>(rows.rows, 1) * sizeof(double));
+        auto buf = d_.allocate(std::max<uint64_t>(rows.rows, 1) * entryBytes_);
         if (!buf)
             return buf.error();
         if (old.rows) { // the rows held so far move into the larger range
-            ZBDDC_TRY(d_.copy(buf->ptr() + (old.first - rows.first) * sizeof(double),
-                              tables_[t].ptr(), old.rows * sizeof(double), streams_[0]));
+            ZBDDC_TRY(d_.copy(buf->ptr() + (old.first - rows.first) * entryBytes_,
+                              tables_[t].ptr(), old.rows * entryBytes_, streams_[0]));
             ZBDDC_TRY(d_.synchronize(streams_[0]));
         }
         tables_[t] = std::move(*buf);
@@ -69,10 +73,18 @@ class GpuSliceDevice final : public SliceDevice {
         return Ok{};
     }
     Status upload(uint32_t t, uint64_t first, std::span<const double> v) override {
-        return d_.upload(address(t, first), v.data(), v.size() * sizeof(double));
+        if (!options_.kernels.float32)
+            return d_.upload(address(t, first), v.data(), v.size() * sizeof(double));
+        const std::vector<float> narrow(v.begin(), v.end());
+        return d_.upload(address(t, first), narrow.data(), narrow.size() * sizeof(float));
     }
     Status download(uint32_t t, uint64_t first, std::span<double> v) override {
-        return d_.download(v.data(), address(t, first), v.size() * sizeof(double));
+        if (!options_.kernels.float32)
+            return d_.download(v.data(), address(t, first), v.size() * sizeof(double));
+        std::vector<float> narrow(v.size());
+        ZBDDC_TRY(d_.download(narrow.data(), address(t, first), narrow.size() * sizeof(float)));
+        std::copy(narrow.begin(), narrow.end(), v.begin());
+        return Ok{};
     }
     // Every input list uploaded (synchronous copies) before any kernel is enqueued.
     Status launch(std::span<const DeviceTask> tasks) override {
@@ -80,7 +92,7 @@ class GpuSliceDevice final : public SliceDevice {
         for (const DeviceTask &task : tasks) {
             std::vector<DevicePtr> bases;
             for (uint32_t in : p_.ops[task.op].inputs) // whole-table offsets: the held range's
-                bases.push_back(tables_[in].ptr() - held_[in].first * sizeof(double)); // row 0
+                bases.push_back(tables_[in].ptr() - held_[in].first * entryBytes_); // row 0
             auto list = uploadArray(d_, bases);
             if (!list)
                 return list.error();
@@ -101,8 +113,9 @@ class GpuSliceDevice final : public SliceDevice {
     }
 
     DevicePtr address(uint32_t t, uint64_t row) const {
-        return tables_[t].ptr() + (row - held_[t].first) * sizeof(double);
+        return tables_[t].ptr() + (row - held_[t].first) * entryBytes_;
     }
+    uint64_t entryBytes() const { return entryBytes_; }
     Device &device() const { return d_; }
     StreamHandle copyStream() const { return streams_[0]; }
 
@@ -115,6 +128,7 @@ class GpuSliceDevice final : public SliceDevice {
     std::vector<RowSpan> held_;
     std::vector<StreamHandle> streams_;
     std::vector<DeviceBuffer> lists_; // the input lists of the tasks in flight
+    uint64_t entryBytes_;
 };
 
 // Rows between logical devices: a copy within one GPU, NCCL or a peer copy between GPUs.
@@ -131,7 +145,7 @@ class GpuFabric final : public DeviceFabric {
             GpuSliceDevice &to = *devices_[static_cast<size_t>(m.to)];
             const DevicePtr src = from.address(m.table, m.rows.first);
             const DevicePtr dst = to.address(m.table, m.rows.first);
-            const size_t bytes = m.rows.rows * sizeof(double);
+            const size_t bytes = m.rows.rows * from.entryBytes();
             const int a = ordinals_[static_cast<size_t>(m.from)];
             const int b = ordinals_[static_cast<size_t>(m.to)];
             if (a == b)
@@ -177,14 +191,21 @@ Result<uint64_t> deviceBudget(std::span<const int> ordinals, double fraction) {
     return least;
 }
 
-} // namespace
+// The logical devices, the fabric between them and the plan of one run.
+struct MultiGpuRun {
+    MultiDevicePlan plan;
+    std::unique_ptr<NcclComms> nccl;
+    std::vector<std::unique_ptr<GpuSliceDevice>> devices;
+    std::vector<SliceDevice *> view;
+    std::unique_ptr<GpuFabric> fabric;
+};
 
-Result<std::vector<std::vector<double>>>
-runTensorProgramMultiGpu(const TensorProgram &program, std::span<const int> ordinals,
-                         const MultiDeviceOptions &planOptions, const GpuExecOptions &options,
-                         MultiGpuStats *stats) {
-    MultiGpuStats local;
-    MultiGpuStats &st = stats ? *stats : local;
+// Tables as floats where exact (narrow_costs.h); `keepForDecode` as the plan's.
+Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
+                                             std::span<const int> ordinals,
+                                             const MultiDeviceOptions &planOptions,
+                                             GpuExecOptions options, bool keepForDecode,
+                                             MultiGpuStats &st) {
     if (ordinals.empty())
         return error("internal error: a multi-GPU run with no device");
     if (Status s = program.verify(); !s)
@@ -193,10 +214,14 @@ runTensorProgramMultiGpu(const TensorProgram &program, std::span<const int> ordi
     if (Status s = refuseMessageOps(program, "the multi-GPU executor"); !s)
         return s.error();
     st.ordinals.assign(ordinals.begin(), ordinals.end());
+    options.kernels.float32 = useFloatTables(program, options.narrowCosts);
+    st.float32 = options.kernels.float32;
     // Inputs the kernels stage whole in shared memory must be whole on every device.
     MultiDeviceOptions planned = planOptions;
     planned.wholeInputMaxEntries =
         std::max<uint64_t>(planned.wholeInputMaxEntries, options.kernels.sharedInputMaxEntries);
+    planned.entryBytes = st.float32 ? sizeof(float) : sizeof(double);
+    planned.keepForDecode = keepForDecode;
     if (!planned.deviceBudgetBytes) { // a share of the GPU whose logical devices have least room
         auto budget = deviceBudget(ordinals, options.memoryFraction);
         if (!budget)
@@ -204,14 +229,16 @@ runTensorProgramMultiGpu(const TensorProgram &program, std::span<const int> ordi
         planned.deviceBudgetBytes = *budget;
     }
     st.deviceBudgetBytes = planned.deviceBudgetBytes;
+    auto run = std::make_unique<MultiGpuRun>();
     auto plan = planMultiDevice(program, static_cast<uint32_t>(ordinals.size()), planned);
     if (!plan)
         return plan.error();
-    st.slicedOps = plan->slicedOps;
-    st.uploadBytes = plan->uploadBytes;
-    st.peerBytes = plan->peerBytes;
-    st.downloadBytes = plan->downloadBytes;
-    st.work = plan->work;
+    run->plan = std::move(*plan);
+    st.slicedOps = run->plan.slicedOps;
+    st.uploadBytes = run->plan.uploadBytes;
+    st.peerBytes = run->plan.peerBytes;
+    st.downloadBytes = run->plan.downloadBytes;
+    st.work = run->plan.work;
 
     // Distinct GPUs, each an NCCL rank where NCCL is there and there are two GPUs or more.
     std::map<int, int> rankOf;
@@ -225,7 +252,6 @@ runTensorProgramMultiGpu(const TensorProgram &program, std::span<const int> ordi
                 return d.error();
             st.gpus += (st.gpus.empty() ? "" : ", ") + (*d)->info().label();
         }
-    std::unique_ptr<NcclComms> nccl;
     if (distinct.size() == 1) {
         st.transport = "device-to-device copies (" + std::to_string(ordinals.size()) +
                        " logical devices on one GPU)";
@@ -236,26 +262,68 @@ runTensorProgramMultiGpu(const TensorProgram &program, std::span<const int> ordi
         if (!comms) {
             st.transport = "peer copies (" + comms.error().message + ")";
         } else {
-            nccl = std::move(*comms);
+            run->nccl = std::move(*comms);
             st.nccl = true;
             st.transport = "NCCL " + ncclVersion() + " between GPUs";
         }
     }
 
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<std::unique_ptr<GpuSliceDevice>> devices;
-    std::vector<SliceDevice *> view;
     for (int o : ordinals) {
         auto d = openDevice(o);
         if (!d)
             return d.error();
-        devices.push_back(std::make_unique<GpuSliceDevice>(**d, program, options));
-        ZBDDC_TRY(devices.back()->open());
-        view.push_back(devices.back().get());
+        run->devices.push_back(std::make_unique<GpuSliceDevice>(**d, program, options));
+        ZBDDC_TRY(run->devices.back()->open());
+        run->view.push_back(run->devices.back().get());
     }
     st.compileMs = msSince(t0);
-    GpuFabric fabric(devices, ordinals, nccl.get(), rankOf);
-    return runTensorProgramMultiDevice(program, *plan, view, fabric, &st.times);
+    run->fabric = std::make_unique<GpuFabric>(run->devices, ordinals, run->nccl.get(), rankOf);
+    return run;
+}
+
+} // namespace
+
+Result<std::vector<std::vector<double>>>
+runTensorProgramMultiGpu(const TensorProgram &program, std::span<const int> ordinals,
+                         const MultiDeviceOptions &planOptions, const GpuExecOptions &options,
+                         MultiGpuStats *stats) {
+    MultiGpuStats local;
+    MultiGpuStats &st = stats ? *stats : local;
+    auto run = openRun(program, ordinals, planOptions, options, false, st);
+    if (!run)
+        return run.error();
+    return runTensorProgramMultiDevice(program, (*run)->plan, (*run)->view, *(*run)->fabric,
+                                       &st.times);
+}
+
+Result<double> solveTensorProgramMultiGpu(const TensorProgram &program,
+                                          std::span<const int> ordinals,
+                                          std::vector<uint32_t> &assignment,
+                                          const MultiDeviceOptions &planOptions,
+                                          const GpuExecOptions &options, MultiGpuStats *stats) {
+    MultiGpuStats local;
+    MultiGpuStats &st = stats ? *stats : local;
+    auto opened = openRun(program, ordinals, planOptions, options, true, st);
+    if (!opened)
+        return opened.error();
+    MultiGpuRun &run = **opened;
+    if (auto computed =
+            runTensorProgramMultiDevice(program, run.plan, run.view, *run.fabric, &st.times);
+        !computed)
+        return computed.error();
+    // The VALUE phase on the first device, reading every table where it was computed.
+    const auto t0 = std::chrono::steady_clock::now();
+    Device &home = run.devices[0]->device();
+    for (const auto &d : run.devices)
+        ZBDDC_TRY(home.enablePeerAccess(d->device()));
+    std::vector<TableSegment> segments;
+    for (const TableHolding &h : decodeHoldings(program, run.plan))
+        segments.push_back({h.table, h.rows.first, h.rows.rows,
+                            run.devices[h.device]->address(h.table, h.rows.first)});
+    auto optimum = decodeOnDevice(home, program, std::move(segments), assignment, st.float32);
+    st.valueMs = msSince(t0);
+    return optimum;
 }
 
 } // namespace zbddc::cuda

@@ -6,6 +6,7 @@
 // list such as 0,0 exercises the whole path on a machine of one GPU. Unless the plan options give
 // a device budget, each logical device may hold options.memoryFraction of its GPU's free memory,
 // shared with the other logical devices on that GPU: a bucket beyond it is sliced across them.
+// Tables are floats where every value stays exact (narrow_costs.h), as on one GPU.
 #pragma once
 
 #include "backends/tensor/cuda/multi_device_run.h"
@@ -26,7 +27,9 @@ struct MultiGpuStats {
     uint64_t uploadBytes = 0, peerBytes = 0, downloadBytes = 0;
     std::vector<uint64_t> work;     // entries of work by logical device
     uint64_t deviceBudgetBytes = 0; // bytes of tables each logical device may hold
+    bool float32 = false;           // the tables were floats
     double compileMs = 0;
+    double valueMs = 0;             // solveTensorProgramMultiGpu: the VALUE phase
     MultiDeviceStats times;
 };
 
@@ -35,5 +38,15 @@ Result<std::vector<std::vector<double>>>
 runTensorProgramMultiGpu(const TensorProgram &program, std::span<const int> ordinals,
                          const MultiDeviceOptions &plan = {}, const GpuExecOptions &options = {},
                          MultiGpuStats *stats = nullptr);
+
+// The program run, then the VALUE phase on the first device, reading each table where it was
+// computed (kernels read the other GPUs' memory through peer access), so no table goes to the
+// host: as solveTensorProgramCuda, the ⊗ of the result tables, `assignment` completed.
+Result<double> solveTensorProgramMultiGpu(const TensorProgram &program,
+                                          std::span<const int> ordinals,
+                                          std::vector<uint32_t> &assignment,
+                                          const MultiDeviceOptions &plan = {},
+                                          const GpuExecOptions &options = {},
+                                          MultiGpuStats *stats = nullptr);
 
 } // namespace zbddc::cuda

@@ -33,6 +33,37 @@ Result<FunctionHandle> valuePhaseFunction(Device &d, const char *name) {
     }
     return it->second.module.function(name);
 }
+
+// A table as one segment, at `tables[id]`.
+std::vector<TableSegment> wholeTables(const TensorProgram &program,
+                                      std::span<const DevicePtr> tables) {
+    std::vector<TableSegment> segments;
+    for (uint32_t t = 0; t < tables.size() && t < program.tables.size(); ++t)
+        if (tables[t])
+            segments.push_back({t, 0, program.tables[t].entries(), tables[t]});
+    return segments;
+}
+
+// zb_vp_tables' arrays on the device.
+struct SegmentsOnDevice {
+    DeviceBuffer at, rows, ptr;
+};
+Result<SegmentsOnDevice> uploadSegments(Device &d, const TensorProgram &program,
+                                        std::vector<TableSegment> segments) {
+    auto arrays = segmentArrays(program, std::move(segments));
+    if (!arrays)
+        return arrays.error();
+    auto at = uploadArray(d, arrays->at);
+    if (!at)
+        return at.error();
+    auto rows = uploadArray(d, arrays->rows);
+    if (!rows)
+        return rows.error();
+    auto ptr = uploadArray(d, arrays->ptr);
+    if (!ptr)
+        return ptr.error();
+    return SegmentsOnDevice{std::move(*at), std::move(*rows), std::move(*ptr)};
+}
 } // namespace
 
 std::string valuePhaseKernelSource() {
@@ -44,6 +75,12 @@ std::string valuePhaseKernelSource() {
 Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
                               std::span<const DevicePtr> tables, std::vector<uint32_t> &assignment,
                               bool float32) {
+    return decodeOnDevice(d, program, wholeTables(program, tables), assignment, float32);
+}
+
+Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
+                              std::vector<TableSegment> segments,
+                              std::vector<uint32_t> &assignment, bool float32) {
     if (assignment.size() != program.domainSizes.size())
         return error("internal error: the assignment has " + std::to_string(assignment.size()) +
                      " entries for " + std::to_string(program.domainSizes.size()) + " variables");
@@ -59,20 +96,22 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
     auto planBuf = uploadArray(d, *plan);
     if (!planBuf)
         return planBuf.error();
-    auto tableBuf = uploadArray(d, std::vector<DevicePtr>(tables.begin(), tables.end()));
-    if (!tableBuf)
-        return tableBuf.error();
+    auto tables = uploadSegments(d, program, std::move(segments));
+    if (!tables)
+        return tables.error();
     auto assignBuf = uploadArray(d, assignment);
     if (!assignBuf)
         return assignBuf.error();
     auto optimumBuf = d.allocate(sizeof(double));
     if (!optimumBuf)
         return optimumBuf.error();
-    DevicePtr planPtr = planBuf->ptr(), tablesPtr = tableBuf->ptr(), assignPtr = assignBuf->ptr(),
+    DevicePtr planPtr = planBuf->ptr(), atPtr = tables->at.ptr(), rowsPtr = tables->rows.ptr(),
+              ptrPtr = tables->ptr.ptr(), assignPtr = assignBuf->ptr(),
               optimumPtr = optimumBuf->ptr();
     int minimize = valuePhaseMinimizes(program.semiring);
     int product = valuePhaseMultiplies(program.semiring);
-    void *args[] = {&planPtr, &tablesPtr, &assignPtr, &optimumPtr, &minimize, &product};
+    void *args[] = {&planPtr,   &atPtr,      &rowsPtr,  &ptrPtr,
+                    &assignPtr, &optimumPtr, &minimize, &product};
     if (Status s = d.launch(*f, {1, valuePhaseThreads(valuePhaseShape(*plan)), 0}, args); !s)
         return s.error();
     if (!assignment.empty())
@@ -119,22 +158,23 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
     auto atBuf = uploadArray(d, planAt);
     if (!atBuf)
         return atBuf.error();
-    auto tableBuf = uploadArray(d, std::vector<DevicePtr>(tables.begin(), tables.end()));
-    if (!tableBuf)
-        return tableBuf.error();
+    auto segments = uploadSegments(d, program, wholeTables(program, tables));
+    if (!segments)
+        return segments.error();
     auto assignBuf = uploadArray(d, assignments);
     if (!assignBuf)
         return assignBuf.error();
     auto optimaBuf = d.allocate(cases * sizeof(double));
     if (!optimaBuf)
         return optimaBuf.error();
-    DevicePtr planPtr = planBuf->ptr(), atPtr = atBuf->ptr(), tablesPtr = tableBuf->ptr(),
+    DevicePtr planPtr = planBuf->ptr(), planAtPtr = atBuf->ptr(), atPtr = segments->at.ptr(),
+              rowsPtr = segments->rows.ptr(), ptrPtr = segments->ptr.ptr(),
               assignPtr = assignBuf->ptr(), optimaPtr = optimaBuf->ptr();
     unsigned vars = static_cast<unsigned>(n);
     int minimize = valuePhaseMinimizes(program.semiring);
     int product = valuePhaseMultiplies(program.semiring);
-    void *args[] = {&planPtr, &atPtr,     &tablesPtr, &assignPtr,
-                    &vars,    &optimaPtr, &minimize,  &product};
+    void *args[] = {&planPtr, &planAtPtr, &atPtr,     &rowsPtr,  &ptrPtr,
+                    &assignPtr, &vars,    &optimaPtr, &minimize, &product};
     if (Status s = d.launch(*f, {cases, threads, 0}, args); !s)
         return s.error();
     if (n == 0)

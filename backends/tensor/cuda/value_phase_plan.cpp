@@ -1,6 +1,7 @@
 #include "backends/tensor/cuda/value_phase_plan.h"
 
 #include <algorithm>
+#include <string>
 
 namespace zbddc::cuda {
 
@@ -104,6 +105,44 @@ ValuePhaseShape valuePhaseShape(const std::vector<uint32_t> &plan) {
     for (uint32_t d = 0; d < s.depths; ++d)
         s.widest = std::max(s.widest, plan[at + 2 + d]);
     return s;
+}
+
+Result<SegmentArrays> segmentArrays(const TensorProgram &program,
+                                    std::vector<TableSegment> segments) {
+    std::stable_sort(segments.begin(), segments.end(), [](const TableSegment &a,
+                                                          const TableSegment &b) {
+        return a.table != b.table ? a.table < b.table : a.firstRow < b.firstRow;
+    });
+    SegmentArrays out;
+    size_t s = 0;
+    for (uint32_t t = 0; t < program.tables.size(); ++t) {
+        out.at.push_back(static_cast<uint32_t>(out.ptr.size()));
+        uint64_t covered = 0;
+        const size_t first = s;
+        for (; s < segments.size() && segments[s].table == t; ++s) {
+            if (segments[s].firstRow != covered)
+                return error("internal error: table " + std::to_string(t) + "'s segments " +
+                             (segments[s].firstRow > covered ? "miss" : "overlap at") + " row " +
+                             std::to_string(covered));
+            covered += segments[s].rows;
+            out.rows.push_back(segments[s].firstRow);
+            out.rows.push_back(covered);
+            out.ptr.push_back(segments[s].at);
+        }
+        if (s == first) { // never read: an empty segment keeps the indices in step
+            out.rows.insert(out.rows.end(), {0, 0});
+            out.ptr.push_back(0);
+        } else if (covered != program.tables[t].entries()) {
+            return error("internal error: table " + std::to_string(t) + "'s segments cover " +
+                         std::to_string(covered) + " of its " +
+                         std::to_string(program.tables[t].entries()) + " rows");
+        }
+    }
+    if (s != segments.size())
+        return error("internal error: a segment of table " + std::to_string(segments[s].table) +
+                     ", which the program does not have");
+    out.at.push_back(static_cast<uint32_t>(out.ptr.size()));
+    return out;
 }
 
 } // namespace zbddc::cuda

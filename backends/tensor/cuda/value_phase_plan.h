@@ -42,6 +42,28 @@ inline uint32_t valuePhaseThreads(ValuePhaseShape s) {
     return 32 * std::clamp<uint32_t>(s.widest, 1, 32);
 }
 
+// Rows firstRow .. firstRow + rows - 1 of a table, at device address `at` (its first row): a
+// table held in parts, as several devices hold a sliced one (tensor_gpu_multi.h). The device
+// decoding must be able to read `at` (the same GPU, or a peer whose access it has enabled).
+struct TableSegment {
+    uint32_t table = 0;
+    uint64_t firstRow = 0, rows = 0;
+    unsigned long long at = 0; // a DevicePtr
+};
+
+// The kernel's three arrays for `segments` (zb_vp_tables in value_phase_kernel.inc): per table
+// the index of its first segment (one more entry at the end), the segments' row ranges as
+// (first, end) pairs, their addresses. Fails unless each table with segments is covered by them
+// exactly (no gap, no overlap); a table with none gets an empty one (the plan never reads it).
+struct SegmentArrays {
+    using Word = unsigned long long; // the kernel's u64
+    std::vector<uint32_t> at;
+    std::vector<Word> rows;
+    std::vector<Word> ptr;
+};
+Result<SegmentArrays> segmentArrays(const TensorProgram &program,
+                                    std::vector<TableSegment> segments);
+
 // The kernel's semiring arguments: whether ⊕ minimises, whether ⊗ multiplies.
 inline int valuePhaseMinimizes(Semiring s) {
     return s == Semiring::MinSum || s == Semiring::MinSumInt64 ? 1 : 0;

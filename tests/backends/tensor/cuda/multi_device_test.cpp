@@ -5,6 +5,7 @@
 #include "backends/tensor/cpu/tensor_cpu.h"
 #include "backends/tensor/cuda/host_device_split.h"
 #include "backends/tensor/cuda/multi_device_run.h"
+#include "backends/tensor/cuda/value_phase_plan.h"
 #include "ir/tensor_interpret.h"
 #include "runtime/bucket_elimination/tensor_executor.h"
 
@@ -230,6 +231,60 @@ TEST_CASE("multi-device plans: independent buckets spread, large ones sliced wit
     CHECK(sliced > 20);        // the slicing was exercised
     CHECK(partialInputs > 10); // ...with devices receiving slices of inputs, not whole tables
     CHECK(spread > 20);        // ...and whole buckets went to devices other than the first
+}
+
+TEST_CASE("multi-device plans for the VALUE phase on the devices download nothing and leave "
+          "every table's rows, once each, where the run computed them",
+          "[multi-device]") {
+    std::mt19937 rng(43);
+    size_t sliced = 0;
+    for (int trial = 0; trial < 40; ++trial) {
+        TensorProgram p = trial % 5 == 4 ? randomWideEliminationProgram(rng)
+                                         : randomBucketProgram(rng, trial % 2, trial % 3 == 2);
+        auto ref = interpretTensorProgram(p);
+        REQUIRE(ref.ok());
+        const uint32_t devices = 1 + trial % 4;
+        MultiDeviceOptions o;
+        o.sliceThresholdEntries = trial % 3 == 0 ? 1 : 64;
+        o.wholeInputMaxEntries = trial % 2 ? 0 : 2048;
+        o.keepForDecode = true;
+        o.entryBytes = trial % 2 ? 4 : 8;
+        auto plan = planMultiDevice(p, devices, o);
+        INFO("trial " << trial << ", " << devices << " devices");
+        REQUIRE(plan.ok());
+        sliced += plan->slicedOps;
+        CHECK(plan->downloadBytes == 0);
+        for (const MultiDeviceLevel &level : plan->levels)
+            CHECK(level.downloads.empty());
+        // The holdings cover each table exactly (the VALUE phase's segments accept them).
+        std::vector<cuda::TableSegment> segments;
+        for (const TableHolding &h : decodeHoldings(p, *plan))
+            segments.push_back({h.table, h.rows.first, h.rows.rows, 1});
+        auto arrays = cuda::segmentArrays(p, segments);
+        INFO((arrays ? "" : arrays.error().str()));
+        CHECK(arrays.ok());
+
+        std::vector<StandInDevice> standIns(devices, StandInDevice(p));
+        std::vector<SliceDevice *> ptrs;
+        for (StandInDevice &d : standIns)
+            ptrs.push_back(&d);
+        StandInFabric fabric(standIns);
+        auto run = runTensorProgramMultiDevice(p, *plan, ptrs, fabric);
+        REQUIRE(run.ok());
+        // Every holding is still there at the end, equal to the interpreter's rows.
+        for (const TableHolding &h : decodeHoldings(p, *plan)) {
+            const StandInDevice &d = standIns[h.device];
+            REQUIRE(d.held_[h.table].contains(h.rows));
+            const std::vector<double> &want =
+                p.tables[h.table].input ? p.tables[h.table].denseValues() : (*ref)[h.table];
+            const auto from = static_cast<ptrdiff_t>(h.rows.first);
+            const auto to = static_cast<ptrdiff_t>(h.rows.end());
+            CHECK(sameTables({std::vector<double>(d.tables_[h.table].begin() + from,
+                                                  d.tables_[h.table].begin() + to)},
+                             {std::vector<double>(want.begin() + from, want.begin() + to)}));
+        }
+    }
+    CHECK(sliced > 10);
 }
 
 TEST_CASE("multi-device plans slice a bucket too large for one device's budget, and refuse a "

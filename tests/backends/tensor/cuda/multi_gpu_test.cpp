@@ -14,6 +14,9 @@
 #include "runtime/bucket_elimination/solve_be.h"
 
 #include "tests/catch.hpp"
+#include "ir/tensor_interpret.h"
+
+#include "tests/support/int64_programs.h"
 #include "tests/support/random_programs.h"
 #include "tests/support/skip.h"
 #include "tests/support/wide_networks.h"
@@ -79,6 +82,47 @@ TEST_CASE("multi-GPU: sliced and spread buckets equal the CPU executor's tables 
     }
     CHECK(sliced > 10);
     CHECK(spread > 10);
+}
+
+TEST_CASE("multi-GPU solve: the VALUE phase on the first device, over tables left where the "
+          "devices computed them, equals recoverAssignment on the CPU's tables",
+          "[gpu][multi-device][value]") {
+    std::mt19937 rng(61);
+    size_t sliced = 0, floats = 0, doubles = 0, costs = 0;
+    for (const std::vector<int> &ordinals : deviceLists()) {
+        for (int trial = 0; trial < 12; ++trial) {
+            TensorProgram p =
+                trial % 4 == 3 ? testing::randomWideEliminationProgram(rng)
+                               : testing::randomBucketProgram(rng, trial % 2, trial % 3 == 2);
+            if (trial % 6 == 5 && p.semiring == Semiring::MinSum)
+                testing::widenToInt64(p); // int64 costs beyond 2^53 (these costs are whole)
+            auto cpu = runTensorProgramCpu(p);
+            REQUIRE(cpu.ok());
+            std::vector<uint32_t> expected(p.domainSizes.size(), 0);
+            recoverAssignment(p, *cpu, expected);
+            MultiDeviceOptions o;
+            o.sliceThresholdEntries = trial % 2 ? 1 : 256;
+            GpuExecOptions g;
+            g.narrowCosts = trial % 3 != 1; // doubles too where floats would do
+            MultiGpuStats st;
+            std::vector<uint32_t> assignment(p.domainSizes.size(), 0);
+            auto optimum = solveTensorProgramMultiGpu(p, ordinals, assignment, o, g, &st);
+            INFO("devices " << text(ordinals) << ", trial " << trial << ": "
+                            << (optimum ? st.transport : optimum.error().str()));
+            REQUIRE(optimum.ok());
+            const double want = programResult(p, *cpu);
+            CHECK((*optimum == want || (std::isnan(*optimum) && std::isnan(want))));
+            CHECK(assignment == expected);
+            CHECK(st.downloadBytes == 0);
+            sliced += st.slicedOps;
+            costs += p.semiring == Semiring::MinSumInt64;
+            (st.float32 ? floats : doubles) += 1;
+        }
+    }
+    CHECK(sliced > 10);
+    CHECK(floats > 5);
+    CHECK(doubles > 5);
+    CHECK(costs > 0);
 }
 
 TEST_CASE("multi-GPU: a wide band's buckets sliced across devices equal the CPU's tables",

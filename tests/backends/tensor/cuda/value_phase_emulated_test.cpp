@@ -81,29 +81,55 @@ using zbddc::testing::minFillOrder;
 // The table entries the kernel reads: doubles, floats (narrow_costs.h) or int64 costs.
 enum class Entries { Double, Float, Int64 };
 
+// Every table's entries as the kernel reads them (zb_vp_tables): copies in segments, each table
+// cut at up to two random rows where `cut` is given (a table held in parts by several devices),
+// else one segment per table.
+template <class T> struct HostTables {
+    std::vector<std::vector<T>> copies;
+    cuda::SegmentArrays arrays;
+    std::vector<const T *> ptr;
+};
+template <class T, class Convert>
+HostTables<T> hostTables(const TensorProgram &p, const std::vector<std::vector<double>> &computed,
+                         Convert convert, std::mt19937 *cut) {
+    HostTables<T> out;
+    std::vector<cuda::TableSegment> segments;
+    for (uint32_t t = 0; t < p.tables.size(); ++t) {
+        const std::vector<double> values =
+            p.tables[t].input ? p.tables[t].denseValues() : computed[t];
+        std::vector<uint64_t> rows = {0, values.size()};
+        for (int k = 0; cut && values.size() > 1 && k < 2; ++k)
+            rows.push_back(1 + (*cut)() % (values.size() - 1));
+        std::sort(rows.begin(), rows.end());
+        rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+        for (size_t i = 0; i + 1 < rows.size(); ++i) {
+            std::vector<T> &copy = out.copies.emplace_back();
+            for (uint64_t r = rows[i]; r < rows[i + 1]; ++r)
+                copy.push_back(convert(values[r]));
+            segments.push_back(
+                {t, rows[i], copy.size(), reinterpret_cast<unsigned long long>(copy.data())});
+        }
+    }
+    auto arrays = cuda::segmentArrays(p, std::move(segments));
+    REQUIRE(arrays.ok());
+    out.arrays = std::move(*arrays);
+    for (unsigned long long at : out.arrays.ptr)
+        out.ptr.push_back(reinterpret_cast<const T *>(at));
+    return out;
+}
+
 // The kernel on 32 emulated lanes over every table's complete values; the optimum as the 8-byte
-// entry it is (a double, or an int64 cost's word).
-// `pinned` (optional) as buildValuePhasePlan's.
+// entry it is (a double, or an int64 cost's word). `pinned` (optional) as buildValuePhasePlan's;
+// `cut` as hostTables'.
 double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>> &computed,
                    std::vector<uint32_t> &assignment, Entries entries = Entries::Double,
-                   const std::vector<uint8_t> *pinned = nullptr) {
+                   const std::vector<uint8_t> *pinned = nullptr, std::mt19937 *cut = nullptr) {
     auto plan = cuda::buildValuePhasePlan(p, pinned);
     REQUIRE(plan.ok());
-    std::vector<std::vector<double>> values(p.tables.size());
-    std::vector<std::vector<float>> narrow(p.tables.size());
-    std::vector<std::vector<long long>> costs(p.tables.size());
-    std::vector<const double *> tables(p.tables.size());
-    std::vector<const float *> floatTables(p.tables.size());
-    std::vector<const long long *> costTables(p.tables.size());
-    for (size_t t = 0; t < p.tables.size(); ++t) {
-        values[t] = p.tables[t].input ? p.tables[t].denseValues() : computed[t];
-        narrow[t].assign(values[t].begin(), values[t].end());
-        for (double w : values[t])
-            costs[t].push_back(wordInt64(w));
-        tables[t] = values[t].data();
-        floatTables[t] = narrow[t].data();
-        costTables[t] = costs[t].data();
-    }
+    const auto tables = hostTables<double>(p, computed, [](double v) { return v; }, cut);
+    const auto floatTables = hostTables<float>(
+        p, computed, [](double v) { return static_cast<float>(v); }, cut);
+    const auto costTables = hostTables<long long>(p, computed, wordInt64, cut);
     double optimum = -1;
     long long costOptimum = -1;
     emu::runBlock(cuda::valuePhaseThreads(cuda::valuePhaseShape(*plan)), [&](unsigned t) {
@@ -112,16 +138,18 @@ double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>
         const int product = cuda::valuePhaseMultiplies(p.semiring);
         switch (entries) {
         case Entries::Float:
-            zb_value_phase_f32(plan->data(), floatTables.data(), assignment.data(), &optimum,
-                               minimize, product);
+            zb_value_phase_f32(plan->data(), floatTables.arrays.at.data(),
+                               floatTables.arrays.rows.data(), floatTables.ptr.data(),
+                               assignment.data(), &optimum, minimize, product);
             break;
         case Entries::Int64:
-            zb_value_phase_i64(plan->data(), costTables.data(), assignment.data(), &costOptimum,
-                               minimize, product);
+            zb_value_phase_i64(plan->data(), costTables.arrays.at.data(),
+                               costTables.arrays.rows.data(), costTables.ptr.data(),
+                               assignment.data(), &costOptimum, minimize, product);
             break;
         case Entries::Double:
-            zb_value_phase(plan->data(), tables.data(), assignment.data(), &optimum, minimize,
-                           product);
+            zb_value_phase(plan->data(), tables.arrays.at.data(), tables.arrays.rows.data(),
+                           tables.ptr.data(), assignment.data(), &optimum, minimize, product);
             break;
         }
     });
@@ -145,18 +173,14 @@ void runEmulatedCases(const TensorProgram &p, const std::vector<std::vector<doub
         planAt.push_back(plans.size());
         plans.insert(plans.end(), plan->begin(), plan->end());
     }
-    std::vector<std::vector<double>> values(p.tables.size());
-    std::vector<const double *> tables(p.tables.size());
-    for (size_t t = 0; t < p.tables.size(); ++t) {
-        values[t] = p.tables[t].input ? p.tables[t].denseValues() : computed[t];
-        tables[t] = values[t].data();
-    }
+    const auto tables = hostTables<double>(p, computed, [](double v) { return v; }, nullptr);
     std::vector<double> optima(cases);
     for (uint32_t b = 0; b < cases; ++b) {
         emu::runBlock(threads, [&](unsigned t) {
             threadIdx.x = t;
             blockIdx.x = b;
-            zb_value_phase_cases(plans.data(), planAt.data(), tables.data(), assignments.data(),
+            zb_value_phase_cases(plans.data(), planAt.data(), tables.arrays.at.data(),
+                                 tables.arrays.rows.data(), tables.ptr.data(), assignments.data(),
                                  static_cast<unsigned>(n), optima.data(),
                                  cuda::valuePhaseMinimizes(p.semiring),
                                  cuda::valuePhaseMultiplies(p.semiring));
@@ -260,7 +284,10 @@ TEST_CASE("the VALUE phase kernel on an emulated warp equals recoverAssignment",
                 host[v] = evidence[v];
         std::vector<uint32_t> device = host;
         recoverAssignment(*p, *computed, host);
-        const double optimum = runEmulated(*p, *computed, device);
+        // Odd trials read tables cut into segments, as several devices hold sliced ones.
+        std::mt19937 cut(static_cast<unsigned>(trial));
+        std::mt19937 *cuts = trial % 2 ? &cut : nullptr;
+        const double optimum = runEmulated(*p, *computed, device, Entries::Double, nullptr, cuts);
         INFO("trial " << trial << "\n" << p->dump());
         CHECK(device == host);
         const double expected = programResult(*p, *computed);
@@ -270,7 +297,7 @@ TEST_CASE("the VALUE phase kernel on an emulated warp equals recoverAssignment",
             for (size_t v = 0; v < evidence.size(); ++v)
                 if (evidence[v] != UINT32_MAX)
                     narrowed[v] = evidence[v];
-            CHECK(runEmulated(*p, *computed, narrowed, Entries::Float) == expected);
+            CHECK(runEmulated(*p, *computed, narrowed, Entries::Float, nullptr, cuts) == expected);
             CHECK(narrowed == host);
             ++floats;
         }
@@ -498,4 +525,32 @@ TEST_CASE("the VALUE phase decodes random programs with pinned variables in ever
         INFO("trial " << trial << "\n" << p->dump());
         checkEveryEntries(rng, *p, pinned);
     }
+}
+
+TEST_CASE("the VALUE phase's table segments must cover each table they name exactly",
+          "[value]") {
+    TensorProgram p;
+    p.domainSizes = {4};
+    Table t;
+    t.scope = {0};
+    t.domains = {4};
+    t.input = true;
+    t.values = {1, 2, 3, 4};
+    p.tables = {t, t};
+    // Table 0 in two parts, table 1 named by none (an empty segment stands in).
+    auto fine = cuda::segmentArrays(p, {{0, 2, 2, 0x200}, {0, 0, 2, 0x100}});
+    REQUIRE(fine.ok());
+    CHECK(fine->at == std::vector<uint32_t>{0, 2, 3});
+    CHECK(fine->rows == std::vector<unsigned long long>{0, 2, 2, 4, 0, 0});
+    CHECK(fine->ptr == std::vector<unsigned long long>{0x100, 0x200, 0});
+    auto gap = cuda::segmentArrays(p, {{0, 0, 1, 0x100}, {0, 2, 2, 0x200}});
+    REQUIRE_FALSE(gap.ok());
+    CHECK(gap.error().message.find("miss row 1") != std::string::npos);
+    auto overlap = cuda::segmentArrays(p, {{0, 0, 3, 0x100}, {0, 2, 2, 0x200}});
+    REQUIRE_FALSE(overlap.ok());
+    CHECK(overlap.error().message.find("overlap at row 3") != std::string::npos);
+    auto shortOf = cuda::segmentArrays(p, {{1, 0, 3, 0x100}});
+    REQUIRE_FALSE(shortOf.ok());
+    CHECK(shortOf.error().message.find("cover 3 of its 4 rows") != std::string::npos);
+    REQUIRE_FALSE(cuda::segmentArrays(p, {{2, 0, 1, 0x100}}).ok());
 }
