@@ -6,10 +6,12 @@
 // bandwidth (bytes the ops must move / kernel time).
 // With --devices LIST (repeatable: 0,0 / 2 / 4 / all), the same solve over several devices
 // (tensor_gpu_multi.h: buckets spread, large ones sliced), beside the one-GPU run; with
-// --slice-threshold N, ops of at least N entries of work are sliced across them.
+// --slice-threshold N, ops of at least N entries of work are sliced across them; with
+// --device-budget-mib M, each device of those runs holds at most M MiB of tables, as if the GPUs
+// were that small (one GPU goes out of core, several slice what one would not hold).
 // Prints a table and writes JSON.
 // Usage: wcsp_be [--json FILE] [--heuristic NAME] [--toulbar2-opts "..."] [--devices LIST]...
-//                [--slice-threshold N] FILE...
+//                [--slice-threshold N] [--device-budget-mib M] FILE...
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "runtime/bucket_elimination/solve_be.h"
 
@@ -61,6 +63,7 @@ int main(int argc, char **argv) {
     OrderHeuristic heuristic = OrderHeuristic::MinFill;
     std::vector<std::string> files, deviceLists;
     uint64_t sliceThreshold = MultiDeviceOptions{}.sliceThresholdEntries;
+    uint64_t budgetBytes = 0; // --device-budget-mib: each GPU as if it held only this much
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
             jsonPath = argv[++i];
@@ -70,6 +73,8 @@ int main(int argc, char **argv) {
             deviceLists.push_back(argv[++i]);
         else if (!std::strcmp(argv[i], "--slice-threshold") && i + 1 < argc)
             sliceThreshold = std::strtoull(argv[++i], nullptr, 10);
+        else if (!std::strcmp(argv[i], "--device-budget-mib") && i + 1 < argc)
+            budgetBytes = std::strtoull(argv[++i], nullptr, 10) << 20;
         else if (!std::strcmp(argv[i], "--heuristic") && i + 1 < argc) {
             auto h = parseOrderHeuristic(argv[++i]);
             if (!h) {
@@ -154,6 +159,7 @@ int main(int argc, char **argv) {
             m.executor = "cuda";
             m.execution.devices = devices;
             m.execution.multiDevice.sliceThresholdEntries = sliceThreshold;
+            m.execution.gpuBudgetBytes = budgetBytes;
             auto warm = solveBucketElimination(*net, m);
             auto timed = warm ? solveBucketElimination(*net, m) : warm;
             multi.push_back({devices, std::nullopt, timed ? "" : timed.error().str()});
@@ -216,10 +222,15 @@ int main(int argc, char **argv) {
                 std::printf("%-26s --devices %s: %s\n", "", r.devices.c_str(), r.error.c_str());
                 continue;
             }
-            std::printf("%-26s --devices %s: run %.2f ms (%.2fx one GPU, %.1fx %u threads) on %s\n",
+            const ExecutionTimes &mt = r.solution->stats.execution;
+            std::printf("%-26s --devices %s: run %.2f ms (%.2fx one GPU, %.1fx %u threads) = "
+                        "upload %.2f + between devices %.2f + kernels %.2f + VALUE %.2f ms + "
+                        "compile %.2f; %.1f GB/s; on %s\n",
                         "", r.devices.c_str(), run(*r.solution),
                         gpu ? run(*gpu) / run(*r.solution) : NAN,
-                        par ? run(*par) / run(*r.solution) : NAN, threads,
+                        par ? run(*par) / run(*r.solution) : NAN, threads, mt.uploadMs, mt.peerMs,
+                        mt.kernelMs, mt.valueMs, mt.compileMs,
+                        mt.kernelMs > 0 ? mt.tableBytes / (mt.kernelMs * 1e6) : 0,
                         r.solution->device.label().c_str());
         }
         json << (firstJson ? "" : ",") << "\n  {\"instance\": \"" << name
@@ -256,6 +267,14 @@ int main(int argc, char **argv) {
         for (size_t i = 0; i < multi.size(); ++i)
             json << (i ? ", " : "") << "{\"devices\": \"" << multi[i].devices
                  << "\", \"run_ms\": " << (multi[i].solution ? run(*multi[i].solution) : -1)
+                 << ", \"upload_ms\": "
+                 << (multi[i].solution ? multi[i].solution->stats.execution.uploadMs : -1)
+                 << ", \"peer_ms\": "
+                 << (multi[i].solution ? multi[i].solution->stats.execution.peerMs : -1)
+                 << ", \"kernel_ms\": "
+                 << (multi[i].solution ? multi[i].solution->stats.execution.kernelMs : -1)
+                 << ", \"value_ms\": "
+                 << (multi[i].solution ? multi[i].solution->stats.execution.valueMs : -1)
                  << ", \"device\": \""
                  << (multi[i].solution ? multi[i].solution->device.label() : multi[i].error)
                  << "\"}";

@@ -306,7 +306,8 @@ fi
 # (ZBDDC_GPU_PROFILE: ms and GB/s per op) of one GPU solve of each, keeping the 15 slowest ops.
 # BE_DEVICES adds runs over several devices, one per list (e.g. "0,0 2 4": two logical devices on
 # GPU 0, then 2 and 4 GPUs; lists the machine cannot meet print its GPUs), BE_SLICE_THRESHOLD the
-# work (entries) from which a bucket is sliced across them (tensor_gpu_multi.h).
+# work (entries) from which a bucket is sliced across them (tensor_gpu_multi.h),
+# BE_DEVICE_BUDGET_MIB the MiB of tables each device of those runs may hold (smaller GPUs).
 if [ -x "$here/bench/wcsp_be" ] && [ -n "${BE_FAMILIES:-}${BE_WCSP:-}" ]; then
     be=/tmp/zbddc-be
     mkdir -p "$be"
@@ -321,6 +322,7 @@ if [ -x "$here/bench/wcsp_be" ] && [ -n "${BE_FAMILIES:-}${BE_WCSP:-}" ]; then
     multi=()
     for d in ${BE_DEVICES:-}; do multi+=(--devices "$d"); done
     [ -n "${BE_SLICE_THRESHOLD:-}" ] && multi+=(--slice-threshold "$BE_SLICE_THRESHOLD")
+    [ -n "${BE_DEVICE_BUDGET_MIB:-}" ] && multi+=(--device-budget-mib "$BE_DEVICE_BUDGET_MIB")
     "$here/bench/wcsp_be" --json "$out/wcsp_be.json" "${multi[@]}" "${files[@]}" > "$out/wcsp_be.txt" 2>> "$out/bench.log"
     echo "bench wcsp_be exit $?" | tee -a "$summary"
     cat "$out/wcsp_be.txt"

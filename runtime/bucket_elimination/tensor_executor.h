@@ -70,6 +70,9 @@ struct TensorExecutorOptions {
     std::string devices;
     MultiDeviceOptions multiDevice;
     int gpu = 0; // cuda without `devices`: the GPU's ordinal
+    // cuda: nonzero caps the bytes of tables each device holds (one GPU goes out of core beyond
+    // it; several slice buckets across them), as if the GPUs were smaller: benchmarks use it.
+    uint64_t gpuBudgetBytes = 0;
 };
 
 // A program compiled and placed once, then run again and again with some input tables changed

@@ -127,9 +127,10 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
 
 class CudaExecutor final : public TensorExecutor {
   public:
-    explicit CudaExecutor(int ordinal = 0, std::string note = "")
+    explicit CudaExecutor(int ordinal = 0, std::string note = "", uint64_t budgetBytes = 0)
         : ordinal_(ordinal), note_(std::move(note)) {
         gpu_.device = ordinal;
+        gpu_.memoryBudgetBytes = budgetBytes;
     }
     Result<std::unique_ptr<PreparedTensorProgram>> prepare(const TensorProgram &program) override {
         return CudaPreparedProgram::open(program, ordinal_);
@@ -172,7 +173,7 @@ class CudaExecutor final : public TensorExecutor {
 
   private:
     int ordinal_;
-    cuda::GpuExecOptions gpu_; // the defaults, on GPU ordinal_
+    cuda::GpuExecOptions gpu_; // the defaults, on GPU ordinal_ (and the caller's budget)
     std::string note_;         // said in the report: why one GPU ran where --devices asked
 };
 
@@ -181,7 +182,10 @@ class CudaExecutor final : public TensorExecutor {
 class MultiGpuExecutor final : public TensorExecutor {
   public:
     MultiGpuExecutor(std::vector<int> ordinals, const TensorExecutorOptions &o)
-        : ordinals_(std::move(ordinals)), options_(o) {}
+        : ordinals_(std::move(ordinals)), options_(o) {
+        if (!options_.multiDevice.deviceBudgetBytes)
+            options_.multiDevice.deviceBudgetBytes = o.gpuBudgetBytes;
+    }
     Result<CompleteTables> run(const TensorProgram &program) override {
         cuda::MultiGpuStats st;
         auto computed =
@@ -289,13 +293,14 @@ Result<std::vector<int>> resolveGpuRequest(std::string_view text) {
 // resolving to one GPU runs the single-GPU executor, saying so; several the multi-device one.
 Result<std::unique_ptr<TensorExecutor>> cudaTensorExecutor(const TensorExecutorOptions &o) {
     if (o.devices.empty())
-        return std::unique_ptr<TensorExecutor>(new CudaExecutor(o.gpu));
+        return std::unique_ptr<TensorExecutor>(new CudaExecutor(o.gpu, "", o.gpuBudgetBytes));
     auto ordinals = resolveGpuRequest(o.devices);
     if (!ordinals)
         return ordinals.error();
     if (ordinals->size() == 1)
         return std::unique_ptr<TensorExecutor>(new CudaExecutor(
-            ordinals->front(), "--devices " + o.devices + ": one device, the single-GPU path"));
+            ordinals->front(), "--devices " + o.devices + ": one device, the single-GPU path",
+            o.gpuBudgetBytes));
     return std::unique_ptr<TensorExecutor>(new MultiGpuExecutor(std::move(*ordinals), o));
 }
 

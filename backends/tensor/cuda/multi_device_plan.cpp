@@ -35,9 +35,10 @@ OpShare wholeOp(const TensorProgram &p, uint32_t o, uint32_t device) {
 }
 
 // The op's output split into contiguous row ranges along its fewest leading variables that give
-// every device a chunk (fewer shares where the output has fewer rows than devices).
+// every device a chunk (fewer shares where the output has fewer rows than devices). Each share
+// reads the input rows of the row groups (`groupSpan` rows, aligned) its rows fall in.
 std::vector<OpShare> sliceOp(const TensorProgram &p, uint32_t o, uint32_t devices,
-                             uint64_t wholeInputMaxEntries) {
+                             uint64_t wholeInputMaxEntries, uint64_t groupSpan) {
     const TensorOp &op = p.ops[o];
     const Table &out = p.tables[op.output];
     uint32_t fixed = 0;
@@ -47,15 +48,20 @@ std::vector<OpShare> sliceOp(const TensorProgram &p, uint32_t o, uint32_t device
     ChunkPlanOptions whole;
     whole.wholeInputMaxEntries = wholeInputMaxEntries;
     const OpChunkPlan plan = opChunkCandidate(p, o, fixed, 0, whole);
+    // A span and a chunk are both products of trailing domains: one divides the other.
+    const uint64_t chunksPerGroup = std::max<uint64_t>(1, groupSpan / plan.chunkRows);
     std::vector<OpShare> shares;
     for (uint32_t d = 0; d < devices; ++d) {
         const uint64_t c0 = chunks * d / devices, c1 = chunks * (d + 1) / devices;
         if (c0 == c1)
             continue;
         OpShare s{d, {c0 * plan.chunkRows, (c1 - c0) * plan.chunkRows}, {}};
+        const uint64_t read0 = c0 / chunksPerGroup * chunksPerGroup;
+        const uint64_t read1 = std::min(chunks, (c1 + chunksPerGroup - 1) / chunksPerGroup *
+                                                    chunksPerGroup);
         for (size_t j = 0; j < op.inputs.size(); ++j) {
             RowSpan h;
-            for (uint64_t c = c0; c < c1; ++c) {
+            for (uint64_t c = read0; c < read1; ++c) {
                 const RowRange r = inputRange(p, o, plan, j, c, 0);
                 h = hull(h, {r.first, r.rows});
             }
@@ -121,7 +127,8 @@ class Planner {
              opEntries(p_, o) * options_.entryBytes > options_.deviceBudgetBytes);
         std::vector<OpShare> shares;
         if (plan_.devices > 1 && large && !out.scope.empty())
-            shares = sliceOp(p_, o, plan_.devices, options_.wholeInputMaxEntries);
+            shares = sliceOp(p_, o, plan_.devices, options_.wholeInputMaxEntries,
+                             o < options_.rowGroupSpan.size() ? options_.rowGroupSpan[o] : 1);
         else
             shares.push_back(wholeOp(p_, o, leastLoaded()));
         plan_.slicedOps += shares.size() > 1;

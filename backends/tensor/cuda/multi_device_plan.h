@@ -36,6 +36,11 @@ struct MultiDeviceOptions {
     // stage them in shared memory).
     uint64_t wholeInputMaxEntries = ChunkPlanOptions{}.wholeInputMaxEntries;
     uint64_t entryBytes = sizeof(double); // a table entry on the devices (4: float tables)
+    // By op (empty: none): the rows its kernel computes together (a row group's span,
+    // tensor_kernels.h: stride × size), 0 or 1 for a thread per row. A group a share's edge cuts
+    // is still read whole by the device (its rows beyond the share are computed, not written), so
+    // the share's input rows are those of its whole groups.
+    std::vector<uint64_t> rowGroupSpan;
     bool keepForDecode = false;           // see above: no downloads, holdings kept to the end
 };
 

@@ -24,11 +24,7 @@ class GpuSliceDevice final : public SliceDevice {
   public:
     GpuSliceDevice(Device &d, const TensorProgram &p, const GpuExecOptions &o)
         : d_(d), p_(p), options_(o), tables_(p.tables.size()), held_(p.tables.size()),
-          entryBytes_(o.kernels.float32 ? sizeof(float) : sizeof(double)) {
-        // A device holds only the input rows its share of output rows reads; a row group
-        // (tensor_kernels.h) reaches past the share.
-        options_.kernels.rowGroups = false;
-    }
+          entryBytes_(o.kernels.float32 ? sizeof(float) : sizeof(double)) {}
     ~GpuSliceDevice() override {
         for (StreamHandle s : streams_)
             (void)d_.destroyStream(s);
@@ -221,6 +217,10 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
     planned.wholeInputMaxEntries =
         std::max<uint64_t>(planned.wholeInputMaxEntries, options.kernels.sharedInputMaxEntries);
     planned.entryBytes = st.float32 ? sizeof(float) : sizeof(double);
+    for (uint32_t o = 0; o < program.ops.size(); ++o) { // a share reads its row groups whole
+        const RowGroup g = rowGroupOf(program, o, options.kernels);
+        planned.rowGroupSpan.push_back(g.stride * g.size);
+    }
     planned.keepForDecode = keepForDecode;
     if (!planned.deviceBudgetBytes) { // a share of the GPU whose logical devices have least room
         auto budget = deviceBudget(ordinals, options.memoryFraction);

@@ -173,7 +173,77 @@ void checkTasks(const TensorProgram &p, const MultiDevicePlan &plan, uint64_t th
     }
 }
 
+// The least to the greatest row of input j that output rows [first, end) of a join or reduction
+// read, over every eliminated value: by brute force.
+RowSpan rowsRead(const TensorProgram &p, uint32_t o, size_t j, uint64_t first, uint64_t end) {
+    const TensorOp &op = p.ops[o];
+    const Table &out = p.tables[op.output], &in = p.tables[op.inputs[j]];
+    uint64_t eliminated = 1;
+    for (uint32_t v : op.vars)
+        eliminated *= p.domainSizes[v];
+    std::vector<uint32_t> value(p.domainSizes.size(), 0);
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (uint64_t r = first; r < end; ++r) {
+        for (size_t k = out.scope.size(), rest = r; k-- > 0; rest /= out.domains[k])
+            value[out.scope[k]] = static_cast<uint32_t>(rest % out.domains[k]);
+        for (uint64_t e = 0; e < eliminated; ++e) {
+            for (size_t k = op.vars.size(), rest = e; k-- > 0; rest /= p.domainSizes[op.vars[k]])
+                value[op.vars[k]] = static_cast<uint32_t>(rest % p.domainSizes[op.vars[k]]);
+            uint64_t row = 0;
+            for (size_t k = 0; k < in.scope.size(); ++k)
+                row = row * in.domains[k] + value[in.scope[k]];
+            lo = std::min(lo, row);
+            hi = std::max(hi, row);
+        }
+    }
+    return {lo, hi - lo + 1};
+}
+
 } // namespace
+
+TEST_CASE("multi-device shares of an op whose kernel computes rows in groups read the input "
+          "rows of their whole groups",
+          "[multi-device]") {
+    std::mt19937 rng(45);
+    size_t cut = 0; // tasks whose range a group crosses
+    for (int trial = 0; trial < 40; ++trial) {
+        const TensorProgram p = trial % 3 == 2 ? randomWideEliminationProgram(rng)
+                                               : randomBucketProgram(rng, trial % 2, false);
+        MultiDeviceOptions o;
+        o.sliceThresholdEntries = 1;
+        o.wholeInputMaxEntries = 0;
+        for (const TensorOp &op : p.ops) { // a span of trailing output variables, or none
+            const Table &out = p.tables[op.output];
+            uint64_t span = 1;
+            for (size_t k = out.scope.size(); k-- > rng() % (out.scope.size() + 1);)
+                span *= out.domains[k];
+            o.rowGroupSpan.push_back(span);
+        }
+        auto plan = planMultiDevice(p, 2 + trial % 3, o);
+        REQUIRE(plan.ok());
+        std::vector<std::vector<RowSpan>> held(plan->devices,
+                                               std::vector<RowSpan>(p.tables.size()));
+        for (const MultiDeviceLevel &level : plan->levels) {
+            for (const TableReserve &r : level.reserves)
+                held[r.device][r.table] = r.rows;
+            for (const DeviceTask &t : level.tasks) {
+                const TensorOp &op = p.ops[t.op];
+                if (op.kind != TensorOpKind::EliminateBucket &&
+                    op.kind != TensorOpKind::Marginalize && op.kind != TensorOpKind::Join)
+                    continue;
+                const uint64_t span = o.rowGroupSpan[t.op];
+                const uint64_t first = t.out.first / span * span;
+                const uint64_t end = (t.out.end() + span - 1) / span * span;
+                cut += first != t.out.first || end != t.out.end();
+                for (size_t j = 0; j < op.inputs.size(); ++j) {
+                    INFO("trial " << trial << ", op " << t.op << ", input " << j);
+                    CHECK(held[t.device][op.inputs[j]].contains(rowsRead(p, t.op, j, first, end)));
+                }
+            }
+        }
+    }
+    CHECK(cut > 10);
+}
 
 TEST_CASE("multi-device plans: independent buckets spread, large ones sliced with their input "
           "slices, and the run over stand-in devices equals the interpreter",
