@@ -2,6 +2,8 @@
 
 #include <cstdlib>
 #include <dlfcn.h>
+#include <map>
+#include <mutex>
 #include <type_traits>
 
 namespace zbddc::cuda {
@@ -94,6 +96,21 @@ Result<std::unique_ptr<NcclComms>> NcclComms::open(std::span<const int> ordinals
         return s.error();
     }
     return c;
+}
+
+Result<NcclComms *> NcclComms::shared(std::span<const int> ordinals) {
+    static std::mutex mutex;
+    static auto *comms = new std::map<std::vector<int>, std::unique_ptr<NcclComms>>;
+    std::lock_guard lock(mutex);
+    const std::vector<int> key(ordinals.begin(), ordinals.end());
+    auto it = comms->find(key);
+    if (it == comms->end()) {
+        auto opened = open(ordinals);
+        if (!opened)
+            return opened.error();
+        it = comms->emplace(key, std::move(*opened)).first;
+    }
+    return it->second.get();
 }
 
 NcclComms::~NcclComms() {

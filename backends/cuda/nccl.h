@@ -33,6 +33,10 @@ struct PeerTransfer {
 class NcclComms {
   public:
     static Result<std::unique_ptr<NcclComms>> open(std::span<const int> ordinals);
+    // The same, made by the first call for this list and kept for the whole process (never
+    // destroyed, as devices are not): ncclCommInitAll took about half a second on two H200s, and
+    // a pair's first transfer sets up its connection, so a run pays neither twice.
+    static Result<NcclComms *> shared(std::span<const int> ordinals);
     ~NcclComms();
     NcclComms(const NcclComms &) = delete;
     NcclComms &operator=(const NcclComms &) = delete;

@@ -66,6 +66,8 @@ runTensorProgramMultiDevice(const TensorProgram &p, const MultiDevicePlan &plan,
             ZBDDC_TRY(devices[r.device]->release(r.table));
         st.downloadMs += msSince(t0);
     }
+    for (SliceDevice *d : devices) // uploads to a device that ran no task are done too
+        ZBDDC_TRY(d->wait());
     return computed;
 }
 

@@ -21,10 +21,13 @@ class SliceDevice {
     virtual Status reserve(uint32_t table, RowSpan rows) = 0;
     // The device holds no row of `table` any more.
     virtual Status release(uint32_t table) = 0;
-    // Synchronous copies of `values.size()` rows from row `firstRow` of the table.
+    // Copies of `values.size()` rows from row `firstRow` of the table: an upload may still be in
+    // flight on return (the values are copied first), done before the device's next tasks run or
+    // wait() returns; a download is complete on return.
     virtual Status upload(uint32_t table, uint64_t firstRow, std::span<const double> values) = 0;
     virtual Status download(uint32_t table, uint64_t firstRow, std::span<double> values) = 0;
-    // Enqueues the tasks (one level's, this device's) and returns; wait() blocks until done.
+    // Enqueues the tasks (one level's, this device's) and returns; wait() blocks until they and
+    // every upload are done.
     virtual Status launch(std::span<const DeviceTask> tasks) = 0;
     virtual Status wait() = 0;
 };

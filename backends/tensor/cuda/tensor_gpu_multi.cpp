@@ -68,13 +68,20 @@ class GpuSliceDevice final : public SliceDevice {
         held_[t] = {};
         return Ok{};
     }
+    // Enqueued on the copy stream from pinned staging (converted to floats there where the tables
+    // are floats): a level's uploads cost one wait, before its kernels (settle).
     Status upload(uint32_t t, uint64_t first, std::span<const double> v) override {
-        if (!options_.kernels.float32)
-            return d_.upload(address(t, first), v.data(), v.size() * sizeof(double));
-        const std::vector<float> narrow(v.begin(), v.end());
-        return d_.upload(address(t, first), narrow.data(), narrow.size() * sizeof(float));
+        auto staged = stage(v.size() * entryBytes_);
+        if (!staged)
+            return staged.error();
+        if (options_.kernels.float32)
+            std::copy(v.begin(), v.end(), reinterpret_cast<float *>(*staged));
+        else
+            std::copy(v.begin(), v.end(), reinterpret_cast<double *>(*staged));
+        return d_.upload(address(t, first), *staged, v.size() * entryBytes_, streams_[0]);
     }
     Status download(uint32_t t, uint64_t first, std::span<double> v) override {
+        ZBDDC_TRY(settle());
         if (!options_.kernels.float32)
             return d_.download(v.data(), address(t, first), v.size() * sizeof(double));
         std::vector<float> narrow(v.size());
@@ -82,22 +89,32 @@ class GpuSliceDevice final : public SliceDevice {
         std::copy(narrow.begin(), narrow.end(), v.begin());
         return Ok{};
     }
-    // Every input list uploaded (synchronous copies) before any kernel is enqueued.
+    // The tasks' input lists in one array, staged with the level's uploads, all waited for once
+    // before any kernel is enqueued.
     Status launch(std::span<const DeviceTask> tasks) override {
-        lists_.clear();
+        std::vector<DevicePtr> bases;
+        std::vector<size_t> listAt;
         for (const DeviceTask &task : tasks) {
-            std::vector<DevicePtr> bases;
+            listAt.push_back(bases.size());
             for (uint32_t in : p_.ops[task.op].inputs) // whole-table offsets: the held range's
                 bases.push_back(tables_[in].ptr() - held_[in].first * entryBytes_); // row 0
-            auto list = uploadArray(d_, bases);
-            if (!list)
-                return list.error();
-            lists_.push_back(std::move(*list));
         }
+        const size_t listBytes = std::max<size_t>(bases.size(), 1) * sizeof(DevicePtr);
+        auto lists = d_.allocate(listBytes);
+        if (!lists)
+            return lists.error();
+        lists_ = std::move(*lists);
+        auto staged = stage(listBytes);
+        if (!staged)
+            return staged.error();
+        std::copy(bases.begin(), bases.end(), reinterpret_cast<DevicePtr *>(*staged));
+        ZBDDC_TRY(d_.upload(lists_.ptr(), *staged, listBytes, streams_[0]));
+        ZBDDC_TRY(settle());
         for (size_t i = 0; i < tasks.size(); ++i) {
             const DeviceTask &task = tasks[i];
             ZBDDC_TRY(launchOpRows(d_, modules_, p_, task.op, options_.kernels, options_.chunkRows,
-                                   lists_[i].ptr(), address(p_.ops[task.op].output, task.out.first),
+                                   lists_.ptr() + listAt[i] * sizeof(DevicePtr),
+                                   address(p_.ops[task.op].output, task.out.first),
                                    task.out.first, task.out.rows, streams_[i % streams_.size()]));
         }
         return Ok{};
@@ -105,6 +122,7 @@ class GpuSliceDevice final : public SliceDevice {
     Status wait() override {
         for (StreamHandle s : streams_)
             ZBDDC_TRY(d_.synchronize(s));
+        staged_ = 0;
         return Ok{};
     }
 
@@ -123,7 +141,28 @@ class GpuSliceDevice final : public SliceDevice {
     std::vector<DeviceBuffer> tables_; // by table: the rows held_ says
     std::vector<RowSpan> held_;
     std::vector<StreamHandle> streams_;
-    std::vector<DeviceBuffer> lists_; // the input lists of the tasks in flight
+    // `bytes` of pinned staging for an async upload, valid until the copy stream is waited for.
+    Result<unsigned char *> stage(size_t bytes) {
+        if (staged_ + bytes > staging_.bytes()) {
+            ZBDDC_TRY(settle()); // nothing staged is in flight: the buffer may be reused or go
+            staged_ = 0;
+        }
+        if (bytes > staging_.bytes()) {
+            auto grown = d_.allocatePinned(std::max(bytes, 2 * staging_.bytes() + (size_t{1} << 20)));
+            if (!grown)
+                return grown.error();
+            staging_ = std::move(*grown);
+        }
+        unsigned char *at = staging_.data() + staged_;
+        staged_ += (bytes + 15) / 16 * 16;
+        return at;
+    }
+    // The copies enqueued on the copy stream are done.
+    Status settle() { return d_.synchronize(streams_[0]); }
+
+    DeviceBuffer lists_; // the input lists of the tasks in flight
+    PinnedBuffer staging_;
+    size_t staged_ = 0; // bytes of staging_ in use since the last wait
     uint64_t entryBytes_;
 };
 
@@ -190,7 +229,7 @@ Result<uint64_t> deviceBudget(std::span<const int> ordinals, double fraction) {
 // The logical devices, the fabric between them and the plan of one run.
 struct MultiGpuRun {
     MultiDevicePlan plan;
-    std::unique_ptr<NcclComms> nccl;
+    NcclComms *nccl = nullptr; // the process's, for these GPUs
     std::vector<std::unique_ptr<GpuSliceDevice>> devices;
     std::vector<SliceDevice *> view;
     std::unique_ptr<GpuFabric> fabric;
@@ -258,11 +297,11 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
     } else if (Status usable = ncclAvailable(); !usable) {
         st.transport = "peer copies (" + usable.error().message + ")";
     } else {
-        auto comms = NcclComms::open(distinct);
+        auto comms = NcclComms::shared(distinct);
         if (!comms) {
             st.transport = "peer copies (" + comms.error().message + ")";
         } else {
-            run->nccl = std::move(*comms);
+            run->nccl = *comms;
             st.nccl = true;
             st.transport = "NCCL " + ncclVersion() + " between GPUs";
         }
@@ -278,7 +317,7 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
         run->view.push_back(run->devices.back().get());
     }
     st.compileMs = msSince(t0);
-    run->fabric = std::make_unique<GpuFabric>(run->devices, ordinals, run->nccl.get(), rankOf);
+    run->fabric = std::make_unique<GpuFabric>(run->devices, ordinals, run->nccl, rankOf);
     return run;
 }
 
