@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <mutex>
 
 namespace zbddc::cuda {
 
@@ -18,16 +19,46 @@ namespace {
 
 constexpr size_t kStreams = 4; // per logical device: a level's ops overlap on them
 
+// What a logical device keeps from one run to the next: its streams and pinned staging (creating
+// the one and pinning the other took milliseconds of a solve of a few). Free lists per GPU, for
+// the whole process (never destroyed, as devices are not).
+struct SliceResources {
+    std::vector<StreamHandle> streams;
+    PinnedBuffer staging;
+};
+std::mutex resourcesMutex;
+std::map<Device *, std::vector<SliceResources>> &freeResources() {
+    static auto *lists = new std::map<Device *, std::vector<SliceResources>>;
+    return *lists;
+}
+SliceResources takeResources(Device &d) {
+    std::lock_guard lock(resourcesMutex);
+    std::vector<SliceResources> &list = freeResources()[&d];
+    if (list.empty())
+        return {};
+    SliceResources r = std::move(list.back());
+    list.pop_back();
+    return r;
+}
+void giveResources(Device &d, SliceResources r) {
+    std::lock_guard lock(resourcesMutex);
+    freeResources()[&d].push_back(std::move(r));
+}
+
 // One logical device: a GPU's context shared, streams, kernels and tables of its own, of doubles
 // or of floats (options.kernels.float32: the host's doubles converted on the way, exactly).
 class GpuSliceDevice final : public SliceDevice {
   public:
     GpuSliceDevice(Device &d, const TensorProgram &p, const GpuExecOptions &o)
         : d_(d), p_(p), options_(o), tables_(p.tables.size()), held_(p.tables.size()),
-          entryBytes_(o.kernels.float32 ? sizeof(float) : sizeof(double)) {}
+          entryBytes_(o.kernels.float32 ? sizeof(float) : sizeof(double)),
+          kept_(takeResources(d)), streams_(kept_.streams), staging_(kept_.staging) {}
+    // Waited for first (a failed run may leave work in flight), so the next run's tables and
+    // staging are its own.
     ~GpuSliceDevice() override {
         for (StreamHandle s : streams_)
-            (void)d_.destroyStream(s);
+            (void)d_.synchronize(s);
+        giveResources(d_, std::move(kept_));
     }
 
     Status open() {
@@ -140,7 +171,6 @@ class GpuSliceDevice final : public SliceDevice {
     TensorModules modules_;
     std::vector<DeviceBuffer> tables_; // by table: the rows held_ says
     std::vector<RowSpan> held_;
-    std::vector<StreamHandle> streams_;
     // `bytes` of pinned staging for an async upload, valid until the copy stream is waited for.
     Result<unsigned char *> stage(size_t bytes) {
         if (staged_ + bytes > staging_.bytes()) {
@@ -161,9 +191,11 @@ class GpuSliceDevice final : public SliceDevice {
     Status settle() { return d_.synchronize(streams_[0]); }
 
     DeviceBuffer lists_; // the input lists of the tasks in flight
-    PinnedBuffer staging_;
-    size_t staged_ = 0; // bytes of staging_ in use since the last wait
     uint64_t entryBytes_;
+    SliceResources kept_;
+    std::vector<StreamHandle> &streams_; // kept_'s
+    PinnedBuffer &staging_;              // kept_'s
+    size_t staged_ = 0;                  // bytes of staging_ in use since the last wait
 };
 
 // Rows between logical devices: a copy within one GPU, NCCL or a peer copy between GPUs.
