@@ -61,11 +61,9 @@ class GpuSliceDevice final : public SliceDevice {
         giveResources(d_, std::move(kept_));
     }
 
-    Status open() {
-        auto modules = TensorModules::compile(d_, p_, options_.kernels);
-        if (!modules)
-            return modules.error();
-        modules_ = std::move(*modules);
+    // `modules`: the program's kernels loaded on this device's GPU.
+    Status open(TensorModules modules) {
+        modules_ = std::move(modules);
         while (streams_.size() < kStreams) {
             auto s = d_.createStream();
             if (!s)
@@ -339,13 +337,22 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
         }
     }
 
+    // Each GPU's modules loaded at once; its logical devices share them.
     const auto t0 = std::chrono::steady_clock::now();
-    for (int o : ordinals) {
+    std::vector<Device *> gpus;
+    for (int o : distinct) {
         auto d = openDevice(o);
         if (!d)
             return d.error();
-        run->devices.push_back(std::make_unique<GpuSliceDevice>(**d, program, options));
-        ZBDDC_TRY(run->devices.back()->open());
+        gpus.push_back(*d);
+    }
+    auto modules = TensorModules::compile(gpus, program, options.kernels);
+    if (!modules)
+        return modules.error();
+    for (int o : ordinals) {
+        const size_t g = static_cast<size_t>(rankOf.at(o));
+        run->devices.push_back(std::make_unique<GpuSliceDevice>(*gpus[g], program, options));
+        ZBDDC_TRY(run->devices.back()->open((*modules)[g]));
         run->view.push_back(run->devices.back().get());
     }
     st.compileMs = msSince(t0);

@@ -51,12 +51,35 @@ LoadedModules &loadedModules() {
 
 Result<TensorModules> TensorModules::compile(Device &device, const TensorProgram &program,
                                              const TensorKernelOptions &options) {
+    return load(device, program, options,
+                tensorModuleSources(program, options, threadsOrCores(0)));
+}
+
+Result<std::vector<TensorModules>> TensorModules::compile(std::span<Device *const> devices,
+                                                          const TensorProgram &program,
+                                                          const TensorKernelOptions &options) {
+    const TensorModuleSources sources = tensorModuleSources(program, options, threadsOrCores(0));
+    std::vector<std::future<Result<TensorModules>>> loading;
+    for (Device *d : devices)
+        loading.push_back(std::async(std::launch::async,
+                                     [&, d] { return load(*d, program, options, sources); }));
+    std::vector<TensorModules> out;
+    for (auto &l : loading) {
+        auto modules = l.get();
+        if (!modules)
+            return modules.error();
+        out.push_back(std::move(*modules));
+    }
+    return out;
+}
+
+Result<TensorModules> TensorModules::load(Device &device, const TensorProgram &program,
+                                          const TensorKernelOptions &options,
+                                          const TensorModuleSources &sources) {
     const size_t ops = program.ops.size();
     TensorModules out;
-    const size_t threads = threadsOrCores(0);
-    TensorModuleSources sources = tensorModuleSources(program, options, threads);
-    out.kernelOf_ = std::move(sources.kernelOf);
-    out.moduleOf_ = std::move(sources.moduleOf);
+    out.kernelOf_ = sources.kernelOf;
+    out.moduleOf_ = sources.moduleOf;
     out.shapeBegin_.push_back(0);
     for (uint32_t o = 0; o < ops; ++o) {
         if (usesGenericKernel(program, o, options)) {

@@ -18,10 +18,18 @@
 
 namespace zbddc::cuda {
 
+struct TensorModuleSources; // tensor_module_sources.h
+
 class TensorModules {
   public:
     static Result<TensorModules> compile(Device &device, const TensorProgram &program,
                                          const TensorKernelOptions &options);
+    // The same for several GPUs (by position in `devices`): the sources generated once (on a
+    // program solved again, most of a compile that loads nothing), each GPU's modules loaded on
+    // a thread of its own.
+    static Result<std::vector<TensorModules>> compile(std::span<Device *const> devices,
+                                                      const TensorProgram &program,
+                                                      const TensorKernelOptions &options);
     // The kernel of op `op`.
     Result<FunctionHandle> function(uint32_t op) const;
     // Op `op`'s shape words where it runs a generic kernel (its last argument, passed by value:
@@ -34,6 +42,10 @@ class TensorModules {
     size_t size() const { return modules_.size(); }
 
   private:
+    static Result<TensorModules> load(Device &device, const TensorProgram &program,
+                                      const TensorKernelOptions &options,
+                                      const TensorModuleSources &sources);
+
     std::vector<std::shared_ptr<const Module>> modules_;
     std::vector<uint32_t> kernelOf_; // by op: its kernel
     std::vector<uint32_t> moduleOf_; // by kernel
