@@ -57,8 +57,8 @@ std::vector<OpShare> sliceOp(const TensorProgram &p, uint32_t o, uint32_t device
             continue;
         OpShare s{d, {c0 * plan.chunkRows, (c1 - c0) * plan.chunkRows}, {}};
         const uint64_t read0 = c0 / chunksPerGroup * chunksPerGroup;
-        const uint64_t read1 = std::min(chunks, (c1 + chunksPerGroup - 1) / chunksPerGroup *
-                                                    chunksPerGroup);
+        const uint64_t read1 =
+            std::min(chunks, (c1 + chunksPerGroup - 1) / chunksPerGroup * chunksPerGroup);
         for (size_t j = 0; j < op.inputs.size(); ++j) {
             RowSpan h;
             for (uint64_t c = read0; c < read1; ++c) {
@@ -121,10 +121,9 @@ class Planner {
         const TensorOp &op = p_.ops[o];
         const uint64_t work = opWorkEntries(p_, o);
         const Table &out = p_.tables[op.output];
-        const bool large =
-            work >= options_.sliceThresholdEntries ||
-            (options_.deviceBudgetBytes &&
-             opEntries(p_, o) * options_.entryBytes > options_.deviceBudgetBytes);
+        const bool large = work >= options_.sliceThresholdEntries ||
+                           (options_.deviceBudgetBytes &&
+                            opEntries(p_, o) * options_.entryBytes > options_.deviceBudgetBytes);
         std::vector<OpShare> shares;
         if (plan_.devices > 1 && large && !out.scope.empty())
             shares = sliceOp(p_, o, plan_.devices, options_.wholeInputMaxEntries,

@@ -41,7 +41,7 @@ struct MultiDeviceOptions {
     // is still read whole by the device (its rows beyond the share are computed, not written), so
     // the share's input rows are those of its whole groups.
     std::vector<uint64_t> rowGroupSpan;
-    bool keepForDecode = false;           // see above: no downloads, holdings kept to the end
+    bool keepForDecode = false; // see above: no downloads, holdings kept to the end
 };
 
 struct RowSpan {
@@ -104,7 +104,6 @@ struct TableHolding {
     uint32_t table = 0, device = 0;
     RowSpan rows;
 };
-std::vector<TableHolding> decodeHoldings(const TensorProgram &program,
-                                         const MultiDevicePlan &plan);
+std::vector<TableHolding> decodeHoldings(const TensorProgram &program, const MultiDevicePlan &plan);
 
 } // namespace zbddc

@@ -51,8 +51,8 @@ class GpuSliceDevice final : public SliceDevice {
   public:
     GpuSliceDevice(Device &d, const TensorProgram &p, const GpuExecOptions &o)
         : d_(d), p_(p), options_(o), tables_(p.tables.size()), held_(p.tables.size()),
-          entryBytes_(o.kernels.float32 ? sizeof(float) : sizeof(double)),
-          kept_(takeResources(d)), streams_(kept_.streams), staging_(kept_.staging) {}
+          entryBytes_(o.kernels.float32 ? sizeof(float) : sizeof(double)), kept_(takeResources(d)),
+          streams_(kept_.streams), staging_(kept_.staging) {}
     // Waited for first (a failed run may leave work in flight), so the next run's tables and
     // staging are its own.
     ~GpuSliceDevice() override {
@@ -84,8 +84,8 @@ class GpuSliceDevice final : public SliceDevice {
         if (!buf)
             return buf.error();
         if (old.rows) { // the rows held so far move into the larger range
-            ZBDDC_TRY(d_.copy(buf->ptr() + (old.first - rows.first) * entryBytes_,
-                              tables_[t].ptr(), old.rows * entryBytes_, streams_[0]));
+            ZBDDC_TRY(d_.copy(buf->ptr() + (old.first - rows.first) * entryBytes_, tables_[t].ptr(),
+                              old.rows * entryBytes_, streams_[0]));
             ZBDDC_TRY(d_.synchronize(streams_[0]));
         }
         tables_[t] = std::move(*buf);
@@ -143,8 +143,8 @@ class GpuSliceDevice final : public SliceDevice {
             const DeviceTask &task = tasks[i];
             ZBDDC_TRY(launchOpRows(d_, modules_, p_, task.op, options_.kernels, options_.chunkRows,
                                    lists_.ptr() + listAt[i] * sizeof(DevicePtr),
-                                   address(p_.ops[task.op].output, task.out.first),
-                                   task.out.first, task.out.rows, streams_[i % streams_.size()]));
+                                   address(p_.ops[task.op].output, task.out.first), task.out.first,
+                                   task.out.rows, streams_[i % streams_.size()]));
         }
         return Ok{};
     }
@@ -163,12 +163,6 @@ class GpuSliceDevice final : public SliceDevice {
     StreamHandle copyStream() const { return streams_[0]; }
 
   private:
-    Device &d_;
-    const TensorProgram &p_;
-    GpuExecOptions options_;
-    TensorModules modules_;
-    std::vector<DeviceBuffer> tables_; // by table: the rows held_ says
-    std::vector<RowSpan> held_;
     // `bytes` of pinned staging for an async upload, valid until the copy stream is waited for.
     Result<unsigned char *> stage(size_t bytes) {
         if (staged_ + bytes > staging_.bytes()) {
@@ -176,7 +170,8 @@ class GpuSliceDevice final : public SliceDevice {
             staged_ = 0;
         }
         if (bytes > staging_.bytes()) {
-            auto grown = d_.allocatePinned(std::max(bytes, 2 * staging_.bytes() + (size_t{1} << 20)));
+            auto grown =
+                d_.allocatePinned(std::max(bytes, 2 * staging_.bytes() + (size_t{1} << 20)));
             if (!grown)
                 return grown.error();
             staging_ = std::move(*grown);
@@ -188,6 +183,12 @@ class GpuSliceDevice final : public SliceDevice {
     // The copies enqueued on the copy stream are done.
     Status settle() { return d_.synchronize(streams_[0]); }
 
+    Device &d_;
+    const TensorProgram &p_;
+    GpuExecOptions options_;
+    TensorModules modules_;
+    std::vector<DeviceBuffer> tables_; // by table: the rows held_ says
+    std::vector<RowSpan> held_;
     DeviceBuffer lists_; // the input lists of the tasks in flight
     uint64_t entryBytes_;
     SliceResources kept_;

@@ -29,7 +29,7 @@ struct MultiGpuStats {
     uint64_t deviceBudgetBytes = 0; // bytes of tables each logical device may hold
     bool float32 = false;           // the tables were floats
     double compileMs = 0;
-    double valueMs = 0;             // solveTensorProgramMultiGpu: the VALUE phase
+    double valueMs = 0; // solveTensorProgramMultiGpu: the VALUE phase
     MultiDeviceStats times;
 };
 
@@ -42,11 +42,9 @@ runTensorProgramMultiGpu(const TensorProgram &program, std::span<const int> ordi
 // The program run, then the VALUE phase on the first device, reading each table where it was
 // computed (kernels read the other GPUs' memory through peer access), so no table goes to the
 // host: as solveTensorProgramCuda, the ⊗ of the result tables, `assignment` completed.
-Result<double> solveTensorProgramMultiGpu(const TensorProgram &program,
-                                          std::span<const int> ordinals,
-                                          std::vector<uint32_t> &assignment,
-                                          const MultiDeviceOptions &plan = {},
-                                          const GpuExecOptions &options = {},
-                                          MultiGpuStats *stats = nullptr);
+Result<double>
+solveTensorProgramMultiGpu(const TensorProgram &program, std::span<const int> ordinals,
+                           std::vector<uint32_t> &assignment, const MultiDeviceOptions &plan = {},
+                           const GpuExecOptions &options = {}, MultiGpuStats *stats = nullptr);
 
 } // namespace zbddc::cuda

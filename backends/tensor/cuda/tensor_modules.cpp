@@ -51,8 +51,7 @@ LoadedModules &loadedModules() {
 
 Result<TensorModules> TensorModules::compile(Device &device, const TensorProgram &program,
                                              const TensorKernelOptions &options) {
-    return load(device, program, options,
-                tensorModuleSources(program, options, threadsOrCores(0)));
+    return load(device, program, options, tensorModuleSources(program, options, threadsOrCores(0)));
 }
 
 Result<std::vector<TensorModules>> TensorModules::compile(std::span<Device *const> devices,
@@ -61,8 +60,8 @@ Result<std::vector<TensorModules>> TensorModules::compile(std::span<Device *cons
     const TensorModuleSources sources = tensorModuleSources(program, options, threadsOrCores(0));
     std::vector<std::future<Result<TensorModules>>> loading;
     for (Device *d : devices)
-        loading.push_back(std::async(std::launch::async,
-                                     [&, d] { return load(*d, program, options, sources); }));
+        loading.push_back(
+            std::async(std::launch::async, [&, d] { return load(*d, program, options, sources); }));
     std::vector<TensorModules> out;
     for (auto &l : loading) {
         auto modules = l.get();

@@ -79,8 +79,8 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
 }
 
 Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
-                              std::vector<TableSegment> segments,
-                              std::vector<uint32_t> &assignment, bool float32) {
+                              std::vector<TableSegment> segments, std::vector<uint32_t> &assignment,
+                              bool float32) {
     if (assignment.size() != program.domainSizes.size())
         return error("internal error: the assignment has " + std::to_string(assignment.size()) +
                      " entries for " + std::to_string(program.domainSizes.size()) + " variables");
@@ -173,8 +173,8 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
     unsigned vars = static_cast<unsigned>(n);
     int minimize = valuePhaseMinimizes(program.semiring);
     int product = valuePhaseMultiplies(program.semiring);
-    void *args[] = {&planPtr, &planAtPtr, &atPtr,     &rowsPtr,  &ptrPtr,
-                    &assignPtr, &vars,    &optimaPtr, &minimize, &product};
+    void *args[] = {&planPtr,   &planAtPtr, &atPtr,     &rowsPtr,  &ptrPtr,
+                    &assignPtr, &vars,      &optimaPtr, &minimize, &product};
     if (Status s = d.launch(*f, {cases, threads, 0}, args); !s)
         return s.error();
     if (n == 0)

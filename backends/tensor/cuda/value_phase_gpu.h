@@ -18,7 +18,6 @@ namespace zbddc::cuda {
 // The kernel zb_value_phase as NVRTC compiles it.
 std::string valuePhaseKernelSource();
 
-
 // The ⊗ of the result tables (the optimum), with `assignment` (by variable; evidence and defaults
 // filled in) completed as recoverAssignment would: the same picks, ties to the first joint value.
 // `tables[id]` is the device address of every table the program's reducing ops read, and of the
@@ -28,8 +27,8 @@ Result<double> decodeOnDevice(Device &device, const TensorProgram &program,
                               bool float32 = false);
 // The same over tables held in segments.
 Result<double> decodeOnDevice(Device &device, const TensorProgram &program,
-                              std::vector<TableSegment> segments,
-                              std::vector<uint32_t> &assignment, bool float32 = false);
+                              std::vector<TableSegment> segments, std::vector<uint32_t> &assignment,
+                              bool float32 = false);
 
 // The same for `cases` assignments at once (a batched junction tree's, tables of doubles), one
 // block each (as wide as the widest case's depth: the cases' blocks run side by side anyway, and a

@@ -109,10 +109,10 @@ ValuePhaseShape valuePhaseShape(const std::vector<uint32_t> &plan) {
 
 Result<SegmentArrays> segmentArrays(const TensorProgram &program,
                                     std::vector<TableSegment> segments) {
-    std::stable_sort(segments.begin(), segments.end(), [](const TableSegment &a,
-                                                          const TableSegment &b) {
-        return a.table != b.table ? a.table < b.table : a.firstRow < b.firstRow;
-    });
+    std::stable_sort(segments.begin(), segments.end(),
+                     [](const TableSegment &a, const TableSegment &b) {
+                         return a.table != b.table ? a.table < b.table : a.firstRow < b.firstRow;
+                     });
     SegmentArrays out;
     size_t s = 0;
     for (uint32_t t = 0; t < program.tables.size(); ++t) {

@@ -13,8 +13,8 @@
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "runtime/bucket_elimination/solve_be.h"
 
-#include "tests/catch.hpp"
 #include "ir/tensor_interpret.h"
+#include "tests/catch.hpp"
 
 #include "tests/support/int64_programs.h"
 #include "tests/support/random_programs.h"
@@ -91,9 +91,9 @@ TEST_CASE("multi-GPU solve: the VALUE phase on the first device, over tables lef
     size_t sliced = 0, floats = 0, doubles = 0, costs = 0;
     for (const std::vector<int> &ordinals : deviceLists()) {
         for (int trial = 0; trial < 12; ++trial) {
-            TensorProgram p =
-                trial % 4 == 3 ? testing::randomWideEliminationProgram(rng)
-                               : testing::randomBucketProgram(rng, trial % 2, trial % 3 == 2);
+            TensorProgram p = trial % 4 == 3
+                                  ? testing::randomWideEliminationProgram(rng)
+                                  : testing::randomBucketProgram(rng, trial % 2, trial % 3 == 2);
             if (trial % 6 == 5 && p.semiring == Semiring::MinSum)
                 testing::widenToInt64(p); // int64 costs beyond 2^53 (these costs are whole)
             auto cpu = runTensorProgramCpu(p);

@@ -126,7 +126,8 @@ double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>
                    const std::vector<uint8_t> *pinned = nullptr, std::mt19937 *cut = nullptr) {
     auto plan = cuda::buildValuePhasePlan(p, pinned);
     REQUIRE(plan.ok());
-    const auto tables = hostTables<double>(p, computed, [](double v) { return v; }, cut);
+    const auto tables = hostTables<double>(
+        p, computed, [](double v) { return v; }, cut);
     const auto floatTables = hostTables<float>(
         p, computed, [](double v) { return static_cast<float>(v); }, cut);
     const auto costTables = hostTables<long long>(p, computed, wordInt64, cut);
@@ -173,17 +174,17 @@ void runEmulatedCases(const TensorProgram &p, const std::vector<std::vector<doub
         planAt.push_back(plans.size());
         plans.insert(plans.end(), plan->begin(), plan->end());
     }
-    const auto tables = hostTables<double>(p, computed, [](double v) { return v; }, nullptr);
+    const auto tables = hostTables<double>(
+        p, computed, [](double v) { return v; }, nullptr);
     std::vector<double> optima(cases);
     for (uint32_t b = 0; b < cases; ++b) {
         emu::runBlock(threads, [&](unsigned t) {
             threadIdx.x = t;
             blockIdx.x = b;
-            zb_value_phase_cases(plans.data(), planAt.data(), tables.arrays.at.data(),
-                                 tables.arrays.rows.data(), tables.ptr.data(), assignments.data(),
-                                 static_cast<unsigned>(n), optima.data(),
-                                 cuda::valuePhaseMinimizes(p.semiring),
-                                 cuda::valuePhaseMultiplies(p.semiring));
+            zb_value_phase_cases(
+                plans.data(), planAt.data(), tables.arrays.at.data(), tables.arrays.rows.data(),
+                tables.ptr.data(), assignments.data(), static_cast<unsigned>(n), optima.data(),
+                cuda::valuePhaseMinimizes(p.semiring), cuda::valuePhaseMultiplies(p.semiring));
         });
     }
 }
@@ -527,8 +528,7 @@ TEST_CASE("the VALUE phase decodes random programs with pinned variables in ever
     }
 }
 
-TEST_CASE("the VALUE phase's table segments must cover each table they name exactly",
-          "[value]") {
+TEST_CASE("the VALUE phase's table segments must cover each table they name exactly", "[value]") {
     TensorProgram p;
     p.domainSizes = {4};
     Table t;
