@@ -3,6 +3,7 @@
 #include "backends/cuda/nccl.h"
 #include "backends/tensor/cuda/narrow_costs.h"
 #include "backends/tensor/cuda/op_launch.h"
+#include "backends/tensor/cuda/op_profile.h"
 #include "backends/tensor/cuda/tensor_modules.h"
 #include "backends/tensor/cuda/value_phase_gpu.h"
 #include "ir/try.h"
@@ -309,10 +310,13 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
     st.peerBytes = run->plan.peerBytes;
     st.downloadBytes = run->plan.downloadBytes;
     st.work = run->plan.work;
+    for (uint32_t o = 0; o < program.ops.size(); ++o)
+        st.tableBytes += opTableBytes(program, o, planned.entryBytes);
 
     // Distinct GPUs, each an NCCL rank where NCCL is there and there are two GPUs or more.
     std::map<int, int> rankOf;
     std::vector<int> distinct;
+    std::vector<Device *> gpus; // by rank
     st.gpus.clear();
     for (int o : ordinals)
         if (rankOf.emplace(o, static_cast<int>(distinct.size())).second) {
@@ -320,6 +324,7 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
             auto d = openDevice(o);
             if (!d)
                 return d.error();
+            gpus.push_back(*d);
             st.gpus += (st.gpus.empty() ? "" : ", ") + (*d)->info().label();
         }
     if (distinct.size() == 1) {
@@ -340,13 +345,6 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
 
     // Each GPU's modules loaded at once; its logical devices share them.
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<Device *> gpus;
-    for (int o : distinct) {
-        auto d = openDevice(o);
-        if (!d)
-            return d.error();
-        gpus.push_back(*d);
-    }
     auto modules = TensorModules::compile(gpus, program, options.kernels);
     if (!modules)
         return modules.error();

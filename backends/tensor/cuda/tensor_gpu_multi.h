@@ -25,6 +25,7 @@ struct MultiGpuStats {
     bool nccl = false;         // they crossed GPUs through NCCL
     size_t slicedOps = 0;      // ops sliced across the devices
     uint64_t uploadBytes = 0, peerBytes = 0, downloadBytes = 0;
+    uint64_t tableBytes = 0;        // bytes the ops must move (op_profile.h), all ops
     std::vector<uint64_t> work;     // entries of work by logical device
     uint64_t deviceBudgetBytes = 0; // bytes of tables each logical device may hold
     bool float32 = false;           // the tables were floats
