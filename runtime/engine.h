@@ -6,6 +6,7 @@
 #include "ir/circuit.h"
 #include "ir/input_batch.h"
 #include "ir/interpret.h"
+#include "ir/traced_terms.h"
 #include "runtime/enqueued_pass.h"
 
 #include <memory>
@@ -68,6 +69,14 @@ class Engine {
     virtual std::optional<Result<std::vector<uint32_t>>> traceback(std::span<const double> x,
                                                                    size_t output) {
         (void)x, (void)output;
+        return std::nullopt;
+    }
+    // Max/min semirings over such a batch: every output and one optimal term per vector, for
+    // backends that walk a whole batch at once (the GPU: one forward pass, one walk per case);
+    // nullopt for the others (runtime/mpe_decode.h decodes from adjoints then).
+    virtual std::optional<Result<TracedTerms>> varyingTraceback(const InputBatch &batch,
+                                                                size_t output) {
+        (void)batch, (void)output;
         return std::nullopt;
     }
     // The forward pass (and the adjoints of output `adjointsOf`) enqueued on the caller's CUDA

@@ -1,5 +1,6 @@
 // The CUDA backend (backends/cuda) behind the Engine interface: float64 or float32, linear or log,
-// in latency mode (with the device's own traceback) or throughput mode (B lanes per launch). Builds
+// in latency mode (with the device's own traceback) or throughput mode (B lanes per launch, and a
+// batch's optimal terms traced on the device). Builds
 // without NVRTC get the reason instead.
 #include "runtime/engine.h"
 
@@ -88,6 +89,11 @@ class CudaEngine final : public Engine {
     std::optional<Result<std::vector<uint32_t>>> traceback(std::span<const double> x,
                                                            size_t output) override {
         return m_.traceback(x, output);
+    }
+
+    std::optional<Result<TracedTerms>> varyingTraceback(const InputBatch &batch,
+                                                        size_t output) override {
+        return m_.tracebackOfVarying(batch, output);
     }
 
     std::optional<Result<std::unique_ptr<EnqueuedPass>>> enqueue(std::span<const double> x,

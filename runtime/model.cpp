@@ -292,6 +292,18 @@ std::optional<Result<std::vector<uint32_t>>> Model::traceback(Semiring s, Numeri
     return (*e)->traceback(x, output);
 }
 
+std::optional<Result<TracedTerms>> Model::traceback(Semiring s, Numeric n,
+                                                   const InputBatch &batch, size_t output) {
+    if (output >= numOutputs())
+        return Result<TracedTerms>(error("output " + std::to_string(output) + " out of range"));
+    if (Status st = batch.check(numInputs()); !st)
+        return Result<TracedTerms>(st.error());
+    auto e = impl_->engineForBatch(s, n, batch.count);
+    if (!e)
+        return Result<TracedTerms>(e.error());
+    return (*e)->varyingTraceback(batch, output);
+}
+
 std::optional<Result<std::unique_ptr<EnqueuedPass>>>
 Model::enqueue(Semiring s, Numeric n, std::span<const double> x, size_t batch,
                std::optional<size_t> adjointsOf, void *cudaStream) {

@@ -8,6 +8,7 @@
 #include "ir/input_batch.h"
 #include "ir/interpret.h"
 #include "ir/model_interface.h"
+#include "ir/traced_terms.h"
 #include "runtime/enqueued_pass.h"
 #include "runtime/float32_bound.h"
 
@@ -110,6 +111,10 @@ class Model {
     // backend has no traceback (the JIT, a model.so).
     std::optional<Result<std::vector<uint32_t>>> traceback(Semiring s, Numeric n,
                                                            std::span<const double> x, size_t output);
+    // One optimal term per vector of a batch (max/min semirings), where the backend walks a
+    // whole batch at once (the GPU); nullopt where it does not.
+    std::optional<Result<TracedTerms>> traceback(Semiring s, Numeric n, const InputBatch &batch,
+                                                 size_t output);
 
     // The forward pass of `batch` vectors (with the adjoints of output `adjointsOf`, if given)
     // enqueued on the caller's CUDA stream `cudaStream` (a CUstream of the model's GPU) for a

@@ -5,6 +5,7 @@
 // values and does the rest (log space for the cases float64 lost, marginals, MPE decoding).
 #pragma once
 
+#include "ir/traced_terms.h"
 #include "runtime/tasks.h"
 
 #include <chrono>
@@ -21,6 +22,9 @@ struct TaskBatch {
     std::vector<size_t> valid;            // the cases with an input vector, in order
     InputBatch inputs;                    // their inputs: indicators per case, the rest shared
     std::vector<std::optional<Result<TaskResult>>> slots; // per case: set where already answered
+    // MPE's first pass, where the backend traced its optimal terms (Model::traceback) rather than
+    // computing adjoints: a row per valid case.
+    std::optional<TracedTerms> traced;
     std::optional<Diagnostic> failed;            // every case's answer, where the batch cannot run
     std::chrono::steady_clock::time_point start; // after the compile: time_ms is the answering
 };

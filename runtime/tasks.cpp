@@ -122,6 +122,17 @@ std::string decodeNote(const MpeBatch &decoded) {
            (cases > 1 ? " over " + std::to_string(cases) + " cases" : "");
 }
 
+// Case k's assignment from a batch's traced terms: the state of each variable on its term, the
+// evidence's where none is (kNone where the evidence has none either), as decodeMpe gives it.
+std::vector<uint32_t> tracedAssignment(const TracedTerms &t, size_t k, const Evidence &ev) {
+    std::vector<uint32_t> states = ev.states;
+    const size_t vars = states.size();
+    for (size_t v = 0; v < vars; ++v)
+        if (const uint32_t s = t.states[k * vars + v]; s != kNone)
+            states[v] = s;
+    return states;
+}
+
 // One case: the backend's own traceback where it has one (the reference evaluator, CUDA in
 // latency mode: one forward and a walk, no tie passes), else decoding from its max-product
 // adjoints.
@@ -241,17 +252,25 @@ std::vector<Result<TaskResult>> failAll(size_t cases, const Diagnostic &d) {
 // 1 + (the most ties of any case) batched adjoint passes per arithmetic (runtime/mpe_decode.h);
 // for both the first adjoint pass is the forward one. Every pass runs over the evidence batch (on
 // a GPU the parameters stay on the device and only the indicators move). So a GPU
-// answers many cases per launch and the CPU spreads them over its cores. MPE decodes
-// from adjoints even where a backend traces back: CUDA traces back in latency mode, a launch
-// sequence and a download of every node's value per case; the reference evaluator is the
-// oracle, whose one-case traceback (runTask) then checks the batches' decoding.
+// answers many cases per launch and the CPU spreads them over its cores. Where the backend
+// traces a whole batch back (the GPU), MPE is one forward pass and one walk per case instead,
+// and only the cases a walk could not finish are decoded from adjoints. The reference
+// evaluator decodes: it is the oracle, whose one-case traceback (runTask) checks the decoding.
 std::vector<Result<TaskResult>> runBatch(Model &m, Task task, std::span<const Evidence> cases,
                                          const TaskOptions &opt) {
     TaskBatch batch = beginBatch(m, task, cases, opt);
     if (batch.failed)
         return failAll(cases.size(), *batch.failed);
     PassValues first;
-    if (!batch.valid.empty() && (task == Task::Mar || task == Task::Mpe)) {
+    std::optional<Result<TracedTerms>> traced;
+    if (!batch.valid.empty() && task == Task::Mpe)
+        traced = m.traceback(batch.ring, batch.first, batch.inputs, 0);
+    if (traced) {
+        if (!*traced)
+            return failAll(cases.size(), traced->error());
+        first.outputs = std::move((*traced)->outputs);
+        batch.traced = std::move(**traced);
+    } else if (!batch.valid.empty() && (task == Task::Mar || task == Task::Mpe)) {
         // The values and the indicators' adjoints together: one pass on a GPU (the impossible
         // cases' adjoints are computed and left unread).
         auto pass = m.forwardBackward(batch.ring, batch.first, batch.inputs, 0);
@@ -453,9 +472,21 @@ std::vector<Result<TaskResult>> finishBatch(Model &m, TaskBatch &b, std::span<co
                 }
             });
         }
-    if (task == Task::Mpe) // decoded together per arithmetic
+    if (task == Task::Mpe) // traced by the first pass, or decoded together per arithmetic
         for (const Numeric mode : {Numeric::Float64, Numeric::Log}) {
-            const std::vector<size_t> group = possibleIn(mode);
+            std::vector<size_t> group = possibleIn(mode);
+            if (mode == b.first && b.traced) {
+                const std::string device =
+                    m.describe(mode, "MPE traced back over " + std::to_string(group.size()) +
+                                         " cases");
+                std::erase_if(group, [&](size_t k) {
+                    if (!b.traced->traced[k])
+                        return false;
+                    answers[k].assignment = tracedAssignment(*b.traced, k, cases[valid[k]]);
+                    answers[k].device = device;
+                    return true;
+                });
+            }
             if (group.empty())
                 continue;
             std::vector<Evidence> groupCases;
@@ -468,7 +499,10 @@ std::vector<Result<TaskResult>> finishBatch(Model &m, TaskBatch &b, std::span<co
                                      firstAdjoints(mode, group));
             if (!decoded)
                 return failAll(cases.size(), decoded.error());
-            const std::string device = m.describe(mode, decodeNote(*decoded));
+            std::string note = decodeNote(*decoded);
+            if (mode == b.first && b.traced) // what stopped these cases' walks
+                note += "; not traced: " + b.traced->untraced;
+            const std::string device = m.describe(mode, note);
             for (size_t j = 0; j < group.size(); ++j) {
                 answers[group[j]].assignment = std::move(decoded->assignments[j]);
                 answers[group[j]].device = device;

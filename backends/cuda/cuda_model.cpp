@@ -185,6 +185,12 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
             return f.error();
         *fn = *f;
     }
+    if (tracesBack(m.shape_.semiring)) {
+        auto f = m.module_.function("zb_traceback");
+        if (!f)
+            return f.error();
+        m.traceback_ = *f;
+    }
 
     Device &d = *m.device_;
     const DevicePlan &p = m.plan_;
@@ -535,19 +541,24 @@ Status CudaModel::runBatches(size_t count, bool backward, const BatchStep &uploa
 Result<std::vector<double>> CudaModel::forwardOnly(size_t count, const BatchStep &upload) {
     const size_t outs = circuit_.numOutputs();
     std::vector<double> result(count * outs);
-    Status ran = runBatches(count, false, upload, [&](size_t first, size_t n) -> Status {
-        for (size_t o = 0; o < outs; ++o) {
-            auto v = downloadSlot(plan_.outputSlots[o], n, false);
-            if (!v)
-                return v.error();
-            for (size_t l = 0; l < n; ++l)
-                result[(first + l) * outs + o] = (*v)[l];
-        }
-        return Ok{};
+    Status ran = runBatches(count, false, upload, [&](size_t first, size_t n) {
+        return collectOutputs(first, n, result);
     });
     if (!ran)
         return ran.error();
     return result;
+}
+
+Status CudaModel::collectOutputs(size_t first, size_t n, std::vector<double> &result) {
+    const size_t outs = circuit_.numOutputs();
+    for (size_t o = 0; o < outs; ++o) {
+        auto v = downloadSlot(plan_.outputSlots[o], n, false);
+        if (!v)
+            return v.error();
+        for (size_t l = 0; l < n; ++l)
+            result[(first + l) * outs + o] = (*v)[l];
+    }
+    return Ok{};
 }
 
 Result<std::vector<double>> CudaModel::evaluate(std::span<const double> xs, size_t count) {

@@ -11,6 +11,7 @@
 #include "ir/circuit.h"
 #include "ir/input_batch.h"
 #include "ir/schedule.h"
+#include "ir/traced_terms.h"
 
 #include <cmath>
 #include <cstring>
@@ -125,6 +126,10 @@ class CudaModel {
     // Max/min semirings: the inputs on one optimal term of the output for one vector, traced on
     // the host through the forward values computed on the device (plan_traceback.h).
     Result<std::vector<uint32_t>> traceback(std::span<const double> x, size_t output);
+    // Max/min semirings, over a batch moved as evaluateVarying moves it: the forward pass, then
+    // one lane per case traces an optimal term of `output` on the device (traceback_kernel.inc)
+    // and only the variables' states come back: no backward pass, no slot's values.
+    Result<TracedTerms> tracebackOfVarying(const InputBatch &batch, size_t output);
 
     // Asynchronous forward on one of two stream slots (the runtime API's asynchronous variant):
     // `submit` converts `count` <= batch vectors into the slot's pinned buffer, enqueues the copy
@@ -242,6 +247,12 @@ class CudaModel {
                       const BatchStep &collect);
     // The forward pass's outputs over `count` vectors put in by `upload` (count × numOutputs).
     Result<std::vector<double>> forwardOnly(size_t count, const BatchStep &upload);
+    // The outputs of the last pass's `n` lanes into rows [first, first + n) of `result`.
+    Status collectOutputs(size_t first, size_t n, std::vector<double> &result);
+    // The batched traceback's arrays (plan_traceback.h's TracebackArrays), uploaded on first
+    // use, and its launch over the last pass's `lanes` lanes from `outSlot`.
+    Status uploadTracebackArrays();
+    Status launchTraceback(uint32_t outSlot, size_t lanes);
     Status launchSegments(const std::vector<Segment> &segs, FunctionHandle block,
                           FunctionHandle grid, PlanParams &params, unsigned sharedBytes,
                           StreamHandle stream = nullptr);
@@ -271,6 +282,7 @@ class CudaModel {
     Module module_;
     FunctionHandle fwdBlock_ = nullptr, fwdGrid_ = nullptr, bwdBlock_ = nullptr, bwdGrid_ = nullptr;
     FunctionHandle scatterRows_ = nullptr, gatherRows_ = nullptr, broadcastRows_ = nullptr;
+    FunctionHandle traceback_ = nullptr; // max/min semirings only
     DeviceBuffer values_, adjoints_, opInfo_, opOut_, operands_, slotOperands_, levelOpBegin_,
         levelBlockBegin_, blockOpBegin_, blockLoadBegin_, blockLoads_, edgeStart_, edgeOut_,
         edgeOperands_, edgeCode_, barrier_;
@@ -299,6 +311,11 @@ class CudaModel {
     void usePieces(const PiecesOnDevice &pieces);
     PiecesOnDevice allPieces_, varyingPieces_;
     DeviceBuffer partials_;
+    struct TracebackOnDevice {
+        DeviceBuffer producer, codeBegin, code, indicator, states, status;
+        uint32_t maxSteps = 0;
+    };
+    std::optional<TracebackOnDevice> traced_;
 };
 
 // Ok when `xs` holds `count` vectors of `numInputs` values each; otherwise what it holds.

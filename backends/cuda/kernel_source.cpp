@@ -1,5 +1,7 @@
 #include "backends/cuda/kernel_source.h"
 
+#include "backends/cuda/plan_traceback.h" // kTraceSteps
+
 #include <sstream>
 
 namespace zbddc::cuda {
@@ -378,7 +380,18 @@ std::string typeFunctions(const KernelShape &s) {
     return o.str();
 }
 
+// Stringizing drops the comments and joins the lines: NVRTC gets the code alone.
+#define ZB_TRACEBACK_KERNEL(...) #__VA_ARGS__
+const char *kTraceback =
+#include "backends/cuda/traceback_kernel.inc"
+    ;
+#undef ZB_TRACEBACK_KERNEL
+
 } // namespace
+
+bool tracesBack(Semiring s) {
+    return s == Semiring::MaxProduct || s == Semiring::MaxSum || s == Semiring::MinSum;
+}
 
 std::string generateKernelSource(const KernelShape &s) {
     std::ostringstream o;
@@ -386,6 +399,8 @@ std::string generateKernelSource(const KernelShape &s) {
       << "#define ZB_B " << s.batch << "u\n"
       << "#define ZB_BLOCK " << s.blockThreads << "\n"
       << arithmetic(s) << kPrelude << typeFunctions(s) << kKernels;
+    if (tracesBack(s.semiring))
+        o << "#define ZB_TRACE_STEPS " << kTraceSteps << "u\n" << kTraceback << "\n";
     return o.str();
 }
 

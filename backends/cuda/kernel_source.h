@@ -35,7 +35,11 @@ struct KernelShape {
 //   zb_scatter_rows / zb_gather_rows      (rows, packed, slots, count): slot rows to and from one
 //                                         packed buffer (a batch's varying inputs, their adjoints)
 //   zb_broadcast_rows                     (rows, row, count): value r into every lane of row r
+//   zb_traceback                          (zb_trace_args): max/min semirings only, one optimal
+//                                         term per lane (traceback_kernel.inc)
 std::string generateKernelSource(const KernelShape &shape);
+// The semirings whose modules have zb_traceback (sum-product sums every term: none to trace).
+bool tracesBack(Semiring semiring);
 
 // The kernel parameter block, laid out exactly as the generated `Plan` struct.
 struct PlanParams {

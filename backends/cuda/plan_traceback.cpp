@@ -1,7 +1,5 @@
 #include "backends/cuda/plan_traceback.h"
 
-#include "ir/circuit.h" // kNone
-
 #include <algorithm>
 
 namespace zbddc::cuda {
@@ -96,6 +94,46 @@ Result<std::vector<uint32_t>> tracebackPlan(const DevicePlan &p, Semiring semiri
     }
     std::sort(inputs.begin(), inputs.end());
     return inputs;
+}
+
+const char *traceStatusText(uint32_t status) {
+    switch (static_cast<TraceStatus>(status)) {
+    case TraceStatus::Traced:
+        return "traced";
+    case TraceStatus::TooLong:
+        return "the walk repeats shared ops";
+    case TraceStatus::TooDeep:
+        return "too many ops pending on the walk";
+    case TraceStatus::Clash:
+        return "two states of one variable on the term";
+    case TraceStatus::TooWide:
+        return "a merged op's template is too long to walk";
+    }
+    return "unknown traceback status";
+}
+
+Result<TracebackArrays> tracebackArrays(const DevicePlan &p, std::span<const InputInfo> inputs) {
+    if (p.reusesSlots)
+        return error("traceback needs every slot's value (a plan without slot reuse)");
+    if (inputs.size() != p.numInputs)
+        return error("traceback: " + std::to_string(inputs.size()) + " inputs for a plan of " +
+                     std::to_string(p.numInputs));
+    TracebackArrays a;
+    a.producer.assign(p.numSlots - p.firstComputedSlot, kNone);
+    for (uint32_t k = 0; k < p.numOps(); ++k)
+        a.producer[p.opOut[k] - p.firstComputedSlot] = k;
+    a.codeBegin.push_back(0);
+    for (const std::vector<uint32_t> &code : p.typeCode) {
+        a.code.insert(a.code.end(), code.begin(), code.end());
+        a.codeBegin.push_back(static_cast<uint32_t>(a.code.size()));
+    }
+    for (const InputInfo &in : inputs) {
+        const bool indicator = in.kind == InputKind::Indicator;
+        a.indicator.push_back(indicator ? in.variable : kNone);
+        a.indicator.push_back(indicator ? in.state : kNone);
+    }
+    a.maxSteps = std::max<uint32_t>(p.numOps(), 1);
+    return a;
 }
 
 } // namespace zbddc::cuda

@@ -57,6 +57,9 @@ TEST_CASE("every generated kernel shape compiles with NVRTC for sm_90", "[cuda][
                           "zb_backward_grid", "zb_scatter_rows", "zb_gather_rows",
                           "zb_broadcast_rows"})
                         CHECK(ptx->ptx.find(std::string(".entry ") + entry) != std::string::npos);
+                    // The batched traceback, in the semirings that have an optimal term.
+                    CHECK((ptx->ptx.find(".entry zb_traceback") != std::string::npos) ==
+                          (s != Semiring::SumProduct));
                     ++shapes;
                 }
             }
