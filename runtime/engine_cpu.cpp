@@ -1,15 +1,25 @@
-// The LLVM JIT (backends/cpu) behind the Engine interface, in Minato et al. 2011 §3's DFS order. It
-// has no traceback: MPE assignments come from its max-product adjoints (runtime/mpe_decode.h).
+// The LLVM JIT (backends/cpu) behind the Engine interface, in Minato et al. 2011 §3's DFS order, or
+// the data-driven loop. The loop traces a batch's optimal terms back from its kept values; the
+// JIT's code keeps none, so its MPE assignments come from max-product adjoints
+// (runtime/mpe_decode.h).
 #include "backends/cpu/cpu_model.h"
 #include "backends/cpu/dfs_order.h"
 #include "runtime/engine.h"
+
+#include <algorithm>
 
 namespace zbddc {
 namespace {
 
 class CpuJitEngine final : public Engine {
   public:
-    explicit CpuJitEngine(CpuModel m) : m_(std::move(m)) {}
+    CpuJitEngine(CpuModel m, const Circuit &c) : m_(std::move(m)), variables_(c.variables.size()) {
+        for (const InputInfo &in : c.inputs) {
+            const bool indicator = in.kind == InputKind::Indicator;
+            indicator_.push_back(indicator ? in.variable : kNone);
+            indicator_.push_back(indicator ? in.state : kNone);
+        }
+    }
 
     Result<std::vector<double>> evaluate(std::span<const double> x, size_t batch) override {
         return m_.evaluate(x, batch);
@@ -23,8 +33,27 @@ class CpuJitEngine final : public Engine {
         return adj;
     }
 
+    std::optional<Result<TracedTerms>> varyingTraceback(const InputBatch &batch,
+                                                        size_t output) override {
+        if (!m_.tracesBack())
+            return std::nullopt;
+        TracedTerms t;
+        t.outputs.resize(batch.count * m_.numOutputs());
+        t.states.resize(batch.count * variables_);
+        t.traced.resize(batch.count);
+        if (Status s = m_.traceback(batch.dense(), output, indicator_, variables_, t.outputs,
+                                    t.states, t.traced, batch.count);
+            !s)
+            return Result<TracedTerms>(s.error());
+        if (std::find(t.traced.begin(), t.traced.end(), 0) != t.traced.end())
+            t.untraced = "two states of one variable on the term, or a walk repeating shared ops";
+        return Result<TracedTerms>(std::move(t));
+    }
+
   private:
     CpuModel m_;
+    size_t variables_;
+    std::vector<uint32_t> indicator_; // per input: (variable, state), kNone for the others
 };
 
 } // namespace
@@ -40,7 +69,7 @@ Result<std::unique_ptr<Engine>> cpuJitEngine(const Circuit &c, Semiring s, Numer
     auto m = compileCpu(c, o);
     if (!m)
         return m.error();
-    return std::unique_ptr<Engine>(new CpuJitEngine(std::move(*m)));
+    return std::unique_ptr<Engine>(new CpuJitEngine(std::move(*m), c));
 }
 
 } // namespace zbddc

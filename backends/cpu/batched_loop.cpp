@@ -39,8 +39,7 @@ struct LogSumProduct {
     static double times(double p, double q) { return p + q; }
 };
 
-template <class A>
-void runOps(const std::vector<BatchedLoop::Op> &ops, double *__restrict v) {
+template <class A> void runOps(const std::vector<BatchedLoop::Op> &ops, double *__restrict v) {
     constexpr size_t W = BatchedLoop::kLanes;
     for (const BatchedLoop::Op &op : ops) {
         double *__restrict d = v + size_t(op.dst) * W;
@@ -144,10 +143,17 @@ Result<BatchedLoop> BatchedLoop::build(const Circuit &c, const CpuOptions &o, bo
         slot[id] = loop.numSlots_++;
         Load load{slot[id], kNone, 0.0};
         switch (c.kind[id]) {
-        case OpKind::Input: load.input = c.a[id]; break;
-        case OpKind::Zero: load.constant = log ? kNegInf : ring.zero(); break;
-        case OpKind::One: load.constant = log ? 0.0 : ring.one(); break;
-        default: load.constant = log ? std::log(c.constants[c.a[id]]) : c.constants[c.a[id]];
+        case OpKind::Input:
+            load.input = c.a[id];
+            break;
+        case OpKind::Zero:
+            load.constant = log ? kNegInf : ring.zero();
+            break;
+        case OpKind::One:
+            load.constant = log ? 0.0 : ring.one();
+            break;
+        default:
+            load.constant = log ? std::log(c.constants[c.a[id]]) : c.constants[c.a[id]];
         }
         loop.loads_.push_back(load);
         return slot[id];
@@ -184,6 +190,14 @@ Result<BatchedLoop> BatchedLoop::build(const Circuit &c, const CpuOptions &o, bo
     }
     for (NodeId out : c.outputs)
         loop.outputs_.push_back(slot[out]);
+    if (keepValues) { // every slot written once: the traceback's way back
+        loop.producer_.assign(loop.numSlots_, kNone);
+        loop.slotInput_.assign(loop.numSlots_, kNone);
+        for (size_t k = 0; k < loop.ops_.size(); ++k)
+            loop.producer_[loop.ops_[k].dst] = static_cast<uint32_t>(k);
+        for (const Load &load : loop.loads_)
+            loop.slotInput_[load.slot] = load.input;
+    }
     return loop;
 }
 
@@ -194,8 +208,8 @@ void BatchedLoop::forwardTile(const double *x, size_t first, size_t lanes, doubl
             // Lanes past the batch's end repeat its last sample (finite, discarded).
             const size_t s = first + std::min(l, lanes - 1);
             const double value = load.input == kNone ? load.constant
-                                 : log ? std::log(x[s * numInputs_ + load.input])
-                                       : x[s * numInputs_ + load.input];
+                                 : log               ? std::log(x[s * numInputs_ + load.input])
+                                                     : x[s * numInputs_ + load.input];
             v[size_t(load.slot) * kLanes + l] = value;
         }
     withArithmetic([&](auto arithmetic) { runOps<decltype(arithmetic)>(ops_, v); });
@@ -230,6 +244,55 @@ void BatchedLoop::adjointTile(const double *x, size_t output, double *adj, size_
     });
 }
 
+template <class A>
+bool BatchedLoop::traceLane(const double *v, size_t lane, uint32_t outSlot,
+                            std::span<const uint32_t> indicator, uint32_t *states,
+                            std::vector<uint32_t> &pending) const {
+    auto value = [&](uint32_t slot) { return v[size_t(slot) * kLanes + lane]; };
+    pending.assign(1, outSlot);
+    size_t steps = 0;
+    while (!pending.empty()) {
+        const uint32_t slot = pending.back();
+        pending.pop_back();
+        if (const uint32_t input = slotInput_[slot]; input != kNone) {
+            const uint32_t variable = indicator[2 * input], state = indicator[2 * input + 1];
+            if (variable == kNone)
+                continue;
+            if (states[variable] == kNone)
+                states[variable] = state;
+            if (states[variable] != state)
+                return false; // two states of one variable on the term
+            continue;
+        }
+        const uint32_t k = producer_[slot];
+        if (k == kNone) // a constant
+            continue;
+        if (++steps > ops_.size())
+            return false; // the walk repeats shared ops
+        const Op &op = ops_[k];
+        const double a = value(op.a), b = value(op.b);
+        switch (op.kind) {
+        case OpKind::Plus:
+            pending.push_back(A::plus(a, b) == a ? op.a : op.b);
+            break;
+        case OpKind::Times:
+            pending.push_back(op.b);
+            pending.push_back(op.a);
+            break;
+        default: { // (a ⊗ b) ⊕ c
+            const double ab = A::times(a, b);
+            if (A::plus(ab, value(op.c)) == ab) {
+                pending.push_back(op.b);
+                pending.push_back(op.a);
+            } else {
+                pending.push_back(op.c);
+            }
+        }
+        }
+    }
+    return true;
+}
+
 // Splits the batch's tiles over the threads; each thread gets `slotsPerTile` × kLanes doubles.
 template <class Tile>
 Status BatchedLoop::forEachTile(size_t batch, size_t slotsPerTile, Tile &&tile) const {
@@ -262,8 +325,37 @@ Status BatchedLoop::adjoints(std::span<const double> x, size_t output, std::span
         return error("output " + std::to_string(output) + " is out of range");
     if (x.size() != batch * numInputs_ || adj.size() != batch * numInputs_)
         return error("x or adj does not hold batch x inputs values");
-    return forEachTile(batch, size_t(numSlots_) * 2, [&](size_t first, size_t lanes, double *slots) {
-        adjointTile(x.data(), output, adj.data(), first, lanes, slots);
+    return forEachTile(batch, size_t(numSlots_) * 2,
+                       [&](size_t first, size_t lanes, double *slots) {
+                           adjointTile(x.data(), output, adj.data(), first, lanes, slots);
+                       });
+}
+
+Status BatchedLoop::traceback(std::span<const double> x, size_t output,
+                              std::span<const uint32_t> indicator, size_t numVariables,
+                              std::span<double> out, std::span<uint32_t> states,
+                              std::span<uint8_t> traced, size_t batch) const {
+    if (!keepValues_)
+        return error("the data-driven loop was built without every value kept (no traceback)");
+    if (semiring_ == Semiring::SumProduct)
+        return error("traceback applies to max/min semirings");
+    if (output >= outputs_.size())
+        return error("output " + std::to_string(output) + " is out of range");
+    if (x.size() != batch * numInputs_ || out.size() != batch * outputs_.size() ||
+        indicator.size() != 2 * numInputs_ || states.size() != batch * numVariables ||
+        traced.size() != batch)
+        return error("traceback: the spans do not hold the batch's values");
+    return forEachTile(batch, numSlots_, [&](size_t first, size_t lanes, double *slots) {
+        runTile(x.data(), out.data(), first, lanes, slots);
+        std::vector<uint32_t> pending;
+        withArithmetic([&](auto arithmetic) {
+            for (size_t l = 0; l < lanes; ++l) {
+                uint32_t *row = states.data() + (first + l) * numVariables;
+                std::fill(row, row + numVariables, kNone);
+                traced[first + l] = traceLane<decltype(arithmetic)>(slots, l, outputs_[output],
+                                                                    indicator, row, pending);
+            }
+        });
     });
 }
 

@@ -37,6 +37,16 @@ class BatchedLoop {
     // representation of the evaluation (natural logs in log mode), as inputAdjoints computes it.
     Status adjoints(std::span<const double> x, size_t output, std::span<double> adj,
                     size_t batch) const;
+    // Max/min semirings, built with `keepValues`: each vector's outputs (out: batch ×
+    // numOutputs) and one optimal term of `output`, walked down its tile's kept values along the
+    // winning side of every ⊕ (the first on a tie) and both sides of every ⊗ — a ZBDD circuit's
+    // term is a path, so MPE needs no adjoint pass. `indicator` holds per input its (variable,
+    // state), variable kNone for the others; `states` gets batch × numVariables states (kNone
+    // where no indicator of the variable is on the term) and `traced` 1 per vector whose walk
+    // ended, 0 where it met two states of one variable or visited more ops than the circuit has.
+    Status traceback(std::span<const double> x, size_t output, std::span<const uint32_t> indicator,
+                     size_t numVariables, std::span<double> out, std::span<uint32_t> states,
+                     std::span<uint8_t> traced, size_t batch) const;
 
     struct Op {
         OpKind kind;
@@ -55,6 +65,11 @@ class BatchedLoop {
     void runTile(const double *x, double *out, size_t first, size_t lanes, double *slots) const;
     void adjointTile(const double *x, size_t output, double *adj, size_t first, size_t lanes,
                      double *slots) const;
+    // One lane's walk (traceback), its variables' states into `states`; false where it stopped.
+    template <class A>
+    bool traceLane(const double *slots, size_t lane, uint32_t outSlot,
+                   std::span<const uint32_t> indicator, uint32_t *states,
+                   std::vector<uint32_t> &pending) const;
 
     Semiring semiring_ = Semiring::SumProduct;
     Numeric numeric_ = Numeric::Float64;
@@ -63,9 +78,11 @@ class BatchedLoop {
     unsigned threads_ = 0;
     bool keepValues_ = false;
     double zero_ = 0, one_ = 1; // the semiring's 0 and 1 in the evaluation's representation
-    std::vector<Load> loads_; // leaves, filled into their slots at the start of every tile
+    std::vector<Load> loads_;   // leaves, filled into their slots at the start of every tile
     std::vector<Op> ops_;
     std::vector<uint32_t> outputs_; // slot of each output
+    // With keepValues, per slot: the op that writes it, and the input a leaf loads (kNone else).
+    std::vector<uint32_t> producer_, slotInput_;
 };
 
 } // namespace zbddc

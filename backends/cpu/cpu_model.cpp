@@ -2,8 +2,8 @@
 
 #include "backends/cpu/batched_loop.h"
 
-#include "ir/model_interface.h"
 #include "backends/cpu/evaluator/zbdd_evaluator.h"
+#include "ir/model_interface.h"
 
 #include <chrono>
 
@@ -31,12 +31,24 @@ CpuModel::CpuModel(CpuModel &&) noexcept = default;
 CpuModel &CpuModel::operator=(CpuModel &&) noexcept = default;
 CpuModel::~CpuModel() = default;
 
-size_t CpuModel::numInputs() const { return impl_->program.num_inputs; }
-size_t CpuModel::numOutputs() const { return impl_->program.num_outputs; }
-Semiring CpuModel::semiring() const { return impl_->plan.semiring; }
-Numeric CpuModel::numeric() const { return impl_->plan.numeric; }
-bool CpuModel::hasBackward() const { return impl_->backward; }
-const CompileTimes &CpuModel::compileTimes() const { return impl_->times; }
+size_t CpuModel::numInputs() const {
+    return impl_->program.num_inputs;
+}
+size_t CpuModel::numOutputs() const {
+    return impl_->program.num_outputs;
+}
+Semiring CpuModel::semiring() const {
+    return impl_->plan.semiring;
+}
+Numeric CpuModel::numeric() const {
+    return impl_->plan.numeric;
+}
+bool CpuModel::hasBackward() const {
+    return impl_->backward;
+}
+const CompileTimes &CpuModel::compileTimes() const {
+    return impl_->times;
+}
 size_t CpuModel::storedValues() const {
     return impl_->forwardLoop ? impl_->forwardLoop->numSlots() : impl_->plan.numSlots;
 }
@@ -45,11 +57,16 @@ namespace {
 
 Status runtimeStatus(int code) {
     switch (code) {
-    case ZBDD_OK: return Ok{};
-    case ZBDD_ENOMEM: return error("out of memory for the evaluation buffers");
-    case ZBDD_EARG: return error("bad argument (output index out of range?)");
-    case ZBDD_ENOBACKWARD: return error("the model was compiled without the adjoint pass");
-    default: return error("cannot start evaluation threads");
+    case ZBDD_OK:
+        return Ok{};
+    case ZBDD_ENOMEM:
+        return error("out of memory for the evaluation buffers");
+    case ZBDD_EARG:
+        return error("bad argument (output index out of range?)");
+    case ZBDD_ENOBACKWARD:
+        return error("the model was compiled without the adjoint pass");
+    default:
+        return error("cannot start evaluation threads");
     }
 }
 
@@ -76,7 +93,8 @@ Status CpuModel::evaluate(std::span<const double> x, std::span<double> out, size
         return s;
     if (impl_->forwardLoop)
         return impl_->forwardLoop->evaluate(x, out, batch);
-    return runtimeStatus(zbdd_run_eval(&impl_->program, x.data(), out.data(), batch, impl_->threads));
+    return runtimeStatus(
+        zbdd_run_eval(&impl_->program, x.data(), out.data(), batch, impl_->threads));
 }
 
 Result<std::vector<double>> CpuModel::evaluate(std::span<const double> x, size_t batch) const {
@@ -97,8 +115,22 @@ Status CpuModel::adjoints(std::span<const double> x, size_t output, std::span<do
             return runtimeStatus(ZBDD_ENOBACKWARD);
         return impl_->backwardLoop->adjoints(x, output, adj, batch);
     }
-    return runtimeStatus(zbdd_run_adjoints(&impl_->program, x.data(), output, adj.data(), batch,
-                                           impl_->threads));
+    return runtimeStatus(
+        zbdd_run_adjoints(&impl_->program, x.data(), output, adj.data(), batch, impl_->threads));
+}
+
+bool CpuModel::tracesBack() const {
+    return impl_->backwardLoop && impl_->backwardLoop->semiring() != Semiring::SumProduct;
+}
+
+Status CpuModel::traceback(std::span<const double> x, size_t output,
+                           std::span<const uint32_t> indicator, size_t numVariables,
+                           std::span<double> out, std::span<uint32_t> states,
+                           std::span<uint8_t> traced, size_t batch) const {
+    if (!tracesBack())
+        return error("this CPU model has no traceback (the JIT's code, or no backward pass)");
+    return impl_->backwardLoop->traceback(x, output, indicator, numVariables, out, states, traced,
+                                          batch);
 }
 
 namespace {

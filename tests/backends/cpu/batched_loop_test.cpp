@@ -87,3 +87,74 @@ TEST_CASE("the data-driven loop's adjoint pass equals inputAdjoints in every sem
         }
     }
 }
+
+TEST_CASE("the data-driven loop traces each vector's optimal term as the circuit's traceback does",
+          "[cpu][batched][traceback]") {
+    std::mt19937 rng(29);
+    size_t traced = 0, walks = 0;
+    for (uint32_t seed = 1; seed <= 6; ++seed)
+        for (Semiring s : {Semiring::MaxProduct, Semiring::MaxSum, Semiring::MinSum}) {
+            Circuit c = testing::randomZddCircuit({.vars = 16, .width = 5, .roots = 2}, seed);
+            c.semiring = s;
+            CpuOptions options;
+            options.semiring = s;
+            options.threads = 2;
+            options.order = dfsOrder(c).order;
+            auto loop = BatchedLoop::build(c, options, /*keepValues=*/true);
+            REQUIRE(loop.ok());
+            // Each input an indicator of a variable of its own.
+            std::vector<uint32_t> indicator;
+            for (uint32_t i = 0; i < c.numInputs(); ++i)
+                indicator.insert(indicator.end(), {i, 0});
+            const size_t batch = 21, n = c.numInputs(), vars = n;
+            std::vector<double> x;
+            for (size_t k = 0; k < batch; ++k) {
+                const auto v = testing::randomInputs(n, seed * 100 + k, 0.2, 0.95);
+                x.insert(x.end(), v.begin(), v.end());
+            }
+            std::vector<double> out(batch * c.numOutputs());
+            std::vector<uint32_t> states(batch * vars);
+            std::vector<uint8_t> ok(batch);
+            REQUIRE(loop->traceback(x, 1, indicator, vars, out, states, ok, batch).ok());
+            for (size_t k = 0; k < batch; ++k, ++walks) {
+                INFO(semiringName(s) << " seed " << seed << " vector " << k);
+                auto ref = evaluate(c, std::span(x.data() + k * n, n), s);
+                REQUIRE(ref.ok());
+                CHECK(close(out[k * c.numOutputs() + 1], ref->values[c.outputs[1]]));
+                if (!ok[k])
+                    continue;
+                ++traced;
+                std::vector<uint32_t> got;
+                for (uint32_t v = 0; v < vars; ++v)
+                    if (states[k * vars + v] != kNone)
+                        got.push_back(v);
+                CHECK(got == traceback(c, *ref, 1)); // random reals: one optimal term
+            }
+        }
+    CHECK(traced == walks); // a ZBDD's term is a path: every walk ends
+
+    // Two states of one variable on the term, and a term of 2^40 visits: both stop.
+    Circuit c;
+    c.semiring = Semiring::MaxProduct;
+    c.variables.push_back({"v", {"a", "b"}});
+    c.addInputInfo({InputKind::Indicator, 0, 0, 0.0, ""});
+    c.addInputInfo({InputKind::Indicator, 0, 1, 0.0, ""});
+    NodeId n = c.addInput(0);
+    c.addOutput(c.addTimes(n, c.addInput(1)));
+    for (int k = 0; k < 40; ++k)
+        n = c.addTimes(n, n);
+    c.addOutput(n);
+    CpuOptions options;
+    options.order = dfsOrder(c).order;
+    auto loop = BatchedLoop::build(c, options, true);
+    REQUIRE(loop.ok());
+    const std::vector<uint32_t> indicator = {0, 0, 0, 1};
+    const std::vector<double> x = {0.5, 0.5};
+    std::vector<double> out(2);
+    std::vector<uint32_t> states(1);
+    std::vector<uint8_t> ok(1, 1);
+    for (size_t output : {0, 1}) {
+        REQUIRE(loop->traceback(x, output, indicator, 1, out, states, ok, 1).ok());
+        CHECK(ok[0] == 0);
+    }
+}
