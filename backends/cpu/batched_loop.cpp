@@ -1,10 +1,12 @@
 #include "backends/cpu/batched_loop.h"
 
+#include "support/memory.h"
 #include "support/threads.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <thread>
 
 namespace zbddc {
@@ -293,16 +295,21 @@ bool BatchedLoop::traceLane(const double *v, size_t lane, uint32_t outSlot,
     return true;
 }
 
-// Splits the batch's tiles over the threads; each thread gets `slotsPerTile` × kLanes doubles.
+// Splits the batch's tiles over the threads; each thread gets `slotsPerTile` × kLanes doubles,
+// written before they are read (so not zeroed: barley's are 12 GB a thread with every value
+// kept), and no more threads than half the available memory holds (sixteen of barley's would
+// want 190 GB).
 template <class Tile>
 Status BatchedLoop::forEachTile(size_t batch, size_t slotsPerTile, Tile &&tile) const {
     const size_t tiles = (batch + kLanes - 1) / kLanes;
-    const size_t threads = std::min<size_t>(threadsOrCores(threads_), std::max<size_t>(1, tiles));
+    const size_t tileBytes = slotsPerTile * kLanes * sizeof(double);
+    const size_t threads = std::min<size_t>(threadsThatFit(threadsOrCores(threads_), tileBytes),
+                                            std::max<size_t>(1, tiles));
     auto work = [&](size_t t) {
-        std::vector<double> slots(slotsPerTile * kLanes);
+        const auto slots = std::make_unique_for_overwrite<double[]>(slotsPerTile * kLanes);
         for (size_t i = tiles * t / threads; i < tiles * (t + 1) / threads; ++i) {
             const size_t first = i * kLanes;
-            tile(first, std::min(kLanes, batch - first), slots.data());
+            tile(first, std::min(kLanes, batch - first), slots.get());
         }
     };
     onThreads(threads, work);
