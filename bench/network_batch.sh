@@ -12,7 +12,8 @@
 # on the same device (max_diff_vs_<mode>), and float32/log32 rows give the largest stated error
 # bound and how many cases their bound sent to float64/log (MPE has no float32: skipped).
 # MLF_PRECOMPILE=1 compiles each network's ZBDD once (`zbddc NET -o NET.zdd`, its time a row of
-# its own) and runs the .zdd, so a large network's minute of compile is paid once, not per run.
+# its own) and runs the .zdd, so a large network's minute of compile is paid once, not per run;
+# MLF_COMPILE_FLAGS go to that compile (barley: --zbdd-node-limit 134217728).
 # MLF_ROUTES (default "mlf") runs other routes the same way ("auto mlf jt" times what auto takes
 # beside both routes; each row says the route that ran and why).
 # For networks whose every load takes tens of seconds (diabetes, barley): MLF_ONCE=1 times the
@@ -35,7 +36,7 @@ for net in "$@"; do
     model=$net
     if [ -n "${MLF_PRECOMPILE:-}" ]; then # the ZBDD once, its compile time a row of its own
         start=$(date +%s%N)
-        "$zbddc" "$net" -o "$work/$name.zdd" --quiet || continue
+        "$zbddc" "$net" -o "$work/$name.zdd" --quiet ${MLF_COMPILE_FLAGS:-} || continue
         echo "{\"network\": \"$name\", \"zdd_compile_s\": $((($(date +%s%N) - start) / 1000000))e-3}" >>"$out"
         model=$work/$name.zdd
     fi
