@@ -476,9 +476,10 @@ std::vector<Result<TaskResult>> finishBatch(Model &m, TaskBatch &b, std::span<co
         for (const Numeric mode : {Numeric::Float64, Numeric::Log}) {
             std::vector<size_t> group = possibleIn(mode);
             if (mode == b.first && b.traced) {
+                const auto walked = std::count_if(group.begin(), group.end(),
+                                                  [&](size_t k) { return b.traced->traced[k]; });
                 const std::string device =
-                    m.describe(mode, "MPE traced back over " + std::to_string(group.size()) +
-                                         " cases");
+                    m.describe(mode, "MPE traced back over " + std::to_string(walked) + " cases");
                 std::erase_if(group, [&](size_t k) {
                     if (!b.traced->traced[k])
                         return false;

@@ -41,7 +41,8 @@ struct LogSumProduct {
     static double times(double p, double q) { return p + q; }
 };
 
-template <class A> void runOps(const std::vector<BatchedLoop::Op> &ops, double *__restrict v) {
+template <class A>
+void runOps(const std::vector<BatchedLoop::Op> &ops, double *__restrict v) {
     constexpr size_t W = BatchedLoop::kLanes;
     for (const BatchedLoop::Op &op : ops) {
         double *__restrict d = v + size_t(op.dst) * W;
@@ -145,17 +146,10 @@ Result<BatchedLoop> BatchedLoop::build(const Circuit &c, const CpuOptions &o, bo
         slot[id] = loop.numSlots_++;
         Load load{slot[id], kNone, 0.0};
         switch (c.kind[id]) {
-        case OpKind::Input:
-            load.input = c.a[id];
-            break;
-        case OpKind::Zero:
-            load.constant = log ? kNegInf : ring.zero();
-            break;
-        case OpKind::One:
-            load.constant = log ? 0.0 : ring.one();
-            break;
-        default:
-            load.constant = log ? std::log(c.constants[c.a[id]]) : c.constants[c.a[id]];
+        case OpKind::Input: load.input = c.a[id]; break;
+        case OpKind::Zero: load.constant = log ? kNegInf : ring.zero(); break;
+        case OpKind::One: load.constant = log ? 0.0 : ring.one(); break;
+        default: load.constant = log ? std::log(c.constants[c.a[id]]) : c.constants[c.a[id]];
         }
         loop.loads_.push_back(load);
         return slot[id];
@@ -210,8 +204,8 @@ void BatchedLoop::forwardTile(const double *x, size_t first, size_t lanes, doubl
             // Lanes past the batch's end repeat its last sample (finite, discarded).
             const size_t s = first + std::min(l, lanes - 1);
             const double value = load.input == kNone ? load.constant
-                                 : log               ? std::log(x[s * numInputs_ + load.input])
-                                                     : x[s * numInputs_ + load.input];
+                                 : log ? std::log(x[s * numInputs_ + load.input])
+                                       : x[s * numInputs_ + load.input];
             v[size_t(load.slot) * kLanes + l] = value;
         }
     withArithmetic([&](auto arithmetic) { runOps<decltype(arithmetic)>(ops_, v); });
@@ -332,10 +326,9 @@ Status BatchedLoop::adjoints(std::span<const double> x, size_t output, std::span
         return error("output " + std::to_string(output) + " is out of range");
     if (x.size() != batch * numInputs_ || adj.size() != batch * numInputs_)
         return error("x or adj does not hold batch x inputs values");
-    return forEachTile(batch, size_t(numSlots_) * 2,
-                       [&](size_t first, size_t lanes, double *slots) {
-                           adjointTile(x.data(), output, adj.data(), first, lanes, slots);
-                       });
+    return forEachTile(batch, size_t(numSlots_) * 2, [&](size_t first, size_t lanes, double *slots) {
+        adjointTile(x.data(), output, adj.data(), first, lanes, slots);
+    });
 }
 
 Status BatchedLoop::traceback(std::span<const double> x, size_t output,

@@ -78,7 +78,7 @@ class BatchedLoop {
     unsigned threads_ = 0;
     bool keepValues_ = false;
     double zero_ = 0, one_ = 1; // the semiring's 0 and 1 in the evaluation's representation
-    std::vector<Load> loads_;   // leaves, filled into their slots at the start of every tile
+    std::vector<Load> loads_; // leaves, filled into their slots at the start of every tile
     std::vector<Op> ops_;
     std::vector<uint32_t> outputs_; // slot of each output
     // With keepValues, per slot: the op that writes it, and the input a leaf loads (kNone else).

@@ -2,8 +2,8 @@
 
 #include "backends/cpu/batched_loop.h"
 
-#include "backends/cpu/evaluator/zbdd_evaluator.h"
 #include "ir/model_interface.h"
+#include "backends/cpu/evaluator/zbdd_evaluator.h"
 
 #include <chrono>
 
@@ -31,24 +31,12 @@ CpuModel::CpuModel(CpuModel &&) noexcept = default;
 CpuModel &CpuModel::operator=(CpuModel &&) noexcept = default;
 CpuModel::~CpuModel() = default;
 
-size_t CpuModel::numInputs() const {
-    return impl_->program.num_inputs;
-}
-size_t CpuModel::numOutputs() const {
-    return impl_->program.num_outputs;
-}
-Semiring CpuModel::semiring() const {
-    return impl_->plan.semiring;
-}
-Numeric CpuModel::numeric() const {
-    return impl_->plan.numeric;
-}
-bool CpuModel::hasBackward() const {
-    return impl_->backward;
-}
-const CompileTimes &CpuModel::compileTimes() const {
-    return impl_->times;
-}
+size_t CpuModel::numInputs() const { return impl_->program.num_inputs; }
+size_t CpuModel::numOutputs() const { return impl_->program.num_outputs; }
+Semiring CpuModel::semiring() const { return impl_->plan.semiring; }
+Numeric CpuModel::numeric() const { return impl_->plan.numeric; }
+bool CpuModel::hasBackward() const { return impl_->backward; }
+const CompileTimes &CpuModel::compileTimes() const { return impl_->times; }
 size_t CpuModel::storedValues() const {
     return impl_->forwardLoop ? impl_->forwardLoop->numSlots() : impl_->plan.numSlots;
 }
@@ -57,16 +45,11 @@ namespace {
 
 Status runtimeStatus(int code) {
     switch (code) {
-    case ZBDD_OK:
-        return Ok{};
-    case ZBDD_ENOMEM:
-        return error("out of memory for the evaluation buffers");
-    case ZBDD_EARG:
-        return error("bad argument (output index out of range?)");
-    case ZBDD_ENOBACKWARD:
-        return error("the model was compiled without the adjoint pass");
-    default:
-        return error("cannot start evaluation threads");
+    case ZBDD_OK: return Ok{};
+    case ZBDD_ENOMEM: return error("out of memory for the evaluation buffers");
+    case ZBDD_EARG: return error("bad argument (output index out of range?)");
+    case ZBDD_ENOBACKWARD: return error("the model was compiled without the adjoint pass");
+    default: return error("cannot start evaluation threads");
     }
 }
 
@@ -93,8 +76,7 @@ Status CpuModel::evaluate(std::span<const double> x, std::span<double> out, size
         return s;
     if (impl_->forwardLoop)
         return impl_->forwardLoop->evaluate(x, out, batch);
-    return runtimeStatus(
-        zbdd_run_eval(&impl_->program, x.data(), out.data(), batch, impl_->threads));
+    return runtimeStatus(zbdd_run_eval(&impl_->program, x.data(), out.data(), batch, impl_->threads));
 }
 
 Result<std::vector<double>> CpuModel::evaluate(std::span<const double> x, size_t batch) const {
@@ -115,8 +97,8 @@ Status CpuModel::adjoints(std::span<const double> x, size_t output, std::span<do
             return runtimeStatus(ZBDD_ENOBACKWARD);
         return impl_->backwardLoop->adjoints(x, output, adj, batch);
     }
-    return runtimeStatus(
-        zbdd_run_adjoints(&impl_->program, x.data(), output, adj.data(), batch, impl_->threads));
+    return runtimeStatus(zbdd_run_adjoints(&impl_->program, x.data(), output, adj.data(), batch,
+                                           impl_->threads));
 }
 
 bool CpuModel::tracesBack() const {

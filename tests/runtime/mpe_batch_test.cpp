@@ -161,3 +161,41 @@ TEST_CASE("tied cases are resolved together: 1 + the most tie rounds of any case
         CHECK_THAT(batch[242]->device, Catch::Contains(note));
     }
 }
+
+TEST_CASE("a traced batch decodes from adjoints the cases whose walk stopped, and says so",
+          "[mpe][traceback]") {
+    // max(λa·λb·0.6, λa·0.3): with nothing observed the best term holds both states of v, so the
+    // walk stops there; observing v = a leaves the second term, a path the walk finishes.
+    Circuit c;
+    c.semiring = Semiring::MaxProduct;
+    c.variables.push_back({"v", {"a", "b"}});
+    c.addInputInfo({InputKind::Indicator, 0, 0, 0.0, ""});
+    c.addInputInfo({InputKind::Indicator, 0, 1, 0.0, ""});
+    const NodeId a = c.addInput(0), b = c.addInput(1);
+    const NodeId both = c.addTimes(c.addTimes(a, b), c.addConst(0.6));
+    c.addOutput(c.addPlus(both, c.addTimes(a, c.addConst(0.3))));
+    REQUIRE(verify(c).ok());
+    const std::vector<Evidence> cases = {{{kNone}, {}}, {{0}, {}}, {{kNone}, {}}, {{0}, {}}};
+    Model loop =
+        Model::fromCircuit(c, {.device = DeviceKind::Cpu, .cpuCode = DeviceOptions::CpuCode::Loop});
+    Model jit =
+        Model::fromCircuit(c, {.device = DeviceKind::Cpu, .cpuCode = DeviceOptions::CpuCode::Jit});
+    const auto traced = runTasks(loop, Task::Mpe, cases), decoded = runTasks(jit, Task::Mpe, cases);
+    for (size_t k = 0; k < cases.size(); ++k) {
+        INFO("case " << k);
+        REQUIRE(traced[k].ok());
+        REQUIRE(decoded[k].ok());
+        CHECK(traced[k]->value == decoded[k]->value);
+        CHECK(traced[k]->assignment == decoded[k]->assignment);
+        if (k % 2 == 0) { // the walk stopped: decoded, the reason in the note
+            CHECK(traced[k]->value == Approx(0.6));
+            CHECK_THAT(traced[k]->device,
+                       Catch::Contains("MPE decoded from max-product adjoints") &&
+                           Catch::Contains("not traced: two states of one variable"));
+        } else {
+            CHECK(traced[k]->value == Approx(0.3));
+            CHECK(traced[k]->assignment == std::vector<uint32_t>{0});
+            CHECK_THAT(traced[k]->device, Catch::Contains("MPE traced back over 2 cases"));
+        }
+    }
+}
