@@ -2,8 +2,8 @@
 // runtime/mpe_decode.h, or traced back on the data-driven loop): the same answers as the per-case
 // path, against brute force and max-product variable elimination with each assignment's
 // probability recomputed from the CPTs, on asia, alarm and random networks over batches of 1, 7
-// and 1,024 cases, impossible cases included; and on a network tied on purpose, the number of
-// decoding's batched passes: 1 + the most tie rounds of any case.
+// and 1,024 cases, impossible cases included (the loop also in log space); and on a network tied
+// on purpose, the number of decoding's batched passes: 1 + the most tie rounds of any case.
 #include "runtime/mpe_decode.h"
 #include "runtime/tasks.h"
 
@@ -69,6 +69,15 @@ void checkBatchOnEveryBackend(const CompiledNetwork &cn, size_t count, std::mt19
         for (const auto &r : batch)
             if (r)
                 CHECK_THAT(r->device, Catch::Contains(how));
+        if (count > 1 && tracesBatches(b)) { // the walk over natural logs (max-sum)
+            TaskOptions log;
+            log.numeric = NumericChoice::Log;
+            const auto inLogs = runTasks(m, Task::Mpe, cases, log);
+            checkMpeAnswers(cn.net, cases, want, inLogs);
+            for (const auto &r : inLogs)
+                if (r)
+                    CHECK_THAT(r->device, Catch::Contains("log; MPE traced back over"));
+        }
     }
 }
 
