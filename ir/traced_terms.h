@@ -4,7 +4,10 @@
 // answer another way.
 #pragma once
 
+#include "ir/circuit.h"
+
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,5 +19,18 @@ struct TracedTerms {
     std::vector<uint8_t> traced;  // per vector: 1 where its row of `states` holds its term
     std::string untraced;         // why the first vector not traced was not, or ""
 };
+
+// What a walk sets on meeting input i: (variable, state) at 2i, 2i + 1 for an indicator, kNone
+// for any other input.
+inline std::vector<uint32_t> indicatorStates(std::span<const InputInfo> inputs) {
+    std::vector<uint32_t> pairs;
+    pairs.reserve(2 * inputs.size());
+    for (const InputInfo &in : inputs) {
+        const bool indicator = in.kind == InputKind::Indicator;
+        pairs.push_back(indicator ? in.variable : kNone);
+        pairs.push_back(indicator ? in.state : kNone);
+    }
+    return pairs;
+}
 
 } // namespace zbddc

@@ -72,7 +72,8 @@ class Engine {
         return std::nullopt;
     }
     // Max/min semirings over such a batch: every output and one optimal term per vector, for
-    // backends that walk a whole batch at once (the GPU: one forward pass, one walk per case);
+    // backends that walk a whole batch at once (the GPU, the CPU's data-driven loop: one forward
+    // pass, one walk per case);
     // nullopt for the others (runtime/mpe_decode.h decodes from adjoints then).
     virtual std::optional<Result<TracedTerms>> varyingTraceback(const InputBatch &batch,
                                                                 size_t output) {

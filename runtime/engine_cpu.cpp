@@ -13,13 +13,8 @@ namespace {
 
 class CpuJitEngine final : public Engine {
   public:
-    CpuJitEngine(CpuModel m, const Circuit &c) : m_(std::move(m)), variables_(c.variables.size()) {
-        for (const InputInfo &in : c.inputs) {
-            const bool indicator = in.kind == InputKind::Indicator;
-            indicator_.push_back(indicator ? in.variable : kNone);
-            indicator_.push_back(indicator ? in.state : kNone);
-        }
-    }
+    CpuJitEngine(CpuModel m, const Circuit &c)
+        : m_(std::move(m)), variables_(c.variables.size()), indicator_(indicatorStates(c.inputs)) {}
 
     Result<std::vector<double>> evaluate(std::span<const double> x, size_t batch) override {
         return m_.evaluate(x, batch);
@@ -53,7 +48,7 @@ class CpuJitEngine final : public Engine {
   private:
     CpuModel m_;
     size_t variables_;
-    std::vector<uint32_t> indicator_; // per input: (variable, state), kNone for the others
+    std::vector<uint32_t> indicator_; // indicatorStates of the circuit's inputs
 };
 
 } // namespace

@@ -5,7 +5,6 @@
 #include "backends/cuda/plan_traceback.h"
 
 #include <algorithm>
-#include <cstring>
 
 namespace zbddc::cuda {
 

@@ -127,11 +127,7 @@ Result<TracebackArrays> tracebackArrays(const DevicePlan &p, std::span<const Inp
         a.code.insert(a.code.end(), code.begin(), code.end());
         a.codeBegin.push_back(static_cast<uint32_t>(a.code.size()));
     }
-    for (const InputInfo &in : inputs) {
-        const bool indicator = in.kind == InputKind::Indicator;
-        a.indicator.push_back(indicator ? in.variable : kNone);
-        a.indicator.push_back(indicator ? in.state : kNone);
-    }
+    a.indicator = indicatorStates(inputs);
     a.maxSteps = std::max<uint32_t>(p.numOps(), 1);
     return a;
 }

@@ -7,6 +7,7 @@
 #include "backends/cuda/device_plan.h"
 #include "ir/circuit.h"
 #include "ir/result.h"
+#include "ir/traced_terms.h"
 #include "ir/semiring.h"
 
 #include <span>
@@ -41,7 +42,7 @@ const char *traceStatusText(uint32_t status);
 struct TracebackArrays {
     std::vector<uint32_t> producer;        // per slot from plan.firstComputedSlot
     std::vector<uint32_t> codeBegin, code; // type t's template: code[codeBegin[t], [t + 1])
-    std::vector<uint32_t> indicator;       // per input: variable (kNone: not one), state
+    std::vector<uint32_t> indicator;       // indicatorStates (ir/traced_terms.h) of the inputs
     uint32_t maxSteps = 0;                 // ops one walk may visit
 };
 // `inputs`: the circuit's, in the plan's input order.
