@@ -1,5 +1,6 @@
 // The LLVM JIT (backends/cpu) behind the Engine interface, in Minato et al. 2011 §3's DFS order, or
-// the data-driven loop. The loop traces a batch's optimal terms back from its kept values; the
+// the data-driven loop. The loop traces optimal terms back from its kept values (a batch's, or one
+// case's as a batch of one); the
 // JIT's code keeps none, so its MPE assignments come from max-product adjoints
 // (runtime/mpe_decode.h).
 #include "backends/cpu/cpu_model.h"
@@ -43,6 +44,27 @@ class CpuJitEngine final : public Engine {
         if (std::find(t.traced.begin(), t.traced.end(), 0) != t.traced.end())
             t.untraced = "two states of one variable on the term, or a walk repeating shared ops";
         return Result<TracedTerms>(std::move(t));
+    }
+
+    // One vector's walk, as a batch of one: the indicators on its term (all mpeAssignment
+    // reads); nullopt where the walk stopped, so that the case is decoded instead.
+    std::optional<Result<std::vector<uint32_t>>> traceback(std::span<const double> x,
+                                                           size_t output) override {
+        using Traced = Result<std::vector<uint32_t>>;
+        if (!m_.tracesBack())
+            return std::nullopt;
+        std::vector<double> out(m_.numOutputs());
+        std::vector<uint32_t> states(variables_);
+        std::vector<uint8_t> traced(1);
+        if (Status s = m_.traceback(x, output, indicator_, variables_, out, states, traced, 1); !s)
+            return Traced(s.error());
+        if (!traced[0])
+            return std::nullopt;
+        std::vector<uint32_t> inputs;
+        for (uint32_t i = 0; 2 * i < indicator_.size(); ++i)
+            if (const uint32_t v = indicator_[2 * i]; v != kNone && states[v] == indicator_[2 * i + 1])
+                inputs.push_back(i);
+        return Traced(std::move(inputs));
     }
 
   private:

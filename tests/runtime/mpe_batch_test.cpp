@@ -18,19 +18,20 @@ using namespace zbddc::testing;
 
 namespace {
 
-// Whether a backend traces a batch's terms back (the data-driven loop keeps every value) rather
-// than decoding them from adjoints.
-bool tracesBatches(const CpuBackend &b) {
+// Whether a backend walks its terms back, a batch's and one case's (the data-driven loop keeps
+// every value), rather than decoding them from adjoints.
+bool walks(const CpuBackend &b) {
     return b.options.cpuCode == DeviceOptions::CpuCode::Loop;
 }
 
 // The batch against the same model answering each case alone (runTask): the same cases fail, with
-// the same values in the same arithmetic. Where both decode, the same assignments (a case's
-// decoding does not depend on its batch); a traceback (the reference's one case, the loop's
-// batch) may pick another optimum among ties, so the oracle alone judges its assignments.
+// the same values in the same arithmetic. Where both answer the same way, the same assignments
+// (the JIT decodes both, and a case's decoding does not depend on its batch; the loop walks both
+// alike); the reference traces one case back but decodes a batch, which may pick another optimum
+// among ties, so there the oracle alone judges its assignments.
 void checkSameAsAlone(Model &m, std::span<const Evidence> cases,
-                      const std::vector<Result<TaskResult>> &batch, bool batchTraced) {
-    const bool decodesAlone = m.device() != DeviceKind::Reference && !batchTraced;
+                      const std::vector<Result<TaskResult>> &batch) {
+    const bool sameWay = m.device() != DeviceKind::Reference;
     for (size_t i = 0; i < cases.size(); ++i) {
         INFO("case " << i);
         const auto alone = runTask(m, Task::Mpe, cases[i]);
@@ -41,7 +42,7 @@ void checkSameAsAlone(Model &m, std::span<const Evidence> cases,
         }
         CHECK(batch[i]->numeric == alone->numeric);
         CHECK(batch[i]->log10 == Approx(alone->log10).epsilon(1e-12));
-        if (decodesAlone)
+        if (sameWay)
             CHECK(batch[i]->assignment == alone->assignment);
     }
 }
@@ -60,16 +61,16 @@ void checkBatchOnEveryBackend(const CompiledNetwork &cn, size_t count, std::mt19
         Model m = Model::fromCircuit(cn.circuit, b.options);
         const auto batch = runTasks(m, Task::Mpe, cases);
         checkMpeAnswers(cn.net, cases, want, batch);
-        checkSameAsAlone(m, cases, batch, count > 1 && tracesBatches(b));
-        // One case alone traces back on the reference; a batch on the loop.
-        const char *how = count > 1 && tracesBatches(b) ? "MPE traced back over"
-                          : count > 1 || m.device() != DeviceKind::Reference
-                              ? "MPE decoded from max-product adjoints"
-                              : "MPE traced back";
+        checkSameAsAlone(m, cases, batch);
+        // The loop walks a batch and one case; the reference one case only; the JIT decodes.
+        const bool traced = walks(b) || (count == 1 && m.device() == DeviceKind::Reference);
+        const char *how = !traced     ? "MPE decoded from max-product adjoints"
+                          : count > 1 ? "MPE traced back over"
+                                      : "MPE traced back";
         for (const auto &r : batch)
             if (r)
                 CHECK_THAT(r->device, Catch::Contains(how));
-        if (count > 1 && tracesBatches(b)) { // the walk over natural logs (max-sum)
+        if (count > 1 && walks(b)) { // the walk over natural logs (max-sum)
             TaskOptions log;
             log.numeric = NumericChoice::Log;
             const auto inLogs = runTasks(m, Task::Mpe, cases, log);
@@ -160,10 +161,10 @@ TEST_CASE("tied cases are resolved together: 1 + the most tie rounds of any case
         CHECK(decodeBatch(m, seven).passes == 4);
         const auto batch = runTasks(m, Task::Mpe, cases);
         checkMpeAnswers(cn.net, cases, want, batch);
-        checkSameAsAlone(m, cases, batch, tracesBatches(b));
+        checkSameAsAlone(m, cases, batch);
         // decodeMpe above ran on every backend; runTasks traces on the loop, in one pass.
         const std::string note =
-            tracesBatches(b)
+            walks(b)
                 ? "MPE traced back over " + std::to_string(possible.size()) + " cases"
                 : "MPE decoded from max-product adjoints, " + std::to_string(1 + mostRounds) +
                       " passes over " + std::to_string(possible.size()) + " cases";
