@@ -1,8 +1,7 @@
 // The LLVM JIT (backends/cpu) behind the Engine interface, in Minato et al. 2011 §3's DFS order, or
 // the data-driven loop. The loop traces optimal terms back from its kept values (a batch's, or one
-// case's as a batch of one); the
-// JIT's code keeps none, so its MPE assignments come from max-product adjoints
-// (runtime/mpe_decode.h).
+// case's as a batch of one); the JIT's code keeps none, so its MPE assignments come from
+// max-product adjoints (runtime/mpe_decode.h).
 #include "backends/cpu/cpu_model.h"
 #include "backends/cpu/dfs_order.h"
 #include "runtime/engine.h"
@@ -62,7 +61,8 @@ class CpuJitEngine final : public Engine {
             return std::nullopt;
         std::vector<uint32_t> inputs;
         for (uint32_t i = 0; 2 * i < indicator_.size(); ++i)
-            if (const uint32_t v = indicator_[2 * i]; v != kNone && states[v] == indicator_[2 * i + 1])
+            if (const uint32_t v = indicator_[2 * i];
+                v != kNone && states[v] == indicator_[2 * i + 1])
                 inputs.push_back(i);
         return Traced(std::move(inputs));
     }
