@@ -21,12 +21,12 @@
 #include "tests/support/wide_networks.h"
 #include "compiler/elimination/bucket_program.h"
 #include "ir/tensor_interpret.h"
+#include "support/memory.h"
 #include "support/timer.h"
 
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <string>
 
@@ -133,17 +133,6 @@ ZBDDC_BENCHMARK("out_of_core band w10", [](Context &c) { bandFamily(c, 10); });
 ZBDDC_BENCHMARK("out_of_core band w11", [](Context &c) { bandFamily(c, 11); });
 ZBDDC_BENCHMARK("out_of_core band w12", [](Context &c) { bandFamily(c, 12); });
 
-uint64_t memAvailableBytes() {
-    std::ifstream in("/proc/meminfo");
-    std::string key;
-    uint64_t kib = 0;
-    std::string unit;
-    while (in >> key >> kib >> unit)
-        if (key == "MemAvailable:")
-            return kib * 1024;
-    return 0;
-}
-
 // "11,2x30" -> {11, 2, 2, ... (30 twos)}.
 bool parseLeaves(const std::string &spec, std::vector<uint32_t> &leaves) {
     std::stringstream in(spec);
@@ -186,7 +175,7 @@ int beyondDevice(int argc, char **argv) {
         return 1;
     }
     const Sizes size = tableSizes(*p);
-    const uint64_t available = memAvailableBytes();
+    const uint64_t available = availableMemoryBytes();
     std::printf("%s (centre domain %u): largest table %.2f GiB (%llu bytes), all tables %.2f GiB "
                 "(the host holds them all), host MemAvailable %.2f GiB\n",
                 g.network.name.c_str(), centre, gib(size.largest),

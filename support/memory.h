@@ -26,8 +26,11 @@ inline uint64_t availableMemoryBytes() {
 }
 
 // At most `threads` threads, as many as half the available memory holds at `bytesPerThread`
-// each (at least one).
+// each (at least one). Up to a gigabyte in all the memory is not asked (reading /proc costs tens
+// of microseconds, and a small evaluation runs for about as long).
 inline unsigned threadsThatFit(unsigned threads, uint64_t bytesPerThread) {
+    if (threads <= 1 || uint64_t{threads} * bytesPerThread <= (uint64_t{1} << 30))
+        return threads;
     const uint64_t available = availableMemoryBytes();
     if (available == 0 || bytesPerThread == 0)
         return threads;

@@ -186,7 +186,8 @@ Result<BatchedLoop> BatchedLoop::build(const Circuit &c, const CpuOptions &o, bo
     }
     for (NodeId out : c.outputs)
         loop.outputs_.push_back(slot[out]);
-    if (keepValues) { // every slot written once: the traceback's way back
+    // The traceback's way back (max/min semirings; every slot written once).
+    if (keepValues && loop.semiring_ != Semiring::SumProduct) {
         loop.producer_.assign(loop.numSlots_, kNone);
         loop.slotInput_.assign(loop.numSlots_, kNone);
         for (size_t k = 0; k < loop.ops_.size(); ++k)
@@ -297,8 +298,9 @@ template <class Tile>
 Status BatchedLoop::forEachTile(size_t batch, size_t slotsPerTile, Tile &&tile) const {
     const size_t tiles = (batch + kLanes - 1) / kLanes;
     const size_t tileBytes = slotsPerTile * kLanes * sizeof(double);
-    const size_t threads = std::min<size_t>(threadsThatFit(threadsOrCores(threads_), tileBytes),
-                                            std::max<size_t>(1, tiles));
+    const auto wanted = static_cast<unsigned>(
+        std::min<size_t>(threadsOrCores(threads_), std::max<size_t>(1, tiles)));
+    const size_t threads = threadsThatFit(wanted, tileBytes);
     auto work = [&](size_t t) {
         const auto slots = std::make_unique_for_overwrite<double[]>(slotsPerTile * kLanes);
         for (size_t i = tiles * t / threads; i < tiles * (t + 1) / threads; ++i) {

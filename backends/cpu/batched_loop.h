@@ -81,7 +81,8 @@ class BatchedLoop {
     std::vector<Load> loads_; // leaves, filled into their slots at the start of every tile
     std::vector<Op> ops_;
     std::vector<uint32_t> outputs_; // slot of each output
-    // With keepValues, per slot: the op that writes it, and the input a leaf loads (kNone else).
+    // With keepValues in a max/min semiring (the traceback's), per slot: the op that writes it, and
+    // the input a leaf loads (kNone else).
     std::vector<uint32_t> producer_, slotInput_;
 };
 
