@@ -25,4 +25,19 @@ std::vector<uint32_t> longestPathLevels(size_t n, ForEachPredecessor &&forEachPr
 // The ASAP level of every node: leaves 0, an op one more than its deepest operand.
 std::vector<uint32_t> asapLevels(const Circuit &circuit);
 
+// The narrow ends of `levels` levels (Minato et al. 2011 §2's CPU preliminary and posterior
+// phases): levels [0, pre) and [post, levels) hold at most `maxWidth` items each, the leading run
+// first; pre <= post. `width(l)` is level l's item count.
+struct NarrowEnds {
+    uint32_t pre = 0, post = 0;
+};
+template <class Width> NarrowEnds narrowEnds(uint32_t levels, uint32_t maxWidth, Width &&width) {
+    NarrowEnds e{0, levels};
+    while (e.pre < levels && width(e.pre) <= maxWidth)
+        ++e.pre;
+    while (e.post > e.pre && width(e.post - 1) <= maxWidth)
+        --e.post;
+    return e;
+}
+
 } // namespace zbddc

@@ -60,6 +60,18 @@ class Engine {
         pass.adjoints = batch.varyingColumns(pass.adjoints);
         return pass;
     }
+    // Right after evaluate() of `batch` vectors, where the backend keeps their forward values (a
+    // GPU's, one launch's worth): inputs [firstInput, firstInput + width) replaced by `rows`
+    // (batch × width) and a backward pass from `output` alone, adjoints as adjoints() gives
+    // them; nullopt where the backend cannot (the caller runs adjoints() whole). Only for inputs
+    // no value the backward pass reads depends on (the seed weights of
+    // runtime/engine_host_phases.h).
+    virtual std::optional<Result<std::vector<double>>>
+    adjointsAfterEvaluate(std::span<const double> rows, size_t firstInput, size_t width,
+                          size_t batch, size_t output) {
+        (void)rows, (void)firstInput, (void)width, (void)batch, (void)output;
+        return std::nullopt;
+    }
     // evaluate() over such a batch.
     virtual Result<std::vector<double>> varyingEvaluate(const InputBatch &batch) {
         return evaluate(batch.dense(), batch.count);
@@ -80,12 +92,13 @@ class Engine {
         (void)batch, (void)output;
         return std::nullopt;
     }
-    // The forward pass (and the adjoints of output `adjointsOf`) enqueued on the caller's CUDA
-    // stream, for engines on a GPU; nullopt for the others (they have no stream to enqueue on).
+    // The forward pass (and the adjoints of output `adjointsOf`, or one optimal term per vector
+    // of output `tracebackOf`) enqueued on the caller's CUDA stream, for engines on a GPU;
+    // nullopt for the others (they have no stream to enqueue on).
     virtual std::optional<Result<std::unique_ptr<EnqueuedPass>>>
     enqueue(std::span<const double> x, size_t batch, std::optional<size_t> adjointsOf,
-            void *cudaStream) {
-        (void)x, (void)batch, (void)adjointsOf, (void)cudaStream;
+            std::optional<size_t> tracebackOf, void *cudaStream) {
+        (void)x, (void)batch, (void)adjointsOf, (void)tracebackOf, (void)cudaStream;
         return std::nullopt;
     }
 };

@@ -26,7 +26,7 @@ class CudaEnqueuedPass final : public EnqueuedPass {
         auto v = m_.results(b_);
         if (!v)
             return v.error();
-        return PassValues{std::move(v->outputs), std::move(v->adjoints)};
+        return PassValues{std::move(v->outputs), std::move(v->adjoints), std::move(v->traced)};
     }
 
   private:
@@ -59,6 +59,15 @@ class CudaEngine final : public Engine {
         if (!g)
             return g.error();
         return PassValues{std::move(g->values), std::move(g->adjoints)};
+    }
+
+    std::optional<Result<std::vector<double>>>
+    adjointsAfterEvaluate(std::span<const double> rows, size_t firstInput, size_t width,
+                          size_t batch, size_t output) override {
+        if (batch > m_.shape().batch)
+            return std::nullopt; // the last launch's values are kept, not the first's
+        return m_.adjointsAfterForward(rows, static_cast<uint32_t>(firstInput),
+                                       static_cast<uint32_t>(width), batch, output);
     }
 
     Result<std::vector<double>> varyingEvaluate(const InputBatch &batch) override {
@@ -96,11 +105,10 @@ class CudaEngine final : public Engine {
         return m_.tracebackOfVarying(batch, output);
     }
 
-    std::optional<Result<std::unique_ptr<EnqueuedPass>>> enqueue(std::span<const double> x,
-                                                                 size_t batch,
-                                                                 std::optional<size_t> adjointsOf,
-                                                                 void *cudaStream) override {
-        auto b = m_.enqueue(x, batch, adjointsOf, cudaStream);
+    std::optional<Result<std::unique_ptr<EnqueuedPass>>>
+    enqueue(std::span<const double> x, size_t batch, std::optional<size_t> adjointsOf,
+            std::optional<size_t> tracebackOf, void *cudaStream) override {
+        auto b = m_.enqueue(x, batch, adjointsOf, cudaStream, tracebackOf);
         if (!b)
             return Result<std::unique_ptr<EnqueuedPass>>(b.error());
         return Result<std::unique_ptr<EnqueuedPass>>(

@@ -4,6 +4,9 @@
 #pragma once
 
 #include "ir/result.h"
+#include "ir/traced_terms.h"
+
+#include <optional>
 
 #include <vector>
 
@@ -14,6 +17,7 @@ namespace zbddc {
 struct PassValues {
     std::vector<double> outputs;  // batch × numOutputs
     std::vector<double> adjoints; // batch × numInputs of the output asked for; empty if none was
+    std::optional<TracedTerms> traced; // where a traceback was asked for: one term per vector
 };
 
 class EnqueuedPass {

@@ -1,6 +1,7 @@
 #include "runtime/model.h"
 
 #include "runtime/engine.h"
+#include "runtime/engine_host_phases.h"
 #include "runtime/shared_model.h"
 #include "support/strings.h"
 
@@ -34,8 +35,11 @@ struct Model::Impl {
     std::optional<bool> cpuLoop; // the CPU code, settled by the first CPU engine
     int gpu = 0;
     uint32_t cudaMaxLanes = kMaxCudaLanes;
+    std::optional<uint32_t> hostLevelOps; // DeviceOptions::hostLevelOps
     std::string note;
-    std::string choice; // DeviceOptions::choice
+    std::string choice;     // DeviceOptions::choice
+    std::map<const Engine *, std::string> hostPhases; // what each engine with host phases runs
+    std::string lastHostPhases; // the engine of the last call's, or ""
     std::string cudaName;
     // A model.so: its one engine, for interface.semiring in this numeric mode.
     std::optional<Numeric> sharedNumeric;
@@ -61,7 +65,7 @@ struct Model::Impl {
                 cpuLoop = cpuCode == C::Loop ||
                           (cpuCode == C::Auto && cpuRunsLoop(circuit.numNodes(), batch));
             }
-            auto made = device == DeviceKind::Cuda ? cudaEngine(circuit, s, n, lanes, gpu)
+            auto made = device == DeviceKind::Cuda ? gpuEngine(s, n, lanes)
                         : device == DeviceKind::Cpu
                             ? cpuJitEngine(circuit, s, n, cpuOptLevel, *cpuLoop)
                             : referenceEngine(circuit, s, n);
@@ -70,6 +74,27 @@ struct Model::Impl {
             slot = std::move(*made);
         }
         return slot.get();
+    }
+
+    // The GPU's engine, with its host phases where the circuit has any: PR and MAR
+    // (sum-product, float64). MPE keeps every level on the device, where one walk per case
+    // traces the whole circuit back (cut into parts, it would be decoded from adjoints).
+    Result<std::unique_ptr<Engine>> gpuEngine(Semiring s, Numeric n, uint32_t lanes) {
+        const uint32_t limit = hostLevelOps.value_or(lanes == 1 ? kOneCaseHostLevelOps : 0);
+        if (limit == 0 || n != Numeric::Float64 || s != Semiring::SumProduct)
+            return cudaEngine(circuit, s, n, lanes, gpu);
+        HostPhaseCircuits parts = splitHostPhases(circuit, limit);
+        if (!parts.hasHostLevels())
+            return cudaEngine(circuit, s, n, lanes, gpu);
+        const std::string note = std::to_string(parts.preLevels) + "+" +
+                                 std::to_string(parts.postLevels) + " levels on the host's JIT";
+        auto made = hostPhaseEngine(
+            std::move(parts), s, n,
+            [&](const Circuit &part) { return cpuJitEngine(part, s, n, cpuOptLevel); },
+            [&](const Circuit &part) { return cudaEngine(part, s, n, lanes, gpu); });
+        if (made)
+            hostPhases[made->get()] = note;
+        return made;
     }
 
     // On the GPU a batch runs in throughput mode, many vectors per launch (latency mode ran one
@@ -105,7 +130,10 @@ struct Model::Impl {
     Result<Engine *> engineForBatch(Semiring s, Numeric n, size_t batch) {
         const uint32_t lanes = lanesFor(batch);
         Engine *wider = lanes > 1 ? widerEngine(s, n, lanes) : nullptr;
-        return wider ? Result<Engine *>(wider) : engine(s, n, lanes, batch);
+        Result<Engine *> e = wider ? Result<Engine *>(wider) : engine(s, n, lanes, batch);
+        auto note = e ? hostPhases.find(*e) : hostPhases.end();
+        lastHostPhases = note == hostPhases.end() ? "" : note->second;
+        return e;
     }
 
     // The engine, once `x` is known to hold `batch` input vectors.
@@ -140,6 +168,7 @@ Model Model::fromCircuit(Circuit circuit, const DeviceOptions &o) {
     impl->gpu = o.gpu;
     if (o.cudaMaxLanes > 0)
         impl->cudaMaxLanes = o.cudaMaxLanes;
+    impl->hostLevelOps = o.hostLevelOps;
     impl->choice = o.choice;
     if (o.device == DeviceKind::Auto || o.device == DeviceKind::Cuda) {
         if (Status usable = cudaUsable(); usable) {
@@ -160,6 +189,7 @@ Result<Model> Model::onGpu(int ordinal) const {
     o.device = DeviceKind::Cuda;
     o.gpu = ordinal;
     o.cudaMaxLanes = impl_->cudaMaxLanes;
+    o.hostLevelOps = impl_->hostLevelOps;
     return fromCircuit(impl_->circuit, o);
 }
 
@@ -213,6 +243,8 @@ std::string Model::describe(Numeric n, std::string_view extra) const {
         d += "; no usable GPU";
     if (!impl_->choice.empty())
         d += "; " + impl_->choice;
+    if (!impl_->lastHostPhases.empty())
+        d += "; " + impl_->lastHostPhases;
     if (!extra.empty())
         d += "; " + std::string(extra);
     return d + ")";
@@ -306,16 +338,18 @@ std::optional<Result<TracedTerms>> Model::traceback(Semiring s, Numeric n,
 
 std::optional<Result<std::unique_ptr<EnqueuedPass>>>
 Model::enqueue(Semiring s, Numeric n, std::span<const double> x, size_t batch,
-               std::optional<size_t> adjointsOf, void *cudaStream) {
+               std::optional<size_t> adjointsOf, void *cudaStream,
+               std::optional<size_t> tracebackOf) {
     using Enqueued = Result<std::unique_ptr<EnqueuedPass>>;
     if (impl_->device != DeviceKind::Cuda || impl_->sharedNumeric)
         return std::nullopt;
     auto e = impl_->engineFor(s, n, x, batch);
     if (!e)
         return Enqueued(e.error());
-    if (adjointsOf && *adjointsOf >= numOutputs())
-        return Enqueued(error("output " + std::to_string(*adjointsOf) + " out of range"));
-    return (*e)->enqueue(x, batch, adjointsOf, cudaStream);
+    for (std::optional<size_t> output : {adjointsOf, tracebackOf})
+        if (output && *output >= numOutputs())
+            return Enqueued(error("output " + std::to_string(*output) + " out of range"));
+    return (*e)->enqueue(x, batch, adjointsOf, tracebackOf, cudaStream);
 }
 
 std::future<Result<std::vector<double>>> Model::evaluateAsync(Semiring s, Numeric n,

@@ -41,9 +41,19 @@ struct DeviceOptions {
     // spread each level's fixed cost (its launch or grid barrier) over more cases, and hold a
     // value and an adjoint per node per lane (at most half the free memory is taken).
     uint32_t cudaMaxLanes = 0;
+    // On the GPU, the circuit's leading and trailing levels of at most this many ops run on the
+    // host's LLVM JIT (Minato et al. 2011's CPU phases; runtime/engine_host_phases.h) for PR and
+    // MAR in float64; 0: every level on the GPU. Unset: kOneCaseHostLevelOps for one case at a
+    // time, none for batches, by measurement (BENCHMARKS.md, "Host phases").
+    std::optional<uint32_t> hostLevelOps;
     // Why the caller chose this device, said in describe() ("auto: one case"); empty: nothing.
     std::string choice;
 };
+
+// A batch of one on the H200 ran its MAR pass 6-16% faster with the levels of at most 128 ops
+// at the circuit's ends on the host (alarm, insurance, hailfinder, water, pathfinder); batches of
+// 2,000 ran 8-114x slower with any, so batches keep every level on the GPU.
+inline constexpr uint32_t kOneCaseHostLevelOps = 128;
 
 // Auto's choice: the loop builds in microseconds to milliseconds where the JIT takes tens to
 // hundreds, and from about 10^4 ops its batch throughput matches or beats the JIT's (whose code
@@ -116,14 +126,16 @@ class Model {
     std::optional<Result<TracedTerms>> traceback(Semiring s, Numeric n, const InputBatch &batch,
                                                  size_t output);
 
-    // The forward pass of `batch` vectors (with the adjoints of output `adjointsOf`, if given)
-    // enqueued on the caller's CUDA stream `cudaStream` (a CUstream of the model's GPU) for a
-    // model on the GPU; returns once enqueued (the engine compiles first on first use). nullopt
-    // where the model does not run on a GPU. No other call on this model until the pass is
-    // waited for: it runs in the engine's own device buffers.
+    // The forward pass of `batch` vectors (with the adjoints of output `adjointsOf`, if given;
+    // or, max/min semirings, one optimal term per vector of output `tracebackOf`, walked on the
+    // device: PassValues::traced) enqueued on the caller's CUDA stream `cudaStream` (a CUstream
+    // of the model's GPU) for a model on the GPU; returns once enqueued (the engine compiles
+    // first on first use). nullopt where the model does not run on a GPU. No other call on this
+    // model until the pass is waited for: it runs in the engine's own device buffers.
     std::optional<Result<std::unique_ptr<EnqueuedPass>>>
     enqueue(Semiring s, Numeric n, std::span<const double> x, size_t batch,
-            std::optional<size_t> adjointsOf, void *cudaStream);
+            std::optional<size_t> adjointsOf, void *cudaStream,
+            std::optional<size_t> tracebackOf = std::nullopt);
 
     // evaluate() on another thread (std::async). The model may be moved but must outlive the
     // future, and calls on one model must not overlap (a compiled backend is not shared). The

@@ -53,6 +53,8 @@ void PendingTasks::wait() {
         return s.failAll(first.error());
     if (!first->adjoints.empty()) // every input's, of which finishBatch reads the indicators'
         first->adjoints = s.batch.inputs.varyingColumns(first->adjoints);
+    if (first->traced) // MPE walked on the stream: finishBatch decodes only what a walk stopped
+        s.batch.traced = std::move(*std::exchange(first->traced, std::nullopt));
     s.answers = finishBatch(*s.model, s.batch, s.cases, s.options, std::move(*first));
 }
 
@@ -88,12 +90,15 @@ PendingTasks runTasksAsync(Model &m, Task task, std::span<const Evidence> cases,
         s->answers = finishBatch(m, s->batch, cases, opt, {});
         return PendingTasks(std::move(s));
     }
-    // MAR and MPE need output 0's adjoints of every case: the backward pass goes on the stream too.
+    // MAR needs output 0's adjoints of every case: the backward pass goes on the stream too;
+    // MPE one walk per case from output 0, also on the stream (runBatch's traceback).
     const std::optional<size_t> adjointsOf =
-        task == Task::Mar || task == Task::Mpe ? std::optional<size_t>(0) : std::nullopt;
-    auto pass =
-        m.enqueue(b.ring, b.first, b.inputs.dense(), b.valid.size(), adjointsOf, cudaStream);
-    if (!pass) { // a GPU model without a stream to enqueue on (none today): answered at once
+        task == Task::Mar ? std::optional<size_t>(0) : std::nullopt;
+    const std::optional<size_t> tracebackOf =
+        task == Task::Mpe ? std::optional<size_t>(0) : std::nullopt;
+    auto pass = m.enqueue(b.ring, b.first, b.inputs.dense(), b.valid.size(), adjointsOf, cudaStream,
+                          tracebackOf);
+    if (!pass) { // a GPU engine without a stream (host phases: the ends run on the host)
         s->answers = runTasks(m, task, cases, opt);
         return PendingTasks(std::move(s));
     }

@@ -4,17 +4,19 @@
 // work, or with its CPU work, calls (docs/cpp-api.md, examples/batch_async.cpp).
 //
 // On the GPU (Model::device() == DeviceKind::Cuda): the first pass over the cases (PR: forward;
-// MAR: forward and the backward pass of Darwiche's differential semantics; MPE: the same in
-// max-product) is enqueued on `cudaStream`: the cases are converted into pinned host memory the
-// model keeps, then per launch of the engine's lanes the copy in, the kernels and the copies
-// out, and an event after them. Work the caller enqueues later on that stream runs after ours;
-// nothing synchronises the device or the context. wait() waits for that event alone, then
-// normalises the marginals and decodes the assignments on the host. Two things run synchronously
-// inside wait(), on the engines' own buffers and the legacy default stream (which waits for a
-// blocking caller's stream: create yours non-blocking): the cases whose float64 answer
-// underflowed, answered again in log space (NumericChoice::Auto, as runTasks does), and the MPE
-// tie rounds (1 + the most ties of any case; most batches have none). The first call for a task
-// compiles its kernels before it returns (Model::prepare beforehand keeps that out).
+// MAR: forward and the backward pass of Darwiche's differential semantics; MPE: max-product
+// forward and one walk per case tracing its optimal term back) is enqueued on `cudaStream`: the
+// cases are converted into pinned host memory the model keeps, then per launch of the engine's
+// lanes the copy in, the kernels and the copies out, and an event after them. Work the caller
+// enqueues later on that stream runs after ours; nothing synchronises the device or the
+// context. wait() waits for that event alone, then normalises the marginals and reads the
+// assignments on the host. Two things run synchronously inside wait(), on the engines' own
+// buffers and the legacy default stream (which waits for a blocking caller's stream: create
+// yours non-blocking): the cases whose float64 answer underflowed, answered again in log space
+// (NumericChoice::Auto, as runTasks does), and the MPE cases whose walk stopped (two states of
+// one variable on a term), decoded from adjoints. The first call for a task compiles its
+// kernels before it returns (Model::prepare beforehand keeps that out). A model whose PR and
+// MAR run host phases (DeviceOptions::hostLevelOps) answers those synchronously, in the call.
 //
 // Elsewhere (the LLVM JIT or the data-driven loop on the CPU, a model.so, the reference
 // evaluator): runTasks runs on a worker thread of its own and `cudaStream` is ignored.
@@ -24,8 +26,9 @@
 // model's engines and device buffers; on the GPU a second batch for the engine of a pending one
 // is refused, each of its cases carrying that error). A handle is used from one thread at a time. Destroying it
 // waits for its work. The answers equal runTasks' on the same model and cases, device notes
-// included, but for a batch of one MPE case on the GPU: runTasks traces it back on the device,
-// the stream's pass decodes it.
+// included, but for a batch of one MPE case on the GPU: runTasks traces it back on the host
+// from the device's values ("MPE traced back"), the stream's pass walks it on the device ("MPE
+// traced back over 1 cases").
 #pragma once
 
 #include "runtime/tasks.h"

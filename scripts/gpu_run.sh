@@ -85,7 +85,7 @@ for b in "$here"/bench/*; do
     [ -f "$b" ] && [ -x "$b" ] || continue
     name=$(basename "$b")
     # Sections below, or tools called by hand (jt_kernels: BENCHMARKS.md says how).
-    case $name in jt_batch | jt_kernels | wcsp_be | wcsp_generate | loopy_bp | copy_bandwidth | single_case | mlf_phases | task_host | *.sh) continue ;; esac
+    case $name in jt_batch | jt_kernels | wcsp_be | wcsp_generate | loopy_bp | copy_bandwidth | single_case | mlf_phases | task_host | host_phases | *.sh) continue ;; esac
     "$b" --json "$out/$name.json" --md "$out/$name.md" >> "$out/bench.log" 2>&1
     rc=$?
     echo "bench $name exit $rc" | tee -a "$summary"
@@ -122,6 +122,11 @@ networkBench single_case "${SINGLE_NETWORKS:-}" "${SINGLE_CASES:-50}"
 # lanes a launch (default: the runtime's).
 networkBench task_host "${HOST_NETWORKS:-}" "${HOST_CASES:-2000}" --device cuda \
     ${HOST_LANES:+--max-lanes "$HOST_LANES"}
+# Host phases against none (bench/host_phases, packed with EXTRA=host_phases): HOST_PHASES_NETWORKS
+# names the networks, HOST_PHASES_CASES the batch (default 2000), HOST_PHASES_OPS the limits
+# (default 0,8,32,128), HOST_PHASES_SINGLE the cases timed one at a time (default 50).
+networkBench host_phases "${HOST_PHASES_NETWORKS:-}" "${HOST_PHASES_CASES:-2000}" \
+    --ops "${HOST_PHASES_OPS:-0,8,32,128}" --single "${HOST_PHASES_SINGLE:-50}"
 # The junction-tree route over Fast-BNI's workload (bench/jt_batch, packed with EXTRA=jt_batch),
 # then pyAgrum's LazyPropagation on one thread over the same cases where its wheel came along
 # (BENCHMARKS.md says how). JT_NETWORKS names the networks; JT_CASES, JT_CPU_CASES,

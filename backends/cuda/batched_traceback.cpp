@@ -50,7 +50,7 @@ Status CudaModel::uploadTracebackArrays() {
     return Ok{};
 }
 
-Status CudaModel::launchTraceback(uint32_t outSlot, size_t lanes) {
+Status CudaModel::launchTraceback(uint32_t outSlot, size_t lanes, StreamHandle stream) {
     const TracebackOnDevice &t = *traced_;
     TraceArgs a{values_.ptr(),
                 opInfo_.ptr(),
@@ -71,7 +71,20 @@ Status CudaModel::launchTraceback(uint32_t outSlot, size_t lanes) {
     void *args[] = {&a};
     constexpr unsigned kThreads = 128;
     const auto blocks = static_cast<unsigned>((lanes + kThreads - 1) / kThreads);
-    return device_->launch(traceback_, {blocks, kThreads, 0}, args);
+    return device_->launch(traceback_, {blocks, kThreads, 0}, args, stream);
+}
+
+void CudaModel::unpackTraced(const uint32_t *words, size_t first, size_t lanes,
+                             TracedTerms &t) const {
+    const size_t B = shape_.batch, vars = circuit_.variables.size();
+    for (size_t l = 0; l < lanes; ++l) {
+        const uint32_t status = words[vars * B + l];
+        t.traced[first + l] = status == 0;
+        if (status != 0 && t.untraced.empty())
+            t.untraced = traceStatusText(status);
+        for (size_t v = 0; v < vars; ++v)
+            t.states[(first + l) * vars + v] = words[v * B + l];
+    }
 }
 
 Result<TracedTerms> CudaModel::tracebackOfVarying(const InputBatch &b, size_t output) {
@@ -96,8 +109,8 @@ Result<TracedTerms> CudaModel::tracebackOfVarying(const InputBatch &b, size_t ou
             return st;
         if (Status st = launchTraceback(plan_.outputSlots[output], n); !st)
             return st;
-        // The states' rows (the last one's lanes past n are not needed), then the statuses.
-        const size_t stateWords = vars == 0 ? 0 : (vars - 1) * B + n;
+        // The states' rows, then the statuses.
+        const size_t stateWords = vars * B;
         auto host = hostStaging((stateWords + n) * 4);
         if (!host)
             return host.error();
@@ -107,14 +120,7 @@ Result<TracedTerms> CudaModel::tracebackOfVarying(const InputBatch &b, size_t ou
                 return st;
         if (Status st = device_->download(words + stateWords, traced_->status.ptr(), n * 4); !st)
             return st;
-        for (size_t l = 0; l < n; ++l) {
-            const uint32_t status = words[stateWords + l];
-            t.traced[first + l] = status == 0;
-            if (status != 0 && t.untraced.empty())
-                t.untraced = traceStatusText(status);
-            for (size_t v = 0; v < vars; ++v)
-                t.states[(first + l) * vars + v] = words[v * B + l];
-        }
+        unpackTraced(words, first, n, t);
         return Ok{};
     });
     if (!ran)

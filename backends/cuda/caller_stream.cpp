@@ -4,6 +4,7 @@
 #include "backends/cuda/cuda_model.h"
 
 #include <algorithm>
+#include <cstring>
 #include <utility>
 
 namespace zbddc::cuda {
@@ -16,7 +17,9 @@ EnqueuedBatch &EnqueuedBatch::operator=(EnqueuedBatch &&o) noexcept {
         out_ = std::exchange(o.out_, nullptr);
         stagingBusy_ = std::exchange(o.stagingBusy_, nullptr);
         count_ = std::exchange(o.count_, 0);
+        chunkBytes_ = std::exchange(o.chunkBytes_, 0);
         adjoints_ = std::exchange(o.adjoints_, false);
+        traced_ = std::exchange(o.traced_, false);
     }
     return *this;
 }
@@ -41,21 +44,35 @@ Result<bool> EnqueuedBatch::ready() const {
 }
 
 Result<EnqueuedBatch> CudaModel::enqueue(std::span<const double> xs, size_t count,
-                                         std::optional<size_t> adjointsOf, StreamHandle stream) {
+                                         std::optional<size_t> adjointsOf, StreamHandle stream,
+                                         std::optional<size_t> tracebackOf) {
     if (Status st = checkBatch(xs, count, plan_.numInputs); !st)
         return st.error();
-    if (adjointsOf && *adjointsOf >= circuit_.numOutputs())
-        return error("no output " + std::to_string(*adjointsOf));
+    for (std::optional<size_t> output : {adjointsOf, tracebackOf})
+        if (output && *output >= circuit_.numOutputs())
+            return error("no output " + std::to_string(*output));
+    if (adjointsOf && tracebackOf)
+        return error("a batch on a stream computes adjoints or traces back, not both");
     if (adjointsOf && plan_.reusesSlots)
         return error("this model was compiled without backward support (CudaOptions::backward)");
+    if (tracebackOf && !traceback_)
+        return error("no traceback in " + std::string(semiringName(shape_.semiring)));
+    if (tracebackOf)
+        if (Status st = uploadTracebackArrays(); !st) // before anything is on the stream
+            return st.error();
     if (stagingBusy_)
         return error("a batch enqueued on a stream is still pending on this model: take its "
                      "results first");
     Device &d = *device_;
     const size_t word = shape_.float64 ? 8 : 4, B = shape_.batch, n = plan_.numInputs;
     const size_t outs = plan_.outputSlots.size(), chunks = (count + B - 1) / B;
+    const size_t vars = circuit_.variables.size();
+    // A chunk's results: its outputs, then the inputs' adjoints or the walks' states and statuses
+    // (uint32 words: a row of B per variable, then B statuses).
     const size_t inWords = n * B, outWords = (outs + (adjointsOf ? n : 0)) * B;
-    const size_t inBytes = chunks * inWords * word, bytes = inBytes + chunks * outWords * word;
+    const size_t traceBytes = tracebackOf ? (vars + 1) * B * 4 : 0;
+    const size_t chunkBytes = outWords * word + traceBytes;
+    const size_t inBytes = chunks * inWords * word, bytes = inBytes + chunks * chunkBytes;
     if (staging_.bytes() < bytes) {
         staging_ = PinnedBuffer(); // the old one first: both might not fit
         auto grown = d.allocatePinned(bytes);
@@ -74,7 +91,9 @@ Result<EnqueuedBatch> CudaModel::enqueue(std::span<const double> xs, size_t coun
     batch.device_ = &d;
     batch.out_ = out;
     batch.count_ = count;
+    batch.chunkBytes_ = chunkBytes;
     batch.adjoints_ = adjointsOf.has_value();
+    batch.traced_ = tracebackOf.has_value();
     PlanParams params = params_; // the kernels take their arguments by value at launch
     if (adjointsOf)
         params.outSlot = plan_.outputSlots[*adjointsOf];
@@ -87,7 +106,7 @@ Result<EnqueuedBatch> CudaModel::enqueue(std::span<const double> xs, size_t coun
     // One chunk after another in the model's buffers: the stream orders them.
     for (size_t c = 0; c < chunks; ++c) {
         const size_t lanes = std::min(B, count - c * B);
-        unsigned char *host = out + c * outWords * word;
+        unsigned char *host = out + c * chunkBytes;
         if (inWords > 0)
             if (Status st = d.upload(values_.ptr() + size_t{plan_.inputBase} * B * word,
                                      in + c * inWords * word, inWords * word, stream);
@@ -98,6 +117,9 @@ Result<EnqueuedBatch> CudaModel::enqueue(std::span<const double> xs, size_t coun
             return abandon(st);
         if (adjointsOf)
             if (Status st = launchSegments(backward_, bwdBlock_, bwdGrid_, params, 0, stream); !st)
+                return abandon(st);
+        if (tracebackOf)
+            if (Status st = launchTraceback(plan_.outputSlots[*tracebackOf], lanes, stream); !st)
                 return abandon(st);
         for (size_t o = 0; o < outs; ++o)
             if (Status st = d.download(host + o * B * word,
@@ -110,6 +132,14 @@ Result<EnqueuedBatch> CudaModel::enqueue(std::span<const double> xs, size_t coun
             if (Status st = d.download(host + outs * B * word,
                                        adjoints_.ptr() + size_t{plan_.inputBase} * B * word,
                                        n * B * word, stream);
+                !st)
+                return abandon(st);
+        unsigned char *trace = host + outWords * word;
+        if (tracebackOf && vars > 0)
+            if (Status st = d.download(trace, traced_->states.ptr(), vars * B * 4, stream); !st)
+                return abandon(st);
+        if (tracebackOf)
+            if (Status st = d.download(trace + vars * B * 4, traced_->status.ptr(), B * 4, stream);
                 !st)
                 return abandon(st);
     }
@@ -130,19 +160,31 @@ Result<BatchValues> CudaModel::results(EnqueuedBatch &batch) const {
     if (Status st = device_->waitFor(batch.done_); !st)
         return st.error();
     const size_t B = shape_.batch, n = plan_.numInputs, outs = plan_.outputSlots.size();
-    const size_t outWords = (outs + (batch.adjoints_ ? n : 0)) * B;
+    const size_t vars = circuit_.variables.size(), count = batch.count_;
     BatchValues v;
-    v.outputs.resize(batch.count_ * outs);
+    v.outputs.resize(count * outs);
     if (batch.adjoints_)
-        v.adjoints.resize(batch.count_ * n);
+        v.adjoints.resize(count * n);
+    if (batch.traced_) {
+        v.traced.emplace();
+        v.traced->states.resize(count * vars);
+        v.traced->traced.resize(count);
+    }
     const size_t word = shape_.float64 ? 8 : 4;
-    for (size_t first = 0; first < batch.count_; first += B) { // a launch's chunk at a time
-        const unsigned char *chunk = batch.out_ + first / B * outWords * word;
-        const size_t lanes = std::min(B, batch.count_ - first);
+    for (size_t first = 0; first < count; first += B) { // a launch's chunk at a time
+        const unsigned char *chunk = batch.out_ + first / B * batch.chunkBytes_;
+        const size_t lanes = std::min(B, count - first);
         unpackRows(chunk, outs, first, lanes, v.outputs);
         if (batch.adjoints_)
             unpackRows(chunk + outs * B * word, n, first, lanes, v.adjoints);
+        if (batch.traced_) {
+            std::vector<uint32_t> words((vars + 1) * B);
+            std::memcpy(words.data(), chunk + outs * B * word, words.size() * 4);
+            unpackTraced(words.data(), first, lanes, *v.traced);
+        }
     }
+    if (batch.traced_)
+        v.traced->outputs = v.outputs;
     batch.finish();
     return v;
 }

@@ -70,8 +70,9 @@ struct CudaGradient {
 // What a batch enqueued on a caller's stream gives back (CudaModel::enqueue): every output of
 // every vector, and where asked the adjoints of one output (logs in log space, as evaluate()).
 struct BatchValues {
-    std::vector<double> outputs;  // count × numOutputs
-    std::vector<double> adjoints; // count × numInputs, or empty (forward only)
+    std::vector<double> outputs;       // count × numOutputs
+    std::vector<double> adjoints;      // count × numInputs, or empty (forward only)
+    std::optional<TracedTerms> traced; // where asked: one optimal term per vector (its states)
 };
 
 // A batch enqueued by CudaModel::enqueue: the event recorded after its last copy, and where in
@@ -96,7 +97,9 @@ class EnqueuedBatch {
     const unsigned char *out_ = nullptr; // the model's staging, the results' half
     bool *stagingBusy_ = nullptr;        // the model's flag, cleared once the event is reached
     size_t count_ = 0;
+    size_t chunkBytes_ = 0; // one launch's results in out_
     bool adjoints_ = false;
+    bool traced_ = false;
     void finish(); // waits for the event, frees it and the staging
 };
 
@@ -123,6 +126,14 @@ class CudaModel {
     Result<CudaGradient> adjointsOfVarying(const InputBatch &batch, size_t output);
     // evaluate() over such a batch, moving its inputs as adjointsOfVarying does.
     Result<std::vector<double>> evaluateVarying(const InputBatch &batch);
+    // After evaluate() of `count` <= B vectors, its forward values still on the device (no call
+    // between): inputs [firstInput, firstInput + width) replaced by `rows` (count × width), then
+    // the backward pass from `output` alone: count × numInputs adjoints. Right only where no
+    // value the backward pass reads depends on those inputs (runtime/engine_host_phases.h: the
+    // weights of a seed output, read by nothing but its products).
+    Result<std::vector<double>> adjointsAfterForward(std::span<const double> rows,
+                                                     uint32_t firstInput, uint32_t width,
+                                                     size_t count, size_t output);
     // Max/min semirings: the inputs on one optimal term of the output for one vector, traced on
     // the host through the forward values computed on the device (plan_traceback.h).
     Result<std::vector<uint32_t>> traceback(std::span<const double> x, size_t output);
@@ -151,11 +162,15 @@ class CudaModel {
     // pinned memory now, then per launch of B lanes the copy in, the forward kernels (and the
     // backward ones from output `adjointsOf`) and the copies out enqueued, and an event recorded
     // after them; returns at once. Work the caller enqueues later on `stream` runs after it.
+    // With `tracebackOf` (max/min semirings, instead of adjoints) each lane walks an optimal term
+    // of that output after the forward pass and only the variables' states come back, as
+    // tracebackOfVarying does synchronously.
     // It runs in the model's own device buffers: no other call on this model until results().
     // The pinned staging is the model's, kept and grown (allocating or freeing pinned memory may
     // synchronise the device), so one batch at a time is enqueued.
     Result<EnqueuedBatch> enqueue(std::span<const double> xs, size_t count,
-                                  std::optional<size_t> adjointsOf, StreamHandle stream);
+                                  std::optional<size_t> adjointsOf, StreamHandle stream,
+                                  std::optional<size_t> tracebackOf = std::nullopt);
     // Waits for the batch's event (not the stream's later work) and unpacks its values.
     Result<BatchValues> results(EnqueuedBatch &batch) const;
 
@@ -232,7 +247,8 @@ class CudaModel {
     Status keepShared(const InputBatch &batch);
     Status uploadVarying(const InputBatch &batch, size_t first, size_t count);
     Result<const unsigned char *> downloadVaryingAdjoints(size_t count);
-    Status moveRows(FunctionHandle kernel, DevicePtr to, DevicePtr from, size_t rows);
+    Status moveRows(FunctionHandle kernel, DevicePtr to, DevicePtr from, DevicePtr slots,
+                    size_t rows);
     // The shared vector into every lane of the input rows: its values copied once, each row
     // filled on the device (all lanes packed on the host were 60 MB for water's 3,646 inputs at
     // 2,048 lanes, tens of milliseconds a batch's first call).
@@ -252,7 +268,10 @@ class CudaModel {
     // The batched traceback's arrays (plan_traceback.h's TracebackArrays), uploaded on first
     // use, and its launch over the last pass's `lanes` lanes from `outSlot`.
     Status uploadTracebackArrays();
-    Status launchTraceback(uint32_t outSlot, size_t lanes);
+    Status launchTraceback(uint32_t outSlot, size_t lanes, StreamHandle stream = nullptr);
+    // A walk's results as the device leaves them (each variable's row of B lanes, then the
+    // lanes' statuses: uint32 words) into rows [first, first + lanes) of `t`.
+    void unpackTraced(const uint32_t *words, size_t first, size_t lanes, TracedTerms &t) const;
     Status launchSegments(const std::vector<Segment> &segs, FunctionHandle block,
                           FunctionHandle grid, PlanParams &params, unsigned sharedBytes,
                           StreamHandle stream = nullptr);
@@ -286,6 +305,7 @@ class CudaModel {
     DeviceBuffer values_, adjoints_, opInfo_, opOut_, operands_, slotOperands_, levelOpBegin_,
         levelBlockBegin_, blockOpBegin_, blockLoadBegin_, blockLoads_, edgeStart_, edgeOut_,
         edgeOperands_, edgeCode_, barrier_;
+    DeviceBuffer outputSlots_, outputRows_; // the outputs' slots, and their rows gathered
     PlanParams params_;
     std::vector<Segment> forward_, backward_;
     std::vector<StreamSlot> slots_;

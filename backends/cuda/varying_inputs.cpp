@@ -54,8 +54,8 @@ LaunchDims rowsDims(size_t rows, size_t lanes) {
 } // namespace
 
 // zb_scatter_rows or zb_gather_rows.
-Status CudaModel::moveRows(FunctionHandle kernel, DevicePtr to, DevicePtr from, size_t rows) {
-    DevicePtr slots = varyingSlots_.ptr();
+Status CudaModel::moveRows(FunctionHandle kernel, DevicePtr to, DevicePtr from, DevicePtr slots,
+                           size_t rows) {
     auto count = static_cast<unsigned>(rows);
     void *args[] = {&to, &from, &slots, &count};
     return device_->launch(kernel, rowsDims(rows, shape_.batch), args);
@@ -96,7 +96,7 @@ Status CudaModel::uploadVarying(const InputBatch &b, size_t first, size_t count)
         return badInput(b.varying[bad]);
     if (Status st = device_->upload(varyingRows_.ptr(), *host, m * B * word); !st)
         return st;
-    return moveRows(scatterRows_, values_.ptr(), varyingRows_.ptr(), m);
+    return moveRows(scatterRows_, values_.ptr(), varyingRows_.ptr(), varyingSlots_.ptr(), m);
 }
 
 Result<const unsigned char *> CudaModel::downloadVaryingAdjoints(size_t count) {
@@ -106,7 +106,8 @@ Result<const unsigned char *> CudaModel::downloadVaryingAdjoints(size_t count) {
         return host.error();
     if (m == 0)
         return *host;
-    if (Status st = moveRows(gatherRows_, varyingRows_.ptr(), adjoints_.ptr(), m); !st)
+    if (Status st = moveRows(gatherRows_, varyingRows_.ptr(), adjoints_.ptr(), varyingSlots_.ptr(), m);
+        !st)
         return st.error();
     // The last row's lanes past `count` are not needed; the ones between rows are.
     if (Status st = device_->download(*host, varyingRows_.ptr(), ((m - 1) * B + count) * word); !st)

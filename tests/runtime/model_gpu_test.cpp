@@ -6,7 +6,8 @@
 // from 1 case to more than one launch holds, MPE also against brute force or variable
 // elimination, and a network tied on purpose traced in one pass; passes over batches of shared and
 // varying inputs (the shared ones kept on the device) against the reference. Exits 77 (skipped)
-// where no GPU is usable, saying why.
+// where no GPU is usable, saying why. MAR with host phases (the narrow end levels on the JIT)
+// likewise.
 #include "runtime/engine.h"
 #include "runtime/model.h"
 #include "runtime/tasks.h"
@@ -61,20 +62,24 @@ void checkOnGpu(const Circuit &c, const Evidence &e) {
     }
 }
 
-Model onCuda(const Circuit &c) {
+Model onCuda(const Circuit &c, std::optional<uint32_t> hostLevelOps = std::nullopt) {
     DeviceOptions o;
     o.device = DeviceKind::Cuda;
+    o.hostLevelOps = hostLevelOps;
     Model m = Model::fromCircuit(c, o);
     REQUIRE(m.device() == DeviceKind::Cuda);
     return m;
 }
 
 // `count` mixed cases (impossible ones included) as one batch on the GPU: MPE against the oracles
-// and, with MAR, against the reference evaluator case by case.
-void checkBatchOnGpu(const testing::CompiledNetwork &cn, size_t count, std::mt19937 &rng) {
-    INFO(count << " cases");
+// and, with MAR, against the reference evaluator case by case (the model's own host phases by
+// default: one case runs them). With `hostLevelOps` set, every MAR batch runs the circuit's
+// narrow end levels on the host's JIT and says so.
+void checkBatchOnGpu(const testing::CompiledNetwork &cn, size_t count, std::mt19937 &rng,
+                     std::optional<uint32_t> hostLevelOps = std::nullopt) {
+    INFO(count << " cases, host level ops " << hostLevelOps.value_or(kOneCaseHostLevelOps));
     const std::vector<Evidence> cases = testing::mixedCases(cn.net, count, rng);
-    Model m = onCuda(cn.circuit);
+    Model m = onCuda(cn.circuit, hostLevelOps);
     const auto mpe = runTasks(m, Task::Mpe, cases);
     testing::checkMpeAnswers(cn.net, cases, testing::mpeOracles(cn.net, cases), mpe);
     const auto mar = runTasks(m, Task::Mar, cases);
@@ -96,6 +101,8 @@ void checkBatchOnGpu(const testing::CompiledNetwork &cn, size_t count, std::mt19
             continue;
         }
         CHECK_THAT(mar[i]->device, Catch::StartsWith("cuda "));
+        if (hostLevelOps.value_or(0) > 0)
+            CHECK_THAT(mar[i]->device, Catch::Contains("levels on the host's JIT"));
         CHECK(mar[i]->log10 == Approx(want->log10).epsilon(1e-10));
         for (size_t v = 0; v < want->marginals.size(); ++v)
             for (size_t s = 0; s < want->marginals[v].size(); ++s)
@@ -253,6 +260,22 @@ TEST_CASE("batched MAR and MPE on CUDA answer as the reference and the oracles, 
         REQUIRE(cudaLanesFor(cn->circuit, overOneLaunch) < overOneLaunch);
         for (size_t count : {size_t{1}, size_t{7}, size_t{1024}, overOneLaunch})
             checkBatchOnGpu(*cn, count, rng);
+    }
+}
+
+TEST_CASE("MAR with the circuit's narrow end levels on the host's JIT answers as the reference "
+          "on CUDA",
+          "[gpu][host-phases]") {
+    REQUIRE(gpuPresent);
+    std::mt19937 rng(22);
+    for (const char *name : {"alarm", "hailfinder"}) {
+        INFO(name);
+        const auto cn = testing::benchmarkNetwork(name);
+        if (!cn)
+            continue;
+        const size_t overOneLaunch = 3 * kMaxCudaLanes + 5;
+        for (size_t count : {size_t{1}, size_t{7}, size_t{1024}, overOneLaunch})
+            checkBatchOnGpu(*cn, count, rng, 32);
     }
 }
 

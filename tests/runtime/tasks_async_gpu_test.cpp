@@ -1,10 +1,11 @@
 // runTasksAsync on a real GPU (runtime/tasks_async.h), on a stream the test creates through the
-// driver wrapper: PR, MAR and MPE of batches over several launches, against the reference
-// evaluator (PR, MAR) and the MPE oracles (brute force or max-product variable elimination), and
-// against runTasks on the same GPU model; the test's own event recorded after the batch on the same
-// stream finds the batch done (its work is ordered after ours), the stream idle after get(), a
-// second batch for the engine of a pending one refused, and a handle dropped unread leaves the
-// model usable. Exits 77 (skipped) where no GPU is usable, saying why.
+// driver wrapper: PR, MAR and MPE (traced back on the stream) of batches over several launches,
+// against the reference evaluator (PR, MAR) and the MPE oracles (brute force or max-product
+// variable elimination), and against runTasks on the same GPU model; the test's own event
+// recorded after the batch on the same stream finds the batch done (its work is ordered after
+// ours), the stream idle after get(), a second batch for the engine of a pending one refused,
+// and a handle dropped unread leaves the model usable. Exits 77 (skipped) where no GPU is
+// usable, saying why.
 #include "backends/cuda/driver.h"
 #include "runtime/engine.h"
 #include "runtime/tasks.h"
@@ -98,8 +99,11 @@ TEST_CASE("runTasksAsync on the GPU runs on the caller's stream and answers as t
                     checkSameAnswers(runTasks(reference, t, cases, o), got,
                                      {.rel = 1e-10, .sameDevice = false});
                 for (const auto &r : got)
-                    if (r)
+                    if (r) {
                         CHECK_THAT(r->device, Catch::StartsWith("cuda "));
+                        if (t == Task::Mpe) // walked on the stream, not decoded from adjoints
+                            CHECK_THAT(r->device, Catch::Contains("MPE traced back over"));
+                    }
                 // The same kernels as runTasks on this model: the same answers and notes.
                 checkSameAnswers(runTasks(gpu, t, cases, o), got, {.rel = 1e-12});
             }

@@ -1,5 +1,7 @@
 // A scratch folder per test process under the build folder, and the file helpers the tests use on
-// what they write there.
+// what they write there. The folder is emptied on first use: it is named by the process id, and
+// an earlier process with the same id left its files there (a test that checks a file is not
+// written then found the old one).
 #pragma once
 
 #include <cstdlib>
@@ -14,7 +16,7 @@ inline std::string scratchDir() {
     static const std::string dir = [] {
         std::string d =
             std::string(ZBDDC_BINARY_DIR) + "/test-scratch-" + std::to_string(::getpid());
-        std::system(("mkdir -p '" + d + "'").c_str());
+        std::system(("rm -rf '" + d + "' && mkdir -p '" + d + "'").c_str());
         return d;
     }();
     return dir;

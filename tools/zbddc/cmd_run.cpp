@@ -148,6 +148,7 @@ Result<OpenedModel> openModel(const RunOptions &o) {
         options.choice = "auto: one case";
     }
     options.cpuOptLevel = o.optLevel;
+    options.hostLevelOps = o.hostLevelOps;
     using C = DeviceOptions::CpuCode;
     options.cpuCode = o.cpuLoop ? C::Loop : o.cpuJit || o.optLevel > 0 ? C::Jit : C::Auto;
     return OpenedModel{Model::fromCircuit(std::move(*circuit), options), std::move(*cases)};

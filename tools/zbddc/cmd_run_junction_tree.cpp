@@ -108,6 +108,7 @@ std::optional<int> runNetworkByRoute(const RunOptions &o, std::string &mlfWhy) {
                            : o.cpuLoop           ? "--cpu-loop runs the compiled circuit"
                            : o.cpuJit            ? "--cpu-jit runs the compiled circuit"
                            : o.optLevel > 0      ? "-O compiles the circuit"
+                           : o.hostLevelOps      ? "--host-level-ops cuts the circuit's levels"
                            : o.numeric != "auto" ? "--numeric chooses the circuit's arithmetic"
                            : !o.inputs.empty()   ? "--inputs sets the circuit's free inputs"
                                                  : nullptr;

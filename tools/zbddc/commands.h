@@ -90,6 +90,7 @@ struct RunOptions {
     int optLevel = 0;             // the JIT's -O level
     bool cpuLoop = false;         // --device cpu: the data-driven loop instead of JIT code
     bool cpuJit = false;          // --device cpu: JIT code whatever the size (-O implies it)
+    std::optional<uint32_t> hostLevelOps; // GPU: narrow end levels on the JIT (DeviceOptions)
     bool json = false;
     ModelOptions modelOptions;
     CostNetworkRunOptions costNetwork;

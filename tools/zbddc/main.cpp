@@ -74,6 +74,10 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
     runCmd->add_flag("--cpu-jit", run.cpuJit,
                      "--device cpu: evaluate with LLVM-JIT straight-line code whatever the size")
         ->excludes(cpuLoop);
+    runCmd->add_option("--host-level-ops", run.hostLevelOps,
+                       "on the GPU, PR and MAR run the circuit's leading and trailing levels of "
+                       "at most N ops on the host's LLVM JIT, in float64 (0: every level on the "
+                       "GPU; default 128 for one case, 0 for a batch)");
     runCmd->add_option("--numeric", run.numeric,
                        "auto, float64 or log; float32 or log32 (pr and mar on the GPU, each answer "
                        "with its error bound, float64 or log where the bound exceeds 1e-2)")

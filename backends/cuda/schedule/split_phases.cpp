@@ -4,6 +4,7 @@
 // one block, where a barrier costs ~0.04 µs instead of a grid-wide ~1.2 µs (DESIGN.md), so no data
 // goes back to the host mid-way.
 #include "backends/cuda/schedule/gpu_passes.h"
+#include "ir/levels.h"
 #include "ir/schedule_edit.h"
 
 #include <algorithm>
@@ -35,11 +36,8 @@ void splitPhases(Schedule &s, const PipelineOptions &o, PassStats &st) {
     const uint64_t gridMin = o.gridMinOps ? o.gridMinOps : o.device.sms * o.device.warp;
     const uint32_t levels = s.numLevels();
     auto width = [&](uint32_t l) { return s.levelOpBegin[l + 1] - s.levelOpBegin[l]; };
-    uint32_t pre = 0, post = levels;
-    while (pre < levels && width(pre) <= o.hostMaxOps)
-        ++pre;
-    while (post > pre && width(post - 1) <= o.hostMaxOps)
-        --post;
+    const NarrowEnds ends = narrowEnds(levels, o.hostMaxOps, width);
+    const uint32_t pre = ends.pre, post = ends.post;
     for (uint32_t l = 0; l < levels; ++l) {
         const Phase p = l < pre     ? Phase::HostPre
                         : l >= post ? Phase::HostPost
