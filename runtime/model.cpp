@@ -39,7 +39,9 @@ struct Model::Impl {
     std::string note;
     std::string choice;     // DeviceOptions::choice
     std::map<const Engine *, std::string> hostPhases; // what each engine with host phases runs
-    std::string lastHostPhases; // the engine of the last call's, or ""
+    // Per numeric mode, the host phases of its last call's engine, or "" (a batch's float64
+    // pass and its log-space pass for the cases float64 lost are described apart).
+    std::map<Numeric, std::string> lastHostPhases;
     std::string cudaName;
     // A model.so: its one engine, for interface.semiring in this numeric mode.
     std::optional<Numeric> sharedNumeric;
@@ -132,7 +134,7 @@ struct Model::Impl {
         Engine *wider = lanes > 1 ? widerEngine(s, n, lanes) : nullptr;
         Result<Engine *> e = wider ? Result<Engine *>(wider) : engine(s, n, lanes, batch);
         auto note = e ? hostPhases.find(*e) : hostPhases.end();
-        lastHostPhases = note == hostPhases.end() ? "" : note->second;
+        lastHostPhases[n] = note == hostPhases.end() ? "" : note->second;
         return e;
     }
 
@@ -243,8 +245,9 @@ std::string Model::describe(Numeric n, std::string_view extra) const {
         d += "; no usable GPU";
     if (!impl_->choice.empty())
         d += "; " + impl_->choice;
-    if (!impl_->lastHostPhases.empty())
-        d += "; " + impl_->lastHostPhases;
+    if (auto phases = impl_->lastHostPhases.find(n);
+        phases != impl_->lastHostPhases.end() && !phases->second.empty())
+        d += "; " + phases->second;
     if (!extra.empty())
         d += "; " + std::string(extra);
     return d + ")";

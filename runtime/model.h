@@ -51,8 +51,9 @@ struct DeviceOptions {
 };
 
 // A batch of one on the H200 ran its MAR pass 6-16% faster with the levels of at most 128 ops
-// at the circuit's ends on the host (alarm, insurance, hailfinder, water, pathfinder); batches of
-// 2,000 ran 8-114x slower with any, so batches keep every level on the GPU.
+// at the circuit's ends on the host (alarm, insurance, hailfinder, water, pathfinder; the model
+// kept, warm); batches of 2,000 ran 8-114x slower with any, so batches keep every level on the
+// GPU. A process's first pass pays more for them than it saves: the command line asks for none.
 inline constexpr uint32_t kOneCaseHostLevelOps = 128;
 
 // Auto's choice: the loop builds in microseconds to milliseconds where the JIT takes tens to

@@ -106,7 +106,8 @@ HostPhaseCircuits splitHostPhases(const Circuit &c, uint32_t hostMaxOps) {
         if (isOp(c.kind[id]))
             ++width[level[id] - 1];
     const NarrowEnds ends = narrowEnds(levels, hostMaxOps, [&](uint32_t l) { return width[l]; });
-    // No level wider than the limit: nothing would run on the device, so nothing moves.
+    // Nothing narrow at either end, or nothing wide in between (nothing left for the device):
+    // nothing is cut.
     if (ends.pre == ends.post || (ends.pre == 0 && ends.post == levels))
         return r;
     r.preLevels = ends.pre;

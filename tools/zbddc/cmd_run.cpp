@@ -148,7 +148,9 @@ Result<OpenedModel> openModel(const RunOptions &o) {
         options.choice = "auto: one case";
     }
     options.cpuOptLevel = o.optLevel;
-    options.hostLevelOps = o.hostLevelOps;
+    // A process answers once: its one-case pass is a first call, where host phases cost more
+    // than they save (BENCHMARKS.md, "Host phases"); the API's later calls gain from them.
+    options.hostLevelOps = o.hostLevelOps.value_or(0);
     using C = DeviceOptions::CpuCode;
     options.cpuCode = o.cpuLoop ? C::Loop : o.cpuJit || o.optLevel > 0 ? C::Jit : C::Auto;
     return OpenedModel{Model::fromCircuit(std::move(*circuit), options), std::move(*cases)};

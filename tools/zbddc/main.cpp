@@ -76,8 +76,8 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
         ->excludes(cpuLoop);
     runCmd->add_option("--host-level-ops", run.hostLevelOps,
                        "on the GPU, PR and MAR run the circuit's leading and trailing levels of "
-                       "at most N ops on the host's LLVM JIT, in float64 (0: every level on the "
-                       "GPU; default 128 for one case, 0 for a batch)");
+                       "at most N ops on the host's LLVM JIT, in float64 (default 0: every level "
+                       "on the GPU)");
     runCmd->add_option("--numeric", run.numeric,
                        "auto, float64 or log; float32 or log32 (pr and mar on the GPU, each answer "
                        "with its error bound, float64 or log where the bound exceeds 1e-2)")
