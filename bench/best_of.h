@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <vector>
 
 namespace zbddc::bench {
 
@@ -20,6 +21,22 @@ inline double bestMs(int reps, const std::function<void()> &work) {
         best = std::min(best, msSince(start));
     }
     return best;
+}
+
+// The median µs of `answer(i)` over i < cases, after one unmeasured call of answer(0); NAN
+// where a call fails (no GPU, say).
+inline double medianMicros(size_t cases, const std::function<bool(size_t)> &answer) {
+    if (cases == 0 || !answer(0))
+        return NAN;
+    std::vector<double> us;
+    for (size_t c = 0; c < cases; ++c) {
+        const SteadyTime start = std::chrono::steady_clock::now();
+        if (!answer(c))
+            return NAN;
+        us.push_back(msSince(start) * 1000);
+    }
+    std::sort(us.begin(), us.end());
+    return us[us.size() / 2];
 }
 
 } // namespace zbddc::bench

@@ -3,7 +3,8 @@
 // on the device), the MAR pass (Model::forwardBackward from the circuit's output) over one case
 // at a time (median µs over K cases, after a warm-up) and over the whole batch at once (µs a
 // case, the best of R), on Fast-BNI's workload (forward-sampled, 20% observed, seed 1); the
-// levels cut and values crossing; and the largest difference from N = 0's answers.
+// levels cut and values crossing; and the largest difference from N = 0's answers. With
+// --device cpu the CPU's own code answers (host phases are the GPU's) and the cut is only shown.
 //
 //   host_phases [--cases B] [--single K] [--reps R] [--ops 0,8,32] [--device cuda] NET.bif...
 #include "compiler/passes/host_phases.h"
@@ -27,21 +28,6 @@ std::vector<uint32_t> numbers(const std::string &s) {
     for (std::string item; std::getline(in, item, ',');)
         out.push_back(static_cast<uint32_t>(std::stoul(item)));
     return out;
-}
-
-// Median µs of `pass(i)` over i < k, after one warm-up call; NAN where a call fails.
-template <class Pass> double medianMicros(size_t k, Pass &&pass) {
-    if (k == 0 || !pass(0))
-        return NAN;
-    std::vector<double> us;
-    for (size_t i = 0; i < k; ++i) {
-        const SteadyTime start = std::chrono::steady_clock::now();
-        if (!pass(i))
-            return NAN;
-        us.push_back(msSince(start) * 1000);
-    }
-    std::sort(us.begin(), us.end());
-    return us[us.size() / 2];
 }
 
 double largestDifference(const std::vector<double> &a, const std::vector<double> &b) {
@@ -102,7 +88,7 @@ int main(int argc, char **argv) {
             std::vector<InputBatch> singles;
             for (size_t c = 0; c < std::min(single, count); ++c)
                 singles.push_back(batchOf(c, 1));
-            const double oneUs = medianMicros(singles.size(), [&](size_t c) {
+            const double oneUs = bench::medianMicros(singles.size(), [&](size_t c) {
                 return one.forwardBackward(s, n, singles[c], 0).ok();
             });
             const InputBatch all = batchOf(0, count);

@@ -6,6 +6,7 @@
 // 20% observed), after one warm-up case per device.
 //
 //   single_case [--cases K] [--devices cpu,cuda] NET.bif...
+#include "bench/best_of.h"
 #include "bench/circuit_cases.h"
 #include "compiler/frontends/bn/bayes_net.h"
 #include "compiler/junction_tree/build_junction_tree.h"
@@ -34,21 +35,6 @@ std::vector<std::string> split(const std::string &s) {
     for (std::string item; std::getline(in, item, ',');)
         out.push_back(item);
     return out;
-}
-
-// Median µs of `answer` over the cases, after one warm-up; NAN where a case fails (no GPU).
-double medianMicros(size_t cases, const std::function<bool(size_t)> &answer) {
-    if (cases == 0 || !answer(0))
-        return NAN;
-    std::vector<double> us;
-    for (size_t c = 0; c < cases; ++c) {
-        const SteadyTime start = std::chrono::steady_clock::now();
-        if (!answer(c))
-            return NAN;
-        us.push_back(msSince(start) * 1000);
-    }
-    std::sort(us.begin(), us.end());
-    return us[us.size() / 2];
 }
 
 } // namespace
@@ -81,7 +67,7 @@ int main(int argc, char **argv) {
             o.device = device == "cuda" ? DeviceKind::Cuda : DeviceKind::Cpu;
             Model model = Model::fromCircuit(*circuit, o);
             std::string ranOn;
-            const double mlf = medianMicros(count, [&](size_t c) {
+            const double mlf = bench::medianMicros(count, [&](size_t c) {
                 auto r = runTask(model, Task::Mar, circuitCases[c]);
                 if (r)
                     ranOn = r->device;
@@ -93,7 +79,7 @@ int main(int argc, char **argv) {
                 JunctionTreeOptions options;
                 options.executor = device;
                 JunctionTreeModel model(*net, *tree, options);
-                jt = medianMicros(count, [&](size_t c) {
+                jt = bench::medianMicros(count, [&](size_t c) {
                     auto r = model.run(Task::Mar, std::span(cases).subspan(c, 1));
                     if (!r.empty() && r[0])
                         treeRanOn = r[0]->device;
