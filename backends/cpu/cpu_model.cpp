@@ -2,10 +2,14 @@
 
 #include "backends/cpu/batched_loop.h"
 
+#include "ir/interpret.h"
 #include "ir/model_interface.h"
+#include "support/threads.h"
 #include "backends/cpu/evaluator/zbdd_evaluator.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -24,6 +28,9 @@ struct CpuModel::Impl {
     // CpuOptions::dataDriven: the loops instead of JIT code; the forward one reuses slots, the
     // backward one keeps every value for the adjoint pass.
     std::optional<BatchedLoop> forwardLoop, backwardLoop;
+    // JIT code in a max/min semiring with the backward pass: the circuit, walked over
+    // zbdd_gen_forward_all's values (plan.position: each op's index among them).
+    std::optional<Circuit> walked;
 };
 
 CpuModel::CpuModel(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -102,17 +109,79 @@ Status CpuModel::adjoints(std::span<const double> x, size_t output, std::span<do
 }
 
 bool CpuModel::tracesBack() const {
-    return impl_->backwardLoop && impl_->backwardLoop->semiring() != Semiring::SumProduct;
+    return impl_->walked ||
+           (impl_->backwardLoop && impl_->backwardLoop->semiring() != Semiring::SumProduct);
 }
+
+namespace {
+
+// The JIT's traceback of vectors [begin, end): each one's op values from zbdd_gen_forward_all,
+// the leaves' as the reference evaluator lifts them, then ir/interpret.h's walk from the output
+// (the winning side of every ⊕, the first on a tie; both sides of every ⊗) and the states of the
+// indicators on the term. A term with two states of one variable is not traced.
+void walkJit(const CpuModel::Impl &impl, std::span<const double> x, size_t output,
+             std::span<const uint32_t> indicator, size_t numVariables, std::span<double> out,
+             std::span<uint32_t> states, std::span<uint8_t> traced, size_t begin, size_t end) {
+    const Circuit &c = *impl.walked;
+    const zbdd_program &p = impl.program;
+    const bool log = impl.plan.numeric == Numeric::Log;
+    const SemiringOps ops{impl.plan.semiring};
+    auto lift = [&](double v) { return log ? std::log(v) : v; };
+    const size_t n = c.numInputs();
+    Evaluation e{impl.plan.semiring, impl.plan.numeric, std::vector<double>(c.numNodes())};
+    std::vector<double> xin(n), values(p.num_values);
+    for (size_t s = begin; s < end; ++s) {
+        for (size_t i = 0; i < n; ++i)
+            xin[i] = lift(x[s * n + i]);
+        p.forward_all(xin.data(), values.data(), out.data() + s * c.numOutputs());
+        for (NodeId id = 0; id < c.numNodes(); ++id)
+            switch (c.kind[id]) {
+            case OpKind::Input: e.values[id] = xin[c.a[id]]; break;
+            case OpKind::Zero: e.values[id] = lift(ops.zero()); break;
+            case OpKind::One: e.values[id] = lift(ops.one()); break;
+            case OpKind::Const: e.values[id] = lift(c.constants[c.a[id]]); break;
+            default:
+                if (impl.plan.position[id] != kNone)
+                    e.values[id] = values[impl.plan.position[id]];
+            }
+        std::span<uint32_t> row = states.subspan(s * numVariables, numVariables);
+        std::fill(row.begin(), row.end(), kNone);
+        traced[s] = 1;
+        for (uint32_t i : traceback(c, e, output)) {
+            const uint32_t v = indicator[2 * i], state = indicator[2 * i + 1];
+            if (v == kNone)
+                continue;
+            if (row[v] != kNone && row[v] != state)
+                traced[s] = 0;
+            row[v] = state;
+        }
+    }
+}
+
+} // namespace
 
 Status CpuModel::traceback(std::span<const double> x, size_t output,
                            std::span<const uint32_t> indicator, size_t numVariables,
                            std::span<double> out, std::span<uint32_t> states,
                            std::span<uint8_t> traced, size_t batch) const {
     if (!tracesBack())
-        return error("this CPU model has no traceback (the JIT's code, or no backward pass)");
-    return impl_->backwardLoop->traceback(x, output, indicator, numVariables, out, states, traced,
-                                          batch);
+        return error("this CPU model has no traceback (a sum-product semiring, or no backward "
+                     "pass)");
+    if (impl_->backwardLoop)
+        return impl_->backwardLoop->traceback(x, output, indicator, numVariables, out, states,
+                                              traced, batch);
+    if (Status s = checkSizes(x.size(), batch, numInputs(), "x"); !s)
+        return s;
+    if (Status s = checkSizes(out.size(), batch, numOutputs(), "out"); !s)
+        return s;
+    if (output >= numOutputs() || indicator.size() != 2 * numInputs() ||
+        states.size() != batch * numVariables || traced.size() != batch)
+        return runtimeStatus(ZBDD_EARG);
+    const unsigned threads = threadsOrCores(impl_->threads);
+    inRanges(std::min<size_t>(threads, batch), batch, [&](size_t begin, size_t end) {
+        walkJit(*impl_, x, output, indicator, numVariables, out, states, traced, begin, end);
+    });
+    return Ok{};
 }
 
 namespace {
@@ -196,8 +265,11 @@ Result<CpuModel> compileCpu(const Circuit &c, const CpuOptions &o) {
     impl->times = objects->times;
     impl->threads = o.threads;
     impl->backward = o.backward;
-    // The plan's per-node arrays are not needed after code generation.
-    impl->plan.position = {};
+    // The plan's per-node arrays are not needed after code generation, but for the walk.
+    if (o.backward && impl->plan.semiring != Semiring::SumProduct)
+        impl->walked = c;
+    else
+        impl->plan.position = {};
     impl->plan.slot = {};
     impl->plan.ops = {};
     return CpuModel(std::move(impl));

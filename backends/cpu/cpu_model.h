@@ -36,10 +36,11 @@ class CpuModel {
     Status adjoints(std::span<const double> x, size_t output, std::span<double> adj,
                     size_t batch) const;
 
-    // Whether traceback() runs: a max/min semiring on the data-driven loop with the backward
-    // pass (the JIT's code keeps no values to walk).
+    // Whether traceback() runs: a max/min semiring with the backward pass (the loop walks its
+    // kept values; the JIT keeps the circuit and walks zbdd_gen_forward_all's values of a case).
     bool tracesBack() const;
-    // Each vector's outputs and one optimal term of `output` (BatchedLoop::traceback).
+    // Each vector's outputs and one optimal term of `output` (BatchedLoop::traceback, or the
+    // walk of ir/interpret.h's traceback over the JIT's values).
     Status traceback(std::span<const double> x, size_t output, std::span<const uint32_t> indicator,
                      size_t numVariables, std::span<double> out, std::span<uint32_t> states,
                      std::span<uint8_t> traced, size_t batch) const;

@@ -1,9 +1,10 @@
-// Batched MPE on the MLF route through runTasks on every CPU backend (decoded from adjoints,
-// runtime/mpe_decode.h, or traced back on the data-driven loop): the same answers as the per-case
+// Batched MPE on the MLF route through runTasks on every CPU backend (decoded from adjoints on the
+// reference evaluator, runtime/mpe_decode.h; traced back on the JIT and the data-driven loop):
+// the same answers as the per-case
 // path, against brute force and max-product variable elimination with each assignment's
 // probability recomputed from the CPTs, on asia, alarm and random networks over batches of 1, 7
-// and 1,024 cases, impossible cases included (the loop also in log space); and on a network tied
-// on purpose, the number of decoding's batched passes: 1 + the most tie rounds of any case.
+// and 1,024 cases, impossible cases included (the CPU's codes also in log space); and on a network
+// tied on purpose, the number of decoding's batched passes: 1 + the most tie rounds of any case.
 #include "runtime/mpe_decode.h"
 #include "runtime/tasks.h"
 
@@ -19,16 +20,16 @@ using namespace zbddc::testing;
 namespace {
 
 // Whether a backend walks its terms back, a batch's and one case's (the data-driven loop keeps
-// every value), rather than decoding them from adjoints.
+// every value; the JIT's code writes every op's value for the walk), rather than decoding them
+// from adjoints.
 bool walks(const CpuBackend &b) {
-    return b.options.cpuCode == DeviceOptions::CpuCode::Loop;
+    return b.options.device == DeviceKind::Cpu;
 }
 
 // The batch against the same model answering each case alone (runTask): the same cases fail, with
 // the same values in the same arithmetic. Where both answer the same way, the same assignments
-// (the JIT decodes both, and a case's decoding does not depend on its batch; the loop walks both
-// alike); the reference traces one case back but decodes a batch, which may pick another optimum
-// among ties, so there the oracle alone judges its assignments.
+// (the JIT and the loop walk both alike); the reference traces one case back but decodes a batch,
+// which may pick another optimum among ties, so there the oracle alone judges its assignments.
 void checkSameAsAlone(Model &m, std::span<const Evidence> cases,
                       const std::vector<Result<TaskResult>> &batch) {
     const bool sameWay = m.device() != DeviceKind::Reference;
@@ -62,7 +63,7 @@ void checkBatchOnEveryBackend(const CompiledNetwork &cn, size_t count, std::mt19
         const auto batch = runTasks(m, Task::Mpe, cases);
         checkMpeAnswers(cn.net, cases, want, batch);
         checkSameAsAlone(m, cases, batch);
-        // The loop walks a batch and one case; the reference one case only; the JIT decodes.
+        // The CPU's codes walk a batch and one case; the reference one case only.
         const bool traced = walks(b) || (count == 1 && m.device() == DeviceKind::Reference);
         const char *how = !traced     ? "MPE decoded from max-product adjoints"
                           : count > 1 ? "MPE traced back over"
@@ -162,7 +163,7 @@ TEST_CASE("tied cases are resolved together: 1 + the most tie rounds of any case
         const auto batch = runTasks(m, Task::Mpe, cases);
         checkMpeAnswers(cn.net, cases, want, batch);
         checkSameAsAlone(m, cases, batch);
-        // decodeMpe above ran on every backend; runTasks traces on the loop, in one pass.
+        // decodeMpe above ran on every backend; runTasks traces on the CPU's codes, in one pass.
         const std::string note =
             walks(b)
                 ? "MPE traced back over " + std::to_string(possible.size()) + " cases"
@@ -186,26 +187,30 @@ TEST_CASE("a traced batch decodes from adjoints the cases whose walk stopped, an
     c.addOutput(c.addPlus(both, c.addTimes(a, c.addConst(0.3))));
     REQUIRE(verify(c).ok());
     const std::vector<Evidence> cases = {{{kNone}, {}}, {{0}, {}}, {{kNone}, {}}, {{0}, {}}};
-    Model loop =
-        Model::fromCircuit(c, {.device = DeviceKind::Cpu, .cpuCode = DeviceOptions::CpuCode::Loop});
-    Model jit =
-        Model::fromCircuit(c, {.device = DeviceKind::Cpu, .cpuCode = DeviceOptions::CpuCode::Jit});
-    const auto traced = runTasks(loop, Task::Mpe, cases), decoded = runTasks(jit, Task::Mpe, cases);
-    for (size_t k = 0; k < cases.size(); ++k) {
-        INFO("case " << k);
-        REQUIRE(traced[k].ok());
-        REQUIRE(decoded[k].ok());
-        CHECK(traced[k]->value == decoded[k]->value);
-        CHECK(traced[k]->assignment == decoded[k]->assignment);
-        if (k % 2 == 0) { // the walk stopped: decoded, the reason in the note
-            CHECK(traced[k]->value == Approx(0.6));
-            CHECK_THAT(traced[k]->device,
-                       Catch::Contains("MPE decoded from max-product adjoints") &&
-                           Catch::Contains("not traced: two states of one variable"));
-        } else {
-            CHECK(traced[k]->value == Approx(0.3));
-            CHECK(traced[k]->assignment == std::vector<uint32_t>{0});
-            CHECK_THAT(traced[k]->device, Catch::Contains("MPE traced back over 2 cases"));
+    Model reference = Model::fromCircuit(c, {.device = DeviceKind::Reference});
+    const auto decoded = runTasks(reference, Task::Mpe, cases);
+    for (const CpuBackend &backend : kCpuBackends) {
+        if (!walks(backend))
+            continue;
+        INFO(backend.name);
+        Model m = Model::fromCircuit(c, backend.options);
+        const auto traced = runTasks(m, Task::Mpe, cases);
+        for (size_t k = 0; k < cases.size(); ++k) {
+            INFO("case " << k);
+            REQUIRE(traced[k].ok());
+            REQUIRE(decoded[k].ok());
+            CHECK(traced[k]->value == decoded[k]->value);
+            CHECK(traced[k]->assignment == decoded[k]->assignment);
+            if (k % 2 == 0) { // the walk stopped: decoded, the reason in the note
+                CHECK(traced[k]->value == Approx(0.6));
+                CHECK_THAT(traced[k]->device,
+                           Catch::Contains("MPE decoded from max-product adjoints") &&
+                               Catch::Contains("not traced: two states of one variable"));
+            } else {
+                CHECK(traced[k]->value == Approx(0.3));
+                CHECK(traced[k]->assignment == std::vector<uint32_t>{0});
+                CHECK_THAT(traced[k]->device, Catch::Contains("MPE traced back over 2 cases"));
+            }
         }
     }
 }

@@ -102,10 +102,9 @@ TEST_CASE("runTasksAsync keeps runTasks' per-case errors, numeric choices and em
 TEST_CASE("finishBatch given a first pass that ran backward (the stream's) answers as runTasks",
           "[tasks][async]") {
     std::mt19937 rng(13);
-    // The JIT: its runTasks decodes MPE from adjoints too (the loop traces a batch back), so the
-    // two paths decode from the same first adjoints.
-    const DeviceOptions decodingCpu{.device = DeviceKind::Cpu,
-                                    .cpuCode = DeviceOptions::CpuCode::Jit};
+    // The reference evaluator: its runTasks decodes an MPE batch from adjoints too (the CPU's
+    // codes trace a batch back), so the two paths decode from the same first adjoints.
+    const DeviceOptions decoding{.device = DeviceKind::Reference};
     auto check = [](Model &m, std::span<const Evidence> cases, Task t, const TaskOptions &o) {
         INFO(taskName(t) << (o.numeric == NumericChoice::Log ? " in log space" : ""));
         TaskBatch b = beginBatch(m, t, cases, o);
@@ -117,7 +116,7 @@ TEST_CASE("finishBatch given a first pass that ran backward (the stream's) answe
     for (const CompiledNetwork &cn : networks(rng)) {
         INFO(cn.net.file);
         const std::vector<Evidence> cases = mixedCases(cn.net, 61, rng);
-        Model m = Model::fromCircuit(cn.circuit, decodingCpu);
+        Model m = Model::fromCircuit(cn.circuit, decoding);
         for (NumericChoice numeric : {NumericChoice::Auto, NumericChoice::Log}) {
             TaskOptions o;
             o.numeric = numeric;
@@ -128,6 +127,6 @@ TEST_CASE("finishBatch given a first pass that ran backward (the stream's) answe
     // Ties on purpose: the device note counts the passes, the first one included.
     const CompiledNetwork coins = compileNetwork(tiedCoins());
     const std::vector<Evidence> cases = everyCoinCase();
-    Model m = Model::fromCircuit(coins.circuit, decodingCpu);
+    Model m = Model::fromCircuit(coins.circuit, decoding);
     check(m, cases, Task::Mpe, {});
 }
