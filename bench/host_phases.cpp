@@ -10,13 +10,13 @@
 #include "compiler/passes/host_phases.h"
 #include "bench/best_of.h"
 #include "bench/circuit_cases.h"
+#include "bench/comma_list.h"
 #include "runtime/model.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <sstream>
 
 using namespace zbddc;
 
@@ -24,8 +24,7 @@ namespace {
 
 std::vector<uint32_t> numbers(const std::string &s) {
     std::vector<uint32_t> out;
-    std::stringstream in(s);
-    for (std::string item; std::getline(in, item, ',');)
+    for (const std::string &item : bench::commaList(s))
         out.push_back(static_cast<uint32_t>(std::stoul(item)));
     return out;
 }

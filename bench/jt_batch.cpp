@@ -25,6 +25,7 @@
 // --case-times: the per-case CPU row's cases again, each alone on one thread, their CPU times'
 // median, 90th percentile and maximum printed (a few slow cases decide the wall time of a
 // 16-thread run over 16 cases).
+#include "bench/comma_list.h"
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/junction_tree_stats.h"
 #include "compiler/junction_tree/moral_graph.h"
@@ -44,7 +45,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 using namespace zbddc;
 
@@ -65,14 +65,6 @@ struct Args {
     std::string json;
     std::vector<std::string> networks;
 };
-
-std::vector<std::string> split(const std::string &s) {
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    for (std::string item; std::getline(in, item, ',');)
-        out.push_back(item);
-    return out;
-}
 
 double maxDifference(const std::vector<Result<TaskResult>> &a,
                      const std::vector<Result<TaskResult>> &b) {
@@ -178,7 +170,7 @@ int main(int argc, char **argv) {
         else if (s == "--seed")
             a.seed = std::stoull(next());
         else if (s == "--devices")
-            a.devices = split(next());
+            a.devices = bench::commaList(next());
         else if (s == "--spread")
             a.spreads.push_back(next());
         else if (s == "--threads")

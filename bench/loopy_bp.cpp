@@ -13,6 +13,7 @@
 // Sweeps run with tolerance 0 (exactly N sweeps), so every device does the same work. Synthetic
 // workloads are generated here from fixed seeds (compiler/loopy/synthetic_models.h); --write-uai
 // also writes them as UAI MARKOV files for the pyAgrum peer (bench/peers/pyagrum_lbp.py).
+#include "bench/comma_list.h"
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/moral_graph.h"
 #include "compiler/junction_tree/order_search.h"
@@ -45,14 +46,6 @@ struct Args {
     bool crossover = true;
     std::string writeUai, json, md;
 };
-
-std::vector<std::string> split(const std::string &s) {
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    for (std::string item; std::getline(in, item, ',');)
-        out.push_back(item);
-    return out;
-}
 
 struct Workload {
     FactorGraph graph;
@@ -193,7 +186,7 @@ int main(int argc, char **argv) {
             return argv[++i];
         };
         if (arg == "--workloads")
-            a.workloads = split(next());
+            a.workloads = bench::commaList(next());
         else if (arg == "--sweeps")
             a.sweeps = uint32_t(std::stoul(next()));
         else if (arg == "--cases")
@@ -201,7 +194,7 @@ int main(int argc, char **argv) {
         else if (arg == "--networks")
             a.networks = next();
         else if (arg == "--devices")
-            a.devices = split(next());
+            a.devices = bench::commaList(next());
         else if (arg == "--no-crossover")
             a.crossover = false;
         else if (arg == "--write-uai")

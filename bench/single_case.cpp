@@ -8,6 +8,7 @@
 //   single_case [--cases K] [--devices cpu,cuda] NET.bif...
 #include "bench/best_of.h"
 #include "bench/circuit_cases.h"
+#include "bench/comma_list.h"
 #include "compiler/frontends/bn/bayes_net.h"
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/moral_graph.h"
@@ -23,21 +24,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
-#include <sstream>
 
 using namespace zbddc;
-
-namespace {
-
-std::vector<std::string> split(const std::string &s) {
-    std::vector<std::string> out;
-    std::stringstream in(s);
-    for (std::string item; std::getline(in, item, ',');)
-        out.push_back(item);
-    return out;
-}
-
-} // namespace
 
 int main(int argc, char **argv) {
     size_t count = 50;
@@ -47,7 +35,7 @@ int main(int argc, char **argv) {
         if (arg == "--cases" && i + 1 < argc)
             count = std::stoul(argv[++i]);
         else if (arg == "--devices" && i + 1 < argc)
-            devices = split(argv[++i]);
+            devices = bench::commaList(argv[++i]);
         else
             networks.push_back(arg);
     }
