@@ -20,6 +20,8 @@ namespace zbddc {
 class Engine {
   public:
     virtual ~Engine() = default;
+    // What the engine adds to the device's description (Model::describe), or "".
+    virtual std::string note() const { return {}; }
     // x: batch × numInputs, linear values. Returns batch × numOutputs (natural logs in Log mode).
     virtual Result<std::vector<double>> evaluate(std::span<const double> x, size_t batch) = 0;
     // batch × numInputs adjoints for one output (as inputAdjoints in ir/interpret.h).
@@ -84,7 +86,7 @@ class Engine {
         return std::nullopt;
     }
     // Max/min semirings over such a batch: every output and one optimal term per vector, for
-    // backends that walk a whole batch at once (the GPU, the CPU's data-driven loop: one forward
+    // backends that walk a whole batch at once (the GPU, the CPU's loop and JIT: one forward
     // pass, one walk per case);
     // nullopt for the others (runtime/mpe_decode.h decodes from adjoints then).
     virtual std::optional<Result<TracedTerms>> varyingTraceback(const InputBatch &batch,

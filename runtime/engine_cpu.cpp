@@ -1,7 +1,6 @@
 // The LLVM JIT (backends/cpu) behind the Engine interface, in Minato et al. 2011 §3's DFS order, or
-// the data-driven loop. The loop traces optimal terms back from its kept values (a batch's, or one
-// case's as a batch of one); the JIT's code keeps none, so its MPE assignments come from
-// max-product adjoints (runtime/mpe_decode.h).
+// the data-driven loop. Both trace optimal terms back (a batch's, or one case's as a batch of one):
+// the loop from its kept values, the JIT from its code's values of every op (CpuModel::traceback).
 #include "backends/cpu/cpu_model.h"
 #include "backends/cpu/dfs_order.h"
 #include "runtime/engine.h"

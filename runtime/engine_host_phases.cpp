@@ -42,6 +42,11 @@ class HostPhaseEngine final : public Engine {
         : parts_(std::move(parts)), ops_{s},
           inputs_(parts_->post.numInputs() - parts_->preValues - parts_->deviceValues) {}
 
+    std::string note() const override {
+        return std::to_string(parts_->preLevels) + "+" + std::to_string(parts_->postLevels) +
+               " levels on the host's JIT";
+    }
+
     Status make(const EngineMaker &host, const EngineMaker &device) {
         if (parts_->preLevels > 0) {
             auto pre = host(parts_->pre);

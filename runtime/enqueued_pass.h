@@ -17,7 +17,7 @@ namespace zbddc {
 struct PassValues {
     std::vector<double> outputs;  // batch × numOutputs
     std::vector<double> adjoints; // batch × numInputs of the output asked for; empty if none was
-    std::optional<TracedTerms> traced; // where a traceback was asked for: one term per vector
+    std::optional<TracedTerms> traced = {}; // where a traceback was asked for: one per vector
 };
 
 class EnqueuedPass {

@@ -38,10 +38,9 @@ struct Model::Impl {
     std::optional<uint32_t> hostLevelOps; // DeviceOptions::hostLevelOps
     std::string note;
     std::string choice;     // DeviceOptions::choice
-    std::map<const Engine *, std::string> hostPhases; // what each engine with host phases runs
-    // Per numeric mode, the host phases of its last call's engine, or "" (a batch's float64
-    // pass and its log-space pass for the cases float64 lost are described apart).
-    std::map<Numeric, std::string> lastHostPhases;
+    // Per numeric mode, its last call's engine's note (Engine::note), or "": a batch's float64
+    // pass and its log-space pass for the cases float64 lost are described apart.
+    std::map<Numeric, std::string> engineNotes;
     std::string cudaName;
     // A model.so: its one engine, for interface.semiring in this numeric mode.
     std::optional<Numeric> sharedNumeric;
@@ -88,15 +87,10 @@ struct Model::Impl {
         HostPhaseCircuits parts = splitHostPhases(circuit, limit);
         if (!parts.hasHostLevels())
             return cudaEngine(circuit, s, n, lanes, gpu);
-        const std::string note = std::to_string(parts.preLevels) + "+" +
-                                 std::to_string(parts.postLevels) + " levels on the host's JIT";
-        auto made = hostPhaseEngine(
+        return hostPhaseEngine(
             std::move(parts), s, n,
             [&](const Circuit &part) { return cpuJitEngine(part, s, n, cpuOptLevel); },
             [&](const Circuit &part) { return cudaEngine(part, s, n, lanes, gpu); });
-        if (made)
-            hostPhases[made->get()] = note;
-        return made;
     }
 
     // On the GPU a batch runs in throughput mode, many vectors per launch (latency mode ran one
@@ -133,8 +127,7 @@ struct Model::Impl {
         const uint32_t lanes = lanesFor(batch);
         Engine *wider = lanes > 1 ? widerEngine(s, n, lanes) : nullptr;
         Result<Engine *> e = wider ? Result<Engine *>(wider) : engine(s, n, lanes, batch);
-        auto note = e ? hostPhases.find(*e) : hostPhases.end();
-        lastHostPhases[n] = note == hostPhases.end() ? "" : note->second;
+        engineNotes[n] = e ? (*e)->note() : "";
         return e;
     }
 
@@ -245,9 +238,9 @@ std::string Model::describe(Numeric n, std::string_view extra) const {
         d += "; no usable GPU";
     if (!impl_->choice.empty())
         d += "; " + impl_->choice;
-    if (auto phases = impl_->lastHostPhases.find(n);
-        phases != impl_->lastHostPhases.end() && !phases->second.empty())
-        d += "; " + phases->second;
+    if (auto note = impl_->engineNotes.find(n);
+        note != impl_->engineNotes.end() && !note->second.empty())
+        d += "; " + note->second;
     if (!extra.empty())
         d += "; " + std::string(extra);
     return d + ")";

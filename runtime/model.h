@@ -45,7 +45,7 @@ struct DeviceOptions {
     // host's LLVM JIT (Minato et al. 2011's CPU phases; runtime/engine_host_phases.h) for PR and
     // MAR in float64; 0: every level on the GPU. Unset: kOneCaseHostLevelOps for one case at a
     // time, none for batches, by measurement (BENCHMARKS.md, "Host phases").
-    std::optional<uint32_t> hostLevelOps;
+    std::optional<uint32_t> hostLevelOps = {};
     // Why the caller chose this device, said in describe() ("auto: one case"); empty: nothing.
     std::string choice;
 };

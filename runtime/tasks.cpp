@@ -253,7 +253,7 @@ std::vector<Result<TaskResult>> failAll(size_t cases, const Diagnostic &d) {
 // for both the first adjoint pass is the forward one. Every pass runs over the evidence batch (on
 // a GPU the parameters stay on the device and only the indicators move). So a GPU
 // answers many cases per launch and the CPU spreads them over its cores. Where the backend
-// traces a whole batch back (the GPU, the CPU's data-driven loop), MPE is one forward pass and
+// traces a whole batch back (the GPU, the CPU's loop and JIT), MPE is one forward pass and
 // one walk per case instead, and only the cases a walk could not finish are decoded from
 // adjoints. The reference evaluator decodes: it is the oracle, whose one-case traceback
 // (runTask) checks the decoding.

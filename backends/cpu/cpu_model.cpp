@@ -129,21 +129,23 @@ void walkJit(const CpuModel::Impl &impl, std::span<const double> x, size_t outpu
     auto lift = [&](double v) { return log ? std::log(v) : v; };
     const size_t n = c.numInputs();
     Evaluation e{impl.plan.semiring, impl.plan.numeric, std::vector<double>(c.numNodes())};
+    for (NodeId id = 0; id < c.numNodes(); ++id) // the leaves no vector changes
+        switch (c.kind[id]) {
+        case OpKind::Zero: e.values[id] = lift(ops.zero()); break;
+        case OpKind::One: e.values[id] = lift(ops.one()); break;
+        case OpKind::Const: e.values[id] = lift(c.constants[c.a[id]]); break;
+        default: break;
+        }
     std::vector<double> xin(n), values(p.num_values);
     for (size_t s = begin; s < end; ++s) {
         for (size_t i = 0; i < n; ++i)
             xin[i] = lift(x[s * n + i]);
         p.forward_all(xin.data(), values.data(), out.data() + s * c.numOutputs());
         for (NodeId id = 0; id < c.numNodes(); ++id)
-            switch (c.kind[id]) {
-            case OpKind::Input: e.values[id] = xin[c.a[id]]; break;
-            case OpKind::Zero: e.values[id] = lift(ops.zero()); break;
-            case OpKind::One: e.values[id] = lift(ops.one()); break;
-            case OpKind::Const: e.values[id] = lift(c.constants[c.a[id]]); break;
-            default:
-                if (impl.plan.position[id] != kNone)
-                    e.values[id] = values[impl.plan.position[id]];
-            }
+            if (c.kind[id] == OpKind::Input)
+                e.values[id] = xin[c.a[id]];
+            else if (isOp(c.kind[id]) && impl.plan.position[id] != kNone)
+                e.values[id] = values[impl.plan.position[id]];
         std::span<uint32_t> row = states.subspan(s * numVariables, numVariables);
         std::fill(row.begin(), row.end(), kNone);
         traced[s] = 1;

@@ -95,6 +95,7 @@ bool sameAsWhole(const Circuit &c, uint32_t hostMaxOps, std::mt19937 &rng,
     CHECK(opCount(parts.pre) + opCount(parts.device) + opCount(parts.post) == opCount(c) + seedOps);
 
     const Semiring s = c.semiring;
+    const uint32_t preLevels = parts.preLevels, postLevels = parts.postLevels;
     size_t keptPasses = 0;
     auto whole = referenceEngine(c, s, Numeric::Float64);
     REQUIRE(whole.ok());
@@ -108,6 +109,8 @@ bool sameAsWhole(const Circuit &c, uint32_t hostMaxOps, std::mt19937 &rng,
             return std::unique_ptr<Engine>(new KeepsForward(std::move(*device), keptPasses));
         });
     REQUIRE(split.ok());
+    CHECK((*split)->note() == std::to_string(preLevels) + "+" + std::to_string(postLevels) +
+                                  " levels on the host's JIT");
     const size_t batch = 4;
     const std::vector<double> x = randomInputs(batch * c.numInputs(), rng);
     auto want = (*whole)->evaluate(x, batch);
