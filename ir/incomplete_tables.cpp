@@ -71,12 +71,7 @@ TableReader tableReader(const TensorProgram &program, const std::vector<TableDat
 }
 
 double programResultOf(const TensorProgram &program, const std::vector<TableData> &computed) {
-    const SemiringOps ring{program.semiring};
-    const TableReader read = tableReader(program, computed);
-    double v = ring.one();
-    for (uint32_t r : program.results)
-        v = ring.times(v, read(r, 0));
-    return v;
+    return programResult(program, tableReader(program, computed));
 }
 
 void recoverAssignmentOf(const TensorProgram &program, const std::vector<TableData> &computed,

@@ -433,4 +433,12 @@ void recoverAssignment(const TensorProgram &program, const RowValue &rowValue,
     traceBack(program, rowValue, assignment, nullptr);
 }
 
+double programResult(const TensorProgram &program, const RowValue &value) {
+    const SemiringOps ring{program.semiring};
+    double v = ring.one();
+    for (uint32_t r : program.results)
+        v = ring.times(v, value(r, 0)); // result tables are scalars
+    return v;
+}
+
 } // namespace zbddc

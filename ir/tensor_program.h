@@ -172,5 +172,7 @@ void recoverAssignment(const TensorProgram &program,
 using RowValue = std::function<double(uint32_t id, uint64_t row)>;
 void recoverAssignment(const TensorProgram &program, const RowValue &value,
                        std::vector<uint32_t> &assignment);
+// ⊗ of the program's result tables, read through `value`.
+double programResult(const TensorProgram &program, const RowValue &value);
 
 } // namespace zbddc

@@ -47,7 +47,7 @@ struct DeviceOptions {
     // time, none for batches, by measurement (BENCHMARKS.md, "Host phases").
     std::optional<uint32_t> hostLevelOps = {};
     // Why the caller chose this device, said in describe() ("auto: one case"); empty: nothing.
-    std::string choice;
+    std::string choice = {};
 };
 
 // A batch of one on the H200 ran its MAR pass 6-16% faster with the levels of at most 128 ops

@@ -6,6 +6,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 
@@ -25,8 +26,8 @@ namespace {
     X(cuModuleUnload) X(cuModuleGetFunction) X(cuLaunchKernel) X(cuLaunchCooperativeKernel)        \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuStreamCreate) X(cuStreamDestroy)            \
     X(cuStreamSynchronize) X(cuEventCreate) X(cuEventRecord) X(cuEventElapsedTime)                 \
-    X(cuEventDestroy) X(cuEventSynchronize) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemGetInfo)      \
-    X(cuMemHostRegister) X(cuMemHostUnregister) X(cuStreamWaitEvent) X(cuStreamBeginCapture)       \
+    X(cuEventDestroy) X(cuEventSynchronize) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemGetInfo)     \
+    X(cuLaunchHostFunc) X(cuStreamWaitEvent) X(cuStreamBeginCapture)                               \
     X(cuStreamEndCapture) X(cuGraphInstantiate) X(cuGraphLaunch) X(cuGraphExecDestroy)             \
     X(cuGraphDestroy) X(cuMemcpyPeerAsync) X(cuEventQuery) X(cuStreamQuery)                        \
     X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess)
@@ -451,38 +452,20 @@ Result<MemoryInfo> Device::memoryInfo() {
     return m;
 }
 
-Result<HostRegistration> Device::pinHost(void *p, size_t bytes) {
+namespace {
+void runHostWork(void *work) {
+    std::unique_ptr<std::function<void()>> owned(static_cast<std::function<void()> *>(work));
+    (*owned)();
+}
+} // namespace
+
+Status Device::enqueueHostWork(StreamHandle s, std::function<void()> work) {
     if (Status st = makeCurrent(); !st)
-        return st.error();
-    // Whole pages: older drivers demand page-aligned ranges, and the pages around a heap block
-    // belong to this process anyway.
-    constexpr uintptr_t kPage = 4096;
-    const uintptr_t begin = reinterpret_cast<uintptr_t>(p) & ~(kPage - 1);
-    const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes + kPage - 1) & ~(kPage - 1);
-    void *base = reinterpret_cast<void *>(begin);
-    if (Status st = check(api().cuMemHostRegister(base, end - begin, CU_MEMHOSTREGISTER_PORTABLE),
-                          "cuMemHostRegister");
-        !st)
-        return error(st.error().message + " pinning " + std::to_string(bytes) + " bytes");
-    HostRegistration r;
-    r.base_ = base;
-    r.bytes_ = end - begin;
-    return r;
-}
-
-HostRegistration &HostRegistration::operator=(HostRegistration &&o) noexcept {
-    if (this != &o) {
-        this->~HostRegistration();
-        base_ = std::exchange(o.base_, nullptr);
-        bytes_ = std::exchange(o.bytes_, 0);
-    }
-    return *this;
-}
-
-HostRegistration::~HostRegistration() {
-    if (base_)
-        api().cuMemHostUnregister(base_);
-    base_ = nullptr;
+        return st;
+    auto owned = std::make_unique<std::function<void()>>(std::move(work));
+    ZBDDC_CHECK(cuLaunchHostFunc(static_cast<CUstream>(s), runHostWork, owned.get()));
+    owned.release(); // runHostWork deletes it
+    return Ok{};
 }
 
 Status Device::record(void *event, StreamHandle s) {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -88,27 +89,6 @@ class PinnedBuffer {
     size_t bytes_ = 0;
 };
 
-// Existing host memory page-locked in place (cuMemHostRegister) for as long as this lives, so
-// that async copies from and to it are direct DMA that overlaps kernels (Bistaffa et al. 2017
-// §V-B1); the out-of-core path pins its host tables this way instead of copying them into pinned
-// buffers.
-class HostRegistration {
-  public:
-    HostRegistration() = default;
-    HostRegistration(HostRegistration &&o) noexcept { *this = std::move(o); }
-    HostRegistration &operator=(HostRegistration &&o) noexcept;
-    HostRegistration(const HostRegistration &) = delete;
-    HostRegistration &operator=(const HostRegistration &) = delete;
-    ~HostRegistration();
-
-    size_t bytes() const { return bytes_; }
-
-  private:
-    friend class Device;
-    void *base_ = nullptr;
-    size_t bytes_ = 0;
-};
-
 // cuMemGetInfo, plus what the pool holds idle (free to this process, not to the driver).
 struct MemoryInfo {
     size_t freeBytes = 0, totalBytes = 0, pooledBytes = 0;
@@ -172,8 +152,9 @@ class Device {
                              StreamHandle stream = nullptr);
 
     Result<MemoryInfo> memoryInfo();
-    // Page-locks [p, p + bytes) (rounded out to whole pages) until the registration dies.
-    Result<HostRegistration> pinHost(void *p, size_t bytes);
+    // Runs `work` on a driver thread once the work enqueued on `s` before it has finished; the
+    // work enqueued on `s` after it waits for it (cuLaunchHostFunc). `work` must not call CUDA.
+    Status enqueueHostWork(StreamHandle s, std::function<void()> work);
 
     // Events order work across streams (copy engines vs kernels) without blocking the host.
     Result<EventHandle> createEvent(bool timing = true);

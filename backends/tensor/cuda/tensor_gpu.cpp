@@ -106,17 +106,14 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
     return p;
 }
 
-// Out of core: the tables come back on the host, in the caller's layout.
-Result<std::vector<std::vector<double>>> runOutOfCore(const TensorProgram &program, Prepared &p,
-                                                      const GpuExecOptions &options,
-                                                      GpuExecStats &st) {
-    const TensorProgram &run = p.relaid ? *p.relaid : program;
+// Out of core: the tables come back on the host, in the layout of the program that ran
+// (p.relaid where there is one).
+Result<HostTables> runOutOfCore(const TensorProgram &program, Prepared &p,
+                                const GpuExecOptions &options, GpuExecStats &st) {
     GpuExecOptions chunked = options;
     chunked.kernels = p.kernels;
-    auto computed = runChunkedOnDevice(*p.device, p.modules, run, p.plan, chunked, st);
-    if (computed && p.relaid)
-        restoreLayouts(program, run, *computed);
-    return computed;
+    return runChunkedOnDevice(*p.device, p.modules, p.relaid ? *p.relaid : program, p.plan,
+                              chunked, st);
 }
 
 // The device's tables of an in-core run: `at[id]` is table id's address, in a block of `owned`.
@@ -256,8 +253,15 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
     auto p = prepare(program, options, st);
     if (!p)
         return p.error();
-    if (p->plan.outOfCore)
-        return runOutOfCore(program, *p, options, st);
+    if (p->plan.outOfCore) {
+        auto tables = runOutOfCore(program, *p, options, st);
+        if (!tables)
+            return tables.error();
+        std::vector<std::vector<double>> computed = tables->takeComputed();
+        if (p->relaid)
+            restoreLayouts(program, *p->relaid, computed);
+        return computed;
+    }
     auto buffers = runInCore(program, *p, options, st);
     if (!buffers)
         return buffers.error();
@@ -299,12 +303,16 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
     if (!p)
         return p.error();
     if (p->plan.outOfCore) { // the tables are on the host already: decode there
-        auto computed = runOutOfCore(program, *p, options, st);
-        if (!computed)
-            return computed.error();
+        auto tables = runOutOfCore(program, *p, options, st);
+        if (!tables)
+            return tables.error();
         const auto t0 = std::chrono::steady_clock::now();
-        const double optimum = programResult(program, *computed);
-        recoverAssignment(program, *computed, assignment);
+        // The program that ran: a relaid one differs only in its tables' layouts, which the walk
+        // reads through their scopes, so it picks the same values.
+        const TensorProgram &ran = p->relaid ? *p->relaid : program;
+        const RowValue value = [&](uint32_t id, uint64_t row) { return tables->value(id, row); };
+        const double optimum = programResult(ran, value);
+        recoverAssignment(ran, value, assignment);
         st.valueMs = msSince(t0);
         return optimum;
     }

@@ -47,14 +47,16 @@ struct GpuExecStats {
     bool modulesReused = false; // every module was loaded by an earlier run of this process
     bool outOfCore = false;
     uint64_t chunks = 0; // kernel launches (steps) of the out-of-core path
-    // Out of core: the budget and what it came from, bytes copied each way, host tables pinned
-    // (those of 1 MiB or more; unpinned: where the driver refused), the most steps in flight, and whether the program
-    // was re-laid out. uploadMs/downloadMs are then copy-engine busy times (with timeCopies),
-    // overlapping kernelMs, the wall time of the whole chunked run.
+    // Out of core: the budget and what it came from, bytes copied each way, the pinned staging
+    // the copies went through (staged_copies.h), the most steps in flight, and whether the program
+    // was re-laid out. uploadMs/downloadMs are then the staged copies' busy times, host halves
+    // included (with timeCopies), overlapping kernelMs, the wall time of the whole chunked run.
     uint64_t budgetBytes = 0, deviceFreeBytes = 0, deviceTotalBytes = 0;
-    uint64_t uploadBytes = 0, downloadBytes = 0, pinnedBytes = 0, unpinnedBytes = 0;
+    uint64_t uploadBytes = 0, downloadBytes = 0, pinnedBytes = 0;
     uint32_t maxInFlight = 0;
-    double hostPrepMs = 0; // host tables allocated and pinned, within kernelMs
+    // Within kernelMs: sparse inputs made complete, and on a GPU's first out-of-core run its
+    // staging allocated (computed tables are allocated as their ops start).
+    double hostPrepMs = 0;
     bool relaid = false;
     std::string device;
 };

@@ -1,5 +1,6 @@
 #include "backends/tensor/cuda/tensor_gpu_chunked.h"
 
+#include "backends/tensor/cuda/staged_copies.h"
 #include "ir/try.h"
 
 #include <algorithm>
@@ -68,54 +69,6 @@ Result<double> spanMs(Device &d, const std::vector<std::pair<EventHandle, EventH
     return ms;
 }
 
-// Registers the pages of the host tables: every group of tables that share pages (heap blocks a
-// few bytes apart) becomes one range, pinned when it holds a table of at least 1 MiB. A table
-// must lie wholly inside one registered range or wholly outside all: the driver refuses a
-// second registration of a page, and rejects a copy over a range only partly registered.
-std::vector<HostRegistration> pinTables(Device &d, std::vector<std::vector<double>> &host,
-                                        GpuExecStats &st) {
-    constexpr uintptr_t kPage = 4096, kPinMinBytes = uintptr_t{1} << 20;
-    struct Range {
-        uintptr_t begin, end;
-        uint64_t tableBytes;
-        bool wanted;
-    };
-    std::vector<Range> ranges;
-    for (auto &values : host) {
-        const uintptr_t bytes = values.size() * sizeof(double);
-        if (bytes == 0)
-            continue;
-        const auto p = reinterpret_cast<uintptr_t>(values.data());
-        ranges.push_back({p & ~(kPage - 1), (p + bytes + kPage - 1) & ~(kPage - 1), bytes,
-                          bytes >= kPinMinBytes});
-    }
-    std::sort(ranges.begin(), ranges.end(),
-              [](const Range &a, const Range &b) { return a.begin < b.begin; });
-    std::vector<Range> merged;
-    for (const Range &r : ranges) {
-        if (!merged.empty() && r.begin < merged.back().end) {
-            merged.back().end = std::max(merged.back().end, r.end);
-            merged.back().tableBytes += r.tableBytes;
-            merged.back().wanted |= r.wanted;
-        } else {
-            merged.push_back(r);
-        }
-    }
-    std::vector<HostRegistration> pins;
-    for (const Range &r : merged) {
-        if (!r.wanted)
-            continue;
-        auto pin = d.pinHost(reinterpret_cast<void *>(r.begin), r.end - r.begin);
-        if (pin) {
-            st.pinnedBytes += r.tableBytes;
-            pins.push_back(std::move(*pin));
-        } else {
-            st.unpinnedBytes += r.tableBytes;
-        }
-    }
-    return pins;
-}
-
 unsigned gridFor(uint64_t rows, bool warp, unsigned block, unsigned maxGrid) {
     const uint64_t threads = rows * (warp ? 32 : 1);
     return static_cast<unsigned>(std::clamp<uint64_t>((threads + block - 1) / block, 1, maxGrid));
@@ -131,20 +84,15 @@ struct Slot {
 
 } // namespace
 
-Result<std::vector<std::vector<double>>> runChunkedOnDevice(Device &d, const TensorModules &module,
-                                                            const TensorProgram &program,
-                                                            const ChunkPlan &plan,
-                                                            const GpuExecOptions &options,
-                                                            GpuExecStats &st) {
+Result<HostTables> runChunkedOnDevice(Device &d, const TensorModules &module,
+                                      const TensorProgram &program, const ChunkPlan &plan,
+                                      const GpuExecOptions &options, GpuExecStats &st) {
     const auto t0 = std::chrono::steady_clock::now();
-    std::vector<std::vector<double>> host(program.tables.size());
-    for (size_t t = 0; t < program.tables.size(); ++t)
-        host[t] = program.tables[t].input ? program.tables[t].denseValues()
-                                          : std::vector<double>(program.tables[t].entries());
-    // Pinned in place so that copies are asynchronous DMA; where the driver refuses (too much
-    // locked memory), copies still work, staged and slower, and the stats say so. Small tables
-    // are left pageable: pinning costs more than staging them.
-    std::vector<HostRegistration> pins = pinTables(d, host, st);
+    HostTables host(program);
+    auto staging = StagedCopies::of(d);
+    if (!staging)
+        return staging.error();
+    st.pinnedBytes = (*staging)->pinnedBytes();
     st.hostPrepMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
                         .count();
     Events events(d);
@@ -180,16 +128,16 @@ Result<std::vector<std::vector<double>>> runChunkedOnDevice(Device &d, const Ten
             for (size_t j = 0; j < k; ++j) {
                 if (cp.inputSliced[j])
                     continue;
-                const auto &src = host[op.inputs[j]];
-                auto buf = d.allocate(std::max<size_t>(src.size(), 1) * sizeof(double));
+                const uint64_t bytes = program.tables[op.inputs[j]].entries() * sizeof(double);
+                auto buf = d.allocate(std::max<size_t>(bytes, 1));
                 if (!buf)
                     return buf.error();
                 resident[j] = std::move(*buf);
                 ZBDDC_TRY(timedCopy(d, events, *h2d, upTimes, [&] {
-                    return d.upload(resident[j].ptr(), src.data(), src.size() * sizeof(double),
-                                    *h2d);
+                    return (*staging)->upload(resident[j].ptr(), host.data(op.inputs[j]), bytes,
+                                              *h2d);
                 }));
-                st.uploadBytes += src.size() * sizeof(double);
+                st.uploadBytes += bytes;
             }
             auto residentDone = events.make(false);
             if (!residentDone)
@@ -243,6 +191,7 @@ Result<std::vector<std::vector<double>>> runChunkedOnDevice(Device &d, const Ten
                 return error("internal error: op " + std::to_string(o) +
                              " has a generic kernel on the out-of-core path");
             const bool warp = usesWarpPerRow(program, o, options.kernels);
+            double *output = host.allocate(op.output); // first touched by the downloads
             uint64_t step = 0;
             for (uint64_t c = 0; c < cp.chunks; ++c) {
                 Slot &slot = slots[c % cp.inFlight];
@@ -256,10 +205,10 @@ Result<std::vector<std::vector<double>>> runChunkedOnDevice(Device &d, const Ten
                             continue;
                         }
                         const RowRange r = inputRange(program, o, cp, j, c, s);
-                        const double *src = host[op.inputs[j]].data() + r.first;
+                        const double *src = host.data(op.inputs[j]) + r.first;
                         ZBDDC_TRY(timedCopy(d, events, *h2d, upTimes, [&] {
-                            return d.upload(slot.slices[j].ptr(), src, r.rows * sizeof(double),
-                                            *h2d);
+                            return (*staging)->upload(slot.slices[j].ptr(), src,
+                                                      r.rows * sizeof(double), *h2d);
                         }));
                         st.uploadBytes += r.rows * sizeof(double);
                         // The kernel indexes the whole table: point before the slice's start.
@@ -285,20 +234,16 @@ Result<std::vector<std::vector<double>>> runChunkedOnDevice(Device &d, const Ten
                         continue;
                     // Download engine: the finished chunk back into the host table.
                     ZBDDC_TRY(d.waitEvent(*d2h, slot.computed));
-                    double *dst = host[op.output].data() + c * cp.chunkRows;
+                    double *dst = output + c * cp.chunkRows;
                     if (Status down = timedCopy(d, events, *d2h, downTimes, [&] {
-                            return d.download(dst, slot.out.ptr(), cp.chunkRows * sizeof(double),
-                                              *d2h);
+                            return (*staging)->download(dst, slot.out.ptr(),
+                                                        cp.chunkRows * sizeof(double), *d2h);
                         });
                         !down)
                         return error(down.error().message + " (op " + std::to_string(o) +
                                      ", chunk " + std::to_string(c) + " of " +
                                      std::to_string(cp.chunks) + ", " +
-                                     std::to_string(cp.chunkRows * sizeof(double)) +
-                                     " bytes into a host table of " +
-                                     std::to_string(host[op.output].size() * sizeof(double)) +
-                                     " bytes, " + std::to_string(pins.size()) +
-                                     " pinned ranges)");
+                                     std::to_string(cp.chunkRows * sizeof(double)) + " bytes)");
                     st.downloadBytes += cp.chunkRows * sizeof(double);
                     ZBDDC_TRY(d.record(slot.downloaded, *d2h));
                 }
@@ -321,10 +266,6 @@ Result<std::vector<std::vector<double>>> runChunkedOnDevice(Device &d, const Ten
         st.uploadMs = *up;
         st.downloadMs = *down;
     }
-    pins.clear();
-    for (size_t t = 0; t < program.tables.size(); ++t)
-        if (program.tables[t].input)
-            host[t] = {}; // the result layout: computed tables only
     return host;
 }
 

@@ -4,6 +4,7 @@
 #include "backends/tensor/cuda/value_phase_plan.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <mutex>
 
@@ -44,25 +45,46 @@ std::vector<TableSegment> wholeTables(const TensorProgram &program,
     return segments;
 }
 
-// zb_vp_tables' arrays on the device.
-struct SegmentsOnDevice {
-    DeviceBuffer at, rows, ptr;
+// A kernel's arrays in one block, so that they cross in one copy each way: every synchronous
+// copy is a round trip of tens of microseconds, and the phase made seven of them.
+class PackedArrays {
+  public:
+    // Where `values` lie in the block (16-byte aligned, as any of the kernel's words needs).
+    template <class V> size_t add(const std::vector<V> &values) {
+        const size_t at = reserve(values.size() * sizeof(V));
+        if (!values.empty())
+            std::memcpy(bytes_.data() + at, values.data(), values.size() * sizeof(V));
+        return at;
+    }
+    size_t reserve(size_t bytes) {
+        const size_t at = (bytes_.size() + 15) / 16 * 16;
+        bytes_.resize(at + bytes);
+        return at;
+    }
+    Result<DeviceBuffer> upload(Device &d) const {
+        auto block = d.allocate(std::max<size_t>(bytes_.size(), 1));
+        if (!block)
+            return block.error();
+        if (Status s = d.upload(block->ptr(), bytes_.data(), bytes_.size()); !s)
+            return s.error();
+        return block;
+    }
+
+  private:
+    std::vector<unsigned char> bytes_;
 };
-Result<SegmentsOnDevice> uploadSegments(Device &d, const TensorProgram &program,
-                                        std::vector<TableSegment> segments) {
+
+// zb_vp_tables' arrays, at their offsets in a PackedArrays block.
+struct PackedSegments {
+    size_t at = 0, rows = 0, ptr = 0;
+};
+Result<PackedSegments> packSegments(PackedArrays &packed, const TensorProgram &program,
+                                    std::vector<TableSegment> segments) {
     auto arrays = segmentArrays(program, std::move(segments));
     if (!arrays)
         return arrays.error();
-    auto at = uploadArray(d, arrays->at);
-    if (!at)
-        return at.error();
-    auto rows = uploadArray(d, arrays->rows);
-    if (!rows)
-        return rows.error();
-    auto ptr = uploadArray(d, arrays->ptr);
-    if (!ptr)
-        return ptr.error();
-    return SegmentsOnDevice{std::move(*at), std::move(*rows), std::move(*ptr)};
+    return PackedSegments{packed.add(arrays->at), packed.add(arrays->rows),
+                          packed.add(arrays->ptr)};
 }
 } // namespace
 
@@ -93,35 +115,34 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
                                                                              : "zb_value_phase");
     if (!f)
         return f.error();
-    auto planBuf = uploadArray(d, *plan);
-    if (!planBuf)
-        return planBuf.error();
-    auto tables = uploadSegments(d, program, std::move(segments));
+    PackedArrays packed;
+    const size_t planAt = packed.add(*plan);
+    auto tables = packSegments(packed, program, std::move(segments));
     if (!tables)
         return tables.error();
-    auto assignBuf = uploadArray(d, assignment);
-    if (!assignBuf)
-        return assignBuf.error();
-    auto optimumBuf = d.allocate(sizeof(double));
-    if (!optimumBuf)
-        return optimumBuf.error();
-    DevicePtr planPtr = planBuf->ptr(), atPtr = tables->at.ptr(), rowsPtr = tables->rows.ptr(),
-              ptrPtr = tables->ptr.ptr(), assignPtr = assignBuf->ptr(),
-              optimumPtr = optimumBuf->ptr();
+    // The assignment and the optimum last and adjacent: they come back in one copy.
+    const size_t assignAt = packed.add(assignment);
+    const size_t optimumAt = packed.reserve(sizeof(double));
+    auto block = packed.upload(d);
+    if (!block)
+        return block.error();
+    const DevicePtr base = block->ptr();
+    DevicePtr planPtr = base + planAt, atPtr = base + tables->at, rowsPtr = base + tables->rows,
+              ptrPtr = base + tables->ptr, assignPtr = base + assignAt,
+              optimumPtr = base + optimumAt;
     int minimize = valuePhaseMinimizes(program.semiring);
     int product = valuePhaseMultiplies(program.semiring);
     void *args[] = {&planPtr,   &atPtr,      &rowsPtr,  &ptrPtr,
                     &assignPtr, &optimumPtr, &minimize, &product};
     if (Status s = d.launch(*f, {1, valuePhaseThreads(valuePhaseShape(*plan)), 0}, args); !s)
         return s.error();
-    if (!assignment.empty())
-        if (Status s =
-                d.download(assignment.data(), assignPtr, assignment.size() * sizeof(uint32_t));
-            !s)
-            return s.error();
-    double optimum = 0; // 8 bytes: a double, or an int64 cost's word (ir/semiring.h)
-    if (Status s = d.download(&optimum, optimumPtr, sizeof optimum); !s)
+    std::vector<unsigned char> back(optimumAt + sizeof(double) - assignAt);
+    if (Status s = d.download(back.data(), assignPtr, back.size()); !s)
         return s.error();
+    if (!assignment.empty())
+        std::memcpy(assignment.data(), back.data(), assignment.size() * sizeof(uint32_t));
+    double optimum = 0; // 8 bytes: a double, or an int64 cost's word (ir/semiring.h)
+    std::memcpy(&optimum, back.data() + (optimumAt - assignAt), sizeof optimum);
     return optimum;
 }
 
@@ -152,24 +173,20 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
     auto f = valuePhaseFunction(d, "zb_value_phase_cases");
     if (!f)
         return f.error();
-    auto planBuf = uploadArray(d, plans);
-    if (!planBuf)
-        return planBuf.error();
-    auto atBuf = uploadArray(d, planAt);
-    if (!atBuf)
-        return atBuf.error();
-    auto segments = uploadSegments(d, program, wholeTables(program, tables));
+    PackedArrays packed;
+    const size_t plansAt = packed.add(plans), planAtAt = packed.add(planAt);
+    auto segments = packSegments(packed, program, wholeTables(program, tables));
     if (!segments)
         return segments.error();
-    auto assignBuf = uploadArray(d, assignments);
-    if (!assignBuf)
-        return assignBuf.error();
-    auto optimaBuf = d.allocate(cases * sizeof(double));
-    if (!optimaBuf)
-        return optimaBuf.error();
-    DevicePtr planPtr = planBuf->ptr(), planAtPtr = atBuf->ptr(), atPtr = segments->at.ptr(),
-              rowsPtr = segments->rows.ptr(), ptrPtr = segments->ptr.ptr(),
-              assignPtr = assignBuf->ptr(), optimaPtr = optimaBuf->ptr();
+    const size_t assignAt = packed.add(assignments);
+    const size_t optimaAt = packed.reserve(cases * sizeof(double));
+    auto block = packed.upload(d);
+    if (!block)
+        return block.error();
+    const DevicePtr base = block->ptr();
+    DevicePtr planPtr = base + plansAt, planAtPtr = base + planAtAt, atPtr = base + segments->at,
+              rowsPtr = base + segments->rows, ptrPtr = base + segments->ptr,
+              assignPtr = base + assignAt, optimaPtr = base + optimaAt;
     unsigned vars = static_cast<unsigned>(n);
     int minimize = valuePhaseMinimizes(program.semiring);
     int product = valuePhaseMultiplies(program.semiring);
