@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <fstream>
 #include <string>
+#include <sys/mman.h>
 #include <unistd.h>
 
 namespace zbddc {
@@ -36,6 +37,18 @@ inline unsigned threadsThatFit(unsigned threads, uint64_t bytesPerThread) {
         return threads;
     const uint64_t fit = available / 2 / bytesPerThread;
     return static_cast<unsigned>(std::max<uint64_t>(1, std::min<uint64_t>(threads, fit)));
+}
+
+// Asks the kernel to back the whole 2 MiB pages inside [p, p + bytes) with transparent huge pages
+// (a no-op where they are off), before the memory is first touched: a first touch of fresh memory
+// in 4 KiB pages costs a page fault each, and the GPU path's large host tables are written once,
+// straight after allocation (out-of-core and downloaded tables).
+inline void adviseHugePages(void *p, size_t bytes) {
+    constexpr uintptr_t kHuge = uintptr_t{2} << 20;
+    const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
+    const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(kHuge - 1);
+    if (end > begin)
+        (void)madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
 }
 
 } // namespace zbddc

@@ -1,5 +1,7 @@
 #include "backends/tensor/cuda/host_tables.h"
 
+#include "support/memory.h"
+
 namespace zbddc::cuda {
 
 HostTables::HostTables(const TensorProgram &program)
@@ -18,6 +20,7 @@ HostTables::HostTables(const TensorProgram &program)
 double *HostTables::allocate(uint32_t id) {
     if (!computed_[id]) {
         computed_[id] = std::make_unique_for_overwrite<double[]>(program_.tables[id].entries());
+        adviseHugePages(computed_[id].get(), program_.tables[id].entries() * sizeof(double));
         at_[id] = computed_[id].get();
     }
     return computed_[id].get();
@@ -28,6 +31,8 @@ std::vector<std::vector<double>> HostTables::takeComputed() {
     for (size_t t = 0; t < program_.tables.size(); ++t) {
         if (!computed_[t])
             continue;
+        computed[t].reserve(program_.tables[t].entries());
+        adviseHugePages(computed[t].data(), program_.tables[t].entries() * sizeof(double));
         computed[t].assign(at_[t], at_[t] + program_.tables[t].entries());
         computed_[t].reset();
         at_[t] = nullptr;

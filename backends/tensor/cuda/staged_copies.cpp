@@ -3,42 +3,115 @@
 #include "ir/try.h"
 #include "support/threads.h"
 
+#include <algorithm>
+#include <condition_variable>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <thread>
 
 namespace zbddc::cuda {
 
 namespace {
 
 // A piece's DMA takes about 1.3 ms at the ~50 GB/s of a PCIe 5 copy engine: long beside a host
-// function's start (tens of microseconds) and the threads a memcpy starts, small beside the tables.
+// function's start (tens of microseconds), small beside the tables.
 constexpr size_t kPieceBytes = size_t{64} << 20;
 constexpr size_t kLanesPerDirection = 2;
-// One memcpy thread reaches ~10 GB/s; a few keep a lane's host half below its DMA.
-constexpr unsigned kMaxCopyThreads = 8;
-constexpr size_t kBytesPerCopyThread = size_t{8} << 20;
-
-// memcpy over a few threads (one for small copies). Runs inside a host function: a thread that
-// cannot be started leaves its share to the calling thread rather than throwing into the driver.
-void copyInParallel(unsigned char *dst, const unsigned char *src, size_t bytes) {
-    const unsigned threads = std::min(kMaxCopyThreads, threadsFor(bytes, kBytesPerCopyThread));
-    try {
-        inRanges(threads, bytes, [&](size_t begin, size_t end) {
-            std::memcpy(dst + begin, src + begin, end - begin);
-        });
-    } catch (const std::system_error &) {
-        std::memcpy(dst, src, bytes);
-    }
-}
+// One memcpy thread moves ~5-10 GB/s; the host halves of both directions run on the driver's one
+// callback thread, so each memcpy is spread over the threads kept here, parts of at least this.
+constexpr unsigned kMaxCopyThreads = 16;
+constexpr size_t kMinPartBytes = size_t{256} << 10;
 
 } // namespace
 
+// Threads kept for the staged copies' memcpys: a host function's copy of a few MiB cannot pay for
+// starting threads (tens of microseconds each). One copy at a time; the caller takes part 0.
+class StagedCopies::CopyThreads {
+  public:
+    explicit CopyThreads(unsigned threads) {
+        for (unsigned i = 1; i < threads; ++i)
+            workers_.emplace_back([this, i] { serve(i); });
+    }
+    ~CopyThreads() {
+        {
+            std::lock_guard lock(m_);
+            stop_ = true;
+        }
+        wake_.notify_all();
+        for (std::thread &t : workers_)
+            t.join();
+    }
+
+    void copy(unsigned char *dst, const unsigned char *src, size_t bytes) {
+        const unsigned parts = static_cast<unsigned>(
+            std::clamp<size_t>(bytes / kMinPartBytes, 1, workers_.size() + 1));
+        if (parts == 1) {
+            std::memcpy(dst, src, bytes);
+            return;
+        }
+        std::lock_guard one(oneCopy_);
+        {
+            std::lock_guard lock(m_);
+            job_ = {dst, src, bytes, parts};
+            pending_ = parts - 1;
+            ++generation_;
+        }
+        wake_.notify_all();
+        copyPart(job_, 0);
+        std::unique_lock lock(m_);
+        done_.wait(lock, [&] { return pending_ == 0; });
+    }
+
+  private:
+    struct Job {
+        unsigned char *dst = nullptr;
+        const unsigned char *src = nullptr;
+        size_t bytes = 0;
+        unsigned parts = 0;
+    };
+    static void copyPart(const Job &job, unsigned part) {
+        const size_t begin = job.bytes * part / job.parts, end = job.bytes * (part + 1) / job.parts;
+        std::memcpy(job.dst + begin, job.src + begin, end - begin);
+    }
+    // Worker `index` copies part `index` of each job that has that many parts.
+    void serve(unsigned index) {
+        uint64_t seen = 0;
+        while (true) {
+            Job job;
+            {
+                std::unique_lock lock(m_);
+                wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+                if (stop_)
+                    return;
+                seen = generation_;
+                job = job_;
+            }
+            if (index >= job.parts)
+                continue;
+            copyPart(job, index);
+            std::lock_guard lock(m_);
+            if (--pending_ == 0)
+                done_.notify_one();
+        }
+    }
+
+    std::mutex oneCopy_, m_;
+    std::condition_variable wake_, done_;
+    Job job_;
+    uint64_t generation_ = 0;
+    unsigned pending_ = 0;
+    bool stop_ = false;
+    std::vector<std::thread> workers_;
+};
+
+// Kept for the whole process, never destroyed (as devices are not): no stream is destroyed after
+// the driver's own teardown.
 Result<StagedCopies *> StagedCopies::of(Device &d) {
     static std::mutex registryMutex;
-    static std::map<int, std::unique_ptr<StagedCopies>> registry; // by GPU ordinal
+    static auto *registry = new std::map<int, std::unique_ptr<StagedCopies>>; // by GPU ordinal
     std::lock_guard lock(registryMutex);
-    auto &kept = registry[d.info().ordinal];
+    auto &kept = (*registry)[d.info().ordinal];
     if (!kept) {
         std::unique_ptr<StagedCopies> fresh(new StagedCopies(d));
         ZBDDC_TRY(fresh->open());
@@ -48,6 +121,7 @@ Result<StagedCopies *> StagedCopies::of(Device &d) {
 }
 
 Status StagedCopies::open() {
+    threads_ = std::make_unique<CopyThreads>(std::min(kMaxCopyThreads, threadsOrCores(0)));
     auto start = d_.createEvent(false);
     if (!start)
         return start.error();
@@ -72,15 +146,8 @@ Status StagedCopies::open() {
     return Ok{};
 }
 
-StagedCopies::~StagedCopies() {
-    for (std::vector<Lane> *lanes : {&up_, &down_})
-        for (Lane &lane : *lanes) {
-            (void)d_.destroyStream(lane.stream);
-            d_.destroyEvent(lane.done);
-        }
-    if (start_)
-        d_.destroyEvent(start_);
-}
+StagedCopies::StagedCopies(Device &d) : d_(d) {}
+StagedCopies::~StagedCopies() = default;
 
 size_t StagedCopies::pinnedBytes() const { return (up_.size() + down_.size()) * kPieceBytes; }
 
@@ -108,14 +175,14 @@ Status StagedCopies::copy(bool toDevice, DevicePtr device, unsigned char *host, 
         const size_t at = p * kPieceBytes, n = std::min(kPieceBytes, bytes - at);
         unsigned char *piece = lane.piece.data();
         if (toDevice) {
-            ZBDDC_TRY(d_.enqueueHostWork(lane.stream, [piece, from = host + at, n] {
-                copyInParallel(piece, from, n);
+            ZBDDC_TRY(d_.enqueueHostWork(lane.stream, [this, piece, from = host + at, n] {
+                threads_->copy(piece, from, n);
             }));
             ZBDDC_TRY(d_.upload(device + at, piece, n, lane.stream));
         } else {
             ZBDDC_TRY(d_.download(piece, device + at, n, lane.stream));
-            ZBDDC_TRY(d_.enqueueHostWork(lane.stream, [to = host + at, piece, n] {
-                copyInParallel(to, piece, n);
+            ZBDDC_TRY(d_.enqueueHostWork(lane.stream, [this, to = host + at, piece, n] {
+                threads_->copy(to, piece, n);
             }));
         }
     }
