@@ -306,9 +306,10 @@ fi
 # Bucket elimination at scale (bench/wcsp_be beside bench/wcsp_generate, packed with
 # EXTRA="wcsp_be wcsp_generate" and DATA=".../wcsp/404.wcsp"): BE_FAMILIES lists generated
 # instances as family:n[:tightness] (seed 1, domain 5, wcsp_generate's defaults otherwise), BE_WCSP
-# packed benchmark names (404); one wcsp_be run over all of them (1 thread, all threads, GPU with
-# and without CUDA graphs, the GPU time split, bandwidth). BE_PROFILE=1 adds the per-op profile
-# (ZBDDC_GPU_PROFILE: ms and GB/s per op) of one GPU solve of each, keeping the 15 slowest ops.
+# packed benchmark names (404); one wcsp_be run over all of them (1 thread, all threads, GPU op by
+# op and captured as one CUDA graph, the GPU time split, bandwidth). BE_PROFILE=1 adds the per-op
+# profile (ZBDDC_GPU_PROFILE: ms and GB/s per op) of one GPU solve of each, keeping the 15 slowest
+# ops.
 # BE_DEVICES adds runs over several devices, one per list (e.g. "0,0 2 4": two logical devices on
 # GPU 0, then 2 and 4 GPUs; lists the machine cannot meet print its GPUs), BE_SLICE_THRESHOLD the
 # work (entries) from which a bucket is sliced across them (tensor_gpu_multi.h),
@@ -350,7 +351,7 @@ if [ -x "$here/bench/wcsp_be" ] && [ -n "${BE_FAMILIES:-}${BE_WCSP:-}" ]; then
         metrics+=,sm__inst_executed.avg.per_cycle_elapsed,lts__t_bytes.sum,launch__grid_size
         metrics+=,smsp__average_warp_latency_issue_stalled_long_scoreboard,l1tex__t_bytes.sum
         for f in "${files[@]}"; do
-            ZBDDC_GPU_GRAPH=0 ncu --clock-control none --csv --page raw --metrics "$metrics" \
+            ncu --clock-control none --csv --page raw --metrics "$metrics" \
                 -k 'regex:zb_' "$here/zbddc" run "$f" --device cuda \
                 > "$out/ncu-$(basename "$f" .wcsp).csv" 2>> "$out/bench.log"
             echo "ncu $(basename "$f") exit $?" | tee -a "$summary"

@@ -13,9 +13,9 @@ namespace {
 constexpr size_t kMaxStreams = 8;
 } // namespace
 
-bool gpuGraphsWanted() {
+bool gpuGraphsWanted(bool byDefault) {
     const char *v = std::getenv("ZBDDC_GPU_GRAPH");
-    return !v || std::strcmp(v, "0") != 0;
+    return v && *v ? std::strcmp(v, "0") != 0 : byDefault;
 }
 
 LevelLauncher::~LevelLauncher() {

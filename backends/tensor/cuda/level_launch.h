@@ -47,7 +47,10 @@ class LevelLauncher {
     EventHandle joined_ = nullptr;  // stream 0 after waiting for every stream of a level
 };
 
-// Whether runs capture CUDA graphs: ZBDDC_GPU_GRAPH=0 turns them off (to compare), default on.
-bool gpuGraphsWanted();
+// Whether a run captures a CUDA graph: ZBDDC_GPU_GRAPH=1 or 0 where set (to compare), else
+// `byDefault` — true for programs replayed (a batched junction tree's), false for one-shot runs,
+// whose capture and instantiation cost more than the launches they save (BENCHMARKS.md, "GPU
+// bucket elimination without table downloads or per-level waits" and later sections).
+bool gpuGraphsWanted(bool byDefault);
 
 } // namespace zbddc::cuda

@@ -236,7 +236,7 @@ Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
         LevelLauncher launcher(d);
         LevelLaunchStats ls;
         if (Status s = launcher.run(program.levels, enqueue,
-                                     options.useGraphs && gpuGraphsWanted(), &ls); !s)
+                                     gpuGraphsWanted(options.useGraphs), &ls); !s)
             return s.error();
         st.graph = ls.graph;
         st.graphCaptureMs = ls.captureMs;
