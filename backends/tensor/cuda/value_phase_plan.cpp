@@ -43,10 +43,14 @@ Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program,
                        {vars[k], program.domainSizes[vars[k]], static_cast<uint32_t>(strides[k]),
                         static_cast<uint32_t>(strides[k] >> 32)});
         rec.push_back(static_cast<uint32_t>(op.inputs.size()));
+        const size_t offsetsAt = rec.size();
+        rec.resize(rec.size() + op.inputs.size());
         int64_t depth = 0;
         std::vector<uint32_t> reads;
-        for (uint32_t in : op.inputs) {
+        for (size_t k = 0; k < op.inputs.size(); ++k) {
+            const uint32_t in = op.inputs[k];
             const Table &t = program.tables[in];
+            rec[offsetsAt + k] = static_cast<uint32_t>(rec.size());
             rec.insert(rec.end(), {in, static_cast<uint32_t>(t.scope.size())});
             for (size_t s = 0; s < t.scope.size(); ++s) {
                 const auto k = std::find(vars.begin(), vars.end(), t.scope[s]);

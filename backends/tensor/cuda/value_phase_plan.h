@@ -11,8 +11,9 @@
 // EliminateBucket), last op first, its record:
 //   nVars, per eliminated variable (variable, domain, stride low, stride high) — the stride of its
 //          digit in the joint index, the last variable fastest as the host's odometer counts;
-//   nInputs, per input (table id, scope length, per scope variable (variable, domain)), where an
-//          eliminated variable is written as 0x80000000 | its index among the op's `vars`.
+//   nInputs, per input the offset of its record from the op's record start, then per input
+//          (table id, scope length, per scope variable (variable, domain)), where an eliminated
+//          variable is written as 0x80000000 | its index among the op's `vars`.
 #pragma once
 
 #include "ir/tensor_program.h"

@@ -46,6 +46,18 @@ template <class T> T shuffleXor(T v, unsigned mask) {
     return out;
 }
 
+// __shfl_sync for the lanes of one warp: every lane posts its value, then reads lane `from`'s.
+template <class T> T shuffle(T v, unsigned from) {
+    static_assert(sizeof(T) == 8);
+    std::barrier<> &warp = *warps[threadIdx.x / 32];
+    std::memcpy(&slots[threadIdx.x], &v, 8);
+    warp.arrive_and_wait();
+    T out;
+    std::memcpy(&out, &slots[threadIdx.x / 32 * 32 + from % 32], 8);
+    warp.arrive_and_wait();
+    return out;
+}
+
 // A block of `threads` (whole warps) running `thread(t)` together.
 template <class Thread> void runBlock(unsigned threads, Thread thread) {
     blockDim.x = threads;
@@ -69,6 +81,7 @@ using emu::threadIdx;
 #define __device__
 #define __forceinline__ inline
 #define ZB_SHFL_XOR(v, m) emu::shuffleXor((v), (m))
+#define ZB_SHFL(v, lane) emu::shuffle((v), (lane))
 #define ZB_VALUE_PHASE_KERNEL(...) __VA_ARGS__
 #include "backends/tensor/cuda/value_phase_kernel.inc"
 #undef ZB_VALUE_PHASE_KERNEL
@@ -307,6 +320,45 @@ TEST_CASE("the VALUE phase kernel on an emulated warp equals recoverAssignment",
     CHECK(wide > 0); // the lanes' loop and the cross-lane ties were exercised
 }
 
+// An op's inputs share the warp's lanes (up to 32 of them, one lane each, the joint values of a
+// pass filling what is left); more than 32 inputs fall back to a lane per joint value. Inexact
+// values under both rings, against the host's walk.
+TEST_CASE("the VALUE phase kernel decodes ops of up to and beyond 32 inputs as the host does",
+          "[value][emulated]") {
+    std::mt19937 rng(13);
+    std::uniform_real_distribution<double> unit(0.05, 1.0);
+    for (const uint32_t inputs : {2u, 5u, 11u, 31u, 32u, 33u, 40u})
+        for (const Semiring ring : {Semiring::MaxProduct, Semiring::MinSum}) {
+            TensorProgram p;
+            p.semiring = ring;
+            p.domainSizes = {7};
+            for (uint32_t k = 0; k < inputs; ++k) {
+                Table t;
+                t.scope = {0};
+                t.domains = {7};
+                t.input = true;
+                for (int v = 0; v < 7; ++v)
+                    t.values.push_back(unit(rng));
+                p.tables.push_back(t);
+            }
+            p.tables.push_back(Table{}); // the result
+            TensorOp op{TensorOpKind::EliminateBucket, {}, inputs, {0}, {}};
+            for (uint32_t k = 0; k < inputs; ++k)
+                op.inputs.push_back(k);
+            p.ops = {op};
+            computeLevels(p);
+            p.results = {inputs};
+            REQUIRE(p.verify().ok());
+            auto computed = interpretTensorProgram(p);
+            REQUIRE(computed.ok());
+            std::vector<uint32_t> host{0}, device{0};
+            recoverAssignment(p, *computed, host);
+            INFO(inputs << " inputs, " << (ring == Semiring::MinSum ? "min-sum" : "max-product"));
+            CHECK(runEmulated(p, *computed, device) == programResult(p, *computed));
+            CHECK(device == host);
+        }
+}
+
 TEST_CASE("the VALUE phase kernel decodes int64 costs beyond 2^53 as recoverAssignment does",
           "[value][emulated][int64]") {
     std::mt19937 rng(11);
@@ -386,11 +438,13 @@ TEST_CASE("the VALUE phase plan lists reducing ops last first, eliminated variab
         1, 2,                            // one result: table 2
         2,                               // two reducing ops
         2, 1, 1,                         // two depths, one op each
-        8, 18,                           // their records' offsets
+        8, 19,                           // their records' offsets
         1, 0, 2, 1, 0,                   // op 1 eliminates x0 (domain 2, stride 1)
-        1, 1, 1, 0x80000000u, 2,         //   one input: g(x0), x0 marked
+        1, 7,                            //   one input, its record 7 words into the op's
+        1, 1, 0x80000000u, 2,            //   g(x0), x0 marked
         1, 1, 3, 1, 0,                   // op 0 eliminates x1 (domain 3, stride 1)
-        1, 0, 2, 0, 2, 0x80000000u, 3};  //   one input: f(x0, x1), x1 marked
+        1, 7,                            //   one input, its record 7 words into the op's
+        0, 2, 0, 2, 0x80000000u, 3};     //   f(x0, x1), x1 marked
     // clang-format on
     CHECK(*plan == expected);
     const cuda::ValuePhaseShape shape = cuda::valuePhaseShape(*plan);
