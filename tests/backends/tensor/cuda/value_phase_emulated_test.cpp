@@ -33,20 +33,8 @@ Dim blockDim;
 std::unique_ptr<std::barrier<>> warps[32], block;
 unsigned long long slots[1024];
 
-// __shfl_xor_sync for the lanes of one warp: every lane posts its value, then reads its partner's.
-// Each warp meets at its own barrier, so warps decoding different ops never wait on each other.
-template <class T> T shuffleXor(T v, unsigned mask) {
-    static_assert(sizeof(T) == 8);
-    std::barrier<> &warp = *warps[threadIdx.x / 32];
-    std::memcpy(&slots[threadIdx.x], &v, 8);
-    warp.arrive_and_wait();
-    T out;
-    std::memcpy(&out, &slots[threadIdx.x ^ mask], 8);
-    warp.arrive_and_wait();
-    return out;
-}
-
 // __shfl_sync for the lanes of one warp: every lane posts its value, then reads lane `from`'s.
+// Each warp meets at its own barrier, so warps decoding different ops never wait on each other.
 template <class T> T shuffle(T v, unsigned from) {
     static_assert(sizeof(T) == 8);
     std::barrier<> &warp = *warps[threadIdx.x / 32];
@@ -57,6 +45,8 @@ template <class T> T shuffle(T v, unsigned from) {
     warp.arrive_and_wait();
     return out;
 }
+// __shfl_xor_sync: each lane reads its partner's.
+template <class T> T shuffleXor(T v, unsigned mask) { return shuffle(v, (threadIdx.x % 32) ^ mask); }
 
 // A block of `threads` (whole warps) running `thread(t)` together.
 template <class Thread> void runBlock(unsigned threads, Thread thread) {
