@@ -30,8 +30,8 @@ class StagedCopies {
 
     // Both in `stream`'s order: the copy starts after the work enqueued on `stream` before it,
     // and the work enqueued on `stream` after it waits for the whole copy, host half included.
-    // `src` (upload) and `dst` (download) must stay valid until then. Small uploads go straight
-    // from `src` (the driver stages them).
+    // `src` (upload) and `dst` (download) must stay valid until then. Small copies go straight
+    // (the driver stages them); a small download is then complete on return.
     Status upload(DevicePtr dst, const void *src, size_t bytes, StreamHandle stream);
     Status download(void *dst, DevicePtr src, size_t bytes, StreamHandle stream);
 
