@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 namespace zbddc::cuda {
 
@@ -192,6 +193,23 @@ Result<HostTables> runChunkedOnDevice(Device &d, const TensorModules &module,
                              " has a generic kernel on the out-of-core path");
             const bool warp = usesWarpPerRow(program, o, options.kernels);
             double *output = host.allocate(op.output); // first touched by the downloads
+            // Download engine: chunk c, finished, back into the host table.
+            const auto download = [&](uint64_t c) -> Status {
+                Slot &slot = slots[c % cp.inFlight];
+                ZBDDC_TRY(d.waitEvent(*d2h, slot.computed));
+                double *dst = output + c * cp.chunkRows;
+                if (Status down = timedCopy(d, events, *d2h, downTimes, [&] {
+                        return (*staging)->download(dst, slot.out.ptr(),
+                                                    cp.chunkRows * sizeof(double), *d2h);
+                    });
+                    !down)
+                    return error(down.error().message + " (op " + std::to_string(o) + ", chunk " +
+                                 std::to_string(c) + " of " + std::to_string(cp.chunks) + ", " +
+                                 std::to_string(cp.chunkRows * sizeof(double)) + " bytes)");
+                st.downloadBytes += cp.chunkRows * sizeof(double);
+                return d.record(slot.downloaded, *d2h);
+            };
+            std::optional<uint64_t> pending;
             uint64_t step = 0;
             for (uint64_t c = 0; c < cp.chunks; ++c) {
                 Slot &slot = slots[c % cp.inFlight];
@@ -232,22 +250,20 @@ Result<HostTables> runChunkedOnDevice(Device &d, const TensorModules &module,
                     ++st.chunks;
                     if (s + 1 < cp.elimSlices)
                         continue;
-                    // Download engine: the finished chunk back into the host table.
-                    ZBDDC_TRY(d.waitEvent(*d2h, slot.computed));
-                    double *dst = output + c * cp.chunkRows;
-                    if (Status down = timedCopy(d, events, *d2h, downTimes, [&] {
-                            return (*staging)->download(dst, slot.out.ptr(),
-                                                        cp.chunkRows * sizeof(double), *d2h);
-                        });
-                        !down)
-                        return error(down.error().message + " (op " + std::to_string(o) +
-                                     ", chunk " + std::to_string(c) + " of " +
-                                     std::to_string(cp.chunks) + ", " +
-                                     std::to_string(cp.chunkRows * sizeof(double)) + " bytes)");
-                    st.downloadBytes += cp.chunkRows * sizeof(double);
-                    ZBDDC_TRY(d.record(slot.downloaded, *d2h));
+                    // A chunk's download is enqueued once the next chunk's kernel is, where the
+                    // slot is not that chunk's: a small download returns only once done (the
+                    // staging's direct copies), and the device then has the next step queued.
+                    if (cp.inFlight == 1) {
+                        ZBDDC_TRY(download(c));
+                    } else {
+                        if (pending)
+                            ZBDDC_TRY(download(*pending));
+                        pending = c;
+                    }
                 }
             }
+            if (pending)
+                ZBDDC_TRY(download(*pending));
             // The next op reads this one's output from the host, and the buffers go back to the
             // pool when this scope ends: wait for everything enqueued.
             for (StreamHandle s : streams)
