@@ -77,7 +77,7 @@ Status LevelLauncher::enqueueAll(std::span<const std::vector<uint32_t>> levels,
 }
 
 Status LevelLauncher::run(std::span<const std::vector<uint32_t>> levels, const EnqueueOp &enqueue,
-                          bool graph, LevelLaunchStats *stats) {
+                          bool graph, LevelLaunchStats *stats, const AfterOps &after) {
     LevelLaunchStats local;
     LevelLaunchStats &st = stats ? *stats : local;
     size_t widest = 1, ops = 0;
@@ -98,6 +98,8 @@ Status LevelLauncher::run(std::span<const std::vector<uint32_t>> levels, const E
             captured.graph = true;
             captured.captureMs = msSince(t0);
             Status launched = device_.launchGraph(*exec, streams_[0]);
+            if (launched && after)
+                launched = after(streams_[0]);
             Status waited = launched ? device_.synchronize(streams_[0]) : launched;
             device_.destroyGraph(*exec);
             st = captured;
@@ -110,6 +112,9 @@ Status LevelLauncher::run(std::span<const std::vector<uint32_t>> levels, const E
     }
     if (Status s = enqueueAll(levels, enqueue, st); !s)
         return s;
+    if (after)
+        if (Status s = after(streams_[0]); !s)
+            return s;
     return device_.synchronize(streams_[0]);
 }
 

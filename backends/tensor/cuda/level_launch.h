@@ -17,6 +17,8 @@ namespace zbddc::cuda {
 
 // Enqueues op `op` on `stream` (its kernel launches, chunk by chunk).
 using EnqueueOp = std::function<Status(uint32_t op, StreamHandle stream)>;
+// Work enqueued on `stream` after every op, before the run waits (a solve's VALUE phase).
+using AfterOps = std::function<Status(StreamHandle stream)>;
 
 struct LevelLaunchStats {
     uint64_t ops = 0, joins = 0; // ops enqueued; levels after which streams were joined
@@ -31,10 +33,11 @@ class LevelLauncher {
     LevelLauncher(const LevelLauncher &) = delete;
     LevelLauncher &operator=(const LevelLauncher &) = delete;
 
-    // Every level in order, then waits for the device. With `graph`, captured and launched as one
-    // graph; where the capture fails, enqueued again directly (stats.graph says which ran).
+    // Every level in order, then `after` (where given), then waits for the device. With `graph`,
+    // the levels are captured and launched as one graph; where the capture fails, enqueued again
+    // directly (stats.graph says which ran).
     Status run(std::span<const std::vector<uint32_t>> levels, const EnqueueOp &enqueue, bool graph,
-               LevelLaunchStats *stats = nullptr);
+               LevelLaunchStats *stats = nullptr, const AfterOps &after = {});
 
   private:
     Status enqueueAll(std::span<const std::vector<uint32_t>> levels, const EnqueueOp &enqueue,

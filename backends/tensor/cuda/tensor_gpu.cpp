@@ -189,9 +189,14 @@ Status uploadInputs(Device &d, const TensorProgram &program, bool float32, Devic
     return Ok{};
 }
 
+// Work enqueued after a run's ops, given its device tables, before the run waits (the VALUE
+// phase of a solve), and the part of the run's time it took (kept out of kernelMs).
+using AfterRun = std::function<Result<double>(const DeviceTables &, StreamHandle)>;
+
 // In core: every table uploaded or computed on the device, where it stays for the caller.
 Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
-                               const GpuExecOptions &options, GpuExecStats &st) {
+                               const GpuExecOptions &options, GpuExecStats &st,
+                               const AfterRun &after = {}) {
     Device &d = *p.device;
     auto t0 = std::chrono::steady_clock::now();
     DeviceTables dt;
@@ -227,22 +232,34 @@ Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
                             listBuf->ptr() + listAt[o], dt.at[out], 0,
                             program.tables[out].entries(), stream);
     };
+    double afterMs = 0;
+    const AfterOps afterOps = [&](StreamHandle stream) -> Status {
+        auto ms = after(dt, stream);
+        if (!ms)
+            return ms.error();
+        afterMs = *ms;
+        return Ok{};
+    };
     if (const char *path = opProfilePath()) { // diagnostic: each op alone, timed
         if (Status s = profileOps(d, program, enqueue, path,
                                   float32 ? sizeof(float) : sizeof(double));
             !s)
             return s.error();
+        if (after)
+            if (Status s = afterOps(nullptr); !s)
+                return s.error();
     } else {
         LevelLauncher launcher(d);
         LevelLaunchStats ls;
-        if (Status s = launcher.run(program.levels, enqueue,
-                                     gpuGraphsWanted(options.useGraphs), &ls); !s)
+        if (Status s = launcher.run(program.levels, enqueue, gpuGraphsWanted(options.useGraphs),
+                                    &ls, after ? afterOps : AfterOps{});
+            !s)
             return s.error();
         st.graph = ls.graph;
         st.graphCaptureMs = ls.captureMs;
         st.levelJoins = ls.joins;
     }
-    st.kernelMs = msSince(t0);
+    st.kernelMs = msSince(t0) - afterMs;
     return dt;
 }
 
@@ -332,13 +349,23 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
         st.valueMs = msSince(t0);
         return optimum;
     }
-    auto buffers = runInCore(program, *p, options, st);
+    // The VALUE phase enqueued behind the ops: its plan is built while they run, and valueMs is
+    // the device's time from their end to its kernel's end, plus the assignment's download.
+    double optimum = 0;
+    const AfterRun decode = [&](const DeviceTables &dt, StreamHandle stream) -> Result<double> {
+        double deviceMs = 0;
+        auto decoded = decodeOnDevice(*p->device, program, dt.at, assignment, p->kernels.float32,
+                                      stream, &deviceMs);
+        if (!decoded)
+            return decoded.error();
+        optimum = *decoded;
+        return deviceMs;
+    };
+    const auto t0 = std::chrono::steady_clock::now();
+    auto buffers = runInCore(program, *p, options, st, decode);
     if (!buffers)
         return buffers.error();
-    const auto t0 = std::chrono::steady_clock::now();
-    auto optimum =
-        decodeOnDevice(*p->device, program, buffers->at, assignment, p->kernels.float32);
-    st.valueMs = msSince(t0);
+    st.valueMs = msSince(t0) - st.uploadMs - st.kernelMs;
     st.valueOnDevice = true;
     return optimum;
 }

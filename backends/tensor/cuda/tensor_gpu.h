@@ -35,7 +35,9 @@ struct GpuExecOptions {
 
 struct GpuExecStats {
     double compileMs = 0, uploadMs = 0, kernelMs = 0, downloadMs = 0;
-    double valueMs = 0;          // solveTensorProgramCuda: the VALUE phase (decode, optimum)
+    // solveTensorProgramCuda: the VALUE phase (decode, optimum); in core the device's time from
+    // the ops' end to the decoding kernel's end (its plan is built while the ops run).
+    double valueMs = 0;
     bool valueOnDevice = false;  // decoded on the device (in core) rather than on the host
     uint64_t launches = 0;       // in core: kernel launches (chunks of every op)
     bool graph = false;          // in core: the levels ran as one CUDA graph

@@ -2,6 +2,7 @@
 
 #include "backends/cuda/device_module.h"
 #include "backends/tensor/cuda/value_phase_plan.h"
+#include "ir/try.h"
 
 #include <algorithm>
 #include <cstring>
@@ -61,17 +62,48 @@ class PackedArrays {
         bytes_.resize(at + bytes);
         return at;
     }
-    Result<DeviceBuffer> upload(Device &d) const {
+    // Enqueued on `stream` (synchronous without one); the block must outlive the copy.
+    Result<DeviceBuffer> upload(Device &d, StreamHandle stream) const {
         auto block = d.allocate(std::max<size_t>(bytes_.size(), 1));
         if (!block)
             return block.error();
-        if (Status s = d.upload(block->ptr(), bytes_.data(), bytes_.size()); !s)
+        if (Status s = d.upload(block->ptr(), bytes_.data(), bytes_.size(), stream); !s)
             return s.error();
         return block;
     }
 
   private:
     std::vector<unsigned char> bytes_;
+};
+
+// Two timing events on a stream (none where not wanted), destroyed with the pair.
+class EventPair {
+  public:
+    EventPair(Device &d, bool wanted) : d_(d), wanted_(wanted) {}
+    EventPair(const EventPair &) = delete;
+    EventPair &operator=(const EventPair &) = delete;
+    ~EventPair() {
+        for (EventHandle e : {begin_, end_})
+            if (e)
+                d_.destroyEvent(e);
+    }
+    Status begin(StreamHandle s) { return mark(begin_, s); }
+    Status end(StreamHandle s) { return mark(end_, s); }
+    Result<float> ms() { return d_.elapsed(begin_, end_); }
+
+  private:
+    Status mark(EventHandle &e, StreamHandle s) {
+        if (!wanted_)
+            return Ok{};
+        auto made = d_.createEvent(true);
+        if (!made)
+            return made.error();
+        e = *made;
+        return d_.record(e, s);
+    }
+    Device &d_;
+    bool wanted_;
+    EventHandle begin_ = nullptr, end_ = nullptr;
 };
 
 // zb_vp_tables' arrays, at their offsets in a PackedArrays block.
@@ -97,16 +129,21 @@ std::string valuePhaseKernelSource() {
 
 Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
                               std::span<const DevicePtr> tables, std::vector<uint32_t> &assignment,
-                              bool float32) {
-    return decodeOnDevice(d, program, wholeTables(program, tables), assignment, float32);
+                              bool float32, StreamHandle stream, double *deviceMs) {
+    return decodeOnDevice(d, program, wholeTables(program, tables), assignment, float32, stream,
+                          deviceMs);
 }
 
 Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
                               std::vector<TableSegment> segments, std::vector<uint32_t> &assignment,
-                              bool float32) {
+                              bool float32, StreamHandle stream, double *deviceMs) {
     if (assignment.size() != program.domainSizes.size())
         return error("internal error: the assignment has " + std::to_string(assignment.size()) +
                      " entries for " + std::to_string(program.domainSizes.size()) + " variables");
+    // Timed on the device from here (on `stream`: once the work before it is done) to the kernel's
+    // end, so a plan the host builds while that work runs costs nothing.
+    EventPair timed(d, deviceMs != nullptr);
+    ZBDDC_TRY(timed.begin(stream));
     auto plan = buildValuePhasePlan(program);
     if (!plan)
         return plan.error();
@@ -124,7 +161,7 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
     // The assignment and the optimum last and adjacent: they come back in one copy.
     const size_t assignAt = packed.add(assignment);
     const size_t optimumAt = packed.reserve(sizeof(double));
-    auto block = packed.upload(d);
+    auto block = packed.upload(d, stream);
     if (!block)
         return block.error();
     const DevicePtr base = block->ptr();
@@ -135,11 +172,19 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
     int product = valuePhaseMultiplies(program.semiring);
     void *args[] = {&planPtr,   &atPtr,      &rowsPtr,  &ptrPtr,
                     &assignPtr, &optimumPtr, &minimize, &product};
-    if (Status s = d.launch(*f, {1, valuePhaseThreads(valuePhaseShape(*plan)), 0}, args); !s)
+    if (Status s = d.launch(*f, {1, valuePhaseThreads(valuePhaseShape(*plan)), 0}, args, stream);
+        !s)
         return s.error();
+    ZBDDC_TRY(timed.end(stream));
     std::vector<unsigned char> back(optimumAt + sizeof(double) - assignAt);
-    if (Status s = d.download(back.data(), assignPtr, back.size()); !s)
+    if (Status s = d.download(back.data(), assignPtr, back.size(), stream); !s) // waits: pageable
         return s.error();
+    if (deviceMs) {
+        auto ms = timed.ms();
+        if (!ms)
+            return ms.error();
+        *deviceMs = *ms;
+    }
     if (!assignment.empty())
         std::memcpy(assignment.data(), back.data(), assignment.size() * sizeof(uint32_t));
     double optimum = 0; // 8 bytes: a double, or an int64 cost's word (ir/semiring.h)
@@ -181,7 +226,7 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
         return segments.error();
     const size_t assignAt = packed.add(assignments);
     const size_t optimaAt = packed.reserve(cases * sizeof(double));
-    auto block = packed.upload(d);
+    auto block = packed.upload(d, nullptr);
     if (!block)
         return block.error();
     const DevicePtr base = block->ptr();

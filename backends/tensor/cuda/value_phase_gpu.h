@@ -21,14 +21,18 @@ std::string valuePhaseKernelSource();
 // The ⊗ of the result tables (the optimum), with `assignment` (by variable; evidence and defaults
 // filled in) completed as recoverAssignment would: the same picks, ties to the first joint value.
 // `tables[id]` is the device address of every table the program's reducing ops read, and of the
-// result tables: doubles, or floats with `float32` (narrow_costs.h).
+// result tables: doubles, or floats with `float32` (narrow_costs.h). On `stream`, after the work
+// enqueued there before (the program's ops: the host builds the plan meanwhile); returns once the
+// assignment is back. `deviceMs` (optional): the device's time from the call to the kernel's end.
 Result<double> decodeOnDevice(Device &device, const TensorProgram &program,
                               std::span<const DevicePtr> tables, std::vector<uint32_t> &assignment,
-                              bool float32 = false);
+                              bool float32 = false, StreamHandle stream = nullptr,
+                              double *deviceMs = nullptr);
 // The same over tables held in segments.
 Result<double> decodeOnDevice(Device &device, const TensorProgram &program,
                               std::vector<TableSegment> segments, std::vector<uint32_t> &assignment,
-                              bool float32 = false);
+                              bool float32 = false, StreamHandle stream = nullptr,
+                              double *deviceMs = nullptr);
 
 // The same for `cases` assignments at once (a batched junction tree's, tables of doubles), one
 // block each (as wide as the widest case's depth: the cases' blocks run side by side anyway, and a
