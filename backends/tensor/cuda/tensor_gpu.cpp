@@ -350,7 +350,8 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
         return optimum;
     }
     // The VALUE phase enqueued behind the ops: its plan is built while they run, and valueMs is
-    // the device's time from their end to its kernel's end, plus the assignment's download.
+    // the device's time from their end to its kernel's end (the assignment's few bytes come back
+    // within the run's one wait, counted with the kernels).
     double optimum = 0;
     const AfterRun decode = [&](const DeviceTables &dt, StreamHandle stream) -> Result<double> {
         double deviceMs = 0;
