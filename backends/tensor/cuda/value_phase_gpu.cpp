@@ -76,36 +76,6 @@ class PackedArrays {
     std::vector<unsigned char> bytes_;
 };
 
-// Two timing events on a stream (none where not wanted), destroyed with the pair.
-class EventPair {
-  public:
-    EventPair(Device &d, bool wanted) : d_(d), wanted_(wanted) {}
-    EventPair(const EventPair &) = delete;
-    EventPair &operator=(const EventPair &) = delete;
-    ~EventPair() {
-        for (EventHandle e : {begin_, end_})
-            if (e)
-                d_.destroyEvent(e);
-    }
-    Status begin(StreamHandle s) { return mark(begin_, s); }
-    Status end(StreamHandle s) { return mark(end_, s); }
-    Result<float> ms() { return d_.elapsed(begin_, end_); }
-
-  private:
-    Status mark(EventHandle &e, StreamHandle s) {
-        if (!wanted_)
-            return Ok{};
-        auto made = d_.createEvent(true);
-        if (!made)
-            return made.error();
-        e = *made;
-        return d_.record(e, s);
-    }
-    Device &d_;
-    bool wanted_;
-    EventHandle begin_ = nullptr, end_ = nullptr;
-};
-
 // zb_vp_tables' arrays, at their offsets in a PackedArrays block.
 struct PackedSegments {
     size_t at = 0, rows = 0, ptr = 0;
@@ -140,51 +110,55 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
     if (assignment.size() != program.domainSizes.size())
         return error("internal error: the assignment has " + std::to_string(assignment.size()) +
                      " entries for " + std::to_string(program.domainSizes.size()) + " variables");
-    // Timed on the device from here (on `stream`: once the work before it is done) to the kernel's
-    // end, so a plan the host builds while that work runs costs nothing.
-    EventPair timed(d, deviceMs != nullptr);
-    ZBDDC_TRY(timed.begin(stream));
-    auto plan = buildValuePhasePlan(program);
-    if (!plan)
-        return plan.error();
-    // The kernel for the tables' entries: int64 costs, floats, or doubles.
-    auto f = valuePhaseFunction(d, program.semiring == Semiring::MinSumInt64 ? "zb_value_phase_i64"
-                                   : float32                                 ? "zb_value_phase_f32"
-                                                                             : "zb_value_phase");
-    if (!f)
-        return f.error();
     PackedArrays packed;
-    const size_t planAt = packed.add(*plan);
-    auto tables = packSegments(packed, program, std::move(segments));
-    if (!tables)
-        return tables.error();
-    // The assignment and the optimum last and adjacent: they come back in one copy.
-    const size_t assignAt = packed.add(assignment);
-    const size_t optimumAt = packed.reserve(sizeof(double));
-    auto block = packed.upload(d, stream);
-    if (!block)
-        return block.error();
-    const DevicePtr base = block->ptr();
-    DevicePtr planPtr = base + planAt, atPtr = base + tables->at, rowsPtr = base + tables->rows,
-              ptrPtr = base + tables->ptr, assignPtr = base + assignAt,
-              optimumPtr = base + optimumAt;
-    int minimize = valuePhaseMinimizes(program.semiring);
-    int product = valuePhaseMultiplies(program.semiring);
-    void *args[] = {&planPtr,   &atPtr,      &rowsPtr,  &ptrPtr,
-                    &assignPtr, &optimumPtr, &minimize, &product};
-    if (Status s = d.launch(*f, {1, valuePhaseThreads(valuePhaseShape(*plan)), 0}, args, stream);
-        !s)
-        return s.error();
-    ZBDDC_TRY(timed.end(stream));
-    std::vector<unsigned char> back(optimumAt + sizeof(double) - assignAt);
-    if (Status s = d.download(back.data(), assignPtr, back.size(), stream); !s) // waits: pageable
-        return s.error();
+    size_t assignAt = 0, optimumAt = 0;
+    DeviceBuffer block; // the kernel's arrays, until the assignment is back
+    const auto enqueue = [&]() -> Status {
+        auto plan = buildValuePhasePlan(program);
+        if (!plan)
+            return plan.error();
+        // The kernel for the tables' entries: int64 costs, floats, or doubles.
+        auto f = valuePhaseFunction(d, program.semiring == Semiring::MinSumInt64
+                                           ? "zb_value_phase_i64"
+                                       : float32 ? "zb_value_phase_f32"
+                                                 : "zb_value_phase");
+        if (!f)
+            return f.error();
+        const size_t planAt = packed.add(*plan);
+        auto tables = packSegments(packed, program, std::move(segments));
+        if (!tables)
+            return tables.error();
+        // The assignment and the optimum last and adjacent: they come back in one copy.
+        assignAt = packed.add(assignment);
+        optimumAt = packed.reserve(sizeof(double));
+        auto uploaded = packed.upload(d, stream);
+        if (!uploaded)
+            return uploaded.error();
+        block = std::move(*uploaded);
+        const DevicePtr base = block.ptr();
+        DevicePtr planPtr = base + planAt, atPtr = base + tables->at,
+                  rowsPtr = base + tables->rows, ptrPtr = base + tables->ptr,
+                  assignPtr = base + assignAt, optimumPtr = base + optimumAt;
+        int minimize = valuePhaseMinimizes(program.semiring);
+        int product = valuePhaseMultiplies(program.semiring);
+        void *args[] = {&planPtr,   &atPtr,      &rowsPtr,  &ptrPtr,
+                        &assignPtr, &optimumPtr, &minimize, &product};
+        return d.launch(*f, {1, valuePhaseThreads(valuePhaseShape(*plan)), 0}, args, stream);
+    };
+    // Timed on the device from the call (on `stream`: once the work before it is done) to the
+    // kernel's end, so a plan the host builds while that work runs costs nothing.
     if (deviceMs) {
-        auto ms = timed.ms();
+        auto ms = d.time(stream, enqueue);
         if (!ms)
             return ms.error();
         *deviceMs = *ms;
+    } else {
+        ZBDDC_TRY(enqueue());
     }
+    std::vector<unsigned char> back(optimumAt + sizeof(double) - assignAt);
+    if (Status s = d.download(back.data(), block.ptr() + assignAt, back.size(), stream);
+        !s) // waits: pageable
+        return s.error();
     if (!assignment.empty())
         std::memcpy(assignment.data(), back.data(), assignment.size() * sizeof(uint32_t));
     double optimum = 0; // 8 bytes: a double, or an int64 cost's word (ir/semiring.h)
