@@ -141,12 +141,10 @@ Result<std::vector<std::vector<double>>> interpretTensorProgram(const TensorProg
 
 double programResult(const TensorProgram &program,
                      const std::vector<std::vector<double>> &computed) {
-    const SemiringOps ring{program.semiring};
-    double v = ring.one();
-    const std::vector<uint32_t> none;
-    for (uint32_t r : program.results)
-        v = ring.times(v, tableValueAt(program, computed, r, none));
-    return v;
+    const std::vector<uint32_t> none; // result tables are scalars
+    return programResult(program, [&](uint32_t id, uint64_t) {
+        return tableValueAt(program, computed, id, none);
+    });
 }
 
 } // namespace zbddc
