@@ -8,6 +8,7 @@
 #include <fstream>
 #include <string>
 #include <string_view>
+#include <vector>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -54,6 +55,12 @@ inline void adviseHugePages(void *p, size_t bytes) {
     const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(kHuge - 1);
     if (end > begin)
         (void)madvise(reinterpret_cast<void *>(begin), end - begin, MADV_HUGEPAGE);
+}
+
+// Room for `n` values in an empty `values`, advised to huge pages before they are first touched.
+template <class T> void reserveOnHugePages(std::vector<T> &values, size_t n) {
+    values.reserve(n);
+    adviseHugePages(values.data(), n * sizeof(T));
 }
 
 } // namespace zbddc

@@ -31,8 +31,7 @@ std::vector<std::vector<double>> HostTables::takeComputed() {
     for (size_t t = 0; t < program_.tables.size(); ++t) {
         if (!computed_[t])
             continue;
-        computed[t].reserve(program_.tables[t].entries());
-        adviseHugePages(computed[t].data(), program_.tables[t].entries() * sizeof(double));
+        reserveOnHugePages(computed[t], program_.tables[t].entries());
         computed[t].assign(at_[t], at_[t] + program_.tables[t].entries());
         computed_[t].reset();
         at_[t] = nullptr;

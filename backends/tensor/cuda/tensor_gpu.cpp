@@ -190,8 +190,8 @@ Status uploadInputs(Device &d, const TensorProgram &program, bool float32, Devic
 }
 
 // Work enqueued after a run's ops, given its device tables, before the run waits (the VALUE
-// phase of a solve), and the part of the run's time it took (kept out of kernelMs).
-using AfterRun = std::function<Result<double>(const DeviceTables &, StreamHandle)>;
+// phase of a solve).
+using AfterRun = std::function<Status(const DeviceTables &, StreamHandle)>;
 
 // In core: every table uploaded or computed on the device, where it stays for the caller.
 Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
@@ -232,34 +232,29 @@ Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
                             listBuf->ptr() + listAt[o], dt.at[out], 0,
                             program.tables[out].entries(), stream);
     };
-    double afterMs = 0;
-    const AfterOps afterOps = [&](StreamHandle stream) -> Status {
-        auto ms = after(dt, stream);
-        if (!ms)
-            return ms.error();
-        afterMs = *ms;
-        return Ok{};
-    };
+    AfterOps afterOps;
+    if (after)
+        afterOps = [&](StreamHandle stream) { return after(dt, stream); };
     if (const char *path = opProfilePath()) { // diagnostic: each op alone, timed
         if (Status s = profileOps(d, program, enqueue, path,
                                   float32 ? sizeof(float) : sizeof(double));
             !s)
             return s.error();
-        if (after)
+        if (afterOps)
             if (Status s = afterOps(nullptr); !s)
                 return s.error();
     } else {
         LevelLauncher launcher(d);
         LevelLaunchStats ls;
         if (Status s = launcher.run(program.levels, enqueue, gpuGraphsWanted(options.useGraphs),
-                                    &ls, after ? afterOps : AfterOps{});
+                                    &ls, afterOps);
             !s)
             return s.error();
         st.graph = ls.graph;
         st.graphCaptureMs = ls.captureMs;
         st.levelJoins = ls.joins;
     }
-    st.kernelMs = msSince(t0) - afterMs;
+    st.kernelMs = msSince(t0); // with `after`'s work: the caller takes its part out
     return dt;
 }
 
@@ -281,8 +276,7 @@ Result<std::vector<std::vector<double>>> downloadTables(Device &d, const TensorP
         if (program.tables[t].input || !wanted[t])
             continue;
         const uint64_t entries = program.tables[t].entries();
-        computed[t].reserve(entries);
-        adviseHugePages(computed[t].data(), entries * sizeof(double));
+        reserveOnHugePages(computed[t], entries);
         computed[t].resize(entries);
         if (float32) {
             narrow.resize(entries);
@@ -353,20 +347,17 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
     // the device's time from their end to its kernel's end (the assignment's few bytes come back
     // within the run's one wait, counted with the kernels).
     double optimum = 0;
-    const AfterRun decode = [&](const DeviceTables &dt, StreamHandle stream) -> Result<double> {
-        double deviceMs = 0;
+    const AfterRun decode = [&](const DeviceTables &dt, StreamHandle stream) -> Status {
         auto decoded = decodeOnDevice(*p->device, program, dt.at, assignment, p->kernels.float32,
-                                      stream, &deviceMs);
+                                      stream, &st.valueMs);
         if (!decoded)
             return decoded.error();
         optimum = *decoded;
-        return deviceMs;
+        return Ok{};
     };
-    const auto t0 = std::chrono::steady_clock::now();
-    auto buffers = runInCore(program, *p, options, st, decode);
-    if (!buffers)
+    if (auto buffers = runInCore(program, *p, options, st, decode); !buffers)
         return buffers.error();
-    st.valueMs = msSince(t0) - st.uploadMs - st.kernelMs;
+    st.kernelMs -= st.valueMs;
     st.valueOnDevice = true;
     return optimum;
 }
