@@ -94,8 +94,8 @@ Result<TensorModules> TensorModules::load(Device &device, const TensorProgram &p
         bool fromCache = false, loadedBefore = false;
     };
     // Modules this process loaded before are looked up here, not on a thread started only to
-    // find one (a warm one-shot solve spends milliseconds on its modules: 3.1 ms of SPOT5 404's
-    // 5.2 ms on the H200).
+    // find one: a warm one-shot solve is short (SPOT5 404's 5.2 ms on the H200, 3.1 ms of them
+    // generating its sources and finding its modules).
     std::vector<std::future<Result<Loaded>>> loaded;
     for (const std::string &source : sources.modules) {
         const auto key =
