@@ -120,7 +120,7 @@ int main(int argc, char **argv) {
         auto par = solveBucketElimination(*net, o);
         // GPU: the second run is timed (the first fills the NVRTC disk cache); its solve time
         // covers upload, kernels and download, not compilation.
-        std::optional<Solution> gpu, gpuGraph, gpuDoubles, gpuRowPerThread;
+        std::optional<Solution> gpu, gpuGraph, gpuDoubles, gpuRowPerThread, gpuOneVariable;
         if (haveGpu) {
             BeOptions g = o;
             g.executor = "cuda";
@@ -134,11 +134,16 @@ int main(int argc, char **argv) {
             if (auto captured = solveBucketElimination(*net, g))
                 gpuGraph = std::move(*captured);
             unsetenv("ZBDDC_GPU_GRAPH");
-            setenv("ZBDDC_GPU_ROW_GROUPS", "0", 1); // and with a thread per row (timed warm)
-            auto warmRows = solveBucketElimination(*net, g);
-            if (auto rows = warmRows ? solveBucketElimination(*net, g) : warmRows)
-                gpuRowPerThread = std::move(*rows);
-            unsetenv("ZBDDC_GPU_ROW_GROUPS");
+            // With a thread per row, and with row groups of one variable (each timed warm).
+            auto warmTimed = [&](const char *rowGroups, std::optional<Solution> &into) {
+                setenv("ZBDDC_GPU_ROW_GROUPS", rowGroups, 1);
+                auto warmRows = solveBucketElimination(*net, g);
+                if (auto rows = warmRows ? solveBucketElimination(*net, g) : warmRows)
+                    into = std::move(*rows);
+                unsetenv("ZBDDC_GPU_ROW_GROUPS");
+            };
+            warmTimed("0", gpuRowPerThread);
+            warmTimed("1", gpuOneVariable);
             if (gpu && gpu->stats.execution.float32) { // and with 64-bit tables, to compare
                 setenv("ZBDDC_GPU_FLOAT32", "0", 1);   // (timed warm: their kernels differ)
                 auto warmWide = solveBucketElimination(*net, g);
@@ -212,6 +217,9 @@ int main(int argc, char **argv) {
             if (gpuRowPerThread)
                 std::printf("; a thread per row run %.2f ms (kernels %.2f)", run(*gpuRowPerThread),
                             gpuRowPerThread->stats.execution.kernelMs);
+            if (gpuOneVariable)
+                std::printf("; groups of one variable run %.2f ms (kernels %.2f)",
+                            run(*gpuOneVariable), gpuOneVariable->stats.execution.kernelMs);
             if (gpuDoubles)
                 std::printf("; with double tables run %.2f ms (kernels %.2f)", run(*gpuDoubles),
                             gpuDoubles->stats.execution.kernelMs);
@@ -257,6 +265,8 @@ int main(int argc, char **argv) {
              << (gpuRowPerThread ? run(*gpuRowPerThread) : -1)
              << ", \"gpu_row_per_thread_kernel_ms\": "
              << (gpuRowPerThread ? gpuRowPerThread->stats.execution.kernelMs : -1)
+             << ", \"gpu_one_variable_groups_kernel_ms\": "
+             << (gpuOneVariable ? gpuOneVariable->stats.execution.kernelMs : -1)
              << ", \"gpu_solve_ms\": " << (gpu ? gpu->stats.solveMs : -1) << ", \"gpu_device\": \""
              << (gpu ? gpu->device.label() : std::string("none")) << "\""
              << ", \"cost\": " << (seq->feasible ? cost : "-1")

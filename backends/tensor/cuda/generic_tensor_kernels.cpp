@@ -100,7 +100,7 @@ bool usesGenericKernel(const TensorProgram &p, uint32_t opId, const TensorKernel
         if (p.tables[in].entries() > kI32Max)
             return false;
     // Within the limit (no overflow: both factors are below 2^31).
-    return out.entries() * m <= maxWork(options) && rowGroupOf(p, opId, options).size == 1;
+    return out.entries() * m <= maxWork(options) && rowGroupOf(p, opId, options).rows() == 1;
 }
 
 std::string genericKernelPrelude() {

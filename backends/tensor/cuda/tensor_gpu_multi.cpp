@@ -288,10 +288,8 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
     planned.wholeInputMaxEntries =
         std::max<uint64_t>(planned.wholeInputMaxEntries, options.kernels.sharedInputMaxEntries);
     planned.entryBytes = st.float32 ? sizeof(float) : sizeof(double);
-    for (uint32_t o = 0; o < program.ops.size(); ++o) { // a share reads its row groups whole
-        const RowGroup g = rowGroupOf(program, o, options.kernels);
-        planned.rowGroupSpan.push_back(g.stride * g.size);
-    }
+    for (uint32_t o = 0; o < program.ops.size(); ++o) // a share reads its row groups whole
+        planned.rowGroupSpan.push_back(rowGroupOf(program, o, options.kernels).span());
     planned.keepForDecode = keepForDecode;
     if (!planned.deviceBudgetBytes) { // a share of the GPU whose logical devices have least room
         auto budget = deviceBudget(ordinals, options.memoryFraction);

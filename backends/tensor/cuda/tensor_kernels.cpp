@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <initializer_list>
 #include <sstream>
 #include <unordered_map>
 
@@ -141,10 +142,10 @@ void emitRowDigits(std::ostringstream &o, const Table &out, size_t first, size_t
 }
 
 // Emits `const u64 off<j> = ...`: input j's offset at the output row whose digits are d<i>,
-// leaving out the digit `skip` (a row group's own variable, whose value is 0 at the group's first
-// row).
+// leaving out the digits in `skip` (a row group's own variables, whose values are 0 at the group's
+// first row).
 void emitInputOffsets(std::ostringstream &o, const TensorProgram &p, const TensorOp &op,
-                      size_t skip) {
+                      std::initializer_list<size_t> skip) {
     const Table &out = p.tables[op.output];
     for (size_t j = 0; j < op.inputs.size(); ++j) {
         uint64_t base = 0;
@@ -154,7 +155,8 @@ void emitInputOffsets(std::ostringstream &o, const TensorProgram &p, const Tenso
                 base += op.values[i] * strideIn(p, in, op.vars[i]);
         o << "        const u64 off" << j << " = " << base << "ull";
         for (size_t i = 0; i < out.scope.size(); ++i)
-            if (const uint64_t s = strideIn(p, in, out.scope[i]); s && i != skip)
+            if (const uint64_t s = strideIn(p, in, out.scope[i]);
+                s && std::find(skip.begin(), skip.end(), i) == skip.end())
                 o << " + d" << i << " * " << s << "ull";
         o << ";\n";
     }
@@ -167,58 +169,119 @@ uint64_t outputStride(const Table &out, size_t i) {
     return s;
 }
 
-// The body of a row-group kernel (rowGroupOf): each thread computes the g.size rows that differ
-// only in output digit g.var. Inputs without that variable are read once per eliminated value
-// for all of them, inputs with it at a constant distance per row; the group's rows are g.stride
+// `a ⊗ b` as source, an empty operand standing for ⊗'s identity (so none is executed).
+std::string timesExpr(const std::string &a, const std::string &b) {
+    if (a.empty())
+        return b;
+    return b.empty() ? a : "zb_times(" + a + ", " + b + ")";
+}
+
+// Emits `const zb_val <name> = <value>;` and returns the name, or "" for an empty value.
+std::string emitNamed(std::ostringstream &o, const std::string &name, const std::string &value,
+                      const std::string &indent) {
+    if (value.empty())
+        return "";
+    o << indent << "const zb_val " << name << " = " << value << ";\n";
+    return name;
+}
+
+// The body of a row-group kernel (rowGroupOf): each thread computes the rows that differ only in
+// the group's output digits. Per eliminated value, the inputs without either variable are read
+// once for the whole group, those with one of them once per value of it, those with both once per
+// row; each row then costs one ⊗ and one ⊕ more. The group's rows are at least the inner stride
 // apart, so a warp's threads (consecutive groups) still write consecutive rows.
 void emitRowGroupBody(std::ostringstream &o, const TensorProgram &p, const TensorOp &op,
                       const RowGroup &g) {
     const Table &out = p.tables[op.output];
     const uint64_t m = eliminatedSpace(p, op);
-    const uint64_t span = g.stride * g.size; // rows from one group's first row to the next block's
+    const uint64_t span = g.span();
+    const bool twoVars = g.inner.size > 1;
+    // With one variable the inner one is a stand-in of size 1 just below the outer one.
+    const RowGroupVar inner =
+        twoVars ? g.inner : RowGroupVar{g.outer.var, 1, g.outer.stride};
+    const uint64_t innerSpan = inner.stride * inner.size;
     const bool narrow = out.entries() <= kU32Max;
     const char *rowType = narrow ? "unsigned" : "u64";
     const char *suffix = narrow ? "u" : "ull";
+    const std::string indent = "            ";
     o << "    const u64 step = (u64)gridDim.x * blockDim.x;\n";
     o << "    const u64 spanBegin = rowBegin / " << span << "ull;\n";
     o << "    const u64 groups = ((rowBegin + rowCount + " << span - 1 << "ull) / " << span
-      << "ull - spanBegin) * " << g.stride << "ull;\n";
+      << "ull - spanBegin) * " << span / g.rows() << "ull;\n";
     o << "    for (u64 gi = (u64)blockIdx.x * blockDim.x + threadIdx.x; gi < groups; gi += step) "
          "{\n";
-    // Fewer groups than rows: with 32-bit rows the group index fits 32 bits too.
+    // Fewer groups than rows: with 32-bit rows the group index fits 32 bits too. A group's first
+    // row: the digits below the inner variable from `lo`, those between the two from `mid`, the
+    // rest from `hi`.
     o << "        const " << rowType << " g = (" << rowType << ")gi;\n";
-    o << "        " << rowType << " lo = g % " << g.stride << suffix << ", hi = (" << rowType
-      << ")spanBegin + g / " << g.stride << suffix << ";\n";
-    o << "        const u64 first = (u64)hi * " << span << "ull + lo;\n";
-    emitRowDigits(o, out, g.var + 1, out.scope.size(), "lo", rowType, suffix);
-    emitRowDigits(o, out, 0, g.var, "hi", rowType, suffix);
-    emitInputOffsets(o, p, op, g.var);
-    std::vector<size_t> shared, perRow; // inputs without / with the group's variable
-    std::vector<uint64_t> rowStep(op.inputs.size());
+    o << "        " << rowType << " lo = g % " << inner.stride << suffix;
+    if (twoVars)
+        o << ", mid = g / " << inner.stride << suffix << " % " << g.outer.stride / innerSpan
+          << suffix;
+    o << ", hi = (" << rowType << ")spanBegin + g / " << g.outer.stride / inner.size << suffix
+      << ";\n";
+    o << "        const u64 first = (u64)hi * " << span << "ull + "
+      << (twoVars ? "(u64)mid * " + std::to_string(innerSpan) + "ull + " : "") << "lo;\n";
+    emitRowDigits(o, out, inner.var + 1, out.scope.size(), "lo", rowType, suffix);
+    if (twoVars)
+        emitRowDigits(o, out, g.outer.var + 1, inner.var, "mid", rowType, suffix);
+    emitRowDigits(o, out, 0, g.outer.var, "hi", rowType, suffix);
+    emitInputOffsets(o, p, op, {g.outer.var, inner.var});
+
+    // Each input's distance between consecutive values of the outer and the inner variable (0
+    // where it lacks the variable).
+    std::vector<uint64_t> outerStep(op.inputs.size()), innerStep(op.inputs.size());
     for (size_t j = 0; j < op.inputs.size(); ++j) {
-        rowStep[j] = strideIn(p, op.inputs[j], out.scope[g.var]);
-        (rowStep[j] ? perRow : shared).push_back(j);
+        outerStep[j] = strideIn(p, op.inputs[j], out.scope[g.outer.var]);
+        innerStep[j] = twoVars ? strideIn(p, op.inputs[j], out.scope[inner.var]) : 0;
     }
-    for (uint32_t k = 0; k < g.size; ++k)
-        o << "        zb_val acc" << k << " = ZB_ZERO;\n";
+    auto reads = [&](bool withOuter, bool withInner, uint32_t a, uint32_t b) {
+        std::string v;
+        for (size_t j = 0; j < op.inputs.size(); ++j)
+            if ((outerStep[j] != 0) == withOuter && (innerStep[j] != 0) == withInner)
+                v = timesExpr(v, inputRead(p, op, j, a * outerStep[j] + b * innerStep[j]));
+        return v;
+    };
+    auto acc = [&](uint32_t a, uint32_t b) { return "acc" + std::to_string(a * inner.size + b); };
+    for (uint32_t k = 0; k < g.rows(); ++k)
+        o << "        zb_val acc" << k << ";\n";
     o << "        #pragma unroll\n";
     o << "        for (u64 e = 0; e < " << m << "ull; ++e) {\n";
-    emitEliminatedDigits(o, p, op, "            ");
-    o << "            zb_val common = ZB_ONE;\n";
-    for (size_t j : shared)
-        o << "            common = zb_times(common, " << inputRead(p, op, j) << ");\n";
-    for (uint32_t k = 0; k < g.size; ++k) {
-        o << "            { zb_val v = common;";
-        for (size_t j : perRow)
-            o << " v = zb_times(v, " << inputRead(p, op, j, k * rowStep[j]) << ");";
-        o << " acc" << k << " = " << (m == 1 ? "v" : "zb_plus(acc" + std::to_string(k) + ", v)")
-          << "; }\n";
-    }
+    emitEliminatedDigits(o, p, op, indent);
+    const std::string common = emitNamed(o, "common", reads(false, false, 0, 0), indent);
+    std::vector<std::string> byOuter, byInner;
+    for (uint32_t a = 0; a < g.outer.size; ++a)
+        byOuter.push_back(emitNamed(o, "outer" + std::to_string(a),
+                                    timesExpr(common, reads(true, false, a, 0)), indent));
+    for (uint32_t b = 0; b < inner.size; ++b)
+        byInner.push_back(
+            emitNamed(o, "inner" + std::to_string(b), reads(false, true, 0, b), indent));
+    for (uint32_t a = 0; a < g.outer.size; ++a)
+        for (uint32_t b = 0; b < inner.size; ++b) {
+            std::string v = timesExpr(timesExpr(byOuter[a], byInner[b]), reads(true, true, a, b));
+            if (v.empty())
+                v = "ZB_ONE";
+            // The first eliminated value sets the accumulator: no ⊕ with ZB_ZERO to execute.
+            o << indent << acc(a, b) << " = "
+              << (m == 1 ? v : "e ? zb_plus(" + acc(a, b) + ", " + v + ") : " + v) << ";\n";
+        }
     o << "        }\n";
-    for (uint32_t k = 0; k < g.size; ++k)
-        o << "        { const u64 row = first + " << k * g.stride
-          << "ull; if (row >= rowBegin && row - rowBegin < rowCount) out[row - rowBegin] = acc" << k
-          << "; }\n";
+    // Rows a launch's range cuts (a device's share) are left to the launches that own them.
+    const uint64_t last = (g.outer.size - 1) * g.outer.stride + (inner.size - 1) * inner.stride;
+    o << "        if (first >= rowBegin && first + " << last
+      << "ull < rowBegin + rowCount) {\n";
+    o << "            zb_val *const dst = out + (first - rowBegin);\n";
+    for (uint32_t a = 0; a < g.outer.size; ++a)
+        for (uint32_t b = 0; b < inner.size; ++b)
+            o << "            dst[" << a * g.outer.stride + b * inner.stride
+              << "ull] = " << acc(a, b) << ";\n";
+    o << "        } else {\n";
+    for (uint32_t a = 0; a < g.outer.size; ++a)
+        for (uint32_t b = 0; b < inner.size; ++b)
+            o << "            { const u64 row = first + " << a * g.outer.stride + b * inner.stride
+              << "ull; if (row >= rowBegin && row - rowBegin < rowCount) out[row - rowBegin] = "
+              << acc(a, b) << "; }\n";
+    o << "        }\n";
     o << "    }\n";
 }
 
@@ -234,7 +297,7 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
     o << "\n// " << tensorOpKindName(op.kind) << ", " << op.inputs.size() << " inputs, "
       << out.entries() << " rows x " << m << " eliminated values"
       << (warp             ? ", warp per row"
-          : group.size > 1 ? ", thread per " + std::to_string(group.size) + " rows"
+          : group.rows() > 1 ? ", thread per " + std::to_string(group.rows()) + " rows"
                            : std::string(", thread per row"))
       << "\n";
     o << "extern \"C\" __global__ void __launch_bounds__(" << opt.blockThreads << ") " << name
@@ -257,7 +320,7 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
     }
     if (sharedUsed)
         o << "    __syncthreads();\n";
-    if (group.size > 1) {
+    if (group.rows() > 1) {
         emitRowGroupBody(o, p, op, group);
         o << "}\n";
         return;
@@ -280,7 +343,7 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
     if (!out.scope.empty())
         o << "        " << rowType << " rest = (" << rowType << ")(rowBegin + r);\n";
     emitRowDigits(o, out, 0, out.scope.size(), "rest", rowType, rowSuffix);
-    emitInputOffsets(o, p, op, out.scope.size());
+    emitInputOffsets(o, p, op, {});
     // A step that continues an eliminated range ⊕-combines with the partial result already in
     // the chunk (chunk_plan.h: splits along eliminated variables).
     const bool inverseMax = op.kind == TensorOpKind::InverseMax; // reduce with max, invert
@@ -332,30 +395,65 @@ RowGroup rowGroupOf(const TensorProgram &p, uint32_t opId, const TensorKernelOpt
     const Table &out = p.tables[op.output];
     const bool kind = op.kind == TensorOpKind::EliminateBucket || op.kind == TensorOpKind::Join ||
                       op.kind == TensorOpKind::Marginalize;
-    const char *env = std::getenv("ZBDDC_GPU_ROW_GROUPS"); // "0": a row per thread, to compare
-    const bool offInEnvironment = env && std::string_view(env) == "0";
-    if (offInEnvironment || !options.rowGroups || !kind || options.eliminationRange ||
+    // To compare: "0" a row per thread, "1" groups of one variable.
+    const char *env = std::getenv("ZBDDC_GPU_ROW_GROUPS");
+    const std::string_view maxVars = env ? env : "";
+    if (maxVars == "0" || !options.rowGroups || !kind || options.eliminationRange ||
         out.entries() == 0 || out.entries() < options.rowGroupMinRows ||
         usesWarpPerRow(p, opId, options))
         return {};
-    RowGroup best;
-    uint64_t bestSaved = 0;
-    for (size_t i = 0; i < out.scope.size(); ++i) {
-        const uint64_t stride = outputStride(out, i);
-        if (out.domains[i] < 2 || out.domains[i] > options.rowGroupMaxSize ||
-            stride < options.rowGroupMinStride)
-            continue;
-        // Global-memory entries read once per group instead of once per row: inputs small
-        // enough to be staged in shared memory cost little to read again.
+    const size_t n = out.scope.size();
+    auto eligible = [&](size_t i) {
+        return out.domains[i] >= 2 && out.domains[i] <= options.rowGroupMaxSize &&
+               out.domains[i] <= options.rowGroupMaxRows &&
+               outputStride(out, i) >= options.rowGroupMinStride;
+    };
+    auto has = [&](uint32_t in, size_t i) { return strideIn(p, in, out.scope[i]) != 0; };
+    // Global-memory entries read once per group instead of once per row: inputs small enough to
+    // be staged in shared memory cost little to read again.
+    auto globalEntriesLacking = [&](size_t i) {
         uint64_t saved = 0;
         for (uint32_t in : op.inputs)
-            if (!strideIn(p, in, out.scope[i]) &&
-                p.tables[in].entries() > options.sharedInputMaxEntries)
+            if (!has(in, i) && p.tables[in].entries() > options.sharedInputMaxEntries)
                 saved += p.tables[in].entries();
-        if (saved > bestSaved)
-            best = {static_cast<uint32_t>(i), out.domains[i], stride}, bestSaved = saved;
+        return saved;
+    };
+    size_t first = n;
+    uint64_t bestSaved = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (const uint64_t saved = globalEntriesLacking(i); eligible(i) && saved > bestSaved)
+            first = i, bestSaved = saved;
+    if (first == n)
+        return {};
+    auto var = [&](size_t i) {
+        return RowGroupVar{static_cast<uint32_t>(i), out.domains[i], outputStride(out, i)};
+    };
+    if (maxVars == "1")
+        return {var(first), {}};
+    // Input reads per group and eliminated value with variables `first` and `i` (i == n: none).
+    auto readsPerGroup = [&](size_t i) {
+        uint64_t reads = 0;
+        for (uint32_t in : op.inputs)
+            reads += uint64_t{has(in, first) ? out.domains[first] : 1u} *
+                     (i < n && has(in, i) ? out.domains[i] : 1u);
+        return reads;
+    };
+    // The second variable: the fewest reads per row, compared as fractions reads / rows.
+    size_t second = n;
+    uint64_t reads = readsPerGroup(n), rows = out.domains[first], secondSaved = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (i == first || !eligible(i) ||
+            uint64_t{out.domains[first]} * out.domains[i] > options.rowGroupMaxRows)
+            continue;
+        const uint64_t r = readsPerGroup(i), groupRows = uint64_t{out.domains[first]} * out.domains[i];
+        const uint64_t saved = globalEntriesLacking(i);
+        if (r * rows < reads * groupRows ||
+            (second != n && r * rows == reads * groupRows && saved > secondSaved))
+            second = i, reads = r, rows = groupRows, secondSaved = saved;
     }
-    return best;
+    if (second == n)
+        return {var(first), {}};
+    return {var(std::min(first, second)), var(std::max(first, second))};
 }
 
 uint64_t kernelThreads(const TensorProgram &program, uint32_t op,
@@ -363,16 +461,15 @@ uint64_t kernelThreads(const TensorProgram &program, uint32_t op,
     if (usesWarpPerRow(program, op, options))
         return rowCount * 32;
     const RowGroup g = rowGroupOf(program, op, options);
-    if (g.size == 1)
+    if (g.rows() == 1)
         return rowCount;
-    const uint64_t span = g.stride * g.size; // the kernel's own count of groups
-    return ((rowBegin + rowCount + span - 1) / span - rowBegin / span) * g.stride;
+    const uint64_t span = g.span(); // the kernel's own count of groups
+    return ((rowBegin + rowCount + span - 1) / span - rowBegin / span) * (span / g.rows());
 }
 
 uint64_t launchChunkRows(const TensorProgram &program, uint32_t op,
                          const TensorKernelOptions &options, uint64_t chunkRows) {
-    const RowGroup g = rowGroupOf(program, op, options);
-    const uint64_t span = g.stride * g.size;
+    const uint64_t span = rowGroupOf(program, op, options).span();
     return std::max(span, chunkRows / span * span);
 }
 

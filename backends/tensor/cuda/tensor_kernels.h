@@ -45,11 +45,12 @@ struct TensorKernelOptions {
     // out-of-core plans that split eliminated spaces (chunk_plan.h); off, loops have constant
     // bounds and unroll.
     bool eliminationRange = false;
-    // Row groups (rowGroupOf): a thread computes up to rowGroupMaxSize rows of an op whose output
+    // Row groups (rowGroupOf): a thread computes up to rowGroupMaxRows rows of an op whose output
     // has at least rowGroupMinRows rows. Tests lower the threshold to reach the path on small
     // programs; rowGroups = false keeps a thread per row everywhere.
     bool rowGroups = true;
-    unsigned rowGroupMaxSize = 8;
+    unsigned rowGroupMaxSize = 8;  // a group variable's domain
+    unsigned rowGroupMaxRows = 32; // the rows of a group (the product of its variables' domains)
     uint64_t rowGroupMinRows = uint64_t{1} << 20;
     uint64_t rowGroupMinStride = 32; // a warp's threads write consecutive rows
     // Tables as 32-bit floats (the kernels' zb_val; inputs and output pointers of that type), where
@@ -98,23 +99,36 @@ TensorKernelSet distinctTensorKernels(const TensorProgram &program,
 // Whether op `op` is generated as warp-per-row (the host launches 32 threads per row).
 bool usesWarpPerRow(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options);
 
-// A row group: the rows of an output that differ only in one output variable, computed by one
-// thread. Inputs that lack the variable are read once for the whole group instead of once per row
-// (a join whose output is larger than its inputs spends most of its instructions on those reads
-// and on decoding row digits, which the group shares), and an input that lacks the output's most
-// significant variables is streamed once instead of once per value of them (it is larger than the
-// L2 cache on the instances that matter, so each pass came from DRAM again). Members are `stride`
-// rows apart, so consecutive threads still write consecutive rows. size 1: a thread per row.
-struct RowGroup {
+// A row group: the rows of an output that differ only in one or two output variables, computed
+// by one thread. Inputs that lack a group variable are read once for all the group's values of it
+// instead of once per row (a join whose output is larger than its inputs spends most of its
+// instructions on those reads and on decoding row digits, which the group shares), and an input
+// that lacks the output's most significant variables is streamed once instead of once per value of
+// them (it is larger than the L2 cache on the instances that matter, so each pass came from DRAM
+// again). Members are at least `stride` rows apart, so consecutive threads still write consecutive
+// rows.
+struct RowGroupVar {
     uint32_t var = 0;    // the variable's index in the output's scope
-    uint32_t size = 1;   // its domain: rows per thread
+    uint32_t size = 1;   // its domain
     uint64_t stride = 1; // its stride in the output
 };
-// The variable chosen is the one missing from the largest total of entries of inputs read from
-// global memory (larger than options.sharedInputMaxEntries), among those with a domain of at most
-// options.rowGroupMaxSize and a stride of at least rowGroupMinStride (so writes coalesce). Only
-// ops that reduce with ⊕ or join (not InverseMax or evidence slices), a thread per row, whole
-// eliminated spaces (not eliminationRange), at least options.rowGroupMinRows rows.
+struct RowGroup {
+    RowGroupVar outer;  // the more significant variable; size 1: a thread per row
+    RowGroupVar inner;  // a second, less significant variable, or size 1
+    uint32_t rows() const { return outer.size * inner.size; }
+    // Rows from a group's first row to the first row past its block of groups: launches that
+    // begin and end at multiples of it cut no group.
+    uint64_t span() const { return outer.stride * outer.size; }
+};
+// The first variable chosen is the one missing from the largest total of entries of inputs read
+// from global memory (larger than options.sharedInputMaxEntries): it keeps large inputs streamed
+// once. A second one is added where some input lacks it, chosen to leave the fewest input reads
+// per row (ties: the most global entries missing it): those reads and the row's decoding are the
+// instructions of a join that writes more than it reads, which is issue-bound. Each variable has a
+// domain of at most options.rowGroupMaxSize and a stride of at least rowGroupMinStride (so writes
+// coalesce); a group has at most options.rowGroupMaxRows rows. Only ops that reduce with ⊕ or join
+// (not InverseMax or evidence slices), a thread per row, whole eliminated spaces (not
+// eliminationRange), at least options.rowGroupMinRows rows.
 RowGroup rowGroupOf(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options);
 
 // Threads a launch of op `op`'s kernel over output rows [rowBegin, rowBegin + rowCount) needs.

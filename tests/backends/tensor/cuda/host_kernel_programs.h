@@ -41,9 +41,10 @@ inline std::vector<TensorProgram> hostKernelPrograms() {
     return programs;
 }
 
-// Row groups on every table (no size or stride threshold), of at most 2..8 rows; no shared-memory
-// staging (the host shim runs a block's threads one after another, without barriers); warp per row
-// only for eliminated spaces of 64 or more, so that most ops run a thread per row or per group.
+// Row groups on every table (no size or stride threshold), of one or two variables of domains up
+// to 2..8; no shared-memory staging (the host shim runs a block's threads one after another,
+// without barriers); warp per row only for eliminated spaces of 64 or more, so that most ops run a
+// thread per row or per group.
 inline cuda::TensorKernelOptions hostKernelOptions(int program) {
     cuda::TensorKernelOptions o;
     o.rowGroupMinRows = 0;

@@ -95,7 +95,7 @@ TEST_CASE("generated tensor kernels, row groups included, equal the interpreter 
     const std::vector<TensorProgram> programs = hostKernelPrograms();
     REQUIRE(programs.size() == std::size(cuda_host::programOps));
     std::mt19937 rng(5);
-    int grouped = 0, groupedBig = 0;
+    int grouped = 0, groupedBig = 0, groupedTwice = 0;
     for (int i = 0; i < kHostKernelPrograms; ++i) {
         const TensorProgram &p = programs[i];
         INFO("program " << i);
@@ -103,8 +103,9 @@ TEST_CASE("generated tensor kernels, row groups included, equal the interpreter 
         REQUIRE(ref.ok());
         for (uint32_t o = 0; o < p.ops.size(); ++o) {
             const cuda::RowGroup g = cuda::rowGroupOf(p, o, hostKernelOptions(i));
-            grouped += g.size > 1;
-            groupedBig += g.size > 2 && g.stride > 1;
+            grouped += g.rows() > 1;
+            groupedBig += g.outer.size > 2 && g.outer.stride > 1;
+            groupedTwice += g.inner.size > 1;
         }
         // Chunks as the GPU executor launches them (at least one row group each).
         const auto chunks = [](const TensorProgram &p, uint32_t o,
@@ -121,12 +122,14 @@ TEST_CASE("generated tensor kernels, row groups included, equal the interpreter 
         const auto cuts = randomRanges(rng, 11);
         checkComputed(p, runOnHost(cuda_host::programOps[i], p, opt, cuts), *ref);
     }
-    // The programs reach the path the test is for, with groups of more than two rows apart.
+    // The programs reach the path the test is for, with groups of more than two rows apart, and
+    // groups of two variables.
     CHECK(grouped >= 20);
     CHECK(groupedBig >= 5);
+    CHECK(groupedTwice >= 5);
 }
 
-TEST_CASE("row groups: the variable read once per group, and what keeps an op a row per thread",
+TEST_CASE("row groups: the variables read once per group, and what keeps an op a row per thread",
           "[tensor][kernels]") {
     // out(a, b, c) = min over e of in0(a, c, e) + in1(b, e): `b` is missing from the larger input.
     TensorProgram p;
@@ -150,22 +153,35 @@ TEST_CASE("row groups: the variable read once per group, and what keeps an op a 
     REQUIRE(p.verify().ok());
     cuda::TensorKernelOptions o;
     o.rowGroupMinRows = 0;
-    CHECK(cuda::rowGroupOf(p, 0, o).size == 1); // in0's 800 entries are staged in shared memory
+    CHECK(cuda::rowGroupOf(p, 0, o).rows() == 1); // in0's 800 entries are staged in shared memory
     o.sharedInputMaxEntries = 0;
-    const cuda::RowGroup g = cuda::rowGroupOf(p, 0, o);
-    CHECK(g.var == 1);
-    CHECK(g.size == 3);
-    CHECK(g.stride == 40);
+    // `b` first (in0 lacks it), then `a`, which in1 lacks: 7 reads per 12 rows instead of 4 per 3.
+    cuda::RowGroup g = cuda::rowGroupOf(p, 0, o);
+    CHECK(g.outer.var == 0);
+    CHECK(g.outer.size == 4);
+    CHECK(g.outer.stride == 120);
+    CHECK(g.inner.var == 1);
+    CHECK(g.inner.size == 3);
+    CHECK(g.inner.stride == 40);
+    CHECK(cuda::kernelThreads(p, 0, o, 0, 480) == 40);
+    CHECK(cuda::launchChunkRows(p, 0, o, 1000) == 960);
+    o.rowGroupMaxRows = 8; // 12 rows are too many: `b` alone
+    g = cuda::rowGroupOf(p, 0, o);
+    CHECK(g.outer.var == 1);
+    CHECK(g.outer.size == 3);
+    CHECK(g.outer.stride == 40);
+    CHECK(g.inner.size == 1);
     CHECK(cuda::kernelThreads(p, 0, o, 0, 480) == 160);
     CHECK(cuda::launchChunkRows(p, 0, o, 1000) == 960);
+    o.rowGroupMaxRows = 32;
     o.rowGroupMaxSize = 2; // b's domain is too large, a's stride too
-    CHECK(cuda::rowGroupOf(p, 0, o).size == 1);
+    CHECK(cuda::rowGroupOf(p, 0, o).rows() == 1);
     o.rowGroupMaxSize = 8;
     o.rowGroupMinRows = 481; // too small
-    CHECK(cuda::rowGroupOf(p, 0, o).size == 1);
+    CHECK(cuda::rowGroupOf(p, 0, o).rows() == 1);
     o.rowGroupMinRows = 0;
     o.eliminationRange = true; // out of core, the eliminated space split: a row per thread
-    CHECK(cuda::rowGroupOf(p, 0, o).size == 1);
+    CHECK(cuda::rowGroupOf(p, 0, o).rows() == 1);
     CHECK(cuda::kernelThreads(p, 0, o, 0, 480) == 480);
 }
 

@@ -139,7 +139,7 @@ TEST_CASE("row digits are decoded in 32 bits up to 2^32 rows, in 64 above", "[cu
     CHECK(src.find("unsigned er = (unsigned)e") > op1);                // 2^17 joint values
     checkCompiles(p, threadPerRow);
     // The join in row groups (each input lacks half the output's variables): 64-bit groups too.
-    REQUIRE(rowGroupOf(p, 0, {}).size == 2);
+    REQUIRE(rowGroupOf(p, 0, {}).rows() == 4);
     const std::string grouped = generateTensorProgramSource(p, {});
     CHECK(grouped.find("const u64 g = (u64)gi") < grouped.find(tensorKernelName(1) + "("));
     checkCompiles(p, {});
