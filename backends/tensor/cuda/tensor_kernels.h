@@ -51,6 +51,9 @@ struct TensorKernelOptions {
     bool rowGroups = true;
     unsigned rowGroupMaxSize = 8;  // a group variable's domain
     unsigned rowGroupMaxRows = 32; // the rows of a group (the product of its variables' domains)
+    // A second group variable only for ops that write more than they read (rowGroupOf); tests
+    // clear it to reach two-variable groups on small programs.
+    bool rowGroupPairsWhenExpanding = true;
     uint64_t rowGroupMinRows = uint64_t{1} << 20;
     uint64_t rowGroupMinStride = 32; // a warp's threads write consecutive rows
     // Tables as 32-bit floats (the kernels' zb_val; inputs and output pointers of that type), where
@@ -124,7 +127,8 @@ struct RowGroup {
 // from global memory (larger than options.sharedInputMaxEntries): it keeps large inputs streamed
 // once. A second one is added where some input lacks it, chosen to leave the fewest input reads
 // per row (ties: the most global entries missing it): those reads and the row's decoding are the
-// instructions of a join that writes more than it reads, which is issue-bound. Each variable has a
+// instructions of a join that writes more than it reads, which is issue-bound (only such ops get
+// one, unless options.rowGroupPairsWhenExpanding is cleared). Each variable has a
 // domain of at most options.rowGroupMaxSize and a stride of at least rowGroupMinStride (so writes
 // coalesce); a group has at most options.rowGroupMaxRows rows. Only ops that reduce with ⊕ or join
 // (not InverseMax or evidence slices), a thread per row, whole eliminated spaces (not

@@ -50,6 +50,7 @@ inline cuda::TensorKernelOptions hostKernelOptions(int program) {
     o.rowGroupMinRows = 0;
     o.rowGroupMinStride = 1;
     o.rowGroupMaxSize = 2 + program % 7;
+    o.rowGroupPairsWhenExpanding = false; // two-variable groups on reductions too
     o.sharedInputMaxEntries = 0;
     o.warpRowThreshold = 64;
     o.genericMaxWork = 0; // the specialised kernels: hostGenericOptions covers the generic ones

@@ -107,6 +107,7 @@ TEST_CASE("multi-GPU solve: the VALUE phase on the first device, over tables lef
             if (trial % 4 == 2) {           // row groups on these small tables, cut by shares
                 g.kernels.rowGroupMinRows = 1;
                 g.kernels.rowGroupMinStride = 1;
+                g.kernels.rowGroupPairsWhenExpanding = false; // two variables where they fit
             }
             MultiGpuStats st;
             std::vector<uint32_t> assignment(p.domainSizes.size(), 0);

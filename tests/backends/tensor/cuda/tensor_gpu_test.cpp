@@ -57,6 +57,7 @@ TEST_CASE("GPU tensor kernels equal the reference interpreter table by table", "
         if (trial % 3 == 1) { // row groups (tensor_kernels.h) on every table they fit
             o.kernels.rowGroupMinRows = 0;
             o.kernels.rowGroupMinStride = 1;
+            o.kernels.rowGroupPairsWhenExpanding = trial % 2 == 0; // pairs on reductions too
         }
         auto gpu = runTensorProgramCuda(*p, o);
         INFO("trial " << trial << ": " << (gpu ? "" : gpu.error().str()));

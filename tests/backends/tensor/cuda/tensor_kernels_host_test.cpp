@@ -155,8 +155,14 @@ TEST_CASE("row groups: the variables read once per group, and what keeps an op a
     o.rowGroupMinRows = 0;
     CHECK(cuda::rowGroupOf(p, 0, o).rows() == 1); // in0's 800 entries are staged in shared memory
     o.sharedInputMaxEntries = 0;
-    // `b` first (in0 lacks it), then `a`, which in1 lacks: 7 reads per 12 rows instead of 4 per 3.
+    // A reduction (815 entries read, 480 written): `b` alone, which in0 lacks.
     cuda::RowGroup g = cuda::rowGroupOf(p, 0, o);
+    CHECK(g.outer.var == 1);
+    CHECK(g.inner.size == 1);
+    // Where pairs are allowed: `b` first, then `a`, which in1 lacks: 7 reads per 12 rows instead
+    // of 4 per 3.
+    o.rowGroupPairsWhenExpanding = false;
+    g = cuda::rowGroupOf(p, 0, o);
     CHECK(g.outer.var == 0);
     CHECK(g.outer.size == 4);
     CHECK(g.outer.stride == 120);
