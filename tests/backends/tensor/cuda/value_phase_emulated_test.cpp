@@ -32,6 +32,7 @@ thread_local Dim threadIdx, blockIdx;
 Dim blockDim;
 std::unique_ptr<std::barrier<>> warps[32], block;
 unsigned long long slots[1024];
+unsigned shared[1 << 16]; // the block's dynamic shared memory (one block runs at a time)
 
 // __shfl_sync for the lanes of one warp: every lane posts its value, then reads lane `from`'s.
 // Each warp meets at its own barrier, so warps decoding different ops never wait on each other.
@@ -72,6 +73,7 @@ using emu::threadIdx;
 #define __forceinline__ inline
 #define ZB_SHFL_XOR(v, m) emu::shuffleXor((v), (m))
 #define ZB_SHFL(v, lane) emu::shuffle((v), (lane))
+#define ZB_VP_SHARED emu::shared
 #define ZB_VALUE_PHASE_KERNEL(...) __VA_ARGS__
 #include "backends/tensor/cuda/value_phase_kernel.inc"
 #undef ZB_VALUE_PHASE_KERNEL
@@ -121,6 +123,15 @@ HostTables<T> hostTables(const TensorProgram &p, const std::vector<std::vector<d
     return out;
 }
 
+// Shared memory for a block whose plan and assignment take `words`: alternate calls get enough
+// (the kernel walks copies there, as on a device where they fit) and none (it walks global
+// memory), so both paths run on every kind of program.
+unsigned sharedWordsFor(size_t words) {
+    static unsigned calls = 0;
+    REQUIRE(words <= std::size(emu::shared));
+    return calls++ % 2 ? static_cast<unsigned>(words) : 0;
+}
+
 // The kernel on 32 emulated lanes over every table's complete values; the optimum as the 8-byte
 // entry it is (a double, or an int64 cost's word). `pinned` (optional) as buildValuePhasePlan's;
 // `cut` as hostTables'.
@@ -136,24 +147,28 @@ double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>
     const auto costTables = hostTables<long long>(p, computed, wordInt64, cut);
     double optimum = -1;
     long long costOptimum = -1;
+    const unsigned planWords = static_cast<unsigned>(plan->size());
+    const unsigned vars = static_cast<unsigned>(assignment.size());
+    const unsigned shared = sharedWordsFor(planWords + vars);
     emu::runBlock(cuda::valuePhaseThreads(cuda::valuePhaseShape(*plan)), [&](unsigned t) {
         threadIdx.x = t;
         const int minimize = cuda::valuePhaseMinimizes(p.semiring);
         const int product = cuda::valuePhaseMultiplies(p.semiring);
         switch (entries) {
         case Entries::Float:
-            zb_value_phase_f32(plan->data(), floatTables.arrays.at.data(),
+            zb_value_phase_f32(plan->data(), planWords, floatTables.arrays.at.data(),
                                floatTables.arrays.rows.data(), floatTables.ptr.data(),
-                               assignment.data(), &optimum, minimize, product);
+                               assignment.data(), vars, shared, &optimum, minimize, product);
             break;
         case Entries::Int64:
-            zb_value_phase_i64(plan->data(), costTables.arrays.at.data(),
+            zb_value_phase_i64(plan->data(), planWords, costTables.arrays.at.data(),
                                costTables.arrays.rows.data(), costTables.ptr.data(),
-                               assignment.data(), &costOptimum, minimize, product);
+                               assignment.data(), vars, shared, &costOptimum, minimize, product);
             break;
         case Entries::Double:
-            zb_value_phase(plan->data(), tables.arrays.at.data(), tables.arrays.rows.data(),
-                           tables.ptr.data(), assignment.data(), &optimum, minimize, product);
+            zb_value_phase(plan->data(), planWords, tables.arrays.at.data(),
+                           tables.arrays.rows.data(), tables.ptr.data(), assignment.data(), vars,
+                           shared, &optimum, minimize, product);
             break;
         }
     });
@@ -169,14 +184,18 @@ void runEmulatedCases(const TensorProgram &p, const std::vector<std::vector<doub
     std::vector<uint32_t> plans;
     std::vector<unsigned long long> planAt;
     unsigned threads = 32;
+    size_t longest = 0;
     for (uint32_t b = 0; b < cases; ++b) {
         const std::vector<uint8_t> mine(pinned.begin() + b * n, pinned.begin() + (b + 1) * n);
         auto plan = cuda::buildValuePhasePlan(p, &mine);
         REQUIRE(plan.ok());
         threads = std::max(threads, cuda::valuePhaseThreads(cuda::valuePhaseShape(*plan)));
+        longest = std::max(longest, plan->size());
         planAt.push_back(plans.size());
         plans.insert(plans.end(), plan->begin(), plan->end());
     }
+    planAt.push_back(plans.size());
+    const unsigned shared = sharedWordsFor(longest + n);
     const auto tables = hostTables<double>(
         p, computed, [](double v) { return v; }, nullptr);
     std::vector<double> optima(cases);
@@ -186,8 +205,9 @@ void runEmulatedCases(const TensorProgram &p, const std::vector<std::vector<doub
             blockIdx.x = b;
             zb_value_phase_cases(
                 plans.data(), planAt.data(), tables.arrays.at.data(), tables.arrays.rows.data(),
-                tables.ptr.data(), assignments.data(), static_cast<unsigned>(n), optima.data(),
-                cuda::valuePhaseMinimizes(p.semiring), cuda::valuePhaseMultiplies(p.semiring));
+                tables.ptr.data(), assignments.data(), static_cast<unsigned>(n), shared,
+                optima.data(), cuda::valuePhaseMinimizes(p.semiring),
+                cuda::valuePhaseMultiplies(p.semiring));
         });
     }
 }
