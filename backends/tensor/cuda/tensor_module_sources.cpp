@@ -1,7 +1,9 @@
 #include "backends/tensor/cuda/tensor_module_sources.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 
 namespace zbddc::cuda {
 
@@ -33,6 +35,43 @@ TensorModuleSources tensorModuleSources(const TensorProgram &program,
         out.modules[out.moduleOf[k]] += text;
     }
     return out;
+}
+
+std::vector<uint64_t> tensorSourcesKey(const TensorProgram &p, const TensorKernelOptions &o) {
+    // A field added to the options must join the key below, else programs that differ only in
+    // it would share kernels.
+    static_assert(sizeof(TensorKernelOptions) == 64, "a new kernel option must join the key");
+    std::vector<uint64_t> k;
+    auto list = [&k](const std::vector<uint32_t> &v) {
+        k.push_back(v.size());
+        k.insert(k.end(), v.begin(), v.end());
+    };
+    k.push_back(static_cast<uint64_t>(p.semiring));
+    list(p.domainSizes);
+    k.push_back(p.tables.size());
+    for (const Table &t : p.tables) {
+        list(t.scope);
+        list(t.domains);
+        k.push_back(uint64_t{t.sparse} | uint64_t{t.input} << 1);
+    }
+    k.push_back(p.ops.size());
+    for (const TensorOp &op : p.ops) {
+        k.push_back(static_cast<uint64_t>(op.kind));
+        list(op.inputs);
+        k.push_back(op.output);
+        list(op.vars);
+        list(op.values);
+    }
+    k.insert(k.end(), {o.blockThreads, o.warpRowThreshold, o.sharedInputBytes,
+                       o.sharedInputMaxEntries, o.eliminationRange, o.rowGroups,
+                       o.rowGroupMaxSize, o.rowGroupMaxRows, o.rowGroupPairsWhenExpanding,
+                       o.rowGroupMinRows, o.rowGroupMinStride, o.float32, o.genericMaxWork});
+    for (const char *name : {"ZBDDC_GPU_ROW_GROUPS", "ZBDDC_GPU_GENERIC_MAX_WORK"}) {
+        const std::string_view v = std::getenv(name) ? std::getenv(name) : "";
+        k.push_back(v.size());
+        k.insert(k.end(), v.begin(), v.end());
+    }
+    return k;
 }
 
 } // namespace zbddc::cuda

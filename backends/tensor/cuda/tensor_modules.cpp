@@ -12,6 +12,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <tuple>
 
@@ -47,11 +48,46 @@ LoadedModules &loadedModules() {
     static LoadedModules *m = new LoadedModules; // never destroyed: modules outlive static teardown
     return *m;
 }
+
+// Programs' modules this process compiled, by device and tensorSourcesKey, the oldest dropped beyond
+// kKeptPrograms (their modules stay in LoadedModules).
+constexpr size_t kKeptPrograms = 32;
+struct CompiledPrograms {
+    std::mutex mutex;
+    std::deque<std::pair<std::pair<int, std::vector<uint64_t>>, TensorModules>> recent;
+
+    std::optional<TensorModules> find(const std::pair<int, std::vector<uint64_t>> &key) {
+        std::lock_guard lock(mutex);
+        for (const auto &[k, modules] : recent)
+            if (k == key)
+                return modules;
+        return std::nullopt;
+    }
+    void keep(std::pair<int, std::vector<uint64_t>> key, const TensorModules &modules) {
+        std::lock_guard lock(mutex);
+        recent.emplace_back(std::move(key), modules);
+        if (recent.size() > kKeptPrograms)
+            recent.pop_front();
+    }
+};
+CompiledPrograms &compiledPrograms() {
+    static CompiledPrograms *c = new CompiledPrograms; // never destroyed, as loadedModules()
+    return *c;
+}
 } // namespace
 
 Result<TensorModules> TensorModules::compile(Device &device, const TensorProgram &program,
                                              const TensorKernelOptions &options) {
-    return load(device, program, options, tensorModuleSources(program, options, threadsOrCores(0)));
+    auto key = std::make_pair(device.info().ordinal, tensorSourcesKey(program, options));
+    if (auto known = compiledPrograms().find(key)) {
+        known->fromCache_ = known->loadedBefore_ = true;
+        return std::move(*known);
+    }
+    auto modules =
+        load(device, program, options, tensorModuleSources(program, options, threadsOrCores(0)));
+    if (modules)
+        compiledPrograms().keep(std::move(key), *modules);
+    return modules;
 }
 
 Result<std::vector<TensorModules>> TensorModules::compile(std::span<Device *const> devices,

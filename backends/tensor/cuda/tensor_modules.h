@@ -5,7 +5,9 @@
 // programs stay one module. Loaded modules are kept for the process, by device and source, so a
 // program solved again (a benchmark's timed run, a library host's second call) neither compiles nor
 // loads: loading PTX runs the driver's own compiler, tens of milliseconds for a hundred kernels
-// (nvrtc.h: CUBIN where NVRTC knows the device, which the driver loads without compiling).
+// (nvrtc.h: CUBIN where NVRTC knows the device, which the driver loads without compiling). A
+// program compiled before on the same device (equal in everything its kernel texts depend on) is
+// found without generating its sources again.
 // Small ops share their family's generic kernel, each with its own shape words (shapeOf).
 #pragma once
 

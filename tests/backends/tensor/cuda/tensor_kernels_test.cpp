@@ -243,3 +243,60 @@ TEST_CASE("ops of one shape share one kernel text, small ops their family's gene
     CHECK(withGeneric < specialised); // and small ops of different shapes share generic kernels
     CHECK(generic > 0);
 }
+
+TEST_CASE("the sources key: the tables' values leave it, every option and generator setting moves "
+          "it",
+          "[cuda][kernels]") {
+    std::mt19937 rng(14);
+    const CostNetwork net = testing::randomNetwork(rng, 8, 10, 4, 4, 50, true);
+    auto built = buildBucketProgram(net, minFillOrder(net));
+    REQUIRE(built.ok());
+    const TensorProgram &p = *built;
+    const TensorKernelOptions ko;
+    const std::vector<uint64_t> key = tensorSourcesKey(p, ko);
+
+    TensorProgram revalued = p; // other costs, the same shapes: the same kernels
+    for (Table &t : revalued.tables)
+        for (double &v : t.values)
+            v += 1;
+    CHECK(tensorSourcesKey(revalued, ko) == key);
+    CHECK(generateTensorProgramSource(revalued, ko) == generateTensorProgramSource(p, ko));
+
+    TensorProgram other = p;
+    other.semiring = Semiring::MaxSum;
+    CHECK(tensorSourcesKey(other, ko) != key);
+    other = p;
+    std::swap(other.ops.back().inputs.front(), other.ops.back().inputs.back());
+    if (other.ops.back().inputs.size() > 1)
+        CHECK(tensorSourcesKey(other, ko) != key);
+
+    // Each option on its own (its size is checked where the key is built).
+    const std::vector<void (*)(TensorKernelOptions &)> changes = {
+        [](TensorKernelOptions &o) { o.blockThreads = 128; },
+        [](TensorKernelOptions &o) { o.warpRowThreshold = 8; },
+        [](TensorKernelOptions &o) { o.sharedInputBytes = 1024; },
+        [](TensorKernelOptions &o) { o.sharedInputMaxEntries = 16; },
+        [](TensorKernelOptions &o) { o.eliminationRange = true; },
+        [](TensorKernelOptions &o) { o.rowGroups = false; },
+        [](TensorKernelOptions &o) { o.rowGroupMaxSize = 4; },
+        [](TensorKernelOptions &o) { o.rowGroupMaxRows = 8; },
+        [](TensorKernelOptions &o) { o.rowGroupPairsWhenExpanding = false; },
+        [](TensorKernelOptions &o) { o.rowGroupMinRows = 1; },
+        [](TensorKernelOptions &o) { o.rowGroupMinStride = 1; },
+        [](TensorKernelOptions &o) { o.float32 = true; },
+        [](TensorKernelOptions &o) { o.genericMaxWork = 0; },
+    };
+    for (size_t c = 0; c < changes.size(); ++c) {
+        TensorKernelOptions changed;
+        changes[c](changed);
+        INFO("option change " << c);
+        CHECK(tensorSourcesKey(p, changed) != key);
+    }
+    for (const char *name : {"ZBDDC_GPU_ROW_GROUPS", "ZBDDC_GPU_GENERIC_MAX_WORK"}) {
+        INFO(name);
+        setenv(name, "1", 1);
+        CHECK(tensorSourcesKey(p, ko) != key);
+        unsetenv(name);
+        CHECK(tensorSourcesKey(p, ko) == key);
+    }
+}
