@@ -5,9 +5,11 @@
 #include "ir/try.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <string_view>
 
 namespace zbddc::cuda {
 
@@ -78,8 +80,11 @@ class PackedArrays {
 
 // The dynamic shared memory, in words, for a block whose plan and assignment take `words`: all
 // of them where they fit the device's default limit per block (the kernel then walks them
-// there), else none.
+// there), else none; none with ZBDDC_GPU_VALUE_SHARED=0, to compare.
 uint32_t stagedWords(const Device &d, uint64_t words) {
+    const char *env = std::getenv("ZBDDC_GPU_VALUE_SHARED");
+    if (env && std::string_view(env) == "0")
+        return 0;
     return words * sizeof(uint32_t) <= static_cast<uint64_t>(d.info().sharedMemPerBlock)
                ? static_cast<uint32_t>(words)
                : 0;
