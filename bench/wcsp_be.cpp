@@ -1,9 +1,11 @@
 // Bucket elimination on WCSP/UAI instances: sequential CPU BE (1 thread), parallel CPU BE (all
 // hardware threads), the GPU where one is usable, and toulbar2 (its optimum is the oracle) side by
-// side. On the GPU: where the time went (upload, kernels, VALUE phase, the kernels' compile from
-// the cache, host preparation = order + lowering), launches, whether one CUDA graph ran and the
-// tables were floats, runs captured as one CUDA graph and with double tables beside it, and the
-// achieved bandwidth (bytes the ops must move / kernel time).
+// side. On the GPU (each run the fastest of --gpu-reps warm solves, 5 by default): where the time
+// went (upload, kernels, VALUE phase, finding the compiled kernels, host preparation = order +
+// lowering), launches, whether one CUDA graph ran and the tables were floats, the same solve
+// captured as one CUDA graph, with a thread per row, with row groups of one variable, with the
+// VALUE plan in global memory and with double tables beside it, and the achieved bandwidth (bytes
+// the ops must move / kernel time).
 // With --devices LIST (repeatable: 0,0 / 2 / 4 / all), the same solve over several devices
 // (tensor_gpu_multi.h: buckets spread, large ones sliced), beside the one-GPU run; with
 // --slice-threshold N, ops of at least N entries of work are sliced across them; with
@@ -11,7 +13,7 @@
 // were that small (one GPU goes out of core, several slice what one would not hold).
 // Prints a table and writes JSON.
 // Usage: wcsp_be [--json FILE] [--heuristic NAME] [--toulbar2-opts "..."] [--devices LIST]...
-//                [--slice-threshold N] [--device-budget-mib M] FILE...
+//                [--slice-threshold N] [--device-budget-mib M] [--gpu-reps N] FILE...
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "runtime/bucket_elimination/solve_be.h"
 
@@ -56,6 +58,29 @@ Toulbar2Answer runToulbar2(const std::string &path, const std::string &opts) {
     return a;
 }
 
+// A solve's own time: the program's run and the traceback, not ordering or building it.
+double runMs(const Solution &s) {
+    return s.stats.solveMs + s.stats.tracebackMs;
+}
+
+// The fastest of `reps` solves after one untimed solve (which fills the NVRTC disk cache and loads
+// the modules), each under the environment `env` (NAME=VALUE pairs, empty for none): one GPU run
+// lasts milliseconds, and run to run it moves by a tenth or more.
+Result<Solution> fastestWarmSolve(const CostNetwork &net, const BeOptions &o, int reps,
+                                  std::vector<std::pair<const char *, const char *>> env = {}) {
+    for (const auto &[name, value] : env)
+        setenv(name, value, 1);
+    Result<Solution> best = solveBucketElimination(net, o);
+    for (int r = 0; r < reps && best; ++r) {
+        auto timed = solveBucketElimination(net, o);
+        if (!timed || r == 0 || runMs(*timed) < runMs(*best))
+            best = std::move(timed);
+    }
+    for (const auto &[name, value] : env)
+        unsetenv(name);
+    return best;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -64,6 +89,7 @@ int main(int argc, char **argv) {
     std::vector<std::string> files, deviceLists;
     uint64_t sliceThreshold = MultiDeviceOptions{}.sliceThresholdEntries;
     uint64_t budgetBytes = 0; // --device-budget-mib: each GPU as if it held only this much
+    int gpuReps = 5;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
             jsonPath = argv[++i];
@@ -73,6 +99,8 @@ int main(int argc, char **argv) {
             deviceLists.push_back(argv[++i]);
         else if (!std::strcmp(argv[i], "--slice-threshold") && i + 1 < argc)
             sliceThreshold = std::strtoull(argv[++i], nullptr, 10);
+        else if (!std::strcmp(argv[i], "--gpu-reps") && i + 1 < argc)
+            gpuReps = std::max(1, std::atoi(argv[++i]));
         else if (!std::strcmp(argv[i], "--device-budget-mib") && i + 1 < argc)
             budgetBytes = std::strtoull(argv[++i], nullptr, 10) << 20;
         else if (!std::strcmp(argv[i], "--heuristic") && i + 1 < argc) {
@@ -118,39 +146,27 @@ int main(int argc, char **argv) {
         }
         o.execution.threads = threads;
         auto par = solveBucketElimination(*net, o);
-        // GPU: the second run is timed (the first fills the NVRTC disk cache); its solve time
-        // covers upload, kernels and download, not compilation.
-        std::optional<Solution> gpu, gpuGraph, gpuDoubles, gpuRowPerThread, gpuOneVariable;
+        // GPU: each variant the fastest of gpuReps warm solves; a solve's time covers upload,
+        // kernels, VALUE phase and finding the compiled modules.
+        std::optional<Solution> gpu, gpuGraph, gpuDoubles, gpuRowPerThread, gpuOneVariable,
+            gpuValueGlobal;
         if (haveGpu) {
             BeOptions g = o;
             g.executor = "cuda";
-            auto warm = solveBucketElimination(*net, g);
-            auto timed = warm ? solveBucketElimination(*net, g) : warm;
-            if (timed)
+            if (auto timed = fastestWarmSolve(*net, g, gpuReps))
                 gpu = std::move(*timed);
             else
                 std::printf("%-26s GPU: %s\n", name.c_str(), timed.error().str().c_str());
-            setenv("ZBDDC_GPU_GRAPH", "1", 1); // the same run captured as one graph, to compare
-            if (auto captured = solveBucketElimination(*net, g))
-                gpuGraph = std::move(*captured);
-            unsetenv("ZBDDC_GPU_GRAPH");
-            // With a thread per row, and with row groups of one variable (each timed warm).
-            auto warmTimed = [&](const char *rowGroups, std::optional<Solution> &into) {
-                setenv("ZBDDC_GPU_ROW_GROUPS", rowGroups, 1);
-                auto warmRows = solveBucketElimination(*net, g);
-                if (auto rows = warmRows ? solveBucketElimination(*net, g) : warmRows)
-                    into = std::move(*rows);
-                unsetenv("ZBDDC_GPU_ROW_GROUPS");
+            auto variant = [&](std::optional<Solution> &into, const char *env, const char *value) {
+                if (auto timed = fastestWarmSolve(*net, g, gpuReps, {{env, value}}))
+                    into = std::move(*timed);
             };
-            warmTimed("0", gpuRowPerThread);
-            warmTimed("1", gpuOneVariable);
-            if (gpu && gpu->stats.execution.float32) { // and with 64-bit tables, to compare
-                setenv("ZBDDC_GPU_FLOAT32", "0", 1);   // (timed warm: their kernels differ)
-                auto warmWide = solveBucketElimination(*net, g);
-                if (auto wide = warmWide ? solveBucketElimination(*net, g) : warmWide)
-                    gpuDoubles = std::move(*wide);
-                unsetenv("ZBDDC_GPU_FLOAT32");
-            }
+            variant(gpuGraph, "ZBDDC_GPU_GRAPH", "1"); // the same run captured as one graph
+            variant(gpuRowPerThread, "ZBDDC_GPU_ROW_GROUPS", "0");
+            variant(gpuOneVariable, "ZBDDC_GPU_ROW_GROUPS", "1");
+            variant(gpuValueGlobal, "ZBDDC_GPU_VALUE_SHARED", "0");
+            if (gpu && gpu->stats.execution.float32) // and with 64-bit tables
+                variant(gpuDoubles, "ZBDDC_GPU_FLOAT32", "0");
         }
         // The same solve over several devices, the second run timed as above.
         struct MultiRun {
@@ -165,8 +181,7 @@ int main(int argc, char **argv) {
             m.execution.devices = devices;
             m.execution.multiDevice.sliceThresholdEntries = sliceThreshold;
             m.execution.gpuBudgetBytes = budgetBytes;
-            auto warm = solveBucketElimination(*net, m);
-            auto timed = warm ? solveBucketElimination(*net, m) : warm;
+            auto timed = fastestWarmSolve(*net, m, gpuReps);
             multi.push_back({devices, std::nullopt, timed ? "" : timed.error().str()});
             if (timed)
                 multi.back().solution = std::move(*timed);
@@ -195,7 +210,7 @@ int main(int argc, char **argv) {
                     agree ? "" : "  MISMATCH");
         // Solve + VALUE phase on each side: what differs between executors (order and lowering
         // are the same host work for all).
-        auto run = [](const Solution &s) { return s.stats.solveMs + s.stats.tracebackMs; };
+        const auto run = runMs;
         const ExecutionTimes none;
         const ExecutionTimes &gt = gpu ? gpu->stats.execution : none;
         const double bandwidth = gt.kernelMs > 0 ? gt.tableBytes / (gt.kernelMs * 1e6) : 0;
@@ -220,6 +235,9 @@ int main(int argc, char **argv) {
             if (gpuOneVariable)
                 std::printf("; groups of one variable run %.2f ms (kernels %.2f)",
                             run(*gpuOneVariable), gpuOneVariable->stats.execution.kernelMs);
+            if (gpuValueGlobal)
+                std::printf("; VALUE plan in global memory run %.2f ms (VALUE %.2f)",
+                            run(*gpuValueGlobal), gpuValueGlobal->stats.execution.valueMs);
             if (gpuDoubles)
                 std::printf("; with double tables run %.2f ms (kernels %.2f)", run(*gpuDoubles),
                             gpuDoubles->stats.execution.kernelMs);
@@ -267,6 +285,8 @@ int main(int argc, char **argv) {
              << (gpuRowPerThread ? gpuRowPerThread->stats.execution.kernelMs : -1)
              << ", \"gpu_one_variable_groups_kernel_ms\": "
              << (gpuOneVariable ? gpuOneVariable->stats.execution.kernelMs : -1)
+             << ", \"gpu_value_global_ms\": "
+             << (gpuValueGlobal ? gpuValueGlobal->stats.execution.valueMs : -1)
              << ", \"gpu_solve_ms\": " << (gpu ? gpu->stats.solveMs : -1) << ", \"gpu_device\": \""
              << (gpu ? gpu->device.label() : std::string("none")) << "\""
              << ", \"cost\": " << (seq->feasible ? cost : "-1")

@@ -78,9 +78,9 @@ class PackedArrays {
     std::vector<unsigned char> bytes_;
 };
 
-// The dynamic shared memory, in words, for a block whose plan and assignment take `words`: all
-// of them where they fit the device's default limit per block (the kernel then walks them
-// there), else none; none with ZBDDC_GPU_VALUE_SHARED=0, to compare.
+// The dynamic shared memory, in words, for a block whose plan, assignment and tables' arrays take
+// `words`: all of them where they fit the device's default limit per block (the kernel then walks
+// its copies there), else none; none with ZBDDC_GPU_VALUE_SHARED=0, to compare.
 uint32_t stagedWords(const Device &d, uint64_t words) {
     const char *env = std::getenv("ZBDDC_GPU_VALUE_SHARED");
     if (env && std::string_view(env) == "0")
@@ -90,17 +90,19 @@ uint32_t stagedWords(const Device &d, uint64_t words) {
                : 0;
 }
 
-// zb_vp_tables' arrays, at their offsets in a PackedArrays block.
+// zb_vp_tables' arrays, at their offsets in a PackedArrays block, and the words they take.
 struct PackedSegments {
     size_t at = 0, rows = 0, ptr = 0;
+    uint64_t words = 0; // with one word of alignment: the kernel puts `rows` at an even word
 };
 Result<PackedSegments> packSegments(PackedArrays &packed, const TensorProgram &program,
                                     std::vector<TableSegment> segments) {
     auto arrays = segmentArrays(program, std::move(segments));
     if (!arrays)
         return arrays.error();
+    const uint64_t words = arrays->at.size() + 1 + 2 * (arrays->rows.size() + arrays->ptr.size());
     return PackedSegments{packed.add(arrays->at), packed.add(arrays->rows),
-                          packed.add(arrays->ptr)};
+                          packed.add(arrays->ptr), words};
 }
 } // namespace
 
@@ -109,7 +111,8 @@ std::string valuePhaseKernelSource() {
            "#define ZB_SHFL_XOR(v, m) __shfl_xor_sync(0xffffffffu, (v), (m))\n"
            "#define ZB_SHFL(v, lane) __shfl_sync(0xffffffffu, (v), (lane))\n"
            "extern __shared__ unsigned int zb_vp_shared[];\n"
-           "#define ZB_VP_SHARED zb_vp_shared\n" +
+           "#define ZB_VP_SHARED zb_vp_shared\n"
+           "#define ZB_UNROLL _Pragma(\"unroll\")\n" +
            std::string(kSource) + "\n";
 }
 
@@ -156,12 +159,13 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
                   rowsPtr = base + tables->rows, ptrPtr = base + tables->ptr,
                   assignPtr = base + assignAt, optimumPtr = base + optimumAt;
         unsigned planWords = static_cast<unsigned>(plan->size());
+        unsigned nTables = static_cast<unsigned>(program.tables.size());
         unsigned vars = static_cast<unsigned>(assignment.size());
-        unsigned shared = stagedWords(d, uint64_t{planWords} + vars);
+        unsigned shared = stagedWords(d, uint64_t{planWords} + vars + tables->words);
         int minimize = valuePhaseMinimizes(program.semiring);
         int product = valuePhaseMultiplies(program.semiring);
-        void *args[] = {&planPtr, &planWords,  &atPtr,    &rowsPtr, &ptrPtr, &assignPtr,
-                        &vars,    &shared,     &optimumPtr, &minimize, &product};
+        void *args[] = {&planPtr, &planWords, &atPtr,      &rowsPtr,  &ptrPtr,  &nTables,
+                        &assignPtr, &vars,    &shared,     &optimumPtr, &minimize, &product};
         return d.launch(*f,
                         {1, valuePhaseThreads(valuePhaseShape(*plan)),
                          shared * static_cast<unsigned>(sizeof(uint32_t))},
@@ -232,12 +236,13 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
     DevicePtr planPtr = base + plansAt, planAtPtr = base + planAtAt, atPtr = base + segments->at,
               rowsPtr = base + segments->rows, ptrPtr = base + segments->ptr,
               assignPtr = base + assignAt, optimaPtr = base + optimaAt;
+    unsigned nTables = static_cast<unsigned>(program.tables.size());
     unsigned vars = static_cast<unsigned>(n);
-    unsigned shared = stagedWords(d, longest + n);
+    unsigned shared = stagedWords(d, longest + n + segments->words);
     int minimize = valuePhaseMinimizes(program.semiring);
     int product = valuePhaseMultiplies(program.semiring);
-    void *args[] = {&planPtr, &planAtPtr, &atPtr,     &rowsPtr,  &ptrPtr, &assignPtr,
-                    &vars,    &shared,    &optimaPtr, &minimize, &product};
+    void *args[] = {&planPtr, &planAtPtr, &atPtr,  &rowsPtr,   &ptrPtr,   &nTables,
+                    &assignPtr, &vars,    &shared, &optimaPtr, &minimize, &product};
     if (Status s = d.launch(*f, {cases, threads, shared * static_cast<unsigned>(sizeof(uint32_t))},
                             args);
         !s)

@@ -32,7 +32,7 @@ thread_local Dim threadIdx, blockIdx;
 Dim blockDim;
 std::unique_ptr<std::barrier<>> warps[32], block;
 unsigned long long slots[1024];
-unsigned shared[1 << 16]; // the block's dynamic shared memory (one block runs at a time)
+alignas(8) unsigned shared[1 << 16]; // the block's dynamic shared memory (one block at a time)
 
 // __shfl_sync for the lanes of one warp: every lane posts its value, then reads lane `from`'s.
 // Each warp meets at its own barrier, so warps decoding different ops never wait on each other.
@@ -74,6 +74,7 @@ using emu::threadIdx;
 #define ZB_SHFL_XOR(v, m) emu::shuffleXor((v), (m))
 #define ZB_SHFL(v, lane) emu::shuffle((v), (lane))
 #define ZB_VP_SHARED emu::shared
+#define ZB_UNROLL
 #define ZB_VALUE_PHASE_KERNEL(...) __VA_ARGS__
 #include "backends/tensor/cuda/value_phase_kernel.inc"
 #undef ZB_VALUE_PHASE_KERNEL
@@ -123,11 +124,12 @@ HostTables<T> hostTables(const TensorProgram &p, const std::vector<std::vector<d
     return out;
 }
 
-// Shared memory for a block whose plan and assignment take `words`: alternate calls get enough
-// (the kernel walks copies there, as on a device where they fit) and none (it walks global
-// memory), so both paths run on every kind of program.
-unsigned sharedWordsFor(size_t words) {
+// Shared memory for a block whose plan and assignment take `words`, with the tables' arrays
+// `arrays`: alternate calls get enough (the kernel walks copies there, as on a device where they
+// fit) and none (it walks global memory), so both paths run on every kind of program.
+unsigned sharedWordsFor(size_t words, const cuda::SegmentArrays &arrays) {
     static unsigned calls = 0;
+    words += arrays.at.size() + 1 + 2 * (arrays.rows.size() + arrays.ptr.size());
     REQUIRE(words <= std::size(emu::shared));
     return calls++ % 2 ? static_cast<unsigned>(words) : 0;
 }
@@ -149,7 +151,8 @@ double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>
     long long costOptimum = -1;
     const unsigned planWords = static_cast<unsigned>(plan->size());
     const unsigned vars = static_cast<unsigned>(assignment.size());
-    const unsigned shared = sharedWordsFor(planWords + vars);
+    const unsigned shared = sharedWordsFor(planWords + vars, tables.arrays);
+    const unsigned nTables = static_cast<unsigned>(p.tables.size());
     emu::runBlock(cuda::valuePhaseThreads(cuda::valuePhaseShape(*plan)), [&](unsigned t) {
         threadIdx.x = t;
         const int minimize = cuda::valuePhaseMinimizes(p.semiring);
@@ -157,18 +160,18 @@ double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>
         switch (entries) {
         case Entries::Float:
             zb_value_phase_f32(plan->data(), planWords, floatTables.arrays.at.data(),
-                               floatTables.arrays.rows.data(), floatTables.ptr.data(),
+                               floatTables.arrays.rows.data(), floatTables.ptr.data(), nTables,
                                assignment.data(), vars, shared, &optimum, minimize, product);
             break;
         case Entries::Int64:
             zb_value_phase_i64(plan->data(), planWords, costTables.arrays.at.data(),
-                               costTables.arrays.rows.data(), costTables.ptr.data(),
+                               costTables.arrays.rows.data(), costTables.ptr.data(), nTables,
                                assignment.data(), vars, shared, &costOptimum, minimize, product);
             break;
         case Entries::Double:
             zb_value_phase(plan->data(), planWords, tables.arrays.at.data(),
-                           tables.arrays.rows.data(), tables.ptr.data(), assignment.data(), vars,
-                           shared, &optimum, minimize, product);
+                           tables.arrays.rows.data(), tables.ptr.data(), nTables,
+                           assignment.data(), vars, shared, &optimum, minimize, product);
             break;
         }
     });
@@ -195,9 +198,9 @@ void runEmulatedCases(const TensorProgram &p, const std::vector<std::vector<doub
         plans.insert(plans.end(), plan->begin(), plan->end());
     }
     planAt.push_back(plans.size());
-    const unsigned shared = sharedWordsFor(longest + n);
     const auto tables = hostTables<double>(
         p, computed, [](double v) { return v; }, nullptr);
+    const unsigned shared = sharedWordsFor(longest + n, tables.arrays);
     std::vector<double> optima(cases);
     for (uint32_t b = 0; b < cases; ++b) {
         emu::runBlock(threads, [&](unsigned t) {
@@ -205,7 +208,8 @@ void runEmulatedCases(const TensorProgram &p, const std::vector<std::vector<doub
             blockIdx.x = b;
             zb_value_phase_cases(
                 plans.data(), planAt.data(), tables.arrays.at.data(), tables.arrays.rows.data(),
-                tables.ptr.data(), assignments.data(), static_cast<unsigned>(n), shared,
+                tables.ptr.data(), static_cast<unsigned>(p.tables.size()), assignments.data(),
+                static_cast<unsigned>(n), shared,
                 optima.data(), cuda::valuePhaseMinimizes(p.semiring),
                 cuda::valuePhaseMultiplies(p.semiring));
         });
