@@ -78,26 +78,36 @@ CompiledPrograms &compiledPrograms() {
 
 Result<TensorModules> TensorModules::compile(Device &device, const TensorProgram &program,
                                              const TensorKernelOptions &options) {
-    auto key = std::make_pair(device.info().ordinal, tensorSourcesKey(program, options));
-    if (auto known = compiledPrograms().find(key)) {
-        known->fromCache_ = known->loadedBefore_ = true;
-        return std::move(*known);
-    }
-    auto modules =
-        load(device, program, options, tensorModuleSources(program, options, threadsOrCores(0)));
-    if (modules)
-        compiledPrograms().keep(std::move(key), *modules);
-    return modules;
+    Device *const one[] = {&device};
+    auto modules = compile(one, program, options);
+    if (!modules)
+        return modules.error();
+    return std::move(modules->front());
 }
 
 Result<std::vector<TensorModules>> TensorModules::compile(std::span<Device *const> devices,
                                                           const TensorProgram &program,
                                                           const TensorKernelOptions &options) {
-    const TensorModuleSources sources = tensorModuleSources(program, options, threadsOrCores(0));
+    const std::vector<uint64_t> key = tensorSourcesKey(program, options);
+    std::optional<TensorModuleSources> sources; // generated once, where a device lacks them
     std::vector<std::future<Result<TensorModules>>> loading;
-    for (Device *d : devices)
-        loading.push_back(
-            std::async(std::launch::async, [&, d] { return load(*d, program, options, sources); }));
+    for (Device *d : devices) {
+        if (auto known = compiledPrograms().find({d->info().ordinal, key})) {
+            known->fromCache_ = known->loadedBefore_ = true;
+            std::promise<Result<TensorModules>> found;
+            found.set_value(std::move(*known));
+            loading.push_back(found.get_future());
+            continue;
+        }
+        if (!sources)
+            sources = tensorModuleSources(program, options, threadsOrCores(0));
+        loading.push_back(std::async(std::launch::async, [&, d]() -> Result<TensorModules> {
+            auto modules = load(*d, program, options, *sources);
+            if (modules)
+                compiledPrograms().keep({d->info().ordinal, key}, *modules);
+            return modules;
+        }));
+    }
     std::vector<TensorModules> out;
     for (auto &l : loading) {
         auto modules = l.get();

@@ -26,9 +26,9 @@ class TensorModules {
   public:
     static Result<TensorModules> compile(Device &device, const TensorProgram &program,
                                          const TensorKernelOptions &options);
-    // The same for several GPUs (by position in `devices`): the sources generated once (on a
-    // program solved again, most of a compile that loads nothing), each GPU's modules loaded on
-    // a thread of its own.
+    // The same for several GPUs (by position in `devices`): GPUs that compiled the program before
+    // find it by its key, the others share one generation of its sources and load their modules
+    // each on a thread of its own.
     static Result<std::vector<TensorModules>> compile(std::span<Device *const> devices,
                                                       const TensorProgram &program,
                                                       const TensorKernelOptions &options);
