@@ -78,16 +78,17 @@ class PackedArrays {
     std::vector<unsigned char> bytes_;
 };
 
-// The dynamic shared memory, in words, for a block whose plan, assignment and tables' arrays take
-// `words`: all of them where they fit the device's default limit per block (the kernel then walks
-// its copies there), else none; none with ZBDDC_GPU_VALUE_SHARED=0, to compare.
-uint32_t stagedWords(const Device &d, uint64_t words) {
+// The dynamic shared memory, in words, for a block whose plan and assignment take `walked` words
+// and the tables' arrays `tables` more: as much of them as fits the device's default limit per
+// block, all or the first part (the kernel walks its copies there), else none; none with
+// ZBDDC_GPU_VALUE_SHARED=0, to compare. (SPOT5 404: 7,263 words and 5,602 more, 51 KB of 48.)
+uint32_t stagedWords(const Device &d, uint64_t walked, uint64_t tables) {
     const char *env = std::getenv("ZBDDC_GPU_VALUE_SHARED");
     if (env && std::string_view(env) == "0")
         return 0;
-    return words * sizeof(uint32_t) <= static_cast<uint64_t>(d.info().sharedMemPerBlock)
-               ? static_cast<uint32_t>(words)
-               : 0;
+    const uint64_t limit = static_cast<uint64_t>(d.info().sharedMemPerBlock) / sizeof(uint32_t);
+    const uint64_t words = walked + tables <= limit ? walked + tables : walked <= limit ? walked : 0;
+    return static_cast<uint32_t>(words);
 }
 
 // zb_vp_tables' arrays, at their offsets in a PackedArrays block, and the words they take.
@@ -161,7 +162,7 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
         unsigned planWords = static_cast<unsigned>(plan->size());
         unsigned nTables = static_cast<unsigned>(program.tables.size());
         unsigned vars = static_cast<unsigned>(assignment.size());
-        unsigned shared = stagedWords(d, uint64_t{planWords} + vars + tables->words);
+        unsigned shared = stagedWords(d, uint64_t{planWords} + vars, tables->words);
         int minimize = valuePhaseMinimizes(program.semiring);
         int product = valuePhaseMultiplies(program.semiring);
         void *args[] = {&planPtr, &planWords, &atPtr,      &rowsPtr,  &ptrPtr,  &nTables,
@@ -238,7 +239,7 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
               assignPtr = base + assignAt, optimaPtr = base + optimaAt;
     unsigned nTables = static_cast<unsigned>(program.tables.size());
     unsigned vars = static_cast<unsigned>(n);
-    unsigned shared = stagedWords(d, longest + n + segments->words);
+    unsigned shared = stagedWords(d, longest + n, segments->words);
     int minimize = valuePhaseMinimizes(program.semiring);
     int product = valuePhaseMultiplies(program.semiring);
     void *args[] = {&planPtr, &planAtPtr, &atPtr,  &rowsPtr,   &ptrPtr,   &nTables,

@@ -125,13 +125,15 @@ HostTables<T> hostTables(const TensorProgram &p, const std::vector<std::vector<d
 }
 
 // Shared memory for a block whose plan and assignment take `words`, with the tables' arrays
-// `arrays`: alternate calls get enough (the kernel walks copies there, as on a device where they
-// fit) and none (it walks global memory), so both paths run on every kind of program.
+// `arrays`: calls in turn get enough for all (the kernel walks copies there, as on a device where
+// they fit), for the plan and the assignment only, and none (it walks global memory), so every
+// path runs on every kind of program.
 unsigned sharedWordsFor(size_t words, const cuda::SegmentArrays &arrays) {
     static unsigned calls = 0;
-    words += arrays.at.size() + 1 + 2 * (arrays.rows.size() + arrays.ptr.size());
-    REQUIRE(words <= std::size(emu::shared));
-    return calls++ % 2 ? static_cast<unsigned>(words) : 0;
+    const size_t all = words + arrays.at.size() + 1 + 2 * (arrays.rows.size() + arrays.ptr.size());
+    REQUIRE(all <= std::size(emu::shared));
+    const size_t given[] = {all, words, 0};
+    return static_cast<unsigned>(given[calls++ % 3]);
 }
 
 // The kernel on 32 emulated lanes over every table's complete values; the optimum as the 8-byte
