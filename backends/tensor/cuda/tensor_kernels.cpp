@@ -197,8 +197,7 @@ void emitRowGroupBody(std::ostringstream &o, const TensorProgram &p, const Tenso
     const uint64_t span = g.span();
     const bool twoVars = g.inner.size > 1;
     // With one variable the inner one is a stand-in of size 1 just below the outer one.
-    const RowGroupVar inner =
-        twoVars ? g.inner : RowGroupVar{g.outer.var, 1, g.outer.stride};
+    const RowGroupVar inner = twoVars ? g.inner : RowGroupVar{g.outer.var, 1, g.outer.stride};
     const uint64_t innerSpan = inner.stride * inner.size;
     const bool narrow = out.entries() <= kU32Max;
     const char *rowType = narrow ? "unsigned" : "u64";
@@ -268,8 +267,7 @@ void emitRowGroupBody(std::ostringstream &o, const TensorProgram &p, const Tenso
     o << "        }\n";
     // Rows a launch's range cuts (a device's share) are left to the launches that own them.
     const uint64_t last = (g.outer.size - 1) * g.outer.stride + (inner.size - 1) * inner.stride;
-    o << "        if (first >= rowBegin && first + " << last
-      << "ull < rowBegin + rowCount) {\n";
+    o << "        if (first >= rowBegin && first + " << last << "ull < rowBegin + rowCount) {\n";
     o << "            zb_val *const dst = out + (first - rowBegin);\n";
     for (uint32_t a = 0; a < g.outer.size; ++a)
         for (uint32_t b = 0; b < inner.size; ++b)
@@ -296,9 +294,9 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
     const RowGroup group = rowGroupOf(p, opId, opt);
     o << "\n// " << tensorOpKindName(op.kind) << ", " << op.inputs.size() << " inputs, "
       << out.entries() << " rows x " << m << " eliminated values"
-      << (warp             ? ", warp per row"
+      << (warp               ? ", warp per row"
           : group.rows() > 1 ? ", thread per " + std::to_string(group.rows()) + " rows"
-                           : std::string(", thread per row"))
+                             : std::string(", thread per row"))
       << "\n";
     o << "extern \"C\" __global__ void __launch_bounds__(" << opt.blockThreads << ") " << name
       << "(const zb_val *const *inputs, zb_val *out, u64 rowBegin, u64 rowCount"
@@ -453,7 +451,8 @@ RowGroup rowGroupOf(const TensorProgram &p, uint32_t opId, const TensorKernelOpt
         if (i == first || !eligible(i) ||
             uint64_t{out.domains[first]} * out.domains[i] > options.rowGroupMaxRows)
             continue;
-        const uint64_t r = readsPerGroup(i), groupRows = uint64_t{out.domains[first]} * out.domains[i];
+        const uint64_t r = readsPerGroup(i),
+                       groupRows = uint64_t{out.domains[first]} * out.domains[i];
         const uint64_t saved = globalEntriesLacking(i);
         if (r * rows < reads * groupRows ||
             (second != n && r * rows == reads * groupRows && saved > secondSaved))

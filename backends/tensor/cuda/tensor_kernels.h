@@ -116,8 +116,8 @@ struct RowGroupVar {
     uint64_t stride = 1; // its stride in the output
 };
 struct RowGroup {
-    RowGroupVar outer;  // the more significant variable; size 1: a thread per row
-    RowGroupVar inner;  // a second, less significant variable, or size 1
+    RowGroupVar outer; // the more significant variable; size 1: a thread per row
+    RowGroupVar inner; // a second, less significant variable, or size 1
     uint32_t rows() const { return outer.size * inner.size; }
     // Rows from a group's first row to the first row past its block of groups: launches that
     // begin and end at multiples of it cut no group.
@@ -128,10 +128,10 @@ struct RowGroup {
 // once. A second one is added where some input lacks it, chosen to leave the fewest input reads
 // per row (ties: the most global entries missing it): those reads and the row's decoding are the
 // instructions of a join that writes more than it reads, which is issue-bound (only such ops get
-// one, unless options.rowGroupPairsWhenExpanding is cleared). Each variable has a
-// domain of at most options.rowGroupMaxSize and a stride of at least rowGroupMinStride (so writes
-// coalesce); a group has at most options.rowGroupMaxRows rows. Only ops that reduce with ⊕ or join
-// (not InverseMax or evidence slices), a thread per row, whole eliminated spaces (not
+// one, unless options.rowGroupPairsWhenExpanding is cleared). Each variable has a domain of at
+// most options.rowGroupMaxSize and a stride of at least rowGroupMinStride (so writes coalesce); a
+// group has at most options.rowGroupMaxRows rows. Only ops that reduce with ⊕ or join (not
+// InverseMax or evidence slices), a thread per row, whole eliminated spaces (not
 // eliminationRange), at least options.rowGroupMinRows rows.
 RowGroup rowGroupOf(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options);
 

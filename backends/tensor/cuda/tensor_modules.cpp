@@ -49,8 +49,8 @@ LoadedModules &loadedModules() {
     return *m;
 }
 
-// Programs' modules this process compiled, by device and tensorSourcesKey, the oldest dropped beyond
-// kKeptPrograms (their modules stay in LoadedModules).
+// Programs' modules this process compiled, by device and tensorSourcesKey, the oldest dropped
+// beyond kKeptPrograms (their modules stay in LoadedModules).
 constexpr size_t kKeptPrograms = 32;
 struct CompiledPrograms {
     std::mutex mutex;

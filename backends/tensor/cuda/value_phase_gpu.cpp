@@ -81,13 +81,15 @@ class PackedArrays {
 // The dynamic shared memory, in words, for a block whose plan and assignment take `walked` words
 // and the tables' arrays `tables` more: as much of them as fits the device's default limit per
 // block, all or the first part (the kernel walks its copies there), else none; none with
-// ZBDDC_GPU_VALUE_SHARED=0, to compare. (SPOT5 404: 7,263 words and 5,602 more, 51 KB of 48.)
+// ZBDDC_GPU_VALUE_SHARED=0, to compare. (SPOT5 404: 7,263 words and 5,672 more, 52 KB of 48.)
 uint32_t stagedWords(const Device &d, uint64_t walked, uint64_t tables) {
     const char *env = std::getenv("ZBDDC_GPU_VALUE_SHARED");
     if (env && std::string_view(env) == "0")
         return 0;
     const uint64_t limit = static_cast<uint64_t>(d.info().sharedMemPerBlock) / sizeof(uint32_t);
-    const uint64_t words = walked + tables <= limit ? walked + tables : walked <= limit ? walked : 0;
+    const uint64_t words = walked + tables <= limit ? walked + tables
+                           : walked <= limit        ? walked
+                                                    : 0;
     return static_cast<uint32_t>(words);
 }
 
@@ -102,8 +104,8 @@ Result<PackedSegments> packSegments(PackedArrays &packed, const TensorProgram &p
     if (!arrays)
         return arrays.error();
     const uint64_t words = arrays->at.size() + 1 + 2 * (arrays->rows.size() + arrays->ptr.size());
-    return PackedSegments{packed.add(arrays->at), packed.add(arrays->rows),
-                          packed.add(arrays->ptr), words};
+    return PackedSegments{packed.add(arrays->at), packed.add(arrays->rows), packed.add(arrays->ptr),
+                          words};
 }
 } // namespace
 
@@ -165,8 +167,8 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
         unsigned shared = stagedWords(d, uint64_t{planWords} + vars, tables->words);
         int minimize = valuePhaseMinimizes(program.semiring);
         int product = valuePhaseMultiplies(program.semiring);
-        void *args[] = {&planPtr, &planWords, &atPtr,      &rowsPtr,  &ptrPtr,  &nTables,
-                        &assignPtr, &vars,    &shared,     &optimumPtr, &minimize, &product};
+        void *args[] = {&planPtr,   &planWords, &atPtr,  &rowsPtr,    &ptrPtr,   &nTables,
+                        &assignPtr, &vars,      &shared, &optimumPtr, &minimize, &product};
         return d.launch(*f,
                         {1, valuePhaseThreads(valuePhaseShape(*plan)),
                          shared * static_cast<unsigned>(sizeof(uint32_t))},
@@ -242,10 +244,10 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
     unsigned shared = stagedWords(d, longest + n, segments->words);
     int minimize = valuePhaseMinimizes(program.semiring);
     int product = valuePhaseMultiplies(program.semiring);
-    void *args[] = {&planPtr, &planAtPtr, &atPtr,  &rowsPtr,   &ptrPtr,   &nTables,
-                    &assignPtr, &vars,    &shared, &optimaPtr, &minimize, &product};
-    if (Status s = d.launch(*f, {cases, threads, shared * static_cast<unsigned>(sizeof(uint32_t))},
-                            args);
+    void *args[] = {&planPtr,   &planAtPtr, &atPtr,  &rowsPtr,   &ptrPtr,   &nTables,
+                    &assignPtr, &vars,      &shared, &optimaPtr, &minimize, &product};
+    if (Status s =
+            d.launch(*f, {cases, threads, shared * static_cast<unsigned>(sizeof(uint32_t))}, args);
         !s)
         return s.error();
     if (n == 0)

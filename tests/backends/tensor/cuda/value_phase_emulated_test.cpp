@@ -172,8 +172,8 @@ double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>
             break;
         case Entries::Double:
             zb_value_phase(plan->data(), planWords, tables.arrays.at.data(),
-                           tables.arrays.rows.data(), tables.ptr.data(), nTables,
-                           assignment.data(), vars, shared, &optimum, minimize, product);
+                           tables.arrays.rows.data(), tables.ptr.data(), nTables, assignment.data(),
+                           vars, shared, &optimum, minimize, product);
             break;
         }
     });
@@ -211,9 +211,8 @@ void runEmulatedCases(const TensorProgram &p, const std::vector<std::vector<doub
             zb_value_phase_cases(
                 plans.data(), planAt.data(), tables.arrays.at.data(), tables.arrays.rows.data(),
                 tables.ptr.data(), static_cast<unsigned>(p.tables.size()), assignments.data(),
-                static_cast<unsigned>(n), shared,
-                optima.data(), cuda::valuePhaseMinimizes(p.semiring),
-                cuda::valuePhaseMultiplies(p.semiring));
+                static_cast<unsigned>(n), shared, optima.data(),
+                cuda::valuePhaseMinimizes(p.semiring), cuda::valuePhaseMultiplies(p.semiring));
         });
     }
 }
