@@ -114,7 +114,9 @@ int main(int argc, char **argv) {
             files.push_back(argv[i]);
     }
     if (files.empty()) {
-        std::fprintf(stderr, "usage: wcsp_be [--json FILE] [--heuristic NAME] FILE...\n");
+        std::fprintf(stderr, "usage: wcsp_be [--json FILE] [--heuristic NAME] [--toulbar2-opts "
+                             "\"...\"] [--devices LIST]... [--slice-threshold N] "
+                             "[--device-budget-mib M] [--gpu-reps N] FILE...\n");
         return 2;
     }
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
