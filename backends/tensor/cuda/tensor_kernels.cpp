@@ -430,7 +430,7 @@ RowGroup rowGroupOf(const TensorProgram &p, uint32_t opId, const TensorKernelOpt
     // outgrows its inputs): its time goes to input reads and row decoding, which the variable
     // cuts. An op that reads as much as it writes is bound by that traffic, which more rows per
     // thread do not cut while their registers lower the occupancy (measured on an H200: such ops
-    // ran 3-40% slower with two variables, expanding joins up to 43% faster).
+    // ran 3-41% slower with two variables, expanding joins up to 30% faster).
     uint64_t inputEntries = 0;
     for (uint32_t in : op.inputs)
         inputEntries += p.tables[in].entries();
