@@ -20,58 +20,47 @@ namespace zbddc::cuda {
 
 namespace {
 
-// Modules loaded in this process, by device and source (hash and length), the oldest dropped
-// beyond kKeptModules: a module is a few hundred KiB of device code.
-constexpr size_t kKeptModules = 256;
-struct LoadedModules {
-    std::mutex mutex;
-    std::map<std::tuple<int, size_t, size_t>, std::shared_ptr<const Module>> byKey;
-    std::deque<std::tuple<int, size_t, size_t>> order;
-
-    std::shared_ptr<const Module> find(const std::tuple<int, size_t, size_t> &key) {
-        std::lock_guard lock(mutex);
-        const auto it = byKey.find(key);
-        return it == byKey.end() ? nullptr : it->second;
+// What this process keeps by key, the oldest dropped beyond `limit`; never destroyed (as the
+// devices are not: modules outlive static teardown).
+template <class Key, class Value> class RecentlyKept {
+  public:
+    explicit RecentlyKept(size_t limit) : limit_(limit) {}
+    std::optional<Value> find(const Key &key) {
+        std::lock_guard lock(mutex_);
+        const auto it = byKey_.find(key);
+        return it == byKey_.end() ? std::nullopt : std::optional<Value>(it->second);
     }
-    void keep(const std::tuple<int, size_t, size_t> &key, std::shared_ptr<const Module> m) {
-        std::lock_guard lock(mutex);
-        if (!byKey.emplace(key, std::move(m)).second)
+    void keep(const Key &key, const Value &value) {
+        std::lock_guard lock(mutex_);
+        if (!byKey_.emplace(key, value).second)
             return;
-        order.push_back(key);
-        if (order.size() > kKeptModules) {
-            byKey.erase(order.front());
-            order.pop_front();
+        order_.push_back(key);
+        if (order_.size() > limit_) {
+            byKey_.erase(order_.front());
+            order_.pop_front();
         }
     }
+
+  private:
+    std::mutex mutex_;
+    std::map<Key, Value> byKey_;
+    std::deque<Key> order_;
+    size_t limit_;
 };
-LoadedModules &loadedModules() {
-    static LoadedModules *m = new LoadedModules; // never destroyed: modules outlive static teardown
+
+// Modules loaded, by device and source (hash and length): a module is a few hundred KiB of
+// device code.
+using ModuleKey = std::tuple<int, size_t, size_t>;
+RecentlyKept<ModuleKey, std::shared_ptr<const Module>> &loadedModules() {
+    static auto *m = new RecentlyKept<ModuleKey, std::shared_ptr<const Module>>(256);
     return *m;
 }
 
-// Programs' modules this process compiled, by device and tensorSourcesKey, the oldest dropped
-// beyond kKeptPrograms (their modules stay in LoadedModules).
-constexpr size_t kKeptPrograms = 32;
-struct CompiledPrograms {
-    std::mutex mutex;
-    std::deque<std::pair<std::pair<int, std::vector<uint64_t>>, TensorModules>> recent;
-
-    std::optional<TensorModules> find(const std::pair<int, std::vector<uint64_t>> &key) {
-        std::lock_guard lock(mutex);
-        for (const auto &[k, modules] : recent)
-            if (k == key)
-                return modules;
-        return std::nullopt;
-    }
-    void keep(std::pair<int, std::vector<uint64_t>> key, const TensorModules &modules) {
-        std::lock_guard lock(mutex);
-        recent.emplace_back(std::move(key), modules);
-        if (recent.size() > kKeptPrograms)
-            recent.pop_front();
-    }
-};
-CompiledPrograms &compiledPrograms() {
-    static CompiledPrograms *c = new CompiledPrograms; // never destroyed, as loadedModules()
+// Programs' modules compiled, by device and tensorSourcesKey (their modules stay in
+// loadedModules() when a program is dropped).
+using ProgramKey = std::pair<int, std::vector<uint64_t>>;
+RecentlyKept<ProgramKey, TensorModules> &compiledPrograms() {
+    static auto *c = new RecentlyKept<ProgramKey, TensorModules>(32);
     return *c;
 }
 } // namespace
@@ -148,7 +137,7 @@ Result<TensorModules> TensorModules::load(Device &device, const TensorProgram &p
             std::make_tuple(device.info().ordinal, std::hash<std::string>{}(source), source.size());
         if (auto kept = loadedModules().find(key)) {
             std::promise<Result<Loaded>> found;
-            found.set_value(Loaded{std::move(kept), true, true});
+            found.set_value(Loaded{std::move(*kept), true, true});
             loaded.push_back(found.get_future());
             continue;
         }
