@@ -96,16 +96,15 @@ uint32_t stagedWords(const Device &d, uint64_t walked, uint64_t tables) {
 // zb_vp_tables' arrays, at their offsets in a PackedArrays block, and the words they take.
 struct PackedSegments {
     size_t at = 0, rows = 0, ptr = 0;
-    uint64_t words = 0; // with one word of alignment: the kernel puts `rows` at an even word
+    uint64_t words = 0; // in the kernel's shared memory (segmentArrayWords)
 };
 Result<PackedSegments> packSegments(PackedArrays &packed, const TensorProgram &program,
                                     std::vector<TableSegment> segments) {
     auto arrays = segmentArrays(program, std::move(segments));
     if (!arrays)
         return arrays.error();
-    const uint64_t words = arrays->at.size() + 1 + 2 * (arrays->rows.size() + arrays->ptr.size());
     return PackedSegments{packed.add(arrays->at), packed.add(arrays->rows), packed.add(arrays->ptr),
-                          words};
+                          segmentArrayWords(*arrays)};
 }
 } // namespace
 

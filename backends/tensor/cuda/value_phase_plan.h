@@ -64,6 +64,11 @@ struct SegmentArrays {
 };
 Result<SegmentArrays> segmentArrays(const TensorProgram &program,
                                     std::vector<TableSegment> segments);
+// The 32-bit words the kernel's copy of the arrays takes in shared memory, one of alignment
+// included (it puts `rows` at an even word).
+inline uint64_t segmentArrayWords(const SegmentArrays &a) {
+    return a.at.size() + 1 + 2 * (a.rows.size() + a.ptr.size());
+}
 
 // The kernel's semiring arguments: whether ⊕ minimises, whether ⊗ multiplies.
 inline int valuePhaseMinimizes(Semiring s) {

@@ -130,7 +130,7 @@ HostTables<T> hostTables(const TensorProgram &p, const std::vector<std::vector<d
 // path runs on every kind of program.
 unsigned sharedWordsFor(size_t words, const cuda::SegmentArrays &arrays) {
     static unsigned calls = 0;
-    const size_t all = words + arrays.at.size() + 1 + 2 * (arrays.rows.size() + arrays.ptr.size());
+    const size_t all = words + cuda::segmentArrayWords(arrays);
     REQUIRE(all <= std::size(emu::shared));
     const size_t given[] = {all, words, 0};
     return static_cast<unsigned>(given[calls++ % 3]);
