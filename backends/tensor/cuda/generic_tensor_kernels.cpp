@@ -54,7 +54,7 @@ uint64_t eliminatedValues(const TensorProgram &p, const TensorOp &op) {
 // options.genericMaxWork, or the environment's where the options allow generic kernels at all (the
 // out-of-core path turns them off).
 uint64_t maxWork(const TensorKernelOptions &options) {
-    if (const char *env = std::getenv("ZBDDC_GPU_GENERIC_MAX_WORK");
+    if (const char *env = std::getenv(kGenericMaxWorkEnv);
         env && *env && options.genericMaxWork)
         return std::strtoull(env, nullptr, 10);
     return options.genericMaxWork;

@@ -394,7 +394,7 @@ RowGroup rowGroupOf(const TensorProgram &p, uint32_t opId, const TensorKernelOpt
     const bool kind = op.kind == TensorOpKind::EliminateBucket || op.kind == TensorOpKind::Join ||
                       op.kind == TensorOpKind::Marginalize;
     // To compare: "0" a row per thread, "1" groups of one variable.
-    const char *env = std::getenv("ZBDDC_GPU_ROW_GROUPS");
+    const char *env = std::getenv(kRowGroupsEnv);
     const std::string_view maxVars = env ? env : "";
     if (maxVars == "0" || !options.rowGroups || !kind || options.eliminationRange ||
         out.entries() == 0 || out.entries() < options.rowGroupMinRows ||

@@ -66,7 +66,7 @@ std::vector<uint64_t> tensorSourcesKey(const TensorProgram &p, const TensorKerne
                        o.sharedInputMaxEntries, o.eliminationRange, o.rowGroups, o.rowGroupMaxSize,
                        o.rowGroupMaxRows, o.rowGroupPairsWhenExpanding, o.rowGroupMinRows,
                        o.rowGroupMinStride, o.float32, o.genericMaxWork});
-    for (const char *name : {"ZBDDC_GPU_ROW_GROUPS", "ZBDDC_GPU_GENERIC_MAX_WORK"}) {
+    for (const char *name : kKernelGeneratorEnv) {
         const std::string_view v = std::getenv(name) ? std::getenv(name) : "";
         k.push_back(v.size());
         k.insert(k.end(), v.begin(), v.end());
