@@ -4,8 +4,8 @@
 // went (upload, kernels, VALUE phase, finding the compiled kernels, host preparation = order +
 // lowering), launches, whether one CUDA graph ran and the tables were floats, the same solve
 // captured as one CUDA graph, with a thread per row, with row groups of one variable, with the
-// VALUE plan in global memory and with double tables beside it, and the achieved bandwidth (bytes
-// the ops must move / kernel time).
+// VALUE plan in global memory, with plain stores, with a launch per op and with double tables
+// beside it, and the achieved bandwidth (bytes the ops must move / kernel time).
 // With --devices LIST (repeatable: 0,0 / 2 / 4 / all), the same solve over several devices
 // (tensor_gpu_multi.h: buckets spread, large ones sliced), beside the one-GPU run; with
 // --slice-threshold N, ops of at least N entries of work are sliced across them; with
@@ -151,7 +151,7 @@ int main(int argc, char **argv) {
         // GPU: each variant the fastest of gpuReps warm solves; a solve's time covers upload,
         // kernels, VALUE phase and finding the compiled modules.
         std::optional<Solution> gpu, gpuGraph, gpuDoubles, gpuRowPerThread, gpuOneVariable,
-            gpuValueGlobal;
+            gpuValueGlobal, gpuPlainStores, gpuUnfused;
         if (haveGpu) {
             BeOptions g = o;
             g.executor = "cuda";
@@ -167,6 +167,8 @@ int main(int argc, char **argv) {
             variant(gpuRowPerThread, "ZBDDC_GPU_ROW_GROUPS", "0");
             variant(gpuOneVariable, "ZBDDC_GPU_ROW_GROUPS", "1");
             variant(gpuValueGlobal, "ZBDDC_GPU_VALUE_SHARED", "0");
+            variant(gpuPlainStores, "ZBDDC_GPU_STREAMING_STORES", "0");
+            variant(gpuUnfused, "ZBDDC_GPU_FUSE", "0"); // a launch per op
             if (gpu && gpu->stats.execution.float32) // and with 64-bit tables
                 variant(gpuDoubles, "ZBDDC_GPU_FLOAT32", "0");
         }
@@ -197,6 +199,7 @@ int main(int argc, char **argv) {
             par && same(*par) && (!haveGpu || (gpu && same(*gpu))) &&
             (!gpuGraph || same(*gpuGraph)) && (!gpuDoubles || same(*gpuDoubles)) &&
             (!gpuRowPerThread || same(*gpuRowPerThread)) &&
+            (!gpuPlainStores || same(*gpuPlainStores)) && (!gpuUnfused || same(*gpuUnfused)) &&
             std::all_of(multi.begin(), multi.end(),
                         [&](const MultiRun &r) { return !r.solution || same(*r.solution); }) &&
             (!tbAnswered ||
@@ -240,6 +243,13 @@ int main(int argc, char **argv) {
             if (gpuValueGlobal)
                 std::printf("; VALUE plan in global memory run %.2f ms (VALUE %.2f)",
                             run(*gpuValueGlobal), gpuValueGlobal->stats.execution.valueMs);
+            if (gpuPlainStores)
+                std::printf("; plain stores run %.2f ms (kernels %.2f)", run(*gpuPlainStores),
+                            gpuPlainStores->stats.execution.kernelMs);
+            if (gpuUnfused)
+                std::printf("; a launch per op run %.2f ms (kernels %.2f, %llu launches)",
+                            run(*gpuUnfused), gpuUnfused->stats.execution.kernelMs,
+                            (unsigned long long)gpuUnfused->stats.execution.launches);
             if (gpuDoubles)
                 std::printf("; with double tables run %.2f ms (kernels %.2f)", run(*gpuDoubles),
                             gpuDoubles->stats.execution.kernelMs);
@@ -287,6 +297,10 @@ int main(int argc, char **argv) {
              << (gpuRowPerThread ? gpuRowPerThread->stats.execution.kernelMs : -1)
              << ", \"gpu_one_variable_groups_kernel_ms\": "
              << (gpuOneVariable ? gpuOneVariable->stats.execution.kernelMs : -1)
+             << ", \"gpu_plain_stores_kernel_ms\": "
+             << (gpuPlainStores ? gpuPlainStores->stats.execution.kernelMs : -1)
+             << ", \"gpu_unfused_kernel_ms\": "
+             << (gpuUnfused ? gpuUnfused->stats.execution.kernelMs : -1)
              << ", \"gpu_value_global_ms\": "
              << (gpuValueGlobal ? gpuValueGlobal->stats.execution.valueMs : -1)
              << ", \"gpu_solve_ms\": " << (gpu ? gpu->stats.solveMs : -1) << ", \"gpu_device\": \""

@@ -143,12 +143,14 @@ Result<DeviceInfo> deviceInfo(int ordinal) {
         return check(api().cuDeviceGetAttribute(&out, a, dev), "cuDeviceGetAttribute");
     };
     int coop = 0;
-    for (auto [a, out] : {std::pair{CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &info.ccMajor},
-                          {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &info.ccMinor},
-                          {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &info.multiprocessors},
-                          {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &info.maxThreadsPerBlock},
-                          {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, &info.sharedMemPerBlock},
-                          {CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, &coop}})
+    for (auto [a, out] :
+         {std::pair{CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &info.ccMajor},
+          {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &info.ccMinor},
+          {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &info.multiprocessors},
+          {CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, &info.maxThreadsPerBlock},
+          {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, &info.sharedMemPerBlock},
+          {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, &info.l2CacheBytes},
+          {CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, &coop}})
         if (Status st = attr(a, *out); !st)
             return st.error();
     info.cooperativeLaunch = coop != 0;
@@ -393,7 +395,7 @@ Result<unsigned> Device::maxResidentBlocks(FunctionHandle f, unsigned block, uns
 Status Device::launch(FunctionHandle f, LaunchDims d, void **args, StreamHandle s) {
     if (Status st = makeCurrent(); !st)
         return st;
-    ZBDDC_CHECK(cuLaunchKernel(static_cast<CUfunction>(f), d.grid, 1, 1, d.block, 1, 1,
+    ZBDDC_CHECK(cuLaunchKernel(static_cast<CUfunction>(f), d.grid, d.gridY, 1, d.block, 1, 1,
                                d.sharedBytes, static_cast<CUstream>(s), args, nullptr));
     return Ok{};
 }
@@ -401,8 +403,8 @@ Status Device::launch(FunctionHandle f, LaunchDims d, void **args, StreamHandle 
 Status Device::launchCooperative(FunctionHandle f, LaunchDims d, void **args, StreamHandle s) {
     if (Status st = makeCurrent(); !st)
         return st;
-    ZBDDC_CHECK(cuLaunchCooperativeKernel(static_cast<CUfunction>(f), d.grid, 1, 1, d.block, 1, 1,
-                                          d.sharedBytes, static_cast<CUstream>(s), args));
+    ZBDDC_CHECK(cuLaunchCooperativeKernel(static_cast<CUfunction>(f), d.grid, d.gridY, 1, d.block,
+                                          1, 1, d.sharedBytes, static_cast<CUstream>(s), args));
     return Ok{};
 }
 

@@ -24,6 +24,7 @@ struct DeviceInfo {
     int multiprocessors = 0;
     int maxThreadsPerBlock = 0;
     int sharedMemPerBlock = 0;        // bytes, without opting in to more
+    int l2CacheBytes = 0;
     size_t totalMemory = 0;           // bytes
     bool cooperativeLaunch = false;   // cuLaunchCooperativeKernel supported
     int driverVersion = 0;            // e.g. 13000
@@ -116,6 +117,7 @@ class Module {
 
 struct LaunchDims {
     unsigned grid = 1, block = 1, sharedBytes = 0;
+    unsigned gridY = 1; // a second grid dimension (fused launches: one op per blockIdx.y)
 };
 
 // One GPU: its primary context (made current on the calling thread by every call), memory pool,

@@ -22,7 +22,7 @@ using std::fmin;
 using std::isinf;
 using std::log;
 struct Dim3 {
-    unsigned x = 0;
+    unsigned x = 0, y = 0;
 };
 inline thread_local Dim3 threadIdx, blockIdx;
 inline thread_local Dim3 blockDim, gridDim;
@@ -74,6 +74,11 @@ inline double __shfl_xor_sync(unsigned, double v, int mask) {
 
 inline unsigned __umulhi(unsigned a, unsigned b) {
     return static_cast<unsigned>((static_cast<unsigned long long>(a) * b) >> 32);
+}
+
+// A streaming store is a store (its cache hint means nothing here).
+template <class T> inline void __stcs(T *at, T value) {
+    *at = value;
 }
 
 // A kernel without barriers: every thread of every block in turn.

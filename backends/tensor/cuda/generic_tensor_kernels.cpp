@@ -107,6 +107,8 @@ std::string genericKernelPrelude() {
     // zb_div: n / d for n < 2^31 as a multiply-high, an add and a shift (genericDivider's words),
     // with no branch, where a division by a run-time value would take some twenty instructions.
     return "template <int N> struct zb_shape { unsigned w[N]; }; // generic kernels' argument\n"
+           "template <int N> struct zb_fused_op { // an op of a fused launch (fusedOpDescriptor)\n"
+           "    const zb_val *const *inputs; zb_val *out; u64 rows; zb_shape<N> shape;\n};\n"
            "__device__ __forceinline__ unsigned zb_div(unsigned n, unsigned mul, unsigned shr) {\n"
            "    return (__umulhi(n, mul) + n) >> shr;\n}\n";
 }
@@ -129,19 +131,22 @@ std::string genericKernelText(const TensorProgram &p, uint32_t opId,
     o << "\n// generic: " << f.inputs << " inputs, rank " << f.rank << ", " << f.eliminated
       << " eliminated" << (f.inverseMax ? ", inverse max" : "")
       << (f.warp ? ", warp per row" : ", thread per row") << "\n";
-    o << "extern \"C\" __global__ void __launch_bounds__(" << options.blockThreads << ") " << name
-      << "(const zb_val *const *inputs, zb_val *out, u64 rowBegin, u64 rowCount, const zb_shape<"
-      << f.words() << "> shape) {\n";
+    // The body, over the blocks `block` of `blocks`: the kernel's own grid, or its share of a
+    // fused launch's (one op per blockIdx.y).
+    o << "__device__ __forceinline__ void " << name
+      << "_body(const zb_val *const *inputs, zb_val *out, u64 rowBegin, u64 rowCount, const "
+         "zb_shape<"
+      << f.words() << "> &shape, unsigned block, unsigned blocks) {\n";
     for (size_t j = 0; j < f.inputs; ++j)
         o << "    const zb_val *__restrict__ in" << j << " = inputs[" << j << "];\n";
     if (f.warp) {
         o << "    const unsigned lane = threadIdx.x & 31u;\n";
-        o << "    const u64 step = (u64)gridDim.x * (blockDim.x / 32u);\n";
-        o << "    for (u64 r = ((u64)blockIdx.x * blockDim.x + threadIdx.x) / 32u; r < rowCount; "
+        o << "    const u64 step = (u64)blocks * (blockDim.x / 32u);\n";
+        o << "    for (u64 r = ((u64)block * blockDim.x + threadIdx.x) / 32u; r < rowCount; "
              "r += step) {\n";
     } else {
-        o << "    const u64 step = (u64)gridDim.x * blockDim.x;\n";
-        o << "    for (u64 r = (u64)blockIdx.x * blockDim.x + threadIdx.x; r < rowCount; "
+        o << "    const u64 step = (u64)blocks * blockDim.x;\n";
+        o << "    for (u64 r = (u64)block * blockDim.x + threadIdx.x; r < rowCount; "
              "r += step) {\n";
     }
     if (f.rank)
@@ -188,7 +193,31 @@ std::string genericKernelText(const TensorProgram &p, uint32_t opId,
     }
     o << "out[r] = " << (f.inverseMax ? "(acc > 0.0 ? 1.0 / acc : 1.0)" : "acc") << ";\n";
     o << "    }\n}\n";
+    const std::string bounds = "__launch_bounds__(" + std::to_string(options.blockThreads) + ") ";
+    o << "extern \"C\" __global__ void " << bounds << name
+      << "(const zb_val *const *inputs, zb_val *out, u64 rowBegin, u64 rowCount, const zb_shape<"
+      << f.words() << "> shape) {\n";
+    o << "    " << name
+      << "_body(inputs, out, rowBegin, rowCount, shape, blockIdx.x, gridDim.x);\n}\n";
+    o << "extern \"C\" __global__ void " << bounds << name << kFusedKernelSuffix
+      << "(const zb_fused_op<" << f.words() << "> *ops) {\n";
+    o << "    const zb_fused_op<" << f.words() << "> &op = ops[blockIdx.y];\n";
+    o << "    " << name
+      << "_body(op.inputs, op.out, 0, op.rows, op.shape, blockIdx.x, gridDim.x);\n}\n";
     return o.str();
+}
+
+void appendFusedOpDescriptor(std::vector<unsigned char> &to, uint64_t inputs, uint64_t out,
+                             uint64_t rows, std::span<const uint32_t> shape) {
+    auto append = [&to](const void *bytes, size_t n) {
+        const auto *b = static_cast<const unsigned char *>(bytes);
+        to.insert(to.end(), b, b + n);
+    };
+    append(&inputs, sizeof inputs);
+    append(&out, sizeof out);
+    append(&rows, sizeof rows);
+    append(shape.data(), shape.size_bytes());
+    to.resize((to.size() + 7) / 8 * 8); // the struct's alignment: its pointers'
 }
 
 std::vector<uint32_t> genericKernelShape(const TensorProgram &p, uint32_t opId) {

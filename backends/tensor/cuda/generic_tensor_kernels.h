@@ -21,6 +21,7 @@
 
 #include "backends/tensor/cuda/tensor_kernels.h"
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,8 +40,18 @@ std::string genericKernelPrelude();
 
 // The generic kernel of op `op`'s family, named `name`: the specialised signature plus a last
 // argument `zb_shape<N> shape` (genericKernelShape's words). Ops of one family give the same text.
+// Beside it, `name` + kFusedKernelSuffix runs several ops of the family in one launch, op
+// blockIdx.y of its one argument, an array of fusedOpDescriptor's: the small ops of one level,
+// which would otherwise cost a launch each (grid-81 and SPOT5 404 have 60-90 ops of under 10^5
+// entries).
+inline constexpr const char *kFusedKernelSuffix = "_fused";
 std::string genericKernelText(const TensorProgram &program, uint32_t op,
                               const TensorKernelOptions &options, std::string_view name);
+
+// An op's entry in a fused launch's array, laid out as the device reads it (zb_fused_op<N>: its
+// input list's address, its output's, its rows and its shape words), padded to 8 bytes.
+void appendFusedOpDescriptor(std::vector<unsigned char> &to, uint64_t inputs, uint64_t out,
+                             uint64_t rows, std::span<const uint32_t> shape);
 
 // n / d in a generic kernel: (high word of n * mul, plus n) shifted right (Granlund and
 // Montgomery 1994), exact for n < 2^31 and every d >= 1.

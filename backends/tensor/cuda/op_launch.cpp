@@ -1,8 +1,15 @@
 #include "backends/tensor/cuda/op_launch.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 
 namespace zbddc::cuda {
+
+uint64_t streamingStoreMinBytes(const DeviceInfo &device) {
+    const char *v = std::getenv("ZBDDC_GPU_STREAMING_STORES");
+    return v && std::string_view(v) == "0" ? 0 : static_cast<uint64_t>(device.l2CacheBytes);
+}
 
 Status launchOpRows(Device &d, const TensorModules &modules, const TensorProgram &p, uint32_t o,
                     const TensorKernelOptions &kernels, uint64_t chunkRows, DevicePtr inputs,
@@ -11,7 +18,11 @@ Status launchOpRows(Device &d, const TensorModules &modules, const TensorProgram
     if (!f)
         return f.error();
     const unsigned block = kernels.blockThreads;
-    const unsigned maxGrid = static_cast<unsigned>(d.info().multiprocessors) * 32;
+    // A row-group kernel gets a thread per group: its grid-stride loop over 32 blocks per
+    // multiprocessor ran the large joins 8-28% slower on an H200 (BENCHMARKS.md).
+    const bool grouped = rowGroupOf(p, o, kernels).rows() > 1;
+    const unsigned maxGrid =
+        grouped ? 0x7fffffffu : static_cast<unsigned>(d.info().multiprocessors) * 32;
     const uint64_t valueBytes = kernels.float32 ? sizeof(float) : sizeof(double);
     const uint64_t step = launchChunkRows(p, o, kernels, chunkRows);
     // A generic kernel's last argument is the op's shape, by value: its words are the bytes.

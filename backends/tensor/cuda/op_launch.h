@@ -1,14 +1,19 @@
 // One op's kernel launched over a range of its output rows, in launches of at most `chunkRows`
-// rows (a grid of one thread, or one warp, per row, capped at 32 blocks per multiprocessor): what
-// the in-core executor and the GPU session run per op, whole, and a device of a multi-device run
-// per slice. Tables of doubles, or of floats with kernels.float32. An op of a generic kernel
-// (generic_tensor_kernels.h) gets its shape words as the last argument.
+// rows (a grid of one thread, or one warp, per row, capped at 32 blocks per multiprocessor; one
+// thread per row group, uncapped): what the in-core executor and the GPU session run per op,
+// whole, and a device of a multi-device run per slice. Tables of doubles, or of floats with
+// kernels.float32. An op of a generic kernel (generic_tensor_kernels.h) gets its shape words as the
+// last argument.
 #pragma once
 
 #include "backends/cuda/driver.h"
 #include "backends/tensor/cuda/tensor_modules.h"
 
 namespace zbddc::cuda {
+
+// TensorKernelOptions::streamingStoreMinBytes for `device`: its L2 cache's size, or 0 (plain
+// stores) where ZBDDC_GPU_STREAMING_STORES=0, to compare on a GPU.
+uint64_t streamingStoreMinBytes(const DeviceInfo &device);
 
 // `inputs` is the device array of the op's input addresses (tensor_kernels.h: whole-table
 // offsets), `out` the address of output row `rowBegin`.

@@ -1,8 +1,9 @@
-// The per-op profile (ZBDDC_GPU_PROFILE=FILE): each op enqueued alone and timed with events, one
-// line per op appended to FILE — op, kind, level, output rows, eliminated values, ms, and the
-// achieved bandwidth: bytes of its input tables read plus its output written, per second (each
-// table counted once: what a kernel at the copy bandwidth would move). The ops lose their overlap,
-// so the sum exceeds a normal run; it says which ops are far from the device's bandwidth.
+// The per-op profile (ZBDDC_GPU_PROFILE=FILE): each op enqueued alone and timed with events (the
+// fastest of three launches, the first loading its module), one line per op appended to FILE — op,
+// kind, level, output rows, eliminated values, ms, and the achieved bandwidth: bytes of its input
+// tables read plus its output written, per second (each table counted once: what a kernel at the
+// copy bandwidth would move). The ops lose their overlap, so the sum exceeds a normal run; it says
+// which ops are far from the device's bandwidth.
 #pragma once
 
 #include "backends/cuda/driver.h"

@@ -2,6 +2,7 @@
 
 #include "backends/cuda/driver.h"
 #include "backends/tensor/cuda/chunk_layout.h"
+#include "backends/tensor/cuda/fused_launch.h"
 #include "backends/tensor/cuda/level_launch.h"
 #include "backends/tensor/cuda/narrow_costs.h"
 #include "backends/tensor/cuda/op_launch.h"
@@ -97,6 +98,8 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
     // out-of-core path keeps doubles (its host tables are the caller's).
     p.kernels.float32 = !p.plan.outOfCore && useFloatTables(program, options.narrowCosts);
     st.float32 = p.kernels.float32;
+    if (!p.kernels.streamingStoreMinBytes)
+        p.kernels.streamingStoreMinBytes = streamingStoreMinBytes(d.info());
 
     const auto t0 = std::chrono::steady_clock::now();
     auto compiled = TensorModules::compile(d, p.relaid ? *p.relaid : program, p.kernels);
@@ -215,29 +218,41 @@ Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
     auto listBuf = uploadArray(d, lists);
     if (!listBuf)
         return listBuf.error();
+    // A level's small ops of one generic kernel as one launch each (fused_launch.h).
+    auto fused = FusedLaunches::upload(
+        d, program, p.modules, launchUnits(program, p.modules),
+        [&](uint32_t o) { return listBuf->ptr() + listAt[o]; },
+        [&](uint32_t o) { return dt.at[program.ops[o].output]; });
+    if (!fused)
+        return fused.error();
     if (Status s = d.synchronize(); !s)
         return s.error();
     st.uploadMs = msSince(t0);
 
-    for (uint32_t o = 0; o < program.ops.size(); ++o) {
-        st.tableBytes += opTableBytes(program, o, float32 ? sizeof(float) : sizeof(double));
+    for (const std::vector<uint32_t> &ops : fused->units().ops) {
+        for (uint32_t o : ops)
+            st.tableBytes += opTableBytes(program, o, float32 ? sizeof(float) : sizeof(double));
+        const uint32_t o = ops[0];
         const uint64_t rows = program.tables[program.ops[o].output].entries();
         const uint64_t step = launchChunkRows(program, o, p.kernels, options.chunkRows);
-        st.launches += (rows + step - 1) / step;
+        st.launches += ops.size() > 1 ? 1 : (rows + step - 1) / step;
     }
     t0 = std::chrono::steady_clock::now();
-    const EnqueueOp enqueue = [&](uint32_t o, StreamHandle stream) -> Status {
+    const EnqueueOp enqueueOp = [&](uint32_t o, StreamHandle stream) -> Status {
         const uint32_t out = program.ops[o].output;
         return launchOpRows(d, p.modules, program, o, p.kernels, options.chunkRows,
                             listBuf->ptr() + listAt[o], dt.at[out], 0,
                             program.tables[out].entries(), stream);
     };
+    const EnqueueOp enqueueUnit = [&](uint32_t unit, StreamHandle stream) {
+        return fused->enqueue(d, program, p.modules, p.kernels, unit, enqueueOp, stream);
+    };
     AfterOps afterOps;
     if (after)
         afterOps = [&](StreamHandle stream) { return after(dt, stream); };
     if (const char *path = opProfilePath()) { // diagnostic: each op alone, timed
-        if (Status s = profileOps(d, program, enqueue, path,
-                                  float32 ? sizeof(float) : sizeof(double));
+        if (Status s =
+                profileOps(d, program, enqueueOp, path, float32 ? sizeof(float) : sizeof(double));
             !s)
             return s.error();
         if (afterOps)
@@ -246,8 +261,8 @@ Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
     } else {
         LevelLauncher launcher(d);
         LevelLaunchStats ls;
-        if (Status s = launcher.run(program.levels, enqueue, gpuGraphsWanted(options.useGraphs),
-                                    &ls, afterOps);
+        if (Status s = launcher.run(fused->units().levels, enqueueUnit,
+                                    gpuGraphsWanted(options.useGraphs), &ls, afterOps);
             !s)
             return s.error();
         st.graph = ls.graph;

@@ -283,6 +283,12 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
     st.ordinals.assign(ordinals.begin(), ordinals.end());
     options.kernels.float32 = useFloatTables(program, options.narrowCosts);
     st.float32 = options.kernels.float32;
+    if (!options.kernels.streamingStoreMinBytes) { // the hosts' GPUs are taken to be alike
+        auto info = deviceInfo(ordinals[0]);
+        if (!info)
+            return info.error();
+        options.kernels.streamingStoreMinBytes = streamingStoreMinBytes(*info);
+    }
     // Inputs the kernels stage whole in shared memory must be whole on every device.
     MultiDeviceOptions planned = planOptions;
     planned.wholeInputMaxEntries =

@@ -66,6 +66,11 @@ struct TensorKernelOptions {
     // Tables as 32-bit floats (the kernels' zb_val; inputs and output pointers of that type), where
     // narrow_costs.h proves every value exact: half the bytes moved per entry.
     bool float32 = false;
+    // Outputs of at least this many bytes are written with streaming stores (evict first): they
+    // cannot stay in the L2 cache for the next op anyway, and cached stores of a table larger than
+    // it cost expanding joins up to 15% on an H200 (BENCHMARKS.md). 0: plain stores everywhere;
+    // the GPU executors set the device's L2 size (op_launch.h streamingStoreMinBytes).
+    uint64_t streamingStoreMinBytes = 0;
     // Ops that walk at most this many entries share their family's generic kernel
     // (generic_tensor_kernels.h); 0: every op specialised.
     uint64_t genericMaxWork = kGenericMaxWork;

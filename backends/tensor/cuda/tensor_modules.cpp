@@ -164,6 +164,11 @@ Result<TensorModules> TensorModules::load(Device &device, const TensorProgram &p
     return out;
 }
 
+Result<FunctionHandle> TensorModules::fusedFunction(uint32_t op) const {
+    const uint32_t k = kernelOf_[op];
+    return modules_[moduleOf_[k]]->function(tensorModuleKernelName(k) + kFusedKernelSuffix);
+}
+
 Result<FunctionHandle> TensorModules::function(uint32_t op) const {
     const uint32_t k = kernelOf_[op];
     return modules_[moduleOf_[k]]->function(tensorModuleKernelName(k));

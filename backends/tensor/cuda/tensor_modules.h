@@ -32,8 +32,11 @@ class TensorModules {
     static Result<std::vector<TensorModules>> compile(std::span<Device *const> devices,
                                                       const TensorProgram &program,
                                                       const TensorKernelOptions &options);
-    // The kernel of op `op`.
+    // The kernel of op `op`, and where it is a generic kernel its fused entry point
+    // (generic_tensor_kernels.h kFusedKernelSuffix). Ops of one kernel have the same kernelOf.
     Result<FunctionHandle> function(uint32_t op) const;
+    Result<FunctionHandle> fusedFunction(uint32_t op) const;
+    uint32_t kernelOf(uint32_t op) const { return kernelOf_[op]; }
     // Op `op`'s shape words where it runs a generic kernel (its last argument, passed by value:
     // generic_tensor_kernels.h), else empty.
     std::span<const uint32_t> shapeOf(uint32_t op) const {

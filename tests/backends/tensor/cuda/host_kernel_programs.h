@@ -54,6 +54,7 @@ inline cuda::TensorKernelOptions hostKernelOptions(int program) {
     o.sharedInputMaxEntries = 0;
     o.warpRowThreshold = 64;
     o.genericMaxWork = 0; // the specialised kernels: hostGenericOptions covers the generic ones
+    o.streamingStoreMinBytes = program % 2 ? 1 : 0; // streaming stores in every other program
     return o;
 }
 

@@ -14,10 +14,12 @@
 #include "tests/support/close.h"
 #include "tests/support/cuda_host_shim.h"
 
+#include <map>
 #include <tuple>
 
 namespace zbddc::testing::cuda_host {
 using Kernel = void(const double *const *, double *, unsigned long long, unsigned long long);
+using FusedKernel = void(const unsigned char *);
 #include "tensor_host_kernels.inc"
 } // namespace zbddc::testing::cuda_host
 
@@ -233,6 +235,80 @@ TEST_CASE("generic tensor kernels give the specialised kernels' tables, and the 
     CHECK(inverseMax >= 5);
     CHECK(slices >= 3);
     CHECK(empty >= 2);
+}
+
+TEST_CASE("fused launches of a level's generic ops give the interpreter's tables",
+          "[tensor][kernels][generic][fused]") {
+    // As fused_launch.h groups them: a level's generic ops of one family in one launch, op
+    // blockIdx.y of it, each reading its descriptor (appendFusedOpDescriptor's bytes); the rest
+    // alone.
+    const std::vector<TensorProgram> programs = hostGenericPrograms();
+    const cuda::TensorKernelOptions generic = hostGenericOptions(true);
+    int fusedLaunches = 0, fusedOps = 0;
+    for (int i = 0; i < kHostGenericPrograms; ++i) {
+        const TensorProgram &p = programs[i];
+        INFO("program " << i);
+        auto ref = interpretTensorProgram(p);
+        REQUIRE(ref.ok());
+        std::vector<std::vector<double>> tables(p.tables.size());
+        for (size_t t = 0; t < p.tables.size(); ++t)
+            tables[t] = p.tables[t].input ? p.tables[t].denseValues()
+                                          : std::vector<double>(p.tables[t].entries(), -1.0);
+        std::vector<std::vector<const double *>> inputs(p.ops.size());
+        for (uint32_t o = 0; o < p.ops.size(); ++o)
+            for (uint32_t in : p.ops[o].inputs)
+                inputs[o].push_back(tables[in].data());
+        for (const std::vector<uint32_t> &level : p.levels) {
+            std::map<int, std::vector<uint32_t>> byFamily;
+            for (uint32_t o : level) {
+                const int family = cuda_host::genericFamily[i][o];
+                if (family < 0)
+                    launchRange(cuda_host::genericOps[i], p, o, generic, inputs[o],
+                                tables[p.ops[o].output].data(), 0,
+                                p.tables[p.ops[o].output].entries());
+                else
+                    byFamily[family].push_back(o);
+            }
+            for (const auto &[family, ops] : byFamily) {
+                std::vector<unsigned char> descriptors;
+                uint64_t threads = 1;
+                for (uint32_t o : ops) {
+                    const uint64_t rows = p.tables[p.ops[o].output].entries();
+                    cuda::appendFusedOpDescriptor(
+                        descriptors, reinterpret_cast<uint64_t>(inputs[o].data()),
+                        reinterpret_cast<uint64_t>(tables[p.ops[o].output].data()), rows,
+                        cuda::genericKernelShape(p, o));
+                    threads = std::max(threads, cuda::kernelThreads(p, o, generic, 0, rows));
+                }
+                const unsigned grid = static_cast<unsigned>(
+                    std::clamp<uint64_t>((threads + kBlock - 1) / kBlock, 1, kMaxGrid));
+                cuda_host::FusedKernel *kernel = cuda_host::genericFused[i][ops[0]];
+                for (unsigned y = 0; y < ops.size(); ++y) {
+                    auto run = [&] {
+                        cuda_host::blockIdx.y = y;
+                        kernel(descriptors.data());
+                    };
+                    if (cuda::usesWarpPerRow(p, ops[0], generic))
+                        cuda_host::launchBlocks(grid, kBlock, 0, run);
+                    else
+                        cuda_host::launch(grid, kBlock, run);
+                }
+                fusedLaunches += ops.size() > 1;
+                fusedOps += ops.size() > 1 ? static_cast<int>(ops.size()) : 0;
+            }
+        }
+        for (size_t t = 0; t < p.tables.size(); ++t) {
+            INFO("table " << t);
+            if (p.tables[t].input)
+                continue;
+            REQUIRE(tables[t].size() == ref->at(t).size());
+            for (size_t r = 0; r < tables[t].size(); ++r)
+                CHECK(close(tables[t][r], (*ref)[t][r]));
+        }
+    }
+    // Levels of several ops of one family occur, so launches of several ops ran.
+    CHECK(fusedLaunches >= 5);
+    CHECK(fusedOps >= 10);
 }
 
 TEST_CASE("a generic kernel's division by a run-time domain is exact below 2^31",

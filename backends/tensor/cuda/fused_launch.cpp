@@ -1,0 +1,91 @@
+#include "backends/tensor/cuda/fused_launch.h"
+
+#include "backends/tensor/cuda/generic_tensor_kernels.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <string_view>
+
+namespace zbddc::cuda {
+
+namespace {
+constexpr size_t kMaxFusedOps = 65535; // gridDim.y
+} // namespace
+
+LaunchUnits launchUnits(const TensorProgram &program, const TensorModules &modules) {
+    const char *env = std::getenv("ZBDDC_GPU_FUSE");
+    const bool fuse = !(env && std::string_view(env) == "0");
+    LaunchUnits u;
+    for (const std::vector<uint32_t> &level : program.levels) {
+        std::vector<uint32_t> &ids = u.levels.emplace_back();
+        std::map<uint32_t, uint32_t> unitOfKernel; // this level's fused units, by kernel
+        for (uint32_t op : level) {
+            const bool generic = fuse && !modules.shapeOf(op).empty();
+            if (generic)
+                if (auto it = unitOfKernel.find(modules.kernelOf(op));
+                    it != unitOfKernel.end() && u.ops[it->second].size() < kMaxFusedOps) {
+                    u.ops[it->second].push_back(op);
+                    continue;
+                }
+            const auto unit = static_cast<uint32_t>(u.ops.size());
+            u.ops.push_back({op});
+            ids.push_back(unit);
+            if (generic)
+                unitOfKernel[modules.kernelOf(op)] = unit;
+        }
+    }
+    return u;
+}
+
+Result<FusedLaunches> FusedLaunches::upload(Device &device, const TensorProgram &program,
+                                            const TensorModules &modules, LaunchUnits units,
+                                            const DeviceAddressOf &inputListOf,
+                                            const DeviceAddressOf &outputOf) {
+    FusedLaunches f;
+    f.units_ = std::move(units);
+    f.at_.assign(f.units_.ops.size(), 0);
+    std::vector<unsigned char> bytes;
+    for (size_t unit = 0; unit < f.units_.ops.size(); ++unit) {
+        if (f.units_.ops[unit].size() < 2)
+            continue;
+        f.at_[unit] = bytes.size();
+        for (uint32_t op : f.units_.ops[unit])
+            appendFusedOpDescriptor(bytes, inputListOf(op), outputOf(op),
+                                    program.tables[program.ops[op].output].entries(),
+                                    modules.shapeOf(op));
+    }
+    auto buf = uploadArray(device, bytes);
+    if (!buf)
+        return buf.error();
+    f.descriptors_ = std::move(*buf);
+    return f;
+}
+
+Status FusedLaunches::enqueue(Device &device, const TensorProgram &program,
+                              const TensorModules &modules, const TensorKernelOptions &kernels,
+                              uint32_t unit,
+                              const std::function<Status(uint32_t op, StreamHandle)> &single,
+                              StreamHandle stream) const {
+    const std::vector<uint32_t> &ops = units_.ops[unit];
+    if (ops.size() == 1)
+        return single(ops[0], stream);
+    auto f = modules.fusedFunction(ops[0]);
+    if (!f)
+        return f.error();
+    const unsigned block = kernels.blockThreads;
+    const uint64_t maxGrid = static_cast<uint64_t>(device.info().multiprocessors) * 32;
+    uint64_t grid = 1;
+    for (uint32_t op : ops) {
+        const uint64_t rows = program.tables[program.ops[op].output].entries();
+        const uint64_t threads = kernelThreads(program, op, kernels, 0, rows);
+        grid = std::max(grid, std::min((threads + block - 1) / block, maxGrid));
+    }
+    DevicePtr descriptors = descriptors_.ptr() + at_[unit];
+    void *args[] = {&descriptors};
+    LaunchDims dims{static_cast<unsigned>(grid), block, 0};
+    dims.gridY = static_cast<unsigned>(ops.size());
+    return device.launch(*f, dims, args, stream);
+}
+
+} // namespace zbddc::cuda

@@ -1,0 +1,50 @@
+// Launch units of an in-core run: the small ops of one level that share a generic kernel
+// (generic_tensor_kernels.h) run as one fused launch, op blockIdx.y of it; every other op runs
+// alone. A level of small buckets then costs a launch per family instead of one per bucket:
+// grid-81's first levels hold 4-20 ops of a few thousand entries each, each launch a few
+// microseconds of host and device time for less work than that.
+#pragma once
+
+#include "backends/cuda/driver.h"
+#include "backends/tensor/cuda/tensor_modules.h"
+
+#include <functional>
+#include <vector>
+
+namespace zbddc::cuda {
+
+struct LaunchUnits {
+    std::vector<std::vector<uint32_t>> levels; // unit ids, level by level (program.levels' shape)
+    std::vector<std::vector<uint32_t>> ops;    // by unit: one op, or several of one generic kernel
+};
+
+// program.levels as units: a level's ops of one generic kernel (modules.kernelOf) together, the
+// rest alone, in the level's order of first use. ZBDDC_GPU_FUSE=0 keeps every op alone (to
+// compare on a GPU).
+LaunchUnits launchUnits(const TensorProgram &program, const TensorModules &modules);
+
+// Where each op's input list and output are on the device.
+using DeviceAddressOf = std::function<DevicePtr(uint32_t op)>;
+
+// The fused units' descriptor arrays (appendFusedOpDescriptor), uploaded in one copy.
+class FusedLaunches {
+  public:
+    static Result<FusedLaunches> upload(Device &device, const TensorProgram &program,
+                                        const TensorModules &modules, LaunchUnits units,
+                                        const DeviceAddressOf &inputListOf,
+                                        const DeviceAddressOf &outputOf);
+    const LaunchUnits &units() const { return units_; }
+    // Enqueues unit `unit` on `stream`: a single op through `single`, a fused one as one launch
+    // whose grid is its largest op's (op_launch.h's grid: a thread or warp per row, capped).
+    Status enqueue(Device &device, const TensorProgram &program, const TensorModules &modules,
+                   const TensorKernelOptions &kernels, uint32_t unit,
+                   const std::function<Status(uint32_t op, StreamHandle)> &single,
+                   StreamHandle stream) const;
+
+  private:
+    LaunchUnits units_;
+    DeviceBuffer descriptors_;
+    std::vector<uint64_t> at_; // by unit: its array's byte offset (fused units)
+};
+
+} // namespace zbddc::cuda
