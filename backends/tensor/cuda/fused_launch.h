@@ -16,6 +16,7 @@ namespace zbddc::cuda {
 struct LaunchUnits {
     std::vector<std::vector<uint32_t>> levels; // unit ids, level by level (program.levels' shape)
     std::vector<std::vector<uint32_t>> ops;    // by unit: one op, or several of one generic kernel
+    std::vector<std::vector<uint32_t>> producers; // by unit: the units whose outputs it reads
 };
 
 // program.levels as units: a level's ops of one generic kernel (modules.kernelOf) together, the

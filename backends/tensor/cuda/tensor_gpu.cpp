@@ -18,8 +18,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
+#include <string_view>
 
 namespace zbddc::cuda {
 
@@ -261,8 +263,14 @@ Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
     } else {
         LevelLauncher launcher(d);
         LevelLaunchStats ls;
+        // Streams follow the buckets' dependencies (level_launch.h planStreams);
+        // ZBDDC_GPU_LEVEL_JOINS=1 forks and joins every level instead, to compare.
+        const char *joins = std::getenv("ZBDDC_GPU_LEVEL_JOINS");
+        const bool byLevel = joins && std::string_view(joins) == "1";
         if (Status s = launcher.run(fused->units().levels, enqueueUnit,
-                                    gpuGraphsWanted(options.useGraphs), &ls, afterOps);
+                                    gpuGraphsWanted(options.useGraphs), &ls, afterOps,
+                                    byLevel ? std::span<const std::vector<uint32_t>>{}
+                                            : fused->units().producers);
             !s)
             return s.error();
         st.graph = ls.graph;
