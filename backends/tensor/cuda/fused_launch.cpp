@@ -91,7 +91,8 @@ Status FusedLaunches::enqueue(Device &device, const TensorProgram &program,
     uint64_t grid = 1;
     for (uint32_t op : ops) {
         const uint64_t rows = program.tables[program.ops[op].output].entries();
-        const uint64_t threads = kernelThreads(program, op, kernels, 0, rows);
+        const uint64_t threads =
+            kernelThreads(modules.rowGroup(op), usesWarpPerRow(program, op, kernels), 0, rows);
         grid = std::max(grid, std::min((threads + block - 1) / block, maxGrid));
     }
     DevicePtr descriptors = descriptors_.ptr() + at_[unit];

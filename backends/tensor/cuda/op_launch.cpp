@@ -18,13 +18,14 @@ Status launchOpRows(Device &d, const TensorModules &modules, const TensorProgram
     if (!f)
         return f.error();
     const unsigned block = kernels.blockThreads;
+    const RowGroup &group = modules.rowGroup(o);
+    const bool warp = usesWarpPerRow(p, o, kernels);
     // A row-group kernel gets a thread per group: its grid-stride loop over 32 blocks per
     // multiprocessor ran the large joins 8-28% slower on an H200 (BENCHMARKS.md).
-    const bool grouped = rowGroupOf(p, o, kernels).rows() > 1;
     const unsigned maxGrid =
-        grouped ? 0x7fffffffu : static_cast<unsigned>(d.info().multiprocessors) * 32;
+        group.rows() > 1 ? 0x7fffffffu : static_cast<unsigned>(d.info().multiprocessors) * 32;
     const uint64_t valueBytes = kernels.float32 ? sizeof(float) : sizeof(double);
-    const uint64_t step = launchChunkRows(p, o, kernels, chunkRows);
+    const uint64_t step = launchChunkRows(group, chunkRows);
     // A generic kernel's last argument is the op's shape, by value: its words are the bytes.
     std::span<const uint32_t> shape = modules.shapeOf(o);
     void *shapeArg = const_cast<uint32_t *>(shape.data());
@@ -34,7 +35,7 @@ Status launchOpRows(Device &d, const TensorModules &modules, const TensorProgram
         DevicePtr in = inputs;
         DevicePtr chunkOut = out + done * valueBytes;
         void *args[] = {&in, &chunkOut, &begin, &count, shapeArg}; // 4 read where no shape
-        const uint64_t threads = kernelThreads(p, o, kernels, begin, count);
+        const uint64_t threads = kernelThreads(group, warp, begin, count);
         const unsigned grid =
             static_cast<unsigned>(std::clamp<uint64_t>((threads + block - 1) / block, 1, maxGrid));
         if (Status l = d.launch(*f, {grid, block, 0}, args, stream); !l)

@@ -236,7 +236,7 @@ Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
             st.tableBytes += opTableBytes(program, o, float32 ? sizeof(float) : sizeof(double));
         const uint32_t o = ops[0];
         const uint64_t rows = program.tables[program.ops[o].output].entries();
-        const uint64_t step = launchChunkRows(program, o, p.kernels, options.chunkRows);
+        const uint64_t step = launchChunkRows(p.modules.rowGroup(o), options.chunkRows);
         st.launches += ops.size() > 1 ? 1 : (rows + step - 1) / step;
     }
     t0 = std::chrono::steady_clock::now();

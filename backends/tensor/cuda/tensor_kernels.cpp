@@ -476,21 +476,30 @@ RowGroup rowGroupOf(const TensorProgram &p, uint32_t opId, const TensorKernelOpt
     return {var(std::min(first, second)), var(std::max(first, second))};
 }
 
-uint64_t kernelThreads(const TensorProgram &program, uint32_t op,
-                       const TensorKernelOptions &options, uint64_t rowBegin, uint64_t rowCount) {
-    if (usesWarpPerRow(program, op, options))
+uint64_t kernelThreads(const RowGroup &g, bool warpPerRow, uint64_t rowBegin, uint64_t rowCount) {
+    if (warpPerRow)
         return rowCount * 32;
-    const RowGroup g = rowGroupOf(program, op, options);
     if (g.rows() == 1)
         return rowCount;
     const uint64_t span = g.span(); // the kernel's own count of groups
     return ((rowBegin + rowCount + span - 1) / span - rowBegin / span) * (span / g.rows());
 }
 
+uint64_t kernelThreads(const TensorProgram &program, uint32_t op,
+                       const TensorKernelOptions &options, uint64_t rowBegin, uint64_t rowCount) {
+    const bool warp = usesWarpPerRow(program, op, options);
+    return kernelThreads(warp ? RowGroup{} : rowGroupOf(program, op, options), warp, rowBegin,
+                         rowCount);
+}
+
+uint64_t launchChunkRows(const RowGroup &group, uint64_t chunkRows) {
+    const uint64_t span = group.span();
+    return std::max(span, chunkRows / span * span);
+}
+
 uint64_t launchChunkRows(const TensorProgram &program, uint32_t op,
                          const TensorKernelOptions &options, uint64_t chunkRows) {
-    const uint64_t span = rowGroupOf(program, op, options).span();
-    return std::max(span, chunkRows / span * span);
+    return launchChunkRows(rowGroupOf(program, op, options), chunkRows);
 }
 
 std::string generateTensorProgramSource(const TensorProgram &program,

@@ -147,11 +147,15 @@ struct RowGroup {
 // eliminationRange), at least options.rowGroupMinRows rows.
 RowGroup rowGroupOf(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options);
 
-// Threads a launch of op `op`'s kernel over output rows [rowBegin, rowBegin + rowCount) needs.
+// Threads a launch of op `op`'s kernel over output rows [rowBegin, rowBegin + rowCount) needs;
+// the second form from the op's row group and whether it runs a warp per row.
 uint64_t kernelThreads(const TensorProgram &program, uint32_t op,
                        const TensorKernelOptions &options, uint64_t rowBegin, uint64_t rowCount);
+uint64_t kernelThreads(const RowGroup &group, bool warpPerRow, uint64_t rowBegin,
+                       uint64_t rowCount);
 // Rows per launch near `chunkRows` that cut no row group (a multiple of the group's span).
 uint64_t launchChunkRows(const TensorProgram &program, uint32_t op,
                          const TensorKernelOptions &options, uint64_t chunkRows);
+uint64_t launchChunkRows(const RowGroup &group, uint64_t chunkRows);
 
 } // namespace zbddc::cuda

@@ -116,6 +116,7 @@ Result<TensorModules> TensorModules::load(Device &device, const TensorProgram &p
     out.moduleOf_ = sources.moduleOf;
     out.shapeBegin_.push_back(0);
     for (uint32_t o = 0; o < ops; ++o) {
+        out.rowGroups_.push_back(rowGroupOf(program, o, options));
         if (usesGenericKernel(program, o, options)) {
             const std::vector<uint32_t> words = genericKernelShape(program, o);
             out.shapeWords_.insert(out.shapeWords_.end(), words.begin(), words.end());
@@ -161,17 +162,35 @@ Result<TensorModules> TensorModules::load(Device &device, const TensorProgram &p
         out.loadedBefore_ = out.loadedBefore_ && l->loadedBefore;
         out.modules_.push_back(std::move(l->module));
     }
+    out.functions_.resize(sources.kernels);
+    out.fusedFunctions_.assign(sources.kernels, nullptr);
+    for (uint32_t o = 0; o < ops; ++o) {
+        const uint32_t k = out.kernelOf_[o];
+        if (out.functions_[k])
+            continue;
+        const Module &m = *out.modules_[out.moduleOf_[k]];
+        auto f = m.function(tensorModuleKernelName(k));
+        if (!f)
+            return f.error();
+        out.functions_[k] = *f;
+        if (out.shapeOf(o).empty())
+            continue;
+        auto fused = m.function(tensorModuleKernelName(k) + kFusedKernelSuffix);
+        if (!fused)
+            return fused.error();
+        out.fusedFunctions_[k] = *fused;
+    }
     return out;
 }
 
 Result<FunctionHandle> TensorModules::fusedFunction(uint32_t op) const {
-    const uint32_t k = kernelOf_[op];
-    return modules_[moduleOf_[k]]->function(tensorModuleKernelName(k) + kFusedKernelSuffix);
+    if (FunctionHandle f = fusedFunctions_[kernelOf_[op]])
+        return f;
+    return error("internal error: op " + std::to_string(op) + " has no fused kernel");
 }
 
 Result<FunctionHandle> TensorModules::function(uint32_t op) const {
-    const uint32_t k = kernelOf_[op];
-    return modules_[moduleOf_[k]]->function(tensorModuleKernelName(k));
+    return functions_[kernelOf_[op]];
 }
 
 } // namespace zbddc::cuda

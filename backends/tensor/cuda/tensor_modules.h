@@ -33,10 +33,14 @@ class TensorModules {
                                                       const TensorProgram &program,
                                                       const TensorKernelOptions &options);
     // The kernel of op `op`, and where it is a generic kernel its fused entry point
-    // (generic_tensor_kernels.h kFusedKernelSuffix). Ops of one kernel have the same kernelOf.
+    // (generic_tensor_kernels.h kFusedKernelSuffix), both looked up once when the modules load: a
+    // warm solve launches each op once, and the host's time per launch is most of a small
+    // program's run. Ops of one kernel have the same kernelOf.
     Result<FunctionHandle> function(uint32_t op) const;
     Result<FunctionHandle> fusedFunction(uint32_t op) const;
     uint32_t kernelOf(uint32_t op) const { return kernelOf_[op]; }
+    // Op `op`'s row group (rowGroupOf), as its kernel was generated with it.
+    const RowGroup &rowGroup(uint32_t op) const { return rowGroups_[op]; }
     // Op `op`'s shape words where it runs a generic kernel (its last argument, passed by value:
     // generic_tensor_kernels.h), else empty.
     std::span<const uint32_t> shapeOf(uint32_t op) const {
@@ -54,6 +58,8 @@ class TensorModules {
     std::vector<std::shared_ptr<const Module>> modules_;
     std::vector<uint32_t> kernelOf_; // by op: its kernel
     std::vector<uint32_t> moduleOf_; // by kernel
+    std::vector<FunctionHandle> functions_, fusedFunctions_; // by kernel (fused: null if none)
+    std::vector<RowGroup> rowGroups_;                        // by op
     std::vector<uint32_t> shapeWords_;
     std::vector<size_t> shapeBegin_; // by op, and one past the last: its words in shapeWords_
     bool fromCache_ = true;
