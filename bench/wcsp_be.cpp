@@ -5,8 +5,8 @@
 // host preparation = order + lowering), launches, whether one CUDA graph ran and the tables were
 // floats, the same solve captured as one CUDA graph, with a thread per row, with row groups of one
 // variable, with the VALUE plan in global memory, with plain stores, with a launch per op, with
-// streams joined every level and with double tables beside it, and the achieved bandwidth (bytes
-// the ops must move / kernel time).
+// streams planned from the buckets' dependencies and with double tables beside it, and the
+// achieved bandwidth (bytes the ops must move / kernel time).
 // With --devices LIST (repeatable: 0,0 / 2 / 4 / all), the same solve over several devices
 // (tensor_gpu_multi.h: buckets spread, large ones sliced), beside the one-GPU run; with
 // --slice-threshold N, ops of at least N entries of work are sliced across them; with
@@ -185,7 +185,7 @@ int main(int argc, char **argv) {
         // GPU: each variant the fastest of gpuReps warm solves; a solve's time covers upload,
         // kernels, VALUE phase and finding the compiled modules.
         std::optional<Solution> gpu, gpuGraph, gpuDoubles, gpuRowPerThread, gpuOneVariable,
-            gpuValueGlobal, gpuPlainStores, gpuUnfused, gpuLevelJoins;
+            gpuValueGlobal, gpuPlainStores, gpuUnfused, gpuPlannedStreams;
         if (haveGpu) {
             BeOptions g = o;
             g.executor = "cuda";
@@ -196,9 +196,9 @@ int main(int argc, char **argv) {
                 {&gpuOneVariable, "ZBDDC_GPU_ROW_GROUPS", "1"},
                 {&gpuValueGlobal, "ZBDDC_GPU_VALUE_SHARED", "0"},
                 {&gpuPlainStores, "ZBDDC_GPU_STREAMING_STORES", "0"},
-                {&gpuUnfused, "ZBDDC_GPU_FUSE", "0"},           // a launch per op
-                {&gpuLevelJoins, "ZBDDC_GPU_LEVEL_JOINS", "1"}, // streams joined every level
-                {&gpuDoubles, "ZBDDC_GPU_FLOAT32", "0"}};       // 64-bit tables (where not)
+                {&gpuUnfused, "ZBDDC_GPU_FUSE", "0"},               // a launch per op
+                {&gpuPlannedStreams, "ZBDDC_GPU_STREAM_PLAN", "1"}, // streams by dependency
+                {&gpuDoubles, "ZBDDC_GPU_FLOAT32", "0"}};           // 64-bit tables (where not)
             if (Status s = fastestInterleaved(*net, g, gpuReps, variants); !s)
                 std::printf("%-26s GPU: %s\n", name.c_str(), s.error().str().c_str());
             if (gpu && !gpu->stats.execution.float32)
@@ -232,7 +232,7 @@ int main(int argc, char **argv) {
             (!gpuGraph || same(*gpuGraph)) && (!gpuDoubles || same(*gpuDoubles)) &&
             (!gpuRowPerThread || same(*gpuRowPerThread)) &&
             (!gpuPlainStores || same(*gpuPlainStores)) && (!gpuUnfused || same(*gpuUnfused)) &&
-            (!gpuLevelJoins || same(*gpuLevelJoins)) &&
+            (!gpuPlannedStreams || same(*gpuPlannedStreams)) &&
             std::all_of(multi.begin(), multi.end(),
                         [&](const MultiRun &r) { return !r.solution || same(*r.solution); }) &&
             (!tbAnswered ||
@@ -283,9 +283,9 @@ int main(int argc, char **argv) {
                 std::printf("; a launch per op run %.2f ms (kernels %.2f, %llu launches)",
                             run(*gpuUnfused), gpuUnfused->stats.execution.kernelMs,
                             (unsigned long long)gpuUnfused->stats.execution.launches);
-            if (gpuLevelJoins)
-                std::printf("; streams joined every level run %.2f ms (kernels %.2f)",
-                            run(*gpuLevelJoins), gpuLevelJoins->stats.execution.kernelMs);
+            if (gpuPlannedStreams)
+                std::printf("; streams planned by dependency run %.2f ms (kernels %.2f)",
+                            run(*gpuPlannedStreams), gpuPlannedStreams->stats.execution.kernelMs);
             if (gpuDoubles)
                 std::printf("; with double tables run %.2f ms (kernels %.2f)", run(*gpuDoubles),
                             gpuDoubles->stats.execution.kernelMs);
@@ -337,8 +337,8 @@ int main(int argc, char **argv) {
              << (gpuPlainStores ? gpuPlainStores->stats.execution.kernelMs : -1)
              << ", \"gpu_unfused_kernel_ms\": "
              << (gpuUnfused ? gpuUnfused->stats.execution.kernelMs : -1)
-             << ", \"gpu_level_joins_kernel_ms\": "
-             << (gpuLevelJoins ? gpuLevelJoins->stats.execution.kernelMs : -1)
+             << ", \"gpu_planned_streams_kernel_ms\": "
+             << (gpuPlannedStreams ? gpuPlannedStreams->stats.execution.kernelMs : -1)
              << ", \"gpu_value_global_ms\": "
              << (gpuValueGlobal ? gpuValueGlobal->stats.execution.valueMs : -1)
              << ", \"gpu_solve_ms\": " << (gpu ? gpu->stats.solveMs : -1) << ", \"gpu_device\": \""

@@ -21,7 +21,9 @@ namespace zbddc::cuda {
 // longest unused first); it waits on an event recorded after each producer on another stream,
 // unless its stream already waited on that stream at or past it. Independent chains of buckets
 // then run on their own streams with no wait between levels (SPOT5 404 has two such chains of
-// 15 levels), where a fork and a join per level made every level wait for its slowest op.
+// 15 levels), where a fork and a join per level makes every level wait for its slowest op. On an
+// H200 it measured level with the per-level joins (SPOT5 404 4-7% faster, grid-81 6-8% slower:
+// BENCHMARKS.md), which stay the executor's default.
 struct StreamPlan {
     std::vector<uint32_t> streamOf;             // by unit
     std::vector<std::vector<uint32_t>> waitFor; // by unit: the units whose events it waits on

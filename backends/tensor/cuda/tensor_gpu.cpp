@@ -263,10 +263,10 @@ Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
     } else {
         LevelLauncher launcher(d);
         LevelLaunchStats ls;
-        // Streams follow the buckets' dependencies (level_launch.h planStreams);
-        // ZBDDC_GPU_LEVEL_JOINS=1 forks and joins every level instead, to compare.
-        const char *joins = std::getenv("ZBDDC_GPU_LEVEL_JOINS");
-        const bool byLevel = joins && std::string_view(joins) == "1";
+        // A fork and a join per level; ZBDDC_GPU_STREAM_PLAN=1 plans the streams from the
+        // buckets' dependencies instead (level_launch.h planStreams), to compare.
+        const char *plan = std::getenv("ZBDDC_GPU_STREAM_PLAN");
+        const bool byLevel = !(plan && std::string_view(plan) == "1");
         if (Status s = launcher.run(fused->units().levels, enqueueUnit,
                                     gpuGraphsWanted(options.useGraphs), &ls, afterOps,
                                     byLevel ? std::span<const std::vector<uint32_t>>{}
