@@ -21,7 +21,7 @@ LaunchUnits launchUnits(const TensorProgram &program, const TensorModules &modul
         std::vector<uint32_t> &ids = u.levels.emplace_back();
         std::map<uint32_t, uint32_t> unitOfKernel; // this level's fused units, by kernel
         for (uint32_t op : level) {
-            const bool generic = fuse && !modules.shapeOf(op).empty();
+            const bool generic = fuse && modules.hasFused(op);
             if (generic)
                 if (auto it = unitOfKernel.find(modules.kernelOf(op));
                     it != unitOfKernel.end() && u.ops[it->second].size() < kMaxFusedOps) {

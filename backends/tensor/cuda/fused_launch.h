@@ -19,9 +19,9 @@ struct LaunchUnits {
     std::vector<std::vector<uint32_t>> producers; // by unit: the units whose outputs it reads
 };
 
-// program.levels as units: a level's ops of one generic kernel (modules.kernelOf) together, the
-// rest alone, in the level's order of first use. ZBDDC_GPU_FUSE=0 keeps every op alone (to
-// compare on a GPU).
+// program.levels as units: a level's ops of one generic kernel with a fused entry point
+// (modules.hasFused: compiled with TensorKernelOptions::fusedEntries) together, the rest alone, in
+// the level's order of first use. ZBDDC_GPU_FUSE=0 keeps every op alone (to compare on a GPU).
 LaunchUnits launchUnits(const TensorProgram &program, const TensorModules &modules);
 
 // Where each op's input list and output are on the device.

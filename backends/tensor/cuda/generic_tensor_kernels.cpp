@@ -107,7 +107,8 @@ std::string genericKernelPrelude() {
     // zb_div: n / d for n < 2^31 as a multiply-high, an add and a shift (genericDivider's words),
     // with no branch, where a division by a run-time value would take some twenty instructions.
     return "template <int N> struct zb_shape { unsigned w[N]; }; // generic kernels' argument\n"
-           "template <int N> struct zb_fused_op { // an op of a fused launch (fusedOpDescriptor)\n"
+           "template <int N> struct zb_fused_op { // an op of a fused launch "
+           "(appendFusedOpDescriptor)\n"
            "    const zb_val *const *inputs; zb_val *out; u64 rows; zb_shape<N> shape;\n};\n"
            "__device__ __forceinline__ unsigned zb_div(unsigned n, unsigned mul, unsigned shr) {\n"
            "    return (__umulhi(n, mul) + n) >> shr;\n}\n";
@@ -199,6 +200,8 @@ std::string genericKernelText(const TensorProgram &p, uint32_t opId,
       << f.words() << "> shape) {\n";
     o << "    " << name
       << "_body(inputs, out, rowBegin, rowCount, shape, blockIdx.x, gridDim.x);\n}\n";
+    if (!options.fusedEntries)
+        return o.str();
     o << "extern \"C\" __global__ void " << bounds << name << kFusedKernelSuffix
       << "(const zb_fused_op<" << f.words() << "> *ops) {\n";
     o << "    const zb_fused_op<" << f.words() << "> &op = ops[blockIdx.y];\n";

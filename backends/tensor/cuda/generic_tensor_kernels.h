@@ -40,7 +40,8 @@ std::string genericKernelPrelude();
 
 // The generic kernel of op `op`'s family, named `name`: the specialised signature plus a last
 // argument `zb_shape<N> shape` (genericKernelShape's words). Ops of one family give the same text.
-// Beside it, `name` + kFusedKernelSuffix runs several ops of the family in one launch, op
+// Beside it, with options.fusedEntries, `name` + kFusedKernelSuffix runs several ops of the
+// family in one launch, op
 // blockIdx.y of its one argument, an array of fusedOpDescriptor's: the small ops of one level,
 // which would otherwise cost a launch each (grid-81 and SPOT5 404 have 60-90 ops of under 10^5
 // entries).

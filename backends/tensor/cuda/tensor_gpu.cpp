@@ -102,6 +102,7 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
     st.float32 = p.kernels.float32;
     if (!p.kernels.streamingStoreMinBytes)
         p.kernels.streamingStoreMinBytes = streamingStoreMinBytes(d.info());
+    p.kernels.fusedEntries = !p.plan.outOfCore; // runInCore fuses a level's small ops
 
     const auto t0 = std::chrono::steady_clock::now();
     auto compiled = TensorModules::compile(d, p.relaid ? *p.relaid : program, p.kernels);
@@ -220,7 +221,7 @@ Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
     auto listBuf = uploadArray(d, lists);
     if (!listBuf)
         return listBuf.error();
-    // A level's small ops of one generic kernel as one launch each (fused_launch.h).
+    // A level's small ops of one generic kernel run as one launch (fused_launch.h).
     auto fused = FusedLaunches::upload(
         d, program, p.modules, launchUnits(program, p.modules),
         [&](uint32_t o) { return listBuf->ptr() + listAt[o]; },

@@ -66,6 +66,10 @@ struct TensorKernelOptions {
     // Tables as 32-bit floats (the kernels' zb_val; inputs and output pointers of that type), where
     // narrow_costs.h proves every value exact: half the bytes moved per entry.
     bool float32 = false;
+    // Generic kernels get their fused entry point too (generic_tensor_kernels.h), for runs that
+    // launch a level's small ops together: it costs NVRTC time (pigs' junction tree, 102 generic
+    // kernels: 11.2 s of CPU without, 13.8-15.8 s with), which runs that never fuse do not pay.
+    bool fusedEntries = false;
     // Outputs of at least this many bytes are written with streaming stores (evict first): they
     // cannot stay in the L2 cache for the next op anyway, and cached stores of a table larger than
     // it cost expanding joins up to 15% on an H200 (BENCHMARKS.md). 0: plain stores everywhere;

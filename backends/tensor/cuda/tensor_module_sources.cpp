@@ -62,10 +62,11 @@ std::vector<uint64_t> tensorSourcesKey(const TensorProgram &p, const TensorKerne
         list(op.vars);
         list(op.values);
     }
-    k.insert(k.end(), {o.blockThreads, o.warpRowThreshold, o.sharedInputBytes,
-                       o.sharedInputMaxEntries, o.eliminationRange, o.rowGroups, o.rowGroupMaxSize,
-                       o.rowGroupMaxRows, o.rowGroupPairsWhenExpanding, o.rowGroupMinRows,
-                       o.rowGroupMinStride, o.float32, o.streamingStoreMinBytes, o.genericMaxWork});
+    k.insert(k.end(),
+             {o.blockThreads, o.warpRowThreshold, o.sharedInputBytes, o.sharedInputMaxEntries,
+              o.eliminationRange, o.rowGroups, o.rowGroupMaxSize, o.rowGroupMaxRows,
+              o.rowGroupPairsWhenExpanding, o.rowGroupMinRows, o.rowGroupMinStride, o.float32,
+              o.fusedEntries, o.streamingStoreMinBytes, o.genericMaxWork});
     for (const char *name : kKernelGeneratorEnv) {
         const std::string_view v = std::getenv(name) ? std::getenv(name) : "";
         k.push_back(v.size());

@@ -173,7 +173,7 @@ Result<TensorModules> TensorModules::load(Device &device, const TensorProgram &p
         if (!f)
             return f.error();
         out.functions_[k] = *f;
-        if (out.shapeOf(o).empty())
+        if (out.shapeOf(o).empty() || !options.fusedEntries)
             continue;
         auto fused = m.function(tensorModuleKernelName(k) + kFusedKernelSuffix);
         if (!fused)

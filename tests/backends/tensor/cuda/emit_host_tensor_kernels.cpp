@@ -41,6 +41,8 @@ void writeProgram(std::ofstream &out, const std::string &space, const TensorProg
         for (size_t i = 0; i < words.size(); ++i)
             src += (i ? ", " : "") + std::to_string(words[i]) + "u";
         src += "}});\n}\n";
+        if (!options.fusedEntries)
+            continue;
         // The fused entry point over a descriptor array as the device gets it.
         fusedNames[o] = name + "_fused";
         src += "void " + fusedNames[o] + "(const unsigned char *ops) {\n    " + name +

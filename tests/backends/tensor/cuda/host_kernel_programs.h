@@ -102,6 +102,7 @@ inline cuda::TensorKernelOptions hostGenericOptions(bool generic) {
     o.sharedInputMaxEntries = 0;
     o.warpRowThreshold = 8;
     o.genericMaxWork = generic ? UINT64_MAX : 0;
+    o.fusedEntries = generic;
     return o;
 }
 

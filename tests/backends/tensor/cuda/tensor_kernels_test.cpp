@@ -66,6 +66,7 @@ TEST_CASE("generated tensor kernels compile with NVRTC: random programs, all op 
         ko.rowGroupMinRows = 0;                        // row groups wherever they fit
         ko.rowGroupMinStride = 1;
         ko.streamingStoreMinBytes = trial % 4 < 2 ? 1 : 0; // every output streamed, or none
+        ko.fusedEntries = trial % 3 != 1;                  // generic kernels' fused entries
         checkCompiles(*p, ko);
         if (p->semiring != Semiring::MinSumInt64) { // int64 costs are never narrowed
             ko.float32 = true;                        // tables of floats (narrow_costs.h)
@@ -285,6 +286,7 @@ TEST_CASE("the sources key: the tables' values leave it, every option and genera
         [](TensorKernelOptions &o) { o.rowGroupMinRows = 1; },
         [](TensorKernelOptions &o) { o.rowGroupMinStride = 1; },
         [](TensorKernelOptions &o) { o.float32 = true; },
+        [](TensorKernelOptions &o) { o.fusedEntries = true; },
         [](TensorKernelOptions &o) { o.streamingStoreMinBytes = 1; },
         [](TensorKernelOptions &o) { o.genericMaxWork = 0; },
     };
