@@ -1,6 +1,7 @@
 #include "backends/tensor/cuda/fused_launch.h"
 
 #include "backends/tensor/cuda/generic_tensor_kernels.h"
+#include "backends/tensor/cuda/op_launch.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -87,17 +88,17 @@ Status FusedLaunches::enqueue(Device &device, const TensorProgram &program,
     if (!f)
         return f.error();
     const unsigned block = kernels.blockThreads;
-    const uint64_t maxGrid = static_cast<uint64_t>(device.info().multiprocessors) * 32;
-    uint64_t grid = 1;
+    unsigned grid = 1;
     for (uint32_t op : ops) {
+        const RowGroup &group = modules.rowGroup(op);
         const uint64_t rows = program.tables[program.ops[op].output].entries();
         const uint64_t threads =
-            kernelThreads(modules.rowGroup(op), usesWarpPerRow(program, op, kernels), 0, rows);
-        grid = std::max(grid, std::min((threads + block - 1) / block, maxGrid));
+            kernelThreads(group, usesWarpPerRow(program, op, kernels), 0, rows);
+        grid = std::max(grid, launchGrid(device.info(), group, threads, block));
     }
     DevicePtr descriptors = descriptors_.ptr() + at_[unit];
     void *args[] = {&descriptors};
-    LaunchDims dims{static_cast<unsigned>(grid), block, 0};
+    LaunchDims dims{grid, block, 0};
     dims.gridY = static_cast<unsigned>(ops.size());
     return device.launch(*f, dims, args, stream);
 }

@@ -36,7 +36,7 @@ class FusedLaunches {
                                         const DeviceAddressOf &outputOf);
     const LaunchUnits &units() const { return units_; }
     // Enqueues unit `unit` on `stream`: a single op through `single`, a fused one as one launch
-    // whose grid is its largest op's (op_launch.h's grid: a thread or warp per row, capped).
+    // whose grid is its largest op's (op_launch.h launchGrid).
     Status enqueue(Device &device, const TensorProgram &program, const TensorModules &modules,
                    const TensorKernelOptions &kernels, uint32_t unit,
                    const std::function<Status(uint32_t op, StreamHandle)> &single,

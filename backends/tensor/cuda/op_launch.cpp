@@ -11,6 +11,15 @@ uint64_t streamingStoreMinBytes(const DeviceInfo &device) {
     return v && std::string_view(v) == "0" ? 0 : static_cast<uint64_t>(device.l2CacheBytes);
 }
 
+unsigned launchGrid(const DeviceInfo &device, const RowGroup &group, uint64_t threads,
+                    unsigned block) {
+    // A row-group kernel gets a thread per group: its grid-stride loop over 32 blocks per
+    // multiprocessor ran the large joins 8-28% slower on an H200 (BENCHMARKS.md).
+    const uint64_t maxGrid =
+        group.rows() > 1 ? 0x7fffffffu : static_cast<uint64_t>(device.multiprocessors) * 32;
+    return static_cast<unsigned>(std::clamp<uint64_t>((threads + block - 1) / block, 1, maxGrid));
+}
+
 Status launchOpRows(Device &d, const TensorModules &modules, const TensorProgram &p, uint32_t o,
                     const TensorKernelOptions &kernels, uint64_t chunkRows, DevicePtr inputs,
                     DevicePtr out, uint64_t rowBegin, uint64_t rows, StreamHandle stream) {
@@ -20,10 +29,6 @@ Status launchOpRows(Device &d, const TensorModules &modules, const TensorProgram
     const unsigned block = kernels.blockThreads;
     const RowGroup &group = modules.rowGroup(o);
     const bool warp = usesWarpPerRow(p, o, kernels);
-    // A row-group kernel gets a thread per group: its grid-stride loop over 32 blocks per
-    // multiprocessor ran the large joins 8-28% slower on an H200 (BENCHMARKS.md).
-    const unsigned maxGrid =
-        group.rows() > 1 ? 0x7fffffffu : static_cast<unsigned>(d.info().multiprocessors) * 32;
     const uint64_t valueBytes = kernels.float32 ? sizeof(float) : sizeof(double);
     const uint64_t step = launchChunkRows(group, chunkRows);
     // A generic kernel's last argument is the op's shape, by value: its words are the bytes.
@@ -35,9 +40,8 @@ Status launchOpRows(Device &d, const TensorModules &modules, const TensorProgram
         DevicePtr in = inputs;
         DevicePtr chunkOut = out + done * valueBytes;
         void *args[] = {&in, &chunkOut, &begin, &count, shapeArg}; // 4 read where no shape
-        const uint64_t threads = kernelThreads(group, warp, begin, count);
         const unsigned grid =
-            static_cast<unsigned>(std::clamp<uint64_t>((threads + block - 1) / block, 1, maxGrid));
+            launchGrid(d.info(), group, kernelThreads(group, warp, begin, count), block);
         if (Status l = d.launch(*f, {grid, block, 0}, args, stream); !l)
             return l;
     }

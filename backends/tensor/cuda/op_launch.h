@@ -15,6 +15,12 @@ namespace zbddc::cuda {
 // stores) where ZBDDC_GPU_STREAMING_STORES=0, to compare on a GPU.
 uint64_t streamingStoreMinBytes(const DeviceInfo &device);
 
+// The blocks of `block` threads for a launch of `threads` threads of a kernel with row group
+// `group`: one thread per group for a row-group kernel, else at most 32 blocks per
+// multiprocessor (the kernel's threads loop over the rest). At least one.
+unsigned launchGrid(const DeviceInfo &device, const RowGroup &group, uint64_t threads,
+                    unsigned block);
+
 // `inputs` is the device array of the op's input addresses (tensor_kernels.h: whole-table
 // offsets), `out` the address of output row `rowBegin`.
 Status launchOpRows(Device &device, const TensorModules &modules, const TensorProgram &program,

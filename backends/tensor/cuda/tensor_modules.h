@@ -34,9 +34,8 @@ class TensorModules {
                                                       const TensorKernelOptions &options);
     // The kernel of op `op`, and where it is a generic kernel compiled with fused entries its fused
     // entry point (generic_tensor_kernels.h kFusedKernelSuffix; hasFused), both looked up once
-    // when the modules load: a
-    // warm solve launches each op once, and the host's time per launch is most of a small
-    // program's run. Ops of one kernel have the same kernelOf.
+    // when the modules load: a warm solve launches each op once, and the host's time per launch
+    // is most of a small program's run. Ops of one kernel have the same kernelOf.
     Result<FunctionHandle> function(uint32_t op) const;
     Result<FunctionHandle> fusedFunction(uint32_t op) const;
     bool hasFused(uint32_t op) const { return fusedFunctions_[kernelOf_[op]] != nullptr; }
