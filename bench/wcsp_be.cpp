@@ -64,35 +64,20 @@ double runMs(const Solution &s) {
     return s.stats.solveMs + s.stats.tracebackMs;
 }
 
-// The fastest of `reps` solves after one untimed solve (which fills the NVRTC disk cache and loads
-// the modules), each under the environment `env` (NAME=VALUE pairs, empty for none): one GPU run
-// lasts milliseconds, and run to run it moves by a tenth or more.
-Result<Solution> fastestWarmSolve(const CostNetwork &net, const BeOptions &o, int reps,
-                                  std::vector<std::pair<const char *, const char *>> env = {}) {
-    for (const auto &[name, value] : env)
-        setenv(name, value, 1);
-    Result<Solution> best = solveBucketElimination(net, o);
-    for (int r = 0; r < reps && best; ++r) {
-        auto timed = solveBucketElimination(net, o);
-        if (!timed || r == 0 || runMs(*timed) < runMs(*best))
-            best = std::move(timed);
-    }
-    for (const auto &[name, value] : env)
-        unsetenv(name);
-    return best;
-}
-
-// A GPU variant: the solve under one environment variable (none for the default).
+// A GPU variant: the solve under one environment variable (none for the default), or with
+// options of its own.
 struct GpuVariant {
     std::optional<Solution> *into;
     const char *env = nullptr, *value = nullptr;
+    const BeOptions *options = nullptr; // null: the shared options
 };
 
 // Every variant the fastest of `reps` solves, the variants taking turns (one solve of each per
-// round, after one untimed solve of each): timed one after another, the first variant measured
-// ran slower than the same configuration timed later (SPOT5 404: 0.86 against 0.65 ms of
-// kernels), so an order of whole variants would favour the later ones. A variant that fails is
-// left empty; the default's error is returned.
+// round, after one untimed solve of each, which fills the NVRTC disk cache and loads the
+// modules): timed one after another, the first variant measured ran slower than the same
+// configuration timed later (SPOT5 404: 0.86 against 0.65 ms of kernels), so an order of whole
+// variants would favour the later ones. A variant that fails is left empty; the default's error
+// is returned.
 Status fastestInterleaved(const CostNetwork &net, const BeOptions &o, int reps,
                           const std::vector<GpuVariant> &variants) {
     Status defaultError = Ok{};
@@ -100,11 +85,11 @@ Status fastestInterleaved(const CostNetwork &net, const BeOptions &o, int reps,
         for (const GpuVariant &v : variants) {
             if (v.env)
                 setenv(v.env, v.value, 1);
-            auto timed = solveBucketElimination(net, o);
+            auto timed = solveBucketElimination(net, v.options ? *v.options : o);
             if (v.env)
                 unsetenv(v.env);
             if (!timed) {
-                if (!v.env)
+                if (!v.env && !v.options)
                     defaultError = timed.error();
                 v.into->reset();
                 continue;
@@ -204,10 +189,11 @@ int main(int argc, char **argv) {
             if (gpu && !gpu->stats.execution.float32)
                 gpuDoubles.reset(); // the default already
         }
-        // The same solve over several devices, the second run timed as above.
+        // The same solve over several devices, and with the host waiting for every level (the
+        // two taking turns, as above).
         struct MultiRun {
             std::string devices;
-            std::optional<Solution> solution;
+            std::optional<Solution> solution, levelByLevel;
             std::string error;
         };
         std::vector<MultiRun> multi;
@@ -217,10 +203,15 @@ int main(int argc, char **argv) {
             m.execution.devices = devices;
             m.execution.multiDevice.sliceThresholdEntries = sliceThreshold;
             m.execution.gpuBudgetBytes = budgetBytes;
-            auto timed = fastestWarmSolve(*net, m, gpuReps);
-            multi.push_back({devices, std::nullopt, timed ? "" : timed.error().str()});
-            if (timed)
-                multi.back().solution = std::move(*timed);
+            BeOptions levelled = m;
+            levelled.execution.multiDevice.levelByLevel = true;
+            MultiRun &r = multi.emplace_back();
+            r.devices = devices;
+            if (Status s = fastestInterleaved(
+                    *net, m, gpuReps,
+                    {{&r.solution}, {&r.levelByLevel, nullptr, nullptr, &levelled}});
+                !s)
+                r.error = s.error().str();
         }
         const Toulbar2Answer tb = net->integerCosts ? runToulbar2(path, tbOpts) : Toulbar2Answer{};
         // Agreement with toulbar2 when it answered: the same optimum, or both infeasible.
@@ -234,7 +225,10 @@ int main(int argc, char **argv) {
             (!gpuPlainStores || same(*gpuPlainStores)) && (!gpuUnfused || same(*gpuUnfused)) &&
             (!gpuPlannedStreams || same(*gpuPlannedStreams)) &&
             std::all_of(multi.begin(), multi.end(),
-                        [&](const MultiRun &r) { return !r.solution || same(*r.solution); }) &&
+                        [&](const MultiRun &r) {
+                            return (!r.solution || same(*r.solution)) &&
+                                   (!r.levelByLevel || same(*r.levelByLevel));
+                        }) &&
             (!tbAnswered ||
              (tb.noSolution ? !seq->feasible : seq->feasible && *tb.optimum == cost));
         failures += !agree;
@@ -306,6 +300,13 @@ int main(int argc, char **argv) {
                         mt.kernelMs, mt.valueMs, mt.compileMs,
                         mt.kernelMs > 0 ? mt.tableBytes / (mt.kernelMs * 1e6) : 0,
                         r.solution->device.label().c_str());
+            if (r.levelByLevel) {
+                const ExecutionTimes &lt = r.levelByLevel->stats.execution;
+                std::printf("%-26s   a host wait per level: run %.2f ms = upload %.2f + between "
+                            "devices %.2f + kernels %.2f + VALUE %.2f ms + compile %.2f\n",
+                            "", run(*r.levelByLevel), lt.uploadMs, lt.peerMs, lt.kernelMs,
+                            lt.valueMs, lt.compileMs);
+            }
         }
         json << (firstJson ? "" : ",") << "\n  {\"instance\": \"" << name
              << "\", \"width\": " << seq->stats.inducedWidth
@@ -359,7 +360,8 @@ int main(int argc, char **argv) {
                  << (multi[i].solution ? multi[i].solution->stats.execution.kernelMs : -1)
                  << ", \"value_ms\": "
                  << (multi[i].solution ? multi[i].solution->stats.execution.valueMs : -1)
-                 << ", \"device\": \""
+                 << ", \"level_by_level_run_ms\": "
+                 << (multi[i].levelByLevel ? run(*multi[i].levelByLevel) : -1) << ", \"device\": \""
                  << (multi[i].solution ? multi[i].solution->device.label() : multi[i].error)
                  << "\"}";
         json << "], \"agree\": " << (agree ? "true" : "false") << "}";

@@ -225,6 +225,7 @@ class MultiGpuExecutor final : public TensorExecutor {
             list += (list.empty() ? "" : ",") + std::to_string(o);
         std::string notes = std::to_string(ordinals_.size()) + " devices " + list + ", " +
                             std::to_string(st.slicedOps) + " ops sliced, " + st.transport;
+        notes += st.times.ordered ? ", levels in stream order" : ", a host wait per level";
         if (st.float32)
             notes += ", float tables";
         return {DeviceReport::Kind::Cuda, st.gpus, std::move(notes)};

@@ -149,28 +149,46 @@ Status LevelLauncher::enqueuePlanned(std::span<const std::vector<uint32_t>> leve
 // chain of one-op levels stays on stream 0 and needs no event at all.
 Status LevelLauncher::enqueueAll(std::span<const std::vector<uint32_t>> levels,
                                  const EnqueueOp &enqueue, LevelLaunchStats &st) {
-    for (const std::vector<uint32_t> &level : levels) {
-        const size_t width = std::min(level.size(), streams_.size());
-        if (width > 1) { // fork: streams 1.. must see everything before this level
-            if (Status s = device_.record(joined_, streams_[0]); !s)
-                return s;
-            for (size_t i = 1; i < width; ++i)
-                if (Status s = device_.waitEvent(streams_[i], joined_); !s)
-                    return s;
-        }
-        for (size_t i = 0; i < level.size(); ++i)
-            if (Status s = enqueue(level[i], streams_[i % width]); !s)
-                return s;
-        st.ops += level.size();
-        for (size_t i = 1; i < width; ++i) { // join back into stream 0
-            if (Status s = device_.record(done_[i], streams_[i]); !s)
-                return s;
-            if (Status s = device_.waitEvent(streams_[0], done_[i]); !s)
-                return s;
-        }
-        st.joins += width > 1;
-    }
+    for (const std::vector<uint32_t> &level : levels)
+        ZBDDC_TRY(enqueueOne(level, enqueue, st));
     return Ok{};
+}
+
+Status LevelLauncher::enqueueOne(std::span<const uint32_t> level, const EnqueueOp &enqueue,
+                                 LevelLaunchStats &st) {
+    const size_t width = std::min(level.size(), streams_.size());
+    if (width > 1) { // fork: streams 1.. must see everything before this level
+        ZBDDC_TRY(device_.record(joined_, streams_[0]));
+        for (size_t i = 1; i < width; ++i)
+            ZBDDC_TRY(device_.waitEvent(streams_[i], joined_));
+    }
+    for (size_t i = 0; i < level.size(); ++i)
+        ZBDDC_TRY(enqueue(level[i], streams_[i % width]));
+    st.ops += level.size();
+    for (size_t i = 1; i < width; ++i) { // join back into stream 0
+        ZBDDC_TRY(device_.record(done_[i], streams_[i]));
+        ZBDDC_TRY(device_.waitEvent(streams_[0], done_[i]));
+    }
+    st.joins += width > 1;
+    return Ok{};
+}
+
+Status LevelLauncher::enqueueLevel(std::span<const uint32_t> units, const EnqueueOp &enqueue) {
+    if (streams_.empty())
+        return error("internal error: a level enqueued before the launcher's streams exist");
+    LevelLaunchStats unused;
+    return enqueueOne(units, enqueue, unused);
+}
+
+Status LevelLauncher::synchronizeAll() {
+    for (StreamHandle s : streams_)
+        ZBDDC_TRY(device_.synchronize(s));
+    return Ok{};
+}
+
+Result<StreamHandle> LevelLauncher::entry(size_t streams) {
+    ZBDDC_TRY(ensureStreams(std::max<size_t>(streams, 1)));
+    return streams_[0];
 }
 
 Status LevelLauncher::run(std::span<const std::vector<uint32_t>> levels, const EnqueueOp &enqueue,

@@ -63,8 +63,18 @@ class LevelLauncher {
                LevelLaunchStats *stats = nullptr, const AfterOps &after = {},
                std::span<const std::vector<uint32_t>> producersOf = {});
 
+    // For callers that order several devices' work themselves (tensor_gpu_multi.cpp): one level's
+    // units forked from entry() onto up to `streams` streams and joined back into it, no wait.
+    Status enqueueLevel(std::span<const uint32_t> units, const EnqueueOp &enqueue);
+    // The stream a level forks from and joins into, with `streams` streams made ready.
+    Result<StreamHandle> entry(size_t streams);
+    // Waits for every stream: after a failed enqueue, work may be left on streams never joined.
+    Status synchronizeAll();
+
   private:
     Status enqueueAll(std::span<const std::vector<uint32_t>> levels, const EnqueueOp &enqueue,
+                      LevelLaunchStats &st);
+    Status enqueueOne(std::span<const uint32_t> level, const EnqueueOp &enqueue,
                       LevelLaunchStats &st);
     Status enqueuePlanned(std::span<const std::vector<uint32_t>> levels, const StreamPlan &plan,
                           const EnqueueOp &enqueue, LevelLaunchStats &st);

@@ -3,6 +3,7 @@
 #include "backends/tensor/cuda/host_device_split.h"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <string>
 
@@ -175,6 +176,9 @@ class Planner {
             for (uint32_t t = 0; t < tables; ++t)
                 if (last[d][t] >= 0 && !kept[d][t])
                     plan_.levels[static_cast<size_t>(last[d][t])].releases.push_back({t, d});
+        plan_.heldToEndBytes.assign(plan_.devices, 0);
+        for (const TableReserve &r : heldToEnd(plan_))
+            plan_.heldToEndBytes[r.device] += r.rows.rows * options_.entryBytes;
         plan_.deviceBytes.assign(plan_.devices, 0);
         std::vector<uint64_t> now(plan_.devices, 0);
         std::vector<std::vector<uint64_t>> rows(plan_.devices, std::vector<uint64_t>(tables, 0));
@@ -258,6 +262,18 @@ Result<MultiDevicePlan> planMultiDevice(const TensorProgram &program, uint32_t d
     if (devices == 0)
         return error("internal error: a multi-device plan for no device");
     return Planner(program, devices, options).run();
+}
+
+std::vector<TableReserve> heldToEnd(const MultiDevicePlan &plan) {
+    std::map<std::pair<uint32_t, uint32_t>, RowSpan> widest; // (device, table): ordered
+    for (const MultiDeviceLevel &level : plan.levels)
+        for (const TableReserve &r : level.reserves)
+            widest[{r.device, r.table}] = r.rows;
+    std::vector<TableReserve> out;
+    out.reserve(widest.size());
+    for (const auto &[key, rows] : widest)
+        out.push_back({key.second, key.first, rows});
+    return out;
 }
 
 std::vector<TableHolding> decodeHoldings(const TensorProgram &program,

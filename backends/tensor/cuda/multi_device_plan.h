@@ -42,6 +42,9 @@ struct MultiDeviceOptions {
     // the share's input rows are those of its whole groups.
     std::vector<uint64_t> rowGroupSpan;
     bool keepForDecode = false; // see above: no downloads, holdings kept to the end
+    // The executor's: run level by level, the host waiting for each, even where every device can
+    // hold its widest ranges to the end (multi_device_run.h; to compare the two).
+    bool levelByLevel = false;
 };
 
 struct RowSpan {
@@ -91,12 +94,19 @@ struct MultiDevicePlan {
     std::vector<MultiDeviceLevel> levels; // parallel to program.levels
     std::vector<uint64_t> work;           // by device: entries of work assigned
     std::vector<uint64_t> deviceBytes;    // by device: the most bytes of tables held at once
+    std::vector<uint64_t> heldToEndBytes; // by device: bytes of every widest range (heldToEnd)
     uint64_t uploadBytes = 0, peerBytes = 0, downloadBytes = 0;
     size_t slicedOps = 0;
 };
 
 Result<MultiDevicePlan> planMultiDevice(const TensorProgram &program, uint32_t devices,
                                         const MultiDeviceOptions &options = {});
+
+// Each table's widest range on each device that holds it, every (device, table) once: what a run
+// holds when it keeps every range from the start to the end instead of growing and releasing
+// them level by level (multi_device_run.h's ordered run). Ranges only grow between a table's
+// first reserve and its release, so the widest is its last reserve.
+std::vector<TableReserve> heldToEnd(const MultiDevicePlan &plan);
 
 // Where a keepForDecode plan leaves each table at the end, every row once: each computed table in
 // the slices its tasks computed, each input whole on device 0.

@@ -8,22 +8,24 @@
 
 namespace zbddc {
 
-Result<std::vector<std::vector<double>>>
-runTensorProgramMultiDevice(const TensorProgram &p, const MultiDevicePlan &plan,
-                            std::span<SliceDevice *const> devices, DeviceFabric &fabric,
-                            MultiDeviceStats *stats) {
-    if (plan.levels.size() != p.levels.size() || devices.size() != plan.devices)
-        return error("internal error: the multi-device plan is not this program's");
-    MultiDeviceStats local;
-    MultiDeviceStats &st = stats ? *stats : local;
-    std::vector<std::vector<double>> inputs(p.tables.size()), computed(p.tables.size());
-    for (size_t t = 0; t < p.tables.size(); ++t)
-        if (p.tables[t].input) {
-            auto dense = denseInputValues(p.tables[t]);
-            if (!dense)
-                return dense.error();
-            inputs[t] = std::move(*dense);
-        }
+Status SliceDevice::holdAll(std::span<const TableReserve> ranges,
+                            std::span<const std::vector<double>> inputs) {
+    for (const TableReserve &r : ranges) {
+        ZBDDC_TRY(reserve(r.table, r.rows));
+        if (!inputs[r.table].empty())
+            ZBDDC_TRY(upload(r.table, r.rows.first,
+                             std::span(inputs[r.table]).subspan(r.rows.first, r.rows.rows)));
+    }
+    return Ok{};
+}
+
+namespace {
+
+// Every level waited for by the host (see multi_device_run.h).
+Status runLevelByLevel(const TensorProgram &p, const MultiDevicePlan &plan,
+                       std::span<SliceDevice *const> devices, DeviceFabric &fabric,
+                       const std::vector<std::vector<double>> &inputs,
+                       std::vector<std::vector<double>> &computed, MultiDeviceStats &st) {
     std::vector<std::vector<DeviceTask>> tasks(plan.devices);
     for (const MultiDeviceLevel &level : plan.levels) {
         auto t0 = std::chrono::steady_clock::now();
@@ -68,6 +70,76 @@ runTensorProgramMultiDevice(const TensorProgram &p, const MultiDevicePlan &plan,
     }
     for (SliceDevice *d : devices) // uploads to a device that ran no task are done too
         ZBDDC_TRY(d->wait());
+    return Ok{};
+}
+
+// Every range held from the start, the levels enqueued, one wait at the end (multi_device_run.h).
+Status runOrdered(const TensorProgram &p, const MultiDevicePlan &plan,
+                  std::span<SliceDevice *const> devices, DeviceFabric &fabric,
+                  const std::vector<std::vector<double>> &inputs,
+                  std::vector<std::vector<double>> &computed, MultiDeviceStats &st) {
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::vector<TableReserve>> ranges(plan.devices);
+    for (const TableReserve &r : heldToEnd(plan))
+        ranges[r.device].push_back(r);
+    for (uint32_t d = 0; d < plan.devices; ++d)
+        ZBDDC_TRY(devices[d]->holdAll(ranges[d], inputs));
+    st.uploadMs = msSince(t0);
+    t0 = std::chrono::steady_clock::now();
+    std::vector<std::vector<DeviceTask>> tasks(plan.devices);
+    for (const MultiDeviceLevel &level : plan.levels) {
+        std::vector<TableMove> peer; // the host's rows are on the devices already
+        for (const TableMove &m : level.moves)
+            if (m.from != kHost)
+                peer.push_back(m);
+        if (!peer.empty())
+            ZBDDC_TRY(fabric.enqueue(peer));
+        for (auto &v : tasks)
+            v.clear();
+        for (const DeviceTask &task : level.tasks)
+            tasks[task.device].push_back(task);
+        for (uint32_t d = 0; d < plan.devices; ++d)
+            if (!tasks[d].empty())
+                ZBDDC_TRY(devices[d]->launch(tasks[d]));
+    }
+    for (SliceDevice *d : devices)
+        ZBDDC_TRY(d->wait());
+    st.computeMs = msSince(t0);
+    t0 = std::chrono::steady_clock::now();
+    for (const MultiDeviceLevel &level : plan.levels)
+        for (const TableMove &m : level.downloads) {
+            std::vector<double> &table = computed[m.table];
+            table.resize(p.tables[m.table].entries());
+            const std::span<double> rows(table.data() + m.rows.first, m.rows.rows);
+            ZBDDC_TRY(devices[static_cast<size_t>(m.from)]->download(m.table, m.rows.first, rows));
+        }
+    st.downloadMs = msSince(t0);
+    return Ok{};
+}
+
+} // namespace
+
+Result<std::vector<std::vector<double>>>
+runTensorProgramMultiDevice(const TensorProgram &p, const MultiDevicePlan &plan,
+                            std::span<SliceDevice *const> devices, DeviceFabric &fabric,
+                            MultiDeviceStats *stats, bool ordered) {
+    if (plan.levels.size() != p.levels.size() || devices.size() != plan.devices)
+        return error("internal error: the multi-device plan is not this program's");
+    MultiDeviceStats local;
+    MultiDeviceStats &st = stats ? *stats : local;
+    st.ordered = ordered;
+    std::vector<std::vector<double>> inputs(p.tables.size()), computed(p.tables.size());
+    for (size_t t = 0; t < p.tables.size(); ++t)
+        if (p.tables[t].input) {
+            auto dense = denseInputValues(p.tables[t]);
+            if (!dense)
+                return dense.error();
+            inputs[t] = std::move(*dense);
+        }
+    const Status ran = ordered ? runOrdered(p, plan, devices, fabric, inputs, computed, st)
+                               : runLevelByLevel(p, plan, devices, fabric, inputs, computed, st);
+    if (!ran)
+        return ran.error();
     return computed;
 }
 

@@ -2,9 +2,16 @@
 // interfaces, so that the orchestration runs and is tested without a GPU: a SliceDevice holds one
 // row range per table and runs tasks; a DeviceFabric copies rows between devices (on GPUs:
 // device-to-device copies where two logical devices share a GPU, NCCL or peer copies between GPUs:
-// tensor_gpu_multi.h). Level by level: reserves, uploads and device-to-device moves, then every
-// device's tasks launched before any is waited for, so the devices work at once, then the
-// downloads of what they computed and the releases.
+// tensor_gpu_multi.h). Two ways to run it:
+//   - level by level: reserves, uploads and device-to-device moves, then every device's tasks
+//     launched before any is waited for, so the devices work at once, then the downloads of what
+//     they computed and the releases. The host waits for every level; a device holds at once only
+//     what its live tables need.
+//   - ordered: every range the plan ever reserves is held from the start (heldToEnd) with the
+//     inputs' rows uploaded at once, and the levels' moves and tasks are only enqueued, the devices
+//     and the fabric keeping their order (a copy after the work that computed its rows, a task
+//     after the copies it reads), so the host waits once, at the end. It needs the devices to hold
+//     every range to the end; the multi-GPU executor takes it where they fit.
 #pragma once
 
 #include "backends/tensor/cuda/multi_device_plan.h"
@@ -30,6 +37,11 @@ class SliceDevice {
     // every upload are done.
     virtual Status launch(std::span<const DeviceTask> tasks) = 0;
     virtual Status wait() = 0;
+    // An ordered run's first call: the device holds each of `ranges` (its own, each table once)
+    // to the end, and receives the rows of those of input tables from `inputs` (dense, by table
+    // id; empty for computed tables), as upload() does. By default, reserve and upload each.
+    virtual Status holdAll(std::span<const TableReserve> ranges,
+                           std::span<const std::vector<double>> inputs);
 };
 
 class DeviceFabric {
@@ -37,16 +49,22 @@ class DeviceFabric {
     virtual ~DeviceFabric() = default;
     // Device-to-device moves (no kHost end), complete on return; one level's may run at once.
     virtual Status copy(std::span<const TableMove> moves) = 0;
+    // An ordered run's moves: enqueued after the work the sources' devices have been given so far
+    // and before what the destinations are given next; returns before they are done. By default,
+    // copy() (complete on return, so in order too).
+    virtual Status enqueue(std::span<const TableMove> moves) { return copy(moves); }
 };
 
 struct MultiDeviceStats {
+    // An ordered run's moves overlap its tasks: their time is in computeMs and peerMs stays 0.
     double uploadMs = 0, peerMs = 0, computeMs = 0, downloadMs = 0;
+    bool ordered = false;
 };
 
 // Computed tables by id, inputs empty: the layout of runTensorProgramCpu.
 Result<std::vector<std::vector<double>>>
 runTensorProgramMultiDevice(const TensorProgram &program, const MultiDevicePlan &plan,
                             std::span<SliceDevice *const> devices, DeviceFabric &fabric,
-                            MultiDeviceStats *stats = nullptr);
+                            MultiDeviceStats *stats = nullptr, bool ordered = false);
 
 } // namespace zbddc

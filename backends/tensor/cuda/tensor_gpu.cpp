@@ -7,6 +7,7 @@
 #include "backends/tensor/cuda/narrow_costs.h"
 #include "backends/tensor/cuda/op_launch.h"
 #include "backends/tensor/cuda/op_profile.h"
+#include "backends/tensor/cuda/packed_inputs.h"
 #include "backends/tensor/cuda/staged_copies.h"
 #include "backends/tensor/cuda/tensor_gpu_chunked.h"
 #include "backends/tensor/cuda/tensor_modules.h"
@@ -131,13 +132,6 @@ struct DeviceTables {
     std::vector<DevicePtr> at;
 };
 
-// Input tables of at most this size share one device block filled by one copy: each copy from
-// pageable memory is a synchronous round trip of tens of microseconds, and a WCSP such as SPOT5
-// 404 has hundreds of small cost functions. Larger ones get their own block (the pool rounds a
-// block up to a power of two, too costly for large tables packed together).
-constexpr uint64_t kPackedInputMaxBytes = uint64_t{1} << 20;
-constexpr uint64_t kPackedAlign = 256;
-
 // Table `tab`'s complete values as the device holds them, at `dst`: doubles, or floats where
 // narrow_costs.h proved every value an integer a float holds exactly.
 void writeDeviceImage(const Table &tab, bool float32, unsigned char *dst) {
@@ -155,41 +149,36 @@ void writeDeviceImage(const Table &tab, bool float32, unsigned char *dst) {
 
 Status uploadInputs(Device &d, const TensorProgram &program, bool float32, DeviceTables &dt) {
     const uint64_t valueBytes = float32 ? sizeof(float) : sizeof(double);
-    std::vector<uint64_t> packedAt(program.tables.size(), UINT64_MAX);
-    uint64_t packedBytes = 0;
-    for (size_t t = 0; t < program.tables.size(); ++t) {
-        const uint64_t bytes = program.tables[t].entries() * valueBytes;
-        if (program.tables[t].input && bytes <= kPackedInputMaxBytes) {
-            packedAt[t] = packedBytes;
-            packedBytes += (bytes + kPackedAlign - 1) / kPackedAlign * kPackedAlign;
-        }
-    }
-    std::vector<unsigned char> staging(packedBytes);
-    auto block = d.allocate(std::max<uint64_t>(packedBytes, 1));
+    std::vector<uint64_t> tableBytes(program.tables.size());
+    for (size_t t = 0; t < program.tables.size(); ++t)
+        tableBytes[t] = program.tables[t].entries() * valueBytes;
+    const PackedInputs packed =
+        packSmallInputs(tableBytes, [&](size_t t) { return program.tables[t].input; });
+    std::vector<unsigned char> staging(packed.bytes);
+    auto block = d.allocate(std::max<uint64_t>(packed.bytes, 1));
     if (!block)
         return block.error();
     for (size_t t = 0; t < program.tables.size(); ++t) {
         const Table &tab = program.tables[t];
-        if (packedAt[t] != UINT64_MAX) {
-            dt.at[t] = block->ptr() + packedAt[t];
-            writeDeviceImage(tab, float32, staging.data() + packedAt[t]);
+        if (packed.at[t] != kUnpacked) {
+            dt.at[t] = block->ptr() + packed.at[t];
+            writeDeviceImage(tab, float32, staging.data() + packed.at[t]);
             continue;
         }
-        const uint64_t bytes = tab.entries() * valueBytes;
-        auto buf = d.allocate(std::max<uint64_t>(bytes, 1));
+        auto buf = d.allocate(std::max<uint64_t>(tableBytes[t], 1));
         if (!buf)
             return buf.error();
         dt.at[t] = buf->ptr();
         dt.owned.push_back(std::move(*buf));
         if (!tab.input)
             continue;
-        std::vector<unsigned char> image(bytes);
+        std::vector<unsigned char> image(tableBytes[t]);
         writeDeviceImage(tab, float32, image.data());
-        if (Status s = d.upload(dt.at[t], image.data(), bytes); !s)
+        if (Status s = d.upload(dt.at[t], image.data(), tableBytes[t]); !s)
             return s;
     }
-    if (packedBytes)
-        if (Status s = d.upload(block->ptr(), staging.data(), packedBytes); !s)
+    if (packed.bytes)
+        if (Status s = d.upload(block->ptr(), staging.data(), packed.bytes); !s)
             return s;
     dt.owned.push_back(std::move(*block));
     return Ok{};

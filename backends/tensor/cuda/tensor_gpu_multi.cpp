@@ -1,9 +1,11 @@
 #include "backends/tensor/cuda/tensor_gpu_multi.h"
 
 #include "backends/cuda/nccl.h"
+#include "backends/tensor/cuda/level_launch.h"
 #include "backends/tensor/cuda/narrow_costs.h"
 #include "backends/tensor/cuda/op_launch.h"
 #include "backends/tensor/cuda/op_profile.h"
+#include "backends/tensor/cuda/packed_inputs.h"
 #include "backends/tensor/cuda/tensor_modules.h"
 #include "backends/tensor/cuda/value_phase_gpu.h"
 #include "ir/try.h"
@@ -13,6 +15,8 @@
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <numeric>
+#include <set>
 
 namespace zbddc::cuda {
 
@@ -20,11 +24,13 @@ namespace {
 
 constexpr size_t kStreams = 4; // per logical device: a level's ops overlap on them
 
-// What a logical device keeps from one run to the next: its streams and pinned staging (creating
-// the one and pinning the other took milliseconds of a solve of a few). Free lists per GPU, for
-// the whole process (never destroyed, as devices are not).
+// What a logical device keeps from one run to the next: its streams (a launcher's), the event
+// other devices' copies wait on, and pinned staging (creating the streams and pinning took
+// milliseconds of a solve of a few). Free lists per GPU, for the whole process (never destroyed,
+// as devices are not).
 struct SliceResources {
-    std::vector<StreamHandle> streams;
+    std::unique_ptr<LevelLauncher> launcher;
+    EventHandle ready = nullptr;
     PinnedBuffer staging;
 };
 std::mutex resourcesMutex;
@@ -47,36 +53,45 @@ void giveResources(Device &d, SliceResources r) {
 }
 
 // One logical device: a GPU's context shared, streams, kernels and tables of its own, of doubles
-// or of floats (options.kernels.float32: the host's doubles converted on the way, exactly).
+// or of floats (options.kernels.float32: the host's doubles converted on the way, exactly). Its
+// work is ordered on its launcher's entry stream: uploads and incoming copies there, each level
+// forked from it onto the other streams and joined back, `ready` recorded after it for the copies
+// other devices make of what it computed.
 class GpuSliceDevice final : public SliceDevice {
   public:
     GpuSliceDevice(Device &d, const TensorProgram &p, const GpuExecOptions &o)
-        : d_(d), p_(p), options_(o), tables_(p.tables.size()), held_(p.tables.size()),
-          entryBytes_(o.kernels.float32 ? sizeof(float) : sizeof(double)), kept_(takeResources(d)),
-          streams_(kept_.streams), staging_(kept_.staging) {}
+        : d_(d), p_(p), options_(o), at_(p.tables.size(), 0), owned_(p.tables.size()),
+          held_(p.tables.size()), entryBytes_(o.kernels.float32 ? sizeof(float) : sizeof(double)),
+          kept_(takeResources(d)) {
+        if (!kept_.launcher)
+            kept_.launcher = std::make_unique<LevelLauncher>(d);
+    }
     // Waited for first (a failed run may leave work in flight), so the next run's tables and
     // staging are its own.
     ~GpuSliceDevice() override {
-        for (StreamHandle s : streams_)
-            (void)d_.synchronize(s);
+        (void)kept_.launcher->synchronizeAll();
         giveResources(d_, std::move(kept_));
     }
 
     // `modules`: the program's kernels loaded on this device's GPU.
     Status open(TensorModules modules) {
         modules_ = std::move(modules);
-        while (streams_.size() < kStreams) {
-            auto s = d_.createStream();
-            if (!s)
-                return s.error();
-            streams_.push_back(*s);
+        auto entry = kept_.launcher->entry(kStreams);
+        if (!entry)
+            return entry.error();
+        entry_ = *entry;
+        if (!kept_.ready) {
+            auto e = d_.createEvent(false);
+            if (!e)
+                return e.error();
+            kept_.ready = *e;
         }
         return Ok{};
     }
 
     Status reserve(uint32_t t, RowSpan rows) override {
         const RowSpan old = held_[t];
-        if (old.rows && rows == old)
+        if (old.rows && old.contains(rows)) // an ordered run holds every widest range already
             return Ok{};
         if (!rows.contains(old))
             return error("internal error: a reserve of table " + std::to_string(t) +
@@ -85,33 +100,31 @@ class GpuSliceDevice final : public SliceDevice {
         if (!buf)
             return buf.error();
         if (old.rows) { // the rows held so far move into the larger range
-            ZBDDC_TRY(d_.copy(buf->ptr() + (old.first - rows.first) * entryBytes_, tables_[t].ptr(),
-                              old.rows * entryBytes_, streams_[0]));
-            ZBDDC_TRY(d_.synchronize(streams_[0]));
+            ZBDDC_TRY(d_.copy(buf->ptr() + (old.first - rows.first) * entryBytes_, at_[t],
+                              old.rows * entryBytes_, entry_));
+            ZBDDC_TRY(d_.synchronize(entry_));
         }
-        tables_[t] = std::move(*buf);
+        at_[t] = buf->ptr();
+        owned_[t] = std::move(*buf);
         held_[t] = rows;
         return Ok{};
     }
     Status release(uint32_t t) override {
-        tables_[t] = DeviceBuffer{}; // back to the pool
+        owned_[t] = DeviceBuffer{}; // back to the pool
+        at_[t] = 0;
         held_[t] = {};
         return Ok{};
     }
-    // Enqueued on the copy stream from pinned staging (converted to floats there where the tables
-    // are floats): a level's uploads cost one wait, before its kernels (settle).
+    // Enqueued from pinned staging (converted to floats there where the tables are floats).
     Status upload(uint32_t t, uint64_t first, std::span<const double> v) override {
         auto staged = stage(v.size() * entryBytes_);
         if (!staged)
             return staged.error();
-        if (options_.kernels.float32)
-            std::copy(v.begin(), v.end(), reinterpret_cast<float *>(*staged));
-        else
-            std::copy(v.begin(), v.end(), reinterpret_cast<double *>(*staged));
-        return d_.upload(address(t, first), *staged, v.size() * entryBytes_, streams_[0]);
+        writeImage(v, *staged);
+        return d_.upload(address(t, first), *staged, v.size() * entryBytes_, entry_);
     }
     Status download(uint32_t t, uint64_t first, std::span<double> v) override {
-        ZBDDC_TRY(settle());
+        ZBDDC_TRY(d_.synchronize(entry_));
         if (!options_.kernels.float32)
             return d_.download(v.data(), address(t, first), v.size() * sizeof(double));
         std::vector<float> narrow(v.size());
@@ -119,94 +132,141 @@ class GpuSliceDevice final : public SliceDevice {
         std::copy(narrow.begin(), narrow.end(), v.begin());
         return Ok{};
     }
-    // The tasks' input lists in one array, staged with the level's uploads, all waited for once
-    // before any kernel is enqueued.
+    // The small inputs' ranges in one block filled by one copy (packed_inputs.h), each other
+    // range a block of its own.
+    Status holdAll(std::span<const TableReserve> ranges,
+                   std::span<const std::vector<double>> inputs) override {
+        std::vector<uint64_t> bytes;
+        for (const TableReserve &r : ranges)
+            bytes.push_back(r.rows.rows * entryBytes_);
+        const PackedInputs packed =
+            packSmallInputs(bytes, [&](size_t i) { return !inputs[ranges[i].table].empty(); });
+        if (packed.bytes) { // enqueued before any other staging, which may reuse the buffer
+            auto block = d_.allocate(packed.bytes);
+            if (!block)
+                return block.error();
+            packed_ = std::move(*block);
+            auto image = stage(packed.bytes);
+            if (!image)
+                return image.error();
+            for (size_t i = 0; i < ranges.size(); ++i)
+                if (const TableReserve &r = ranges[i]; packed.at[i] != kUnpacked) {
+                    at_[r.table] = packed_.ptr() + packed.at[i];
+                    held_[r.table] = r.rows;
+                    writeImage(std::span(inputs[r.table]).subspan(r.rows.first, r.rows.rows),
+                               *image + packed.at[i]);
+                }
+            ZBDDC_TRY(d_.upload(packed_.ptr(), *image, packed.bytes, entry_));
+        }
+        for (size_t i = 0; i < ranges.size(); ++i)
+            if (const TableReserve &r = ranges[i]; packed.at[i] == kUnpacked) {
+                ZBDDC_TRY(reserve(r.table, r.rows));
+                if (!inputs[r.table].empty())
+                    ZBDDC_TRY(
+                        upload(r.table, r.rows.first,
+                               std::span(inputs[r.table]).subspan(r.rows.first, r.rows.rows)));
+            }
+        return Ok{};
+    }
+    // The tasks' input lists in one array, uploaded on the entry stream before the level forks
+    // from it; the array is kept until wait().
     Status launch(std::span<const DeviceTask> tasks) override {
         std::vector<DevicePtr> bases;
         std::vector<size_t> listAt;
         for (const DeviceTask &task : tasks) {
             listAt.push_back(bases.size());
             for (uint32_t in : p_.ops[task.op].inputs) // whole-table offsets: the held range's
-                bases.push_back(tables_[in].ptr() - held_[in].first * entryBytes_); // row 0
+                bases.push_back(at_[in] - held_[in].first * entryBytes_); // row 0
         }
         const size_t listBytes = std::max<size_t>(bases.size(), 1) * sizeof(DevicePtr);
         auto lists = d_.allocate(listBytes);
         if (!lists)
             return lists.error();
-        lists_ = std::move(*lists);
+        const DevicePtr listsPtr = lists->ptr();
+        listsInFlight_.push_back(std::move(*lists));
         auto staged = stage(listBytes);
         if (!staged)
             return staged.error();
         std::copy(bases.begin(), bases.end(), reinterpret_cast<DevicePtr *>(*staged));
-        ZBDDC_TRY(d_.upload(lists_.ptr(), *staged, listBytes, streams_[0]));
-        ZBDDC_TRY(settle());
-        for (size_t i = 0; i < tasks.size(); ++i) {
+        ZBDDC_TRY(d_.upload(listsPtr, *staged, listBytes, entry_));
+        std::vector<uint32_t> units(tasks.size());
+        std::iota(units.begin(), units.end(), 0u);
+        ZBDDC_TRY(kept_.launcher->enqueueLevel(units, [&](uint32_t i, StreamHandle stream) {
             const DeviceTask &task = tasks[i];
-            ZBDDC_TRY(launchOpRows(d_, modules_, p_, task.op, options_.kernels, options_.chunkRows,
-                                   lists_.ptr() + listAt[i] * sizeof(DevicePtr),
-                                   address(p_.ops[task.op].output, task.out.first), task.out.first,
-                                   task.out.rows, streams_[i % streams_.size()]));
-        }
-        return Ok{};
+            return launchOpRows(d_, modules_, p_, task.op, options_.kernels, options_.chunkRows,
+                                listsPtr + listAt[i] * sizeof(DevicePtr),
+                                address(p_.ops[task.op].output, task.out.first), task.out.first,
+                                task.out.rows, stream);
+        }));
+        return d_.record(kept_.ready, entry_);
     }
     Status wait() override {
-        for (StreamHandle s : streams_)
-            ZBDDC_TRY(d_.synchronize(s));
+        ZBDDC_TRY(d_.synchronize(entry_)); // every level joined into it
+        listsInFlight_.clear();
         staged_ = 0;
         return Ok{};
     }
 
     DevicePtr address(uint32_t t, uint64_t row) const {
-        return tables_[t].ptr() + (row - held_[t].first) * entryBytes_;
+        return at_[t] + (row - held_[t].first) * entryBytes_;
     }
     uint64_t entryBytes() const { return entryBytes_; }
     Device &device() const { return d_; }
-    StreamHandle copyStream() const { return streams_[0]; }
+    StreamHandle copyStream() const { return entry_; }
+    EventHandle ready() const { return kept_.ready; } // after its latest level
 
   private:
-    // `bytes` of pinned staging for an async upload, valid until the copy stream is waited for.
+    // `bytes` of pinned staging for an async upload, valid until the entry stream is waited for.
+    // Where the buffer is full it is waited for and grown, so the next run fits without a wait.
     Result<unsigned char *> stage(size_t bytes) {
-        if (staged_ + bytes > staging_.bytes()) {
-            ZBDDC_TRY(settle()); // nothing staged is in flight: the buffer may be reused or go
-            staged_ = 0;
-        }
-        if (bytes > staging_.bytes()) {
-            auto grown =
-                d_.allocatePinned(std::max(bytes, 2 * staging_.bytes() + (size_t{1} << 20)));
+        if (staged_ + bytes > staging().bytes()) {
+            ZBDDC_TRY(d_.synchronize(entry_)); // nothing staged is in flight: it may go
+            auto grown = d_.allocatePinned(2 * (staged_ + bytes) + (size_t{1} << 20));
             if (!grown)
                 return grown.error();
-            staging_ = std::move(*grown);
+            staging() = std::move(*grown);
+            staged_ = 0;
         }
-        unsigned char *at = staging_.data() + staged_;
+        unsigned char *at = staging().data() + staged_;
         staged_ += (bytes + 15) / 16 * 16;
         return at;
     }
-    // The copies enqueued on the copy stream are done.
-    Status settle() { return d_.synchronize(streams_[0]); }
+    // Doubles as the device's tables hold them: floats (exact, narrow_costs.h) or doubles.
+    void writeImage(std::span<const double> v, unsigned char *dst) const {
+        if (options_.kernels.float32)
+            std::copy(v.begin(), v.end(), reinterpret_cast<float *>(dst));
+        else
+            std::copy(v.begin(), v.end(), reinterpret_cast<double *>(dst));
+    }
+    PinnedBuffer &staging() { return kept_.staging; }
 
     Device &d_;
     const TensorProgram &p_;
     GpuExecOptions options_;
     TensorModules modules_;
-    std::vector<DeviceBuffer> tables_; // by table: the rows held_ says
-    std::vector<RowSpan> held_;
-    DeviceBuffer lists_; // the input lists of the tasks in flight
+    std::vector<DevicePtr> at_;               // by table: the address of its held range's first row
+    std::vector<DeviceBuffer> owned_;         // by table: its block, unless it lies in packed_
+    std::vector<RowSpan> held_;               // by table
+    DeviceBuffer packed_;                     // holdAll's small inputs
+    std::vector<DeviceBuffer> listsInFlight_; // the input lists of the levels not waited for
     uint64_t entryBytes_;
     SliceResources kept_;
-    std::vector<StreamHandle> &streams_; // kept_'s
-    PinnedBuffer &staging_;              // kept_'s
-    size_t staged_ = 0;                  // bytes of staging_ in use since the last wait
+    StreamHandle entry_ = nullptr; // kept_.launcher's
+    size_t staged_ = 0;            // bytes of staging in use since the last wait
 };
 
-// Rows between logical devices: a copy within one GPU, NCCL or a peer copy between GPUs.
+// Rows between logical devices: a copy within one GPU, NCCL or a peer copy between GPUs, each on
+// the destination's entry stream after the source's `ready` event (NCCL: the send on the source's
+// entry stream, the receive on the destination's, ordered by them).
 class GpuFabric final : public DeviceFabric {
   public:
     GpuFabric(std::vector<std::unique_ptr<GpuSliceDevice>> &devices, std::span<const int> ordinals,
               NcclComms *nccl, std::map<int, int> rankOf)
         : devices_(devices), ordinals_(ordinals), nccl_(nccl), rankOf_(std::move(rankOf)) {}
 
-    Status copy(std::span<const TableMove> moves) override {
+    Status enqueue(std::span<const TableMove> moves) override {
         std::vector<PeerTransfer> viaNccl;
+        std::set<std::pair<int, int>> waited; // (from, to): the destination waits once
         for (const TableMove &m : moves) {
             GpuSliceDevice &from = *devices_[static_cast<size_t>(m.from)];
             GpuSliceDevice &to = *devices_[static_cast<size_t>(m.to)];
@@ -215,17 +275,25 @@ class GpuFabric final : public DeviceFabric {
             const size_t bytes = m.rows.rows * from.entryBytes();
             const int a = ordinals_[static_cast<size_t>(m.from)];
             const int b = ordinals_[static_cast<size_t>(m.to)];
-            if (a == b)
-                ZBDDC_TRY(to.device().copy(dst, src, bytes, to.copyStream()));
-            else if (nccl_)
+            if (a != b && nccl_) {
                 viaNccl.push_back({rankOf_.at(a), rankOf_.at(b), src, dst, bytes, from.copyStream(),
                                    to.copyStream()});
+                continue;
+            }
+            if (waited.insert({m.from, m.to}).second)
+                ZBDDC_TRY(to.device().waitEvent(to.copyStream(), from.ready()));
+            if (a == b)
+                ZBDDC_TRY(to.device().copy(dst, src, bytes, to.copyStream()));
             else
                 ZBDDC_TRY(
                     to.device().copyFromPeer(from.device(), dst, src, bytes, to.copyStream()));
         }
         if (!viaNccl.empty())
             ZBDDC_TRY(nccl_->transfer(viaNccl));
+        return Ok{};
+    }
+    Status copy(std::span<const TableMove> moves) override {
+        ZBDDC_TRY(enqueue(moves));
         for (auto &d : devices_)
             ZBDDC_TRY(d->device().synchronize(d->copyStream()));
         return Ok{};
@@ -261,6 +329,7 @@ Result<uint64_t> deviceBudget(std::span<const int> ordinals, double fraction) {
 // The logical devices, the fabric between them and the plan of one run.
 struct MultiGpuRun {
     MultiDevicePlan plan;
+    bool ordered = false;      // multi_device_run.h: every widest range fits its device to the end
     NcclComms *nccl = nullptr; // the process's, for these GPUs
     std::vector<std::unique_ptr<GpuSliceDevice>> devices;
     std::vector<SliceDevice *> view;
@@ -309,6 +378,9 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
     if (!plan)
         return plan.error();
     run->plan = std::move(*plan);
+    run->ordered = !planned.levelByLevel &&
+                   std::all_of(run->plan.heldToEndBytes.begin(), run->plan.heldToEndBytes.end(),
+                               [&](uint64_t b) { return b <= planned.deviceBudgetBytes; });
     st.slicedOps = run->plan.slicedOps;
     st.uploadBytes = run->plan.uploadBytes;
     st.peerBytes = run->plan.peerBytes;
@@ -375,7 +447,7 @@ runTensorProgramMultiGpu(const TensorProgram &program, std::span<const int> ordi
     if (!run)
         return run.error();
     return runTensorProgramMultiDevice(program, (*run)->plan, (*run)->view, *(*run)->fabric,
-                                       &st.times);
+                                       &st.times, (*run)->ordered);
 }
 
 Result<double> solveTensorProgramMultiGpu(const TensorProgram &program,
@@ -389,8 +461,8 @@ Result<double> solveTensorProgramMultiGpu(const TensorProgram &program,
     if (!opened)
         return opened.error();
     MultiGpuRun &run = **opened;
-    if (auto computed =
-            runTensorProgramMultiDevice(program, run.plan, run.view, *run.fabric, &st.times);
+    if (auto computed = runTensorProgramMultiDevice(program, run.plan, run.view, *run.fabric,
+                                                    &st.times, run.ordered);
         !computed)
         return computed.error();
     // The VALUE phase on the first device, reading every table where it was computed.

@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 
 using namespace zbddc;
@@ -164,6 +165,18 @@ void checkTasks(const TensorProgram &p, const MultiDevicePlan &plan, uint64_t th
             CHECK(released.insert({r.device, r.table}).second);
     }
     CHECK(reserved == released);
+    // An ordered run holds each reserved (device, table) once, in a range holding every reserve.
+    std::map<std::pair<uint32_t, uint32_t>, RowSpan> widest;
+    std::vector<uint64_t> heldBytes(plan.devices, 0);
+    for (const TableReserve &r : heldToEnd(plan)) {
+        CHECK(widest.emplace(std::pair{r.device, r.table}, r.rows).second);
+        heldBytes[r.device] += r.rows.rows * sizeof(double);
+    }
+    CHECK(widest.size() == reserved.size());
+    CHECK(heldBytes == plan.heldToEndBytes);
+    for (const MultiDeviceLevel &level : plan.levels)
+        for (const TableReserve &r : level.reserves)
+            CHECK(widest[{r.device, r.table}].contains(r.rows));
     for (uint32_t t = 0; t < p.tables.size(); ++t)
         CHECK(downloaded[t] == (p.tables[t].input ? 0 : p.tables[t].entries()));
     for (uint32_t o = 0; o < p.ops.size(); ++o) {
@@ -287,16 +300,18 @@ TEST_CASE("multi-device plans: independent buckets spread, large ones sliced wit
                         partialInputs += held[t.device][in].rows < p.tables[in].entries();
         }
 
-        std::vector<StandInDevice> standIns(devices, StandInDevice(p));
-        std::vector<SliceDevice *> ptrs;
-        for (StandInDevice &d : standIns)
-            ptrs.push_back(&d);
-        StandInFabric fabric(standIns);
-        auto run = runTensorProgramMultiDevice(p, *plan, ptrs, fabric);
-        INFO((run ? "" : run.error().str()));
-        REQUIRE(run.ok());
-        CHECK(sameTables(*run, *ref));
-        CHECK(fabric.moved * sizeof(double) == plan->peerBytes);
+        for (const bool ordered : {false, true}) {
+            std::vector<StandInDevice> standIns(devices, StandInDevice(p));
+            std::vector<SliceDevice *> ptrs;
+            for (StandInDevice &d : standIns)
+                ptrs.push_back(&d);
+            StandInFabric fabric(standIns);
+            auto run = runTensorProgramMultiDevice(p, *plan, ptrs, fabric, nullptr, ordered);
+            INFO((ordered ? "ordered: " : "level by level: ") << (run ? "" : run.error().str()));
+            REQUIRE(run.ok());
+            CHECK(sameTables(*run, *ref));
+            CHECK(fabric.moved * sizeof(double) == plan->peerBytes);
+        }
     }
     CHECK(sliced > 20);        // the slicing was exercised
     CHECK(partialInputs > 10); // ...with devices receiving slices of inputs, not whole tables
@@ -334,24 +349,27 @@ TEST_CASE("multi-device plans for the VALUE phase on the devices download nothin
         INFO((arrays ? "" : arrays.error().str()));
         CHECK(arrays.ok());
 
-        std::vector<StandInDevice> standIns(devices, StandInDevice(p));
-        std::vector<SliceDevice *> ptrs;
-        for (StandInDevice &d : standIns)
-            ptrs.push_back(&d);
-        StandInFabric fabric(standIns);
-        auto run = runTensorProgramMultiDevice(p, *plan, ptrs, fabric);
-        REQUIRE(run.ok());
-        // Every holding is still there at the end, equal to the interpreter's rows.
-        for (const TableHolding &h : decodeHoldings(p, *plan)) {
-            const StandInDevice &d = standIns[h.device];
-            REQUIRE(d.held_[h.table].contains(h.rows));
-            const std::vector<double> &want =
-                p.tables[h.table].input ? p.tables[h.table].denseValues() : (*ref)[h.table];
-            const auto from = static_cast<ptrdiff_t>(h.rows.first);
-            const auto to = static_cast<ptrdiff_t>(h.rows.end());
-            CHECK(sameTables({std::vector<double>(d.tables_[h.table].begin() + from,
-                                                  d.tables_[h.table].begin() + to)},
-                             {std::vector<double>(want.begin() + from, want.begin() + to)}));
+        for (const bool ordered : {false, true}) {
+            std::vector<StandInDevice> standIns(devices, StandInDevice(p));
+            std::vector<SliceDevice *> ptrs;
+            for (StandInDevice &d : standIns)
+                ptrs.push_back(&d);
+            StandInFabric fabric(standIns);
+            auto run = runTensorProgramMultiDevice(p, *plan, ptrs, fabric, nullptr, ordered);
+            INFO((ordered ? "ordered" : "level by level"));
+            REQUIRE(run.ok());
+            // Every holding is still there at the end, equal to the interpreter's rows.
+            for (const TableHolding &h : decodeHoldings(p, *plan)) {
+                const StandInDevice &d = standIns[h.device];
+                REQUIRE(d.held_[h.table].contains(h.rows));
+                const std::vector<double> &want =
+                    p.tables[h.table].input ? p.tables[h.table].denseValues() : (*ref)[h.table];
+                const auto from = static_cast<ptrdiff_t>(h.rows.first);
+                const auto to = static_cast<ptrdiff_t>(h.rows.end());
+                CHECK(sameTables({std::vector<double>(d.tables_[h.table].begin() + from,
+                                                      d.tables_[h.table].begin() + to)},
+                                 {std::vector<double>(want.begin() + from, want.begin() + to)}));
+            }
         }
     }
     CHECK(sliced > 10);

@@ -56,7 +56,7 @@ TEST_CASE("multi-GPU: sliced and spread buckets equal the CPU executor's tables 
           "list",
           "[gpu][multi-device]") {
     std::mt19937 rng(53);
-    size_t sliced = 0, spread = 0;
+    size_t sliced = 0, spread = 0, ordered = 0, levelled = 0;
     for (const std::vector<int> &ordinals : deviceLists()) {
         for (int trial = 0; trial < 12; ++trial) {
             const TensorProgram p =
@@ -67,6 +67,7 @@ TEST_CASE("multi-GPU: sliced and spread buckets equal the CPU executor's tables 
             MultiDeviceOptions o;
             o.sliceThresholdEntries = trial % 2 ? 1 : 256;
             o.wholeInputMaxEntries = trial % 3 ? 0 : 2048; // raised to what the kernels stage
+            o.levelByLevel = trial % 4 == 1;               // the host waiting for every level
             MultiGpuStats st;
             auto gpu = runTensorProgramMultiGpu(p, ordinals, o, {}, &st);
             INFO("devices " << text(ordinals) << ", trial " << trial << ": "
@@ -78,17 +79,20 @@ TEST_CASE("multi-GPU: sliced and spread buckets equal the CPU executor's tables 
             for (uint64_t w : st.work)
                 busy += w > 0;
             spread += busy > 1;
+            (st.times.ordered ? ordered : levelled) += 1;
         }
     }
     CHECK(sliced > 10);
     CHECK(spread > 10);
+    CHECK(ordered > 10);
+    CHECK(levelled > 5);
 }
 
 TEST_CASE("multi-GPU solve: the VALUE phase on the first device, over tables left where the "
           "devices computed them, equals recoverAssignment on the CPU's tables",
           "[gpu][multi-device][value]") {
     std::mt19937 rng(61);
-    size_t sliced = 0, floats = 0, doubles = 0, costs = 0;
+    size_t sliced = 0, floats = 0, doubles = 0, costs = 0, ordered = 0, levelled = 0;
     for (const std::vector<int> &ordinals : deviceLists()) {
         for (int trial = 0; trial < 12; ++trial) {
             TensorProgram p = trial % 4 == 3
@@ -102,6 +106,7 @@ TEST_CASE("multi-GPU solve: the VALUE phase on the first device, over tables lef
             recoverAssignment(p, *cpu, expected);
             MultiDeviceOptions o;
             o.sliceThresholdEntries = trial % 2 ? 1 : 256;
+            o.levelByLevel = trial % 4 == 1;
             GpuExecOptions g;
             g.narrowCosts = trial % 3 != 1; // doubles too where floats would do
             if (trial % 4 == 2) {           // row groups on these small tables, cut by shares
@@ -122,8 +127,11 @@ TEST_CASE("multi-GPU solve: the VALUE phase on the first device, over tables lef
             sliced += st.slicedOps;
             costs += p.semiring == Semiring::MinSumInt64;
             (st.float32 ? floats : doubles) += 1;
+            (st.times.ordered ? ordered : levelled) += 1;
         }
     }
+    CHECK(ordered > 10);
+    CHECK(levelled > 5);
     CHECK(sliced > 10);
     CHECK(floats > 5);
     CHECK(doubles > 5);
@@ -137,19 +145,23 @@ TEST_CASE("multi-GPU: a wide band's buckets sliced across devices equal the CPU'
     REQUIRE(p.ok());
     auto cpu = runTensorProgramCpu(*p);
     REQUIRE(cpu.ok());
-    for (const std::vector<int> &ordinals : deviceLists()) {
-        MultiDeviceOptions o;
-        o.sliceThresholdEntries = 1 << 12;
-        MultiGpuStats st;
-        auto gpu = runTensorProgramMultiGpu(*p, ordinals, o, {}, &st);
-        INFO("devices " << text(ordinals) << ": " << (gpu ? st.transport : gpu.error().str()));
-        REQUIRE(gpu.ok());
-        CHECK(*gpu == *cpu);
-        if (ordinals.size() > 1) {
-            CHECK(st.slicedOps > 0);
-            CHECK(st.peerBytes > 0);
+    for (const std::vector<int> &ordinals : deviceLists())
+        for (const bool levelByLevel : {false, true}) {
+            MultiDeviceOptions o;
+            o.sliceThresholdEntries = 1 << 12;
+            o.levelByLevel = levelByLevel;
+            MultiGpuStats st;
+            auto gpu = runTensorProgramMultiGpu(*p, ordinals, o, {}, &st);
+            INFO("devices " << text(ordinals) << (levelByLevel ? ", level by level: " : ": ")
+                            << (gpu ? st.transport : gpu.error().str()));
+            REQUIRE(gpu.ok());
+            CHECK(*gpu == *cpu);
+            CHECK(st.times.ordered == !levelByLevel);
+            if (ordinals.size() > 1) {
+                CHECK(st.slicedOps > 0);
+                CHECK(st.peerBytes > 0);
+            }
         }
-    }
 }
 
 TEST_CASE("multi-GPU executor: one device falls back with a note, a list beyond the machine names "

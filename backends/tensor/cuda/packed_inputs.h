@@ -1,0 +1,36 @@
+// Small input tables share one device block filled by one copy: each copy is a round trip of
+// tens of microseconds, and a WCSP such as SPOT5 404 has hundreds of small cost functions. Larger
+// ones get a block of their own (the pool rounds a block up to a power of two, too costly for
+// large tables packed together).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace zbddc::cuda {
+
+inline constexpr uint64_t kPackedInputMaxBytes = uint64_t{1} << 20;
+inline constexpr uint64_t kPackedAlign = 256; // each piece starts at a multiple of this
+inline constexpr uint64_t kUnpacked = UINT64_MAX;
+
+struct PackedInputs {
+    std::vector<uint64_t> at; // by piece: its offset in the shared block, or kUnpacked
+    uint64_t bytes = 0;       // the shared block's size
+};
+
+// The pieces of `bytes` that `packable(i)` allows and that are at most kPackedInputMaxBytes, laid
+// out one after another.
+template <class Packable>
+PackedInputs packSmallInputs(std::span<const uint64_t> bytes, Packable packable) {
+    PackedInputs out;
+    out.at.assign(bytes.size(), kUnpacked);
+    for (size_t i = 0; i < bytes.size(); ++i)
+        if (packable(i) && bytes[i] <= kPackedInputMaxBytes) {
+            out.at[i] = out.bytes;
+            out.bytes += (bytes[i] + kPackedAlign - 1) / kPackedAlign * kPackedAlign;
+        }
+    return out;
+}
+
+} // namespace zbddc::cuda
