@@ -3,7 +3,6 @@
 #include "backends/tensor/cuda/host_device_split.h"
 
 #include <algorithm>
-#include <map>
 #include <numeric>
 #include <string>
 
@@ -83,7 +82,8 @@ uint64_t opEntries(const TensorProgram &p, uint32_t o) {
 class Planner {
   public:
     Planner(const TensorProgram &p, uint32_t devices, const MultiDeviceOptions &options)
-        : p_(p), options_(options), held_(devices, std::vector<RowSpan>(p.tables.size())) {
+        : p_(p), options_(options), held_(devices, std::vector<RowSpan>(p.tables.size())),
+          before_(held_), changedIn_(devices, std::vector<uint32_t>(p.tables.size(), UINT32_MAX)) {
         plan_.devices = devices;
         plan_.work.assign(devices, 0);
     }
@@ -91,12 +91,12 @@ class Planner {
     Result<MultiDevicePlan> run() {
         for (const std::vector<uint32_t> &ops : p_.levels) {
             level_ = &plan_.levels.emplace_back();
+            levelIndex_ = static_cast<uint32_t>(plan_.levels.size() - 1);
             if (options_.keepForDecode && plan_.levels.size() == 1) // the VALUE phase's inputs
                 for (uint32_t t = 0; t < p_.tables.size(); ++t)
                     if (p_.tables[t].input)
                         if (Status s = need(0, t, {0, p_.tables[t].entries()}); !s)
                             return s.error();
-            before_ = held_; // a level's moves read only what earlier levels left
             std::vector<uint32_t> order(ops);
             std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
                 return opWorkEntries(p_, a) > opWorkEntries(p_, b);
@@ -139,8 +139,8 @@ class Planner {
             for (size_t j = 0; j < op.inputs.size(); ++j)
                 if (Status st = need(s.device, op.inputs[j], s.inputs[j]); !st)
                     return st;
-            RowSpan &h = held_[s.device][op.output];
-            h = hull(h, s.out);
+            const RowSpan h = hull(held_[s.device][op.output], s.out);
+            grow(s.device, op.output, h);
             level_->reserves.push_back({op.output, s.device, h});
             level_->tasks.push_back({o, s.device, s.out});
             if (!options_.keepForDecode) {
@@ -203,25 +203,39 @@ class Planner {
     // Device d gets rows `want` of table t: its range grows to cover them, the rows it lacks come
     // from the host (inputs) or from the devices holding them.
     Status need(uint32_t d, uint32_t t, RowSpan want) {
-        RowSpan &h = held_[d][t];
+        const RowSpan h = held_[d][t];
         if (want.rows == 0 || h.contains(want))
             return Ok{};
         const RowSpan now = hull(h, want);
         level_->reserves.push_back({t, d, now});
         const RowSpan lacking[2] = {h.rows ? RowSpan{now.first, h.first - now.first} : now,
                                     h.rows ? RowSpan{h.end(), now.end() - h.end()} : RowSpan{}};
-        h = now;
+        grow(d, t, now);
         for (RowSpan part : lacking)
             if (part.rows)
-                if (Status s = fill(t, static_cast<int>(d), part, before_, level_->moves); !s)
+                if (Status s = fill(t, static_cast<int>(d), part, level_->moves); !s)
                     return s;
         return Ok{};
     }
 
-    // Moves of rows `part` of table t to device `to`, each from the holder (in `from`) reaching
-    // furthest.
-    Status fill(uint32_t t, int to, RowSpan part, const std::vector<std::vector<RowSpan>> &from,
-                std::vector<TableMove> &moves) {
+    // Device d's range of table t becomes `now`; what it held before this level is kept for
+    // heldBefore.
+    void grow(uint32_t d, uint32_t t, RowSpan now) {
+        if (changedIn_[d][t] != levelIndex_) {
+            changedIn_[d][t] = levelIndex_;
+            before_[d][t] = held_[d][t];
+        }
+        held_[d][t] = now;
+    }
+    // What device d held of table t when this level began: a level's moves read only what earlier
+    // levels left.
+    RowSpan heldBefore(uint32_t d, uint32_t t) const {
+        return changedIn_[d][t] == levelIndex_ ? before_[d][t] : held_[d][t];
+    }
+
+    // Moves of rows `part` of table t to device `to`, each from the holder (before this level)
+    // reaching furthest.
+    Status fill(uint32_t t, int to, RowSpan part, std::vector<TableMove> &moves) {
         if (p_.tables[t].input) {
             moves.push_back({t, kHost, to, part});
             plan_.uploadBytes += part.rows * options_.entryBytes;
@@ -231,7 +245,7 @@ class Planner {
             int best = -1;
             uint64_t reach = pos;
             for (uint32_t e = 0; e < plan_.devices; ++e) {
-                const RowSpan h = from[e][t];
+                const RowSpan h = heldBefore(e, t);
                 if (static_cast<int>(e) != to && h.rows && h.first <= pos && h.end() > reach)
                     best = static_cast<int>(e), reach = h.end();
             }
@@ -250,6 +264,8 @@ class Planner {
     MultiDeviceOptions options_;
     MultiDevicePlan plan_;
     std::vector<std::vector<RowSpan>> held_, before_; // [device][table]
+    std::vector<std::vector<uint32_t>> changedIn_;    // [device][table]: the level before_ is of
+    uint32_t levelIndex_ = 0;
     MultiDeviceLevel *level_ = nullptr;
 };
 
@@ -265,14 +281,23 @@ Result<MultiDevicePlan> planMultiDevice(const TensorProgram &program, uint32_t d
 }
 
 std::vector<TableReserve> heldToEnd(const MultiDevicePlan &plan) {
-    std::map<std::pair<uint32_t, uint32_t>, RowSpan> widest; // (device, table): ordered
+    std::vector<std::vector<TableReserve>> last(plan.devices); // by device, in first-reserve order
+    std::vector<std::vector<uint32_t>> at(plan.devices);       // by device and table: its index
     for (const MultiDeviceLevel &level : plan.levels)
-        for (const TableReserve &r : level.reserves)
-            widest[{r.device, r.table}] = r.rows;
+        for (const TableReserve &r : level.reserves) {
+            std::vector<uint32_t> &index = at[r.device];
+            if (index.size() <= r.table)
+                index.resize(r.table + 1, UINT32_MAX);
+            if (index[r.table] == UINT32_MAX) {
+                index[r.table] = static_cast<uint32_t>(last[r.device].size());
+                last[r.device].push_back(r);
+            } else {
+                last[r.device][index[r.table]] = r;
+            }
+        }
     std::vector<TableReserve> out;
-    out.reserve(widest.size());
-    for (const auto &[key, rows] : widest)
-        out.push_back({key.second, key.first, rows});
+    for (const std::vector<TableReserve> &device : last)
+        out.insert(out.end(), device.begin(), device.end());
     return out;
 }
 

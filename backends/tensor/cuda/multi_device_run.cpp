@@ -77,7 +77,8 @@ Status runLevelByLevel(const TensorProgram &p, const MultiDevicePlan &plan,
 Status runOrdered(const TensorProgram &p, const MultiDevicePlan &plan,
                   std::span<SliceDevice *const> devices, DeviceFabric &fabric,
                   const std::vector<std::vector<double>> &inputs,
-                  std::vector<std::vector<double>> &computed, MultiDeviceStats &st) {
+                  std::vector<std::vector<double>> &computed, MultiDeviceStats &st,
+                  const BeforeWait &beforeWait) {
     auto t0 = std::chrono::steady_clock::now();
     std::vector<std::vector<TableReserve>> ranges(plan.devices);
     for (const TableReserve &r : heldToEnd(plan))
@@ -102,6 +103,8 @@ Status runOrdered(const TensorProgram &p, const MultiDevicePlan &plan,
             if (!tasks[d].empty())
                 ZBDDC_TRY(devices[d]->launch(tasks[d]));
     }
+    if (beforeWait)
+        ZBDDC_TRY(beforeWait());
     for (SliceDevice *d : devices)
         ZBDDC_TRY(d->wait());
     st.computeMs = msSince(t0);
@@ -122,7 +125,7 @@ Status runOrdered(const TensorProgram &p, const MultiDevicePlan &plan,
 Result<std::vector<std::vector<double>>>
 runTensorProgramMultiDevice(const TensorProgram &p, const MultiDevicePlan &plan,
                             std::span<SliceDevice *const> devices, DeviceFabric &fabric,
-                            MultiDeviceStats *stats, bool ordered) {
+                            MultiDeviceStats *stats, bool ordered, const BeforeWait &beforeWait) {
     if (plan.levels.size() != p.levels.size() || devices.size() != plan.devices)
         return error("internal error: the multi-device plan is not this program's");
     MultiDeviceStats local;
@@ -136,10 +139,15 @@ runTensorProgramMultiDevice(const TensorProgram &p, const MultiDevicePlan &plan,
                 return dense.error();
             inputs[t] = std::move(*dense);
         }
-    const Status ran = ordered ? runOrdered(p, plan, devices, fabric, inputs, computed, st)
-                               : runLevelByLevel(p, plan, devices, fabric, inputs, computed, st);
-    if (!ran)
-        return ran.error();
+    if (ordered) {
+        ZBDDC_TRY(runOrdered(p, plan, devices, fabric, inputs, computed, st, beforeWait));
+        return computed;
+    }
+    ZBDDC_TRY(runLevelByLevel(p, plan, devices, fabric, inputs, computed, st));
+    const auto t0 = std::chrono::steady_clock::now();
+    if (beforeWait)
+        ZBDDC_TRY(beforeWait());
+    st.computeMs += msSince(t0);
     return computed;
 }
 

@@ -16,6 +16,7 @@
 
 #include "backends/tensor/cuda/multi_device_plan.h"
 
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -61,10 +62,15 @@ struct MultiDeviceStats {
     bool ordered = false;
 };
 
+// Work the caller enqueues once every level is (a solve's VALUE phase), before the run waits: in
+// an ordered run the devices may still be computing.
+using BeforeWait = std::function<Status()>;
+
 // Computed tables by id, inputs empty: the layout of runTensorProgramCpu.
 Result<std::vector<std::vector<double>>>
 runTensorProgramMultiDevice(const TensorProgram &program, const MultiDevicePlan &plan,
                             std::span<SliceDevice *const> devices, DeviceFabric &fabric,
-                            MultiDeviceStats *stats = nullptr, bool ordered = false);
+                            MultiDeviceStats *stats = nullptr, bool ordered = false,
+                            const BeforeWait &beforeWait = {});
 
 } // namespace zbddc
