@@ -224,7 +224,8 @@ class MultiGpuExecutor final : public TensorExecutor {
         for (int o : ordinals_)
             list += (list.empty() ? "" : ",") + std::to_string(o);
         std::string notes = std::to_string(ordinals_.size()) + " devices " + list + ", " +
-                            std::to_string(st.slicedOps) + " ops sliced, " + st.transport;
+                            std::to_string(st.slicedOps) + " ops sliced (" +
+                            std::to_string(st.relaidOutputs) + " outputs relaid), " + st.transport;
         notes += st.times.ordered ? ", levels in stream order" : ", a host wait per level";
         if (st.float32)
             notes += ", float tables";

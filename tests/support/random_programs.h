@@ -72,6 +72,40 @@ inline TensorProgram randomWideEliminationProgram(std::mt19937 &rng) {
     return p;
 }
 
+// Two buckets the multi-device plan slices (at a threshold of 4096 entries of work) and a final
+// marginalisation, over variables a..e = 0..4 of domain 16 (T and U larger than the inputs the
+// kernels stage whole, tensor_kernels.h): op 0 computes T(a b c) (table 2) from
+// X(a b c e), sliced along a; op 1 eliminates c from T and Y(d c) into U(d a b) (table 3), whose
+// layout leads with d: sliced along d, every share reads T whole; led by a (slice_layout.h), each
+// device reads the rows of T it computed.
+inline TensorProgram slicedChainProgram() {
+    const uint32_t a = 0, b = 1, c = 2, d = 3, e = 4;
+    TensorProgram p;
+    p.semiring = Semiring::MinSum;
+    p.domainSizes = {16, 16, 16, 16, 16};
+    const auto table = [&](std::vector<uint32_t> scope, bool input) {
+        Table t;
+        t.scope = std::move(scope);
+        for (uint32_t v : t.scope)
+            t.domains.push_back(p.domainSizes[v]);
+        t.input = input;
+        for (uint64_t r = 0; input && r < t.entries(); ++r)
+            t.values.push_back(static_cast<double>((r * 7919) % 101));
+        p.tables.push_back(std::move(t));
+        return static_cast<uint32_t>(p.tables.size() - 1);
+    };
+    const uint32_t x = table({a, b, c, e}, true), y = table({d, c}, true);
+    const uint32_t t = table({a, b, c}, false), u = table({d, a, b}, false);
+    const uint32_t result = table({}, false);
+    p.ops.push_back({TensorOpKind::EliminateBucket, {x}, t, {e}, {}});
+    p.ops.push_back({TensorOpKind::EliminateBucket, {t, y}, u, {c}, {}});
+    p.ops.push_back({TensorOpKind::Marginalize, {u}, result, {d, a, b}, {}});
+    p.results.push_back(result);
+    computeLevels(p);
+    REQUIRE(p.verify().ok());
+    return p;
+}
+
 // The same program with every table's scope in a random order (input data transposed).
 inline TensorProgram scrambleLayouts(TensorProgram p, std::mt19937 &rng) {
     for (Table &t : p.tables) {

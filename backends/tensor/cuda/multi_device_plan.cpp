@@ -122,11 +122,8 @@ class Planner {
         const TensorOp &op = p_.ops[o];
         const uint64_t work = opWorkEntries(p_, o);
         const Table &out = p_.tables[op.output];
-        const bool large = work >= options_.sliceThresholdEntries ||
-                           (options_.deviceBudgetBytes &&
-                            opEntries(p_, o) * options_.entryBytes > options_.deviceBudgetBytes);
         std::vector<OpShare> shares;
-        if (plan_.devices > 1 && large && !out.scope.empty())
+        if (slicedAcrossDevices(p_, o, plan_.devices, options_))
             shares = sliceOp(p_, o, plan_.devices, options_.wholeInputMaxEntries,
                              o < options_.rowGroupSpan.size() ? options_.rowGroupSpan[o] : 1);
         else
@@ -270,6 +267,14 @@ class Planner {
 };
 
 } // namespace
+
+bool slicedAcrossDevices(const TensorProgram &p, uint32_t o, uint32_t devices,
+                         const MultiDeviceOptions &options) {
+    const bool large = opWorkEntries(p, o) >= options.sliceThresholdEntries ||
+                       (options.deviceBudgetBytes &&
+                        opEntries(p, o) * options.entryBytes > options.deviceBudgetBytes);
+    return devices > 1 && large && !p.tables[p.ops[o].output].scope.empty();
+}
 
 Result<MultiDevicePlan> planMultiDevice(const TensorProgram &program, uint32_t devices,
                                         const MultiDeviceOptions &options) {

@@ -45,6 +45,8 @@ struct MultiDeviceOptions {
     // The executor's: run level by level, the host waiting for each, even where every device can
     // hold its widest ranges to the end (multi_device_run.h; to compare the two).
     bool levelByLevel = false;
+    // The executor's: outputs keep the program's layouts, not slice_layout.h's (to compare).
+    bool keepLayouts = false;
 };
 
 struct RowSpan {
@@ -98,6 +100,11 @@ struct MultiDevicePlan {
     uint64_t uploadBytes = 0, peerBytes = 0, downloadBytes = 0;
     size_t slicedOps = 0;
 };
+
+// Whether the plan slices op o across `devices` (rather than giving it whole to one): its work
+// reaches the threshold, or its tables exceed one device's budget.
+bool slicedAcrossDevices(const TensorProgram &program, uint32_t o, uint32_t devices,
+                         const MultiDeviceOptions &options);
 
 Result<MultiDevicePlan> planMultiDevice(const TensorProgram &program, uint32_t devices,
                                         const MultiDeviceOptions &options = {});

@@ -1,11 +1,13 @@
 #include "backends/tensor/cuda/tensor_gpu_multi.h"
 
 #include "backends/cuda/nccl.h"
+#include "backends/tensor/cuda/chunk_layout.h"
 #include "backends/tensor/cuda/level_launch.h"
 #include "backends/tensor/cuda/narrow_costs.h"
 #include "backends/tensor/cuda/op_launch.h"
 #include "backends/tensor/cuda/op_profile.h"
 #include "backends/tensor/cuda/packed_inputs.h"
+#include "backends/tensor/cuda/slice_layout.h"
 #include "backends/tensor/cuda/tensor_modules.h"
 #include "backends/tensor/cuda/value_phase_gpu.h"
 #include "ir/try.h"
@@ -16,6 +18,7 @@
 #include <map>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <set>
 
 namespace zbddc::cuda {
@@ -328,6 +331,8 @@ Result<uint64_t> deviceBudget(std::span<const int> ordinals, double fraction) {
 
 // The logical devices, the fabric between them and the plan of one run.
 struct MultiGpuRun {
+    std::optional<TensorProgram> relaid; // the program with slice_layout.h's layouts, if any
+    const TensorProgram *ran = nullptr;  // relaid, else the caller's
     MultiDevicePlan plan;
     bool ordered = false;      // multi_device_run.h: every widest range fits its device to the end
     NcclComms *nccl = nullptr; // the process's, for these GPUs
@@ -363,8 +368,6 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
     planned.wholeInputMaxEntries =
         std::max<uint64_t>(planned.wholeInputMaxEntries, options.kernels.sharedInputMaxEntries);
     planned.entryBytes = st.float32 ? sizeof(float) : sizeof(double);
-    for (uint32_t o = 0; o < program.ops.size(); ++o) // a share reads its row groups whole
-        planned.rowGroupSpan.push_back(rowGroupOf(program, o, options.kernels).span());
     planned.keepForDecode = keepForDecode;
     if (!planned.deviceBudgetBytes) { // a share of the GPU whose logical devices have least room
         auto budget = deviceBudget(ordinals, options.memoryFraction);
@@ -374,9 +377,24 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
     }
     st.deviceBudgetBytes = planned.deviceBudgetBytes;
     auto run = std::make_unique<MultiGpuRun>();
-    auto plan = planMultiDevice(program, static_cast<uint32_t>(ordinals.size()), planned);
+    const auto devices = static_cast<uint32_t>(ordinals.size());
+    const PlanFor planFor = [&](const TensorProgram &p) {
+        MultiDeviceOptions o = planned;
+        for (uint32_t op = 0; op < p.ops.size(); ++op) // a share reads its row groups whole
+            o.rowGroupSpan.push_back(rowGroupOf(p, op, options.kernels).span());
+        return planMultiDevice(p, devices, o);
+    };
+    // Sliced chains kept on their devices where that moves fewer rows (slice_layout.h).
+    auto plan = planned.keepLayouts
+                    ? planFor(program)
+                    : planWithSliceLayouts(program, devices, planned, planFor, run->relaid);
     if (!plan)
         return plan.error();
+    run->ran = run->relaid ? &*run->relaid : &program;
+    const TensorProgram &ran = *run->ran;
+    st.relaidOutputs = 0;
+    for (size_t t = 0; t < program.tables.size(); ++t)
+        st.relaidOutputs += ran.tables[t].scope != program.tables[t].scope;
     run->plan = std::move(*plan);
     run->ordered = !planned.levelByLevel &&
                    std::all_of(run->plan.heldToEndBytes.begin(), run->plan.heldToEndBytes.end(),
@@ -386,8 +404,8 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
     st.peerBytes = run->plan.peerBytes;
     st.downloadBytes = run->plan.downloadBytes;
     st.work = run->plan.work;
-    for (uint32_t o = 0; o < program.ops.size(); ++o)
-        st.tableBytes += opTableBytes(program, o, planned.entryBytes);
+    for (uint32_t o = 0; o < ran.ops.size(); ++o)
+        st.tableBytes += opTableBytes(ran, o, planned.entryBytes);
 
     // Distinct GPUs, each an NCCL rank where NCCL is there and there are two GPUs or more.
     std::map<int, int> rankOf;
@@ -421,12 +439,12 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
 
     // Each GPU's modules loaded at once; its logical devices share them.
     const auto t0 = std::chrono::steady_clock::now();
-    auto modules = TensorModules::compile(gpus, program, options.kernels);
+    auto modules = TensorModules::compile(gpus, ran, options.kernels);
     if (!modules)
         return modules.error();
     for (int o : ordinals) {
         const size_t g = static_cast<size_t>(rankOf.at(o));
-        run->devices.push_back(std::make_unique<GpuSliceDevice>(*gpus[g], program, options));
+        run->devices.push_back(std::make_unique<GpuSliceDevice>(*gpus[g], ran, options));
         ZBDDC_TRY(run->devices.back()->open((*modules)[g]));
         run->view.push_back(run->devices.back().get());
     }
@@ -443,11 +461,15 @@ runTensorProgramMultiGpu(const TensorProgram &program, std::span<const int> ordi
                          MultiGpuStats *stats) {
     MultiGpuStats local;
     MultiGpuStats &st = stats ? *stats : local;
-    auto run = openRun(program, ordinals, planOptions, options, false, st);
-    if (!run)
-        return run.error();
-    return runTensorProgramMultiDevice(program, (*run)->plan, (*run)->view, *(*run)->fabric,
-                                       &st.times, (*run)->ordered);
+    auto opened = openRun(program, ordinals, planOptions, options, false, st);
+    if (!opened)
+        return opened.error();
+    const MultiGpuRun &run = **opened;
+    auto computed = runTensorProgramMultiDevice(*run.ran, run.plan, run.view, *run.fabric,
+                                                &st.times, run.ordered);
+    if (computed && run.relaid) // in the caller's layouts
+        restoreLayouts(program, *run.relaid, *computed);
+    return computed;
 }
 
 Result<double> solveTensorProgramMultiGpu(const TensorProgram &program,
@@ -462,7 +484,9 @@ Result<double> solveTensorProgramMultiGpu(const TensorProgram &program,
         return opened.error();
     MultiGpuRun &run = **opened;
     // The VALUE phase on the first device, reading every table where it was computed: in an
-    // ordered run enqueued behind every device's last level, its plan built while they run.
+    // ordered run enqueued behind every device's last level, its plan built while they run. It
+    // reads tables through their scopes, so the program that ran picks the same values.
+    const TensorProgram &ran = *run.ran;
     double optimum = 0;
     const BeforeWait decode = [&]() -> Status {
         GpuSliceDevice &first = *run.devices[0];
@@ -473,18 +497,18 @@ Result<double> solveTensorProgramMultiGpu(const TensorProgram &program,
                 ZBDDC_TRY(home.waitEvent(first.copyStream(), d->ready()));
         }
         std::vector<TableSegment> segments;
-        for (const TableHolding &h : decodeHoldings(program, run.plan))
+        for (const TableHolding &h : decodeHoldings(ran, run.plan))
             segments.push_back({h.table, h.rows.first, h.rows.rows,
                                 run.devices[h.device]->address(h.table, h.rows.first)});
-        auto decoded = decodeOnDevice(home, program, std::move(segments), assignment, st.float32,
+        auto decoded = decodeOnDevice(home, ran, std::move(segments), assignment, st.float32,
                                       first.copyStream(), &st.valueMs);
         if (!decoded)
             return decoded.error();
         optimum = *decoded;
         return Ok{};
     };
-    if (auto computed = runTensorProgramMultiDevice(program, run.plan, run.view, *run.fabric,
-                                                    &st.times, run.ordered, decode);
+    if (auto computed = runTensorProgramMultiDevice(ran, run.plan, run.view, *run.fabric, &st.times,
+                                                    run.ordered, decode);
         !computed)
         return computed.error();
     st.times.computeMs -= st.valueMs; // the device's time after the last level's kernels

@@ -24,6 +24,7 @@ struct MultiGpuStats {
     std::string transport;     // how tables crossed devices, for people
     bool nccl = false;         // they crossed GPUs through NCCL
     size_t slicedOps = 0;      // ops sliced across the devices
+    size_t relaidOutputs = 0;  // outputs laid out for slicing (slice_layout.h)
     uint64_t uploadBytes = 0, peerBytes = 0, downloadBytes = 0;
     uint64_t tableBytes = 0;        // bytes the ops must move (op_profile.h), all ops
     std::vector<uint64_t> work;     // entries of work by logical device

@@ -3,8 +3,10 @@
 // gives them — every other row is poison that would show in the result — equal to the reference
 // interpreter table by table for 1 to 4 devices, sliced or not.
 #include "backends/tensor/cpu/tensor_cpu.h"
+#include "backends/tensor/cuda/chunk_layout.h"
 #include "backends/tensor/cuda/host_device_split.h"
 #include "backends/tensor/cuda/multi_device_run.h"
+#include "backends/tensor/cuda/slice_layout.h"
 #include "backends/tensor/cuda/value_phase_plan.h"
 #include "ir/tensor_interpret.h"
 #include "runtime/bucket_elimination/tensor_executor.h"
@@ -12,6 +14,7 @@
 #include "tests/catch.hpp"
 #include "tests/support/random_programs.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -409,6 +412,91 @@ TEST_CASE("multi-device plans slice a bucket too large for one device's budget, 
     auto plan = planMultiDevice(p, 2, o);
     REQUIRE_FALSE(plan.ok());
     CHECK(plan.error().message.find("beyond its budget of") != std::string::npos);
+}
+
+TEST_CASE("outputs laid out for slicing compute the same tables and lead with an input's "
+          "variable; the plan takes them only where fewer rows move",
+          "[multi-device]") {
+    std::mt19937 rng(71);
+    size_t relaid = 0, taken = 0;
+    for (int trial = 0; trial < 80; ++trial) {
+        TensorProgram p = trial % 3 == 2 ? randomBucketProgram(rng, trial % 2, trial % 4 == 1)
+                                         : randomWideEliminationProgram(rng);
+        const uint32_t devices = 2 + trial % 3;
+        MultiDeviceOptions o;
+        o.sliceThresholdEntries = trial % 2 ? 1 : 64;
+        o.wholeInputMaxEntries = 0;
+        const std::optional<TensorProgram> r = relayoutForSlicing(p, devices, o);
+        INFO("trial " << trial);
+        if (!r)
+            continue;
+        ++relaid;
+        REQUIRE(r->verify().ok());
+        for (size_t t = 0; t < p.tables.size(); ++t) {
+            const Table &a = p.tables[t], &b = r->tables[t];
+            CHECK(std::is_permutation(a.scope.begin(), a.scope.end(), b.scope.begin(),
+                                      b.scope.end()));
+            if (a.input)
+                CHECK(a.scope == b.scope); // no data moves
+        }
+        for (const TensorOp &op : r->ops) { // a relaid output leads with an input's leader
+            const Table &out = r->tables[op.output];
+            if (out.scope == p.tables[op.output].scope)
+                continue;
+            CHECK(std::any_of(op.inputs.begin(), op.inputs.end(), [&](uint32_t in) {
+                return !r->tables[in].scope.empty() && r->tables[in].scope[0] == out.scope[0];
+            }));
+        }
+        auto want = interpretTensorProgram(p);
+        auto got = interpretTensorProgram(*r);
+        REQUIRE(want.ok());
+        REQUIRE(got.ok());
+        restoreLayouts(p, *r, *got);
+        CHECK(sameTables(*got, *want));
+        // The plan taken moves no more than the program's own.
+        const PlanFor planFor = [&](const TensorProgram &q) {
+            return planMultiDevice(q, devices, o);
+        };
+        std::optional<TensorProgram> chosen;
+        auto plan = planWithSliceLayouts(p, devices, o, planFor, chosen);
+        auto own = planFor(p);
+        REQUIRE(plan.ok());
+        REQUIRE(own.ok());
+        CHECK(plan->peerBytes <= own->peerBytes);
+        taken += chosen.has_value();
+    }
+    CHECK(relaid > 15);
+    CHECK(taken > 0);
+}
+
+TEST_CASE("a chain of sliced buckets laid out for slicing leaves its message where it was "
+          "computed",
+          "[multi-device]") {
+    const TensorProgram p = zbddc::testing::slicedChainProgram();
+    const uint32_t a = 0, b = 1, d = 3, u = 3; // variables a, b, d; table U
+    MultiDeviceOptions o;
+    o.sliceThresholdEntries = 4096; // the two buckets
+    o.wholeInputMaxEntries = 0;
+    o.keepForDecode = true;
+    const PlanFor planFor = [&](const TensorProgram &q) { return planMultiDevice(q, 2, o); };
+    std::optional<TensorProgram> relaid;
+    auto plan = planWithSliceLayouts(p, 2, o, planFor, relaid);
+    auto own = planFor(p);
+    REQUIRE(plan.ok());
+    REQUIRE(own.ok());
+    REQUIRE(relaid.has_value());
+    CHECK(relaid->tables[u].scope == std::vector<uint32_t>{a, d, b});
+    // Both gather half of U for the marginalisation; the program's own layouts also send each
+    // device the half of T it lacks.
+    const uint64_t half = 16 * 16 * 16 * sizeof(double) / 2;
+    CHECK(plan->peerBytes == half);
+    CHECK(own->peerBytes == 3 * half);
+    auto want = interpretTensorProgram(p);
+    auto got = interpretTensorProgram(*relaid);
+    REQUIRE(want.ok());
+    REQUIRE(got.ok());
+    restoreLayouts(p, *relaid, *got);
+    CHECK(sameTables(*got, *want));
 }
 
 TEST_CASE("the cuda executor asked for several devices where none is usable says so",

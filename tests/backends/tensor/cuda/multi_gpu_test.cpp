@@ -68,6 +68,7 @@ TEST_CASE("multi-GPU: sliced and spread buckets equal the CPU executor's tables 
             o.sliceThresholdEntries = trial % 2 ? 1 : 256;
             o.wholeInputMaxEntries = trial % 3 ? 0 : 2048; // raised to what the kernels stage
             o.levelByLevel = trial % 4 == 1;               // the host waiting for every level
+            o.keepLayouts = trial % 3 == 1;                // no outputs laid out for slicing
             MultiGpuStats st;
             auto gpu = runTensorProgramMultiGpu(p, ordinals, o, {}, &st);
             INFO("devices " << text(ordinals) << ", trial " << trial << ": "
@@ -107,6 +108,7 @@ TEST_CASE("multi-GPU solve: the VALUE phase on the first device, over tables lef
             MultiDeviceOptions o;
             o.sliceThresholdEntries = trial % 2 ? 1 : 256;
             o.levelByLevel = trial % 4 == 1;
+            o.keepLayouts = trial % 3 == 1;
             GpuExecOptions g;
             g.narrowCosts = trial % 3 != 1; // doubles too where floats would do
             if (trial % 4 == 2) {           // row groups on these small tables, cut by shares
@@ -162,6 +164,35 @@ TEST_CASE("multi-GPU: a wide band's buckets sliced across devices equal the CPU'
                 CHECK(st.peerBytes > 0);
             }
         }
+}
+
+TEST_CASE("multi-GPU: a chain of sliced buckets laid out for slicing equals the CPU's tables and "
+          "assignment",
+          "[gpu][multi-device]") {
+    const TensorProgram p = testing::slicedChainProgram();
+    auto cpu = runTensorProgramCpu(p);
+    REQUIRE(cpu.ok());
+    std::vector<uint32_t> expected(p.domainSizes.size(), 0);
+    recoverAssignment(p, *cpu, expected);
+    for (const std::vector<int> &ordinals : deviceLists()) {
+        if (ordinals.size() < 2)
+            continue;
+        MultiDeviceOptions o;
+        o.sliceThresholdEntries = 4096;
+        MultiGpuStats st;
+        auto gpu = runTensorProgramMultiGpu(p, ordinals, o, {}, &st);
+        INFO("devices " << text(ordinals) << ": " << (gpu ? st.transport : gpu.error().str()));
+        REQUIRE(gpu.ok());
+        CHECK(*gpu == *cpu); // in the program's layouts again
+        CHECK(st.relaidOutputs == 1);
+        std::vector<uint32_t> assignment(p.domainSizes.size(), 0);
+        MultiGpuStats solved;
+        auto optimum = solveTensorProgramMultiGpu(p, ordinals, assignment, o, {}, &solved);
+        REQUIRE(optimum.ok());
+        CHECK(*optimum == programResult(p, *cpu));
+        CHECK(assignment == expected);
+        CHECK(solved.relaidOutputs == 1);
+    }
 }
 
 TEST_CASE("multi-GPU executor: one device falls back with a note, a list beyond the machine names "
