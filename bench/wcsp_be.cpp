@@ -189,11 +189,11 @@ int main(int argc, char **argv) {
             if (gpu && !gpu->stats.execution.float32)
                 gpuDoubles.reset(); // the default already
         }
-        // The same solve over several devices, and with the host waiting for every level (the
-        // two taking turns, as above).
+        // The same solve over several devices, with the host waiting for every level, and with
+        // the program's own layouts (slice_layout.h off), taking turns as above.
         struct MultiRun {
             std::string devices;
-            std::optional<Solution> solution, levelByLevel;
+            std::optional<Solution> solution, levelByLevel, ownLayouts;
             std::string error;
         };
         std::vector<MultiRun> multi;
@@ -203,13 +203,15 @@ int main(int argc, char **argv) {
             m.execution.devices = devices;
             m.execution.multiDevice.sliceThresholdEntries = sliceThreshold;
             m.execution.gpuBudgetBytes = budgetBytes;
-            BeOptions levelled = m;
+            BeOptions levelled = m, own = m;
             levelled.execution.multiDevice.levelByLevel = true;
+            own.execution.multiDevice.keepLayouts = true;
             MultiRun &r = multi.emplace_back();
             r.devices = devices;
-            if (Status s = fastestInterleaved(
-                    *net, m, gpuReps,
-                    {{&r.solution}, {&r.levelByLevel, nullptr, nullptr, &levelled}});
+            if (Status s = fastestInterleaved(*net, m, gpuReps,
+                                              {{&r.solution},
+                                               {&r.levelByLevel, nullptr, nullptr, &levelled},
+                                               {&r.ownLayouts, nullptr, nullptr, &own}});
                 !s)
                 r.error = s.error().str();
         }
@@ -227,7 +229,8 @@ int main(int argc, char **argv) {
             std::all_of(multi.begin(), multi.end(),
                         [&](const MultiRun &r) {
                             return (!r.solution || same(*r.solution)) &&
-                                   (!r.levelByLevel || same(*r.levelByLevel));
+                                   (!r.levelByLevel || same(*r.levelByLevel)) &&
+                                   (!r.ownLayouts || same(*r.ownLayouts));
                         }) &&
             (!tbAnswered ||
              (tb.noSolution ? !seq->feasible : seq->feasible && *tb.optimum == cost));
@@ -307,6 +310,9 @@ int main(int argc, char **argv) {
                             "", run(*r.levelByLevel), lt.uploadMs, lt.peerMs, lt.kernelMs,
                             lt.valueMs, lt.compileMs);
             }
+            if (r.ownLayouts)
+                std::printf("%-26s   the program's own layouts: run %.2f ms (kernels %.2f)\n", "",
+                            run(*r.ownLayouts), r.ownLayouts->stats.execution.kernelMs);
         }
         json << (firstJson ? "" : ",") << "\n  {\"instance\": \"" << name
              << "\", \"width\": " << seq->stats.inducedWidth
@@ -361,7 +367,9 @@ int main(int argc, char **argv) {
                  << ", \"value_ms\": "
                  << (multi[i].solution ? multi[i].solution->stats.execution.valueMs : -1)
                  << ", \"level_by_level_run_ms\": "
-                 << (multi[i].levelByLevel ? run(*multi[i].levelByLevel) : -1) << ", \"device\": \""
+                 << (multi[i].levelByLevel ? run(*multi[i].levelByLevel) : -1)
+                 << ", \"own_layouts_run_ms\": "
+                 << (multi[i].ownLayouts ? run(*multi[i].ownLayouts) : -1) << ", \"device\": \""
                  << (multi[i].solution ? multi[i].solution->device.label() : multi[i].error)
                  << "\"}";
         json << "], \"agree\": " << (agree ? "true" : "false") << "}";
