@@ -296,11 +296,11 @@ int main(int argc, char **argv) {
             const ExecutionTimes &mt = r.solution->stats.execution;
             std::printf("%-26s --devices %s: run %.2f ms (%.2fx one GPU, %.1fx %u threads) = "
                         "upload %.2f + between devices %.2f + kernels %.2f + VALUE %.2f ms + "
-                        "compile %.2f; %.1f GB/s; on %s\n",
+                        "compile %.2f + plan %.2f; %.1f GB/s; on %s\n",
                         "", r.devices.c_str(), run(*r.solution),
                         gpu ? run(*gpu) / run(*r.solution) : NAN,
                         par ? run(*par) / run(*r.solution) : NAN, threads, mt.uploadMs, mt.peerMs,
-                        mt.kernelMs, mt.valueMs, mt.compileMs,
+                        mt.kernelMs, mt.valueMs, mt.compileMs, mt.planMs,
                         mt.kernelMs > 0 ? mt.tableBytes / (mt.kernelMs * 1e6) : 0,
                         r.solution->device.label().c_str());
             if (r.levelByLevel) {

@@ -49,6 +49,7 @@ struct ExecutionTimes {
     uint64_t tableBytes = 0;    // bytes the ops must move at least (inputs read, outputs written)
     bool float32 = false;       // the GPU held the tables as floats (every value exact)
     double peerMs = 0;          // several GPUs: tables crossing between them (beside kernelMs)
+    double planMs = 0;          // several GPUs: the host's plan (layouts, placement, moves)
 };
 
 // A program run and its VALUE phase done, by solve().

@@ -208,6 +208,7 @@ class MultiGpuExecutor final : public TensorExecutor {
         out.times.uploadMs = st.times.uploadMs;
         out.times.kernelMs = st.times.computeMs;
         out.times.peerMs = st.times.peerMs;
+        out.times.planMs = st.planMs;
         out.times.valueMs = st.valueMs;
         out.times.valueOnDevice = true;
         out.times.float32 = st.float32;

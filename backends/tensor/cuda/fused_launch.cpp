@@ -15,10 +15,15 @@ constexpr size_t kMaxFusedOps = 65535; // gridDim.y
 } // namespace
 
 LaunchUnits launchUnits(const TensorProgram &program, const TensorModules &modules) {
+    return launchUnits(program, modules, program.levels);
+}
+
+LaunchUnits launchUnits(const TensorProgram &program, const TensorModules &modules,
+                        std::span<const std::vector<uint32_t>> levels) {
     const char *env = std::getenv("ZBDDC_GPU_FUSE");
     const bool fuse = !(env && std::string_view(env) == "0");
     LaunchUnits u;
-    for (const std::vector<uint32_t> &level : program.levels) {
+    for (const std::vector<uint32_t> &level : levels) {
         std::vector<uint32_t> &ids = u.levels.emplace_back();
         std::map<uint32_t, uint32_t> unitOfKernel; // this level's fused units, by kernel
         for (uint32_t op : level) {

@@ -9,6 +9,7 @@
 #include "backends/tensor/cuda/tensor_modules.h"
 
 #include <functional>
+#include <span>
 #include <vector>
 
 namespace zbddc::cuda {
@@ -23,6 +24,9 @@ struct LaunchUnits {
 // (modules.hasFused: compiled with TensorKernelOptions::fusedEntries) together, the rest alone, in
 // the level's order of first use. ZBDDC_GPU_FUSE=0 keeps every op alone (to compare on a GPU).
 LaunchUnits launchUnits(const TensorProgram &program, const TensorModules &modules);
+// The same over other levels of the program's ops (one device's share of them: tensor_gpu_multi).
+LaunchUnits launchUnits(const TensorProgram &program, const TensorModules &modules,
+                        std::span<const std::vector<uint32_t>> levels);
 
 // Where each op's input list and output are on the device.
 using DeviceAddressOf = std::function<DevicePtr(uint32_t op)>;

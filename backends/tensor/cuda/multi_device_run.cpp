@@ -83,25 +83,28 @@ Status runOrdered(const TensorProgram &p, const MultiDevicePlan &plan,
     std::vector<std::vector<TableReserve>> ranges(plan.devices);
     for (const TableReserve &r : heldToEnd(plan))
         ranges[r.device].push_back(r);
-    for (uint32_t d = 0; d < plan.devices; ++d)
+    // tasks[d][l]: device d's tasks of level l.
+    std::vector<std::vector<std::vector<DeviceTask>>> tasks(
+        plan.devices, std::vector<std::vector<DeviceTask>>(plan.levels.size()));
+    for (size_t l = 0; l < plan.levels.size(); ++l)
+        for (const DeviceTask &task : plan.levels[l].tasks)
+            tasks[task.device][l].push_back(task);
+    for (uint32_t d = 0; d < plan.devices; ++d) {
         ZBDDC_TRY(devices[d]->holdAll(ranges[d], inputs));
+        ZBDDC_TRY(devices[d]->prepareLevels(tasks[d]));
+    }
     st.uploadMs = msSince(t0);
     t0 = std::chrono::steady_clock::now();
-    std::vector<std::vector<DeviceTask>> tasks(plan.devices);
-    for (const MultiDeviceLevel &level : plan.levels) {
+    for (size_t l = 0; l < plan.levels.size(); ++l) {
         std::vector<TableMove> peer; // the host's rows are on the devices already
-        for (const TableMove &m : level.moves)
+        for (const TableMove &m : plan.levels[l].moves)
             if (m.from != kHost)
                 peer.push_back(m);
         if (!peer.empty())
             ZBDDC_TRY(fabric.enqueue(peer));
-        for (auto &v : tasks)
-            v.clear();
-        for (const DeviceTask &task : level.tasks)
-            tasks[task.device].push_back(task);
         for (uint32_t d = 0; d < plan.devices; ++d)
-            if (!tasks[d].empty())
-                ZBDDC_TRY(devices[d]->launch(tasks[d]));
+            if (!tasks[d][l].empty())
+                ZBDDC_TRY(devices[d]->launch(tasks[d][l]));
     }
     if (beforeWait)
         ZBDDC_TRY(beforeWait());

@@ -43,6 +43,13 @@ class SliceDevice {
     // id; empty for computed tables), as upload() does. By default, reserve and upload each.
     virtual Status holdAll(std::span<const TableReserve> ranges,
                            std::span<const std::vector<double>> inputs);
+    // An ordered run's second call: the device's tasks of every level (empty where it has none),
+    // which launch() then gets level by level, so their launches may be prepared at once (input
+    // lists, fused launches). By default nothing is.
+    virtual Status prepareLevels(std::span<const std::vector<DeviceTask>> levels) {
+        (void)levels;
+        return Ok{};
+    }
 };
 
 class DeviceFabric {

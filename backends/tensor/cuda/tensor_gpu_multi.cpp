@@ -2,6 +2,7 @@
 
 #include "backends/cuda/nccl.h"
 #include "backends/tensor/cuda/chunk_layout.h"
+#include "backends/tensor/cuda/fused_launch.h"
 #include "backends/tensor/cuda/level_launch.h"
 #include "backends/tensor/cuda/narrow_costs.h"
 #include "backends/tensor/cuda/op_launch.h"
@@ -171,15 +172,45 @@ class GpuSliceDevice final : public SliceDevice {
             }
         return Ok{};
     }
-    // The tasks' input lists in one array, uploaded on the entry stream before the level forks
-    // from it; the array is kept until wait().
+    // Every level's input lists in one array, and each level's whole ops of one generic kernel as
+    // one fused launch (fused_launch.h; where the modules have fused entry points), uploaded once.
+    Status prepareLevels(std::span<const std::vector<DeviceTask>> levels) override {
+        levelOf_.assign(p_.ops.size(), UINT32_MAX);
+        listAt_.assign(p_.ops.size(), 0);
+        std::vector<DevicePtr> bases;
+        std::vector<std::vector<uint32_t>> whole(levels.size()); // by level: ops run whole here
+        for (size_t l = 0; l < levels.size(); ++l)
+            for (const DeviceTask &task : levels[l]) {
+                levelOf_[task.op] = static_cast<uint32_t>(l);
+                listAt_[task.op] = bases.size() * sizeof(DevicePtr);
+                appendInputList(task.op, bases);
+                if (task.out.first == 0 && task.out.rows == outputRows(task.op))
+                    whole[l].push_back(task.op);
+            }
+        auto lists = uploadArray(d_, bases);
+        if (!lists)
+            return lists.error();
+        lists_ = std::move(*lists);
+        auto fused = FusedLaunches::upload(
+            d_, p_, modules_, launchUnits(p_, modules_, whole),
+            [&](uint32_t op) { return lists_.ptr() + listAt_[op]; },
+            [&](uint32_t op) { return address(p_.ops[op].output, 0); });
+        if (!fused)
+            return fused.error();
+        fused_ = std::move(*fused);
+        return Ok{};
+    }
+    // A prepared level (prepareLevels): its fused and single whole ops, then its shares. Else the
+    // tasks' input lists in one array, uploaded on the entry stream before the level forks from
+    // it, kept until wait().
     Status launch(std::span<const DeviceTask> tasks) override {
+        if (fused_ && levelOf_[tasks[0].op] != UINT32_MAX)
+            return launchPrepared(levelOf_[tasks[0].op], tasks);
         std::vector<DevicePtr> bases;
         std::vector<size_t> listAt;
         for (const DeviceTask &task : tasks) {
-            listAt.push_back(bases.size());
-            for (uint32_t in : p_.ops[task.op].inputs) // whole-table offsets: the held range's
-                bases.push_back(at_[in] - held_[in].first * entryBytes_); // row 0
+            listAt.push_back(bases.size() * sizeof(DevicePtr));
+            appendInputList(task.op, bases);
         }
         const size_t listBytes = std::max<size_t>(bases.size(), 1) * sizeof(DevicePtr);
         auto lists = d_.allocate(listBytes);
@@ -195,11 +226,7 @@ class GpuSliceDevice final : public SliceDevice {
         std::vector<uint32_t> units(tasks.size());
         std::iota(units.begin(), units.end(), 0u);
         ZBDDC_TRY(kept_.launcher->enqueueLevel(units, [&](uint32_t i, StreamHandle stream) {
-            const DeviceTask &task = tasks[i];
-            return launchOpRows(d_, modules_, p_, task.op, options_.kernels, options_.chunkRows,
-                                listsPtr + listAt[i] * sizeof(DevicePtr),
-                                address(p_.ops[task.op].output, task.out.first), task.out.first,
-                                task.out.rows, stream);
+            return launchTask(tasks[i], listsPtr + listAt[i], stream);
         }));
         return d_.record(kept_.ready, entry_);
     }
@@ -219,6 +246,37 @@ class GpuSliceDevice final : public SliceDevice {
     EventHandle ready() const { return kept_.ready; } // after its latest level
 
   private:
+    uint64_t outputRows(uint32_t op) const { return p_.tables[p_.ops[op].output].entries(); }
+    // Op `op`'s inputs at their whole-table offsets: each held range's row 0.
+    void appendInputList(uint32_t op, std::vector<DevicePtr> &bases) const {
+        for (uint32_t in : p_.ops[op].inputs)
+            bases.push_back(at_[in] - held_[in].first * entryBytes_);
+    }
+    Status launchTask(const DeviceTask &task, DevicePtr list, StreamHandle stream) {
+        return launchOpRows(d_, modules_, p_, task.op, options_.kernels, options_.chunkRows, list,
+                            address(p_.ops[task.op].output, task.out.first), task.out.first,
+                            task.out.rows, stream);
+    }
+    // Level l's units of whole ops (fused_) and its shares, forked from the entry stream.
+    Status launchPrepared(uint32_t l, std::span<const DeviceTask> tasks) {
+        const std::vector<uint32_t> &units = fused_->units().levels[l];
+        std::vector<const DeviceTask *> shares;
+        for (const DeviceTask &task : tasks)
+            if (!(task.out.first == 0 && task.out.rows == outputRows(task.op)))
+                shares.push_back(&task);
+        std::vector<uint32_t> items(units.size() + shares.size()); // units, then shares
+        std::iota(items.begin(), items.end(), 0u);
+        const EnqueueOp whole = [&](uint32_t op, StreamHandle stream) {
+            return launchTask({op, 0, {0, outputRows(op)}}, lists_.ptr() + listAt_[op], stream);
+        };
+        ZBDDC_TRY(kept_.launcher->enqueueLevel(items, [&](uint32_t i, StreamHandle stream) {
+            if (i < units.size())
+                return fused_->enqueue(d_, p_, modules_, options_.kernels, units[i], whole, stream);
+            const DeviceTask &share = *shares[i - units.size()];
+            return launchTask(share, lists_.ptr() + listAt_[share.op], stream);
+        }));
+        return d_.record(kept_.ready, entry_);
+    }
     // `bytes` of pinned staging for an async upload, valid until the entry stream is waited for.
     // Where the buffer is full it is waited for and grown, so the next run fits without a wait.
     Result<unsigned char *> stage(size_t bytes) {
@@ -252,6 +310,12 @@ class GpuSliceDevice final : public SliceDevice {
     std::vector<RowSpan> held_;               // by table
     DeviceBuffer packed_;                     // holdAll's small inputs
     std::vector<DeviceBuffer> listsInFlight_; // the input lists of the levels not waited for
+    // prepareLevels': by op, its level (UINT32_MAX: not prepared) and its input list's offset in
+    // lists_; the levels' launch units.
+    std::vector<uint32_t> levelOf_;
+    std::vector<uint64_t> listAt_;
+    DeviceBuffer lists_;
+    std::optional<FusedLaunches> fused_;
     uint64_t entryBytes_;
     SliceResources kept_;
     StreamHandle entry_ = nullptr; // kept_.launcher's
@@ -349,6 +413,7 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
                                              MultiGpuStats &st) {
     if (ordinals.empty())
         return error("internal error: a multi-GPU run with no device");
+    const auto planned0 = std::chrono::steady_clock::now();
     if (Status s = program.verify(); !s)
         return s.error();
     // Slices by output variables would cut a message's normalisation group.
@@ -437,7 +502,10 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
         }
     }
 
-    // Each GPU's modules loaded at once; its logical devices share them.
+    st.planMs = msSince(planned0);
+    // Each GPU's modules loaded at once; its logical devices share them. An ordered run fuses a
+    // level's small whole ops as one GPU does (GpuSliceDevice::prepareLevels).
+    options.kernels.fusedEntries = run->ordered;
     const auto t0 = std::chrono::steady_clock::now();
     auto modules = TensorModules::compile(gpus, ran, options.kernels);
     if (!modules)

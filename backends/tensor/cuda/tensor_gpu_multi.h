@@ -30,6 +30,7 @@ struct MultiGpuStats {
     std::vector<uint64_t> work;     // entries of work by logical device
     uint64_t deviceBudgetBytes = 0; // bytes of tables each logical device may hold
     bool float32 = false;           // the tables were floats
+    double planMs = 0;              // host time before the kernels load: checks, layouts, the plan
     double compileMs = 0;
     double valueMs = 0; // solveTensorProgramMultiGpu: the VALUE phase
     MultiDeviceStats times;

@@ -76,8 +76,27 @@ class StandInDevice final : public SliceDevice {
         std::copy_n(tables_[t].begin() + static_cast<ptrdiff_t>(first), v.size(), v.begin());
         return Ok{};
     }
+    // An ordered run's levels, which launch() must then get in this order.
+    Status prepareLevels(std::span<const std::vector<DeviceTask>> levels) override {
+        prepared_.clear();
+        for (const std::vector<DeviceTask> &level : levels)
+            if (!level.empty())
+                prepared_.push_back(level);
+        launched_ = 0;
+        return Ok{};
+    }
     // The whole op on the CPU over what the device holds (poison elsewhere), rows `out` kept.
     Status launch(std::span<const DeviceTask> tasks) override {
+        if (!prepared_.empty()) {
+            const auto same = [](const DeviceTask &a, const DeviceTask &b) {
+                return a.op == b.op && a.device == b.device && a.out == b.out;
+            };
+            if (launched_ >= prepared_.size() ||
+                !std::equal(tasks.begin(), tasks.end(), prepared_[launched_].begin(),
+                            prepared_[launched_].end(), same))
+                return error("a level launched that was not prepared, or out of order");
+            ++launched_;
+        }
         for (const DeviceTask &task : tasks) {
             const TensorOp &op = p_.ops[task.op];
             std::vector<const double *> data(p_.tables.size(), nullptr);
@@ -106,6 +125,8 @@ class StandInDevice final : public SliceDevice {
     std::vector<std::vector<double>> tables_;
     std::vector<RowSpan> held_;
     size_t tasks_ = 0;
+    std::vector<std::vector<DeviceTask>> prepared_; // an ordered run's non-empty levels
+    size_t launched_ = 0;
 };
 
 class StandInFabric final : public DeviceFabric {
