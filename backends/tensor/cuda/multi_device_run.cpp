@@ -21,6 +21,15 @@ Status SliceDevice::holdAll(std::span<const TableReserve> ranges,
 
 namespace {
 
+// Rows m.rows of a computed table from device m.from into `computed` (sized on first use).
+Status download(const TensorProgram &p, std::span<SliceDevice *const> devices, const TableMove &m,
+                std::vector<std::vector<double>> &computed) {
+    std::vector<double> &table = computed[m.table];
+    table.resize(p.tables[m.table].entries());
+    const std::span<double> rows(table.data() + m.rows.first, m.rows.rows);
+    return devices[static_cast<size_t>(m.from)]->download(m.table, m.rows.first, rows);
+}
+
 // Every level waited for by the host (see multi_device_run.h).
 Status runLevelByLevel(const TensorProgram &p, const MultiDevicePlan &plan,
                        std::span<SliceDevice *const> devices, DeviceFabric &fabric,
@@ -58,12 +67,8 @@ Status runLevelByLevel(const TensorProgram &p, const MultiDevicePlan &plan,
                 ZBDDC_TRY(devices[d]->wait());
         st.computeMs += msSince(t0);
         t0 = std::chrono::steady_clock::now();
-        for (const TableMove &m : level.downloads) {
-            std::vector<double> &table = computed[m.table];
-            table.resize(p.tables[m.table].entries());
-            const std::span<double> rows(table.data() + m.rows.first, m.rows.rows);
-            ZBDDC_TRY(devices[static_cast<size_t>(m.from)]->download(m.table, m.rows.first, rows));
-        }
+        for (const TableMove &m : level.downloads)
+            ZBDDC_TRY(download(p, devices, m, computed));
         for (const TableRelease &r : level.releases)
             ZBDDC_TRY(devices[r.device]->release(r.table));
         st.downloadMs += msSince(t0);
@@ -113,12 +118,8 @@ Status runOrdered(const TensorProgram &p, const MultiDevicePlan &plan,
     st.computeMs = msSince(t0);
     t0 = std::chrono::steady_clock::now();
     for (const MultiDeviceLevel &level : plan.levels)
-        for (const TableMove &m : level.downloads) {
-            std::vector<double> &table = computed[m.table];
-            table.resize(p.tables[m.table].entries());
-            const std::span<double> rows(table.data() + m.rows.first, m.rows.rows);
-            ZBDDC_TRY(devices[static_cast<size_t>(m.from)]->download(m.table, m.rows.first, rows));
-        }
+        for (const TableMove &m : level.downloads)
+            ZBDDC_TRY(download(p, devices, m, computed));
     st.downloadMs = msSince(t0);
     return Ok{};
 }

@@ -184,7 +184,7 @@ class GpuSliceDevice final : public SliceDevice {
                 levelOf_[task.op] = static_cast<uint32_t>(l);
                 listAt_[task.op] = bases.size() * sizeof(DevicePtr);
                 appendInputList(task.op, bases);
-                if (task.out.first == 0 && task.out.rows == outputRows(task.op))
+                if (computesWhole(task))
                     whole[l].push_back(task.op);
             }
         auto lists = uploadArray(d_, bases);
@@ -247,6 +247,9 @@ class GpuSliceDevice final : public SliceDevice {
 
   private:
     uint64_t outputRows(uint32_t op) const { return p_.tables[p_.ops[op].output].entries(); }
+    bool computesWhole(const DeviceTask &task) const {
+        return task.out.first == 0 && task.out.rows == outputRows(task.op);
+    }
     // Op `op`'s inputs at their whole-table offsets: each held range's row 0.
     void appendInputList(uint32_t op, std::vector<DevicePtr> &bases) const {
         for (uint32_t in : p_.ops[op].inputs)
@@ -262,7 +265,7 @@ class GpuSliceDevice final : public SliceDevice {
         const std::vector<uint32_t> &units = fused_->units().levels[l];
         std::vector<const DeviceTask *> shares;
         for (const DeviceTask &task : tasks)
-            if (!(task.out.first == 0 && task.out.rows == outputRows(task.op)))
+            if (!computesWhole(task))
                 shares.push_back(&task);
         std::vector<uint32_t> items(units.size() + shares.size()); // units, then shares
         std::iota(items.begin(), items.end(), 0u);
