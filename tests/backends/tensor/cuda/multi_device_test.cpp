@@ -151,6 +151,17 @@ class StandInFabric final : public DeviceFabric {
     uint64_t moved = 0;
 };
 
+// Fresh stand-ins for `n` devices and the fabric between them.
+struct StandIns {
+    StandIns(const TensorProgram &p, uint32_t n) : devices(n, StandInDevice(p)), fabric(devices) {
+        for (StandInDevice &d : devices)
+            ptrs.push_back(&d);
+    }
+    std::vector<StandInDevice> devices;
+    std::vector<SliceDevice *> ptrs;
+    StandInFabric fabric;
+};
+
 bool sameTables(const std::vector<std::vector<double>> &a,
                 const std::vector<std::vector<double>> &b) {
     if (a.size() != b.size())
@@ -325,16 +336,12 @@ TEST_CASE("multi-device plans: independent buckets spread, large ones sliced wit
         }
 
         for (const bool ordered : {false, true}) {
-            std::vector<StandInDevice> standIns(devices, StandInDevice(p));
-            std::vector<SliceDevice *> ptrs;
-            for (StandInDevice &d : standIns)
-                ptrs.push_back(&d);
-            StandInFabric fabric(standIns);
-            auto run = runTensorProgramMultiDevice(p, *plan, ptrs, fabric, nullptr, ordered);
+            StandIns s(p, devices);
+            auto run = runTensorProgramMultiDevice(p, *plan, s.ptrs, s.fabric, nullptr, ordered);
             INFO((ordered ? "ordered: " : "level by level: ") << (run ? "" : run.error().str()));
             REQUIRE(run.ok());
             CHECK(sameTables(*run, *ref));
-            CHECK(fabric.moved * sizeof(double) == plan->peerBytes);
+            CHECK(s.fabric.moved * sizeof(double) == plan->peerBytes);
         }
     }
     CHECK(sliced > 20);        // the slicing was exercised
@@ -374,17 +381,13 @@ TEST_CASE("multi-device plans for the VALUE phase on the devices download nothin
         CHECK(arrays.ok());
 
         for (const bool ordered : {false, true}) {
-            std::vector<StandInDevice> standIns(devices, StandInDevice(p));
-            std::vector<SliceDevice *> ptrs;
-            for (StandInDevice &d : standIns)
-                ptrs.push_back(&d);
-            StandInFabric fabric(standIns);
-            auto run = runTensorProgramMultiDevice(p, *plan, ptrs, fabric, nullptr, ordered);
+            StandIns s(p, devices);
+            auto run = runTensorProgramMultiDevice(p, *plan, s.ptrs, s.fabric, nullptr, ordered);
             INFO((ordered ? "ordered" : "level by level"));
             REQUIRE(run.ok());
             // Every holding is still there at the end, equal to the interpreter's rows.
             for (const TableHolding &h : decodeHoldings(p, *plan)) {
-                const StandInDevice &d = standIns[h.device];
+                const StandInDevice &d = s.devices[h.device];
                 REQUIRE(d.held_[h.table].contains(h.rows));
                 const std::vector<double> &want =
                     p.tables[h.table].input ? p.tables[h.table].denseValues() : (*ref)[h.table];
