@@ -8,7 +8,8 @@
 // streams planned from the buckets' dependencies and with double tables beside it, and the
 // achieved bandwidth (bytes the ops must move / kernel time).
 // With --devices LIST (repeatable: 0,0 / 2 / 4 / all), the same solve over several devices
-// (tensor_gpu_multi.h: buckets spread, large ones sliced), beside the one-GPU run; with
+// (tensor_gpu_multi.h: buckets spread, large ones sliced), beside the one-GPU run and beside
+// the same devices with a host wait per level and with the program's own layouts; with
 // --slice-threshold N, ops of at least N entries of work are sliced across them; with
 // --device-budget-mib M, each device of those runs holds at most M MiB of tables, as if the GPUs
 // were that small (one GPU goes out of core, several slice what one would not hold).

@@ -1,9 +1,9 @@
 // Output layouts that let a chain of sliced buckets stay where it was computed. The multi-device
 // plan (multi_device_plan.h) cuts a large op's output rows along its leading variables; an input
 // that does not lead with the same variable is read whole by every share, so it crosses to every
-// device. On scale-free-100 (seed 1, tightness 1.0, min-fill order) a message sliced along
-// variable 44 fed a bucket whose output led with variable 56: 1.2 GB of the 1.3 GB that crossed
-// between two devices was that message, sent whole to each.
+// device. On scale-free-100 (seed 1, tightness 1.0, min-fill order) two messages sliced along
+// variable 44 fed a bucket whose output led with variable 56: of the 1.30 GB planned to cross
+// between two devices, 1.17 GB were their rows each device lacked.
 //
 // For each op the plan would slice, in program order, the output's scope is rotated to lead with
 // the leading variable of one of its inputs, where that makes the shares read fewer input rows: an
