@@ -399,6 +399,18 @@ Result<std::vector<double>> denseInputValues(const Table &table) {
     }
 }
 
+Result<std::vector<std::vector<double>>> denseInputTables(const TensorProgram &program) {
+    std::vector<std::vector<double>> inputs(program.tables.size());
+    for (size_t t = 0; t < program.tables.size(); ++t)
+        if (program.tables[t].input) {
+            auto dense = denseInputValues(program.tables[t]);
+            if (!dense)
+                return dense.error();
+            inputs[t] = std::move(*dense);
+        }
+    return inputs;
+}
+
 Result<std::vector<std::vector<double>>> runTensorProgramCpu(const TensorProgram &program,
                                                              const CpuExecOptions &options) {
     if (Status s = program.verify(); !s)

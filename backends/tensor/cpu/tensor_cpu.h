@@ -31,5 +31,7 @@ Status runTensorOpsCpu(const TensorProgram &program, std::span<const uint32_t> o
 
 // The complete values of an input table (sparse ones expanded with their default).
 Result<std::vector<double>> denseInputValues(const Table &table);
+// Every input table's complete values, by table id (computed tables empty).
+Result<std::vector<std::vector<double>>> denseInputTables(const TensorProgram &program);
 
 } // namespace zbddc

@@ -81,16 +81,14 @@ runTensorProgramSplit(const TensorProgram &p, const SplitPlan &plan, SplitDevice
     SplitStats local;
     SplitStats &st = stats ? *stats : local;
     std::vector<std::vector<double>> computed(p.tables.size());
-    std::vector<std::vector<double>> inputs(p.tables.size()); // complete input tables
+    auto complete = denseInputTables(p);
+    if (!complete)
+        return complete.error();
+    const std::vector<std::vector<double>> &inputs = *complete;
     std::vector<const double *> data(p.tables.size(), nullptr);
     for (size_t t = 0; t < p.tables.size(); ++t)
-        if (p.tables[t].input) {
-            auto dense = denseInputValues(p.tables[t]);
-            if (!dense)
-                return dense.error();
-            inputs[t] = std::move(*dense);
+        if (p.tables[t].input)
             data[t] = inputs[t].data();
-        }
     auto hostValues = [&](uint32_t t) -> const std::vector<double> & {
         return p.tables[t].input ? inputs[t] : computed[t];
     };

@@ -135,14 +135,11 @@ runTensorProgramMultiDevice(const TensorProgram &p, const MultiDevicePlan &plan,
     MultiDeviceStats local;
     MultiDeviceStats &st = stats ? *stats : local;
     st.ordered = ordered;
-    std::vector<std::vector<double>> inputs(p.tables.size()), computed(p.tables.size());
-    for (size_t t = 0; t < p.tables.size(); ++t)
-        if (p.tables[t].input) {
-            auto dense = denseInputValues(p.tables[t]);
-            if (!dense)
-                return dense.error();
-            inputs[t] = std::move(*dense);
-        }
+    auto complete = denseInputTables(p);
+    if (!complete)
+        return complete.error();
+    const std::vector<std::vector<double>> &inputs = *complete;
+    std::vector<std::vector<double>> computed(p.tables.size());
     if (ordered) {
         ZBDDC_TRY(runOrdered(p, plan, devices, fabric, inputs, computed, st, beforeWait));
         return computed;

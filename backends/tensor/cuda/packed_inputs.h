@@ -1,10 +1,11 @@
-// Small input tables share one device block filled by one copy: each copy is a round trip of
-// tens of microseconds, and a WCSP such as SPOT5 404 has hundreds of small cost functions. Larger
-// ones get a block of their own (the pool rounds a block up to a power of two, too costly for
-// large tables packed together).
+// Input tables on the way to a device. Small ones share one device block filled by one copy: each
+// copy is a round trip of tens of microseconds, and a WCSP such as SPOT5 404 has hundreds of small
+// cost functions. Larger ones get a block of their own (the pool rounds a block up to a power of
+// two, too costly for large tables packed together).
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -31,6 +32,19 @@ PackedInputs packSmallInputs(std::span<const uint64_t> bytes, Packable packable)
             out.bytes += (bytes[i] + kPackedAlign - 1) / kPackedAlign * kPackedAlign;
         }
     return out;
+}
+
+// `values` as the device holds them, at `dst`: doubles, or floats where narrow_costs.h proved every
+// value an integer a float holds exactly.
+inline void writeTableImage(std::span<const double> values, bool float32, unsigned char *dst) {
+    if (!float32) {
+        std::memcpy(dst, values.data(), values.size() * sizeof(double));
+        return;
+    }
+    for (size_t i = 0; i < values.size(); ++i) {
+        const float f = static_cast<float>(values[i]);
+        std::memcpy(dst + i * sizeof(float), &f, sizeof f);
+    }
 }
 
 } // namespace zbddc::cuda

@@ -20,7 +20,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <cstring>
 #include <optional>
 #include <string_view>
 
@@ -132,19 +131,10 @@ struct DeviceTables {
     std::vector<DevicePtr> at;
 };
 
-// Table `tab`'s complete values as the device holds them, at `dst`: doubles, or floats where
-// narrow_costs.h proved every value an integer a float holds exactly.
+// Table `tab`'s complete values as the device holds them, at `dst` (packed_inputs.h).
 void writeDeviceImage(const Table &tab, bool float32, unsigned char *dst) {
     const std::vector<double> dense = tab.sparse ? tab.denseValues() : std::vector<double>{};
-    const std::vector<double> &src = tab.sparse ? dense : tab.values;
-    if (!float32) {
-        std::memcpy(dst, src.data(), src.size() * sizeof(double));
-        return;
-    }
-    for (size_t i = 0; i < src.size(); ++i) {
-        const float f = static_cast<float>(src[i]);
-        std::memcpy(dst + i * sizeof(float), &f, sizeof f);
-    }
+    writeTableImage(tab.sparse ? dense : tab.values, float32, dst);
 }
 
 Status uploadInputs(Device &d, const TensorProgram &program, bool float32, DeviceTables &dt) {

@@ -124,7 +124,7 @@ class GpuSliceDevice final : public SliceDevice {
         auto staged = stage(v.size() * entryBytes_);
         if (!staged)
             return staged.error();
-        writeImage(v, *staged);
+        writeTableImage(v, options_.kernels.float32, *staged);
         return d_.upload(address(t, first), *staged, v.size() * entryBytes_, entry_);
     }
     Status download(uint32_t t, uint64_t first, std::span<double> v) override {
@@ -157,8 +157,8 @@ class GpuSliceDevice final : public SliceDevice {
                 if (const TableReserve &r = ranges[i]; packed.at[i] != kUnpacked) {
                     at_[r.table] = packed_.ptr() + packed.at[i];
                     held_[r.table] = r.rows;
-                    writeImage(std::span(inputs[r.table]).subspan(r.rows.first, r.rows.rows),
-                               *image + packed.at[i]);
+                    writeTableImage(std::span(inputs[r.table]).subspan(r.rows.first, r.rows.rows),
+                                    options_.kernels.float32, *image + packed.at[i]);
                 }
             ZBDDC_TRY(d_.upload(packed_.ptr(), *image, packed.bytes, entry_));
         }
@@ -294,13 +294,6 @@ class GpuSliceDevice final : public SliceDevice {
         unsigned char *at = staging().data() + staged_;
         staged_ += (bytes + 15) / 16 * 16;
         return at;
-    }
-    // Doubles as the device's tables hold them: floats (exact, narrow_costs.h) or doubles.
-    void writeImage(std::span<const double> v, unsigned char *dst) const {
-        if (options_.kernels.float32)
-            std::copy(v.begin(), v.end(), reinterpret_cast<float *>(dst));
-        else
-            std::copy(v.begin(), v.end(), reinterpret_cast<double *>(dst));
     }
     PinnedBuffer &staging() { return kept_.staging; }
 
