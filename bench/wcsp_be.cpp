@@ -4,7 +4,8 @@
 // taking turns): where the time went (upload, kernels, VALUE phase, finding the compiled kernels,
 // host preparation = order + lowering), launches, whether one CUDA graph ran and the tables were
 // floats, the same solve captured as one CUDA graph, with a thread per row, with row groups of one
-// variable, with the VALUE plan in global memory, with plain stores, with a launch per op, with
+// variable, with row groups in row order (no interleaved tiles), with the VALUE plan in global
+// memory, with plain stores, with a launch per op, with
 // streams planned from the buckets' dependencies and with double tables beside it, and the
 // achieved bandwidth (bytes the ops must move / kernel time).
 // With --devices LIST (repeatable: 0,0 / 2 / 4 / all), the same solve over several devices
@@ -171,7 +172,7 @@ int main(int argc, char **argv) {
         // GPU: each variant the fastest of gpuReps warm solves; a solve's time covers upload,
         // kernels, VALUE phase and finding the compiled modules.
         std::optional<Solution> gpu, gpuGraph, gpuDoubles, gpuRowPerThread, gpuOneVariable,
-            gpuValueGlobal, gpuPlainStores, gpuUnfused, gpuPlannedStreams;
+            gpuRowOrder, gpuValueGlobal, gpuPlainStores, gpuUnfused, gpuPlannedStreams;
         if (haveGpu) {
             BeOptions g = o;
             g.executor = "cuda";
@@ -180,6 +181,7 @@ int main(int argc, char **argv) {
                 {&gpuGraph, "ZBDDC_GPU_GRAPH", "1"}, // the same run captured as one graph
                 {&gpuRowPerThread, "ZBDDC_GPU_ROW_GROUPS", "0"},
                 {&gpuOneVariable, "ZBDDC_GPU_ROW_GROUPS", "1"},
+                {&gpuRowOrder, "ZBDDC_GPU_INTERLEAVE", "0"}, // groups in row order
                 {&gpuValueGlobal, "ZBDDC_GPU_VALUE_SHARED", "0"},
                 {&gpuPlainStores, "ZBDDC_GPU_STREAMING_STORES", "0"},
                 {&gpuUnfused, "ZBDDC_GPU_FUSE", "0"},               // a launch per op
@@ -224,7 +226,7 @@ int main(int argc, char **argv) {
         const bool agree =
             par && same(*par) && (!haveGpu || (gpu && same(*gpu))) &&
             (!gpuGraph || same(*gpuGraph)) && (!gpuDoubles || same(*gpuDoubles)) &&
-            (!gpuRowPerThread || same(*gpuRowPerThread)) &&
+            (!gpuRowPerThread || same(*gpuRowPerThread)) && (!gpuRowOrder || same(*gpuRowOrder)) &&
             (!gpuPlainStores || same(*gpuPlainStores)) && (!gpuUnfused || same(*gpuUnfused)) &&
             (!gpuPlannedStreams || same(*gpuPlannedStreams)) &&
             std::all_of(multi.begin(), multi.end(),
@@ -271,6 +273,9 @@ int main(int argc, char **argv) {
             if (gpuOneVariable)
                 std::printf("; groups of one variable run %.2f ms (kernels %.2f)",
                             run(*gpuOneVariable), gpuOneVariable->stats.execution.kernelMs);
+            if (gpuRowOrder)
+                std::printf("; groups in row order run %.2f ms (kernels %.2f)", run(*gpuRowOrder),
+                            gpuRowOrder->stats.execution.kernelMs);
             if (gpuValueGlobal)
                 std::printf("; VALUE plan in global memory run %.2f ms (VALUE %.2f)",
                             run(*gpuValueGlobal), gpuValueGlobal->stats.execution.valueMs);
@@ -341,6 +346,8 @@ int main(int argc, char **argv) {
              << (gpuRowPerThread ? gpuRowPerThread->stats.execution.kernelMs : -1)
              << ", \"gpu_one_variable_groups_kernel_ms\": "
              << (gpuOneVariable ? gpuOneVariable->stats.execution.kernelMs : -1)
+             << ", \"gpu_row_order_kernel_ms\": "
+             << (gpuRowOrder ? gpuRowOrder->stats.execution.kernelMs : -1)
              << ", \"gpu_plain_stores_kernel_ms\": "
              << (gpuPlainStores ? gpuPlainStores->stats.execution.kernelMs : -1)
              << ", \"gpu_unfused_kernel_ms\": "

@@ -16,6 +16,8 @@ cuda_lib=$(dirname "$(ls /usr/local/cuda/lib64/libnvrtc.so.* /usr/local/cuda*/li
     /usr/lib/x86_64-linux-gnu/libnvrtc.so.* 2>/dev/null | head -1)" 2>/dev/null || true)
 export LD_LIBRARY_PATH="$libs:${cuda_lib:-/usr/local/cuda/lib64}:${LD_LIBRARY_PATH:-}"
 export ZBDDC_CACHE_DIR=${ZBDDC_CACHE_DIR:-/tmp/zbddc-cache}
+# Peers packed with the binaries (pack_gpu.sh TOULBAR2=1), found by name.
+[ -d "$here/tools" ] && export PATH="$here/tools:$PATH"
 # NCCL (backends/cuda/nccl.h) from the nvidia-nccl-cu13 wheel where the machine has it, unless
 # ZBDDC_NCCL already names a libnccl.so.2; without it, tables cross GPUs by peer copies.
 if [ -z "${ZBDDC_NCCL:-}" ]; then
@@ -309,7 +311,7 @@ fi
 # packed benchmark names (404); one wcsp_be run over all of them (1 thread, all threads, GPU op by
 # op and captured as one CUDA graph, the GPU time split, bandwidth). BE_PROFILE=1 adds the per-op
 # profile (ZBDDC_GPU_PROFILE: ms and GB/s per op) of one GPU solve of each, keeping the 15 slowest
-# ops.
+# ops; BE_PROFILE_ENV="NAME=VALUE ..." profiles each again under each of those settings.
 # BE_DEVICES adds runs over several devices, one per list (e.g. "0,0 2 4": two logical devices on
 # GPU 0, then 2 and 4 GPUs; lists the machine cannot meet print its GPUs), BE_SLICE_THRESHOLD the
 # work (entries) from which a bucket is sliced across them (tensor_gpu_multi.h),
@@ -333,13 +335,16 @@ if [ -x "$here/bench/wcsp_be" ] && [ -n "${BE_FAMILIES:-}${BE_WCSP:-}" ]; then
     echo "bench wcsp_be exit $?" | tee -a "$summary"
     cat "$out/wcsp_be.txt"
     if [ "${BE_PROFILE:-0}" = 1 ]; then
-        for f in "${files[@]}"; do
-            rm -f "$be/profile.tsv"; touch "$be/profile.tsv"
-            ZBDDC_GPU_PROFILE="$be/profile.tsv" "$here/zbddc" run "$f" --device cuda > /dev/null 2>> "$out/bench.log"
-            {
-                echo "# $(basename "$f"): slowest ops: op kind level rows eliminated ms GB/s"
-                sort -t$'\t' -k6,6 -g -r "$be/profile.tsv" | head -15
-            } >> "$out/wcsp_be_profile.txt"
+        # BE_PROFILE_ENV="NAME=VALUE": each instance profiled again with that variable set.
+        for variant in "" ${BE_PROFILE_ENV:-}; do
+            for f in "${files[@]}"; do
+                rm -f "$be/profile.tsv"; touch "$be/profile.tsv"
+                env $variant ZBDDC_GPU_PROFILE="$be/profile.tsv" "$here/zbddc" run "$f" --device cuda > /dev/null 2>> "$out/bench.log"
+                {
+                    echo "# $(basename "$f")${variant:+ with $variant}: slowest ops: op kind level rows eliminated ms GB/s"
+                    sort -t$'\t' -k6,6 -g -r "$be/profile.tsv" | head -15
+                } >> "$out/wcsp_be_profile.txt"
+            done
         done
         cat "$out/wcsp_be_profile.txt"
     fi

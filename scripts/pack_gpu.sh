@@ -7,7 +7,9 @@
 # Optional, for one area's run: ONLY="test_wcsp_gpu ..." packs only the named gpu tests/benchmarks;
 # EXTRA="wcsp_be ..." packs more bench/ programs (gpu_run.sh does not run these: call them
 # yourself); DATA="a.wcsp b.wcsp" copies input files into DEST/data; FUZZ=1 packs the libFuzzer
-# targets for gpu_run.sh's long fuzzing run on the host's cores (FUZZ_RUNS there).
+# targets for gpu_run.sh's long fuzzing run on the host's cores (FUZZ_RUNS there); TOULBAR2=1
+# packs this machine's toulbar2 with its libraries (gpu_run.sh puts it on the PATH, where
+# wcsp_be's toulbar2 column finds it: the GPU machine has none).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -47,7 +49,11 @@ for exe in "${built[@]}"; do [[ " ${targets[*]} " == *" $(basename "$exe") "* ]]
 tests=("${kept[@]}")
 
 rm -rf "$dest"
-mkdir -p "$dest/tests" "$dest/bench" "$dest/lib"
+mkdir -p "$dest/tests" "$dest/bench" "$dest/tools" "$dest/lib"
+if [ -n "${TOULBAR2:-}" ]; then
+    command -v toulbar2 > /dev/null || { echo "pack_gpu: TOULBAR2=1 but no toulbar2 here" >&2; exit 1; }
+    cp "$(command -v toulbar2)" "$dest/tools/"
+fi
 if [ -n "${DATA:-}" ]; then # compressed: network files are text (19 MiB of BIF become ~2)
     mkdir -p "$dest/data"
     for f in $DATA; do cp "$f" "$dest/data/"; done
@@ -72,7 +78,7 @@ strip --strip-debug "$dest"/tests/* "$dest"/bench/* "$dest/zbddc" 2>/dev/null ||
 # than Debian 12's, so backward compatible) and NVRTC, which comes from the GPU machine's own CUDA
 # toolkit (its 110 MB would not fit; the driver and NVRTC must match there anyway).
 system='^(linux-vdso|ld-linux|libc\.|libm\.|libstdc\+\+|libgcc_s|libpthread|libdl\.|librt\.|libnvrtc)'
-for exe in "$dest"/tests/* "$dest"/bench/* "$dest/zbddc"; do # zbddc: the CLI runs there too
+for exe in "$dest"/tests/* "$dest"/bench/* "$dest"/tools/* "$dest/zbddc"; do # zbddc: the CLI runs there too
     [ -f "$exe" ] && [ -x "$exe" ] && [[ $exe != *.sh ]] || continue
     ldd "$exe" | awk '$3 ~ /^\// {print $1, $3}' | while read -r name path; do
         [[ $name =~ $system ]] || cp -nL "$path" "$dest/lib/$name"
@@ -97,7 +103,8 @@ rm -rf "$dest/lib"
 # The executables compressed too (about a third of their size), so that pyAgrum's wheels fit
 # beside them in one call; gpu_run.sh unpacks them.
 counts="$(ls "$dest"/tests | wc -l) tests, $(ls "$dest"/bench | wc -l) benchmarks"
-tar -C "$dest" -cJf "$dest/bin.tar.xz" tests bench zbddc && rm -rf "$dest/tests" "$dest/bench" "$dest/zbddc"
+tar -C "$dest" -cJf "$dest/bin.tar.xz" tests bench tools zbddc &&
+    rm -rf "$dest/tests" "$dest/bench" "$dest/tools" "$dest/zbddc"
 
 size=$(du -sb "$dest" | cut -f1)
 echo "pack_gpu: $dest: $counts, $((size / 1024)) KiB"

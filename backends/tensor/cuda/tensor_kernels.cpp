@@ -169,6 +169,54 @@ uint64_t outputStride(const Table &out, size_t i) {
     return s;
 }
 
+// Entries of op's inputs that lack variable `v` and are read from global memory (more than
+// `sharedMaxEntries`: inputs staged in shared memory cost little to read again).
+uint64_t entriesLacking(const TensorProgram &p, const TensorOp &op, uint32_t v,
+                        uint64_t sharedMaxEntries) {
+    uint64_t lacking = 0;
+    for (uint32_t in : op.inputs)
+        if (strideIn(p, in, v) == 0 && p.tables[in].entries() > sharedMaxEntries)
+            lacking += p.tables[in].entries();
+    return lacking;
+}
+
+// `g` with its interleaved variable and tile (RowGroup::interleaved), where the op has one.
+RowGroup withInterleavedTiles(const TensorProgram &p, const TensorOp &op,
+                              const TensorKernelOptions &options, RowGroup g) {
+    const char *env = std::getenv(kInterleaveEnv);
+    if (env && std::string_view(env) == "0")
+        return g;
+    const Table &out = p.tables[op.output];
+    const size_t n = out.scope.size();
+    auto own = [&](size_t i) { return i == g.outer.var || (g.inner.size > 1 && i == g.inner.var); };
+    size_t best = n; // ties: the more significant variable, whose values are further apart
+    uint64_t bestLacking = std::max<uint64_t>(options.interleaveMinEntries, 1) - 1;
+    for (size_t i = 0; i < n; ++i)
+        if (!own(i) && out.domains[i] >= 2)
+            if (const uint64_t lacking =
+                    entriesLacking(p, op, out.scope[i], options.sharedInputMaxEntries);
+                lacking > bestLacking)
+                best = i, bestLacking = lacking;
+    if (best == n)
+        return g;
+    // The group index's digits below `best` (the output's, the group's own left out): groups per
+    // value, and the tile, their lowest until the product reaches the option. A tile of all of a
+    // value's groups would leave the order as it is.
+    uint64_t valueGroups = 1, tile = 1;
+    for (size_t i = n; i-- > best + 1;)
+        if (!own(i)) {
+            valueGroups *= out.domains[i];
+            if (tile < options.interleaveTileGroups)
+                tile *= out.domains[i];
+        }
+    if (tile >= valueGroups)
+        return g;
+    g.interleaved = {static_cast<uint32_t>(best), out.domains[best], outputStride(out, best)};
+    g.valueGroups = valueGroups;
+    g.tileGroups = tile;
+    return g;
+}
+
 // `a ⊗ b` as source, an empty operand standing for ⊗'s identity (so none is executed).
 std::string timesExpr(const std::string &a, const std::string &b) {
     if (a.empty())
@@ -213,12 +261,34 @@ void emitRowGroupBody(std::ostringstream &o, const TensorProgram &p, const Tenso
     o << "    const u64 spanBegin = rowBegin / " << span << "ull;\n";
     o << "    const u64 groups = ((rowBegin + rowCount + " << span - 1 << "ull) / " << span
       << "ull - spanBegin) * " << span / g.rows() << "ull;\n";
+    const bool interleaved = g.interleaved.size > 1;
+    const uint64_t perValue = g.valueGroups, period = perValue * g.interleaved.size;
+    if (interleaved) { // the launch's whole periods of the interleaved variable, in groups
+        o << "    const u64 firstGroup = spanBegin * " << span / g.rows() << "ull;\n";
+        o << "    const u64 wholeBegin = (firstGroup + " << period - 1 << "ull) / " << period
+          << "ull * " << period << "ull, wholeEnd = (firstGroup + groups) / " << period << "ull * "
+          << period << "ull;\n";
+    }
     o << "    for (u64 gi = (u64)blockIdx.x * blockDim.x + threadIdx.x; gi < groups; gi += step) "
          "{\n";
     // Fewer groups than rows: with 32-bit rows the group index fits 32 bits too. A group's first
     // row: the digits below the inner variable from `lo`, those between the two from `mid`, the
     // rest from `hi`.
-    o << "        const " << rowType << " g = (" << rowType << ")gi;\n";
+    if (interleaved) {
+        // Thread q of a period computes, for the value q / tile % size, group q % tile of tile
+        // q / (tile * size): consecutive threads take a tile's groups for each value in turn.
+        const uint64_t tile = g.tileGroups, size = g.interleaved.size;
+        o << "        " << rowType << " ga = (" << rowType << ")(firstGroup + gi);\n";
+        o << "        if (ga >= wholeBegin && ga < wholeEnd) {\n";
+        o << "            const " << rowType << " q = ga % " << period << suffix << ";\n";
+        o << "            ga = ga - q + (q / " << tile << suffix << " % " << size << suffix << " * "
+          << perValue << suffix << " + q / " << tile * size << suffix << " * " << tile << suffix
+          << " + q % " << tile << suffix << ");\n";
+        o << "        }\n";
+        o << "        const " << rowType << " g = ga - (" << rowType << ")firstGroup;\n";
+    } else {
+        o << "        const " << rowType << " g = (" << rowType << ")gi;\n";
+    }
     o << "        " << rowType << " lo = g % " << inner.stride << suffix;
     if (twoVars)
         o << ", mid = g / " << inner.stride << suffix << " % " << g.outer.stride / innerSpan
@@ -417,14 +487,8 @@ RowGroup rowGroupOf(const TensorProgram &p, uint32_t opId, const TensorKernelOpt
                outputStride(out, i) >= options.rowGroupMinStride;
     };
     auto has = [&](uint32_t in, size_t i) { return strideIn(p, in, out.scope[i]) != 0; };
-    // Global-memory entries read once per group instead of once per row: inputs small enough to
-    // be staged in shared memory cost little to read again.
     auto globalEntriesLacking = [&](size_t i) {
-        uint64_t saved = 0;
-        for (uint32_t in : op.inputs)
-            if (!has(in, i) && p.tables[in].entries() > options.sharedInputMaxEntries)
-                saved += p.tables[in].entries();
-        return saved;
+        return entriesLacking(p, op, out.scope[i], options.sharedInputMaxEntries);
     };
     size_t first = n;
     uint64_t bestSaved = 0;
@@ -445,7 +509,7 @@ RowGroup rowGroupOf(const TensorProgram &p, uint32_t opId, const TensorKernelOpt
     for (uint32_t in : op.inputs)
         inputEntries += p.tables[in].entries();
     if (maxVars == "1" || (options.rowGroupPairsWhenExpanding && inputEntries >= out.entries()))
-        return {var(first), {}};
+        return withInterleavedTiles(p, op, options, {var(first), {}});
     // Input reads per group and eliminated value with variables `first` and `i` (i == n: none).
     auto readsPerGroup = [&](size_t i) {
         uint64_t reads = 0;
@@ -472,8 +536,9 @@ RowGroup rowGroupOf(const TensorProgram &p, uint32_t opId, const TensorKernelOpt
             second = i, reads = r, rows = groupRows, secondSaved = saved;
     }
     if (second == n)
-        return {var(first), {}};
-    return {var(std::min(first, second)), var(std::max(first, second))};
+        return withInterleavedTiles(p, op, options, {var(first), {}});
+    return withInterleavedTiles(p, op, options,
+                                {var(std::min(first, second)), var(std::max(first, second))});
 }
 
 uint64_t kernelThreads(const RowGroup &g, bool warpPerRow, uint64_t rowBegin, uint64_t rowCount) {

@@ -36,11 +36,14 @@ namespace zbddc::cuda {
 inline constexpr uint64_t kGenericMaxWork = uint64_t{1} << 20;
 
 // The environment variables the generators read, to compare variants: row groups (rowGroupOf:
-// "0" a thread per row, "1" groups of one variable) and the generic kernels' bound
-// (generic_tensor_kernels.h). Kernel texts depend on them, so tensorSourcesKey reads them all.
+// "0" a thread per row, "1" groups of one variable), their interleaved tiles ("0": groups in row
+// order) and the generic kernels' bound (generic_tensor_kernels.h). Kernel texts depend on them,
+// so tensorSourcesKey reads them all.
 inline constexpr const char *kRowGroupsEnv = "ZBDDC_GPU_ROW_GROUPS";
+inline constexpr const char *kInterleaveEnv = "ZBDDC_GPU_INTERLEAVE";
 inline constexpr const char *kGenericMaxWorkEnv = "ZBDDC_GPU_GENERIC_MAX_WORK";
-inline constexpr const char *kKernelGeneratorEnv[] = {kRowGroupsEnv, kGenericMaxWorkEnv};
+inline constexpr const char *kKernelGeneratorEnv[] = {kRowGroupsEnv, kInterleaveEnv,
+                                                      kGenericMaxWorkEnv};
 
 struct TensorKernelOptions {
     unsigned blockThreads = 256;
@@ -63,6 +66,11 @@ struct TensorKernelOptions {
     bool rowGroupPairsWhenExpanding = true;
     uint64_t rowGroupMinRows = uint64_t{1} << 20;
     uint64_t rowGroupMinStride = 32; // a warp's threads write consecutive rows
+    // Interleaved tiles (RowGroup::interleaved) where inputs of at least this many entries lack
+    // an output variable above the group's (2^20 floats: 4 MiB, a twelfth of an H100's L2
+    // cache), in tiles of at least this many groups. Tests lower both to reach the path.
+    uint64_t interleaveMinEntries = uint64_t{1} << 20;
+    uint64_t interleaveTileGroups = 1024;
     // Tables as 32-bit floats (the kernels' zb_val; inputs and output pointers of that type), where
     // narrow_costs.h proves every value exact: half the bytes moved per entry.
     bool float32 = false;
@@ -135,6 +143,16 @@ struct RowGroupVar {
 struct RowGroup {
     RowGroupVar outer; // the more significant variable; size 1: a thread per row
     RowGroupVar inner; // a second, less significant variable, or size 1
+    // An output variable besides the group's that a large input lacks (size 1: none). Taken in
+    // row order, the groups stream that input once per value of the variable, each pass from
+    // DRAM again once the input outgrows the L2 cache (grid-81's 4.9·10^7-row join read its
+    // 39 MB input five times). Consecutive threads instead take a tile of tileGroups groups for
+    // each value of it in turn, so the input's rows a tile reads are read again while they are in
+    // the cache. Launches reorder only whole periods of the variable (valueGroups times its
+    // domain, aligned in the output); groups outside them keep row order.
+    RowGroupVar interleaved;
+    uint64_t valueGroups = 1; // groups per value of it: the group index's digits below it
+    uint64_t tileGroups = 1;  // a product of the domains of the group index's lowest digits
     uint32_t rows() const { return outer.size * inner.size; }
     // Rows from a group's first row to the first row past its block of groups: launches that
     // begin and end at multiples of it cut no group.
@@ -149,7 +167,9 @@ struct RowGroup {
 // most options.rowGroupMaxSize and a stride of at least rowGroupMinStride (so writes coalesce); a
 // group has at most options.rowGroupMaxRows rows. Only ops that reduce with ⊕ or join (not
 // InverseMax or evidence slices), a thread per row, whole eliminated spaces (not
-// eliminationRange), at least options.rowGroupMinRows rows.
+// eliminationRange), at least options.rowGroupMinRows rows. The interleaved variable, where any:
+// the one outside the group that the most global entries lack, at least
+// options.interleaveMinEntries of them.
 RowGroup rowGroupOf(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options);
 
 // Threads a launch of op `op`'s kernel over output rows [rowBegin, rowBegin + rowCount) needs;

@@ -1,9 +1,9 @@
 // The programs whose generated tensor kernels tensor_kernels_host_test runs on the host: random
-// bucket programs (fused and not, with evidence), each with kernel options that reach the
-// row-group path on small tables; and for the generic kernels (generic_tensor_kernels.h) the same
-// programs and batched junction trees (slices, InverseMax, marginals), each written both ways. The
-// build-time helper (emit_host_tensor_kernels) writes their kernels and the test rebuilds the same
-// programs, so both call this.
+// bucket programs (fused and not, with evidence) and expanding joins, each with kernel options
+// that reach the row-group path on small tables; and for the generic kernels
+// (generic_tensor_kernels.h) the same programs and batched junction trees (slices, InverseMax,
+// marginals), each written both ways. The build-time helper (emit_host_tensor_kernels) writes their
+// kernels and the test rebuilds the same programs, so both call this.
 #pragma once
 
 #include "backends/tensor/cuda/tensor_kernels.h"
@@ -21,12 +21,37 @@
 
 namespace zbddc::testing {
 
-inline constexpr int kHostKernelPrograms = 12;
+inline constexpr int kHostRandomKernelPrograms = 12, kHostKernelPrograms = 15;
+
+// out(a, b, c, d, f) = min over e of in0(c, d, f, e) + in1(a, b, e) + in2(d): a join whose
+// largest input lacks `a` and `b`, a's domain too large for a row-group variable, so that its
+// groups take `b` and leave `a` above them for interleaved tiles (RowGroup::interleaved).
+inline TensorProgram expandingJoinProgram(std::mt19937 &rng, uint32_t fDomain) {
+    TensorProgram p;
+    p.semiring = Semiring::MinSum;
+    p.domainSizes = {10, 2, 3, 5, fDomain, 3}; // a b c d f e
+    auto table = [&](std::vector<uint32_t> scope, bool input) {
+        Table t;
+        t.scope = scope;
+        for (uint32_t v : scope)
+            t.domains.push_back(p.domainSizes[v]);
+        t.input = input;
+        for (uint64_t k = 0; input && k < t.entries(); ++k)
+            t.values.push_back(static_cast<double>(rng() % 50));
+        p.tables.push_back(t);
+        return static_cast<uint32_t>(p.tables.size() - 1);
+    };
+    const uint32_t in0 = table({2, 3, 4, 5}, true), in1 = table({0, 1, 5}, true),
+                   in2 = table({3}, true), out = table({0, 1, 2, 3, 4}, false);
+    p.ops.push_back({TensorOpKind::EliminateBucket, {in0, in1, in2}, out, {5}, {}});
+    computeLevels(p);
+    return p;
+}
 
 inline std::vector<TensorProgram> hostKernelPrograms() {
     std::mt19937 rng(41);
     std::vector<TensorProgram> programs;
-    for (int i = 0; i < kHostKernelPrograms; ++i) {
+    for (int i = 0; i < kHostRandomKernelPrograms; ++i) {
         const CostNetwork net = randomNetwork(rng, 4 + rng() % 6, 3 + rng() % 8, 6, 4, 50, i % 2);
         std::vector<uint32_t> evidence;
         if (i % 4 == 1) {
@@ -38,19 +63,23 @@ inline std::vector<TensorProgram> hostKernelPrograms() {
             throw std::runtime_error(p.error().str());
         programs.push_back(std::move(*p));
     }
+    for (uint32_t f : {5u, 4u, 7u})
+        programs.push_back(expandingJoinProgram(rng, f));
     return programs;
 }
 
 // Row groups on every table (no size or stride threshold), of one or two variables of domains up
-// to 2..8; no shared-memory staging (the host shim runs a block's threads one after another,
-// without barriers); warp per row only for eliminated spaces of 64 or more, so that most ops run a
-// thread per row or per group.
+// to 2..8, their tiles interleaved wherever an input lacks a variable above them; no shared-memory
+// staging (the host shim runs a block's threads one after another, without barriers); warp per row
+// only for eliminated spaces of 64 or more, so that most ops run a thread per row or per group.
 inline cuda::TensorKernelOptions hostKernelOptions(int program) {
     cuda::TensorKernelOptions o;
     o.rowGroupMinRows = 0;
     o.rowGroupMinStride = 1;
     o.rowGroupMaxSize = 2 + program % 7;
     o.rowGroupPairsWhenExpanding = false; // two-variable groups on reductions too
+    o.interleaveMinEntries = 0;           // tiles interleaved wherever an input lacks a variable
+    o.interleaveTileGroups = 1 + program % 5;
     o.sharedInputMaxEntries = 0;
     o.warpRowThreshold = 64;
     o.genericMaxWork = 0; // the specialised kernels: hostGenericOptions covers the generic ones

@@ -14,6 +14,7 @@
 #include "tests/support/close.h"
 #include "tests/support/cuda_host_shim.h"
 
+#include <cstdlib>
 #include <map>
 #include <tuple>
 
@@ -99,7 +100,7 @@ TEST_CASE("generated tensor kernels, row groups included, equal the interpreter 
     const std::vector<TensorProgram> programs = hostKernelPrograms();
     REQUIRE(programs.size() == std::size(cuda_host::programOps));
     std::mt19937 rng(5);
-    int grouped = 0, groupedBig = 0, groupedTwice = 0;
+    int grouped = 0, groupedBig = 0, groupedTwice = 0, interleaved = 0;
     for (int i = 0; i < kHostKernelPrograms; ++i) {
         const TensorProgram &p = programs[i];
         INFO("program " << i);
@@ -110,6 +111,7 @@ TEST_CASE("generated tensor kernels, row groups included, equal the interpreter 
             grouped += g.rows() > 1;
             groupedBig += g.outer.size > 2 && g.outer.stride > 1;
             groupedTwice += g.inner.size > 1;
+            interleaved += g.interleaved.size > 1;
         }
         // Chunks as the GPU executor launches them (at least one row group each).
         const auto chunks = [](const TensorProgram &p, uint32_t o,
@@ -125,12 +127,26 @@ TEST_CASE("generated tensor kernels, row groups included, equal the interpreter 
         // Ranges of random length that start and end inside row groups.
         const auto cuts = randomRanges(rng, 11);
         checkComputed(p, runOnHost(cuda_host::programOps[i], p, opt, cuts), *ref);
+        // Each table in one launch (an in-core op), then in two cut at a random row (devices'
+        // shares): launches that hold whole periods of an interleaved variable and cut one.
+        const auto whole = [](const TensorProgram &, uint32_t, const cuda::TensorKernelOptions &,
+                              uint64_t rows) {
+            return std::vector<Range>{{0, rows}};
+        };
+        checkComputed(p, runOnHost(cuda_host::programOps[i], p, opt, whole), *ref);
+        const auto halves = [&rng](const TensorProgram &, uint32_t,
+                                   const cuda::TensorKernelOptions &, uint64_t rows) {
+            const uint64_t cut = rows > 1 ? 1 + rng() % (rows - 1) : rows;
+            return std::vector<Range>{{0, cut}, {cut, rows - cut}};
+        };
+        checkComputed(p, runOnHost(cuda_host::programOps[i], p, opt, halves), *ref);
     }
-    // The programs reach the path the test is for, with groups of more than two rows apart, and
-    // groups of two variables.
+    // The programs reach the path the test is for, with groups of more than two rows apart,
+    // groups of two variables, and interleaved tiles.
     CHECK(grouped >= 20);
     CHECK(groupedBig >= 5);
     CHECK(groupedTwice >= 5);
+    CHECK(interleaved >= 3);
 }
 
 TEST_CASE("row groups: the variables read once per group, and what keeps an op a row per thread",
@@ -189,6 +205,55 @@ TEST_CASE("row groups: the variables read once per group, and what keeps an op a
     o.eliminationRange = true; // out of core, the eliminated space split: a row per thread
     CHECK(cuda::rowGroupOf(p, 0, o).rows() == 1);
     CHECK(cuda::kernelThreads(p, 0, o, 0, 480) == 480);
+}
+
+TEST_CASE("interleaved tiles: a variable outside the group that a large input lacks",
+          "[tensor][kernels]") {
+    // out(a, b, c, d) = min over e of in0(c, d, e) + in1(a, b): in0 lacks a and b, a's domain is
+    // too large for a group variable, in1 is staged in shared memory.
+    TensorProgram p;
+    p.semiring = Semiring::MinSum;
+    p.domainSizes = {10, 4, 6, 3, 20};
+    auto table = [&](std::vector<uint32_t> scope, bool input) {
+        Table t;
+        t.scope = scope;
+        for (uint32_t v : scope)
+            t.domains.push_back(p.domainSizes[v]);
+        t.input = input;
+        if (input)
+            t.values.assign(t.entries(), 1.0);
+        p.tables.push_back(t);
+        return static_cast<uint32_t>(p.tables.size() - 1);
+    };
+    const uint32_t in0 = table({2, 3, 4}, true), in1 = table({0, 1}, true);
+    const uint32_t out = table({0, 1, 2, 3}, false);
+    p.ops.push_back({TensorOpKind::EliminateBucket, {in0, in1}, out, {4}, {}});
+    computeLevels(p);
+    REQUIRE(p.verify().ok());
+    cuda::TensorKernelOptions o;
+    o.rowGroupMinRows = 0;
+    o.rowGroupMinStride = 1;
+    o.rowGroupMaxRows = 4; // b alone
+    o.sharedInputMaxEntries = 100;
+    o.interleaveMinEntries = 360; // in0's entries
+    o.interleaveTileGroups = 2;
+    auto var = [](const cuda::RowGroupVar &v) { return std::tuple(v.var, v.size, v.stride); };
+    cuda::RowGroup g = cuda::rowGroupOf(p, 0, o);
+    CHECK(var(g.outer) == std::tuple(1u, 4u, uint64_t{18}));
+    CHECK(var(g.interleaved) == std::tuple(0u, 10u, uint64_t{72}));
+    CHECK(g.valueGroups == 18); // c's and d's values
+    CHECK(g.tileGroups == 3);   // d's
+    o.interleaveTileGroups = 7; // c and d: all of a value's groups, nothing to interleave
+    CHECK(cuda::rowGroupOf(p, 0, o).interleaved.size == 1);
+    o.interleaveTileGroups = 2;
+    o.interleaveMinEntries = 361; // in0 is too small
+    CHECK(cuda::rowGroupOf(p, 0, o).interleaved.size == 1);
+    o.interleaveMinEntries = 0;
+    setenv(cuda::kInterleaveEnv, "0", 1);
+    g = cuda::rowGroupOf(p, 0, o);
+    unsetenv(cuda::kInterleaveEnv);
+    CHECK(g.outer.var == 1);
+    CHECK(g.interleaved.size == 1);
 }
 
 TEST_CASE("generic tensor kernels give the specialised kernels' tables, and the interpreter's",
