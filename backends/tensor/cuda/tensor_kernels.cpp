@@ -180,6 +180,25 @@ uint64_t entriesLacking(const TensorProgram &p, const TensorOp &op, uint32_t v,
     return lacking;
 }
 
+// Bytes the inputs of op that lack output variable `i` read per value of it, in row order: each
+// such input's entries over the output variables above `i` (a pass over the rest per value).
+// Inputs staged in shared memory (at most `sharedMaxEntries`) are not read from memory again.
+uint64_t bytesPerValueLacking(const TensorProgram &p, const TensorOp &op, size_t i,
+                              const TensorKernelOptions &options) {
+    const Table &out = p.tables[op.output];
+    uint64_t bytes = 0;
+    for (uint32_t in : op.inputs) {
+        uint64_t entries = p.tables[in].entries();
+        if (strideIn(p, in, out.scope[i]) != 0 || entries <= options.sharedInputMaxEntries)
+            continue;
+        for (size_t above = 0; above < i; ++above)
+            if (strideIn(p, in, out.scope[above]) != 0)
+                entries /= out.domains[above];
+        bytes += entries * (options.float32 ? 4 : 8);
+    }
+    return bytes;
+}
+
 // `g` with its interleaved variable and tile (RowGroup::interleaved), where the op has one.
 RowGroup withInterleavedTiles(const TensorProgram &p, const TensorOp &op,
                               const TensorKernelOptions &options, RowGroup g) {
@@ -190,13 +209,11 @@ RowGroup withInterleavedTiles(const TensorProgram &p, const TensorOp &op,
     const size_t n = out.scope.size();
     auto own = [&](size_t i) { return i == g.outer.var || (g.inner.size > 1 && i == g.inner.var); };
     size_t best = n; // ties: the more significant variable, whose values are further apart
-    uint64_t bestLacking = std::max<uint64_t>(options.interleaveMinEntries, 1) - 1;
+    uint64_t bestBytes = std::max<uint64_t>(options.interleaveMinBytes, 1) - 1;
     for (size_t i = 0; i < n; ++i)
         if (!own(i) && out.domains[i] >= 2)
-            if (const uint64_t lacking =
-                    entriesLacking(p, op, out.scope[i], options.sharedInputMaxEntries);
-                lacking > bestLacking)
-                best = i, bestLacking = lacking;
+            if (const uint64_t bytes = bytesPerValueLacking(p, op, i, options); bytes > bestBytes)
+                best = i, bestBytes = bytes;
     if (best == n)
         return g;
     // The group index's digits below `best` (the output's, the group's own left out): groups per

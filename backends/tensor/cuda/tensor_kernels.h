@@ -66,10 +66,11 @@ struct TensorKernelOptions {
     bool rowGroupPairsWhenExpanding = true;
     uint64_t rowGroupMinRows = uint64_t{1} << 20;
     uint64_t rowGroupMinStride = 32; // a warp's threads write consecutive rows
-    // Interleaved tiles (RowGroup::interleaved) where inputs of at least this many entries lack
-    // an output variable above the group's (2^20 floats: 4 MiB, a twelfth of an H100's L2
-    // cache), in tiles of at least this many groups. Tests lower both to reach the path.
-    uint64_t interleaveMinEntries = uint64_t{1} << 20;
+    // Interleaved tiles (RowGroup::interleaved) where the inputs that lack an output variable
+    // read at least this many bytes per value of it (a third of an H100's or H200's 50 MB L2
+    // cache: below it the rows were still cached when read again, and tiles measured slower), in
+    // tiles of at least this many groups. Tests lower both to reach the path.
+    uint64_t interleaveMinBytes = uint64_t{16} << 20;
     uint64_t interleaveTileGroups = 1024;
     // Tables as 32-bit floats (the kernels' zb_val; inputs and output pointers of that type), where
     // narrow_costs.h proves every value exact: half the bytes moved per entry.
@@ -168,8 +169,8 @@ struct RowGroup {
 // group has at most options.rowGroupMaxRows rows. Only ops that reduce with ⊕ or join (not
 // InverseMax or evidence slices), a thread per row, whole eliminated spaces (not
 // eliminationRange), at least options.rowGroupMinRows rows. The interleaved variable, where any:
-// the one outside the group that the most global entries lack, at least
-// options.interleaveMinEntries of them.
+// the one outside the group whose lacking inputs read the most bytes per value of it (their
+// entries over the output variables above it), at least options.interleaveMinBytes.
 RowGroup rowGroupOf(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options);
 
 // Threads a launch of op `op`'s kernel over output rows [rowBegin, rowBegin + rowCount) needs;

@@ -65,8 +65,8 @@ std::vector<uint64_t> tensorSourcesKey(const TensorProgram &p, const TensorKerne
     k.insert(k.end(), {o.blockThreads, o.warpRowThreshold, o.sharedInputBytes,
                        o.sharedInputMaxEntries, o.eliminationRange, o.rowGroups, o.rowGroupMaxSize,
                        o.rowGroupMaxRows, o.rowGroupPairsWhenExpanding, o.rowGroupMinRows,
-                       o.rowGroupMinStride, o.interleaveMinEntries, o.interleaveTileGroups,
-                       o.float32, o.fusedEntries, o.streamingStoreMinBytes, o.genericMaxWork});
+                       o.rowGroupMinStride, o.interleaveMinBytes, o.interleaveTileGroups, o.float32,
+                       o.fusedEntries, o.streamingStoreMinBytes, o.genericMaxWork});
     for (const char *name : kKernelGeneratorEnv) {
         const std::string_view v = std::getenv(name) ? std::getenv(name) : "";
         k.push_back(v.size());

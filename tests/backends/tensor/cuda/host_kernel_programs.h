@@ -78,7 +78,7 @@ inline cuda::TensorKernelOptions hostKernelOptions(int program) {
     o.rowGroupMinStride = 1;
     o.rowGroupMaxSize = 2 + program % 7;
     o.rowGroupPairsWhenExpanding = false; // two-variable groups on reductions too
-    o.interleaveMinEntries = 0;           // tiles interleaved wherever an input lacks a variable
+    o.interleaveMinBytes = 0;             // tiles interleaved wherever an input lacks a variable
     o.interleaveTileGroups = 1 + program % 5;
     o.sharedInputMaxEntries = 0;
     o.warpRowThreshold = 64;

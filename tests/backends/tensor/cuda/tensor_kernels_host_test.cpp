@@ -235,7 +235,7 @@ TEST_CASE("interleaved tiles: a variable outside the group that a large input la
     o.rowGroupMinStride = 1;
     o.rowGroupMaxRows = 4; // b alone
     o.sharedInputMaxEntries = 100;
-    o.interleaveMinEntries = 360; // in0's entries
+    o.interleaveMinBytes = 2880; // in0's 360 doubles, all read per value of a
     o.interleaveTileGroups = 2;
     auto var = [](const cuda::RowGroupVar &v) { return std::tuple(v.var, v.size, v.stride); };
     cuda::RowGroup g = cuda::rowGroupOf(p, 0, o);
@@ -246,9 +246,9 @@ TEST_CASE("interleaved tiles: a variable outside the group that a large input la
     o.interleaveTileGroups = 7; // c and d: all of a value's groups, nothing to interleave
     CHECK(cuda::rowGroupOf(p, 0, o).interleaved.size == 1);
     o.interleaveTileGroups = 2;
-    o.interleaveMinEntries = 361; // in0 is too small
+    o.interleaveMinBytes = 2881; // too few
     CHECK(cuda::rowGroupOf(p, 0, o).interleaved.size == 1);
-    o.interleaveMinEntries = 0;
+    o.interleaveMinBytes = 0;
     setenv(cuda::kInterleaveEnv, "0", 1);
     g = cuda::rowGroupOf(p, 0, o);
     unsetenv(cuda::kInterleaveEnv);
