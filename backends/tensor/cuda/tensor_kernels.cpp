@@ -203,7 +203,9 @@ uint64_t bytesPerValueLacking(const TensorProgram &p, const TensorOp &op, size_t
 RowGroup withInterleavedTiles(const TensorProgram &p, const TensorOp &op,
                               const TensorKernelOptions &options, RowGroup g) {
     const char *env = std::getenv(kInterleaveEnv);
-    if (env && std::string_view(env) == "0")
+    const uint64_t tileGroups =
+        env ? std::strtoull(env, nullptr, 10) : options.interleaveTileGroups;
+    if (tileGroups == 0)
         return g;
     const Table &out = p.tables[op.output];
     const size_t n = out.scope.size();
@@ -223,7 +225,7 @@ RowGroup withInterleavedTiles(const TensorProgram &p, const TensorOp &op,
     for (size_t i = n; i-- > best + 1;)
         if (!own(i)) {
             valueGroups *= out.domains[i];
-            if (tile < options.interleaveTileGroups)
+            if (tile < tileGroups)
                 tile *= out.domains[i];
         }
     if (tile >= valueGroups)
