@@ -10,6 +10,7 @@
 #include "compiler/junction_tree/lower_junction_tree.h"
 #include "compiler/junction_tree/moral_graph.h"
 
+#include "tests/backends/tensor/cuda/host_kernel_programs.h"
 #include "tests/backends/tensor/cuda/ptx_entry.h"
 #include "tests/catch.hpp"
 #include "tests/support/bn_brute_force.h"
@@ -145,6 +146,30 @@ TEST_CASE("row digits are decoded in 32 bits up to 2^32 rows, in 64 above", "[cu
     const std::string grouped = generateTensorProgramSource(p, {});
     CHECK(grouped.find("const u64 g = (u64)gi") < grouped.find(tensorKernelName(1) + "("));
     checkCompiles(p, {});
+    // Its groups' tiles interleaved (each input lacks variables outside them): 64-bit indices.
+    TensorKernelOptions interleaving;
+    interleaving.interleaveMinBytes = 0;
+    REQUIRE(rowGroupOf(p, 0, interleaving).interleaved.size == 2);
+    const std::string tiled = generateTensorProgramSource(p, interleaving);
+    CHECK(tiled.find("u64 ga = (u64)(firstGroup + gi)") < tiled.find(tensorKernelName(1) + "("));
+    checkCompiles(p, interleaving);
+}
+
+TEST_CASE("interleaved row groups compile with NVRTC", "[cuda][nvrtc]") {
+    std::mt19937 rng(23);
+    for (uint32_t f : {5u, 4u}) {
+        const TensorProgram p = testing::expandingJoinProgram(rng, f);
+        TensorKernelOptions ko;
+        ko.rowGroupMinRows = 0;
+        ko.rowGroupMinStride = 1;
+        ko.interleaveMinBytes = 0;
+        ko.interleaveTileGroups = f;
+        ko.sharedInputMaxEntries = 0; // every input read from global memory
+        REQUIRE(rowGroupOf(p, 0, ko).interleaved.size > 1);
+        CHECK(generateTensorProgramSource(p, ko).find(
+                  "unsigned ga = (unsigned)(firstGroup + gi)") != std::string::npos);
+        checkCompiles(p, ko);
+    }
 }
 
 TEST_CASE("generated tensor kernels compile with NVRTC: SPOT5 404", "[cuda][nvrtc]") {
