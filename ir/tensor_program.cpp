@@ -213,25 +213,25 @@ Status TensorProgram::verify() const {
     const size_t nt = tables.size();
     for (size_t t = 0; t < nt; ++t) {
         const Table &tab = tables[t];
-        const std::string name = "table " + std::to_string(t);
+        const auto name = [t] { return "table " + std::to_string(t); }; // for errors only
         if (tab.scope.size() != tab.domains.size())
-            return error(name + ": scope and domains differ in length");
+            return error(name() + ": scope and domains differ in length");
         for (size_t i = 0; i < tab.scope.size(); ++i) {
             if (tab.scope[i] >= domainSizes.size())
-                return error(name + ": unknown variable " + std::to_string(tab.scope[i]));
+                return error(name() + ": unknown variable " + std::to_string(tab.scope[i]));
             if (tab.domains[i] != domainSizes[tab.scope[i]])
-                return error(name + ": domain of variable " + std::to_string(tab.scope[i]) +
+                return error(name() + ": domain of variable " + std::to_string(tab.scope[i]) +
                              " disagrees with the program");
             for (size_t j = 0; j < i; ++j)
                 if (tab.scope[j] == tab.scope[i])
-                    return error(name + ": variable repeated in scope");
+                    return error(name() + ": variable repeated in scope");
         }
         if (tab.input) {
             if (!tab.sparse && tab.values.size() != tab.entries())
-                return error(name + ": complete input table has the wrong number of values");
+                return error(name() + ": complete input table has the wrong number of values");
             if (tab.sparse && (tab.values.size() != tab.rows.size() ||
                                !std::is_sorted(tab.rows.begin(), tab.rows.end())))
-                return error(name + ": sparse rows unsorted or without values");
+                return error(name() + ": sparse rows unsorted or without values");
         }
     }
     std::vector<bool> written(nt, false);
@@ -239,13 +239,15 @@ Status TensorProgram::verify() const {
         written[t] = tables[t].input;
     for (size_t o = 0; o < ops.size(); ++o) {
         const TensorOp &op = ops[o];
-        const std::string name = "op " + std::to_string(o) + " (" + tensorOpKindName(op.kind) + ")";
+        const auto name = [&] {
+            return "op " + std::to_string(o) + " (" + tensorOpKindName(op.kind) + ")";
+        };
         if (op.output >= nt || written[op.output])
-            return error(name + ": output table missing or written twice");
+            return error(name() + ": output table missing or written twice");
         std::vector<uint32_t> unionScope;
         for (uint32_t in : op.inputs) {
             if (in >= nt || !written[in])
-                return error(name + ": reads table " + std::to_string(in) +
+                return error(name() + ": reads table " + std::to_string(in) +
                              " before it is written");
             for (uint32_t v : tables[in].scope)
                 if (!contains(unionScope, v))
@@ -253,7 +255,7 @@ Status TensorProgram::verify() const {
         }
         if (isMessageOp(op.kind)) {
             if (Status s = verifyMessageOp(*this, op, unionScope); !s)
-                return error(name + ": " + s.error().message);
+                return error(name() + ": " + s.error().message);
             written[op.output] = true;
             continue;
         }
@@ -262,17 +264,17 @@ Status TensorProgram::verify() const {
                             op.kind == TensorOpKind::InverseMax;
         if (op.kind == TensorOpKind::InverseMax && semiring != Semiring::SumProduct &&
             semiring != Semiring::MaxProduct)
-            return error(name + ": needs a product semiring");
+            return error(name() + ": needs a product semiring");
         if (single && op.inputs.size() != 1)
-            return error(name + ": needs exactly one input");
+            return error(name() + ": needs exactly one input");
         if (op.kind == TensorOpKind::SliceEvidence && op.values.size() != op.vars.size())
-            return error(name + ": one value per fixed variable needed");
+            return error(name() + ": one value per fixed variable needed");
         for (size_t i = 0; i < op.vars.size(); ++i) {
             if (!contains(unionScope, op.vars[i]))
-                return error(name + ": variable " + std::to_string(op.vars[i]) +
+                return error(name() + ": variable " + std::to_string(op.vars[i]) +
                              " is not in the inputs' scope");
             if (op.kind == TensorOpKind::SliceEvidence && op.values[i] >= domainSizes[op.vars[i]])
-                return error(name + ": value outside the domain");
+                return error(name() + ": value outside the domain");
         }
         // The output scope must be exactly the union minus the eliminated/fixed variables.
         const auto &out = tables[op.output].scope;
@@ -281,10 +283,10 @@ Status TensorProgram::verify() const {
             if (!contains(op.vars, v)) {
                 ++expected;
                 if (!contains(out, v))
-                    return error(name + ": output scope lacks variable " + std::to_string(v));
+                    return error(name() + ": output scope lacks variable " + std::to_string(v));
             }
         if (out.size() != expected)
-            return error(name + ": output scope has extra variables");
+            return error(name() + ": output scope has extra variables");
         written[op.output] = true;
     }
     std::vector<bool> seen(ops.size(), false);

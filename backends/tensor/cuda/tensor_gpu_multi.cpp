@@ -373,7 +373,10 @@ class GpuFabric final : public DeviceFabric {
 // idle blocks counted), shared by the logical devices on that GPU; the least over the GPUs.
 Result<uint64_t> deviceBudget(std::span<const int> ordinals, double fraction) {
     uint64_t least = UINT64_MAX;
-    for (int o : ordinals) {
+    for (size_t i = 0; i < ordinals.size(); ++i) {
+        const int o = ordinals[i];
+        if (std::find(ordinals.begin(), ordinals.begin() + i, o) != ordinals.begin() + i)
+            continue; // a GPU's logical devices share its one answer
         auto d = openDevice(o);
         if (!d)
             return d.error();

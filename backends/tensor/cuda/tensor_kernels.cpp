@@ -12,11 +12,17 @@ namespace zbddc::cuda {
 
 namespace {
 
+// Variable v's stride in the table (tableStrides' entry, without building them all: the
+// multi-device plan asks this of every op's row group on each solve), 0 where it lacks v.
 uint64_t strideIn(const TensorProgram &p, uint32_t table, uint32_t v) {
     const Table &t = p.tables[table];
-    const std::vector<uint64_t> strides = tableStrides(t);
     const auto it = std::find(t.scope.begin(), t.scope.end(), v);
-    return it == t.scope.end() ? 0 : strides[it - t.scope.begin()];
+    if (it == t.scope.end())
+        return 0;
+    uint64_t stride = 1;
+    for (size_t i = static_cast<size_t>(it - t.scope.begin()) + 1; i < t.domains.size(); ++i)
+        stride *= t.domains[i];
+    return stride;
 }
 
 bool eliminates(const TensorOp &op) {
