@@ -175,17 +175,6 @@ uint64_t outputStride(const Table &out, size_t i) {
     return s;
 }
 
-// Entries of op's inputs that lack variable `v` and are read from global memory (more than
-// `sharedMaxEntries`: inputs staged in shared memory cost little to read again).
-uint64_t entriesLacking(const TensorProgram &p, const TensorOp &op, uint32_t v,
-                        uint64_t sharedMaxEntries) {
-    uint64_t lacking = 0;
-    for (uint32_t in : op.inputs)
-        if (strideIn(p, in, v) == 0 && p.tables[in].entries() > sharedMaxEntries)
-            lacking += p.tables[in].entries();
-    return lacking;
-}
-
 // Bytes the inputs of op that lack output variable `i` read per value of it, in row order: each
 // such input's entries over the output variables above `i` (a pass over the rest per value).
 // Inputs staged in shared memory (at most `sharedMaxEntries`) are not read from memory again.
@@ -512,8 +501,14 @@ RowGroup rowGroupOf(const TensorProgram &p, uint32_t opId, const TensorKernelOpt
                outputStride(out, i) >= options.rowGroupMinStride;
     };
     auto has = [&](uint32_t in, size_t i) { return strideIn(p, in, out.scope[i]) != 0; };
+    // Global-memory entries read once per group instead of once per row: inputs small enough to
+    // be staged in shared memory cost little to read again.
     auto globalEntriesLacking = [&](size_t i) {
-        return entriesLacking(p, op, out.scope[i], options.sharedInputMaxEntries);
+        uint64_t saved = 0;
+        for (uint32_t in : op.inputs)
+            if (!has(in, i) && p.tables[in].entries() > options.sharedInputMaxEntries)
+                saved += p.tables[in].entries();
+        return saved;
     };
     size_t first = n;
     uint64_t bestSaved = 0;
