@@ -5,9 +5,9 @@
 // host preparation = order + lowering), launches, whether one CUDA graph ran and the tables were
 // floats, the same solve captured as one CUDA graph, with a thread per row, with row groups of one
 // variable, with row groups in row order (no interleaved tiles), with the VALUE plan in global
-// memory, with plain stores, with a launch per op, with
-// streams planned from the buckets' dependencies and with double tables beside it, and the
-// achieved bandwidth (bytes the ops must move / kernel time).
+// memory, with plain stores, with a launch per op, with streams planned from the buckets'
+// dependencies and with double tables beside it, and the achieved bandwidth (bytes the ops must
+// move / kernel time).
 // With --devices LIST (repeatable: 0,0 / 2 / 4 / all), the same solve over several devices
 // (tensor_gpu_multi.h: buckets spread, large ones sliced), beside the one-GPU run and beside
 // the same devices with a host wait per level and with the program's own layouts; with
