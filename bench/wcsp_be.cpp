@@ -5,12 +5,12 @@
 // host preparation = order + lowering), launches, whether one CUDA graph ran and the tables were
 // floats, the same solve captured as one CUDA graph, with a thread per row, with row groups of one
 // variable, with row groups in row order (no interleaved tiles), with the VALUE plan in global
-// memory, with the VALUE phase's inputs folded in input order, with plain stores, with a launch per
-// op, with streams planned from the buckets' dependencies and with double tables beside it, and the
-// achieved bandwidth (bytes the ops must move / kernel time). With --devices LIST (repeatable: 0,0
-// / 2 / 4 / all), the same solve over several devices (tensor_gpu_multi.h: buckets spread, large
-// ones sliced), beside the one-GPU run and beside the same devices with a host wait per level and
-// with the program's own layouts; with
+// memory, with plain stores, with a launch per op, with streams planned from the buckets'
+// dependencies and with double tables beside it, and the achieved bandwidth (bytes the ops must
+// move / kernel time).
+// With --devices LIST (repeatable: 0,0 / 2 / 4 / all), the same solve over several devices
+// (tensor_gpu_multi.h: buckets spread, large ones sliced), beside the one-GPU run and beside
+// the same devices with a host wait per level and with the program's own layouts; with
 // --slice-threshold N, ops of at least N entries of work are sliced across them; with
 // --device-budget-mib M, each device of those runs holds at most M MiB of tables, as if the GPUs
 // were that small (one GPU goes out of core, several slice what one would not hold).
@@ -172,8 +172,7 @@ int main(int argc, char **argv) {
         // GPU: each variant the fastest of gpuReps warm solves; a solve's time covers upload,
         // kernels, VALUE phase and finding the compiled modules.
         std::optional<Solution> gpu, gpuGraph, gpuDoubles, gpuRowPerThread, gpuOneVariable,
-            gpuRowOrder, gpuValueGlobal, gpuValueInputOrder, gpuPlainStores, gpuUnfused,
-            gpuPlannedStreams;
+            gpuRowOrder, gpuValueGlobal, gpuPlainStores, gpuUnfused, gpuPlannedStreams;
         if (haveGpu) {
             BeOptions g = o;
             g.executor = "cuda";
@@ -184,7 +183,6 @@ int main(int argc, char **argv) {
                 {&gpuOneVariable, "ZBDDC_GPU_ROW_GROUPS", "1"},
                 {&gpuRowOrder, "ZBDDC_GPU_INTERLEAVE", "0"}, // groups in row order
                 {&gpuValueGlobal, "ZBDDC_GPU_VALUE_SHARED", "0"},
-                {&gpuValueInputOrder, "ZBDDC_GPU_VALUE_TREE", "0"},
                 {&gpuPlainStores, "ZBDDC_GPU_STREAMING_STORES", "0"},
                 {&gpuUnfused, "ZBDDC_GPU_FUSE", "0"},               // a launch per op
                 {&gpuPlannedStreams, "ZBDDC_GPU_STREAM_PLAN", "1"}, // streams by dependency
@@ -229,7 +227,6 @@ int main(int argc, char **argv) {
             par && same(*par) && (!haveGpu || (gpu && same(*gpu))) &&
             (!gpuGraph || same(*gpuGraph)) && (!gpuDoubles || same(*gpuDoubles)) &&
             (!gpuRowPerThread || same(*gpuRowPerThread)) && (!gpuRowOrder || same(*gpuRowOrder)) &&
-            (!gpuValueInputOrder || same(*gpuValueInputOrder)) &&
             (!gpuPlainStores || same(*gpuPlainStores)) && (!gpuUnfused || same(*gpuUnfused)) &&
             (!gpuPlannedStreams || same(*gpuPlannedStreams)) &&
             std::all_of(multi.begin(), multi.end(),
@@ -282,9 +279,6 @@ int main(int argc, char **argv) {
             if (gpuValueGlobal)
                 std::printf("; VALUE plan in global memory run %.2f ms (VALUE %.2f)",
                             run(*gpuValueGlobal), gpuValueGlobal->stats.execution.valueMs);
-            if (gpuValueInputOrder)
-                std::printf("; VALUE folded in input order run %.2f ms (VALUE %.2f)",
-                            run(*gpuValueInputOrder), gpuValueInputOrder->stats.execution.valueMs);
             if (gpuPlainStores)
                 std::printf("; plain stores run %.2f ms (kernels %.2f)", run(*gpuPlainStores),
                             gpuPlainStores->stats.execution.kernelMs);
@@ -362,8 +356,6 @@ int main(int argc, char **argv) {
              << (gpuPlannedStreams ? gpuPlannedStreams->stats.execution.kernelMs : -1)
              << ", \"gpu_value_global_ms\": "
              << (gpuValueGlobal ? gpuValueGlobal->stats.execution.valueMs : -1)
-             << ", \"gpu_value_input_order_ms\": "
-             << (gpuValueInputOrder ? gpuValueInputOrder->stats.execution.valueMs : -1)
              << ", \"gpu_solve_ms\": " << (gpu ? gpu->stats.solveMs : -1) << ", \"gpu_device\": \""
              << (gpu ? gpu->device.label() : std::string("none")) << "\""
              << ", \"cost\": " << (seq->feasible ? cost : "-1")

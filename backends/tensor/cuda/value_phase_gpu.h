@@ -15,9 +15,8 @@
 
 namespace zbddc::cuda {
 
-// The kernel zb_value_phase as NVRTC compiles it; `tree`: a joint value's inputs folded as a tree
-// where the order cannot change the sum (value_phase_kernel.inc), else in input order everywhere.
-std::string valuePhaseKernelSource(bool tree = true);
+// The kernel zb_value_phase as NVRTC compiles it.
+std::string valuePhaseKernelSource();
 
 // The ⊗ of the result tables (the optimum), with `assignment` (by variable; evidence and defaults
 // filled in) completed as recoverAssignment would: the same picks, ties to the first joint value.

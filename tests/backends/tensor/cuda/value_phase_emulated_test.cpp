@@ -75,7 +75,6 @@ using emu::threadIdx;
 #define ZB_SHFL(v, lane) emu::shuffle((v), (lane))
 #define ZB_VP_SHARED emu::shared
 #define ZB_UNROLL
-#define ZB_VP_TREE 1
 #define ZB_VALUE_PHASE_KERNEL(...) __VA_ARGS__
 #include "backends/tensor/cuda/value_phase_kernel.inc"
 #undef ZB_VALUE_PHASE_KERNEL
