@@ -80,7 +80,7 @@ TEST_CASE("GPU row groups with interleaved tiles equal the interpreter", "[gpu]"
             o.kernels.rowGroupMinRows = 0;
             o.kernels.rowGroupMinStride = 1;
             o.kernels.interleaveMinBytes = 0;
-            o.kernels.interleaveTileGroups = f;
+            o.kernels.interleaveTileGroups = f - 3; // tiles of 5, 1 and 5 groups of 15 a value
             o.kernels.sharedInputMaxEntries = 0; // every input read from global memory
             if (chunked)
                 o.chunkRows = 7;
