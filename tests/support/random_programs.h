@@ -9,6 +9,7 @@
 
 #include "tests/catch.hpp"
 #include "tests/support/min_fill_order.h"
+#include "tests/support/program_tables.h"
 #include "tests/support/random_networks.h"
 
 #include <numeric>
@@ -83,20 +84,10 @@ inline TensorProgram slicedChainProgram() {
     TensorProgram p;
     p.semiring = Semiring::MinSum;
     p.domainSizes = {16, 16, 16, 16, 16};
-    const auto table = [&](std::vector<uint32_t> scope, bool input) {
-        Table t;
-        t.scope = std::move(scope);
-        for (uint32_t v : t.scope)
-            t.domains.push_back(p.domainSizes[v]);
-        t.input = input;
-        for (uint64_t r = 0; input && r < t.entries(); ++r)
-            t.values.push_back(static_cast<double>((r * 7919) % 101));
-        p.tables.push_back(std::move(t));
-        return static_cast<uint32_t>(p.tables.size() - 1);
-    };
-    const uint32_t x = table({a, b, c, e}, true), y = table({d, c}, true);
-    const uint32_t t = table({a, b, c}, false), u = table({d, a, b}, false);
-    const uint32_t result = table({}, false);
+    const auto values = [](uint64_t r) { return static_cast<double>((r * 7919) % 101); };
+    const uint32_t x = appendTable(p, {a, b, c, e}, values), y = appendTable(p, {d, c}, values);
+    const uint32_t t = appendTable(p, {a, b, c}), u = appendTable(p, {d, a, b});
+    const uint32_t result = appendTable(p, {});
     p.ops.push_back({TensorOpKind::EliminateBucket, {x}, t, {e}, {}});
     p.ops.push_back({TensorOpKind::EliminateBucket, {t, y}, u, {c}, {}});
     p.ops.push_back({TensorOpKind::Marginalize, {u}, result, {d, a, b}, {}});

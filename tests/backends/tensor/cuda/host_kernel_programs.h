@@ -15,6 +15,7 @@
 #include "tests/support/bn_brute_force.h"
 
 #include "tests/support/min_fill_order.h"
+#include "tests/support/program_tables.h"
 #include "tests/support/random_networks.h"
 
 #include <stdexcept>
@@ -30,19 +31,10 @@ inline TensorProgram expandingJoinProgram(std::mt19937 &rng, uint32_t fDomain) {
     TensorProgram p;
     p.semiring = Semiring::MinSum;
     p.domainSizes = {10, 2, 3, 5, fDomain, 3}; // a b c d f e
-    auto table = [&](std::vector<uint32_t> scope, bool input) {
-        Table t;
-        t.scope = scope;
-        for (uint32_t v : scope)
-            t.domains.push_back(p.domainSizes[v]);
-        t.input = input;
-        for (uint64_t k = 0; input && k < t.entries(); ++k)
-            t.values.push_back(static_cast<double>(rng() % 50));
-        p.tables.push_back(t);
-        return static_cast<uint32_t>(p.tables.size() - 1);
-    };
-    const uint32_t in0 = table({2, 3, 4, 5}, true), in1 = table({0, 1, 5}, true),
-                   in2 = table({3}, true), out = table({0, 1, 2, 3, 4}, false);
+    const auto values = [&rng](uint64_t) { return static_cast<double>(rng() % 50); };
+    const uint32_t in0 = appendTable(p, {2, 3, 4, 5}, values),
+                   in1 = appendTable(p, {0, 1, 5}, values), in2 = appendTable(p, {3}, values),
+                   out = appendTable(p, {0, 1, 2, 3, 4});
     p.ops.push_back({TensorOpKind::EliminateBucket, {in0, in1, in2}, out, {5}, {}});
     computeLevels(p);
     return p;

@@ -155,19 +155,9 @@ TEST_CASE("row groups: the variables read once per group, and what keeps an op a
     TensorProgram p;
     p.semiring = Semiring::MinSum;
     p.domainSizes = {4, 3, 40, 5};
-    auto table = [&](std::vector<uint32_t> scope, bool input) {
-        Table t;
-        t.scope = scope;
-        for (uint32_t v : scope)
-            t.domains.push_back(p.domainSizes[v]);
-        t.input = input;
-        if (input)
-            t.values.assign(t.entries(), 1.0);
-        p.tables.push_back(t);
-        return static_cast<uint32_t>(p.tables.size() - 1);
-    };
-    const uint32_t in0 = table({0, 2, 3}, true), in1 = table({1, 3}, true);
-    const uint32_t out = table({0, 1, 2}, false);
+    const auto ones = [](uint64_t) { return 1.0; };
+    const uint32_t in0 = appendTable(p, {0, 2, 3}, ones), in1 = appendTable(p, {1, 3}, ones);
+    const uint32_t out = appendTable(p, {0, 1, 2});
     p.ops.push_back({TensorOpKind::EliminateBucket, {in0, in1}, out, {3}, {}});
     computeLevels(p);
     REQUIRE(p.verify().ok());
@@ -214,19 +204,9 @@ TEST_CASE("interleaved tiles: a variable outside the group that a large input la
     TensorProgram p;
     p.semiring = Semiring::MinSum;
     p.domainSizes = {10, 4, 6, 3, 20};
-    auto table = [&](std::vector<uint32_t> scope, bool input) {
-        Table t;
-        t.scope = scope;
-        for (uint32_t v : scope)
-            t.domains.push_back(p.domainSizes[v]);
-        t.input = input;
-        if (input)
-            t.values.assign(t.entries(), 1.0);
-        p.tables.push_back(t);
-        return static_cast<uint32_t>(p.tables.size() - 1);
-    };
-    const uint32_t in0 = table({2, 3, 4}, true), in1 = table({0, 1}, true);
-    const uint32_t out = table({0, 1, 2, 3}, false);
+    const auto ones = [](uint64_t) { return 1.0; };
+    const uint32_t in0 = appendTable(p, {2, 3, 4}, ones), in1 = appendTable(p, {0, 1}, ones);
+    const uint32_t out = appendTable(p, {0, 1, 2, 3});
     p.ops.push_back({TensorOpKind::EliminateBucket, {in0, in1}, out, {4}, {}});
     computeLevels(p);
     REQUIRE(p.verify().ok());
