@@ -177,7 +177,8 @@ uint64_t outputStride(const Table &out, size_t i) {
 
 // Bytes the inputs of op that lack output variable `i` read per value of it, in row order: each
 // such input's entries over the output variables above `i` (a pass over the rest per value).
-// Inputs staged in shared memory (at most `sharedMaxEntries`) are not read from memory again.
+// Inputs staged in shared memory (at most options.sharedInputMaxEntries entries) are not read from
+// memory again.
 uint64_t bytesPerValueLacking(const TensorProgram &p, const TensorOp &op, size_t i,
                               const TensorKernelOptions &options) {
     const Table &out = p.tables[op.output];

@@ -68,8 +68,8 @@ struct TensorKernelOptions {
     uint64_t rowGroupMinStride = 32; // a warp's threads write consecutive rows
     // Interleaved tiles (RowGroup::interleaved) where the inputs that lack an output variable
     // read at least this many bytes per value of it (a third of an H100's or H200's 50 MB L2
-    // cache: below it the rows were still cached when read again, and tiles measured slower), in
-    // tiles of at least this many groups. Tests lower both to reach the path.
+    // cache: below it the rows are still cached when read again, so tiles have nothing to save),
+    // in tiles of at least this many groups. Tests lower both to reach the path.
     uint64_t interleaveMinBytes = uint64_t{16} << 20;
     uint64_t interleaveTileGroups = 1024;
     // Tables as 32-bit floats (the kernels' zb_val; inputs and output pointers of that type), where

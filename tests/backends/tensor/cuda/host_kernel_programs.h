@@ -61,9 +61,10 @@ inline std::vector<TensorProgram> hostKernelPrograms() {
 }
 
 // Row groups on every table (no size or stride threshold), of one or two variables of domains up
-// to 2..8, their tiles interleaved wherever an input lacks a variable above them; no shared-memory
-// staging (the host shim runs a block's threads one after another, without barriers); warp per row
-// only for eliminated spaces of 64 or more, so that most ops run a thread per row or per group.
+// to 2..8, their tiles interleaved wherever an input lacks a variable outside them; no
+// shared-memory staging (the host shim runs a block's threads one after another, without barriers);
+// warp per row only for eliminated spaces of 64 or more, so that most ops run a thread per row or
+// per group.
 inline cuda::TensorKernelOptions hostKernelOptions(int program) {
     cuda::TensorKernelOptions o;
     o.rowGroupMinRows = 0;
