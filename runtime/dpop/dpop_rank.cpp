@@ -222,7 +222,7 @@ class RankLoop {
         return Ok{};
     }
 
-    // Why the loop gave up: the first few agents of this rank still waiting, and on whom.
+    // Why the loop gave up: the first few agents of this rank waiting on other ranks, and on whom.
     std::string waitingText(const std::vector<uint32_t> &mine) const {
         std::string text = "rank " + std::to_string(me_) + ": no message for " +
                            secondsText(timeoutS_) + " (--phase-timeout);";
@@ -236,15 +236,16 @@ class RankLoop {
                     bool arrived = false;
                     for (const auto &cs : s.childScopes)
                         arrived = arrived || cs.first == c;
-                    if (!arrived)
+                    if (!arrived && rankOf_[c] != me_)
                         on += " agent " + std::to_string(c) + " (rank " +
                               std::to_string(rankOf_[c]) + ")";
                 }
-            } else if (!s.util.program.tables.empty() && tree_.parent[a] != kNoAgent) {
+            } else if (!s.util.program.tables.empty() && tree_.parent[a] != kNoAgent &&
+                       rankOf_[tree_.parent[a]] != me_) {
                 on = "VALUE from agent " + std::to_string(tree_.parent[a]) + " (rank " +
                      std::to_string(rankOf_[tree_.parent[a]]) + ")";
             }
-            if (on.empty() || listed == 3)
+            if (on.empty() || on == "UTIL from" || listed == 3)
                 continue;
             text += (listed++ ? ";" : "") + std::string(" agent ") + std::to_string(a) +
                     " waits for " + on;
