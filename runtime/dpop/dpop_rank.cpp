@@ -86,7 +86,7 @@ class RankLoop {
                            msSince(lastMessage) > 1000 * timeoutS_) {
                     return error(waitingText(mine));
                 } else { // back off so that idle ranks leave the cores to the busy ones
-                    sleepUs = std::clamp(sleepUs * 2, 20, 2000);
+                    sleepUs = std::clamp(sleepUs * 2, 10, 250);
                     std::this_thread::sleep_for(std::chrono::microseconds(sleepUs));
                 }
             }

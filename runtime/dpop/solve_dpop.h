@@ -18,8 +18,7 @@ struct DpopOptions {
     // A name of tensorExecutors(); "auto": each rank's own GPU where it has one (local rank modulo
     // the GPUs), else its CPU.
     std::string executor = "cpu";
-    // threads 0: the host's hardware threads shared evenly among the ranks on that host.
-    TensorExecutorOptions execution;
+    TensorExecutorOptions execution; // threads 0: every hardware thread, on each rank
     double timeoutS = 60; // the longest a rank waits without any message before giving up
 };
 

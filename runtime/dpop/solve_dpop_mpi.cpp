@@ -41,22 +41,21 @@ bool testSwitch(const char *name, int rank) {
     return value && *value && std::atoi(value) == rank;
 }
 
-// The ranks on this rank's host, and this rank's place among them.
-std::pair<int, int> localRankAndSize(MPI_Comm comm) {
+// This rank's place among the ranks on its host: which of the host's GPUs it takes.
+int localRankOf(MPI_Comm comm) {
     MPI_Comm local;
     MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
-    int rank = 0, size = 1;
+    int rank = 0;
     MPI_Comm_rank(local, &rank);
-    MPI_Comm_size(local, &size);
     MPI_Comm_free(&local);
-    return {rank, size};
+    return rank;
 }
 
 DpopRankOptions rankOptions(const DpopOptions &options, MPI_Comm comm) {
+    // CPU threads stay at the executor's default (every hardware thread): DPOP's ranks mostly
+    // take turns, the large UTIL tables near the root computed one after another.
     DpopRankOptions r{options.executor, options.execution, options.timeoutS};
-    const auto [localRank, localSize] = localRankAndSize(comm);
-    if (r.execution.threads == 0)
-        r.execution.threads = std::max(1u, std::thread::hardware_concurrency() / localSize);
+    const int localRank = localRankOf(comm);
     if (options.executor != "cpu" && options.executor != "reference")
         if (auto gpus = resolveGpuRequest("all"); gpus && !gpus->empty())
             r.execution.gpu = (*gpus)[localRank % gpus->size()];
