@@ -40,13 +40,9 @@ Result<Solution> dpopSolution(const CostNetwork &network, const PseudoTree &tree
     sol.assignment = std::move(assignment);
     sol.feasible = network.feasible(optimum);
     sol.cost = sol.feasible ? optimum : network.forbidden();
-    if (sol.feasible) {
-        const Cost check = assignmentCost(network, sol.assignment);
-        if (!network.sameCost(check, optimum))
-            return error("internal error: the distributed assignment costs " +
-                         network.costText(check) + ", not the optimum " +
-                         network.costText(optimum));
-    }
+    if (sol.feasible)
+        if (Status s = checkAssignmentCost(network, sol.assignment, optimum); !s)
+            return s.error();
     return sol;
 }
 

@@ -13,7 +13,7 @@ namespace zbddc {
 std::vector<uint32_t> agentMapOf(const CostNetwork &network, const DpopOptions &options);
 uint32_t agentCount(const std::vector<uint32_t> &agentOf);
 
-// The agent order of `options` (given or min-fill) and the name of its origin.
+// The agent order of `options`: from the given variable order, or min-fill on the agent graph.
 std::vector<uint32_t> agentOrderOf(const CostNetwork &network, const std::vector<uint32_t> &agentOf,
                                    const DpopOptions &options);
 

@@ -48,6 +48,9 @@ int runDistributedCommand(const RunOptions &o, const CostNetwork &net, const BeO
         std::cerr << "zbddc: --distributed takes neither --evidence nor --incomplete-tables\n";
         return 2;
     }
+    if (!flags.order.heuristic.empty() && flags.order.heuristic != "min-fill")
+        std::cerr << "zbddc: note: --distributed orders the agents by min-fill (or --order); "
+                     "--heuristic is ignored\n";
     DpopOptions options;
     options.order = be.order;
     options.executor = be.executor;
