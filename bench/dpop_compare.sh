@@ -6,17 +6,19 @@
 # checked against toulbar2's. One JSON line per run into OUT.jsonl, a table on stdout.
 #   bench/dpop_compare.sh OUT.jsonl [FILE.wcsp...]
 # Environment: ZBDDC (build/zbddc), GENERATE (build/bench/wcsp_generate), DEVICE (cpu; cuda runs
-# each rank on its GPU), RANKS ("4 8 16"), INSTANCES ("random:10 random:16 scale-free:30 grid:25
-# grid:49"; family:agents), SEED (1), REPEAT (3: the best of that many runs), PYDCOP (a Python
-# with pyDCOP 0.1.1; unset: no pyDCOP runs), PYDCOP_MAX_AGENTS (25), PYDCOP_TIMEOUT (256 s).
-# Times: time_ms of the JSON (the solve as the process sees it: for --distributed rank 0 from
-# after MPI_Init to the gathered answer, mpirun's start-up left out) and the process wall time.
+# each rank on its GPU), RANKS ("4 8 16"), INSTANCES (family:agents[:seed] ..., default below),
+# SEED (1, where a spec names none), REPEAT (3: the best of that many runs), PYDCOP (a Python with
+# pyDCOP 0.1.1; unset: no pyDCOP runs), PYDCOP_MAX_AGENTS (25), PYDCOP_TIMEOUT (256 s).
+# Times: time_ms of the JSON (the solve as the process sees it: for --distributed rank 0 from a
+# barrier after MPI_Init to the gathered answer, mpirun's start-up left out) and the process wall
+# time (mpirun's start-up included).
 set -uo pipefail
 zbddc=${ZBDDC:-build/zbddc}
 generate=${GENERATE:-build/bench/wcsp_generate}
 device=${DEVICE:-cpu}
 ranks=${RANKS:-4 8 16}
-instances=${INSTANCES:-random:10 random:16 scale-free:30 grid:25 grid:49}
+# Seeds whose instance is feasible where seed 1's is not (toulbar2 proves them infeasible).
+instances=${INSTANCES:-random:10 random:16:8 scale-free:16:2 scale-free:30 grid:16 grid:25 grid:49 grid:64}
 seed=${SEED:-1}
 repeat=${REPEAT:-3}
 out=${1:?usage: dpop_compare.sh OUT.jsonl [FILE.wcsp...]}
@@ -28,10 +30,11 @@ trap 'rm -rf "$work"' EXIT
 
 files=("$@")
 for spec in $instances; do
-    family=${spec%%:*} n=${spec##*:}
-    f="$work/$family-$n-s$seed.wcsp"
+    IFS=: read -r family n s <<<"$spec"
+    s=${s:-$seed}
+    f="$work/$family-$n-s$s.wcsp"
     "$generate" --family "$family" --n "$n" --density 0.3 --domain 5 --tightness 0.5 \
-        --seed "$seed" -o "$f" >/dev/null || exit 1
+        --seed "$s" -o "$f" >/dev/null || exit 1
     files+=("$f")
 done
 

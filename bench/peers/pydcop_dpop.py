@@ -108,7 +108,8 @@ def main():
                                   out], capture_output=True, text=True, timeout=limit + 120)
             result = json.loads(run.stdout[run.stdout.index("{"):])
         except (subprocess.TimeoutExpired, ValueError) as e:
-            print(json.dumps({"file": a.wcsp, "status": "failed: %s" % type(e).__name__}))
+            print(json.dumps({"file": a.wcsp, "status": "failed: %s at timeout %d s"
+                              % (type(e).__name__, limit), "solve_s_above": lower}))
             return
         if result.get("cost") is not None:
             cost = result["cost"] + constant

@@ -64,10 +64,13 @@ DpopRankOptions rankOptions(const DpopOptions &options, MPI_Comm comm) {
 
 Result<DpopRun> solveOnRanks(const CostNetwork &network, const DpopOptions &options,
                              MPI_Comm comm) {
-    const auto t0 = std::chrono::steady_clock::now();
     int rank = 0, size = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
+    // Timed from when every rank is up: mpirun starts them over tens of milliseconds.
+    if (Status s = barrierWithin(comm, options.timeoutS, "the start"); !s)
+        return error("rank " + std::to_string(rank) + ": " + s.error().message);
+    const auto t0 = std::chrono::steady_clock::now();
     const std::vector<uint32_t> agentOf = agentMapOf(network, options);
     const uint32_t agents = agentCount(agentOf);
     std::vector<uint32_t> order(agents);
