@@ -25,7 +25,8 @@ Result<std::vector<uint32_t>> parseAgentText(std::string_view text, const std::s
     std::vector<bool> used(numVariables, false);
     for (uint32_t a : agentOf)
         used[a] = true;
-    const uint32_t agents = agentOf.empty() ? 0 : *std::max_element(agentOf.begin(), agentOf.end()) + 1;
+    const uint32_t agents =
+        agentOf.empty() ? 0 : *std::max_element(agentOf.begin(), agentOf.end()) + 1;
     for (uint32_t a = 0; a < agents; ++a)
         if (!used[a])
             return errorAt(name, 0, "agent " + std::to_string(a) + " owns no variable");

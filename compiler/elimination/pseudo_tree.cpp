@@ -27,8 +27,8 @@ InteractionGraph agentGraph(const CostNetwork &network, const std::vector<uint32
     std::vector<uint32_t> domains(numAgents, 1);
     for (size_t v = 0; v < agentOf.size(); ++v) {
         const uint64_t d = uint64_t{domains[agentOf[v]]} * network.domainSizes[v];
-        domains[agentOf[v]] = static_cast<uint32_t>(
-            std::min<uint64_t>(d, std::numeric_limits<uint32_t>::max()));
+        domains[agentOf[v]] =
+            static_cast<uint32_t>(std::min<uint64_t>(d, std::numeric_limits<uint32_t>::max()));
     }
     std::vector<std::vector<uint32_t>> scopes;
     for (const CostFunction &f : network.functions)
@@ -103,7 +103,8 @@ Result<PseudoTree> buildPseudoTree(const CostNetwork &network, const std::vector
     simulateElimination(agentGraph(network, agentOf, t.numAgents), agentOrder,
                         [&](uint32_t a, const std::vector<uint32_t> &higher) {
                             for (uint32_t b : higher)
-                                if (t.parent[a] == kNoAgent || t.position[b] < t.position[t.parent[a]])
+                                if (t.parent[a] == kNoAgent ||
+                                    t.position[b] < t.position[t.parent[a]])
                                     t.parent[a] = b;
                         });
     // One tree: each component's root hangs under the root that comes next in the order.

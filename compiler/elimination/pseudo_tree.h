@@ -17,13 +17,13 @@ inline constexpr uint32_t kNoAgent = UINT32_MAX;
 
 struct PseudoTree {
     uint32_t numAgents = 0;
-    std::vector<uint32_t> agentOf;                 // by variable
-    std::vector<std::vector<uint32_t>> variables;  // by agent, ascending
-    std::vector<uint32_t> order;                   // agents, leaves first, the root last
-    std::vector<uint32_t> position;                // by agent: its index in `order`
-    std::vector<uint32_t> parent;                  // by agent; kNoAgent for the root
-    std::vector<std::vector<uint32_t>> children;   // by agent, ascending
-    std::vector<std::vector<uint32_t>> functions;  // by agent: the cost functions it owns
+    std::vector<uint32_t> agentOf;                // by variable
+    std::vector<std::vector<uint32_t>> variables; // by agent, ascending
+    std::vector<uint32_t> order;                  // agents, leaves first, the root last
+    std::vector<uint32_t> position;               // by agent: its index in `order`
+    std::vector<uint32_t> parent;                 // by agent; kNoAgent for the root
+    std::vector<std::vector<uint32_t>> children;  // by agent, ascending
+    std::vector<std::vector<uint32_t>> functions; // by agent: the cost functions it owns
     uint32_t root() const { return order.back(); }
     uint32_t depth() const; // agents on the longest root-to-leaf path
 };

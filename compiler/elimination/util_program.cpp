@@ -31,7 +31,8 @@ UtilProgram buildUtilProgram(const std::vector<uint32_t> &domainSizes, Semiring 
     p.domainSizes = domainSizes;
     std::vector<uint32_t> joined, eliminated;
     for (const CostFunction *f : inputs) {
-        p.tables.push_back(costFunctionTable(*f, byRankDescending(f->scope, layoutRank), domainSizes));
+        p.tables.push_back(
+            costFunctionTable(*f, byRankDescending(f->scope, layoutRank), domainSizes));
         for (uint32_t v : f->scope)
             if (!contains(joined, v))
                 joined.push_back(v);

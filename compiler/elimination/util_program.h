@@ -14,8 +14,8 @@
 namespace zbddc {
 
 struct UtilProgram {
-    TensorProgram program;   // one op; none where there is nothing to join (util is an input)
-    uint32_t util = 0;       // the table sent to the parent; at the root, of empty scope
+    TensorProgram program; // one op; none where there is nothing to join (util is an input)
+    uint32_t util = 0;     // the table sent to the parent; at the root, of empty scope
     std::vector<uint32_t> separator; // util's scope: the ancestors' variables it depends on
 };
 

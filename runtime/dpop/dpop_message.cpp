@@ -19,8 +19,7 @@ template <class T> void append(std::vector<std::byte> &out, const T *data, size_
         std::memcpy(out.data() + at, data, count * sizeof(T));
 }
 
-template <class T>
-bool take(std::span<const std::byte> &in, std::vector<T> &out, uint64_t count) {
+template <class T> bool take(std::span<const std::byte> &in, std::vector<T> &out, uint64_t count) {
     if (count > in.size() / sizeof(T))
         return false;
     out.resize(count);
@@ -34,9 +33,12 @@ bool take(std::span<const std::byte> &in, std::vector<T> &out, uint64_t count) {
 
 std::vector<std::byte> encodeDpopMessage(const DpopMessage &m) {
     const bool util = m.kind == DpopMessage::Kind::Util;
-    const Header h{static_cast<uint32_t>(m.kind), m.from, m.to,
+    const Header h{static_cast<uint32_t>(m.kind),
+                   m.from,
+                   m.to,
                    static_cast<uint32_t>(m.scope.size()),
-                   util ? m.table.size() : m.values.size(), m.clockMs};
+                   util ? m.table.size() : m.values.size(),
+                   m.clockMs};
     std::vector<std::byte> out;
     append(out, &h, 1);
     append(out, m.scope.data(), m.scope.size());

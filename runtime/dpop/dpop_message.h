@@ -16,11 +16,11 @@ namespace zbddc {
 struct DpopMessage {
     enum class Kind : uint32_t { Util = 1, Value = 2 };
     Kind kind = Kind::Util;
-    uint32_t from = 0, to = 0; // agents
-    double clockMs = 0;        // the sender's simulated time when it sent this
-    std::vector<uint32_t> scope;   // UTIL: the table's scope (layout order); VALUE: variables
-    std::vector<double> table;     // UTIL: every row of the table over `scope`
-    std::vector<uint32_t> values;  // VALUE: one value per variable of `scope`
+    uint32_t from = 0, to = 0;    // agents
+    double clockMs = 0;           // the sender's simulated time when it sent this
+    std::vector<uint32_t> scope;  // UTIL: the table's scope (layout order); VALUE: variables
+    std::vector<double> table;    // UTIL: every row of the table over `scope`
+    std::vector<uint32_t> values; // VALUE: one value per variable of `scope`
 };
 
 std::vector<std::byte> encodeDpopMessage(const DpopMessage &message);

@@ -82,8 +82,7 @@ class RankLoop {
                     step = deliver(std::move(*m));
                     lastMessage = std::chrono::steady_clock::now();
                     sleepUs = 0;
-                } else if (!transport_ ||
-                           msSince(lastMessage) > 1000 * timeoutS_) {
+                } else if (!transport_ || msSince(lastMessage) > 1000 * timeoutS_) {
                     return error(waitingText(mine));
                 } else { // back off so that idle ranks leave the cores to the busy ones
                     sleepUs = std::clamp(sleepUs * 2, 10, 250);

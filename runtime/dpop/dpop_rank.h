@@ -26,11 +26,12 @@ struct DpopRankOptions {
 struct DpopRankReport {
     std::vector<uint32_t> assignment; // by variable: this rank's agents' variables set, others 0
     bool holdsRoot = false;
-    Cost optimum = 0;                 // where holdsRoot: the root's UTIL, the optimum
+    Cost optimum = 0; // where holdsRoot: the root's UTIL, the optimum
     uint64_t utilMessages = 0, valueMessages = 0, messageBytes = 0; // every agent-to-agent message
     double largestUtilEntries = 0;
     std::vector<double> agentComputeMs; // by agent (UTIL + VALUE); 0 for other ranks' agents
-    double simulatedMs = 0; // the latest simulated clock of this rank's agents (Sultanik et al. 2007)
+    double simulatedMs =
+        0; // the latest simulated clock of this rank's agents (Sultanik et al. 2007)
     DeviceReport device;
 };
 

@@ -64,8 +64,9 @@ Status MpiTransport::flush(double timeoutS) {
         if (pending_.empty())
             return Ok{};
         if (msSince(t0) > 1000 * timeoutS)
-            return error(std::to_string(pending_.size()) + " messages not taken by their ranks in " +
-                         secondsText(timeoutS) + " (--phase-timeout)");
+            return error(std::to_string(pending_.size()) +
+                         " messages not taken by their ranks in " + secondsText(timeoutS) +
+                         " (--phase-timeout)");
         std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
 }

@@ -14,7 +14,7 @@ namespace zbddc {
 
 struct DpopOptions {
     std::vector<uint32_t> agentOf; // by variable; empty: one agent per variable
-    std::vector<uint32_t> order;    // a variable order (--order); empty: min-fill on the agents
+    std::vector<uint32_t> order;   // a variable order (--order); empty: min-fill on the agents
     // A name of tensorExecutors(); "auto": each rank's own GPU where it has one (local rank modulo
     // the GPUs), else its CPU.
     std::string executor = "cpu";
@@ -25,9 +25,9 @@ struct DpopOptions {
 struct DpopStats {
     int ranks = 1;
     uint32_t agents = 0, treeDepth = 0;
-    std::string pseudoTree;            // "min-fill" or "given"
+    std::string pseudoTree; // "min-fill" or "given"
     uint64_t utilMessages = 0, valueMessages = 0;
-    uint64_t messageBytes = 0;         // every agent-to-agent message, on a rank or across
+    uint64_t messageBytes = 0;              // every agent-to-agent message, on a rank or across
     uint64_t mpiMessages = 0, mpiBytes = 0; // those that crossed between ranks
     double largestUtilEntries = 0;
     std::vector<double> agentComputeMs; // by agent: its UTIL and VALUE computations

@@ -155,8 +155,8 @@ Result<DpopRun> solveDpop(const CostNetwork &network, const DpopOptions &options
     if (Status s = distributedRunAvailable(); !s)
         return s.error();
     int provided = 0;
-    if (!mpiRunning() && MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) !=
-                             MPI_SUCCESS)
+    if (!mpiRunning() &&
+        MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
         return error("MPI_Init failed");
     MPI_Comm comm;
     MPI_Comm_dup(MPI_COMM_WORLD, &comm);

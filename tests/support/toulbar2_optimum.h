@@ -29,7 +29,8 @@ inline std::optional<std::string> toulbar2OptimumText(const std::string &path,
 
 // Whether toulbar2 proves the problem has no solution below its upper bound.
 inline bool toulbar2ProvesInfeasible(const std::string &path) {
-    return std::system(("timeout 20 toulbar2 '" + path + "' 2>&1 | grep -q '^No solution'").c_str()) == 0;
+    return std::system(
+               ("timeout 20 toulbar2 '" + path + "' 2>&1 | grep -q '^No solution'").c_str()) == 0;
 }
 
 inline std::optional<double> toulbar2Optimum(const std::string &path,

@@ -76,8 +76,12 @@ TEST_CASE("the pseudo-tree links every function's agents along one branch", "[dp
 TEST_CASE("a disconnected network still gives one tree", "[dpop]") {
     CostNetwork net;
     net.domainSizes = {2, 2, 2, 2};
-    net.functions.push_back({{0, 1}, false, {0, 1, 1, 0}});
-    net.functions.push_back({{2, 3}, false, {3, 0, 0, 3}});
+    for (std::vector<uint32_t> scope : {std::vector<uint32_t>{0, 1}, {2, 3}}) {
+        CostFunction f;
+        f.scope = scope;
+        f.costs = {0, 1, 1, 0};
+        net.functions.push_back(std::move(f));
+    }
     auto tree = buildPseudoTree(net, oneAgentPerVariable(4), {0, 1, 2, 3});
     REQUIRE(tree.ok());
     checkTree(net, *tree);

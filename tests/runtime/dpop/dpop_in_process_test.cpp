@@ -47,7 +47,8 @@ TEST_CASE("DPOP with one agent per variable finds the brute-force optimum", "[dp
     for (int trial = 0; trial < 40; ++trial) {
         const uint32_t n = 1 + rng() % 7;
         // Nullary and disconnected functions included, some tables sparse, some tuples forbidden.
-        const CostNetwork net = testing::randomNetwork(rng, n, rng() % 10, 3, 3, 20, trial % 3 == 0);
+        const CostNetwork net =
+            testing::randomNetwork(rng, n, rng() % 10, 3, 3, 20, trial % 3 == 0);
         INFO("trial " << trial);
         checkAgainstBruteForce(net, {}, n);
     }

@@ -1,12 +1,14 @@
 // `zbddc run --distributed` under mpirun (one host, --oversubscribe): on generated instances of the
 // DCOP benchmark families (random, scale-free, grid; |D| = 5, tightness 0.5) and, tagged
 // [benchmarks], on the bundled .wcsp files, the optimum equals toulbar2's and the centralised
-// route's (or all three find none), the printed assignment costs it, and N agents exchange 2(N-1) messages. A rank that
-// dies, or one whose messages never arrive, ends the run with an error and a non-zero exit within
-// the phase timeout, never a hang. Skips (77) where mpirun, toulbar2 or an MPI build is absent.
+// route's (or all three find none), the printed assignment costs it, and N agents exchange 2(N-1)
+// messages; on a UAI MARKOV network both routes match brute force. A rank that dies, or one whose
+// messages never arrive, ends the run with an error and a non-zero exit within the phase timeout,
+// never a hang. Skips (77) where mpirun, toulbar2 or an MPI build is absent.
 #include "compiler/frontends/wcsp/read_cost_network.h"
 
 #include "tests/catch.hpp"
+#include "tests/support/random_networks.h"
 #include "tests/support/run_zbddc.h"
 #include "tests/support/scratch.h"
 #include "tests/support/skip.h"
@@ -36,8 +38,8 @@ const bool mpiPresent = skipProgramUnless(mpiRunAvailable(), "no distributed run
 
 // mpirun as CI runs it: as root where it must, more ranks than cores.
 std::string mpirun(int ranks, const std::string &env = "") {
-    std::string cmd = "timeout 120 mpirun --allow-run-as-root --oversubscribe -np " +
-                      std::to_string(ranks);
+    std::string cmd =
+        "timeout 120 mpirun --allow-run-as-root --oversubscribe -np " + std::to_string(ranks);
     if (!env.empty())
         cmd = env + " " + cmd + " -x " + env.substr(0, env.find('='));
     return cmd + " ";
@@ -72,8 +74,8 @@ void checkDistributed(const std::string &path, int ranks, const std::string &fla
     INFO(path << " on " << ranks << " ranks " << flags);
     const Outcome central = runZbddc("run '" + path + "' --json");
     REQUIRE(central.exitCode == 0);
-    const Outcome dist = runProgram(mpirun(ranks) + ZBDDC_EXE + " run '" + path +
-                                    "' --distributed --json " + flags);
+    const Outcome dist =
+        runProgram(mpirun(ranks) + ZBDDC_EXE + " run '" + path + "' --distributed --json " + flags);
     INFO(dist.err);
     REQUIRE(dist.exitCode == 0);
     const auto optimum = toulbar2Optimum(path);
@@ -98,8 +100,8 @@ void checkDistributed(const std::string &path, int ranks, const std::string &fla
 }
 
 std::string generated(const std::string &family, int n, int seed) {
-    const std::string path =
-        scratchDir() + "/" + family + "-" + std::to_string(n) + "-" + std::to_string(seed) + ".wcsp";
+    const std::string path = scratchDir() + "/" + family + "-" + std::to_string(n) + "-" +
+                             std::to_string(seed) + ".wcsp";
     const std::string cmd = std::string(ZBDDC_BINARY_DIR) + "/bench/wcsp_generate --family " +
                             family + " --n " + std::to_string(n) +
                             " --density 0.3 --domain 5 --tightness 0.5 --seed " +
@@ -134,13 +136,34 @@ TEST_CASE("a rank that dies or goes silent ends the run with an error, not a han
     CHECK(silent.exitCode != 0);
     CHECK(silent.exitCode != 124); // ended by the phase timeout, not by the test's own limit
     CHECK(silent.err.find("no message for 2 s") != std::string::npos);
-    const Outcome dead = runProgram(mpirun(4, "ZBDDC_DPOP_TEST_EXIT_RANK=1") + ZBDDC_EXE + " run '" +
-                                    path + "' --distributed --phase-timeout 2");
+    const Outcome dead = runProgram(mpirun(4, "ZBDDC_DPOP_TEST_EXIT_RANK=1") + ZBDDC_EXE +
+                                    " run '" + path + "' --distributed --phase-timeout 2");
     CHECK(dead.exitCode != 0);
     CHECK(dead.exitCode != 124);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     CHECK(seconds < 60);
+}
+
+TEST_CASE("DPOP reads UAI MARKOV networks as the centralised route does", "[mpi]") {
+    // A loop of four binary variables: costs -ln p, real numbers.
+    const std::string path = writeScratch("loop.uai", "MARKOV\n4\n2 2 2 2\n4\n"
+                                                      "2 0 1\n2 1 2\n2 2 3\n2 3 0\n\n"
+                                                      "4\n0.9 0.1 0.2 0.8\n\n4\n0.3 0.7 0.6 0.4\n\n"
+                                                      "4\n0.5 0.5 0.1 0.9\n\n4\n0.7 0.2 0.4 0.6\n");
+    const Outcome central = runZbddc("run '" + path + "' --json");
+    const Outcome dist =
+        runProgram(mpirun(4) + ZBDDC_EXE + " run '" + path + "' --distributed --json");
+    INFO(dist.err);
+    REQUIRE(central.exitCode == 0);
+    REQUIRE(dist.exitCode == 0);
+    auto net = readCostNetworkFile(path);
+    REQUIRE(net.ok());
+    const double expected = bruteForceOptimum(*net);
+    CHECK(jsonField(central.out, "cost") == Approx(expected).epsilon(1e-12));
+    CHECK(jsonField(dist.out, "cost") == Approx(expected).epsilon(1e-12));
+    CHECK(assignmentCost(*net, jsonAssignment(dist.out)) == Approx(expected).epsilon(1e-12));
+    CHECK(jsonField(dist.out, "messages") == 6);
 }
 
 TEST_CASE("--distributed outside mpirun is one clear error", "[mpi]") {
