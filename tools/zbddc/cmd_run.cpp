@@ -232,10 +232,10 @@ int runCommand(const RunOptions &o) {
         return 2;
     }
     const CostNetworkRunOptions &elimination = o.costNetwork;
-    if (elimination.incompleteTables ||
+    if (elimination.incompleteTables || elimination.distributed ||
         elimination.splitThreshold != CostNetworkRunOptions{}.splitThreshold) {
-        std::cerr << "zbddc: --incomplete-tables and --split-threshold apply to .wcsp and MARKOV "
-                     ".uai problems only\n";
+        std::cerr << "zbddc: --incomplete-tables, --split-threshold and --distributed apply to "
+                     ".wcsp and MARKOV .uai problems only\n";
         return 2;
     }
     if (!elimination.devices.empty()) {

@@ -55,7 +55,9 @@ std::string variableName(const CostNetwork &net, size_t v) {
 } // namespace
 
 int runProblemLibrary(const RunOptions &o);
-int printSolution(const RunOptions &o, const CostNetwork &shape, const Solution &solution);
+int printSolution(const RunOptions &o, const CostNetwork &shape, const Solution &solution,
+                  const std::string &moreJson);
+int runDistributedCommand(const RunOptions &o, const CostNetwork &net, const BeOptions &options);
 
 // .uai BAYES files go through the network (MLF) route; UAI MARKOV networks are not Bayesian
 // networks, so they take the elimination route (isCostNetworkFile).
@@ -73,6 +75,16 @@ void addCostNetworkRunOptions(CLI::App &run, CostNetworkRunOptions &f) {
                    "devices on GPU 0). Bucket elimination (.wcsp, MARKOV .uai) spreads independent "
                    "buckets over them and slices large ones across them; the junction-tree route "
                    "splits its cases evenly over them");
+    run.add_flag("--distributed", f.distributed,
+                 "(.wcsp, MARKOV .uai; under mpirun) DPOP: agents on MPI ranks send UTIL tables up "
+                 "a pseudo-tree and VALUE messages down (docs/distributed.md)");
+    run.add_option("--agents", f.agentsFile,
+                   "(--distributed) the agent of each variable, in variable order; default one "
+                   "agent per variable");
+    run.add_option("--phase-timeout", f.phaseTimeout,
+                   "(--distributed) seconds a rank waits without any message before it ends the "
+                   "run with an error")
+        ->check(CLI::PositiveNumber);
 }
 
 bool isCostNetworkRun(const RunOptions &o) {
@@ -121,6 +133,10 @@ int runCostNetworkCommand(const RunOptions &o) {
         std::cerr << "zbddc: --heuristic search applies to junction trees (networks) only\n";
         return 2;
     }
+    if (fileExtension(o.model) == ".so" && o.costNetwork.distributed) {
+        std::cerr << "zbddc: --distributed reads a .wcsp or MARKOV .uai, not a problem.so\n";
+        return 2;
+    }
     if (fileExtension(o.model) == ".so")
         return runProblemLibrary(o);
     auto net = readCostNetworkFile(o.model);
@@ -152,6 +168,8 @@ int runCostNetworkCommand(const RunOptions &o) {
             return reportError(order.error());
         options.order = std::move(*order);
     }
+    if (flags.distributed)
+        return runDistributedCommand(o, *net, options);
     auto sol = solveBucketElimination(*net, options);
     if (!sol)
         return reportError(errorAt(o.model, 0, sol.error().message));
@@ -160,7 +178,7 @@ int runCostNetworkCommand(const RunOptions &o) {
         (o.device == "split" && sol->device.kind != Kind::Split))
         std::cerr
             << "zbddc: note: no usable GPU (or no CUDA backend in this build); ran on the CPU\n";
-    return printSolution(o, *net, *sol);
+    return printSolution(o, *net, *sol, "");
 }
 
 // A problem.so (zbddc PROBLEM.wcsp -o problem.so) answers through its C ABI, with the variables
@@ -182,13 +200,15 @@ int runProblemLibrary(const RunOptions &o) {
     auto sol = lib->solve(*evidence);
     if (!sol)
         return reportError(errorAt(o.model, 0, sol.error().message));
-    return printSolution(o, shape, *sol);
+    return printSolution(o, shape, *sol, "");
 }
 
 // Without --json: the UAI MPE block alone (a solution block holds nothing else), and the cost on
 // stderr; with it, one JSON object (docs/cli.md). Costs print in full: integers exactly, reals
-// as the shortest text that reads back as the same double.
-int printSolution(const RunOptions &o, const CostNetwork &net, const Solution &sol) {
+// as the shortest text that reads back as the same double. `moreJson`: further members, each
+// written as `, "name": value`.
+int printSolution(const RunOptions &o, const CostNetwork &net, const Solution &sol,
+                  const std::string &moreJson) {
     const size_t n = net.numVariables();
     const std::string cost = sol.feasible ? net.costText(sol.cost) : "infeasible";
     std::ostringstream text;
@@ -201,7 +221,7 @@ int printSolution(const RunOptions &o, const CostNetwork &net, const Solution &s
         text << "}, \"device\": " << jsonString(sol.device.label())
              << ", \"induced_width\": " << sol.stats.inducedWidth
              << ", \"largest_table_entries\": " << jsonNumber(sol.stats.largestTableEntries)
-             << ", \"time_ms\": " << jsonNumber(sol.stats.totalMs) << "}\n";
+             << ", \"time_ms\": " << jsonNumber(sol.stats.totalMs) << moreJson << "}\n";
     } else {
         text << "MPE\n" << n;
         for (size_t v = 0; v < n; ++v)

@@ -44,6 +44,9 @@ struct CostNetworkRunOptions {
     bool incompleteTables = false;
     uint64_t splitThreshold = kDefaultSplitThresholdEntries; // --device split
     std::string devices; // --devices all|N|a,b,... (GPUs of bucket elimination; "" one GPU)
+    bool distributed = false; // --distributed: DPOP over MPI ranks (cmd_run_distributed.cpp)
+    std::string agentsFile;   // --agents FILE: the agent of each variable
+    double phaseTimeout = 60; // --phase-timeout S: a rank's longest wait without a message
 };
 
 // `--route lbp` and its flags (cmd_run_loopy.cpp); unset values (0, negative, "") take the
