@@ -27,6 +27,23 @@ LiteralWeights someWeights(uint32_t n) {
     return w;
 }
 
+struct Bad {
+    const char *what, *text;
+    size_t line;
+    const char *says;
+};
+
+// Each text is refused at its line with a message that says what.
+template <size_t N, class Parse> void checkRejected(const Bad (&cases)[N], Parse parse) {
+    for (const Bad &b : cases) {
+        INFO(b.what);
+        auto r = parse(b.text);
+        REQUIRE(!r.ok());
+        CHECK(r.error().line == b.line);
+        CHECK_THAT(r.error().message, Catch::Matchers::Contains(b.says));
+    }
+}
+
 } // namespace
 
 TEST_CASE("c2d, d4 and SDD spellings of one function read as the same function",
@@ -84,11 +101,6 @@ TEST_CASE("the four weight conventions read the same weights", "[circuits][reade
 }
 
 TEST_CASE("malformed circuit and weight files fail with file:line: what", "[circuits][readers]") {
-    struct Bad {
-        const char *what, *text;
-        size_t line;
-        const char *says;
-    };
     const Bad nnf[] = {
         {"empty", "c nothing\n", 1, "empty file"},
         {"short header", "nnf 1 0\nL 1\n", 1, "expected 'nnf"},
@@ -106,14 +118,8 @@ TEST_CASE("malformed circuit and weight files fail with file:line: what", "[circ
         {"d4 edge without 0", "o 1 0\nt 2 0\n1 2 3\n", 3, "expected a node"},
         {"d4 edge from a constant", "t 1 0\nt 2 0\n1 2 0\n", 3, "constant"},
     };
-    for (const Bad &b : nnf) {
-        INFO(b.what);
-        auto r = parseNnf(b.text, "bad.nnf");
-        REQUIRE(!r.ok());
-        CHECK(r.error().file == "bad.nnf");
-        CHECK(r.error().line == b.line);
-        CHECK_THAT(r.error().message, Catch::Matchers::Contains(b.says));
-    }
+    checkRejected(nnf, [](const char *t) { return parseNnf(t, "bad.nnf"); });
+    CHECK(parseNnf("nnf 1 0 1\nX\n", "bad.nnf").error().file == "bad.nnf");
     const Bad vtrees[] = {
         {"no header", "L 0 1\n", 1, "expected 'vtree"},
         {"two leaves of a variable", "vtree 3\nL 0 1\nL 1 1\nI 2 0 1\n", 3, "two leaves"},
@@ -121,13 +127,7 @@ TEST_CASE("malformed circuit and weight files fail with file:line: what", "[circ
         {"two parents", "vtree 4\nL 0 1\nL 1 2\nI 2 0 1\nI 3 0 1\n", 5, "two parents"},
         {"not one tree", "vtree 2\nL 0 1\nL 1 2\n", 1, "not one tree"},
     };
-    for (const Bad &b : vtrees) {
-        INFO(b.what);
-        auto r = parseVtree(b.text, "bad.vtree");
-        REQUIRE(!r.ok());
-        CHECK(r.error().line == b.line);
-        CHECK_THAT(r.error().message, Catch::Matchers::Contains(b.says));
-    }
+    checkRejected(vtrees, [](const char *t) { return parseVtree(t, "bad.vtree"); });
     auto vtree = parseVtree(kVtree, "f.vtree");
     REQUIRE(vtree.ok());
     const Bad sdds[] = {
@@ -140,13 +140,7 @@ TEST_CASE("malformed circuit and weight files fail with file:line: what", "[circ
         {"duplicate id", "sdd 2\nL 1 0 1\nL 1 0 -1\n", 3, "duplicate"},
         {"count", "sdd 2\nL 1 0 1\n", 1, "says 2 SDD nodes"},
     };
-    for (const Bad &b : sdds) {
-        INFO(b.what);
-        auto r = parseSdd(b.text, "bad.sdd", *vtree);
-        REQUIRE(!r.ok());
-        CHECK(r.error().line == b.line);
-        CHECK_THAT(r.error().message, Catch::Matchers::Contains(b.says));
-    }
+    checkRejected(sdds, [&](const char *t) { return parseSdd(t, "bad.sdd", *vtree); });
     const Bad weights[] = {
         {"one polarity only", "w 1 0.5\nw 2 0.5\nw -2 0.5\n", 1, "give both literals"},
         {"negative weight", "w 1 -0.5\n", 1, "non-negative"},
@@ -155,13 +149,7 @@ TEST_CASE("malformed circuit and weight files fail with file:line: what", "[circ
         {"bad row", "1 0.5\n", 1, "expected '<variable>"},
         {"not a number", "c p weight 1 x 0\n", 1, "expected weight"},
     };
-    for (const Bad &b : weights) {
-        INFO(b.what);
-        auto r = parseLiteralWeights(b.text, "bad.w");
-        REQUIRE(!r.ok());
-        CHECK(r.error().line == b.line);
-        CHECK_THAT(r.error().message, Catch::Matchers::Contains(b.says));
-    }
+    checkRejected(weights, [](const char *t) { return parseLiteralWeights(t, "bad.w"); });
 }
 
 TEST_CASE("an .sdd without its .vtree names the vtree it looked for", "[circuits][readers]") {
