@@ -1,5 +1,6 @@
 #include "compiler/frontends/circuits/literal_weights.h"
 
+#include "compiler/frontends/circuits/logic_circuit.h"
 #include "compiler/frontends/circuits/record_lines.h"
 #include "ir/text_lines.h"
 
@@ -9,7 +10,7 @@
 namespace zbddc {
 namespace {
 
-constexpr int64_t kMaxVar = 1 << 26; // a dense table per variable: bounded so a typo cannot eat memory
+constexpr int64_t kMaxVar = kMaxLogicVariables; // a dense table per variable: a typo cannot eat memory
 
 class WeightsParser {
   public:

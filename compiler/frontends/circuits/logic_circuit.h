@@ -10,6 +10,10 @@
 
 namespace zbddc {
 
+// The most variables a file may name: the circuit gets four inputs per variable and the root a
+// smoothing gadget for each, so a header or literal naming 2^31 would allocate before any check.
+inline constexpr uint32_t kMaxLogicVariables = 1u << 24;
+
 enum class LogicKind : uint8_t { False, True, Literal, And, Or };
 
 struct LogicCircuit {

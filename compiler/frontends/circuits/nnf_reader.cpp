@@ -10,7 +10,7 @@
 namespace zbddc {
 namespace {
 
-constexpr int64_t kMaxVar = std::numeric_limits<int32_t>::max();
+constexpr int64_t kMaxVar = kMaxLogicVariables;
 
 using Tokens = std::vector<std::string_view>;
 
@@ -167,7 +167,8 @@ class D4Parser {
     Result<LogicCircuit> build(uint32_t root) {
         LogicCircuit c;
         c.numVars = numVars_;
-        std::vector<uint32_t> made(kinds_.size(), kNoVtree);
+        constexpr uint32_t kUnmade = UINT32_MAX;
+        std::vector<uint32_t> made(kinds_.size(), kUnmade);
         std::vector<uint8_t> open(kinds_.size(), 0);
         std::vector<std::pair<uint32_t, size_t>> stack{{root, 0}};
         open[root] = 1;
@@ -178,7 +179,7 @@ class D4Parser {
                 const Edge &e = edges_[node][next++];
                 if (open[e.child])
                     return errorAt(in_.name(), e.line, "this edge closes a cycle");
-                if (made[e.child] == kNoVtree) {
+                if (made[e.child] == kUnmade) {
                     open[e.child] = 1;
                     stack.push_back({e.child, 0});
                 }

@@ -54,7 +54,7 @@ Result<Vtree> parseVtree(std::string_view text, const std::string &name) {
         uint32_t kids[2] = {kNoVtree, kNoVtree};
         uint32_t var = 0;
         if (leaf) {
-            auto x = in.unsignedAt(t[2], "variable", std::numeric_limits<int32_t>::max());
+            auto x = in.unsignedAt(t[2], "variable", kMaxLogicVariables);
             if (!x)
                 return x.error();
             if (*x == 0)
@@ -152,7 +152,7 @@ Result<LogicCircuit> parseSdd(std::string_view text, const std::string &name, co
             auto v = vtreeNode(t[2]);
             if (!v)
                 return v.error();
-            auto lit = in.signedAt(t[3], "literal", std::numeric_limits<int32_t>::max());
+            auto lit = in.signedAt(t[3], "literal", kMaxLogicVariables);
             if (!lit)
                 return lit.error();
             if (*lit == 0 || literalVariable(static_cast<int32_t>(*lit)) != vtree.variable[*v])

@@ -117,6 +117,8 @@ TEST_CASE("malformed circuit and weight files fail with file:line: what", "[circ
         {"d4 no root", "o 2 0\n", 1, "no node 1"},
         {"d4 edge without 0", "o 1 0\nt 2 0\n1 2 3\n", 3, "expected a node"},
         {"d4 edge from a constant", "t 1 0\nt 2 0\n1 2 0\n", 3, "constant"},
+        {"a variable count past the bound", "nnf 1 0 99999999\nL 1\n", 1, "out of range"},
+        {"a d4 literal past the bound", "o 1 0\nt 2 0\n1 2 2000000000 0\n", 3, "out of range"},
     };
     checkRejected(nnf, [](const char *t) { return parseNnf(t, "bad.nnf"); });
     CHECK(parseNnf("nnf 1 0 1\nX\n", "bad.nnf").error().file == "bad.nnf");
