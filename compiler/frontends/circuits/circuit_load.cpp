@@ -41,7 +41,7 @@ Result<Circuit> loadLogicCircuit(const std::string &path, const std::string &wei
     }
     auto smooth = smoothCircuit(*logic);
     if (!smooth)
-        return errorAt(path, 0, smooth.error().message);
+        return errorAt(path, smooth.error().line, smooth.error().message);
     Circuit circuit = lowerLogicCircuit(*smooth);
     if (Status s = setLiteralWeights(circuit, weights); !s)
         return errorAt(weightsPath, 0, s.error().message);

@@ -23,6 +23,10 @@ struct LogicCircuit {
     std::vector<uint32_t> childBegin{0}; // node i's children: children[childBegin[i], childBegin[i+1])
     std::vector<uint32_t> children;      // node ids, each smaller than its parent's
     uint32_t root = 0;
+    // Per node, the line of the file that made it (0 where none), so that a refusal after reading
+    // (an AND that is not decomposable) still names file:line; readers set `atLine` as they go.
+    std::vector<uint32_t> line;
+    uint32_t atLine = 0;
 
     size_t numNodes() const { return kind.size(); }
     std::span<const uint32_t> childrenOf(uint32_t node) const {
@@ -37,6 +41,7 @@ struct LogicCircuit {
     uint32_t add(LogicKind k, int32_t lit, std::span<const uint32_t> operands) {
         kind.push_back(k);
         literal.push_back(lit);
+        line.push_back(atLine);
         children.insert(children.end(), operands.begin(), operands.end());
         childBegin.push_back(static_cast<uint32_t>(children.size()));
         return static_cast<uint32_t>(kind.size() - 1);

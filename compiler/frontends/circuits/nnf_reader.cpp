@@ -38,6 +38,7 @@ Result<LogicCircuit> parseC2d(RecordLines &in, const Tokens &header) {
     uint64_t edgesSeen = 0;
     while (in.next(t)) {
         const uint32_t id = static_cast<uint32_t>(c.numNodes());
+        c.atLine = static_cast<uint32_t>(in.line());
         if (id == *nodes)
             return in.fail("more node lines than the header's " + std::to_string(*nodes));
         if (t[0] == "L") {
@@ -115,6 +116,7 @@ class D4Parser {
         std::vector<int32_t> literals;
         size_t line;
     };
+    std::vector<uint32_t> declaredAt_; // per declared node, its line
 
     Status record(const Tokens &t) {
         const std::string_view head = t[0];
@@ -133,6 +135,7 @@ class D4Parser {
                              : head == "t" ? LogicKind::True
                                            : LogicKind::False);
             edges_.emplace_back();
+            declaredAt_.push_back(static_cast<uint32_t>(in_.line()));
             return Ok{};
         }
         if (t.size() < 3 || t.back() != "0")
@@ -187,6 +190,7 @@ class D4Parser {
             }
             operands.clear();
             for (const Edge &e : edges_[node]) {
+                c.atLine = static_cast<uint32_t>(e.line);
                 conj.clear();
                 for (int32_t lit : e.literals)
                     conj.push_back(c.addLiteral(lit));
@@ -194,6 +198,7 @@ class D4Parser {
                 operands.push_back(conj.size() == 1 ? conj[0] : c.addGate(LogicKind::And, conj));
             }
             const LogicKind k = kinds_[node];
+            c.atLine = declaredAt_[node];
             made[node] = k == LogicKind::True || k == LogicKind::False
                              ? c.addConstant(k == LogicKind::True)
                              : c.addGate(k, operands);

@@ -132,6 +132,7 @@ Result<LogicCircuit> parseSdd(std::string_view text, const std::string &name, co
     while (in.next(t)) {
         if (lines++ == *count)
             return in.fail("more SDD nodes than the header's " + std::to_string(*count));
+        c.atLine = static_cast<uint32_t>(in.line());
         const std::string_view k = t[0];
         const size_t minSize = k == "F" || k == "T" ? 2 : k == "L" ? 4 : k == "D" ? 4 : 0;
         if (minSize == 0)

@@ -40,8 +40,9 @@ class Smoother {
         case LogicKind::True: made_[i] = trueNode(); return Ok{};
         case LogicKind::Literal:
             if (in_.literal[i] == 0 || literalVariable(in_.literal[i]) > in_.numVars)
-                return error("node " + std::to_string(i) + ": literal " + std::to_string(in_.literal[i]) +
-                             " outside variables 1.." + std::to_string(in_.numVars));
+                return errorAt("", in_.line.empty() ? 0 : in_.line[i],
+                               "literal " + std::to_string(in_.literal[i]) + " outside variables 1.." +
+                                   std::to_string(in_.numVars));
             made_[i] = literal(in_.literal[i]);
             vars_[i] = {literalVariable(in_.literal[i])};
             return Ok{};
@@ -66,8 +67,8 @@ class Smoother {
             vars.swap(merged);
         }
         if (vars.size() != mentioned)
-            return error("node " + std::to_string(i) + ": an AND whose children share a variable " +
-                         "(not decomposable, so not a d-DNNF)");
+            return errorAt("", in_.line.empty() ? 0 : in_.line[i],
+                           "an AND whose children share a variable (not decomposable, so not a d-DNNF)");
         made_[i] = operands.empty() ? trueNode() : operands.size() == 1 ? operands[0] : out_.addGate(LogicKind::And, operands);
         vars_[i] = std::move(vars);
         return Ok{};

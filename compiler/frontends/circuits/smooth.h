@@ -12,7 +12,8 @@ namespace zbddc {
 // Also folds the constants (an AND with a FALSE child is FALSE, FALSE children of an OR go) and
 // keeps only what the root reaches. Refuses an AND whose children share a variable (not
 // decomposable: its products would count a literal weight twice); determinism is the format's
-// promise (c2d's and d4's output, SDDs) and is not checked.
+// promise (c2d's and d4's output, SDDs) and is not checked. A refusal names the node's line
+// (LogicCircuit::line) and no file.
 Result<LogicCircuit> smoothCircuit(const LogicCircuit &circuit);
 
 } // namespace zbddc

@@ -79,6 +79,13 @@ TEST_CASE("an AND whose children share a variable is refused with the reason", "
     auto s = smoothCircuit(*lc);
     REQUIRE(!s.ok());
     CHECK_THAT(s.error().message, Catch::Matchers::Contains("not decomposable"));
+    CHECK(s.error().line == 4); // the AND's line
+    // In d4's format the AND is named by its declaration.
+    auto d4 = parseNnf("a 1 0\nt 2 0\n1 2 1 0\n1 2 -1 0\n", "t.nnf");
+    REQUIRE(d4.ok());
+    auto refused = smoothCircuit(*d4);
+    REQUIRE(!refused.ok());
+    CHECK(refused.error().line == 1);
 }
 
 TEST_CASE("PySDD circuits count as the CNF's enumeration and as PySDD, in every spelling",

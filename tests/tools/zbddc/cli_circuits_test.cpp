@@ -53,6 +53,10 @@ TEST_CASE("--weights is for circuits only; malformed circuits and weights name f
     auto r = runZbddc("run " + bad + " --task pr");
     CHECK(r.exitCode == 1);
     CHECK(r.err == bad + ":3: child 5 is not a node above (children come first; the root is last)\n");
+    const std::string shared = writeScratch("shared.nnf", "nnf 4 4 2\nL 1\nL 2\nO 0 2 0 1\nA 2 0 2\n");
+    auto d = runZbddc("run " + shared + " --task pr");
+    CHECK(d.exitCode == 1);
+    CHECK(d.err == shared + ":5: an AND whose children share a variable (not decomposable, so not a d-DNNF)\n");
     const std::string weights = writeScratch("bad.weights", "w 1 0.5\nw -1 -2\n");
     auto w = runZbddc("run " + kCircuitFiles + "cnf_a.nnf --weights " + weights);
     CHECK(w.exitCode == 1);
