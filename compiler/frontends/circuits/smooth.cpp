@@ -15,16 +15,25 @@ class Smoother {
     }
 
     Result<LogicCircuit> run() {
-        std::vector<uint8_t> reached(in_.numNodes(), 0);
-        reached[in_.root] = 1;
+        // Reads left per reached node: a node's variable set is freed after its last parent's
+        // visit, so only the sets of the frontier are held at once.
+        std::vector<uint32_t> readsLeft(in_.numNodes(), 0);
+        readsLeft[in_.root] = 1;
         for (uint32_t i = in_.root + 1; i-- > 0;)
-            if (reached[i])
+            if (readsLeft[i])
                 for (uint32_t ch : in_.childrenOf(i))
-                    reached[ch] = 1;
-        for (uint32_t i = 0; i <= in_.root; ++i)
-            if (reached[i])
-                if (Status s = visit(i); !s)
-                    return s.error();
+                    ++readsLeft[ch];
+        for (uint32_t i = 0; i < in_.root; ++i) {
+            if (!readsLeft[i])
+                continue;
+            if (Status s = visit(i); !s)
+                return s.error();
+            for (uint32_t ch : in_.childrenOf(i))
+                if (--readsLeft[ch] == 0)
+                    std::vector<uint32_t>().swap(vars_[ch]);
+        }
+        if (Status s = visit(in_.root); !s)
+            return s.error();
         std::vector<uint32_t> all(in_.numVars);
         for (uint32_t v = 0; v < in_.numVars; ++v)
             all[v] = v + 1;
