@@ -84,7 +84,8 @@ int main(int argc, char **argv) {
     std::mt19937 rng(1);
     std::vector<Row> rows;
     std::printf("%-12s %8s %9s %6s %11s %11s %11s   (%s, %s)\n", "circuit", "ops", "load ms",
-                "batch", "compile ms", "forward ms", "fwd+bwd ms", device.c_str(), numericName.c_str());
+                "batch", "compile ms", "forward ms", "fwd+bwd ms", device.c_str(),
+                numericName.c_str());
     for (const std::string &path : files) {
         const SteadyTime start = std::chrono::steady_clock::now();
         auto circuit = loadLogicCircuit(path);

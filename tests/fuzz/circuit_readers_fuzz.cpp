@@ -21,7 +21,8 @@ void requireLine(const zbddc::Diagnostic &error) {
 
 // The vtree of the seeds: x1 left of (x2 x3).
 const zbddc::Vtree &fixedVtree() {
-    static const zbddc::Vtree v = *zbddc::parseVtree("vtree 5\nL 0 1\nL 2 2\nL 4 3\nI 3 2 4\nI 1 0 3\n", "v");
+    static const zbddc::Vtree v =
+        *zbddc::parseVtree("vtree 5\nL 0 1\nL 2 2\nL 4 3\nI 3 2 4\nI 1 0 3\n", "v");
     return v;
 }
 
@@ -52,7 +53,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     switch (reader) {
     case 0:
     case 1: {
-        auto c = reader == 0 ? zbddc::parseNnf(text, "fuzz") : zbddc::parseSdd(text, "fuzz", fixedVtree());
+        auto c = reader == 0 ? zbddc::parseNnf(text, "fuzz")
+                             : zbddc::parseSdd(text, "fuzz", fixedVtree());
         if (!c)
             requireLine(c.error());
         else

@@ -53,7 +53,8 @@ TEST_CASE("weight batches of a PySDD circuit on the GPU equal the reference", "[
             for (size_t k = 0; k < want->adjoints.size(); ++k)
                 CHECK(relativeError(linear(got->adjoints[k]), linear(want->adjoints[k])) < 1e-10);
             if (numeric == Numeric::Float64)
-                CHECK(relativeError(got->outputs[0], testing::readExpected(base + ".expected").wmc) < 1e-12);
+                CHECK(relativeError(got->outputs[0],
+                                    testing::readExpected(base + ".expected").wmc) < 1e-12);
         }
     }
 }

@@ -18,7 +18,8 @@ using testing::relativeError;
 
 namespace {
 
-std::vector<LiteralWeights> weightBatch(const LiteralWeights &first, size_t count, std::mt19937 &rng) {
+std::vector<LiteralWeights> weightBatch(const LiteralWeights &first, size_t count,
+                                        std::mt19937 &rng) {
     std::uniform_real_distribution<double> u(0.05, 2.0);
     std::vector<LiteralWeights> cases{first};
     while (cases.size() < count) {
@@ -68,16 +69,19 @@ TEST_CASE("a batch of weight vectors: counts and gradients on every CPU backend"
         CHECK(relativeError(pass->outputs[0], m.pysdd.wmc) < 1e-12);
         for (size_t k = 0; k < cases.size(); ++k) {
             INFO("case " << k);
-            CHECK(relativeError(pass->outputs[k], testing::bruteForceCnfWmc(m.cnf, cases[k])) < 1e-12);
+            CHECK(relativeError(pass->outputs[k], testing::bruteForceCnfWmc(m.cnf, cases[k])) <
+                  1e-12);
             for (uint32_t v = 1; v <= n; v += 3)
                 for (bool positive : {false, true}) {
-                    // The count is linear in each weight: a central difference is exact but for rounding.
+                    // The count is linear in each weight: a central difference is exact but for
+                    // rounding.
                     const double h = 1e-3;
                     LiteralWeights up = cases[k], down = cases[k];
                     (positive ? up.positive : up.negative)[v - 1] += h;
                     (positive ? down.positive : down.negative)[v - 1] -= h;
                     const double fd = (testing::bruteForceCnfWmc(m.cnf, up) -
-                                       testing::bruteForceCnfWmc(m.cnf, down)) / (2 * h);
+                                       testing::bruteForceCnfWmc(m.cnf, down)) /
+                                      (2 * h);
                     const double got = pass->adjoints[k * 2 * n + indicatorInput(v, positive)];
                     CHECK(relativeError(got, fd) < 1e-8);
                 }
@@ -86,7 +90,8 @@ TEST_CASE("a batch of weight vectors: counts and gradients on every CPU backend"
         auto logs = model.evaluate(Semiring::SumProduct, Numeric::Log, batch);
         REQUIRE(logs.ok());
         for (size_t k = 0; k < cases.size(); ++k)
-            CHECK(std::abs((*logs)[k] - std::log(pass->outputs[k])) < 1e-12 * std::max(1.0, std::abs((*logs)[k])));
+            CHECK(std::abs((*logs)[k] - std::log(pass->outputs[k])) <
+                  1e-12 * std::max(1.0, std::abs((*logs)[k])));
     }
 }
 
@@ -104,7 +109,8 @@ TEST_CASE("the larger PySDD circuit's gradient is PySDD's derivative on every CP
         for (uint32_t v = 1; v <= n; ++v)
             for (bool positive : {false, true})
                 CHECK(relativeError(pass->adjoints[indicatorInput(v, positive)],
-                                    m.pysdd.derivative.at(positive ? int32_t(v) : -int32_t(v))) < 1e-12);
+                                    m.pysdd.derivative.at(positive ? int32_t(v) : -int32_t(v))) <
+                      1e-12);
     }
 }
 
@@ -135,7 +141,9 @@ TEST_CASE("PR, MAR and MPE of a weighted circuit against enumeration", "[circuit
         auto mar = runTask(model, Task::Mar, none);
         REQUIRE(mar.ok());
         for (uint32_t v = 1; v <= n; ++v)
-            CHECK(relativeError(mar->marginals[v - 1][1], testing::bruteForceCnfWmc(m.cnf, m.weights, int32_t(v)) / total) < 1e-12);
+            CHECK(relativeError(mar->marginals[v - 1][1],
+                                testing::bruteForceCnfWmc(m.cnf, m.weights, int32_t(v)) / total) <
+                  1e-12);
         auto mpe = runTask(model, Task::Mpe, none);
         REQUIRE(mpe.ok());
         CHECK(relativeError(mpe->value, best) < 1e-12);
@@ -148,6 +156,7 @@ TEST_CASE("PR, MAR and MPE of a weighted circuit against enumeration", "[circuit
         e.states[0] = 1;
         auto conditioned = runTask(model, Task::Pr, e);
         REQUIRE(conditioned.ok());
-        CHECK(relativeError(conditioned->value, testing::bruteForceCnfWmc(m.cnf, m.weights, 1)) < 1e-12);
+        CHECK(relativeError(conditioned->value, testing::bruteForceCnfWmc(m.cnf, m.weights, 1)) <
+              1e-12);
     }
 }

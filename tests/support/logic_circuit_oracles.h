@@ -17,7 +17,8 @@
 
 namespace zbddc::testing {
 
-inline const std::string kCircuitFiles = ZBDDC_SOURCE_DIR "/tests/compiler/frontends/circuit_files/";
+inline const std::string kCircuitFiles =
+    ZBDDC_SOURCE_DIR "/tests/compiler/frontends/circuit_files/";
 
 struct Cnf {
     uint32_t numVars = 0;
@@ -86,9 +87,15 @@ inline bool logicValue(const LogicCircuit &c, uint64_t x) {
     std::vector<uint8_t> v(c.numNodes());
     for (uint32_t i = 0; i < c.numNodes(); ++i) {
         switch (c.kind[i]) {
-        case LogicKind::False: v[i] = 0; break;
-        case LogicKind::True: v[i] = 1; break;
-        case LogicKind::Literal: v[i] = literalTrue(c.literal[i], x); break;
+        case LogicKind::False:
+            v[i] = 0;
+            break;
+        case LogicKind::True:
+            v[i] = 1;
+            break;
+        case LogicKind::Literal:
+            v[i] = literalTrue(c.literal[i], x);
+            break;
         case LogicKind::And:
             v[i] = 1;
             for (uint32_t ch : c.childrenOf(i))

@@ -7,8 +7,8 @@
 #include "ir/result.h"
 
 #include <string>
-#include <unordered_map>
 #include <string_view>
+#include <unordered_map>
 
 namespace zbddc {
 
@@ -22,7 +22,7 @@ struct Vtree {
     std::vector<uint32_t> left, right; // per vtree node: children, kNoVtree for a leaf
     std::vector<uint32_t> variable;    // per vtree node: a leaf's variable (1-based), 0 otherwise
     uint32_t root = 0;
-    uint32_t numVars = 0; // the largest variable of a leaf
+    uint32_t numVars = 0;                             // the largest variable of a leaf
     std::unordered_map<uint64_t, uint32_t> idToIndex; // vtree node id in the file -> index
 };
 inline constexpr uint32_t kNoVtree = UINT32_MAX;

@@ -37,7 +37,8 @@ Result<Circuit> loadLogicCircuit(const std::string &path, const std::string &wei
         if (!read)
             return read.error();
         weights = std::move(*read);
-        logic->numVars = std::max(logic->numVars, weights.numVars()); // weighted, unmentioned: smoothed in
+        logic->numVars =
+            std::max(logic->numVars, weights.numVars()); // weighted, unmentioned: smoothed in
     }
     auto smooth = smoothCircuit(*logic);
     if (!smooth)

@@ -6,7 +6,8 @@ namespace zbddc {
 namespace {
 
 // operands[lo, hi) combined pairwise into a balanced tree.
-NodeId balanced(Circuit &c, LogicKind k, const std::vector<NodeId> &operands, size_t lo, size_t hi) {
+NodeId balanced(Circuit &c, LogicKind k, const std::vector<NodeId> &operands, size_t lo,
+                size_t hi) {
     if (hi - lo == 1)
         return operands[lo];
     const size_t mid = lo + (hi - lo) / 2;
@@ -38,12 +39,17 @@ Circuit lowerLogicCircuit(const LogicCircuit &lc) {
     std::vector<NodeId> operands;
     for (uint32_t i = 0; i < lc.numNodes(); ++i) {
         switch (lc.kind[i]) {
-        case LogicKind::False: made[i] = c.addZero(); break;
-        case LogicKind::True: made[i] = c.addOne(); break;
+        case LogicKind::False:
+            made[i] = c.addZero();
+            break;
+        case LogicKind::True:
+            made[i] = c.addOne();
+            break;
         case LogicKind::Literal: {
             const uint32_t v = literalVariable(lc.literal[i]);
             const bool positive = lc.literal[i] > 0;
-            made[i] = c.addTimes(c.addInput(indicatorInput(v, positive)), c.addInput(weightInput(n, v, positive)));
+            made[i] = c.addTimes(c.addInput(indicatorInput(v, positive)),
+                                 c.addInput(weightInput(n, v, positive)));
             break;
         }
         case LogicKind::And:

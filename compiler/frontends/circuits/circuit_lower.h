@@ -17,7 +17,9 @@ namespace zbddc {
 // Variable x_v (1-based) is circuit variable v − 1, named "x<v>", with states "0" and "1";
 // inputs 2(v − 1) + s are its indicators λ(x_v = s), inputs 2·numVars + 2(v − 1) + s the
 // literal weights θ(x_v = s) (s = 1 the positive literal), parameters of value 1 until set.
-inline uint32_t indicatorInput(uint32_t var, bool positive) { return 2 * (var - 1) + positive; }
+inline uint32_t indicatorInput(uint32_t var, bool positive) {
+    return 2 * (var - 1) + positive;
+}
 inline uint32_t weightInput(uint32_t numVars, uint32_t var, bool positive) {
     return 2 * numVars + indicatorInput(var, positive);
 }

@@ -10,7 +10,8 @@
 namespace zbddc {
 namespace {
 
-constexpr int64_t kMaxVar = kMaxLogicVariables; // a dense table per variable: a typo cannot eat memory
+constexpr int64_t kMaxVar =
+    kMaxLogicVariables; // a dense table per variable: a typo cannot eat memory
 
 class WeightsParser {
   public:
@@ -75,7 +76,8 @@ class WeightsParser {
     Status literalLine(const std::vector<std::string_view> &t, size_t at, bool endsInZero) {
         const size_t size = t.size() - at;
         if (size != 2 && !(size == 3 && t.back() == "0"))
-            return in_.fail(endsInZero ? "expected 'c p weight <literal> <weight> 0'" : "expected 'w <literal> <weight>'");
+            return in_.fail(endsInZero ? "expected 'c p weight <literal> <weight> 0'"
+                                       : "expected 'w <literal> <weight>'");
         auto lit = in_.signedAt(t[at], "literal", kMaxVar);
         if (!lit)
             return lit.error();
@@ -89,7 +91,8 @@ class WeightsParser {
 
     Status allWeights(const std::vector<std::string_view> &t) {
         if ((t.size() - 2) % 2 != 0)
-            return in_.fail("'c weights' lists a positive and a negative weight per variable: an even count");
+            return in_.fail(
+                "'c weights' lists a positive and a negative weight per variable: an even count");
         if ((t.size() - 2) / 2 > static_cast<size_t>(kMaxVar))
             return in_.fail("too many variables");
         for (size_t k = 2; k < t.size(); ++k) {
@@ -134,7 +137,8 @@ class WeightsParser {
 
     RecordLines in_;
     uint32_t numVars_ = 0;
-    std::vector<uint8_t> seen_; // per variable: bit 1 the negative literal's weight, bit 2 the positive's
+    std::vector<uint8_t>
+        seen_; // per variable: bit 1 the negative literal's weight, bit 2 the positive's
     std::vector<double> pos_, neg_;
     std::vector<size_t> lineOf_;
 };

@@ -19,9 +19,10 @@ enum class LogicKind : uint8_t { False, True, Literal, And, Or };
 struct LogicCircuit {
     uint32_t numVars = 0; // variables 1..numVars, mentioned or not (a weighted count covers all)
     std::vector<LogicKind> kind;
-    std::vector<int32_t> literal;        // Literal nodes: a non-zero DIMACS literal; 0 otherwise
-    std::vector<uint32_t> childBegin{0}; // node i's children: children[childBegin[i], childBegin[i+1])
-    std::vector<uint32_t> children;      // node ids, each smaller than its parent's
+    std::vector<int32_t> literal; // Literal nodes: a non-zero DIMACS literal; 0 otherwise
+    std::vector<uint32_t> childBegin{
+        0};                         // node i's children: children[childBegin[i], childBegin[i+1])
+    std::vector<uint32_t> children; // node ids, each smaller than its parent's
     uint32_t root = 0;
     // Per node, the line of the file that made it (0 where none), so that a refusal after reading
     // (an AND that is not decomposable) still names file:line; readers set `atLine` as they go.
@@ -33,9 +34,13 @@ struct LogicCircuit {
         return {children.data() + childBegin[node], childBegin[node + 1] - childBegin[node]};
     }
 
-    uint32_t addConstant(bool value) { return add(value ? LogicKind::True : LogicKind::False, 0, {}); }
+    uint32_t addConstant(bool value) {
+        return add(value ? LogicKind::True : LogicKind::False, 0, {});
+    }
     uint32_t addLiteral(int32_t lit) { return add(LogicKind::Literal, lit, {}); }
-    uint32_t addGate(LogicKind k, std::span<const uint32_t> operands) { return add(k, 0, operands); }
+    uint32_t addGate(LogicKind k, std::span<const uint32_t> operands) {
+        return add(k, 0, operands);
+    }
 
   private:
     uint32_t add(LogicKind k, int32_t lit, std::span<const uint32_t> operands) {
@@ -48,6 +53,8 @@ struct LogicCircuit {
     }
 };
 
-inline uint32_t literalVariable(int32_t lit) { return static_cast<uint32_t>(lit < 0 ? -lit : lit); }
+inline uint32_t literalVariable(int32_t lit) {
+    return static_cast<uint32_t>(lit < 0 ? -lit : lit);
+}
 
 } // namespace zbddc

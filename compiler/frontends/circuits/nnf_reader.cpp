@@ -57,7 +57,8 @@ Result<LogicCircuit> parseC2d(RecordLines &in, const Tokens &header) {
             return in.fail("unknown node '" + std::string(t[0]) + "' (expected L, A or O)");
         const size_t first = isOr ? 3 : 2; // O j c ...; A c ...
         if (t.size() < first)
-            return in.fail(isOr ? "expected 'O <variable> <count> <children>'" : "expected 'A <count> <children>'");
+            return in.fail(isOr ? "expected 'O <variable> <count> <children>'"
+                                : "expected 'A <count> <children>'");
         if (isOr) {
             if (auto j = in.unsignedAt(t[1], "decision variable", c.numVars); !j)
                 return j.error();
@@ -128,7 +129,8 @@ class D4Parser {
                 return id.error();
             if (*id == 0)
                 return in_.fail("node id 0 (ids start at 1)");
-            if (!ids_.emplace(static_cast<uint32_t>(*id), static_cast<uint32_t>(kinds_.size())).second)
+            if (!ids_.emplace(static_cast<uint32_t>(*id), static_cast<uint32_t>(kinds_.size()))
+                     .second)
                 return in_.fail("duplicate node id " + std::to_string(*id));
             kinds_.push_back(head == "o"   ? LogicKind::Or
                              : head == "a" ? LogicKind::And
@@ -139,10 +141,12 @@ class D4Parser {
             return Ok{};
         }
         if (t.size() < 3 || t.back() != "0")
-            return in_.fail("expected a node 'o|a|t|f <id> 0' or an edge '<parent> <child> <literal>... 0'");
+            return in_.fail(
+                "expected a node 'o|a|t|f <id> 0' or an edge '<parent> <child> <literal>... 0'");
         uint32_t ends[2];
         for (int k = 0; k < 2; ++k) {
-            auto id = in_.unsignedAt(t[k], k ? "child id" : "parent id", std::numeric_limits<uint32_t>::max());
+            auto id = in_.unsignedAt(t[k], k ? "child id" : "parent id",
+                                     std::numeric_limits<uint32_t>::max());
             if (!id)
                 return id.error();
             auto it = ids_.find(static_cast<uint32_t>(*id));

@@ -11,11 +11,21 @@ std::string writeNnf(const LogicCircuit &c) {
     for (uint32_t i = 0; i <= c.root; ++i) {
         const auto kids = c.childrenOf(i);
         switch (c.kind[i]) {
-        case LogicKind::Literal: body << "L " << c.literal[i]; break;
-        case LogicKind::True: body << "A 0"; break;
-        case LogicKind::False: body << "O 0 0"; break;
-        case LogicKind::And: body << "A " << kids.size(); break;
-        case LogicKind::Or: body << "O 0 " << kids.size(); break;
+        case LogicKind::Literal:
+            body << "L " << c.literal[i];
+            break;
+        case LogicKind::True:
+            body << "A 0";
+            break;
+        case LogicKind::False:
+            body << "O 0 0";
+            break;
+        case LogicKind::And:
+            body << "A " << kids.size();
+            break;
+        case LogicKind::Or:
+            body << "O 0 " << kids.size();
+            break;
         }
         for (uint32_t ch : kids)
             body << ' ' << ch;

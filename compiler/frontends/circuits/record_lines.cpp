@@ -46,7 +46,8 @@ Result<uint64_t> RecordLines::unsignedAt(std::string_view token, std::string_vie
 Result<int64_t> RecordLines::signedAt(std::string_view token, std::string_view what,
                                       int64_t bound) const {
     const bool negative = !token.empty() && token[0] == '-';
-    auto magnitude = unsignedAt(negative ? token.substr(1) : token, what, static_cast<uint64_t>(bound));
+    auto magnitude =
+        unsignedAt(negative ? token.substr(1) : token, what, static_cast<uint64_t>(bound));
     if (!magnitude)
         return magnitude.error();
     const int64_t v = static_cast<int64_t>(*magnitude);

@@ -42,7 +42,8 @@ Result<Vtree> parseVtree(std::string_view text, const std::string &name) {
         if (!leaf && t[0] != "I")
             return in.fail("unknown vtree node '" + std::string(t[0]) + "' (expected L or I)");
         if (t.size() != (leaf ? 3u : 4u))
-            return in.fail(leaf ? "expected 'L <id> <variable>'" : "expected 'I <id> <left> <right>'");
+            return in.fail(leaf ? "expected 'L <id> <variable>'"
+                                : "expected 'I <id> <left> <right>'");
         if (v.variable.size() == *count)
             return in.fail("more vtree nodes than the header's " + std::to_string(*count));
         auto id = in.unsignedAt(t[1], "vtree node id", kMaxId);
@@ -70,7 +71,8 @@ Result<Vtree> parseVtree(std::string_view text, const std::string &name) {
                     return child.error();
                 auto it = index.find(*child);
                 if (it == index.end() || it->second == self)
-                    return in.fail("vtree child " + std::to_string(*child) + " is not a node above");
+                    return in.fail("vtree child " + std::to_string(*child) +
+                                   " is not a node above");
                 if (hasParent[it->second])
                     return in.fail("vtree node " + std::to_string(*child) + " has two parents");
                 hasParent[it->second] = 1;
@@ -85,14 +87,16 @@ Result<Vtree> parseVtree(std::string_view text, const std::string &name) {
         hasParent.push_back(0);
     }
     if (v.variable.size() != *count)
-        return errorAt(name, headerLine, "the header says " + std::to_string(*count) +
-                                             " vtree nodes and the file has " + std::to_string(v.variable.size()));
+        return errorAt(name, headerLine,
+                       "the header says " + std::to_string(*count) +
+                           " vtree nodes and the file has " + std::to_string(v.variable.size()));
     if (*count == 0)
         return errorAt(name, headerLine, "the vtree has no nodes");
     v.root = static_cast<uint32_t>(v.variable.size() - 1);
     for (uint32_t i = 0; i < v.root; ++i)
         if (!hasParent[i])
-            return errorAt(name, headerLine, "the vtree is not one tree (a node other than the last has no parent)");
+            return errorAt(name, headerLine,
+                           "the vtree is not one tree (a node other than the last has no parent)");
     v.idToIndex = std::move(index); // the SDD names vtree nodes by their ids in the file
     return v;
 }
@@ -123,7 +127,8 @@ Result<LogicCircuit> parseSdd(std::string_view text, const std::string &name, co
             return id.error();
         auto it = node.find(*id);
         if (it == node.end())
-            return in.fail("node " + std::to_string(*id) + " is not defined above (children come first)");
+            return in.fail("node " + std::to_string(*id) +
+                           " is not defined above (children come first)");
         return it->second;
     };
     Tokens t;
@@ -139,8 +144,9 @@ Result<LogicCircuit> parseSdd(std::string_view text, const std::string &name, co
             return in.fail("unknown SDD node '" + std::string(k) + "' (expected F, T, L or D)");
         if (t.size() < minSize || (k != "D" && t.size() != minSize))
             return in.fail(k == "F" || k == "T" ? "expected '" + std::string(k) + " <id>'"
-                           : k == "L"           ? std::string("expected 'L <id> <vtree> <literal>'")
-                                                : std::string("expected 'D <id> <vtree> <count> <prime> <sub>...'"));
+                           : k == "L"
+                               ? std::string("expected 'L <id> <vtree> <literal>'")
+                               : std::string("expected 'D <id> <vtree> <count> <prime> <sub>...'"));
         auto id = in.unsignedAt(t[1], "SDD node id", kMaxId);
         if (!id)
             return id.error();
@@ -157,22 +163,26 @@ Result<LogicCircuit> parseSdd(std::string_view text, const std::string &name, co
             if (!lit)
                 return lit.error();
             if (*lit == 0 || literalVariable(static_cast<int32_t>(*lit)) != vtree.variable[*v])
-                return in.fail("literal " + std::string(t[3]) + " is not the variable of vtree node " +
-                               std::string(t[2]) + (vtree.variable[*v] ? " (a leaf of variable " +
-                                   std::to_string(vtree.variable[*v]) + ")" : " (an internal node)"));
+                return in.fail("literal " + std::string(t[3]) +
+                               " is not the variable of vtree node " + std::string(t[2]) +
+                               (vtree.variable[*v] ? " (a leaf of variable " +
+                                                         std::to_string(vtree.variable[*v]) + ")"
+                                                   : " (an internal node)"));
             made = c.addLiteral(static_cast<int32_t>(*lit));
         } else {
             auto v = vtreeNode(t[2]);
             if (!v)
                 return v.error();
             if (vtree.variable[*v] != 0)
-                return in.fail("decision node on vtree leaf " + std::string(t[2]) + " (decisions sit on internal nodes)");
+                return in.fail("decision node on vtree leaf " + std::string(t[2]) +
+                               " (decisions sit on internal nodes)");
             auto n = in.unsignedAt(t[3], "element count", t.size());
             if (!n)
                 return n.error();
             if (*n == 0 || t.size() != 4 + 2 * *n)
                 return in.fail("the node says " + std::to_string(*n) + " elements and lists " +
-                               std::to_string(t.size() - 4) + " ids (a prime and a sub each; at least one element)");
+                               std::to_string(t.size() - 4) +
+                               " ids (a prime and a sub each; at least one element)");
             elements.clear();
             for (size_t e = 0; e < *n; ++e) {
                 auto prime = child(t[4 + 2 * e]);
@@ -189,8 +199,9 @@ Result<LogicCircuit> parseSdd(std::string_view text, const std::string &name, co
         node.emplace(*id, made);
     }
     if (lines != *count)
-        return errorAt(name, headerLine, "the header says " + std::to_string(*count) +
-                                             " SDD nodes and the file has " + std::to_string(lines));
+        return errorAt(name, headerLine,
+                       "the header says " + std::to_string(*count) +
+                           " SDD nodes and the file has " + std::to_string(lines));
     if (lines == 0)
         return errorAt(name, headerLine, "the SDD has no nodes");
     c.root = static_cast<uint32_t>(c.numNodes() - 1);
@@ -199,11 +210,13 @@ Result<LogicCircuit> parseSdd(std::string_view text, const std::string &name, co
 
 Result<LogicCircuit> readSddFile(const std::string &path) {
     const std::string stem = path.size() > 4 && path.compare(path.size() - 4, 4, ".sdd") == 0
-                                 ? path.substr(0, path.size() - 4) : path;
+                                 ? path.substr(0, path.size() - 4)
+                                 : path;
     const std::string vtreePath = stem + ".vtree";
     auto vtreeText = readTextFile(vtreePath);
     if (!vtreeText)
-        return errorAt(path, 0, "an .sdd is read with its vtree, and '" + vtreePath + "' cannot be read");
+        return errorAt(path, 0,
+                       "an .sdd is read with its vtree, and '" + vtreePath + "' cannot be read");
     auto vtree = parseVtree(*vtreeText, vtreePath);
     if (!vtree)
         return vtree.error();

@@ -10,7 +10,8 @@ constexpr uint32_t kFalseNode = UINT32_MAX; // a node folded to FALSE: no node i
 
 class Smoother {
   public:
-    explicit Smoother(const LogicCircuit &in) : in_(in), made_(in.numNodes(), kFalseNode), vars_(in.numNodes()) {
+    explicit Smoother(const LogicCircuit &in)
+        : in_(in), made_(in.numNodes(), kFalseNode), vars_(in.numNodes()) {
         out_.numVars = in.numVars;
     }
 
@@ -45,18 +46,24 @@ class Smoother {
   private:
     Status visit(uint32_t i) {
         switch (in_.kind[i]) {
-        case LogicKind::False: return Ok{};
-        case LogicKind::True: made_[i] = trueNode(); return Ok{};
+        case LogicKind::False:
+            return Ok{};
+        case LogicKind::True:
+            made_[i] = trueNode();
+            return Ok{};
         case LogicKind::Literal:
             if (in_.literal[i] == 0 || literalVariable(in_.literal[i]) > in_.numVars)
                 return errorAt("", in_.line.empty() ? 0 : in_.line[i],
-                               "literal " + std::to_string(in_.literal[i]) + " outside variables 1.." +
-                                   std::to_string(in_.numVars));
+                               "literal " + std::to_string(in_.literal[i]) +
+                                   " outside variables 1.." + std::to_string(in_.numVars));
             made_[i] = literal(in_.literal[i]);
             vars_[i] = {literalVariable(in_.literal[i])};
             return Ok{};
-        case LogicKind::And: return conjoin(i);
-        case LogicKind::Or: disjoin(i); return Ok{};
+        case LogicKind::And:
+            return conjoin(i);
+        case LogicKind::Or:
+            disjoin(i);
+            return Ok{};
         }
         return Ok{};
     }
@@ -72,13 +79,17 @@ class Smoother {
             operands.push_back(made_[ch]);
             mentioned += vars_[ch].size();
             std::vector<uint32_t> merged;
-            std::set_union(vars.begin(), vars.end(), vars_[ch].begin(), vars_[ch].end(), std::back_inserter(merged));
+            std::set_union(vars.begin(), vars.end(), vars_[ch].begin(), vars_[ch].end(),
+                           std::back_inserter(merged));
             vars.swap(merged);
         }
         if (vars.size() != mentioned)
-            return errorAt("", in_.line.empty() ? 0 : in_.line[i],
-                           "an AND whose children share a variable (not decomposable, so not a d-DNNF)");
-        made_[i] = operands.empty() ? trueNode() : operands.size() == 1 ? operands[0] : out_.addGate(LogicKind::And, operands);
+            return errorAt(
+                "", in_.line.empty() ? 0 : in_.line[i],
+                "an AND whose children share a variable (not decomposable, so not a d-DNNF)");
+        made_[i] = operands.empty()       ? trueNode()
+                   : operands.size() == 1 ? operands[0]
+                                          : out_.addGate(LogicKind::And, operands);
         vars_[i] = std::move(vars);
         return Ok{};
     }
@@ -88,7 +99,8 @@ class Smoother {
         for (uint32_t ch : in_.childrenOf(i))
             if (made_[ch] != kFalseNode) {
                 std::vector<uint32_t> merged;
-                std::set_union(vars.begin(), vars.end(), vars_[ch].begin(), vars_[ch].end(), std::back_inserter(merged));
+                std::set_union(vars.begin(), vars.end(), vars_[ch].begin(), vars_[ch].end(),
+                               std::back_inserter(merged));
                 vars.swap(merged);
             }
         std::vector<uint32_t> operands;
@@ -102,7 +114,8 @@ class Smoother {
     }
 
     // `node` (over `has`) conjoined with the gadget of every variable of `want` it lacks.
-    uint32_t padded(uint32_t node, const std::vector<uint32_t> &has, const std::vector<uint32_t> &want) {
+    uint32_t padded(uint32_t node, const std::vector<uint32_t> &has,
+                    const std::vector<uint32_t> &want) {
         if (has.size() == want.size())
             return node;
         std::vector<uint32_t> operands{node};
@@ -135,7 +148,8 @@ class Smoother {
         if (gadgets_.size() < v)
             gadgets_.resize(v, kFalseNode);
         if (gadgets_[v - 1] == kFalseNode) {
-            const uint32_t both[2] = {literal(static_cast<int32_t>(v)), literal(-static_cast<int32_t>(v))};
+            const uint32_t both[2] = {literal(static_cast<int32_t>(v)),
+                                      literal(-static_cast<int32_t>(v))};
             gadgets_[v - 1] = out_.addGate(LogicKind::Or, both);
         }
         return gadgets_[v - 1];

@@ -60,7 +60,8 @@ TEST_CASE("c2d, d4 and SDD spellings of one function read as the same function",
     CHECK(d4->numVars == 3);
     CHECK(sdd->numVars == 3);
     for (uint64_t x = 0; x < 8; ++x) {
-        const bool want = testing::literalTrue(1, x) ? testing::literalTrue(2, x) : testing::literalTrue(3, x);
+        const bool want =
+            testing::literalTrue(1, x) ? testing::literalTrue(2, x) : testing::literalTrue(3, x);
         CHECK(testing::logicValue(*c2d, x) == want);
         CHECK(testing::logicValue(*d4, x) == want);
         CHECK(testing::logicValue(*sdd, x) == want);

@@ -52,12 +52,12 @@ Circuit lowered(const LogicCircuit &lc) {
 
 TEST_CASE("hand-written d-DNNFs that are not smooth count as enumeration does", "[circuits][wmc]") {
     const char *cases[] = {
-        "nnf 5 4 2\nL 1\nL -1\nL 2\nA 2 1 2\nO 1 2 0 3\n",        // x1 OR (NOT x1 AND x2)
-        "nnf 1 0 4\nL -3\n",                                       // one literal of four variables
-        "nnf 4 3 2\nL 1\nO 0 0\nA 2 0 1\nO 0 1 2\n",               // x1 AND FALSE, folded
-        "nnf 1 0 3\nA 0\n",                                        // TRUE over three variables
-        "nnf 6 4 3\nL 1\nL -1\nL 3\nA 2 0 2\nO 1 2 3 1\nA 0\n",    // the root is the last line, TRUE
-        "nnf 6 4 3\nL 1\nL -1\nL 3\nA 2 0 2\nA 0\nO 1 2 3 1\n",    // (x1 AND x3) OR NOT x1
+        "nnf 5 4 2\nL 1\nL -1\nL 2\nA 2 1 2\nO 1 2 0 3\n",      // x1 OR (NOT x1 AND x2)
+        "nnf 1 0 4\nL -3\n",                                    // one literal of four variables
+        "nnf 4 3 2\nL 1\nO 0 0\nA 2 0 1\nO 0 1 2\n",            // x1 AND FALSE, folded
+        "nnf 1 0 3\nA 0\n",                                     // TRUE over three variables
+        "nnf 6 4 3\nL 1\nL -1\nL 3\nA 2 0 2\nO 1 2 3 1\nA 0\n", // the root is the last line, TRUE
+        "nnf 6 4 3\nL 1\nL -1\nL 3\nA 2 0 2\nA 0\nO 1 2 3 1\n", // (x1 AND x3) OR NOT x1
     };
     std::mt19937 rng(5);
     for (const char *text : cases) {
@@ -126,8 +126,10 @@ TEST_CASE("PySDD circuits count as the CNF's enumeration and as PySDD, in every 
                     const double d = adj[weightInput(cnf.numVars, v, positive)];
                     CHECK(relativeError(d, pysdd.derivative.at(lit)) < 1e-12);
                     if (enumerable && v <= 4) { // a few: each is a whole enumeration
-                        const double w = positive ? weights->positive[v - 1] : weights->negative[v - 1];
-                        CHECK(relativeError(d * w, testing::bruteForceCnfWmc(cnf, *weights, lit)) < 1e-12);
+                        const double w =
+                            positive ? weights->positive[v - 1] : weights->negative[v - 1];
+                        CHECK(relativeError(d * w, testing::bruteForceCnfWmc(cnf, *weights, lit)) <
+                              1e-12);
                     }
                 }
         }

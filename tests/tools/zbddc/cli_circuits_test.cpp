@@ -26,7 +26,8 @@ TEST_CASE("zbddc run counts a weighted .sdd, .nnf and d4 .nnf as PySDD does, and
     for (const char *spelling : {".sdd", ".nnf", ".d4.nnf"}) {
         INFO(spelling);
         for (const char *device : {"cpu", "reference"}) {
-            auto r = runZbddc("run " + base + spelling + " --weights " + base + ".weights --task pr --json --device " + device);
+            auto r = runZbddc("run " + base + spelling + " --weights " + base +
+                              ".weights --task pr --json --device " + device);
             REQUIRE(r.exitCode == 0);
             CHECK(relativeError(jsonValue(r.out), want) < 1e-12);
         }
@@ -39,7 +40,8 @@ TEST_CASE("zbddc run counts a weighted .sdd, .nnf and d4 .nnf as PySDD does, and
     CHECK(relativeError(jsonValue(r.out), want) < 1e-12);
     // MAR through the .so: each literal's marginal, as the in-process circuit gives it.
     auto soMar = runZbddc("run " + so + " --task mar");
-    auto jitMar = runZbddc("run " + base + ".sdd --weights " + base + ".weights --task mar --device cpu");
+    auto jitMar =
+        runZbddc("run " + base + ".sdd --weights " + base + ".weights --task mar --device cpu");
     REQUIRE(soMar.exitCode == 0);
     CHECK(soMar.out == jitMar.out);
 }
@@ -52,11 +54,15 @@ TEST_CASE("--weights is for circuits only; malformed circuits and weights name f
     const std::string bad = writeScratch("bad.nnf", "nnf 2 1 1\nL 1\nA 1 5\n");
     auto r = runZbddc("run " + bad + " --task pr");
     CHECK(r.exitCode == 1);
-    CHECK(r.err == bad + ":3: child 5 is not a node above (children come first; the root is last)\n");
-    const std::string shared = writeScratch("shared.nnf", "nnf 4 4 2\nL 1\nL 2\nO 0 2 0 1\nA 2 0 2\n");
+    CHECK(r.err ==
+          bad + ":3: child 5 is not a node above (children come first; the root is last)\n");
+    const std::string shared =
+        writeScratch("shared.nnf", "nnf 4 4 2\nL 1\nL 2\nO 0 2 0 1\nA 2 0 2\n");
     auto d = runZbddc("run " + shared + " --task pr");
     CHECK(d.exitCode == 1);
-    CHECK(d.err == shared + ":5: an AND whose children share a variable (not decomposable, so not a d-DNNF)\n");
+    CHECK(d.err ==
+          shared +
+              ":5: an AND whose children share a variable (not decomposable, so not a d-DNNF)\n");
     const std::string weights = writeScratch("bad.weights", "w 1 0.5\nw -1 -2\n");
     auto w = runZbddc("run " + kCircuitFiles + "cnf_a.nnf --weights " + weights);
     CHECK(w.exitCode == 1);
@@ -66,7 +72,8 @@ TEST_CASE("--weights is for circuits only; malformed circuits and weights name f
     CHECK(!std::ifstream(out).good()); // nothing half-written
 }
 
-TEST_CASE("a circuit's CUDA kernels are generated and compile with NVRTC", "[cli][circuits][cuda]") {
+TEST_CASE("a circuit's CUDA kernels are generated and compile with NVRTC",
+          "[cli][circuits][cuda]") {
     const std::string ptx = scratchDir() + "/cnf_f.ptx";
     auto r = runZbddc(kCircuitFiles + "cnf_f.sdd --emit=ptx -o " + ptx);
 #ifdef ZBDDC_HAVE_CUDA_BACKEND
