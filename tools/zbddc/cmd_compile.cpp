@@ -3,9 +3,11 @@
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/output.h"
 #include "tools/zbddc/load_model.h"
+#include "compiler/frontends/circuits/circuit_load.h"
 #include "compiler/frontends/zdd/zdd_format.h"
 
 #include <iostream>
+#include <optional>
 
 namespace zbddc::cli {
 
@@ -44,10 +46,18 @@ int compileCommand(const CompileOptions &o) {
                      ".txt for a circuit dump, or --emit=c|ll|cu|ptx)\n";
         return 2;
     }
-    auto zdd = o.model.load(o.input);
-    if (!zdd)
-        return reportError(zdd.error());
-    auto circuit = lowerVerified(*zdd, o.input);
+    // A d-DNNF or SDD becomes a circuit without a ZBDD; the other models through theirs.
+    const bool logic = isLogicCircuitFile(o.input);
+    if (logic && ext == ".zdd")
+        return reportError(errorAt(o.input, 0, "a d-DNNF or SDD has no ZBDD to write"));
+    std::optional<ZddModel> zdd;
+    if (!logic) {
+        auto loaded = o.model.load(o.input);
+        if (!loaded)
+            return reportError(loaded.error());
+        zdd = std::move(*loaded);
+    }
+    auto circuit = logic ? o.model.loadCircuit(o.input) : lowerVerified(*zdd, o.input);
     if (!circuit)
         return reportError(circuit.error());
     if (cpu)

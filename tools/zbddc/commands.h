@@ -25,6 +25,7 @@ struct ModelOptions {
     bool strict = false;
     std::string mlfOrder = "frontier";
     uint64_t zbddNodeLimit = uint64_t{1} << 26;
+    std::string weights; // --weights: literal weights of a .nnf or .sdd
 
     void addTo(CLI::App &command);
     // Reads or compiles the model, printing any warnings as `file:line: warning: ...`.

@@ -2,6 +2,7 @@
 #include "tools/zbddc/commands.h"
 #include "support/progress.h"
 #include "tools/zbddc/output.h"
+#include "compiler/frontends/circuits/circuit_load.h"
 
 #include <CLI/CLI.hpp>
 
@@ -15,9 +16,13 @@ void ModelOptions::addTo(CLI::App &command) {
         ->check(CLI::IsMember({"frontier", "paper", "minfill"}));
     command.add_option("--zbdd-node-limit", zbddNodeLimit, "Largest ZBDD (nodes) a network may compile into")
         ->check(wholeNumber(true));
+    command.add_option("--weights", weights,
+                       "Literal weights of a .nnf or .sdd (docs/formats/circuits.md; default 1)");
 }
 
 Result<ZddModel> ModelOptions::load(const std::string &path) const {
+    if (!weights.empty())
+        return errorAt(path, 0, "--weights applies to a d-DNNF (.nnf) or SDD (.sdd) only");
     std::vector<Diagnostic> warnings;
     LoadOptions options;
     options.strict = strict;
@@ -40,6 +45,11 @@ Result<ZddModel> ModelOptions::load(const std::string &path) const {
 }
 
 Result<Circuit> ModelOptions::loadCircuit(const std::string &path) const {
+    if (isLogicCircuitFile(path)) {
+        LoadOptions options;
+        options.weights = weights;
+        return zbddc::loadCircuit(path, options);
+    }
     auto zdd = load(path);
     if (!zdd)
         return zdd.error();
