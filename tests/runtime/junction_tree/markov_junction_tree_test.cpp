@@ -1,0 +1,143 @@
+// The junction-tree route on Markov networks (factor models read from UAI MARKOV text) against
+// brute-force enumeration in log space (tests/support/markov_brute_force.h): PR as log10 Z(e),
+// MAR, MPE, deterministic zeros, evidence with Z(e) = 0, constant factors, variables in no
+// factor, and partition functions far beyond a double. Reference interpreter, the CPU's batched
+// tree and its per-case route.
+#include "compiler/elimination/elimination_order.h"
+#include "compiler/frontends/factor_model/factor_model.h"
+#include "runtime/junction_tree/factor_model_route.h"
+
+#include "tests/catch.hpp"
+#include "tests/support/markov_brute_force.h"
+
+#include <cmath>
+#include <random>
+
+using namespace zbddc;
+using namespace zbddc::testing;
+
+namespace {
+
+JunctionTreeModel markovTree(const MarkovNet &net, JunctionTreeOptions run, uint64_t seed) {
+    auto model = parseUaiFactorModel(net.uaiText(), "random.uai");
+    REQUIRE(model.ok());
+    const InteractionGraph graph =
+        buildInteractionGraph(model->domainSizes, model->sortedScopes());
+    std::vector<uint32_t> order = greedyOrder(graph, OrderHeuristic::MinFill);
+    std::mt19937 rng(static_cast<uint32_t>(seed));
+    if (seed % 2) // any order is a junction tree: a shuffled one gives other cliques
+        std::shuffle(order.begin(), order.end(), rng);
+    auto tree = openFactorModelJunctionTree(std::move(*model), order, {run, 0});
+    REQUIRE(tree.ok());
+    return std::move(*tree);
+}
+
+Evidence evidenceOf(const std::vector<int> &e) {
+    Evidence ev;
+    for (int s : e)
+        ev.states.push_back(s < 0 ? kNone : static_cast<uint32_t>(s));
+    return ev;
+}
+
+void checkCase(const MarkovNet &net, const std::vector<int> &e, const Result<TaskResult> &pr,
+               const Result<TaskResult> &mar, const Result<TaskResult> &mpe) {
+    const MarkovAnswers want = bruteForceMarkov(net, e);
+    REQUIRE(pr.ok());
+    if (std::isinf(want.log10Z)) {
+        CHECK(std::isinf(pr->log10));
+        CHECK(pr->log10 < 0);
+        CHECK_FALSE(mar.ok());
+        CHECK_FALSE(mpe.ok());
+        return;
+    }
+    CHECK(pr->log10 == Approx(want.log10Z).margin(1e-9 * (1 + std::fabs(want.log10Z))));
+    REQUIRE(mar.ok());
+    for (size_t v = 0; v < net.domains.size(); ++v)
+        for (size_t s = 0; s < net.domains[v]; ++s)
+            CHECK(mar->marginals[v][s] == Approx(want.marginals[v][s]).margin(1e-10));
+    REQUIRE(mpe.ok());
+    REQUIRE(mpe->assignment.size() == net.domains.size());
+    for (size_t v = 0; v < e.size(); ++v)
+        if (e[v] >= 0)
+            CHECK(mpe->assignment[v] == static_cast<uint32_t>(e[v]));
+    // The assignment's own weight, recomputed from the generated tables, is the optimum.
+    CHECK(markovLog10Weight(net, mpe->assignment) ==
+          Approx(want.log10Mpe).margin(1e-9 * (1 + std::fabs(want.log10Mpe))));
+    CHECK(mpe->log10 == Approx(want.log10Mpe).margin(1e-9 * (1 + std::fabs(want.log10Mpe))));
+}
+
+} // namespace
+
+TEST_CASE("markov jt: random Markov networks answer PR, MAR and MPE as brute force does",
+          "[jt][markov]") {
+    std::mt19937 rng(41);
+    using Route = JunctionTreeOptions::CpuRoute;
+    const std::pair<const char *, Route> routes[] = {
+        {"reference", Route::Batched}, {"cpu", Route::Batched}, {"cpu", Route::PerCase}};
+    for (const auto &[executor, route] : routes) {
+        for (int trial = 0; trial < 30; ++trial) {
+            INFO(executor << (route == Route::Batched ? " batched" : " per case") << ", trial "
+                          << trial);
+            const MarkovNet net = randomMarkovNet(rng, 1 + rng() % 7, /*huge=*/trial % 3 == 0);
+            std::vector<std::vector<int>> cases;
+            std::vector<Evidence> evidence;
+            for (int k = 0; k < 6; ++k) {
+                std::vector<int> e(net.domains.size(), -1);
+                for (size_t v = 0; v < e.size() && k > 0; ++v)
+                    if (rng() % 3 == 0)
+                        e[v] = static_cast<int>(rng() % net.domains[v]);
+                cases.push_back(e);
+                evidence.push_back(evidenceOf(e));
+            }
+            JunctionTreeOptions options;
+            options.executor = executor;
+            options.cpuRoute = route;
+            options.maxBatch = 1 + trial % 4;
+            options.belief = trial % 2 ? JunctionTreeLowering::Belief::Always
+                                       : JunctionTreeLowering::Belief::Never;
+            JunctionTreeModel model = markovTree(net, options, static_cast<uint64_t>(trial));
+            const auto pr = model.run(Task::Pr, evidence);
+            const auto mar = model.run(Task::Mar, evidence);
+            const auto mpe = model.run(Task::Mpe, evidence);
+            for (size_t c = 0; c < cases.size(); ++c) {
+                INFO("case " << c);
+                checkCase(net, cases[c], pr[c], mar[c], mpe[c]);
+            }
+        }
+    }
+}
+
+TEST_CASE("markov jt: a partition function far beyond a double is answered in log space",
+          "[jt][markov]") {
+    // A chain of 400 binary variables whose pair factors are 10^3 on equal states, 1 elsewhere:
+    // Z = 2 (10^3 + 1)^399, log10 Z ≈ 1197.5, far past 10^308 (closed form, no enumeration).
+    MarkovNet chain;
+    chain.domains.assign(400, 2);
+    for (uint32_t v = 0; v + 1 < 400; ++v)
+        chain.factors.push_back({{v, v + 1}, {1e3, 1, 1, 1e3}});
+    const double want = std::log10(2.0) + 399 * std::log10(1001.0);
+    for (const char *executor : {"reference", "cpu"}) {
+        JunctionTreeOptions options;
+        options.executor = executor;
+        JunctionTreeModel model = markovTree(chain, options, 0);
+        const auto pr = model.run(Task::Pr, std::vector<Evidence>{evidenceOf(std::vector<int>(400, -1))});
+        REQUIRE(pr[0].ok());
+        CHECK(pr[0]->log10 == Approx(want).epsilon(1e-12));
+    }
+}
+
+TEST_CASE("markov jt: reader errors name the file, the line and the problem", "[jt][markov]") {
+    auto message = [](const std::string &text) {
+        auto m = parseUaiFactorModel(text, "bad.uai");
+        REQUIRE_FALSE(m.ok());
+        return m.error().str();
+    };
+    CHECK_THAT(message("MARKOV\n2\n2 2\n1\n2 0 1\n\n3\n1 2 3\n"),
+               Catch::Contains("bad.uai:7:") && Catch::Contains("has 3 entries"));
+    CHECK_THAT(message("MARKOV\n2\n2 2\n1\n2 0 7\n\n4\n1 2 3 4\n"),
+               Catch::Contains("bad.uai:5:") && Catch::Contains("unknown variable 7"));
+    CHECK_THAT(message("MARKOV\n1\n2\n1\n1 0\n\n2\n1 -2\n"),
+               Catch::Contains("bad.uai:8:") && Catch::Contains("non-negative"));
+    CHECK_THAT(message("MARKOV\n1\n2\n1\n1 0\n\n2\nnan 1\n"),
+               Catch::Contains("bad.uai:8:") && Catch::Contains("nan"));
+}
