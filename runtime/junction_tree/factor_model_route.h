@@ -18,9 +18,16 @@ namespace zbddc {
 
 struct FactorModelTreeOptions {
     JunctionTreeOptions run;
-    // The memory the tree's tables (cliques and separators, float64) may take; 0: no check.
+    // The memory the tree's tables (cliques and separators, float64) may take; 0: no check. The
+    // CPU's per-case route also sizes its threads by it (JunctionTreeOptions::memoryBudgetBytes,
+    // where unset).
     double memoryBytes = 0;
 };
+
+// Before any order is searched: where every junction tree of the model must hold a clique
+// beyond `memoryBytes` (treewidth_bound.h), why; nothing where one may fit.
+std::optional<std::string> junctionTreeSurelyTooLarge(const FactorModel &model,
+                                                      double memoryBytes);
 
 // `order`: a permutation of the model's variables (greedyOrder, searchOrder, readOrderFile over
 // buildInteractionGraph(model.domainSizes, model.sortedScopes())). `stats` receives the tree's

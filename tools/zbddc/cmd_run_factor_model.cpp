@@ -11,6 +11,20 @@
 
 namespace zbddc::cli {
 
+namespace {
+
+// No exact route fits: loopy BP where --approximate lets auto take it, else the refusal with the
+// size and where to go instead.
+int refuse(const RunOptions &o, const std::string &why) {
+    if (o.route == "auto" && o.loopy.approximate)
+        return runLoopyCommand(o, "auto --approximate: " + why);
+    return reportError(errorAt(o.model, 0,
+                               why + "; no exact route fits: --route lbp (or --route auto "
+                                     "--approximate) answers approximately"));
+}
+
+} // namespace
+
 int runFactorModelCommand(const RunOptions &o) {
     const auto task = parseTask(o.task.empty() ? "pr" : o.task);
     if (!task || *task == Task::Eval) {
@@ -23,6 +37,9 @@ int runFactorModelCommand(const RunOptions &o) {
     if (!model)
         return reportError(model.error());
     printWarnings(model->warnings);
+    const double memory = physicalMemoryBytes() / 2;
+    if (auto why = junctionTreeSurelyTooLarge(*model, memory))
+        return refuse(o, *why);
     auto order = chooseOrder(model->domainSizes, model->sortedScopes(), o.costNetwork.order,
                              "search", o.searchMs);
     if (!order)
@@ -33,17 +50,11 @@ int runFactorModelCommand(const RunOptions &o) {
     auto run = junctionTreeRunOptions(o, singleCaseRunsOnCpu(cases->cases.size()));
     if (!run)
         return reportError(run.error());
-    FactorModelTreeOptions options{*run, physicalMemoryBytes() / 2};
+    FactorModelTreeOptions options{*run, memory};
     const std::vector<Variable> variables = model->variables;
     auto tree = openFactorModelJunctionTree(std::move(*model), order->order, options);
-    if (!tree) {
-        if (o.route == "auto" && o.loopy.approximate)
-            return runLoopyCommand(o, "auto --approximate: " + tree.error().message);
-        return reportError(errorAt(o.model, 0,
-                                   tree.error().message +
-                                       "; --route lbp (or --route auto --approximate) answers "
-                                       "approximately"));
-    }
+    if (!tree)
+        return refuse(o, tree.error().message);
     const std::string why = o.route == "jt" ? "asked for (--route jt)"
                                             : "auto: the junction tree answers " +
                                                   std::string(taskName(*task)) +
