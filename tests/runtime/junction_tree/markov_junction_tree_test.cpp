@@ -8,65 +8,13 @@
 #include "runtime/junction_tree/factor_model_route.h"
 
 #include "tests/catch.hpp"
-#include "tests/support/markov_brute_force.h"
+#include "tests/support/markov_checks.h"
 
 #include <cmath>
 #include <random>
 
 using namespace zbddc;
 using namespace zbddc::testing;
-
-namespace {
-
-JunctionTreeModel markovTree(const MarkovNet &net, JunctionTreeOptions run, uint64_t seed) {
-    auto model = parseUaiFactorModel(net.uaiText(), "random.uai");
-    REQUIRE(model.ok());
-    const InteractionGraph graph =
-        buildInteractionGraph(model->domainSizes, model->sortedScopes());
-    std::vector<uint32_t> order = greedyOrder(graph, OrderHeuristic::MinFill);
-    std::mt19937 rng(static_cast<uint32_t>(seed));
-    if (seed % 2) // any order is a junction tree: a shuffled one gives other cliques
-        std::shuffle(order.begin(), order.end(), rng);
-    auto tree = openFactorModelJunctionTree(std::move(*model), order, {run, 0});
-    REQUIRE(tree.ok());
-    return std::move(*tree);
-}
-
-Evidence evidenceOf(const std::vector<int> &e) {
-    Evidence ev;
-    for (int s : e)
-        ev.states.push_back(s < 0 ? kNone : static_cast<uint32_t>(s));
-    return ev;
-}
-
-void checkCase(const MarkovNet &net, const std::vector<int> &e, const Result<TaskResult> &pr,
-               const Result<TaskResult> &mar, const Result<TaskResult> &mpe) {
-    const MarkovAnswers want = bruteForceMarkov(net, e);
-    REQUIRE(pr.ok());
-    if (std::isinf(want.log10Z)) {
-        CHECK(std::isinf(pr->log10));
-        CHECK(pr->log10 < 0);
-        CHECK_FALSE(mar.ok());
-        CHECK_FALSE(mpe.ok());
-        return;
-    }
-    CHECK(pr->log10 == Approx(want.log10Z).margin(1e-9 * (1 + std::fabs(want.log10Z))));
-    REQUIRE(mar.ok());
-    for (size_t v = 0; v < net.domains.size(); ++v)
-        for (size_t s = 0; s < net.domains[v]; ++s)
-            CHECK(mar->marginals[v][s] == Approx(want.marginals[v][s]).margin(1e-10));
-    REQUIRE(mpe.ok());
-    REQUIRE(mpe->assignment.size() == net.domains.size());
-    for (size_t v = 0; v < e.size(); ++v)
-        if (e[v] >= 0)
-            CHECK(mpe->assignment[v] == static_cast<uint32_t>(e[v]));
-    // The assignment's own weight, recomputed from the generated tables, is the optimum.
-    CHECK(markovLog10Weight(net, mpe->assignment) ==
-          Approx(want.log10Mpe).margin(1e-9 * (1 + std::fabs(want.log10Mpe))));
-    CHECK(mpe->log10 == Approx(want.log10Mpe).margin(1e-9 * (1 + std::fabs(want.log10Mpe))));
-}
-
-} // namespace
 
 TEST_CASE("markov jt: random Markov networks answer PR, MAR and MPE as brute force does",
           "[jt][markov]") {
@@ -101,7 +49,7 @@ TEST_CASE("markov jt: random Markov networks answer PR, MAR and MPE as brute for
             const auto mpe = model.run(Task::Mpe, evidence);
             for (size_t c = 0; c < cases.size(); ++c) {
                 INFO("case " << c);
-                checkCase(net, cases[c], pr[c], mar[c], mpe[c]);
+                checkMarkovCase(net, cases[c], pr[c], mar[c], mpe[c]);
             }
         }
     }

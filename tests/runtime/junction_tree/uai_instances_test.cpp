@@ -25,10 +25,12 @@ const bool present = skipProgramUnless(
 
 bool haveToulbar2() { return std::system("command -v toulbar2 >/dev/null 2>&1") == 0; }
 
-void checkInstance(const std::string &name) {
-    INFO(name);
+void checkInstance(const std::string &name,
+                   JunctionTreeOptions::CpuRoute route = JunctionTreeOptions::CpuRoute::PerCase) {
+    INFO(name << (route == JunctionTreeOptions::CpuRoute::Batched ? " (batched tree)" : ""));
     JunctionTreeOptions run;
     run.executor = "cpu";
+    run.cpuRoute = route;
     OpenedUaiInstance in = openUaiInstance(name, run);
     REQUIRE(in.cases.size() == 1);
 
@@ -87,6 +89,13 @@ TEST_CASE("uai instances: PR, MAR and MPE on the CPU's junction tree", "[uai]") 
     for (const char *name : {"Grids_13", "Promedus_12", "Promedus_20", "Promedus_30", "Pedigree_12",
                              "Segmentation_11", "Segmentation_14", "ObjectDetection_12"})
         checkInstance(name);
+}
+
+// The GPU's layout (the whole tree per case, evidence as indicator tables, clique potentials
+// joined) on the CPU, where Grids' tables are small enough to hold.
+TEST_CASE("uai instances: the batched tree on the CPU", "[uai]") {
+    for (const char *name : {"Grids_13", "Promedus_12"})
+        checkInstance(name, JunctionTreeOptions::CpuRoute::Batched);
 }
 
 TEST_CASE("uai instances: the larger trees", "[.][slow]") {
