@@ -11,6 +11,8 @@
 #include "tests/support/markov_checks.h"
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <random>
 
 using namespace zbddc;
@@ -88,4 +90,27 @@ TEST_CASE("markov jt: reader errors name the file, the line and the problem", "[
                Catch::Contains("bad.uai:8:") && Catch::Contains("non-negative"));
     CHECK_THAT(message("MARKOV\n1\n2\n1\n1 0\n\n2\nnan 1\n"),
                Catch::Contains("bad.uai:8:") && Catch::Contains("nan"));
+}
+
+TEST_CASE("markov jt: a .wcsp is the factor model of exp(-cost)", "[jt][markov]") {
+    // Costs (0,0) = 3, (1,1) = 5, (1,0) = 100 = the upper bound (forbidden), else 0; variable 2
+    // in no function still counts its 3 states.
+    const std::string path = (std::filesystem::temp_directory_path() / "zbddc_markov.wcsp").string();
+    std::ofstream(path) << "t 3 3 1 100\n2 2 3\n2 0 1 0 3\n0 0 3\n1 1 5\n1 0 100\n";
+    auto model = readFactorModelFile(path);
+    REQUIRE(model.ok());
+    const InteractionGraph graph = buildInteractionGraph(model->domainSizes, model->sortedScopes());
+    auto tree = openFactorModelJunctionTree(std::move(*model),
+                                            greedyOrder(graph, OrderHeuristic::MinFill), {});
+    REQUIRE(tree.ok());
+    const std::vector<Evidence> none{evidenceOf({-1, -1, -1})};
+    const auto pr = tree->run(Task::Pr, none);
+    REQUIRE(pr[0].ok());
+    CHECK(pr[0]->log10 == Approx(std::log10(3 * (std::exp(-3.0) + 1 + std::exp(-5.0)))));
+    const auto mpe = tree->run(Task::Mpe, none);
+    REQUIRE(mpe[0].ok());
+    CHECK(mpe[0]->assignment[0] == 0);
+    CHECK(mpe[0]->assignment[1] == 1);
+    CHECK(mpe[0]->log10 == Approx(0.0).margin(1e-12));
+    std::filesystem::remove(path);
 }
