@@ -31,7 +31,10 @@ for model in "$dir"/*.uai; do
   fi
   if [[ $first == 1 ]]; then head -1 "$out/.row" > "$out/zbddc.tsv"; first=0; fi
   tail -n +2 "$out/.row" >> "$out/zbddc.tsv"
-  if ! timeout "$timeout_s" python3 "$here/peers/pyagrum_mrf.py" "$model" >> "$out/pyagrum.jsonl" \
+  # pyAgrum's memory bounded (PYAGRUM_MEMORY_KB, default 8 GiB): on Grids_16 it was killed by the
+  # kernel on a 24 GiB machine shared with others.
+  if ! (ulimit -v "${PYAGRUM_MEMORY_KB:-8388608}"
+        timeout "$timeout_s" python3 "$here/peers/pyagrum_mrf.py" "$model") >> "$out/pyagrum.jsonl" \
       2>> "$out/pyagrum.log"; then
     echo "{\"instance\": \"$name.uai\", \"timeout_s\": $timeout_s}" >> "$out/pyagrum.jsonl"
   fi

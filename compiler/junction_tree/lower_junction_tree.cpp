@@ -19,7 +19,8 @@ bool holds(const std::vector<uint32_t> &sorted, uint32_t v) {
 
 class Lowering {
   public:
-    Lowering(const FactorModel &model, const JunctionTree &tree, const JunctionTreeLowering &options)
+    Lowering(const FactorModel &model, const JunctionTree &tree,
+             const JunctionTreeLowering &options)
         : model_(model), tree_(tree), opt_(options) {}
 
     JunctionTreeProgram run() {
@@ -619,7 +620,7 @@ class Lowering {
     std::vector<std::vector<uint32_t>> children_, potential_;
     std::vector<std::vector<uint32_t>> up_, down_; // messages (see message)
     std::vector<uint32_t> belief_; // per clique with many children: its materialised belief
-    std::vector<uint32_t> cptOf_; // by table id: see cptOf
+    std::vector<uint32_t> cptOf_;  // by table id: see cptOf
     uint32_t one_ = kNoTable;
     std::vector<uint8_t> rowsSumToOne_; // by factor (sliced)
     std::vector<uint32_t> rowSums_;     // by factor: its CPT's row sums once made (sliced)
@@ -647,7 +648,8 @@ Result<JunctionTreeProgram> lowerJunctionTree(const FactorModel &model, const Ju
         if (options.caseStates.size() != nv)
             return error("the case's evidence does not match the model's variables");
         for (uint32_t v = 0; v < nv; ++v)
-            if (options.caseStates[v] != UINT32_MAX && options.caseStates[v] >= model.domainSizes[v])
+            if (options.caseStates[v] != UINT32_MAX &&
+                options.caseStates[v] >= model.domainSizes[v])
                 return error("observed state outside variable " + std::to_string(v) + "'s domain");
         if (!options.rowsSumToOne.empty() && options.rowsSumToOne.size() != model.factors.size())
             return error("internal error: rowsSumToOne is not per factor of the model");

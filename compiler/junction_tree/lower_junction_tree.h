@@ -1,6 +1,7 @@
-// Lowers a factor model's junction tree (a Bayesian network's, a Markov network's) into a TensorProgram that propagates a batch of B
-// evidence cases at once (Shafer and Shenoy 1990's message passing; Bistaffa et al. 2017 §III's
-// reduce and scatter are its EliminateBucket ops, the join never materialised).
+// Lowers a factor model's junction tree (a Bayesian network's, a Markov network's) into a
+// TensorProgram that propagates a batch of B evidence cases at once (Shafer and Shenoy 1990's
+// message passing; Bistaffa et al. 2017 §III's reduce and scatter are its EliminateBucket ops, the
+// join never materialised).
 //
 // The case index is one more variable, `batchVariable` (domain B), in every table that depends
 // on the evidence: evidence on X enters as an indicator table λ_X(X, case), 1 where the case
@@ -62,7 +63,7 @@ struct JunctionTreeLowering {
 
 // The case variable is variable numVariables() of the model.
 struct JunctionTreeProgram : BatchedProgram {
-    double logScale = 0; // the model's (factor_model.h): added to every log of Z(e)
+    double logScale = 0;                 // the model's (factor_model.h): added to every log of Z(e)
     uint32_t normaliser = kNoTable;      // Z(case), scaled as described above
     std::vector<uint32_t> collectScales; // InverseMax tables of the collect messages
     std::vector<uint32_t> marginalTable; // per variable (MAR): a table over {X, case} ∝ P(X, e)

@@ -26,8 +26,7 @@ struct FactorModelTreeOptions {
 
 // Before any order is searched: where every junction tree of the model must hold a clique
 // beyond `memoryBytes` (treewidth_bound.h), why; nothing where one may fit.
-std::optional<std::string> junctionTreeSurelyTooLarge(const FactorModel &model,
-                                                      double memoryBytes);
+std::optional<std::string> junctionTreeSurelyTooLarge(const FactorModel &model, double memoryBytes);
 
 // `order`: a permutation of the model's variables (greedyOrder, searchOrder, readOrderFile over
 // buildInteractionGraph(model.domainSizes, model.sortedScopes())). `stats` receives the tree's
@@ -39,7 +38,6 @@ Result<JunctionTreeModel> openFactorModelJunctionTree(FactorModel model,
 
 // "the junction tree needs 1.2e+12 bytes of tables (1.5e+11 clique entries, the largest 2^37),
 // more than the 1.2e+10 bytes allowed": the refusal, or nothing where it fits.
-std::optional<std::string> junctionTreeTooLarge(const JunctionTreeStats &stats,
-                                                double memoryBytes);
+std::optional<std::string> junctionTreeTooLarge(const JunctionTreeStats &stats, double memoryBytes);
 
 } // namespace zbddc

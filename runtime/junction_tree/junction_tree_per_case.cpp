@@ -115,8 +115,7 @@ std::vector<Result<TaskResult>>
 runJunctionTreePerCase(const BayesNet &net, const JunctionTree &tree, Task task,
                        std::span<const Evidence> cases, unsigned threads,
                        JunctionTreeLowering::Belief belief, CaseTree caseTree) {
-    return runJunctionTreePerCase(factorModelOf(net), tree, task, cases, threads, belief,
-                                  caseTree);
+    return runJunctionTreePerCase(factorModelOf(net), tree, task, cases, threads, belief, caseTree);
 }
 
 } // namespace zbddc

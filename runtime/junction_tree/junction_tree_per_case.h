@@ -1,8 +1,8 @@
-// The CPU's junction tree one case at a time: each case lowered alone with its factors sliced by its
-// evidence before any product (lowerJunctionTree's caseStates), so potentials and messages range
-// over the unobserved variables only and barren CPTs leave the sum-product messages (Madsen and
-// Jensen 1999), then run by the CPU tensor executor on one thread; the cases are spread over the
-// threads. The batched route instead walks every clique's full table per case with 0/1
+// The CPU's junction tree one case at a time: each case lowered alone with its factors sliced by
+// its evidence before any product (lowerJunctionTree's caseStates), so potentials and messages
+// range over the unobserved variables only and barren CPTs leave the sum-product messages (Madsen
+// and Jensen 1999), then run by the CPU tensor executor on one thread; the cases are spread over
+// the threads. The batched route instead walks every clique's full table per case with 0/1
 // indicators, the GPU's layout; per case this does only the work its evidence leaves. A case may
 // be propagated on its own tree, triangulated without its observed variables (evidence_tree.h).
 #pragma once

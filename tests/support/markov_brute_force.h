@@ -77,8 +77,8 @@ inline MarkovNet randomMarkovNet(std::mt19937 &rng, size_t n, bool huge = false)
 }
 
 struct MarkovAnswers {
-    double log10Z = -std::numeric_limits<double>::infinity(); // log10 Z(e)
-    std::vector<std::vector<double>> marginals;                // empty where Z(e) = 0
+    double log10Z = -std::numeric_limits<double>::infinity();   // log10 Z(e)
+    std::vector<std::vector<double>> marginals;                 // empty where Z(e) = 0
     double log10Mpe = -std::numeric_limits<double>::infinity(); // log10 max_x weight(x, e)
 };
 

@@ -23,8 +23,7 @@ namespace zbddc::testing {
 inline JunctionTreeModel markovTree(const MarkovNet &net, JunctionTreeOptions run, uint64_t seed) {
     auto model = parseUaiFactorModel(net.uaiText(), "random.uai");
     REQUIRE(model.ok());
-    const InteractionGraph graph =
-        buildInteractionGraph(model->domainSizes, model->sortedScopes());
+    const InteractionGraph graph = buildInteractionGraph(model->domainSizes, model->sortedScopes());
     std::vector<uint32_t> order = greedyOrder(graph, OrderHeuristic::MinFill);
     std::mt19937 rng(static_cast<uint32_t>(seed));
     if (seed % 2)

@@ -61,8 +61,8 @@ inline std::optional<std::vector<std::vector<double>>> uaiMarReference(const std
 // nothing where toulbar2 is absent or does not finish in `seconds`.
 inline std::optional<double> toulbar2Energy(const std::string &name, int seconds = 60) {
     const std::string path = uaiInstancePath(name);
-    const std::string command = "timeout " + std::to_string(seconds) + " toulbar2 '" + path +
-                                "' '" + path + ".evid' 2>&1";
+    const std::string command =
+        "timeout " + std::to_string(seconds) + " toulbar2 '" + path + "' '" + path + ".evid' 2>&1";
     std::unique_ptr<FILE, int (*)(FILE *)> pipe(popen(command.c_str(), "r"), pclose);
     if (!pipe)
         return std::nullopt;

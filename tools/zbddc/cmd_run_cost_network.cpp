@@ -109,7 +109,8 @@ std::optional<std::string> noExactCostRoute(const RunOptions &o) {
 
 int runCostNetworkCommand(const RunOptions &o) {
     // A MARKOV .uai's PR and MAR, and MPE with --route jt: its junction tree.
-    if (fileExtension(o.model) == ".uai" && ((!o.task.empty() && o.task != "mpe") || o.route == "jt"))
+    const bool exactSums = !o.task.empty() && o.task != "mpe";
+    if (fileExtension(o.model) == ".uai" && (exactSums || o.route == "jt"))
         return runFactorModelCommand(o);
     if (o.loopy.approximate && fileExtension(o.model) != ".so")
         if (auto why = noExactCostRoute(o))

@@ -55,10 +55,10 @@ int runFactorModelCommand(const RunOptions &o) {
     auto tree = openFactorModelJunctionTree(std::move(*model), order->order, options);
     if (!tree)
         return refuse(o, tree.error().message);
-    const std::string why = o.route == "jt" ? "asked for (--route jt)"
-                                            : "auto: the junction tree answers " +
-                                                  std::string(taskName(*task)) +
-                                                  " on a Markov network exactly";
+    const std::string why = o.route == "jt"
+                                ? "asked for (--route jt)"
+                                : "auto: the junction tree answers " +
+                                      std::string(taskName(*task)) + " on a Markov network exactly";
     std::vector<Result<TaskResult>> results = tree->run(*task, cases->cases);
     for (Result<TaskResult> &r : results)
         if (r) {

@@ -35,11 +35,11 @@ struct Factor {
 
 struct FactorModel {
     std::string file;
-    std::string kind; // "BAYES" (CPTs: Z = 1), "MARKOV", "WCSP"
+    std::string kind;                // "BAYES" (CPTs: Z = 1), "MARKOV", "WCSP"
     std::vector<Variable> variables; // names and states (UAI: "0", "1", ...)
     std::vector<uint32_t> domainSizes;
     std::vector<Factor> factors; // every variable in some factor's scope (readers add ones)
-    double logScale = 0; // natural log: log Z = logScale + log of the stored tables' Z
+    double logScale = 0;         // natural log: log Z = logScale + log of the stored tables' Z
     std::vector<Diagnostic> warnings;
 
     uint32_t numVariables() const { return static_cast<uint32_t>(domainSizes.size()); }

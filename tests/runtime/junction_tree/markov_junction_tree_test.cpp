@@ -70,7 +70,8 @@ TEST_CASE("markov jt: a partition function far beyond a double is answered in lo
         JunctionTreeOptions options;
         options.executor = executor;
         JunctionTreeModel model = markovTree(chain, options, 0);
-        const auto pr = model.run(Task::Pr, std::vector<Evidence>{evidenceOf(std::vector<int>(400, -1))});
+        const auto pr =
+            model.run(Task::Pr, std::vector<Evidence>{evidenceOf(std::vector<int>(400, -1))});
         REQUIRE(pr[0].ok());
         CHECK(pr[0]->log10 == Approx(want).epsilon(1e-12));
     }
@@ -95,7 +96,8 @@ TEST_CASE("markov jt: reader errors name the file, the line and the problem", "[
 TEST_CASE("markov jt: a .wcsp is the factor model of exp(-cost)", "[jt][markov]") {
     // Costs (0,0) = 3, (1,1) = 5, (1,0) = 100 = the upper bound (forbidden), else 0; variable 2
     // in no function still counts its 3 states.
-    const std::string path = (std::filesystem::temp_directory_path() / "zbddc_markov.wcsp").string();
+    const std::string path =
+        (std::filesystem::temp_directory_path() / "zbddc_markov.wcsp").string();
     std::ofstream(path) << "t 3 3 1 100\n2 2 3\n2 0 1 0 3\n0 0 3\n1 1 5\n1 0 100\n";
     auto model = readFactorModelFile(path);
     REQUIRE(model.ok());

@@ -48,7 +48,8 @@ TEST_CASE("run: a Markov network's PR, MAR and MPE through its junction tree", "
             for (size_t s = 0; s < marginals[v].size(); ++s)
                 CHECK(marginals[v][s] == Approx(want.marginals[v][s]).margin(1e-12));
 
-        const auto mpe = runZbddc("run '" + uai + "' --task mpe --route jt --evidence '" + bare + "'");
+        const auto mpe =
+            runZbddc("run '" + uai + "' --task mpe --route jt --evidence '" + bare + "'");
         REQUIRE(mpe.exitCode == 0);
         const auto mpeSolution = readUai2014(mpe.out, "MPE");
         REQUIRE(mpeSolution.has_value());
@@ -63,8 +64,7 @@ TEST_CASE("run: a Markov network's PR, MAR and MPE through its junction tree", "
     }
 }
 
-TEST_CASE("run: a Markov network no junction tree fits is refused with its size",
-          "[cli][markov]") {
+TEST_CASE("run: a Markov network no junction tree fits is refused with its size", "[cli][markov]") {
     // 30 variables of 16 states, every pair joined: a clique of 16^30 entries in every tree.
     MarkovNet net;
     net.domains.assign(30, 16);
