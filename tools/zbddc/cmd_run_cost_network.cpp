@@ -120,6 +120,10 @@ std::optional<std::string> noExactCostRoute(const RunOptions &o) {
 } // namespace
 
 int runCostNetworkCommand(const RunOptions &o) {
+    // A MARKOV .uai's PR and MAR, and MPE with --route jt: its junction tree.
+    const bool exactSums = !o.task.empty() && o.task != "mpe";
+    if (fileExtension(o.model) == ".uai" && (exactSums || o.route == "jt"))
+        return runFactorModelCommand(o);
     if (o.loopy.approximate && fileExtension(o.model) != ".so")
         if (auto why = noExactCostRoute(o))
             return runLoopyCommand(o, *why);

@@ -91,6 +91,27 @@ std::optional<std::string> noExactRouteFits(const RunOptions &o, const BayesNet 
 
 } // namespace
 
+Result<JunctionTreeOptions> junctionTreeRunOptions(const RunOptions &o, bool single) {
+    JunctionTreeOptions options;
+    options.executor = o.device == "auto" && single ? "cpu" : o.device;
+    if (o.device == "cuda" && !tensorGpuUsable()) {
+        std::cerr << "zbddc: note: " << tensorGpuUsable().error().message << "; ran on the CPU\n";
+        options.executor = "cpu";
+    }
+    // --devices: the cases split evenly over the GPUs named (a note and the CPU where none is).
+    if (const std::string &devices = o.costNetwork.devices; !devices.empty()) {
+        if (options.executor == "cpu" || !tensorGpuUsable()) {
+            std::cerr << "zbddc: note: --devices " << devices << " ignored: the CPU runs\n";
+        } else {
+            auto gpus = resolveGpuRequest(devices);
+            if (!gpus)
+                return gpus.error();
+            options.gpus = std::move(*gpus);
+        }
+    }
+    return options;
+}
+
 bool isNetworkFile(const std::string &path) {
     const std::string ext = fileExtension(path);
     return ext == ".bif" || ext == ".xml" || ext == ".xmlbif" || ext == ".net" ||
@@ -155,24 +176,10 @@ std::optional<int> runNetworkByRoute(const RunOptions &o, std::string &mlfWhy) {
         return std::nullopt;
     }
     printWarnings(net->warnings);
-    JunctionTreeOptions options;
-    options.executor = o.device == "auto" && single ? "cpu" : o.device;
-    if (o.device == "cuda" && !tensorGpuUsable()) {
-        std::cerr << "zbddc: note: " << tensorGpuUsable().error().message << "; ran on the CPU\n";
-        options.executor = "cpu";
-    }
-    // --devices: the cases split evenly over the GPUs named (a note and the CPU where none is).
-    if (const std::string &devices = o.costNetwork.devices; !devices.empty()) {
-        if (options.executor == "cpu" || !tensorGpuUsable()) {
-            std::cerr << "zbddc: note: --devices " << devices << " ignored: the CPU runs\n";
-        } else {
-            auto gpus = resolveGpuRequest(devices);
-            if (!gpus)
-                return reportError(gpus.error());
-            options.gpus = std::move(*gpus);
-        }
-    }
-    JunctionTreeModel model(std::move(*net), std::move(*tree), options);
+    auto options = junctionTreeRunOptions(o, single);
+    if (!options)
+        return reportError(options.error());
+    JunctionTreeModel model(*net, std::move(*tree), *options);
     std::vector<Result<TaskResult>> results = model.run(*task, cases->cases);
     for (Result<TaskResult> &r : results)
         if (r) {

@@ -5,6 +5,7 @@
 #include "backends/tensor/cuda/host_device_split.h"
 #include "compiler/frontends/bn/bayes_net.h"
 #include "compiler/junction_tree/junction_tree_stats.h"
+#include "runtime/junction_tree/junction_tree_model.h"
 #include "tools/zbddc/load_model.h"
 #include "tools/zbddc/order_flags.h"
 
@@ -162,6 +163,12 @@ std::optional<int> compileNetworkByRoute(const CompileOptions &options);
 // `zbddc run net.so` on a network .so of either route (cmd_run_network_library.cpp).
 int runNetworkLibraryCommand(const RunOptions &options);
 bool isNetworkFile(const std::string &path); // .bif, .xml, .xmlbif, .net, BAYES .uai
+// The junction-tree route's executor and devices as --device and --devices ask (`single`: one
+// case, which --device auto runs on the CPU); notes on stderr where a flag cannot apply.
+Result<zbddc::JunctionTreeOptions> junctionTreeRunOptions(const RunOptions &options, bool single);
+// A UAI MARKOV network's PR and MAR (and MPE with --route jt) through its junction tree
+// (cmd_run_factor_model.cpp; runtime/junction_tree/factor_model_route.h).
+int runFactorModelCommand(const RunOptions &options);
 // `zbddc run MODEL --route lbp` (cmd_run_loopy.cpp), on any model file; `why` says how the
 // route was chosen.
 int runLoopyCommand(const RunOptions &options, const std::string &why);
