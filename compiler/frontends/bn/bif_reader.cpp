@@ -150,6 +150,9 @@ class BifParser {
             auto count = in_.unsignedInt("number of states", 1u << 20);
             if (!count)
                 return count.error();
+            if (*count == 0)
+                return in_.fail("variable '" + var.name + "' declares 0 states (a variable needs "
+                                "at least one)");
             if (auto st = in_.expect("]"); !st)
                 return st;
             if (auto st = in_.expect("{"); !st)

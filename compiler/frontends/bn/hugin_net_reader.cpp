@@ -32,12 +32,19 @@ class NetLexer {
             return fail("unexpected end of file, expected " + std::string(what));
         const char c = text_[pos_];
         if (c == '"') {
-            const size_t start = ++pos_, opened = line_;
-            while (pos_ < text_.size() && text_[pos_] != '"')
-                line_ += text_[pos_++] == '\n';
+            // A backslash takes the next character as it is (\" is a quote inside the string).
+            const size_t opened = line_;
+            std::string text;
+            for (++pos_; pos_ < text_.size() && text_[pos_] != '"'; ++pos_) {
+                if (text_[pos_] == '\\' && pos_ + 1 < text_.size())
+                    ++pos_;
+                line_ += text_[pos_] == '\n';
+                text += text_[pos_];
+            }
             if (pos_ >= text_.size()) // said where it opened: its end is the end of the file
                 return errorAt(file_, opened, "unterminated string");
-            return Token{std::string(text_.substr(start, pos_++ - start)), true};
+            ++pos_;
+            return Token{std::move(text), true};
         }
         if (std::string_view("{}()=;|").find(c) != std::string_view::npos)
             return Token{std::string(1, text_[pos_++]), false};
