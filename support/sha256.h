@@ -3,9 +3,11 @@
 // be hashed with its digest field read as zeros without a copy.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -14,23 +16,25 @@ namespace zbddc {
 class Sha256 {
   public:
     void update(std::string_view bytes) {
-        for (const char c : bytes) {
-            block_[filled_++] = static_cast<uint8_t>(c);
+        length_ += bytes.size();
+        while (!bytes.empty()) {
+            const size_t take = std::min(bytes.size(), size_t{64} - filled_);
+            std::memcpy(block_.data() + filled_, bytes.data(), take);
+            filled_ += take;
+            bytes.remove_prefix(take);
             if (filled_ == 64) {
                 compress();
                 filled_ = 0;
             }
         }
-        length_ += bytes.size();
     }
 
     // The digest as 64 lower-case hex digits; the object is spent afterwards.
     std::string hex() {
         const uint64_t bits = length_ * 8;
-        const uint8_t one = 0x80, zero = 0;
-        update(std::string_view(reinterpret_cast<const char *>(&one), 1));
+        update("\x80");
         while (filled_ != 56)
-            update(std::string_view(reinterpret_cast<const char *>(&zero), 1));
+            update(std::string_view("\0", 1));
         for (int i = 7; i >= 0; --i) {
             const char b = static_cast<char>(bits >> (8 * i));
             update(std::string_view(&b, 1));

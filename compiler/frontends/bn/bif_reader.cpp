@@ -74,8 +74,7 @@ class BifParser {
             else if (*t == "probability")
                 st = probability();
             else
-                return in_.fail("expected 'network', 'variable' or 'probability', found '" +
-                                std::string(*t) + "'");
+                return in_.fail("expected 'network', 'variable' or 'probability', found " + shownToken(*t));
             if (!st)
                 return st.error();
         }
@@ -142,7 +141,7 @@ class BifParser {
             if (t->empty())
                 break;
             if (*t != "type")
-                return in_.fail("expected 'type', 'property' or '}', found '" + std::string(*t) + "'");
+                return in_.fail("expected 'type', 'property' or '}', found " + shownToken(*t));
             if (auto st = in_.expect("discrete"); !st)
                 return st;
             if (auto st = in_.expect("["); !st)
@@ -207,7 +206,7 @@ class BifParser {
                 continue;
             double p = 0;
             if (!parseDouble(*t, p))
-                return in_.fail("expected a probability, found '" + std::string(*t) + "'");
+                return in_.fail("expected a probability, found " + shownToken(*t));
             out.push_back(p);
         }
     }
@@ -242,10 +241,10 @@ class BifParser {
                 if (*sep == ")")
                     break;
                 if (*sep != ",")
-                    return in_.fail("expected ',' or ')', found '" + std::string(*sep) + "'");
+                    return in_.fail("expected ',' or ')', found " + shownToken(*sep));
             }
         } else if (*t != ")") {
-            return in_.fail("expected '|' or ')', found '" + std::string(*t) + "'");
+            return in_.fail("expected '|' or ')', found " + shownToken(*t));
         }
         if (auto st = in_.expect("{"); !st)
             return st;
@@ -301,7 +300,7 @@ class BifParser {
                 std::copy(values.begin(), values.end(), var.cpt.begin() + *row * k);
                 given[*row] = true;
             } else {
-                return in_.fail("expected 'table', 'default', '(' or '}', found '" + std::string(*t) + "'");
+                return in_.fail("expected 'table', 'default', '(' or '}', found " + shownToken(*t));
             }
         }
         for (size_t r = 0; r < rows; ++r) {
@@ -332,7 +331,7 @@ class BifParser {
                 return sep.error();
             if (*sep != (i + 1 < var.parents.size() ? "," : ")"))
                 return in_.fail("expected " + std::string(i + 1 < var.parents.size() ? "','" : "')'") +
-                                ", found '" + std::string(*sep) + "'");
+                                ", found " + shownToken(*sep));
         }
         if (var.parents.empty())
             if (auto st = in_.expect(")"); !st)

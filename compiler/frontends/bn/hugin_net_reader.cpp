@@ -60,7 +60,7 @@ class NetLexer {
         if (!t)
             return t.error();
         if (t->quoted || t->text != symbol)
-            return fail("expected '" + std::string(symbol) + "', found '" + t->text + "'");
+            return fail("expected '" + std::string(symbol) + "', found " + shownToken(t->text));
         return Ok{};
     }
 
@@ -106,7 +106,7 @@ class HuginParser {
             } else if (t->text == "continuous") {
                 return in_.fail("continuous nodes are not supported");
             } else {
-                return in_.fail("expected 'net', 'node' or 'potential', found '" + t->text + "'");
+                return in_.fail("expected 'net', 'node' or 'potential', found " + shownToken(t->text));
             }
             if (!st)
                 return st.error();
@@ -208,7 +208,7 @@ class HuginParser {
                 var.parents.push_back(*parent);
             }
         } else if (t->text != ")") {
-            return in_.fail("joint potentials are not supported: expected '|' or ')', found '" + t->text + "'");
+            return in_.fail("joint potentials are not supported: expected '|' or ')', found " + shownToken(t->text));
         }
         if (auto st = in_.expect("{"); !st)
             return st;
@@ -235,7 +235,7 @@ class HuginParser {
                 else if (data) {
                     double p = 0;
                     if (v->quoted || !parseDouble(v->text, p))
-                        return in_.fail("expected a probability, found '" + v->text + "'");
+                        return in_.fail("expected a probability, found " + shownToken(v->text));
                     var.cpt.push_back(p);
                 }
             }

@@ -31,7 +31,7 @@ TEST_CASE("evidence and models that were once answered silently wrong", "[cli][h
          {{"n.bif", kTwoVariables}, {"e.evid", "3\n1 0 0\n1 1 1\n"}},
          "run n.bif --evidence e.evid",
          1,
-         {"e.evid:3: the file declares 3 cases but holds 2"}},
+         {"e.evid:3: the file declares 3 evidence cases but holds 2"}},
         {"batch-one-too-many",
          {{"n.bif", kTwoVariables}, {"e.evid", "3\n1 0 0\n1 1 1\n0\n0\n"}},
          "run n.bif --evidence e.evid",
