@@ -15,7 +15,8 @@
 namespace zbddc {
 
 Diagnostic fileError(const std::string &path, std::string_view what, int err) {
-    return errorAt(path, 0, std::string(what) + (err ? std::string(": ") + std::strerror(err) : ""));
+    return errorAt(path, 0,
+                   std::string(what) + (err ? std::string(": ") + std::strerror(err) : ""));
 }
 
 namespace {
@@ -80,8 +81,9 @@ Result<std::string> readInputFile(const std::string &path, uint64_t limit, FileC
     if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode))
         return errorAt(path, 0, "is not a regular file, a pipe or a terminal");
     if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > limit)
-        return errorAt(path, 0, "is " + std::to_string(st.st_size) + " bytes, more than the " +
-                                    limitText(limit) + " such a file may hold");
+        return errorAt(path, 0,
+                       "is " + std::to_string(st.st_size) + " bytes, more than the " +
+                           limitText(limit) + " such a file may hold");
     noteInput(st, path);
     std::string bytes;
     if (S_ISREG(st.st_mode))
@@ -97,13 +99,12 @@ Result<std::string> readInputFile(const std::string &path, uint64_t limit, FileC
         if (n == 0)
             break;
         if (bytes.size() + static_cast<size_t>(n) > limit) // a file that grew, or a pipe
-            return errorAt(path, 0, "holds more than the " + limitText(limit) +
-                                        " such a file may hold");
+            return errorAt(path, 0,
+                           "holds more than the " + limitText(limit) + " such a file may hold");
         if (content == FileContent::Text) {
             const char *begin = buffer, *end = buffer + n;
-            const char *bad = std::find_if(begin, end, [](char c) {
-                return binaryByte(static_cast<unsigned char>(c));
-            });
+            const char *bad = std::find_if(
+                begin, end, [](char c) { return binaryByte(static_cast<unsigned char>(c)); });
             line += static_cast<size_t>(std::count(begin, bad, '\n'));
             if (bad != end)
                 return errorAt(path, line, "binary data where text was expected");
@@ -151,8 +152,9 @@ Result<OutputTarget> resolveOutputTarget(const std::string &path, bool inPlaceAl
         return fileError(path, "cannot write file", errno);
     }
     if (const std::string *input = inputWith(st))
-        return errorAt(path, 0, "is the input " + *input +
-                                    " (the same file); writing it would destroy the input");
+        return errorAt(path, 0,
+                       "is the input " + *input +
+                           " (the same file); writing it would destroy the input");
     if (S_ISREG(st.st_mode))
         return target;
     if (S_ISDIR(st.st_mode))
@@ -162,12 +164,13 @@ Result<OutputTarget> resolveOutputTarget(const std::string &path, bool inPlaceAl
         target.inPlace = true;
         return target;
     }
-    return errorAt(path, 0, std::string(S_ISFIFO(st.st_mode)  ? "is a FIFO"
-                                        : S_ISCHR(st.st_mode) ? "is a character device"
-                                        : S_ISBLK(st.st_mode) ? "is a block device"
-                                                              : "is a socket") +
-                                ", not a regular file; zbddc does not replace it" +
-                                (stream ? " (this output is written only to regular files)" : ""));
+    return errorAt(path, 0,
+                   std::string(S_ISFIFO(st.st_mode)  ? "is a FIFO"
+                               : S_ISCHR(st.st_mode) ? "is a character device"
+                               : S_ISBLK(st.st_mode) ? "is a block device"
+                                                     : "is a socket") +
+                       ", not a regular file; zbddc does not replace it" +
+                       (stream ? " (this output is written only to regular files)" : ""));
 }
 
 std::string temporaryFolder() {

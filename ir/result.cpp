@@ -7,7 +7,8 @@ namespace zbddc {
 namespace {
 
 // `text` fit for one line of a terminal: control bytes (a file's binary data echoed in a message)
-// as \xNN (line breaks kept: a few messages have several lines), and beyond 1000 bytes cut short with how many more there were.
+// as \xNN (line breaks kept: a few messages have several lines), and beyond 1000 bytes cut short
+// with how many more there were.
 std::string printableText(std::string_view text) {
     static constexpr size_t kShown = 1000;
     std::string out;

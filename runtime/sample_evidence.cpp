@@ -55,8 +55,8 @@ static void writeCaseLine(const Evidence &e, std::ostream &s) {
     s << "\n";
 }
 
-bool writeSampledEvidence(const BayesNet &net, size_t cases, double observedFraction,
-                          uint64_t seed, std::ostream &out) {
+bool writeSampledEvidence(const BayesNet &net, size_t cases, double observedFraction, uint64_t seed,
+                          std::ostream &out) {
     EvidenceSampler sampler(net, observedFraction, seed);
     out << cases << "\n";
     for (size_t c = 0; c < cases && out; ++c)

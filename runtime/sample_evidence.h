@@ -38,8 +38,8 @@ std::vector<Evidence> sampleEvidence(const BayesNet &net, size_t cases, double o
 std::string uaiEvidenceText(const std::vector<Evidence> &cases);
 // The same text for `cases` sampled cases, written as they are drawn (memory does not grow with
 // `cases`); false where the stream failed.
-bool writeSampledEvidence(const BayesNet &net, size_t cases, double observedFraction,
-                          uint64_t seed, std::ostream &out);
+bool writeSampledEvidence(const BayesNet &net, size_t cases, double observedFraction, uint64_t seed,
+                          std::ostream &out);
 
 // The most cases `zbddc sample` writes: a batch of more (each case's line takes at least two
 // bytes) would exceed what the .evid reader reads (kEvidenceTextLimit, ir/file_io.h).

@@ -96,7 +96,9 @@ bool hexDigits(std::string_view text) {
 
 } // namespace
 
-std::string zbddcMarker(std::string_view bytes) { return std::string(markerSection(bytes).first); }
+std::string zbddcMarker(std::string_view bytes) {
+    return std::string(markerSection(bytes).first);
+}
 
 Status checkSharedObjectSeal(std::string_view bytes) {
     const auto [marker, offset] = markerSection(bytes);
@@ -135,8 +137,8 @@ Status checkSharedObjectFile(const std::string &path, std::string_view kind) {
         return errorAt(path, 0, "not a " + std::string(kind) + " written by zbddc (no .zbddc "
                                 "section); zbddc does not load it, since loading a .so runs its code");
     if (marker.rfind(expected, 0) != 0)
-        return errorAt(path, 0, "a " + markerKind(marker) + " written by zbddc, not a " +
-                                    std::string(kind));
+        return errorAt(path, 0,
+                       "a " + markerKind(marker) + " written by zbddc, not a " + std::string(kind));
     if (Status s = checkSharedObjectSeal(*bytes); !s)
         return errorAt(path, 0, s.error().message);
     return Ok{};
@@ -149,7 +151,8 @@ std::string sharedObjectKind(const std::string &path) {
     return markerKind(zbddcMarker(*bytes));
 }
 
-Result<std::string_view> sharedObjectMetadata(const char *(*metadata)(void), const std::string &path) {
+Result<std::string_view> sharedObjectMetadata(const char *(*metadata)(void),
+                                              const std::string &path) {
     const char *text = metadata ? metadata() : nullptr;
     if (!text)
         return errorAt(path, 0, "its metadata function returned NULL; zbddc does not use it");

@@ -31,7 +31,8 @@ Status checkSharedObjectSeal(std::string_view bytes);
 Status checkSharedObjectFile(const std::string &path, std::string_view kind);
 // The text a loaded .so's metadata function returns, refused where it is NULL or runs past
 // kSharedObjectLimit bytes without its NUL (a forged or damaged library); errors are `path: ...`.
-Result<std::string_view> sharedObjectMetadata(const char *(*metadata)(void), const std::string &path);
+Result<std::string_view> sharedObjectMetadata(const char *(*metadata)(void),
+                                              const std::string &path);
 
 // Its marker's kind ("model.so", "problem.so"), or "" where it has none or fails the checks.
 std::string sharedObjectKind(const std::string &path);

@@ -16,7 +16,7 @@ namespace zbddc {
 inline constexpr std::string_view kSealTag = " sha256 ";
 inline constexpr size_t kSealDigits = 64;
 // The marker's tail as compiled in: the tag and 64 '0' (the C sources spell it out).
-#define ZBDDC_SEAL_PLACEHOLDER                                                                    \
+#define ZBDDC_SEAL_PLACEHOLDER                                                                     \
     " sha256 0000000000000000000000000000000000000000000000000000000000000000"
 
 // The digest of `bytes` with the kSealDigits bytes at `at` read as '0'.

@@ -1,10 +1,10 @@
 #include "backends/cpu/shared_object.h"
 
+#include "backends/cpu/emit_c.h"
+#include "evaluator_objects.inc"
 #include "ir/file_io.h"
 #include "ir/model_interface.h"
 #include "support/shared_object_seal.h"
-#include "backends/cpu/emit_c.h"
-#include "evaluator_objects.inc"
 
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -90,8 +90,9 @@ Status sealSharedObject(const std::string &path) {
     const std::string_view placeholder = ZBDDC_SEAL_PLACEHOLDER;
     const size_t at = bytes->find(placeholder);
     if (at == std::string::npos || bytes->find(placeholder, at + 1) != std::string::npos)
-        return errorAt(path, 0, "cannot seal the shared object: its marker's digest field is "
-                                "missing or not unique");
+        return errorAt(path, 0,
+                       "cannot seal the shared object: its marker's digest field is "
+                       "missing or not unique");
     const size_t field = at + kSealTag.size();
     const std::string digest = sealDigest(*bytes, field);
     const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);

@@ -1,10 +1,10 @@
 // `zbddc INPUT -o OUTPUT`: read a model, write it in the form the output's extension names.
-#include "tools/zbddc/cmd_run_cost_network.h"
-#include "tools/zbddc/commands.h"
-#include "tools/zbddc/output.h"
-#include "tools/zbddc/load_model.h"
 #include "compiler/frontends/zdd/zdd_format.h"
 #include "ir/file_io.h"
+#include "tools/zbddc/cmd_run_cost_network.h"
+#include "tools/zbddc/commands.h"
+#include "tools/zbddc/load_model.h"
+#include "tools/zbddc/output.h"
 
 #include <iostream>
 

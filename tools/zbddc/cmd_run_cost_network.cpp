@@ -39,7 +39,8 @@ Result<std::vector<uint32_t>> readEvidence(const RunOptions &o, const CostNetwor
     }
     std::error_code ec;
     if (path.find('=') != std::string::npos && !std::filesystem::exists(path, ec))
-        return error("--evidence '" + path + "': a .wcsp or MARKOV run takes a UAI .evid file "
+        return error("--evidence '" + path +
+                     "': a .wcsp or MARKOV run takes a UAI .evid file "
                      "(variables and values by index), not a VAR=value list");
     const auto layout = parseEvidenceLayout(o.evidenceFormat).value_or(EvidenceLayout::Detect);
     auto file = readUaiEvidenceFile(path, variables, layout);
@@ -198,11 +199,12 @@ int printSolution(const RunOptions &o, const CostNetwork &net, const Solution &s
     // No assignment is consistent (a MARKOV network whose every assignment has probability 0):
     // an assignment printed then would read as an answer, as P(e) = 0 is no answer on a network.
     if (!sol.feasible)
-        return reportError(errorAt(o.model, 0,
-                                   "no assignment" +
-                                       std::string(o.evidence.empty() ? "" : " consistent with the evidence") +
-                                       " costs less than the upper bound (in a MARKOV network: "
-                                       "every one has probability 0), so there is no MPE"));
+        return reportError(
+            errorAt(o.model, 0,
+                    "no assignment" +
+                        std::string(o.evidence.empty() ? "" : " consistent with the evidence") +
+                        " costs less than the upper bound (in a MARKOV network: "
+                        "every one has probability 0), so there is no MPE"));
     const std::string cost = net.costText(sol.cost);
     std::ostringstream text;
     if (o.json) {

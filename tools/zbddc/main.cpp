@@ -1,8 +1,8 @@
 // zbddc: compile arithmetic circuits (ZBDD-compressed MLFs, elimination schedules) and run them.
+#include "support/progress.h"
 #include "tools/zbddc/cli_checks.h"
 #include "tools/zbddc/cmd_run_cost_network.h"
 #include "tools/zbddc/commands.h"
-#include "support/progress.h"
 
 #include <CLI/CLI.hpp>
 
@@ -90,8 +90,9 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
                        "by an estimate of both; default); any model: lbp (loopy belief "
                        "propagation, approximate)")
         ->check(CLI::IsMember({"auto", "mlf", "jt", "lbp"}));
-    runCmd->add_option("--search-ms", run.searchMs,
-                       "(--route jt) stop starting randomised orders after this many milliseconds")
+    runCmd
+        ->add_option("--search-ms", run.searchMs,
+                     "(--route jt) stop starting randomised orders after this many milliseconds")
         ->check(finiteNumber(0, HUGE_VAL, false, true, "0", "inf"));
     runCmd->add_flag("--json", run.json, "Print one JSON object (see docs/cli.md)");
     run.modelOptions.addTo(*runCmd);
@@ -115,9 +116,10 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
                          "jt: the junction tree's sizes (cliques, separators, levels) instead of "
                          "the model's own route; lbp: the factor graph and the GPU design")
         ->check(CLI::IsMember({"jt", "lbp"}));
-    statsCmd->add_option("--search-ms", stats.searchMs,
-                         "(--route jt --heuristic search) stop starting randomised orders after "
-                         "this many milliseconds")
+    statsCmd
+        ->add_option("--search-ms", stats.searchMs,
+                     "(--route jt --heuristic search) stop starting randomised orders after "
+                     "this many milliseconds")
         ->check(finiteNumber(0, HUGE_VAL, false, true, "0", "inf"));
 
     SampleOptions sample;
@@ -126,8 +128,9 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
     sampleCmd->add_option("network", sample.network, "A Bayesian network")->required();
     sampleCmd->add_option("--cases", sample.cases, "Number of cases (default 2000)")
         ->check(wholeNumber(true));
-    sampleCmd->add_option("--observed", sample.observed,
-                          "Share of the variables observed in each case (default 0.2)")
+    sampleCmd
+        ->add_option("--observed", sample.observed,
+                     "Share of the variables observed in each case (default 0.2)")
         ->check(finiteNumber(0, 1, false, false, "0", "1"));
     sampleCmd->add_option("--seed", sample.seed, "Random seed (default 1)");
     sampleCmd->add_option("-o", sample.output, "Output .evid file (default: standard output)");

@@ -5,10 +5,10 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <ext/stdio_filebuf.h>
-#include <fcntl.h>
 #include <cmath>
 #include <cstdio>
+#include <ext/stdio_filebuf.h>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>

@@ -21,8 +21,9 @@ ZBDD_HIDDEN void zbdd_gen_seed(double *, double *, uint64_t) __attribute__((weak
 #define ZBDD_STR2(x) #x
 #define ZBDD_STR(x) ZBDD_STR2(x)
 __attribute__((section(".zbddc"), used)) static const char zbdd_marker[] =
-    "zbddc model.so abi " ZBDD_STR(ZBDD_ABI_VERSION)
-    " sha256 0000000000000000000000000000000000000000000000000000000000000000";
+    "zbddc model.so abi " ZBDD_STR(
+        ZBDD_ABI_VERSION) " sha256 "
+                          "0000000000000000000000000000000000000000000000000000000000000000";
 
 static unsigned zbdd_threads;
 

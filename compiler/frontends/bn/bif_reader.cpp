@@ -74,7 +74,8 @@ class BifParser {
             else if (*t == "probability")
                 st = probability();
             else
-                return in_.fail("expected 'network', 'variable' or 'probability', found " + shownToken(*t));
+                return in_.fail("expected 'network', 'variable' or 'probability', found " +
+                                shownToken(*t));
             if (!st)
                 return st.error();
         }
@@ -150,7 +151,8 @@ class BifParser {
             if (!count)
                 return count.error();
             if (*count == 0)
-                return in_.fail("variable '" + var.name + "' declares 0 states (a variable needs "
+                return in_.fail("variable '" + var.name +
+                                "' declares 0 states (a variable needs "
                                 "at least one)");
             if (auto st = in_.expect("]"); !st)
                 return st;
@@ -330,7 +332,8 @@ class BifParser {
             if (!sep)
                 return sep.error();
             if (*sep != (i + 1 < var.parents.size() ? "," : ")"))
-                return in_.fail("expected " + std::string(i + 1 < var.parents.size() ? "','" : "')'") +
+                return in_.fail("expected " +
+                                std::string(i + 1 < var.parents.size() ? "','" : "')'") +
                                 ", found " + shownToken(*sep));
         }
         if (var.parents.empty())

@@ -106,7 +106,8 @@ class HuginParser {
             } else if (t->text == "continuous") {
                 return in_.fail("continuous nodes are not supported");
             } else {
-                return in_.fail("expected 'net', 'node' or 'potential', found " + shownToken(t->text));
+                return in_.fail("expected 'net', 'node' or 'potential', found " +
+                                shownToken(t->text));
             }
             if (!st)
                 return st.error();
@@ -208,7 +209,8 @@ class HuginParser {
                 var.parents.push_back(*parent);
             }
         } else if (t->text != ")") {
-            return in_.fail("joint potentials are not supported: expected '|' or ')', found " + shownToken(t->text));
+            return in_.fail("joint potentials are not supported: expected '|' or ')', found " +
+                            shownToken(t->text));
         }
         if (auto st = in_.expect("{"); !st)
             return st;

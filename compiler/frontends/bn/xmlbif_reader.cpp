@@ -183,7 +183,8 @@ Result<BayesNet> parseXmlBif(std::string_view text, const std::string &file) {
         for (std::string token; values >> token;) {
             double p = 0;
             if (!parseDouble(token, p))
-                return errorAt(file, d.tableLine, "expected a probability, found " + shownToken(token));
+                return errorAt(file, d.tableLine,
+                               "expected a probability, found " + shownToken(token));
             var.cpt.push_back(p);
         }
     }

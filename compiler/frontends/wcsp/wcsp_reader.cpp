@@ -23,7 +23,8 @@ Result<Cost> readCost(TokenCursor &in, const char *what, uint64_t top, bool int6
         if (!t->empty() && (*t)[0] == '-')
             return in.fail(std::string(what) + " " + std::string(*t) +
                            " is negative (costs must be non-negative integers)");
-        return in.fail("expected " + std::string(what) + " (a non-negative integer), found " + shownToken(*t));
+        return in.fail("expected " + std::string(what) + " (a non-negative integer), found " +
+                       shownToken(*t));
     }
     if (int64Costs)
         return int64Word(v >= top ? kInt64Forbidden : static_cast<int64_t>(v));
@@ -64,7 +65,8 @@ Result<CostFunction> readFunction(TokenCursor &in, const CostNetwork &net, uint6
         return count.error();
     uint64_t tuples = 0;
     if (!parseUnsigned(*count, tuples))
-        return in.fail("expected number of tuples (a non-negative integer), found " + shownToken(*count));
+        return in.fail("expected number of tuples (a non-negative integer), found " +
+                       shownToken(*count));
     if (tuples > size)
         return in.fail(std::to_string(tuples) + " tuples listed for a table of " +
                        std::to_string(size) + " rows");

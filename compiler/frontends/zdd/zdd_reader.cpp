@@ -1,8 +1,8 @@
 // Reader for the .zdd text format (docs/formats/zdd.md). Every malformed input ends in one
 // Diagnostic naming file:line; nothing is half-built on failure.
+#include "compiler/frontends/zdd/zdd_format.h"
 #include "ir/indicator_set.h"
 #include "ir/text_lines.h"
-#include "compiler/frontends/zdd/zdd_format.h"
 
 #include <cmath>
 #include <unordered_map>

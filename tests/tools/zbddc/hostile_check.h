@@ -72,10 +72,9 @@ inline void check(const Hostile &h) {
 }
 
 inline const std::string kTwoVariables = "network n { }\n"
-                                  "variable A { type discrete [ 2 ] { a, b }; }\n"
-                                  "variable B { type discrete [ 2 ] { a, b }; }\n"
-                                  "probability ( A ) { table 0.3, 0.7; }\n"
-                                  "probability ( B | A ) { (a) 0.1, 0.9; (b) 0.5, 0.5; }\n";
-
+                                         "variable A { type discrete [ 2 ] { a, b }; }\n"
+                                         "variable B { type discrete [ 2 ] { a, b }; }\n"
+                                         "probability ( A ) { table 0.3, 0.7; }\n"
+                                         "probability ( B | A ) { (a) 0.1, 0.9; (b) 0.5, 0.5; }\n";
 
 } // namespace zbddc::testing

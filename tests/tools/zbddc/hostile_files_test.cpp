@@ -77,7 +77,7 @@ TEST_CASE("-o onto a device node writes through it and leaves the node", "[cli][
     const Outcome so = runIn(dir, "n.bif -o null.so");
     CHECK(so.exitCode == 1);
     CHECK(lastLine(so) == "null.so: is a character device, not a regular file; zbddc does not "
-                         "replace it (this output is written only to regular files)");
+                          "replace it (this output is written only to regular files)");
     CHECK(isCharDevice(dir + "/null.so"));
     CHECK(entriesOf(dir) == std::set<std::string>{"n.bif", "null", "null.so", "tmp"});
     CHECK(entriesOf(dir + "/tmp").empty());
@@ -142,7 +142,8 @@ TEST_CASE("inputs that never end are refused before they are read", "[cli][hosti
     CHECK(lastLine(model) == "zero.bif: is a character device, not a file (it may never end)");
     const Outcome evidence = runIn(dir, "run n.bif --evidence random.evid");
     CHECK(evidence.exitCode == 1);
-    CHECK(lastLine(evidence) == "random.evid: is a character device, not a file (it may never end)");
+    CHECK(lastLine(evidence) ==
+          "random.evid: is a character device, not a file (it may never end)");
     const Outcome order = runIn(dir, "run n.bif --route jt --order zero.order");
     CHECK(order.exitCode == 1);
     CHECK(lastLine(order) == "zero.order: is a character device, not a file (it may never end)");
@@ -196,7 +197,8 @@ TEST_CASE("a .so changed by one byte is refused before dlopen", "[cli][hostile]"
             const unsigned char mask = static_cast<unsigned char>(1u << ((state >> 20) % 8));
             fs::copy_file(dir + "/" + so, dir + "/flip.so", fs::copy_options::overwrite_existing);
             flipByte(dir + "/flip.so", at, mask);
-            const Outcome r = runIn(dir, "run flip.so" + std::string(so == "p.so" ? " --task mpe" : ""));
+            const Outcome r =
+                runIn(dir, "run flip.so" + std::string(so == "p.so" ? " --task mpe" : ""));
             INFO(so << ": byte " << at << " ^ " << int(mask) << ": " << r.err);
             CHECK(r.exitCode == 1);
             CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
@@ -223,7 +225,9 @@ TEST_CASE("a forged model.so whose metadata is NULL is refused", "[cli][hostile]
            "int zbdd_eval(const double *x, double *o, size_t b) { return 0; }\n"
            "int zbdd_adjoints(const double *x, size_t i, double *a, size_t b) { return 0; }\n"
            "const char *zbdd_metadata(void) { return NULL; }\n";
-    REQUIRE(std::system(("cc -shared -fPIC -o '" + dir + "/forged.so' '" + dir + "/forged.c'").c_str()) == 0);
+    REQUIRE(std::system(
+                ("cc -shared -fPIC -o '" + dir + "/forged.so' '" + dir + "/forged.c'").c_str()) ==
+            0);
     const Outcome r = runIn(dir, "run forged.so");
     CHECK(r.exitCode == 1);
     CHECK(lastLine(r) == "forged.so: its metadata function returned NULL; zbddc does not use it");

@@ -19,7 +19,8 @@ std::string wetGrassRepeatingAnIndicator() {
     return zdd.replace(zdd.find(line), line.size(), "1 indicator Rain yes");
 }
 
-const std::string kXmlHead = "<?xml version=\"1.0\"?>\n<BIF VERSION=\"0.3\"><NETWORK><NAME>n</NAME>\n";
+const std::string kXmlHead =
+    "<?xml version=\"1.0\"?>\n<BIF VERSION=\"0.3\"><NETWORK><NAME>n</NAME>\n";
 const std::string kXmlTail = "<DEFINITION><FOR>A</FOR><TABLE>0.3 0.7</TABLE></DEFINITION>\n"
                              "</NETWORK></BIF>\n";
 
@@ -52,7 +53,8 @@ TEST_CASE("evidence and models that were once answered silently wrong", "[cli][h
          {{"m.uai", "MARKOV\n2\n2 2\n1\n2 0 1\n4\n0 0 0 0\n"}},
          "run m.uai --task mpe",
          1,
-         {"m.uai: no assignment costs less than the upper bound (in a MARKOV network: every one has "
+         {"m.uai: no assignment costs less than the upper bound (in a MARKOV network: every one "
+          "has "
           "probability 0), so there is no MPE"}},
     };
     for (const Hostile &h : cases)
@@ -148,14 +150,17 @@ TEST_CASE("messages escape binary bytes and name the real problem", "[cli][hosti
          1,
          {"x.so: a compiled .so holds no circuit to read"}},
         {"xmlbif-empty-outcome",
-         {{"e.xml", kXmlHead + "<VARIABLE TYPE=\"nature\"><NAME>A</NAME><OUTCOME>a</OUTCOME>"
-                              "<OUTCOME></OUTCOME></VARIABLE>\n" + kXmlTail}},
+         {{"e.xml", kXmlHead +
+                        "<VARIABLE TYPE=\"nature\"><NAME>A</NAME><OUTCOME>a</OUTCOME>"
+                        "<OUTCOME></OUTCOME></VARIABLE>\n" +
+                        kXmlTail}},
          "run e.xml",
          1,
          {"e.xml:3: empty <OUTCOME>: a state needs a name"}},
         {"xmlbif-cdata",
-         {{"d.xml", kXmlHead + "<VARIABLE TYPE=\"nature\"><NAME><![CDATA[A]]></NAME><OUTCOME>a"
-                              "</OUTCOME><OUTCOME><![CDATA[b<c]]></OUTCOME></VARIABLE>\n" +
+         {{"d.xml", kXmlHead +
+                        "<VARIABLE TYPE=\"nature\"><NAME><![CDATA[A]]></NAME><OUTCOME>a"
+                        "</OUTCOME><OUTCOME><![CDATA[b<c]]></OUTCOME></VARIABLE>\n" +
                         kXmlTail}},
          "run d.xml --route mlf --evidence 'A=b<c'",
          0,

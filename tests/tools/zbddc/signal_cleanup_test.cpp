@@ -12,8 +12,8 @@
 #include <csignal>
 #include <fcntl.h>
 #include <filesystem>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <poll.h>
 #include <sstream>
 #include <sys/resource.h>

@@ -30,7 +30,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "zero_width: %s\n", dlerror());
         return 1;
     }
-    size_t (*inputs)(void) = (size_t (*)(void))symbol(model, "zbdd_num_inputs");
+    size_t (*inputs)(void) = (size_t(*)(void))symbol(model, "zbdd_num_inputs");
     int (*adjoints)(const double *, size_t, double *, size_t) =
         (int (*)(const double *, size_t, double *, size_t))symbol(model, "zbdd_adjoints");
     int (*eval)(const double *, double *, size_t) =
@@ -52,7 +52,7 @@ int main(int argc, char **argv) {
     }
     int (*solve)(const int *, double *, unsigned *) =
         (int (*)(const int *, double *, unsigned *))symbol(problem, "zbdd_problem_solve");
-    size_t (*variables)(void) = (size_t (*)(void))symbol(problem, "zbdd_problem_num_variables");
+    size_t (*variables)(void) = (size_t(*)(void))symbol(problem, "zbdd_problem_num_variables");
     unsigned *assignment = calloc(variables() + 1, sizeof(unsigned));
     double costs[2];
     double *misaligned = (double *)((char *)costs + 1);
