@@ -1,10 +1,11 @@
 // `zbddc INPUT -o OUTPUT`: read a model, write it in the form the output's extension names.
+#include "compiler/frontends/zdd/zdd_format.h"
+#include "ir/file_io.h"
 #include "tools/zbddc/cmd_run_cost_network.h"
 #include "tools/zbddc/commands.h"
-#include "tools/zbddc/output.h"
 #include "tools/zbddc/load_model.h"
 #include "compiler/frontends/circuits/circuit_load.h"
-#include "compiler/frontends/zdd/zdd_format.h"
+#include "tools/zbddc/output.h"
 
 #include <iostream>
 #include <optional>
@@ -16,9 +17,14 @@ int compileCommand(const CompileOptions &o) {
         std::cerr << "zbddc: --symbol-prefix applies to a .so output only\n";
         return 2;
     }
+    const std::string ext = fileExtension(o.output);
+    // Before any work, and named by the output: a device or FIFO takes text written in place,
+    // never a .so or C source renamed over it (ir/file_io.h).
+    const bool renamedIntoPlace = o.emit == "c" || (ext == ".so" && o.emit.empty());
+    if (auto target = resolveOutputTarget(o.output, !renamedIntoPlace); !target)
+        return reportError(target.error());
     if (isCostNetworkCompile(o)) // .wcsp, MARKOV .uai: bucket elimination into a problem.so
         return compileCostNetworkCommand(o);
-    const std::string ext = fileExtension(o.output);
     if (isNetworkFile(o.input) && ext == ".so" && o.emit.empty()) {
         if (auto done = compileNetworkByRoute(o)) // the junction tree's network.so
             return *done;

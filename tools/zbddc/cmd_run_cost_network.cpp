@@ -17,6 +17,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -36,6 +37,11 @@ Result<std::vector<uint32_t>> readEvidence(const RunOptions &o, const CostNetwor
         for (uint32_t value = 0; value < net.domainSizes[v]; ++value)
             variables[v].states.push_back(std::to_string(value));
     }
+    std::error_code ec;
+    if (path.find('=') != std::string::npos && !std::filesystem::exists(path, ec))
+        return error("--evidence '" + path +
+                     "': a .wcsp or MARKOV run takes a UAI .evid file "
+                     "(variables and values by index), not a VAR=value list");
     const auto layout = parseEvidenceLayout(o.evidenceFormat).value_or(EvidenceLayout::Detect);
     auto file = readUaiEvidenceFile(path, variables, layout);
     if (!file)
@@ -214,7 +220,16 @@ int runProblemLibrary(const RunOptions &o) {
 int printSolution(const RunOptions &o, const CostNetwork &net, const Solution &sol,
                   const std::string &moreJson) {
     const size_t n = net.numVariables();
-    const std::string cost = sol.feasible ? net.costText(sol.cost) : "infeasible";
+    // No assignment is consistent (a MARKOV network whose every assignment has probability 0):
+    // an assignment printed then would read as an answer, as P(e) = 0 is no answer on a network.
+    if (!sol.feasible)
+        return reportError(
+            errorAt(o.model, 0,
+                    "no assignment" +
+                        std::string(o.evidence.empty() ? "" : " consistent with the evidence") +
+                        " costs less than the upper bound (in a MARKOV network: "
+                        "every one has probability 0), so there is no MPE"));
+    const std::string cost = net.costText(sol.cost);
     std::ostringstream text;
     if (o.json) {
         text << "{\"task\": \"mpe\", \"feasible\": " << (sol.feasible ? "true" : "false")

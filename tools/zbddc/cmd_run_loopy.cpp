@@ -6,6 +6,7 @@
 #include "compiler/loopy/factor_graph.h"
 #include "ir/number_text.h"
 #include "runtime/loopy/loopy_tasks.h"
+#include "tools/zbddc/cli_checks.h"
 #include "tools/zbddc/cmd_run_cost_network.h"
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/output.h"
@@ -25,14 +26,14 @@ double physicalMemoryBytes() {
 void addLoopyRunOptions(CLI::App &run, LoopyRunOptions &f) {
     run.add_option("--iterations", f.iterations,
                    "(--route lbp) most flooding sweeps or residual rounds (default 1000)")
-        ->check(CLI::PositiveNumber);
+        ->check(wholeNumber(true));
     run.add_option("--tolerance", f.tolerance,
                    "(--route lbp) converged when every message is within this of its update "
                    "(default 1e-6)")
-        ->check(CLI::PositiveNumber);
+        ->check(finiteNumber(0, HUGE_VAL, true, true, "0", "inf"));
     run.add_option("--damping", f.damping,
                    "(--route lbp) share of the old message kept, in [0, 1) (default 0)")
-        ->check(CLI::Range(0.0, 0.999999));
+        ->check(finiteNumber(0, 1, false, true, "0", "1"));
     run.add_option("--schedule", f.schedule, "(--route lbp) flooding (default) or residual")
         ->check(CLI::IsMember({"flooding", "residual"}));
     run.add_option("--lbp-program", f.program,

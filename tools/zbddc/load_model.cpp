@@ -33,6 +33,10 @@ Result<ZddModel> loadZddModel(const std::string &path, const LoadOptions &option
                                 ".txt, --emit) only");
     if (std::error_code ec; std::filesystem::is_directory(path, ec))
         return errorAt(path, 0, "is a directory, not a file"); // whatever its name says
+    if (fileExtension(path) == ".so")
+        return errorAt(path, 0,
+                       "a compiled .so holds no circuit to read: give the model's own "
+                       "file (.zdd or a network)");
     if (!isNetworkFile(path))
         return errorAt(path, 0, "unknown model type '" + fileExtension(path) +
                                     "' (expected .zdd, .bif, .xmlbif, .xml, .net, .uai, .nnf or .sdd)");
