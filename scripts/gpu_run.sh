@@ -28,7 +28,7 @@ print(next(iter(sum((glob.glob(d + "/nvidia/nccl/lib/libnccl.so.2") for d in dir
 fi
 
 # Recreate the build-time paths the tests use (see pack_gpu.sh): the source tree with examples/
-# and build/zbddc, and the benchmark inputs sorted into bn/ and wcsp/.
+# and build/zbddc, and the benchmark inputs sorted into bn/, wcsp/, uai/ and ac/.
 src=$(cat "$here/source_dir" 2>/dev/null || true)
 if [ -n "$src" ]; then
     mkdir -p "$src/build"
@@ -43,6 +43,9 @@ if [ -n "$bench_dir" ] && [ -d "$here/data" ]; then
     mkdir -p "$bench_dir/bn" "$bench_dir/wcsp"
     cp "$here"/data/*.bif "$bench_dir/bn/" 2>/dev/null || true
     cp "$here"/data/*.wcsp "$bench_dir/wcsp/" 2>/dev/null || true
+    mkdir -p "$bench_dir/uai" "$bench_dir/ac"
+    cp "$here"/data/*.uai* "$here"/data/pr-reference.tsv "$bench_dir/uai/" 2>/dev/null || true
+    cp "$here"/data/*.sdd "$here"/data/*.vtree "$bench_dir/ac/" 2>/dev/null || true
 fi
 
 summary="$out/summary.txt"
@@ -87,7 +90,7 @@ for b in "$here"/bench/*; do
     [ -f "$b" ] && [ -x "$b" ] || continue
     name=$(basename "$b")
     # Sections below, or tools called by hand (jt_kernels: bench/results/NOTEBOOK.md says how).
-    case $name in jt_batch | jt_kernels | wcsp_be | wcsp_generate | loopy_bp | copy_bandwidth | single_case | mlf_phases | task_host | host_phases | *.sh) continue ;; esac
+    case $name in jt_batch | jt_kernels | wcsp_be | wcsp_generate | loopy_bp | copy_bandwidth | single_case | mlf_phases | task_host | host_phases | uai_markov | circuit_batches | *.sh) continue ;; esac
     "$b" --json "$out/$name.json" --md "$out/$name.md" >> "$out/bench.log" 2>&1
     rc=$?
     echo "bench $name exit $rc" | tee -a "$summary"
