@@ -49,6 +49,11 @@ int compileCommand(const CompileOptions &o) {
                           "': unknown output kind (use .so for a compiled model, .zdd for a ZBDD, "
                           ".txt for a circuit dump, or --emit=c|ll|cu|ptx)");
     uint16_t columns = candidateColumns(*kind, route, false, true);
+    if (!columns)
+        return usageError("--route " + route + " does not take a " +
+                          pipeline::modelKindName(*kind));
+    if (auto refused = refusedFlag(o.given, compileFlagRules(), columns, *kind, route))
+        return usageError(*refused);
     if (!library) // a stage: the MLF's, or a problem.so's C
         columns &= NetworkMlf | ZddMlf | (o.emit == "c" ? NetworkBe | CostBe : 0);
     if (!columns)
@@ -56,8 +61,6 @@ int compileCommand(const CompileOptions &o) {
                           (route == "auto" ? "" : " on route " + route) + " does not compile into '" +
                           (o.emit.empty() ? ext : "--emit=" + o.emit) +
                           "' (a cost network compiles into a problem.so or its C, --emit=c)");
-    if (auto refused = refusedFlag(o.given, compileFlagRules(), columns, *kind, route))
-        return usageError(*refused);
     if (!o.symbolPrefix.empty() && !library)
         return usageError("--symbol-prefix applies to a .so output only");
     if (!o.semiring.empty() && o.emit.empty() && ext != ".so")
