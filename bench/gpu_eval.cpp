@@ -1,7 +1,7 @@
-// GPU evaluation benchmarks (BENCHMARKS.md, CUDA backend): latency mode (B = 1) time per evaluation
-// and µs per level against the measured barrier floors; throughput mode evaluations/s and achieved
-// bandwidth against a measured device-to-device copy; forward+backward; the reference evaluator on
-// one CPU thread side by side. Circuits are random ZBDD-shaped MLFs
+// GPU evaluation benchmarks (bench/results/NOTEBOOK.md, "CUDA backend"): latency mode (B = 1)
+// time per evaluation and µs per level against the measured barrier floors; throughput mode
+// evaluations/s and achieved bandwidth against a measured device-to-device copy; forward+backward;
+// the reference evaluator on one CPU thread side by side. Circuits are random ZBDD-shaped MLFs
 // (tests/support/random_circuits.h). Every timed configuration is first checked against the
 // reference evaluator on its first vectors.
 #include "backends/cuda/cuda_model.h"

@@ -1,4 +1,5 @@
 #include "ir/model_interface.h"
+#include "ir/indicator_set.h"
 
 #include "ir/number_text.h"
 #include "ir/text_lines.h"
@@ -88,7 +89,7 @@ std::string writeModelMetadata(const Circuit &circuit, Semiring semiring, Numeri
 
 namespace {
 
-Status readInput(TokenCursor &in, ModelInterface &c) {
+Status readInput(TokenCursor &in, ModelInterface &c, IndicatorSet &indicators) {
     auto kind = in.token("input kind (indicator, parameter or free)");
     if (!kind)
         return kind.error();
@@ -120,6 +121,8 @@ Status readInput(TokenCursor &in, ModelInterface &c) {
     if (!name)
         return name.error();
     info.name = *name;
+    if (std::string repeat = indicators.add(info, c.inputs.size(), c.variables); !repeat.empty())
+        return in.fail(repeat);
     c.inputs.push_back(std::move(info));
     return Ok{};
 }
@@ -161,8 +164,9 @@ Result<ModelMetadata> parseModelMetadata(std::string_view text, const std::strin
     auto ni = in.unsignedInt("number of inputs", 1u << 31);
     if (!ni)
         return ni.error();
+    IndicatorSet indicators;
     for (uint64_t i = 0; i < *ni; ++i)
-        if (Status s = readInput(in, c); !s)
+        if (Status s = readInput(in, c, indicators); !s)
             return s.error();
     if (Status s = in.expect("outputs"); !s)
         return s.error();

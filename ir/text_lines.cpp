@@ -3,32 +3,18 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 namespace zbddc {
 
-Result<std::string> readTextFile(const std::string &path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-        return errorAt(path, 0, "is a directory, not a file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return errorAt(path, 0, "cannot read file");
-    std::ostringstream s;
-    s << in.rdbuf();
-    if (in.bad())
-        return errorAt(path, 0, "cannot read file");
-    std::string text = s.str();
-    if (const size_t nul = text.find('\0'); nul != std::string::npos) {
-        const size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + nul, '\n'));
-        return errorAt(path, line, "binary data where text was expected");
-    }
-    return text;
+Result<std::string> readTextFile(const std::string &path, uint64_t limit) {
+    return readInputFile(path, limit, FileContent::Text);
 }
 
 TokenCursor::TokenCursor(std::string_view text, std::string name, char comment)
@@ -87,8 +73,16 @@ Status TokenCursor::expect(std::string_view keyword) {
     if (!t)
         return t.error();
     if (*t != keyword)
-        return fail("expected '" + std::string(keyword) + "', found '" + std::string(*t) + "'");
+        return fail("expected '" + std::string(keyword) + "', found " + shownToken(*t));
     return Ok{};
+}
+
+std::string shownToken(std::string_view token) {
+    static constexpr size_t kShown = 40;
+    if (token.size() <= kShown)
+        return "'" + std::string(token) + "'";
+    return "'" + std::string(token.substr(0, kShown)) + "...' (" + std::to_string(token.size()) +
+           " bytes)";
 }
 
 bool parseUnsigned(std::string_view token, uint64_t &out) {
@@ -103,7 +97,7 @@ bool parseDouble(std::string_view token, double &out) {
         return false;
     std::string_view t = token[0] == '+' ? token.substr(1) : token; // from_chars rejects '+'
     auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
-    return ec == std::errc() && end == t.data() + t.size() && !t.empty();
+    return ec == std::errc() && end == t.data() + t.size() && !t.empty() && !std::isnan(out);
 }
 
 Result<uint64_t> TokenCursor::unsignedInt(std::string_view what, uint64_t max) {
@@ -112,7 +106,7 @@ Result<uint64_t> TokenCursor::unsignedInt(std::string_view what, uint64_t max) {
         return t.error();
     uint64_t v = 0;
     if (!parseUnsigned(*t, v))
-        return fail("expected " + std::string(what) + ", found '" + std::string(*t) + "'");
+        return fail("expected " + std::string(what) + ", found " + shownToken(*t));
     if (v > max)
         return fail(std::string(what) + " " + std::string(*t) + " is out of range (at most " +
                     std::to_string(max) + ")");
@@ -125,7 +119,7 @@ Result<double> TokenCursor::number(std::string_view what) {
         return t.error();
     double v = 0;
     if (!parseDouble(*t, v))
-        return fail("expected " + std::string(what) + ", found '" + std::string(*t) + "'");
+        return fail("expected " + std::string(what) + ", found " + shownToken(*t));
     return v;
 }
 

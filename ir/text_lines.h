@@ -4,6 +4,7 @@
 // its record.
 #pragma once
 
+#include "ir/file_io.h"
 #include "ir/result.h"
 
 #include <cstdint>
@@ -14,9 +15,9 @@
 
 namespace zbddc {
 
-// Reads a whole file. Fails with "path: cannot read file" or, for text with NUL bytes,
-// "path:line: binary data where text was expected".
-Result<std::string> readTextFile(const std::string &path);
+// Reads a whole text file through readInputFile (ir/file_io.h): "path: cannot read file: <why>",
+// "path:line: binary data where text was expected", or a file larger than `limit`.
+Result<std::string> readTextFile(const std::string &path, uint64_t limit = kModelTextLimit);
 
 // Whitespace-separated tokens, with `comment` (if not '\0') starting a comment to end of line.
 class TokenCursor {
@@ -61,7 +62,10 @@ Result<uint32_t> readVariableIndex(TokenCursor &in, uint64_t count, std::string_
 Result<std::vector<uint32_t>> readScope(TokenCursor &in, uint64_t arity, uint64_t count,
                                         std::string_view owner);
 
-// Strict number parsing of a whole token (no trailing junk); nullopt-like via bool.
+// A token quoted for an error message, cut short past 40 bytes (a garbage file has long ones).
+std::string shownToken(std::string_view token);
+
+// Strict number parsing of a whole token (no trailing junk, no NaN); nullopt-like via bool.
 bool parseUnsigned(std::string_view token, uint64_t &out);
 bool parseDouble(std::string_view token, double &out);
 

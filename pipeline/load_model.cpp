@@ -1,5 +1,6 @@
 #include "pipeline/load_model.h"
 
+#include "compiler/frontends/circuits/circuit_load.h"
 #include "compiler/frontends/zdd/zdd_format.h"
 #include "compiler/frontends/zdd/zdd_lower.h"
 
@@ -27,11 +28,18 @@ bool isNetworkFile(const std::string &path) {
 Result<ZddModel> loadZddModel(const std::string &path, const LoadOptions &options) {
     if (fileExtension(path) == ".zdd")
         return readZddFile(path);
+    if (isLogicCircuitFile(path))
+        return errorAt(path, 0, "a d-DNNF or SDD has no ZBDD: it compiles into a circuit (.so, "
+                                ".txt, --emit) only");
     if (std::error_code ec; std::filesystem::is_directory(path, ec))
         return errorAt(path, 0, "is a directory, not a file"); // whatever its name says
+    if (fileExtension(path) == ".so")
+        return errorAt(path, 0,
+                       "a compiled .so holds no circuit to read: give the model's own "
+                       "file (.zdd or a network)");
     if (!isNetworkFile(path))
         return errorAt(path, 0, "unknown model type '" + fileExtension(path) +
-                                    "' (expected .zdd, .bif, .xmlbif, .xml, .net or .uai)");
+                                    "' (expected .zdd, .bif, .xmlbif, .xml, .net, .uai, .nnf or .sdd)");
     ReadOptions read;
     read.strict = options.strict;
     auto net = readNetworkFile(path, read);
@@ -53,6 +61,8 @@ Result<Circuit> lowerVerified(const ZddModel &zdd, const std::string &path) {
 }
 
 Result<Circuit> loadCircuit(const std::string &path, const LoadOptions &options) {
+    if (isLogicCircuitFile(path))
+        return loadLogicCircuit(path, options.weights);
     auto zdd = loadZddModel(path, options);
     if (!zdd)
         return zdd.error();

@@ -1,4 +1,5 @@
 #include "pipeline/model_file.h"
+#include "compiler/frontends/circuits/circuit_load.h"
 #include "compiler/frontends/uai/uai_reader.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "compiler/frontends/zdd/zdd_format.h"
@@ -20,6 +21,7 @@ const char *modelKindName(ModelKind kind) {
     case ModelKind::ModelLibrary: return "model.so";
     case ModelKind::NetworkLibrary: return "network.so";
     case ModelKind::ProblemLibrary: return "problem.so";
+    case ModelKind::Circuit: return "circuit";
     }
     return "?";
 }
@@ -30,6 +32,8 @@ Result<ModelKind> modelKindOf(const std::string &path) {
     const std::string ext = fileExtension(path);
     if (ext == ".zdd")
         return ModelKind::Zdd;
+    if (isLogicCircuitFile(path))
+        return ModelKind::Circuit;
     if (ext == ".wcsp" || (ext == ".uai" && peekUaiType(path) == "MARKOV"))
         return ModelKind::CostNetwork;
     if (ext == ".bif" || ext == ".xmlbif" || ext == ".xml" || ext == ".net" || ext == ".uai")
@@ -40,7 +44,7 @@ Result<ModelKind> modelKindOf(const std::string &path) {
                                                         : ModelKind::ModelLibrary;
     return errorAt(path, 0,
                    "unknown model type '" + ext +
-                       "' (expected .zdd, .bif, .xmlbif, .xml, .net, .uai, .wcsp or .so)");
+                       "' (expected .zdd, .bif, .xmlbif, .xml, .net, .uai, .wcsp, .nnf, .sdd or .so)");
 }
 
 std::vector<Variable> costNetworkVariables(const CostNetwork &net) {
@@ -83,6 +87,14 @@ Result<ModelFile> readModel(const std::string &path, const ReadingOptions &optio
             return circuit.error();
         file.variables = circuit->variables;
         file.zdd = std::move(*zdd);
+        file.circuit = std::move(*circuit);
+        break;
+    }
+    case ModelKind::Circuit: {
+        auto circuit = loadLogicCircuit(path, options.weights);
+        if (!circuit)
+            return circuit.error();
+        file.variables = circuit->variables;
         file.circuit = std::move(*circuit);
         break;
     }

@@ -29,10 +29,12 @@ enum class ModelKind : uint8_t {
     ModelLibrary,   // model.so (the MLF route's circuit, compiled)
     NetworkLibrary, // network.so (a junction tree, compiled)
     ProblemLibrary, // problem.so (bucket elimination, compiled)
+    Circuit,        // .nnf (d-DNNF), .sdd (SDD): a knowledge compiler's circuit
 };
 inline constexpr ModelKind kModelKinds[] = {ModelKind::Network,      ModelKind::Zdd,
                                             ModelKind::CostNetwork,  ModelKind::ModelLibrary,
-                                            ModelKind::NetworkLibrary, ModelKind::ProblemLibrary};
+                                            ModelKind::NetworkLibrary, ModelKind::ProblemLibrary,
+                                            ModelKind::Circuit};
 // "network", "zdd", "cost network", "model.so", "network.so", "problem.so"
 const char *modelKindName(ModelKind kind);
 // The kind of the file at `path` by its extension (a .uai and a .so by their contents), or an
@@ -44,6 +46,7 @@ struct ReadingOptions {
     bool strict = false;                          // network rows not summing to 1 are errors
     std::string mlfOrder = "frontier";            // frontier, paper or minfill
     uint64_t zbddNodeLimit = uint64_t{1} << 26;   // the largest ZBDD a network compiles into
+    std::string weights; // a .nnf's or .sdd's literal weights ("": every weight 1)
 };
 
 struct ModelFile {
@@ -52,7 +55,7 @@ struct ModelFile {
     std::vector<Variable> variables; // what evidence names, in the model's order
     std::optional<BayesNet> network;
     std::optional<ZddModel> zdd;
-    std::optional<Circuit> circuit; // a .zdd's, lowered and verified
+    std::optional<Circuit> circuit; // a .zdd's, lowered and verified, or a .nnf's or .sdd's
     std::optional<CostNetwork> costNetwork; // also a problem.so's shape
     std::optional<ProblemLibrary> problemLibrary;
     std::optional<NetworkLibrary> networkLibrary;

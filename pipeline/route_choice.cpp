@@ -2,6 +2,8 @@
 #include "compiler/elimination/elimination_stats.h"
 #include "compiler/junction_tree/junction_tree_stats.h"
 #include "ir/number_text.h"
+#include "pipeline/load_model.h"
+#include "runtime/junction_tree/factor_model_route.h"
 
 #include <unistd.h>
 
@@ -21,7 +23,30 @@ double physicalMemoryBytes() {
     return double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
 }
 
+Result<FactorModel> readMarkovFactorModel(const ModelFile &model, const ReadingOptions &options) {
+    ReadOptions read;
+    read.strict = options.strict;
+    return readFactorModelFile(model.path, read);
+}
+
 namespace {
+
+// A MARKOV network's PR and MAR are sums: its junction tree answers them exactly (bucket
+// elimination finds an optimum only). With `approximate`, loopy BP where the tree surely cannot
+// fit in half the memory.
+std::optional<RouteChoice> markovSums(const ModelFile &m, const OpenOptions &o) {
+    if (fileExtension(m.path) != ".uai" || !o.task || *o.task == Task::Mpe ||
+        *o.task == Task::Eval)
+        return std::nullopt;
+    if (o.approximate) {
+        auto model = readMarkovFactorModel(m, o.reading);
+        if (model)
+            if (auto why = junctionTreeSurelyTooLarge(*model, physicalMemoryBytes() / 2))
+                return RouteChoice{&kLoopyRoute, "auto --approximate: " + *why};
+    }
+    return RouteChoice{&kJunctionTreeRoute, std::string("auto: the junction tree answers ") +
+                                                taskName(*o.task) + " on a Markov network exactly"};
+}
 
 // What only the compiled circuit has decides auto for the MLF.
 const char *circuitOnly(const OpenOptions &o) {
@@ -67,7 +92,11 @@ Result<RouteChoice> chooseRoute(RouteInput in) {
     }
     if (kind == ModelKind::Zdd)
         return RouteChoice{&kMlfRoute, "a ZBDD compiles into its circuit"};
+    if (kind == ModelKind::Circuit)
+        return RouteChoice{&kMlfRoute, "a d-DNNF or SDD is a circuit"};
     if (kind == ModelKind::CostNetwork) {
+        if (auto sums = markovSums(in.model, o))
+            return *sums;
         if (o.approximate)
             if (auto why = noExactCostRoute(in.model, o))
                 return RouteChoice{&kLoopyRoute, *why};

@@ -3,6 +3,7 @@
 // `approximate` loopy BP where no exact route fits in memory.
 #pragma once
 
+#include "compiler/frontends/factor_model/factor_model.h"
 #include "pipeline/route.h"
 
 #include <string>
@@ -24,5 +25,10 @@ RouteCosts routeCosts(bool onGpu);
 
 // The physical memory, which an exact route's tables are weighed against (`approximate`).
 double physicalMemoryBytes();
+// A UAI MARKOV network read again as the factor model its junction tree is built over.
+Result<FactorModel> readMarkovFactorModel(const ModelFile &model, const ReadingOptions &options);
+// What a refusal of the junction tree of a MARKOV network points to instead.
+inline constexpr const char *kNoExactRoute =
+    "; no exact route fits: --route lbp (or --route auto --approximate) answers approximately";
 
 } // namespace zbddc::pipeline

@@ -28,7 +28,9 @@ namespace zbddc::pipeline {
 
 namespace {
 
-bool takesMlf(ModelKind kind) { return kind == ModelKind::Network || kind == ModelKind::Zdd; }
+bool takesMlf(ModelKind kind) {
+    return kind == ModelKind::Network || kind == ModelKind::Zdd || kind == ModelKind::Circuit;
+}
 
 // The MLF's ZBDD size as its frontier model estimates it (a short order search), times the work
 // of a node per case and of compiling it (route_choice.cpp); nothing over the node limit.
@@ -56,7 +58,7 @@ std::optional<double> estimateMlf(RouteInput in, std::string &what) {
 
 class MlfRoute final : public Route {
   public:
-    MlfRoute(ZddModel zdd, Model model, std::vector<Model> spread, DeviceKind asked)
+    MlfRoute(std::optional<ZddModel> zdd, Model model, std::vector<Model> spread, DeviceKind asked)
         : zdd_(std::move(zdd)), model_(std::move(model)), spread_(std::move(spread)),
           asked_(asked) {}
 
@@ -90,11 +92,15 @@ class MlfRoute final : public Route {
         return Ok{};
     }
     std::vector<std::string> stages() const override {
+        if (!zdd_) // a d-DNNF's or SDD's circuit has no ZBDD
+            return {"circuit", "schedule", "c", "ll", "cu", "ptx"};
         return {"zbdd", "circuit", "schedule", "c", "ll", "cu", "ptx"};
     }
     Status emit(const std::string &stage, std::ostream &out, const SaveOptions &options) override {
         if (stage == "zbdd") {
-            writeZdd(zdd_, out);
+            if (!zdd_)
+                return error("a d-DNNF or SDD has no ZBDD to write");
+            writeZdd(*zdd_, out);
             return Ok{};
         }
         if (stage == "circuit") {
@@ -161,7 +167,7 @@ class MlfRoute final : public Route {
 #endif
     }
 
-    ZddModel zdd_;
+    std::optional<ZddModel> zdd_; // none for a d-DNNF's or SDD's circuit
     Model model_;
     std::vector<Model> spread_; // the same circuit on each GPU of --devices (several only)
     DeviceKind asked_;
@@ -170,10 +176,10 @@ class MlfRoute final : public Route {
 
 Result<std::unique_ptr<Route>> compileMlf(RouteInput in) {
     ModelFile &m = in.model;
-    ZddModel zdd;
+    std::optional<ZddModel> zdd;
     Circuit circuit;
-    if (m.zdd && m.circuit) {
-        zdd = *m.zdd;
+    if (m.circuit) { // a .zdd's (with its ZBDD), a .nnf's or an .sdd's
+        zdd = m.zdd;
         circuit = *m.circuit;
     } else {
         auto compiled = compileNetworkMlf(*m.network, m.path, in.options.reading);

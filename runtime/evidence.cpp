@@ -154,11 +154,36 @@ static Result<EvidenceFile> readBatchFile(std::string_view text, const std::stri
     return EvidenceFile{std::move(*cases), true};
 }
 
+// Whether a line after the first is one whole case ("n" and n pairs): then the file is a batch,
+// short of lines or otherwise broken, and never one case spread over lines ("3\n1 0 0\n1 1 1"
+// holds 7 numbers, as one case of 3 pairs would, but two lines of a batch of 3).
+static bool holdsCaseLine(std::string_view text) {
+    size_t start = text.find('\n');
+    while (start != std::string_view::npos && start < text.size()) {
+        const size_t end = std::min(text.find('\n', start + 1), text.size());
+        TokenCursor line(text.substr(start + 1, end - start - 1), "");
+        uint64_t n = 0, tokens = 0;
+        bool numbers = true;
+        for (; !line.atEnd(); ++tokens) {
+            auto t = line.token("");
+            uint64_t value = 0;
+            numbers = numbers && t && parseUnsigned(*t, value);
+            if (tokens == 0)
+                n = value;
+        }
+        if (numbers && tokens > 0 && n < tokens && tokens == 1 + 2 * n)
+            return true;
+        start = end;
+    }
+    return false;
+}
+
 // By structure, line by line: a first line holding one number followed by more lines is the
 // 2010 batch layout (the number of cases, then one case per line); otherwise the file is one
 // case on one line (the 2014+ layout). Counting tokens first instead guessed: "2\n1 0 1\n0" was
-// read as one case of two observations. Only a file that is no well-formed batch but holds
-// exactly one case's numbers is read as that case spread over lines ("1\n1 0", older writers).
+// read as one case of two observations. Only a file that is no well-formed batch, holds exactly
+// one case's numbers and has no line that is a case by itself is read as that case spread over
+// lines ("1\n1 0", older writers).
 Result<EvidenceFile> parseUaiEvidence(std::string_view text, const std::string &name,
                                       const std::vector<Variable> &vars, EvidenceLayout layout) {
     if (layout == EvidenceLayout::Single)
@@ -179,14 +204,14 @@ Result<EvidenceFile> parseUaiEvidence(std::string_view text, const std::string &
     size_t tokens = 0;
     for (TokenCursor count(text, name); !count.atEnd(); (void)count.token(""))
         ++tokens;
-    if (tokens != 1 + 2 * *first)
+    if (tokens != 1 + 2 * *first || holdsCaseLine(text))
         return batch.error();
     return readSingle(text, name, vars, false);
 }
 
 Result<EvidenceFile> readUaiEvidenceFile(const std::string &path, const std::vector<Variable> &vars,
                                          EvidenceLayout layout) {
-    auto text = readTextFile(path);
+    auto text = readTextFile(path, kEvidenceTextLimit);
     if (!text)
         return text.error();
     return parseUaiEvidence(*text, path, vars, layout);

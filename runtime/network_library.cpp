@@ -62,7 +62,10 @@ Result<NetworkLibrary> NetworkLibrary::open(const std::string &path) {
         return errorAt(path, 0,
                        "network ABI version " + std::to_string(abi()) + " is not the supported " +
                            std::to_string(ZBDD_NETWORK_ABI_VERSION));
-    auto m = parseNetworkMetadata(meta(), path + "(metadata)");
+    auto text = sharedObjectMetadata(meta, path);
+    if (!text)
+        return text.error();
+    auto m = parseNetworkMetadata(*text, path + "(metadata)");
     if (!m)
         return m.error();
     bool agree = m->variables.size() == count();

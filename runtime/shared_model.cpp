@@ -81,7 +81,12 @@ Result<SharedModel> loadSharedModel(const std::string &path) {
                                     " is not one of the supported 1 to " +
                                     std::to_string(ZBDD_ABI_VERSION));
     }
-    auto metadata = parseModelMetadata(meta(), path + "(metadata)");
+    auto text = sharedObjectMetadata(meta, path);
+    if (!text) {
+        dlclose(lib);
+        return text.error();
+    }
+    auto metadata = parseModelMetadata(*text, path + "(metadata)");
     if (!metadata || metadata->interface.numInputs() != inputs() ||
         metadata->interface.numOutputs() != outputs()) {
         dlclose(lib);

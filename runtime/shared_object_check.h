@@ -18,10 +18,22 @@ Status checkSharedObjectImage(std::string_view bytes);
 // or problem.so), so that a foreign .so is refused before dlopen runs any of its code. The
 // marker's text, "" where the file has no such section (after checkSharedObjectImage passed).
 std::string zbddcMarker(std::string_view bytes);
+// The KIND of a marker "zbddc KIND abi N ...", "" for other text.
+std::string markerKind(std::string_view marker);
 
-// The file at `path`, read whole, checked as above and carrying the marker of `kind` ("model.so"
-// or "problem.so"); errors are `path: ...`.
+// The marker's digest (support/shared_object_seal.h) against the image: a file changed since zbddc
+// sealed it fails ("damaged: ..."). A digest of all '0' (a .so built by hand from --emit=c) is
+// not checked. `bytes` passed checkSharedObjectImage.
+Status checkSharedObjectSeal(std::string_view bytes);
+
+// The file at `path`, read whole (ir/file_io.h), checked as above, carrying the marker of `kind`
+// ("model.so", "network.so" or "problem.so") and matching its digest; errors are `path: ...`.
 Status checkSharedObjectFile(const std::string &path, std::string_view kind);
+// The text a loaded .so's metadata function returns, refused where it is NULL or runs past
+// kSharedObjectLimit bytes without its NUL (a forged or damaged library); errors are `path: ...`.
+Result<std::string_view> sharedObjectMetadata(const char *(*metadata)(void),
+                                              const std::string &path);
+
 // Its marker's kind ("model.so", "problem.so"), or "" where it has none or fails the checks.
 std::string sharedObjectKind(const std::string &path);
 

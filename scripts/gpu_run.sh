@@ -86,7 +86,7 @@ rm -rf "$ZBDDC_PEER_DIR"
 for b in "$here"/bench/*; do
     [ -f "$b" ] && [ -x "$b" ] || continue
     name=$(basename "$b")
-    # Sections below, or tools called by hand (jt_kernels: BENCHMARKS.md says how).
+    # Sections below, or tools called by hand (jt_kernels: bench/results/NOTEBOOK.md says how).
     case $name in jt_batch | jt_kernels | wcsp_be | wcsp_generate | loopy_bp | copy_bandwidth | single_case | mlf_phases | task_host | host_phases | *.sh) continue ;; esac
     "$b" --json "$out/$name.json" --md "$out/$name.md" >> "$out/bench.log" 2>&1
     rc=$?

@@ -2,7 +2,9 @@
 // .out.so.partial-PID, /tmp/zbddc-XXXXXX): code registers them while they exist, and the handler
 // a program installs (installCleanupOnSignal, in main only: a library must not take its host's
 // signals) kills the child processes that could write them again, removes them, and dies of the
-// same signal, so the shell still reports 128 + signal (130 for SIGINT, 143 for SIGTERM).
+// same signal, so the shell still reports 128 + signal (130 for SIGINT, 143 for SIGTERM). The
+// signals are kFatalSignals: SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE
+// and SIGXFSZ (a write past `ulimit -f`).
 //
 // The handler only calls async-signal-safe functions (kill, waitpid, nanosleep, unlink, rmdir,
 // open, the getdents64 system call, signal, raise): paths live in fixed slots filled before they
@@ -47,7 +49,10 @@ struct PathSlot {
 inline PathSlot pathSlots[kPathSlots];
 inline std::atomic<pid_t> childSlots[kChildSlots]; // process group ids
 inline std::atomic<bool> installed{false};
-inline constexpr int kFatalSignals[] = {SIGINT, SIGTERM, SIGHUP};
+// Every signal whose default action ends the process and that a handler may catch (SIGKILL and
+// SIGSTOP cannot be; SIGSEGV and its kind mean the program itself is broken).
+inline constexpr int kFatalSignals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT, SIGUSR1,
+                                        SIGUSR2, SIGALRM, SIGPIPE, SIGXFSZ};
 
 // A folder's entries (our temporary folders hold files only), then the folder. Entries removed
 // while reading may be skipped by the listing, so it is read again until it comes back empty.
@@ -146,7 +151,7 @@ class CleanupOnSignal {
     cleanup_detail::PathSlot *slot_ = nullptr;
 };
 
-// Holds SIGINT, SIGTERM and SIGHUP back in this thread while a path or child is created and
+// Holds kFatalSignals back in this thread while a path or child is created and
 // registered, so that no signal falls between the two; they are delivered when it ends.
 class SignalsHeld {
   public:
@@ -199,7 +204,7 @@ class ChildOnSignal {
     std::atomic<pid_t> *slot_ = nullptr;
 };
 
-// SIGINT, SIGTERM and SIGHUP remove what is registered, then end the process as the signal would.
+// kFatalSignals remove what is registered, then end the process as the signal would.
 // A signal ignored when the program starts stays ignored (nohup zbddc ... keeps running after a
 // hangup). The program becomes the subreaper of its children's children, for killGroup.
 inline void installCleanupOnSignal() {

@@ -1,8 +1,10 @@
 #include "backends/cpu/shared_object.h"
 
-#include "ir/model_interface.h"
 #include "backends/cpu/emit_c.h"
 #include "evaluator_objects.inc"
+#include "ir/file_io.h"
+#include "ir/model_interface.h"
+#include "support/shared_object_seal.h"
 
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -44,10 +46,12 @@ Result<std::vector<std::string>> symbolPrefixFlags(const std::string &prefix,
 }
 
 Status TempDir::create(const std::string &prefix) {
-    std::string pattern = (fs::temp_directory_path() / (prefix + "-XXXXXX")).string();
+    const std::string folder = temporaryFolder();
+    std::string pattern = (fs::path(folder) / (prefix + "-XXXXXX")).string();
     const SignalsHeld held; // no signal between creating the folder and registering it
     if (!mkdtemp(pattern.data()))
-        return error("cannot create a temporary folder: " + std::string(std::strerror(errno)));
+        return error("cannot create a temporary folder in " + folder +
+                     (std::getenv("TMPDIR") ? " (TMPDIR)" : "") + ": " + std::strerror(errno));
     path = pattern;
     onSignal = CleanupOnSignal(path.string(), CleanupOnSignal::Kind::Folder);
     return Ok{};
@@ -60,11 +64,44 @@ TempDir::~TempDir() {
 }
 
 Status writeBinaryFile(const fs::path &path, const char *data, size_t size) {
-    std::ofstream out(path, std::ios::binary);
-    out.write(data, static_cast<std::streamsize>(size));
-    out.close();
-    if (!out)
-        return error(path.string() + ": cannot write file");
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return fileError(path.string(), "cannot write file", errno);
+    for (size_t done = 0; done < size;) {
+        const ssize_t n = ::write(fd, data + done, size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            const int err = n < 0 ? errno : EIO;
+            ::close(fd);
+            return fileError(path.string(), "cannot write file", err);
+        }
+        done += static_cast<size_t>(n);
+    }
+    if (::close(fd) != 0)
+        return fileError(path.string(), "cannot write file", errno);
+    return Ok{};
+}
+
+Status sealSharedObject(const std::string &path) {
+    auto bytes = readInputFile(path, kSharedObjectLimit, FileContent::Binary);
+    if (!bytes)
+        return bytes.error();
+    const std::string_view placeholder = ZBDDC_SEAL_PLACEHOLDER;
+    const size_t at = bytes->find(placeholder);
+    if (at == std::string::npos || bytes->find(placeholder, at + 1) != std::string::npos)
+        return errorAt(path, 0,
+                       "cannot seal the shared object: its marker's digest field is "
+                       "missing or not unique");
+    const size_t field = at + kSealTag.size();
+    const std::string digest = sealDigest(*bytes, field);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0)
+        return fileError(path, "cannot seal the shared object", errno);
+    const ssize_t n = ::pwrite(fd, digest.data(), digest.size(), static_cast<off_t>(field));
+    const int err = n < 0 ? errno : EIO;
+    if (::close(fd) != 0 || n != static_cast<ssize_t>(digest.size()))
+        return fileError(path, "cannot seal the shared object", err);
     return Ok{};
 }
 
@@ -126,7 +163,10 @@ Status runSystemCompiler(const std::vector<std::string> &argv, const std::string
 
 Result<double> compileIntoPlace(std::vector<std::string> argv, const std::string &path,
                                 const std::string &log) {
-    const fs::path target = fs::absolute(path);
+    auto resolved = resolveOutputTarget(path, false);
+    if (!resolved)
+        return resolved.error();
+    const fs::path target = fs::absolute(resolved->path);
     const fs::path partial = target.parent_path() / ("." + target.filename().string() +
                                                      ".partial-" + std::to_string(getpid()));
     argv.insert(argv.end(), {"-o", partial.string()});
@@ -136,6 +176,8 @@ Result<double> compileIntoPlace(std::vector<std::string> argv, const std::string
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::error_code ec;
+    if (built)
+        built = sealSharedObject(partial.string());
     if (!built) {
         fs::remove(partial, ec);
         return built.error();

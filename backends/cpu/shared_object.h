@@ -36,7 +36,9 @@ Result<SharedObjectReport> writeSharedObject(const Circuit &circuit, const CpuOp
 Status runSystemCompiler(const std::vector<std::string> &argv, const std::string &log);
 
 // Runs the system compiler with `argv` and "-o" a temporary name beside `path` (same file
-// system), then renames that to `path`: the output appears whole or not at all. Returns the
+// system), seals it (sealSharedObject) and renames that to `path` (resolveOutputTarget in
+// ir/file_io.h: symbolic links followed, devices and inputs refused): the output appears whole
+// or not at all. Returns the
 // compiler's wall time in seconds.
 Result<double> compileIntoPlace(std::vector<std::string> argv, const std::string &path,
                                 const std::string &log);
@@ -59,8 +61,12 @@ struct TempDir {
     ~TempDir();
 };
 
-// Writes `size` bytes to `path`; fails with "path: cannot write file".
+// Writes `size` bytes to `path`; fails with "path: cannot write file: <the OS's reason>".
 Status writeBinaryFile(const std::filesystem::path &path, const char *data, size_t size);
+
+// Fills in the digest field of the .so at `path` (support/shared_object_seal.h); compileIntoPlace
+// does so before the file is renamed into place.
+Status sealSharedObject(const std::string &path);
 
 // Compiles and links C files and object files together with the C evaluator into `path`
 // (atomically). Returns the wall time of the compiler in seconds.

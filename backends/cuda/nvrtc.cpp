@@ -1,4 +1,5 @@
 #include "backends/cuda/nvrtc.h"
+#include "ir/file_io.h"
 #include "support/cleanup_on_signal.h"
 
 #include <nvrtc.h>
@@ -84,7 +85,7 @@ std::string cacheDirectory(const NvrtcOptions &options) {
         return d;
     if (const char *h = std::getenv("HOME"); h && *h)
         return std::string(h) + "/.cache/zbddc";
-    return (fs::temp_directory_path() / "zbddc-cache").string();
+    return (fs::path(temporaryFolder()) / "zbddc-cache").string();
 }
 
 namespace {

@@ -26,9 +26,10 @@ Table makeTable(const std::vector<uint32_t> &scope, const std::vector<uint32_t> 
     return t;
 }
 
-// The input table of a cost function, transposed into `scope` order.
-Table inputTable(const CostFunction &f, const std::vector<uint32_t> &scope,
-                 const std::vector<uint32_t> &domainSizes) {
+} // namespace
+
+Table costFunctionTable(const CostFunction &f, const std::vector<uint32_t> &scope,
+                        const std::vector<uint32_t> &domainSizes) {
     Table t = makeTable(scope, domainSizes);
     t.input = true;
     t.sparse = f.sparse;
@@ -63,8 +64,6 @@ Table inputTable(const CostFunction &f, const std::vector<uint32_t> &scope,
     }
     return t;
 }
-
-} // namespace
 
 Result<TensorProgram> buildBucketProgram(const CostNetwork &network,
                                          const std::vector<uint32_t> &order,
@@ -102,7 +101,7 @@ Result<TensorProgram> buildBucketProgram(const CostNetwork &network,
 
     for (const CostFunction &f : network.functions) {
         const uint32_t in =
-            addTable(inputTable(f, canonicalScope(f.scope, pos), network.domainSizes));
+            addTable(costFunctionTable(f, canonicalScope(f.scope, pos), network.domainSizes));
         TensorOp slice{TensorOpKind::SliceEvidence, {in}, 0, {}, {}};
         std::vector<uint32_t> kept;
         for (uint32_t v : p.tables[in].scope) {

@@ -18,6 +18,11 @@ struct BucketProgramOptions {
     std::vector<uint32_t> evidence; // empty, or one entry per variable: a value or UINT32_MAX
 };
 
+// The input table of a cost function, its rows transposed into `scope` (a permutation of the
+// function's scope) as layout order.
+Table costFunctionTable(const CostFunction &f, const std::vector<uint32_t> &scope,
+                        const std::vector<uint32_t> &domainSizes);
+
 // `order` must be a permutation of the variables (checked). The program's semiring is MinSum.
 Result<TensorProgram> buildBucketProgram(const CostNetwork &network,
                                          const std::vector<uint32_t> &order,

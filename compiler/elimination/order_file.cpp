@@ -25,7 +25,7 @@ Result<std::vector<uint32_t>> parseOrderText(std::string_view text, const std::s
 }
 
 Result<std::vector<uint32_t>> readOrderFile(const std::string &path, size_t numVariables) {
-    auto text = readTextFile(path);
+    auto text = readTextFile(path, kOrderTextLimit);
     if (!text)
         return text.error();
     return parseOrderText(*text, path, numVariables);

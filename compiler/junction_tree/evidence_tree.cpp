@@ -29,12 +29,15 @@ caseJunctionTree(const JunctionTree &network, const std::vector<std::vector<uint
     std::vector<std::vector<uint32_t>> sliced = families;
     for (auto &scope : sliced)
         std::erase_if(scope, [&](uint32_t v) { return states[v] != UINT32_MAX; });
-    // A family observed whole is a number: placed in its own variable's clique rather than all
-    // such at the root, where their product could underflow before any message rescales it.
+    // A factor observed whole is a number: placed in the clique of one of its variables (a CPT's
+    // own, factor f being variable f's) rather than all such at the root, where their product
+    // could underflow before any message rescales it.
     for (uint32_t f = 0; f < sliced.size(); ++f)
-        if (sliced[f].empty() &&
-            std::find(families[f].begin(), families[f].end(), f) != families[f].end())
-            sliced[f] = {f};
+        if (sliced[f].empty() && !families[f].empty()) {
+            const bool own =
+                std::find(families[f].begin(), families[f].end(), f) != families[f].end();
+            sliced[f] = {own ? f : families[f].front()};
+        }
     const InteractionGraph graph = buildInteractionGraph(network.domainSizes, sliced);
     const double networkEntries = unobservedCliqueEntries(network, states);
     double degreeSquares = 0;

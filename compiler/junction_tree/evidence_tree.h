@@ -37,10 +37,10 @@ inline constexpr double kCaseTreeGain = 64;
 // what the case's slices leave of each clique.
 double unobservedCliqueEntries(const JunctionTree &tree, const std::vector<uint32_t> &states);
 
-// The case's own tree over the network's variables: each observed one alone in a clique, which
-// holds its own CPT where that CPT's family is observed whole (a number); factor f's clique
-// holds families[f] without its observed variables. nullopt where `choice` keeps `network` (the
-// network's tree, whose families these are: factor f is variable f's CPT).
+// The case's own tree over the model's variables: each observed one alone in a clique, which
+// holds the factors observed whole (numbers) placed there (a CPT in its own variable's);
+// factor f's clique holds families[f] (its scope, ascending) without its observed variables.
+// nullopt where `choice` keeps `network` (the model's tree, over these scopes).
 Result<std::optional<JunctionTree>>
 caseJunctionTree(const JunctionTree &network, const std::vector<std::vector<uint32_t>> &families,
                  const std::vector<uint32_t> &states, CaseTree choice);

@@ -19,21 +19,24 @@ bool holds(const std::vector<uint32_t> &sorted, uint32_t v) {
 
 class Lowering {
   public:
-    Lowering(const BayesNet &net, const JunctionTree &tree, const JunctionTreeLowering &options)
-        : net_(net), tree_(tree), opt_(options) {}
+    Lowering(const FactorModel &model, const JunctionTree &tree,
+             const JunctionTreeLowering &options)
+        : model_(model), tree_(tree), opt_(options) {}
 
     JunctionTreeProgram run() {
         const uint32_t n = tree_.numCliques();
         out_.batchVariable = tree_.numVariables();
         out_.batch = sliced() ? 1 : opt_.batch;
+        out_.logScale = model_.logScale;
         TensorProgram &p = out_.program;
         p.semiring = opt_.maxProduct ? Semiring::MaxProduct : Semiring::SumProduct;
         p.domainSizes = tree_.domainSizes;
         p.domainSizes.push_back(out_.batch);
 
         if (sliced()) {
-            rowsSumToOne_ = opt_.rowsSumToOne.empty() ? cptRowsSumToOne(net_) : opt_.rowsSumToOne;
-            rowSums_.assign(tree_.numVariables(), kNoTable);
+            rowsSumToOne_ =
+                opt_.rowsSumToOne.empty() ? factorRowsSumToOne(model_) : opt_.rowsSumToOne;
+            rowSums_.assign(model_.factors.size(), kNoTable);
         }
         children_.resize(n);
         for (uint32_t c = 1; c < n; ++c)
@@ -103,9 +106,10 @@ class Lowering {
         return one_;
     }
 
-    // The CPT's own variable where `table` is a CPT (sliced or not) of an unobserved variable.
-    uint32_t cptChild(uint32_t table) const {
-        return table < cptChild_.size() ? cptChild_[table] : UINT32_MAX;
+    // The factor whose table `table` is (sliced or not), where that factor is a CPT of an
+    // unobserved variable.
+    uint32_t cptOf(uint32_t table) const {
+        return table < cptOf_.size() ? cptOf_[table] : UINT32_MAX;
     }
 
     bool inScope(uint32_t table, uint32_t v) const {
@@ -124,18 +128,21 @@ class Lowering {
         for (bool changed = true; changed;) {
             changed = false;
             for (size_t i = 0; i < inputs.size() && !changed; ++i) {
-                const uint32_t x = cptChild(inputs[i]);
-                if (x == UINT32_MAX || holds(keep, x))
+                const uint32_t f = cptOf(inputs[i]);
+                if (f == UINT32_MAX)
+                    continue;
+                const uint32_t x = model_.factors[f].child;
+                if (holds(keep, x))
                     continue;
                 bool read = false;
                 for (size_t j = 0; j < inputs.size() && !read; ++j)
                     read = j != i && inScope(inputs[j], x);
                 if (read)
                     continue;
-                if (rowsSumToOne_[x])
+                if (rowsSumToOne_[f])
                     inputs.erase(inputs.begin() + static_cast<std::ptrdiff_t>(i));
                 else
-                    inputs[i] = rowSums(inputs[i], x);
+                    inputs[i] = rowSums(inputs[i], f);
                 changed = true;
             }
         }
@@ -254,15 +261,16 @@ class Lowering {
         return unionOf(bucket);
     }
 
-    // Σ_x of the (sliced) CPT `table`, made once per lowering.
-    uint32_t rowSums(uint32_t table, uint32_t x) {
-        if (rowSums_[x] == kNoTable) {
+    // Σ over its child of factor f's (sliced) CPT `table`, made once per lowering.
+    uint32_t rowSums(uint32_t table, uint32_t f) {
+        const uint32_t x = model_.factors[f].child;
+        if (rowSums_[f] == kNoTable) {
             std::vector<uint32_t> rest = out_.program.tables[table].scope;
             std::erase(rest, x);
-            rowSums_[x] = addTable(rest, false);
-            out_.program.ops.push_back({TensorOpKind::Marginalize, {table}, rowSums_[x], {x}, {}});
+            rowSums_[f] = addTable(rest, false);
+            out_.program.ops.push_back({TensorOpKind::Marginalize, {table}, rowSums_[f], {x}, {}});
         }
-        return rowSums_[x];
+        return rowSums_[f];
     }
 
     // A table over `vars` (ascending, without the case) and, with `batched`, the case.
@@ -430,26 +438,26 @@ class Lowering {
         return t;
     }
 
-    // Each CPT as an input table; a clique holding several multiplies them once (a Join, no case).
+    // Each factor as an input table; a clique holding several multiplies them once (a Join, no
+    // case).
     void addPotentials() {
         const uint32_t n = tree_.numCliques();
         std::vector<std::vector<uint32_t>> cpts(n);
-        for (uint32_t v = 0; v < net_.variables.size(); ++v) {
-            const BnVariable &x = net_.variables[v];
+        for (uint32_t f = 0; f < model_.factors.size(); ++f) {
+            const Factor &factor = model_.factors[f];
             Table t;
-            t.scope = x.parents;
-            t.scope.push_back(v);
+            t.scope = factor.scope;
             for (uint32_t u : t.scope)
                 t.domains.push_back(tree_.domainSizes[u]);
             t.input = true;
-            t.values = x.cpt;
+            t.values = factor.table;
             out_.program.tables.push_back(std::move(t));
             const uint32_t id = sliceByCase(static_cast<uint32_t>(out_.program.tables.size() - 1));
-            if (!observed(v)) {
-                cptChild_.resize(id + 1, UINT32_MAX);
-                cptChild_[id] = v;
+            if (factor.child != kNoChild && !observed(factor.child)) {
+                cptOf_.resize(id + 1, UINT32_MAX);
+                cptOf_[id] = f;
             }
-            cpts[tree_.factorClique[v]].push_back(id);
+            cpts[tree_.factorClique[f]].push_back(id);
         }
         potential_.resize(n);
         for (uint32_t c = 0; c < n; ++c)
@@ -605,17 +613,17 @@ class Lowering {
         return tree_.entries(all);
     }
 
-    const BayesNet &net_;
+    const FactorModel &model_;
     const JunctionTree &tree_;
     const JunctionTreeLowering &opt_;
     JunctionTreeProgram out_;
     std::vector<std::vector<uint32_t>> children_, potential_;
     std::vector<std::vector<uint32_t>> up_, down_; // messages (see message)
     std::vector<uint32_t> belief_; // per clique with many children: its materialised belief
-    std::vector<uint32_t> cptChild_; // by table id: see cptChild
+    std::vector<uint32_t> cptOf_;  // by table id: see cptOf
     uint32_t one_ = kNoTable;
-    std::vector<uint8_t> rowsSumToOne_; // by variable (sliced)
-    std::vector<uint32_t> rowSums_;     // by variable: its CPT's row sums once made (sliced)
+    std::vector<uint8_t> rowsSumToOne_; // by factor (sliced)
+    std::vector<uint32_t> rowSums_;     // by factor: its CPT's row sums once made (sliced)
     // One case after its collect pass: what is computed from here on (distribute messages and
     // marginals, each normalised alone) counts only up to a constant factor, so groups of factors
     // that sum to a number are left out (linkedToKept) and equal ops are made once (emit).
@@ -629,45 +637,35 @@ class Lowering {
 
 } // namespace
 
-std::vector<uint8_t> cptRowsSumToOne(const BayesNet &net) {
-    std::vector<uint8_t> one(net.variables.size(), 1);
-    for (size_t v = 0; v < net.variables.size(); ++v) {
-        const BnVariable &x = net.variables[v];
-        const size_t k = x.states.size();
-        for (size_t row = 0; k && row < x.cpt.size() / k && one[v]; ++row) {
-            double sum = 0;
-            for (size_t s = 0; s < k; ++s)
-                sum += x.cpt[row * k + s];
-            one[v] = std::fabs(sum - 1) <= 1e-12;
-        }
+Result<JunctionTreeProgram> lowerJunctionTree(const FactorModel &model, const JunctionTree &tree,
+                                              const JunctionTreeLowering &options) {
+    const size_t nv = model.numVariables();
+    if (tree.numVariables() != nv || tree.factorClique.size() != model.factors.size())
+        return error("internal error: the junction tree is not this model's");
+    if (options.batch == 0)
+        return error("a batch needs at least one case");
+    if (!options.caseStates.empty()) {
+        if (options.caseStates.size() != nv)
+            return error("the case's evidence does not match the model's variables");
+        for (uint32_t v = 0; v < nv; ++v)
+            if (options.caseStates[v] != UINT32_MAX &&
+                options.caseStates[v] >= model.domainSizes[v])
+                return error("observed state outside variable " + std::to_string(v) + "'s domain");
+        if (!options.rowsSumToOne.empty() && options.rowsSumToOne.size() != model.factors.size())
+            return error("internal error: rowsSumToOne is not per factor of the model");
     }
-    return one;
+    for (uint32_t v : options.observed)
+        if (v >= nv)
+            return error("observed variable " + std::to_string(v) + " is not in the model");
+    JunctionTreeProgram lowered = Lowering(model, tree, options).run();
+    if (Status s = lowered.program.verify(); !s)
+        return error("internal error: junction-tree program: " + s.error().message);
+    return lowered;
 }
 
 Result<JunctionTreeProgram> lowerJunctionTree(const BayesNet &net, const JunctionTree &tree,
                                               const JunctionTreeLowering &options) {
-    if (tree.numVariables() != net.variables.size() ||
-        tree.factorClique.size() != net.variables.size())
-        return error("internal error: the junction tree is not this network's");
-    if (options.batch == 0)
-        return error("a batch needs at least one case");
-    if (!options.caseStates.empty()) {
-        if (options.caseStates.size() != net.variables.size())
-            return error("the case's evidence does not match the network's variables");
-        for (uint32_t v = 0; v < net.variables.size(); ++v)
-            if (options.caseStates[v] != UINT32_MAX &&
-                options.caseStates[v] >= net.variables[v].states.size())
-                return error("observed state outside variable " + std::to_string(v) + "'s domain");
-        if (!options.rowsSumToOne.empty() && options.rowsSumToOne.size() != net.variables.size())
-            return error("internal error: rowsSumToOne is not per variable of the network");
-    }
-    for (uint32_t v : options.observed)
-        if (v >= net.variables.size())
-            return error("observed variable " + std::to_string(v) + " is not in the network");
-    JunctionTreeProgram lowered = Lowering(net, tree, options).run();
-    if (Status s = lowered.program.verify(); !s)
-        return error("internal error: junction-tree program: " + s.error().message);
-    return lowered;
+    return lowerJunctionTree(factorModelOf(net), tree, options);
 }
 
 } // namespace zbddc

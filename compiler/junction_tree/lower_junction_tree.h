@@ -1,6 +1,7 @@
-// Lowers a Bayesian network's junction tree into a TensorProgram that propagates a batch of B
-// evidence cases at once (Shafer and Shenoy 1990's message passing; Bistaffa et al. 2017 §III's
-// reduce and scatter are its EliminateBucket ops, the join never materialised).
+// Lowers a factor model's junction tree (a Bayesian network's, a Markov network's) into a
+// TensorProgram that propagates a batch of B evidence cases at once (Shafer and Shenoy 1990's
+// message passing; Bistaffa et al. 2017 §III's reduce and scatter are its EliminateBucket ops, the
+// join never materialised).
 //
 // The case index is one more variable, `batchVariable` (domain B), in every table that depends
 // on the evidence: evidence on X enters as an indicator table λ_X(X, case), 1 where the case
@@ -21,7 +22,7 @@
 // traced back by recoverAssignment over the collect ops, case by case).
 #pragma once
 
-#include "compiler/frontends/bn/bayes_net.h"
+#include "compiler/frontends/factor_model/factor_model.h"
 #include "compiler/junction_tree/junction_tree.h"
 #include "ir/tensor_program.h"
 
@@ -54,17 +55,15 @@ struct JunctionTreeLowering {
     // Messages are lists of factors, their variables eliminated one at a time (lazy propagation;
     // lower_junction_tree.cpp's `message`); `belief` does not apply.
     std::vector<uint32_t> caseStates;
-    // Per variable, whether its CPT's rows sum to 1 (cptRowsSumToOne(net)); empty: computed here.
-    // The per-case route computes it once per network.
+    // Per factor, whether it is a CPT whose rows sum to 1 (factorRowsSumToOne(model)); empty:
+    // computed here. The per-case route computes it once per model. Factors that are not CPTs
+    // (a Markov network's) are never barren: they are multiplied in whole.
     std::vector<uint8_t> rowsSumToOne;
 };
 
-// Per variable: 1 where every row of its CPT sums to 1 within 1e-12 (a barren CPT then drops out
-// of a sum exactly, to rounding), 0 where not.
-std::vector<uint8_t> cptRowsSumToOne(const BayesNet &net);
-
-// The case variable is variable numVariables() of the network.
+// The case variable is variable numVariables() of the model.
 struct JunctionTreeProgram : BatchedProgram {
+    double logScale = 0;                 // the model's (factor_model.h): added to every log of Z(e)
     uint32_t normaliser = kNoTable;      // Z(case), scaled as described above
     std::vector<uint32_t> collectScales; // InverseMax tables of the collect messages
     std::vector<uint32_t> marginalTable; // per variable (MAR): a table over {X, case} ∝ P(X, e)
@@ -72,7 +71,11 @@ struct JunctionTreeProgram : BatchedProgram {
                                          // without X: uniform in X)
 };
 
-// The tree must be the network's (buildJunctionTree(net, ...)); factors are the CPTs.
+// The tree must be the model's (buildJunctionTree over model.sortedScopes()): factor f of the
+// tree is model.factors[f].
+Result<JunctionTreeProgram> lowerJunctionTree(const FactorModel &model, const JunctionTree &tree,
+                                              const JunctionTreeLowering &options);
+// A network's tree (buildJunctionTree(net, ...)): its CPTs as factors (factorModelOf).
 Result<JunctionTreeProgram> lowerJunctionTree(const BayesNet &net, const JunctionTree &tree,
                                               const JunctionTreeLowering &options);
 

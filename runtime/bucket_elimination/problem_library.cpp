@@ -185,7 +185,10 @@ Result<ProblemLibrary> ProblemLibrary::open(const std::string &path) {
         return errorAt(path, 0,
                        "problem ABI version " + std::to_string(abi()) + " is not the supported " +
                            std::to_string(ZBDD_PROBLEM_ABI_VERSION));
-    auto m = parseProblemMetadata(meta(), path + "(metadata)");
+    auto text = sharedObjectMetadata(meta, path);
+    if (!text)
+        return text.error();
+    auto m = parseProblemMetadata(std::string(*text), path + "(metadata)");
     if (!m)
         return m.error();
     bool agree = m->domainSizes.size() == count();

@@ -97,16 +97,20 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
     }
     sol.feasible = network.feasible(optimum);
     sol.cost = sol.feasible ? optimum : network.forbidden();
-    if (sol.feasible) {
-        // The answer must stand on its own: recompute its cost from the original tables.
-        const Cost check = assignmentCost(network, sol.assignment);
-        if (!network.sameCost(check, optimum))
-            return error("internal error: the recovered assignment costs " +
-                         network.costText(check) + ", not the optimum " +
-                         network.costText(optimum));
-    }
+    if (sol.feasible) // the answer must stand on its own
+        if (Status s = checkAssignmentCost(network, sol.assignment, optimum); !s)
+            return s.error();
     sol.stats.totalMs = msSince(start);
     return sol;
+}
+
+Status checkAssignmentCost(const CostNetwork &network, const std::vector<uint32_t> &assignment,
+                           Cost optimum) {
+    const Cost check = assignmentCost(network, assignment);
+    if (!network.sameCost(check, optimum))
+        return error("internal error: the recovered assignment costs " + network.costText(check) +
+                     ", not the optimum " + network.costText(optimum));
+    return Ok{};
 }
 
 } // namespace zbddc

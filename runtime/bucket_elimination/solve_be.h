@@ -50,4 +50,9 @@ struct Solution {
 
 Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOptions &options);
 
+// The check every answer passes: `assignment`'s cost, recomputed from the original tables,
+// equals `optimum` (an internal error otherwise).
+Status checkAssignmentCost(const CostNetwork &network, const std::vector<uint32_t> &assignment,
+                           Cost optimum);
+
 } // namespace zbddc

@@ -24,7 +24,7 @@ double junctionTreeLogNormaliser(const JunctionTree &tree, const JunctionTreePro
     const double z = valueFor(jt, computed, jt.normaliser, b, none);
     if (z <= 0)
         return -std::numeric_limits<double>::infinity();
-    double log = std::log(z);
+    double log = std::log(z) + jt.logScale;
     for (uint32_t s : jt.collectScales)
         log -= std::log(valueFor(jt, computed, s, b, none));
     return log;

@@ -48,7 +48,7 @@ std::vector<uint32_t> observedVariables(std::span<const Evidence> cases, size_t 
 } // namespace
 
 struct JunctionTreeModel::Impl {
-    BayesNet net;
+    FactorModel model;
     JunctionTree tree;
     JunctionTreeOptions options;
     std::vector<Variable> variables;
@@ -89,7 +89,7 @@ struct JunctionTreeModel::Impl {
         const SteadyTime start = std::chrono::steady_clock::now();
         const unsigned threads = std::min<unsigned>(fit, threadsOrCores(options.threads));
         std::vector<Result<TaskResult>> results =
-            runJunctionTreePerCase(net, tree, task, cases, threads, options.belief,
+            runJunctionTreePerCase(model, tree, task, cases, threads, options.belief,
                                    options.caseTree);
         JunctionTreeRunInfo local;
         JunctionTreeRunInfo &st = info ? *info : local;
@@ -137,7 +137,7 @@ struct JunctionTreeModel::Impl {
         last.reset();
         JunctionTreeLowering sized = lowering;
         sized.batch = *batch;
-        auto lowered = lowerJunctionTree(net, tree, sized);
+        auto lowered = lowerJunctionTree(model, tree, sized);
         if (!lowered)
             return lowered.error();
         auto p = std::make_unique<Prepared>();
@@ -165,7 +165,7 @@ struct JunctionTreeModel::Impl {
                                uint64_t heldBytes) {
         JunctionTreeLowering one = lowering;
         one.batch = 1;
-        auto probe = lowerJunctionTree(net, tree, one);
+        auto probe = lowerJunctionTree(model, tree, one);
         if (!probe)
             return probe.error();
         const ProgramBytes bytes = programBytes(*probe);
@@ -212,20 +212,24 @@ Status JunctionTreeModel::Impl::decodeOnExecutor(Prepared &p, std::span<const Ev
     return p.run->decodeCases(decoded, pinned, static_cast<uint32_t>(count));
 }
 
-JunctionTreeModel::JunctionTreeModel(BayesNet net, JunctionTree tree, JunctionTreeOptions options)
+JunctionTreeModel::JunctionTreeModel(const BayesNet &net, JunctionTree tree,
+                                     JunctionTreeOptions options)
+    : JunctionTreeModel(factorModelOf(net), std::move(tree), std::move(options)) {}
+
+JunctionTreeModel::JunctionTreeModel(FactorModel model, JunctionTree tree,
+                                     JunctionTreeOptions options)
     : impl_(std::make_unique<Impl>()) {
-    impl_->net = std::move(net);
+    impl_->model = std::move(model);
     impl_->tree = std::move(tree);
     impl_->options = std::move(options);
-    for (const BnVariable &v : impl_->net.variables)
-        impl_->variables.push_back({v.name, v.states});
+    impl_->variables = impl_->model.variables;
     const std::vector<int> gpus = impl_->options.gpus;
     if (gpus.size() > 1 && impl_->options.executor != "cpu" && tensorGpuUsable()) {
         for (int ordinal : gpus) {
             JunctionTreeOptions one = impl_->options;
             one.executor = "cuda";
             one.gpus = {ordinal};
-            JunctionTreeModel &m = impl_->perDevice.emplace_back(impl_->net, impl_->tree, one);
+            JunctionTreeModel &m = impl_->perDevice.emplace_back(impl_->model, impl_->tree, one);
             m.impl_->gpuShares =
                 static_cast<uint32_t>(std::count(gpus.begin(), gpus.end(), ordinal));
         }
@@ -248,8 +252,8 @@ JunctionTreeModel::~JunctionTreeModel() = default;
 JunctionTreeModel::JunctionTreeModel(JunctionTreeModel &&) noexcept = default;
 JunctionTreeModel &JunctionTreeModel::operator=(JunctionTreeModel &&) noexcept = default;
 
-const BayesNet &JunctionTreeModel::network() const {
-    return impl_->net;
+const FactorModel &JunctionTreeModel::model() const {
+    return impl_->model;
 }
 const JunctionTree &JunctionTreeModel::tree() const {
     return impl_->tree;

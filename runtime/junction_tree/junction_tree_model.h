@@ -1,11 +1,12 @@
-// A Bayesian network answered by junction-tree propagation: PR, MAR and MPE over batches of
+// A factor model (a Bayesian network, a Markov network) answered by junction-tree propagation:
+// PR, MAR and MPE over batches of
 // evidence cases, run as TensorPrograms (compiler/junction_tree/lower_junction_tree.h) on any
 // tensor executor — the reference interpreter, the threaded CPU or the CUDA kernels — in chunks
 // of as many cases as the executor's memory holds. Answers are exact: every message is rescaled
 // per case, so P(e) down to 10^-300 and far below is reported through its log10.
 #pragma once
 
-#include "compiler/frontends/bn/bayes_net.h"
+#include "compiler/frontends/factor_model/factor_model.h"
 #include "compiler/junction_tree/evidence_tree.h"
 #include "compiler/junction_tree/junction_tree.h"
 #include "compiler/junction_tree/lower_junction_tree.h"
@@ -54,20 +55,22 @@ struct JunctionTreeRunInfo {
 
 class JunctionTreeModel {
   public:
-    // The tree must have been built from `net` (buildJunctionTree).
-    JunctionTreeModel(BayesNet net, JunctionTree tree, JunctionTreeOptions options = {});
+    // The tree must have been built from the model's scopes (buildJunctionTree over
+    // model.sortedScopes()); a network's is buildJunctionTree(net, ...).
+    JunctionTreeModel(FactorModel model, JunctionTree tree, JunctionTreeOptions options = {});
+    JunctionTreeModel(const BayesNet &net, JunctionTree tree, JunctionTreeOptions options = {});
     ~JunctionTreeModel();
     JunctionTreeModel(JunctionTreeModel &&) noexcept;
     JunctionTreeModel &operator=(JunctionTreeModel &&) noexcept;
 
-    const BayesNet &network() const;
+    const FactorModel &model() const;
     const JunctionTree &tree() const;
-    // The network's variables and states, as evidence readers and printers take them.
+    // The model's variables and states, as evidence readers and printers take them.
     const std::vector<Variable> &variables() const;
 
-    // One result per case, in order: PR (P(e) and its log10), MAR (every variable's posterior;
-    // a case with P(e) = 0 fails alone) or MPE (max_x P(x, e) and an assignment). EVAL is not a
-    // task of this route.
+    // One result per case, in order: PR (P(e), or Z(e) of a Markov network, and its log10), MAR
+    // (every variable's posterior; a case with P(e) = 0 fails alone) or MPE (max_x P(x, e) and
+    // an assignment). EVAL is not a task of this route.
     std::vector<Result<TaskResult>> run(Task task, std::span<const Evidence> cases,
                                         JunctionTreeRunInfo *info = nullptr);
 

@@ -1,7 +1,6 @@
 #include "runtime/junction_tree/junction_tree_per_case.h"
 
 #include "backends/tensor/cpu/tensor_cpu.h"
-#include "compiler/junction_tree/moral_graph.h"
 #include "runtime/junction_tree/junction_tree_answer.h"
 #include "support/threads.h"
 
@@ -30,7 +29,7 @@ Result<TaskResult> contradictedCase(Task task) {
 
 // What every case of a run shares.
 struct PerCaseNetwork {
-    const BayesNet &net;
+    const FactorModel &model;
     const JunctionTree &tree;
     std::vector<std::vector<uint32_t>> families;
     std::vector<uint8_t> rowsSumToOne;
@@ -54,7 +53,7 @@ Result<TaskResult> answerOneCase(const PerCaseNetwork &n, Task task, const Evide
     lowering.belief = n.belief;
     lowering.caseStates = ev.states; // kNone is UINT32_MAX: unobserved
     lowering.rowsSumToOne = n.rowsSumToOne;
-    auto lowered = lowerJunctionTree(n.net, tree, lowering);
+    auto lowered = lowerJunctionTree(n.model, tree, lowering);
     if (!lowered)
         return lowered.error();
     auto tables = runTensorProgramCpu(lowered->program, {.threads = 1});
@@ -66,12 +65,12 @@ Result<TaskResult> answerOneCase(const PerCaseNetwork &n, Task task, const Evide
 } // namespace
 
 std::vector<Result<TaskResult>>
-runJunctionTreePerCase(const BayesNet &net, const JunctionTree &tree, Task task,
+runJunctionTreePerCase(const FactorModel &model, const JunctionTree &tree, Task task,
                        std::span<const Evidence> cases, unsigned threads,
                        JunctionTreeLowering::Belief belief, CaseTree caseTree) {
     static_assert(kNone == UINT32_MAX, "caseStates reads kNone as unobserved");
     threads = threadsOrCores(threads);
-    const PerCaseNetwork shared{net,    tree,    familyScopes(net), cptRowsSumToOne(net),
+    const PerCaseNetwork shared{model,  tree,    model.sortedScopes(), factorRowsSumToOne(model),
                                 belief, caseTree};
     // First each case's tree and its clique entries, then the cases largest first: their times
     // are heavy-tailed (munin1: median 9 ms, slowest 190), and a large case started last would
@@ -110,6 +109,13 @@ runJunctionTreePerCase(const BayesNet &net, const JunctionTree &tree, Task task,
     for (auto &a : answers)
         results.push_back(std::move(*a));
     return results;
+}
+
+std::vector<Result<TaskResult>>
+runJunctionTreePerCase(const BayesNet &net, const JunctionTree &tree, Task task,
+                       std::span<const Evidence> cases, unsigned threads,
+                       JunctionTreeLowering::Belief belief, CaseTree caseTree) {
+    return runJunctionTreePerCase(factorModelOf(net), tree, task, cases, threads, belief, caseTree);
 }
 
 } // namespace zbddc

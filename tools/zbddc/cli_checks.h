@@ -4,6 +4,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cctype>
+#include <charconv>
+#include <cmath>
 #include <string>
 
 namespace zbddc::cli {
@@ -20,6 +23,41 @@ inline CLI::Validator wholeNumber(bool positive) {
             return {};
         },
         positive ? "N > 0" : "N >= 0");
+}
+
+// A finite number in [low, high] (or [low, high) with `highOpen`; `lowOpen` likewise): NaN and
+// infinities are refused, and the bounds print as written, not as CLI11's 300-digit doubles.
+inline CLI::Validator finiteNumber(double low, double high, bool lowOpen, bool highOpen,
+                                   const std::string &lowText, const std::string &highText) {
+    const std::string range =
+        (lowOpen ? "(" : "[") + lowText + ", " + highText + (highOpen ? ")" : "]");
+    return CLI::Validator(
+        [=](std::string &value) -> std::string {
+            double x = 0;
+            const char *end = value.data() + value.size();
+            const auto parsed = std::from_chars(value.data(), end, x);
+            const bool number =
+                !value.empty() && parsed.ec == std::errc() && parsed.ptr == end && std::isfinite(x);
+            const bool inside =
+                number && (lowOpen ? x > low : x >= low) && (highOpen ? x < high : x <= high);
+            if (!inside)
+                return "expects a number in " + range + ", got '" + value + "'";
+            return {};
+        },
+        range);
+}
+
+// A C identifier: what --symbol-prefix prepends to exported names.
+inline CLI::Validator cIdentifier() {
+    return CLI::Validator(
+        [](std::string &value) -> std::string {
+            const bool ok =
+                !value.empty() && !std::isdigit(static_cast<unsigned char>(value[0])) &&
+                value.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                        "0123456789_") == std::string::npos;
+            return ok ? std::string() : "expects a C identifier, got '" + value + "'";
+        },
+        "NAME");
 }
 
 } // namespace zbddc::cli

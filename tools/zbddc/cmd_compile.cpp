@@ -1,12 +1,14 @@
 // `zbddc INPUT -o OUTPUT`: a model opened through the pipeline on the route its output asks for
 // (a .so: the route `zbddc run` takes for one case on the CPU; a .zdd, a circuit dump or
 // --emit=STAGE: that stage of the route), then written.
+#include "ir/file_io.h"
 #include "pipeline/load_model.h"
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/flag_table.h"
 #include "tools/zbddc/output.h"
 
 #include <iostream>
+#include <optional>
 
 namespace zbddc::cli {
 
@@ -39,6 +41,12 @@ int compileCommand(const CompileOptions &o) {
         return usageError("--elimination is --route be; it does not apply to --route " + route);
     const std::string ext = fileExtension(o.output);
     const bool library = ext == ".so" && o.emit.empty();
+    // Before any work, and named by the output: a device or FIFO takes text written in place,
+    // never a .so or C source renamed over it (ir/file_io.h).
+    if (auto target = resolveOutputTarget(o.output, !(library || o.emit == "c")); !target)
+        return reportError(target.error());
+    if (*kind == ModelKind::Circuit && ext == ".zdd" && o.emit.empty())
+        return reportError(errorAt(o.input, 0, "a d-DNNF or SDD has no ZBDD to write"));
     if (!library && o.emit.empty() && ext != ".zdd" && ext != ".txt")
         return usageError("cannot write '" + o.output +
                           "': unknown output kind (use .so for a compiled model, .zdd for a ZBDD, "

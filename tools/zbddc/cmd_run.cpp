@@ -70,10 +70,23 @@ void printNotes(pipeline::Session &session) {
         std::cerr << "zbddc: note: " << note << "\n";
 }
 
-// A cost network's optimum (bucket elimination, a problem.so): without --json the UAI MPE block
-// alone and the cost on stderr; with it, one JSON object (docs/cli.md).
-int printSolution(const RunOptions &o, const TaskResult &r, const std::vector<Variable> &variables) {
+} // namespace
+
+// A cost network's optimum (bucket elimination, a problem.so, DPOP): without --json the UAI MPE
+// block alone and the cost on stderr; with it, one JSON object (docs/cli.md). `moreJson`: further
+// members, each written as `, "name": value`.
+int printSolution(const RunOptions &o, const TaskResult &r, const std::vector<Variable> &variables,
+                  const std::string &moreJson) {
     const bool feasible = *r.cost != "null";
+    // No assignment is consistent (a MARKOV network whose every assignment has probability 0):
+    // an assignment printed then would read as an answer, as P(e) = 0 is no answer on a network.
+    if (!feasible)
+        return reportError(
+            errorAt(o.model, 0,
+                    "no assignment" +
+                        std::string(o.evidence.empty() ? "" : " consistent with the evidence") +
+                        " costs less than the upper bound (in a MARKOV network: "
+                        "every one has probability 0), so there is no MPE"));
     std::ostringstream text;
     if (!o.json) {
         std::cerr << "cost " << (feasible ? *r.cost : "infeasible") << "\n";
@@ -88,9 +101,11 @@ int printSolution(const RunOptions &o, const TaskResult &r, const std::vector<Va
     text << "}, \"device\": " << jsonString(r.device)
          << ", \"induced_width\": " << r.elimination->inducedWidth
          << ", \"largest_table_entries\": " << jsonNumber(r.elimination->largestTableEntries)
-         << ", \"time_ms\": " << jsonNumber(r.timeMs) << "}\n";
+         << ", \"time_ms\": " << jsonNumber(r.timeMs) << moreJson << "}\n";
     return emitRunOutput(text.str(), o.output, o.uaiOutput, o.model, "MPE");
 }
+
+namespace {
 
 // The answers: a case that cannot be answered is reported on its own, on stderr and in the JSON;
 // the other cases are still printed, and the exit status is then 1. A batch .evid prints in the
@@ -108,7 +123,7 @@ int printTaskResults(const RunOptions &o, Task task, const std::vector<Result<Ta
         ++failed;
     }
     if (batch.size() == 1 && batch[0] && batch[0]->elimination)
-        return printSolution(o, *batch[0], variables);
+        return printSolution(o, *batch[0], variables, "");
     if (!o.json) {
         printErrorBoundNote(batch, std::cerr);
         for (const Result<TaskResult> &r : batch) // loopy BP's assignments of a cost network
@@ -183,8 +198,13 @@ int runCommand(const RunOptions &o) {
     if (!o.costNetwork.devices.empty())
         if (auto request = parseDeviceRequest(o.costNetwork.devices); !request)
             return usageError(request.error().message);
+    if (o.costNetwork.distributed) // DPOP over MPI ranks, in place of bucket elimination
+        return runDistributedCommand(o);
     const bool costNetwork = *kind == ModelKind::CostNetwork || *kind == ModelKind::ProblemLibrary;
     std::optional<Task> task = parseTask(o.task.empty() ? (costNetwork ? "mpe" : "pr") : o.task);
+    // A MARKOV network's PR and MAR are sums over its junction tree: a contradicted case is
+    // P(e) = 0 there, as on any network; only an optimum's evidence must be consistent.
+    const bool optimum = costNetwork && task == Task::Mpe && o.route != "jt";
 
     auto model = pipeline::readModel(o.model, o.modelOptions);
     if (!model)
@@ -195,7 +215,7 @@ int runCommand(const RunOptions &o) {
                           ", not --route " + o.route);
     printWarnings(model->warnings);
     model->warnings.clear();
-    auto cases = evidenceCases(o, model->variables, costNetwork);
+    auto cases = evidenceCases(o, model->variables, optimum);
     if (!cases)
         return reportError(cases.error());
     auto free = pipeline::readFreeInputs(o.inputs);
@@ -219,12 +239,13 @@ int runCommand(const RunOptions &o) {
                                : results[0].error());
     const bool network = *kind == ModelKind::Network;
     for (Result<TaskResult> &r : results)
-        if (r && !network && s.route() != "lbp" && *kind != ModelKind::NetworkLibrary &&
+        if (r && !network && s.route() != "lbp" && s.route() != "jt" &&
+            *kind != ModelKind::NetworkLibrary &&
             *kind != ModelKind::ModelLibrary)
             r->route.clear(); // a route is named where a model has several
     if (s.route() == "lbp")
         printLoopySummary(o, s, results);
-    else if (s.route() == "jt" && network && !o.json)
+    else if (s.route() == "jt" && (network || costNetwork) && !o.json)
         std::cerr << "zbddc: note: route jt: " << s.routeWhy() << "\n";
     return printTaskResults(o, *task, results, s.variables(), cases->batch);
 }

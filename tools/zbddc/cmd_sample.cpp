@@ -15,18 +15,20 @@ int sampleCommand(const SampleOptions &o) {
                   << o.network << "'\n";
         return 2;
     }
+    if (o.cases > kMaxSampledCases) {
+        std::cerr << "zbddc: --cases " << o.cases << " is more than the " << kMaxSampledCases
+                  << " cases an .evid batch may hold (see zbddc --help)\n";
+        return 2;
+    }
     auto net = readNetworkFile(o.network);
     if (!net)
         return reportError(net.error());
-    const std::string text = uaiEvidenceText(sampleEvidence(*net, o.cases, o.observed, o.seed));
-    if (o.output.empty()) {
-        std::cout << text;
-        return std::cout.flush() ? 0 : reportError(error("cannot write to standard output"));
-    }
-    Status written = writeFileAtomically(o.output, [&](std::ostream &out) {
-        out << text;
-        return static_cast<bool>(out);
-    });
+    auto write = [&](std::ostream &out) {
+        return writeSampledEvidence(*net, o.cases, o.observed, o.seed, out);
+    };
+    if (o.output.empty()) // exit_guard.cpp reports a failed standard output
+        return write(std::cout) ? 0 : 1;
+    Status written = writeFileAtomically(o.output, write);
     return written ? 0 : reportError(written.error());
 }
 

@@ -40,6 +40,9 @@ struct CostNetworkRunOptions {
     bool incompleteTables = false;
     uint64_t splitThreshold = kDefaultSplitThresholdEntries; // --device split
     std::string devices; // --devices all|N|a,b,... ("" one GPU)
+    bool distributed = false; // --distributed: DPOP over MPI ranks (cmd_run_distributed.cpp)
+    std::string agentsFile;   // --agents FILE: the agent of each variable
+    double phaseTimeout = 60; // --phase-timeout S: a rank's longest wait without a message
 };
 
 // `--route lbp` and its flags; unset values (0, negative, "") take the runtime's defaults.
@@ -109,6 +112,11 @@ struct SampleOptions {
 
 int compileCommand(const CompileOptions &options);
 int runCommand(const RunOptions &options);
+// `zbddc run PROBLEM --distributed` under mpirun: DPOP over the ranks (cmd_run_distributed.cpp).
+int runDistributedCommand(const RunOptions &options);
+// A cost network's optimum printed (cmd_run.cpp); `moreJson`: further members of its JSON object.
+int printSolution(const RunOptions &options, const TaskResult &result,
+                  const std::vector<Variable> &variables, const std::string &moreJson);
 int sampleCommand(const SampleOptions &options);
 int statsCommand(const StatsOptions &options);
 // --route jt|lbp, or a cost network's bucket elimination (cmd_stats_route.cpp).

@@ -29,7 +29,7 @@ bool stdoutWritten() {
 } // namespace
 
 int main(int argc, char **argv) {
-    zbddc::installCleanupOnSignal(); // SIGINT/SIGTERM/SIGHUP leave no temporary file behind
+    zbddc::installCleanupOnSignal(); // no terminating signal leaves a temporary file behind
     int status = 1;
     try {
         status = zbddc::cli::parseAndRun(argc, argv);

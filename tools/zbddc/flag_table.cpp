@@ -15,14 +15,17 @@ constexpr ColumnName kColumns[] = {
     {ZddMlf, ModelKind::Zdd, "mlf"},              {CostBe, ModelKind::CostNetwork, "be"},
     {CostLbp, ModelKind::CostNetwork, "lbp"},     {ModelSo, ModelKind::ModelLibrary, "mlf"},
     {NetworkSo, ModelKind::NetworkLibrary, "jt"}, {ProblemSo, ModelKind::ProblemLibrary, "be"},
+    {CostJt, ModelKind::CostNetwork, "jt"},      {CircuitMlf, ModelKind::Circuit, "mlf"},
 };
 
-constexpr uint16_t kMlf = NetworkMlf | ZddMlf;
+constexpr uint16_t kMlf = NetworkMlf | ZddMlf | CircuitMlf;
 constexpr uint16_t kBe = NetworkBe | CostBe;
 constexpr uint16_t kLbp = NetworkLbp | CostLbp;
 constexpr uint16_t kLibraries = ModelSo | NetworkSo | ProblemSo;
 constexpr uint16_t kCompiled = kAllColumns & ~kLibraries; // routes compiled by zbddc now
-constexpr uint16_t kReadNetwork = NetworkMlf | NetworkJt | NetworkLbp; // the network reader's
+constexpr uint16_t kCompiledIntoSo = kCompiled & ~kLbp & ~CostJt; // what writes a library
+constexpr uint16_t kReadNetwork = NetworkMlf | NetworkJt | NetworkLbp | CostJt; // the network reader's
+constexpr uint16_t kDistributed = CostBe; // DPOP over MPI ranks (cmd_run_distributed.cpp)
 
 constexpr FlagRule kRun[] = {
     {"--task", kAllColumns},
@@ -47,11 +50,15 @@ constexpr FlagRule kRun[] = {
     {"--strict", kReadNetwork},
     {"--mlf-order", NetworkMlf},
     {"--zbdd-node-limit", NetworkMlf},
-    {"--search-ms", NetworkJt},
-    {"--order", NetworkJt | kBe},
-    {"--heuristic", NetworkJt | kBe},
-    {"--heuristic search", NetworkJt},
+    {"--search-ms", NetworkJt | CostJt},
+    {"--weights", CircuitMlf},
+    {"--order", NetworkJt | CostJt | kBe},
+    {"--heuristic", NetworkJt | CostJt | kBe},
+    {"--heuristic search", NetworkJt | CostJt},
     {"--incomplete-tables", kBe},
+    {"--distributed", kDistributed},
+    {"--agents", kDistributed},
+    {"--phase-timeout", kDistributed},
     {"--split-threshold", kBe},
     {"--devices", kCompiled & ~kLbp},
     {"--iterations", kLbp},
@@ -76,6 +83,7 @@ constexpr FlagRule kCompile[] = {
     {"--strict", NetworkMlf | NetworkJt},
     {"--mlf-order", NetworkMlf},
     {"--zbdd-node-limit", NetworkMlf},
+    {"--weights", CircuitMlf},
     {"--elimination", NetworkBe},
     {"--order", NetworkJt | kBe},
     {"--heuristic", NetworkJt | kBe},
@@ -125,7 +133,7 @@ uint16_t candidateColumns(ModelKind kind, const std::string &route, bool approxi
             columns |= c.column;
     }
     if (compile)
-        columns &= kCompiled & ~kLbp;
+        columns &= kCompiledIntoSo;
     return columns;
 }
 

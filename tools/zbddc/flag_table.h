@@ -25,8 +25,10 @@ enum Column : uint16_t {
     ModelSo = 1 << 7,
     NetworkSo = 1 << 8,
     ProblemSo = 1 << 9,
+    CostJt = 1 << 10,     // a UAI MARKOV network's factor model (pr, mar; mpe when asked)
+    CircuitMlf = 1 << 11, // a d-DNNF (.nnf) or SDD (.sdd)
 };
-inline constexpr uint16_t kAllColumns = (1 << 10) - 1;
+inline constexpr uint16_t kAllColumns = (1 << 12) - 1;
 struct ColumnName {
     Column column;
     pipeline::ModelKind kind;

@@ -7,6 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cmath>
+
 namespace zbddc::cli {
 
 void ModelOptions::addTo(CLI::App &command) {
@@ -15,6 +17,8 @@ void ModelOptions::addTo(CLI::App &command) {
         ->check(CLI::IsMember({"frontier", "paper", "minfill"}));
     command.add_option("--zbdd-node-limit", zbddNodeLimit, "Largest ZBDD (nodes) a network may compile into")
         ->check(wholeNumber(true));
+    command.add_option("--weights", weights,
+                       "Literal weights of a .nnf or .sdd (docs/formats/circuits.md; default 1)");
 }
 
 Result<Circuit> ModelOptions::loadCircuit(const std::string &path) const {
@@ -59,6 +63,16 @@ void addCostNetworkRunOptions(CLI::App &run, CostNetworkRunOptions &f) {
                    "devices on GPU 0). Bucket elimination (.wcsp, MARKOV .uai) spreads independent "
                    "buckets over them and slices large ones across them; the junction-tree route "
                    "and the MLF split their cases evenly over them");
+    run.add_flag("--distributed", f.distributed,
+                 "(.wcsp, MARKOV .uai; under mpirun) DPOP: agents on MPI ranks send UTIL tables up "
+                 "a pseudo-tree and VALUE messages down (docs/distributed.md)");
+    run.add_option("--agents", f.agentsFile,
+                   "(--distributed) the agent of each variable, in variable order; default one "
+                   "agent per variable");
+    run.add_option("--phase-timeout", f.phaseTimeout,
+                   "(--distributed) seconds a rank waits without any message before it ends the "
+                   "run with an error")
+        ->check(finiteNumber(0, HUGE_VAL, true, true, "0", "inf"));
 }
 
 void addCostNetworkStatsOptions(CLI::App &stats, OrderFlags &order) {
@@ -68,14 +82,14 @@ void addCostNetworkStatsOptions(CLI::App &stats, OrderFlags &order) {
 void addLoopyRunOptions(CLI::App &run, LoopyRunOptions &f) {
     run.add_option("--iterations", f.iterations,
                    "(--route lbp) most flooding sweeps or residual rounds (default 1000)")
-        ->check(CLI::PositiveNumber);
+        ->check(wholeNumber(true));
     run.add_option("--tolerance", f.tolerance,
                    "(--route lbp) converged when every message is within this of its update "
                    "(default 1e-6)")
-        ->check(CLI::PositiveNumber);
+        ->check(finiteNumber(0, HUGE_VAL, true, true, "0", "inf"));
     run.add_option("--damping", f.damping,
                    "(--route lbp) share of the old message kept, in [0, 1) (default 0)")
-        ->check(CLI::Range(0.0, 0.999999));
+        ->check(finiteNumber(0, 1, false, true, "0", "1"));
     run.add_option("--update-order,--schedule", f.updateOrder,
                    "(--route lbp) the order messages are updated in: flooding (default) or "
                    "residual (--schedule: its older name)")

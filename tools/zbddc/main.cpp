@@ -1,9 +1,11 @@
 // zbddc: compile arithmetic circuits (ZBDD-compressed MLFs, elimination schedules) and run them.
-#include "tools/zbddc/commands.h"
 #include "support/progress.h"
+#include "tools/zbddc/cli_checks.h"
+#include "tools/zbddc/commands.h"
 
 #include <CLI/CLI.hpp>
 
+#include <cmath>
 #include <iostream>
 
 using namespace zbddc::cli;
@@ -31,7 +33,8 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
         ->check(CLI::IsMember({"float64", "log"}));
     app.add_option("--symbol-prefix", compile.symbolPrefix,
                    "Export every function of the .so also as NAME_... (NAME_eval for zbdd_eval), "
-                   "so that several models link into one program");
+                   "so that several models link into one program")
+        ->check(cIdentifier());
     app.add_option("--route", compile.route,
                    "A network into a .so: mlf (its circuit, a model.so), jt (its junction tree, a "
                    "network.so), be (bucket elimination, a problem.so) or auto (default: the "
@@ -91,7 +94,7 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
         ->check(CLI::IsMember({"auto", "mlf", "jt", "be", "lbp"}));
     runCmd->add_option("--search-ms", run.searchMs,
                        "(--route jt) stop starting randomised orders after this many milliseconds")
-        ->check(CLI::NonNegativeNumber);
+        ->check(finiteNumber(0, HUGE_VAL, false, true, "0", "inf"));
     runCmd->add_flag("--json", run.json, "Print one JSON object (see docs/cli.md)");
     run.modelOptions.addTo(*runCmd);
     addCostNetworkRunOptions(*runCmd, run.costNetwork);
@@ -114,20 +117,22 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
                          "jt: the junction tree's sizes (cliques, separators, levels) instead of "
                          "the model's own route; lbp: the factor graph and the GPU design")
         ->check(CLI::IsMember({"jt", "lbp"}));
-    statsCmd->add_option("--search-ms", stats.searchMs,
-                         "(--route jt --heuristic search) stop starting randomised orders after "
-                         "this many milliseconds")
-        ->check(CLI::NonNegativeNumber);
+    statsCmd
+        ->add_option("--search-ms", stats.searchMs,
+                     "(--route jt --heuristic search) stop starting randomised orders after "
+                     "this many milliseconds")
+        ->check(finiteNumber(0, HUGE_VAL, false, true, "0", "inf"));
 
     SampleOptions sample;
     CLI::App *sampleCmd =
         app.add_subcommand("sample", "Write forward-sampled evidence cases (UAI batch .evid)");
     sampleCmd->add_option("network", sample.network, "A Bayesian network")->required();
     sampleCmd->add_option("--cases", sample.cases, "Number of cases (default 2000)")
-        ->check(CLI::PositiveNumber);
-    sampleCmd->add_option("--observed", sample.observed,
-                          "Share of the variables observed in each case (default 0.2)")
-        ->check(CLI::Range(0.0, 1.0));
+        ->check(wholeNumber(true));
+    sampleCmd
+        ->add_option("--observed", sample.observed,
+                     "Share of the variables observed in each case (default 0.2)")
+        ->check(finiteNumber(0, 1, false, false, "0", "1"));
     sampleCmd->add_option("--seed", sample.seed, "Random seed (default 1)");
     sampleCmd->add_option("-o", sample.output, "Output .evid file (default: standard output)");
 
@@ -154,6 +159,12 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
 
     if (quiet && progress) {
         std::cerr << "zbddc: --quiet and --progress exclude each other (see zbddc --help)\n";
+        return 2;
+    }
+    const bool float32 = run.numeric == "float32" || run.numeric == "log32";
+    if (*runCmd && float32 && (run.task == "mpe" || run.task == "eval")) {
+        std::cerr << "zbddc: --numeric " << run.numeric << " answers pr and mar only, not --task "
+                  << run.task << " (see zbddc --help)\n";
         return 2;
     }
     progressMode = quiet ? ProgressMode::Off : progress ? ProgressMode::On : ProgressMode::Auto;

@@ -1,10 +1,14 @@
 #include "tools/zbddc/output.h"
+#include "ir/file_io.h"
 #include "ir/number_text.h"
 #include "support/cleanup_on_signal.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <ext/stdio_filebuf.h>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -14,7 +18,7 @@
 namespace zbddc::cli {
 
 int reportError(const Diagnostic &d) {
-    std::cerr << (d.file.empty() ? "zbddc: " + d.message : d.str()) << std::endl;
+    std::cerr << (d.file.empty() ? "zbddc: " : "") << d.str() << std::endl;
     return 1;
 }
 

@@ -89,6 +89,10 @@ static int run(const struct zbdd_program *p, const double *x, double *out, size_
     const size_t out_width = adjoints ? p->num_inputs : p->num_outputs;
     if (batch && (!valid_buffer(x, batch, p->num_inputs) || !valid_buffer(out, batch, out_width)))
         return ZBDD_EARG;
+    /* Rows with nothing to write (adjoints of a model without inputs, eval of one without
+     * outputs) would be computed for nothing: a batch of 2^40 of them never returned. */
+    if (out_width == 0)
+        return ZBDD_OK;
     if (threads == 0) {
         /* sysconf reads /sys (microseconds): once per process. */
         static unsigned online;

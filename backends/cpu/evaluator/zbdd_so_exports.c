@@ -16,11 +16,14 @@ ZBDD_HIDDEN void zbdd_gen_backward(const double *, const double *, double *, dou
     __attribute__((weak));
 ZBDD_HIDDEN void zbdd_gen_seed(double *, double *, uint64_t) __attribute__((weak));
 
-/* The marker runtime/shared_object_check.h looks for before it lets zbddc dlopen a file. */
+/* The marker runtime/shared_object_check.h looks for before it lets zbddc dlopen a file; its
+ * digest (support/shared_object_seal.h) is filled in by zbddc after linking. */
 #define ZBDD_STR2(x) #x
 #define ZBDD_STR(x) ZBDD_STR2(x)
 __attribute__((section(".zbddc"), used)) static const char zbdd_marker[] =
-    "zbddc model.so abi " ZBDD_STR(ZBDD_ABI_VERSION);
+    "zbddc model.so abi " ZBDD_STR(
+        ZBDD_ABI_VERSION) " sha256 "
+                          "0000000000000000000000000000000000000000000000000000000000000000";
 
 static unsigned zbdd_threads;
 

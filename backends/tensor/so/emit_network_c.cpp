@@ -1,5 +1,6 @@
 #include "backends/tensor/so/emit_network_c.h"
 #include "backends/tensor/so/emit_tensor_ops_c.h"
+#include "support/shared_object_seal.h"
 
 #include <algorithm>
 #include <sstream>
@@ -154,7 +155,7 @@ Result<NetworkSource> emitNetworkC(const NetworkProgram &sum, const NetworkProgr
     c << "#define BATCH " << batch << "u\n\n";
     // The marker zbddc checks before it dlopens a network.so (runtime/shared_object_check.h).
     c << "__attribute__((section(\".zbddc\"), used)) static const char zbdd_marker[] = "
-         "\"zbddc network.so abi \" ZBDD_NETWORK_ABI_STRING;\n\n";
+         "\"zbddc network.so abi \" ZBDD_NETWORK_ABI_STRING \"" ZBDDC_SEAL_PLACEHOLDER "\";\n\n";
     emitStringLiteral(c, "metadata", metadata);
     c << kRunOpC;
     c << "#include \"zbdd_network_runtime.c\"\n\n";

@@ -2,6 +2,7 @@
 #include "backends/tensor/so/emit_tensor_ops_c.h"
 #include "ir/number_text.h"
 #include "ir/text_lines.h" // oneLine: a name on one metadata line, as line breaks end records
+#include "support/shared_object_seal.h"
 
 #include <cmath>
 #include <sstream>
@@ -55,8 +56,12 @@ static zb_val assignment_total(const unsigned *a) {
     return total < UPPER_BOUND ? total : ZB_FORBIDDEN;
 }
 
+/* Whether p is aligned for its type: a misaligned buffer is refused, as every buffer is. */
+#define ZB_ALIGNED(p) (((uintptr_t)(p) & (_Alignof(__typeof__(*(p))) - 1)) == 0)
+
 static int solve(const int *evidence, zb_val *cost, unsigned *assignment) {
-    if (!cost || !assignment)
+    if (!cost || !assignment || !ZB_ALIGNED(cost) || !ZB_ALIGNED(assignment) ||
+        (evidence && !ZB_ALIGNED(evidence)))
         return ZBDD_PROBLEM_EARG;
     for (unsigned v = 0; evidence && v < NUM_VARIABLES; ++v)
         if (evidence[v] != ZBDD_PROBLEM_FREE && (evidence[v] < 0 || (unsigned)evidence[v] >= domain[v]))
@@ -107,6 +112,8 @@ EXPORT double zbdd_problem_assignment_cost(const unsigned *a) {
 }
 
 EXPORT int zbdd_problem_solve(const int *evidence, double *cost, unsigned *assignment) {
+    if (cost && !ZB_ALIGNED(cost))
+        return ZBDD_PROBLEM_EARG;
     zb_val c = 0;
     const int status = solve(evidence, cost ? &c : 0, assignment);
     if (status == ZBDD_PROBLEM_OK)
@@ -215,7 +222,7 @@ Result<ProblemSource> emitProblemC(const TensorProgram &p, const ProblemInfo &in
 
     // The marker zbddc checks before it dlopens a problem.so (runtime/shared_object_check.h).
     c << "\n__attribute__((section(\".zbddc\"), used)) static const char zbdd_marker[] = "
-         "\"zbddc problem.so abi \" ZBDD_PROBLEM_ABI_STRING;\n\n";
+         "\"zbddc problem.so abi \" ZBDD_PROBLEM_ABI_STRING \"" ZBDDC_SEAL_PLACEHOLDER "\";\n\n";
     emitStringLiteral(c, "metadata", out.metadata);
     emitOpsC(p, layout, ops, c);
     c << kRunOpC << kThreads;

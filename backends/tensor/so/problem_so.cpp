@@ -1,6 +1,7 @@
 #include "backends/tensor/so/problem_so.h"
 
 #include "backends/cpu/shared_object.h"
+#include "ir/file_io.h"
 #include "problem_header.inc"
 
 #include <cerrno>
@@ -19,7 +20,10 @@ const char *problemAbiHeader() { return embedded::kProblemHeader; }
 
 Status writeProblemSource(const TensorProgram &program, const ProblemInfo &info,
                           const std::string &path) {
-    const fs::path target = fs::absolute(path);
+    auto resolved = resolveOutputTarget(path, false);
+    if (!resolved)
+        return resolved.error();
+    const fs::path target = fs::absolute(resolved->path);
     const fs::path blob = target.string() + ".tables.bin";
     auto source = emitProblemC(program, info, blob.string());
     if (!source)
@@ -29,14 +33,11 @@ Status writeProblemSource(const TensorProgram &program, const ProblemInfo &info,
         const fs::path partial = to.string() + ".partial-" + std::to_string(getpid());
         CleanupOnSignal onSignal(partial.string(), CleanupOnSignal::Kind::File);
         Status s = writeBinaryFile(partial, data, size);
-        std::error_code ec;
-        if (s)
-            fs::rename(partial, to, ec);
-        if (!s || ec) {
-            fs::remove(partial, ec);
-            return error(to.string() + ": cannot write file");
-        }
-        return Ok{};
+        if (s && ::rename(partial.c_str(), to.c_str()) != 0)
+            s = fileError(to.string(), "cannot write file", errno);
+        if (!s)
+            ::unlink(partial.c_str());
+        return s;
     };
     if (Status s = write(blob, reinterpret_cast<const char *>(source->blob.data()),
                          source->blob.size() * sizeof(double));

@@ -193,6 +193,10 @@ Result<BayesNet> readNetworkFile(const std::string &path, const ReadOptions &opt
         parse = parseHuginNet;
     else if (endsWith(path, ".uai"))
         parse = parseUaiBayes;
+    else if (endsWith(path, ".so"))
+        return errorAt(path, 0,
+                       "a compiled .so holds no network to read: give the network's "
+                       "own file (.bif, .xmlbif, .xml, .net or .uai)");
     else
         return errorAt(path, 0,
                        "unknown network format (expected .bif, .xmlbif, .xml, .net or .uai)");

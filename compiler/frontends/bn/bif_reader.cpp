@@ -74,8 +74,8 @@ class BifParser {
             else if (*t == "probability")
                 st = probability();
             else
-                return in_.fail("expected 'network', 'variable' or 'probability', found '" +
-                                std::string(*t) + "'");
+                return in_.fail("expected 'network', 'variable' or 'probability', found " +
+                                shownToken(*t));
             if (!st)
                 return st.error();
         }
@@ -142,7 +142,7 @@ class BifParser {
             if (t->empty())
                 break;
             if (*t != "type")
-                return in_.fail("expected 'type', 'property' or '}', found '" + std::string(*t) + "'");
+                return in_.fail("expected 'type', 'property' or '}', found " + shownToken(*t));
             if (auto st = in_.expect("discrete"); !st)
                 return st;
             if (auto st = in_.expect("["); !st)
@@ -150,6 +150,10 @@ class BifParser {
             auto count = in_.unsignedInt("number of states", 1u << 20);
             if (!count)
                 return count.error();
+            if (*count == 0)
+                return in_.fail("variable '" + var.name +
+                                "' declares 0 states (a variable needs "
+                                "at least one)");
             if (auto st = in_.expect("]"); !st)
                 return st;
             if (auto st = in_.expect("{"); !st)
@@ -204,7 +208,7 @@ class BifParser {
                 continue;
             double p = 0;
             if (!parseDouble(*t, p))
-                return in_.fail("expected a probability, found '" + std::string(*t) + "'");
+                return in_.fail("expected a probability, found " + shownToken(*t));
             out.push_back(p);
         }
     }
@@ -239,10 +243,10 @@ class BifParser {
                 if (*sep == ")")
                     break;
                 if (*sep != ",")
-                    return in_.fail("expected ',' or ')', found '" + std::string(*sep) + "'");
+                    return in_.fail("expected ',' or ')', found " + shownToken(*sep));
             }
         } else if (*t != ")") {
-            return in_.fail("expected '|' or ')', found '" + std::string(*t) + "'");
+            return in_.fail("expected '|' or ')', found " + shownToken(*t));
         }
         if (auto st = in_.expect("{"); !st)
             return st;
@@ -298,7 +302,7 @@ class BifParser {
                 std::copy(values.begin(), values.end(), var.cpt.begin() + *row * k);
                 given[*row] = true;
             } else {
-                return in_.fail("expected 'table', 'default', '(' or '}', found '" + std::string(*t) + "'");
+                return in_.fail("expected 'table', 'default', '(' or '}', found " + shownToken(*t));
             }
         }
         for (size_t r = 0; r < rows; ++r) {
@@ -328,8 +332,9 @@ class BifParser {
             if (!sep)
                 return sep.error();
             if (*sep != (i + 1 < var.parents.size() ? "," : ")"))
-                return in_.fail("expected " + std::string(i + 1 < var.parents.size() ? "','" : "')'") +
-                                ", found '" + std::string(*sep) + "'");
+                return in_.fail("expected " +
+                                std::string(i + 1 < var.parents.size() ? "','" : "')'") +
+                                ", found " + shownToken(*sep));
         }
         if (var.parents.empty())
             if (auto st = in_.expect(")"); !st)

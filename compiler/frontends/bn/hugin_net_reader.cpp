@@ -32,12 +32,19 @@ class NetLexer {
             return fail("unexpected end of file, expected " + std::string(what));
         const char c = text_[pos_];
         if (c == '"') {
-            const size_t start = ++pos_, opened = line_;
-            while (pos_ < text_.size() && text_[pos_] != '"')
-                line_ += text_[pos_++] == '\n';
+            // A backslash takes the next character as it is (\" is a quote inside the string).
+            const size_t opened = line_;
+            std::string text;
+            for (++pos_; pos_ < text_.size() && text_[pos_] != '"'; ++pos_) {
+                if (text_[pos_] == '\\' && pos_ + 1 < text_.size())
+                    ++pos_;
+                line_ += text_[pos_] == '\n';
+                text += text_[pos_];
+            }
             if (pos_ >= text_.size()) // said where it opened: its end is the end of the file
                 return errorAt(file_, opened, "unterminated string");
-            return Token{std::string(text_.substr(start, pos_++ - start)), true};
+            ++pos_;
+            return Token{std::move(text), true};
         }
         if (std::string_view("{}()=;|").find(c) != std::string_view::npos)
             return Token{std::string(1, text_[pos_++]), false};
@@ -53,7 +60,7 @@ class NetLexer {
         if (!t)
             return t.error();
         if (t->quoted || t->text != symbol)
-            return fail("expected '" + std::string(symbol) + "', found '" + t->text + "'");
+            return fail("expected '" + std::string(symbol) + "', found " + shownToken(t->text));
         return Ok{};
     }
 
@@ -99,7 +106,8 @@ class HuginParser {
             } else if (t->text == "continuous") {
                 return in_.fail("continuous nodes are not supported");
             } else {
-                return in_.fail("expected 'net', 'node' or 'potential', found '" + t->text + "'");
+                return in_.fail("expected 'net', 'node' or 'potential', found " +
+                                shownToken(t->text));
             }
             if (!st)
                 return st.error();
@@ -201,7 +209,8 @@ class HuginParser {
                 var.parents.push_back(*parent);
             }
         } else if (t->text != ")") {
-            return in_.fail("joint potentials are not supported: expected '|' or ')', found '" + t->text + "'");
+            return in_.fail("joint potentials are not supported: expected '|' or ')', found " +
+                            shownToken(t->text));
         }
         if (auto st = in_.expect("{"); !st)
             return st;
@@ -228,7 +237,7 @@ class HuginParser {
                 else if (data) {
                     double p = 0;
                     if (v->quoted || !parseDouble(v->text, p))
-                        return in_.fail("expected a probability, found '" + v->text + "'");
+                        return in_.fail("expected a probability, found " + shownToken(v->text));
                     var.cpt.push_back(p);
                 }
             }

@@ -63,6 +63,15 @@ Result<std::vector<XmlEvent>> scanXml(std::string_view text, const std::string &
         advance(end);
         if (pos >= text.size())
             break;
+        if (text.substr(pos, 9) == "<![CDATA[") { // text taken as it is, '<' and '&' included
+            const size_t close = text.find("]]>", pos + 9);
+            if (close == std::string_view::npos)
+                return errorAt(file, line, "unterminated CDATA section");
+            if (std::string t = trim(text.substr(pos + 9, close - pos - 9)); !t.empty())
+                events.push_back({XmlEvent::Text, t, line});
+            advance(close + 3);
+            continue;
+        }
         std::string_view closer = ">";
         if (text.substr(pos, 4) == "<!--")
             closer = "-->";
@@ -117,6 +126,10 @@ Result<BayesNet> parseXmlBif(std::string_view text, const std::string &file) {
         if (e.kind == XmlEvent::Close) {
             if (path.empty() || path.back() != e.name)
                 return errorAt(file, e.line, "unexpected </" + e.name + ">");
+            // An empty <OUTCOME></OUTCOME> is a state without a name, not no state.
+            if (path.size() >= 2 && path[path.size() - 2] == "VARIABLE" &&
+                (e.name == "OUTCOME" || e.name == "VALUE") && (&e)[-1].kind == XmlEvent::Open)
+                return errorAt(file, e.line, "empty <" + e.name + ">: a state needs a name");
             path.pop_back();
             continue;
         }
@@ -170,7 +183,8 @@ Result<BayesNet> parseXmlBif(std::string_view text, const std::string &file) {
         for (std::string token; values >> token;) {
             double p = 0;
             if (!parseDouble(token, p))
-                return errorAt(file, d.tableLine, "expected a probability, found '" + token + "'");
+                return errorAt(file, d.tableLine,
+                               "expected a probability, found " + shownToken(token));
             var.cpt.push_back(p);
         }
     }

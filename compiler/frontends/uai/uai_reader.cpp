@@ -64,7 +64,7 @@ Result<UaiModel> parseUai(std::string_view text, const std::string &file) {
     if (!type)
         return type.error();
     if (*type != "MARKOV" && *type != "BAYES")
-        return in.fail("expected network type MARKOV or BAYES, found '" + std::string(*type) + "'");
+        return in.fail("expected network type MARKOV or BAYES, found " + shownToken(*type));
     model.type = std::string(*type);
     auto numVariables = in.unsignedInt("number of variables", UINT32_MAX - 1);
     if (!numVariables)

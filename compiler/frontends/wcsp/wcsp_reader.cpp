@@ -23,8 +23,8 @@ Result<Cost> readCost(TokenCursor &in, const char *what, uint64_t top, bool int6
         if (!t->empty() && (*t)[0] == '-')
             return in.fail(std::string(what) + " " + std::string(*t) +
                            " is negative (costs must be non-negative integers)");
-        return in.fail("expected " + std::string(what) + " (a non-negative integer), found '" +
-                       std::string(*t) + "'");
+        return in.fail("expected " + std::string(what) + " (a non-negative integer), found " +
+                       shownToken(*t));
     }
     if (int64Costs)
         return int64Word(v >= top ? kInt64Forbidden : static_cast<int64_t>(v));
@@ -65,8 +65,8 @@ Result<CostFunction> readFunction(TokenCursor &in, const CostNetwork &net, uint6
         return count.error();
     uint64_t tuples = 0;
     if (!parseUnsigned(*count, tuples))
-        return in.fail("expected number of tuples (a non-negative integer), found '" +
-                       std::string(*count) + "'");
+        return in.fail("expected number of tuples (a non-negative integer), found " +
+                       shownToken(*count));
     if (tuples > size)
         return in.fail(std::to_string(tuples) + " tuples listed for a table of " +
                        std::to_string(size) + " rows");
@@ -127,8 +127,7 @@ Result<CostNetwork> parseWcsp(std::string_view text, const std::string &name) {
         return top.error();
     uint64_t ub = 0;
     if (!parseUnsigned(*top, ub))
-        return in.fail("expected upper bound (a positive integer), found '" + std::string(*top) +
-                       "'");
+        return in.fail("expected upper bound (a positive integer), found " + shownToken(*top));
     if (ub == 0 || ub > kMaxInt64Cost)
         return in.fail("upper bound " + std::string(*top) + " is out of range (1 to 2^63 - 1)");
     net.int64Costs = ub > kMaxExactCost;
@@ -147,7 +146,7 @@ Result<CostNetwork> parseWcsp(std::string_view text, const std::string &name) {
             if (!d->empty() && (*d)[0] == '-')
                 return in.fail("domain size " + std::string(*d) + " of variable " +
                                std::to_string(i) + " (interval domains) is not supported");
-            return in.fail("expected domain size, found '" + std::string(*d) + "'");
+            return in.fail("expected domain size, found " + shownToken(*d));
         }
         if (size == 0 || size > *maxDomain)
             return in.fail("domain size " + std::to_string(size) + " of variable " +

@@ -1,7 +1,8 @@
 // Reader for the .zdd text format (docs/formats/zdd.md). Every malformed input ends in one
 // Diagnostic naming file:line; nothing is half-built on failure.
-#include "ir/text_lines.h"
 #include "compiler/frontends/zdd/zdd_format.h"
+#include "ir/indicator_set.h"
+#include "ir/text_lines.h"
 
 #include <cmath>
 #include <unordered_map>
@@ -133,6 +134,9 @@ class ZddParser {
                 return label.error();
             info.name = std::move(*label);
         }
+        if (std::string repeat = indicators_.add(info, model_.vars.size(), model_.variables);
+            !repeat.empty())
+            return in_.fail(repeat);
         model_.vars.push_back(std::move(info));
         return endOfLine();
     }
@@ -239,6 +243,7 @@ class ZddParser {
     TokenCursor in_;
     ZddModel model_;
     std::unordered_map<std::string, uint32_t> variableIndex_;
+    IndicatorSet indicators_;
     std::unordered_map<uint32_t, uint32_t> denseId_; // id in the file -> dense id
 };
 

@@ -74,8 +74,8 @@ class SapporoParser {
             return kZddBase;
         uint64_t id = 0;
         if (!parseUnsigned(*t, id))
-            return in_.fail("expected " + std::string(what) + " (F, T or a node id), found '" +
-                            std::string(*t) + "'");
+            return in_.fail("expected " + std::string(what) + " (F, T or a node id), found " +
+                            shownToken(*t));
         auto it = dense_.find(id & ~uint64_t{1});
         if (it == dense_.end())
             return in_.fail(std::string(what) + " " + std::string(*t) +

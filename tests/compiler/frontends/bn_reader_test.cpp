@@ -238,7 +238,8 @@ TEST_CASE("bad XMLBIF, Hugin and UAI files get one file:line message", "[bn][rea
 
 TEST_CASE("readNetworkFile names unknown extensions and missing files", "[bn][reader]") {
     CHECK(readNetworkFile("model.txt").error().str().find("unknown network format") != std::string::npos);
-    CHECK(readNetworkFile("/nonexistent/x.bif").error().str() == "/nonexistent/x.bif: cannot read file");
+    CHECK(readNetworkFile("/nonexistent/x.bif").error().str() ==
+          "/nonexistent/x.bif: cannot read file: No such file or directory");
     const std::filesystem::path dir = std::filesystem::temp_directory_path() / "zbddc-dir.bif";
     std::filesystem::create_directories(dir);
     CHECK(readNetworkFile(dir.string()).error().str() == dir.string() + ": is a directory, not a file");

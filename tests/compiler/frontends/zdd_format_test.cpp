@@ -93,7 +93,7 @@ TEST_CASE("malformed .zdd text gets one clear diagnostic with its line", "[zdd]"
         {"zdd 1\nvariable A 1 a\ninputs 1\n0 indicator A z\n", 4, "unknown state 'z'"},
         {"zdd 1\ninputs 1\n0 parameter -0.5\n", 3, "finite non-negative"},
         {"zdd 1\ninputs 1\n0 parameter inf\n", 3, "finite non-negative"},
-        {"zdd 1\ninputs 1\n0 parameter nan\n", 3, "finite non-negative"},
+        {"zdd 1\ninputs 1\n0 parameter nan\n", 3, "expected parameter value, found 'nan'"},
         {"zdd 1\ninputs 1\n0 parameter 0.5x\n", 3, "expected parameter value"},
         {"zdd 1\ninputs 1\n0 weird\n", 3, "unknown input kind"},
         {"zdd 1\ninputs 99999999999\n", 2, "out of range"},

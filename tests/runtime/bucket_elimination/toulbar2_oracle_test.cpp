@@ -6,6 +6,7 @@
 #include "tests/catch.hpp"
 #include "tests/support/scratch.h"
 #include "tests/support/skip.h"
+#include "tests/support/toulbar2_optimum.h"
 #include "tests/support/wide_cost_wcsp.h"
 
 #include <cstdio>
@@ -14,30 +15,10 @@
 #include <optional>
 
 using namespace zbddc;
+using testing::toulbar2Optimum;
+using testing::toulbar2OptimumText;
 
 namespace {
-// N of "Optimum: N in ..." from toulbar2's output, as printed, or nothing.
-std::optional<std::string> toulbar2OptimumText(const std::string &path,
-                                               const std::string &options = "") {
-    std::unique_ptr<FILE, int (*)(FILE *)> pipe(
-        popen(("timeout 20 toulbar2 '" + path + "' " + options + " 2>&1").c_str(), "r"), pclose);
-    if (!pipe)
-        return std::nullopt;
-    char line[4096];
-    std::optional<std::string> optimum;
-    while (std::fgets(line, sizeof line, pipe.get())) {
-        char number[64];
-        if (std::sscanf(line, "Optimum: %63s", number) == 1)
-            optimum = number;
-    }
-    return optimum;
-}
-
-std::optional<double> toulbar2Optimum(const std::string &path, const std::string &options = "") {
-    const auto text = toulbar2OptimumText(path, options);
-    return text ? std::optional<double>(std::stod(*text)) : std::nullopt;
-}
-
 // What a command prints on stdout.
 std::string outputOf(const std::string &command) {
     std::unique_ptr<FILE, int (*)(FILE *)> pipe(popen(command.c_str(), "r"), pclose);

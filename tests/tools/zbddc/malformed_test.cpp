@@ -54,14 +54,14 @@ TEST_CASE("malformed .zdd inputs: one line, exit 1, no output file", "[cli][malf
 TEST_CASE("a missing input file is a clear error", "[cli][malformed]") {
     auto r = runZbddc("run /nonexistent.zdd");
     CHECK(r.exitCode == 1);
-    CHECK(r.err == "/nonexistent.zdd: cannot read file\n");
+    CHECK(r.err == "/nonexistent.zdd: cannot read file: No such file or directory\n");
 }
 
 TEST_CASE("an unwritable output leaves nothing behind", "[cli][malformed]") {
     const std::string example = std::string(ZBDDC_SOURCE_DIR) + "/examples/wetgrass.zdd";
     auto r = runZbddc(example + " -o /nonexistent-dir/model.zdd");
     CHECK(r.exitCode == 1);
-    CHECK(r.err == "/nonexistent-dir/model.zdd: cannot write file\n");
+    CHECK(r.err == "/nonexistent-dir/model.zdd: cannot write file: No such file or directory\n");
 }
 
 TEST_CASE("results lost on a full disk fail the run with the OS's reason", "[cli][malformed][hostile]") {

@@ -18,7 +18,8 @@ extern "C" {
 /* Return codes of zbdd_problem_solve. */
 #define ZBDD_PROBLEM_OK 0
 #define ZBDD_PROBLEM_ENOMEM 1 /* the message tables do not fit in memory */
-#define ZBDD_PROBLEM_EARG 2   /* a NULL output, or an evidence value outside its domain */
+#define ZBDD_PROBLEM_EARG                                                                          \
+    2 /* a NULL or misaligned buffer, or an evidence value outside its domain */
 
 /* An evidence entry for a variable that is not observed. */
 #define ZBDD_PROBLEM_FREE (-1)

@@ -41,5 +41,11 @@ if "$zbddc" "$src/examples/wetgrass.zdd" -o bad.so --symbol-prefix 9x 2>err.txt;
     echo "--symbol-prefix 9x was accepted" >&2
     exit 1
 fi
-grep -q "is not a C identifier" err.txt && [ ! -e bad.so ]
+grep -q "expects a C identifier" err.txt && [ ! -e bad.so ]
+
+# 3. Zero-width buffers (a model without inputs) and a misaligned cost pointer (zero_width.c).
+printf 'zdd 1\ninputs 0\nnodes 0\nroots 1\n1\n' >constant.zdd
+"$zbddc" constant.zdd -o constant.so
+"$cc" "${includes[@]}" "$src/tests/backends/cpu/abi/zero_width.c" -o zero_width -ldl
+./zero_width ./constant.so ./libp4.so
 echo "run_abi_tests: all passed"

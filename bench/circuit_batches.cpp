@@ -1,0 +1,139 @@
+// A knowledge compiler's circuit with B literal-weight vectors (the neurosymbolic batch: one
+// circuit, B weightings), as KLay (Maene et al. 2025) times its NeSy circuits: per circuit, the
+// compile time (file read, smoothed and lowered; then the backend compiled for the batch) and
+// the best warm time of a forward pass and of a forward+backward pass (the gradient by every
+// literal weight) at each batch size.
+//
+//   circuit_batches [--device cpu|cuda] [--batches 1,128,1024] [--reps N] [--numeric float64|log]
+//                   [--json FILE] CIRCUIT.sdd|CIRCUIT.nnf...
+#include "bench/best_of.h"
+#include "bench/comma_list.h"
+#include "compiler/frontends/circuits/circuit_load.h"
+#include "compiler/frontends/circuits/literal_weights.h"
+#include "ir/circuit_stats.h"
+#include "runtime/model.h"
+#include "support/timer.h"
+
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace zbddc;
+
+namespace {
+
+struct Row {
+    std::string circuit;
+    size_t ops = 0;
+    double loadMs = 0;
+    uint32_t batch = 0;
+    double prepareMs = 0, forwardMs = 0, backwardMs = 0;
+};
+
+std::vector<LiteralWeights> randomWeights(uint32_t n, uint32_t count, std::mt19937 &rng) {
+    std::uniform_real_distribution<double> u(0.05, 1.0);
+    std::vector<LiteralWeights> cases(count);
+    for (LiteralWeights &w : cases)
+        for (uint32_t v = 0; v < n; ++v) {
+            w.positive.push_back(u(rng));
+            w.negative.push_back(u(rng));
+        }
+    return cases;
+}
+
+int fail(const std::string &what) {
+    std::fprintf(stderr, "circuit_batches: %s\n", what.c_str());
+    return 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    std::string device = "cpu", json, numericName = "float64";
+    std::vector<uint32_t> batches = {1, 128, 1024};
+    int reps = 10;
+    std::vector<std::string> files;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const bool more = i + 1 < argc;
+        if (a == "--device" && more)
+            device = argv[++i];
+        else if (a == "--batches" && more) {
+            batches.clear();
+            for (const std::string &b : bench::commaList(argv[++i]))
+                batches.push_back(static_cast<uint32_t>(std::stoul(b)));
+        } else if (a == "--reps" && more)
+            reps = std::stoi(argv[++i]);
+        else if (a == "--numeric" && more)
+            numericName = argv[++i];
+        else if (a == "--json" && more)
+            json = argv[++i];
+        else if (!a.empty() && a[0] == '-')
+            return fail("unknown option '" + a + "'");
+        else
+            files.push_back(a);
+    }
+    if (files.empty())
+        return fail("usage: circuit_batches [--device cpu|cuda] [--batches 1,128,1024] [--reps N] "
+                    "[--numeric float64|log] [--json FILE] CIRCUIT...");
+    const Numeric numeric = numericName == "log" ? Numeric::Log : Numeric::Float64;
+    DeviceOptions options;
+    options.device = device == "cuda" ? DeviceKind::Cuda : DeviceKind::Cpu;
+    std::mt19937 rng(1);
+    std::vector<Row> rows;
+    std::printf("%-12s %8s %9s %6s %11s %11s %11s   (%s, %s)\n", "circuit", "ops", "load ms",
+                "batch", "compile ms", "forward ms", "fwd+bwd ms", device.c_str(),
+                numericName.c_str());
+    for (const std::string &path : files) {
+        const SteadyTime start = std::chrono::steady_clock::now();
+        auto circuit = loadLogicCircuit(path);
+        const double loadMs = msSince(start);
+        if (!circuit)
+            return fail(circuit.error().str());
+        const size_t ops = circuitStats(*circuit).ops;
+        const uint32_t n = literalVariableCount(*circuit);
+        std::string name = path.substr(path.find_last_of('/') + 1);
+        name = name.substr(0, name.find('.'));
+        for (uint32_t b : batches) {
+            // A fresh model per batch size: its compile is timed for that batch's engine.
+            Model model = Model::fromCircuit(*circuit, options);
+            if (options.device == DeviceKind::Cuda && model.device() != DeviceKind::Cuda)
+                return fail("no usable GPU: " + model.fallbackNote());
+            const std::vector<LiteralWeights> cases = randomWeights(n, b, rng);
+            const InputBatch batch = literalWeightBatch(*circuit, cases);
+            Row r{name, ops, loadMs, b};
+            const SteadyTime compile = std::chrono::steady_clock::now();
+            if (Status s = model.prepare(Semiring::SumProduct, numeric, b); !s)
+                return fail(s.error().str());
+            r.prepareMs = msSince(compile);
+            bool ok = true;
+            r.forwardMs = bench::bestMs(reps, [&] {
+                ok = ok && model.evaluate(Semiring::SumProduct, numeric, batch).ok();
+            });
+            r.backwardMs = bench::bestMs(reps, [&] {
+                ok = ok && model.forwardBackward(Semiring::SumProduct, numeric, batch, 0).ok();
+            });
+            if (!ok)
+                return fail(name + ": a pass failed");
+            std::printf("%-12s %8zu %9.2f %6u %11.2f %11.4f %11.4f\n", name.c_str(), ops, loadMs, b,
+                        r.prepareMs, r.forwardMs, r.backwardMs);
+            rows.push_back(r);
+        }
+    }
+    if (!json.empty()) {
+        std::ofstream out(json);
+        out << "[";
+        for (size_t i = 0; i < rows.size(); ++i) {
+            const Row &r = rows[i];
+            out << (i ? ",\n " : "") << "{\"circuit\":\"" << r.circuit << "\",\"ops\":" << r.ops
+                << ",\"load_ms\":" << r.loadMs << ",\"batch\":" << r.batch
+                << ",\"compile_ms\":" << r.prepareMs << ",\"forward_ms\":" << r.forwardMs
+                << ",\"forward_backward_ms\":" << r.backwardMs << ",\"device\":\"" << device
+                << "\",\"numeric\":\"" << numericName << "\"}";
+        }
+        out << "]\n";
+    }
+    return 0;
+}

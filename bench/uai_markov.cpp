@@ -1,0 +1,187 @@
+// The junction-tree route on UAI MARKOV (and BAYES) instances, per device: PR, MAR and MPE of the
+// instance's own evidence (NAME.uai.evid), each timed, and the answers checked against the
+// competition's files beside the instance (NAME.uai.MAR; pr-reference.tsv's log10 Z). Devices:
+// cpu (all threads: the cases spread over them, each lowered alone and sliced by its evidence),
+// cpu1 (the same on one thread), cpu-batched (the GPU's batched tree on the CPU), cuda (the
+// generated kernels; the first run, which compiles them, timed apart). `--cases N` answers the
+// instance's case N times as one batch (one case uses one thread on the per-case route).
+// bench/uai_markov.sh runs it beside pyAgrum (bench/peers/pyagrum_mrf.py).
+//
+//   uai_markov [--devices cpu,cpu1,cuda] [--cases N] [--search-ms MS] [--memory-gb G]
+//              NAME.uai...
+//
+// One tab-separated row per instance and device: instance, device, clique entries, order ms,
+// then per task the wall milliseconds (PR, MAR, MPE), log10 Z, |log10 Z - reference|, the
+// largest |marginal - .MAR|, MPE log10; "refused" and why where no tree fits.
+#include "bench/comma_list.h"
+#include "compiler/elimination/elimination_order.h"
+#include "compiler/frontends/factor_model/factor_model.h"
+#include "compiler/junction_tree/order_search.h"
+#include "compiler/junction_tree/treewidth_bound.h"
+#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/junction_tree/factor_model_route.h"
+#include "support/timer.h"
+#include "tests/support/uai_result_reader.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+using namespace zbddc;
+
+namespace {
+
+struct Args {
+    std::vector<std::string> devices{"cpu", "cpu1", "cuda"};
+    size_t cases = 1;
+    double searchMs = 1000;
+    double memoryBytes = 12e9; // the tables' limit: --memory-gb
+    std::vector<std::string> files;
+};
+
+std::optional<double> prReference(const std::string &path) {
+    const std::filesystem::path p(path);
+    std::ifstream in(p.parent_path() / "pr-reference.tsv");
+    const std::string name = p.stem().string();
+    std::string instance, value;
+    while (in >> instance >> value)
+        if (instance == name)
+            return std::stod(value);
+    return std::nullopt;
+}
+
+std::optional<std::vector<std::vector<double>>> marReference(const std::string &path) {
+    std::ifstream in(path + ".MAR");
+    if (!in)
+        return std::nullopt;
+    std::stringstream text;
+    text << in.rdbuf();
+    if (auto one = testing::readUai2014(text.str(), "MAR"))
+        return one->marginals;
+    if (auto batch = testing::readUai2010(text.str(), "MAR"); batch && batch->size() == 1)
+        return batch->front().marginals;
+    return std::nullopt;
+}
+
+std::string number(double v, const char *format = "%.6g") {
+    if (std::isnan(v))
+        return "-";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, format, v);
+    return buf;
+}
+
+void benchInstance(const Args &args, const std::string &path) {
+    const std::string name = std::filesystem::path(path).stem().string();
+    auto model = readFactorModelFile(path);
+    if (!model) {
+        std::cout << name << "\terror\t" << model.error().str() << "\n";
+        return;
+    }
+    std::vector<Evidence> cases{noEvidence(model->variables)};
+    if (std::filesystem::exists(path + ".evid")) {
+        auto file = readUaiEvidenceFile(path + ".evid", model->variables);
+        if (!file) {
+            std::cout << name << "\terror\t" << file.error().str() << "\n";
+            return;
+        }
+        cases = file->cases;
+    }
+    cases.resize(std::max<size_t>(args.cases, 1), cases.front());
+    if (auto why = junctionTreeSurelyTooLarge(*model, args.memoryBytes)) {
+        std::cout << name << "\t-\trefused\t" << *why << "\n";
+        return;
+    }
+    const SteadyTime t0 = std::chrono::steady_clock::now();
+    OrderSearchOptions search;
+    search.timeLimitMs = args.searchMs;
+    const std::vector<uint32_t> order =
+        searchOrder(buildInteractionGraph(model->domainSizes, model->sortedScopes()), search).order;
+    const double orderMs = msSince(t0);
+    const auto pr = prReference(path);
+    const auto mar = marReference(path);
+    for (const std::string &device : args.devices) {
+        if (device == "cuda" && !tensorGpuUsable())
+            continue;
+        JunctionTreeOptions run;
+        run.executor = device == "cuda" ? "cuda" : "cpu";
+        run.threads = device == "cpu1" ? 1 : 0;
+        if (device == "cpu-batched")
+            run.cpuRoute = JunctionTreeOptions::CpuRoute::Batched;
+        JunctionTreeStats stats;
+        auto tree = openFactorModelJunctionTree(*model, order, {run, args.memoryBytes}, &stats);
+        if (!tree) {
+            std::cout << name << "\t" << device << "\trefused\t" << tree.error().message << "\n";
+            continue;
+        }
+        std::string firstRun;
+        if (device == "cuda") { // NVRTC compiles the kernels on the first run of each program
+            for (Task task : {Task::Pr, Task::Mar, Task::Mpe}) {
+                const SteadyTime f0 = std::chrono::steady_clock::now();
+                (void)tree->run(task, std::span(cases).first(1));
+                firstRun += (firstRun.empty() ? "" : "/") + number(msSince(f0), "%.0f");
+            }
+        }
+        double ms[3], log10Z = NAN, prGap = NAN, marGap = NAN, mpeLog10 = NAN;
+        int t = 0;
+        for (Task task : {Task::Pr, Task::Mar, Task::Mpe}) {
+            const SteadyTime r0 = std::chrono::steady_clock::now();
+            const auto results = tree->run(task, cases);
+            ms[t++] = msSince(r0);
+            const Result<TaskResult> &r = results.front();
+            if (!r) {
+                std::cerr << name << " " << device << " " << taskName(task) << ": "
+                          << r.error().message << "\n";
+                continue;
+            }
+            if (task == Task::Pr) {
+                log10Z = r->log10;
+                if (pr)
+                    prGap = std::fabs(r->log10 - *pr);
+            } else if (task == Task::Mar && mar && mar->size() == r->marginals.size()) {
+                marGap = 0;
+                for (size_t v = 0; v < mar->size(); ++v)
+                    for (size_t s = 0; s < (*mar)[v].size() && s < r->marginals[v].size(); ++s)
+                        marGap = std::max(marGap, std::fabs(r->marginals[v][s] - (*mar)[v][s]));
+            } else if (task == Task::Mpe) {
+                mpeLog10 = r->log10;
+            }
+        }
+        std::cout << name << "\t" << device << "\t" << number(stats.totalCliqueEntries, "%.3g")
+                  << "\t" << number(orderMs, "%.0f") << "\t" << number(ms[0], "%.1f") << "\t"
+                  << number(ms[1], "%.1f") << "\t" << number(ms[2], "%.1f") << "\t"
+                  << number(log10Z, "%.6f") << "\t" << number(prGap, "%.2g") << "\t"
+                  << number(marGap, "%.2g") << "\t" << number(mpeLog10, "%.6f")
+                  << (firstRun.empty() ? "" : "\tfirst runs " + firstRun + " ms") << std::endl;
+    }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    Args args;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--devices" && i + 1 < argc)
+            args.devices = bench::commaList(argv[++i]);
+        else if (a == "--cases" && i + 1 < argc)
+            args.cases = std::stoul(argv[++i]);
+        else if (a == "--search-ms" && i + 1 < argc)
+            args.searchMs = std::stod(argv[++i]);
+        else if (a == "--memory-gb" && i + 1 < argc)
+            args.memoryBytes = 1e9 * std::stod(argv[++i]);
+        else if (a.rfind("--", 0) == 0) {
+            std::cerr << "usage: uai_markov [--devices cpu,cpu1,cpu-batched,cuda] [--cases N] "
+                         "[--search-ms MS] [--memory-gb G] NAME.uai...\n";
+            return 2;
+        } else
+            args.files.push_back(a);
+    }
+    std::cout << "instance\tdevice\tclique_entries\torder_ms\tpr_ms\tmar_ms\tmpe_ms\tlog10Z\t"
+                 "pr_gap\tmar_gap\tmpe_log10\n";
+    for (const std::string &f : args.files)
+        benchInstance(args, f);
+}

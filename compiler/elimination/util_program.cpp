@@ -1,0 +1,69 @@
+#include "compiler/elimination/util_program.h"
+
+#include "compiler/elimination/bucket_program.h"
+
+#include <algorithm>
+
+namespace zbddc {
+
+namespace {
+
+std::vector<uint32_t> byRankDescending(std::vector<uint32_t> scope,
+                                       const std::vector<uint32_t> &rank) {
+    std::sort(scope.begin(), scope.end(),
+              [&](uint32_t a, uint32_t b) { return rank[a] > rank[b]; });
+    return scope;
+}
+
+bool contains(const std::vector<uint32_t> &set, uint32_t v) {
+    return std::find(set.begin(), set.end(), v) != set.end();
+}
+
+} // namespace
+
+UtilProgram buildUtilProgram(const std::vector<uint32_t> &domainSizes, Semiring semiring,
+                             std::span<const CostFunction *const> inputs,
+                             const std::vector<uint32_t> &ownVariables,
+                             const std::vector<uint32_t> &layoutRank) {
+    UtilProgram u;
+    TensorProgram &p = u.program;
+    p.semiring = semiring;
+    p.domainSizes = domainSizes;
+    std::vector<uint32_t> joined, eliminated;
+    for (const CostFunction *f : inputs) {
+        p.tables.push_back(
+            costFunctionTable(*f, byRankDescending(f->scope, layoutRank), domainSizes));
+        for (uint32_t v : f->scope)
+            if (!contains(joined, v))
+                joined.push_back(v);
+    }
+    for (uint32_t v : joined)
+        (contains(ownVariables, v) ? eliminated : u.separator).push_back(v);
+    u.separator = byRankDescending(u.separator, layoutRank);
+
+    Table util;
+    util.scope = u.separator;
+    for (uint32_t v : u.separator)
+        util.domains.push_back(domainSizes[v]);
+    if (inputs.empty()) { // a leaf with no function: its UTIL is the identity, a constant
+        util.input = true;
+        util.values = {SemiringOps{semiring}.one()};
+        p.tables.push_back(std::move(util));
+        u.util = 0;
+    } else {
+        p.tables.push_back(std::move(util));
+        u.util = static_cast<uint32_t>(p.tables.size() - 1);
+        std::vector<uint32_t> ins(inputs.size());
+        for (uint32_t i = 0; i < ins.size(); ++i)
+            ins[i] = i;
+        const TensorOpKind kind =
+            eliminated.empty() ? TensorOpKind::Join : TensorOpKind::EliminateBucket;
+        p.ops.push_back({kind, std::move(ins), u.util, eliminated, {}});
+    }
+    if (u.separator.empty())
+        p.results.push_back(u.util);
+    computeLevels(p);
+    return u;
+}
+
+} // namespace zbddc

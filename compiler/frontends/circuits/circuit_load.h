@@ -1,0 +1,18 @@
+// From a knowledge compiler's file to a verified Circuit: read (.nnf or .sdd with its .vtree),
+// smooth over every variable the circuit or its weights name, lower, weigh.
+#pragma once
+
+#include "compiler/frontends/circuits/logic_circuit.h"
+#include "ir/circuit.h"
+#include "ir/result.h"
+
+#include <string>
+
+namespace zbddc {
+
+bool isLogicCircuitFile(const std::string &path); // .nnf or .sdd
+Result<LogicCircuit> readLogicCircuitFile(const std::string &path);
+// `weightsPath` "" leaves every literal weight 1 (the model count).
+Result<Circuit> loadLogicCircuit(const std::string &path, const std::string &weightsPath = {});
+
+} // namespace zbddc

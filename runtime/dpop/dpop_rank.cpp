@@ -1,0 +1,296 @@
+#include "runtime/dpop/dpop_rank.h"
+
+#include "compiler/elimination/util_program.h"
+#include "runtime/dpop/dpop_message.h"
+#include "support/timer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <deque>
+#include <numeric>
+#include <thread>
+
+namespace zbddc {
+
+namespace {
+
+struct AgentState {
+    std::vector<CostFunction> received; // children's UTIL messages, until the UTIL is computed
+    std::vector<std::pair<uint32_t, std::vector<uint32_t>>> childScopes; // what each child needs
+    uint32_t waitingChildren = 0;
+    double clockMs = 0; // simulated: when this agent last finished, as if it ran alone
+    UtilProgram util;   // kept for the VALUE phase (it reads the input tables only)
+};
+
+// Variables ranked by (their agent's place in the order, index): later agents more significant.
+std::vector<uint32_t> layoutRanks(const PseudoTree &tree) {
+    std::vector<uint32_t> vars(tree.agentOf.size());
+    std::iota(vars.begin(), vars.end(), 0u);
+    std::sort(vars.begin(), vars.end(), [&](uint32_t a, uint32_t b) {
+        const uint32_t pa = tree.position[tree.agentOf[a]], pb = tree.position[tree.agentOf[b]];
+        return pa != pb ? pa < pb : a < b;
+    });
+    std::vector<uint32_t> rank(vars.size());
+    for (uint32_t i = 0; i < vars.size(); ++i)
+        rank[vars[i]] = i;
+    return rank;
+}
+
+class RankLoop {
+  public:
+    RankLoop(const CostNetwork &net, const PseudoTree &tree, const std::vector<int> &rankOf,
+             DpopTransport *transport, TensorExecutor &executor, double timeoutS)
+        : net_(net), tree_(tree), rankOf_(rankOf), transport_(transport), executor_(executor),
+          timeoutS_(timeoutS), me_(transport ? transport->rank() : 0), state_(tree.numAgents),
+          layoutRank_(layoutRanks(tree)) {
+        report_.assignment.assign(net.numVariables(), 0);
+        report_.agentComputeMs.assign(tree.numAgents, 0);
+    }
+
+    Result<DpopRankReport> run() {
+        std::vector<uint32_t> mine;
+        for (uint32_t a = 0; a < tree_.numAgents; ++a)
+            if (rankOf_[a] == me_) {
+                mine.push_back(a);
+                state_[a].waitingChildren = static_cast<uint32_t>(tree_.children[a].size());
+                if (state_[a].waitingChildren == 0)
+                    utilReady_.push_back(a);
+            }
+        size_t valuesLeft = mine.size();
+        auto lastMessage = std::chrono::steady_clock::now();
+        int sleepUs = 0;
+        while (valuesLeft > 0) {
+            Status step = Ok{};
+            if (!utilReady_.empty()) {
+                const uint32_t a = utilReady_.front();
+                utilReady_.pop_front();
+                step = computeUtil(a);
+            } else if (!valueReady_.empty()) {
+                const uint32_t a = valueReady_.front();
+                valueReady_.pop_front();
+                step = computeValue(a);
+                --valuesLeft;
+            } else {
+                auto got = transport_ ? transport_->poll()
+                                      : Result<std::optional<std::vector<std::byte>>>(std::nullopt);
+                if (!got)
+                    return got.error();
+                if (*got) {
+                    auto m = decodeDpopMessage(**got);
+                    if (!m)
+                        return error("rank " + std::to_string(me_) + ": " + m.error().message);
+                    step = deliver(std::move(*m));
+                    lastMessage = std::chrono::steady_clock::now();
+                    sleepUs = 0;
+                } else if (!transport_ || msSince(lastMessage) > 1000 * timeoutS_) {
+                    return error(waitingText(mine));
+                } else { // back off so that idle ranks leave the cores to the busy ones
+                    sleepUs = std::clamp(sleepUs * 2, 10, 250);
+                    std::this_thread::sleep_for(std::chrono::microseconds(sleepUs));
+                }
+            }
+            if (!step)
+                return step.error();
+        }
+        if (transport_)
+            if (Status s = transport_->flush(timeoutS_); !s)
+                return error("rank " + std::to_string(me_) + ": " + s.error().message);
+        // Only this rank's variables: the run's assignment is the sum over ranks.
+        std::vector<uint32_t> own(net_.numVariables(), 0);
+        for (uint32_t a : mine)
+            for (uint32_t v : tree_.variables[a])
+                own[v] = report_.assignment[v];
+        report_.assignment = std::move(own);
+        return std::move(report_);
+    }
+
+  private:
+    Status computeUtil(uint32_t a) {
+        const auto t0 = std::chrono::steady_clock::now();
+        AgentState &s = state_[a];
+        std::vector<const CostFunction *> inputs;
+        for (uint32_t f : tree_.functions[a])
+            inputs.push_back(&net_.functions[f]);
+        for (const CostFunction &m : s.received)
+            inputs.push_back(&m);
+        s.util = buildUtilProgram(net_.domainSizes, net_.semiring(), inputs, tree_.variables[a],
+                                  layoutRank_);
+        std::vector<double> values;
+        if (s.util.program.ops.empty()) {
+            values = s.util.program.tables[s.util.util].values;
+        } else {
+            auto run = executor_.run(s.util.program);
+            if (!run)
+                return error("agent " + std::to_string(a) + ": " + run.error().message);
+            values = std::move(run->tables[s.util.util]);
+            report_.device = std::move(run->device);
+        }
+        s.received.clear();
+        s.received.shrink_to_fit();
+        const double ms = msSince(t0);
+        report_.agentComputeMs[a] += ms;
+        s.clockMs += ms; // clockMs already holds the latest child's clock
+        report_.largestUtilEntries = std::max(report_.largestUtilEntries, double(values.size()));
+        const uint32_t parent = tree_.parent[a];
+        if (parent == kNoAgent) {
+            report_.holdsRoot = true;
+            report_.optimum = values.at(0);
+            valueReady_.push_back(a);
+            return Ok{};
+        }
+        DpopMessage m;
+        m.kind = DpopMessage::Kind::Util;
+        m.from = a;
+        m.to = parent;
+        m.clockMs = s.clockMs;
+        m.scope = s.util.separator;
+        m.table = std::move(values);
+        return post(std::move(m));
+    }
+
+    Status computeValue(uint32_t a) {
+        const auto t0 = std::chrono::steady_clock::now();
+        AgentState &s = state_[a];
+        const TensorProgram &p = s.util.program;
+        recoverAssignment(
+            p, [&](uint32_t id, uint64_t row) { return inputTableValue(p.tables[id], row); },
+            report_.assignment);
+        s.util = {};
+        const double ms = msSince(t0);
+        report_.agentComputeMs[a] += ms;
+        s.clockMs += ms;
+        report_.simulatedMs = std::max(report_.simulatedMs, s.clockMs);
+        for (auto &[child, scope] : s.childScopes) {
+            DpopMessage m;
+            m.kind = DpopMessage::Kind::Value;
+            m.from = a;
+            m.to = child;
+            m.clockMs = s.clockMs;
+            m.scope = scope;
+            for (uint32_t v : scope)
+                m.values.push_back(report_.assignment[v]);
+            if (Status st = post(std::move(m)); !st)
+                return st;
+        }
+        return Ok{};
+    }
+
+    // Counts the message, then hands it over: in place on this rank, else to the transport.
+    Status post(DpopMessage m) {
+        const bool util = m.kind == DpopMessage::Kind::Util;
+        ++(util ? report_.utilMessages : report_.valueMessages);
+        std::vector<std::byte> bytes = encodeDpopMessage(m);
+        report_.messageBytes += bytes.size();
+        if (rankOf_[m.to] == me_)
+            return deliver(std::move(m));
+        return transport_->send(rankOf_[m.to], std::move(bytes));
+    }
+
+    Status deliver(DpopMessage m) {
+        const std::string where = "rank " + std::to_string(me_) + ": ";
+        if (m.to >= tree_.numAgents || rankOf_[m.to] != me_ || m.from >= tree_.numAgents)
+            return error(where + "a message for agent " + std::to_string(m.to) +
+                         ", which this rank does not run");
+        AgentState &s = state_[m.to];
+        for (uint32_t v : m.scope)
+            if (v >= net_.numVariables())
+                return error(where + "a message names unknown variable " + std::to_string(v));
+        if (m.kind == DpopMessage::Kind::Util) {
+            uint64_t rows = 0;
+            if (tree_.parent[m.from] != m.to || !tableSize(net_.domainSizes, m.scope, rows) ||
+                rows != m.table.size() || s.waitingChildren == 0)
+                return error(where + "a UTIL message from agent " + std::to_string(m.from) +
+                             " that agent " + std::to_string(m.to) + " did not expect");
+            s.childScopes.emplace_back(m.from, m.scope);
+            CostFunction f;
+            f.scope = std::move(m.scope);
+            f.costs = std::move(m.table);
+            s.received.push_back(std::move(f));
+            s.clockMs = std::max(s.clockMs, m.clockMs);
+            if (--s.waitingChildren == 0)
+                utilReady_.push_back(m.to);
+            return Ok{};
+        }
+        if (tree_.parent[m.to] != m.from || m.values.size() != m.scope.size())
+            return error(where + "a VALUE message from agent " + std::to_string(m.from) +
+                         " that agent " + std::to_string(m.to) + " did not expect");
+        for (size_t i = 0; i < m.scope.size(); ++i)
+            report_.assignment[m.scope[i]] = m.values[i];
+        s.clockMs = std::max(s.clockMs, m.clockMs);
+        valueReady_.push_back(m.to);
+        return Ok{};
+    }
+
+    // Why the loop gave up: the first few agents of this rank waiting on other ranks, and on whom.
+    std::string waitingText(const std::vector<uint32_t> &mine) const {
+        std::string text = "rank " + std::to_string(me_) + ": no message for " +
+                           secondsText(timeoutS_) + " (--phase-timeout);";
+        int listed = 0;
+        for (uint32_t a : mine) {
+            const AgentState &s = state_[a];
+            std::string on;
+            if (s.waitingChildren > 0) {
+                on = "UTIL from";
+                for (uint32_t c : tree_.children[a]) {
+                    bool arrived = false;
+                    for (const auto &cs : s.childScopes)
+                        arrived = arrived || cs.first == c;
+                    if (!arrived && rankOf_[c] != me_)
+                        on += " agent " + std::to_string(c) + " (rank " +
+                              std::to_string(rankOf_[c]) + ")";
+                }
+            } else if (!s.util.program.tables.empty() && tree_.parent[a] != kNoAgent &&
+                       rankOf_[tree_.parent[a]] != me_) {
+                on = "VALUE from agent " + std::to_string(tree_.parent[a]) + " (rank " +
+                     std::to_string(rankOf_[tree_.parent[a]]) + ")";
+            }
+            if (on.empty() || on == "UTIL from" || listed == 3)
+                continue;
+            text += (listed++ ? ";" : "") + std::string(" agent ") + std::to_string(a) +
+                    " waits for " + on;
+        }
+        return text;
+    }
+
+    const CostNetwork &net_;
+    const PseudoTree &tree_;
+    const std::vector<int> &rankOf_;
+    DpopTransport *transport_;
+    TensorExecutor &executor_;
+    double timeoutS_;
+    int me_;
+    std::vector<AgentState> state_;
+    std::vector<uint32_t> layoutRank_;
+    std::deque<uint32_t> utilReady_, valueReady_;
+    DpopRankReport report_;
+};
+
+} // namespace
+
+Result<DpopRankReport> runDpopRank(const CostNetwork &network, const PseudoTree &tree,
+                                   const std::vector<int> &rankOf, DpopTransport *transport,
+                                   const DpopRankOptions &options) {
+    if (rankOf.size() != tree.numAgents)
+        return error("the placement must give one rank per agent");
+    auto executor = makeTensorExecutor(options.executor, options.execution);
+    if (!executor)
+        return executor.error();
+    return RankLoop(network, tree, rankOf, transport, **executor, options.timeoutS).run();
+}
+
+std::vector<int> placeAgents(const PseudoTree &tree, int ranks) {
+    std::vector<uint32_t> preorder, stack{tree.root()};
+    while (!stack.empty()) {
+        const uint32_t a = stack.back();
+        stack.pop_back();
+        preorder.push_back(a);
+        for (auto c = tree.children[a].rbegin(); c != tree.children[a].rend(); ++c)
+            stack.push_back(*c);
+    }
+    std::vector<int> rankOf(tree.numAgents, 0);
+    for (size_t i = 0; i < preorder.size(); ++i)
+        rankOf[preorder[i]] = static_cast<int>(i * ranks / preorder.size());
+    return rankOf;
+}
+
+} // namespace zbddc

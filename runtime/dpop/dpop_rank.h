@@ -1,0 +1,47 @@
+// One rank's part of DPOP (Petcu and Faltings 2005): the agents placed on this rank compute their
+// UTIL tables once all their children's have arrived (each a one-op TensorProgram, util_program.h,
+// run by a tensor executor), send them up, then pick their variables' values once their parent's
+// VALUE message arrives and send VALUE messages down. Messages between agents of one rank are
+// delivered in place; the others go through the transport. Every wait has a deadline: no message
+// for `timeoutS` seconds while an agent still waits ends the rank's part with an error that names
+// what it waited for.
+#pragma once
+
+#include "compiler/elimination/pseudo_tree.h"
+#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/dpop/dpop_transport.h"
+
+#include <string>
+#include <vector>
+
+namespace zbddc {
+
+struct DpopRankOptions {
+    std::string executor = "cpu"; // a name of tensorExecutors()
+    TensorExecutorOptions execution;
+    double timeoutS = 60;
+};
+
+// What one rank saw; the run's totals are sums (counts) and maxima over ranks.
+struct DpopRankReport {
+    std::vector<uint32_t> assignment; // by variable: this rank's agents' variables set, others 0
+    bool holdsRoot = false;
+    Cost optimum = 0; // where holdsRoot: the root's UTIL, the optimum
+    uint64_t utilMessages = 0, valueMessages = 0, messageBytes = 0; // every agent-to-agent message
+    double largestUtilEntries = 0;
+    std::vector<double> agentComputeMs; // by agent (UTIL + VALUE); 0 for other ranks' agents
+    double simulatedMs =
+        0; // the latest simulated clock of this rank's agents (Sultanik et al. 2007)
+    DeviceReport device;
+};
+
+// `rankOf`: by agent, the rank that runs it.
+Result<DpopRankReport> runDpopRank(const CostNetwork &network, const PseudoTree &tree,
+                                   const std::vector<int> &rankOf, DpopTransport *transport,
+                                   const DpopRankOptions &options);
+
+// Agents cut into `ranks` blocks of consecutive agents in depth-first order from the root, so
+// that a subtree stays on few ranks.
+std::vector<int> placeAgents(const PseudoTree &tree, int ranks);
+
+} // namespace zbddc

@@ -1,0 +1,38 @@
+// DpopTransport over MPI: MPI_Isend (a send never waits for its receiver, so two ranks sending
+// each other large UTIL tables cannot deadlock) and MPI_Iprobe polls, on a communicator of its
+// own.
+#pragma once
+
+#include "runtime/dpop/dpop_transport.h"
+
+#include <mpi.h>
+
+#include <list>
+
+namespace zbddc {
+
+class MpiTransport final : public DpopTransport {
+  public:
+    explicit MpiTransport(MPI_Comm comm);
+    int rank() const override { return rank_; }
+    int size() const override { return size_; }
+    Status send(int rank, std::vector<std::byte> bytes) override;
+    Result<std::optional<std::vector<std::byte>>> poll() override;
+    Status flush(double timeoutS) override;
+
+  private:
+    struct Pending {
+        std::vector<std::byte> bytes;
+        MPI_Request request;
+    };
+    void reapSends();
+    MPI_Comm comm_;
+    int rank_ = 0, size_ = 1;
+    std::list<Pending> pending_; // stable addresses: MPI holds the buffers until the sends end
+};
+
+// Waits for every rank to arrive, for at most `timeoutS` seconds (MPI_Ibarrier polled): a rank
+// that died or hangs then ends the run with an error rather than a hang.
+Status barrierWithin(MPI_Comm comm, double timeoutS, const char *what);
+
+} // namespace zbddc
