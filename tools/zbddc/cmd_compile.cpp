@@ -58,7 +58,7 @@ int compileCommand(const CompileOptions &o) {
     if (auto refused = refusedFlag(o.given, compileFlagRules(), columns, *kind, route))
         return usageError(*refused);
     if (!library) // a stage: the MLF's, or a problem.so's C
-        columns &= NetworkMlf | ZddMlf | (o.emit == "c" ? NetworkBe | CostBe : 0);
+        columns &= NetworkMlf | ZddMlf | CircuitMlf | (o.emit == "c" ? NetworkBe | CostBe : 0);
     if (!columns)
         return usageError("a " + std::string(pipeline::modelKindName(*kind)) +
                           (route == "auto" ? "" : " on route " + route) + " does not compile into '" +

@@ -1,6 +1,7 @@
 // `zbddc run MODEL --task ...`: the flags checked against the flag table, turned into the
 // pipeline's OpenOptions, the model opened through Session on the route it chooses, and the
 // answers printed (UAI text or JSON; a cost network's optimum as its own JSON object).
+#include "pipeline/load_model.h"
 #include "runtime/device_list.h"
 #include "runtime/loopy/loopy_bp.h"
 #include "tools/zbddc/commands.h"
@@ -190,6 +191,8 @@ int runCommand(const RunOptions &o) {
                           pipeline::modelKindName(*kind));
     if (auto refused = refusedFlag(o.given, runFlagRules(), columns, *kind, o.route))
         return usageError(*refused);
+    if (o.route == "jt" && *kind == ModelKind::CostNetwork && fileExtension(o.model) != ".uai")
+        return usageError("--route jt needs a network (.bif, .xmlbif, .net, .uai), not a .wcsp");
     if (o.loopy.approximate && o.route != "auto")
         return usageError("--approximate lets --route auto fall back to lbp; it does not apply "
                           "to --route " + o.route);

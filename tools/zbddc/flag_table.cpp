@@ -129,7 +129,8 @@ uint16_t candidateColumns(ModelKind kind, const std::string &route, bool approxi
         if (route == c.route || (kind == ModelKind::NetworkLibrary && route == "mlf"))
             columns |= c.column;
         else if (route == "auto" && (!lbp || approximate) &&
-                 !(std::string_view(c.route) == "be" && kind == ModelKind::Network))
+                 !(std::string_view(c.route) == "be" && kind == ModelKind::Network) &&
+                 c.column != CostJt) // auto's flags are bucket elimination's on a cost network
             columns |= c.column;
     }
     if (compile)
