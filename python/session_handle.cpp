@@ -1,0 +1,69 @@
+#include "session_handle.h"
+
+namespace zbddc::python {
+
+std::optional<NumericChoice> parseNumericChoice(std::string_view name) {
+    if (name == "auto")
+        return NumericChoice::Auto;
+    if (name == "float64")
+        return NumericChoice::Float64;
+    if (name == "log")
+        return NumericChoice::Log;
+    if (name == "float32")
+        return NumericChoice::Float32;
+    if (name == "log32")
+        return NumericChoice::Log32;
+    return std::nullopt;
+}
+
+Result<std::unique_ptr<SessionHandle>> SessionHandle::open(const OpenRequest &request) {
+    pipeline::OpenOptions options;
+    options.route = request.route;
+    auto device = parseDeviceKind(request.device);
+    if (!device)
+        return error("unknown device '" + request.device + "' (auto, cpu, cuda or reference)");
+    auto numeric = parseNumericChoice(request.numeric);
+    if (!numeric)
+        return error("unknown numeric '" + request.numeric +
+                     "' (auto, float64, log, float32 or log32)");
+    options.target.device = *device;
+    options.target.gpus = request.gpus;
+    options.target.numeric = *numeric;
+    options.target.threads = request.threads;
+    options.expectedCases = std::max<size_t>(request.expectedCases, 1);
+    auto session = pipeline::Session::open(request.path, options);
+    if (!session)
+        return session.error();
+    auto handle = std::make_unique<SessionHandle>();
+    handle->path_ = request.path;
+    handle->session_ = std::move(*session);
+    const std::vector<Variable> &vars = handle->variables();
+    for (uint32_t v = 0; v < vars.size(); ++v)
+        handle->byName_.emplace(vars[v].name, v);
+    return handle;
+}
+
+std::optional<uint32_t> SessionHandle::variableIndex(std::string_view name) const {
+    auto it = byName_.find(std::string(name));
+    if (it == byName_.end())
+        return std::nullopt;
+    return it->second;
+}
+
+std::vector<Result<TaskResult>> SessionHandle::answer(Task task, std::span<const Evidence> cases,
+                                                      NumericChoice numeric) {
+    std::lock_guard lock(busy_);
+    TaskOptions options;
+    options.numeric = numeric;
+    return session_->answer(task, cases, options);
+}
+
+Status SessionHandle::save(const std::string &path) {
+    std::lock_guard lock(busy_);
+    auto saved = session_->save(path);
+    if (!saved)
+        return saved.error();
+    return Ok{};
+}
+
+} // namespace zbddc::python
