@@ -33,6 +33,7 @@ AnswerColumns answerColumns(Task task, std::vector<Result<TaskResult>> &&results
                             const std::vector<Variable> &variables, const std::string &modelPath) {
     AnswerColumns out;
     const size_t n = results.size();
+    out.task = task;
     out.cases = n;
     out.value.assign(n, kNaN);
     out.log10.assign(n, kNaN);
@@ -42,6 +43,7 @@ AnswerColumns answerColumns(Task task, std::vector<Result<TaskResult>> &&results
     size_t width = 0;
     for (const Variable &v : variables)
         width += v.states.size();
+    out.width = width;
     if (task == Task::Mar)
         out.marginals.assign(n * width, kNaN);
     if (task == Task::Mpe)

@@ -13,7 +13,9 @@
 namespace zbddc::python {
 
 struct AnswerColumns {
+    Task task = Task::Pr;
     size_t cases = 0;
+    size_t width = 0; // MAR: every variable's states
     std::vector<double> value; // P(e) (PR, MAR), max_x P(x, e) (MPE)
     std::vector<double> log10;
     std::vector<double> marginals;    // MAR: cases x (all variables' states, variable by variable)

@@ -5,6 +5,7 @@
 #include "session_handle.h"
 
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
 
 #include <cstdint>
 #include <vector>

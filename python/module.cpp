@@ -55,19 +55,18 @@ nb::list variableList(const SessionHandle &s) {
 nb::list optionalTexts(const std::vector<std::string> &texts) {
     nb::list out;
     for (const std::string &t : texts)
-        out.append(t.empty() ? nb::none() : nb::str(t.c_str(), t.size()));
+        out.append(t.empty() ? nb::object(nb::none()) : nb::object(nb::str(t.c_str(), t.size())));
     return out;
 }
 
 nb::dict columnsDict(AnswerColumns &&c, size_t variables) {
     const size_t n = c.cases;
-    const size_t width = n ? c.marginals.size() / n : 0;
     nb::dict d;
     d["value"] = numpyArray(std::move(c.value), std::array{n});
     d["log10"] = numpyArray(std::move(c.log10), std::array{n});
-    if (!c.marginals.empty() || width)
-        d["marginals"] = numpyArray(std::move(c.marginals), std::array{n, width});
-    if (!c.states.empty())
+    if (c.task == Task::Mar)
+        d["marginals"] = numpyArray(std::move(c.marginals), std::array{n, c.width});
+    if (c.task == Task::Mpe)
         d["states"] = numpyArray(std::move(c.states), std::array{n, variables});
     d["errors"] = optionalTexts(c.errors);
     d["notes"] = nb::cast(c.notes);
@@ -75,7 +74,7 @@ nb::dict columnsDict(AnswerColumns &&c, size_t variables) {
     if (!c.costs.empty()) {
         nb::list costs;
         for (const auto &cost : c.costs)
-            costs.append(cost ? nb::str(cost->c_str()) : nb::none());
+            costs.append(cost ? nb::object(nb::str(cost->c_str())) : nb::object(nb::none()));
         d["costs"] = costs;
     }
     if (!c.iterations.empty()) {

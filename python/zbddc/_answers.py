@@ -85,7 +85,7 @@ class Probability(Answers):
 
     def __repr__(self):
         if self.single:
-            return f"P(e) = {self.value!r} (log10 {self.log10!r})"
+            return f"P(e) = {float(self.value)!r} (log10 {float(self.log10)!r})"
         return self._summary()
 
 
@@ -165,7 +165,7 @@ class Explanation(Answers):
     def __repr__(self):
         if not self.single:
             return self._summary()
-        return f"MPE (P = {self.value!r}): {self.assignment}"
+        return f"MPE (P = {float(self.value)!r}): {self.assignment}"
 
 
 def _cost(text):
