@@ -11,7 +11,7 @@
 #include "runtime/evidence.h"
 #include "runtime/tasks.h"
 #include "runtime/tasks_async.h"
-#include "tools/zbddc/load_model.h"
+#include "pipeline/load_model.h"
 
 #ifdef ZBDDC_HAVE_CUDA_BACKEND
 #include "backends/cuda/driver.h" // only to make a stream, as a CUDA program would (cuStreamCreate)

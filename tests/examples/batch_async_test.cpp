@@ -4,7 +4,7 @@
 // cases of probability 0), and its own verdict that both agree.
 #include "runtime/evidence.h"
 #include "runtime/tasks.h"
-#include "tools/zbddc/load_model.h"
+#include "pipeline/load_model.h"
 
 #include "tests/catch.hpp"
 #include "tests/support/close.h"

@@ -11,7 +11,7 @@
 #include "runtime/engine.h"
 #include "runtime/model.h"
 #include "runtime/tasks.h"
-#include "tools/zbddc/load_model.h"
+#include "pipeline/load_model.h"
 
 #include "tests/catch.hpp"
 #include "tests/support/mpe_batch_checks.h"

@@ -6,7 +6,7 @@
 #include "runtime/mpe_decode.h"
 #include "runtime/shared_model.h"
 #include "runtime/tasks.h"
-#include "tools/zbddc/load_model.h"
+#include "pipeline/load_model.h"
 
 #include "tests/catch.hpp"
 

@@ -2,7 +2,7 @@
 #include "tools/zbddc/cmd_run_cost_network.h"
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/output.h"
-#include "tools/zbddc/load_model.h"
+#include "pipeline/load_model.h"
 #include "compiler/frontends/zdd/zdd_format.h"
 
 #include <iostream>

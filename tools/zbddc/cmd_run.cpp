@@ -7,7 +7,7 @@
 #include "runtime/shared_object_check.h"
 #include "tools/zbddc/cmd_run_cost_network.h"
 #include "tools/zbddc/commands.h"
-#include "tools/zbddc/load_model.h"
+#include "pipeline/load_model.h"
 #include "tools/zbddc/output.h"
 
 #include <filesystem>

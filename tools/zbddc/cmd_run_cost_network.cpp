@@ -5,7 +5,7 @@
 #include "tools/zbddc/cli_checks.h"
 #include "tools/zbddc/order_flags.h"
 #include "tools/zbddc/output.h"
-#include "tools/zbddc/load_model.h"
+#include "pipeline/load_model.h"
 #include "compiler/frontends/uai/uai_reader.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "runtime/device_list.h"

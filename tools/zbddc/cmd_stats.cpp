@@ -5,7 +5,7 @@
 #include "tools/zbddc/cmd_run_cost_network.h"
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/output.h"
-#include "tools/zbddc/load_model.h"
+#include "pipeline/load_model.h"
 #include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
 #include "compiler/passes/schedule_stats.h"

@@ -5,7 +5,7 @@
 #include "backends/tensor/cuda/host_device_split.h"
 #include "compiler/frontends/bn/bayes_net.h"
 #include "compiler/junction_tree/junction_tree_stats.h"
-#include "tools/zbddc/load_model.h"
+#include "pipeline/load_model.h"
 #include "tools/zbddc/order_flags.h"
 
 #include "runtime/tasks.h"

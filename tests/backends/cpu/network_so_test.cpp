@@ -6,7 +6,7 @@
 // reference`. The small networks run in the unit suite; insurance, water, hailfinder and pathfinder
 // (10^5 ZBDD nodes, seconds each) only under [slow] (CTest: test_cpu_networks_slow).
 #include "ir/interpret.h"
-#include "tools/zbddc/load_model.h"
+#include "pipeline/load_model.h"
 
 #include "tests/catch.hpp"
 #include "tests/support/close.h"

@@ -1,4 +1,4 @@
-#include "tools/zbddc/load_model.h"
+#include "pipeline/load_model.h"
 
 #include "compiler/frontends/zdd/zdd_format.h"
 #include "compiler/frontends/zdd/zdd_lower.h"

@@ -1,0 +1,115 @@
+// The junction-tree route: a network's order (order_choice.h), its junction tree
+// (compiler/junction_tree), lowered into a batched TensorProgram and run on a tensor executor
+// (runtime/junction_tree), or compiled into a network.so.
+#include "compiler/junction_tree/junction_tree_stats.h"
+#include "pipeline/route.h"
+#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/junction_tree/junction_tree_library.h"
+#include "runtime/junction_tree/junction_tree_model.h"
+
+#include <cstdio>
+
+namespace zbddc::pipeline {
+
+namespace {
+
+bool takesNetwork(ModelKind kind) { return kind == ModelKind::Network; }
+
+// Every case propagates over every clique entry: the work is their count times the cases.
+std::optional<double> estimateTree(RouteInput in, std::string &what) {
+    auto tree = in.model.junctionTree(in.options.order);
+    if (!tree)
+        return std::nullopt;
+    const double entries = junctionTreeStats(**tree).totalCliqueEntries;
+    char text[64];
+    std::snprintf(text, sizeof text, "%.3g clique entries", entries);
+    what = text;
+    return entries * static_cast<double>(in.options.expectedCases);
+}
+
+class JunctionTreeRoute final : public Route {
+  public:
+    JunctionTreeRoute(JunctionTreeModel model, std::string deviceNote)
+        : model_(std::move(model)), deviceNote_(std::move(deviceNote)) {}
+
+    const std::vector<Variable> &variables() const override { return model_.variables(); }
+    std::vector<Task> tasks() const override { return {Task::Pr, Task::Mar, Task::Mpe}; }
+    std::vector<Result<TaskResult>> answer(Task task, std::span<const Evidence> cases,
+                                           const TaskOptions &) override {
+        if (task == Task::Eval)
+            return std::vector<Result<TaskResult>>(
+                cases.size(), error("the junction-tree route answers pr, mar or mpe"));
+        std::vector<Result<TaskResult>> results = model_.run(task, cases);
+        if (!deviceNote_.empty())
+            for (Result<TaskResult> &r : results)
+                if (r)
+                    addDeviceNote(*r, deviceNote_);
+        return results;
+    }
+    Status save(const std::string &path, const SaveOptions &options) override {
+        JunctionTreeLibraryOptions library;
+        library.batch = options.batch;
+        auto written = writeJunctionTreeLibrary(model_.network(), model_.tree(), path, library);
+        if (!written)
+            return error(written.error().message);
+        notes.push_back(path + " answers " + std::to_string(written->batch) + " case(s) per run");
+        return Ok{};
+    }
+    std::vector<std::string> stages() const override { return {}; }
+    Status emit(const std::string &stage, std::ostream &, const SaveOptions &) override {
+        return error("the junction-tree route has no stage '" + stage + "' to emit");
+    }
+
+  private:
+    JunctionTreeModel model_;
+    std::string deviceNote_;
+};
+
+Result<std::unique_ptr<Route>> compileTree(RouteInput in) {
+    ModelFile &m = in.model;
+    auto tree = m.junctionTree(in.options.order);
+    if (!tree)
+        return tree.error();
+    const Target &target = in.options.target;
+    std::vector<std::string> notes;
+    JunctionTreeOptions options;
+    options.threads = target.threads;
+    switch (in.placement.device) {
+    case DeviceKind::Cpu: options.executor = "cpu"; break;
+    case DeviceKind::Reference: options.executor = "reference"; break;
+    case DeviceKind::Cuda:
+        options.executor = "cuda";
+        if (auto usable = gpuUsable(); !usable) {
+            notes.push_back(usable.error().message + "; ran on the CPU");
+            options.executor = "cpu";
+        }
+        break;
+    case DeviceKind::Auto: options.executor = "auto"; break;
+    }
+    // --devices: the cases split evenly over the GPUs named (a note and the CPU where none is).
+    options.gpus = target.gpus;
+    if (!target.devices.empty()) {
+        if (options.executor == "cpu" || options.executor == "reference" || !gpuUsable()) {
+            notes.push_back("--devices " + target.devices + " ignored: the CPU runs");
+        } else {
+            auto gpus = resolveGpuRequest(target.devices);
+            if (!gpus)
+                return gpus.error();
+            options.gpus = std::move(*gpus);
+        }
+    }
+    BayesNet net = std::move(*m.network);
+    m.network.reset();
+    JunctionTree built = std::move(*m.tree);
+    m.tree.reset();
+    auto route = std::make_unique<JunctionTreeRoute>(
+        JunctionTreeModel(std::move(net), std::move(built), options), in.placement.why);
+    route->notes = std::move(notes);
+    return std::unique_ptr<Route>(std::move(route));
+}
+
+} // namespace
+
+const RouteKind kJunctionTreeRoute{"jt", true, takesNetwork, estimateTree, compileTree};
+
+} // namespace zbddc::pipeline
