@@ -59,7 +59,7 @@ nb::list optionalTexts(const std::vector<std::string> &texts) {
     return out;
 }
 
-nb::dict columnsDict(AnswerColumns &&c, size_t variables) {
+nb::dict columnsDict(AnswerColumns &&c, size_t variables, const std::vector<std::string> &notes) {
     const size_t n = c.cases;
     nb::dict d;
     d["value"] = numpyArray(std::move(c.value), std::array{n});
@@ -85,6 +85,7 @@ nb::dict columnsDict(AnswerColumns &&c, size_t variables) {
     d["device"] = c.device;
     d["route"] = c.route;
     d["route_why"] = c.routeWhy;
+    d["batch_notes"] = nb::cast(notes);
     return d;
 }
 
@@ -102,15 +103,19 @@ nb::dict answer(SessionHandle &s, const std::string &taskName, const Rows &rows,
                     " columns but the model has " + std::to_string(variables.size()) +
                     " variables");
     Result<AnswerColumns> columns = error("");
+    std::vector<std::string> notes;
     {
         nb::gil_scoped_release unlocked;
         auto cases = casesFromRows(rows.data(), rows.shape(0), variables);
-        if (!cases)
+        if (!cases) {
             columns = cases.error();
-        else
-            columns = answerColumns(*task, s.answer(*task, *cases, *numeric), variables, s.path());
+        } else {
+            SessionHandle::Answered answered = s.answer(*task, *cases, *numeric);
+            notes = std::move(answered.notes);
+            columns = answerColumns(*task, std::move(answered.results), variables, s.path());
+        }
     }
-    return columnsDict(valueOrRaise(std::move(columns)), variables.size());
+    return columnsDict(valueOrRaise(std::move(columns)), variables.size(), notes);
 }
 
 nb::object encode(const SessionHandle &s, nb::handle cases) {
@@ -165,6 +170,8 @@ NB_MODULE(_zbddc, m) {
             "path"_a, "route"_a = "auto", "device"_a = "auto", "numeric"_a = "auto",
             "gpus"_a = std::vector<int>{}, "threads"_a = 0, "expected_cases"_a = 1)
         .def_prop_ro("path", &SessionHandle::path)
+        .def_prop_ro("kind", &SessionHandle::kind)
+        .def_prop_ro("warnings", &SessionHandle::warnings)
         .def_prop_ro("variables", &variableList)
         .def_prop_ro("route", &SessionHandle::route)
         .def_prop_ro("route_why", &SessionHandle::routeWhy)

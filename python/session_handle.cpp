@@ -35,8 +35,9 @@ Result<std::unique_ptr<SessionHandle>> SessionHandle::open(const OpenRequest &re
     if (!session)
         return session.error();
     auto handle = std::make_unique<SessionHandle>();
-    handle->path_ = request.path;
     handle->session_ = std::move(*session);
+    for (const Diagnostic &d : handle->session_->takeWarnings())
+        handle->warnings_.push_back(d.str());
     const std::vector<Variable> &vars = handle->variables();
     for (uint32_t v = 0; v < vars.size(); ++v)
         handle->byName_.emplace(vars[v].name, v);
@@ -50,20 +51,18 @@ std::optional<uint32_t> SessionHandle::variableIndex(std::string_view name) cons
     return it->second;
 }
 
-std::vector<Result<TaskResult>> SessionHandle::answer(Task task, std::span<const Evidence> cases,
-                                                      NumericChoice numeric) {
+SessionHandle::Answered SessionHandle::answer(Task task, std::span<const Evidence> cases,
+                                              NumericChoice numeric) {
     std::lock_guard lock(busy_);
     TaskOptions options;
     options.numeric = numeric;
-    return session_->answer(task, cases, options);
+    Answered out{session_->answer(task, cases, options), session_->takeNotes()};
+    return out;
 }
 
 Status SessionHandle::save(const std::string &path) {
     std::lock_guard lock(busy_);
-    auto saved = session_->save(path);
-    if (!saved)
-        return saved.error();
-    return Ok{};
+    return session_->save(path);
 }
 
 } // namespace zbddc::python

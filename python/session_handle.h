@@ -31,7 +31,10 @@ class SessionHandle {
   public:
     static Result<std::unique_ptr<SessionHandle>> open(const OpenRequest &request);
 
-    const std::string &path() const { return path_; }
+    const std::string &path() const { return session_->path(); }
+    const char *kind() const { return pipeline::modelKindName(session_->modelKind()); }
+    // Reading's accepted oddities (`file:line: ...`), one line each.
+    const std::vector<std::string> &warnings() const { return warnings_; }
     const std::vector<Variable> &variables() const { return session_->variables(); }
     const std::string &route() const { return session_->route(); }
     const std::string &routeWhy() const { return session_->routeWhy(); }
@@ -39,13 +42,17 @@ class SessionHandle {
 
     std::optional<uint32_t> variableIndex(std::string_view name) const;
 
-    // Blocks while another thread's batch runs on this model.
-    std::vector<Result<TaskResult>> answer(Task task, std::span<const Evidence> cases,
-                                           NumericChoice numeric);
+    // One result per case, and the session's notes on how the batch went (a device fallen back
+    // from, a request that could not apply). Blocks while another thread's batch runs here.
+    struct Answered {
+        std::vector<Result<TaskResult>> results;
+        std::vector<std::string> notes;
+    };
+    Answered answer(Task task, std::span<const Evidence> cases, NumericChoice numeric);
     Status save(const std::string &path);
 
   private:
-    std::string path_;
+    std::vector<std::string> warnings_;
     std::unique_ptr<pipeline::Session> session_;
     std::mutex busy_;
     std::unordered_map<std::string, uint32_t> byName_;

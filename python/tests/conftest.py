@@ -1,6 +1,7 @@
 """Where the tests find their inputs: small models kept in the repository (the readers' fuzz
-seeds, examples/), benchmark networks bundled under tests/data or in the shared benchmark folder
-(tests needing one are skipped where neither has it), and the command line (for its messages)."""
+seeds, examples/), benchmark networks from the bundled test data (tests/data, unpacked into the
+build tree's tests/data by the configure step) or else the shared benchmark folder (tests that
+need one are skipped where neither has it), and the command line (for its messages)."""
 import os
 import pathlib
 import shutil
@@ -16,13 +17,14 @@ def repo_file(relative):
 
 
 def benchmark(kind, name):
-    """A benchmark input (kind: bn, wcsp, uai): bundled copy first, then the shared folder."""
+    """A benchmark input (kind: bn, wcsp, uai): the unpacked test data first, then the shared
+    folder."""
+    unpacked = os.environ.get("ZBDDC_TEST_DATA") or str(REPO / "build" / "tests" / "data")
     shared = os.environ.get("ZBDDC_SHARED_BENCHMARKS") or str(REPO.parent / "shared" / "benchmarks")
-    for folder in (REPO / "tests" / "data" / kind, REPO / "tests" / "data",
-                   pathlib.Path(shared) / kind):
+    for folder in (pathlib.Path(unpacked) / kind, pathlib.Path(shared) / kind):
         if (folder / name).is_file():
             return str(folder / name)
-    pytest.skip(f"{name} is neither bundled under tests/data nor in {shared}/{kind}")
+    pytest.skip(f"{name} is neither in {unpacked}/{kind} nor in {shared}/{kind}")
 
 
 def cli():

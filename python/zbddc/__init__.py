@@ -13,8 +13,8 @@ See Model for the forms evidence takes, and Marginals, Probability, Explanation 
 the answers.
 """
 from ._answers import Answers, Error, Explanation, Marginals, Probability, Solution
-from ._model import Model, Variable, compile, load
+from ._model import Model, ReadingWarning, Variable, compile, load
 
 __all__ = ["load", "compile", "Model", "Variable", "Answers", "Probability", "Marginals",
-           "Explanation", "Solution", "Error"]
+           "Explanation", "Solution", "Error", "ReadingWarning"]
 __version__ = "0.1.0"

@@ -26,6 +26,8 @@ class Answers:
               arithmetic it fell back to, loopy BP's convergence, a device other than `device`
     numeric   per case: the arithmetic that produced it ("float64", "log", ...)
     device    what ran the batch; route, route_why: the route taken and why
+    batch_notes  notes on the batch as a whole (a device fallen back from, a request that could
+              not apply)
     """
 
     def __init__(self, task, columns, variables, single):
@@ -36,6 +38,7 @@ class Answers:
         self.device = columns["device"]
         self.route = columns["route"]
         self.route_why = columns["route_why"]
+        self.batch_notes = columns["batch_notes"]
         if single and columns["errors"][0] is not None:
             raise Error(columns["errors"][0])
 

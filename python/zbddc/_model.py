@@ -1,5 +1,6 @@
 """zbddc.load and zbddc.compile, and the Model they return."""
 import os
+import warnings
 from collections import namedtuple
 from collections.abc import Mapping
 
@@ -27,13 +28,21 @@ def compile(model, *, route="auto", device="auto", numeric="auto", gpus=(), thre
     gpus            GPU ordinals a batch is split over (device "cuda"); empty: the first GPU
     threads         CPU threads, 0: all cores
     expected_cases  the batch size the route and device choice weighs
-    Raises zbddc.Error with the command line's one-line message where the file cannot be used.
+    Raises zbddc.Error with the command line's one-line message where the file cannot be used;
+    what the reader accepted but found odd (a CPT row not summing to 1) is a ReadingWarning
+    (warnings.warn) and stays in Model.warnings.
     """
     path = model.path if isinstance(model, Model) else os.fspath(model)
     session = _zbddc.Session.open(path, route=route, device=device, numeric=numeric,
                                   gpus=list(gpus), threads=threads,
                                   expected_cases=expected_cases)
+    for line in session.warnings:
+        warnings.warn(line, ReadingWarning, stacklevel=2)
     return Model(session, numeric)
+
+
+class ReadingWarning(UserWarning):
+    """Something the reader accepted but found odd, as the command line's `warning:` lines."""
 
 
 def load(path, **choices):
@@ -64,6 +73,16 @@ class Model:
     @property
     def path(self):
         return self._session.path
+
+    @property
+    def kind(self):
+        """What the file held: "network", "zdd", "cost network", "model.so", "network.so",
+        "problem.so"."""
+        return self._session.kind
+
+    @property
+    def warnings(self):
+        return list(self._session.warnings)
 
     @property
     def names(self):
@@ -127,10 +146,10 @@ class Model:
 
     def solve(self, evidence=None):
         """A cost network's optimum (.wcsp, MARKOV .uai): a Solution (cost, assignment)."""
+        if self.kind not in ("cost network", "problem.so"):
+            raise Error(f"{self.path}: solve() is for cost networks (.wcsp, MARKOV .uai), not a "
+                        f"{self.kind}; ask it pr(), mar() or mpe()")
         columns, single = self._answer("mpe", evidence, None)
-        if "costs" not in columns:
-            raise Error(f"{self.path}: solve() is for cost networks (.wcsp); this model answers "
-                        "pr(), mar() and mpe()")
         return Solution(columns, self.variables, single)
 
     def save(self, path):
