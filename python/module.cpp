@@ -7,6 +7,7 @@
 #include "evidence_rows.h"
 #include "numpy_arrays.h"
 #include "session_handle.h"
+#include "support/timer.h"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -104,18 +105,23 @@ nb::dict answer(SessionHandle &s, const std::string &taskName, const Rows &rows,
                     " variables");
     Result<AnswerColumns> columns = error("");
     std::vector<std::string> notes;
+    double timeMs = 0;
     {
         nb::gil_scoped_release unlocked;
         auto cases = casesFromRows(rows.data(), rows.shape(0), variables);
         if (!cases) {
             columns = cases.error();
         } else {
+            const SteadyTime start = std::chrono::steady_clock::now();
             SessionHandle::Answered answered = s.answer(*task, *cases, *numeric);
+            timeMs = msSince(start);
             notes = std::move(answered.notes);
             columns = answerColumns(*task, std::move(answered.results), variables, s.path());
         }
     }
-    return columnsDict(valueOrRaise(std::move(columns)), variables.size(), notes);
+    nb::dict d = columnsDict(valueOrRaise(std::move(columns)), variables.size(), notes);
+    d["time_ms"] = timeMs;
+    return d;
 }
 
 nb::object encode(const SessionHandle &s, nb::handle cases) {

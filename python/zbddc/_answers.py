@@ -28,6 +28,7 @@ class Answers:
     device    what ran the batch; route, route_why: the route taken and why
     batch_notes  notes on the batch as a whole (a device fallen back from, a request that could
               not apply)
+    time_ms   the library's wall time for the batch (Session::answer), conversions excluded
     """
 
     def __init__(self, task, columns, variables, single):
@@ -39,6 +40,7 @@ class Answers:
         self.route = columns["route"]
         self.route_why = columns["route_why"]
         self.batch_notes = columns["batch_notes"]
+        self.time_ms = columns["time_ms"]
         if single and columns["errors"][0] is not None:
             raise Error(columns["errors"][0])
 
