@@ -67,6 +67,16 @@ class Answers:
         return self._case(np.array([e is None for e in self._c["errors"]], dtype=bool))
 
     @property
+    def convergence(self):
+        """Loopy BP (route "lbp"): (iterations, converged, max_residual), each per case; None
+        where the answers are exact."""
+        if "iterations" not in self._c:
+            return None
+        return (self._case(_read_only(self._c["iterations"])),
+                self._case(_read_only(self._c["converged"]).astype(bool)),
+                self._case(_read_only(self._c["max_residual"])))
+
+    @property
     def notes(self):
         return self._case(self._c["notes"])
 

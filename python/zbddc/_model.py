@@ -32,23 +32,28 @@ def compile(model, *, route="auto", device="auto", numeric="auto", gpus=(), thre
     what the reader accepted but found odd (a CPT row not summing to 1) is a ReadingWarning
     (warnings.warn) and stays in Model.warnings.
     """
+    return _open(model, route=route, device=device, numeric=numeric, gpus=list(gpus),
+                 threads=threads, expected_cases=expected_cases)
+
+
+def _open(model, **choices):
     path = model.path if isinstance(model, Model) else os.fspath(model)
-    session = _zbddc.Session.open(path, route=route, device=device, numeric=numeric,
-                                  gpus=list(gpus), threads=threads,
-                                  expected_cases=expected_cases)
+    session = _zbddc.Session.open(path, **choices)
     for line in session.warnings:
-        warnings.warn(line, ReadingWarning, stacklevel=2)
-    return Model(session, numeric)
+        warnings.warn(line, ReadingWarning, stacklevel=3)  # at the caller of load or compile
+    return Model(session, choices["numeric"])
 
 
 class ReadingWarning(UserWarning):
     """Something the reader accepted but found odd, as the command line's `warning:` lines."""
 
 
-def load(path, **choices):
-    """Read and compile the model at `path` with the default choices (route and device auto);
-    the same keyword arguments as compile()."""
-    return compile(path, **choices)
+def load(path, *, route="auto", device="auto", numeric="auto", gpus=(), threads=0,
+         expected_cases=1):
+    """Read and compile the model at `path`, by default with route and device auto; the same
+    keyword arguments as compile()."""
+    return _open(path, route=route, device=device, numeric=numeric, gpus=list(gpus),
+                 threads=threads, expected_cases=expected_cases)
 
 
 class Model:
