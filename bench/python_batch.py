@@ -18,7 +18,7 @@ measured under the same load. The marginals of the three paths are compared (lar
 Prints one JSON object.
 
     PYTHONPATH=build/python python bench/python_batch.py NET.bif [--cases N] [--repeats R]
-        [--rounds K] [--threads T] [--zbddc build/zbddc] [--cpp build/bench/pipeline_batch]
+        [--rounds K] [--threads T] [--route R] [--zbddc build/zbddc] [--cpp build/bench/pipeline_batch]
         [--out DIR]
 """
 import argparse
@@ -51,14 +51,15 @@ def children_cpu_s():
     return usage.ru_utime + usage.ru_stime
 
 
-def cli_round_trip(zbddc_cli, model_path, rows, variables, folder):
+def cli_round_trip(zbddc_cli, model_path, rows, variables, folder, route):
     """Wall and CPU seconds (ours and the command line's) for evidence file + `zbddc run --json` +
     parsing, the marginals it gave, and its route."""
     start, cpu, child = time.perf_counter(), time.process_time(), children_cpu_s()
     evid = os.path.join(folder, "round_trip.evid")
     write_evid(rows, evid)
+    route_flag = ["--route", route] if route != "auto" and not model_path.endswith(".so") else []
     run = subprocess.run([zbddc_cli, "run", model_path, "--task", "mar", "--evidence", evid,
-                          "--device", "cpu", "--json"], capture_output=True, text=True)
+                          "--device", "cpu", "--json"] + route_flag, capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"python_batch: {model_path}: {run.stderr.strip()}")
     answers = json.loads(run.stdout)
@@ -70,17 +71,18 @@ def cli_round_trip(zbddc_cli, model_path, rows, variables, folder):
     return time.perf_counter() - start, cpu_s, matrix, route
 
 
-def cli_round_trips(zbddc_cli, model_path, rows, variables, folder, repeats):
+def cli_round_trips(zbddc_cli, model_path, rows, variables, folder, repeats, route):
     """Medians of wall and CPU milliseconds over `repeats` round trips, the last marginals, route."""
-    runs = [cli_round_trip(zbddc_cli, model_path, rows, variables, folder)
+    runs = [cli_round_trip(zbddc_cli, model_path, rows, variables, folder, route)
             for _ in range(repeats)]
     return (statistics.median(r[0] for r in runs) * 1000,
             statistics.median(r[1] for r in runs) * 1000, runs[-1][2], runs[-1][3])
 
 
-def cpp_batches(program, network, evid, repeats, threads):
+def cpp_batches(program, network, evid, repeats, threads, route):
     run = subprocess.run([program, network, evid, "--repeats", str(repeats), "--device", "cpu",
-                          "--threads", str(threads), "--marginals", evid + ".cpp.bin"],
+                          "--threads", str(threads), "--route", route,
+                          "--marginals", evid + ".cpp.bin"],
                          capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"python_batch: {program}: {run.stderr.strip()}")
@@ -94,6 +96,7 @@ def main():
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--threads", type=int, default=0, help="CPU threads (0: all cores)")
+    ap.add_argument("--route", default="auto", help="the route of all three paths")
     ap.add_argument("--zbddc", default="build/zbddc")
     ap.add_argument("--cpp", default="build/bench/pipeline_batch")
     ap.add_argument("--out", default=None, help="folder for the cases and the .so (default: temp)")
@@ -105,7 +108,8 @@ def main():
                     "-o", evid], check=True)
 
     start = time.perf_counter()
-    model = zbddc.compile(a.network, device="cpu", expected_cases=a.cases, threads=a.threads)
+    model = zbddc.compile(a.network, device="cpu", expected_cases=a.cases, threads=a.threads,
+                          route=a.route)
     open_s = time.perf_counter() - start
     rows = model.read_evidence(evid)
     ours = model.mar(rows)  # warm-up
@@ -117,17 +121,17 @@ def main():
             python_cpu_ms.append((time.process_time() - cpu) * 1000)
             python_ms.append((time.perf_counter() - start) * 1000)
             library_ms.append(ours.time_ms)
-        cpp = cpp_batches(a.cpp, a.network, evid, a.repeats, a.threads)
+        cpp = cpp_batches(a.cpp, a.network, evid, a.repeats, a.threads, a.route)
         cpp_ms += cpp["batch_ms"]
         cpp_cpu_ms += cpp["batch_cpu_ms"]
     cpp_matrix = np.fromfile(evid + ".cpp.bin").reshape(ours.probabilities.shape)
 
     cli_ms, cli_cpu_ms, cli_matrix, cli_route = cli_round_trips(
-        a.zbddc, a.network, rows, model.variables, folder, a.rounds)
+        a.zbddc, a.network, rows, model.variables, folder, a.rounds, a.route)
     so = os.path.join(folder, "model.so")
     model.save(so)
     cli_so_ms, cli_so_cpu_ms, cli_so_matrix, _ = cli_round_trips(
-        a.zbddc, so, rows, model.variables, folder, a.rounds)
+        a.zbddc, so, rows, model.variables, folder, a.rounds, a.route)
 
     median = statistics.median
     python_median, cpp_median = median(python_ms), median(cpp_ms)
