@@ -5,6 +5,8 @@
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/moral_graph.h"
 #include "pipeline/load_model.h"
+#include "compiler/mlf/mlf_compile.h"
+#include "support/progress.h"
 
 #include <filesystem>
 
@@ -138,6 +140,39 @@ ModelFile modelFileOf(CostNetwork network, const std::string &name) {
     file.variables = costNetworkVariables(network);
     file.costNetwork = std::move(network);
     return file;
+}
+
+// A network's MLF as a ZBDD, with a progress line for long compiles.
+Result<ZddModel> compileNetworkMlf(const BayesNet &net, const std::string &path,
+                                   const ReadingOptions &reading) {
+    MlfOptions mlf;
+    mlf.ordering = reading.mlfOrder == "paper"     ? MlfOrdering::Paper
+                   : reading.mlfOrder == "minfill" ? MlfOrdering::MinFill
+                                                   : MlfOrdering::Frontier;
+    mlf.nodeLimit = reading.zbddNodeLimit;
+    ProgressLine line("multiplying CPTs into the MLF");
+    mlf.steps = [&](size_t done, size_t count) { line.update(done, count); };
+    auto zdd = compileMlf(net, mlf);
+    if (!zdd)
+        return errorAt(path, 0, zdd.error().message);
+    return zdd;
+}
+
+Result<Circuit> readCircuit(const std::string &path, const ReadingOptions &options,
+                            std::vector<Diagnostic> &warnings) {
+    auto model = readModel(path, options);
+    if (!model)
+        return model.error();
+    warnings = std::move(model->warnings);
+    if (model->circuit)
+        return std::move(*model->circuit);
+    if (!model->network)
+        return errorAt(path, 0, std::string("a ") + modelKindName(model->kind) +
+                                    " has no circuit (a network or a .zdd has)");
+    auto zdd = compileNetworkMlf(*model->network, path, options);
+    if (!zdd)
+        return zdd.error();
+    return lowerVerified(*zdd, path);
 }
 
 Result<const JunctionTree *> ModelFile::junctionTree(const OrderOptions &order) {

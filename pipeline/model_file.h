@@ -67,6 +67,13 @@ struct ModelFile {
 };
 
 Result<ModelFile> readModel(const std::string &path, const ReadingOptions &options = {});
+// A network's MLF compiled into a ZBDD (Minato, Satoh, Sato 2007), with a progress line for long
+// compiles; `path` names the error.
+Result<ZddModel> compileNetworkMlf(const BayesNet &network, const std::string &path,
+                                   const ReadingOptions &options);
+// The circuit of a network (its MLF's) or of a .zdd, verified; the reading's warnings returned.
+Result<Circuit> readCircuit(const std::string &path, const ReadingOptions &options,
+                            std::vector<Diagnostic> &warnings);
 // A model a program built in memory; `name` stands for its file in messages.
 ModelFile modelFileOf(BayesNet network, const std::string &name);
 ModelFile modelFileOf(CostNetwork network, const std::string &name);

@@ -54,6 +54,9 @@ struct OpenOptions {
     bool approximate = false;   // auto may fall back to lbp where no exact route fits
     size_t expectedCases = 1;   // the route and device choice weigh the batch size
     std::optional<Task> task;   // the task to come, where known (auto weighs it)
+    // A request that only the MLF's circuit has, in the caller's words ("-O compiles the
+    // circuit"): auto then takes the MLF, and says so.
+    std::string circuitOnly;
     // A model.so of a network's MLF answers PR and MAR through the network ABI unless the
     // circuit's own path is asked for (free inputs, circuit options, a numeric mode).
     bool freeInputs = false;

@@ -129,6 +129,9 @@ Result<std::unique_ptr<Route>> compileElimination(RouteInput in) {
                                std::string(target.hostDeviceSplit ? "split"
                                                                   : deviceKindName(target.device)) +
                                " ignores it");
+    else if (!target.devices.empty() && !gpuUsable())
+        route->notes.push_back("--devices " + target.devices + " ignored: " +
+                               gpuUsable().error().message);
     return std::unique_ptr<Route>(std::move(route));
 }
 

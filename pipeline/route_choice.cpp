@@ -73,6 +73,8 @@ Result<RouteChoice> chooseRoute(RouteInput in) {
                 return RouteChoice{&kLoopyRoute, *why};
         return RouteChoice{&kEliminationRoute, "a cost network takes bucket elimination"};
     }
+    if (!o.circuitOnly.empty())
+        return RouteChoice{&kMlfRoute, "auto: " + o.circuitOnly};
     if (const char *flag = circuitOnly(o))
         return RouteChoice{&kMlfRoute, std::string("auto: ") + flag};
     // A network: both exact routes estimated, the tree first (its build is kept for its run).

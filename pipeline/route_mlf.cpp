@@ -54,22 +54,6 @@ std::optional<double> estimateMlf(RouteInput in, std::string &what) {
                     costs.mlfNodePerCaseInEntries * static_cast<double>(in.options.expectedCases));
 }
 
-// A network's MLF as a ZBDD, with a progress line for long compiles.
-Result<ZddModel> compileNetworkMlf(const BayesNet &net, const std::string &path,
-                                   const ReadingOptions &reading) {
-    MlfOptions mlf;
-    mlf.ordering = reading.mlfOrder == "paper"     ? MlfOrdering::Paper
-                   : reading.mlfOrder == "minfill" ? MlfOrdering::MinFill
-                                                   : MlfOrdering::Frontier;
-    mlf.nodeLimit = reading.zbddNodeLimit;
-    ProgressLine line("multiplying CPTs into the MLF");
-    mlf.steps = [&](size_t done, size_t count) { line.update(done, count); };
-    auto zdd = compileMlf(net, mlf);
-    if (!zdd)
-        return errorAt(path, 0, zdd.error().message);
-    return zdd;
-}
-
 class MlfRoute final : public Route {
   public:
     MlfRoute(ZddModel zdd, Model model, std::vector<Model> spread, DeviceKind asked)

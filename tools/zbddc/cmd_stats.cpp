@@ -2,7 +2,7 @@
 // [--plot FILE.svg]`: the circuit's size and shape, then the schedule the passes build from it
 // (level profile by op type, slots, phases, what each pass did; compiler/passes/schedule_stats.h),
 // and with --plot the same as a picture (compiler/passes/stats_plot.h).
-#include "tools/zbddc/cmd_run_cost_network.h"
+#include "tools/zbddc/commands.h"
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/output.h"
 #include "pipeline/load_model.h"

@@ -2,8 +2,8 @@
 // elimination will need — induced width, largest and total table sizes, buckets and levels —
 // computed from the scopes and the order before any table is allocated (Bistaffa et al. 2016 §2.1,
 // Alg. 2).
-#include "tools/zbddc/cmd_run_cost_network.h"
-#include "tools/zbddc/order_flags.h"
+#include "pipeline/load_model.h"
+#include "tools/zbddc/commands.h"
 #include "tools/zbddc/output.h"
 #include "compiler/elimination/elimination_stats.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
@@ -11,10 +11,6 @@
 #include <iostream>
 
 namespace zbddc::cli {
-
-void addCostNetworkStatsOptions(CLI::App &stats, OrderFlags &order) {
-    order.addTo(stats, "(.wcsp, MARKOV .uai, --route jt)", {"search"});
-}
 
 int statsCostNetworkCommand(const StatsOptions &o) {
     const OrderFlags &flags = o.eliminationOrder;
@@ -25,7 +21,7 @@ int statsCostNetworkCommand(const StatsOptions &o) {
     auto net = readCostNetworkFile(o.model);
     if (!net)
         return reportError(net.error());
-    auto chosen = chooseOrder(net->domainSizes, functionScopes(*net), flags, "min-fill", 0);
+    auto chosen = pipeline::chooseOrder(net->domainSizes, functionScopes(*net), flags, "min-fill");
     if (!chosen)
         return reportError(chosen.error());
     auto st = eliminationStats(*net, chosen->order, chosen->heuristic);

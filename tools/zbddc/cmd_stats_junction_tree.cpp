@@ -10,7 +10,8 @@
 #include "compiler/junction_tree/moral_graph.h"
 #include "compiler/junction_tree/order_search.h"
 #include "support/timer.h"
-#include "tools/zbddc/cmd_run_cost_network.h"
+#include "pipeline/load_model.h"
+#include "tools/zbddc/commands.h"
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/output.h"
 
@@ -61,8 +62,9 @@ int statsJunctionTreeCommand(const StatsOptions &o) {
     if (!factors)
         return reportError(factors.error());
 
-    auto chosen = chooseOrder(factors->domains, factors->scopes, o.eliminationOrder, "search",
-                              o.searchMs);
+    pipeline::OrderOptions asked = o.eliminationOrder;
+    asked.searchMs = o.searchMs;
+    auto chosen = pipeline::chooseOrder(factors->domains, factors->scopes, asked, "search");
     if (!chosen)
         return reportError(chosen.error());
     const std::vector<uint32_t> &order = chosen->order;

@@ -3,7 +3,8 @@
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "compiler/loopy/factor_graph.h"
 #include "compiler/loopy/loopy_design.h"
-#include "tools/zbddc/cmd_run_cost_network.h"
+#include "pipeline/load_model.h"
+#include "tools/zbddc/commands.h"
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/output.h"
 
