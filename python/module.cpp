@@ -169,12 +169,12 @@ NB_MODULE(_zbddc, m) {
         .def_static(
             "open",
             [](const std::string &path, const std::string &route, const std::string &device,
-               const std::string &numeric, const std::vector<int> &gpus, unsigned threads,
+               const std::string &numeric, const std::string &devices, unsigned threads,
                size_t expectedCases) {
-                return openSession({path, route, device, numeric, gpus, threads, expectedCases});
+                return openSession({path, route, device, numeric, devices, threads, expectedCases});
             },
             "path"_a, "route"_a = "auto", "device"_a = "auto", "numeric"_a = "auto",
-            "gpus"_a = std::vector<int>{}, "threads"_a = 0, "expected_cases"_a = 1)
+            "devices"_a = "", "threads"_a = 0, "expected_cases"_a = 1)
         .def_prop_ro("path", &SessionHandle::path)
         .def_prop_ro("kind", &SessionHandle::kind)
         .def_prop_ro("warnings", &SessionHandle::warnings)

@@ -1,5 +1,7 @@
 #include "session_handle.h"
 
+#include "runtime/device_list.h"
+
 namespace zbddc::python {
 
 std::optional<NumericChoice> parseNumericChoice(std::string_view name) {
@@ -27,7 +29,10 @@ Result<std::unique_ptr<SessionHandle>> SessionHandle::open(const OpenRequest &re
         return error("unknown numeric '" + request.numeric +
                      "' (auto, float64, log, float32 or log32)");
     options.target.device = *device;
-    options.target.gpus = request.gpus;
+    if (!request.devices.empty())
+        if (auto devices = parseDeviceRequest(request.devices); !devices)
+            return devices.error();
+    options.target.devices = request.devices;
     options.target.numeric = *numeric;
     options.target.threads = request.threads;
     options.expectedCases = std::max<size_t>(request.expectedCases, 1);

@@ -22,7 +22,7 @@ struct OpenRequest {
     std::string route = "auto";   // mlf | jt | be | lbp | auto
     std::string device = "auto";  // auto | cpu | cuda | reference
     std::string numeric = "auto"; // auto | float64 | log | float32 | log32
-    std::vector<int> gpus;        // empty: the first GPU where device is cuda
+    std::string devices;          // the command line's --devices: all, a count, ordinals 0,1
     unsigned threads = 0;         // CPU threads, 0: all cores
     size_t expectedCases = 1;     // the route and device choice weighs the batch size
 };

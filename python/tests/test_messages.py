@@ -47,6 +47,17 @@ def test_a_case_of_probability_zero():
 def test_options_are_checked():
     with pytest.raises(zbddc.Error, match="unknown device 'tpu'"):
         zbddc.compile(str(SEEDS / "tiny.bif"), device="tpu")
+    with pytest.raises(zbddc.Error) as raised:
+        zbddc.compile(str(SEEDS / "tiny.bif"), gpus="zz")
+    assert cli_error("run", str(SEEDS / "tiny.bif"), "--devices", "zz")[-1].endswith(
+        str(raised.value))
     model = zbddc.load(str(SEEDS / "tiny.bif"))
     with pytest.raises(zbddc.Error, match="unknown numeric 'decimal'"):
         model.pr(numeric="decimal")
+
+
+def test_a_request_that_cannot_apply_is_a_note_of_the_batch():
+    model = zbddc.compile(str(SEEDS / "tiny.bif"), route="jt", device="cpu", gpus=[0, 1])
+    answer = model.mar({})
+    assert answer.batch_notes == ["--devices 0,1 ignored: the CPU runs"]
+    assert model.mar({}).batch_notes == []  # said once

@@ -25,20 +25,25 @@ def compile(model, *, route="auto", device="auto", numeric="auto", gpus=(), thre
     device          "auto" (a usable GPU, else the CPU), "cpu", "cuda", "reference"
     numeric         "auto" (float64, log space for cases that underflow), "float64", "log",
                     "float32", "log32": the default arithmetic of this model's queries
-    gpus            GPU ordinals a batch is split over (device "cuda"); empty: the first GPU
+    gpus            the GPUs a batch is split over: ordinals ([0, 1]), or the command line's
+                    --devices text ("all", a count "2", "0,1"); empty: the first GPU
     threads         CPU threads, 0: all cores
     expected_cases  the batch size the route and device choice weighs
     Raises zbddc.Error with the command line's one-line message where the file cannot be used;
     what the reader accepted but found odd (a CPT row not summing to 1) is a ReadingWarning
     (warnings.warn) and stays in Model.warnings.
     """
-    return _open(model, route=route, device=device, numeric=numeric, gpus=list(gpus),
+    return _open(model, route=route, device=device, numeric=numeric, gpus=gpus,
                  threads=threads, expected_cases=expected_cases)
 
 
-def _open(model, **choices):
+def _devices(gpus):
+    return gpus if isinstance(gpus, str) else ",".join(str(int(g)) for g in gpus)
+
+
+def _open(model, gpus, **choices):
     path = model.path if isinstance(model, Model) else os.fspath(model)
-    session = _zbddc.Session.open(path, **choices)
+    session = _zbddc.Session.open(path, devices=_devices(gpus), **choices)
     for line in session.warnings:
         warnings.warn(line, ReadingWarning, stacklevel=3)  # at the caller of load or compile
     return Model(session, choices["numeric"])
@@ -52,7 +57,7 @@ def load(path, *, route="auto", device="auto", numeric="auto", gpus=(), threads=
          expected_cases=1):
     """Read and compile the model at `path`, by default with route and device auto; the same
     keyword arguments as compile()."""
-    return _open(path, route=route, device=device, numeric=numeric, gpus=list(gpus),
+    return _open(path, route=route, device=device, numeric=numeric, gpus=gpus,
                  threads=threads, expected_cases=expected_cases)
 
 
