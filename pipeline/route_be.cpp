@@ -111,6 +111,11 @@ Result<std::unique_ptr<Route>> compileElimination(RouteInput in) {
     if (in.options.elimination.splitThreshold)
         options.execution.splitThresholdEntries = in.options.elimination.splitThreshold;
     options.execution.devices = target.devices;
+    if (target.devices.empty() && target.gpus.size() == 1)
+        options.execution.gpu = target.gpus[0];
+    else if (target.devices.empty()) // ordinals as --devices writes them
+        for (size_t i = 0; i < target.gpus.size(); ++i)
+            options.execution.devices += (i ? "," : "") + std::to_string(target.gpus[i]);
     options.execution.threads = target.threads;
     // One problem is one solve: auto takes a usable GPU whatever the number of cases, and a
     // missing GPU is not an error (--device cuda runs on the CPU then, and says so).

@@ -190,6 +190,8 @@ Result<std::unique_ptr<Route>> compileMlf(RouteInput in) {
     device.device = in.placement.device;
     device.choice = in.placement.why;
     device.cpuOptLevel = o.circuit.optLevel;
+    if (o.target.gpus.size() == 1)
+        device.gpu = o.target.gpus[0];
     // A process answers once: its one-case pass is a first call, where host phases cost more
     // than they save (BENCHMARKS.md, "Host phases"); the API's later calls gain from them.
     device.hostLevelOps = o.circuit.hostLevelOps.value_or(0);

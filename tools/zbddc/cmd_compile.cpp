@@ -12,11 +12,6 @@ namespace zbddc::cli {
 
 namespace {
 
-int usageError(const std::string &message) {
-    std::cerr << "zbddc: " << message << "\n";
-    return 2;
-}
-
 // Flags that only the MLF's circuit has decide auto for it.
 std::string circuitOnly(const CompileOptions &o, bool stageOfMlf) {
     return o.optLevel > 0                   ? "-O compiles the circuit"
@@ -73,13 +68,8 @@ int compileCommand(const CompileOptions &o) {
     open.order = o.costNetwork.order;
     open.circuitOnly = route == "auto" ? circuitOnly(o, !library) : "";
     auto session = pipeline::Session::open(o.input, open);
-    if (!session) {
-        Diagnostic d = session.error();
-        if (d.message.find("ZBDD node limit") != std::string::npos)
-            d.message += "; --zbdd-node-limit N raises the limit, and --route jt answers "
-                         "networks without a ZBDD";
-        return reportError(atInput(o, d));
-    }
+    if (!session)
+        return reportError(atInput(o, withFlagHints(session.error())));
     pipeline::Session &s = **session;
     printWarnings(s.takeWarnings());
     pipeline::SaveOptions save;

@@ -18,11 +18,6 @@ namespace {
 
 using pipeline::ModelKind;
 
-int usageError(const std::string &message) {
-    std::cerr << "zbddc: " << message << "\n";
-    return 2;
-}
-
 Result<EvidenceFile> readEvidenceCases(const RunOptions &o, const std::vector<Variable> &variables) {
     if (o.evidence.empty())
         return EvidenceFile{{noEvidence(variables)}, false};
@@ -250,13 +245,8 @@ int runCommand(const RunOptions &o) {
     if (!free)
         return reportError(free.error());
     auto session = pipeline::Session::open(std::move(*model), openOptions(o, cases->cases.size(), task));
-    if (!session) {
-        Diagnostic d = session.error(); // the library's words; the flags are the command line's
-        if (d.message.find("ZBDD node limit") != std::string::npos)
-            d.message += "; --zbdd-node-limit N raises the limit, and --route jt answers "
-                         "networks without a ZBDD";
-        return reportError(d);
-    }
+    if (!session)
+        return reportError(withFlagHints(session.error()));
     pipeline::Session &s = **session;
     printNotes(s);
     const std::vector<Task> tasks = s.tasks();

@@ -27,12 +27,8 @@ int statsCommand(const StatsOptions &o) {
                   << "\n";
         return 2;
     }
-    if (o.route == "lbp")
-        return statsLoopyCommand(o);
-    if (!o.route.empty()) // --route jt: the junction tree's sizes instead of the model's route
-        return statsJunctionTreeCommand(o);
-    if (isCostNetworkFile(o.model)) // .wcsp, MARKOV .uai: the elimination route's shape
-        return statsCostNetworkCommand(o);
+    if (!o.route.empty() || isCostNetworkFile(o.model)) // a route's shape, not a circuit's
+        return statsRouteCommand(o);
     PipelineOptions pipeline = withGpuPasses({});
     pipeline.level = o.scheduleLevel;
     pipeline.fuse = !o.noFuse;

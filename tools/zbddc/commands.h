@@ -111,9 +111,8 @@ int compileCommand(const CompileOptions &options);
 int runCommand(const RunOptions &options);
 int sampleCommand(const SampleOptions &options);
 int statsCommand(const StatsOptions &options);
-int statsLoopyCommand(const StatsOptions &options);        // --route lbp
-int statsJunctionTreeCommand(const StatsOptions &options); // --route jt
-int statsCostNetworkCommand(const StatsOptions &options);  // .wcsp, MARKOV .uai
+// --route jt|lbp, or a cost network's bucket elimination (cmd_stats_route.cpp).
+int statsRouteCommand(const StatsOptions &options);
 
 // Flags of the routes' own, registered on a command (flags.cpp).
 void addCostNetworkCompileOptions(CLI::App &app, CostNetworkCompileOptions &options);

@@ -1,6 +1,7 @@
 #include "tools/zbddc/flag_table.h"
 
 #include <algorithm>
+#include <iostream>
 
 namespace zbddc::cli {
 
@@ -56,7 +57,7 @@ constexpr FlagRule kRun[] = {
     {"--iterations", kLbp},
     {"--tolerance", kLbp},
     {"--damping", kLbp},
-    {"--schedule", kLbp},
+    {"--update-order", kLbp},
     {"--lbp-program", kLbp},
     {"--approximate", kCompiled},
 };
@@ -93,6 +94,18 @@ std::string describe(uint16_t candidates, ModelKind kind, const std::string &rou
 }
 
 } // namespace
+
+int usageError(const std::string &message) {
+    std::cerr << "zbddc: " << message << "\n";
+    return 2;
+}
+
+Diagnostic withFlagHints(Diagnostic d) {
+    if (d.message.find("ZBDD node limit") != std::string::npos)
+        d.message += "; --zbdd-node-limit N raises the limit, and --route jt answers networks "
+                     "without a ZBDD";
+    return d;
+}
 
 std::span<const ColumnName> columnNames() { return kColumns; }
 std::span<const FlagRule> runFlagRules() { return kRun; }

@@ -53,4 +53,9 @@ std::optional<std::string> refusedFlag(std::span<const std::string> given,
                                        std::span<const FlagRule> rules, uint16_t candidates,
                                        pipeline::ModelKind kind, const std::string &route);
 
+// Prints `zbddc: message` and returns 2, the exit code of a usage error.
+int usageError(const std::string &message);
+// The library's error with what the command line's flags can do about it.
+Diagnostic withFlagHints(Diagnostic d);
+
 } // namespace zbddc::cli

@@ -2,6 +2,7 @@
 // and the list of flags given, which the flag table (flag_table.h) checks.
 #include "tools/zbddc/cli_checks.h"
 #include "tools/zbddc/commands.h"
+#include "tools/zbddc/flag_table.h"
 #include "tools/zbddc/output.h"
 
 #include <CLI/CLI.hpp>
@@ -20,6 +21,8 @@ Result<Circuit> ModelOptions::loadCircuit(const std::string &path) const {
     std::vector<Diagnostic> warnings;
     auto circuit = pipeline::readCircuit(path, *this, warnings);
     printWarnings(warnings);
+    if (!circuit)
+        return withFlagHints(circuit.error());
     return circuit;
 }
 
@@ -73,8 +76,9 @@ void addLoopyRunOptions(CLI::App &run, LoopyRunOptions &f) {
     run.add_option("--damping", f.damping,
                    "(--route lbp) share of the old message kept, in [0, 1) (default 0)")
         ->check(CLI::Range(0.0, 0.999999));
-    run.add_option("--schedule", f.updateOrder,
-                   "(--route lbp) the message update order: flooding (default) or residual")
+    run.add_option("--update-order,--schedule", f.updateOrder,
+                   "(--route lbp) the order messages are updated in: flooding (default) or "
+                   "residual (--schedule: its older name)")
         ->check(CLI::IsMember({"flooding", "residual"}));
     run.add_option("--lbp-program", f.program,
                    "(--route lbp) what computes the messages: messages (the dedicated loops, "

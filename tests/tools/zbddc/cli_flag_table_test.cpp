@@ -62,7 +62,7 @@ std::string argumentsOf(const std::string &rule, bool compile) {
         {"--iterations", "--iterations 5"},
         {"--tolerance", "--tolerance 0.001"},
         {"--damping", "--damping 0.1"},
-        {"--schedule", "--schedule flooding"},
+        {"--update-order", "--update-order flooding"},
         {"--lbp-program", "--lbp-program messages"},
         {"--emit", "--emit c"},
         {"--semiring", "--semiring max-product"},
