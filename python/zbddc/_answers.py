@@ -2,7 +2,8 @@
 
 A query given one case (a dict, None, or a 1-D array) answers with scalars and 1-D arrays; given a
 batch (a list of dicts or a 2-D array) with arrays whose first axis is the case. Arrays are views
-of the buffers the library filled (no copy into Python); they are read-only.
+of buffers filled in C++ from the library's answers, handed to NumPy without a copy; they are
+read-only.
 """
 import numpy as np
 
