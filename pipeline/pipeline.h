@@ -2,6 +2,7 @@
 // (docs/architecture.md shows each route as its list of calls).
 #pragma once
 
+#include "pipeline/cases.h"
 #include "pipeline/model_file.h"
 #include "pipeline/order_choice.h"
 #include "pipeline/route.h"

@@ -3,6 +3,15 @@
 
 namespace zbddc::pipeline {
 
+std::optional<NumericChoice> parseNumericChoice(std::string_view name) {
+    using N = NumericChoice;
+    for (auto [text, choice] : {std::pair{"auto", N::Auto}, {"float64", N::Float64}, {"log", N::Log},
+                                {"float32", N::Float32}, {"log32", N::Log32}})
+        if (name == text)
+            return choice;
+    return std::nullopt;
+}
+
 Status gpuUsable() { return tensorGpuUsable(); }
 
 Placement place(const Target &target, size_t cases) {

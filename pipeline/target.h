@@ -5,7 +5,9 @@
 #include "runtime/model.h"
 #include "runtime/tasks.h"
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace zbddc::pipeline {
@@ -23,6 +25,9 @@ struct Target {
     unsigned threads = 0;   // CPU threads, 0 = all cores
     bool hostDeviceSplit = false; // bucket elimination: small buckets on the CPU, large on a GPU
 };
+
+// "auto", "float64", "log", "float32", "log32"; nothing for another name.
+std::optional<NumericChoice> parseNumericChoice(std::string_view name);
 
 // The one check whether a GPU can run work here (a CUDA backend built, a driver, a device).
 Status gpuUsable();

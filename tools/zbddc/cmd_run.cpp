@@ -1,14 +1,12 @@
 // `zbddc run MODEL --task ...`: the flags checked against the flag table, turned into the
 // pipeline's OpenOptions, the model opened through Session on the route it chooses, and the
 // answers printed (UAI text or JSON; a cost network's optimum as its own JSON object).
-#include "ir/text_lines.h"
 #include "runtime/device_list.h"
 #include "runtime/loopy/loopy_bp.h"
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/flag_table.h"
 #include "tools/zbddc/output.h"
 
-#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -18,29 +16,14 @@ namespace {
 
 using pipeline::ModelKind;
 
-Result<EvidenceFile> readEvidenceCases(const RunOptions &o, const std::vector<Variable> &variables) {
-    if (o.evidence.empty())
-        return EvidenceFile{{noEvidence(variables)}, false};
-    if (o.evidence.find('=') == std::string::npos) {
-        if (!std::filesystem::exists(o.evidence))
-            return error("--evidence '" + o.evidence +
-                         "': no such file (evidence is a UAI .evid "
-                         "file, or a list VAR=state[,VAR=state...])");
-        const auto layout = parseEvidenceLayout(o.evidenceFormat).value_or(EvidenceLayout::Detect);
-        return readUaiEvidenceFile(o.evidence, variables, layout);
-    }
-    auto e = parseEvidenceList(o.evidence, variables);
-    if (!e)
-        return e.error();
-    return EvidenceFile{{std::move(*e)}, false};
-}
-
 // The cases of --evidence (none: one empty case). A contradicted case is answered as P(e) = 0;
 // a note says why, so it is not mistaken for a model's zero. A cost network has no P(e): there
 // the file is in error.
 Result<EvidenceFile> evidenceCases(const RunOptions &o, const std::vector<Variable> &variables,
                                    bool costNetwork) {
-    auto file = readEvidenceCases(o, variables);
+    auto file = pipeline::readEvidenceCases(
+        o.evidence, parseEvidenceLayout(o.evidenceFormat).value_or(EvidenceLayout::Detect),
+        variables);
     if (!file)
         return file;
     std::vector<Diagnostic> notes;
@@ -57,32 +40,6 @@ Result<EvidenceFile> evidenceCases(const RunOptions &o, const std::vector<Variab
     return file;
 }
 
-// Free-input values: whitespace-separated numbers.
-Result<std::vector<double>> freeInputValues(const std::string &path) {
-    std::vector<double> values;
-    if (path.empty())
-        return values;
-    auto text = readTextFile(path);
-    if (!text)
-        return text.error();
-    TokenCursor in(*text, path);
-    while (!in.atEnd()) {
-        auto v = in.number("input value");
-        if (!v)
-            return v.error();
-        values.push_back(*v);
-    }
-    return values;
-}
-
-NumericChoice numericChoice(const std::string &name) {
-    return name == "float64"   ? NumericChoice::Float64
-           : name == "log"     ? NumericChoice::Log
-           : name == "float32" ? NumericChoice::Float32
-           : name == "log32"   ? NumericChoice::Log32
-                               : NumericChoice::Auto;
-}
-
 pipeline::OpenOptions openOptions(const RunOptions &o, size_t cases, std::optional<Task> task) {
     pipeline::OpenOptions open;
     open.route = o.route;
@@ -90,7 +47,7 @@ pipeline::OpenOptions openOptions(const RunOptions &o, size_t cases, std::option
                                              : parseDeviceKind(o.device).value_or(DeviceKind::Auto);
     open.target.hostDeviceSplit = o.device == "split";
     open.target.devices = o.costNetwork.devices;
-    open.target.numeric = numericChoice(o.numeric);
+    open.target.numeric = pipeline::parseNumericChoice(o.numeric).value_or(NumericChoice::Auto);
     open.reading = o.modelOptions;
     open.order = o.costNetwork.order;
     open.order.searchMs = o.searchMs;
@@ -241,7 +198,7 @@ int runCommand(const RunOptions &o) {
     auto cases = evidenceCases(o, model->variables, costNetwork);
     if (!cases)
         return reportError(cases.error());
-    auto free = freeInputValues(o.inputs);
+    auto free = pipeline::readFreeInputs(o.inputs);
     if (!free)
         return reportError(free.error());
     auto session = pipeline::Session::open(std::move(*model), openOptions(o, cases->cases.size(), task));
@@ -254,7 +211,7 @@ int runCommand(const RunOptions &o) {
         return usageError("a " + std::string(pipeline::modelKindName(*kind)) + " on route " +
                           s.route() + " supports only --task " + taskList(tasks));
     std::vector<Result<TaskResult>> results =
-        s.answer(*task, cases->cases, {numericChoice(o.numeric), *free});
+        s.answer(*task, cases->cases, {NumericChoice::Auto, *free}); // the Target's arithmetic
     printNotes(s);
     if (s.route() == "be" && results.size() == 1 && !results[0]) // one solve, one error line
         return reportError(results[0].error().file.empty()
