@@ -95,7 +95,7 @@ nb::dict answer(SessionHandle &s, const std::string &taskName, const Rows &rows,
     const auto task = parseTask(taskName);
     if (!task || *task == Task::Eval)
         throw Error("unknown task '" + taskName + "' (pr, mar or mpe)");
-    const auto numeric = parseNumericChoice(numericName);
+    const auto numeric = pipeline::parseNumericChoice(numericName);
     if (!numeric)
         throw Error("unknown numeric '" + numericName + "' (auto, float64, log, float32 or log32)");
     const std::vector<Variable> &variables = s.variables();

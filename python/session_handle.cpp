@@ -4,27 +4,13 @@
 
 namespace zbddc::python {
 
-std::optional<NumericChoice> parseNumericChoice(std::string_view name) {
-    if (name == "auto")
-        return NumericChoice::Auto;
-    if (name == "float64")
-        return NumericChoice::Float64;
-    if (name == "log")
-        return NumericChoice::Log;
-    if (name == "float32")
-        return NumericChoice::Float32;
-    if (name == "log32")
-        return NumericChoice::Log32;
-    return std::nullopt;
-}
-
 Result<std::unique_ptr<SessionHandle>> SessionHandle::open(const OpenRequest &request) {
     pipeline::OpenOptions options;
     options.route = request.route;
     auto device = parseDeviceKind(request.device);
     if (!device)
         return error("unknown device '" + request.device + "' (auto, cpu, cuda or reference)");
-    auto numeric = parseNumericChoice(request.numeric);
+    auto numeric = pipeline::parseNumericChoice(request.numeric);
     if (!numeric)
         return error("unknown numeric '" + request.numeric +
                      "' (auto, float64, log, float32 or log32)");

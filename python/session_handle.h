@@ -58,6 +58,4 @@ class SessionHandle {
     std::unordered_map<std::string, uint32_t> byName_;
 };
 
-std::optional<NumericChoice> parseNumericChoice(std::string_view name);
-
 } // namespace zbddc::python
