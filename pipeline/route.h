@@ -81,12 +81,12 @@ class Route {
     // One result per case; a case that cannot be answered carries its own error.
     virtual std::vector<Result<TaskResult>> answer(Task task, std::span<const Evidence> cases,
                                                    const TaskOptions &options) = 0;
-    // The route's library (.so) at `path`.
-    virtual Status save(const std::string &path, const SaveOptions &options) = 0;
+    // The route's library (.so) at `path`; by default the route writes none.
+    virtual Status save(const std::string &path, const SaveOptions &options);
     // The stages the route passes through that --emit= can stop at, in order (of zbdd, circuit,
-    // schedule, tensor, c, ll, cu, ptx), and one of them as text.
-    virtual std::vector<std::string> stages() const = 0;
-    virtual Status emit(const std::string &stage, std::ostream &out, const SaveOptions &options) = 0;
+    // schedule, tensor, c, ll, cu, ptx), and one of them as text; by default none.
+    virtual std::vector<std::string> stages() const { return {}; }
+    virtual Status emit(const std::string &stage, std::ostream &out, const SaveOptions &options);
     // Notes on how the run went (a device fallen back from, a flag ignored), said once.
     std::vector<std::string> notes;
 };

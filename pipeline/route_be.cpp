@@ -79,10 +79,6 @@ class EliminationRoute final : public Route {
             return error(written.error().message);
         return Ok{};
     }
-    std::vector<std::string> stages() const override { return {}; }
-    Status emit(const std::string &stage, std::ostream &, const SaveOptions &) override {
-        return error("bucket elimination has no stage '" + stage + "' to emit");
-    }
 
   private:
     CostNetwork net_;

@@ -55,10 +55,6 @@ class JunctionTreeRoute final : public Route {
         notes.push_back(path + " answers " + std::to_string(written->batch) + " case(s) per run");
         return Ok{};
     }
-    std::vector<std::string> stages() const override { return {}; }
-    Status emit(const std::string &stage, std::ostream &, const SaveOptions &) override {
-        return error("the junction-tree route has no stage '" + stage + "' to emit");
-    }
 
   private:
     JunctionTreeModel model_;

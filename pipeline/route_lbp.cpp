@@ -48,13 +48,6 @@ class LoopyRoute final : public Route {
                 }
         return results;
     }
-    Status save(const std::string &, const SaveOptions &) override {
-        return error("loopy BP compiles into no library");
-    }
-    std::vector<std::string> stages() const override { return {}; }
-    Status emit(const std::string &stage, std::ostream &, const SaveOptions &) override {
-        return error("loopy BP has no stage '" + stage + "' to emit");
-    }
   private:
     FactorGraph graph_;
     std::optional<CostNetwork> costNetwork_; // kept to recompute an assignment's cost

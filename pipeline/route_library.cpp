@@ -29,13 +29,6 @@ class ProblemLibraryRoute final : public Route {
         }
         return results;
     }
-    Status save(const std::string &, const SaveOptions &) override {
-        return error("a problem.so is already compiled");
-    }
-    std::vector<std::string> stages() const override { return {}; }
-    Status emit(const std::string &stage, std::ostream &, const SaveOptions &) override {
-        return error("a problem.so has no stage '" + stage + "' to emit");
-    }
 
   private:
     ProblemLibrary lib_;
@@ -70,13 +63,6 @@ class NetworkLibraryRoute final : public Route {
             return runTasks(*model_, task, cases, options);
         return std::vector<Result<TaskResult>>(
             cases.size(), error(std::string("the library does not answer ") + taskName(task)));
-    }
-    Status save(const std::string &, const SaveOptions &) override {
-        return error("a compiled library cannot be compiled again");
-    }
-    std::vector<std::string> stages() const override { return {}; }
-    Status emit(const std::string &stage, std::ostream &, const SaveOptions &) override {
-        return error("a compiled library has no stage '" + stage + "' to emit");
     }
 
   private:

@@ -2,6 +2,14 @@
 
 namespace zbddc::pipeline {
 
+Status Route::save(const std::string &path, const SaveOptions &) {
+    return error("this route (or library) compiles into no library: cannot write '" + path + "'");
+}
+
+Status Route::emit(const std::string &stage, std::ostream &, const SaveOptions &) {
+    return error("this route has no stage '" + stage + "' to emit");
+}
+
 std::span<const RouteKind> routeTable() {
     static const RouteKind *const entries[] = {&kMlfRoute, &kJunctionTreeRoute,
                                                &kEliminationRoute, &kLoopyRoute};
