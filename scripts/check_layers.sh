@@ -17,18 +17,19 @@ allowed_for() {
         tests) echo "tests tools pipeline runtime compiler backends ir support" ;;
         bench) echo "bench tests/support tools pipeline runtime compiler backends ir support" ;;
         examples) echo "examples tools pipeline runtime backends ir support" ;;
+        python) echo "python pipeline runtime compiler backends ir support" ;;
     esac
 }
 
 status=0
-for top in support ir compiler backends runtime pipeline tools tests bench examples; do
+for top in support ir compiler backends runtime pipeline tools tests bench examples python; do
     [ -d "$top" ] || continue
     allowed=" $(allowed_for "$top") "
     while IFS=: read -r file line text; do
         target=$(sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]*)".*/\1/' <<<"$text")
         first=${target%%/*}
         [ "$first" = "$target" ] && continue # a header beside the file or on the include path
-        case " support ir compiler backends runtime pipeline tools tests bench examples " in
+        case " support ir compiler backends runtime pipeline tools tests bench examples python " in
             *" $first "*) ;;
             *) continue ;;
         esac
