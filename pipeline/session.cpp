@@ -38,6 +38,15 @@ Result<std::unique_ptr<Session>> Session::open(ModelFile model, const OpenOption
     if (!choice)
         return choice.error();
     auto route = choice->route->compile(in);
+    // A MARKOV network's junction tree refused for its size: auto --approximate falls back to
+    // loopy BP, as where the size was plain before any order was searched (route_choice.cpp).
+    if (!route && options.route == "auto" && options.approximate &&
+        choice->route == &kJunctionTreeRoute && model.kind == ModelKind::CostNetwork) {
+        std::string why = route.error().message;
+        why.erase(std::min(why.size(), why.find(kNoExactRoute))); // lbp is the pointer's answer
+        choice = RouteChoice{&kLoopyRoute, "auto --approximate: " + why};
+        route = choice->route->compile(in);
+    }
     if (!route)
         return route.error();
     s->impl_ = std::move(*route);
