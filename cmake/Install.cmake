@@ -74,7 +74,8 @@ install(TARGETS zbddc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # with all they include.
 zbddc_header_closure(zbddc_public_headers
   runtime/tasks.h runtime/tasks_async.h runtime/task_batch.h runtime/model.h runtime/evidence.h
-  runtime/marginal_table.h runtime/enqueued_pass.h ir/input_batch.h tools/zbddc/load_model.h
+  runtime/marginal_table.h runtime/enqueued_pass.h ir/input_batch.h pipeline/session.h
+  pipeline/load_model.h
   backends/cuda/driver.h)
 foreach(header IN LISTS zbddc_public_headers)
   get_filename_component(dir ${header} DIRECTORY)
