@@ -10,7 +10,7 @@
 namespace zbddc::pipeline {
 
 // What a ZBDD node costs in clique entries' work, per device, from both routes timed side by side
-// on alarm, hailfinder, water and pathfinder (BENCHMARKS.md, "The auto route, per device"; 2,000
+// on alarm, hailfinder, water and pathfinder (bench/results/NOTEBOOK.md, "The auto route, per device"; 2,000
 // cases, the estimated node counts against the trees' entries). On 16 CPU threads the MLF was
 // faster on all four, by 2.9-279x, though its estimated nodes per clique entry ranged to 20
 // (pathfinder): a node per case is worth ~1/50 of an entry there. On the H100 the tree was faster

@@ -199,7 +199,7 @@ Result<std::unique_ptr<Route>> compileMlf(RouteInput in) {
     if (o.target.gpus.size() == 1)
         device.gpu = o.target.gpus[0];
     // A process answers once: its one-case pass is a first call, where host phases cost more
-    // than they save (BENCHMARKS.md, "Host phases"); the API's later calls gain from them.
+    // than they save (bench/results/NOTEBOOK.md, "Host phases"); the API's later calls gain from them.
     device.hostLevelOps = o.circuit.hostLevelOps.value_or(0);
     using C = DeviceOptions::CpuCode;
     device.cpuCode = o.circuit.cpuCode == CircuitOptions::CpuCode::Loop ? C::Loop

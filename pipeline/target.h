@@ -34,7 +34,7 @@ Status gpuUsable();
 
 // `auto` settled for a run of `cases` cases: one case runs on the CPU on every route (a command
 // line on the GPU pays for its CUDA context and module loads, 110-200 ms for one MLF case on the
-// H100 against 5-100 ms on its host's CPU; BENCHMARKS.md "The auto route, per device"), a batch
+// H100 against 5-100 ms on its host's CPU; bench/results/NOTEBOOK.md "The auto route, per device"), a batch
 // on the GPU where one is usable. `why` says how auto was settled ("" where it was not auto).
 struct Placement {
     DeviceKind device = DeviceKind::Cpu; // Cpu, Cuda or Reference; Auto where a route decides
