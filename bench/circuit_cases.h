@@ -7,7 +7,7 @@
 #include "ir/circuit.h"
 #include "runtime/evidence.h"
 #include "runtime/sample_evidence.h"
-#include "tools/zbddc/load_model.h"
+#include "pipeline/load_model.h"
 
 #include <cstdio>
 #include <optional>

@@ -19,7 +19,7 @@
 #include "backends/cpu/shared_object.h"
 #include "bench/child_process.h"
 #include "compiler/frontends/zdd/zdd_lower.h"
-#include "tools/zbddc/load_model.h"
+#include "pipeline/load_model.h"
 #include "zbdd_model.h"
 
 #ifdef ZBDDC_HAVE_CUDA_BACKEND

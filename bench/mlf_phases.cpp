@@ -20,7 +20,7 @@
 #include "runtime/sample_evidence.h"
 #include "runtime/tasks.h"
 #include "support/timer.h"
-#include "tools/zbddc/load_model.h"
+#include "pipeline/load_model.h"
 
 #include <algorithm>
 #include <cmath>

@@ -15,7 +15,7 @@
 #include "backends/cpu/emit_c.h"
 #include "backends/cpu/shared_object.h"
 #include "bench/child_process.h"
-#include "tools/zbddc/load_model.h"
+#include "pipeline/load_model.h"
 #include "backends/cpu/dfs_order.h"
 #include "zbdd_model.h"
 

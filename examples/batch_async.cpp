@@ -11,7 +11,7 @@
 #include "runtime/evidence.h"
 #include "runtime/tasks.h"
 #include "runtime/tasks_async.h"
-#include "tools/zbddc/load_model.h"
+#include "pipeline/load_model.h"
 
 #ifdef ZBDDC_HAVE_CUDA_BACKEND
 #include "backends/cuda/driver.h" // only to make a stream, as a CUDA program would (cuStreamCreate)
@@ -77,7 +77,7 @@ struct Stream {
 } // namespace
 
 int main(int argc, char **argv) {
-    const std::string path = argc > 1 ? argv[1] : ZBDDC_SOURCE_DIR "/examples/wetgrass.zdd";
+    const std::string path = argc > 1 ? argv[1] : ZBDDC_EXAMPLES_DIR "/wetgrass.zdd";
     std::vector<std::string> lists(argv + std::min(argc, 2), argv + argc);
     if (argc == 1) // the bundled example; the last case observes Rain twice: P(e) = 0
         lists = {"", "WetGrass=yes", "Rain=no,WetGrass=yes", "Rain=yes,Rain=no"};

@@ -15,7 +15,7 @@
 namespace zbddc {
 
 // The schedule level a circuit runs at on `lanes` lanes, from the H100's measurements
-// (BENCHMARKS.md, "Where a batched MLF answer's time goes on the GPU"): batched, -O3's merged
+// (bench/results/NOTEBOOK.md, "Where a batched MLF answer's time goes on the GPU"): batched, -O3's merged
 // ops are 1.3–2.0× faster forward and 1.07–1.26× forward+backward than the circuit's own ops; at
 // one lane their backward is 1.3–2.2× slower, so one lane keeps the circuit's ops (-O0).
 int defaultCudaScheduleLevel(uint32_t lanes);

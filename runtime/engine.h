@@ -119,7 +119,7 @@ Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &circuit, Semiring semi
 // Lanes for a batch of `batch` vectors: a power of two up to the batch and `maxLanes`, as many
 // as half the free device memory holds (every node's value and adjoint per lane).
 // 2,048 by measurement (H200, 2,000 Fast-BNI cases): each level's launch or grid barrier is a
-// fixed cost, and the MAR pass per case fell 1.5-2.3x from 512 lanes (BENCHMARKS.md).
+// fixed cost, and the MAR pass per case fell 1.5-2.3x from 512 lanes (bench/results/NOTEBOOK.md).
 inline constexpr uint32_t kMaxCudaLanes = 2048;
 uint32_t cudaLanesFor(const Circuit &circuit, size_t batch, int gpu = 0,
                       uint32_t maxLanes = kMaxCudaLanes);

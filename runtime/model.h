@@ -44,7 +44,7 @@ struct DeviceOptions {
     // On the GPU, the circuit's leading and trailing levels of at most this many ops run on the
     // host's LLVM JIT (Minato et al. 2011's CPU phases; runtime/engine_host_phases.h) for PR and
     // MAR in float64; 0: every level on the GPU. Unset: kOneCaseHostLevelOps for one case at a
-    // time, none for batches, by measurement (BENCHMARKS.md, "Host phases").
+    // time, none for batches, by measurement (bench/results/NOTEBOOK.md, "Host phases").
     std::optional<uint32_t> hostLevelOps = {};
     // Why the caller chose this device, said in describe() ("auto: one case"); empty: nothing.
     std::string choice = {};
@@ -59,7 +59,7 @@ inline constexpr uint32_t kOneCaseHostLevelOps = 128;
 // Auto's choice: the loop builds in microseconds to milliseconds where the JIT takes tens to
 // hundreds, and from about 10^4 ops its batch throughput matches or beats the JIT's (whose code
 // outgrows the caches); the JIT pays only on smaller circuits over batches of 10^4 cases or more
-// (BENCHMARKS.md "The CPU code for a run, chosen").
+// (bench/results/NOTEBOOK.md "The CPU code for a run, chosen").
 bool cpuRunsLoop(size_t circuitOps, size_t batch);
 
 class Model {

@@ -41,6 +41,12 @@ struct ConvergenceReport {
     double maxResidual = 0;
 };
 
+// Bucket elimination's sizes (cost networks' MPE), for reports.
+struct EliminationReport {
+    uint32_t inducedWidth = 0;
+    double largestTableEntries = 0;
+};
+
 struct TaskResult {
     Task task = Task::Pr;
     double value = 0;      // PR: P(e); MPE: max_x P(x, e); EVAL: first output (linear scale)
@@ -60,6 +66,7 @@ struct TaskResult {
     // Cost networks' MPE: the assignment's total cost as JSON number text, exact (CostNetwork::
     // costText), "null" where it is infeasible.
     std::optional<std::string> cost;
+    std::optional<EliminationReport> elimination;
     double timeMs = 0;
 };
 

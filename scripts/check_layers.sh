@@ -12,22 +12,24 @@ allowed_for() {
         compiler) echo "compiler ir support" ;;
         backends) echo "backends ir support" ;;
         runtime) echo "runtime compiler backends ir support" ;;
-        tools) echo "tools runtime compiler backends ir support" ;;
-        tests) echo "tests tools runtime compiler backends ir support" ;;
-        bench) echo "bench tests/support tools runtime compiler backends ir support" ;;
-        examples) echo "examples tools runtime backends ir support" ;;
+        pipeline) echo "pipeline runtime compiler backends ir support" ;;
+        tools) echo "tools pipeline runtime compiler backends ir support" ;;
+        tests) echo "tests tools pipeline runtime compiler backends ir support" ;;
+        bench) echo "bench tests/support tools pipeline runtime compiler backends ir support" ;;
+        examples) echo "examples tools pipeline runtime backends ir support" ;;
+        python) echo "python pipeline runtime compiler backends ir support" ;;
     esac
 }
 
 status=0
-for top in support ir compiler backends runtime tools tests bench examples; do
+for top in support ir compiler backends runtime pipeline tools tests bench examples python; do
     [ -d "$top" ] || continue
     allowed=" $(allowed_for "$top") "
     while IFS=: read -r file line text; do
         target=$(sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]*)".*/\1/' <<<"$text")
         first=${target%%/*}
         [ "$first" = "$target" ] && continue # a header beside the file or on the include path
-        case " support ir compiler backends runtime tools tests bench examples " in
+        case " support ir compiler backends runtime pipeline tools tests bench examples python " in
             *" $first "*) ;;
             *) continue ;;
         esac

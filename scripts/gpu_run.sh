@@ -28,12 +28,18 @@ print(next(iter(sum((glob.glob(d + "/nvidia/nccl/lib/libnccl.so.2") for d in dir
 fi
 
 # Recreate the build-time paths the tests use (see pack_gpu.sh): the source tree with examples/
-# and build/zbddc, and the benchmark inputs sorted into bn/, wcsp/, uai/ and ac/.
+# and build/zbddc, the tests' inputs (tests/data) unpacked into the build folder, and the
+# benchmark inputs sorted into bn/, wcsp/, uai/ and ac/.
 src=$(cat "$here/source_dir" 2>/dev/null || true)
 if [ -n "$src" ]; then
     mkdir -p "$src/build"
     [ -e "$src/examples" ] || cp -r "$here/examples" "$src/"
     [ -e "$src/build/zbddc" ] || cp "$here/zbddc" "$src/build/zbddc"
+fi
+test_data_dir=$(cat "$here/test_data_dir" 2>/dev/null || true)
+if [ -n "$test_data_dir" ] && [ -d "$here/test_data" ]; then
+    mkdir -p "$test_data_dir"
+    for archive in "$here"/test_data/*.tar.xz; do tar -C "$test_data_dir" -xJf "$archive"; done
 fi
 bench_dir=$(cat "$here/benchmarks_dir" 2>/dev/null || true)
 if [ -f "$here/data.tar.xz" ]; then

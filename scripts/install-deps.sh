@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ pkg-config llvm-19-dev libfmt-dev catch2 libcli11-dev toulbar2
-          clang libclang-rt-dev libopenmpi-dev openmpi-bin)
+          clang libclang-rt-dev libopenmpi-dev openmpi-bin python3-dev python3-venv)
 
 missing=()
 for p in "${packages[@]}"; do

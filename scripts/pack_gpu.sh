@@ -71,6 +71,10 @@ cp -r "$root/examples" "$dest/examples"
 echo "$root" > "$dest/source_dir"
 benchmarks=$(sed -n 's/^ZBDDC_SHARED_BENCHMARKS:PATH=//p' "$build/CMakeCache.txt")
 echo "${benchmarks:-$root/../shared/benchmarks}" > "$dest/benchmarks_dir"
+# The tests' own inputs (tests/data, under 1 MiB packed), unpacked there where this build has them.
+mkdir -p "$dest/test_data"
+cp "$root"/tests/data/*.tar.xz "$dest/test_data/"
+echo "$build/tests/data" > "$dest/test_data_dir"
 # Debug info is most of each binary's size and is not needed there.
 strip --strip-debug "$dest"/tests/* "$dest"/bench/* "$dest/zbddc" 2>/dev/null || true
 

@@ -25,7 +25,7 @@ const char *loopyGpuDesignName(LoopyGpuDesign d); // "data-parallel", "thread-co
 
 // The batch size from which data-parallel wins, and the factor size (entries) below which a
 // block would idle. Piatkowski 2011 measured the crossover at about 8 instances. On the H100
-// (bench/loopy_bp, BENCHMARKS.md) data-parallel won at every batch from 1 to 64 on factors up to
+// (bench/loopy_bp, bench/results/NOTEBOOK.md) data-parallel won at every batch from 1 to 64 on factors up to
 // 961 entries (4.3x at one instance of the protein-like model), so blocks are kept for the
 // factors where one thread per message entry would walk thousands of entries alone: from 2^14
 // entries, a size not measured yet.

@@ -83,7 +83,7 @@ double logCost(const FamilyGraph &g, const std::vector<uint32_t> &order,
 // Greedy vertex-separation order from `start`: each next variable is the one after which the
 // frontier (placed variables with a family not yet complete) weighs least; ties go to the
 // variable that closes most families, then to the lowest index (determinism).
-std::vector<uint32_t> greedyOrder(const FamilyGraph &g, uint32_t start) {
+std::vector<uint32_t> greedySeparationOrder(const FamilyGraph &g, uint32_t start) {
     const size_t n = g.family.size();
     std::vector<uint32_t> unplacedIn(n), openFamilies(n), order;
     std::vector<char> placed(n, 0);
@@ -240,10 +240,10 @@ std::vector<uint32_t> searchFrontierOrder(const BayesNet &net,
     // seeds and a spread of others (the greedy step is quadratic in n).
     const size_t starts = std::min<size_t>(n, std::max<size_t>(4, 4'000'000 / (n * n + 1)));
     for (size_t s = 0; s < starts; ++s)
-        candidates.push_back(greedyOrder(g, static_cast<uint32_t>(s * n / starts)));
+        candidates.push_back(greedySeparationOrder(g, static_cast<uint32_t>(s * n / starts)));
     for (const auto &seed : seeds)
         if (!seed.empty())
-            candidates.push_back(greedyOrder(g, seed.front()));
+            candidates.push_back(greedySeparationOrder(g, seed.front()));
     std::vector<std::pair<double, size_t>> ranked;
     for (size_t i = 0; i < candidates.size(); ++i)
         ranked.push_back({logCost(g, candidates[i], pos), i});

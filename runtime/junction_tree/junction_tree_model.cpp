@@ -60,7 +60,7 @@ struct JunctionTreeModel::Impl {
     bool batchFastest() const { return options.executor != "cpu"; }
     // The GPU's traceback (a plan per case built here, one warp per case there) pays on trees
     // whose cliques make the host's enumeration slow; on tiny ones the host is quicker. Measured
-    // on the H100 (BENCHMARKS.md, 2026-11-25): host faster on alarm (10^3 clique entries) and
+    // on the H100 (bench/results/NOTEBOOK.md, 2026-11-25): host faster on alarm (10^3 clique entries) and
     // hailfinder (10^4), the GPU 15x faster on pathfinder (10^5.3) and more above.
     static constexpr double kExecutorTracebackMinCliqueEntries = 1 << 15;
     bool decodesOnExecutor() const {

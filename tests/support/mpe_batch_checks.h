@@ -40,13 +40,10 @@ inline CompiledNetwork compileNetwork(BayesNet net) {
     return {std::move(net), std::move(c)};
 }
 
-// `name`.bif from the shared benchmarks, or nullopt (with a warning) where it is absent.
+// `name`.bif from the bundled benchmark networks (tests/data), beside its MLF circuit.
 inline std::optional<CompiledNetwork> benchmarkNetwork(const char *name) {
     const std::string path = std::string(ZBDDC_BENCHMARKS_DIR) + "/bn/" + name + ".bif";
-    if (!std::filesystem::exists(path)) {
-        WARN("skipped: " << path << " is absent");
-        return std::nullopt;
-    }
+    REQUIRE(std::filesystem::exists(path));
     auto net = readNetworkFile(path);
     REQUIRE(net.ok());
     return compileNetwork(std::move(*net));

@@ -2,7 +2,7 @@
 //   randomZddCircuit  ZBDD-shaped: a random reduced-looking ZBDD lowered with lowerZdd, so typeA
 //                     and typeB ops exactly as real networks give them, one level per variable;
 //   randomCircuit     a general DAG with every op kind and leaf, for semiring and backend coverage.
-// Same shape and seed, same circuit: the benchmarks' figures depend on it (BENCHMARKS.md).
+// Same shape and seed, same circuit: the benchmarks' figures depend on it (bench/results/NOTEBOOK.md).
 #pragma once
 
 #include "compiler/frontends/zdd/zdd_lower.h"

@@ -1,10 +1,10 @@
-// `zbddc INPUT -o OUTPUT`: read a model, write it in the form the output's extension names.
-#include "compiler/frontends/zdd/zdd_format.h"
+// `zbddc INPUT -o OUTPUT`: a model opened through the pipeline on the route its output asks for
+// (a .so: the route `zbddc run` takes for one case on the CPU; a .zdd, a circuit dump or
+// --emit=STAGE: that stage of the route), then written.
 #include "ir/file_io.h"
-#include "tools/zbddc/cmd_run_cost_network.h"
+#include "pipeline/load_model.h"
 #include "tools/zbddc/commands.h"
-#include "tools/zbddc/load_model.h"
-#include "compiler/frontends/circuits/circuit_load.h"
+#include "tools/zbddc/flag_table.h"
 #include "tools/zbddc/output.h"
 
 #include <iostream>
@@ -12,72 +12,92 @@
 
 namespace zbddc::cli {
 
+namespace {
+
+// Flags that only the MLF's circuit has decide auto for it.
+std::string circuitOnly(const CompileOptions &o, bool stageOfMlf) {
+    return o.optLevel > 0                   ? "-O compiles the circuit"
+           : !o.semiring.empty()            ? "--semiring chooses the circuit's semiring"
+           : o.numeric != "float64"         ? "--numeric chooses the circuit's arithmetic"
+           : !o.symbolPrefix.empty()        ? "--symbol-prefix names the circuit's exports"
+           : o.model.mlfOrder != "frontier" ? "--mlf-order orders the circuit's ZBDD"
+           : stageOfMlf                     ? "the output is a stage of the MLF's circuit"
+                                            : "";
+}
+
+Diagnostic atInput(const CompileOptions &o, Diagnostic d) {
+    return d.file.empty() ? errorAt(o.input, 0, d.message) : d;
+}
+
+} // namespace
+
 int compileCommand(const CompileOptions &o) {
-    if (!o.symbolPrefix.empty() && (fileExtension(o.output) != ".so" || !o.emit.empty())) {
-        std::cerr << "zbddc: --symbol-prefix applies to a .so output only\n";
-        return 2;
-    }
+    using pipeline::ModelKind;
+    auto kind = pipeline::modelKindOf(o.input);
+    if (!kind)
+        return reportError(kind.error());
+    const std::string route = o.route.empty() ? (o.costNetwork.elimination ? "be" : "auto") : o.route;
+    if (o.costNetwork.elimination && route != "be")
+        return usageError("--elimination is --route be; it does not apply to --route " + route);
     const std::string ext = fileExtension(o.output);
+    const bool library = ext == ".so" && o.emit.empty();
     // Before any work, and named by the output: a device or FIFO takes text written in place,
     // never a .so or C source renamed over it (ir/file_io.h).
-    const bool renamedIntoPlace = o.emit == "c" || (ext == ".so" && o.emit.empty());
-    if (auto target = resolveOutputTarget(o.output, !renamedIntoPlace); !target)
+    if (auto target = resolveOutputTarget(o.output, !(library || o.emit == "c")); !target)
         return reportError(target.error());
-    if (isCostNetworkCompile(o)) // .wcsp, MARKOV .uai: bucket elimination into a problem.so
-        return compileCostNetworkCommand(o);
-    if (isNetworkFile(o.input) && ext == ".so" && o.emit.empty()) {
-        if (auto done = compileNetworkByRoute(o)) // the junction tree's network.so
-            return *done;
-    } else if (!o.route.empty() || o.batch) {
-        std::cerr << "zbddc: --route and --batch apply to a network (.bif, .xmlbif, .net, BAYES "
-                     ".uai) compiled into a .so\n";
-        return 2;
-    }
-    if (!o.costNetwork.order.orderFile.empty() || !o.costNetwork.order.heuristic.empty()) {
-        std::cerr << "zbddc: --order and --heuristic apply to a problem.so (.wcsp, MARKOV .uai, "
-                     "BAYES .uai with --elimination) and to a network's junction tree (--route "
-                     "jt), not to a network's MLF\n";
-        return 2;
-    }
-    if (!o.semiring.empty() && (ext == ".zdd" || ext == ".txt") && o.emit.empty()) {
-        std::cerr << "zbddc: --semiring applies to compiled outputs (.so, --emit), not to '" << ext
-                  << "'\n";
-        return 2;
-    }
-    const bool cuda = o.emit == "cu" || o.emit == "ptx";
-    const bool cpu = !cuda && (ext == ".so" || !o.emit.empty());
-    if (!cpu && !cuda && ext != ".zdd" && ext != ".txt") {
-        std::cerr << "zbddc: cannot write '" << o.output
-                  << "': unknown output kind (use .so for a compiled model, .zdd for a ZBDD, "
-                     ".txt for a circuit dump, or --emit=c|ll|cu|ptx)\n";
-        return 2;
-    }
-    // A d-DNNF or SDD becomes a circuit without a ZBDD; the other models through theirs.
-    const bool logic = isLogicCircuitFile(o.input);
-    if (logic && ext == ".zdd")
+    if (*kind == ModelKind::Circuit && ext == ".zdd" && o.emit.empty())
         return reportError(errorAt(o.input, 0, "a d-DNNF or SDD has no ZBDD to write"));
-    std::optional<ZddModel> zdd;
-    if (!logic) {
-        auto loaded = o.model.load(o.input);
-        if (!loaded)
-            return reportError(loaded.error());
-        zdd = std::move(*loaded);
+    if (!library && o.emit.empty() && ext != ".zdd" && ext != ".txt")
+        return usageError("cannot write '" + o.output +
+                          "': unknown output kind (use .so for a compiled model, .zdd for a ZBDD, "
+                          ".txt for a circuit dump, or --emit=c|ll|cu|ptx)");
+    uint16_t columns = candidateColumns(*kind, route, false, true);
+    if (!columns)
+        return usageError("--route " + route + " does not take a " +
+                          pipeline::modelKindName(*kind));
+    if (auto refused = refusedFlag(o.given, compileFlagRules(), columns, *kind, route))
+        return usageError(*refused);
+    if (!library) // a stage: the MLF's, or a problem.so's C
+        columns &= NetworkMlf | ZddMlf | CircuitMlf | (o.emit == "c" ? NetworkBe | CostBe : 0);
+    if (!columns)
+        return usageError("a " + std::string(pipeline::modelKindName(*kind)) +
+                          (route == "auto" ? "" : " on route " + route) + " does not compile into '" +
+                          (o.emit.empty() ? ext : "--emit=" + o.emit) +
+                          "' (a cost network compiles into a problem.so or its C, --emit=c)");
+    if (!o.symbolPrefix.empty() && !library)
+        return usageError("--symbol-prefix applies to a .so output only");
+    if (!o.semiring.empty() && o.emit.empty() && ext != ".so")
+        return usageError("--semiring applies to compiled outputs (.so, --emit), not to '" + ext + "'");
+
+    pipeline::OpenOptions open;
+    open.route = route;
+    open.target.device = DeviceKind::Cpu; // a .so runs on the CPU
+    open.reading = o.model;
+    open.order = o.costNetwork.order;
+    open.circuitOnly = route == "auto" ? circuitOnly(o, !library) : "";
+    auto session = pipeline::Session::open(o.input, open);
+    if (!session)
+        return reportError(atInput(o, withFlagHints(session.error())));
+    pipeline::Session &s = **session;
+    printWarnings(s.takeWarnings());
+    pipeline::SaveOptions save;
+    save.optLevel = o.optLevel;
+    save.numeric = o.numeric;
+    save.semiring = o.semiring;
+    save.symbolPrefix = o.symbolPrefix;
+    save.batch = o.batch;
+    save.emitC = o.emit == "c" && s.route() == "be";
+    const bool stage = !o.emit.empty() && !save.emitC;
+    Status written = stage ? s.emit(o.emit, o.output, save) : s.save(o.output, save);
+    if (!written)
+        return reportError(atInput(o, written.error()));
+    if (*kind == ModelKind::Network && library && s.route() != "be") {
+        std::cerr << "zbddc: note: route " << s.route() << ": " << s.routeWhy();
+        for (const std::string &note : s.takeNotes())
+            std::cerr << "; " << note;
+        std::cerr << "\n";
     }
-    auto circuit = logic ? o.model.loadCircuit(o.input) : lowerVerified(*zdd, o.input);
-    if (!circuit)
-        return reportError(circuit.error());
-    if (cpu)
-        return compileCpuOutput(o, *circuit);
-    if (cuda)
-        return compileCudaOutput(o, *circuit);
-    Status written = writeFileAtomically(o.output, [&](std::ostream &out) {
-        if (ext == ".zdd")
-            writeZdd(*zdd, out);
-        else
-            dump(*circuit, out);
-        return bool(out);
-    });
-    return written ? 0 : reportError(written.error());
+    return 0;
 }
 
 } // namespace zbddc::cli

@@ -1,16 +1,13 @@
-// `zbddc run MODEL --task ...`: answer queries on a model.
-#include "runtime/bucket_elimination/tensor_executor.h"
+// `zbddc run MODEL --task ...`: the flags checked against the flag table, turned into the
+// pipeline's OpenOptions, the model opened through Session on the route it chooses, and the
+// answers printed (UAI text or JSON; a cost network's optimum as its own JSON object).
+#include "pipeline/load_model.h"
 #include "runtime/device_list.h"
-#include "ir/text_lines.h"
-#include "runtime/model.h"
-#include "runtime/network_library.h"
-#include "runtime/shared_object_check.h"
-#include "tools/zbddc/cmd_run_cost_network.h"
+#include "runtime/loopy/loopy_bp.h"
 #include "tools/zbddc/commands.h"
-#include "tools/zbddc/load_model.h"
+#include "tools/zbddc/flag_table.h"
 #include "tools/zbddc/output.h"
 
-#include <filesystem>
 #include <iostream>
 #include <sstream>
 
@@ -18,35 +15,25 @@ namespace zbddc::cli {
 
 namespace {
 
-Result<EvidenceFile> readEvidenceCases(const RunOptions &o,
-                                       const std::vector<Variable> &variables) {
-    if (o.evidence.empty())
-        return EvidenceFile{{noEvidence(variables)}, false};
-    if (o.evidence.find('=') == std::string::npos) {
-        if (!std::filesystem::exists(o.evidence))
-            return error("--evidence '" + o.evidence +
-                         "': no such file (evidence is a UAI .evid "
-                         "file, or a list VAR=state[,VAR=state...])");
-        const auto layout = parseEvidenceLayout(o.evidenceFormat).value_or(EvidenceLayout::Detect);
-        return readUaiEvidenceFile(o.evidence, variables, layout);
-    }
-    auto e = parseEvidenceList(o.evidence, variables);
-    if (!e)
-        return e.error();
-    return EvidenceFile{{std::move(*e)}, false};
-}
+using pipeline::ModelKind;
 
-} // namespace
-
-Result<EvidenceFile> evidenceCases(const RunOptions &o, const std::vector<Variable> &variables) {
-    auto file = readEvidenceCases(o, variables);
+// The cases of --evidence (none: one empty case). A contradicted case is answered as P(e) = 0;
+// a note says why, so it is not mistaken for a model's zero. A cost network has no P(e): there
+// the file is in error.
+Result<EvidenceFile> evidenceCases(const RunOptions &o, const std::vector<Variable> &variables,
+                                   bool costNetwork) {
+    auto file = pipeline::readEvidenceCases(
+        o.evidence, parseEvidenceLayout(o.evidenceFormat).value_or(EvidenceLayout::Detect),
+        variables);
     if (!file)
         return file;
-    // A contradicted case is answered as P(e) = 0; say why, so it is not mistaken for a model's
-    // zero.
     std::vector<Diagnostic> notes;
     for (size_t i = 0; i < file->cases.size(); ++i)
-        if (const std::string &why = file->cases[i].contradiction; !why.empty())
+        if (const std::string &why = file->cases[i].contradiction; why.empty())
+            continue;
+        else if (costNetwork)
+            return errorAt(o.evidence, 0, "the evidence contradicts itself: " + why);
+        else
             notes.push_back(
                 error((file->cases.size() > 1 ? "case " + std::to_string(i) + ": " : "") + why +
                       ", so P(e) = 0"));
@@ -54,10 +41,78 @@ Result<EvidenceFile> evidenceCases(const RunOptions &o, const std::vector<Variab
     return file;
 }
 
+pipeline::OpenOptions openOptions(const RunOptions &o, size_t cases, std::optional<Task> task) {
+    pipeline::OpenOptions open;
+    open.route = o.route;
+    open.target.device = o.device == "split" ? pipeline::DeviceKind::Auto
+                                             : parseDeviceKind(o.device).value_or(DeviceKind::Auto);
+    open.target.hostDeviceSplit = o.device == "split";
+    open.target.devices = o.costNetwork.devices;
+    open.target.numeric = pipeline::parseNumericChoice(o.numeric).value_or(NumericChoice::Auto);
+    open.reading = o.modelOptions;
+    open.order = o.costNetwork.order;
+    open.order.searchMs = o.searchMs;
+    open.circuit.optLevel = o.optLevel;
+    using C = pipeline::CircuitOptions::CpuCode;
+    open.circuit.cpuCode = o.cpuLoop ? C::Loop : o.cpuJit ? C::Jit : C::Auto;
+    open.circuit.hostLevelOps = o.hostLevelOps;
+    open.elimination.incompleteTables = o.costNetwork.incompleteTables;
+    open.elimination.splitThreshold = o.costNetwork.splitThreshold;
+    open.loopy = o.loopy;
+    open.approximate = o.loopy.approximate;
+    open.expectedCases = cases;
+    open.task = task;
+    open.freeInputs = !o.inputs.empty();
+    return open;
+}
+
+void printNotes(pipeline::Session &session) {
+    for (const std::string &note : session.takeNotes())
+        std::cerr << "zbddc: note: " << note << "\n";
+}
+
+} // namespace
+
+// A cost network's optimum (bucket elimination, a problem.so, DPOP): without --json the UAI MPE
+// block alone and the cost on stderr; with it, one JSON object (docs/cli.md). `moreJson`: further
+// members, each written as `, "name": value`.
+int printSolution(const RunOptions &o, const TaskResult &r, const std::vector<Variable> &variables,
+                  const std::string &moreJson) {
+    const bool feasible = *r.cost != "null";
+    // No assignment is consistent (a MARKOV network whose every assignment has probability 0):
+    // an assignment printed then would read as an answer, as P(e) = 0 is no answer on a network.
+    if (!feasible)
+        return reportError(
+            errorAt(o.model, 0,
+                    "no assignment" +
+                        std::string(o.evidence.empty() ? "" : " consistent with the evidence") +
+                        " costs less than the upper bound (in a MARKOV network: "
+                        "every one has probability 0), so there is no MPE"));
+    std::ostringstream text;
+    if (!o.json) {
+        std::cerr << "cost " << (feasible ? *r.cost : "infeasible") << "\n";
+        printUai(r, variables, text);
+        return emitRunOutput(text.str(), o.output, o.uaiOutput, o.model, "MPE");
+    }
+    text << "{\"task\": \"mpe\", \"feasible\": " << (feasible ? "true" : "false")
+         << ", \"cost\": " << *r.cost << ", \"assignment\": {";
+    for (size_t v = 0; v < variables.size(); ++v)
+        text << (v ? ", " : "") << jsonString(variables[v].name) << ": "
+             << jsonString(std::to_string(r.assignment[v]));
+    text << "}, \"device\": " << jsonString(r.device)
+         << ", \"induced_width\": " << r.elimination->inducedWidth
+         << ", \"largest_table_entries\": " << jsonNumber(r.elimination->largestTableEntries)
+         << ", \"time_ms\": " << jsonNumber(r.timeMs) << moreJson << "}\n";
+    return emitRunOutput(text.str(), o.output, o.uaiOutput, o.model, "MPE");
+}
+
+namespace {
+
+// The answers: a case that cannot be answered is reported on its own, on stderr and in the JSON;
+// the other cases are still printed, and the exit status is then 1. A batch .evid prints in the
+// 2010 layout, anything else as one case (output.h).
 int printTaskResults(const RunOptions &o, Task task, const std::vector<Result<TaskResult>> &batch,
                      const std::vector<Variable> &variables, bool batchLayout) {
-    // A case that cannot be answered (MAR or MPE with P(e) = 0) is reported on its own, on stderr
-    // and in the JSON; the other cases are still printed, and the exit status is then 1.
     size_t failed = 0;
     for (size_t i = 0; i < batch.size(); ++i) {
         if (batch[i])
@@ -68,8 +123,14 @@ int printTaskResults(const RunOptions &o, Task task, const std::vector<Result<Ta
                   << at.str() << "\n";
         ++failed;
     }
-    if (!o.json)
+    if (batch.size() == 1 && batch[0] && batch[0]->elimination)
+        return printSolution(o, *batch[0], variables, "");
+    if (!o.json) {
         printErrorBoundNote(batch, std::cerr);
+        for (const Result<TaskResult> &r : batch) // loopy BP's assignments of a cost network
+            if (r && r->cost)
+                std::cerr << "cost " << (*r->cost == "null" ? "infeasible" : *r->cost) << "\n";
+    }
     std::ostringstream text;
     if (o.json) {
         text << (batch.size() > 1 ? "[" : "");
@@ -93,203 +154,103 @@ int printTaskResults(const RunOptions &o, Task task, const std::vector<Result<Ta
     return failed ? 1 : 0;
 }
 
-namespace {
-
-// Free-input values: whitespace-separated numbers.
-Result<std::vector<double>> freeInputValues(const std::string &path) {
-    std::vector<double> values;
-    if (path.empty())
-        return values;
-    auto text = readTextFile(path);
-    if (!text)
-        return text.error();
-    TokenCursor in(*text, path);
-    while (!in.atEnd()) {
-        auto v = in.number("input value");
-        if (!v)
-            return v.error();
-        values.push_back(*v);
-    }
-    return values;
-}
-
-// A model and the cases it answers.
-struct OpenedModel {
-    Model model;
-    EvidenceFile cases;
-};
-
-// A model.so is dlopened and answers through its C ABI; every other input becomes a circuit for
-// the device asked for. `--device auto` settles once the cases are read: a single case runs on
-// the CPU (singleCaseRunsOnCpu), a batch on the GPU where one is usable.
-Result<OpenedModel> openModel(const RunOptions &o) {
-    if (fileExtension(o.model) == ".so") {
-        if (o.device == "cuda" || o.device == "reference")
-            std::cerr << "zbddc: note: a model.so runs its own compiled CPU code; --device "
-                      << o.device << " is ignored\n";
-        auto model = Model::fromSharedObject(o.model);
-        if (!model)
-            return model.error();
-        auto cases = evidenceCases(o, model->interface().variables);
-        if (!cases)
-            return cases.error();
-        return OpenedModel{std::move(*model), std::move(*cases)};
-    }
-    auto circuit = o.modelOptions.loadCircuit(o.model);
-    if (!circuit)
-        return circuit.error();
-    auto cases = evidenceCases(o, interfaceOf(*circuit).variables);
-    if (!cases)
-        return cases.error();
-    DeviceOptions options;
-    options.device = parseDeviceKind(o.device).value_or(DeviceKind::Auto);
-    if (options.device == DeviceKind::Auto && singleCaseRunsOnCpu(cases->cases.size())) {
-        options.device = DeviceKind::Cpu;
-        options.choice = "auto: one case";
-    }
-    options.cpuOptLevel = o.optLevel;
-    // A process answers once: its one-case pass is a first call, where host phases cost more
-    // than they save (BENCHMARKS.md, "Host phases"); the API's later calls gain from them.
-    options.hostLevelOps = o.hostLevelOps.value_or(0);
-    using C = DeviceOptions::CpuCode;
-    options.cpuCode = o.cpuLoop ? C::Loop : o.cpuJit || o.optLevel > 0 ? C::Jit : C::Auto;
-    return OpenedModel{Model::fromCircuit(std::move(*circuit), options), std::move(*cases)};
-}
-
-// A model.so of a network's MLF answers PR and MAR through the network ABI, as a network.so
-// does (runtime/network_library.h), unless a flag asks for what only the circuit path has.
-bool answersThroughNetworkAbi(const RunOptions &o, Task task) {
-    if (fileExtension(o.model) != ".so" || sharedObjectKind(o.model) != "model.so" ||
-        !o.inputs.empty() || o.optLevel > 0 || o.cpuLoop || o.cpuJit || o.numeric != "auto")
-        return false;
-    auto lib = NetworkLibrary::open(o.model);
-    return lib && !lib->metadata().variables.empty() && lib->answers(task);
-}
-
-NumericChoice numericChoice(const std::string &name) {
-    return name == "float64"   ? NumericChoice::Float64
-           : name == "log"     ? NumericChoice::Log
-           : name == "float32" ? NumericChoice::Float32
-           : name == "log32"   ? NumericChoice::Log32
-                               : NumericChoice::Auto;
-}
-
-} // namespace
-
-namespace {
-
-// --devices on the MLF route: the circuit on each GPU named, for cases split evenly over them;
-// none where one device runs (a note where the flag could not apply).
-Result<std::vector<Model>> spreadModels(const RunOptions &o, const Model &model) {
-    const std::string &devices = o.costNetwork.devices;
-    std::vector<Model> models;
-    if (devices.empty())
-        return models;
-    if (model.device() != DeviceKind::Cuda) {
-        std::cerr << "zbddc: note: --devices " << devices << " ignored: the model runs on the CPU\n";
-        return models;
-    }
-    auto gpus = resolveGpuRequest(devices);
-    if (!gpus)
-        return gpus.error();
-    if (gpus->size() > 1)
-        for (int ordinal : *gpus) {
-            auto m = model.onGpu(ordinal);
-            if (!m)
-                return m.error();
-            models.push_back(std::move(*m));
+// Loopy BP says its answers are approximate, and how many converged.
+void printLoopySummary(const RunOptions &o, const pipeline::Session &session,
+                       const std::vector<Result<TaskResult>> &results) {
+    size_t converged = 0, answered = 0;
+    double worst = 0;
+    for (const Result<TaskResult> &r : results)
+        if (r && r->approximate) {
+            ++answered;
+            converged += r->approximate->converged;
+            worst = std::max(worst, r->approximate->maxResidual);
         }
-    return models;
+    std::cerr << "zbddc: note: route lbp (" << session.routeWhy()
+              << "): approximate answers by loopy belief propagation; " << converged << " of "
+              << answered << " case(s) converged (tolerance "
+              << (o.loopy.tolerance >= 0 ? o.loopy.tolerance : LoopyOptions{}.tolerance)
+              << "), largest last residual " << worst << "\n";
+}
+
+std::string taskList(const std::vector<Task> &tasks) {
+    std::string list;
+    for (size_t i = 0; i < tasks.size(); ++i)
+        list += std::string(i == 0 ? "" : i + 1 == tasks.size() ? " or " : ", ") + taskName(tasks[i]);
+    return list;
 }
 
 } // namespace
 
 int runCommand(const RunOptions &o) {
-    if (o.route == "lbp")
-        return runLoopyCommand(o, "asked for (--route lbp)");
-    if (o.loopy.anyGiven()) {
-        std::cerr << "zbddc: --iterations, --tolerance, --damping, --schedule and --lbp-program "
-                     "apply to --route lbp only\n";
-        return 2;
-    }
-    if (o.loopy.approximate && o.route != "auto") {
-        std::cerr << "zbddc: --approximate lets --route auto fall back to lbp; it does not apply "
-                     "to --route "
-                  << o.route << "\n";
-        return 2;
-    }
-    if (fileExtension(o.model) == ".so" && NetworkLibrary::isNetworkLibrary(o.model))
-        return runNetworkLibraryCommand(o); // a network.so (route jt)
-    if (isCostNetworkRun(o)) // a .wcsp takes the bucket-elimination route
-        return runCostNetworkCommand(o);
-    if (o.device == "split") {
-        std::cerr << "zbddc: --device split is for bucket elimination (.wcsp) only\n";
-        return 2;
-    }
-    const auto task = parseTask(o.task.empty() ? "pr" : o.task);
-    if (!task) {
-        std::cerr << "zbddc: unknown task '" << o.task << "' (eval, pr, mar or mpe)\n";
-        return 2;
-    }
-    const CostNetworkRunOptions &elimination = o.costNetwork;
-    if (elimination.incompleteTables || elimination.distributed ||
-        elimination.splitThreshold != CostNetworkRunOptions{}.splitThreshold) {
-        std::cerr << "zbddc: --incomplete-tables, --split-threshold and --distributed apply to "
-                     ".wcsp and MARKOV .uai problems only\n";
-        return 2;
-    }
-    if (!elimination.devices.empty()) {
-        if (auto request = parseDeviceRequest(elimination.devices); !request) {
-            std::cerr << "zbddc: " << request.error().message << "\n";
-            return 2;
-        }
-    }
-    const bool orderFlags =
-        !elimination.order.orderFile.empty() || !elimination.order.heuristic.empty();
-    if (orderFlags && (!isNetworkFile(o.model) || o.route == "mlf")) {
-        std::cerr << "zbddc: --order and --heuristic apply to the junction-tree route (networks) "
-                     "and to cost networks, not to "
-                  << (isNetworkFile(o.model) ? "--route mlf" : "'" + o.model + "'") << "\n";
-        return 2;
-    }
-    std::string routeWhy;
-    if (isNetworkFile(o.model)) {
-        if (auto handled = runNetworkByRoute(o, routeWhy))
-            return *handled;
-        if (orderFlags)
-            std::cerr << "zbddc: note: route auto took the MLF; --order and --heuristic do not "
-                         "apply to it\n";
-    } else if (o.route == "jt") {
-        std::cerr << "zbddc: --route jt needs a network (.bif, .xmlbif, .net, BAYES .uai)\n";
-        return 2;
-    }
-    if (answersThroughNetworkAbi(o, *task)) // a network's MLF compiled into a model.so
-        return runNetworkLibraryCommand(o);
-    auto opened = openModel(o);
-    if (!opened)
-        return reportError(opened.error());
-    Model *model = &opened->model;
-    EvidenceFile *cases = &opened->cases;
-    const std::vector<Variable> &variables = model->interface().variables;
-    auto free = freeInputValues(o.inputs);
+    auto kind = pipeline::modelKindOf(o.model);
+    if (!kind)
+        return reportError(kind.error());
+    const uint16_t columns = candidateColumns(*kind, o.route, o.loopy.approximate, false);
+    if (!columns)
+        return usageError("--route " + o.route + " does not take a " +
+                          pipeline::modelKindName(*kind));
+    if (auto refused = refusedFlag(o.given, runFlagRules(), columns, *kind, o.route))
+        return usageError(*refused);
+    if (o.route == "jt" && *kind == ModelKind::CostNetwork && fileExtension(o.model) != ".uai")
+        return usageError("--route jt needs a network (.bif, .xmlbif, .net, .uai), not a .wcsp");
+    if (o.loopy.approximate && o.route != "auto")
+        return usageError("--approximate lets --route auto fall back to lbp; it does not apply "
+                          "to --route " + o.route);
+    if (!o.evidenceFormat.empty() && o.evidence.empty())
+        return usageError("--evidence-format applies to an --evidence file");
+    if (!o.costNetwork.devices.empty())
+        if (auto request = parseDeviceRequest(o.costNetwork.devices); !request)
+            return usageError(request.error().message);
+    if (o.costNetwork.distributed) // DPOP over MPI ranks, in place of bucket elimination
+        return runDistributedCommand(o);
+    const bool costNetwork = *kind == ModelKind::CostNetwork || *kind == ModelKind::ProblemLibrary;
+    std::optional<Task> task = parseTask(o.task.empty() ? (costNetwork ? "mpe" : "pr") : o.task);
+    // A MARKOV network's PR and MAR are sums over its junction tree: a contradicted case is
+    // P(e) = 0 there, as on any network; only an optimum's evidence must be consistent.
+    const bool optimum = costNetwork && task == Task::Mpe && o.route != "jt";
+
+    auto model = pipeline::readModel(o.model, o.modelOptions);
+    if (!model)
+        return reportError(model.error());
+    if (o.route != "auto" && *kind == ModelKind::NetworkLibrary &&
+        model->networkLibrary->metadata().route != o.route)
+        return usageError(o.model + " holds route " + model->networkLibrary->metadata().route +
+                          ", not --route " + o.route);
+    printWarnings(model->warnings);
+    model->warnings.clear();
+    auto cases = evidenceCases(o, model->variables, optimum);
+    if (!cases)
+        return reportError(cases.error());
+    auto free = pipeline::readFreeInputs(o.inputs);
     if (!free)
         return reportError(free.error());
-
-    TaskOptions options{numericChoice(o.numeric), *free};
-    auto gpus = spreadModels(o, *model);
-    if (!gpus)
-        return reportError(gpus.error());
+    auto session = pipeline::Session::open(std::move(*model), openOptions(o, cases->cases.size(), task));
+    if (!session)
+        return reportError(withFlagHints(session.error()));
+    pipeline::Session &s = **session;
+    printNotes(s);
+    const std::vector<Task> tasks = s.tasks();
+    if (std::find(tasks.begin(), tasks.end(), *task) == tasks.end())
+        return usageError("a " + std::string(pipeline::modelKindName(*kind)) + " on route " +
+                          s.route() + " supports only --task " + taskList(tasks));
     std::vector<Result<TaskResult>> results =
-        gpus->empty() ? runTasks(*model, *task, cases->cases, options)
-                      : runTasksOnDevices(*gpus, *task, cases->cases, options);
-    if (o.device == "cuda" && model->device() != DeviceKind::Cuda && !model->fallbackNote().empty())
-        std::cerr << "zbddc: note: " << model->fallbackNote() << "; ran on the CPU\n";
+        s.answer(*task, cases->cases, {NumericChoice::Auto, *free}); // the Target's arithmetic
+    printNotes(s);
+    if (s.route() == "be" && results.size() == 1 && !results[0]) // one solve, one error line
+        return reportError(results[0].error().file.empty()
+                               ? errorAt(o.model, 0, results[0].error().message)
+                               : results[0].error());
+    const bool network = *kind == ModelKind::Network;
     for (Result<TaskResult> &r : results)
-        if (r && isNetworkFile(o.model)) {
-            r->route = "mlf";
-            r->routeWhy = routeWhy;
-        }
-    return printTaskResults(o, *task, results, variables, cases->batch);
+        if (r && !network && s.route() != "lbp" && s.route() != "jt" &&
+            *kind != ModelKind::NetworkLibrary &&
+            *kind != ModelKind::ModelLibrary)
+            r->route.clear(); // a route is named where a model has several
+    if (s.route() == "lbp")
+        printLoopySummary(o, s, results);
+    else if (s.route() == "jt" && (network || costNetwork) && !o.json)
+        std::cerr << "zbddc: note: route jt: " << s.routeWhy() << "\n";
+    return printTaskResults(o, *task, results, s.variables(), cases->batch);
 }
 
 } // namespace zbddc::cli

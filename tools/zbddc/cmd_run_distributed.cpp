@@ -3,7 +3,9 @@
 // JSON object gains a "distributed" member: the messages, the largest UTIL table, each agent's
 // compute time and the simulated runtime.
 #include "compiler/elimination/agent_file.h"
+#include "compiler/elimination/elimination_stats.h"
 #include "ir/number_text.h"
+#include "pipeline/route_solution.h"
 #include "runtime/dpop/solve_dpop.h"
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/output.h"
@@ -12,9 +14,6 @@
 #include <sstream>
 
 namespace zbddc::cli {
-
-int printSolution(const RunOptions &o, const CostNetwork &shape, const Solution &solution,
-                  const std::string &moreJson);
 
 namespace {
 
@@ -38,24 +37,40 @@ std::string distributedJson(const DpopStats &s) {
 
 } // namespace
 
-int runDistributedCommand(const RunOptions &o, const CostNetwork &net, const BeOptions &be) {
+int runDistributedCommand(const RunOptions &o) {
     const CostNetworkRunOptions &flags = o.costNetwork;
     if (Status s = distributedRunAvailable(); !s) {
         std::cerr << "zbddc: " << s.error().message << "\n";
         return 2;
     }
-    if (!be.evidence.empty() || flags.incompleteTables) {
+    if (!o.evidence.empty() || flags.incompleteTables) {
         std::cerr << "zbddc: --distributed takes neither --evidence nor --incomplete-tables\n";
         return 2;
     }
     if (!flags.order.heuristic.empty() && flags.order.heuristic != "min-fill")
         std::cerr << "zbddc: note: --distributed orders the agents by min-fill (or --order); "
                      "--heuristic is ignored\n";
+    auto model = pipeline::readModel(o.model, o.modelOptions);
+    if (!model)
+        return reportError(model.error());
+    if (!model->costNetwork || model->problemLibrary) {
+        std::cerr << "zbddc: --distributed reads a .wcsp or MARKOV .uai, not a "
+                  << pipeline::modelKindName(model->kind) << "\n";
+        return 2;
+    }
+    const CostNetwork &net = *model->costNetwork;
     DpopOptions options;
-    options.order = be.order;
-    options.executor = be.executor;
-    options.execution = be.execution;
+    // A missing GPU is not an error: --device cuda runs on the CPU then.
+    options.executor = o.device == "cpu" ? "cpu" : "auto";
+    options.execution.devices = flags.devices;
     options.timeoutS = flags.phaseTimeout;
+    if (!flags.order.orderFile.empty()) {
+        auto order = pipeline::chooseOrder(net.domainSizes, functionScopes(net), flags.order,
+                                           "min-fill");
+        if (!order)
+            return reportError(order.error());
+        options.order = std::move(order->order);
+    }
     if (!flags.agentsFile.empty()) {
         auto agents = readAgentFile(flags.agentsFile, net.numVariables());
         if (!agents)
@@ -70,7 +85,8 @@ int runDistributedCommand(const RunOptions &o, const CostNetwork &net, const BeO
     }
     if (!run->reporter)
         return 0;
-    return printSolution(o, net, run->solution, distributedJson(run->stats));
+    return printSolution(o, pipeline::taskResultOf(net, run->solution), model->variables,
+                         distributedJson(run->stats));
 }
 
 } // namespace zbddc::cli

@@ -1,6 +1,7 @@
 // `zbddc sample NET --cases N [--observed F] [--seed S] [-o cases.evid]`: evidence cases as the
 // network benchmarks use them (runtime/sample_evidence.h), in the UAI batch layout.
 #include "runtime/sample_evidence.h"
+#include "pipeline/load_model.h"
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/output.h"
 

@@ -2,10 +2,10 @@
 // [--plot FILE.svg]`: the circuit's size and shape, then the schedule the passes build from it
 // (level profile by op type, slots, phases, what each pass did; compiler/passes/schedule_stats.h),
 // and with --plot the same as a picture (compiler/passes/stats_plot.h).
-#include "tools/zbddc/cmd_run_cost_network.h"
+#include "tools/zbddc/commands.h"
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/output.h"
-#include "tools/zbddc/load_model.h"
+#include "pipeline/load_model.h"
 #include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
 #include "compiler/passes/schedule_stats.h"
@@ -27,12 +27,8 @@ int statsCommand(const StatsOptions &o) {
                   << "\n";
         return 2;
     }
-    if (o.route == "lbp")
-        return statsLoopyCommand(o);
-    if (!o.route.empty()) // --route jt: the junction tree's sizes instead of the model's route
-        return statsJunctionTreeCommand(o);
-    if (isCostNetworkFile(o.model)) // .wcsp, MARKOV .uai: the elimination route's shape
-        return statsCostNetworkCommand(o);
+    if (!o.route.empty() || isCostNetworkFile(o.model)) // a route's shape, not a circuit's
+        return statsRouteCommand(o);
     PipelineOptions pipeline = withGpuPasses({});
     pipeline.level = o.scheduleLevel;
     pipeline.fuse = !o.noFuse;

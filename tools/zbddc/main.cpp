@@ -1,7 +1,6 @@
 // zbddc: compile arithmetic circuits (ZBDD-compressed MLFs, elimination schedules) and run them.
 #include "support/progress.h"
 #include "tools/zbddc/cli_checks.h"
-#include "tools/zbddc/cmd_run_cost_network.h"
 #include "tools/zbddc/commands.h"
 
 #include <CLI/CLI.hpp>
@@ -22,8 +21,10 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
                    "Output file (.so compiled model, .zdd, or .txt for a circuit dump)");
     app.add_option("-O", compile.optLevel, "CPU optimisation level 0..3 (0: linear-time fast path)")
         ->check(CLI::Range(0, 3));
-    app.add_option("--emit", compile.emit, "Write source instead: c, ll (CPU), cu or ptx (CUDA)")
-        ->check(CLI::IsMember({"c", "ll", "cu", "ptx"}));
+    app.add_option("--emit", compile.emit,
+                   "Write a stage of the route instead: zbdd, circuit, schedule (the MLF's), c, ll "
+                   "(CPU), cu or ptx (CUDA); c of a cost network: its problem.so's C")
+        ->check(CLI::IsMember({"zbdd", "circuit", "schedule", "c", "ll", "cu", "ptx"}));
     app.add_option("--semiring", compile.semiring,
                    "Semiring compiled into a .so: sum-product (PR, MAR) or max-product (MPE); "
                    "default the model's own")
@@ -36,8 +37,9 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
         ->check(cIdentifier());
     app.add_option("--route", compile.route,
                    "A network into a .so: mlf (its circuit, a model.so), jt (its junction tree, a "
-                   "network.so) or auto (default: the route `zbddc run` takes for one case)")
-        ->check(CLI::IsMember({"mlf", "jt", "auto"}));
+                   "network.so), be (bucket elimination, a problem.so) or auto (default: the "
+                   "route `zbddc run` takes for one case)")
+        ->check(CLI::IsMember({"mlf", "jt", "be", "auto"}));
     app.add_option("--batch", compile.batch,
                    "(--route jt) cases per run compiled into the network.so (default: as many as "
                    "64 MiB of tables hold, at most 64)")
@@ -87,12 +89,11 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
         ->check(CLI::IsMember({"auto", "float64", "log", "float32", "log32"}));
     runCmd->add_option("--route", run.route,
                        "networks: mlf (the compiled MLF), jt (junction tree) or auto (the cheaper "
-                       "by an estimate of both; default); any model: lbp (loopy belief "
-                       "propagation, approximate)")
-        ->check(CLI::IsMember({"auto", "mlf", "jt", "lbp"}));
-    runCmd
-        ->add_option("--search-ms", run.searchMs,
-                     "(--route jt) stop starting randomised orders after this many milliseconds")
+                       "by an estimate of both; default); cost networks: be (bucket elimination, "
+                       "their default); any model: lbp (loopy belief propagation, approximate)")
+        ->check(CLI::IsMember({"auto", "mlf", "jt", "be", "lbp"}));
+    runCmd->add_option("--search-ms", run.searchMs,
+                       "(--route jt) stop starting randomised orders after this many milliseconds")
         ->check(finiteNumber(0, HUGE_VAL, false, true, "0", "inf"));
     runCmd->add_flag("--json", run.json, "Print one JSON object (see docs/cli.md)");
     run.modelOptions.addTo(*runCmd);
@@ -167,8 +168,10 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
         return 2;
     }
     progressMode = quiet ? ProgressMode::Off : progress ? ProgressMode::On : ProgressMode::Auto;
-    if (*runCmd)
+    if (*runCmd) {
+        run.given = givenFlags(*runCmd);
         return runCommand(run);
+    }
     if (*statsCmd)
         return statsCommand(stats);
     if (*sampleCmd)
@@ -177,5 +180,6 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
         std::cerr << "zbddc: expected INPUT -o OUTPUT, or a subcommand (see zbddc --help)\n";
         return 2;
     }
+    compile.given = givenFlags(app);
     return compileCommand(compile);
 }

@@ -3,6 +3,7 @@
 
 #include "ir/number_text.h"
 #include "ir/result.h"
+#include "pipeline/write_file.h"
 #include "runtime/tasks.h"
 #include "support/json.h"
 
@@ -20,9 +21,8 @@ int reportError(const Diagnostic &d);
 inline constexpr size_t kShownWarnings = 10;
 void printWarnings(const std::vector<Diagnostic> &warnings, std::string_view kind = "warning");
 
-// Writes through a temporary file in the same folder and renames it into place, so a failure
-// leaves no half-written output behind.
-Status writeFileAtomically(const std::string &path, const std::function<bool(std::ostream &)> &write);
+// Output files are written whole or not at all (pipeline/write_file.h).
+using pipeline::writeFileAtomically;
 
 // The UAI result formats (docs/cli.md): one case prints the 2014+ layout, the task line then
 // the solution line; a batch prints the 2010 layout, the task line, the number of cases, then one

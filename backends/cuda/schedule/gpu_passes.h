@@ -31,7 +31,7 @@ inline constexpr uint32_t kCudaTileBytes = 40 * 1024;
 // would cost more), levels of at most `narrowWork` work items in one block, every value kept
 // where a backward pass reads them (`keepValues`). split-phases runs at every level, so -O0 is
 // the circuit's own levels, placed. The preload pass runs (from -O2) only with `preload`: on the
-// H100 its tiles made every forward pass slower, at one lane and at 512 (BENCHMARKS.md, "The
+// H100 its tiles made every forward pass slower, at one lane and at 512 (bench/results/NOTEBOOK.md, "The
 // Schedule as the CUDA backend's one plan"): a tile costs a block barrier, and L1 already serves
 // an x that a block's ops read again.
 PipelineOptions cudaPipelineOptions(int level, uint32_t lanes, uint32_t blockThreads,

@@ -19,7 +19,7 @@
 
 namespace zbddc {
 
-// From bench/be_split_crossover on the H100 host (16 threads, 2026-11-22, BENCHMARKS.md): the
+// From bench/be_split_crossover on the H100 host (16 threads, 2026-11-22, bench/results/NOTEBOOK.md): the
 // GPU's kernel beats the CPU from 4,096 entries of work and, counting the upload and download
 // into unpinned host memory, from 16,384 up to 1M entries (beyond that the copies cost more than
 // 16 threads of CPU); 2^14 takes the with-transfer start. --split-threshold overrides it.

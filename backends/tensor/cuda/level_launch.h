@@ -23,7 +23,7 @@ namespace zbddc::cuda {
 // then run on their own streams with no wait between levels (SPOT5 404 has two such chains of
 // 15 levels), where a fork and a join per level makes every level wait for its slowest op. On an
 // H200 it measured level with the per-level joins (SPOT5 404 4-7% faster, grid-81 6-8% slower:
-// BENCHMARKS.md), which stay the executor's default.
+// bench/results/NOTEBOOK.md), which stay the executor's default.
 struct StreamPlan {
     std::vector<uint32_t> streamOf;             // by unit
     std::vector<std::vector<uint32_t>> waitFor; // by unit: the units whose events it waits on
@@ -90,7 +90,7 @@ class LevelLauncher {
 
 // Whether a run captures a CUDA graph: ZBDDC_GPU_GRAPH=1 or 0 where set (to compare), else
 // `byDefault` — true for programs replayed (a batched junction tree's), false for one-shot runs,
-// whose capture and instantiation cost more than the launches they save (BENCHMARKS.md, "GPU
+// whose capture and instantiation cost more than the launches they save (bench/results/NOTEBOOK.md, "GPU
 // bucket elimination without table downloads or per-level waits" and later sections).
 bool gpuGraphsWanted(bool byDefault);
 

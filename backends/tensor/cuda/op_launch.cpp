@@ -14,7 +14,7 @@ uint64_t streamingStoreMinBytes(const DeviceInfo &device) {
 unsigned launchGrid(const DeviceInfo &device, const RowGroup &group, uint64_t threads,
                     unsigned block) {
     // A row-group kernel gets a thread per group: its grid-stride loop over 32 blocks per
-    // multiprocessor ran the large joins 8-28% slower on an H200 (BENCHMARKS.md).
+    // multiprocessor ran the large joins 8-28% slower on an H200 (bench/results/NOTEBOOK.md).
     const uint64_t maxGrid =
         group.rows() > 1 ? 0x7fffffffu : static_cast<uint64_t>(device.multiprocessors) * 32;
     return static_cast<unsigned>(std::clamp<uint64_t>((threads + block - 1) / block, 1, maxGrid));

@@ -81,7 +81,7 @@ struct TensorKernelOptions {
     bool fusedEntries = false;
     // Outputs of at least this many bytes are written with streaming stores (evict first): they
     // cannot stay in the L2 cache for the next op anyway, and cached stores of a table larger than
-    // it took grid-81's 4.9·10^7-row join 98.6 µs against 81.5 on an H200 (BENCHMARKS.md; whole
+    // it took grid-81's 4.9·10^7-row join 98.6 µs against 81.5 on an H200 (bench/results/NOTEBOOK.md; whole
     // runs moved less than their spread). 0: plain stores everywhere; the GPU executors set the
     // device's L2 size (op_launch.h streamingStoreMinBytes).
     uint64_t streamingStoreMinBytes = 0;

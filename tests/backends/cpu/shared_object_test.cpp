@@ -3,7 +3,7 @@
 #include "compiler/frontends/zdd/zdd_lower.h"
 #include "ir/interpret.h"
 #include "ir/model_interface.h"
-#include "tools/zbddc/load_model.h"
+#include "pipeline/load_model.h"
 #include "zbdd_model.h"
 
 #include "tests/catch.hpp"

@@ -14,7 +14,6 @@
 #include "tests/support/bn_elimination.h"
 #include "tests/support/jt_testing.h"
 #include "tests/support/network_answer_checks.h"
-#include "tests/support/skip.h"
 
 #include <cmath>
 #include <random>
@@ -138,9 +137,7 @@ TEST_CASE("jt runtime: P(e) far below the smallest double, on a 1,500-variable c
 
 TEST_CASE("jt runtime: benchmark networks against variable elimination", "[jt][runtime]") {
     const auto dir = benchmarkNetworks();
-    skipProgramUnless(std::filesystem::exists(dir) ? Status(Ok{})
-                                                   : error(dir.string() + " is absent"),
-                      "benchmark networks");
+    REQUIRE(std::filesystem::exists(dir));
     std::mt19937 rng(11);
     for (const char *name : {"asia", "alarm", "insurance", "hailfinder"}) {
         INFO(name);

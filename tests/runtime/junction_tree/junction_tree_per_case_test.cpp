@@ -13,7 +13,6 @@
 #include "tests/catch.hpp"
 #include "tests/support/jt_testing.h"
 #include "tests/support/network_answer_checks.h"
-#include "tests/support/skip.h"
 
 #include <cmath>
 #include <random>
@@ -36,9 +35,7 @@ double log10Joint(const BayesNet &net, const std::vector<uint32_t> &x) {
 void checkPerCaseAgainstBatched(const char *name, size_t count,
                                 CaseTree caseTree = CaseTree::ByCost) {
     const auto dir = benchmarkNetworks();
-    skipProgramUnless(std::filesystem::exists(dir) ? Status(Ok{})
-                                                   : error(dir.string() + " is absent"),
-                      "benchmark networks");
+    REQUIRE(std::filesystem::exists(dir));
     INFO(name);
     auto net = readNetworkFile((dir / (std::string(name) + ".bif")).string());
     REQUIRE(net.ok());

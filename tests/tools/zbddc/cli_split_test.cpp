@@ -11,10 +11,7 @@ using zbddc::testing::runZbddc;
 
 TEST_CASE("run --device split answers as --device cpu", "[cli][split]") {
     const std::string path = std::string(ZBDDC_BENCHMARKS_DIR) + "/wcsp/example.wcsp";
-    if (!std::filesystem::exists(path)) {
-        WARN("skipped: " << path << " is absent");
-        return;
-    }
+    REQUIRE(std::filesystem::exists(path));
     const auto cpu = runZbddc("run '" + path + "' --task mpe --device cpu");
     const auto split =
         runZbddc("run '" + path + "' --task mpe --device split --split-threshold 64");

@@ -141,14 +141,14 @@ TEST_CASE("messages escape binary bytes and name the real problem", "[cli][hosti
          "PR\n-0.52287874528"},
         {"wcsp-evidence-list",
          {{"t.wcsp", "t 1 2 1 5\n2\n1 0 0 1\n1 3\n"}},
-         "run t.wcsp --evidence 0=1",
-         1,
-         {"zbddc: --evidence '0=1': a .wcsp or MARKOV run takes a UAI .evid file"}},
+         "run t.wcsp --evidence 0=1", // a cost network's variables are named by index
+         0,
+         {"cost 3"}},
         {"stats-of-so",
          {{"x.so", "not really"}},
          "stats x.so",
          1,
-         {"x.so: a compiled .so holds no circuit to read"}},
+         {"x.so: not a shared object (no ELF header)"}},
         {"xmlbif-empty-outcome",
          {{"e.xml", kXmlHead +
                         "<VARIABLE TYPE=\"nature\"><NAME>A</NAME><OUTCOME>a</OUTCOME>"

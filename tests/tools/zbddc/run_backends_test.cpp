@@ -24,15 +24,10 @@ std::string benchmark(const char *name) {
 
 TEST_CASE("zbddc run --device cpu [--cpu-loop|--cpu-jit] answers like --device reference",
           "[cli][runtime]") {
-    std::vector<std::pair<std::string, std::string>> models = {{kExample, "WetGrass=yes"}};
-    if (std::filesystem::exists(benchmark("asia")))
-        models.push_back({benchmark("asia"), "dysp=yes,xray=no"});
-    else
-        WARN("skipped asia: " << benchmark("asia") << " is absent");
-    if (std::filesystem::exists(benchmark("alarm")))
-        models.push_back({benchmark("alarm"), "HRBP=HIGH,PRESS=LOW"});
-    else
-        WARN("skipped alarm: " << benchmark("alarm") << " is absent");
+    const std::vector<std::pair<std::string, std::string>> models = {
+        {kExample, "WetGrass=yes"},
+        {benchmark("asia"), "dysp=yes,xray=no"},
+        {benchmark("alarm"), "HRBP=HIGH,PRESS=LOW"}};
     for (const auto &[model, evidence] : models) {
         for (const char *task : {"pr", "mar", "mpe"}) {
             INFO(model << " " << task);
@@ -61,14 +56,9 @@ TEST_CASE("zbddc run --device cpu [--cpu-loop|--cpu-jit] answers like --device r
 }
 
 TEST_CASE("zbddc run model.so answers like the .zdd it was compiled from", "[cli][runtime]") {
-    std::vector<std::string> models = {kExample};
-    if (std::filesystem::exists(benchmark("asia"))) {
-        const std::string zdd = scratchDir() + "/asia.zdd";
-        REQUIRE(runZbddc(benchmark("asia") + " -o " + zdd).exitCode == 0);
-        models.push_back(zdd);
-    } else {
-        WARN("skipped asia: " << benchmark("asia") << " is absent");
-    }
+    const std::string asia = scratchDir() + "/asia.zdd";
+    REQUIRE(runZbddc(benchmark("asia") + " -o " + asia).exitCode == 0);
+    const std::vector<std::string> models = {kExample, asia};
     for (size_t k = 0; k < models.size(); ++k) {
         const std::string &zdd = models[k];
         const std::string so = scratchDir() + "/m" + std::to_string(k) + ".so";

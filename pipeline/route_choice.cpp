@@ -1,0 +1,138 @@
+#include "pipeline/route_choice.h"
+#include "compiler/elimination/elimination_stats.h"
+#include "compiler/junction_tree/junction_tree_stats.h"
+#include "ir/number_text.h"
+#include "pipeline/load_model.h"
+#include "runtime/junction_tree/factor_model_route.h"
+
+#include <unistd.h>
+
+namespace zbddc::pipeline {
+
+// What a ZBDD node costs in clique entries' work, per device, from both routes timed side by side
+// on alarm, hailfinder, water and pathfinder (bench/results/NOTEBOOK.md, "The auto route, per device"; 2,000
+// cases, the estimated node counts against the trees' entries). On 16 CPU threads the MLF was
+// faster on all four, by 2.9-279x, though its estimated nodes per clique entry ranged to 20
+// (pathfinder): a node per case is worth ~1/50 of an entry there. On the H100 the tree was faster
+// on all four (2.0-9.6x), water's 43 entries per node included: its kernels stream entries at
+// ~30 ps each where the MLF pays ~3 ns per node, so a node is worth ~100 entries. Compiling a
+// node (ZBDD, then the CPU loop's build) costs about 12 entries' work once (pathfinder: 1.35 s).
+RouteCosts routeCosts(bool onGpu) { return {onGpu ? 100.0 : 1.0 / 50.0, 12.0}; }
+
+double physicalMemoryBytes() {
+    return double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+}
+
+Result<FactorModel> readMarkovFactorModel(const ModelFile &model, const ReadingOptions &options) {
+    ReadOptions read;
+    read.strict = options.strict;
+    return readFactorModelFile(model.path, read);
+}
+
+namespace {
+
+// A MARKOV network's PR and MAR are sums: its junction tree answers them exactly (bucket
+// elimination finds an optimum only). With `approximate`, loopy BP where the tree surely cannot
+// fit in half the memory.
+std::optional<RouteChoice> markovSums(const ModelFile &m, const OpenOptions &o) {
+    if (fileExtension(m.path) != ".uai" || !o.task || *o.task == Task::Mpe ||
+        *o.task == Task::Eval)
+        return std::nullopt;
+    if (o.approximate) {
+        auto model = readMarkovFactorModel(m, o.reading);
+        if (model)
+            if (auto why = junctionTreeSurelyTooLarge(*model, physicalMemoryBytes() / 2))
+                return RouteChoice{&kLoopyRoute, "auto --approximate: " + *why};
+    }
+    return RouteChoice{&kJunctionTreeRoute, std::string("auto: the junction tree answers ") +
+                                                taskName(*o.task) + " on a Markov network exactly"};
+}
+
+// What only the compiled circuit has decides auto for the MLF.
+const char *circuitOnly(const OpenOptions &o) {
+    using C = CircuitOptions::CpuCode;
+    return o.task == Task::Eval                   ? "eval reads the circuit's outputs"
+           : o.circuit.cpuCode == C::Loop         ? "--cpu-loop runs the compiled circuit"
+           : o.circuit.cpuCode == C::Jit          ? "--cpu-jit runs the compiled circuit"
+           : o.circuit.optLevel > 0               ? "-O compiles the circuit"
+           : o.circuit.hostLevelOps               ? "--host-level-ops cuts the circuit's levels"
+           : o.target.numeric != NumericChoice::Auto ? "--numeric chooses the circuit's arithmetic"
+           : o.freeInputs                         ? "--inputs sets the circuit's free inputs"
+                                                  : nullptr;
+}
+
+// With `approximate`: why no exact route fits a cost network (a task bucket elimination does not
+// answer, or tables of a min-fill order over half the memory), or nothing where one does.
+std::optional<std::string> noExactCostRoute(const ModelFile &m, const OpenOptions &o) {
+    if (o.task && *o.task != Task::Mpe)
+        return std::string("auto --approximate: no exact route answers --task ") +
+               taskName(*o.task) + " on a cost network";
+    const CostNetwork &net = *m.costNetwork;
+    const InteractionGraph graph = buildInteractionGraph(net.domainSizes, functionScopes(net));
+    const OrderStats st = analyzeOrder(graph, greedyOrder(graph, OrderHeuristic::MinFill));
+    const double bytes = 8 * st.totalMessageEntries;
+    if (bytes <= physicalMemoryBytes() / 2)
+        return std::nullopt;
+    return "auto --approximate: bucket elimination needs " + shortestText(bytes) +
+           " bytes of tables (min-fill), over half the memory";
+}
+
+} // namespace
+
+Result<RouteChoice> chooseRoute(RouteInput in) {
+    const OpenOptions &o = in.options;
+    const ModelKind kind = in.model.kind;
+    if (o.route != "auto") {
+        const RouteKind *route = findRoute(o.route);
+        if (!route)
+            return error("unknown route '" + o.route + "' (mlf, jt, be, lbp or auto)");
+        if (!route->takes(kind))
+            return error("route " + o.route + " does not take a " + modelKindName(kind));
+        return RouteChoice{route, "asked for (--route " + o.route + ")"};
+    }
+    if (kind == ModelKind::Zdd)
+        return RouteChoice{&kMlfRoute, "a ZBDD compiles into its circuit"};
+    if (kind == ModelKind::Circuit)
+        return RouteChoice{&kMlfRoute, "a d-DNNF or SDD is a circuit"};
+    if (kind == ModelKind::CostNetwork) {
+        if (auto sums = markovSums(in.model, o))
+            return *sums;
+        if (o.approximate)
+            if (auto why = noExactCostRoute(in.model, o))
+                return RouteChoice{&kLoopyRoute, *why};
+        return RouteChoice{&kEliminationRoute, "a cost network takes bucket elimination"};
+    }
+    if (!o.circuitOnly.empty())
+        return RouteChoice{&kMlfRoute, "auto: " + o.circuitOnly};
+    if (const char *flag = circuitOnly(o))
+        return RouteChoice{&kMlfRoute, std::string("auto: ") + flag};
+    // A network: both exact routes estimated, the tree first (its build is kept for its run).
+    std::string treeWhat, mlfWhat;
+    auto tree = kJunctionTreeRoute.estimate(in, treeWhat);
+    if (!tree)
+        return in.model.junctionTree(o.order).error(); // the tree could not be built: why
+    auto mlf = kMlfRoute.estimate(in, mlfWhat);
+    if (o.approximate && !mlf) {
+        const JunctionTreeStats st = junctionTreeStats(**in.model.junctionTree(o.order));
+        const double tableBytes = 8 * (st.totalCliqueEntries + st.totalSeparatorEntries);
+        if (tableBytes > physicalMemoryBytes() / 2)
+            return RouteChoice{&kLoopyRoute,
+                               "auto --approximate: the junction tree needs " +
+                                   shortestText(tableBytes) + " bytes of tables, the MLF " +
+                                   mlfWhat + "; neither fits"};
+    }
+    char why[320];
+    if (!mlf) {
+        std::snprintf(why, sizeof why, "auto: the MLF's %s; the junction tree has %s",
+                      mlfWhat.c_str(), treeWhat.c_str());
+        return RouteChoice{&kJunctionTreeRoute, why};
+    }
+    std::snprintf(why, sizeof why,
+                  "auto (%s): %zu case(s); estimated work %.3g for the MLF (%s) against %.3g for "
+                  "the junction tree (%s)",
+                  in.placement.onGpu ? "gpu" : "cpu", o.expectedCases, *mlf, mlfWhat.c_str(),
+                  *tree, treeWhat.c_str());
+    return RouteChoice{*tree <= *mlf ? &kJunctionTreeRoute : &kMlfRoute, why};
+}
+
+} // namespace zbddc::pipeline

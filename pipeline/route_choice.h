@@ -1,0 +1,34 @@
+// Which route answers a model: the one asked for, or for auto the cheapest exact route by its
+// estimate (route.h's `estimate`), what only one route has deciding first, and with
+// `approximate` loopy BP where no exact route fits in memory.
+#pragma once
+
+#include "compiler/frontends/factor_model/factor_model.h"
+#include "pipeline/route.h"
+
+#include <string>
+
+namespace zbddc::pipeline {
+
+struct RouteChoice {
+    const RouteKind *route = nullptr;
+    std::string why;
+};
+Result<RouteChoice> chooseRoute(RouteInput in);
+
+// The work constants of the auto choice between the MLF and the junction tree, per device.
+struct RouteCosts {
+    double mlfNodePerCaseInEntries; // a ZBDD node's work per case, in clique entries'
+    double mlfNodeCompileInEntries; // compiling a node, once
+};
+RouteCosts routeCosts(bool onGpu);
+
+// The physical memory, which an exact route's tables are weighed against (`approximate`).
+double physicalMemoryBytes();
+// A UAI MARKOV network read again as the factor model its junction tree is built over.
+Result<FactorModel> readMarkovFactorModel(const ModelFile &model, const ReadingOptions &options);
+// What a refusal of the junction tree of a MARKOV network points to instead.
+inline constexpr const char *kNoExactRoute =
+    "; no exact route fits: --route lbp (or --route auto --approximate) answers approximately";
+
+} // namespace zbddc::pipeline

@@ -1,0 +1,103 @@
+#include "pipeline/session.h"
+#include "pipeline/load_model.h"
+#include "pipeline/route_choice.h"
+#include "pipeline/write_file.h"
+
+#include <algorithm>
+#include <ostream>
+
+namespace zbddc::pipeline {
+
+Result<std::unique_ptr<Session>> Session::open(const std::string &path, const OpenOptions &options) {
+    auto model = readModel(path, options.reading);
+    if (!model)
+        return model.error();
+    return open(std::move(*model), options);
+}
+
+Result<std::unique_ptr<Session>> Session::open(ModelFile model, const OpenOptions &options) {
+    std::unique_ptr<Session> s(new Session);
+    s->path_ = model.path;
+    s->kind_ = model.kind;
+    s->warnings_ = std::move(model.warnings);
+    s->numeric_ = options.target.numeric;
+    const Placement placement = place(options.target, options.expectedCases);
+    RouteInput in{model, options, placement};
+    const bool library = model.kind == ModelKind::ModelLibrary ||
+                         model.kind == ModelKind::NetworkLibrary ||
+                         model.kind == ModelKind::ProblemLibrary;
+    if (library) {
+        auto route = openLibraryRoute(in, s->route_);
+        if (!route)
+            return route.error();
+        s->impl_ = std::move(*route);
+        s->why_ = "compiled into " + model.path;
+        return s;
+    }
+    auto choice = chooseRoute(in);
+    if (!choice)
+        return choice.error();
+    auto route = choice->route->compile(in);
+    // A MARKOV network's junction tree refused for its size: auto --approximate falls back to
+    // loopy BP, as where the size was plain before any order was searched (route_choice.cpp).
+    if (!route && options.route == "auto" && options.approximate &&
+        choice->route == &kJunctionTreeRoute && model.kind == ModelKind::CostNetwork) {
+        std::string why = route.error().message;
+        why.erase(std::min(why.size(), why.find(kNoExactRoute))); // lbp is the pointer's answer
+        choice = RouteChoice{&kLoopyRoute, "auto --approximate: " + why};
+        route = choice->route->compile(in);
+    }
+    if (!route)
+        return route.error();
+    s->impl_ = std::move(*route);
+    s->route_ = std::string(choice->route->name);
+    s->why_ = choice->why;
+    return s;
+}
+
+const std::vector<Variable> &Session::variables() const { return impl_->variables(); }
+const std::string &Session::route() const { return route_; }
+const std::string &Session::routeWhy() const { return why_; }
+std::vector<Task> Session::tasks() const { return impl_->tasks(); }
+
+std::vector<Result<TaskResult>> Session::answer(Task task, std::span<const Evidence> cases,
+                                                const TaskOptions &options) {
+    TaskOptions resolved = options;
+    if (resolved.numeric == NumericChoice::Auto)
+        resolved.numeric = numeric_;
+    std::vector<Result<TaskResult>> results = impl_->answer(task, cases, resolved);
+    for (Result<TaskResult> &r : results)
+        if (r) {
+            r->route = route_;
+            r->routeWhy = why_;
+        }
+    return results;
+}
+
+Status Session::save(const std::string &path, const SaveOptions &options) {
+    const std::string ext = fileExtension(path);
+    if (ext == ".zdd")
+        return emit("zbdd", path, options);
+    if (ext == ".txt")
+        return emit("circuit", path, options);
+    return impl_->save(path, options);
+}
+
+Status Session::emit(const std::string &stage, const std::string &path, const SaveOptions &options) {
+    const std::vector<std::string> stages = impl_->stages();
+    if (std::find(stages.begin(), stages.end(), stage) == stages.end())
+        return errorAt(path_, 0, "route " + route_ + " has no stage '" + stage + "' to emit");
+    Status inner = Ok{};
+    Status written = writeFileAtomically(path, [&](std::ostream &out) {
+        inner = impl_->emit(stage, out, options);
+        return inner.ok() && bool(out);
+    });
+    if (!inner)
+        return inner;
+    return written;
+}
+
+std::vector<Diagnostic> Session::takeWarnings() { return std::exchange(warnings_, {}); }
+std::vector<std::string> Session::takeNotes() { return std::exchange(impl_->notes, {}); }
+
+} // namespace zbddc::pipeline

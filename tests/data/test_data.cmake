@@ -1,0 +1,23 @@
+# Unpacks the bundled test inputs (tests/data/*.tar.xz, SOURCES.md) into the build tree, so that
+# tests read plain files from ZBDDC_TEST_DATA_DIR/{bn,wcsp,uai}. Done at configure time, and again
+# whenever an archive changes (each archive leaves a stamp holding its hash).
+set(ZBDDC_TEST_DATA_DIR ${PROJECT_BINARY_DIR}/tests/data)
+file(GLOB zbddc_test_archives ${CMAKE_CURRENT_LIST_DIR}/*.tar.xz)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${zbddc_test_archives})
+foreach(archive IN LISTS zbddc_test_archives)
+  get_filename_component(name ${archive} NAME_WE)
+  file(SHA256 ${archive} hash)
+  set(stamp ${ZBDDC_TEST_DATA_DIR}/.${name}.sha256)
+  set(old "")
+  if(EXISTS ${stamp})
+    file(READ ${stamp} old)
+  endif()
+  if(NOT old STREQUAL hash)
+    file(REMOVE_RECURSE ${ZBDDC_TEST_DATA_DIR}/${name})
+    file(ARCHIVE_EXTRACT INPUT ${archive} DESTINATION ${ZBDDC_TEST_DATA_DIR})
+    if(NOT IS_DIRECTORY ${ZBDDC_TEST_DATA_DIR}/${name})
+      message(FATAL_ERROR "zbddc: ${archive} did not unpack into ${ZBDDC_TEST_DATA_DIR}/${name}")
+    endif()
+    file(WRITE ${stamp} ${hash})
+  endif()
+endforeach()
