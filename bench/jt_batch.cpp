@@ -31,7 +31,7 @@
 #include "compiler/junction_tree/moral_graph.h"
 #include "compiler/junction_tree/order_search.h"
 #include "ir/number_text.h"
-#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/tensor/tensor_executor.h"
 #include "runtime/junction_tree/junction_tree_model.h"
 #include "runtime/junction_tree/junction_tree_per_case.h"
 #include "runtime/sample_evidence.h"

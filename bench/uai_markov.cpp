@@ -18,7 +18,7 @@
 #include "compiler/frontends/factor_model/factor_model.h"
 #include "compiler/junction_tree/order_search.h"
 #include "compiler/junction_tree/treewidth_bound.h"
-#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/tensor/tensor_executor.h"
 #include "runtime/junction_tree/factor_model_route.h"
 #include "support/timer.h"
 #include "tests/support/uai_result_reader.h"

@@ -3,11 +3,9 @@
 // side. On the GPU (each run the fastest of --gpu-reps warm solves, 5 by default, the variants
 // taking turns): where the time went (upload, kernels, VALUE phase, finding the compiled kernels,
 // host preparation = order + lowering), launches, whether one CUDA graph ran and the tables were
-// floats, the same solve captured as one CUDA graph, with a thread per row, with row groups of one
-// variable, with row groups in row order (no interleaved tiles), with the VALUE plan in global
-// memory, with plain stores, with a launch per op, with streams planned from the buckets'
-// dependencies and with double tables beside it, and the achieved bandwidth (bytes the ops must
-// move / kernel time).
+// floats, the same solve captured as one CUDA graph, with streams planned from the buckets'
+// dependencies and with double tables beside it (GpuSwitches), and the achieved bandwidth (bytes
+// the ops must move / kernel time).
 // With --devices LIST (repeatable: 0,0 / 2 / 4 / all), the same solve over several devices
 // (tensor_gpu_multi.h: buckets spread, large ones sliced), beside the one-GPU run and beside
 // the same devices with a host wait per level and with the program's own layouts; with
@@ -66,12 +64,10 @@ double runMs(const Solution &s) {
     return s.stats.solveMs + s.stats.tracebackMs;
 }
 
-// A GPU variant: the solve under one environment variable (none for the default), or with
-// options of its own.
+// A GPU variant: the solve with options of its own (null: the shared options, the default).
 struct GpuVariant {
     std::optional<Solution> *into;
-    const char *env = nullptr, *value = nullptr;
-    const BeOptions *options = nullptr; // null: the shared options
+    const BeOptions *options = nullptr;
 };
 
 // Every variant the fastest of `reps` solves, the variants taking turns (one solve of each per
@@ -85,13 +81,9 @@ Status fastestInterleaved(const CostNetwork &net, const BeOptions &o, int reps,
     Status defaultError = Ok{};
     for (int r = -1; r < reps; ++r)
         for (const GpuVariant &v : variants) {
-            if (v.env)
-                setenv(v.env, v.value, 1);
             auto timed = solveBucketElimination(net, v.options ? *v.options : o);
-            if (v.env)
-                unsetenv(v.env);
             if (!timed) {
-                if (!v.env && !v.options)
+                if (!v.options)
                     defaultError = timed.error();
                 v.into->reset();
                 continue;
@@ -171,22 +163,21 @@ int main(int argc, char **argv) {
         auto par = solveBucketElimination(*net, o);
         // GPU: each variant the fastest of gpuReps warm solves; a solve's time covers upload,
         // kernels, VALUE phase and finding the compiled modules.
-        std::optional<Solution> gpu, gpuGraph, gpuDoubles, gpuRowPerThread, gpuOneVariable,
-            gpuRowOrder, gpuValueGlobal, gpuPlainStores, gpuUnfused, gpuPlannedStreams;
+        // The variants whose comparisons are settled (a thread per row, groups of one variable or in
+        // row order, the VALUE plan in global memory, plain stores, a launch per op) have their
+        // figures in bench/results/NOTEBOOK.md and no switch any more.
+        std::optional<Solution> gpu, gpuGraph, gpuDoubles, gpuPlannedStreams;
         if (haveGpu) {
             BeOptions g = o;
             g.executor = "cuda";
-            const std::vector<GpuVariant> variants = {
-                {&gpu},
-                {&gpuGraph, "ZBDDC_GPU_GRAPH", "1"}, // the same run captured as one graph
-                {&gpuRowPerThread, "ZBDDC_GPU_ROW_GROUPS", "0"},
-                {&gpuOneVariable, "ZBDDC_GPU_ROW_GROUPS", "1"},
-                {&gpuRowOrder, "ZBDDC_GPU_INTERLEAVE", "0"}, // groups in row order
-                {&gpuValueGlobal, "ZBDDC_GPU_VALUE_SHARED", "0"},
-                {&gpuPlainStores, "ZBDDC_GPU_STREAMING_STORES", "0"},
-                {&gpuUnfused, "ZBDDC_GPU_FUSE", "0"},               // a launch per op
-                {&gpuPlannedStreams, "ZBDDC_GPU_STREAM_PLAN", "1"}, // streams by dependency
-                {&gpuDoubles, "ZBDDC_GPU_FLOAT32", "0"}};           // 64-bit tables (where not)
+            BeOptions graph = g, planned = g, doubles = g;
+            graph.execution.gpuSwitches.graphs = true; // the same run captured as one graph
+            planned.execution.gpuSwitches.plannedStreams = true; // streams by dependency
+            doubles.execution.gpuSwitches.narrowCosts = false;   // 64-bit tables (where not)
+            const std::vector<GpuVariant> variants = {{&gpu},
+                                                      {&gpuGraph, &graph},
+                                                      {&gpuPlannedStreams, &planned},
+                                                      {&gpuDoubles, &doubles}};
             if (Status s = fastestInterleaved(*net, g, gpuReps, variants); !s)
                 std::printf("%-26s GPU: %s\n", name.c_str(), s.error().str().c_str());
             if (gpu && !gpu->stats.execution.float32)
@@ -213,8 +204,8 @@ int main(int argc, char **argv) {
             r.devices = devices;
             if (Status s = fastestInterleaved(*net, m, gpuReps,
                                               {{&r.solution},
-                                               {&r.levelByLevel, nullptr, nullptr, &levelled},
-                                               {&r.ownLayouts, nullptr, nullptr, &own}});
+                                               {&r.levelByLevel, &levelled},
+                                               {&r.ownLayouts, &own}});
                 !s)
                 r.error = s.error().str();
         }
@@ -226,8 +217,6 @@ int main(int argc, char **argv) {
         const bool agree =
             par && same(*par) && (!haveGpu || (gpu && same(*gpu))) &&
             (!gpuGraph || same(*gpuGraph)) && (!gpuDoubles || same(*gpuDoubles)) &&
-            (!gpuRowPerThread || same(*gpuRowPerThread)) && (!gpuRowOrder || same(*gpuRowOrder)) &&
-            (!gpuPlainStores || same(*gpuPlainStores)) && (!gpuUnfused || same(*gpuUnfused)) &&
             (!gpuPlannedStreams || same(*gpuPlannedStreams)) &&
             std::all_of(multi.begin(), multi.end(),
                         [&](const MultiRun &r) {
@@ -267,25 +256,6 @@ int main(int argc, char **argv) {
             if (gpuGraph)
                 std::printf("; as one graph run %.2f ms (kernels %.2f)", run(*gpuGraph),
                             gpuGraph->stats.execution.kernelMs);
-            if (gpuRowPerThread)
-                std::printf("; a thread per row run %.2f ms (kernels %.2f)", run(*gpuRowPerThread),
-                            gpuRowPerThread->stats.execution.kernelMs);
-            if (gpuOneVariable)
-                std::printf("; groups of one variable run %.2f ms (kernels %.2f)",
-                            run(*gpuOneVariable), gpuOneVariable->stats.execution.kernelMs);
-            if (gpuRowOrder)
-                std::printf("; groups in row order run %.2f ms (kernels %.2f)", run(*gpuRowOrder),
-                            gpuRowOrder->stats.execution.kernelMs);
-            if (gpuValueGlobal)
-                std::printf("; VALUE plan in global memory run %.2f ms (VALUE %.2f)",
-                            run(*gpuValueGlobal), gpuValueGlobal->stats.execution.valueMs);
-            if (gpuPlainStores)
-                std::printf("; plain stores run %.2f ms (kernels %.2f)", run(*gpuPlainStores),
-                            gpuPlainStores->stats.execution.kernelMs);
-            if (gpuUnfused)
-                std::printf("; a launch per op run %.2f ms (kernels %.2f, %llu launches)",
-                            run(*gpuUnfused), gpuUnfused->stats.execution.kernelMs,
-                            (unsigned long long)gpuUnfused->stats.execution.launches);
             if (gpuPlannedStreams)
                 std::printf("; streams planned by dependency run %.2f ms (kernels %.2f)",
                             run(*gpuPlannedStreams), gpuPlannedStreams->stats.execution.kernelMs);
@@ -340,22 +310,8 @@ int main(int argc, char **argv) {
              << ", \"host_prep_ms\": " << (gpu ? gpu->stats.orderMs + gpu->stats.buildMs : -1)
              << ", \"gpu_graph_run_ms\": " << (gpuGraph ? run(*gpuGraph) : -1)
              << ", \"gpu_double_run_ms\": " << (gpuDoubles ? run(*gpuDoubles) : -1)
-             << ", \"gpu_row_per_thread_run_ms\": "
-             << (gpuRowPerThread ? run(*gpuRowPerThread) : -1)
-             << ", \"gpu_row_per_thread_kernel_ms\": "
-             << (gpuRowPerThread ? gpuRowPerThread->stats.execution.kernelMs : -1)
-             << ", \"gpu_one_variable_groups_kernel_ms\": "
-             << (gpuOneVariable ? gpuOneVariable->stats.execution.kernelMs : -1)
-             << ", \"gpu_row_order_kernel_ms\": "
-             << (gpuRowOrder ? gpuRowOrder->stats.execution.kernelMs : -1)
-             << ", \"gpu_plain_stores_kernel_ms\": "
-             << (gpuPlainStores ? gpuPlainStores->stats.execution.kernelMs : -1)
-             << ", \"gpu_unfused_kernel_ms\": "
-             << (gpuUnfused ? gpuUnfused->stats.execution.kernelMs : -1)
              << ", \"gpu_planned_streams_kernel_ms\": "
              << (gpuPlannedStreams ? gpuPlannedStreams->stats.execution.kernelMs : -1)
-             << ", \"gpu_value_global_ms\": "
-             << (gpuValueGlobal ? gpuValueGlobal->stats.execution.valueMs : -1)
              << ", \"gpu_solve_ms\": " << (gpu ? gpu->stats.solveMs : -1) << ", \"gpu_device\": \""
              << (gpu ? gpu->device.label() : std::string("none")) << "\""
              << ", \"cost\": " << (seq->feasible ? cost : "-1")

@@ -3,7 +3,7 @@
 // (runtime/junction_tree), or compiled into a network.so.
 #include "compiler/junction_tree/junction_tree_stats.h"
 #include "pipeline/route.h"
-#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/tensor/tensor_executor.h"
 #include "runtime/junction_tree/junction_tree_library.h"
 #include "runtime/junction_tree/factor_model_route.h"
 #include "runtime/junction_tree/junction_tree_model.h"

@@ -14,7 +14,7 @@
 #include "pipeline/route.h"
 #include "pipeline/route_choice.h"
 #include "runtime/device_list.h"
-#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/tensor/tensor_executor.h"
 #include "support/progress.h"
 
 #ifdef ZBDDC_HAVE_CUDA_BACKEND

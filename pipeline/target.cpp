@@ -1,5 +1,5 @@
 #include "pipeline/target.h"
-#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/tensor/tensor_executor.h"
 
 namespace zbddc::pipeline {
 

@@ -6,7 +6,7 @@
 
 #include "compiler/elimination/elimination_order.h"
 #include "compiler/frontends/wcsp/cost_network.h"
-#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/tensor/tensor_executor.h"
 
 #include <string>
 #include <vector>

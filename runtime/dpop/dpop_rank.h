@@ -8,7 +8,7 @@
 #pragma once
 
 #include "compiler/elimination/pseudo_tree.h"
-#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/tensor/tensor_executor.h"
 #include "runtime/dpop/dpop_transport.h"
 
 #include <string>

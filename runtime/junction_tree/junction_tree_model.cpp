@@ -3,7 +3,7 @@
 
 #include "compiler/junction_tree/junction_tree_stats.h"
 #include "compiler/junction_tree/lower_junction_tree.h"
-#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/tensor/tensor_executor.h"
 #include "runtime/device_list.h"
 #include "runtime/junction_tree/junction_tree_answer.h"
 #include "runtime/junction_tree/junction_tree_per_case.h"

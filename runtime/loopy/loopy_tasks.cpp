@@ -1,6 +1,6 @@
 #include "runtime/loopy/loopy_tasks.h"
 
-#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/tensor/tensor_executor.h"
 #include "runtime/loopy/loopy_gpu.h"
 #include "runtime/loopy/loopy_tensor.h"
 #include "support/timer.h"

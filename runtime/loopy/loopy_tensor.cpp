@@ -1,6 +1,6 @@
 #include "runtime/loopy/loopy_tensor.h"
 
-#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/tensor/tensor_executor.h"
 #include "support/timer.h"
 
 #include <algorithm>

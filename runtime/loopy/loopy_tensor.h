@@ -1,5 +1,5 @@
 // Loopy BP as a TensorProgram (compiler/loopy/lower_loopy.h) run sweep after sweep on a tensor
-// executor found by name (runtime/bucket_elimination/tensor_executor.h: "cpu", "cuda",
+// executor found by name (runtime/tensor/tensor_executor.h: "cpu", "cuda",
 // "reference"): the sweep is prepared once, each run's messages swapped in as the next run's
 // inputs (buffers exchanged, nothing copied), the per-instance residual read back after every
 // sweep (B values). An instance whose residual falls below the tolerance keeps the messages of

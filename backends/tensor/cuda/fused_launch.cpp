@@ -4,9 +4,7 @@
 #include "backends/tensor/cuda/op_launch.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
-#include <string_view>
 
 namespace zbddc::cuda {
 
@@ -20,14 +18,12 @@ LaunchUnits launchUnits(const TensorProgram &program, const TensorModules &modul
 
 LaunchUnits launchUnits(const TensorProgram &program, const TensorModules &modules,
                         std::span<const std::vector<uint32_t>> levels) {
-    const char *env = std::getenv("ZBDDC_GPU_FUSE");
-    const bool fuse = !(env && std::string_view(env) == "0");
     LaunchUnits u;
     for (const std::vector<uint32_t> &level : levels) {
         std::vector<uint32_t> &ids = u.levels.emplace_back();
         std::map<uint32_t, uint32_t> unitOfKernel; // this level's fused units, by kernel
         for (uint32_t op : level) {
-            const bool generic = fuse && modules.hasFused(op);
+            const bool generic = modules.hasFused(op);
             if (generic)
                 if (auto it = unitOfKernel.find(modules.kernelOf(op));
                     it != unitOfKernel.end() && u.ops[it->second].size() < kMaxFusedOps) {

@@ -22,7 +22,7 @@ struct LaunchUnits {
 
 // program.levels as units: a level's ops of one generic kernel with a fused entry point
 // (modules.hasFused: compiled with TensorKernelOptions::fusedEntries) together, the rest alone, in
-// the level's order of first use. ZBDDC_GPU_FUSE=0 keeps every op alone (to compare on a GPU).
+// the level's order of first use.
 LaunchUnits launchUnits(const TensorProgram &program, const TensorModules &modules);
 // The same over other levels of the program's ops (one device's share of them: tensor_gpu_multi).
 LaunchUnits launchUnits(const TensorProgram &program, const TensorModules &modules,

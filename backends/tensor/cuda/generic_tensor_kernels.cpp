@@ -1,7 +1,6 @@
 #include "backends/tensor/cuda/generic_tensor_kernels.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <sstream>
 
 namespace zbddc::cuda {
@@ -51,15 +50,6 @@ uint64_t eliminatedValues(const TensorProgram &p, const TensorOp &op) {
     return m;
 }
 
-// options.genericMaxWork, or the environment's where the options allow generic kernels at all (the
-// out-of-core path turns them off).
-uint64_t maxWork(const TensorKernelOptions &options) {
-    if (const char *env = std::getenv(kGenericMaxWorkEnv);
-        env && *env && options.genericMaxWork)
-        return std::strtoull(env, nullptr, 10);
-    return options.genericMaxWork;
-}
-
 std::string word(size_t i) {
     return "shape.w[" + std::to_string(i) + "]";
 }
@@ -100,7 +90,7 @@ bool usesGenericKernel(const TensorProgram &p, uint32_t opId, const TensorKernel
         if (p.tables[in].entries() > kI32Max)
             return false;
     // Within the limit (no overflow: both factors are below 2^31).
-    return out.entries() * m <= maxWork(options) && rowGroupOf(p, opId, options).rows() == 1;
+    return out.entries() * m <= options.genericMaxWork && rowGroupOf(p, opId, options).rows() == 1;
 }
 
 std::string genericKernelPrelude() {

@@ -29,9 +29,8 @@
 namespace zbddc::cuda {
 
 // Whether op `op` runs its family's generic kernel: at most options.genericMaxWork entries walked
-// (kGenericMaxWork: tensor_kernels.h; where that is not 0, ZBDDC_GPU_GENERIC_MAX_WORK, read at
-// each call, overrides it, 0 turning generics off, to compare on a GPU), no row group, no
-// elimination range, tables of fewer than 2^31 entries.
+// (kGenericMaxWork: tensor_kernels.h; 0 turns generics off), no row group, no elimination range,
+// tables of fewer than 2^31 entries.
 bool usesGenericKernel(const TensorProgram &program, uint32_t op,
                        const TensorKernelOptions &options);
 

@@ -8,7 +8,7 @@
 //
 // The plan and its run are host code, built everywhere: the run drives a SplitDevice, which is
 // the GPU's TensorGpuSession (tensor_gpu_session.h) in the "split" tensor executor
-// (runtime/bucket_elimination/tensor_executor.h) and a host stand-in in the tests.
+// (runtime/tensor/tensor_executor.h) and a host stand-in in the tests.
 #pragma once
 
 #include "ir/tensor_program.h"

@@ -21,7 +21,7 @@ namespace zbddc::incomplete {
 
 // What the orchestration needs from a device: memory, copies, launches by kernel name. Only
 // incomplete_gpu.cpp and the tests implement it; executors are picked by name
-// (runtime/bucket_elimination/tensor_executor.h), never through this.
+// (runtime/tensor/tensor_executor.h), never through this.
 class KernelDevice {
   public:
     using Ptr = unsigned long long; // a device address

@@ -5,19 +5,12 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
-#include <cstring>
 
 namespace zbddc::cuda {
 
 namespace {
 constexpr size_t kMaxStreams = 8;
 } // namespace
-
-bool gpuGraphsWanted(bool byDefault) {
-    const char *v = std::getenv("ZBDDC_GPU_GRAPH");
-    return v && *v ? std::strcmp(v, "0") != 0 : byDefault;
-}
 
 LevelLauncher::~LevelLauncher() {
     for (EventHandle e : done_)

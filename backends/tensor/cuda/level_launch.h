@@ -88,10 +88,4 @@ class LevelLauncher {
     std::vector<EventHandle> unitEvents_; // a planned enqueue's, one per recording unit
 };
 
-// Whether a run captures a CUDA graph: ZBDDC_GPU_GRAPH=1 or 0 where set (to compare), else
-// `byDefault` — true for programs replayed (a batched junction tree's), false for one-shot runs,
-// whose capture and instantiation cost more than the launches they save (bench/results/NOTEBOOK.md, "GPU
-// bucket elimination without table downloads or per-level waits" and later sections).
-bool gpuGraphsWanted(bool byDefault);
-
 } // namespace zbddc::cuda

@@ -1,8 +1,6 @@
 #include "backends/tensor/cuda/narrow_costs.h"
 
 #include <cmath>
-#include <cstdlib>
-#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -53,8 +51,7 @@ bool fitsFloat32(const TensorProgram &program) {
 }
 
 bool useFloatTables(const TensorProgram &program, bool allowed) {
-    const char *narrow = std::getenv("ZBDDC_GPU_FLOAT32");
-    return allowed && !(narrow && std::strcmp(narrow, "0") == 0) && fitsFloat32(program);
+    return allowed && fitsFloat32(program);
 }
 
 } // namespace zbddc::cuda

@@ -1,14 +1,11 @@
 #include "backends/tensor/cuda/op_launch.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <string_view>
 
 namespace zbddc::cuda {
 
 uint64_t streamingStoreMinBytes(const DeviceInfo &device) {
-    const char *v = std::getenv("ZBDDC_GPU_STREAMING_STORES");
-    return v && std::string_view(v) == "0" ? 0 : static_cast<uint64_t>(device.l2CacheBytes);
+    return static_cast<uint64_t>(device.l2CacheBytes);
 }
 
 unsigned launchGrid(const DeviceInfo &device, const RowGroup &group, uint64_t threads,

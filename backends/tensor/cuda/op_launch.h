@@ -11,8 +11,7 @@
 
 namespace zbddc::cuda {
 
-// TensorKernelOptions::streamingStoreMinBytes for `device`: its L2 cache's size, or 0 (plain
-// stores) where ZBDDC_GPU_STREAMING_STORES=0, to compare on a GPU.
+// TensorKernelOptions::streamingStoreMinBytes for `device`: its L2 cache's size.
 uint64_t streamingStoreMinBytes(const DeviceInfo &device);
 
 // The blocks of `block` threads for a launch of `threads` threads of a kernel with row group

@@ -1,6 +1,5 @@
 #include "backends/tensor/cuda/op_profile.h"
 
-#include <cstdlib>
 #include <memory>
 
 namespace zbddc::cuda {
@@ -10,11 +9,6 @@ namespace {
 // op's first launch took 57 µs on an H200), and an op writes the same output each time.
 constexpr int kProfileRepeats = 3;
 } // namespace
-
-const char *opProfilePath() {
-    const char *p = std::getenv("ZBDDC_GPU_PROFILE");
-    return p && *p ? p : nullptr;
-}
 
 uint64_t opTableBytes(const TensorProgram &program, uint32_t op, uint64_t valueBytes) {
     const TensorOp &o = program.ops[op];

@@ -1,5 +1,5 @@
-// The per-op profile (ZBDDC_GPU_PROFILE=FILE): each op enqueued alone and timed with events (the
-// fastest of three launches, the first loading its module), one line per op appended to FILE — op,
+// The per-op profile (GpuSwitches::profilePath, FILE): each op enqueued alone and timed with
+// events (the fastest of three launches, the first loading its module), one line per op appended to FILE — op,
 // kind, level, output rows, eliminated values, ms, and the achieved bandwidth: bytes of its input
 // tables read plus its output written, per second (each table counted once: what a kernel at the
 // copy bandwidth would move). The ops lose their overlap, so the sum exceeds a normal run; it says
@@ -13,9 +13,6 @@
 #include <cstdio>
 
 namespace zbddc::cuda {
-
-// $ZBDDC_GPU_PROFILE where set and not empty, else null.
-const char *opProfilePath();
 
 // Bytes an op must move at least: its inputs' tables and its output, `valueBytes` an entry.
 uint64_t opTableBytes(const TensorProgram &program, uint32_t op, uint64_t valueBytes = 8);

@@ -19,9 +19,7 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <optional>
-#include <string_view>
 
 namespace zbddc::cuda {
 
@@ -98,7 +96,7 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
         p.kernels.genericMaxWork = 0;
     // In core, 32-bit tables where every value provably stays exact (narrow_costs.h); the
     // out-of-core path keeps doubles (its host tables are the caller's).
-    p.kernels.float32 = !p.plan.outOfCore && useFloatTables(program, options.narrowCosts);
+    p.kernels.float32 = !p.plan.outOfCore && useFloatTables(program, options.switches.narrowCosts);
     st.float32 = p.kernels.float32;
     if (!p.kernels.streamingStoreMinBytes)
         p.kernels.streamingStoreMinBytes = streamingStoreMinBytes(d.info());
@@ -232,9 +230,9 @@ Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
     AfterOps afterOps;
     if (after)
         afterOps = [&](StreamHandle stream) { return after(dt, stream); };
-    if (const char *path = opProfilePath()) { // diagnostic: each op alone, timed
-        if (Status s =
-                profileOps(d, program, enqueueOp, path, float32 ? sizeof(float) : sizeof(double));
+    if (!options.switches.profilePath.empty()) { // diagnostic: each op alone, timed
+        if (Status s = profileOps(d, program, enqueueOp, options.switches.profilePath.c_str(),
+                                  float32 ? sizeof(float) : sizeof(double));
             !s)
             return s.error();
         if (afterOps)
@@ -243,14 +241,13 @@ Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
     } else {
         LevelLauncher launcher(d);
         LevelLaunchStats ls;
-        // A fork and a join per level; ZBDDC_GPU_STREAM_PLAN=1 plans the streams from the
-        // buckets' dependencies instead (level_launch.h planStreams), to compare.
-        const char *plan = std::getenv("ZBDDC_GPU_STREAM_PLAN");
-        const bool byLevel = !(plan && std::string_view(plan) == "1");
+        // A fork and a join per level, or streams planned from the buckets' dependencies.
         if (Status s = launcher.run(fused->units().levels, enqueueUnit,
-                                    gpuGraphsWanted(options.useGraphs), &ls, afterOps,
-                                    byLevel ? std::span<const std::vector<uint32_t>>{}
-                                            : fused->units().producers);
+                                    options.switches.graphs.value_or(false), &ls, afterOps,
+                                    options.switches.plannedStreams
+                                        ? std::span<const std::vector<uint32_t>>(
+                                              fused->units().producers)
+                                        : std::span<const std::vector<uint32_t>>{});
             !s)
             return s.error();
         st.graph = ls.graph;

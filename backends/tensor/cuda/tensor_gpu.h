@@ -14,6 +14,7 @@
 #pragma once
 
 #include "backends/tensor/cuda/chunk_plan.h"
+#include "backends/tensor/cuda/gpu_switches.h"
 #include "backends/tensor/cuda/tensor_kernels.h"
 #include "ir/tensor_program.h"
 
@@ -28,9 +29,8 @@ struct GpuExecOptions {
     uint64_t memoryBudgetBytes = 0; // nonzero: use this budget instead (tests force out-of-core)
     uint32_t maxInFlight = 4;       // steps (buffers and streams) in flight per op out of core
     bool timeCopies = false;        // out of core: time every copy with events (stats below)
-    bool useGraphs = false;         // in core: one CUDA graph per run (ZBDDC_GPU_GRAPH=1/0 overrides)
-    bool narrowCosts = true; // in core: float tables where exact (narrow_costs.h; ZBDDC_GPU_FLOAT32=0: off)
-    int device = 0;          // the GPU's ordinal
+    int device = 0;                 // the GPU's ordinal
+    GpuSwitches switches;           // the variants benchmarks compare
 };
 
 struct GpuExecStats {

@@ -419,7 +419,7 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
     if (Status s = refuseMessageOps(program, "the multi-GPU executor"); !s)
         return s.error();
     st.ordinals.assign(ordinals.begin(), ordinals.end());
-    options.kernels.float32 = useFloatTables(program, options.narrowCosts);
+    options.kernels.float32 = useFloatTables(program, options.switches.narrowCosts);
     st.float32 = options.kernels.float32;
     if (!options.kernels.streamingStoreMinBytes) { // the hosts' GPUs are taken to be alike
         auto info = deviceInfo(ordinals[0]);

@@ -156,7 +156,7 @@ Status TensorGpuSession::runAll() {
         s.launcher = std::make_unique<LevelLauncher>(*s.device);
     return s.launcher->run(
         s.program->levels, [&s](uint32_t o, StreamHandle stream) { return s.enqueue(o, stream); },
-        gpuGraphsWanted(true));
+        s.options.switches.graphs.value_or(true));
 }
 
 Status TensorGpuSession::swapTables(std::span<const std::pair<uint32_t, uint32_t>> pairs) {

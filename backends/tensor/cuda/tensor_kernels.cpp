@@ -3,7 +3,6 @@
 #include "backends/tensor/cuda/message_kernels.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <initializer_list>
 #include <sstream>
 #include <unordered_map>
@@ -198,9 +197,7 @@ uint64_t bytesPerValueLacking(const TensorProgram &p, const TensorOp &op, size_t
 // `g` with its interleaved variable and tile (RowGroup::interleaved), where the op has one.
 RowGroup withInterleavedTiles(const TensorProgram &p, const TensorOp &op,
                               const TensorKernelOptions &options, RowGroup g) {
-    const char *env = std::getenv(kInterleaveEnv);
-    const uint64_t tileGroups =
-        env ? std::strtoull(env, nullptr, 10) : options.interleaveTileGroups;
+    const uint64_t tileGroups = options.interleaveTileGroups;
     if (tileGroups == 0)
         return g;
     const Table &out = p.tables[op.output];
@@ -488,10 +485,7 @@ RowGroup rowGroupOf(const TensorProgram &p, uint32_t opId, const TensorKernelOpt
     const Table &out = p.tables[op.output];
     const bool kind = op.kind == TensorOpKind::EliminateBucket || op.kind == TensorOpKind::Join ||
                       op.kind == TensorOpKind::Marginalize;
-    // To compare: "0" a row per thread, "1" groups of one variable.
-    const char *env = std::getenv(kRowGroupsEnv);
-    const std::string_view maxVars = env ? env : "";
-    if (maxVars == "0" || !options.rowGroups || !kind || options.eliminationRange ||
+    if (!options.rowGroups || !kind || options.eliminationRange ||
         out.entries() == 0 || out.entries() < options.rowGroupMinRows ||
         usesWarpPerRow(p, opId, options))
         return {};
@@ -529,7 +523,7 @@ RowGroup rowGroupOf(const TensorProgram &p, uint32_t opId, const TensorKernelOpt
     uint64_t inputEntries = 0;
     for (uint32_t in : op.inputs)
         inputEntries += p.tables[in].entries();
-    if (maxVars == "1" || (options.rowGroupPairsWhenExpanding && inputEntries >= out.entries()))
+    if (options.rowGroupPairsWhenExpanding && inputEntries >= out.entries())
         return withInterleavedTiles(p, op, options, {var(first), {}});
     // Input reads per group and eliminated value with variables `first` and `i` (i == n: none).
     auto readsPerGroup = [&](size_t i) {

@@ -35,16 +35,6 @@ namespace zbddc::cuda {
 // kernels; 2^22, 314 for 1.5% of the entries).
 inline constexpr uint64_t kGenericMaxWork = uint64_t{1} << 20;
 
-// The environment variables the generators read, to compare variants: row groups (rowGroupOf:
-// "0" a thread per row, "1" groups of one variable), their interleaved tiles (the least groups of
-// a tile, for interleaveTileGroups; "0": groups in row order) and the generic kernels' bound
-// (generic_tensor_kernels.h). Kernel texts depend on them, so tensorSourcesKey reads them all.
-inline constexpr const char *kRowGroupsEnv = "ZBDDC_GPU_ROW_GROUPS";
-inline constexpr const char *kInterleaveEnv = "ZBDDC_GPU_INTERLEAVE";
-inline constexpr const char *kGenericMaxWorkEnv = "ZBDDC_GPU_GENERIC_MAX_WORK";
-inline constexpr const char *kKernelGeneratorEnv[] = {kRowGroupsEnv, kInterleaveEnv,
-                                                      kGenericMaxWorkEnv};
-
 struct TensorKernelOptions {
     unsigned blockThreads = 256;
     unsigned warpRowThreshold = 32;    // eliminated spaces at least this large use warp-per-row

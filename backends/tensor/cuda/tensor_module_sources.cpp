@@ -1,9 +1,7 @@
 #include "backends/tensor/cuda/tensor_module_sources.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
-#include <string_view>
 
 namespace zbddc::cuda {
 
@@ -67,11 +65,6 @@ std::vector<uint64_t> tensorSourcesKey(const TensorProgram &p, const TensorKerne
                        o.rowGroupMaxRows, o.rowGroupPairsWhenExpanding, o.rowGroupMinRows,
                        o.rowGroupMinStride, o.interleaveMinBytes, o.interleaveTileGroups, o.float32,
                        o.fusedEntries, o.streamingStoreMinBytes, o.genericMaxWork});
-    for (const char *name : kKernelGeneratorEnv) {
-        const std::string_view v = std::getenv(name) ? std::getenv(name) : "";
-        k.push_back(v.size());
-        k.insert(k.end(), v.begin(), v.end());
-    }
     return k;
 }
 

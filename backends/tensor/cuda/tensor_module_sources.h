@@ -29,8 +29,7 @@ TensorModuleSources tensorModuleSources(const TensorProgram &program,
                                         size_t kernelsPerModule = kKernelsPerModule);
 
 // Everything a program's kernel texts are a function of, as words: the semiring, the domains,
-// every table's shape, every op, the kernel options and the environment variables the generators
-// read (kKernelGeneratorEnv), not the tables' values, which the kernels
+// every table's shape, every op and the kernel options, not the tables' values, which the kernels
 // never see. Programs with equal keys have the same sources: TensorModules finds a program solved
 // again by it without generating them (SPOT5 404's 207 KB took milliseconds, most of a warm
 // one-shot solve).

@@ -5,11 +5,9 @@
 #include "ir/try.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
-#include <string_view>
 
 namespace zbddc::cuda {
 
@@ -80,12 +78,9 @@ class PackedArrays {
 
 // The dynamic shared memory, in words, for a block whose plan and assignment take `walked` words
 // and the tables' arrays `tables` more: as much of them as fits the device's default limit per
-// block, all or the first part (the kernel walks its copies there), else none; none with
-// ZBDDC_GPU_VALUE_SHARED=0, to compare. (SPOT5 404: 7,263 words and 5,672 more, 52 KB of 48.)
+// block, all or the first part (the kernel walks its copies there), else none. (SPOT5 404: 7,263
+// words and 5,672 more, 52 KB of 48.)
 uint32_t stagedWords(const Device &d, uint64_t walked, uint64_t tables) {
-    const char *env = std::getenv("ZBDDC_GPU_VALUE_SHARED");
-    if (env && std::string_view(env) == "0")
-        return 0;
     const uint64_t limit = static_cast<uint64_t>(d.info().sharedMemPerBlock) / sizeof(uint32_t);
     const uint64_t words = walked + tables <= limit ? walked + tables
                            : walked <= limit        ? walked

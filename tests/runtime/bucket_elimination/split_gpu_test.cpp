@@ -9,7 +9,7 @@
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "ir/tensor_interpret.h"
 #include "runtime/bucket_elimination/solve_be.h"
-#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/tensor/tensor_executor.h"
 
 #include "tests/catch.hpp"
 #include "tests/support/min_fill_order.h"

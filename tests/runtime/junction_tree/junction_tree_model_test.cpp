@@ -6,7 +6,7 @@
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/moral_graph.h"
 #include "compiler/junction_tree/order_search.h"
-#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/tensor/tensor_executor.h"
 #include "runtime/junction_tree/junction_tree_model.h"
 
 #include "tests/catch.hpp"

@@ -3,7 +3,7 @@
 // benchmark folder against the CPU's per-case route, case by case, with their own evidence and
 // with a batch of sampled cases, and against their .MAR files. Skipped (77), saying why, without
 // a GPU or (the instances' case alone) without the benchmark folder.
-#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/tensor/tensor_executor.h"
 
 #include "tests/catch.hpp"
 #include "tests/support/markov_checks.h"

@@ -9,7 +9,7 @@
 #include "backends/tensor/cuda/slice_layout.h"
 #include "backends/tensor/cuda/value_phase_plan.h"
 #include "ir/tensor_interpret.h"
-#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/tensor/tensor_executor.h"
 
 #include "tests/catch.hpp"
 #include "tests/support/random_programs.h"

@@ -110,7 +110,7 @@ TEST_CASE("multi-GPU solve: the VALUE phase on the first device, over tables lef
             o.levelByLevel = trial % 4 == 1;
             o.keepLayouts = trial % 3 == 1;
             GpuExecOptions g;
-            g.narrowCosts = trial % 3 != 1; // doubles too where floats would do
+            g.switches.narrowCosts = trial % 3 != 1; // doubles too where floats would do
             if (trial % 4 == 2) {           // row groups on these small tables, cut by shares
                 g.kernels.rowGroupMinRows = 1;
                 g.kernels.rowGroupMinStride = 1;

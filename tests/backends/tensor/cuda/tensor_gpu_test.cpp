@@ -363,15 +363,16 @@ TEST_CASE("the VALUE phase on the device picks recoverAssignment's assignment", 
         std::vector<uint32_t> device = host;
         recoverAssignment(*p, *ref, host);
         GpuExecOptions o;
-        o.useGraphs = trial % 2 == 0;  // graph and direct launches alike
-        o.narrowCosts = trial % 4 < 2; // float tables where they fit, and doubles
+        const bool graphs = trial % 2 == 0; // graph and direct launches alike
+        o.switches.graphs = graphs;
+        o.switches.narrowCosts = trial % 4 < 2; // float tables where they fit, and doubles
         GpuExecStats st;
         auto optimum = solveTensorProgramCuda(*p, device, o, &st);
         INFO("trial " << trial << ": " << (optimum ? "" : optimum.error().str()));
         REQUIRE(optimum.ok());
         CHECK(st.valueOnDevice);
-        CHECK(st.graph == (o.useGraphs && !p->ops.empty())); // no op, nothing to capture (trial 4)
-        CHECK(st.float32 == (o.narrowCosts && fitsFloat32(*p)));
+        CHECK(st.graph == (graphs && !p->ops.empty())); // no op, nothing to capture (trial 4)
+        CHECK(st.float32 == (o.switches.narrowCosts && fitsFloat32(*p)));
         CHECK(*optimum == programResult(*p, *ref));
         CHECK(device == host);
         // Solved again: the modules loaded above serve (tensor_modules.h), the answer is the same.
@@ -398,19 +399,18 @@ TEST_CASE("GPU VALUE phase: benchmark WCSPs' assignments cost the CPU's optimum,
         REQUIRE(net.ok());
         auto cpu = solveBucketElimination(*net, {});
         REQUIRE(cpu.ok());
-        for (const char *graph : {"1", "0"}) {
-            setenv("ZBDDC_GPU_GRAPH", graph, 1);
+        for (const bool graph : {true, false}) {
             BeOptions gpu;
             gpu.executor = "cuda";
+            gpu.execution.gpuSwitches.graphs = graph;
             auto b = solveBucketElimination(*net, gpu);
             INFO(name << " graph " << graph << ": " << (b ? b->device.label() : b.error().str()));
             REQUIRE(b.ok());
             CHECK(b->stats.execution.valueOnDevice);
-            CHECK(b->stats.execution.graph == (graph[0] == '1'));
+            CHECK(b->stats.execution.graph == graph);
             CHECK(b->cost == cpu->cost);
             CHECK(assignmentCost(*net, b->assignment) == cpu->cost);
         }
-        unsetenv("ZBDDC_GPU_GRAPH");
     }
 }
 

@@ -229,13 +229,12 @@ TEST_CASE("interleaved tiles: a variable outside the group that a large input la
     o.interleaveMinBytes = 2881; // too few
     CHECK(cuda::rowGroupOf(p, 0, o).interleaved.size == 1);
     o.interleaveMinBytes = 0;
-    setenv(cuda::kInterleaveEnv, "1", 1); // tiles of one group
+    o.interleaveTileGroups = 1; // tiles of one group
     g = cuda::rowGroupOf(p, 0, o);
     CHECK(g.interleaved.size == 10);
     CHECK(g.tileGroups == 1);
-    setenv(cuda::kInterleaveEnv, "0", 1); // row order
+    o.interleaveTileGroups = 0; // row order
     g = cuda::rowGroupOf(p, 0, o);
-    unsetenv(cuda::kInterleaveEnv);
     CHECK(g.outer.var == 1);
     CHECK(g.interleaved.size == 1);
 }

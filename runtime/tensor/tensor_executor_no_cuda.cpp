@@ -1,6 +1,6 @@
 // The table's CUDA entries where the build has no CUDA tensor backend (NVRTC was not found):
 // "cuda" says so, "split" runs on the CPU as it does without a GPU.
-#include "runtime/bucket_elimination/tensor_executor_entries.h"
+#include "runtime/tensor/tensor_executor_entries.h"
 
 namespace zbddc {
 

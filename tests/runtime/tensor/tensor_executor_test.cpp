@@ -4,7 +4,7 @@
 // assignment whose cost, recomputed from the network, is that optimum.
 #include "compiler/elimination/bucket_program.h"
 #include "ir/tensor_interpret.h"
-#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/tensor/tensor_executor.h"
 
 #include "tests/catch.hpp"
 #include "tests/support/min_fill_order.h"

@@ -4,7 +4,7 @@
 // executors by name (tensor_executor.h), not through these.
 #pragma once
 
-#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/tensor/tensor_executor.h"
 
 namespace zbddc {
 

@@ -1,13 +1,15 @@
-#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/tensor/tensor_executor.h"
 
 #include "backends/tensor/cpu/incomplete_cpu.h"
 #include "backends/tensor/cpu/tensor_cpu.h"
 #include "ir/tensor_interpret.h"
-#include "runtime/bucket_elimination/tensor_executor_entries.h"
+#include "runtime/tensor/tensor_executor_entries.h"
 
 #include "support/timer.h"
 
 #include <chrono>
+#include <cstdlib>
+#include <optional>
 #include <unistd.h>
 
 namespace zbddc {
@@ -252,14 +254,32 @@ std::span<const TensorExecutorEntry> tensorExecutors() {
     return kExecutors;
 }
 
+cuda::GpuSwitches gpuSwitchesFromEnvironment(cuda::GpuSwitches switches) {
+    auto set = [](const char *name) -> std::optional<std::string_view> {
+        const char *v = std::getenv(name);
+        return v && *v ? std::optional<std::string_view>(v) : std::nullopt;
+    };
+    if (auto v = set("ZBDDC_GPU_GRAPH"))
+        switches.graphs = *v != "0";
+    if (auto v = set("ZBDDC_GPU_STREAM_PLAN"))
+        switches.plannedStreams = *v == "1";
+    if (auto v = set("ZBDDC_GPU_FLOAT32"))
+        switches.narrowCosts = *v != "0";
+    if (auto v = set("ZBDDC_GPU_PROFILE"))
+        switches.profilePath = std::string(*v);
+    return switches;
+}
+
 Result<std::unique_ptr<TensorExecutor>> makeTensorExecutor(std::string_view name,
                                                            const TensorExecutorOptions &options) {
     if (name == "auto")
         name = tensorGpuUsable() ? "cuda" : "cpu";
+    TensorExecutorOptions o = options;
+    o.gpuSwitches = gpuSwitchesFromEnvironment(o.gpuSwitches);
     std::string known;
     for (const TensorExecutorEntry &e : kExecutors) {
         if (e.name == name)
-            return e.make(options);
+            return e.make(o);
         known += std::string(e.name) + ", ";
     }
     return error("unknown tensor executor '" + std::string(name) + "' (known: " + known + "auto)");

@@ -8,7 +8,7 @@
 #include "backends/tensor/cuda/tensor_gpu_multi.h"
 #include "backends/tensor/cuda/tensor_gpu_session.h"
 #include "runtime/device_list.h"
-#include "runtime/bucket_elimination/tensor_executor_entries.h"
+#include "runtime/tensor/tensor_executor_entries.h"
 #include "support/timer.h"
 
 #include <chrono>
@@ -32,10 +32,8 @@ Result<IncompleteTables> runIncompleteOnGpu(const TensorProgram &program) {
 class CudaPreparedProgram final : public PreparedTensorProgram {
   public:
     static Result<std::unique_ptr<PreparedTensorProgram>> open(const TensorProgram &program,
-                                                               int ordinal) {
-        std::unique_ptr<CudaPreparedProgram> p(new CudaPreparedProgram(program));
-        cuda::GpuExecOptions o;
-        o.device = ordinal;
+                                                               const cuda::GpuExecOptions &o) {
+        std::unique_ptr<CudaPreparedProgram> p(new CudaPreparedProgram(program, o.switches));
         auto session = cuda::TensorGpuSession::open(p->program_, o);
         if (!session)
             return session.error();
@@ -52,8 +50,8 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
         return session_->upload(table, values);
     }
     Result<CompleteTables> run() override {
-        if (const char *profile = cuda::opProfilePath())
-            return runProfiled(profile);
+        if (!switches_.profilePath.empty())
+            return runProfiled(switches_.profilePath.c_str());
         if (Status s = session_->runAll(); !s)
             return s.error();
         return download();
@@ -94,7 +92,7 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
         return out;
     }
 
-    // A diagnostic run (ZBDDC_GPU_PROFILE=FILE): each op alone, waited for and timed, appended
+    // A diagnostic run (GpuSwitches::profilePath): each op alone, waited for and timed, appended
     // to FILE as op_profile.h's lines (host time here: the session launches without events), then
     // the download's time. The ops lose their overlap, so the sum exceeds a normal run.
     Result<CompleteTables> runProfiled(const char *path) {
@@ -118,22 +116,28 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
         return out;
     }
 
-    explicit CudaPreparedProgram(const TensorProgram &program)
-        : program_(cuda::splitWideReductions(program)), callerTables_(program.tables.size()) {}
+    CudaPreparedProgram(const TensorProgram &program, cuda::GpuSwitches switches)
+        : program_(cuda::splitWideReductions(program)), callerTables_(program.tables.size()),
+          switches_(std::move(switches)) {}
     TensorProgram program_; // the session reads it: it lives as long as the session
     size_t callerTables_;   // the tables of the program as given (splitting adds more)
+    cuda::GpuSwitches switches_;
     std::unique_ptr<cuda::TensorGpuSession> session_;
 };
 
 class CudaExecutor final : public TensorExecutor {
   public:
-    explicit CudaExecutor(int ordinal = 0, std::string note = "", uint64_t budgetBytes = 0)
+    CudaExecutor(int ordinal, std::string note, const TensorExecutorOptions &o)
         : ordinal_(ordinal), note_(std::move(note)) {
         gpu_.device = ordinal;
-        gpu_.memoryBudgetBytes = budgetBytes;
+        gpu_.memoryBudgetBytes = o.gpuBudgetBytes;
+        gpu_.switches = o.gpuSwitches;
     }
     Result<std::unique_ptr<PreparedTensorProgram>> prepare(const TensorProgram &program) override {
-        return CudaPreparedProgram::open(program, ordinal_);
+        cuda::GpuExecOptions o;
+        o.device = ordinal_;
+        o.switches = gpu_.switches;
+        return CudaPreparedProgram::open(program, o);
     }
     bool decodesCases() const override { return true; }
     Result<CompleteTables> run(const TensorProgram &program) override {
@@ -173,7 +177,7 @@ class CudaExecutor final : public TensorExecutor {
 
   private:
     int ordinal_;
-    cuda::GpuExecOptions gpu_; // the defaults, on GPU ordinal_ (and the caller's budget)
+    cuda::GpuExecOptions gpu_; // the defaults, on GPU ordinal_ (the caller's budget, switches)
     std::string note_;         // said in the report: why one GPU ran where --devices asked
 };
 
@@ -189,7 +193,7 @@ class MultiGpuExecutor final : public TensorExecutor {
     Result<CompleteTables> run(const TensorProgram &program) override {
         cuda::MultiGpuStats st;
         auto computed =
-            cuda::runTensorProgramMultiGpu(program, ordinals_, options_.multiDevice, {}, &st);
+            cuda::runTensorProgramMultiGpu(program, ordinals_, options_.multiDevice, gpu(), &st);
         if (!computed)
             return computed.error();
         return CompleteTables{std::move(*computed), report(st)};
@@ -198,7 +202,7 @@ class MultiGpuExecutor final : public TensorExecutor {
                                 std::vector<uint32_t> &assignment) override {
         cuda::MultiGpuStats st;
         auto optimum = cuda::solveTensorProgramMultiGpu(program, ordinals_, assignment,
-                                                        options_.multiDevice, {}, &st);
+                                                        options_.multiDevice, gpu(), &st);
         if (!optimum)
             return optimum.error();
         SolvedProgram out;
@@ -220,6 +224,11 @@ class MultiGpuExecutor final : public TensorExecutor {
     }
 
   private:
+    cuda::GpuExecOptions gpu() const {
+        cuda::GpuExecOptions o;
+        o.switches = options_.gpuSwitches;
+        return o;
+    }
     DeviceReport report(const cuda::MultiGpuStats &st) const {
         std::string list;
         for (int o : ordinals_)
@@ -245,7 +254,9 @@ class SplitExecutor final : public TensorExecutor {
         const SplitPlan plan = planHostDeviceSplit(program, options_.splitThresholdEntries);
         std::unique_ptr<cuda::TensorGpuSession> session;
         if (plan.deviceOps > 0) { // an all-host plan needs no GPU (nor a kernel compile)
-            auto opened = cuda::TensorGpuSession::open(program);
+            cuda::GpuExecOptions gpu;
+            gpu.switches = options_.gpuSwitches;
+            auto opened = cuda::TensorGpuSession::open(program, gpu);
             if (!opened)
                 return opened.error();
             session = std::move(*opened);
@@ -294,14 +305,13 @@ Result<std::vector<int>> resolveGpuRequest(std::string_view text) {
 // resolving to one GPU runs the single-GPU executor, saying so; several the multi-device one.
 Result<std::unique_ptr<TensorExecutor>> cudaTensorExecutor(const TensorExecutorOptions &o) {
     if (o.devices.empty())
-        return std::unique_ptr<TensorExecutor>(new CudaExecutor(o.gpu, "", o.gpuBudgetBytes));
+        return std::unique_ptr<TensorExecutor>(new CudaExecutor(o.gpu, "", o));
     auto ordinals = resolveGpuRequest(o.devices);
     if (!ordinals)
         return ordinals.error();
     if (ordinals->size() == 1)
         return std::unique_ptr<TensorExecutor>(new CudaExecutor(
-            ordinals->front(), "--devices " + o.devices + ": one device, the single-GPU path",
-            o.gpuBudgetBytes));
+            ordinals->front(), "--devices " + o.devices + ": one device, the single-GPU path", o));
     return std::unique_ptr<TensorExecutor>(new MultiGpuExecutor(std::move(*ordinals), o));
 }
 

@@ -5,6 +5,7 @@
 // tensor backend, "cuda" fails with that reason and "split" runs on the CPU.
 #pragma once
 
+#include "backends/tensor/cuda/gpu_switches.h"
 #include "backends/tensor/cuda/host_device_split.h"
 #include "backends/tensor/cuda/multi_device_plan.h"
 #include "ir/incomplete_tables.h"
@@ -74,6 +75,9 @@ struct TensorExecutorOptions {
     // cuda: nonzero caps the bytes of tables each device holds (one GPU goes out of core beyond
     // it; several slice buckets across them), as if the GPUs were smaller: benchmarks use it.
     uint64_t gpuBudgetBytes = 0;
+    // cuda and split: the GPU run's variants that benchmarks compare (graphs, planned streams,
+    // float tables, the per-op profile); makeTensorExecutor lays the environment's over them.
+    cuda::GpuSwitches gpuSwitches;
 };
 
 // A program compiled and placed once, then run again and again with some input tables changed
@@ -136,9 +140,15 @@ struct TensorExecutorEntry {
 std::span<const TensorExecutorEntry> tensorExecutors();
 
 // The executor called `name` in tensorExecutors(), or "auto": cuda where tensorGpuUsable(), else
-// cpu. An unknown name fails, listing the known ones.
+// cpu, with options.gpuSwitches under gpuSwitchesFromEnvironment. An unknown name fails, listing
+// the known ones.
 Result<std::unique_ptr<TensorExecutor>> makeTensorExecutor(std::string_view name,
                                                            const TensorExecutorOptions &options = {});
+
+// `switches` with the environment's ZBDDC_GPU_GRAPH (1 or 0), ZBDDC_GPU_STREAM_PLAN=1,
+// ZBDDC_GPU_FLOAT32=0 and ZBDDC_GPU_PROFILE=FILE laid over them where set (docs/cli.md): the one
+// place the GPU backend's switches are read from the environment.
+cuda::GpuSwitches gpuSwitchesFromEnvironment(cuda::GpuSwitches switches);
 
 // The GPUs (ordinals, logical repeats kept) that a `--devices` text names on this machine
 // (device_list.h); an error names the GPUs there are, or says why none is usable.

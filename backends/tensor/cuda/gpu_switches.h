@@ -1,0 +1,27 @@
+// The variants of a GPU run that benchmarks compare, as data: the executors take them from their
+// options and read no environment (the executor table reads ZBDDC_GPU_* once, at the edge:
+// runtime/tensor/tensor_executor.h, docs/cli.md). The defaults are the measured choices.
+// Host-only: no CUDA here.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace zbddc::cuda {
+
+struct GpuSwitches {
+    // In core, one CUDA graph per run. Unset: one-shot runs launch level by level, their capture
+    // and instantiation costing more than the launches they save; programs run again and again
+    // (TensorGpuSession: a batched junction tree's) replay one graph (bench/results/NOTEBOOK.md,
+    // "GPU bucket elimination without table downloads or per-level waits" and later sections).
+    std::optional<bool> graphs;
+    // In core, streams planned from the buckets' dependencies (level_launch.h planStreams) rather
+    // than a fork and a join per level: level with them on an H100 (NOTEBOOK.md, 2026-11-29).
+    bool plannedStreams = false;
+    // Float tables where every value stays exact (narrow_costs.h); false keeps doubles.
+    bool narrowCosts = true;
+    // Nonempty: the per-op profile (op_profile.h) appended to this file, each op run alone.
+    std::string profilePath;
+};
+
+} // namespace zbddc::cuda
