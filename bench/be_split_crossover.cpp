@@ -8,8 +8,8 @@
 // `--split-threshold` takes the first.
 //   build/bench/be_split_crossover [--json F] [--md F]      (scripts/gpu_run.sh runs it)
 #include "backends/cuda/driver.h"
-#include "backends/tensor/cuda/host_device_split.h"
-#include "backends/tensor/cuda/tensor_gpu_session.h"
+#include "backends/tensor/cuda/run/host_device_split.h"
+#include "backends/tensor/cuda/run/tensor_gpu_session.h"
 #include "backends/tensor/cpu/tensor_cpu.h"
 #include "bench/harness.h"
 

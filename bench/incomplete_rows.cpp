@@ -13,7 +13,7 @@
 #include "compiler/frontends/wcsp/read_cost_network.h"
 
 #ifdef ZBDDC_HAVE_TENSOR_CUDA
-#include "backends/tensor/cuda/incomplete_gpu.h"
+#include "backends/tensor/cuda/run/incomplete_gpu.h"
 #endif
 
 #include <sys/resource.h>

@@ -16,8 +16,8 @@
 // the costliest module's CPU seconds: the wall time where every module has a core of its own.
 #include "backends/cuda/driver.h"
 #include "backends/cuda/nvrtc.h"
-#include "backends/tensor/cuda/split_reductions.h"
-#include "backends/tensor/cuda/tensor_module_sources.h"
+#include "backends/tensor/cuda/plan/split_reductions.h"
+#include "backends/tensor/cuda/codegen/tensor_module_sources.h"
 #include "compiler/frontends/bn/bayes_net.h"
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/lower_junction_tree.h"

@@ -4,8 +4,8 @@
 // values per row, threads and the serial steps each thread walks. The ops with the most serial
 // steps are where a batch waits on memory latency rather than bandwidth.
 //   build/bench/jt_ops NET.bif [--cases B] [--top N]
-#include "backends/tensor/cuda/split_reductions.h"
-#include "backends/tensor/cuda/tensor_kernels.h"
+#include "backends/tensor/cuda/plan/split_reductions.h"
+#include "backends/tensor/cuda/codegen/tensor_kernels.h"
 #include "compiler/frontends/bn/bayes_net.h"
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/lower_junction_tree.h"

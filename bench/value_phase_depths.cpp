@@ -2,7 +2,7 @@
 // ops (one warp step each, one after another, before) and the decoding DAG's height (the
 // __syncthreads-separated steps now), for bucket elimination in wcsp_be's default (min-fill)
 // order. `build/bench/value_phase_depths FILE...`.
-#include "backends/tensor/cuda/value_phase_plan.h"
+#include "backends/tensor/cuda/plan/value_phase_plan.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/elimination/elimination_order.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"

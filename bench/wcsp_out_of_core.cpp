@@ -17,7 +17,7 @@
 //   wcsp_out_of_core --beyond-device [--leaves 11,2x30] [--centre 4] [--budget-gib G] [--dry-run]
 // --leaves lists the leaves' domains, largest first; "2x30" means thirty leaves of domain 2.
 #include "backends/cuda/driver.h"
-#include "backends/tensor/cuda/tensor_gpu.h"
+#include "backends/tensor/cuda/run/tensor_gpu.h"
 #include "backends/tensor/cpu/tensor_cpu.h"
 #include "bench/harness.h"
 #include "tests/support/wide_networks.h"

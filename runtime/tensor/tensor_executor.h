@@ -5,9 +5,9 @@
 // tensor backend, "cuda" fails with that reason and "split" runs on the CPU.
 #pragma once
 
-#include "backends/tensor/cuda/gpu_switches.h"
-#include "backends/tensor/cuda/host_device_split.h"
-#include "backends/tensor/cuda/multi_device_plan.h"
+#include "backends/tensor/cuda/run/gpu_switches.h"
+#include "backends/tensor/cuda/run/host_device_split.h"
+#include "backends/tensor/cuda/plan/multi_device_plan.h"
 #include "ir/incomplete_tables.h"
 #include "ir/tensor_program.h"
 

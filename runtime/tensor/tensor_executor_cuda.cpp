@@ -1,12 +1,12 @@
 // The table's CUDA entries where the build has the CUDA tensor backend: "cuda" runs the generated
 // kernels (backends/tensor/cuda), "split" the host/device split with the GPU session as its device.
 #include "backends/cuda/driver.h"
-#include "backends/tensor/cuda/incomplete_gpu.h"
-#include "backends/tensor/cuda/op_profile.h"
-#include "backends/tensor/cuda/split_reductions.h"
-#include "backends/tensor/cuda/tensor_gpu.h"
-#include "backends/tensor/cuda/tensor_gpu_multi.h"
-#include "backends/tensor/cuda/tensor_gpu_session.h"
+#include "backends/tensor/cuda/run/incomplete_gpu.h"
+#include "backends/tensor/cuda/device/op_profile.h"
+#include "backends/tensor/cuda/plan/split_reductions.h"
+#include "backends/tensor/cuda/run/tensor_gpu.h"
+#include "backends/tensor/cuda/run/tensor_gpu_multi.h"
+#include "backends/tensor/cuda/run/tensor_gpu_session.h"
 #include "runtime/device_list.h"
 #include "runtime/tensor/tensor_executor_entries.h"
 #include "support/timer.h"

@@ -1,7 +1,7 @@
-// C source of a problem.so: bucket elimination of one TensorProgram, specialised per op as the
-// CUDA kernels are (backends/tensor/cuda/tensor_kernels.h; the op C is emit_tensor_ops_c.h's,
-// shared with the network.so) — domain sizes and every input's strides are constants, one loop
-// nest per bucket (Fioretto et al. 2015's fused aggregate-project: the joined table is never
+// C source of a problem.so: bucket elimination of one TensorProgram, specialised per op as the CUDA
+// kernels are (backends/tensor/cuda/codegen/tensor_kernels.h; the op C is emit_tensor_ops_c.h's,
+// shared with the network.so) — domain sizes and every input's strides are constants, one loop nest
+// per bucket (Fioretto et al. 2015's fused aggregate-project: the joined table is never
 // materialised; Bistaffa et al. 2016 Alg. 3's closed-form indexing), then the VALUE phase (argmin
 // traceback, as ir/tensor_program.h's recoverAssignment) — behind the C ABI of
 // include/zbdd_problem.h. The input tables are not printed as C: they go into a binary blob that

@@ -4,8 +4,8 @@
 // takes each design where the rule says; and the sweep lowered into a tensor program
 // (lower_loopy.h), its message ops among the tensor kernels.
 #include "backends/cuda/nvrtc.h"
-#include "backends/tensor/cuda/tensor_kernels.h"
-#include "backends/tensor/cuda/tensor_module_sources.h"
+#include "backends/tensor/cuda/codegen/tensor_kernels.h"
+#include "backends/tensor/cuda/codegen/tensor_module_sources.h"
 #include "compiler/loopy/loopy_design.h"
 #include "compiler/loopy/lower_loopy.h"
 #include "compiler/loopy/synthetic_models.h"

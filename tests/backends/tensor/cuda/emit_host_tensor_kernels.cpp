@@ -6,7 +6,7 @@
 // op's shape words, as the GPU launch does (op_launch.cpp), and its fused entry point through one
 // over a descriptor array (fused_launch.h), with the family each generic op belongs to.
 //   emit_host_tensor_kernels OUT.inc
-#include "backends/tensor/cuda/generic_tensor_kernels.h"
+#include "backends/tensor/cuda/codegen/generic_tensor_kernels.h"
 #include "tests/backends/tensor/cuda/host_kernel_programs.h"
 
 #include <algorithm>

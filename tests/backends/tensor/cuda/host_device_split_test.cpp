@@ -4,7 +4,7 @@
 // store running its ops on another thread, so host and "device" really work at once — equal to the
 // reference interpreter table by table at every threshold.
 #include "backends/tensor/cpu/tensor_cpu.h"
-#include "backends/tensor/cuda/host_device_split.h"
+#include "backends/tensor/cuda/run/host_device_split.h"
 #include "compiler/elimination/bucket_program.h"
 #include "ir/tensor_interpret.h"
 

@@ -6,7 +6,7 @@
 // kernels and the test rebuilds the same programs, so both call this.
 #pragma once
 
-#include "backends/tensor/cuda/tensor_kernels.h"
+#include "backends/tensor/cuda/codegen/tensor_kernels.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/lower_junction_tree.h"

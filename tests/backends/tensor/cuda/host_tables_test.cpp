@@ -1,6 +1,6 @@
 // The out-of-core path's host tables: inputs read in place or made complete once, computed tables
 // allocated on first use and handed back in the executors' result layout.
-#include "backends/tensor/cuda/host_tables.h"
+#include "backends/tensor/cuda/device/host_tables.h"
 
 #include "tests/catch.hpp"
 

@@ -1,12 +1,12 @@
-// The incomplete-table kernels (backends/tensor/cuda/incomplete_kernels.inc) compiled as host C++
-// and run by a CPU emulation of a device (blocks one after another, a block's threads as OS
-// threads meeting at a barrier for __syncthreads), driven by the same orchestration as the GPU
-// (incomplete_run): its result must equal the CPU executor table by table. This checks the
-// kernels' logic and the host side here, where no GPU is; incomplete_gpu_test.cpp beside it checks
-// the real device.
+// The incomplete-table kernels (backends/tensor/cuda/codegen/incomplete_kernels.inc) compiled as
+// host C++ and run by a CPU emulation of a device (blocks one after another, a block's threads as
+// OS threads meeting at a barrier for __syncthreads), driven by the same orchestration as the GPU
+// (incomplete_run): its result must equal the CPU executor table by table. This checks the kernels'
+// logic and the host side here, where no GPU is; incomplete_gpu_test.cpp beside it checks the real
+// device.
 #include "backends/tensor/cpu/incomplete_cpu.h"
-#include "backends/tensor/cuda/incomplete_kernels.h"
-#include "backends/tensor/cuda/incomplete_run.h"
+#include "backends/tensor/cuda/codegen/incomplete_kernels.h"
+#include "backends/tensor/cuda/run/incomplete_run.h"
 #include "compiler/elimination/bucket_program.h"
 
 #include "tests/catch.hpp"
@@ -43,7 +43,7 @@ using emu::threadIdx;
 #define ZB_RUN ((unsigned long long)zbddc::cuda::kIncompleteRun)
 #define ZB_SCAN_TILE zbddc::cuda::kIncompleteScanTile
 #define ZB_INCOMPLETE_KERNELS(...) __VA_ARGS__
-#include "backends/tensor/cuda/incomplete_kernels.inc"
+#include "backends/tensor/cuda/codegen/incomplete_kernels.inc"
 #undef ZB_INCOMPLETE_KERNELS
 
 namespace {

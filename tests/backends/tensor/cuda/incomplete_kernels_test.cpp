@@ -1,7 +1,7 @@
-// The incomplete-table kernels (backends/tensor/cuda/incomplete_kernels) compile with NVRTC for
-// the GPUs we run on, and every kernel the host side launches is in the PTX (no GPU needed).
+// The incomplete-table kernels (backends/tensor/cuda/codegen/incomplete_kernels) compile with NVRTC
+// for the GPUs we run on, and every kernel the host side launches is in the PTX (no GPU needed).
 #include "backends/cuda/nvrtc.h"
-#include "backends/tensor/cuda/incomplete_kernels.h"
+#include "backends/tensor/cuda/codegen/incomplete_kernels.h"
 
 #include "tests/backends/tensor/cuda/ptx_entry.h"
 #include "tests/catch.hpp"

@@ -1,7 +1,7 @@
 // The stream plan of a level launch (level_launch.h planStreams) without a GPU: every unit runs
 // after the units it reads, through its own stream's order or an event it waits on, and
 // independent chains keep a stream each with no wait between them.
-#include "backends/tensor/cuda/level_launch.h"
+#include "backends/tensor/cuda/device/level_launch.h"
 
 #include "tests/catch.hpp"
 

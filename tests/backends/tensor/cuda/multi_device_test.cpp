@@ -3,11 +3,11 @@
 // gives them — every other row is poison that would show in the result — equal to the reference
 // interpreter table by table for 1 to 4 devices, sliced or not.
 #include "backends/tensor/cpu/tensor_cpu.h"
-#include "backends/tensor/cuda/chunk_layout.h"
-#include "backends/tensor/cuda/host_device_split.h"
-#include "backends/tensor/cuda/multi_device_run.h"
-#include "backends/tensor/cuda/slice_layout.h"
-#include "backends/tensor/cuda/value_phase_plan.h"
+#include "backends/tensor/cuda/plan/chunk_layout.h"
+#include "backends/tensor/cuda/run/host_device_split.h"
+#include "backends/tensor/cuda/run/multi_device_run.h"
+#include "backends/tensor/cuda/plan/slice_layout.h"
+#include "backends/tensor/cuda/plan/value_phase_plan.h"
 #include "ir/tensor_interpret.h"
 #include "runtime/tensor/tensor_executor.h"
 

@@ -8,7 +8,7 @@
 #include "backends/cuda/driver.h"
 #include "backends/cuda/nccl.h"
 #include "backends/tensor/cpu/tensor_cpu.h"
-#include "backends/tensor/cuda/tensor_gpu_multi.h"
+#include "backends/tensor/cuda/run/tensor_gpu_multi.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "runtime/bucket_elimination/solve_be.h"

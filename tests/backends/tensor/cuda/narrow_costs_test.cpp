@@ -1,7 +1,7 @@
-// The 32-bit narrowing decision (backends/tensor/cuda/narrow_costs.h): where it says a program
+// The 32-bit narrowing decision (backends/tensor/cuda/plan/narrow_costs.h): where it says a program
 // fits, every value the reference interpreter computes survives a round trip through float and
 // stays within the bound; it refuses fractions, NaN, product semirings, and bounds of 2^24 or more.
-#include "backends/tensor/cuda/narrow_costs.h"
+#include "backends/tensor/cuda/plan/narrow_costs.h"
 #include "compiler/elimination/bucket_program.h"
 #include "ir/tensor_interpret.h"
 

@@ -1,7 +1,7 @@
 // splitWideReductions keeps every table's values (the CPU executor runs both programs) on
 // bucket-elimination programs of every semiring and on batched junction trees, and it splits.
 #include "backends/tensor/cpu/tensor_cpu.h"
-#include "backends/tensor/cuda/split_reductions.h"
+#include "backends/tensor/cuda/plan/split_reductions.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/lower_junction_tree.h"

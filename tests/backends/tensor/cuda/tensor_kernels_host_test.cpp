@@ -5,8 +5,8 @@
 // generic kernels (generic_tensor_kernels.h) of bucket programs and batched junction trees, every
 // op generic, against the same ops' specialised kernels and the interpreter. Checks the kernels'
 // indexing where CI has no GPU; test_wcsp_gpu runs them on a device.
-#include "backends/tensor/cuda/generic_tensor_kernels.h"
-#include "backends/tensor/cuda/tensor_kernels.h"
+#include "backends/tensor/cuda/codegen/generic_tensor_kernels.h"
+#include "backends/tensor/cuda/codegen/tensor_kernels.h"
 #include "ir/tensor_interpret.h"
 
 #include "tests/backends/tensor/cuda/host_kernel_programs.h"

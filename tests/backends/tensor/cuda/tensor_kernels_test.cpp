@@ -2,8 +2,8 @@
 // op kind and both kernel variants, specialised and generic, every semiring, and the SPOT5 404
 // program.
 #include "backends/cuda/nvrtc.h"
-#include "backends/tensor/cuda/tensor_kernels.h"
-#include "backends/tensor/cuda/tensor_module_sources.h"
+#include "backends/tensor/cuda/codegen/tensor_kernels.h"
+#include "backends/tensor/cuda/codegen/tensor_module_sources.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "compiler/junction_tree/build_junction_tree.h"

@@ -1,11 +1,11 @@
-// The device VALUE phase (backends/tensor/cuda/value_phase_kernel.inc) compiled as host C++ and
-// run by an emulated warp (32 OS threads meeting at a barrier for each shuffle) over the tables the
-// reference interpreter computed: its optimum must equal programResult and its assignment the one
-// recoverAssignment picks, on random programs (fused and unfused buckets, evidence, eliminated
-// spaces wider than a warp) and every order semiring. Here no GPU is needed;
-// tensor_gpu_test.cpp checks the real device.
-#include "backends/tensor/cuda/narrow_costs.h"
-#include "backends/tensor/cuda/value_phase_plan.h"
+// The device VALUE phase (backends/tensor/cuda/codegen/value_phase_kernel.inc) compiled as host C++
+// and run by an emulated warp (32 OS threads meeting at a barrier for each shuffle) over the tables
+// the reference interpreter computed: its optimum must equal programResult and its assignment the
+// one recoverAssignment picks, on random programs (fused and unfused buckets, evidence, eliminated
+// spaces wider than a warp) and every order semiring. Here no GPU is needed; tensor_gpu_test.cpp
+// checks the real device.
+#include "backends/tensor/cuda/plan/narrow_costs.h"
+#include "backends/tensor/cuda/plan/value_phase_plan.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/elimination/elimination_order.h"
 #include "compiler/junction_tree/build_junction_tree.h"
@@ -76,7 +76,7 @@ using emu::threadIdx;
 #define ZB_VP_SHARED emu::shared
 #define ZB_UNROLL
 #define ZB_VALUE_PHASE_KERNEL(...) __VA_ARGS__
-#include "backends/tensor/cuda/value_phase_kernel.inc"
+#include "backends/tensor/cuda/codegen/value_phase_kernel.inc"
 #undef ZB_VALUE_PHASE_KERNEL
 
 namespace {

@@ -1,6 +1,6 @@
 // The device VALUE phase's kernel compiles with NVRTC (no GPU needed) and exports its entries.
 #include "backends/cuda/nvrtc.h"
-#include "backends/tensor/cuda/value_phase_gpu.h"
+#include "backends/tensor/cuda/run/value_phase_gpu.h"
 
 #include "tests/backends/tensor/cuda/ptx_entry.h"
 #include "tests/catch.hpp"

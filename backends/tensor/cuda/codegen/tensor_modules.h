@@ -1,0 +1,70 @@
+// A TensorProgram's kernels (tensor_kernels.h) compiled as several modules at once: one kernel per
+// distinct op shape (ops of one shape share it) still makes a thousand kernels for a large junction
+// tree, and one NVRTC compile of them all takes minutes on one thread; NVRTC is thread-safe, so
+// groups of kernels compile concurrently, each into its own module (and its own cache entry). Small
+// programs stay one module. Loaded modules are kept for the process, by device and source, so a
+// program solved again (a benchmark's timed run, a library host's second call) neither compiles nor
+// loads: loading PTX runs the driver's own compiler, tens of milliseconds for a hundred kernels
+// (nvrtc.h: CUBIN where NVRTC knows the device, which the driver loads without compiling). A
+// program compiled before on the same device (equal in everything its kernel texts depend on) is
+// found without generating its sources again.
+// Small ops share their family's generic kernel, each with its own shape words (shapeOf).
+#pragma once
+
+#include "backends/cuda/driver.h"
+#include "backends/tensor/cuda/codegen/tensor_kernels.h"
+
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace zbddc::cuda {
+
+struct TensorModuleSources; // tensor_module_sources.h
+
+class TensorModules {
+  public:
+    static Result<TensorModules> compile(Device &device, const TensorProgram &program,
+                                         const TensorKernelOptions &options);
+    // The same for several GPUs (by position in `devices`): GPUs that compiled the program before
+    // find it by its key, the others share one generation of its sources and load their modules
+    // each on a thread of its own.
+    static Result<std::vector<TensorModules>> compile(std::span<Device *const> devices,
+                                                      const TensorProgram &program,
+                                                      const TensorKernelOptions &options);
+    // The kernel of op `op`, and where it is a generic kernel compiled with fused entries its fused
+    // entry point (generic_tensor_kernels.h kFusedKernelSuffix; hasFused), both looked up once
+    // when the modules load: a warm solve launches each op once, and the host's time per launch
+    // is most of a small program's run. Ops of one kernel have the same kernelOf.
+    Result<FunctionHandle> function(uint32_t op) const;
+    Result<FunctionHandle> fusedFunction(uint32_t op) const;
+    bool hasFused(uint32_t op) const { return fusedFunctions_[kernelOf_[op]] != nullptr; }
+    uint32_t kernelOf(uint32_t op) const { return kernelOf_[op]; }
+    // Op `op`'s row group (rowGroupOf), as its kernel was generated with it.
+    const RowGroup &rowGroup(uint32_t op) const { return rowGroups_[op]; }
+    // Op `op`'s shape words where it runs a generic kernel (its last argument, passed by value:
+    // generic_tensor_kernels.h), else empty.
+    std::span<const uint32_t> shapeOf(uint32_t op) const {
+        return {shapeWords_.data() + shapeBegin_[op], shapeBegin_[op + 1] - shapeBegin_[op]};
+    }
+    bool fromCache() const { return fromCache_; }
+    bool loadedBefore() const { return loadedBefore_; } // every module came from this process
+    size_t size() const { return modules_.size(); }
+
+  private:
+    static Result<TensorModules> load(Device &device, const TensorProgram &program,
+                                      const TensorKernelOptions &options,
+                                      const TensorModuleSources &sources);
+
+    std::vector<std::shared_ptr<const Module>> modules_;
+    std::vector<uint32_t> kernelOf_; // by op: its kernel
+    std::vector<uint32_t> moduleOf_; // by kernel
+    std::vector<FunctionHandle> functions_, fusedFunctions_; // by kernel (fused: null if none)
+    std::vector<RowGroup> rowGroups_;                        // by op
+    std::vector<uint32_t> shapeWords_;
+    std::vector<size_t> shapeBegin_; // by op, and one past the last: its words in shapeWords_
+    bool fromCache_ = true;
+    bool loadedBefore_ = true;
+};
+
+} // namespace zbddc::cuda

@@ -1,0 +1,362 @@
+#include "backends/tensor/cuda/run/incomplete_run.h"
+
+#include "backends/tensor/cuda/codegen/incomplete_kernels.h"
+#include "backends/tensor/cpu/incomplete_plan.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace zbddc::incomplete {
+
+namespace {
+
+using cuda::kIncompleteBlock;
+using cuda::kIncompleteRun;
+using cuda::kIncompleteScanTile;
+using u64 = unsigned long long;
+using DevicePtr = KernelDevice::Ptr;
+using DeviceBuffer = KernelDevice::Buffer;
+
+// Rows with their costs on the device: keys (sort keys or joined-space rows), payloads, values.
+struct DeviceRows {
+    DeviceBuffer keys, payload, values;
+    uint64_t size = 0;
+};
+
+class Runner {
+  public:
+    explicit Runner(KernelDevice &d) : d_(d) {}
+
+    Result<DeviceBuffer> alloc(uint64_t count, size_t bytes = 8) {
+        return d_.allocate(std::max<uint64_t>(count, 1) * bytes);
+    }
+    template <class T> Result<DeviceBuffer> upload(const T *data, uint64_t count) {
+        auto buf = alloc(count, sizeof(T));
+        if (!buf)
+            return buf.error();
+        if (count)
+            if (Status s = d_.upload(buf->ptr(), data, count * sizeof(T)); !s)
+                return s.error();
+        return buf;
+    }
+    Result<DeviceBuffer> uploadMaps(const std::vector<DigitMap> &maps) {
+        return upload(maps.data(), maps.size());
+    }
+
+    Status launch(const char *name, uint64_t threads, std::vector<void *> args,
+                  bool gridStride = true) {
+        const uint64_t want = (threads + kIncompleteBlock - 1) / kIncompleteBlock;
+        const uint64_t cap = gridStride ? d_.maxGrid() : uint64_t{0x7fffffff};
+        const unsigned grid = static_cast<unsigned>(std::clamp<uint64_t>(want, 1, cap));
+        return d_.launch(name, grid, kIncompleteBlock, args.data());
+    }
+
+    Status get(void *dst, DevicePtr src, size_t bytes) {
+        return bytes ? d_.download(dst, src, bytes) : Status(Ok{});
+    }
+    Status put(DevicePtr p, u64 value) { return d_.upload(p, &value, sizeof value); }
+
+    Result<u64> read(DevicePtr p, uint64_t index) {
+        u64 v = 0;
+        if (Status s = d_.download(&v, p + index * sizeof(u64), sizeof v); !s)
+            return s.error();
+        return v;
+    }
+
+    // Exclusive scan of n u64 from `in` into `out`; returns the total.
+    Result<u64> scan(DevicePtr in, DevicePtr out, u64 n) {
+        if (n == 0)
+            return u64{0};
+        const u64 tiles = (n + kIncompleteScanTile - 1) / kIncompleteScanTile;
+        auto sums = alloc(tiles);
+        if (!sums)
+            return sums.error();
+        DevicePtr sp = sums->ptr();
+        if (Status s = launch("zb_scan_tiles", tiles * kIncompleteBlock, {&in, &out, &n, &sp},
+                              false);
+            !s)
+            return s.error();
+        if (tiles > 1) {
+            auto offsets = alloc(tiles);
+            if (!offsets)
+                return offsets.error();
+            auto inner = scan(sp, offsets->ptr(), tiles);
+            if (!inner)
+                return inner.error();
+            DevicePtr op = offsets->ptr();
+            if (Status s = launch("zb_scan_add", n, {&out, &n, &op}); !s)
+                return s.error();
+        }
+        auto last = read(out, n - 1), lastIn = read(in, n - 1);
+        if (!last)
+            return last.error();
+        if (!lastIn)
+            return lastIn.error();
+        return *last + *lastIn;
+    }
+
+    // Stable LSD radix sort of `rows` by key, 4 bits a pass, up to the bits of maxKey.
+    Status sort(DeviceRows &rows, u64 maxKey) {
+        const unsigned bits = static_cast<unsigned>(std::bit_width(maxKey));
+        u64 n = rows.size;
+        if (bits == 0 || n < 2)
+            return Ok{};
+        DeviceRows other;
+        for (DeviceBuffer *b : {&other.keys, &other.payload, &other.values}) {
+            auto buf = alloc(n);
+            if (!buf)
+                return buf.error();
+            *b = std::move(*buf);
+        }
+        const u64 runs = (n + kIncompleteRun - 1) / kIncompleteRun;
+        auto counts = alloc(16 * runs), offsets = alloc(16 * runs);
+        if (!counts)
+            return counts.error();
+        if (!offsets)
+            return offsets.error();
+        DevicePtr cp = counts->ptr(), opp = offsets->ptr();
+        for (unsigned shift = 0; shift < bits; shift += 4) {
+            DevicePtr k = rows.keys.ptr(), p = rows.payload.ptr(), v = rows.values.ptr();
+            DevicePtr k2 = other.keys.ptr(), p2 = other.payload.ptr(), v2 = other.values.ptr();
+            u64 r = runs;
+            unsigned sh = shift;
+            if (Status s = launch("zb_radix_count", runs, {&k, &n, &sh, &cp, &r}, false); !s)
+                return s;
+            if (auto t = scan(cp, opp, 16 * runs); !t)
+                return t.error();
+            if (Status s = launch("zb_radix_scatter", runs,
+                                  {&k, &p, &v, &n, &sh, &opp, &r, &k2, &p2, &v2}, false);
+                !s)
+                return s;
+            std::swap(rows.keys, other.keys);
+            std::swap(rows.payload, other.payload);
+            std::swap(rows.values, other.values);
+        }
+        return Ok{};
+    }
+
+    // Head positions of the runs of equal keys (exclusive scan of the head flags) and their count.
+    Result<u64> heads(const DeviceRows &rows, DeviceBuffer &positions) {
+        u64 n = rows.size;
+        auto flags = alloc(n);
+        auto pos = alloc(n);
+        if (!flags)
+            return flags.error();
+        if (!pos)
+            return pos.error();
+        DevicePtr k = rows.keys.ptr(), f = flags->ptr();
+        if (Status s = launch("zb_heads", n, {&k, &n, &f}); !s)
+            return s.error();
+        auto total = scan(f, pos->ptr(), n);
+        positions = std::move(*pos);
+        return total;
+    }
+
+  private:
+    KernelDevice &d_;
+};
+
+struct HostView {
+    const uint64_t *rows = nullptr; // null: complete
+    const double *values = nullptr;
+    uint64_t size = 0;
+};
+
+HostView viewOf(const TensorProgram &p, const std::vector<TableData> &computed, uint32_t id) {
+    const Table &t = p.tables[id];
+    if (t.input)
+        return {t.sparse ? t.rows.data() : nullptr, t.values.data(), t.values.size()};
+    const TableData &d = computed[id];
+    return {d.sparse ? d.rows.data() : nullptr, d.values.data(), d.values.size()};
+}
+
+// One op on the device; its output (feasible rows, ascending) comes back to the host.
+Result<TableData> runOp(Runner &r, const TensorProgram &p, const std::vector<TableData> &computed,
+                        const TensorOp &op, const DeviceRunOptions &options) {
+    auto planned = planOp(p, op, [&](uint32_t id) { return viewOf(p, computed, id).size; });
+    if (!planned)
+        return planned.error();
+    const OpPlan &plan = *planned;
+    // The kernels that read costs, and the bound they take, for the program's cost type.
+    const bool int64Costs = p.semiring == Semiring::MinSumInt64;
+    double bound = plan.bound;
+    long long boundCost = int64Costs ? wordInt64(plan.bound) : 0;
+    void *boundArg = int64Costs ? static_cast<void *>(&boundCost) : static_cast<void *>(&bound);
+    const char *joinCount = int64Costs ? "zb_join_count_i64" : "zb_join_count";
+    const char *joinWrite = int64Costs ? "zb_join_write_i64" : "zb_join_write";
+    const char *segmentMin = int64Costs ? "zb_segment_min_i64" : "zb_segment_min";
+    const SemiringOps ring{p.semiring};
+    // The first table, filtered (slices) and mapped into the joined space on the host.
+    std::vector<uint64_t> startRows;
+    std::vector<double> startValues;
+    const HostView first = viewOf(p, computed, plan.first);
+    for (uint64_t i = 0; i < first.size; ++i) {
+        const uint64_t row = first.rows ? first.rows[i] : i;
+        if (ring.better(first.values[i], bound) && remap(row, plan.fixed) == plan.fixedValue) {
+            startRows.push_back(remap(row, plan.firstMap));
+            startValues.push_back(first.values[i]);
+        }
+    }
+    DeviceRows j;
+    j.size = startRows.size();
+    {
+        auto k = r.upload(startRows.data(), j.size);
+        auto v = r.upload(startValues.data(), j.size);
+        if (!k)
+            return k.error();
+        if (!v)
+            return v.error();
+        j.keys = std::move(*k);
+        j.values = std::move(*v);
+    }
+    for (const JoinStep &step : plan.steps) {
+        if (j.size == 0)
+            break;
+        const HostView t = viewOf(p, computed, step.table);
+        // Bistaffa et al. 2017 Alg. 3: key the table by its shared variables, sort, group.
+        DeviceRows table;
+        table.size = t.size;
+        u64 n = t.size;
+        auto rows = t.rows ? r.upload(t.rows, n) : r.alloc(1);
+        auto values = r.upload(t.values, n);
+        auto keyMap = r.uploadMaps(step.tableKey), partMap = r.uploadMaps(step.tablePart),
+             jKeyMap = r.uploadMaps(step.joinedKey);
+        for (auto *b : {&rows, &values, &keyMap, &partMap, &jKeyMap})
+            if (!*b)
+                return b->error();
+        for (DeviceBuffer *b : {&table.keys, &table.payload, &table.values}) {
+            auto buf = r.alloc(n);
+            if (!buf)
+                return buf.error();
+            *b = std::move(*buf);
+        }
+        DevicePtr rp = t.rows ? rows->ptr() : 0, vp = values->ptr(), km = keyMap->ptr(),
+                  pm = partMap->ptr(), tk = table.keys.ptr(), tp = table.payload.ptr(),
+                  tv = table.values.ptr();
+        unsigned nk = static_cast<unsigned>(step.tableKey.size()),
+                 np = static_cast<unsigned>(step.tablePart.size());
+        if (Status s = r.launch("zb_inc_keys", n, {&rp, &vp, &n, &km, &nk, &pm, &np, &tk, &tp, &tv});
+            !s)
+            return s.error();
+        if (Status s = r.sort(table, step.keySpace - 1); !s)
+            return s.error();
+        DeviceBuffer headPos;
+        auto groups = r.heads(table, headPos);
+        if (!groups)
+            return groups.error();
+        u64 g = *groups;
+        auto groupKeys = r.alloc(g), groupStart = r.alloc(g + 1);
+        if (!groupKeys)
+            return groupKeys.error();
+        if (!groupStart)
+            return groupStart.error();
+        tk = table.keys.ptr();
+        tp = table.payload.ptr();
+        tv = table.values.ptr();
+        DevicePtr hp = headPos.ptr(), gk = groupKeys->ptr(), gs = groupStart->ptr();
+        if (Status s = r.launch("zb_groups", n, {&tk, &n, &hp, &gk, &gs}); !s)
+            return s.error();
+        // groupStart[g] = n closes the last group.
+        if (Status s = r.put(gs + g * sizeof(u64), n); !s)
+            return s.error();
+        // Bistaffa et al. 2017 Alg. 4: count, scan, write.
+        u64 jn = j.size;
+        auto counts = r.alloc(jn), offsets = r.alloc(jn);
+        if (!counts)
+            return counts.error();
+        if (!offsets)
+            return offsets.error();
+        DevicePtr jr = j.keys.ptr(), jv = j.values.ptr(), jk = jKeyMap->ptr(), cp = counts->ptr(),
+                  op2 = offsets->ptr();
+        unsigned njk = static_cast<unsigned>(step.joinedKey.size());
+        if (Status s = r.launch(joinCount,
+                                jn, {&jr, &jv, &jn, &jk, &njk, &gk, &gs, &g, &tv, boundArg, &cp});
+            !s)
+            return s.error();
+        auto total = r.scan(cp, op2, jn);
+        if (!total)
+            return total.error();
+        if (*total > options.maxRows)
+            return error("incomplete tables on the GPU: a join needs " + std::to_string(*total) +
+                         " rows, beyond the limit of " + std::to_string(options.maxRows));
+        DeviceRows next;
+        next.size = *total;
+        auto nk2 = r.alloc(next.size), nv2 = r.alloc(next.size);
+        if (!nk2)
+            return nk2.error();
+        if (!nv2)
+            return nv2.error();
+        next.keys = std::move(*nk2);
+        next.values = std::move(*nv2);
+        DevicePtr ok = next.keys.ptr(), ov = next.values.ptr();
+        if (Status s = r.launch(joinWrite, jn,
+                                {&jr, &jv, &jn, &jk, &njk, &gk, &gs, &g, &tp, &tv, boundArg, &op2,
+                                 &ok, &ov});
+            !s)
+            return s.error();
+        j = std::move(next);
+    }
+    // Bistaffa et al. 2017 Alg. 5: output keys, sort, segmented min.
+    TableData data;
+    data.sparse = true;
+    data.defaultValue = p.tables[op.output].sparse ? p.tables[op.output].defaultValue
+                                                   : SemiringOps{p.semiring}.zero();
+    u64 n = j.size;
+    if (n == 0)
+        return data;
+    {
+        auto keys = r.alloc(n);
+        if (!keys)
+            return keys.error();
+        DevicePtr rows = j.keys.ptr(), k = keys->ptr();
+        u64 elim = plan.elimSize;
+        if (Status s = r.launch("zb_output_keys", n, {&rows, &n, &elim, &k}); !s)
+            return s.error();
+        j.payload = std::move(j.keys);
+        j.keys = std::move(*keys);
+    }
+    if (Status s = r.sort(j, plan.outEntries - 1); !s)
+        return s.error();
+    DeviceBuffer headPos;
+    auto outRows = r.heads(j, headPos);
+    if (!outRows)
+        return outRows.error();
+    auto rowsOut = r.alloc(*outRows), valuesOut = r.alloc(*outRows);
+    if (!rowsOut)
+        return rowsOut.error();
+    if (!valuesOut)
+        return valuesOut.error();
+    DevicePtr k = j.keys.ptr(), v = j.values.ptr(), hp = headPos.ptr(), ro = rowsOut->ptr(),
+              vo = valuesOut->ptr();
+    if (Status s = r.launch(segmentMin, n, {&k, &v, &n, &hp, &ro, &vo}); !s)
+        return s.error();
+    data.rows.resize(*outRows);
+    data.values.resize(*outRows);
+    if (Status s = r.get(data.rows.data(), ro, *outRows * sizeof(u64)); !s)
+        return s.error();
+    if (Status s = r.get(data.values.data(), vo, *outRows * sizeof(double)); !s)
+        return s.error();
+    return data;
+}
+
+} // namespace
+
+Result<std::vector<TableData>> runIncompleteOnDevice(KernelDevice &device,
+                                                     const TensorProgram &program,
+                                                     const DeviceRunOptions &options) {
+    if (Status s = program.verify(); !s)
+        return s.error();
+    if (program.semiring != Semiring::MinSum && program.semiring != Semiring::MinSumInt64)
+        return error("incomplete tables need a min-sum program");
+    Runner runner(device);
+    std::vector<TableData> computed(program.tables.size());
+    for (const TensorOp &op : program.ops) {
+        auto data = runOp(runner, program, computed, op, options);
+        if (!data)
+            return data.error();
+        computed[op.output] = std::move(*data);
+    }
+    return computed;
+}
+
+} // namespace zbddc::incomplete
