@@ -100,16 +100,16 @@ void splitCrossover(bench::Context &ctx) {
             ctx.timeMedian([&] { check(runTensorOpsCpu(p, ops, data, computed, threads)); }, 7);
         const double totalS = ctx.timeMedian(
             [&] {
-                check(gpu.upload(0, p.tables[0].values));
-                check(gpu.upload(1, p.tables[1].values));
-                check(gpu.launch(ops));
+                check(gpu.upload(0, 0, p.tables[0].values));
+                check(gpu.upload(1, 0, p.tables[1].values));
+                check(gpu.launchOps(ops));
                 check(gpu.wait());
-                check(gpu.download(out, fromGpu));
+                check(gpu.download(out, 0, fromGpu));
             },
             7);
         const double kernelS = ctx.timeMedian(
             [&] {
-                check(gpu.launch(ops));
+                check(gpu.launchOps(ops));
                 check(gpu.wait());
             },
             7);

@@ -41,13 +41,13 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
         for (uint32_t t = 0; t < p->program_.tables.size(); ++t)
             if (const Table &tab = p->program_.tables[t]; tab.input) {
                 const std::vector<double> values = tab.denseValues();
-                if (Status s = p->session_->upload(t, values); !s)
+                if (Status s = p->session_->upload(t, 0, values); !s)
                     return s.error();
             }
         return std::unique_ptr<PreparedTensorProgram>(std::move(p));
     }
     Status setInput(uint32_t table, std::span<const double> values) override {
-        return session_->upload(table, values);
+        return session_->upload(table, 0, values);
     }
     Result<CompleteTables> run() override {
         if (!switches_.profilePath.empty())
@@ -64,7 +64,7 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
         std::vector<std::vector<double>> out;
         for (uint32_t t : tables) {
             out.emplace_back(program_.tables[t].entries());
-            if (Status s = session_->download(t, out.back()); !s)
+            if (Status s = session_->download(t, 0, out.back()); !s)
                 return s.error();
         }
         return out;
@@ -86,7 +86,7 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
                     fetch.push_back(t);
         for (uint32_t t : fetch) {
             out.tables[t].resize(program_.tables[t].entries());
-            if (Status s = session_->download(t, out.tables[t]); !s)
+            if (Status s = session_->download(t, 0, out.tables[t]); !s)
                 return s.error();
         }
         return out;
@@ -100,7 +100,7 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
         for (uint32_t l = 0; l < program_.levels.size(); ++l)
             for (uint32_t o : program_.levels[l]) {
                 const auto t0 = std::chrono::steady_clock::now();
-                if (Status s = session_->launch(std::span<const uint32_t>(&o, 1)); !s)
+                if (Status s = session_->launchOps(std::span<const uint32_t>(&o, 1)); !s)
                     return s.error();
                 if (Status s = session_->wait(); !s)
                     return s.error();

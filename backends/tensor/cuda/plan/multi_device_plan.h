@@ -19,6 +19,7 @@
 // (decodeHoldings). The plan is a pure function of the program's shape.
 #pragma once
 
+#include "backends/tensor/cuda/device/tensor_device.h"
 #include "backends/tensor/cuda/plan/chunk_plan.h"
 #include "ir/tensor_program.h"
 
@@ -47,32 +48,6 @@ struct MultiDeviceOptions {
     bool levelByLevel = false;
     // The executor's: outputs keep the program's layouts, not slice_layout.h's (to compare).
     bool keepLayouts = false;
-};
-
-struct RowSpan {
-    uint64_t first = 0, rows = 0;
-    uint64_t end() const { return first + rows; }
-    bool contains(RowSpan o) const { return o.rows == 0 || (first <= o.first && o.end() <= end()); }
-    bool operator==(const RowSpan &) const = default;
-};
-
-inline constexpr int kHost = -1; // a TableMove's end on the host
-
-// The device's range of `table` becomes `rows` (which holds what it held: contents kept).
-struct TableReserve {
-    uint32_t table = 0, device = 0;
-    RowSpan rows;
-};
-// Rows of a table copied from one holder to another (kHost: from or to the host).
-struct TableMove {
-    uint32_t table = 0;
-    int from = kHost, to = kHost;
-    RowSpan rows;
-};
-// Op `op` computes output rows `out` on `device`.
-struct DeviceTask {
-    uint32_t op = 0, device = 0;
-    RowSpan out;
 };
 
 // The device frees its range of `table`.

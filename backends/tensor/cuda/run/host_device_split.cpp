@@ -70,7 +70,7 @@ SplitPlan planHostDeviceSplit(const TensorProgram &p, uint64_t thresholdEntries)
 }
 
 Result<std::vector<std::vector<double>>>
-runTensorProgramSplit(const TensorProgram &p, const SplitPlan &plan, SplitDevice *device,
+runTensorProgramSplit(const TensorProgram &p, const SplitPlan &plan, TensorDevice *device,
                       unsigned hostThreads, SplitStats *stats) {
     if (Status s = p.verify(); !s)
         return s.error();
@@ -92,22 +92,33 @@ runTensorProgramSplit(const TensorProgram &p, const SplitPlan &plan, SplitDevice
     auto hostValues = [&](uint32_t t) -> const std::vector<double> & {
         return p.tables[t].input ? inputs[t] : computed[t];
     };
+    auto whole = [&](uint32_t t) { return RowSpan{0, p.tables[t].entries()}; };
     auto fetch = [&](uint32_t t) -> Status {
         computed[t].resize(p.tables[t].entries()); // the device copies into the host table
-        if (Status s = device->download(t, computed[t]); !s)
+        if (Status s = device->download(t, 0, computed[t]); !s)
             return s;
         data[t] = computed[t].data();
         return Ok{};
     };
     for (const SplitLevel &level : plan.levels) {
         auto t0 = std::chrono::steady_clock::now();
-        for (uint32_t t : level.uploads)
-            if (Status s = device->upload(t, hostValues(t)); !s)
+        for (uint32_t t : level.uploads) {
+            if (Status s = device->reserve(t, whole(t)); !s)
                 return s.error();
+            if (Status s = device->upload(t, 0, hostValues(t)); !s)
+                return s.error();
+        }
         st.transferMs += msSince(t0);
-        if (!level.deviceOps.empty())
-            if (Status s = device->launch(level.deviceOps); !s)
+        if (!level.deviceOps.empty()) {
+            std::vector<DeviceTask> tasks;
+            for (uint32_t o : level.deviceOps) {
+                if (Status s = device->reserve(p.ops[o].output, whole(p.ops[o].output)); !s)
+                    return s.error();
+                tasks.push_back(wholeOpTask(p, o));
+            }
+            if (Status s = device->launch(tasks); !s)
                 return s.error();
+        }
         // Fioretto et al. 2015 Fig. 2: the host's buckets of this level run while the device works
         // on its own.
         t0 = std::chrono::steady_clock::now();

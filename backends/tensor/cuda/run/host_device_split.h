@@ -6,11 +6,13 @@
 // op on 16 CPU threads against the GPU (launch and transfers included) across table sizes and
 // prints where the GPU starts to win.
 //
-// The plan and its run are host code, built everywhere: the run drives a SplitDevice, which is
-// the GPU's TensorGpuSession (tensor_gpu_session.h) in the "split" tensor executor
-// (runtime/tensor/tensor_executor.h) and a host stand-in in the tests.
+// The plan and its run are host code, built everywhere: the run drives a TensorDevice
+// (device/tensor_device.h) holding whole tables and launching whole ops, which is the GPU's
+// TensorGpuSession (tensor_gpu_session.h) in the "split" tensor executor
+// (runtime/tensor/tensor_executor.h) and the emulated device in the tests.
 #pragma once
 
+#include "backends/tensor/cuda/device/tensor_device.h"
 #include "ir/tensor_program.h"
 
 #include <cstdint>
@@ -48,30 +50,18 @@ struct SplitPlan {
 // A pure function of the program's shape: no table is touched.
 SplitPlan planHostDeviceSplit(const TensorProgram &program, uint64_t thresholdEntries);
 
-// What the split's run needs of the device: a test seam, so that the orchestration runs without
-// a GPU; executors are picked by name in tensor_executor.h, never through this. Tables are
-// addressed by id, `values` are complete tables; `launch` may return before the ops finish (the
-// host works meanwhile); `wait` blocks until they have.
-class SplitDevice {
-  public:
-    virtual ~SplitDevice() = default;
-    virtual Status upload(uint32_t table, std::span<const double> values) = 0;
-    virtual Status launch(std::span<const uint32_t> ops) = 0;
-    virtual Status wait() = 0;
-    virtual Status download(uint32_t table, std::span<double> values) = 0;
-};
-
 struct SplitStats {
     double hostMs = 0;     // host ops, summed over levels
     double waitMs = 0;     // time the host waited for the device after its own ops
     double transferMs = 0; // uploads and downloads (synchronous)
 };
 
-// Level by level: uploads, device ops launched, host ops run meanwhile, wait, downloads. The result
+// Level by level: uploads, device ops launched (their outputs reserved first), host ops run
+// meanwhile, wait, downloads. The result
 // has the layout of runTensorProgramCpu (computed tables by id, inputs empty): host tables from
 // the host, device ones from their downloads. `device` may be null when the plan puts no op on it.
 Result<std::vector<std::vector<double>>>
-runTensorProgramSplit(const TensorProgram &program, const SplitPlan &plan, SplitDevice *device,
+runTensorProgramSplit(const TensorProgram &program, const SplitPlan &plan, TensorDevice *device,
                       unsigned hostThreads = 0, SplitStats *stats = nullptr);
 
 } // namespace zbddc

@@ -8,21 +8,10 @@
 
 namespace zbddc {
 
-Status SliceDevice::holdAll(std::span<const TableReserve> ranges,
-                            std::span<const std::vector<double>> inputs) {
-    for (const TableReserve &r : ranges) {
-        ZBDDC_TRY(reserve(r.table, r.rows));
-        if (!inputs[r.table].empty())
-            ZBDDC_TRY(upload(r.table, r.rows.first,
-                             std::span(inputs[r.table]).subspan(r.rows.first, r.rows.rows)));
-    }
-    return Ok{};
-}
-
 namespace {
 
 // Rows m.rows of a computed table from device m.from into `computed` (sized on first use).
-Status download(const TensorProgram &p, std::span<SliceDevice *const> devices, const TableMove &m,
+Status download(const TensorProgram &p, std::span<TensorDevice *const> devices, const TableMove &m,
                 std::vector<std::vector<double>> &computed) {
     std::vector<double> &table = computed[m.table];
     table.resize(p.tables[m.table].entries());
@@ -32,7 +21,7 @@ Status download(const TensorProgram &p, std::span<SliceDevice *const> devices, c
 
 // Every level waited for by the host (see multi_device_run.h).
 Status runLevelByLevel(const TensorProgram &p, const MultiDevicePlan &plan,
-                       std::span<SliceDevice *const> devices, DeviceFabric &fabric,
+                       std::span<TensorDevice *const> devices, DeviceFabric &fabric,
                        const std::vector<std::vector<double>> &inputs,
                        std::vector<std::vector<double>> &computed, MultiDeviceStats &st) {
     std::vector<std::vector<DeviceTask>> tasks(plan.devices);
@@ -73,14 +62,14 @@ Status runLevelByLevel(const TensorProgram &p, const MultiDevicePlan &plan,
             ZBDDC_TRY(devices[r.device]->release(r.table));
         st.downloadMs += msSince(t0);
     }
-    for (SliceDevice *d : devices) // uploads to a device that ran no task are done too
+    for (TensorDevice *d : devices) // uploads to a device that ran no task are done too
         ZBDDC_TRY(d->wait());
     return Ok{};
 }
 
 // Every range held from the start, the levels enqueued, one wait at the end (multi_device_run.h).
 Status runOrdered(const TensorProgram &p, const MultiDevicePlan &plan,
-                  std::span<SliceDevice *const> devices, DeviceFabric &fabric,
+                  std::span<TensorDevice *const> devices, DeviceFabric &fabric,
                   const std::vector<std::vector<double>> &inputs,
                   std::vector<std::vector<double>> &computed, MultiDeviceStats &st,
                   const BeforeWait &beforeWait) {
@@ -113,7 +102,7 @@ Status runOrdered(const TensorProgram &p, const MultiDevicePlan &plan,
     }
     if (beforeWait)
         ZBDDC_TRY(beforeWait());
-    for (SliceDevice *d : devices)
+    for (TensorDevice *d : devices)
         ZBDDC_TRY(d->wait());
     st.computeMs = msSince(t0);
     t0 = std::chrono::steady_clock::now();
@@ -128,7 +117,7 @@ Status runOrdered(const TensorProgram &p, const MultiDevicePlan &plan,
 
 Result<std::vector<std::vector<double>>>
 runTensorProgramMultiDevice(const TensorProgram &p, const MultiDevicePlan &plan,
-                            std::span<SliceDevice *const> devices, DeviceFabric &fabric,
+                            std::span<TensorDevice *const> devices, DeviceFabric &fabric,
                             MultiDeviceStats *stats, bool ordered, const BeforeWait &beforeWait) {
     if (plan.levels.size() != p.levels.size() || devices.size() != plan.devices)
         return error("internal error: the multi-device plan is not this program's");

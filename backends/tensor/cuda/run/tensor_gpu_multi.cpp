@@ -61,9 +61,9 @@ void giveResources(Device &d, SliceResources r) {
 // work is ordered on its launcher's entry stream: uploads and incoming copies there, each level
 // forked from it onto the other streams and joined back, `ready` recorded after it for the copies
 // other devices make of what it computed.
-class GpuSliceDevice final : public SliceDevice {
+class GpuTensorDevice final : public TensorDevice {
   public:
-    GpuSliceDevice(Device &d, const TensorProgram &p, const GpuExecOptions &o)
+    GpuTensorDevice(Device &d, const TensorProgram &p, const GpuExecOptions &o)
         : d_(d), p_(p), options_(o), at_(p.tables.size(), 0), owned_(p.tables.size()),
           held_(p.tables.size()), entryBytes_(o.kernels.float32 ? sizeof(float) : sizeof(double)),
           kept_(takeResources(d)) {
@@ -72,7 +72,7 @@ class GpuSliceDevice final : public SliceDevice {
     }
     // Waited for first (a failed run may leave work in flight), so the next run's tables and
     // staging are its own.
-    ~GpuSliceDevice() override {
+    ~GpuTensorDevice() override {
         (void)kept_.launcher->synchronizeAll();
         giveResources(d_, std::move(kept_));
     }
@@ -323,7 +323,7 @@ class GpuSliceDevice final : public SliceDevice {
 // entry stream, the receive on the destination's, ordered by them).
 class GpuFabric final : public DeviceFabric {
   public:
-    GpuFabric(std::vector<std::unique_ptr<GpuSliceDevice>> &devices, std::span<const int> ordinals,
+    GpuFabric(std::vector<std::unique_ptr<GpuTensorDevice>> &devices, std::span<const int> ordinals,
               NcclComms *nccl, std::map<int, int> rankOf)
         : devices_(devices), ordinals_(ordinals), nccl_(nccl), rankOf_(std::move(rankOf)) {}
 
@@ -331,8 +331,8 @@ class GpuFabric final : public DeviceFabric {
         std::vector<PeerTransfer> viaNccl;
         std::set<std::pair<int, int>> waited; // (from, to): the destination waits once
         for (const TableMove &m : moves) {
-            GpuSliceDevice &from = *devices_[static_cast<size_t>(m.from)];
-            GpuSliceDevice &to = *devices_[static_cast<size_t>(m.to)];
+            GpuTensorDevice &from = *devices_[static_cast<size_t>(m.from)];
+            GpuTensorDevice &to = *devices_[static_cast<size_t>(m.to)];
             const DevicePtr src = from.address(m.table, m.rows.first);
             const DevicePtr dst = to.address(m.table, m.rows.first);
             const size_t bytes = m.rows.rows * from.entryBytes();
@@ -363,7 +363,7 @@ class GpuFabric final : public DeviceFabric {
     }
 
   private:
-    std::vector<std::unique_ptr<GpuSliceDevice>> &devices_;
+    std::vector<std::unique_ptr<GpuTensorDevice>> &devices_;
     std::span<const int> ordinals_;
     NcclComms *nccl_;
     std::map<int, int> rankOf_; // GPU ordinal -> NCCL rank
@@ -399,8 +399,8 @@ struct MultiGpuRun {
     MultiDevicePlan plan;
     bool ordered = false;      // multi_device_run.h: every widest range fits its device to the end
     NcclComms *nccl = nullptr; // the process's, for these GPUs
-    std::vector<std::unique_ptr<GpuSliceDevice>> devices;
-    std::vector<SliceDevice *> view;
+    std::vector<std::unique_ptr<GpuTensorDevice>> devices;
+    std::vector<TensorDevice *> view;
     std::unique_ptr<GpuFabric> fabric;
 };
 
@@ -503,7 +503,7 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
 
     st.planMs = msSince(planned0);
     // Each GPU's modules loaded at once; its logical devices share them. An ordered run fuses a
-    // level's small whole ops as one GPU does (GpuSliceDevice::prepareLevels).
+    // level's small whole ops as one GPU does (GpuTensorDevice::prepareLevels).
     options.kernels.fusedEntries = run->ordered;
     const auto t0 = std::chrono::steady_clock::now();
     auto modules = TensorModules::compile(gpus, ran, options.kernels);
@@ -511,7 +511,7 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
         return modules.error();
     for (int o : ordinals) {
         const size_t g = static_cast<size_t>(rankOf.at(o));
-        run->devices.push_back(std::make_unique<GpuSliceDevice>(*gpus[g], ran, options));
+        run->devices.push_back(std::make_unique<GpuTensorDevice>(*gpus[g], ran, options));
         ZBDDC_TRY(run->devices.back()->open((*modules)[g]));
         run->view.push_back(run->devices.back().get());
     }
@@ -556,7 +556,7 @@ Result<double> solveTensorProgramMultiGpu(const TensorProgram &program,
     const TensorProgram &ran = *run.ran;
     double optimum = 0;
     const BeforeWait decode = [&]() -> Status {
-        GpuSliceDevice &first = *run.devices[0];
+        GpuTensorDevice &first = *run.devices[0];
         Device &home = first.device();
         for (const auto &d : run.devices) {
             ZBDDC_TRY(home.enablePeerAccess(d->device()));

@@ -76,23 +76,47 @@ Result<std::unique_ptr<TensorGpuSession>> TensorGpuSession::open(const TensorPro
     return std::unique_ptr<TensorGpuSession>(new TensorGpuSession(std::move(st)));
 }
 
-Status TensorGpuSession::upload(uint32_t t, std::span<const double> values) {
+Status TensorGpuSession::reserve(uint32_t t, RowSpan rows) {
     State &s = *state_;
-    if (values.size() != s.program->tables[t].entries())
-        return error("internal error: upload of table " + std::to_string(t) + " has " +
-                     std::to_string(values.size()) + " entries");
+    if (rows.end() > s.program->tables[t].entries())
+        return error("internal error: reserve past the end of table " + std::to_string(t));
     auto ptr = s.table(t);
     if (!ptr)
         return ptr.error();
-    return s.device->upload(*ptr, values.data(), values.size() * sizeof(double));
+    return Ok{};
 }
 
-Status TensorGpuSession::download(uint32_t t, std::span<double> values) {
+Status TensorGpuSession::release(uint32_t t) {
     State &s = *state_;
-    if (!s.tables[t].ptr() || values.size() != s.program->tables[t].entries())
+    if (Status st = wait(); !st)
+        return st;
+    s.tables[t] = DeviceBuffer{};
+    for (std::vector<DeviceBuffer> &lists : s.inputLists) // rebuilt by place() where read again
+        for (uint32_t o = 0; o < s.program->ops.size(); ++o)
+            if (std::ranges::find(s.program->ops[o].inputs, t) != s.program->ops[o].inputs.end())
+                lists[o] = DeviceBuffer{};
+    return Ok{};
+}
+
+Status TensorGpuSession::upload(uint32_t t, uint64_t first, std::span<const double> values) {
+    State &s = *state_;
+    if (first + values.size() > s.program->tables[t].entries())
+        return error("internal error: upload of table " + std::to_string(t) + " has " +
+                     std::to_string(values.size()) + " entries from row " + std::to_string(first));
+    auto ptr = s.table(t);
+    if (!ptr)
+        return ptr.error();
+    return s.device->upload(*ptr + first * sizeof(double), values.data(),
+                            values.size() * sizeof(double));
+}
+
+Status TensorGpuSession::download(uint32_t t, uint64_t first, std::span<double> values) {
+    State &s = *state_;
+    if (!s.tables[t].ptr() || first + values.size() > s.program->tables[t].entries())
         return error("internal error: download of table " + std::to_string(t) +
                      ", which is not on the device");
-    return s.device->download(values.data(), s.tables[t].ptr(), values.size() * sizeof(double));
+    return s.device->download(values.data(), s.tables[t].ptr() + first * sizeof(double),
+                              values.size() * sizeof(double));
 }
 
 // Every allocation and synchronous copy an op needs (its output table, its input-address list):
@@ -129,7 +153,18 @@ Status TensorGpuSession::State::enqueue(uint32_t o, StreamHandle stream) {
                         p.tables[out].entries(), stream);
 }
 
-Status TensorGpuSession::launch(std::span<const uint32_t> ops) {
+Status TensorGpuSession::launch(std::span<const DeviceTask> tasks) {
+    std::vector<uint32_t> ops;
+    for (const DeviceTask &task : tasks) {
+        if (!(task.out == wholeOpTask(*state_->program, task.op).out))
+            return error("internal error: the GPU session launches whole ops, op " +
+                         std::to_string(task.op) + " was given part of its rows");
+        ops.push_back(task.op);
+    }
+    return launchOps(ops);
+}
+
+Status TensorGpuSession::launchOps(std::span<const uint32_t> ops) {
     State &s = *state_;
     while (s.streams.size() < std::min<size_t>(ops.size(), 8)) {
         auto stream = s.device->createStream();

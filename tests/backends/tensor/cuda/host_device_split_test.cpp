@@ -1,80 +1,26 @@
 // The host/device split without a GPU: the plan's partition and transfers checked against the
 // program (every device op finds its inputs on the device, every host op its device-made inputs on
-// the host, nothing moved twice), and the executor driven with a stand-in device — a second table
-// store running its ops on another thread, so host and "device" really work at once — equal to the
-// reference interpreter table by table at every threshold.
+// the host, nothing moved twice), and the executor driven with the emulated device
+// (emulated_tensor_device.h: a table store of its own running its ops on another thread, so host
+// and "device" really work at once) equal to the reference interpreter table by table at every
+// threshold.
 #include "backends/tensor/cpu/tensor_cpu.h"
 #include "backends/tensor/cuda/run/host_device_split.h"
 #include "compiler/elimination/bucket_program.h"
 #include "ir/tensor_interpret.h"
 
 #include "tests/catch.hpp"
+#include "tests/backends/tensor/cuda/emulated_tensor_device.h"
 #include "tests/support/min_fill_order.h"
 #include "tests/support/random_networks.h"
 
 #include <set>
-#include <thread>
 
 using namespace zbddc;
 using zbddc::testing::minFillOrder;
 using zbddc::testing::randomNetwork;
 
 namespace {
-
-// A device that is host memory of its own: it sees only what was uploaded or what it computed.
-class StandInDevice final : public SplitDevice {
-  public:
-    explicit StandInDevice(const TensorProgram &p)
-        : p_(p), tables_(p.tables.size()), data_(p.tables.size(), nullptr) {}
-    ~StandInDevice() override {
-        if (worker_.joinable())
-            worker_.join();
-    }
-    Status upload(uint32_t t, std::span<const double> values) override {
-        if (busy_)
-            return error("upload while the device is busy");
-        tables_[t].assign(values.begin(), values.end());
-        data_[t] = tables_[t].data();
-        ++uploads;
-        return Ok{};
-    }
-    Status launch(std::span<const uint32_t> span) override {
-        if (busy_)
-            return error("launch while the device is busy");
-        busy_ = true;
-        std::vector<uint32_t> ops(span.begin(), span.end()); // the caller's may not outlive the call
-        launched.insert(ops.begin(), ops.end());
-        worker_ = std::thread(
-            [this, ops = std::move(ops)] { result_ = runTensorOpsCpu(p_, ops, data_, tables_, 1); });
-        return Ok{};
-    }
-    Status wait() override {
-        if (worker_.joinable())
-            worker_.join();
-        busy_ = false;
-        return result_;
-    }
-    Status download(uint32_t t, std::span<double> values) override {
-        if (busy_ || !data_[t])
-            return error("download of a table the device does not hold");
-        // Like the CUDA session: the host table is already sized, the device copies into it.
-        if (values.size() != tables_[t].size())
-            return error("download into a host table of the wrong size");
-        std::copy(tables_[t].begin(), tables_[t].end(), values.begin());
-        ++downloads;
-        return Ok{};
-    }
-    std::set<uint32_t> launched;
-    size_t uploads = 0, downloads = 0;
-
-  private:
-    const TensorProgram &p_;
-    std::vector<std::vector<double>> tables_;
-    std::vector<const double *> data_;
-    std::thread worker_;
-    bool busy_ = false;
-    Status result_ = Ok{};
-};
 
 // The plan's invariants, by simulation of where each table is.
 void checkPlan(const TensorProgram &p, const SplitPlan &plan) {
@@ -150,11 +96,11 @@ TEST_CASE("host/device split: plans move each table once and the merge equals th
             INFO("trial " << trial << " threshold " << threshold << "\n" << p->dump());
             const SplitPlan plan = planHostDeviceSplit(*p, threshold);
             checkPlan(*p, plan);
-            StandInDevice device(*p);
+            testing::EmulatedTensorDevice device(*p);
             auto got = runTensorProgramSplit(*p, plan, &device, 2);
             REQUIRE(got.ok());
             CHECK(*got == *ref);
-            CHECK(device.launched.size() == plan.deviceOps);
+            CHECK(device.launchedOps.size() == plan.deviceOps);
             size_t planned = plan.finalDownloads.size();
             for (const SplitLevel &l : plan.levels)
                 planned += l.downloads.size();

@@ -12,153 +12,58 @@
 #include "runtime/tensor/tensor_executor.h"
 
 #include "tests/catch.hpp"
+#include "tests/backends/tensor/cuda/emulated_tensor_device.h"
 #include "tests/support/random_programs.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 
 using namespace zbddc;
+using zbddc::testing::EmulatedTensorDevice;
 using zbddc::testing::randomBucketProgram;
 using zbddc::testing::randomWideEliminationProgram;
 using zbddc::testing::scrambleLayouts;
 
 namespace {
 
-// A value that changes any result it enters: NaN spreads through sums and products; for min/max
-// semirings a huge value on the winning side.
-double poison(Semiring s) {
-    switch (s) {
-    case Semiring::SumProduct:
-        return std::numeric_limits<double>::quiet_NaN();
-    case Semiring::MinSum:
-        return -1e300;
-    case Semiring::MinSumInt64:
-        return int64Word(-1);
-    case Semiring::MaxSum:
-    case Semiring::MaxProduct:
-        return 1e300;
-    }
-    return 0;
-}
-
-// Host memory standing in for a GPU: whole-size tables, poison outside the row range held.
-class StandInDevice final : public SliceDevice {
-  public:
-    explicit StandInDevice(const TensorProgram &p)
-        : p_(p), tables_(p.tables.size()), held_(p.tables.size()) {}
-    Status reserve(uint32_t t, RowSpan rows) override {
-        if (!rows.contains(held_[t]))
-            return error("a reserve drops rows the device held");
-        if (tables_[t].empty())
-            tables_[t].assign(p_.tables[t].entries(), poison(p_.semiring));
-        held_[t] = rows;
-        return Ok{};
-    }
-    Status release(uint32_t t) override {
-        if (held_[t].rows == 0)
-            return error("a release of a table the device does not hold");
-        tables_[t].clear(); // a later read finds nothing: an error, not stale values
-        held_[t] = {};
-        return Ok{};
-    }
-    Status upload(uint32_t t, uint64_t first, std::span<const double> v) override {
-        if (!held_[t].contains({first, v.size()}))
-            return error("upload outside the range held");
-        std::copy(v.begin(), v.end(), tables_[t].begin() + static_cast<ptrdiff_t>(first));
-        return Ok{};
-    }
-    Status download(uint32_t t, uint64_t first, std::span<double> v) override {
-        if (!held_[t].contains({first, v.size()}))
-            return error("download outside the range held");
-        std::copy_n(tables_[t].begin() + static_cast<ptrdiff_t>(first), v.size(), v.begin());
-        return Ok{};
-    }
-    // An ordered run's levels, which launch() must then get in this order.
-    Status prepareLevels(std::span<const std::vector<DeviceTask>> levels) override {
-        prepared_.clear();
-        for (const std::vector<DeviceTask> &level : levels)
-            if (!level.empty())
-                prepared_.push_back(level);
-        launched_ = 0;
-        return Ok{};
-    }
-    // The whole op on the CPU over what the device holds (poison elsewhere), rows `out` kept.
-    Status launch(std::span<const DeviceTask> tasks) override {
-        if (!prepared_.empty()) {
-            const auto same = [](const DeviceTask &a, const DeviceTask &b) {
-                return a.op == b.op && a.device == b.device && a.out == b.out;
-            };
-            if (launched_ >= prepared_.size() ||
-                !std::equal(tasks.begin(), tasks.end(), prepared_[launched_].begin(),
-                            prepared_[launched_].end(), same))
-                return error("a level launched that was not prepared, or out of order");
-            ++launched_;
-        }
-        for (const DeviceTask &task : tasks) {
-            const TensorOp &op = p_.ops[task.op];
-            std::vector<const double *> data(p_.tables.size(), nullptr);
-            for (uint32_t in : op.inputs) {
-                if (tables_[in].empty())
-                    return error("a task reads a table the device never received");
-                data[in] = tables_[in].data();
-            }
-            std::vector<std::vector<double>> computed(p_.tables.size());
-            if (Status s =
-                    runTensorOpsCpu(p_, std::span<const uint32_t>(&task.op, 1), data, computed, 1);
-                !s)
-                return s;
-            if (!held_[op.output].contains(task.out))
-                return error("a task writes outside the range held");
-            std::copy_n(computed[op.output].begin() + static_cast<ptrdiff_t>(task.out.first),
-                        task.out.rows,
-                        tables_[op.output].begin() + static_cast<ptrdiff_t>(task.out.first));
-            ++tasks_;
-        }
-        return Ok{};
-    }
-    Status wait() override { return Ok{}; }
-
-    const TensorProgram &p_;
-    std::vector<std::vector<double>> tables_;
-    std::vector<RowSpan> held_;
-    size_t tasks_ = 0;
-    std::vector<std::vector<DeviceTask>> prepared_; // an ordered run's non-empty levels
-    size_t launched_ = 0;
-};
-
+// Rows between emulated devices, counted.
 class StandInFabric final : public DeviceFabric {
   public:
-    explicit StandInFabric(std::vector<StandInDevice> &devices) : devices_(devices) {}
+    explicit StandInFabric(std::vector<std::unique_ptr<EmulatedTensorDevice>> &devices)
+        : devices_(devices) {}
     Status copy(std::span<const TableMove> moves) override {
         for (const TableMove &m : moves) {
             if (m.from < 0 || m.to < 0 || m.from == m.to)
                 return error("a device move with a host end or to itself");
-            StandInDevice &from = devices_[static_cast<size_t>(m.from)];
+            EmulatedTensorDevice &from = *devices_[static_cast<size_t>(m.from)];
             std::vector<double> rows(m.rows.rows);
             if (Status s = from.download(m.table, m.rows.first, rows); !s)
                 return s;
-            if (Status s = devices_[static_cast<size_t>(m.to)].upload(m.table, m.rows.first, rows);
+            if (Status s = devices_[static_cast<size_t>(m.to)]->upload(m.table, m.rows.first, rows);
                 !s)
                 return s;
             moved += m.rows.rows;
         }
         return Ok{};
     }
-    std::vector<StandInDevice> &devices_;
+    std::vector<std::unique_ptr<EmulatedTensorDevice>> &devices_;
     uint64_t moved = 0;
 };
 
 // Fresh stand-ins for `n` devices and the fabric between them.
 struct StandIns {
-    StandIns(const TensorProgram &p, uint32_t n) : devices(n, StandInDevice(p)), fabric(devices) {
-        for (StandInDevice &d : devices)
-            ptrs.push_back(&d);
+    StandIns(const TensorProgram &p, uint32_t n) : fabric(devices) {
+        for (uint32_t d = 0; d < n; ++d) {
+            devices.push_back(std::make_unique<EmulatedTensorDevice>(p));
+            ptrs.push_back(devices.back().get());
+        }
     }
-    std::vector<StandInDevice> devices;
-    std::vector<SliceDevice *> ptrs;
+    std::vector<std::unique_ptr<EmulatedTensorDevice>> devices;
+    std::vector<TensorDevice *> ptrs;
     StandInFabric fabric;
 };
 
@@ -387,14 +292,14 @@ TEST_CASE("multi-device plans for the VALUE phase on the devices download nothin
             REQUIRE(run.ok());
             // Every holding is still there at the end, equal to the interpreter's rows.
             for (const TableHolding &h : decodeHoldings(p, *plan)) {
-                const StandInDevice &d = s.devices[h.device];
-                REQUIRE(d.held_[h.table].contains(h.rows));
+                const EmulatedTensorDevice &d = *s.devices[h.device];
+                REQUIRE(d.held()[h.table].contains(h.rows));
                 const std::vector<double> &want =
                     p.tables[h.table].input ? p.tables[h.table].denseValues() : (*ref)[h.table];
                 const auto from = static_cast<ptrdiff_t>(h.rows.first);
                 const auto to = static_cast<ptrdiff_t>(h.rows.end());
-                CHECK(sameTables({std::vector<double>(d.tables_[h.table].begin() + from,
-                                                      d.tables_[h.table].begin() + to)},
+                CHECK(sameTables({std::vector<double>(d.table(h.table).begin() + from,
+                                                      d.table(h.table).begin() + to)},
                                  {std::vector<double>(want.begin() + from, want.begin() + to)}));
             }
         }
