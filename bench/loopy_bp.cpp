@@ -25,6 +25,7 @@
 #include "runtime/sample_evidence.h"
 #include "support/json.h"
 #include "support/timer.h"
+#include "support/gpu_settings.h"
 
 #include <cmath>
 #include <cstdio>
@@ -175,6 +176,7 @@ std::pair<double, double> marginalError(const Workload &w, size_t cases) {
 } // namespace
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     Args a;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];

@@ -21,6 +21,7 @@
 #include "runtime/tasks.h"
 #include "support/timer.h"
 #include "pipeline/load_model.h"
+#include "support/gpu_settings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -134,6 +135,7 @@ void runtimeRows(const std::string &name, const Circuit &c, const std::vector<Ev
 } // namespace
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     size_t count = 2000;
     std::vector<uint32_t> maxLanes;
     std::vector<std::string> networks;

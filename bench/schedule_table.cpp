@@ -9,6 +9,7 @@
 #include "compiler/mlf/mlf_compile.h"
 #include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
+#include "support/gpu_settings.h"
 
 #include <chrono>
 #include <cmath>
@@ -58,6 +59,7 @@ double totalMs(const Run &r) {
 } // namespace
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     int first = 1;
     std::ofstream json;
     bool timePasses = false;

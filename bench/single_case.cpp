@@ -18,6 +18,7 @@
 #include "runtime/tasks.h"
 #include "support/timer.h"
 #include "pipeline/load_model.h"
+#include "support/gpu_settings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,6 +29,7 @@
 using namespace zbddc;
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     size_t count = 50;
     std::vector<std::string> devices{"cpu", "cuda"}, networks;
     for (int i = 1; i < argc; ++i) {

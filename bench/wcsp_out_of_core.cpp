@@ -25,6 +25,7 @@
 #include "ir/tensor_interpret.h"
 #include "support/memory.h"
 #include "support/timer.h"
+#include "support/gpu_settings.h"
 
 #include <chrono>
 #include <cstdio>
@@ -240,6 +241,7 @@ int beyondDevice(int argc, char **argv) {
 } // namespace
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     for (int i = 1; i < argc; ++i)
         if (!std::strcmp(argv[i], "--beyond-device"))
             return beyondDevice(argc, argv);

@@ -1,5 +1,4 @@
 #include "pipeline/target.h"
-#include "runtime/bucket_elimination/tensor_executor.h"
 
 namespace zbddc::pipeline {
 
@@ -11,8 +10,6 @@ std::optional<NumericChoice> parseNumericChoice(std::string_view name) {
             return choice;
     return std::nullopt;
 }
-
-Status gpuUsable() { return tensorGpuUsable(); }
 
 Placement place(const Target &target, size_t cases) {
     Placement p;
@@ -27,7 +24,8 @@ Placement place(const Target &target, size_t cases) {
         }
         break;
     case DeviceKind::Cuda:
-        p.device = DeviceKind::Cuda;
+    case DeviceKind::Split:
+        p.device = target.device;
         p.onGpu = bool(gpuUsable());
         break;
     default:

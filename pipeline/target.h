@@ -12,9 +12,10 @@
 
 namespace zbddc::pipeline {
 
-// One device enum for every route: runtime/model.h's (auto, cpu, cuda, reference).
+// One device enum for every route, and one check for a GPU (runtime/device.h).
 using zbddc::DeviceKind;
 using zbddc::deviceKindName;
+using zbddc::gpuUsable;
 using zbddc::parseDeviceKind;
 
 struct Target {
@@ -23,14 +24,10 @@ struct Target {
     std::string devices;   // "all", a count or ordinals, resolved into `gpus` on a GPU run
     NumericChoice numeric = NumericChoice::Auto;
     unsigned threads = 0;   // CPU threads, 0 = all cores
-    bool hostDeviceSplit = false; // bucket elimination: small buckets on the CPU, large on a GPU
 };
 
 // "auto", "float64", "log", "float32", "log32"; nothing for another name.
 std::optional<NumericChoice> parseNumericChoice(std::string_view name);
-
-// The one check whether a GPU can run work here (a CUDA backend built, a driver, a device).
-Status gpuUsable();
 
 // `auto` settled for a run of `cases` cases: one case runs on the CPU on every route (a command
 // line on the GPU pays for its CUDA context and module loads, 110-200 ms for one MLF case on the

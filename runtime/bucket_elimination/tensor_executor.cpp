@@ -12,16 +12,6 @@
 
 namespace zbddc {
 
-std::string DeviceReport::label() const {
-    static constexpr const char *kNames[] = {"reference", "cpu", "cuda", "split"};
-    std::string s = kNames[static_cast<size_t>(kind)];
-    if (kind == Kind::Cuda)
-        s += ": " + gpu;
-    if (!notes.empty())
-        s += " (" + notes + ")";
-    return s;
-}
-
 Result<SolvedProgram> TensorExecutor::solve(const TensorProgram &program,
                                             std::vector<uint32_t> &assignment) {
     auto run = this->run(program);
@@ -255,7 +245,7 @@ std::span<const TensorExecutorEntry> tensorExecutors() {
 Result<std::unique_ptr<TensorExecutor>> makeTensorExecutor(std::string_view name,
                                                            const TensorExecutorOptions &options) {
     if (name == "auto")
-        name = tensorGpuUsable() ? "cuda" : "cpu";
+        name = gpuUsable() ? "cuda" : "cpu";
     std::string known;
     for (const TensorExecutorEntry &e : kExecutors) {
         if (e.name == name)

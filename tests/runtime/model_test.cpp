@@ -205,7 +205,7 @@ TEST_CASE("the CPU runs the data-driven loop but for small circuits over large b
 
 TEST_CASE("DeviceKind::Auto takes CUDA only where a GPU is usable, and says why not", "[model]") {
     Model m = Model::fromCircuit(example());
-    if (Status usable = cudaUsable(); usable) {
+    if (Status usable = gpuUsable(); usable) {
         CHECK(m.device() == DeviceKind::Cuda);
         CHECK(m.fallbackNote().empty());
     } else {

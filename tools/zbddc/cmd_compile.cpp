@@ -51,7 +51,8 @@ int compileCommand(const CompileOptions &o) {
         return usageError("cannot write '" + o.output +
                           "': unknown output kind (use .so for a compiled model, .zdd for a ZBDD, "
                           ".txt for a circuit dump, or --emit=c|ll|cu|ptx)");
-    uint16_t columns = candidateColumns(*kind, route, false, true);
+    uint16_t columns = candidateColumns(
+        *kind, pipeline::possibleRoutes(*kind, o.input, route, std::nullopt, false), true);
     if (!columns)
         return usageError("--route " + route + " does not take a " +
                           pipeline::modelKindName(*kind));

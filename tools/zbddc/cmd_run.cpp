@@ -44,9 +44,7 @@ Result<EvidenceFile> evidenceCases(const RunOptions &o, const std::vector<Variab
 pipeline::OpenOptions openOptions(const RunOptions &o, size_t cases, std::optional<Task> task) {
     pipeline::OpenOptions open;
     open.route = o.route;
-    open.target.device = o.device == "split" ? pipeline::DeviceKind::Auto
-                                             : parseDeviceKind(o.device).value_or(DeviceKind::Auto);
-    open.target.hostDeviceSplit = o.device == "split";
+    open.target.device = parseDeviceKind(o.device).value_or(DeviceKind::Auto);
     open.target.devices = o.costNetwork.devices;
     open.target.numeric = pipeline::parseNumericChoice(o.numeric).value_or(NumericChoice::Auto);
     open.reading = o.modelOptions;
@@ -99,7 +97,7 @@ int printSolution(const RunOptions &o, const TaskResult &r, const std::vector<Va
     for (size_t v = 0; v < variables.size(); ++v)
         text << (v ? ", " : "") << jsonString(variables[v].name) << ": "
              << jsonString(std::to_string(r.assignment[v]));
-    text << "}, \"device\": " << jsonString(r.device)
+    text << "}, " << deviceJson(r.device, true)
          << ", \"induced_width\": " << r.elimination->inducedWidth
          << ", \"largest_table_entries\": " << jsonNumber(r.elimination->largestTableEntries)
          << ", \"time_ms\": " << jsonNumber(r.timeMs) << moreJson << "}\n";
@@ -185,14 +183,15 @@ int runCommand(const RunOptions &o) {
     auto kind = pipeline::modelKindOf(o.model);
     if (!kind)
         return reportError(kind.error());
-    const uint16_t columns = candidateColumns(*kind, o.route, o.loopy.approximate, false);
+    const bool costNetwork = *kind == ModelKind::CostNetwork || *kind == ModelKind::ProblemLibrary;
+    std::optional<Task> task = parseTask(o.task.empty() ? (costNetwork ? "mpe" : "pr") : o.task);
+    const uint16_t columns = candidateColumns(
+        *kind, pipeline::possibleRoutes(*kind, o.model, o.route, task, o.loopy.approximate), false);
     if (!columns)
-        return usageError("--route " + o.route + " does not take a " +
-                          pipeline::modelKindName(*kind));
+        return usageError("--route " + o.route + " does not take " + o.model + " (a " +
+                          pipeline::modelKindName(*kind) + ")");
     if (auto refused = refusedFlag(o.given, runFlagRules(), columns, *kind, o.route))
         return usageError(*refused);
-    if (o.route == "jt" && *kind == ModelKind::CostNetwork && fileExtension(o.model) != ".uai")
-        return usageError("--route jt needs a network (.bif, .xmlbif, .net, .uai), not a .wcsp");
     if (o.loopy.approximate && o.route != "auto")
         return usageError("--approximate lets --route auto fall back to lbp; it does not apply "
                           "to --route " + o.route);
@@ -203,8 +202,6 @@ int runCommand(const RunOptions &o) {
             return usageError(request.error().message);
     if (o.costNetwork.distributed) // DPOP over MPI ranks, in place of bucket elimination
         return runDistributedCommand(o);
-    const bool costNetwork = *kind == ModelKind::CostNetwork || *kind == ModelKind::ProblemLibrary;
-    std::optional<Task> task = parseTask(o.task.empty() ? (costNetwork ? "mpe" : "pr") : o.task);
     // A MARKOV network's PR and MAR are sums over its junction tree: a contradicted case is
     // P(e) = 0 there, as on any network; only an optimum's evidence must be consistent.
     const bool optimum = costNetwork && task == Task::Mpe && o.route != "jt";
@@ -212,10 +209,6 @@ int runCommand(const RunOptions &o) {
     auto model = pipeline::readModel(o.model, o.modelOptions);
     if (!model)
         return reportError(model.error());
-    if (o.route != "auto" && *kind == ModelKind::NetworkLibrary &&
-        model->networkLibrary->metadata().route != o.route)
-        return usageError(o.model + " holds route " + model->networkLibrary->metadata().route +
-                          ", not --route " + o.route);
     printWarnings(model->warnings);
     model->warnings.clear();
     auto cases = evidenceCases(o, model->variables, optimum);
@@ -228,6 +221,7 @@ int runCommand(const RunOptions &o) {
     if (!session)
         return reportError(withFlagHints(session.error()));
     pipeline::Session &s = **session;
+    printWarnings(s.takeWarnings()); // what the route's own reading accepted (a MARKOV network's)
     printNotes(s);
     const std::vector<Task> tasks = s.tasks();
     if (std::find(tasks.begin(), tasks.end(), *task) == tasks.end())
@@ -240,15 +234,12 @@ int runCommand(const RunOptions &o) {
         return reportError(results[0].error().file.empty()
                                ? errorAt(o.model, 0, results[0].error().message)
                                : results[0].error());
-    const bool network = *kind == ModelKind::Network;
     for (Result<TaskResult> &r : results)
-        if (r && !network && s.route() != "lbp" && s.route() != "jt" &&
-            *kind != ModelKind::NetworkLibrary &&
-            *kind != ModelKind::ModelLibrary)
-            r->route.clear(); // a route is named where a model has several
+        if (r && !s.routeIsChosen())
+            r->route.clear();
     if (s.route() == "lbp")
         printLoopySummary(o, s, results);
-    else if (s.route() == "jt" && (network || costNetwork) && !o.json)
+    else if (s.route() == "jt" && (*kind == ModelKind::Network || costNetwork) && !o.json)
         std::cerr << "zbddc: note: route jt: " << s.routeWhy() << "\n";
     return printTaskResults(o, *task, results, s.variables(), cases->batch);
 }

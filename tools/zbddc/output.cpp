@@ -161,7 +161,20 @@ void printJson(const TaskResult &r, const std::vector<Variable> &vars, std::ostr
         out << ",\"numeric_note\":" << jsonString(r.numericNote);
     if (!r.route.empty())
         out << ",\"route\":" << jsonString(r.route) << ",\"route_why\":" << jsonString(r.routeWhy);
-    out << ",\"device\":" << jsonString(r.device) << ",\"time_ms\":" << jsonNumber(r.timeMs) << "}";
+    out << "," << deviceJson(r.device, false) << ",\"time_ms\":" << jsonNumber(r.timeMs) << "}";
+}
+
+std::string deviceJson(const DeviceReport &d, bool spaced) {
+    const char *comma = spaced ? ", " : ",", *colon = spaced ? ": " : ":";
+    auto member = [&](const char *key, const std::string &value, bool first = false) {
+        return (first ? "" : std::string(comma)) + "\"" + key + "\"" + colon + value;
+    };
+    return member("device", jsonString(d.label()), true) + comma + "\"device_report\"" + colon +
+           "{" + member("kind", jsonString(deviceKindName(d.kind)), true) +
+           member("name", jsonString(d.name)) +
+           member("ordinal", d.ordinal < 0 ? "null" : std::to_string(d.ordinal)) +
+           member("arithmetic", d.arithmetic ? jsonString(numericName(*d.arithmetic)) : "null") +
+           member("route", jsonString(d.route)) + member("notes", jsonString(d.notes)) + "}";
 }
 
 void printErrorBoundNote(const std::vector<Result<TaskResult>> &batch, std::ostream &out) {

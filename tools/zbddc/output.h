@@ -45,6 +45,9 @@ int emitRunOutput(const std::string &text, const std::string &outputFile, bool u
 // A small JSON writer: enough for our result objects (jsonString in support/json.h, jsonNumber
 // in ir/number_text.h).
 void printJson(const TaskResult &r, const std::vector<Variable> &variables, std::ostream &out);
+// `"device": "<label>", "device_report": {kind, name, ordinal, arithmetic, route, notes}`, the
+// members every result object ends with (docs/cli.md); `spaced`: ", " and ": " between them.
+std::string deviceJson(const DeviceReport &device, bool spaced);
 // Float32 and log32 runs, beside the UAI text (which has no place for it): how many cases were
 // answered in float64 or log instead and why, and the largest error bound over the others.
 void printErrorBoundNote(const std::vector<Result<TaskResult>> &batch, std::ostream &out);

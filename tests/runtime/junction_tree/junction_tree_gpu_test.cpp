@@ -24,7 +24,7 @@ using namespace zbddc::testing;
 
 namespace {
 
-const bool gpuPresent = skipProgramUnless(tensorGpuUsable(), "no usable GPU");
+const bool gpuPresent = skipProgramUnless(gpuUsable(), "no usable GPU");
 
 using Traceback = JunctionTreeOptions::Traceback;
 

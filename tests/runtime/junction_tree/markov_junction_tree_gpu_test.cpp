@@ -18,7 +18,7 @@ using namespace zbddc::testing;
 
 namespace {
 
-const bool gpuPresent = skipProgramUnless(tensorGpuUsable(), "no usable GPU");
+const bool gpuPresent = skipProgramUnless(gpuUsable(), "no usable GPU");
 
 // The instance's own case and `more` cases observing ~10% of the variables at random states (a
 // case may have Z(e) = 0: it must fail alike on both).
