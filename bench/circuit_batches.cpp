@@ -12,8 +12,8 @@
 #include "compiler/frontends/circuits/literal_weights.h"
 #include "ir/circuit_stats.h"
 #include "runtime/model.h"
-#include "support/timer.h"
 #include "support/gpu_settings.h"
+#include "support/timer.h"
 
 #include <cstdio>
 #include <fstream>

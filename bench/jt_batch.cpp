@@ -35,9 +35,9 @@
 #include "runtime/junction_tree/junction_tree_model.h"
 #include "runtime/junction_tree/junction_tree_per_case.h"
 #include "runtime/sample_evidence.h"
+#include "support/gpu_settings.h"
 #include "support/json.h"
 #include "support/timer.h"
-#include "support/gpu_settings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -300,11 +300,12 @@ int main(int argc, char **argv) {
             const double diff = cpuMar.empty() ? NAN : maxDifference(mar, cpuMar);
             const double gap = mpeGap(*net, mpe);
             std::printf(
-                "| %s | %u | %.3g | %s | %u | %.4g | %.4g | %.4g | %.4g | %.3g | %.2g | %.2g | %.4g |\n",
+                "| %s | %u | %.3g | %s | %u | %.4g | %.4g | %.4g | %.4g | %.3g | %.2g | %.2g | "
+                "%.4g |\n",
                 name.c_str(), st.cliques, st.totalCliqueEntries,
-                (info.device.label() + (perCase && device != "cpu" ? " [" + device + "]" : "")).c_str(),
-                info.batch,
-                marMs, mpeMs, hostTracebackMs, singleMs, firstS, diff, gap, marCpuMs);
+                (info.device.label() + (perCase && device != "cpu" ? " [" + device + "]" : ""))
+                    .c_str(),
+                info.batch, marMs, mpeMs, hostTracebackMs, singleMs, firstS, diff, gap, marCpuMs);
             std::fflush(stdout);
             json << "{\"network\":" << jsonString(name) << ",\"cliques\":" << st.cliques
                  << ",\"clique_entries\":" << st.totalCliqueEntries << ",\"order_ms\":" << orderMs

@@ -23,8 +23,8 @@
 #include "compiler/junction_tree/lower_junction_tree.h"
 #include "compiler/junction_tree/moral_graph.h"
 #include "compiler/junction_tree/order_search.h"
-#include "support/timer.h"
 #include "support/gpu_settings.h"
+#include "support/timer.h"
 
 #include <algorithm>
 #include <cerrno>

@@ -23,9 +23,9 @@
 #include "runtime/loopy/loopy_tasks.h"
 #include "runtime/loopy/loopy_tensor.h"
 #include "runtime/sample_evidence.h"
+#include "support/gpu_settings.h"
 #include "support/json.h"
 #include "support/timer.h"
-#include "support/gpu_settings.h"
 
 #include <cmath>
 #include <cstdio>

@@ -13,12 +13,12 @@
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/moral_graph.h"
 #include "compiler/junction_tree/order_search.h"
+#include "pipeline/load_model.h"
 #include "runtime/junction_tree/junction_tree_model.h"
 #include "runtime/sample_evidence.h"
 #include "runtime/tasks.h"
-#include "support/timer.h"
-#include "pipeline/load_model.h"
 #include "support/gpu_settings.h"
+#include "support/timer.h"
 
 #include <algorithm>
 #include <cmath>

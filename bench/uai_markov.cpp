@@ -20,9 +20,9 @@
 #include "compiler/junction_tree/treewidth_bound.h"
 #include "runtime/bucket_elimination/tensor_executor.h"
 #include "runtime/junction_tree/factor_model_route.h"
+#include "support/gpu_settings.h"
 #include "support/timer.h"
 #include "tests/support/uai_result_reader.h"
-#include "support/gpu_settings.h"
 
 #include <cmath>
 #include <cstdio>

@@ -17,15 +17,15 @@
 //   wcsp_out_of_core --beyond-device [--leaves 11,2x30] [--centre 4] [--budget-gib G] [--dry-run]
 // --leaves lists the leaves' domains, largest first; "2x30" means thirty leaves of domain 2.
 #include "backends/cuda/driver.h"
-#include "backends/tensor/cuda/tensor_gpu.h"
 #include "backends/tensor/cpu/tensor_cpu.h"
+#include "backends/tensor/cuda/tensor_gpu.h"
 #include "bench/harness.h"
-#include "tests/support/wide_networks.h"
 #include "compiler/elimination/bucket_program.h"
 #include "ir/tensor_interpret.h"
+#include "support/gpu_settings.h"
 #include "support/memory.h"
 #include "support/timer.h"
-#include "support/gpu_settings.h"
+#include "tests/support/wide_networks.h"
 
 #include <chrono>
 #include <cstdio>

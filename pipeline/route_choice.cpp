@@ -82,6 +82,17 @@ std::optional<std::string> noExactCostRoute(const ModelFile &m, const OpenOption
 
 } // namespace
 
+std::string circuitOnlyOutput(const SaveOptions &save, const ReadingOptions &reading,
+                              bool stageOfMlf) {
+    return save.optLevel > 0                ? "-O compiles the circuit"
+           : !save.semiring.empty()         ? "--semiring chooses the circuit's semiring"
+           : save.numeric != "float64"      ? "--numeric chooses the circuit's arithmetic"
+           : !save.symbolPrefix.empty()     ? "--symbol-prefix names the circuit's exports"
+           : reading.mlfOrder != "frontier" ? "--mlf-order orders the circuit's ZBDD"
+           : stageOfMlf                     ? "the output is a stage of the MLF's circuit"
+                                            : "";
+}
+
 std::vector<std::string> possibleRoutes(ModelKind kind, const std::string &path,
                                         const std::string &route, std::optional<Task> task,
                                         bool approximate) {
@@ -94,12 +105,16 @@ std::vector<std::string> possibleRoutes(ModelKind kind, const std::string &path,
     switch (kind) {
     case ModelKind::Zdd:
     case ModelKind::Circuit:
-    case ModelKind::ModelLibrary: take("mlf", true); break;
+    case ModelKind::ModelLibrary:
+        take("mlf", true);
+        break;
     case ModelKind::NetworkLibrary:
         take("jt", true);
         take("mlf", false);
         break;
-    case ModelKind::ProblemLibrary: take("be", true); break;
+    case ModelKind::ProblemLibrary:
+        take("be", true);
+        break;
     case ModelKind::Network: // auto weighs the MLF and the tree (chooseRoute)
         take("mlf", true);
         take("jt", true);

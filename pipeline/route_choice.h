@@ -26,6 +26,11 @@ std::vector<std::string> possibleRoutes(ModelKind kind, const std::string &path,
                                         const std::string &route, std::optional<Task> task,
                                         bool approximate);
 
+// What only the MLF's circuit has among what an output asks (-O, a semiring, an arithmetic, an
+// export prefix, a ZBDD order) or a stage of it: the words auto takes the MLF for, or "".
+std::string circuitOnlyOutput(const SaveOptions &save, const ReadingOptions &reading,
+                              bool stageOfMlf);
+
 // The work constants of the auto choice between the MLF and the junction tree, per device.
 struct RouteCosts {
     double mlfNodePerCaseInEntries; // a ZBDD node's work per case, in clique entries'

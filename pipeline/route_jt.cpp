@@ -90,20 +90,16 @@ Result<JunctionTreeOptions> treeRunOptions(RouteInput in, std::vector<std::strin
         }
         break;
     case DeviceKind::Auto:
-    case DeviceKind::Split: options.executor = "auto"; break;
+    case DeviceKind::Split:
+        options.executor = "auto";
+        break;
     }
     // --devices: the cases split evenly over the GPUs named (a note and the CPU where none is).
-    options.gpus = target.gpus;
-    if (!target.devices.empty()) {
-        if (options.executor == "cpu" || options.executor == "reference" || !gpuUsable()) {
-            notes.push_back("--devices " + target.devices + " ignored: the CPU runs");
-        } else {
-            auto gpus = resolveGpuRequest(target.devices);
-            if (!gpus)
-                return gpus.error();
-            options.gpus = std::move(*gpus);
-        }
-    }
+    const bool cpu = options.executor == "cpu" || options.executor == "reference";
+    auto gpus = requestedGpus(target, !cpu && gpuUsable(), notes);
+    if (!gpus)
+        return gpus.error();
+    options.gpus = std::move(*gpus);
     return options;
 }
 

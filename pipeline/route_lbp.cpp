@@ -19,8 +19,7 @@ class LoopyRoute final : public Route {
                std::vector<Variable> variables, LoopyOptions options, DeviceKind device,
                LoopyProgramKind program)
         : graph_(std::move(graph)), costNetwork_(std::move(costNetwork)),
-          variables_(std::move(variables)), options_(options), device_(device),
-          program_(program) {}
+          variables_(std::move(variables)), options_(options), device_(device), program_(program) {}
 
     const std::vector<Variable> &variables() const override { return variables_; }
     std::vector<Task> tasks() const override {

@@ -206,19 +206,11 @@ Result<std::unique_ptr<Route>> compileMlf(RouteInput in) {
     std::vector<std::string> notes;
     // --devices: the circuit on each GPU named, for cases split evenly over them.
     std::vector<Model> spread;
-    std::vector<int> gpus = o.target.gpus;
-    if (!o.target.devices.empty()) {
-        if (model.device() != DeviceKind::Cuda) {
-            notes.push_back("--devices " + o.target.devices + " ignored: the model runs on the CPU");
-        } else {
-            auto resolved = resolveGpuRequest(o.target.devices);
-            if (!resolved)
-                return resolved.error();
-            gpus = std::move(*resolved);
-        }
-    }
-    if (gpus.size() > 1 && model.device() == DeviceKind::Cuda)
-        for (int ordinal : gpus) {
+    auto gpus = requestedGpus(o.target, model.device() == DeviceKind::Cuda, notes);
+    if (!gpus)
+        return gpus.error();
+    if (gpus->size() > 1 && model.device() == DeviceKind::Cuda)
+        for (int ordinal : *gpus) {
             auto onGpu = model.onGpu(ordinal);
             if (!onGpu)
                 return onGpu.error();

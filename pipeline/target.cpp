@@ -1,4 +1,5 @@
 #include "pipeline/target.h"
+#include "runtime/bucket_elimination/tensor_executor.h"
 
 namespace zbddc::pipeline {
 
@@ -32,6 +33,17 @@ Placement place(const Target &target, size_t cases) {
         p.device = target.device;
     }
     return p;
+}
+
+Result<std::vector<int>> requestedGpus(const Target &target, bool onGpu,
+                                       std::vector<std::string> &notes) {
+    if (target.devices.empty())
+        return target.gpus;
+    if (!onGpu) {
+        notes.push_back("--devices " + target.devices + " ignored: the CPU runs");
+        return target.gpus;
+    }
+    return resolveGpuRequest(target.devices);
 }
 
 } // namespace zbddc::pipeline

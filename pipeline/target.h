@@ -23,7 +23,7 @@ struct Target {
     std::vector<int> gpus; // empty: one GPU (the first) where the device is a GPU
     std::string devices;   // "all", a count or ordinals, resolved into `gpus` on a GPU run
     NumericChoice numeric = NumericChoice::Auto;
-    unsigned threads = 0;   // CPU threads, 0 = all cores
+    unsigned threads = 0; // CPU threads, 0 = all cores
 };
 
 // "auto", "float64", "log", "float32", "log32"; nothing for another name.
@@ -39,5 +39,11 @@ struct Placement {
     std::string why;
 };
 Placement place(const Target &target, size_t cases);
+
+// The GPUs a route runs on: those `target.devices` names where a GPU runs the work (`onGpu`), or
+// target.gpus where none is named; where the CPU runs, target.gpus and a note that the list is
+// ignored.
+Result<std::vector<int>> requestedGpus(const Target &target, bool onGpu,
+                                       std::vector<std::string> &notes);
 
 } // namespace zbddc::pipeline

@@ -28,7 +28,7 @@ struct AnswerColumns {
     std::vector<uint32_t> iterations;
     std::vector<uint8_t> converged;
     std::vector<double> maxResidual;
-    DeviceReport device;                 // of the first case answered
+    DeviceReport device; // of the first case answered
     std::string route, routeWhy;
 };
 

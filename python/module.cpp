@@ -7,8 +7,8 @@
 #include "evidence_rows.h"
 #include "numpy_arrays.h"
 #include "session_handle.h"
-#include "support/timer.h"
 #include "support/gpu_settings.h"
+#include "support/timer.h"
 
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
@@ -89,9 +89,8 @@ nb::dict columnsDict(AnswerColumns &&c, size_t variables, const std::vector<std:
     report["kind"] = deviceKindName(c.device.kind);
     report["name"] = c.device.name;
     report["ordinal"] = c.device.ordinal < 0 ? nb::none() : nb::object(nb::int_(c.device.ordinal));
-    report["arithmetic"] = c.device.arithmetic
-                               ? nb::object(nb::str(numericName(*c.device.arithmetic)))
-                               : nb::none();
+    report["arithmetic"] =
+        c.device.arithmetic ? nb::object(nb::str(numericName(*c.device.arithmetic))) : nb::none();
     report["route"] = c.device.route;
     report["notes"] = c.device.notes;
     d["device_report"] = report;

@@ -10,11 +10,16 @@ namespace zbddc {
 
 const char *deviceKindName(DeviceKind d) {
     switch (d) {
-    case DeviceKind::Auto: return "auto";
-    case DeviceKind::Cpu: return "cpu";
-    case DeviceKind::Cuda: return "cuda";
-    case DeviceKind::Reference: return "reference";
-    case DeviceKind::Split: return "split";
+    case DeviceKind::Auto:
+        return "auto";
+    case DeviceKind::Cpu:
+        return "cpu";
+    case DeviceKind::Cuda:
+        return "cuda";
+    case DeviceKind::Reference:
+        return "reference";
+    case DeviceKind::Split:
+        return "split";
     }
     return "?";
 }

@@ -149,7 +149,8 @@ Model Model::fromCircuit(Circuit circuit, const DeviceOptions &o) {
         impl->cudaMaxLanes = o.cudaMaxLanes;
     impl->hostLevelOps = o.hostLevelOps;
     impl->choice = o.choice;
-    if (o.device == DeviceKind::Auto || o.device == DeviceKind::Cuda || o.device == DeviceKind::Split) {
+    if (o.device == DeviceKind::Auto || o.device == DeviceKind::Cuda ||
+        o.device == DeviceKind::Split) {
         if (Status usable = gpuUsable(); usable) {
             impl->device = DeviceKind::Cuda;
             impl->cudaName = cudaDeviceName(o.gpu);

@@ -46,7 +46,8 @@ inline unsigned threadsThatFit(unsigned threads, uint64_t bytesPerThread) {
 // (a no-op where they are off), before the memory is first touched: a first touch of fresh memory
 // in 4 KiB pages costs a page fault each, and the GPU path's large host tables are written once,
 // straight after allocation (out-of-core and downloaded tables). Measured against 4 KiB pages
-// in 2026-11 (bench/results/NOTEBOOK.md, 2026-11-28 staged-copy runs: it helped in two of three pairs).
+// in 2026-11 (bench/results/NOTEBOOK.md, 2026-11-28 staged-copy runs: it helped in two of three
+// pairs).
 inline void adviseHugePages(void *p, size_t bytes) {
     constexpr uintptr_t kHuge = uintptr_t{2} << 20;
     const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);

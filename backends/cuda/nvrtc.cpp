@@ -1,7 +1,7 @@
 #include "backends/cuda/nvrtc.h"
 #include "ir/file_io.h"
-#include "support/gpu_settings.h"
 #include "support/cleanup_on_signal.h"
+#include "support/gpu_settings.h"
 
 #include <nvrtc.h>
 

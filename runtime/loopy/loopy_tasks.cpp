@@ -150,7 +150,8 @@ std::vector<Result<TaskResult>> runLoopyTasks(const FactorGraph &g, Task task,
     }
     if (!ran) {
         runs = runLoopyBp(g, cases, options);
-        device = {DeviceKind::Cpu, "", "loopy BP, " + std::string(loopyScheduleName(options.schedule))};
+        device = {DeviceKind::Cpu, "",
+                  "loopy BP, " + std::string(loopyScheduleName(options.schedule))};
         if (where != DeviceKind::Cpu)
             device.addNote("not on the GPU: " + why);
     }

@@ -25,10 +25,10 @@ std::optional<LoopyProgramKind> parseLoopyProgramKind(std::string_view name); //
 // `options.semiring` is set from the task (max-product for MPE, sum-product otherwise). `device`:
 // Cpu, Cuda (flooding only; the residual schedule and a missing GPU fall back to the CPU, and the
 // result's `device` says why), or Auto (the GPU where usable).
-std::vector<Result<TaskResult>> runLoopyTasks(const FactorGraph &graph, Task task,
-                                              std::span<const Evidence> cases, LoopyOptions options,
-                                              DeviceKind device = DeviceKind::Cpu,
-                                              LoopyProgramKind program = LoopyProgramKind::Messages);
+std::vector<Result<TaskResult>>
+runLoopyTasks(const FactorGraph &graph, Task task, std::span<const Evidence> cases,
+              LoopyOptions options, DeviceKind device = DeviceKind::Cpu,
+              LoopyProgramKind program = LoopyProgramKind::Messages);
 
 // Σ_f log φ_f(x): ln P(x) for a network's factor graph, minus the total cost for a cost network.
 double assignmentLogScore(const FactorGraph &graph, std::span<const uint32_t> assignment);

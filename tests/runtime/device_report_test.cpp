@@ -16,8 +16,7 @@ TEST_CASE("every device kind's name parses back to it; other names do not", "[de
     CHECK_FALSE(parseDeviceKind(""));
 }
 
-TEST_CASE("a device report's label: the kind, a GPU's name, the notes in parentheses",
-          "[device]") {
+TEST_CASE("a device report's label: the kind, a GPU's name, the notes in parentheses", "[device]") {
     CHECK(DeviceReport{}.label() == "cpu");
     DeviceReport gpu(DeviceKind::Cuda, "NVIDIA H100 80GB HBM3 (sm_90)");
     gpu.ordinal = 1;
@@ -26,7 +25,8 @@ TEST_CASE("a device report's label: the kind, a GPU's name, the notes in parenth
     gpu.addNote("");
     gpu.addNote("cases split over 2 devices");
     CHECK(gpu.notes == "float64; cases split over 2 devices");
-    CHECK(gpu.label() == "cuda: NVIDIA H100 80GB HBM3 (sm_90) (float64; cases split over 2 devices)");
+    CHECK(gpu.label() ==
+          "cuda: NVIDIA H100 80GB HBM3 (sm_90) (float64; cases split over 2 devices)");
     // A split names its GPU in its notes: the name is data, not said twice.
     CHECK(DeviceReport(DeviceKind::Split, "H100", "all 3 ops on the host").label() ==
           "split (all 3 ops on the host)");

@@ -17,30 +17,6 @@ namespace {
 
 using pipeline::ModelKind;
 
-// The cases of --evidence (none: one empty case). A contradicted case is answered as P(e) = 0;
-// a note says why, so it is not mistaken for a model's zero. A cost network has no P(e): there
-// the file is in error.
-Result<EvidenceFile> evidenceCases(const RunOptions &o, const std::vector<Variable> &variables,
-                                   bool costNetwork) {
-    auto file = pipeline::readEvidenceCases(
-        o.evidence, parseEvidenceLayout(o.evidenceFormat).value_or(EvidenceLayout::Detect),
-        variables);
-    if (!file)
-        return file;
-    std::vector<Diagnostic> notes;
-    for (size_t i = 0; i < file->cases.size(); ++i)
-        if (const std::string &why = file->cases[i].contradiction; why.empty())
-            continue;
-        else if (costNetwork)
-            return errorAt(o.evidence, 0, "the evidence contradicts itself: " + why);
-        else
-            notes.push_back(
-                error((file->cases.size() > 1 ? "case " + std::to_string(i) + ": " : "") + why +
-                      ", so P(e) = 0"));
-    printWarnings(notes, "note");
-    return file;
-}
-
 pipeline::OpenOptions openOptions(const RunOptions &o, size_t cases, std::optional<Task> task) {
     pipeline::OpenOptions open;
     open.route = o.route;
@@ -89,7 +65,7 @@ int printSolution(const RunOptions &o, const TaskResult &r, const std::vector<Va
     std::ostringstream text;
     if (!o.json) {
         std::cerr << "cost " << (feasible ? *r.cost : "infeasible") << "\n";
-        printUai(r, variables, text);
+        pipeline::writeUaiResult(r, variables, text);
         return emitRunOutput(text.str(), o.output, o.uaiOutput, o.model, "MPE");
     }
     text << "{\"task\": \"mpe\", \"feasible\": " << (feasible ? "true" : "false")
@@ -135,16 +111,16 @@ int printTaskResults(const RunOptions &o, Task task, const std::vector<Result<Ta
         for (size_t i = 0; i < batch.size(); ++i) {
             text << (i ? "," : "");
             if (batch[i])
-                printJson(*batch[i], variables, text);
+                writeJsonResult(*batch[i], variables, text);
             else
                 text << "{\"case\":" << i << ",\"error\":" << jsonString(batch[i].error().message)
                      << "}";
         }
         text << (batch.size() > 1 ? "]\n" : "\n");
     } else if (batchLayout || batch.size() > 1) {
-        printUaiBatch(task, batch, variables, text);
+        pipeline::writeUaiBatch(task, batch, variables, text);
     } else if (batch.size() == 1 && batch[0]) {
-        printUai(*batch[0], variables, text); // a failed single case prints nothing
+        pipeline::writeUaiResult(*batch[0], variables, text); // a failed single case prints nothing
     }
     if (const int status =
             emitRunOutput(text.str(), o.output, o.uaiOutput, o.model, uaiTaskLine(task)))
@@ -184,7 +160,7 @@ int runCommand(const RunOptions &o) {
     if (!kind)
         return reportError(kind.error());
     const bool costNetwork = *kind == ModelKind::CostNetwork || *kind == ModelKind::ProblemLibrary;
-    std::optional<Task> task = parseTask(o.task.empty() ? (costNetwork ? "mpe" : "pr") : o.task);
+    std::optional<Task> task = o.task.empty() ? pipeline::defaultTask(*kind) : parseTask(o.task);
     const uint16_t columns = candidateColumns(
         *kind, pipeline::possibleRoutes(*kind, o.model, o.route, task, o.loopy.approximate), false);
     if (!columns)
@@ -202,16 +178,16 @@ int runCommand(const RunOptions &o) {
             return usageError(request.error().message);
     if (o.costNetwork.distributed) // DPOP over MPI ranks, in place of bucket elimination
         return runDistributedCommand(o);
-    // A MARKOV network's PR and MAR are sums over its junction tree: a contradicted case is
-    // P(e) = 0 there, as on any network; only an optimum's evidence must be consistent.
-    const bool optimum = costNetwork && task == Task::Mpe && o.route != "jt";
 
     auto model = pipeline::readModel(o.model, o.modelOptions);
     if (!model)
         return reportError(model.error());
     printWarnings(model->warnings);
     model->warnings.clear();
-    auto cases = evidenceCases(o, model->variables, optimum);
+    std::vector<Diagnostic> contradicted;
+    auto cases = pipeline::readRunCases(o.evidence, o.evidenceFormat, model->variables, *kind,
+                                        *task, o.route, contradicted);
+    printWarnings(contradicted, "note");
     if (!cases)
         return reportError(cases.error());
     auto free = pipeline::readFreeInputs(o.inputs);

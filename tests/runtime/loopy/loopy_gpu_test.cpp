@@ -114,8 +114,8 @@ TEST_CASE("Tasks asked of the GPU run there and answer as the CPU does", "[loopy
             REQUIRE(cpu[c].ok() == gpu[c].ok());
             if (!gpu[c])
                 continue;
-            INFO(gpu[c]->device);
-            CHECK(gpu[c]->device.rfind("cuda: ", 0) == 0);
+            INFO(gpu[c]->device.label());
+            CHECK(gpu[c]->device.label().rfind("cuda: ", 0) == 0);
             CHECK(gpu[c]->log10 == Approx(cpu[c]->log10).margin(1e-8));
             if (task == Task::Mpe)
                 CHECK(gpu[c]->assignment == cpu[c]->assignment);
@@ -154,8 +154,9 @@ TEST_CASE("The sweep as a tensor program runs on the GPU and answers as the dedi
                 REQUIRE(messages[c].ok() == tensor[c].ok());
                 if (!tensor[c])
                     continue;
-                INFO(tensor[c]->device);
-                CHECK(tensor[c]->device.rfind("cpu", 0) != 0); // ran on the GPU, not fallen back
+                INFO(tensor[c]->device.label());
+                CHECK(tensor[c]->device.label().rfind("cpu", 0) !=
+                      0); // ran on the GPU, not fallen back
                 CHECK(tensor[c]->approximate->converged == messages[c]->approximate->converged);
                 CHECK(tensor[c]->log10 == Approx(messages[c]->log10).margin(1e-6));
                 if (task == Task::Mpe)

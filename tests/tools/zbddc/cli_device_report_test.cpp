@@ -38,8 +38,8 @@ TEST_CASE("run --json on a network reports the CPU, the route and the arithmetic
           "[cli][device]") {
     for (const char *route : {"mlf", "jt", "lbp"}) {
         INFO(route);
-        const auto r = runZbddc("run '" + kSeeds + "tiny.bif' --task pr --device cpu --json --route " +
-                                route);
+        const auto r =
+            runZbddc("run '" + kSeeds + "tiny.bif' --task pr --device cpu --json --route " + route);
         REQUIRE(r.exitCode == 0);
         const Report rep = reportOf(r.out);
         CHECK(rep.kind == "cpu");

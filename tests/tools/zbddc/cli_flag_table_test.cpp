@@ -128,7 +128,8 @@ TEST_CASE("every flag of run, on every model kind and route, as the flag table s
     // these flags steer; asked MPE it takes bucket elimination, which searches no order.
     const std::string markov = kSeeds + "markov.uai";
     for (const char *task : {"pr", "mar"})
-        for (const char *flag : {"--search-ms 5", "--heuristic search", "--heuristic search --search-ms 5"}) {
+        for (const char *flag :
+             {"--search-ms 5", "--heuristic search", "--heuristic search --search-ms 5"}) {
             const auto r = runZbddc("run '" + markov + "' --json --task " + task + " " + flag);
             INFO(task << " " << flag << ": " << r.err);
             CHECK(r.exitCode == 0);
