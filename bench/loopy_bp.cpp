@@ -128,7 +128,7 @@ Row measure(const Workload &w, const std::string &name, const std::string &devic
         r.sweepMs = run->sweepMs;
         char prep[64];
         std::snprintf(prep, sizeof prep, "; prepare %.0f ms", run->prepareMs);
-        r.note = run->device + " (tensor program)" + prep;
+        r.note = run->device.label() + " (tensor program)" + prep;
     } else {
         auto run = runLoopyBpGpu(w.graph, cases, o,
                                  device == "dp" ? LoopyGpuDesign::DataParallel

@@ -60,7 +60,7 @@ int main(int argc, char **argv) {
             const double mlf = bench::medianMicros(count, [&](size_t c) {
                 auto r = runTask(model, Task::Mar, circuitCases[c]);
                 if (r)
-                    ranOn = r->device;
+                    ranOn = r->device.label();
                 return r.ok(); // forward-sampled evidence is always possible
             });
             double jt = NAN;
@@ -72,7 +72,7 @@ int main(int argc, char **argv) {
                 jt = bench::medianMicros(count, [&](size_t c) {
                     auto r = model.run(Task::Mar, std::span(cases).subspan(c, 1));
                     if (!r.empty() && r[0])
-                        treeRanOn = r[0]->device;
+                        treeRanOn = r[0]->device.label();
                     return !r.empty() && r[0].ok();
                 });
             }
