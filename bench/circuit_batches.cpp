@@ -12,6 +12,7 @@
 #include "compiler/frontends/circuits/literal_weights.h"
 #include "ir/circuit_stats.h"
 #include "runtime/model.h"
+#include "support/gpu_settings.h"
 #include "support/timer.h"
 
 #include <cstdio>
@@ -51,6 +52,7 @@ int fail(const std::string &what) {
 } // namespace
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     std::string device = "cpu", json, numericName = "float64";
     std::vector<uint32_t> batches = {1, 128, 1024};
     int reps = 10;

@@ -5,6 +5,7 @@
 // through pinned memory are reported beside it (what uploads and downloads can reach).
 // Usage: copy_bandwidth [--gpu ORDINAL]
 #include "backends/cuda/driver.h"
+#include "support/gpu_settings.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -14,6 +15,7 @@
 using namespace zbddc;
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     int ordinal = 0;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--gpu") == 0 && i + 1 < argc) {

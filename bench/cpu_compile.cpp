@@ -25,6 +25,7 @@
 #ifdef ZBDDC_HAVE_CUDA_BACKEND
 #include "backends/cuda/cuda_model.h"
 #include "runtime/cuda_circuit.h"
+#include "support/gpu_settings.h"
 #endif
 
 #include <dlfcn.h>
@@ -340,6 +341,7 @@ std::string syntheticLabel(size_t n) {
 } // namespace
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     std::vector<size_t> sizes{1000, 10000, 100000, 1000000};
     std::vector<std::string> networks;
     Study study;

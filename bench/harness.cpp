@@ -1,4 +1,5 @@
 #include "bench/harness.h"
+#include "support/gpu_settings.h"
 
 #include <algorithm>
 #include <chrono>
@@ -73,6 +74,7 @@ int registerBenchmark(const std::string &name, Benchmark fn) {
 }
 
 int runBenchmarks(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     std::string filter, jsonPath, mdPath, command;
     for (int i = 0; i < argc; ++i)
         command += (i ? " " : "") + std::string(argv[i]);

@@ -12,6 +12,7 @@
 #include "bench/circuit_cases.h"
 #include "bench/comma_list.h"
 #include "runtime/model.h"
+#include "support/gpu_settings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -41,6 +42,7 @@ double largestDifference(const std::vector<double> &a, const std::vector<double>
 } // namespace
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     size_t count = 2000, single = 50;
     int reps = 5;
     std::vector<uint32_t> limits{0, 8, 32, 128};

@@ -14,6 +14,7 @@
 
 #ifdef ZBDDC_HAVE_TENSOR_CUDA
 #include "backends/tensor/cuda/run/incomplete_gpu.h"
+#include "support/gpu_settings.h"
 #endif
 
 #include <sys/resource.h>
@@ -28,6 +29,7 @@
 using namespace zbddc;
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     OrderHeuristic heuristic = OrderHeuristic::MinFill;
     IncompleteExecOptions options;
     double maxGib = 6;

@@ -35,6 +35,7 @@
 #include "runtime/junction_tree/junction_tree_model.h"
 #include "runtime/junction_tree/junction_tree_per_case.h"
 #include "runtime/sample_evidence.h"
+#include "support/gpu_settings.h"
 #include "support/json.h"
 #include "support/timer.h"
 
@@ -155,6 +156,7 @@ void printCaseTimes(const std::string &name, std::vector<double> ms) {
 } // namespace
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     Args a;
     for (int i = 1; i < argc; ++i) {
         const std::string s = argv[i];
@@ -215,7 +217,7 @@ int main(int argc, char **argv) {
         for (const std::string &spread : a.spreads)
             rows.push_back({"cuda", spread});
         for (const auto &[device, spread] : rows) {
-            if (device == "cuda" && !tensorGpuUsable())
+            if (device == "cuda" && !gpuUsable())
                 continue;
             const bool perCase =
                 device == "cpu" || device == "cpu-network-tree" || device == "cpu-case-tree";
@@ -298,15 +300,16 @@ int main(int argc, char **argv) {
             const double diff = cpuMar.empty() ? NAN : maxDifference(mar, cpuMar);
             const double gap = mpeGap(*net, mpe);
             std::printf(
-                "| %s | %u | %.3g | %s | %u | %.4g | %.4g | %.4g | %.4g | %.3g | %.2g | %.2g | %.4g |\n",
+                "| %s | %u | %.3g | %s | %u | %.4g | %.4g | %.4g | %.4g | %.3g | %.2g | %.2g | "
+                "%.4g |\n",
                 name.c_str(), st.cliques, st.totalCliqueEntries,
-                (info.device + (perCase && device != "cpu" ? " [" + device + "]" : "")).c_str(),
-                info.batch,
-                marMs, mpeMs, hostTracebackMs, singleMs, firstS, diff, gap, marCpuMs);
+                (info.device.label() + (perCase && device != "cpu" ? " [" + device + "]" : ""))
+                    .c_str(),
+                info.batch, marMs, mpeMs, hostTracebackMs, singleMs, firstS, diff, gap, marCpuMs);
             std::fflush(stdout);
             json << "{\"network\":" << jsonString(name) << ",\"cliques\":" << st.cliques
                  << ",\"clique_entries\":" << st.totalCliqueEntries << ",\"order_ms\":" << orderMs
-                 << ",\"device\":" << jsonString(info.device) << ",\"batch\":" << info.batch
+                 << ",\"device\":" << jsonString(info.device.label()) << ",\"batch\":" << info.batch
                  << ",\"runs\":" << info.runs << ",\"bytes_per_run\":" << info.bytesPerRun
                  << ",\"cases\":" << run.size() << ",\"mar_ms_per_case\":" << jsonNumber(marMs)
                  << ",\"mar_cpu_ms_per_case\":" << jsonNumber(marCpuMs)

@@ -23,6 +23,7 @@
 #include "compiler/junction_tree/lower_junction_tree.h"
 #include "compiler/junction_tree/moral_graph.h"
 #include "compiler/junction_tree/order_search.h"
+#include "support/gpu_settings.h"
 #include "support/timer.h"
 
 #include <algorithm>
@@ -178,6 +179,7 @@ std::optional<uint64_t> count(const char *text) {
 }
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     Args a;
     for (int i = 1; i < argc; ++i) {
         const std::string s = argv[i];

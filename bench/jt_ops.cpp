@@ -11,6 +11,7 @@
 #include "compiler/junction_tree/lower_junction_tree.h"
 #include "compiler/junction_tree/moral_graph.h"
 #include "compiler/junction_tree/order_search.h"
+#include "support/gpu_settings.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -21,6 +22,7 @@
 using namespace zbddc;
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     std::string path;
     uint32_t cases = 1000;
     size_t top = 25;

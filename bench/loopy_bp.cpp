@@ -23,6 +23,7 @@
 #include "runtime/loopy/loopy_tasks.h"
 #include "runtime/loopy/loopy_tensor.h"
 #include "runtime/sample_evidence.h"
+#include "support/gpu_settings.h"
 #include "support/json.h"
 #include "support/timer.h"
 
@@ -127,7 +128,7 @@ Row measure(const Workload &w, const std::string &name, const std::string &devic
         r.sweepMs = run->sweepMs;
         char prep[64];
         std::snprintf(prep, sizeof prep, "; prepare %.0f ms", run->prepareMs);
-        r.note = run->device + " (tensor program)" + prep;
+        r.note = run->device.label() + " (tensor program)" + prep;
     } else {
         auto run = runLoopyBpGpu(w.graph, cases, o,
                                  device == "dp" ? LoopyGpuDesign::DataParallel
@@ -175,6 +176,7 @@ std::pair<double, double> marginalError(const Workload &w, size_t cases) {
 } // namespace
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     Args a;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];

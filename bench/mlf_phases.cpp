@@ -11,16 +11,17 @@
 // --max-lanes: the runtime's most lanes a launch (DeviceOptions::cudaMaxLanes), each measured
 // (the kernels at B = 1 once); default the runtime's own.
 #include "backends/cuda/cuda_model.h"
+#include "backends/cuda/schedule/gpu_passes.h"
 #include "bench/circuit_cases.h"
 #include "compiler/frontends/bn/bayes_net.h"
-#include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
+#include "pipeline/load_model.h"
 #include "runtime/cuda_circuit.h"
 #include "runtime/engine.h"
 #include "runtime/sample_evidence.h"
 #include "runtime/tasks.h"
+#include "support/gpu_settings.h"
 #include "support/timer.h"
-#include "pipeline/load_model.h"
 
 #include <algorithm>
 #include <cmath>
@@ -134,6 +135,7 @@ void runtimeRows(const std::string &name, const Circuit &c, const std::vector<Ev
 } // namespace
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     size_t count = 2000;
     std::vector<uint32_t> maxLanes;
     std::vector<std::string> networks;

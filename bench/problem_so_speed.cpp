@@ -6,6 +6,7 @@
 // (no files: the five small benchmark WCSPs of the folder the build was configured with).
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "runtime/bucket_elimination/problem_library.h"
+#include "support/gpu_settings.h"
 
 #include <algorithm>
 #include <chrono>
@@ -49,6 +50,7 @@ template <typename F> double medianMs(int repeat, F &&f) {
 } // namespace
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     int repeat = 3;
     std::vector<std::string> files;
     std::string mdPath, jsonPath; // scripts/gpu_run.sh passes --json FILE --md FILE

@@ -3,12 +3,13 @@
 // of about log L̄ from deeper merging). Usage: schedule_stats [--time-passes] [--json FILE]
 // NETWORK.bif... Prints one table; with --json, one JSON object per network (an array) with the
 // full stats.
-#include "compiler/passes/schedule_stats.h"
+#include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/frontends/bn/bayes_net.h"
 #include "compiler/frontends/zdd/zdd_lower.h"
 #include "compiler/mlf/mlf_compile.h"
-#include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
+#include "compiler/passes/schedule_stats.h"
+#include "support/gpu_settings.h"
 
 #include <chrono>
 #include <cmath>
@@ -58,6 +59,7 @@ double totalMs(const Run &r) {
 } // namespace
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     int first = 1;
     std::ofstream json;
     bool timePasses = false;

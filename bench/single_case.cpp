@@ -13,11 +13,12 @@
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/moral_graph.h"
 #include "compiler/junction_tree/order_search.h"
+#include "pipeline/load_model.h"
 #include "runtime/junction_tree/junction_tree_model.h"
 #include "runtime/sample_evidence.h"
 #include "runtime/tasks.h"
+#include "support/gpu_settings.h"
 #include "support/timer.h"
-#include "pipeline/load_model.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,6 +29,7 @@
 using namespace zbddc;
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     size_t count = 50;
     std::vector<std::string> devices{"cpu", "cuda"}, networks;
     for (int i = 1; i < argc; ++i) {
@@ -58,7 +60,7 @@ int main(int argc, char **argv) {
             const double mlf = bench::medianMicros(count, [&](size_t c) {
                 auto r = runTask(model, Task::Mar, circuitCases[c]);
                 if (r)
-                    ranOn = r->device;
+                    ranOn = r->device.label();
                 return r.ok(); // forward-sampled evidence is always possible
             });
             double jt = NAN;
@@ -70,7 +72,7 @@ int main(int argc, char **argv) {
                 jt = bench::medianMicros(count, [&](size_t c) {
                     auto r = model.run(Task::Mar, std::span(cases).subspan(c, 1));
                     if (!r.empty() && r[0])
-                        treeRanOn = r[0]->device;
+                        treeRanOn = r[0]->device.label();
                     return !r.empty() && r[0].ok();
                 });
             }

@@ -10,6 +10,7 @@
 #include "bench/best_of.h"
 #include "bench/circuit_cases.h"
 #include "runtime/task_batch.h"
+#include "support/gpu_settings.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,6 +21,7 @@
 using namespace zbddc;
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     size_t count = 2000;
     int reps = 5;
     DeviceKind device = DeviceKind::Cpu;

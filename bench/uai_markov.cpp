@@ -20,6 +20,7 @@
 #include "compiler/junction_tree/treewidth_bound.h"
 #include "runtime/tensor/tensor_executor.h"
 #include "runtime/junction_tree/factor_model_route.h"
+#include "support/gpu_settings.h"
 #include "support/timer.h"
 #include "tests/support/uai_result_reader.h"
 
@@ -104,7 +105,7 @@ void benchInstance(const Args &args, const std::string &path) {
     const auto pr = prReference(path);
     const auto mar = marReference(path);
     for (const std::string &device : args.devices) {
-        if (device == "cuda" && !tensorGpuUsable())
+        if (device == "cuda" && !gpuUsable())
             continue;
         JunctionTreeOptions run;
         run.executor = device == "cuda" ? "cuda" : "cpu";
@@ -162,6 +163,7 @@ void benchInstance(const Args &args, const std::string &path) {
 } // namespace
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     Args args;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];

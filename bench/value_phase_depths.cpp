@@ -6,12 +6,14 @@
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/elimination/elimination_order.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
+#include "support/gpu_settings.h"
 
 #include <cstdio>
 
 using namespace zbddc;
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     std::printf("%-40s %8s %8s %8s\n", "instance", "ops", "depths", "widest");
     for (int i = 1; i < argc; ++i) {
         auto net = readCostNetworkFile(argv[i]);

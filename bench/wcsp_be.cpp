@@ -17,6 +17,7 @@
 //                [--slice-threshold N] [--device-budget-mib M] [--gpu-reps N] FILE...
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "runtime/bucket_elimination/solve_be.h"
+#include "support/gpu_settings.h"
 
 #include <algorithm>
 #include <chrono>
@@ -97,6 +98,7 @@ Status fastestInterleaved(const CostNetwork &net, const BeOptions &o, int reps,
 } // namespace
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     std::string jsonPath = "wcsp_be.json", tbOpts = "-B=1";
     OrderHeuristic heuristic = OrderHeuristic::MinFill;
     std::vector<std::string> files, deviceLists;
@@ -133,7 +135,7 @@ int main(int argc, char **argv) {
         return 2;
     }
     const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-    const bool haveGpu = tensorGpuUsable().ok();
+    const bool haveGpu = gpuUsable().ok();
     if (!haveGpu)
         std::printf("(no GPU here: CPU and toulbar2 only)\n");
     std::printf("%-26s %5s %9s %9s %12s %12s %8s %12s %10s %s\n", "instance", "width", "log10 tab",

@@ -20,11 +20,12 @@
 #include "backends/tensor/cuda/run/tensor_gpu.h"
 #include "backends/tensor/cpu/tensor_cpu.h"
 #include "bench/harness.h"
-#include "tests/support/wide_networks.h"
 #include "compiler/elimination/bucket_program.h"
 #include "ir/tensor_interpret.h"
+#include "support/gpu_settings.h"
 #include "support/memory.h"
 #include "support/timer.h"
+#include "tests/support/wide_networks.h"
 
 #include <chrono>
 #include <cstdio>
@@ -240,6 +241,7 @@ int beyondDevice(int argc, char **argv) {
 } // namespace
 
 int main(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
     for (int i = 1; i < argc; ++i)
         if (!std::strcmp(argv[i], "--beyond-device"))
             return beyondDevice(argc, argv);

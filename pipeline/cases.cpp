@@ -22,6 +22,29 @@ Result<EvidenceFile> readEvidenceCases(const std::string &evidence, EvidenceLayo
     return EvidenceFile{{std::move(*e)}, false};
 }
 
+Result<EvidenceFile> readRunCases(const std::string &evidence, const std::string &layout,
+                                  const std::vector<Variable> &variables, ModelKind kind, Task task,
+                                  const std::string &route, std::vector<Diagnostic> &notes) {
+    auto file = readEvidenceCases(
+        evidence, parseEvidenceLayout(layout).value_or(EvidenceLayout::Detect), variables);
+    if (!file)
+        return file;
+    // A MARKOV network's PR and MAR are sums over its junction tree: P(e) = 0 there, as on any
+    // network; only an optimum's evidence must hold together.
+    const bool optimum = (kind == ModelKind::CostNetwork || kind == ModelKind::ProblemLibrary) &&
+                         task == Task::Mpe && route != "jt";
+    for (size_t i = 0; i < file->cases.size(); ++i)
+        if (const std::string &why = file->cases[i].contradiction; why.empty())
+            continue;
+        else if (optimum)
+            return errorAt(evidence, 0, "the evidence contradicts itself: " + why);
+        else
+            notes.push_back(
+                error((file->cases.size() > 1 ? "case " + std::to_string(i) + ": " : "") + why +
+                      ", so P(e) = 0"));
+    return file;
+}
+
 Result<std::vector<double>> readFreeInputs(const std::string &path) {
     std::vector<double> values;
     if (path.empty())

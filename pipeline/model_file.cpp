@@ -26,6 +26,11 @@ const char *modelKindName(ModelKind kind) {
     return "?";
 }
 
+Task defaultTask(ModelKind kind) {
+    return kind == ModelKind::CostNetwork || kind == ModelKind::ProblemLibrary ? Task::Mpe
+                                                                               : Task::Pr;
+}
+
 Result<ModelKind> modelKindOf(const std::string &path) {
     if (std::error_code ec; std::filesystem::is_directory(path, ec))
         return errorAt(path, 0, "is a directory, not a file"); // whatever its name says

@@ -13,6 +13,7 @@
 #include "runtime/bucket_elimination/problem_library.h"
 #include "runtime/model.h"
 #include "runtime/network_library.h"
+#include "runtime/tasks.h"
 
 #include <cstdint>
 #include <optional>
@@ -37,6 +38,8 @@ inline constexpr ModelKind kModelKinds[] = {ModelKind::Network,      ModelKind::
                                             ModelKind::Circuit};
 // "network", "zdd", "cost network", "model.so", "network.so", "problem.so"
 const char *modelKindName(ModelKind kind);
+// The task a run answers where none is asked: a cost network's optimum (MPE), else P(e) (PR).
+Task defaultTask(ModelKind kind);
 // The kind of the file at `path` by its extension (a .uai and a .so by their contents), or an
 // error naming what is expected.
 Result<ModelKind> modelKindOf(const std::string &path);

@@ -3,9 +3,11 @@
 #pragma once
 
 #include "pipeline/cases.h"
+#include "pipeline/json_results.h"
 #include "pipeline/model_file.h"
 #include "pipeline/order_choice.h"
 #include "pipeline/route.h"
 #include "pipeline/route_choice.h"
 #include "pipeline/session.h"
 #include "pipeline/target.h"
+#include "pipeline/uai_results.h"

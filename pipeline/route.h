@@ -89,6 +89,15 @@ class Route {
     virtual Status emit(const std::string &stage, std::ostream &out, const SaveOptions &options);
     // Notes on how the run went (a device fallen back from, a flag ignored), said once.
     std::vector<std::string> notes;
+    // What the route's own reading of the model accepted (file:line: warnings), said once.
+    std::vector<Diagnostic> warnings;
+
+  protected:
+    // Once per route: where a GPU was asked for (cuda, split) and the work `ran` elsewhere, why.
+    void noteFallback(DeviceKind asked, DeviceKind ran, const std::string &why);
+
+  private:
+    bool fellBack_ = false;
 };
 
 // What opening hands a route: the model read, the options, and the device settled.

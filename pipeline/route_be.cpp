@@ -23,7 +23,7 @@ TaskResult taskResultOf(const CostNetwork &net, const Solution &sol) {
         r.value = std::exp(-cost);
         r.log10 = -cost / std::log(10.0);
     }
-    r.device = sol.device.label();
+    r.device = sol.device;
     r.elimination = EliminationReport{sol.stats.inducedWidth, sol.stats.largestTableEntries};
     r.timeMs = sol.stats.totalMs;
     return r;
@@ -38,40 +38,26 @@ bool takesCostNetwork(ModelKind kind) {
 class EliminationRoute final : public Route {
   public:
     EliminationRoute(CostNetwork net, std::vector<Variable> variables, BeOptions options,
-                     DeviceKind asked, bool split)
+                     DeviceKind asked)
         : net_(std::move(net)), variables_(std::move(variables)), options_(std::move(options)),
-          asked_(asked), split_(split) {}
+          asked_(asked) {}
 
     const std::vector<Variable> &variables() const override { return variables_; }
     std::vector<Task> tasks() const override { return {Task::Mpe}; }
     std::vector<Result<TaskResult>> answer(Task task, std::span<const Evidence> cases,
                                            const TaskOptions &) override {
-        std::vector<Result<TaskResult>> results;
-        for (const Evidence &e : cases) {
-            if (task != Task::Mpe) {
-                results.push_back(error("bucket elimination answers mpe only (optimal cost and "
-                                        "assignment)"));
-                continue;
-            }
-            if (!e.contradiction.empty()) {
-                results.push_back(error("the evidence contradicts itself: " + e.contradiction));
-                continue;
-            }
-            BeOptions options = options_;
-            options.evidence = e.states; // unobserved: kNone
-            auto sol = solveBucketElimination(net_, options);
-            if (!sol) {
-                results.push_back(sol.error());
-                continue;
-            }
-            using Kind = DeviceReport::Kind;
-            if (((asked_ == DeviceKind::Cuda && sol->device.kind != Kind::Cuda) ||
-                 (split_ && sol->device.kind != Kind::Split)) &&
-                notes.empty())
-                notes.push_back("no usable GPU (or no CUDA backend in this build); ran on the CPU");
-            results.push_back(taskResultOf(net_, *sol));
-        }
-        return results;
+        return solveEachCase(task, cases, "bucket elimination",
+                             [&](const std::vector<uint32_t> &states) -> Result<TaskResult> {
+                                 BeOptions options = options_;
+                                 options.evidence = states; // unobserved: kNone
+                                 auto sol = solveBucketElimination(net_, options);
+                                 if (!sol)
+                                     return sol.error();
+                                 noteFallback(asked_, sol->device.kind,
+                                              "no usable GPU (or no CUDA backend in this build); "
+                                              "ran on the CPU");
+                                 return taskResultOf(net_, *sol);
+                             });
     }
     Status save(const std::string &path, const SaveOptions &options) override {
         auto written = writeProblemLibrary(net_, options_, path, options.emitC, options.symbolPrefix);
@@ -85,7 +71,6 @@ class EliminationRoute final : public Route {
     std::vector<Variable> variables_;
     BeOptions options_;
     DeviceKind asked_;
-    bool split_;
 };
 
 Result<std::unique_ptr<Route>> compileElimination(RouteInput in) {
@@ -115,21 +100,14 @@ Result<std::unique_ptr<Route>> compileElimination(RouteInput in) {
     options.execution.threads = target.threads;
     // One problem is one solve: auto takes a usable GPU whatever the number of cases, and a
     // missing GPU is not an error (--device cuda runs on the CPU then, and says so).
-    options.executor = target.hostDeviceSplit                ? "split"
-                       : target.device == DeviceKind::Cpu       ? "cpu"
-                       : target.device == DeviceKind::Reference ? "reference"
-                                                                : "auto";
-    auto route = std::make_unique<EliminationRoute>(net, m.variables.empty()
-                                                             ? costNetworkVariables(net)
-                                                             : m.variables,
-                                                    std::move(options), target.device,
-                                                    target.hostDeviceSplit);
-    if (!target.devices.empty() && (target.device == DeviceKind::Cpu ||
-                                    target.device == DeviceKind::Reference || target.hostDeviceSplit))
+    const bool gpu = target.device == DeviceKind::Auto || target.device == DeviceKind::Cuda;
+    options.executor = gpu ? "auto" : deviceKindName(target.device);
+    auto route = std::make_unique<EliminationRoute>(
+        net, m.variables.empty() ? costNetworkVariables(net) : m.variables, std::move(options),
+        target.device);
+    if (!target.devices.empty() && !gpu)
         route->notes.push_back("--devices is for the GPU executor; --device " +
-                               std::string(target.hostDeviceSplit ? "split"
-                                                                  : deviceKindName(target.device)) +
-                               " ignores it");
+                               std::string(deviceKindName(target.device)) + " ignores it");
     else if (!target.devices.empty() && !gpuUsable())
         route->notes.push_back("--devices " + target.devices + " ignored: " +
                                gpuUsable().error().message);

@@ -31,12 +31,15 @@ Result<FactorModel> readMarkovFactorModel(const ModelFile &model, const ReadingO
 
 namespace {
 
-// A MARKOV network's PR and MAR are sums: its junction tree answers them exactly (bucket
-// elimination finds an optimum only). With `approximate`, loopy BP where the tree surely cannot
-// fit in half the memory.
+// A UAI MARKOV network's PR and MAR are sums: its junction tree answers them exactly (bucket
+// elimination finds an optimum only).
+bool markovSumsAsked(const std::string &path, std::optional<Task> task) {
+    return fileExtension(path) == ".uai" && (task == Task::Pr || task == Task::Mar);
+}
+
+// With `approximate`, loopy BP where the tree surely cannot fit in half the memory.
 std::optional<RouteChoice> markovSums(const ModelFile &m, const OpenOptions &o) {
-    if (fileExtension(m.path) != ".uai" || !o.task || *o.task == Task::Mpe ||
-        *o.task == Task::Eval)
+    if (!markovSumsAsked(m.path, o.task))
         return std::nullopt;
     if (o.approximate) {
         auto model = readMarkovFactorModel(m, o.reading);
@@ -78,6 +81,57 @@ std::optional<std::string> noExactCostRoute(const ModelFile &m, const OpenOption
 }
 
 } // namespace
+
+std::string circuitOnlyOutput(const SaveOptions &save, const ReadingOptions &reading,
+                              bool stageOfMlf) {
+    return save.optLevel > 0                ? "-O compiles the circuit"
+           : !save.semiring.empty()         ? "--semiring chooses the circuit's semiring"
+           : save.numeric != "float64"      ? "--numeric chooses the circuit's arithmetic"
+           : !save.symbolPrefix.empty()     ? "--symbol-prefix names the circuit's exports"
+           : reading.mlfOrder != "frontier" ? "--mlf-order orders the circuit's ZBDD"
+           : stageOfMlf                     ? "the output is a stage of the MLF's circuit"
+                                            : "";
+}
+
+std::vector<std::string> possibleRoutes(ModelKind kind, const std::string &path,
+                                        const std::string &route, std::optional<Task> task,
+                                        bool approximate) {
+    std::vector<std::string> routes;
+    // `name` where it is the route named, or where auto may take it.
+    auto take = [&](const char *name, bool byAuto) {
+        if (route == "auto" ? byAuto : route == name)
+            routes.push_back(name);
+    };
+    switch (kind) {
+    case ModelKind::Zdd:
+    case ModelKind::Circuit:
+    case ModelKind::ModelLibrary:
+        take("mlf", true);
+        break;
+    case ModelKind::NetworkLibrary:
+        take("jt", true);
+        take("mlf", false);
+        break;
+    case ModelKind::ProblemLibrary:
+        take("be", true);
+        break;
+    case ModelKind::Network: // auto weighs the MLF and the tree (chooseRoute)
+        take("mlf", true);
+        take("jt", true);
+        take("be", false);
+        take("lbp", approximate);
+        break;
+    case ModelKind::CostNetwork: {
+        const bool sums = markovSumsAsked(path, task);
+        if (route == "jt" ? fileExtension(path) == ".uai" : sums)
+            take("jt", true);
+        take("be", !sums);
+        take("lbp", approximate);
+        break;
+    }
+    }
+    return routes;
+}
 
 Result<RouteChoice> chooseRoute(RouteInput in) {
     const OpenOptions &o = in.options;

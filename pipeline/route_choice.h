@@ -6,7 +6,9 @@
 #include "compiler/frontends/factor_model/factor_model.h"
 #include "pipeline/route.h"
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace zbddc::pipeline {
 
@@ -15,6 +17,19 @@ struct RouteChoice {
     std::string why;
 };
 Result<RouteChoice> chooseRoute(RouteInput in);
+
+// The routes a run may end in, known before the model is read: `route` where it takes a `kind`
+// model at `path` (none where it does not: --route jt on a .wcsp), or those auto may take for
+// `task` (loopy BP only with `approximate`). A library answers on the route it was compiled on
+// (a network.so: jt, or mlf named). What the command line checks its flags against.
+std::vector<std::string> possibleRoutes(ModelKind kind, const std::string &path,
+                                        const std::string &route, std::optional<Task> task,
+                                        bool approximate);
+
+// What only the MLF's circuit has among what an output asks (-O, a semiring, an arithmetic, an
+// export prefix, a ZBDD order) or a stage of it: the words auto takes the MLF for, or "".
+std::string circuitOnlyOutput(const SaveOptions &save, const ReadingOptions &reading,
+                              bool stageOfMlf);
 
 // The work constants of the auto choice between the MLF and the junction tree, per device.
 struct RouteCosts {

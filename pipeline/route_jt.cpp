@@ -53,7 +53,7 @@ class JunctionTreeRoute final : public Route {
         if (!deviceNote_.empty())
             for (Result<TaskResult> &r : results)
                 if (r)
-                    addDeviceNote(*r, deviceNote_);
+                    r->device.addNote(deviceNote_);
         return results;
     }
     Status save(const std::string &path, const SaveOptions &options) override {
@@ -89,20 +89,17 @@ Result<JunctionTreeOptions> treeRunOptions(RouteInput in, std::vector<std::strin
             options.executor = "cpu";
         }
         break;
-    case DeviceKind::Auto: options.executor = "auto"; break;
+    case DeviceKind::Auto:
+    case DeviceKind::Split:
+        options.executor = "auto";
+        break;
     }
     // --devices: the cases split evenly over the GPUs named (a note and the CPU where none is).
-    options.gpus = target.gpus;
-    if (!target.devices.empty()) {
-        if (options.executor == "cpu" || options.executor == "reference" || !gpuUsable()) {
-            notes.push_back("--devices " + target.devices + " ignored: the CPU runs");
-        } else {
-            auto gpus = resolveGpuRequest(target.devices);
-            if (!gpus)
-                return gpus.error();
-            options.gpus = std::move(*gpus);
-        }
-    }
+    const bool cpu = options.executor == "cpu" || options.executor == "reference";
+    auto gpus = requestedGpus(target, !cpu && gpuUsable(), notes);
+    if (!gpus)
+        return gpus.error();
+    options.gpus = std::move(*gpus);
     return options;
 }
 
@@ -127,12 +124,14 @@ Result<std::unique_ptr<Route>> compileFactorModelTree(RouteInput in) {
     if (!run)
         return run.error();
     FactorModelTreeOptions options{*run, memory};
+    std::vector<Diagnostic> warnings = std::move(model->warnings);
     auto tree = openFactorModelJunctionTree(std::move(*model), order->order, options);
     if (!tree)
         return errorAt(m.path, 0, tree.error().message + kNoExactRoute);
     auto route =
         std::make_unique<JunctionTreeRoute>(std::move(*tree), std::nullopt, in.placement.why);
     route->notes = std::move(notes);
+    route->warnings = std::move(warnings);
     return std::unique_ptr<Route>(std::move(route));
 }
 

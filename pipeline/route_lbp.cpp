@@ -16,11 +16,10 @@ bool takesAny(ModelKind kind) {
 class LoopyRoute final : public Route {
   public:
     LoopyRoute(FactorGraph graph, std::optional<CostNetwork> costNetwork,
-               std::vector<Variable> variables, LoopyOptions options, LoopyDevice device,
+               std::vector<Variable> variables, LoopyOptions options, DeviceKind device,
                LoopyProgramKind program)
         : graph_(std::move(graph)), costNetwork_(std::move(costNetwork)),
-          variables_(std::move(variables)), options_(options), device_(device),
-          program_(program) {}
+          variables_(std::move(variables)), options_(options), device_(device), program_(program) {}
 
     const std::vector<Variable> &variables() const override { return variables_; }
     std::vector<Task> tasks() const override {
@@ -37,9 +36,8 @@ class LoopyRoute final : public Route {
                                                    error("loopy BP answers pr, mar or mpe"));
         std::vector<Result<TaskResult>> results =
             runLoopyTasks(graph_, task, cases, options_, device_, program_);
-        if (device_ == LoopyDevice::Cuda && !results.empty() && results[0] &&
-            results[0]->device.rfind("cpu", 0) == 0 && notes.empty())
-            notes.push_back(results[0]->device);
+        if (!results.empty() && results[0]) // the CPU's device line says why not the GPU
+            noteFallback(device_, results[0]->device.kind, results[0]->device.label());
         if (costNetwork_ && task == Task::Mpe) // the assignment's exact cost
             for (Result<TaskResult> &r : results)
                 if (r) {
@@ -53,14 +51,14 @@ class LoopyRoute final : public Route {
     std::optional<CostNetwork> costNetwork_; // kept to recompute an assignment's cost
     std::vector<Variable> variables_;
     LoopyOptions options_;
-    LoopyDevice device_;
+    DeviceKind device_;
     LoopyProgramKind program_;
 };
 
 Result<std::unique_ptr<Route>> compileLoopy(RouteInput in) {
     ModelFile &m = in.model;
     const Target &target = in.options.target;
-    if (target.device == DeviceKind::Reference || target.hostDeviceSplit)
+    if (target.device == DeviceKind::Reference || target.device == DeviceKind::Split)
         return error("loopy BP runs on the CPU or a GPU (device auto, cpu or cuda)");
     std::optional<CostNetwork> costNetwork;
     Result<FactorGraph> graph = m.costNetwork ? factorGraphOfCostNetwork(*m.costNetwork, m.path)
@@ -79,13 +77,10 @@ Result<std::unique_ptr<Route>> compileLoopy(RouteInput in) {
         options.damping = f.damping;
     options.threads = target.threads;
     options.schedule = parseLoopySchedule(f.updateOrder).value_or(LoopySchedule::Flooding);
-    const LoopyDevice device = target.device == DeviceKind::Cpu    ? LoopyDevice::Cpu
-                               : target.device == DeviceKind::Cuda ? LoopyDevice::Cuda
-                                                                   : LoopyDevice::Auto;
     const LoopyProgramKind program =
         parseLoopyProgramKind(f.program).value_or(LoopyProgramKind::Messages);
     return std::unique_ptr<Route>(std::make_unique<LoopyRoute>(
-        std::move(*graph), std::move(costNetwork), m.variables, options, device, program));
+        std::move(*graph), std::move(costNetwork), m.variables, options, target.device, program));
 }
 
 } // namespace

@@ -16,18 +16,13 @@ class ProblemLibraryRoute final : public Route {
     std::vector<Task> tasks() const override { return {Task::Mpe}; }
     std::vector<Result<TaskResult>> answer(Task task, std::span<const Evidence> cases,
                                            const TaskOptions &) override {
-        std::vector<Result<TaskResult>> results;
-        for (const Evidence &e : cases) {
-            if (task != Task::Mpe)
-                results.push_back(error("a problem.so answers mpe only"));
-            else if (!e.contradiction.empty())
-                results.push_back(error("the evidence contradicts itself: " + e.contradiction));
-            else if (auto sol = lib_.solve(e.states); !sol)
-                results.push_back(sol.error());
-            else
-                results.push_back(taskResultOf(shape_, *sol));
-        }
-        return results;
+        return solveEachCase(task, cases, "a problem.so",
+                             [&](const std::vector<uint32_t> &states) -> Result<TaskResult> {
+                                 auto sol = lib_.solve(states);
+                                 if (!sol)
+                                     return sol.error();
+                                 return taskResultOf(shape_, *sol);
+                             });
     }
 
   private:
@@ -101,11 +96,10 @@ Result<std::unique_ptr<Route>> openLibraryRoute(RouteInput in, std::string &rout
     if (o.route != "auto" && o.route != route)
         return error(m.path + " holds route " + route + ", not --route " + o.route);
     const DeviceKind device = o.target.device;
-    if ((device != DeviceKind::Auto && device != DeviceKind::Cpu) || o.target.hostDeviceSplit)
+    if (device != DeviceKind::Auto && device != DeviceKind::Cpu)
         opened->notes.push_back(std::string("a ") + modelKindName(m.kind) +
                                 " runs its own compiled CPU code; --device " +
-                                (o.target.hostDeviceSplit ? "split" : deviceKindName(device)) +
-                                " is ignored");
+                                deviceKindName(device) + " is ignored");
     return opened;
 }
 

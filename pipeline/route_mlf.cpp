@@ -73,11 +73,8 @@ class MlfRoute final : public Route {
         std::vector<Result<TaskResult>> results =
             spread_.empty() ? runTasks(model_, task, cases, options)
                             : runTasksOnDevices(spread_, task, cases, options);
-        if (asked_ == DeviceKind::Cuda && model_.device() != DeviceKind::Cuda &&
-            !model_.fallbackNote().empty() && !noted_) {
-            notes.push_back(model_.fallbackNote() + "; ran on the CPU");
-            noted_ = true;
-        }
+        if (!model_.fallbackNote().empty())
+            noteFallback(asked_, model_.device(), model_.fallbackNote() + "; ran on the CPU");
         return results;
     }
     Status save(const std::string &path, const SaveOptions &options) override {
@@ -171,7 +168,6 @@ class MlfRoute final : public Route {
     Model model_;
     std::vector<Model> spread_; // the same circuit on each GPU of --devices (several only)
     DeviceKind asked_;
-    bool noted_ = false;
 };
 
 Result<std::unique_ptr<Route>> compileMlf(RouteInput in) {
@@ -210,19 +206,11 @@ Result<std::unique_ptr<Route>> compileMlf(RouteInput in) {
     std::vector<std::string> notes;
     // --devices: the circuit on each GPU named, for cases split evenly over them.
     std::vector<Model> spread;
-    std::vector<int> gpus = o.target.gpus;
-    if (!o.target.devices.empty()) {
-        if (model.device() != DeviceKind::Cuda) {
-            notes.push_back("--devices " + o.target.devices + " ignored: the model runs on the CPU");
-        } else {
-            auto resolved = resolveGpuRequest(o.target.devices);
-            if (!resolved)
-                return resolved.error();
-            gpus = std::move(*resolved);
-        }
-    }
-    if (gpus.size() > 1 && model.device() == DeviceKind::Cuda)
-        for (int ordinal : gpus) {
+    auto gpus = requestedGpus(o.target, model.device() == DeviceKind::Cuda, notes);
+    if (!gpus)
+        return gpus.error();
+    if (gpus->size() > 1 && model.device() == DeviceKind::Cuda)
+        for (int ordinal : *gpus) {
             auto onGpu = model.onGpu(ordinal);
             if (!onGpu)
                 return onGpu.error();

@@ -10,6 +10,13 @@ Status Route::emit(const std::string &stage, std::ostream &, const SaveOptions &
     return error("this route has no stage '" + stage + "' to emit");
 }
 
+void Route::noteFallback(DeviceKind asked, DeviceKind ran, const std::string &why) {
+    if ((asked != DeviceKind::Cuda && asked != DeviceKind::Split) || ran == asked || fellBack_)
+        return;
+    notes.push_back(why);
+    fellBack_ = true;
+}
+
 std::span<const RouteKind> routeTable() {
     static const RouteKind *const entries[] = {&kMlfRoute, &kJunctionTreeRoute,
                                                &kEliminationRoute, &kLoopyRoute};

@@ -58,6 +58,10 @@ Result<std::unique_ptr<Session>> Session::open(ModelFile model, const OpenOption
 const std::vector<Variable> &Session::variables() const { return impl_->variables(); }
 const std::string &Session::route() const { return route_; }
 const std::string &Session::routeWhy() const { return why_; }
+bool Session::routeIsChosen() const {
+    return kind_ == ModelKind::Network || kind_ == ModelKind::NetworkLibrary ||
+           kind_ == ModelKind::ModelLibrary || route_ == "lbp" || route_ == "jt";
+}
 std::vector<Task> Session::tasks() const { return impl_->tasks(); }
 
 std::vector<Result<TaskResult>> Session::answer(Task task, std::span<const Evidence> cases,
@@ -70,6 +74,9 @@ std::vector<Result<TaskResult>> Session::answer(Task task, std::span<const Evide
         if (r) {
             r->route = route_;
             r->routeWhy = why_;
+            r->device.route = route_;
+            if (!r->device.arithmetic && r->device.kind != DeviceKind::Split && !r->cost)
+                r->device.arithmetic = r->numeric;
         }
     return results;
 }
@@ -97,7 +104,13 @@ Status Session::emit(const std::string &stage, const std::string &path, const Sa
     return written;
 }
 
-std::vector<Diagnostic> Session::takeWarnings() { return std::exchange(warnings_, {}); }
+std::vector<Diagnostic> Session::takeWarnings() {
+    std::vector<Diagnostic> all = std::exchange(warnings_, {});
+    if (impl_)
+        for (Diagnostic &d : std::exchange(impl_->warnings, {}))
+            all.push_back(std::move(d));
+    return all;
+}
 std::vector<std::string> Session::takeNotes() { return std::exchange(impl_->notes, {}); }
 
 } // namespace zbddc::pipeline

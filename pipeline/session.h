@@ -25,12 +25,15 @@ class Session {
     const std::vector<Variable> &variables() const;
     const std::string &route() const;    // the route taken: mlf, jt, be or lbp
     const std::string &routeWhy() const; // why that route was taken
+    // Whether the route was one of several this model kind has (a .zdd, a circuit and a cost
+    // network's bucket elimination have one): where a result is worth naming it.
+    bool routeIsChosen() const;
     std::vector<Task> tasks() const;     // the tasks this model and route answer
     const std::string &path() const { return path_; }
     ModelKind modelKind() const { return kind_; }
 
     // One result per case; a case that cannot be answered carries its own error. Each result
-    // names its route and why.
+    // names its route and why, in itself and in its device report.
     std::vector<Result<TaskResult>> answer(Task task, std::span<const Evidence> cases,
                                            const TaskOptions &options = {});
     // The route's library (.so), the ZBDD (.zdd) or the circuit as text (.txt).

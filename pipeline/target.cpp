@@ -12,8 +12,6 @@ std::optional<NumericChoice> parseNumericChoice(std::string_view name) {
     return std::nullopt;
 }
 
-Status gpuUsable() { return tensorGpuUsable(); }
-
 Placement place(const Target &target, size_t cases) {
     Placement p;
     switch (target.device) {
@@ -27,13 +25,25 @@ Placement place(const Target &target, size_t cases) {
         }
         break;
     case DeviceKind::Cuda:
-        p.device = DeviceKind::Cuda;
+    case DeviceKind::Split:
+        p.device = target.device;
         p.onGpu = bool(gpuUsable());
         break;
     default:
         p.device = target.device;
     }
     return p;
+}
+
+Result<std::vector<int>> requestedGpus(const Target &target, bool onGpu,
+                                       std::vector<std::string> &notes) {
+    if (target.devices.empty())
+        return target.gpus;
+    if (!onGpu) {
+        notes.push_back("--devices " + target.devices + " ignored: the CPU runs");
+        return target.gpus;
+    }
+    return resolveGpuRequest(target.devices);
 }
 
 } // namespace zbddc::pipeline

@@ -12,9 +12,10 @@
 
 namespace zbddc::pipeline {
 
-// One device enum for every route: runtime/model.h's (auto, cpu, cuda, reference).
+// One device enum for every route, and one check for a GPU (runtime/device.h).
 using zbddc::DeviceKind;
 using zbddc::deviceKindName;
+using zbddc::gpuUsable;
 using zbddc::parseDeviceKind;
 
 struct Target {
@@ -22,15 +23,11 @@ struct Target {
     std::vector<int> gpus; // empty: one GPU (the first) where the device is a GPU
     std::string devices;   // "all", a count or ordinals, resolved into `gpus` on a GPU run
     NumericChoice numeric = NumericChoice::Auto;
-    unsigned threads = 0;   // CPU threads, 0 = all cores
-    bool hostDeviceSplit = false; // bucket elimination: small buckets on the CPU, large on a GPU
+    unsigned threads = 0; // CPU threads, 0 = all cores
 };
 
 // "auto", "float64", "log", "float32", "log32"; nothing for another name.
 std::optional<NumericChoice> parseNumericChoice(std::string_view name);
-
-// The one check whether a GPU can run work here (a CUDA backend built, a driver, a device).
-Status gpuUsable();
 
 // `auto` settled for a run of `cases` cases: one case runs on the CPU on every route (a command
 // line on the GPU pays for its CUDA context and module loads, 110-200 ms for one MLF case on the
@@ -42,5 +39,11 @@ struct Placement {
     std::string why;
 };
 Placement place(const Target &target, size_t cases);
+
+// The GPUs a route runs on: those `target.devices` names where a GPU runs the work (`onGpu`), or
+// target.gpus where none is named; where the CPU runs, target.gpus and a note that the list is
+// ignored.
+Result<std::vector<int>> requestedGpus(const Target &target, bool onGpu,
+                                       std::vector<std::string> &notes);
 
 } // namespace zbddc::pipeline

@@ -12,7 +12,7 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::string noteOf(const TaskResult &r, const std::string &batchDevice) {
+std::string noteOf(const TaskResult &r, const DeviceReport &batchDevice) {
     std::string note = r.numericNote;
     auto add = [&](const std::string &part) { note += (note.empty() ? "" : "; ") + part; };
     if (r.approximate)
@@ -22,8 +22,8 @@ std::string noteOf(const TaskResult &r, const std::string &batchDevice) {
     if (r.errorBound)
         add(std::string(numericName(r.numeric)) + " error bound: relative " +
             shortestText(r.errorBound->value));
-    if (r.device != batchDevice)
-        add("device: " + r.device);
+    if (const std::string device = r.device.label(); device != batchDevice.label())
+        add("device: " + device);
     return note;
 }
 

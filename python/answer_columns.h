@@ -28,7 +28,8 @@ struct AnswerColumns {
     std::vector<uint32_t> iterations;
     std::vector<uint8_t> converged;
     std::vector<double> maxResidual;
-    std::string device, route, routeWhy; // of the first case answered
+    DeviceReport device; // of the first case answered
+    std::string route, routeWhy;
 };
 
 // `modelPath` names a case's error that names no file, as the command line does.

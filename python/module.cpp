@@ -7,6 +7,7 @@
 #include "evidence_rows.h"
 #include "numpy_arrays.h"
 #include "session_handle.h"
+#include "support/gpu_settings.h"
 #include "support/timer.h"
 
 #include <nanobind/nanobind.h>
@@ -83,7 +84,16 @@ nb::dict columnsDict(AnswerColumns &&c, size_t variables, const std::vector<std:
         d["converged"] = numpyArray(std::move(c.converged), std::array{n});
         d["max_residual"] = numpyArray(std::move(c.maxResidual), std::array{n});
     }
-    d["device"] = c.device;
+    d["device"] = c.device.label();
+    nb::dict report; // runtime/device.h's DeviceReport
+    report["kind"] = deviceKindName(c.device.kind);
+    report["name"] = c.device.name;
+    report["ordinal"] = c.device.ordinal < 0 ? nb::none() : nb::object(nb::int_(c.device.ordinal));
+    report["arithmetic"] =
+        c.device.arithmetic ? nb::object(nb::str(numericName(*c.device.arithmetic))) : nb::none();
+    report["route"] = c.device.route;
+    report["notes"] = c.device.notes;
+    d["device_report"] = report;
     d["route"] = c.route;
     d["route_why"] = c.routeWhy;
     d["batch_notes"] = nb::cast(notes);
@@ -163,6 +173,7 @@ using namespace zbddc::python;
 
 NB_MODULE(_zbddc, m) {
     m.doc() = "zbddc's library, bound; use the zbddc package's API (zbddc.load) instead.";
+    gpuSettings = gpuSettingsFromEnvironment(); // ZBDDC_NCCL, ZBDDC_CACHE_DIR (docs/cli.md)
     nb::exception<Error>(m, "Error", PyExc_RuntimeError);
 
     nb::class_<SessionHandle>(m, "Session")

@@ -9,7 +9,8 @@ Result<std::unique_ptr<SessionHandle>> SessionHandle::open(const OpenRequest &re
     options.route = request.route;
     auto device = parseDeviceKind(request.device);
     if (!device)
-        return error("unknown device '" + request.device + "' (auto, cpu, cuda or reference)");
+        return error("unknown device '" + request.device +
+                     "' (auto, cpu, cuda, reference or split)");
     auto numeric = pipeline::parseNumericChoice(request.numeric);
     if (!numeric)
         return error("unknown numeric '" + request.numeric +

@@ -7,6 +7,7 @@
 #include "ir/input_batch.h"
 #include "ir/interpret.h"
 #include "ir/traced_terms.h"
+#include "runtime/device.h"
 #include "runtime/enqueued_pass.h"
 
 #include <memory>
@@ -124,8 +125,6 @@ inline constexpr uint32_t kMaxCudaLanes = 2048;
 uint32_t cudaLanesFor(const Circuit &circuit, size_t batch, int gpu = 0,
                       uint32_t maxLanes = kMaxCudaLanes);
 
-// Ok when cudaEngine can run: a CUDA backend in this build and a usable GPU; else why not.
-Status cudaUsable();
 // "NVIDIA H100 80GB HBM3" for GPU `gpu`, or "" where none is usable.
 std::string cudaDeviceName(int gpu = 0);
 

@@ -121,10 +121,6 @@ class CudaEngine final : public Engine {
 
 } // namespace
 
-Status cudaUsable() {
-    return cuda::cudaAvailable();
-}
-
 std::string cudaDeviceName(int gpu) {
     if (!cuda::cudaAvailable())
         return "";
@@ -150,7 +146,7 @@ uint32_t cudaLanesFor(const Circuit &c, size_t batch, int gpu, uint32_t maxLanes
 
 Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &c, Semiring s, Numeric n, uint32_t lanes,
                                            int gpu) {
-    if (Status usable = cudaUsable(); !usable)
+    if (Status usable = gpuUsable(); !usable)
         return usable.error();
     cuda::CudaOptions o;
     o.semiring = s;
@@ -166,16 +162,12 @@ Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &c, Semiring s, Numeric
 
 #else
 
-Status cudaUsable() {
-    return error("this build has no CUDA backend (NVRTC was not found)");
-}
-
 std::string cudaDeviceName(int) {
     return "";
 }
 
 Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &, Semiring, Numeric, uint32_t, int) {
-    return cudaUsable().error();
+    return gpuUsable().error();
 }
 uint32_t cudaLanesFor(const Circuit &, size_t, int, uint32_t) {
     return 1;

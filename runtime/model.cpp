@@ -10,22 +10,6 @@
 
 namespace zbddc {
 
-const char *deviceKindName(DeviceKind d) {
-    switch (d) {
-    case DeviceKind::Auto: return "auto";
-    case DeviceKind::Cpu: return "cpu";
-    case DeviceKind::Cuda: return "cuda";
-    case DeviceKind::Reference: return "reference";
-    }
-    return "?";
-}
-
-std::optional<DeviceKind> parseDeviceKind(std::string_view name) {
-    return byName(name,
-                  {DeviceKind::Auto, DeviceKind::Cpu, DeviceKind::Cuda, DeviceKind::Reference},
-                  deviceKindName);
-}
-
 struct Model::Impl {
     Circuit circuit; // empty for a model.so: its engine is already compiled
     ModelInterface interface;
@@ -165,8 +149,9 @@ Model Model::fromCircuit(Circuit circuit, const DeviceOptions &o) {
         impl->cudaMaxLanes = o.cudaMaxLanes;
     impl->hostLevelOps = o.hostLevelOps;
     impl->choice = o.choice;
-    if (o.device == DeviceKind::Auto || o.device == DeviceKind::Cuda) {
-        if (Status usable = cudaUsable(); usable) {
+    if (o.device == DeviceKind::Auto || o.device == DeviceKind::Cuda ||
+        o.device == DeviceKind::Split) {
+        if (Status usable = gpuUsable(); usable) {
             impl->device = DeviceKind::Cuda;
             impl->cudaName = cudaDeviceName(o.gpu);
         } else {
@@ -220,30 +205,37 @@ std::optional<Numeric> Model::fixedNumeric() const {
     return impl_->sharedNumeric;
 }
 
-std::string Model::describe(Numeric n, std::string_view extra) const {
+DeviceReport Model::report(Numeric n, std::string_view extra) const {
+    DeviceReport r;
+    r.arithmetic = n;
     const std::string numeric = numericName(n);
-    std::string d;
-    if (impl_->sharedNumeric)
-        d = "cpu (model.so, " + numeric;
-    else if (impl_->device == DeviceKind::Cuda)
-        d = "cuda " + impl_->cudaName + " (" + numeric;
-    else if (impl_->device == DeviceKind::Cpu)
-        d = (impl_->cpuLoop.value_or(impl_->cpuCode == DeviceOptions::CpuCode::Loop)
-                 ? "cpu (data-driven loop, "
-                 : "cpu (LLVM JIT, ") +
-            numeric;
-    else
-        d = "cpu (reference evaluator, " + numeric;
+    if (impl_->sharedNumeric) {
+        r.notes = "model.so, " + numeric;
+    } else if (impl_->device == DeviceKind::Cuda) {
+        r.kind = DeviceKind::Cuda;
+        r.name = impl_->cudaName;
+        r.ordinal = impl_->gpu;
+        r.notes = numeric;
+    } else if (impl_->device == DeviceKind::Cpu) {
+        r.notes = (impl_->cpuLoop.value_or(impl_->cpuCode == DeviceOptions::CpuCode::Loop)
+                       ? "data-driven loop, "
+                       : "LLVM JIT, ") +
+                  numeric;
+    } else {
+        r.kind = DeviceKind::Reference;
+        r.notes = "reference evaluator, " + numeric;
+    }
     if (!impl_->note.empty()) // the driver's reason is fallbackNote(), said once, not per case
-        d += "; no usable GPU";
-    if (!impl_->choice.empty())
-        d += "; " + impl_->choice;
-    if (auto note = impl_->engineNotes.find(n);
-        note != impl_->engineNotes.end() && !note->second.empty())
-        d += "; " + note->second;
-    if (!extra.empty())
-        d += "; " + std::string(extra);
-    return d + ")";
+        r.addNote("no usable GPU");
+    r.addNote(impl_->choice);
+    if (auto note = impl_->engineNotes.find(n); note != impl_->engineNotes.end())
+        r.addNote(note->second);
+    r.addNote(extra);
+    return r;
+}
+
+std::string Model::describe(Numeric n, std::string_view extra) const {
+    return report(n, extra).label();
 }
 
 Status Model::prepare(Semiring s, Numeric n, size_t batch) {

@@ -9,6 +9,7 @@
 #include "ir/interpret.h"
 #include "ir/model_interface.h"
 #include "ir/traced_terms.h"
+#include "runtime/device.h"
 #include "runtime/enqueued_pass.h"
 #include "runtime/float32_bound.h"
 
@@ -21,12 +22,6 @@
 #include <vector>
 
 namespace zbddc {
-
-// Which kind of device evaluates a model (the CUDA backend's own handle is cuda::Device).
-enum class DeviceKind : uint8_t { Auto, Cpu, Cuda, Reference };
-
-const char *deviceKindName(DeviceKind d); // "auto", "cpu", "cuda", "reference"
-std::optional<DeviceKind> parseDeviceKind(std::string_view name);
 
 struct DeviceOptions {
     DeviceKind device = DeviceKind::Auto;
@@ -93,8 +88,10 @@ class Model {
     // A model.so evaluates only what it was compiled for; circuits take any pair.
     std::optional<Semiring> fixedSemiring() const;
     std::optional<Numeric> fixedNumeric() const;
-    // "cpu (LLVM JIT, float64)", "cuda NVIDIA H100 80GB HBM3 (log)", "cpu (model.so, float64)",
-    // with the fallback note and `extra` (e.g. how an MPE assignment was found) inside.
+    // Where `numeric` runs, with the fallback note and `extra` (e.g. how an MPE assignment was
+    // found) in its notes; describe() is its label: "cpu (LLVM JIT, float64)",
+    // "cuda: NVIDIA H100 80GB HBM3 (log)", "cpu (model.so, float64)".
+    DeviceReport report(Numeric numeric, std::string_view extra = {}) const;
     std::string describe(Numeric numeric, std::string_view extra = {}) const;
 
     // Compiles what evaluate() and adjoints() of `batch` vectors will run, so that timing them

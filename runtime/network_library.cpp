@@ -161,9 +161,9 @@ std::vector<Result<TaskResult>> NetworkLibrary::run(Task task,
         return results;
     }
     const double perCase = cases.empty() ? 0 : msSince(start) / static_cast<double>(cases.size());
-    const std::string device = "cpu (" +
-                               std::string(metadata_.route == "jt" ? "network.so" : "model.so") +
-                               ", route " + metadata_.route + ")";
+    DeviceReport device{DeviceKind::Cpu, "",
+                        std::string(metadata_.route == "jt" ? "network.so" : "model.so") +
+                            ", route " + metadata_.route};
     // Route mlf computes in its circuit's arithmetic; route jt in float64, rescaled per case.
     Numeric numeric = Numeric::Float64;
     for (const auto &[key, value] : metadata_.facts)
@@ -197,6 +197,7 @@ std::vector<Result<TaskResult>> NetworkLibrary::run(Task task,
                 r.assignment.push_back(static_cast<uint32_t>(assignment[c * n + v]));
         r.numeric = numeric;
         r.device = device;
+        r.device.arithmetic = numeric;
         r.timeMs = perCase;
         results.push_back(std::move(r));
     }

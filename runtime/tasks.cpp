@@ -171,13 +171,6 @@ Result<Semiring> taskSemiring(const Model &m, Task task) {
 
 } // namespace
 
-void addDeviceNote(TaskResult &r, const std::string &note) {
-    if (!r.device.empty() && r.device.back() == ')')
-        r.device.insert(r.device.size() - 1, "; " + note);
-    else
-        r.device += " (" + note + ")";
-}
-
 static bool float32Choice(NumericChoice n) { return n == NumericChoice::Float32 || n == NumericChoice::Log32; }
 
 Result<TaskResult> runTask(Model &m, Task task, const Evidence &ev, const TaskOptions &opt) {
@@ -236,7 +229,7 @@ Result<TaskResult> runTask(Model &m, Task task, const Evidence &ev, const TaskOp
             return note.error();
         how = *note;
     }
-    r.device = m.describe(f->numeric, how);
+    r.device = m.report(f->numeric, how);
     r.timeMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return r;
 }
@@ -413,7 +406,7 @@ std::vector<Result<TaskResult>> finishBatch(Model &m, TaskBatch &b, std::span<co
     // (strings, the marginals' table) that would otherwise add microseconds to a GPU's answer.
     const unsigned threads = answerThreads(valid.size());
     std::vector<TaskResult> answers(valid.size());
-    const std::string device[2] = {m.describe(b.first), m.describe(Numeric::Log)}; // once a batch
+    const DeviceReport device[2] = {m.report(b.first), m.report(Numeric::Log)}; // once a batch
     inRanges(threads, valid.size(), [&](size_t begin, size_t end) {
         for (size_t k = begin; k < end; ++k) {
             const std::span<const double> outputs(out.data() + k * outs, outs);
@@ -479,8 +472,8 @@ std::vector<Result<TaskResult>> finishBatch(Model &m, TaskBatch &b, std::span<co
             if (mode == b.first && b.traced) {
                 const auto walked = std::count_if(group.begin(), group.end(),
                                                   [&](size_t k) { return b.traced->traced[k]; });
-                const std::string device =
-                    m.describe(mode, "MPE traced back over " + std::to_string(walked) + " cases");
+                const DeviceReport device =
+                    m.report(mode, "MPE traced back over " + std::to_string(walked) + " cases");
                 std::erase_if(group, [&](size_t k) {
                     if (!b.traced->traced[k])
                         return false;
@@ -504,7 +497,7 @@ std::vector<Result<TaskResult>> finishBatch(Model &m, TaskBatch &b, std::span<co
             std::string note = decodeNote(*decoded);
             if (mode == b.first && b.traced) // what stopped these cases' walks
                 note += "; not traced: " + b.traced->untraced;
-            const std::string device = m.describe(mode, note);
+            const DeviceReport device = m.report(mode, note);
             for (size_t j = 0; j < group.size(); ++j) {
                 answers[group[j]].assignment = std::move(decoded->assignments[j]);
                 answers[group[j]].device = device;
@@ -547,10 +540,12 @@ std::vector<Result<TaskResult>> runTasksOnDevices(std::span<Model> models, Task 
         cases.size(), models.size(), [&](size_t d, CaseRange range) {
             return runTasks(models[d], task, cases.subspan(range.first, range.count), opt);
         });
-    const std::string spread = " [cases split over " + std::to_string(models.size()) + " devices]";
+    const std::string spread = "cases split over " + std::to_string(models.size()) + " devices";
     for (Result<TaskResult> &r : results)
-        if (r)
-            r->device += spread;
+        if (r) {
+            r->device.addNote(spread);
+            r->device.ordinal = -1; // several GPUs
+        }
     return results;
 }
 

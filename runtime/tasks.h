@@ -55,7 +55,7 @@ struct TaskResult {
     std::vector<double> outputs;              // EVAL: every output
     Marginals marginals;                      // MAR: P(X = x | e) per variable and state
     std::vector<uint32_t> assignment;         // MPE: a state per variable (kNone if undetermined)
-    std::string device = "cpu (reference evaluator)";
+    DeviceReport device{DeviceKind::Reference}; // where it was computed (runtime/device.h)
     std::string route;    // networks: "mlf" or "jt" (empty for other models)
     std::string routeWhy; // why that route was taken
     std::optional<ConvergenceReport> approximate; // set where the answer is approximate
@@ -69,9 +69,6 @@ struct TaskResult {
     std::optional<EliminationReport> elimination;
     double timeMs = 0;
 };
-
-// "cuda X (float64)" + note -> "cuda X (float64; note)": a note on what ran, inside `device`.
-void addDeviceNote(TaskResult &result, const std::string &note);
 
 // `device` in the result names what actually ran, fallbacks included.
 Result<TaskResult> runTask(Model &model, Task task, const Evidence &evidence,

@@ -68,7 +68,7 @@ std::vector<Result<TaskResult>> runFloat32Tasks(Model &m, Task task, std::span<c
         for (size_t j = 0; j < which.size(); ++j) {
             if (again[j]) {
                 again[j]->numericNote = why[j] + ", answered in " + fallbackName;
-                addDeviceNote(*again[j], again[j]->numericNote);
+                again[j]->device.addNote(again[j]->numericNote);
             }
             b.slots[which[j]] = std::move(again[j]);
         }
@@ -131,7 +131,7 @@ std::vector<Result<TaskResult>> runFloat32Tasks(Model &m, Task task, std::span<c
             marginalsFromAdjoints(c, mode, b.inputs.varying,
                                   std::span(pass.adjoints).subspan(k * n, n), y, cases[valid[k]],
                                   r);
-        r.device = m.describe(mode);
+        r.device = m.report(mode);
         accepted.push_back(valid[k]);
         answers.push_back(std::move(r));
     }

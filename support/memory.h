@@ -45,11 +45,10 @@ inline unsigned threadsThatFit(unsigned threads, uint64_t bytesPerThread) {
 // Asks the kernel to back the whole 2 MiB pages inside [p, p + bytes) with transparent huge pages
 // (a no-op where they are off), before the memory is first touched: a first touch of fresh memory
 // in 4 KiB pages costs a page fault each, and the GPU path's large host tables are written once,
-// straight after allocation (out-of-core and downloaded tables). ZBDDC_HUGE_PAGES=0 leaves the
-// pages alone, to compare.
+// straight after allocation (out-of-core and downloaded tables). Measured against 4 KiB pages
+// in 2026-11 (bench/results/NOTEBOOK.md, 2026-11-28 staged-copy runs: it helped in two of three
+// pairs).
 inline void adviseHugePages(void *p, size_t bytes) {
-    if (const char *v = std::getenv("ZBDDC_HUGE_PAGES"); v && std::string_view(v) == "0")
-        return;
     constexpr uintptr_t kHuge = uintptr_t{2} << 20;
     const uintptr_t begin = (reinterpret_cast<uintptr_t>(p) + kHuge - 1) & ~(kHuge - 1);
     const uintptr_t end = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(kHuge - 1);

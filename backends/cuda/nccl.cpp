@@ -1,4 +1,5 @@
 #include "backends/cuda/nccl.h"
+#include "support/gpu_settings.h"
 
 #include <cstdlib>
 #include <dlfcn.h>
@@ -31,8 +32,8 @@ struct NcclApi {
 const NcclApi &nccl() {
     static const NcclApi api = [] {
         NcclApi a;
-        const char *path = std::getenv("ZBDDC_NCCL");
-        const std::string name = path && *path ? path : "libnccl.so.2";
+        const std::string &path = gpuSettings.ncclLibrary;
+        const std::string name = path.empty() ? "libnccl.so.2" : path;
         void *lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
         if (!lib) {
             const char *why = dlerror();

@@ -1,8 +1,9 @@
 // NCCL, NVIDIA's library of transfers between GPUs, loaded at run time (dlopen) as libcuda is, so
 // that a build runs where NCCL is not installed: tables then cross GPUs by peer copies
 // (Device::copyFromPeer), and logical devices sharing one GPU never need it. The library is the
-// one ZBDDC_NCCL names (a path to libnccl.so.2, e.g. from the nvidia-nccl-cu13 Python wheel), else
-// libnccl.so.2 on the loader's path. NVLink multicast (NVLS) stays off: NCCL_NVLS_ENABLE=0 is set
+// one gpuSettings names (support/gpu_settings.h: a path to libnccl.so.2, e.g. from the
+// nvidia-nccl-cu13 Python wheel; ZBDDC_NCCL at the command line), else libnccl.so.2 on the
+// loader's path. NVLink multicast (NVLS) stays off: NCCL_NVLS_ENABLE=0 is set
 // before any communicator exists.
 #pragma once
 

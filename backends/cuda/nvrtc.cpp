@@ -1,6 +1,7 @@
 #include "backends/cuda/nvrtc.h"
 #include "ir/file_io.h"
 #include "support/cleanup_on_signal.h"
+#include "support/gpu_settings.h"
 
 #include <nvrtc.h>
 
@@ -81,8 +82,8 @@ std::string nvrtcVersion() {
 std::string cacheDirectory(const NvrtcOptions &options) {
     if (!options.cacheDir.empty())
         return options.cacheDir;
-    if (const char *d = std::getenv("ZBDDC_CACHE_DIR"); d && *d)
-        return d;
+    if (!gpuSettings.cacheDir.empty())
+        return gpuSettings.cacheDir;
     if (const char *h = std::getenv("HOME"); h && *h)
         return std::string(h) + "/.cache/zbddc";
     return (fs::path(temporaryFolder()) / "zbddc-cache").string();

@@ -20,7 +20,7 @@ struct NvrtcOptions {
     std::string arch = "sm_90";          // the device's own: DeviceInfo::arch()
     std::vector<std::string> extra;      // further nvrtc options, e.g. "-lineinfo"
     bool useCache = true;
-    std::string cacheDir;                // empty: $ZBDDC_CACHE_DIR, else ~/.cache/zbddc
+    std::string cacheDir; // empty: gpuSettings.cacheDir, else ~/.cache/zbddc
 };
 
 struct CompiledPtx {

@@ -12,9 +12,10 @@
 See Model for the forms evidence takes, and Marginals, Probability, Explanation and Solution for
 the answers.
 """
-from ._answers import Answers, Error, Explanation, Marginals, Probability, Solution
+from ._answers import (Answers, DeviceReport, Error, Explanation, Marginals, Probability,
+                       Solution)
 from ._model import Model, ReadingWarning, Variable, compile, load
 
-__all__ = ["load", "compile", "Model", "Variable", "Answers", "Probability", "Marginals",
-           "Explanation", "Solution", "Error", "ReadingWarning"]
+__all__ = ["load", "compile", "Model", "Variable", "Answers", "DeviceReport", "Probability",
+           "Marginals", "Explanation", "Solution", "Error", "ReadingWarning"]
 __version__ = "0.1.0"

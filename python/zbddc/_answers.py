@@ -5,9 +5,29 @@ batch (a list of dicts or a 2-D array) with arrays whose first axis is the case.
 of buffers filled in C++ from the library's answers, handed to NumPy without a copy; they are
 read-only.
 """
+from typing import NamedTuple, Optional
+
 import numpy as np
 
 from ._zbddc import Error
+
+
+class DeviceReport(NamedTuple):
+    """Where a batch was computed, as data (the library's runtime/device.h).
+
+    kind        "cpu", "cuda", "reference" or "split"
+    name        the GPU(s) that ran it ("" where none did)
+    ordinal     the GPU's ordinal where one GPU ran it, else None
+    arithmetic  "float64", "log", "float32" or "log32"; None where the route holds no one mode
+    route       "mlf", "jt", "be" or "lbp"
+    notes       what `device` says in parentheses
+    """
+    kind: str
+    name: str
+    ordinal: Optional[int]
+    arithmetic: Optional[str]
+    route: str
+    notes: str
 
 
 def _read_only(array):
@@ -26,7 +46,8 @@ class Answers:
     notes     per case: what is worth knowing about its answer ("" where nothing), e.g. the
               arithmetic it fell back to, loopy BP's convergence, a device other than `device`
     numeric   per case: the arithmetic that produced it ("float64", "log", ...)
-    device    what ran the batch; route, route_why: the route taken and why
+    device    what ran the batch, in words; device_report: the same as a DeviceReport
+    route, route_why  the route taken and why
     batch_notes  notes on the batch as a whole (a device fallen back from, a request that could
               not apply)
     time_ms   the library's wall time for the batch (Session::answer), conversions excluded
@@ -38,6 +59,7 @@ class Answers:
         self._variables = variables
         self.single = single
         self.device = columns["device"]
+        self.device_report = DeviceReport(**columns["device_report"])
         self.route = columns["route"]
         self.route_why = columns["route_why"]
         self.batch_notes = columns["batch_notes"]

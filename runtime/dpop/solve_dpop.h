@@ -20,6 +20,9 @@ struct DpopOptions {
     std::string executor = "cpu";
     TensorExecutorOptions execution; // threads 0: every hardware thread, on each rank
     double timeoutS = 60; // the longest a rank waits without any message before giving up
+    // Failure drills (tests/runtime/dpop): the rank that dies at once, the one that sends nothing
+    // as if its messages were lost; -1: none. The command line reads them from ZBDDC_DPOP_TEST_*.
+    int testExitRank = -1, testSilentRank = -1;
 };
 
 struct DpopStats {

@@ -34,13 +34,6 @@ bool mpiRunning() {
     return initialised && !finalised;
 }
 
-// Test switches (tests/runtime/dpop): the rank named by ZBDDC_DPOP_TEST_EXIT_RANK dies at once; the
-// one named by ZBDDC_DPOP_TEST_SILENT_RANK sends nothing, as if its messages were lost.
-bool testSwitch(const char *name, int rank) {
-    const char *value = std::getenv(name);
-    return value && *value && std::atoi(value) == rank;
-}
-
 // This rank's place among the ranks on its host: which of the host's GPUs it takes.
 int localRankOf(MPI_Comm comm) {
     MPI_Comm local;
@@ -85,11 +78,11 @@ Result<DpopRun> solveOnRanks(const CostNetwork &network, const DpopOptions &opti
     DpopRun run;
     run.stats.setupMs = msSince(t0);
 
-    if (testSwitch("ZBDDC_DPOP_TEST_EXIT_RANK", rank))
+    if (options.testExitRank == rank)
         _exit(1);
-    if (testSwitch("ZBDDC_DPOP_TEST_SILENT_RANK", rank)) {
+    if (options.testSilentRank == rank) {
         std::this_thread::sleep_for(std::chrono::duration<double>(2 * options.timeoutS));
-        return error("rank " + std::to_string(rank) + ": silent by ZBDDC_DPOP_TEST_SILENT_RANK");
+        return error("rank " + std::to_string(rank) + ": silent, as its failure drill asks");
     }
     const auto t1 = std::chrono::steady_clock::now();
     MpiTransport transport(comm);

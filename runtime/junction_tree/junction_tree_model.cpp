@@ -96,11 +96,12 @@ struct JunctionTreeModel::Impl {
         st = {};
         st.batch = 1;
         st.runs = static_cast<uint32_t>(cases.size());
-        st.device = "cpu (" + std::to_string(threads) + " threads, one case each)";
+        st.device = {DeviceKind::Cpu, "", std::to_string(threads) + " threads, one case each"};
+        st.device.arithmetic = Numeric::Float64;
         const double perCase = msSince(start) / static_cast<double>(cases.size());
-        const std::string device = st.device + " (junction tree, " +
-                                   std::to_string(tree.numCliques()) +
-                                   " cliques, each case's CPTs sliced by its evidence)";
+        DeviceReport device = st.device;
+        device.addNote("junction tree, " + std::to_string(tree.numCliques()) +
+                       " cliques, each case's CPTs sliced by its evidence");
         for (Result<TaskResult> &r : results)
             if (r) {
                 r->device = device;
@@ -224,7 +225,7 @@ JunctionTreeModel::JunctionTreeModel(FactorModel model, JunctionTree tree,
     impl_->options = std::move(options);
     impl_->variables = impl_->model.variables;
     const std::vector<int> gpus = impl_->options.gpus;
-    if (gpus.size() > 1 && impl_->options.executor != "cpu" && tensorGpuUsable()) {
+    if (gpus.size() > 1 && impl_->options.executor != "cpu" && gpuUsable()) {
         for (int ordinal : gpus) {
             JunctionTreeOptions one = impl_->options;
             one.executor = "cuda";
@@ -245,7 +246,7 @@ JunctionTreeModel::JunctionTreeModel(FactorModel model, JunctionTree tree,
     else
         impl_->executorError = executor.error().message;
     if (impl_->options.executor == "auto") // the layout follows the executor that was chosen
-        impl_->options.executor = tensorGpuUsable() ? "cuda" : "cpu";
+        impl_->options.executor = gpuUsable() ? "cuda" : "cpu";
 }
 
 JunctionTreeModel::~JunctionTreeModel() = default;
@@ -275,16 +276,19 @@ std::vector<Result<TaskResult>> JunctionTreeModel::runSpread(Task task,
     std::string list;
     for (int o : impl_->options.gpus)
         list += (list.empty() ? "" : ",") + std::to_string(o);
-    const std::string spread = ", cases split over devices " + list;
+    const std::string spread = "cases split over devices " + list;
     for (Result<TaskResult> &r : results)
-        if (r)
-            r->device += spread;
+        if (r) {
+            r->device.addNote(spread);
+            r->device.ordinal = -1; // several GPUs
+        }
     if (info) {
         *info = infos.front();
         info->runs = 0;
         for (const JunctionTreeRunInfo &i : infos)
             info->runs += i.runs;
-        info->device += spread;
+        info->device.addNote(spread);
+        info->device.ordinal = -1;
         info->devices = static_cast<uint32_t>(models.size());
     }
     return results;
@@ -364,7 +368,9 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
                 results.push_back(tables.error());
             continue;
         }
-        st.device = tables->device.label();
+        st.device = tables->device;
+        if (st.device.kind == DeviceKind::Cuda && m.options.gpus.size() <= 1)
+            st.device.ordinal = m.options.gpus.empty() ? 0 : m.options.gpus.front();
         // MPE where the executor traces back: every case of the run at once, on its device.
         std::vector<uint32_t> decoded;
         if (p.tracedOnExecutor) {
@@ -389,9 +395,10 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
     }
     line.update(cases.size(), cases.size());
     const double perCase = msSince(start) / static_cast<double>(cases.size());
-    const std::string device = st.device + " (junction tree, " +
-                               std::to_string(m.tree.numCliques()) + " cliques, " +
-                               std::to_string(jt.batch) + " cases per run)";
+    DeviceReport device = st.device;
+    device.arithmetic = Numeric::Float64;
+    device.addNote("junction tree, " + std::to_string(m.tree.numCliques()) + " cliques, " +
+                   std::to_string(jt.batch) + " cases per run");
     for (Result<TaskResult> &r : results)
         if (r) {
             r->device = device;

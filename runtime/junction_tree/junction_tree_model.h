@@ -49,7 +49,7 @@ struct JunctionTreeRunInfo {
     uint32_t batch = 0;       // cases per run
     uint32_t runs = 0;        // executor runs (chunks)
     uint64_t bytesPerRun = 0; // tables of one run
-    std::string device;       // DeviceReport::label() of the last run
+    DeviceReport device;      // where the last run ran
     uint32_t devices = 1;     // devices the cases were split over
 };
 

@@ -86,15 +86,16 @@ std::vector<uint32_t> decodeMaxMarginals(const FactorGraph &g, const std::vector
 // CPU's; `device` says which ran, and why not the GPU.
 Result<std::vector<LoopyCase>> runTensorProgram(const FactorGraph &g,
                                                 std::span<const Evidence> cases,
-                                                const LoopyOptions &options, LoopyDevice where,
-                                                std::string &device) {
+                                                const LoopyOptions &options, DeviceKind where,
+                                                DeviceReport &device) {
     std::string why;
-    if (where != LoopyDevice::Cpu) {
-        Status usable = tensorGpuUsable();
+    if (where != DeviceKind::Cpu) {
+        Status usable = gpuUsable();
         auto gpu = usable ? runLoopyTensor(g, cases, options, "cuda")
                           : Result<LoopyTensorRun>(usable.error());
         if (gpu) {
-            device = gpu->device + " (loopy BP tensor program, flooding)";
+            device = gpu->device;
+            device.addNote("loopy BP tensor program, flooding");
             return std::move(gpu->cases);
         }
         why = gpu.error().message;
@@ -102,8 +103,9 @@ Result<std::vector<LoopyCase>> runTensorProgram(const FactorGraph &g,
     auto cpu = runLoopyTensor(g, cases, options, "cpu");
     if (!cpu)
         return cpu.error();
-    device = "cpu (loopy BP tensor program, flooding" +
-             (where == LoopyDevice::Cpu ? "" : "; not on the GPU: " + why) + ")";
+    device = {DeviceKind::Cpu, "", "loopy BP tensor program, flooding"};
+    if (where != DeviceKind::Cpu)
+        device.addNote("not on the GPU: " + why);
     return std::move(cpu->cases);
 }
 
@@ -119,11 +121,13 @@ std::optional<LoopyProgramKind> parseLoopyProgramKind(std::string_view name) {
 
 std::vector<Result<TaskResult>> runLoopyTasks(const FactorGraph &g, Task task,
                                               std::span<const Evidence> cases, LoopyOptions options,
-                                              LoopyDevice where, LoopyProgramKind program) {
+                                              DeviceKind where, LoopyProgramKind program) {
     options.semiring = task == Task::Mpe ? LoopySemiring::MaxProduct : LoopySemiring::SumProduct;
     const SteadyTime start = std::chrono::steady_clock::now();
     std::vector<LoopyCase> runs;
-    std::string device, why;
+    DeviceReport device;
+    std::string why;
+    bool ran = false;
     if (program == LoopyProgramKind::Tensor) {
         auto tensor = runTensorProgram(g, cases, options, where, device);
         if (!tensor) {
@@ -131,21 +135,27 @@ std::vector<Result<TaskResult>> runLoopyTasks(const FactorGraph &g, Task task,
             return std::vector<Result<TaskResult>>(cases.size(), failed);
         }
         runs = std::move(*tensor);
-    } else if (where != LoopyDevice::Cpu) {
+        ran = true;
+    } else if (where != DeviceKind::Cpu) {
         auto gpu = runLoopyBpGpu(g, cases, options);
         if (gpu) {
             runs = std::move(gpu->cases);
-            device = "cuda: " + gpu->device + " (loopy BP, " +
-                     std::string(loopyScheduleName(options.schedule)) + "; " + gpu->design + ")";
+            device = {DeviceKind::Cuda, gpu->device,
+                      "loopy BP, " + std::string(loopyScheduleName(options.schedule)) + "; " +
+                          gpu->design};
+            ran = true;
         } else {
             why = gpu.error().message;
         }
     }
-    if (device.empty()) {
+    if (!ran) {
         runs = runLoopyBp(g, cases, options);
-        device = "cpu (loopy BP, " + std::string(loopyScheduleName(options.schedule)) +
-                 (where == LoopyDevice::Cpu ? "" : "; not on the GPU: " + why) + ")";
+        device = {DeviceKind::Cpu, "",
+                  "loopy BP, " + std::string(loopyScheduleName(options.schedule))};
+        if (where != DeviceKind::Cpu)
+            device.addNote("not on the GPU: " + why);
     }
+    device.arithmetic = Numeric::Float64;
     const double perCaseMs = msSince(start) / std::max<size_t>(1, cases.size());
     std::vector<Result<TaskResult>> out;
     for (LoopyCase &c : runs) {

@@ -81,7 +81,7 @@ Status runBatch(TensorExecutor &executor, const FactorGraph &g, std::span<const 
         residual = std::move(run->tables[lp.residual]);
         if (residual.empty()) // a graph without edges: nothing moves
             residual.assign(batch, 0.0);
-        out.device = run->device.label();
+        out.device = run->device;
         return Ok{};
     };
     for (uint32_t it = 1; it <= o.maxIterations && left > 0; ++it) {

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "compiler/loopy/lower_loopy.h"
+#include "runtime/device.h"
 #include "runtime/loopy/loopy_bp.h"
 
 #include <span>
@@ -26,7 +27,7 @@ inline constexpr uint32_t kLoopyTensorBatchGpu = 4096;
 
 struct LoopyTensorRun {
     std::vector<LoopyCase> cases;
-    std::string device;     // the executor's DeviceReport label
+    DeviceReport device;    // where the executor ran
     uint32_t sweeps = 0;    // sweeps run, re-runs included, over every batch
     // Wall time per sweep of every instance (run, residual read back, swap): the batches run one
     // after the other, so their sweeping time over the most sweeps any batch ran.

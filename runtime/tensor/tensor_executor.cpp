@@ -14,16 +14,6 @@
 
 namespace zbddc {
 
-std::string DeviceReport::label() const {
-    static constexpr const char *kNames[] = {"reference", "cpu", "cuda", "split"};
-    std::string s = kNames[static_cast<size_t>(kind)];
-    if (kind == Kind::Cuda)
-        s += ": " + gpu;
-    if (!notes.empty())
-        s += " (" + notes + ")";
-    return s;
-}
-
 Result<SolvedProgram> TensorExecutor::solve(const TensorProgram &program,
                                             std::vector<uint32_t> &assignment) {
     auto run = this->run(program);
@@ -273,7 +263,7 @@ cuda::GpuSwitches gpuSwitchesFromEnvironment(cuda::GpuSwitches switches) {
 Result<std::unique_ptr<TensorExecutor>> makeTensorExecutor(std::string_view name,
                                                            const TensorExecutorOptions &options) {
     if (name == "auto")
-        name = tensorGpuUsable() ? "cuda" : "cpu";
+        name = gpuUsable() ? "cuda" : "cpu";
     TensorExecutorOptions o = options;
     o.gpuSwitches = gpuSwitchesFromEnvironment(o.gpuSwitches);
     std::string known;

@@ -10,6 +10,7 @@
 #include "backends/tensor/cuda/plan/multi_device_plan.h"
 #include "ir/incomplete_tables.h"
 #include "ir/tensor_program.h"
+#include "runtime/device.h"
 
 #include <memory>
 #include <span>
@@ -19,16 +20,6 @@
 #include <vector>
 
 namespace zbddc {
-
-// Where a program ran, as data: callers decide on `kind`, people read label().
-struct DeviceReport {
-    enum class Kind : uint8_t { Reference, Cpu, Cuda, Split };
-    Kind kind = Kind::Cpu;
-    std::string gpu;   // DeviceInfo::label() of the GPU that ran ops; "" where none did
-    std::string notes; // said in parentheses: "incomplete tables", "problem.so", the split's shares
-    // "cpu", "cpu (incomplete tables)", "cuda: NVIDIA H100 80GB HBM3 (sm_90)", "split (...)".
-    std::string label() const;
-};
 
 // Tables by id as the executor computed them (input tables stay empty), and where.
 struct CompleteTables {
@@ -139,7 +130,7 @@ struct TensorExecutorEntry {
 // reference, cpu, cuda, split: each once.
 std::span<const TensorExecutorEntry> tensorExecutors();
 
-// The executor called `name` in tensorExecutors(), or "auto": cuda where tensorGpuUsable(), else
+// The executor called `name` in tensorExecutors(), or "auto": cuda where gpuUsable(), else
 // cpu, with options.gpuSwitches under gpuSwitchesFromEnvironment. An unknown name fails, listing
 // the known ones.
 Result<std::unique_ptr<TensorExecutor>> makeTensorExecutor(std::string_view name,
@@ -153,8 +144,5 @@ cuda::GpuSwitches gpuSwitchesFromEnvironment(cuda::GpuSwitches switches);
 // The GPUs (ordinals, logical repeats kept) that a `--devices` text names on this machine
 // (device_list.h); an error names the GPUs there are, or says why none is usable.
 Result<std::vector<int>> resolveGpuRequest(std::string_view text);
-
-// Ok where "cuda" can run: the CUDA tensor backend in this build and a usable GPU; else why not.
-Status tensorGpuUsable();
 
 } // namespace zbddc

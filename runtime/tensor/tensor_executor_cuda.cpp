@@ -267,7 +267,7 @@ class SplitExecutor final : public TensorExecutor {
         DeviceReport device{DeviceReport::Kind::Split, session ? session->deviceName() : "", ""};
         device.notes = "threshold " + std::to_string(plan.thresholdEntries) + " entries: " +
                        (session ? std::to_string(plan.hostOps) + " ops on the host, " +
-                                      std::to_string(plan.deviceOps) + " on cuda: " + device.gpu
+                                      std::to_string(plan.deviceOps) + " on cuda: " + device.name
                                 : "all " + std::to_string(plan.hostOps) +
                                       " ops on the host (none reaches it)");
         return CompleteTables{std::move(*computed), std::move(device)};
@@ -282,10 +282,6 @@ class SplitExecutor final : public TensorExecutor {
 };
 
 } // namespace
-
-Status tensorGpuUsable() {
-    return cuda::cudaAvailable();
-}
 
 Result<std::vector<int>> resolveGpuRequest(std::string_view text) {
     auto request = parseDeviceRequest(text);
@@ -316,7 +312,7 @@ Result<std::unique_ptr<TensorExecutor>> cudaTensorExecutor(const TensorExecutorO
 }
 
 Result<std::unique_ptr<TensorExecutor>> splitTensorExecutor(const TensorExecutorOptions &o) {
-    if (!tensorGpuUsable())
+    if (!gpuUsable())
         return cpuTensorExecutor(o);
     return std::unique_ptr<TensorExecutor>(new SplitExecutor(o));
 }

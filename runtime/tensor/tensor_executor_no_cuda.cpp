@@ -8,10 +8,6 @@ namespace {
 const char *const kNoBackend = "this build has no CUDA backend (NVRTC was not found)";
 } // namespace
 
-Status tensorGpuUsable() {
-    return error(kNoBackend);
-}
-
 Result<std::unique_ptr<TensorExecutor>> cudaTensorExecutor(const TensorExecutorOptions &) {
     return error(kNoBackend);
 }

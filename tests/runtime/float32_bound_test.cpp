@@ -103,7 +103,7 @@ TEST_CASE("linear float32 underflows on a long chain: those cases are answered i
     REQUIRE(f32.ok());
     CHECK(!f32->errorBound);
     CHECK(f32->numeric == Numeric::Float64);
-    CHECK_THAT(f32->device, Catch::Contains("answered in float64"));
+    CHECK_THAT(f32->device.label(), Catch::Contains("answered in float64"));
     CHECK(f32->log10 == Approx(log10Pe).epsilon(1e-10));
     // The reference's own float32 value is indeed lost.
     auto raw = m.evaluate(Semiring::SumProduct, Numeric::Float32,
@@ -131,7 +131,8 @@ TEST_CASE("the CPU has no float32 code: it answers in float64 and says why; MPE 
     for (const auto &r : runTasks(m, Task::Pr, cases, {NumericChoice::Float32, {}}))
         if (r) {
             CHECK(!r->errorBound);
-            CHECK_THAT(r->device, Catch::Contains("float32 runs on the GPU only, answered in float64"));
+            CHECK_THAT(r->device.label(),
+                       Catch::Contains("float32 runs on the GPU only, answered in float64"));
         }
     auto mpe = runTask(m, Task::Mpe, cases[1], {NumericChoice::Log32, {}});
     REQUIRE(!mpe.ok());

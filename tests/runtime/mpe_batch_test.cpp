@@ -70,7 +70,7 @@ void checkBatchOnEveryBackend(const CompiledNetwork &cn, size_t count, std::mt19
                                       : "MPE traced back";
         for (const auto &r : batch)
             if (r)
-                CHECK_THAT(r->device, Catch::Contains(how));
+                CHECK_THAT(r->device.label(), Catch::Contains(how));
         if (count > 1 && walks(b)) { // the walk over natural logs (max-sum)
             TaskOptions log;
             log.numeric = NumericChoice::Log;
@@ -78,7 +78,7 @@ void checkBatchOnEveryBackend(const CompiledNetwork &cn, size_t count, std::mt19
             checkMpeAnswers(cn.net, cases, want, inLogs);
             for (const auto &r : inLogs)
                 if (r)
-                    CHECK_THAT(r->device, Catch::Contains("log; MPE traced back over"));
+                    CHECK_THAT(r->device.label(), Catch::Contains("log; MPE traced back over"));
         }
     }
 }
@@ -169,7 +169,7 @@ TEST_CASE("tied cases are resolved together: 1 + the most tie rounds of any case
                 ? "MPE traced back over " + std::to_string(possible.size()) + " cases"
                 : "MPE decoded from max-product adjoints, " + std::to_string(1 + mostRounds) +
                       " passes over " + std::to_string(possible.size()) + " cases";
-        CHECK_THAT(batch[242]->device, Catch::Contains(note));
+        CHECK_THAT(batch[242]->device.label(), Catch::Contains(note));
     }
 }
 
@@ -203,13 +203,14 @@ TEST_CASE("a traced batch decodes from adjoints the cases whose walk stopped, an
             CHECK(traced[k]->assignment == decoded[k]->assignment);
             if (k % 2 == 0) { // the walk stopped: decoded, the reason in the note
                 CHECK(traced[k]->value == Approx(0.6));
-                CHECK_THAT(traced[k]->device,
+                CHECK_THAT(traced[k]->device.label(),
                            Catch::Contains("MPE decoded from max-product adjoints") &&
                                Catch::Contains("not traced: two states of one variable"));
             } else {
                 CHECK(traced[k]->value == Approx(0.3));
                 CHECK(traced[k]->assignment == std::vector<uint32_t>{0});
-                CHECK_THAT(traced[k]->device, Catch::Contains("MPE traced back over 2 cases"));
+                CHECK_THAT(traced[k]->device.label(),
+                           Catch::Contains("MPE traced back over 2 cases"));
             }
         }
     }

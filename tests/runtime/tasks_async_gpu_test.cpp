@@ -100,9 +100,9 @@ TEST_CASE("runTasksAsync on the GPU runs on the caller's stream and answers as t
                                      {.rel = 1e-10, .sameDevice = false});
                 for (const auto &r : got)
                     if (r) {
-                        CHECK_THAT(r->device, Catch::StartsWith("cuda "));
+                        CHECK_THAT(r->device.label(), Catch::StartsWith("cuda: "));
                         if (t == Task::Mpe) // walked on the stream, not decoded from adjoints
-                            CHECK_THAT(r->device, Catch::Contains("MPE traced back over"));
+                            CHECK_THAT(r->device.label(), Catch::Contains("MPE traced back over"));
                     }
                 // The same kernels as runTasks on this model: the same answers and notes.
                 checkSameAnswers(runTasks(gpu, t, cases, o), got, {.rel = 1e-12});

@@ -11,7 +11,7 @@
 namespace zbddc::testing {
 
 inline bool runtimeGpuPresent() {
-    skipProgramUnless(cudaUsable(), "no GPU");
+    skipProgramUnless(gpuUsable(), "no GPU");
     std::printf("GPU: %s\n", cudaDeviceName().c_str());
     return true;
 }

@@ -14,17 +14,6 @@ namespace zbddc::cli {
 
 namespace {
 
-// Flags that only the MLF's circuit has decide auto for it.
-std::string circuitOnly(const CompileOptions &o, bool stageOfMlf) {
-    return o.optLevel > 0                   ? "-O compiles the circuit"
-           : !o.semiring.empty()            ? "--semiring chooses the circuit's semiring"
-           : o.numeric != "float64"         ? "--numeric chooses the circuit's arithmetic"
-           : !o.symbolPrefix.empty()        ? "--symbol-prefix names the circuit's exports"
-           : o.model.mlfOrder != "frontier" ? "--mlf-order orders the circuit's ZBDD"
-           : stageOfMlf                     ? "the output is a stage of the MLF's circuit"
-                                            : "";
-}
-
 Diagnostic atInput(const CompileOptions &o, Diagnostic d) {
     return d.file.empty() ? errorAt(o.input, 0, d.message) : d;
 }
@@ -51,7 +40,8 @@ int compileCommand(const CompileOptions &o) {
         return usageError("cannot write '" + o.output +
                           "': unknown output kind (use .so for a compiled model, .zdd for a ZBDD, "
                           ".txt for a circuit dump, or --emit=c|ll|cu|ptx)");
-    uint16_t columns = candidateColumns(*kind, route, false, true);
+    uint16_t columns = candidateColumns(
+        *kind, pipeline::possibleRoutes(*kind, o.input, route, std::nullopt, false), true);
     if (!columns)
         return usageError("--route " + route + " does not take a " +
                           pipeline::modelKindName(*kind));
@@ -69,23 +59,22 @@ int compileCommand(const CompileOptions &o) {
     if (!o.semiring.empty() && o.emit.empty() && ext != ".so")
         return usageError("--semiring applies to compiled outputs (.so, --emit), not to '" + ext + "'");
 
-    pipeline::OpenOptions open;
-    open.route = route;
-    open.target.device = DeviceKind::Cpu; // a .so runs on the CPU
-    open.reading = o.model;
-    open.order = o.costNetwork.order;
-    open.circuitOnly = route == "auto" ? circuitOnly(o, !library) : "";
-    auto session = pipeline::Session::open(o.input, open);
-    if (!session)
-        return reportError(atInput(o, withFlagHints(session.error())));
-    pipeline::Session &s = **session;
-    printWarnings(s.takeWarnings());
     pipeline::SaveOptions save;
     save.optLevel = o.optLevel;
     save.numeric = o.numeric;
     save.semiring = o.semiring;
     save.symbolPrefix = o.symbolPrefix;
     save.batch = o.batch;
+    pipeline::OpenOptions open;
+    open.route = route;
+    open.reading = o.model;
+    open.order = o.costNetwork.order;
+    open.circuitOnly = route == "auto" ? pipeline::circuitOnlyOutput(save, o.model, !library) : "";
+    auto session = pipeline::Session::open(o.input, open);
+    if (!session)
+        return reportError(atInput(o, withFlagHints(session.error())));
+    pipeline::Session &s = **session;
+    printWarnings(s.takeWarnings());
     save.emitC = o.emit == "c" && s.route() == "be";
     const bool stage = !o.emit.empty() && !save.emitC;
     Status written = stage ? s.emit(o.emit, o.output, save) : s.save(o.output, save);

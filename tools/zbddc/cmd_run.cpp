@@ -17,36 +17,10 @@ namespace {
 
 using pipeline::ModelKind;
 
-// The cases of --evidence (none: one empty case). A contradicted case is answered as P(e) = 0;
-// a note says why, so it is not mistaken for a model's zero. A cost network has no P(e): there
-// the file is in error.
-Result<EvidenceFile> evidenceCases(const RunOptions &o, const std::vector<Variable> &variables,
-                                   bool costNetwork) {
-    auto file = pipeline::readEvidenceCases(
-        o.evidence, parseEvidenceLayout(o.evidenceFormat).value_or(EvidenceLayout::Detect),
-        variables);
-    if (!file)
-        return file;
-    std::vector<Diagnostic> notes;
-    for (size_t i = 0; i < file->cases.size(); ++i)
-        if (const std::string &why = file->cases[i].contradiction; why.empty())
-            continue;
-        else if (costNetwork)
-            return errorAt(o.evidence, 0, "the evidence contradicts itself: " + why);
-        else
-            notes.push_back(
-                error((file->cases.size() > 1 ? "case " + std::to_string(i) + ": " : "") + why +
-                      ", so P(e) = 0"));
-    printWarnings(notes, "note");
-    return file;
-}
-
 pipeline::OpenOptions openOptions(const RunOptions &o, size_t cases, std::optional<Task> task) {
     pipeline::OpenOptions open;
     open.route = o.route;
-    open.target.device = o.device == "split" ? pipeline::DeviceKind::Auto
-                                             : parseDeviceKind(o.device).value_or(DeviceKind::Auto);
-    open.target.hostDeviceSplit = o.device == "split";
+    open.target.device = parseDeviceKind(o.device).value_or(DeviceKind::Auto);
     open.target.devices = o.costNetwork.devices;
     open.target.numeric = pipeline::parseNumericChoice(o.numeric).value_or(NumericChoice::Auto);
     open.reading = o.modelOptions;
@@ -91,7 +65,7 @@ int printSolution(const RunOptions &o, const TaskResult &r, const std::vector<Va
     std::ostringstream text;
     if (!o.json) {
         std::cerr << "cost " << (feasible ? *r.cost : "infeasible") << "\n";
-        printUai(r, variables, text);
+        pipeline::writeUaiResult(r, variables, text);
         return emitRunOutput(text.str(), o.output, o.uaiOutput, o.model, "MPE");
     }
     text << "{\"task\": \"mpe\", \"feasible\": " << (feasible ? "true" : "false")
@@ -99,7 +73,7 @@ int printSolution(const RunOptions &o, const TaskResult &r, const std::vector<Va
     for (size_t v = 0; v < variables.size(); ++v)
         text << (v ? ", " : "") << jsonString(variables[v].name) << ": "
              << jsonString(std::to_string(r.assignment[v]));
-    text << "}, \"device\": " << jsonString(r.device)
+    text << "}, " << deviceJson(r.device, true)
          << ", \"induced_width\": " << r.elimination->inducedWidth
          << ", \"largest_table_entries\": " << jsonNumber(r.elimination->largestTableEntries)
          << ", \"time_ms\": " << jsonNumber(r.timeMs) << moreJson << "}\n";
@@ -137,16 +111,16 @@ int printTaskResults(const RunOptions &o, Task task, const std::vector<Result<Ta
         for (size_t i = 0; i < batch.size(); ++i) {
             text << (i ? "," : "");
             if (batch[i])
-                printJson(*batch[i], variables, text);
+                writeJsonResult(*batch[i], variables, text);
             else
                 text << "{\"case\":" << i << ",\"error\":" << jsonString(batch[i].error().message)
                      << "}";
         }
         text << (batch.size() > 1 ? "]\n" : "\n");
     } else if (batchLayout || batch.size() > 1) {
-        printUaiBatch(task, batch, variables, text);
+        pipeline::writeUaiBatch(task, batch, variables, text);
     } else if (batch.size() == 1 && batch[0]) {
-        printUai(*batch[0], variables, text); // a failed single case prints nothing
+        pipeline::writeUaiResult(*batch[0], variables, text); // a failed single case prints nothing
     }
     if (const int status =
             emitRunOutput(text.str(), o.output, o.uaiOutput, o.model, uaiTaskLine(task)))
@@ -185,14 +159,15 @@ int runCommand(const RunOptions &o) {
     auto kind = pipeline::modelKindOf(o.model);
     if (!kind)
         return reportError(kind.error());
-    const uint16_t columns = candidateColumns(*kind, o.route, o.loopy.approximate, false);
+    const bool costNetwork = *kind == ModelKind::CostNetwork || *kind == ModelKind::ProblemLibrary;
+    std::optional<Task> task = o.task.empty() ? pipeline::defaultTask(*kind) : parseTask(o.task);
+    const uint16_t columns = candidateColumns(
+        *kind, pipeline::possibleRoutes(*kind, o.model, o.route, task, o.loopy.approximate), false);
     if (!columns)
-        return usageError("--route " + o.route + " does not take a " +
-                          pipeline::modelKindName(*kind));
+        return usageError("--route " + o.route + " does not take " + o.model + " (a " +
+                          pipeline::modelKindName(*kind) + ")");
     if (auto refused = refusedFlag(o.given, runFlagRules(), columns, *kind, o.route))
         return usageError(*refused);
-    if (o.route == "jt" && *kind == ModelKind::CostNetwork && fileExtension(o.model) != ".uai")
-        return usageError("--route jt needs a network (.bif, .xmlbif, .net, .uai), not a .wcsp");
     if (o.loopy.approximate && o.route != "auto")
         return usageError("--approximate lets --route auto fall back to lbp; it does not apply "
                           "to --route " + o.route);
@@ -203,22 +178,20 @@ int runCommand(const RunOptions &o) {
             return usageError(request.error().message);
     if (o.costNetwork.distributed) // DPOP over MPI ranks, in place of bucket elimination
         return runDistributedCommand(o);
-    const bool costNetwork = *kind == ModelKind::CostNetwork || *kind == ModelKind::ProblemLibrary;
-    std::optional<Task> task = parseTask(o.task.empty() ? (costNetwork ? "mpe" : "pr") : o.task);
-    // A MARKOV network's PR and MAR are sums over its junction tree: a contradicted case is
-    // P(e) = 0 there, as on any network; only an optimum's evidence must be consistent.
-    const bool optimum = costNetwork && task == Task::Mpe && o.route != "jt";
 
     auto model = pipeline::readModel(o.model, o.modelOptions);
     if (!model)
         return reportError(model.error());
     if (o.route != "auto" && *kind == ModelKind::NetworkLibrary &&
-        model->networkLibrary->metadata().route != o.route)
+        model->networkLibrary->metadata().route != o.route) // a usage error, as any route's
         return usageError(o.model + " holds route " + model->networkLibrary->metadata().route +
                           ", not --route " + o.route);
     printWarnings(model->warnings);
     model->warnings.clear();
-    auto cases = evidenceCases(o, model->variables, optimum);
+    std::vector<Diagnostic> contradicted;
+    auto cases = pipeline::readRunCases(o.evidence, o.evidenceFormat, model->variables, *kind,
+                                        *task, o.route, contradicted);
+    printWarnings(contradicted, "note");
     if (!cases)
         return reportError(cases.error());
     auto free = pipeline::readFreeInputs(o.inputs);
@@ -228,6 +201,7 @@ int runCommand(const RunOptions &o) {
     if (!session)
         return reportError(withFlagHints(session.error()));
     pipeline::Session &s = **session;
+    printWarnings(s.takeWarnings()); // what the route's own reading accepted (a MARKOV network's)
     printNotes(s);
     const std::vector<Task> tasks = s.tasks();
     if (std::find(tasks.begin(), tasks.end(), *task) == tasks.end())
@@ -240,15 +214,12 @@ int runCommand(const RunOptions &o) {
         return reportError(results[0].error().file.empty()
                                ? errorAt(o.model, 0, results[0].error().message)
                                : results[0].error());
-    const bool network = *kind == ModelKind::Network;
     for (Result<TaskResult> &r : results)
-        if (r && !network && s.route() != "lbp" && s.route() != "jt" &&
-            *kind != ModelKind::NetworkLibrary &&
-            *kind != ModelKind::ModelLibrary)
-            r->route.clear(); // a route is named where a model has several
+        if (r && !s.routeIsChosen())
+            r->route.clear();
     if (s.route() == "lbp")
         printLoopySummary(o, s, results);
-    else if (s.route() == "jt" && (network || costNetwork) && !o.json)
+    else if (s.route() == "jt" && (*kind == ModelKind::Network || costNetwork) && !o.json)
         std::cerr << "zbddc: note: route jt: " << s.routeWhy() << "\n";
     return printTaskResults(o, *task, results, s.variables(), cases->batch);
 }

@@ -2,14 +2,12 @@
 // in place of centralised bucket elimination. Rank 0 prints what the centralised run prints; its
 // JSON object gains a "distributed" member: the messages, the largest UTIL table, each agent's
 // compute time and the simulated runtime.
-#include "compiler/elimination/agent_file.h"
-#include "compiler/elimination/elimination_stats.h"
-#include "ir/number_text.h"
-#include "pipeline/route_solution.h"
-#include "runtime/dpop/solve_dpop.h"
+#include "pipeline/distributed.h"
 #include "tools/zbddc/commands.h"
+#include "tools/zbddc/flag_table.h"
 #include "tools/zbddc/output.h"
 
+#include <cstdlib>
 #include <iostream>
 #include <sstream>
 
@@ -39,54 +37,38 @@ std::string distributedJson(const DpopStats &s) {
 
 int runDistributedCommand(const RunOptions &o) {
     const CostNetworkRunOptions &flags = o.costNetwork;
-    if (Status s = distributedRunAvailable(); !s) {
-        std::cerr << "zbddc: " << s.error().message << "\n";
-        return 2;
-    }
-    if (!o.evidence.empty() || flags.incompleteTables) {
-        std::cerr << "zbddc: --distributed takes neither --evidence nor --incomplete-tables\n";
-        return 2;
-    }
+    if (Status s = distributedRunAvailable(); !s)
+        return usageError(s.error().message);
+    if (!o.evidence.empty() || flags.incompleteTables)
+        return usageError("--distributed takes neither --evidence nor --incomplete-tables");
     if (!flags.order.heuristic.empty() && flags.order.heuristic != "min-fill")
         std::cerr << "zbddc: note: --distributed orders the agents by min-fill (or --order); "
                      "--heuristic is ignored\n";
     auto model = pipeline::readModel(o.model, o.modelOptions);
     if (!model)
         return reportError(model.error());
-    if (!model->costNetwork || model->problemLibrary) {
-        std::cerr << "zbddc: --distributed reads a .wcsp or MARKOV .uai, not a "
-                  << pipeline::modelKindName(model->kind) << "\n";
-        return 2;
-    }
-    const CostNetwork &net = *model->costNetwork;
-    DpopOptions options;
-    // A missing GPU is not an error: --device cuda runs on the CPU then.
-    options.executor = o.device == "cpu" ? "cpu" : "auto";
-    options.execution.devices = flags.devices;
-    options.timeoutS = flags.phaseTimeout;
-    if (!flags.order.orderFile.empty()) {
-        auto order = pipeline::chooseOrder(net.domainSizes, functionScopes(net), flags.order,
-                                           "min-fill");
-        if (!order)
-            return reportError(order.error());
-        options.order = std::move(order->order);
-    }
-    if (!flags.agentsFile.empty()) {
-        auto agents = readAgentFile(flags.agentsFile, net.numVariables());
-        if (!agents)
-            return reportError(agents.error());
-        options.agentOf = std::move(*agents);
-    }
-    auto run = solveDpop(net, options);
+    if (!model->costNetwork || model->problemLibrary)
+        return usageError(std::string("--distributed reads a .wcsp or MARKOV .uai, not a ") +
+                          pipeline::modelKindName(model->kind));
+    pipeline::DistributedOptions options;
+    options.device = parseDeviceKind(o.device).value_or(DeviceKind::Auto);
+    options.devices = flags.devices;
+    options.phaseTimeout = flags.phaseTimeout;
+    options.order = flags.order;
+    options.agentsFile = flags.agentsFile;
+    for (auto [name, rank] : {std::pair{"ZBDDC_DPOP_TEST_EXIT_RANK", &options.testExitRank},
+                              {"ZBDDC_DPOP_TEST_SILENT_RANK", &options.testSilentRank}})
+        if (const char *value = std::getenv(name); value && *value) // docs/cli.md
+            *rank = std::atoi(value);
+    auto run = pipeline::solveDistributed(*model, options);
     if (!run) {
-        const int code = reportError(errorAt(o.model, 0, run.error().message));
+        const int code = reportError(run.error());
         abortDistributedRun(code); // the other ranks would wait for this one until their timeout
         return code;
     }
     if (!run->reporter)
         return 0;
-    return printSolution(o, pipeline::taskResultOf(net, run->solution), model->variables,
-                         distributedJson(run->stats));
+    return printSolution(o, run->result, model->variables, distributedJson(run->stats));
 }
 
 } // namespace zbddc::cli

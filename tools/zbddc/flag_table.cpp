@@ -119,23 +119,13 @@ std::span<const ColumnName> columnNames() { return kColumns; }
 std::span<const FlagRule> runFlagRules() { return kRun; }
 std::span<const FlagRule> compileFlagRules() { return kCompile; }
 
-uint16_t candidateColumns(ModelKind kind, const std::string &route, bool approximate,
-                          bool compile) {
+uint16_t candidateColumns(ModelKind kind, std::span<const std::string> routes, bool compile) {
     uint16_t columns = 0;
-    for (const ColumnName &c : kColumns) {
-        if (c.kind != kind)
-            continue;
-        const bool lbp = std::string_view(c.route) == "lbp";
-        if (route == c.route || (kind == ModelKind::NetworkLibrary && route == "mlf"))
-            columns |= c.column;
-        else if (route == "auto" && (!lbp || approximate) &&
-                 !(std::string_view(c.route) == "be" && kind == ModelKind::Network) &&
-                 c.column != CostJt) // auto's flags are bucket elimination's on a cost network
-            columns |= c.column;
-    }
-    if (compile)
-        columns &= kCompiledIntoSo;
-    return columns;
+    for (const ColumnName &c : kColumns)
+        for (const std::string &route : routes)
+            if (c.kind == kind && (route == c.route || kind == ModelKind::NetworkLibrary))
+                columns |= c.column; // a network.so answers on its own route, whichever is named
+    return compile ? columns & kCompiledIntoSo : columns;
 }
 
 std::optional<std::string> refusedFlag(std::span<const std::string> given,

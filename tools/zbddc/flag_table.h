@@ -44,9 +44,9 @@ struct FlagRule {
 std::span<const FlagRule> runFlagRules();
 std::span<const FlagRule> compileFlagRules();
 
-// The columns a command may end in: the route named, or those auto may take (lbp too where
-// `approximate`). Empty where the route does not take the model kind.
-uint16_t candidateColumns(pipeline::ModelKind kind, const std::string &route, bool approximate,
+// The columns of the routes a command may end in (pipeline::possibleRoutes); `compile`: those that
+// write a library. Empty where none is left.
+uint16_t candidateColumns(pipeline::ModelKind kind, std::span<const std::string> routes,
                           bool compile);
 
 // The first of `given` (flags as "--name" and, for valued rules, "--name value") that no

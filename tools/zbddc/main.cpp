@@ -1,4 +1,5 @@
 // zbddc: compile arithmetic circuits (ZBDD-compressed MLFs, elimination schedules) and run them.
+#include "support/gpu_settings.h"
 #include "support/progress.h"
 #include "tools/zbddc/cli_checks.h"
 #include "tools/zbddc/commands.h"
@@ -11,6 +12,7 @@
 using namespace zbddc::cli;
 
 int zbddc::cli::parseAndRun(int argc, char **argv) {
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // ZBDDC_NCCL, ZBDDC_CACHE_DIR
     CLI::App app{"zbddc " ZBDDC_VERSION " - a compiler for arithmetic circuits\n\n"
                  "  zbddc INPUT -o OUTPUT\n  zbddc run MODEL [options]\n  zbddc stats MODEL [--json] [--plot FILE.svg]"};
     app.set_version_flag("--version", "zbddc " ZBDDC_VERSION);

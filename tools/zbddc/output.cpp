@@ -4,16 +4,9 @@
 #include "support/cleanup_on_signal.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
-#include <ext/stdio_filebuf.h>
-#include <fcntl.h>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <limits>
-#include <unistd.h>
 
 namespace zbddc::cli {
 
@@ -36,70 +29,6 @@ void printWarnings(const std::vector<Diagnostic> &warnings, std::string_view kin
     std::cerr << "\n";
 }
 
-std::string log10Text(double log10) {
-    return shortestText(std::isinf(log10) && log10 < 0 ? std::numeric_limits<double>::lowest()
-                                                       : log10);
-}
-
-const char *uaiTaskLine(Task task) {
-    switch (task) {
-    case Task::Eval:
-        return "EVAL";
-    case Task::Pr:
-        return "PR";
-    case Task::Mar:
-        return "MAR";
-    case Task::Mpe:
-        return "MPE";
-    }
-    return "?";
-}
-
-static void printSolutionLine(const TaskResult &r, const std::vector<Variable> &vars,
-                              std::ostream &out) {
-    switch (r.task) {
-    case Task::Eval:
-        out << r.outputs.size();
-        for (double v : r.outputs)
-            out << " " << shortestText(v);
-        break;
-    case Task::Pr:
-        out << log10Text(r.log10);
-        break;
-    case Task::Mar:
-        out << r.marginals.size();
-        for (const auto &m : r.marginals) {
-            out << " " << m.size();
-            for (double p : m)
-                out << " " << shortestText(p);
-        }
-        break;
-    case Task::Mpe:
-        // Every route fails an MPE case whose evidence is impossible, so every state is known.
-        out << vars.size();
-        for (uint32_t s : r.assignment)
-            out << " " << s;
-        break;
-    }
-    out << "\n";
-}
-
-void printUai(const TaskResult &r, const std::vector<Variable> &vars, std::ostream &out) {
-    out << uaiTaskLine(r.task) << "\n";
-    printSolutionLine(r, vars, out);
-}
-
-void printUaiBatch(Task task, const std::vector<Result<TaskResult>> &batch,
-                   const std::vector<Variable> &vars, std::ostream &out) {
-    out << uaiTaskLine(task) << "\n" << batch.size() << "\n";
-    for (const Result<TaskResult> &r : batch) {
-        if (r)
-            printSolutionLine(*r, vars, out);
-        else
-            out << "0\n";
-    }
-}
-
 int emitRunOutput(const std::string &text, const std::string &outputFile, bool uaiOutput,
                   const std::string &model, const std::string &task) {
     std::string path = outputFile;
@@ -111,57 +40,6 @@ int emitRunOutput(const std::string &text, const std::string &outputFile, bool u
     }
     auto written = writeFileAtomically(path, [&](std::ostream &out) { return bool(out << text); });
     return written ? 0 : reportError(written.error());
-}
-
-void printJson(const TaskResult &r, const std::vector<Variable> &vars, std::ostream &out) {
-    out << "{\"task\":" << jsonString(taskName(r.task)) << ",\"value\":" << jsonNumber(r.value)
-        << ",\"log10\":" << jsonNumber(r.log10);
-    if (std::isinf(r.log10) && r.log10 < 0)
-        out << ",\"zero_probability\":true";
-    out << ",\"numeric\":" << jsonString(numericName(r.numeric));
-    if (r.task == Task::Eval) {
-        out << ",\"outputs\":[";
-        for (size_t i = 0; i < r.outputs.size(); ++i)
-            out << (i ? "," : "") << jsonNumber(r.outputs[i]);
-        out << "]";
-    }
-    if (r.task == Task::Mar) {
-        out << ",\"marginals\":{";
-        for (size_t v = 0; v < r.marginals.size(); ++v) {
-            out << (v ? "," : "") << jsonString(vars[v].name) << ":[";
-            for (size_t s = 0; s < r.marginals[v].size(); ++s)
-                out << (s ? "," : "") << jsonNumber(r.marginals[v][s]);
-            out << "]";
-        }
-        out << "}";
-    }
-    if (r.task == Task::Mpe) {
-        out << ",\"assignment\":{";
-        bool first = true;
-        for (size_t v = 0; v < r.assignment.size(); ++v) {
-            if (r.assignment[v] == kNone)
-                continue;
-            out << (first ? "" : ",") << jsonString(vars[v].name) << ":"
-                << jsonString(vars[v].states[r.assignment[v]]);
-            first = false;
-        }
-        out << "}";
-    }
-    if (r.cost)
-        out << ",\"cost\":" << *r.cost;
-    if (r.approximate)
-        out << ",\"approximate\":true,\"iterations\":" << r.approximate->iterations
-            << ",\"converged\":" << (r.approximate->converged ? "true" : "false")
-            << ",\"max_residual\":" << jsonNumber(r.approximate->maxResidual);
-    if (r.errorBound)
-        out << ",\"error_bound\":{\"relative\":" << jsonNumber(r.errorBound->value)
-            << ",\"log_absolute\":" << jsonNumber(r.errorBound->logAbsolute)
-            << ",\"marginals_relative\":" << jsonNumber(r.errorBound->marginals) << "}";
-    if (!r.numericNote.empty())
-        out << ",\"numeric_note\":" << jsonString(r.numericNote);
-    if (!r.route.empty())
-        out << ",\"route\":" << jsonString(r.route) << ",\"route_why\":" << jsonString(r.routeWhy);
-    out << ",\"device\":" << jsonString(r.device) << ",\"time_ms\":" << jsonNumber(r.timeMs) << "}";
 }
 
 void printErrorBoundNote(const std::vector<Result<TaskResult>> &batch, std::ostream &out) {

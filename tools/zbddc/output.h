@@ -3,6 +3,8 @@
 
 #include "ir/number_text.h"
 #include "ir/result.h"
+#include "pipeline/json_results.h"
+#include "pipeline/uai_results.h"
 #include "pipeline/write_file.h"
 #include "runtime/tasks.h"
 #include "support/json.h"
@@ -24,17 +26,9 @@ void printWarnings(const std::vector<Diagnostic> &warnings, std::string_view kin
 // Output files are written whole or not at all (pipeline/write_file.h).
 using pipeline::writeFileAtomically;
 
-// The UAI result formats (docs/cli.md): one case prints the 2014+ layout, the task line then
-// the solution line; a batch prints the 2010 layout, the task line, the number of cases, then one
-// solution line per case. A case that failed prints "0" as its line (nothing answered), so the
-// lines still match the evidence cases; the error itself goes to stderr.
-const char *uaiTaskLine(Task task); // "PR", "MAR", "MPE" (and "EVAL")
-void printUai(const TaskResult &r, const std::vector<Variable> &variables, std::ostream &out);
-void printUaiBatch(Task task, const std::vector<Result<TaskResult>> &batch,
-                   const std::vector<Variable> &variables, std::ostream &out);
-// log10 of a probability as text every reader parses: a zero probability (-inf, which C++'s >>
-// and strtod-based scorers do not all accept) prints the lowest finite double instead.
-std::string log10Text(double log10);
+// The UAI result formats (pipeline/uai_results.h).
+using pipeline::log10Text;
+using pipeline::uaiTaskLine;
 
 // Where `zbddc run` puts its results: stdout, `-o FILE`, or with --uai-output the file
 // `<model file name>.<TASK>` in the working directory, as the UAI competitions' tools name
@@ -42,9 +36,9 @@ std::string log10Text(double log10);
 int emitRunOutput(const std::string &text, const std::string &outputFile, bool uaiOutput,
                   const std::string &model, const std::string &task);
 
-// A small JSON writer: enough for our result objects (jsonString in support/json.h, jsonNumber
-// in ir/number_text.h).
-void printJson(const TaskResult &r, const std::vector<Variable> &variables, std::ostream &out);
+// The JSON result objects (pipeline/json_results.h).
+using pipeline::deviceJson;
+using pipeline::writeJsonResult;
 // Float32 and log32 runs, beside the UAI text (which has no place for it): how many cases were
 // answered in float64 or log instead and why, and the largest error bound over the others.
 void printErrorBoundNote(const std::vector<Result<TaskResult>> &batch, std::ostream &out);

@@ -24,7 +24,7 @@ using namespace zbddc::testing;
 
 namespace {
 
-const bool gpuPresent = skipProgramUnless(tensorGpuUsable(), "no usable GPU");
+const bool gpuPresent = skipProgramUnless(gpuUsable(), "no usable GPU");
 
 using Traceback = JunctionTreeOptions::Traceback;
 
@@ -51,7 +51,7 @@ void checkSame(const std::vector<Result<TaskResult>> &gpu,
         REQUIRE(gpu[i].ok() == cpu[i].ok());
         if (!gpu[i])
             continue;
-        CHECK(gpu[i]->device.find("cuda") == 0);
+        CHECK(gpu[i]->device.label().find("cuda") == 0);
         CHECK(gpu[i]->log10 == Approx(cpu[i]->log10).epsilon(1e-12).margin(1e-9));
         for (size_t v = 0; v < cpu[i]->marginals.size(); ++v)
             for (size_t x = 0; x < cpu[i]->marginals[v].size(); ++x)
@@ -177,7 +177,8 @@ TEST_CASE("jt gpu: cases split evenly over several devices answer as the CPU doe
                 checkSame(answers, cpu.run(task, cases), *net);
                 for (const auto &a : answers)
                     if (a)
-                        CHECK(a->device.find("cases split over devices") != std::string::npos);
+                        CHECK(a->device.label().find("cases split over devices") !=
+                              std::string::npos);
             }
         }
     }

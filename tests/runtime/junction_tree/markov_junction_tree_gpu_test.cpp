@@ -18,7 +18,7 @@ using namespace zbddc::testing;
 
 namespace {
 
-const bool gpuPresent = skipProgramUnless(tensorGpuUsable(), "no usable GPU");
+const bool gpuPresent = skipProgramUnless(gpuUsable(), "no usable GPU");
 
 // The instance's own case and `more` cases observing ~10% of the variables at random states (a
 // case may have Z(e) = 0: it must fail alike on both).
@@ -41,7 +41,7 @@ void checkSameAnswers(const FactorModel &model, const std::vector<Result<TaskRes
         REQUIRE(gpu[i].ok() == cpu[i].ok());
         if (!gpu[i])
             continue;
-        CHECK(gpu[i]->device.find("cuda") == 0);
+        CHECK(gpu[i]->device.label().find("cuda") == 0);
         CHECK(gpu[i]->log10 == Approx(cpu[i]->log10).epsilon(1e-11).margin(1e-9));
         for (size_t v = 0; v < cpu[i]->marginals.size(); ++v)
             for (size_t x = 0; x < cpu[i]->marginals[v].size(); ++x)

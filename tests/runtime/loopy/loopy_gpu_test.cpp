@@ -108,14 +108,14 @@ TEST_CASE("Tasks asked of the GPU run there and answer as the CPU does", "[loopy
     for (Task task : {Task::Mar, Task::Pr, Task::Mpe}) {
         LoopyOptions o;
         o.damping = task == Task::Mpe ? 0.5 : 0.0;
-        const auto cpu = runLoopyTasks(*g, task, cases, o, LoopyDevice::Cpu);
-        const auto gpu = runLoopyTasks(*g, task, cases, o, LoopyDevice::Cuda);
+        const auto cpu = runLoopyTasks(*g, task, cases, o, DeviceKind::Cpu);
+        const auto gpu = runLoopyTasks(*g, task, cases, o, DeviceKind::Cuda);
         for (size_t c = 0; c < cases.size(); ++c) {
             REQUIRE(cpu[c].ok() == gpu[c].ok());
             if (!gpu[c])
                 continue;
-            INFO(gpu[c]->device);
-            CHECK(gpu[c]->device.rfind("cuda: ", 0) == 0);
+            INFO(gpu[c]->device.label());
+            CHECK(gpu[c]->device.label().rfind("cuda: ", 0) == 0);
             CHECK(gpu[c]->log10 == Approx(cpu[c]->log10).margin(1e-8));
             if (task == Task::Mpe)
                 CHECK(gpu[c]->assignment == cpu[c]->assignment);
@@ -146,16 +146,17 @@ TEST_CASE("The sweep as a tensor program runs on the GPU and answers as the dedi
             o.tolerance = 1e-9;
             o.maxIterations = 300;
             const auto messages =
-                runLoopyTasks(*g, task, *cases, o, LoopyDevice::Cpu, LoopyProgramKind::Messages);
+                runLoopyTasks(*g, task, *cases, o, DeviceKind::Cpu, LoopyProgramKind::Messages);
             const auto tensor =
-                runLoopyTasks(*g, task, *cases, o, LoopyDevice::Cuda, LoopyProgramKind::Tensor);
+                runLoopyTasks(*g, task, *cases, o, DeviceKind::Cuda, LoopyProgramKind::Tensor);
             for (size_t c = 0; c < cases->size(); ++c) {
                 INFO("case " << c);
                 REQUIRE(messages[c].ok() == tensor[c].ok());
                 if (!tensor[c])
                     continue;
-                INFO(tensor[c]->device);
-                CHECK(tensor[c]->device.rfind("cpu", 0) != 0); // ran on the GPU, not fallen back
+                INFO(tensor[c]->device.label());
+                CHECK(tensor[c]->device.label().rfind("cpu", 0) !=
+                      0); // ran on the GPU, not fallen back
                 CHECK(tensor[c]->approximate->converged == messages[c]->approximate->converged);
                 CHECK(tensor[c]->log10 == Approx(messages[c]->log10).margin(1e-6));
                 if (task == Task::Mpe)

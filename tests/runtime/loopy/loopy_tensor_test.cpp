@@ -211,12 +211,12 @@ TEST_CASE("The tasks answer through the tensor program as through the dedicated 
     o.tolerance = 1e-12;
     for (Task task : {Task::Pr, Task::Mar, Task::Mpe}) {
         const auto tensor =
-            runLoopyTasks(*graph, task, cases, o, LoopyDevice::Cpu, LoopyProgramKind::Tensor);
-        const auto dedicated = runLoopyTasks(*graph, task, cases, o, LoopyDevice::Cpu);
+            runLoopyTasks(*graph, task, cases, o, DeviceKind::Cpu, LoopyProgramKind::Tensor);
+        const auto dedicated = runLoopyTasks(*graph, task, cases, o, DeviceKind::Cpu);
         for (size_t c = 0; c < cases.size(); ++c) {
             REQUIRE(tensor[c].ok());
             REQUIRE(dedicated[c].ok());
-            CHECK(tensor[c]->device.find("tensor program") != std::string::npos);
+            CHECK(tensor[c]->device.label().find("tensor program") != std::string::npos);
             CHECK(tensor[c]->approximate->converged);
             CHECK(std::abs(tensor[c]->log10 - dedicated[c]->log10) < 1e-9);
             CHECK(tensor[c]->assignment == dedicated[c]->assignment);

@@ -32,12 +32,12 @@ std::vector<std::string> executorNames() {
 void checkMayFailHere(const std::string &name, const Diagnostic &why) {
     INFO(name << ": " << why.str());
     CHECK(name == "cuda");
-    CHECK_FALSE(tensorGpuUsable().ok());
+    CHECK_FALSE(gpuUsable().ok());
     CHECK_FALSE(why.message.empty());
 }
 
 Kind expectedKind(const std::string &name, bool incomplete) {
-    const bool gpu = tensorGpuUsable().ok();
+    const bool gpu = gpuUsable().ok();
     if (name == "reference")
         return Kind::Reference;
     if (name == "cuda" || (name == "auto" && gpu) || (name == "split" && gpu && incomplete))

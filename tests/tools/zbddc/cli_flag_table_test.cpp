@@ -124,6 +124,22 @@ TEST_CASE("every flag of run, on every model kind and route, as the flag table s
     CHECK(runZbddc("run '" + wcsp + "' --route be --approximate").exitCode == 2);
     // A flag's value on its own: --evidence-format reads an --evidence file.
     CHECK(runZbddc("run '" + wcsp + "' --evidence-format single").exitCode == 2);
+    // Route auto on a MARKOV network asked PR or MAR takes its junction tree, whose order search
+    // these flags steer; asked MPE it takes bucket elimination, which searches no order.
+    const std::string markov = kSeeds + "markov.uai";
+    for (const char *task : {"pr", "mar"})
+        for (const char *flag :
+             {"--search-ms 5", "--heuristic search", "--heuristic search --search-ms 5"}) {
+            const auto r = runZbddc("run '" + markov + "' --json --task " + task + " " + flag);
+            INFO(task << " " << flag << ": " << r.err);
+            CHECK(r.exitCode == 0);
+            CHECK(r.out.find("\"route\":\"jt\"") != std::string::npos);
+        }
+    for (const char *flag : {"--search-ms 5", "--heuristic search"}) {
+        const auto r = runZbddc("run '" + markov + "' --task mpe " + flag);
+        CHECK(r.exitCode == 2);
+        CHECK(r.err.find("does not apply") != std::string::npos);
+    }
 }
 
 TEST_CASE("every flag of the compile command, on every model kind and route, as the flag table "

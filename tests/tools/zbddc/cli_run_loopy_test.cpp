@@ -67,7 +67,8 @@ TEST_CASE("run --route lbp --json reports each case's convergence", "[lbp][cli]"
     CHECK(count(r.out, "\"converged\":") == 2);
     CHECK(count(r.out, "\"max_residual\":") == 2);
     CHECK(count(r.out, "\"iterations\":3") == 2); // three sweeps do not converge asia at 1e-6
-    CHECK(count(r.out, "\"route\":\"lbp\"") == 2);
+    CHECK(count(r.out, "\"route\":\"lbp\",\"route_why\"") == 2);
+    CHECK(count(r.out, "\"route\":\"lbp\",\"notes\"") == 2); // each device report's
 }
 
 TEST_CASE("run --route lbp answers MARKOV and .wcsp models by max-product", "[lbp][cli]") {

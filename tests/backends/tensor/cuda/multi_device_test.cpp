@@ -430,7 +430,7 @@ TEST_CASE("a chain of sliced buckets laid out for slicing leaves its message whe
 
 TEST_CASE("the cuda executor asked for several devices where none is usable says so",
           "[multi-device]") {
-    if (tensorGpuUsable()) {
+    if (gpuUsable()) {
         WARN("a GPU is here: test_multi_gpu covers the executor");
         return;
     }

@@ -1,0 +1,30 @@
+// Settings of the GPU libraries for the whole process: which NCCL to load and where NVRTC keeps
+// its cache. A program's edge (the command line, the Python module, a benchmark's main) sets them
+// once, before any GPU work, usually from the environment (docs/cli.md); the libraries below read
+// no variable themselves, so a C++ caller decides without one.
+#pragma once
+
+#include <cstdlib>
+#include <string>
+
+namespace zbddc {
+
+struct GpuSettings {
+    std::string ncclLibrary; // a path to libnccl.so.2; "": libnccl.so.2 on the loader's path
+    std::string cacheDir;    // NVRTC's cache; "": ~/.cache/zbddc, else the temporary folder's
+};
+
+// The process's settings (backends/cuda reads them when it first loads NCCL or compiles).
+inline GpuSettings gpuSettings;
+
+// ZBDDC_NCCL and ZBDDC_CACHE_DIR, for an edge to put into gpuSettings.
+inline GpuSettings gpuSettingsFromEnvironment() {
+    GpuSettings s;
+    if (const char *v = std::getenv("ZBDDC_NCCL"))
+        s.ncclLibrary = v;
+    if (const char *v = std::getenv("ZBDDC_CACHE_DIR"))
+        s.cacheDir = v;
+    return s;
+}
+
+} // namespace zbddc
