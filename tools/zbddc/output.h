@@ -1,9 +1,9 @@
 // Printing results (UAI competition formats, JSON) and writing output files atomically.
 #pragma once
 
+#include "ir/file_io.h" // writeFileAtomically: output files whole or not at all
 #include "ir/number_text.h"
 #include "ir/result.h"
-#include "pipeline/write_file.h"
 #include "runtime/tasks.h"
 #include "support/json.h"
 
@@ -20,9 +20,6 @@ int reportError(const Diagnostic &d);
 // many more there were (300 bad rows used to print 300 lines). Notes (`kind` "note") the same.
 inline constexpr size_t kShownWarnings = 10;
 void printWarnings(const std::vector<Diagnostic> &warnings, std::string_view kind = "warning");
-
-// Output files are written whole or not at all (pipeline/write_file.h).
-using pipeline::writeFileAtomically;
 
 // The UAI result formats (docs/cli.md): one case prints the 2014+ layout, the task line then
 // the solution line; a batch prints the 2010 layout, the task line, the number of cases, then one
