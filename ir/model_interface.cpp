@@ -2,6 +2,7 @@
 #include "ir/indicator_set.h"
 
 #include "ir/number_text.h"
+#include "ir/so_metadata.h"
 #include "ir/text_lines.h"
 
 #include <sstream>
@@ -21,9 +22,10 @@ ModelInterface interfaceOf(const Circuit &c) {
 std::string writeModelMetadata(const ModelMetadata &m) {
     const ModelInterface &c = m.interface;
     std::ostringstream out;
-    out << "zbdd-model 1\n";
-    out << "semiring " << semiringName(c.semiring) << "\n";
-    out << "numeric " << numericName(m.numeric) << "\n";
+    writeMetadataHeader(out, "model", 1);
+    // The C driver of a model.so reads these two too, in this order (zbdd_so_network.c).
+    writeMetadataFacts(out, {{"semiring", std::string(semiringName(c.semiring))},
+                             {"numeric", numericName(m.numeric)}});
     writeVariableList(out, c.variables);
     out << "inputs " << c.inputs.size() << "\n";
     for (const InputInfo &in : c.inputs) {
@@ -38,47 +40,6 @@ std::string writeModelMetadata(const ModelMetadata &m) {
     for (const std::string &name : c.outputNames)
         out << "output " << encodeName(name) << "\n";
     return out.str();
-}
-
-void writeVariableList(std::ostream &out, const std::vector<Variable> &variables) {
-    out << "variables " << variables.size() << "\n";
-    for (const Variable &v : variables) {
-        out << "variable " << encodeName(v.name) << " " << v.states.size();
-        for (const std::string &s : v.states)
-            out << " " << encodeName(s);
-        out << "\n";
-    }
-}
-
-Result<std::vector<Variable>> readVariableList(TokenCursor &in) {
-    if (Status s = in.expect("variables"); !s)
-        return s.error();
-    auto nv = in.unsignedInt("number of variables", 1u << 30);
-    if (!nv)
-        return nv.error();
-    std::vector<Variable> variables;
-    for (uint64_t v = 0; v < *nv; ++v) {
-        if (Status s = in.expect("variable"); !s)
-            return s.error();
-        Variable var;
-        auto name = in.name("variable name");
-        if (!name)
-            return name.error();
-        var.name = *name;
-        auto ns = in.unsignedInt("number of states", 1u << 30);
-        if (!ns)
-            return ns.error();
-        if (*ns == 0)
-            return in.fail("variable '" + var.name + "' has no states");
-        for (uint64_t s = 0; s < *ns; ++s) {
-            auto state = in.name("state name");
-            if (!state)
-                return state.error();
-            var.states.push_back(*state);
-        }
-        variables.push_back(std::move(var));
-    }
-    return variables;
 }
 
 std::string writeModelMetadata(const Circuit &circuit, Semiring semiring, Numeric numeric) {
@@ -130,29 +91,25 @@ Status readInput(TokenCursor &in, ModelInterface &c, IndicatorSet &indicators) {
 } // namespace
 
 Result<ModelMetadata> parseModelMetadata(std::string_view text, const std::string &name) {
-    TokenCursor in(text, name, '\0');
+    auto cursor = readMetadataHeader(text, "model", name, 1, 1);
+    if (!cursor)
+        return cursor.error();
+    TokenCursor &in = *cursor;
     ModelMetadata m;
     ModelInterface &c = m.interface;
-    if (Status s = in.expect("zbdd-model"); !s)
-        return s.error();
-    if (auto version = in.unsignedInt("metadata version", 1); !version)
-        return version.error();
-    if (Status s = in.expect("semiring"); !s)
-        return s.error();
-    auto ring = in.token("semiring");
-    if (!ring)
-        return ring.error();
+    auto facts = readMetadataFacts(in, "variables");
+    if (!facts)
+        return facts.error();
+    const std::string *ring = findFact(*facts, "semiring");
+    const std::string *numeric = findFact(*facts, "numeric");
+    if (!ring || !numeric)
+        return in.fail("the metadata has no semiring or no numeric mode");
     auto semiring = parseSemiring(*ring);
     if (!semiring)
-        return in.fail("unknown semiring '" + std::string(*ring) + "'");
+        return in.fail("unknown semiring '" + *ring + "'");
     c.semiring = *semiring;
-    if (Status s = in.expect("numeric"); !s)
-        return s.error();
-    auto numeric = in.token("numeric mode");
-    if (!numeric)
-        return numeric.error();
     if (*numeric != "float64" && *numeric != "log")
-        return in.fail("unknown numeric mode '" + std::string(*numeric) + "'");
+        return in.fail("unknown numeric mode '" + *numeric + "'");
     m.numeric = *numeric == "log" ? Numeric::Log : Numeric::Float64;
 
     auto variables = readVariableList(in);

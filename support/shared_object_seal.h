@@ -2,7 +2,7 @@
 // text " sha256 " and 64 hex digits: the SHA-256 of the whole file read with those 64 digits as
 // '0'. The linker writes the placeholder (all '0'); zbddc fills it in after linking, before the
 // file is renamed into place (backends/cpu/shared_object.h), and checks it before dlopen
-// (runtime/shared_object_check.h), so that a file changed since (one flipped bit) is refused
+// (runtime/shared_objects/shared_object_check.h), so that a file changed since (one flipped bit) is refused
 // instead of crashing inside the dynamic loader.
 #pragma once
 

@@ -1,25 +1,15 @@
-// problem.so end to end: `writeProblemLibrary` orders a cost network, checks what bucket
-// elimination will need before anything is allocated, builds the fused bucket program (no
-// evidence: the .so takes evidence at solve time) and compiles it (backends/tensor/so);
-// `ProblemLibrary` dlopens such a .so and answers through its C ABI (include/zbdd_problem.h),
-// checking every assignment's cost against the optimum as solveBucketElimination does.
+// A problem.so (runtime/bucket_elimination/write_problem_library.h writes one) loaded
+// (shared_library.h) and answering through its C ABI (include/zbdd_problem.h), every assignment's
+// cost checked against the optimum as solveBucketElimination does.
 #pragma once
 
-#include "compiler/elimination/elimination_stats.h"
+#include "runtime/shared_objects/shared_library.h"
 #include "runtime/bucket_elimination/solve_be.h"
 
-#include <memory>
 #include <string>
 #include <vector>
 
 namespace zbddc {
-
-// Uses options.heuristic / options.order / options.maxTotalEntries; the rest is for solving.
-// `emitC`: write the C source to `path` (and its tables to `path`.tables.bin) instead of a .so;
-// `symbolPrefix`: export every function also as PREFIX_problem_... (zbdd_problem.h).
-Result<EliminationStats> writeProblemLibrary(const CostNetwork &network, const BeOptions &options,
-                                             const std::string &path, bool emitC = false,
-                                             const std::string &symbolPrefix = {});
 
 struct ProblemMetadata {
     std::string name;
@@ -51,13 +41,17 @@ class ProblemLibrary {
     Result<Solution> solve(const std::vector<uint32_t> &evidence) const;
 
   private:
-    struct Handle;
-    std::shared_ptr<Handle> handle_;
+    SharedLibrary lib_;
+    int (*solve_)(const int *, double *, unsigned *) = nullptr;
+    double (*cost_)(const unsigned *) = nullptr;
+    int (*solveInt64_)(const int *, int64_t *, unsigned *) = nullptr; // `costs int64` only
+    int64_t (*costInt64_)(const unsigned *) = nullptr;
+    void (*threads_)(unsigned) = nullptr;
     ProblemMetadata metadata_;
-    std::string path_;
 };
 
-// Parses zbdd_problem_metadata() text (docs/c-api.md); `where` names it in messages.
-Result<ProblemMetadata> parseProblemMetadata(const std::string &text, const std::string &where);
+// Parses zbdd_problem_metadata() text (docs/c-api.md, grammar in ir/so_metadata.h); `where`
+// names it in messages.
+Result<ProblemMetadata> parseProblemMetadata(std::string_view text, const std::string &where);
 
 } // namespace zbddc
