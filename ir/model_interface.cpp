@@ -88,46 +88,16 @@ Status readInput(TokenCursor &in, ModelInterface &c, IndicatorSet &indicators) {
     return Ok{};
 }
 
-} // namespace
-
-Result<ModelMetadata> parseModelMetadata(std::string_view text, const std::string &name) {
-    auto cursor = readMetadataHeader(text, "model", name, 1, 1);
-    if (!cursor)
-        return cursor.error();
-    TokenCursor &in = *cursor;
-    ModelMetadata m;
-    ModelInterface &c = m.interface;
-    auto facts = readMetadataFacts(in, "variables");
-    if (!facts)
-        return facts.error();
-    const std::string *ring = findFact(*facts, "semiring");
-    const std::string *numeric = findFact(*facts, "numeric");
-    if (!ring || !numeric)
-        return in.fail("the metadata has no semiring or no numeric mode");
-    auto semiring = parseSemiring(*ring);
-    if (!semiring)
-        return in.fail("unknown semiring '" + *ring + "'");
-    c.semiring = *semiring;
-    if (*numeric != "float64" && *numeric != "log")
-        return in.fail("unknown numeric mode '" + *numeric + "'");
-    m.numeric = *numeric == "log" ? Numeric::Log : Numeric::Float64;
-
-    auto variables = readVariableList(in);
-    if (!variables)
-        return variables.error();
-    c.variables = std::move(*variables);
-    if (Status s = in.expect("inputs"); !s)
-        return s.error();
-    auto ni = in.unsignedInt("number of inputs", 1u << 31);
+// `inputs N` and their records, then `outputs N` and theirs.
+Status readInputsAndOutputs(TokenCursor &in, ModelInterface &c) {
+    auto ni = readCount(in, "inputs", 1u << 31);
     if (!ni)
         return ni.error();
     IndicatorSet indicators;
     for (uint64_t i = 0; i < *ni; ++i)
         if (Status s = readInput(in, c, indicators); !s)
             return s.error();
-    if (Status s = in.expect("outputs"); !s)
-        return s.error();
-    auto no = in.unsignedInt("number of outputs", 1u << 31);
+    auto no = readCount(in, "outputs", 1u << 31);
     if (!no)
         return no.error();
     for (uint64_t o = 0; o < *no; ++o) {
@@ -138,8 +108,35 @@ Result<ModelMetadata> parseModelMetadata(std::string_view text, const std::strin
             return oname.error();
         c.outputNames.push_back(*oname);
     }
-    if (!in.atEnd())
-        return in.fail("unexpected data after the output names");
+    return Ok{};
+}
+
+} // namespace
+
+Result<ModelMetadata> parseModelMetadata(std::string_view text, const std::string &name) {
+    ModelMetadata m;
+    ModelInterface &c = m.interface;
+    Status read = readMetadata(text, "model", name, 1, 1,
+                               [&](TokenCursor &in, MetadataFacts &facts) -> Status {
+        const std::string *ring = findFact(facts, "semiring");
+        const std::string *numeric = findFact(facts, "numeric");
+        if (!ring || !numeric)
+            return in.fail("the metadata has no semiring or no numeric mode");
+        auto semiring = parseSemiring(*ring);
+        if (!semiring)
+            return in.fail("unknown semiring '" + *ring + "'");
+        c.semiring = *semiring;
+        if (*numeric != "float64" && *numeric != "log")
+            return in.fail("unknown numeric mode '" + *numeric + "'");
+        m.numeric = *numeric == "log" ? Numeric::Log : Numeric::Float64;
+        auto variables = readVariableList(in);
+        if (!variables)
+            return variables.error();
+        c.variables = std::move(*variables);
+        return readInputsAndOutputs(in, c);
+    });
+    if (!read)
+        return read.error();
     return m;
 }
 

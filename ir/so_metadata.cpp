@@ -8,10 +8,16 @@ void writeMetadataHeader(std::ostream &out, std::string_view kind, unsigned vers
     out << "zbdd-" << kind << " " << version << "\n";
 }
 
-Result<TokenCursor> readMetadataHeader(std::string_view text, std::string_view kind,
-                                       const std::string &where, unsigned oldest,
-                                       unsigned newest) {
+void writeMetadataFacts(std::ostream &out, const MetadataFacts &facts) {
+    for (const auto &[key, value] : facts)
+        out << encodeName(key) << " " << encodeName(value) << "\n";
+}
+
+Status readMetadata(std::string_view text, std::string_view kind, const std::string &where,
+                    unsigned oldest, unsigned newest,
+                    const std::function<Status(TokenCursor &in, MetadataFacts &facts)> &body) {
     TokenCursor in(text, where, '\0');
+    MetadataFacts facts;
     const std::string header = "zbdd-" + std::string(kind);
     auto first = in.token("'" + header + "'");
     if (!first)
@@ -29,18 +35,8 @@ Result<TokenCursor> readMetadataHeader(std::string_view text, std::string_view k
                                          : "one of the supported " + std::to_string(oldest) +
                                                " to " + std::to_string(newest)) +
                        " (compile it again)");
-    return in;
-}
-
-void writeMetadataFacts(std::ostream &out, const MetadataFacts &facts) {
-    for (const auto &[key, value] : facts)
-        out << encodeName(key) << " " << encodeName(value) << "\n";
-}
-
-Result<MetadataFacts> readMetadataFacts(TokenCursor &in, std::string_view until) {
-    MetadataFacts facts;
-    while (!in.peekIs(until)) {
-        auto key = in.name("a fact or '" + std::string(until) + "'");
+    while (!in.peekIs("variables")) {
+        auto key = in.name("a fact or 'variables'");
         if (!key)
             return key.error();
         auto value = in.name("the value of '" + *key + "'");
@@ -48,7 +44,11 @@ Result<MetadataFacts> readMetadataFacts(TokenCursor &in, std::string_view until)
             return value.error();
         facts.emplace_back(std::move(*key), std::move(*value));
     }
-    return facts;
+    if (Status s = body(in, facts); !s)
+        return s;
+    if (!in.atEnd())
+        return in.fail("unexpected text at the end of the metadata");
+    return Ok{};
 }
 
 const std::string *findFact(const MetadataFacts &facts, std::string_view key) {
@@ -68,10 +68,14 @@ void writeVariableList(std::ostream &out, const std::vector<Variable> &variables
     }
 }
 
-Result<std::vector<Variable>> readVariableList(TokenCursor &in) {
-    if (Status s = in.expect("variables"); !s)
+Result<uint64_t> readCount(TokenCursor &in, std::string_view keyword, uint64_t max) {
+    if (Status s = in.expect(keyword); !s)
         return s.error();
-    auto nv = in.unsignedInt("number of variables", 1u << 30);
+    return in.unsignedInt("the number of " + std::string(keyword), max);
+}
+
+Result<std::vector<Variable>> readVariableList(TokenCursor &in) {
+    auto nv = readCount(in, "variables", 1u << 30);
     if (!nv)
         return nv.error();
     std::vector<Variable> variables;

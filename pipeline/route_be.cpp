@@ -29,6 +29,21 @@ TaskResult taskResultOf(const CostNetwork &net, const Solution &sol) {
     return r;
 }
 
+std::vector<Result<TaskResult>>
+answerEachMpe(Task task, std::span<const Evidence> cases, const char *refusal,
+              const std::function<Result<TaskResult>(const Evidence &)> &solve) {
+    std::vector<Result<TaskResult>> results;
+    for (const Evidence &e : cases) {
+        if (task != Task::Mpe)
+            results.push_back(error(refusal));
+        else if (!e.contradiction.empty())
+            results.push_back(error("the evidence contradicts itself: " + e.contradiction));
+        else
+            results.push_back(solve(e));
+    }
+    return results;
+}
+
 namespace {
 
 bool takesCostNetwork(ModelKind kind) {
@@ -46,32 +61,20 @@ class EliminationRoute final : public Route {
     std::vector<Task> tasks() const override { return {Task::Mpe}; }
     std::vector<Result<TaskResult>> answer(Task task, std::span<const Evidence> cases,
                                            const TaskOptions &) override {
-        std::vector<Result<TaskResult>> results;
-        for (const Evidence &e : cases) {
-            if (task != Task::Mpe) {
-                results.push_back(error("bucket elimination answers mpe only (optimal cost and "
-                                        "assignment)"));
-                continue;
-            }
-            if (!e.contradiction.empty()) {
-                results.push_back(error("the evidence contradicts itself: " + e.contradiction));
-                continue;
-            }
+        const char *refusal = "bucket elimination answers mpe only (optimal cost and assignment)";
+        return answerEachMpe(task, cases, refusal, [&](const Evidence &e) -> Result<TaskResult> {
             BeOptions options = options_;
             options.evidence = e.states; // unobserved: kNone
             auto sol = solveBucketElimination(net_, options);
-            if (!sol) {
-                results.push_back(sol.error());
-                continue;
-            }
+            if (!sol)
+                return sol.error();
             using Kind = DeviceReport::Kind;
             if (((asked_ == DeviceKind::Cuda && sol->device.kind != Kind::Cuda) ||
                  (split_ && sol->device.kind != Kind::Split)) &&
                 notes.empty())
                 notes.push_back("no usable GPU (or no CUDA backend in this build); ran on the CPU");
-            results.push_back(taskResultOf(net_, *sol));
-        }
-        return results;
+            return taskResultOf(net_, *sol);
+        });
     }
     Status save(const std::string &path, const SaveOptions &options) override {
         auto written = writeProblemLibrary(net_, options_, path, options.emitC, options.symbolPrefix);

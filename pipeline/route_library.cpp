@@ -16,18 +16,13 @@ class ProblemLibraryRoute final : public Route {
     std::vector<Task> tasks() const override { return {Task::Mpe}; }
     std::vector<Result<TaskResult>> answer(Task task, std::span<const Evidence> cases,
                                            const TaskOptions &) override {
-        std::vector<Result<TaskResult>> results;
-        for (const Evidence &e : cases) {
-            if (task != Task::Mpe)
-                results.push_back(error("a problem.so answers mpe only"));
-            else if (!e.contradiction.empty())
-                results.push_back(error("the evidence contradicts itself: " + e.contradiction));
-            else if (auto sol = lib_.solve(e.states); !sol)
-                results.push_back(sol.error());
-            else
-                results.push_back(taskResultOf(shape_, *sol));
-        }
-        return results;
+        return answerEachMpe(task, cases, "a problem.so answers mpe only",
+                             [&](const Evidence &e) -> Result<TaskResult> {
+                                 auto sol = lib_.solve(e.states);
+                                 if (!sol)
+                                     return sol.error();
+                                 return taskResultOf(shape_, *sol);
+                             });
     }
 
   private:

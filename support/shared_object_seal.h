@@ -19,6 +19,15 @@ inline constexpr size_t kSealDigits = 64;
 #define ZBDDC_SEAL_PLACEHOLDER                                                                     \
     " sha256 0000000000000000000000000000000000000000000000000000000000000000"
 
+// The C that defines the container header of a generated .so (a problem.so, a network.so): its
+// .zbddc section "zbddc KIND abi N" + the placeholder, N spelled by the ABI header's macro
+// `abiString` (ZBDD_PROBLEM_ABI_STRING), so that the header and the library agree by construction.
+inline std::string containerHeaderC(std::string_view kind, std::string_view abiString) {
+    return "__attribute__((section(\".zbddc\"), used)) static const char zbdd_marker[] = \"zbddc " +
+           std::string(kind) + " abi \" " + std::string(abiString) +
+           " \"" ZBDDC_SEAL_PLACEHOLDER "\";\n\n";
+}
+
 // The digest of `bytes` with the kSealDigits bytes at `at` read as '0'.
 inline std::string sealDigest(std::string_view bytes, size_t at) {
     Sha256 hash;

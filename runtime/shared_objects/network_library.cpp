@@ -9,10 +9,6 @@
 
 namespace zbddc {
 
-bool NetworkLibrary::isNetworkLibrary(const std::string &path) {
-    return sharedObjectKind(path) == "network.so";
-}
-
 Result<NetworkLibrary> NetworkLibrary::open(const std::string &path) {
     // A model.so of a network's MLF carries the network functions beside its own.
     auto lib = SharedLibrary::open(path, sharedObjectKind(path) == "model.so" ? kModelSo : kNetworkSo);

@@ -17,8 +17,6 @@ namespace zbddc {
 
 class NetworkLibrary {
   public:
-    // Whether `path` is a network.so, from its marker (no code of it runs).
-    static bool isNetworkLibrary(const std::string &path);
     // A network.so, or a model.so exporting the network functions.
     static Result<NetworkLibrary> open(const std::string &path);
 

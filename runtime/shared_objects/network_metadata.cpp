@@ -15,27 +15,24 @@ std::string writeNetworkMetadata(const NetworkMetadata &m) {
 }
 
 Result<NetworkMetadata> parseNetworkMetadata(std::string_view text, const std::string &where) {
-    auto cursor = readMetadataHeader(text, "network", where, 1, 1);
-    if (!cursor)
-        return cursor.error();
-    TokenCursor &in = *cursor;
     NetworkMetadata m;
-    auto facts = readMetadataFacts(in, "variables");
-    if (!facts)
-        return facts.error();
-    const auto route = std::find_if(facts->begin(), facts->end(),
-                                    [](const auto &fact) { return fact.first == "route"; });
-    if (route == facts->end() || (route->second != "jt" && route->second != "mlf"))
-        return in.fail("the metadata names no route jt or mlf");
-    m.route = route->second;
-    facts->erase(route);
-    m.facts = std::move(*facts);
-    auto variables = readVariableList(in);
-    if (!variables)
-        return variables.error();
-    m.variables = std::move(*variables);
-    if (!in.atEnd())
-        return in.fail("unexpected text after the variables");
+    Status read = readMetadata(text, "network", where, 1, 1,
+                               [&](TokenCursor &in, MetadataFacts &facts) -> Status {
+        const auto route = std::find_if(facts.begin(), facts.end(),
+                                        [](const auto &fact) { return fact.first == "route"; });
+        if (route == facts.end() || (route->second != "jt" && route->second != "mlf"))
+            return in.fail("the metadata names no route jt or mlf");
+        m.route = route->second;
+        facts.erase(route);
+        m.facts = std::move(facts);
+        auto variables = readVariableList(in);
+        if (!variables)
+            return variables.error();
+        m.variables = std::move(*variables);
+        return Ok{};
+    });
+    if (!read)
+        return read.error();
     return m;
 }
 

@@ -1,7 +1,6 @@
 #include "runtime/shared_objects/problem_library.h"
 
 #include "ir/so_metadata.h"
-#include "runtime/shared_objects/shared_object_check.h"
 #include "zbdd_problem.h"
 
 #include <chrono>
@@ -52,35 +51,29 @@ Status readProblemFacts(const MetadataFacts &facts, ProblemMetadata &m, const To
 } // namespace
 
 Result<ProblemMetadata> parseProblemMetadata(std::string_view text, const std::string &where) {
-    auto cursor = readMetadataHeader(text, "problem", where, 2, 2);
-    if (!cursor)
-        return cursor.error();
-    TokenCursor &in = *cursor;
     ProblemMetadata m;
-    auto facts = readMetadataFacts(in, "variables");
-    if (!facts)
-        return facts.error();
-    if (Status s = readProblemFacts(*facts, m, in); !s)
-        return s.error();
-    if (Status s = in.expect("variables"); !s)
-        return s.error();
-    auto count = in.unsignedInt("number of variables", 1u << 30);
-    if (!count)
-        return count.error();
-    for (uint64_t v = 0; v < *count; ++v) {
-        if (Status s = in.expect("variable"); !s)
-            return s.error();
-        auto size = in.unsignedInt("domain size", UINT32_MAX);
-        if (!size)
-            return size.error();
-        auto name = in.name("variable name");
-        if (!name)
-            return name.error();
-        m.domainSizes.push_back(static_cast<uint32_t>(*size));
-        m.variableNames.push_back(std::move(*name));
-    }
-    if (!in.atEnd())
-        return in.fail("unexpected text after the variables");
+    Status read = readMetadata(text, "problem", where, 2, 2,
+                               [&](TokenCursor &in, MetadataFacts &facts) -> Status {
+        if (Status s = readProblemFacts(facts, m, in); !s)
+            return s;
+        // `variables N`, then per variable `variable DOMAIN_SIZE NAME`.
+        auto count = readCount(in, "variables", 1u << 30);
+        if (!count)
+            return count.error();
+        for (uint64_t v = 0; v < *count; ++v) {
+            if (Status s = in.expect("variable"); !s)
+                return s;
+            auto size = in.unsignedInt("domain size", UINT32_MAX);
+            auto name = size ? in.name("variable name") : Result<std::string>(size.error());
+            if (!name)
+                return name.error();
+            m.domainSizes.push_back(static_cast<uint32_t>(*size));
+            m.variableNames.push_back(std::move(*name));
+        }
+        return Ok{};
+    });
+    if (!read)
+        return read.error();
     return m;
 }
 
@@ -93,10 +86,6 @@ CostNetwork ProblemMetadata::shape() const {
     net.integerCosts = integerCosts;
     net.int64Costs = int64Costs;
     return net;
-}
-
-bool ProblemLibrary::isProblemLibrary(const std::string &path) {
-    return sharedObjectKind(path) == "problem.so"; // from its marker, without running its code
 }
 
 Result<ProblemLibrary> ProblemLibrary::open(const std::string &path) {

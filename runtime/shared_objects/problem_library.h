@@ -29,8 +29,6 @@ struct ProblemMetadata {
 
 class ProblemLibrary {
   public:
-    // Whether `path` is a shared object exporting the problem ABI (a model.so is not).
-    static bool isProblemLibrary(const std::string &path);
     static Result<ProblemLibrary> open(const std::string &path);
 
     const ProblemMetadata &metadata() const { return metadata_; }

@@ -219,9 +219,8 @@ Result<ProblemSource> emitProblemC(const TensorProgram &p, const ProblemInfo &in
     emitArray(c, "unsigned", "result_table", p.results);
     emitArray(c, "unsigned", "input_table", inputTables);
 
-    // The marker zbddc checks before it dlopens a problem.so (runtime/shared_objects/shared_object_check.h).
-    c << "\n__attribute__((section(\".zbddc\"), used)) static const char zbdd_marker[] = "
-         "\"zbddc problem.so abi \" ZBDD_PROBLEM_ABI_STRING \"" ZBDDC_SEAL_PLACEHOLDER "\";\n\n";
+    // What zbddc checks before it dlopens a problem.so (runtime/shared_objects/shared_library.h).
+    c << "\n" << containerHeaderC("problem.so", "ZBDD_PROBLEM_ABI_STRING");
     emitStringLiteral(c, "metadata", out.metadata);
     emitOpsC(p, layout, ops, c);
     c << kRunOpC << kThreads;
