@@ -9,7 +9,7 @@
 #include "compiler/junction_tree/order_search.h"
 #include "runtime/junction_tree/junction_tree_library.h"
 #include "runtime/junction_tree/junction_tree_model.h"
-#include "runtime/network_library.h"
+#include "runtime/shared_objects/network_library.h"
 #include "runtime/sample_evidence.h"
 
 #include <algorithm>

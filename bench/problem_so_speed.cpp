@@ -5,7 +5,7 @@
 //   build/bench/problem_so_speed [--repeat N] [--md F] [--json F] [FILE.wcsp|FILE.uai...]
 // (no files: the five small benchmark WCSPs of the folder the build was configured with).
 #include "compiler/frontends/wcsp/read_cost_network.h"
-#include "runtime/bucket_elimination/problem_library.h"
+#include "runtime/bucket_elimination/write_problem_library.h"
 #include "support/gpu_settings.h"
 
 #include <algorithm>

@@ -1,4 +1,5 @@
 #include "ir/file_io.h"
+#include "support/cleanup_on_signal.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -6,7 +7,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <ext/stdio_filebuf.h>
 #include <mutex>
+#include <ostream>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
@@ -171,6 +174,67 @@ Result<OutputTarget> resolveOutputTarget(const std::string &path, bool inPlaceAl
                                                      : "is a socket") +
                        ", not a regular file; zbddc does not replace it" +
                        (stream ? " (this output is written only to regular files)" : ""));
+}
+
+namespace {
+
+// Writes through `fd` (closed here); false with errno set where a write or the close failed.
+bool writeThrough(int fd, const std::function<bool(std::ostream &)> &write) {
+    bool written = false;
+    {
+        __gnu_cxx::stdio_filebuf<char> buffer(fd, std::ios::out | std::ios::binary);
+        std::ostream out(&buffer);
+        errno = 0;
+        written = write(out) && out.flush();
+        const int err = errno;
+        buffer.close();
+        errno = err;
+    }
+    return written;
+}
+
+Status renameIntoPlace(const std::string &temporary, const OutputTarget &target,
+                       const std::string &path, const std::function<Status(const std::string &)> &produce) {
+    CleanupOnSignal onSignal(temporary, CleanupOnSignal::Kind::File);
+    Status made = produce(temporary);
+    if (made && ::rename(temporary.c_str(), target.path.c_str()) != 0)
+        made = fileError(path, "cannot write file", errno);
+    if (!made)
+        ::unlink(temporary.c_str());
+    return made;
+}
+
+} // namespace
+
+Status replaceFileAtomically(const std::string &path,
+                             const std::function<Status(const std::string &)> &produce) {
+    auto target = resolveOutputTarget(path, false);
+    if (!target)
+        return target.error();
+    return renameIntoPlace(target->path + ".tmp." + std::to_string(::getpid()), *target, path,
+                           produce);
+}
+
+Status writeFileAtomically(const std::string &path,
+                           const std::function<bool(std::ostream &)> &write) {
+    auto target = resolveOutputTarget(path, true);
+    if (!target)
+        return target.error();
+    if (target->inPlace) { // a FIFO or device, written as stdout would be
+        const int fd = ::open(target->path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0 || !writeThrough(fd, write))
+            return fileError(path, "cannot write file", errno);
+        return Ok{};
+    }
+    return renameIntoPlace(
+        target->path + ".tmp." + std::to_string(::getpid()), *target, path,
+        [&](const std::string &temporary) -> Status {
+            const int fd = ::open(temporary.c_str(),
+                                  O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
+            if (fd < 0 || !writeThrough(fd, write))
+                return fileError(path, "cannot write file", errno);
+            return Ok{};
+        });
 }
 
 std::string temporaryFolder() {

@@ -10,6 +10,8 @@
 #include "ir/result.h"
 
 #include <cstdint>
+#include <functional>
+#include <iosfwd>
 #include <string>
 #include <string_view>
 
@@ -42,6 +44,17 @@ struct OutputTarget {
     bool inPlace = false;
 };
 Result<OutputTarget> resolveOutputTarget(const std::string &path, bool inPlaceAllowed);
+
+// Every output file is written whole or not at all: `produce` fills `temporary`, a new name beside
+// the target (PATH.tmp.PID, same file system), which is renamed onto the target when `produce`
+// succeeds and removed when it fails or a fatal signal arrives (support/cleanup_on_signal.h). The
+// target is resolveOutputTarget's (no FIFO or device: `produce` may be another program writing
+// its own file, as the C compiler writing a .so).
+Status replaceFileAtomically(const std::string &path,
+                             const std::function<Status(const std::string &temporary)> &produce);
+// The same for a stream of text or bytes; a FIFO or character device is written in place.
+Status writeFileAtomically(const std::string &path,
+                           const std::function<bool(std::ostream &)> &write);
 
 // The folder temporary files go into ($TMPDIR, else /tmp), without the exception
 // std::filesystem::temp_directory_path throws for a TMPDIR that does not exist.

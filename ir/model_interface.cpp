@@ -2,6 +2,7 @@
 #include "ir/indicator_set.h"
 
 #include "ir/number_text.h"
+#include "ir/so_metadata.h"
 #include "ir/text_lines.h"
 
 #include <sstream>
@@ -21,9 +22,10 @@ ModelInterface interfaceOf(const Circuit &c) {
 std::string writeModelMetadata(const ModelMetadata &m) {
     const ModelInterface &c = m.interface;
     std::ostringstream out;
-    out << "zbdd-model 1\n";
-    out << "semiring " << semiringName(c.semiring) << "\n";
-    out << "numeric " << numericName(m.numeric) << "\n";
+    writeMetadataHeader(out, "model", 1);
+    // The C driver of a model.so reads these two too, in this order (zbdd_so_network.c).
+    writeMetadataFacts(out, {{"semiring", std::string(semiringName(c.semiring))},
+                             {"numeric", numericName(m.numeric)}});
     writeVariableList(out, c.variables);
     out << "inputs " << c.inputs.size() << "\n";
     for (const InputInfo &in : c.inputs) {
@@ -38,47 +40,6 @@ std::string writeModelMetadata(const ModelMetadata &m) {
     for (const std::string &name : c.outputNames)
         out << "output " << encodeName(name) << "\n";
     return out.str();
-}
-
-void writeVariableList(std::ostream &out, const std::vector<Variable> &variables) {
-    out << "variables " << variables.size() << "\n";
-    for (const Variable &v : variables) {
-        out << "variable " << encodeName(v.name) << " " << v.states.size();
-        for (const std::string &s : v.states)
-            out << " " << encodeName(s);
-        out << "\n";
-    }
-}
-
-Result<std::vector<Variable>> readVariableList(TokenCursor &in) {
-    if (Status s = in.expect("variables"); !s)
-        return s.error();
-    auto nv = in.unsignedInt("number of variables", 1u << 30);
-    if (!nv)
-        return nv.error();
-    std::vector<Variable> variables;
-    for (uint64_t v = 0; v < *nv; ++v) {
-        if (Status s = in.expect("variable"); !s)
-            return s.error();
-        Variable var;
-        auto name = in.name("variable name");
-        if (!name)
-            return name.error();
-        var.name = *name;
-        auto ns = in.unsignedInt("number of states", 1u << 30);
-        if (!ns)
-            return ns.error();
-        if (*ns == 0)
-            return in.fail("variable '" + var.name + "' has no states");
-        for (uint64_t s = 0; s < *ns; ++s) {
-            auto state = in.name("state name");
-            if (!state)
-                return state.error();
-            var.states.push_back(*state);
-        }
-        variables.push_back(std::move(var));
-    }
-    return variables;
 }
 
 std::string writeModelMetadata(const Circuit &circuit, Semiring semiring, Numeric numeric) {
@@ -127,50 +88,16 @@ Status readInput(TokenCursor &in, ModelInterface &c, IndicatorSet &indicators) {
     return Ok{};
 }
 
-} // namespace
-
-Result<ModelMetadata> parseModelMetadata(std::string_view text, const std::string &name) {
-    TokenCursor in(text, name, '\0');
-    ModelMetadata m;
-    ModelInterface &c = m.interface;
-    if (Status s = in.expect("zbdd-model"); !s)
-        return s.error();
-    if (auto version = in.unsignedInt("metadata version", 1); !version)
-        return version.error();
-    if (Status s = in.expect("semiring"); !s)
-        return s.error();
-    auto ring = in.token("semiring");
-    if (!ring)
-        return ring.error();
-    auto semiring = parseSemiring(*ring);
-    if (!semiring)
-        return in.fail("unknown semiring '" + std::string(*ring) + "'");
-    c.semiring = *semiring;
-    if (Status s = in.expect("numeric"); !s)
-        return s.error();
-    auto numeric = in.token("numeric mode");
-    if (!numeric)
-        return numeric.error();
-    if (*numeric != "float64" && *numeric != "log")
-        return in.fail("unknown numeric mode '" + std::string(*numeric) + "'");
-    m.numeric = *numeric == "log" ? Numeric::Log : Numeric::Float64;
-
-    auto variables = readVariableList(in);
-    if (!variables)
-        return variables.error();
-    c.variables = std::move(*variables);
-    if (Status s = in.expect("inputs"); !s)
-        return s.error();
-    auto ni = in.unsignedInt("number of inputs", 1u << 31);
+// `inputs N` and their records, then `outputs N` and theirs.
+Status readInputsAndOutputs(TokenCursor &in, ModelInterface &c) {
+    auto ni = readCount(in, "inputs", 1u << 31);
     if (!ni)
         return ni.error();
     IndicatorSet indicators;
     for (uint64_t i = 0; i < *ni; ++i)
         if (Status s = readInput(in, c, indicators); !s)
             return s.error();
-    if (Status s = in.expect("outputs"); !s)
-        return s.error();
-    auto no = in.unsignedInt("number of outputs", 1u << 31);
+    auto no = readCount(in, "outputs", 1u << 31);
     if (!no)
         return no.error();
     for (uint64_t o = 0; o < *no; ++o) {
@@ -181,8 +108,35 @@ Result<ModelMetadata> parseModelMetadata(std::string_view text, const std::strin
             return oname.error();
         c.outputNames.push_back(*oname);
     }
-    if (!in.atEnd())
-        return in.fail("unexpected data after the output names");
+    return Ok{};
+}
+
+} // namespace
+
+Result<ModelMetadata> parseModelMetadata(std::string_view text, const std::string &name) {
+    ModelMetadata m;
+    ModelInterface &c = m.interface;
+    Status read = readMetadata(text, "model", name, 1, 1,
+                               [&](TokenCursor &in, MetadataFacts &facts) -> Status {
+        const std::string *ring = findFact(facts, "semiring");
+        const std::string *numeric = findFact(facts, "numeric");
+        if (!ring || !numeric)
+            return in.fail("the metadata has no semiring or no numeric mode");
+        auto semiring = parseSemiring(*ring);
+        if (!semiring)
+            return in.fail("unknown semiring '" + *ring + "'");
+        c.semiring = *semiring;
+        if (*numeric != "float64" && *numeric != "log")
+            return in.fail("unknown numeric mode '" + *numeric + "'");
+        m.numeric = *numeric == "log" ? Numeric::Log : Numeric::Float64;
+        auto variables = readVariableList(in);
+        if (!variables)
+            return variables.error();
+        c.variables = std::move(*variables);
+        return readInputsAndOutputs(in, c);
+    });
+    if (!read)
+        return read.error();
     return m;
 }
 

@@ -8,7 +8,6 @@
 #include "ir/circuit.h"
 #include "ir/interpret.h"
 
-#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,18 +32,12 @@ struct ModelMetadata {
     Numeric numeric = Numeric::Float64;
 };
 
-// Plain text, one record per line, names percent-encoded (encodeName in ir/text_lines.h).
+// The metadata grammar of ir/so_metadata.h: header `zbdd-model 1`, facts, variables, inputs, outputs.
 std::string writeModelMetadata(const ModelMetadata &metadata);
 // The metadata of `circuit` compiled for `semiring` in `numeric`.
 std::string writeModelMetadata(const Circuit &circuit, Semiring semiring, Numeric numeric);
 
 // `name` is used in error messages (`name:line: ...`).
 Result<ModelMetadata> parseModelMetadata(std::string_view text, const std::string &name);
-
-// The variables block both a model.so's and a network.so's metadata hold: `variables N`, then
-// per variable `variable NAME COUNT STATE...` (names percent-encoded). Every variable has a state.
-class TokenCursor; // ir/text_lines.h
-void writeVariableList(std::ostream &out, const std::vector<Variable> &variables);
-Result<std::vector<Variable>> readVariableList(TokenCursor &in);
 
 } // namespace zbddc

@@ -195,11 +195,4 @@ std::optional<std::string> decodeName(std::string_view token) {
     return out;
 }
 
-std::string oneLine(std::string_view value) {
-    std::string s(value);
-    std::replace_if(
-        s.begin(), s.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
-    return s;
-}
-
 } // namespace zbddc

@@ -74,7 +74,4 @@ bool parseDouble(std::string_view token, double &out);
 std::string encodeName(std::string_view name);
 std::optional<std::string> decodeName(std::string_view token);
 
-// A value that runs to the end of its line (problem.so metadata): line breaks become blanks.
-std::string oneLine(std::string_view value);
-
 } // namespace zbddc

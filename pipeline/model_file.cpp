@@ -6,6 +6,7 @@
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/moral_graph.h"
 #include "pipeline/load_model.h"
+#include "runtime/shared_objects/shared_object_check.h"
 #include "compiler/mlf/mlf_compile.h"
 #include "support/progress.h"
 
@@ -43,10 +44,12 @@ Result<ModelKind> modelKindOf(const std::string &path) {
         return ModelKind::CostNetwork;
     if (ext == ".bif" || ext == ".xmlbif" || ext == ".xml" || ext == ".net" || ext == ".uai")
         return ModelKind::Network;
-    if (ext == ".so")
-        return NetworkLibrary::isNetworkLibrary(path)   ? ModelKind::NetworkLibrary
-               : ProblemLibrary::isProblemLibrary(path) ? ModelKind::ProblemLibrary
-                                                        : ModelKind::ModelLibrary;
+    if (ext == ".so") { // by its marker, without running its code
+        const std::string kind = sharedObjectKind(path);
+        return kind == "network.so"   ? ModelKind::NetworkLibrary
+               : kind == "problem.so" ? ModelKind::ProblemLibrary
+                                      : ModelKind::ModelLibrary;
+    }
     return errorAt(path, 0,
                    "unknown model type '" + ext +
                        "' (expected .zdd, .bif, .xmlbif, .xml, .net, .uai, .wcsp, .nnf, .sdd or .so)");

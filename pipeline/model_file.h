@@ -10,9 +10,9 @@
 #include "ir/circuit.h"
 #include "ir/result.h"
 #include "pipeline/order_choice.h"
-#include "runtime/bucket_elimination/problem_library.h"
+#include "runtime/shared_objects/problem_library.h"
 #include "runtime/model.h"
-#include "runtime/network_library.h"
+#include "runtime/shared_objects/network_library.h"
 #include "runtime/tasks.h"
 
 #include <cstdint>

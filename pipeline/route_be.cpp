@@ -6,7 +6,7 @@
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "pipeline/route.h"
 #include "pipeline/route_solution.h"
-#include "runtime/bucket_elimination/problem_library.h"
+#include "runtime/bucket_elimination/write_problem_library.h"
 #include "runtime/bucket_elimination/solve_be.h"
 
 #include <cmath>

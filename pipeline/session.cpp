@@ -1,7 +1,7 @@
 #include "pipeline/session.h"
 #include "pipeline/load_model.h"
 #include "pipeline/route_choice.h"
-#include "pipeline/write_file.h"
+#include "ir/file_io.h"
 
 #include <algorithm>
 #include <ostream>

@@ -2,7 +2,7 @@
 
 #include "runtime/engine.h"
 #include "runtime/engine_host_phases.h"
-#include "runtime/shared_model.h"
+#include "runtime/shared_objects/shared_model.h"
 #include "support/strings.h"
 
 #include <map>

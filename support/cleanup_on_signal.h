@@ -1,5 +1,5 @@
 // Files and folders that a fatal signal must not leave behind (out.zdd.tmp.PID,
-// .out.so.partial-PID, /tmp/zbddc-XXXXXX): code registers them while they exist, and the handler
+// out.so.tmp.PID, /tmp/zbddc-XXXXXX): code registers them while they exist, and the handler
 // a program installs (installCleanupOnSignal, in main only: a library must not take its host's
 // signals) kills the child processes that could write them again, removes them, and dies of the
 // same signal, so the shell still reports 128 + signal (130 for SIGINT, 143 for SIGTERM). The
@@ -11,7 +11,7 @@
 // are published.
 //
 // A child (the C compiler) is a tree: cc starts collect2, which starts ld, which creates the
-// output file. Killing cc alone can leave ld to create and write .out.so.partial-PID after the
+// output file. Killing cc alone can leave ld to create and write out.so.tmp.PID after the
 // cleanup, so with the handler installed a child leads a process group of its own, which the
 // handler kills and reaps (the program is the subreaper of its children's children) before it
 // removes anything.
@@ -177,7 +177,7 @@ class SignalsHeld {
 // terminal's ^C reaches it as it reaches the host.
 inline bool childNeedsOwnGroup() { return cleanup_detail::installed.load(); }
 
-// A child process (the C compiler writing a .partial file) spawned as the leader of its own
+// A child process (the C compiler writing a temporary file) spawned as the leader of its own
 // process group (where childNeedsOwnGroup says so), that the handler kills with its group and
 // waits for before it removes paths, so that none of them can write the paths again afterwards.
 // Spawn and watch() under SignalsHeld.

@@ -1,5 +1,5 @@
 // SHA-256 (NIST FIPS 180-4), for the digest that seals every .so zbddc writes: a damaged file is
-// refused before dlopen maps it (runtime/shared_object_check.h). Incremental, so that a file can
+// refused before dlopen maps it (runtime/shared_objects/shared_object_check.h). Incremental, so that a file can
 // be hashed with its digest field read as zeros without a copy.
 #pragma once
 

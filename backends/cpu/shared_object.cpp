@@ -124,7 +124,7 @@ Status runSystemCompiler(const std::vector<std::string> &argv, const std::string
     env.push_back(const_cast<char *>(tmpdir.c_str()));
     env.push_back(nullptr);
     // With zbddc's signal handler installed the compiler leads a process group of its own, which
-    // the handler kills whole (cc, collect2, ld) before it removes the .partial file.
+    // the handler kills whole (cc, collect2, ld) before it removes the temporary file.
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);
     pid_t pid = 0;
@@ -163,31 +163,18 @@ Status runSystemCompiler(const std::vector<std::string> &argv, const std::string
 
 Result<double> compileIntoPlace(std::vector<std::string> argv, const std::string &path,
                                 const std::string &log) {
-    auto resolved = resolveOutputTarget(path, false);
-    if (!resolved)
-        return resolved.error();
-    const fs::path target = fs::absolute(resolved->path);
-    const fs::path partial = target.parent_path() / ("." + target.filename().string() +
-                                                     ".partial-" + std::to_string(getpid()));
-    argv.insert(argv.end(), {"-o", partial.string()});
-    CleanupOnSignal onSignal(partial.string(), CleanupOnSignal::Kind::File);
-    const auto t0 = std::chrono::steady_clock::now();
-    Status built = runSystemCompiler(argv, log);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::error_code ec;
-    if (built)
-        built = sealSharedObject(partial.string());
-    if (!built) {
-        fs::remove(partial, ec);
-        return built.error();
-    }
-    fs::rename(partial, target, ec);
-    if (ec) {
-        const std::string reason = ec.message(); // read before remove() resets ec ("Success")
-        fs::remove(partial, ec);
-        return error(path + ": cannot write file: " + reason);
-    }
+    double seconds = 0;
+    Status written = replaceFileAtomically(path, [&](const std::string &temporary) -> Status {
+        argv.insert(argv.end(), {"-o", temporary});
+        const auto t0 = std::chrono::steady_clock::now();
+        Status built = runSystemCompiler(argv, log);
+        seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (!built)
+            return built;
+        return sealSharedObject(temporary);
+    });
+    if (!written)
+        return written.error();
     return seconds;
 }
 

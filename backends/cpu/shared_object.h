@@ -35,11 +35,9 @@ Result<SharedObjectReport> writeSharedObject(const Circuit &circuit, const CpuOp
 // of `log` (TMPDIR), so that they go when that folder goes.
 Status runSystemCompiler(const std::vector<std::string> &argv, const std::string &log);
 
-// Runs the system compiler with `argv` and "-o" a temporary name beside `path` (same file
-// system), seals it (sealSharedObject) and renames that to `path` (resolveOutputTarget in
-// ir/file_io.h: symbolic links followed, devices and inputs refused): the output appears whole
-// or not at all. Returns the
-// compiler's wall time in seconds.
+// Runs the system compiler with `argv` and "-o" a temporary name beside `path`, seals it
+// (sealSharedObject) and renames it onto `path` (replaceFileAtomically in ir/file_io.h): the
+// output appears whole or not at all. Returns the compiler's wall time in seconds.
 Result<double> compileIntoPlace(std::vector<std::string> argv, const std::string &path,
                                 const std::string &log);
 

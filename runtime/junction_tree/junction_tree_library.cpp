@@ -3,7 +3,7 @@
 #include "backends/tensor/so/network_so.h"
 #include "compiler/junction_tree/junction_tree_stats.h"
 #include "ir/number_text.h"
-#include "runtime/network_metadata.h"
+#include "runtime/shared_objects/network_metadata.h"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 // `zbddc NET -o net.so` on the junction-tree route: the network's junction tree lowered with a
 // fixed batch of cases — once in sum-product with every marginal (PR, MAR), once in max-product
 // (MPE) — and compiled into a network.so (backends/tensor/so/network_so.h) that answers batches
-// of evidence through the C ABI of zbdd_network.h. runtime/network_library.h loads it.
+// of evidence through the C ABI of zbdd_network.h. runtime/shared_objects/network_library.h loads it.
 #pragma once
 
 #include "backends/tensor/so/emit_network_c.h"

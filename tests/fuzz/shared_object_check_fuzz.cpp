@@ -1,6 +1,6 @@
-// libFuzzer target for the check that runs before dlopen (runtime/shared_object_check.h): any
+// libFuzzer target for the check that runs before dlopen (runtime/shared_objects/shared_object_check.h): any
 // bytes, no crash and no read outside them (ASan), and an accepted image has its headers inside.
-#include "runtime/shared_object_check.h"
+#include "runtime/shared_objects/shared_object_check.h"
 
 #include <cstdint>
 #include <string_view>

@@ -1,10 +1,10 @@
 // libFuzzer target for damaged .so files: the input is a list of byte edits (5 bytes each: a
 // little-endian 32-bit offset, taken modulo the file's size, and the byte's new value) applied to
 // a .so zbddc wrote and sealed (ZBDDC_SO_SEED, KIND in ZBDDC_SO_KIND, default model.so). The check
-// zbddc runs before dlopen (runtime/shared_object_check.h) must refuse every edited file that
+// zbddc runs before dlopen (runtime/shared_objects/shared_object_check.h) must refuse every edited file that
 // differs from the original, and accept the original: a damaged file never reaches dlopen, where
 // one changed byte once crashed zbddc.
-#include "runtime/shared_object_check.h"
+#include "runtime/shared_objects/shared_object_check.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -4,7 +4,7 @@
 #include "runtime/engine.h"
 #include "runtime/model.h"
 #include "runtime/mpe_decode.h"
-#include "runtime/shared_model.h"
+#include "runtime/shared_objects/shared_model.h"
 #include "runtime/tasks.h"
 #include "pipeline/load_model.h"
 

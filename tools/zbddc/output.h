@@ -1,11 +1,11 @@
 // Printing results (UAI competition formats, JSON) and writing output files atomically.
 #pragma once
 
+#include "ir/file_io.h" // writeFileAtomically: output files whole or not at all
 #include "ir/number_text.h"
 #include "ir/result.h"
 #include "pipeline/json_results.h"
 #include "pipeline/uai_results.h"
-#include "pipeline/write_file.h"
 #include "runtime/tasks.h"
 #include "support/json.h"
 
@@ -22,9 +22,6 @@ int reportError(const Diagnostic &d);
 // many more there were (300 bad rows used to print 300 lines). Notes (`kind` "note") the same.
 inline constexpr size_t kShownWarnings = 10;
 void printWarnings(const std::vector<Diagnostic> &warnings, std::string_view kind = "warning");
-
-// Output files are written whole or not at all (pipeline/write_file.h).
-using pipeline::writeFileAtomically;
 
 // The UAI result formats (pipeline/uai_results.h).
 using pipeline::log10Text;

@@ -16,7 +16,7 @@ ZBDD_HIDDEN void zbdd_gen_backward(const double *, const double *, double *, dou
     __attribute__((weak));
 ZBDD_HIDDEN void zbdd_gen_seed(double *, double *, uint64_t) __attribute__((weak));
 
-/* The marker runtime/shared_object_check.h looks for before it lets zbddc dlopen a file; its
+/* The marker runtime/shared_objects/shared_object_check.h looks for before it lets zbddc dlopen a file; its
  * digest (support/shared_object_seal.h) is filled in by zbddc after linking. */
 #define ZBDD_STR2(x) #x
 #define ZBDD_STR(x) ZBDD_STR2(x)

@@ -153,12 +153,11 @@ Result<NetworkSource> emitNetworkC(const NetworkProgram &sum, const NetworkProgr
     c << "#define NUM_VARIABLES " << numVariables << "u\n";
     c << "#define NUM_MARGINALS " << marginals << "u\n";
     c << "#define BATCH " << batch << "u\n\n";
-    // The marker zbddc checks before it dlopens a network.so (runtime/shared_object_check.h).
-    c << "__attribute__((section(\".zbddc\"), used)) static const char zbdd_marker[] = "
-         "\"zbddc network.so abi \" ZBDD_NETWORK_ABI_STRING \"" ZBDDC_SEAL_PLACEHOLDER "\";\n\n";
+    // What zbddc checks before it dlopens a network.so (runtime/shared_objects/shared_library.h).
+    c << containerHeaderC("network.so", "ZBDD_NETWORK_ABI_STRING");
     emitStringLiteral(c, "metadata", metadata);
     c << kRunOpC;
-    c << "#include \"zbdd_network_runtime.c\"\n\n";
+    c << "#include \"zbdd_network_so_driver.c\"\n\n";
     emitProgram(sum, "sum", 0, specialiseWork, c, out.blob);
     emitProgram(max, "max", out.blob.size(), specialiseWork, c, out.blob);
     out.c = c.str();

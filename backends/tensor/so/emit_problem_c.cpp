@@ -1,7 +1,7 @@
 #include "backends/tensor/so/emit_problem_c.h"
 #include "backends/tensor/so/emit_tensor_ops_c.h"
 #include "ir/number_text.h"
-#include "ir/text_lines.h" // oneLine: a name on one metadata line, as line breaks end records
+#include "ir/so_metadata.h"
 #include "support/shared_object_seal.h"
 
 #include <cmath>
@@ -146,21 +146,20 @@ std::string costMacrosC(bool int64Costs) {
 
 std::string writeProblemMetadata(const TensorProgram &p, const ProblemInfo &info) {
     std::ostringstream m;
-    m << "zbdd-problem 1\n";
-    m << "name " << oneLine(info.name) << "\n";
+    writeMetadataHeader(m, "problem", 2); // 2: names percent-encoded, as in the other kinds
     const bool int64Costs = p.semiring == Semiring::MinSumInt64;
-    m << "costs " << (int64Costs ? "int64" : info.integerCosts ? "integer" : "real") << "\n";
-    m << "upper_bound "
-      << (int64Costs                      ? std::to_string(wordInt64(info.upperBound))
-          : std::isinf(info.upperBound) ? "inf"
-                                        : doubleLiteral(info.upperBound))
-      << "\n";
-    for (const auto &[key, value] : info.facts)
-        m << oneLine(key) << " " << oneLine(value) << "\n";
+    MetadataFacts facts{
+        {"name", info.name},
+        {"costs", int64Costs ? "int64" : info.integerCosts ? "integer" : "real"},
+        {"upper_bound", int64Costs                    ? std::to_string(wordInt64(info.upperBound))
+                        : std::isinf(info.upperBound) ? "inf"
+                                                      : doubleLiteral(info.upperBound)}};
+    facts.insert(facts.end(), info.facts.begin(), info.facts.end());
+    writeMetadataFacts(m, facts);
     m << "variables " << p.domainSizes.size() << "\n";
     for (size_t v = 0; v < p.domainSizes.size(); ++v)
         m << "variable " << p.domainSizes[v] << " "
-          << (v < info.variableNames.size() ? oneLine(info.variableNames[v]) : std::to_string(v))
+          << encodeName(v < info.variableNames.size() ? info.variableNames[v] : std::to_string(v))
           << "\n";
     return m.str();
 }
@@ -220,9 +219,8 @@ Result<ProblemSource> emitProblemC(const TensorProgram &p, const ProblemInfo &in
     emitArray(c, "unsigned", "result_table", p.results);
     emitArray(c, "unsigned", "input_table", inputTables);
 
-    // The marker zbddc checks before it dlopens a problem.so (runtime/shared_object_check.h).
-    c << "\n__attribute__((section(\".zbddc\"), used)) static const char zbdd_marker[] = "
-         "\"zbddc problem.so abi \" ZBDD_PROBLEM_ABI_STRING \"" ZBDDC_SEAL_PLACEHOLDER "\";\n\n";
+    // What zbddc checks before it dlopens a problem.so (runtime/shared_objects/shared_library.h).
+    c << "\n" << containerHeaderC("problem.so", "ZBDD_PROBLEM_ABI_STRING");
     emitStringLiteral(c, "metadata", out.metadata);
     emitOpsC(p, layout, ops, c);
     c << kRunOpC << kThreads;

@@ -39,7 +39,7 @@ struct ProblemSource {
 Result<ProblemSource> emitProblemC(const TensorProgram &program, const ProblemInfo &info,
                                    const std::string &blobPath);
 
-// The metadata text: "zbdd-problem 1", then one `key value` line each, then the variables.
+// The metadata text (ir/so_metadata.h): "zbdd-problem 2", `key value` facts, then the variables.
 std::string writeProblemMetadata(const TensorProgram &program, const ProblemInfo &info);
 
 } // namespace zbddc

@@ -23,7 +23,7 @@ Result<double> writeNetworkSharedObject(const NetworkProgram &sum, const Network
         return source.error();
     const std::pair<const char *, const char *> texts[] = {
         {"zbdd_network.h", embedded::kNetworkHeader},
-        {"zbdd_network_runtime.c", embedded::kNetworkRuntime},
+        {"zbdd_network_so_driver.c", embedded::kNetworkDriver},
         {"zbdd_buffer_check.h", embedded::kBufferCheck},
         {"network.c", source->c.c_str()}};
     for (const auto &[name, text] : texts)

@@ -4,13 +4,7 @@
 #include "ir/file_io.h"
 #include "problem_header.inc"
 
-#include <cerrno>
-#include <chrono>
-#include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <unistd.h>
 
 namespace zbddc {
 
@@ -28,16 +22,11 @@ Status writeProblemSource(const TensorProgram &program, const ProblemInfo &info,
     auto source = emitProblemC(program, info, blob.string());
     if (!source)
         return source.error();
-    // Each file under a temporary name first, renamed into place when complete.
-    auto write = [](const fs::path &to, const char *data, size_t size) -> Status {
-        const fs::path partial = to.string() + ".partial-" + std::to_string(getpid());
-        CleanupOnSignal onSignal(partial.string(), CleanupOnSignal::Kind::File);
-        Status s = writeBinaryFile(partial, data, size);
-        if (s && ::rename(partial.c_str(), to.c_str()) != 0)
-            s = fileError(to.string(), "cannot write file", errno);
-        if (!s)
-            ::unlink(partial.c_str());
-        return s;
+    // Each file whole or not at all (ir/file_io.h).
+    auto write = [](const fs::path &to, const char *data, size_t size) {
+        return replaceFileAtomically(to.string(), [&](const std::string &temporary) {
+            return writeBinaryFile(temporary, data, size);
+        });
     };
     if (Status s = write(blob, reinterpret_cast<const char *>(source->blob.data()),
                          source->blob.size() * sizeof(double));

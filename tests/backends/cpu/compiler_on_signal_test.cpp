@@ -1,7 +1,7 @@
 // The C compiler is a tree of processes (cc, collect2, ld) and ld creates its output when it
-// starts: a fatal signal must kill the whole tree before the .partial file is removed, or a
+// starts: a fatal signal must kill the whole tree before the temporary file is removed, or a
 // survivor writes it again afterwards. A shell script stands in for the compiler, with a
-// grandchild that writes the .partial file (and a witness outside) a second after it starts.
+// grandchild that writes the temporary file (and a witness outside) a second after it starts.
 #include "backends/cpu/shared_object.h"
 #include "support/cleanup_on_signal.h"
 
@@ -62,7 +62,7 @@ TEST_CASE("a fatal signal kills the compiler's whole process tree before removin
     const fs::path dir = freshFolder("compiler-signal"), tmp = dir / "tmp";
     fs::create_directories(tmp);
     const fs::path target = dir / "model.so", witness = dir / "late-writer-survived";
-    // $1 is the .partial file (compileIntoPlace appends -o PARTIAL; $0 is "-o").
+    // $1 is the temporary file (compileIntoPlace appends -o PARTIAL; $0 is "-o").
     const std::string script = "touch \"$TMPDIR/started\"; (sleep 1; echo late > \"$1\"; "
                                "echo late > '" + witness.string() + "') & sleep 30";
     for (int signal : {SIGINT, SIGTERM, SIGHUP}) {
@@ -90,7 +90,7 @@ TEST_CASE("a fatal signal kills the compiler's whole process tree before removin
         // Past the moment the grandchild would have written, had it survived.
         std::this_thread::sleep_for(std::chrono::milliseconds(1500));
         CHECK_FALSE(fs::exists(witness));
-        for (const auto &entry : fs::directory_iterator(dir)) // no .model.so.partial-PID
+        for (const auto &entry : fs::directory_iterator(dir)) // no model.so.tmp.PID
             CHECK(entry.path().filename() == "tmp");
         CHECK(fs::is_empty(tmp)); // no zbddc-XXXXXX folder
     }

@@ -133,7 +133,7 @@ TEST_CASE("a failed link leaves no file behind, and an existing model untouched"
     old >> content;
     CHECK(content == "previous");
     for (const auto &entry : fs::directory_iterator(scratchDir()))
-        CHECK(entry.path().filename().string().find(".partial-") == std::string::npos);
+        CHECK(entry.path().filename().string().find(".tmp.") == std::string::npos);
 }
 
 TEST_CASE("zbddc MODEL.zdd -o model.so writes a model that equals the reference on the .zdd",

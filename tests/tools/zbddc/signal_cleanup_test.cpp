@@ -1,7 +1,7 @@
 // SIGINT, SIGTERM, SIGHUP and the other terminating signals a process can catch (SIGQUIT, SIGUSR1,
 // SIGUSR2, SIGALRM, SIGPIPE, SIGXFSZ) while zbddc writes a model.so or a .zdd: the process dies of
 // the signal (the shell reports 130, 143 or 129) and leaves no temporary file (out.zdd.tmp.PID,
-// .out.so.partial-PID) and no temporary folder (TMPDIR/zbddc-XXXXXX) behind; the target is either
+// out.so.tmp.PID) and no temporary folder (TMPDIR/zbddc-XXXXXX) behind; the target is either
 // absent or whole. Started as nohup starts it, a hangup does not stop it.
 #include "tests/catch.hpp"
 #include "tests/support/run_zbddc.h"
@@ -119,7 +119,7 @@ TEST_CASE("a signal while writing a model.so leaves nothing behind", "[cli][sign
     const std::string input = chainNetwork((dir / "chain.bif").string());
     const std::string output = (dir / "out.so").string();
     // The moments: while the object files sit in a temporary folder, while the C compiler writes
-    // .out.so.partial-PID (it is killed too: else it would finish the file after the cleanup),
+    // out.so.tmp.PID (it is killed too: else it would finish the file after the cleanup),
     // and at fixed times through the compile.
     struct Moment {
         std::string name;
@@ -127,7 +127,7 @@ TEST_CASE("a signal while writing a model.so leaves nothing behind", "[cli][sign
         int timeoutMs;
     };
     const Moment folder{"temporary folder", [&] { return holds(tmp, "zbddc-"); }, 20000};
-    const Moment partial{"partial .so", [&] { return holds(dir, ".partial-"); }, 20000};
+    const Moment partial{"partial .so", [&] { return holds(dir, "out.so.tmp."); }, 20000};
     std::vector<std::pair<int, Moment>> runs;
     for (int signal : {SIGINT, SIGTERM}) {
         for (const Moment &moment : {folder, partial})
@@ -136,7 +136,7 @@ TEST_CASE("a signal while writing a model.so leaves nothing behind", "[cli][sign
             runs.push_back({signal, {std::to_string(ms) + " ms", [] { return false; }, ms}});
     }
     // The others while the C compiler writes: it must be killed with its process group, else it
-    // finishes .out.so.partial-PID after zbddc is gone.
+    // finishes out.so.tmp.PID after zbddc is gone.
     for (int signal : {SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGXFSZ})
         runs.push_back({signal, partial});
     size_t signalled = 0;

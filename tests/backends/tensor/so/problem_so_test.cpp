@@ -4,7 +4,8 @@
 // small problems; every assignment's cost recomputed from the original tables.
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "compiler/frontends/wcsp/wcsp_reader.h"
-#include "runtime/bucket_elimination/problem_library.h"
+#include "runtime/bucket_elimination/write_problem_library.h"
+#include "runtime/shared_objects/problem_library.h"
 #include "runtime/bucket_elimination/solve_be.h"
 
 #include "tests/catch.hpp"

@@ -1,14 +1,14 @@
-// A network .so loaded (dlopen, after runtime/shared_object_check.h) and answering PR, MAR and MPE
+// A network .so loaded (shared_library.h) and answering PR, MAR and MPE
 // over batches of evidence through the C ABI of include/zbdd_network.h, whichever route wrote it:
 // a network.so (route jt, runtime/junction_tree/junction_tree_library.h) or a model.so of a
 // network's MLF that also exports the network functions (route mlf).
 #pragma once
 
 #include "runtime/evidence.h"
-#include "runtime/network_metadata.h"
+#include "runtime/shared_objects/network_metadata.h"
+#include "runtime/shared_objects/shared_library.h"
 #include "runtime/tasks.h"
 
-#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -17,8 +17,6 @@ namespace zbddc {
 
 class NetworkLibrary {
   public:
-    // Whether `path` is a network.so, from its marker (no code of it runs).
-    static bool isNetworkLibrary(const std::string &path);
     // A network.so, or a model.so exporting the network functions.
     static Result<NetworkLibrary> open(const std::string &path);
 
@@ -33,10 +31,13 @@ class NetworkLibrary {
     std::vector<Result<TaskResult>> run(Task task, std::span<const Evidence> cases) const;
 
   private:
-    struct Handle;
-    std::shared_ptr<Handle> handle_;
+    SharedLibrary lib_;
+    int (*pr_)(const int *, size_t, double *, int *) = nullptr;
+    int (*mar_)(const int *, size_t, double *, double *, int *) = nullptr;
+    int (*mpe_)(const int *, size_t, int *, double *, int *) = nullptr;
+    size_t (*numMarginals_)(void) = nullptr;
+    void (*threads_)(unsigned) = nullptr;
     NetworkMetadata metadata_;
-    std::string path_;
 };
 
 } // namespace zbddc

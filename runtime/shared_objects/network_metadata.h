@@ -1,14 +1,12 @@
 // The metadata text of a network .so (zbdd_network_metadata in include/zbdd_network.h; format in
-// docs/c-api.md): which route compiled it, a few facts about it, and the variables with their
-// states, names percent-encoded as in a model.so's metadata.
+// docs/c-api.md, grammar in ir/so_metadata.h): which route compiled it, a few facts about it, and
+// the variables with their states.
 #pragma once
 
-#include "ir/circuit.h" // Variable
-#include "ir/result.h"
+#include "ir/so_metadata.h"
 
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 namespace zbddc {
@@ -16,7 +14,7 @@ namespace zbddc {
 struct NetworkMetadata {
     std::string route; // "jt" (a network.so) or "mlf" (a model.so)
     // `key value` records between the route and the variables, e.g. {"batch", "16"}.
-    std::vector<std::pair<std::string, std::string>> facts;
+    MetadataFacts facts;
     std::vector<Variable> variables;
 };
 

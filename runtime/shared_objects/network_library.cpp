@@ -1,71 +1,40 @@
-#include "runtime/network_library.h"
+#include "runtime/shared_objects/network_library.h"
 
-#include "runtime/shared_object_check.h"
+#include "runtime/shared_objects/shared_object_check.h"
 #include "support/timer.h"
 #include "zbdd_network.h"
 
 #include <cmath>
-#include <dlfcn.h>
 #include <numbers>
 
 namespace zbddc {
 
-struct NetworkLibrary::Handle {
-    void *lib = nullptr;
-    int (*pr)(const int *, size_t, double *, int *) = nullptr;
-    int (*mar)(const int *, size_t, double *, double *, int *) = nullptr;
-    int (*mpe)(const int *, size_t, int *, double *, int *) = nullptr;
-    size_t (*numMarginals)(void) = nullptr;
-    void (*threads)(unsigned) = nullptr;
-    ~Handle() {
-        if (lib)
-            dlclose(lib);
-    }
-};
-
-bool NetworkLibrary::isNetworkLibrary(const std::string &path) {
-    return sharedObjectKind(path) == "network.so";
-}
-
 Result<NetworkLibrary> NetworkLibrary::open(const std::string &path) {
-    const std::string kind = sharedObjectKind(path);
-    if (Status s = checkSharedObjectFile(path, kind == "model.so" ? "model.so" : "network.so"); !s)
-        return s.error();
+    // A model.so of a network's MLF carries the network functions beside its own.
+    auto lib = SharedLibrary::open(path, sharedObjectKind(path) == "model.so" ? kModelSo : kNetworkSo);
+    if (!lib)
+        return lib.error();
     NetworkLibrary n;
-    n.path_ = path;
-    n.handle_ = std::make_shared<Handle>();
-    Handle &h = *n.handle_;
-    // A path as a file (a bare name would search the library path).
-    const std::string where = path.find('/') == std::string::npos ? "./" + path : path;
-    h.lib = dlopen(where.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!h.lib) {
-        const char *why = dlerror();
-        return errorAt(path, 0,
-                       std::string("cannot load network: ") + (why ? why : "dlopen failed"));
-    }
-    auto abi = reinterpret_cast<int (*)(void)>(dlsym(h.lib, "zbdd_network_abi_version"));
-    auto count = reinterpret_cast<size_t (*)(void)>(dlsym(h.lib, "zbdd_network_num_variables"));
-    auto states = reinterpret_cast<unsigned (*)(size_t)>(dlsym(h.lib, "zbdd_network_num_states"));
-    auto meta = reinterpret_cast<const char *(*)(void)>(dlsym(h.lib, "zbdd_network_metadata"));
-    h.pr = reinterpret_cast<decltype(h.pr)>(dlsym(h.lib, "zbdd_network_pr"));
-    h.mar = reinterpret_cast<decltype(h.mar)>(dlsym(h.lib, "zbdd_network_mar"));
-    h.mpe = reinterpret_cast<decltype(h.mpe)>(dlsym(h.lib, "zbdd_network_mpe"));
-    h.numMarginals =
-        reinterpret_cast<decltype(h.numMarginals)>(dlsym(h.lib, "zbdd_network_num_marginals"));
-    h.threads = reinterpret_cast<decltype(h.threads)>(dlsym(h.lib, "zbdd_network_set_threads"));
-    if (!abi || !count || !states || !meta || !h.pr || !h.mar || !h.mpe || !h.numMarginals ||
-        !h.threads)
-        return errorAt(path, 0,
-                       "not a network .so: the zbdd_network_* functions of "
-                       "zbdd_network.h are missing (compile the network again)");
+    int (*abi)(void);
+    size_t (*count)(void);
+    unsigned (*states)(size_t);
+    lib->bind(abi, "zbdd_network_abi_version");
+    lib->bind(count, "zbdd_network_num_variables");
+    lib->bind(states, "zbdd_network_num_states");
+    lib->bind(n.pr_, "zbdd_network_pr");
+    lib->bind(n.mar_, "zbdd_network_mar");
+    lib->bind(n.mpe_, "zbdd_network_mpe");
+    lib->bind(n.numMarginals_, "zbdd_network_num_marginals");
+    lib->bind(n.threads_, "zbdd_network_set_threads");
+    if (Status s = lib->bound(); !s)
+        return s.error();
     if (abi() != ZBDD_NETWORK_ABI_VERSION)
-        return errorAt(path, 0,
-                       "network ABI version " + std::to_string(abi()) + " is not the supported " +
-                           std::to_string(ZBDD_NETWORK_ABI_VERSION));
-    auto text = sharedObjectMetadata(meta, path);
+        return lib->fail("network ABI version " + std::to_string(abi()) +
+                         " is not the supported " + std::to_string(ZBDD_NETWORK_ABI_VERSION));
+    auto text = lib->text("zbdd_network_metadata");
     if (!text)
         return text.error();
-    auto m = parseNetworkMetadata(*text, path + "(metadata)");
+    auto m = parseNetworkMetadata(*text, lib->metadataName());
     if (!m)
         return m.error();
     bool agree = m->variables.size() == count();
@@ -74,14 +43,15 @@ Result<NetworkLibrary> NetworkLibrary::open(const std::string &path) {
         agree = states(v) == m->variables[v].states.size();
         marginals += states(v);
     }
-    if (!agree || marginals != h.numMarginals())
-        return errorAt(path, 0, "metadata disagrees with zbdd_network_num_variables/num_states");
+    if (!agree || marginals != n.numMarginals_())
+        return lib->fail("metadata disagrees with zbdd_network_num_variables/num_states");
     n.metadata_ = std::move(*m);
+    n.lib_ = std::move(*lib);
     return n;
 }
 
 void NetworkLibrary::setThreads(unsigned threads) const {
-    handle_->threads(threads);
+    threads_(threads);
 }
 
 bool NetworkLibrary::answers(Task task) const {
@@ -135,27 +105,26 @@ std::vector<Result<TaskResult>> NetworkLibrary::run(Task task,
         }
     }
     const SteadyTime start = std::chrono::steady_clock::now();
-    const Handle &h = *handle_;
-    const size_t width = h.numMarginals();
+    const size_t width = numMarginals_();
     std::vector<double> log10(cases.size()), marginals;
     std::vector<int> status(cases.size()), assignment;
     int rc = ZBDD_NETWORK_OK;
     if (!cases.empty()) {
         if (task == Task::Pr)
-            rc = h.pr(evidence.data(), cases.size(), log10.data(), status.data());
+            rc = pr_(evidence.data(), cases.size(), log10.data(), status.data());
         else if (task == Task::Mar) {
             marginals.resize(cases.size() * width);
             rc =
-                h.mar(evidence.data(), cases.size(), marginals.data(), log10.data(), status.data());
+                mar_(evidence.data(), cases.size(), marginals.data(), log10.data(), status.data());
         } else {
             assignment.resize(cases.size() * n);
-            rc = h.mpe(evidence.data(), cases.size(), assignment.data(), log10.data(),
+            rc = mpe_(evidence.data(), cases.size(), assignment.data(), log10.data(),
                        status.data());
         }
     }
     if (rc != ZBDD_NETWORK_OK) {
         results.assign(cases.size(),
-                       errorAt(path_, 0,
+                       errorAt(lib_.path(), 0,
                                std::string("zbdd_network_") + std::string(taskName(task)) + ": " +
                                    returnCodeText(rc)));
         return results;

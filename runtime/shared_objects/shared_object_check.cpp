@@ -1,5 +1,6 @@
-#include "runtime/shared_object_check.h"
+#include "runtime/shared_objects/shared_object_check.h"
 #include "ir/file_io.h"
+#include "ir/text_lines.h"
 #include "support/shared_object_seal.h"
 
 #include <cstring>
@@ -125,47 +126,43 @@ Result<std::string> readWhole(const std::string &path) {
 
 } // namespace
 
-Status checkSharedObjectFile(const std::string &path, std::string_view kind) {
+Result<SharedObjectMarker> checkSharedObjectFile(const std::string &path, std::string_view kind) {
     auto bytes = readWhole(path);
     if (!bytes)
         return bytes.error();
     if (Status s = checkSharedObjectImage(*bytes); !s)
         return errorAt(path, 0, s.error().message);
-    const std::string marker = zbddcMarker(*bytes);
-    const std::string expected = "zbddc " + std::string(kind) + " abi ";
-    if (marker.empty())
+    const std::string text = zbddcMarker(*bytes);
+    if (text.empty())
         return errorAt(path, 0, "not a " + std::string(kind) + " written by zbddc (no .zbddc "
                                 "section); zbddc does not load it, since loading a .so runs its code");
-    if (marker.rfind(expected, 0) != 0)
-        return errorAt(path, 0,
-                       "a " + markerKind(marker) + " written by zbddc, not a " + std::string(kind));
+    SharedObjectMarker marker = parseMarker(text);
+    if (marker.kind.empty())
+        return errorAt(path, 0, "damaged: its .zbddc marker is not 'zbddc KIND abi N'");
+    if (marker.kind != kind)
+        return errorAt(path, 0, "a " + marker.kind + " written by zbddc, not a " +
+                                    std::string(kind));
     if (Status s = checkSharedObjectSeal(*bytes); !s)
         return errorAt(path, 0, s.error().message);
-    return Ok{};
+    return marker;
 }
 
 std::string sharedObjectKind(const std::string &path) {
     auto bytes = readWhole(path);
     if (!bytes || !checkSharedObjectImage(*bytes))
         return {};
-    return markerKind(zbddcMarker(*bytes));
+    return parseMarker(zbddcMarker(*bytes)).kind;
 }
 
-Result<std::string_view> sharedObjectMetadata(const char *(*metadata)(void),
-                                              const std::string &path) {
-    const char *text = metadata ? metadata() : nullptr;
-    if (!text)
-        return errorAt(path, 0, "its metadata function returned NULL; zbddc does not use it");
-    const size_t length = strnlen(text, kSharedObjectLimit);
-    if (length == kSharedObjectLimit)
-        return errorAt(path, 0, "its metadata text does not end");
-    return std::string_view(text, length);
-}
-
-std::string markerKind(std::string_view marker) {
-    if (marker.rfind("zbddc ", 0) != 0 || marker.find(" abi ") == std::string::npos)
+SharedObjectMarker parseMarker(std::string_view marker) {
+    TokenCursor in(marker, "marker", '\0');
+    auto kind = in.expect("zbddc") ? in.token("kind") : Result<std::string_view>(error(""));
+    if (!kind || !in.expect("abi"))
         return {};
-    return std::string(marker.substr(6, marker.find(" abi ") - 6));
+    auto abi = in.unsignedInt("ABI version", 1u << 20);
+    if (!abi || *abi == 0)
+        return {};
+    return {std::string(*kind), static_cast<unsigned>(*abi)};
 }
 
 } // namespace zbddc
