@@ -141,8 +141,7 @@ networkBench host_phases "${HOST_PHASES_NETWORKS:-}" "${HOST_PHASES_CASES:-2000}
 # The junction-tree route over Fast-BNI's workload (bench/jt_batch, packed with EXTRA=jt_batch),
 # then pyAgrum's LazyPropagation on one thread over the same cases where its wheel came along
 # (BENCHMARKS.md says how). JT_NETWORKS names the networks; JT_CASES, JT_CPU_CASES,
-# JT_MPE_CASES, JT_SINGLE, JT_DEVICES (default cpu,cuda; cpu-batched adds the CPU's old batched
-# tree beside its per-case one), JT_PEER_S (0: no peer); JT_SPREAD adds
+# JT_MPE_CASES, JT_SINGLE, JT_DEVICES (default cpu,cuda), JT_PEER_S (0: no peer); JT_SPREAD adds
 # GPU rows whose cases are split evenly over each list (e.g. "0,0 2 4").
 if [ -x "$here/bench/jt_batch" ] && [ -n "${JT_NETWORKS:-}" ]; then
     jt=/tmp/zbddc-jt

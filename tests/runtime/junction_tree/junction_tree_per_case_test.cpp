@@ -1,5 +1,6 @@
 // The CPU's per-case junction tree (each case's CPTs sliced by its evidence, barren CPTs left out)
-// against the batched tree with indicator tables, case by case on benchmark networks: log10 P(e)
+// against the batched tree with indicator tables (the GPU's layout, on the reference
+// interpreter), case by case on benchmark networks: log10 P(e)
 // and every marginal within 1e-9, MPE's value likewise and its assignment of that probability;
 // on the network's tree and on each case's own (evidence_tree.h), and against brute force.
 // The batched route itself is checked against brute force and variable elimination in
@@ -47,7 +48,7 @@ void checkPerCaseAgainstBatched(const char *name, size_t count,
     options.threads = 2;
     options.caseTree = caseTree;
     JunctionTreeModel perCase(*net, *tree, options);
-    options.cpuRoute = JunctionTreeOptions::CpuRoute::Batched;
+    options.executor = "reference";
     JunctionTreeModel batched(*net, *tree, options);
     for (Task task : {Task::Pr, Task::Mar, Task::Mpe}) {
         const auto ours = perCase.run(task, cases), theirs = batched.run(task, cases);
@@ -114,7 +115,7 @@ TEST_CASE("jt per case: equals the batched tree on small benchmark networks", "[
 }
 
 TEST_CASE("jt per case: equals the batched tree on water, mildew, pigs, barley, munin and munin2",
-          "[jt][runtime][slow]") {
+          "[.][jt][runtime][slow]") {
     for (const char *name : {"water", "mildew", "pigs", "barley", "munin", "munin2"}) {
         checkPerCaseAgainstBatched(name, 3, CaseTree::Network);
         checkPerCaseAgainstBatched(name, 3, CaseTree::Evidence);
