@@ -1,15 +1,14 @@
 // `zbddc stats MODEL [--schedule-level N] [--passes=...] [--no-fuse] [--time-passes] [--json]
 // [--plot FILE.svg]`: the circuit's size and shape, then the schedule the passes build from it
 // (level profile by op type, slots, phases, what each pass did; compiler/passes/schedule_stats.h),
-// and with --plot the same as a picture (compiler/passes/stats_plot.h).
+// and with --plot the same as a picture (stats_plot.h).
 #include "tools/zbddc/commands.h"
-#include "tools/zbddc/commands.h"
+#include "tools/zbddc/stats_plot.h"
 #include "tools/zbddc/output.h"
 #include "pipeline/load_model.h"
 #include "backends/cuda/schedule/gpu_passes.h"
 #include "compiler/passes/pipeline.h"
 #include "compiler/passes/schedule_stats.h"
-#include "compiler/passes/stats_plot.h"
 #include "ir/circuit_stats.h"
 
 #include <iostream>
