@@ -16,11 +16,9 @@ bool takesAny(ModelKind kind) {
 class LoopyRoute final : public Route {
   public:
     LoopyRoute(FactorGraph graph, std::optional<CostNetwork> costNetwork,
-               std::vector<Variable> variables, LoopyOptions options, LoopyDevice device,
-               LoopyProgramKind program)
+               std::vector<Variable> variables, LoopyOptions options, LoopyDevice device)
         : graph_(std::move(graph)), costNetwork_(std::move(costNetwork)),
-          variables_(std::move(variables)), options_(options), device_(device),
-          program_(program) {}
+          variables_(std::move(variables)), options_(options), device_(device) {}
 
     const std::vector<Variable> &variables() const override { return variables_; }
     std::vector<Task> tasks() const override {
@@ -36,7 +34,7 @@ class LoopyRoute final : public Route {
             return std::vector<Result<TaskResult>>(cases.size(),
                                                    error("loopy BP answers pr, mar or mpe"));
         std::vector<Result<TaskResult>> results =
-            runLoopyTasks(graph_, task, cases, options_, device_, program_);
+            runLoopyTasks(graph_, task, cases, options_, device_);
         if (device_ == LoopyDevice::Cuda && !results.empty() && results[0] &&
             results[0]->device.rfind("cpu", 0) == 0 && notes.empty())
             notes.push_back(results[0]->device);
@@ -54,7 +52,6 @@ class LoopyRoute final : public Route {
     std::vector<Variable> variables_;
     LoopyOptions options_;
     LoopyDevice device_;
-    LoopyProgramKind program_;
 };
 
 Result<std::unique_ptr<Route>> compileLoopy(RouteInput in) {
@@ -78,14 +75,12 @@ Result<std::unique_ptr<Route>> compileLoopy(RouteInput in) {
     if (f.damping >= 0)
         options.damping = f.damping;
     options.threads = target.threads;
-    options.schedule = parseLoopySchedule(f.updateOrder).value_or(LoopySchedule::Flooding);
+    options.updateOrder = parseLoopyUpdateOrder(f.updateOrder).value_or(LoopyUpdateOrder::Flooding);
     const LoopyDevice device = target.device == DeviceKind::Cpu    ? LoopyDevice::Cpu
                                : target.device == DeviceKind::Cuda ? LoopyDevice::Cuda
                                                                    : LoopyDevice::Auto;
-    const LoopyProgramKind program =
-        parseLoopyProgramKind(f.program).value_or(LoopyProgramKind::Messages);
     return std::unique_ptr<Route>(std::make_unique<LoopyRoute>(
-        std::move(*graph), std::move(costNetwork), m.variables, options, device, program));
+        std::move(*graph), std::move(costNetwork), m.variables, options, device));
 }
 
 } // namespace

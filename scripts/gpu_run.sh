@@ -236,7 +236,7 @@ PY
 fi
 # Loopy BP per design (bench/loopy_bp, packed with EXTRA=loopy_bp; the networks as DATA):
 # LBP_WORKLOADS (comma-separated; default grid100-2,grid100-31,grid1000-2,protein,alarm,water,
-# pathfinder), LBP_DEVICES (cpu,dp,coop; tensor-cpu,tensor-gpu add the tensor-program sweep),
+# pathfinder), LBP_DEVICES (cpu,dp,coop),
 # LBP_SWEEPS (20), LBP_CASES (2000, the networks' evidence batch); then pyAgrum's
 # LoopyBeliefPropagation on one thread (bench/peers/pyagrum_lbp.py, LBP_PEER_ITERS iterations,
 # LBP_PEER_CASES cases of the networks, on LBP_PEER_WORKLOADS: default protein and the networks,

@@ -1,8 +1,6 @@
 #include "runtime/loopy/loopy_tasks.h"
 
-#include "runtime/bucket_elimination/tensor_executor.h"
 #include "runtime/loopy/loopy_gpu.h"
-#include "runtime/loopy/loopy_tensor.h"
 #include "support/timer.h"
 
 #include <algorithm>
@@ -82,68 +80,29 @@ std::vector<uint32_t> decodeMaxMarginals(const FactorGraph &g, const std::vector
     return x;
 }
 
-// The sweep as a TensorProgram on the GPU's tensor executor where asked and usable, else the
-// CPU's; `device` says which ran, and why not the GPU.
-Result<std::vector<LoopyCase>> runTensorProgram(const FactorGraph &g,
-                                                std::span<const Evidence> cases,
-                                                const LoopyOptions &options, LoopyDevice where,
-                                                std::string &device) {
-    std::string why;
-    if (where != LoopyDevice::Cpu) {
-        Status usable = tensorGpuUsable();
-        auto gpu = usable ? runLoopyTensor(g, cases, options, "cuda")
-                          : Result<LoopyTensorRun>(usable.error());
-        if (gpu) {
-            device = gpu->device + " (loopy BP tensor program, flooding)";
-            return std::move(gpu->cases);
-        }
-        why = gpu.error().message;
-    }
-    auto cpu = runLoopyTensor(g, cases, options, "cpu");
-    if (!cpu)
-        return cpu.error();
-    device = "cpu (loopy BP tensor program, flooding" +
-             (where == LoopyDevice::Cpu ? "" : "; not on the GPU: " + why) + ")";
-    return std::move(cpu->cases);
-}
-
 } // namespace
-
-std::optional<LoopyProgramKind> parseLoopyProgramKind(std::string_view name) {
-    if (name == "messages")
-        return LoopyProgramKind::Messages;
-    if (name == "tensor")
-        return LoopyProgramKind::Tensor;
-    return std::nullopt;
-}
 
 std::vector<Result<TaskResult>> runLoopyTasks(const FactorGraph &g, Task task,
                                               std::span<const Evidence> cases, LoopyOptions options,
-                                              LoopyDevice where, LoopyProgramKind program) {
+                                              LoopyDevice where) {
     options.semiring = task == Task::Mpe ? LoopySemiring::MaxProduct : LoopySemiring::SumProduct;
     const SteadyTime start = std::chrono::steady_clock::now();
     std::vector<LoopyCase> runs;
     std::string device, why;
-    if (program == LoopyProgramKind::Tensor) {
-        auto tensor = runTensorProgram(g, cases, options, where, device);
-        if (!tensor) {
-            const Diagnostic failed = tensor.error();
-            return std::vector<Result<TaskResult>>(cases.size(), failed);
-        }
-        runs = std::move(*tensor);
-    } else if (where != LoopyDevice::Cpu) {
+    if (where != LoopyDevice::Cpu) {
         auto gpu = runLoopyBpGpu(g, cases, options);
         if (gpu) {
             runs = std::move(gpu->cases);
             device = "cuda: " + gpu->device + " (loopy BP, " +
-                     std::string(loopyScheduleName(options.schedule)) + "; " + gpu->design + ")";
+                     std::string(loopyUpdateOrderName(options.updateOrder)) + "; " + gpu->design +
+                     ")";
         } else {
             why = gpu.error().message;
         }
     }
     if (device.empty()) {
         runs = runLoopyBp(g, cases, options);
-        device = "cpu (loopy BP, " + std::string(loopyScheduleName(options.schedule)) +
+        device = "cpu (loopy BP, " + std::string(loopyUpdateOrderName(options.updateOrder)) +
                  (where == LoopyDevice::Cpu ? "" : "; not on the GPU: " + why) + ")";
     }
     const double perCaseMs = msSince(start) / std::max<size_t>(1, cases.size());
