@@ -95,9 +95,8 @@ void addLoopyRunOptions(CLI::App &run, LoopyRunOptions &f) {
                    "residual")
         ->check(CLI::IsMember({"flooding", "residual"}));
     // Its older name, refused: `Schedule` is the circuit's scheduling IR (ir/schedule.h).
-    run.add_option_function<std::string>("--schedule", [](const std::string &) {})
-        ->check(renamedTo("--update-order"))
-        ->group("");
+    run.add_option("--schedule", f.updateOrder, "--update-order's older name, refused")
+        ->check(renamedTo("--update-order"));
     run.add_flag("--approximate", f.approximate,
                  "(--route auto) answer by loopy BP where no exact route fits in memory");
 }
