@@ -7,8 +7,7 @@
 //
 // Devices: cpu (each case lowered alone, its CPTs sliced by its evidence, one case per thread),
 // cpu-network-tree and cpu-case-tree (the same, every case on the network's tree or on its own,
-// evidence_tree.h; cpu chooses by cost), cpu-batched (the GPU's batched tree run on the CPU,
-// evidence as indicator tables), cuda. The
+// evidence_tree.h; cpu chooses by cost), cuda. The
 // first CPU row listed is the one the others are compared with and whose marginals are written.
 //
 //   jt_batch [--cases N] [--cpu-cases M] [--mpe-cases K] [--observed F] [--seed S]
@@ -219,9 +218,8 @@ int main(int argc, char **argv) {
         for (const auto &[device, spread] : rows) {
             if (device == "cuda" && !gpuUsable())
                 continue;
-            const bool perCase =
+            const bool cpu =
                 device == "cpu" || device == "cpu-network-tree" || device == "cpu-case-tree";
-            const bool cpu = perCase || device == "cpu-batched";
             JunctionTreeOptions options;
             options.executor = cpu ? "cpu" : device;
             options.threads = a.threads;
@@ -229,8 +227,6 @@ int main(int argc, char **argv) {
                 options.caseTree = CaseTree::Network;
             if (device == "cpu-case-tree")
                 options.caseTree = CaseTree::Evidence;
-            if (device == "cpu-batched")
-                options.cpuRoute = JunctionTreeOptions::CpuRoute::Batched;
             if (!spread.empty()) {
                 auto gpus = resolveGpuRequest(spread);
                 if (!gpus) {
@@ -290,7 +286,7 @@ int main(int argc, char **argv) {
                 single.run(Task::Mar, firstCases);
                 singleMs = msSince(t) / static_cast<double>(firstCases.size());
             }
-            if (a.caseTimes && perCase)
+            if (a.caseTimes && cpu)
                 printCaseTimes(name + " (" + device + ")",
                                caseCpuMs(*net, *tree, run, options.caseTree));
             if (cpu && cpuMar.empty()) {
@@ -303,7 +299,7 @@ int main(int argc, char **argv) {
                 "| %s | %u | %.3g | %s | %u | %.4g | %.4g | %.4g | %.4g | %.3g | %.2g | %.2g | "
                 "%.4g |\n",
                 name.c_str(), st.cliques, st.totalCliqueEntries,
-                (info.device.label() + (perCase && device != "cpu" ? " [" + device + "]" : ""))
+                (info.device.label() + (cpu && device != "cpu" ? " [" + device + "]" : ""))
                     .c_str(),
                 info.batch, marMs, mpeMs, hostTracebackMs, singleMs, firstS, diff, gap, marCpuMs);
             std::fflush(stdout);

@@ -3,29 +3,27 @@
 // forced (data-parallel: a thread per message entry x instance; thread-cooperative: a block per
 // factor x instance); for networks with evidence batches, the sweeps alarm-like batches need to
 // converge and the error of LBP's marginals against the junction tree's; and the crossover batch
-// size between the two GPU designs (the seed measured about 8). tensor-cpu and tensor-gpu run the
-// same sweeps lowered into a TensorProgram (compiler/loopy/lower_loopy.h) on the tensor executors.
+// size between the two GPU designs (the seed measured about 8).
 //
 //   loopy_bp [--workloads grid100-2,grid100-31,grid1000-2,protein,alarm,water,pathfinder]
-//            [--sweeps N] [--cases B] [--networks DIR] [--devices cpu,dp,coop,tensor-cpu,tensor-gpu]
+//            [--sweeps N] [--cases B] [--networks DIR] [--devices cpu,dp,coop]
 //            [--no-crossover]
 //            [--write-uai DIR] [--json FILE] [--md FILE]
 // Sweeps run with tolerance 0 (exactly N sweeps), so every device does the same work. Synthetic
-// workloads are generated here from fixed seeds (compiler/loopy/synthetic_models.h); --write-uai
-// also writes them as UAI MARKOV files for the pyAgrum peer (bench/peers/pyagrum_lbp.py).
+// workloads are generated here from fixed seeds (tests/support/synthetic_factor_graphs.h);
+// --write-uai also writes them as UAI MARKOV files for the pyAgrum peer (bench/peers/pyagrum_lbp.py).
 #include "bench/comma_list.h"
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/moral_graph.h"
 #include "compiler/junction_tree/order_search.h"
-#include "compiler/loopy/synthetic_models.h"
 #include "runtime/junction_tree/junction_tree_model.h"
 #include "runtime/loopy/loopy_gpu.h"
 #include "runtime/loopy/loopy_tasks.h"
-#include "runtime/loopy/loopy_tensor.h"
 #include "runtime/sample_evidence.h"
 #include "support/gpu_settings.h"
 #include "support/json.h"
 #include "support/timer.h"
+#include "tests/support/synthetic_factor_graphs.h"
 
 #include <cmath>
 #include <cstdio>
@@ -34,6 +32,7 @@
 #include <sstream>
 
 using namespace zbddc;
+using namespace zbddc::testing;
 
 namespace {
 
@@ -119,16 +118,6 @@ Row measure(const Workload &w, const std::string &name, const std::string &devic
         const auto runs = runLoopyBp(w.graph, cases, o);
         r.sweepMs = msSince(start) / sweeps;
         r.note = "all threads, wall time incl. beliefs";
-    } else if (device == "tensor-cpu" || device == "tensor-gpu") {
-        auto run = runLoopyTensor(w.graph, cases, o, device == "tensor-cpu" ? "cpu" : "cuda");
-        if (!run) {
-            r.note = run.error().message;
-            return r;
-        }
-        r.sweepMs = run->sweepMs;
-        char prep[64];
-        std::snprintf(prep, sizeof prep, "; prepare %.0f ms", run->prepareMs);
-        r.note = run->device.label() + " (tensor program)" + prep;
     } else {
         auto run = runLoopyBpGpu(w.graph, cases, o,
                                  device == "dp" ? LoopyGpuDesign::DataParallel
@@ -224,7 +213,7 @@ int main(int argc, char **argv) {
         if (!a.writeUai.empty() && !w->net)
             writeUai(w->graph, a.writeUai + "/" + name + ".uai");
         for (const std::string &device : a.devices) {
-            if (device != "cpu" && device != "tensor-cpu" && !gpu)
+            if (device != "cpu" && !gpu)
                 continue;
             rows.push_back(measure(*w, name, device, a.sweeps, w->cases));
             const Row &r = rows.back();

@@ -73,10 +73,10 @@ int main(int argc, char **argv) {
         first += 2;
     }
     std::printf("%-11s %8s %6s %7s | %8s %6s %6s | %8s %6s %6s %6s %5s %8s %6s %6s | %7s %7s %7s | "
-                "%6s %6s | %5s %5s %5s %5s %6s %6s | %8s\n",
+                "%6s %6s | %5s %5s | %8s\n",
                 "network", "ops", "levels", "Lbar", "seedOps", "red%", "levels", "treeOps", "red%",
                 "ratio", "log2L", "types", "deepOps", "ratio", "dtypes", "idle0", "greedy",
-                "balance", "pre%", "slot%", "pre", "grid", "blk", "post", "up", "down", "O3 ms");
+                "balance", "pre%", "slot%", "grid", "blk", "O3 ms");
     bool firstJson = true;
     for (int i = first; i < argc; ++i) {
         std::string name = argv[i];
@@ -119,7 +119,7 @@ int main(int argc, char **argv) {
         const double seedOps = seed.schedule.numOps(), treeOps = tree.schedule.numOps();
         std::printf("%-11s %8.0f %6u %7.1f | %8.0f %6.1f %6u | %8.0f %6.1f %6.2f %6.2f %5u %8u "
                     "%6.2f %6u | %7.0f %7.0f %7.0f | "
-                    "%6.1f %6.1f | %5.0f %5.0f %5.0f %5.0f %6.0f %6.0f | %8.1f\n",
+                    "%6.1f %6.1f | %5.0f %5.0f | %8.1f\n",
                     name.c_str(), ops, plain.schedule.numLevels(), lbar, seedOps,
                     100 * (1 - seedOps / ops), seed.schedule.numLevels(), treeOps,
                     100 * (1 - treeOps / ops), ops / treeOps, std::log2(lbar),
@@ -129,12 +129,8 @@ int main(int argc, char **argv) {
                     counter(balance, "justify", "idle lanes after"),
                     counter(o3, "preload", "saved %"),
                     counter(o3, "assign-slots", "computed slots saved %"),
-                    counter(o3, "split-phases", "host-pre levels"),
                     counter(o3, "split-phases", "grid levels"),
-                    counter(o3, "split-phases", "single-block levels"),
-                    counter(o3, "split-phases", "host-post levels"),
-                    counter(o3, "split-phases", "values host->gpu"),
-                    counter(o3, "split-phases", "values gpu->host"), totalMs(o3));
+                    counter(o3, "split-phases", "single-block levels"), totalMs(o3));
         if (timePasses)
             printPassTimes(o3.passes, std::cout);
         std::fflush(stdout);

@@ -2,7 +2,7 @@
 // instance's own evidence (NAME.uai.evid), each timed, and the answers checked against the
 // competition's files beside the instance (NAME.uai.MAR; pr-reference.tsv's log10 Z). Devices:
 // cpu (all threads: the cases spread over them, each lowered alone and sliced by its evidence),
-// cpu1 (the same on one thread), cpu-batched (the GPU's batched tree on the CPU), cuda (the
+// cpu1 (the same on one thread), cuda (the
 // generated kernels; the first run, which compiles them, timed apart). `--cases N` answers the
 // instance's case N times as one batch (one case uses one thread on the per-case route).
 // bench/uai_markov.sh runs it beside pyAgrum (bench/peers/pyagrum_mrf.py).
@@ -110,8 +110,6 @@ void benchInstance(const Args &args, const std::string &path) {
         JunctionTreeOptions run;
         run.executor = device == "cuda" ? "cuda" : "cpu";
         run.threads = device == "cpu1" ? 1 : 0;
-        if (device == "cpu-batched")
-            run.cpuRoute = JunctionTreeOptions::CpuRoute::Batched;
         JunctionTreeStats stats;
         auto tree = openFactorModelJunctionTree(*model, order, {run, args.memoryBytes}, &stats);
         if (!tree) {
@@ -176,7 +174,7 @@ int main(int argc, char **argv) {
         else if (a == "--memory-gb" && i + 1 < argc)
             args.memoryBytes = 1e9 * std::stod(argv[++i]);
         else if (a.rfind("--", 0) == 0) {
-            std::cerr << "usage: uai_markov [--devices cpu,cpu1,cpu-batched,cuda] [--cases N] "
+            std::cerr << "usage: uai_markov [--devices cpu,cpu1,cuda] [--cases N] "
                          "[--search-ms MS] [--memory-gb G] NAME.uai...\n";
             return 2;
         } else

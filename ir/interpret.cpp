@@ -1,7 +1,9 @@
 #include "ir/interpret.h"
+#include "ir/optimal_term.h"
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace zbddc {
 
@@ -116,31 +118,27 @@ std::vector<double> inputAdjoints(const Circuit &c, const Evaluation &e, size_t 
 }
 
 std::vector<uint32_t> traceback(const Circuit &c, const Evaluation &e, size_t output) {
-    const Arith ar{SemiringOps{e.semiring}, inLogSpace(e.numeric), isFloat32(e.numeric)};
-    const std::vector<double> &v = e.values;
-    std::vector<uint8_t> seen(c.numNodes(), 0);
-    std::vector<NodeId> stack{c.outputs[output]};
-    std::vector<uint32_t> chosen;
-    while (!stack.empty()) {
-        const NodeId id = stack.back();
-        stack.pop_back();
-        if (seen[id])
-            continue;
-        seen[id] = 1;
-        const uint32_t p = c.a[id], q = c.b[id], r = c.c[id];
-        switch (c.kind[id]) {
-        case OpKind::Input: chosen.push_back(p); break;
-        case OpKind::Plus: stack.push_back(ar.better(v[q], v[p]) ? q : p); break;
-        case OpKind::Times: stack.insert(stack.end(), {p, q}); break;
-        case OpKind::MulAdd:
-            if (ar.better(v[r], ar.times(v[p], v[q])))
-                stack.push_back(r);
-            else
-                stack.insert(stack.end(), {p, q});
-            break;
-        default: break;
+    // Over the circuit's nodes, each visited once (a term may share a node's subterm).
+    struct NodeWalk {
+        const Circuit &c;
+        const std::vector<double> &v;
+        Arith ar;
+        std::vector<uint8_t> seen;
+        bool firstVisit(uint32_t id) { return !std::exchange(seen[id], 1); }
+        uint32_t input(uint32_t id) const { return c.kind[id] == OpKind::Input ? c.a[id] : kNone; }
+        bool isOp(uint32_t id) const { return zbddc::isOp(c.kind[id]); }
+        void pushChosen(uint32_t id, std::vector<uint32_t> &pending) const {
+            const uint32_t p = c.a[id], q = c.b[id], r = c.c[id];
+            pushChosenOperands(ar, c.kind[id], p, q, r, v[p], v[q],
+                               c.kind[id] == OpKind::MulAdd ? v[r] : 0.0, pending);
         }
-    }
+    } walk{c, e.values, Arith{SemiringOps{e.semiring}, inLogSpace(e.numeric), isFloat32(e.numeric)},
+           std::vector<uint8_t>(c.numNodes(), 0)};
+    std::vector<uint32_t> chosen, pending;
+    walkOptimalTerm(walk, c.outputs[output], c.numNodes(), pending, [&](uint32_t input) {
+        chosen.push_back(input);
+        return true;
+    });
     std::sort(chosen.begin(), chosen.end());
     chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
     return chosen;

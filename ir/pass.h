@@ -32,7 +32,6 @@ struct PipelineOptions {
                                     // (ops × lanes; 0: sms·warp)
     uint32_t minBlockRun = 0;       // split-phases: shorter one-block runs between grid levels
                                     // join the grid (a launch costs more than a few barriers)
-    uint32_t hostMaxOps = 32;       // split-phases: narrow leading/trailing levels run on host
     uint32_t threadsPerBlock = 256; // partition: threads per block on grid levels
     // Called with each pass's name and the schedule after it (lowering included): -print-after
     // style dumps, or per-pass level profiles for `zbddc stats` (computeStats on each).

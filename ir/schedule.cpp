@@ -7,14 +7,12 @@ namespace zbddc {
 
 const char *phaseName(Phase p) {
     switch (p) {
-    case Phase::HostPre:
-        return "host-pre";
+    case Phase::Host:
+        return "host";
     case Phase::Grid:
         return "grid";
     case Phase::SingleBlock:
         return "single-block";
-    case Phase::HostPost:
-        return "host-post";
     }
     return "?";
 }
@@ -88,7 +86,7 @@ Status verifyRanges(const Schedule &s) {
         !isPrefix(s.blockLoadBegin, s.numBlocks(), s.blockLoads.size()))
         return error("schedule: block ranges are inconsistent");
     for (uint32_t l = 0; l < levels; ++l) {
-        if (s.levelPhase[l] > static_cast<uint32_t>(Phase::HostPost))
+        if (s.levelPhase[l] >= kPhases)
             return error("schedule: level " + num(l) + " has an unknown phase");
         for (uint32_t g = s.levelGroupBegin[l]; g < s.levelGroupBegin[l + 1]; ++g)
             if (s.groupOpBegin[g] < s.levelOpBegin[l] ||

@@ -46,14 +46,17 @@ enum class TemplateStep : uint32_t {
     Plus = 3,  // pop q, p; push p ⊕ q
 };
 
-// Where a level runs (Minato et al. 2011 §2: CPU preliminary, GPU, CPU posterior phases).
+// Where a level runs. A schedule without a target's passes stays on the host; the GPU's
+// split-phases pass places every level on the grid or in one block. Minato et al. 2011's CPU
+// preliminary and posterior phases are not levels of a schedule: the circuit is cut there
+// (compiler/passes/host_phases.h) and the ends run on the host's own engine.
 enum class Phase : uint32_t {
-    HostPre = 0,     // on the host before any GPU work
+    Host = 0,        // not placed on a device
     Grid = 1,        // a GPU kernel (or grid-synchronised step) over many blocks
     SingleBlock = 2, // on the GPU inside one block, which runs all the level's blocks in turn;
                      // consecutive such levels are separated by __syncthreads
-    HostPost = 3,    // on the host after the GPU work
 };
+inline constexpr uint32_t kPhases = 3;
 // Host levels have one block per group and levelThreads 0; grid levels one launch (or grid-wide
 // barrier) each.
 

@@ -119,7 +119,7 @@ Schedule lowerToSchedule(const Circuit &c) {
         s.operands.insert(s.operands.end(), ops.begin(), ops.end());
         s.opOperandBegin.push_back(static_cast<uint32_t>(s.operands.size()));
         s.levelOpBegin.push_back(s.numOps());
-        s.levelPhase.push_back(static_cast<uint32_t>(Phase::HostPre));
+        s.levelPhase.push_back(static_cast<uint32_t>(Phase::Host));
         s.levelThreads.push_back(0);
     }
     s.numSlots = base + s.numOps();
@@ -178,7 +178,7 @@ void rebuildOps(Schedule &s, const std::vector<uint32_t> &order,
     s.opOperandBegin = std::move(begin);
     s.operands = std::move(operands);
     s.levelOpBegin = std::move(levelBegin);
-    s.levelPhase.assign(numLevels, static_cast<uint32_t>(Phase::HostPre));
+    s.levelPhase.assign(numLevels, static_cast<uint32_t>(Phase::Host));
     s.levelThreads.assign(numLevels, 0);
     resetGroupsAndBlocks(s);
 }

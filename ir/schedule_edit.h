@@ -42,7 +42,7 @@ std::vector<uint32_t> readerCounts(const Schedule &s);
 
 // Rebuilds the ops as `order` (old op ids, each at most once) with `newLevel[k]` the level of
 // order[k] (non-decreasing; levels may be empty and are kept). Groups become the runs of one type
-// inside each level, one block per group, no preload, threads 0; levels are HostPre.
+// inside each level, one block per group, no preload, threads 0; levels are on the Host.
 void rebuildOps(Schedule &s, const std::vector<uint32_t> &order,
                 const std::vector<uint32_t> &newLevel, uint32_t numLevels);
 

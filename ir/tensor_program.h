@@ -41,7 +41,8 @@ enum class TensorOpKind : uint8_t {
     InverseMax,      // out = 1 / (max over `vars` of the single input), 1 where that max is 0:
                      // the factor that rescales each case of a batched message to at most 1
                      // (product semirings only; junction-tree messages, lower_junction_tree.h)
-    // Loopy BP's message state (compiler/loopy/lower_loopy.h), product semirings only. ⊕ is the
+    // Message state for loopy BP in tensor form (no route lowers into it: loopy BP runs its own
+    // message loops, runtime/loopy), product semirings only. ⊕ is the
     // semiring's (sum, or max); N(t) is t divided by its ⊕ over `vars` (0 where that ⊕ is 0).
     DampMessage,     // inputs {fresh, old, w}: out = N(N(fresh)^(1-w) · old^w), over `vars`;
                      // out's scope is fresh's ∪ old's, w's (a per-case weight) a subset of it.

@@ -40,7 +40,6 @@ struct LoopyFlags {
     double tolerance = -1;
     double damping = -1;
     std::string updateOrder; // flooding or residual
-    std::string program;     // messages (the dedicated loops) or tensor (a TensorProgram)
 };
 
 struct OpenOptions {

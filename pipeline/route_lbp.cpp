@@ -16,10 +16,9 @@ bool takesAny(ModelKind kind) {
 class LoopyRoute final : public Route {
   public:
     LoopyRoute(FactorGraph graph, std::optional<CostNetwork> costNetwork,
-               std::vector<Variable> variables, LoopyOptions options, DeviceKind device,
-               LoopyProgramKind program)
+               std::vector<Variable> variables, LoopyOptions options, DeviceKind device)
         : graph_(std::move(graph)), costNetwork_(std::move(costNetwork)),
-          variables_(std::move(variables)), options_(options), device_(device), program_(program) {}
+          variables_(std::move(variables)), options_(options), device_(device) {}
 
     const std::vector<Variable> &variables() const override { return variables_; }
     std::vector<Task> tasks() const override {
@@ -35,7 +34,7 @@ class LoopyRoute final : public Route {
             return std::vector<Result<TaskResult>>(cases.size(),
                                                    error("loopy BP answers pr, mar or mpe"));
         std::vector<Result<TaskResult>> results =
-            runLoopyTasks(graph_, task, cases, options_, device_, program_);
+            runLoopyTasks(graph_, task, cases, options_, device_);
         if (!results.empty() && results[0]) // the CPU's device line says why not the GPU
             noteFallback(device_, results[0]->device.kind, results[0]->device.label());
         if (costNetwork_ && task == Task::Mpe) // the assignment's exact cost
@@ -52,7 +51,6 @@ class LoopyRoute final : public Route {
     std::vector<Variable> variables_;
     LoopyOptions options_;
     DeviceKind device_;
-    LoopyProgramKind program_;
 };
 
 Result<std::unique_ptr<Route>> compileLoopy(RouteInput in) {
@@ -76,11 +74,9 @@ Result<std::unique_ptr<Route>> compileLoopy(RouteInput in) {
     if (f.damping >= 0)
         options.damping = f.damping;
     options.threads = target.threads;
-    options.schedule = parseLoopySchedule(f.updateOrder).value_or(LoopySchedule::Flooding);
-    const LoopyProgramKind program =
-        parseLoopyProgramKind(f.program).value_or(LoopyProgramKind::Messages);
+    options.updateOrder = parseLoopyUpdateOrder(f.updateOrder).value_or(LoopyUpdateOrder::Flooding);
     return std::unique_ptr<Route>(std::make_unique<LoopyRoute>(
-        std::move(*graph), std::move(costNetwork), m.variables, options, target.device, program));
+        std::move(*graph), std::move(costNetwork), m.variables, options, target.device));
 }
 
 } // namespace

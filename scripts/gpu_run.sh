@@ -141,8 +141,7 @@ networkBench host_phases "${HOST_PHASES_NETWORKS:-}" "${HOST_PHASES_CASES:-2000}
 # The junction-tree route over Fast-BNI's workload (bench/jt_batch, packed with EXTRA=jt_batch),
 # then pyAgrum's LazyPropagation on one thread over the same cases where its wheel came along
 # (BENCHMARKS.md says how). JT_NETWORKS names the networks; JT_CASES, JT_CPU_CASES,
-# JT_MPE_CASES, JT_SINGLE, JT_DEVICES (default cpu,cuda; cpu-batched adds the CPU's old batched
-# tree beside its per-case one), JT_PEER_S (0: no peer); JT_SPREAD adds
+# JT_MPE_CASES, JT_SINGLE, JT_DEVICES (default cpu,cuda), JT_PEER_S (0: no peer); JT_SPREAD adds
 # GPU rows whose cases are split evenly over each list (e.g. "0,0 2 4").
 if [ -x "$here/bench/jt_batch" ] && [ -n "${JT_NETWORKS:-}" ]; then
     jt=/tmp/zbddc-jt
@@ -237,7 +236,7 @@ PY
 fi
 # Loopy BP per design (bench/loopy_bp, packed with EXTRA=loopy_bp; the networks as DATA):
 # LBP_WORKLOADS (comma-separated; default grid100-2,grid100-31,grid1000-2,protein,alarm,water,
-# pathfinder), LBP_DEVICES (cpu,dp,coop; tensor-cpu,tensor-gpu add the tensor-program sweep),
+# pathfinder), LBP_DEVICES (cpu,dp,coop),
 # LBP_SWEEPS (20), LBP_CASES (2000, the networks' evidence batch); then pyAgrum's
 # LoopyBeliefPropagation on one thread (bench/peers/pyagrum_lbp.py, LBP_PEER_ITERS iterations,
 # LBP_PEER_CASES cases of the networks, on LBP_PEER_WORKLOADS: default protein and the networks,

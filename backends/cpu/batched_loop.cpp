@@ -1,4 +1,5 @@
 #include "backends/cpu/batched_loop.h"
+#include "ir/optimal_term.h"
 
 #include "support/memory.h"
 #include "support/threads.h"
@@ -243,51 +244,27 @@ void BatchedLoop::adjointTile(const double *x, size_t output, double *adj, size_
 
 template <class A>
 bool BatchedLoop::traceLane(const double *v, size_t lane, uint32_t outSlot,
-                            std::span<const uint32_t> indicator, uint32_t *states,
+                            std::span<const uint32_t> indicator, std::span<uint32_t> states,
                             std::vector<uint32_t> &pending) const {
-    auto value = [&](uint32_t slot) { return v[size_t(slot) * kLanes + lane]; };
-    pending.assign(1, outSlot);
-    size_t steps = 0;
-    while (!pending.empty()) {
-        const uint32_t slot = pending.back();
-        pending.pop_back();
-        if (const uint32_t input = slotInput_[slot]; input != kNone) {
-            const uint32_t variable = indicator[2 * input], state = indicator[2 * input + 1];
-            if (variable == kNone)
-                continue;
-            if (states[variable] == kNone)
-                states[variable] = state;
-            if (states[variable] != state)
-                return false; // two states of one variable on the term
-            continue;
+    // Over the tile's slots, bounded by the op count instead of a visited set per lane: a
+    // ZBDD's term is a path, so a walk that repeats shared ops is not one to decode this way.
+    struct SlotWalk {
+        const BatchedLoop &loop;
+        const double *v;
+        size_t lane;
+        double value(uint32_t slot) const { return v[size_t(slot) * kLanes + lane]; }
+        bool firstVisit(uint32_t) const { return true; }
+        uint32_t input(uint32_t slot) const { return loop.slotInput_[slot]; }
+        bool isOp(uint32_t slot) const { return loop.producer_[slot] != kNone; }
+        void pushChosen(uint32_t slot, std::vector<uint32_t> &pending) const {
+            const Op &op = loop.ops_[loop.producer_[slot]];
+            pushChosenOperands(A{}, op.kind, op.a, op.b, op.c, value(op.a), value(op.b),
+                               op.kind == OpKind::MulAdd ? value(op.c) : 0.0, pending);
         }
-        const uint32_t k = producer_[slot];
-        if (k == kNone) // a constant
-            continue;
-        if (++steps > ops_.size())
-            return false; // the walk repeats shared ops
-        const Op &op = ops_[k];
-        const double a = value(op.a), b = value(op.b);
-        switch (op.kind) {
-        case OpKind::Plus:
-            pending.push_back(A::plus(a, b) == a ? op.a : op.b);
-            break;
-        case OpKind::Times:
-            pending.push_back(op.b);
-            pending.push_back(op.a);
-            break;
-        default: { // (a ⊗ b) ⊕ c
-            const double ab = A::times(a, b);
-            if (A::plus(ab, value(op.c)) == ab) {
-                pending.push_back(op.b);
-                pending.push_back(op.a);
-            } else {
-                pending.push_back(op.c);
-            }
-        }
-        }
-    }
-    return true;
+    } walk{*this, v, lane};
+    return walkOptimalTerm(walk, outSlot, ops_.size(), pending, [&](uint32_t input) {
+               return setIndicatorState(indicator, input, states);
+           }) == TermWalkEnd::Done;
 }
 
 // Splits the batch's tiles over the threads; each thread gets `slotsPerTile` × kLanes doubles,
@@ -352,8 +329,9 @@ Status BatchedLoop::traceback(std::span<const double> x, size_t output,
         std::vector<uint32_t> pending;
         withArithmetic([&](auto arithmetic) {
             for (size_t l = 0; l < lanes; ++l) {
-                uint32_t *row = states.data() + (first + l) * numVariables;
-                std::fill(row, row + numVariables, kNone);
+                const std::span<uint32_t> row = states.subspan((first + l) * numVariables,
+                                                                numVariables);
+                std::fill(row.begin(), row.end(), kNone);
                 traced[first + l] = traceLane<decltype(arithmetic)>(slots, l, outputs_[output],
                                                                     indicator, row, pending);
             }

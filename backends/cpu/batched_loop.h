@@ -68,7 +68,7 @@ class BatchedLoop {
     // One lane's walk (traceback), its variables' states into `states`; false where it stopped.
     template <class A>
     bool traceLane(const double *slots, size_t lane, uint32_t outSlot,
-                   std::span<const uint32_t> indicator, uint32_t *states,
+                   std::span<const uint32_t> indicator, std::span<uint32_t> states,
                    std::vector<uint32_t> &pending) const;
 
     Semiring semiring_ = Semiring::SumProduct;

@@ -4,6 +4,7 @@
 
 #include "ir/interpret.h"
 #include "ir/model_interface.h"
+#include "ir/optimal_term.h"
 #include "support/threads.h"
 #include "backends/cpu/evaluator/zbdd_evaluator.h"
 
@@ -149,14 +150,8 @@ void walkJit(const CpuModel::Impl &impl, std::span<const double> x, size_t outpu
         std::span<uint32_t> row = states.subspan(s * numVariables, numVariables);
         std::fill(row.begin(), row.end(), kNone);
         traced[s] = 1;
-        for (uint32_t i : traceback(c, e, output)) {
-            const uint32_t v = indicator[2 * i], state = indicator[2 * i + 1];
-            if (v == kNone)
-                continue;
-            if (row[v] != kNone && row[v] != state)
-                traced[s] = 0;
-            row[v] = state;
-        }
+        for (uint32_t i : traceback(c, e, output))
+            traced[s] &= setIndicatorState(indicator, i, row);
     }
 }
 

@@ -1,4 +1,5 @@
 #include "backends/cuda/plan_traceback.h"
+#include "ir/optimal_term.h"
 
 #include <algorithm>
 
@@ -54,44 +55,51 @@ Result<std::vector<uint32_t>> tracebackPlan(const DevicePlan &p, Semiring semiri
     // In log space max-product is max-sum.
     const SemiringOps ring{logSpace && semiring == Semiring::MaxProduct ? Semiring::MaxSum
                                                                         : semiring};
-    std::vector<uint32_t> producer(p.numSlots, kNone);
-    for (uint32_t k = 0; k < p.numOps(); ++k)
-        producer[p.opOut[k]] = k;
-    std::vector<uint8_t> seen(p.numSlots, 0);
-    std::vector<uint32_t> inputs, pending{outputSlot};
-    while (!pending.empty()) {
-        const uint32_t slot = pending.back();
-        pending.pop_back();
-        if (seen[slot]++)
-            continue;
-        if (slot >= p.inputBase && slot < p.inputBase + p.numInputs) {
-            inputs.push_back(slot - p.inputBase);
-            continue;
+    // Over the plan's slots, each visited once; a merged op's template is walked inside it.
+    struct PlanWalk {
+        const DevicePlan &p;
+        std::span<const double> slotValue;
+        const SemiringOps &ring;
+        std::vector<uint32_t> producer;
+        std::vector<uint8_t> seen;
+        bool firstVisit(uint32_t slot) { return !seen[slot]++; }
+        uint32_t input(uint32_t slot) const {
+            return slot >= p.inputBase && slot < p.inputBase + p.numInputs ? slot - p.inputBase
+                                                                           : kNone;
         }
-        const uint32_t k = producer[slot];
-        if (k == kNone) // a constant
-            continue;
-        const std::span<const uint32_t> operands(p.slotOperands.data() + p.opOperandBegin[k],
-                                                 p.opOperandBegin[k + 1] - p.opOperandBegin[k]);
-        const std::vector<TemplateNode> tree =
-            evaluateTemplate(p.typeCode[p.opType[k]], operands, slotValue, ring);
-        std::vector<int> walk{static_cast<int>(tree.size()) - 1};
-        while (!walk.empty()) {
-            const TemplateNode &n = tree[walk.back()];
-            walk.pop_back();
-            if (n.leaf >= 0) {
-                pending.push_back(operands[n.leaf]);
-            } else if (n.step == static_cast<uint32_t>(TemplateStep::Times)) {
-                walk.push_back(n.right);
-                walk.push_back(n.left);
-            } else { // the side that gives the ⊕ its value; the first on a tie
-                walk.push_back(ring.plus(tree[n.left].value, tree[n.right].value) ==
-                                       tree[n.left].value
-                                   ? n.left
-                                   : n.right);
+        bool isOp(uint32_t slot) const { return producer[slot] != kNone; }
+        void pushChosen(uint32_t slot, std::vector<uint32_t> &pending) const {
+            const uint32_t k = producer[slot];
+            const std::span<const uint32_t> operands(p.slotOperands.data() + p.opOperandBegin[k],
+                                                     p.opOperandBegin[k + 1] - p.opOperandBegin[k]);
+            const std::vector<TemplateNode> tree =
+                evaluateTemplate(p.typeCode[p.opType[k]], operands, slotValue, ring);
+            std::vector<int> walk{static_cast<int>(tree.size()) - 1};
+            while (!walk.empty()) {
+                const TemplateNode &n = tree[walk.back()];
+                walk.pop_back();
+                if (n.leaf >= 0) {
+                    pending.push_back(operands[n.leaf]);
+                } else if (n.step == static_cast<uint32_t>(TemplateStep::Times)) {
+                    walk.push_back(n.right);
+                    walk.push_back(n.left);
+                } else { // the side that gives the ⊕ its value; the first on a tie
+                    walk.push_back(ring.plus(tree[n.left].value, tree[n.right].value) ==
+                                           tree[n.left].value
+                                       ? n.left
+                                       : n.right);
+                }
             }
         }
-    }
+    } walk{p, slotValue, ring, std::vector<uint32_t>(p.numSlots, kNone),
+           std::vector<uint8_t>(p.numSlots, 0)};
+    for (uint32_t k = 0; k < p.numOps(); ++k)
+        walk.producer[p.opOut[k]] = k;
+    std::vector<uint32_t> inputs, pending;
+    walkOptimalTerm(walk, outputSlot, p.numOps(), pending, [&](uint32_t input) {
+        inputs.push_back(input);
+        return true;
+    });
     std::sort(inputs.begin(), inputs.end());
     return inputs;
 }

@@ -1,7 +1,7 @@
 // Max/min semirings: the inputs on one optimal term of an output of a compiled plan, from the
 // forward values of its slots (one evaluation). A merged op's inner ⊕ and ⊗ have no slots: they
 // are recomputed from the op's operands, and the walk follows the winning side of every ⊕ (ties
-// to the first, as ir/interpret.h's circuit traceback) and both sides of every ⊗.
+// to the first) and both sides of every ⊗: the walk of ir/optimal_term.h.
 #pragma once
 
 #include "backends/cuda/device_plan.h"

@@ -5,10 +5,6 @@
 
 namespace zbddc {
 
-const char *loopyGpuDesignName(LoopyGpuDesign d) {
-    return d == LoopyGpuDesign::DataParallel ? "data-parallel" : "thread-cooperative";
-}
-
 namespace {
 
 // Shared memory of a cooperative block: the incoming messages and one partial set of outgoing

@@ -13,15 +13,13 @@
 #pragma once
 
 #include "compiler/loopy/factor_graph.h"
+#include "ir/loopy_gpu_plan.h"
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace zbddc {
-
-enum class LoopyGpuDesign : uint8_t { DataParallel, Cooperative };
-const char *loopyGpuDesignName(LoopyGpuDesign d); // "data-parallel", "thread-cooperative"
 
 // The batch size from which data-parallel wins, and the factor size (entries) below which a
 // block would idle. Piatkowski 2011 measured the crossover at about 8 instances. On the H100
@@ -33,20 +31,7 @@ inline constexpr uint32_t kLoopyCrossoverBatch = 8;
 inline constexpr uint64_t kLoopyCooperativeMinEntries = uint64_t{1} << 14;
 inline constexpr uint32_t kLoopySharedBytes = 48 * 1024; // without opting into more
 
-struct LoopyFactorGroup {
-    std::vector<uint32_t> domains; // of the scope, in order: the group's shape
-    std::vector<uint32_t> factors;
-    uint64_t entries = 0; // per factor
-    LoopyGpuDesign design = LoopyGpuDesign::DataParallel;
-    uint32_t threads = 0;     // per block (cooperative) or 256 (data-parallel)
-    uint32_t sharedBytes = 0; // cooperative: incoming messages and every warp's partials
-};
-
-struct LoopyGpuPlan {
-    uint32_t batch = 1;
-    std::vector<LoopyFactorGroup> groups;
-};
-
+// The plan (ir/loopy_gpu_plan.h) of a factor graph for a batch.
 // `designOverride` forces one design (benchmarks); otherwise each group takes the rule above.
 LoopyGpuPlan planLoopyGpu(const FactorGraph &graph, uint32_t batch,
                           const LoopyGpuDesign *designOverride = nullptr);

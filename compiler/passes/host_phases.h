@@ -1,6 +1,7 @@
-// A circuit cut where the phase split cuts a schedule (Minato et al. 2011 §2): its narrow leading
-// levels (the CPU preliminary phase) and narrow trailing levels (the CPU posterior phase) become
-// circuits of their own for the host's LLVM JIT, and the levels between a circuit for the GPU.
+// Host phases, cut out of the circuit before it is scheduled (Minato et al. 2011 §2; schedules
+// place every level on the device): its narrow leading levels (the CPU preliminary phase) and
+// narrow trailing levels (the CPU posterior phase) become circuits of their own for the host's
+// LLVM JIT, and the levels between a circuit for the GPU.
 // Values cross the cuts as inputs and outputs, each once per pass:
 //
 //   pre:    x                  -> P (its values that later levels or outputs read), seed

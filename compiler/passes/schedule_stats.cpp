@@ -66,10 +66,9 @@ void writeStatsText(const ScheduleStats &st, std::ostream &out, bool levels) {
         << (st.circuitOps ? 100.0 * st.ops / st.circuitOps : 0) << "% of the circuit's), "
         << st.levels << " levels, mean width " << st.meanLevelWidth << ", " << st.slots
         << " slots (" << st.computedSlots << " computed)\n";
-    out << "phases: host-pre " << st.phaseLevels[0] << ", grid " << st.phaseLevels[1]
-        << ", single-block " << st.phaseLevels[2] << ", host-post " << st.phaseLevels[3]
-        << " levels; " << st.preloadedBlocks << " preloaded blocks (" << st.preloadWords
-        << " words)\n";
+    out << "phases: host " << st.phaseLevels[0] << ", grid " << st.phaseLevels[1]
+        << ", single-block " << st.phaseLevels[2] << " levels; " << st.preloadedBlocks
+        << " preloaded blocks (" << st.preloadWords << " words)\n";
     out << "parents histogram (ops with 0,1,..,7,8+ parents):";
     for (uint32_t n : st.parentsHistogram)
         out << " " << n;
@@ -140,9 +139,8 @@ void writeStatsJson(const ScheduleStats &st, std::ostream &out) {
     out << ",\"ops\":" << st.ops << ",\"levels\":" << st.levels << ",\"slots\":" << st.slots
         << ",\"computed_slots\":" << st.computedSlots << ",\"mean_level_width\":";
     jsonNumber(out, st.meanLevelWidth);
-    out << ",\"phase_levels\":{\"host_pre\":" << st.phaseLevels[0]
-        << ",\"grid\":" << st.phaseLevels[1] << ",\"single_block\":" << st.phaseLevels[2]
-        << ",\"host_post\":" << st.phaseLevels[3] << "}";
+    out << ",\"phase_levels\":{\"host\":" << st.phaseLevels[0]
+        << ",\"grid\":" << st.phaseLevels[1] << ",\"single_block\":" << st.phaseLevels[2] << "}";
     out << ",\"preloaded_blocks\":" << st.preloadedBlocks
         << ",\"preload_words\":" << st.preloadWords;
     out << ",\"types\":[";

@@ -32,7 +32,7 @@ struct ScheduleStats {
     std::vector<uint32_t> levelWidth;                  // ops per level
     std::vector<uint32_t> levelPhase;                  // Phase per level
     std::vector<std::vector<uint32_t>> levelOpsByType; // [level][type]
-    uint32_t phaseLevels[4] = {0, 0, 0, 0};            // levels per Phase
+    uint32_t phaseLevels[kPhases] = {};                // levels per Phase
     uint32_t preloadedBlocks = 0, preloadWords = 0;
     std::vector<PassStats> passes; // what each pass did, in order
 };

@@ -57,7 +57,6 @@ struct JunctionTreeModel::Impl {
     std::vector<JunctionTreeModel> perDevice; // several GPUs: one model each, cases split evenly
     uint32_t gpuShares = 1; // logical devices on this model's GPU: its memory budget is shared
 
-    bool batchFastest() const { return options.executor != "cpu"; }
     // The GPU's traceback (a plan per case built here, one warp per case there) pays on trees
     // whose cliques make the host's enumeration slow; on tiny ones the host is quicker. Measured
     // on the H100 (bench/results/NOTEBOOK.md, 2026-11-25): host faster on alarm (10^3 clique entries) and
@@ -323,10 +322,8 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
     lowering.observed = m.options.executor == "cuda"
                             ? observedVariables({}, m.tree.numVariables(), true)
                             : observedVariables(cases, m.tree.numVariables(), false);
-    lowering.batchFastest = m.batchFastest();
     lowering.belief = m.options.belief;
-    if (m.options.executor == "cpu" &&
-        m.options.cpuRoute == JunctionTreeOptions::CpuRoute::PerCase) {
+    if (m.options.executor == "cpu") {
         // Each thread holds one case's tables, at most the batched tree's for one case: as many
         // threads as the memory budget holds such cases, none where it holds not one.
         auto fit = m.batchSize(lowering, cases.size(), 0);

@@ -35,12 +35,12 @@ struct JunctionTreeOptions {
     // tree's cliques are large enough to pay for it.
     enum class Traceback : uint8_t { Auto, OnExecutor, OnHost };
     Traceback traceback = Traceback::Auto;
-    // The CPU executor ("cpu", or "auto" without a GPU): each case lowered alone with its CPTs
-    // sliced by its evidence, one case per thread (junction_tree_per_case.h), or (Batched) the
-    // GPU's batched tree with evidence as indicator tables, kept to compare against.
-    enum class CpuRoute : uint8_t { PerCase, Batched };
-    CpuRoute cpuRoute = CpuRoute::PerCase;
-    // The per-case route: the tree each case is propagated on (evidence_tree.h).
+    // The CPU executor ("cpu", or "auto" without a GPU) lowers each case alone with its CPTs
+    // sliced by its evidence, one case per thread (junction_tree_per_case.h): on the 16-core
+    // host it beat the GPU's batched layout on the CPU on 12 of 13 networks, 1.8-50x (alarm
+    // 0.091 against 0.067 ms a case; bench/results/NOTEBOOK.md, 2026-11-25). The reference
+    // interpreter and the GPU run the batched tree, evidence as indicator tables.
+    // The tree each case is propagated on (evidence_tree.h).
     CaseTree caseTree = CaseTree::ByCost;
 };
 

@@ -8,16 +8,16 @@
 
 namespace zbddc {
 
-std::optional<LoopySchedule> parseLoopySchedule(std::string_view name) {
+std::optional<LoopyUpdateOrder> parseLoopyUpdateOrder(std::string_view name) {
     if (name == "flooding")
-        return LoopySchedule::Flooding;
+        return LoopyUpdateOrder::Flooding;
     if (name == "residual")
-        return LoopySchedule::Residual;
+        return LoopyUpdateOrder::Residual;
     return std::nullopt;
 }
 
-const char *loopyScheduleName(LoopySchedule s) {
-    return s == LoopySchedule::Flooding ? "flooding" : "residual";
+const char *loopyUpdateOrderName(LoopyUpdateOrder s) {
+    return s == LoopyUpdateOrder::Flooding ? "flooding" : "residual";
 }
 
 namespace {
@@ -43,7 +43,7 @@ class Instance {
     }
 
     void run() {
-        if (o_.schedule == LoopySchedule::Flooding)
+        if (o_.updateOrder == LoopyUpdateOrder::Flooding)
             flood();
         else
             residualRounds();

@@ -20,9 +20,9 @@
 
 namespace zbddc {
 
-enum class LoopySchedule : uint8_t { Flooding, Residual };
-std::optional<LoopySchedule> parseLoopySchedule(std::string_view name); // flooding, residual
-const char *loopyScheduleName(LoopySchedule s);
+enum class LoopyUpdateOrder : uint8_t { Flooding, Residual };
+std::optional<LoopyUpdateOrder> parseLoopyUpdateOrder(std::string_view name); // flooding, residual
+const char *loopyUpdateOrderName(LoopyUpdateOrder s);
 
 // A residual round sends every message whose residual reaches this share of the largest: the
 // largest first, as residual BP does, but many at once so that a round has parallel work.
@@ -30,7 +30,7 @@ inline constexpr double kResidualRoundShare = 0.25;
 
 struct LoopyOptions {
     LoopySemiring semiring = LoopySemiring::SumProduct;
-    LoopySchedule schedule = LoopySchedule::Flooding;
+    LoopyUpdateOrder updateOrder = LoopyUpdateOrder::Flooding;
     uint32_t maxIterations = 1000; // flooding sweeps, or residual rounds
     double tolerance = 1e-6;       // converged when every message is within this of its update
     double damping = 0;            // in [0, 1): the share of the old message kept

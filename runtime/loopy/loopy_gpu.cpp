@@ -1,7 +1,7 @@
 #include "runtime/loopy/loopy_gpu.h"
 
 #include "backends/cuda/device_module.h"
-#include "runtime/loopy/loopy_kernels.h"
+#include "backends/cuda/loopy_kernels.h"
 #include "support/threads.h"
 #include "support/timer.h"
 
@@ -130,7 +130,7 @@ Result<LoopyGpuRun> runLoopyBpGpu(const FactorGraph &g, std::span<const Evidence
     const LoopyGpuPlan plan = planLoopyGpu(g, B, force ? &*force : nullptr);
     run.design = describeLoopyGpuPlan(plan);
     const SteadyTime compileStart = std::chrono::steady_clock::now();
-    auto module = cuda::compileForDevice(dev, loopyKernelSource(plan), "loopy_bp.cu");
+    auto module = cuda::compileForDevice(dev, cuda::loopyKernelSource(plan), "loopy_bp.cu");
     if (!module)
         return module.error();
     run.compileMs = msSince(compileStart);
@@ -144,7 +144,7 @@ Result<LoopyGpuRun> runLoopyBpGpu(const FactorGraph &g, std::span<const Evidence
                           : commitEdges.error());
     std::vector<cuda::FunctionHandle> groupFns;
     for (size_t i = 0; i < plan.groups.size(); ++i) {
-        auto f = fn(loopyGroupKernel(plan.groups[i], i));
+        auto f = fn(cuda::loopyGroupKernel(plan.groups[i], i));
         if (!f)
             return f.error();
         groupFns.push_back(*f);
@@ -152,7 +152,7 @@ Result<LoopyGpuRun> runLoopyBpGpu(const FactorGraph &g, std::span<const Evidence
     auto graph = uploadGraph(dev, g, plan);
     if (!graph)
         return graph.error();
-    const bool residualRounds = o.schedule == LoopySchedule::Residual;
+    const bool residualRounds = o.updateOrder == LoopyUpdateOrder::Residual;
     auto batch = allocateBatch(dev, g, cases, o.semiring, residualRounds);
     if (!batch)
         return batch.error();

@@ -1,5 +1,5 @@
-// Loopy BP on the GPU with the kernels of loopy_kernels.h, each factor group in the design the
-// plan chose for it (compiler/loopy/loopy_design.h) or the one forced. Flooding sends every
+// Loopy BP on the GPU with the kernels of backends/cuda/loopy_kernels.h, each factor group in the
+// design the plan chose for it (compiler/loopy/loopy_design.h) or the one forced. Flooding sends every
 // message each sweep; residual rounds compute every message and send those whose residual
 // reaches kResidualRoundShare of their instance's largest (the CPU's rounds: a factor the CPU
 // skips has inputs that did not change, so its update there is the one computed here).

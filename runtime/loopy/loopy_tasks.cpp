@@ -1,8 +1,6 @@
 #include "runtime/loopy/loopy_tasks.h"
 
-#include "runtime/tensor/tensor_executor.h"
 #include "runtime/loopy/loopy_gpu.h"
-#include "runtime/loopy/loopy_tensor.h"
 #include "support/timer.h"
 
 #include <algorithm>
@@ -82,66 +80,23 @@ std::vector<uint32_t> decodeMaxMarginals(const FactorGraph &g, const std::vector
     return x;
 }
 
-// The sweep as a TensorProgram on the GPU's tensor executor where asked and usable, else the
-// CPU's; `device` says which ran, and why not the GPU.
-Result<std::vector<LoopyCase>> runTensorProgram(const FactorGraph &g,
-                                                std::span<const Evidence> cases,
-                                                const LoopyOptions &options, DeviceKind where,
-                                                DeviceReport &device) {
-    std::string why;
-    if (where != DeviceKind::Cpu) {
-        Status usable = gpuUsable();
-        auto gpu = usable ? runLoopyTensor(g, cases, options, "cuda")
-                          : Result<LoopyTensorRun>(usable.error());
-        if (gpu) {
-            device = gpu->device;
-            device.addNote("loopy BP tensor program, flooding");
-            return std::move(gpu->cases);
-        }
-        why = gpu.error().message;
-    }
-    auto cpu = runLoopyTensor(g, cases, options, "cpu");
-    if (!cpu)
-        return cpu.error();
-    device = {DeviceKind::Cpu, "", "loopy BP tensor program, flooding"};
-    if (where != DeviceKind::Cpu)
-        device.addNote("not on the GPU: " + why);
-    return std::move(cpu->cases);
-}
-
 } // namespace
-
-std::optional<LoopyProgramKind> parseLoopyProgramKind(std::string_view name) {
-    if (name == "messages")
-        return LoopyProgramKind::Messages;
-    if (name == "tensor")
-        return LoopyProgramKind::Tensor;
-    return std::nullopt;
-}
 
 std::vector<Result<TaskResult>> runLoopyTasks(const FactorGraph &g, Task task,
                                               std::span<const Evidence> cases, LoopyOptions options,
-                                              DeviceKind where, LoopyProgramKind program) {
+                                              DeviceKind where) {
     options.semiring = task == Task::Mpe ? LoopySemiring::MaxProduct : LoopySemiring::SumProduct;
     const SteadyTime start = std::chrono::steady_clock::now();
     std::vector<LoopyCase> runs;
     DeviceReport device;
     std::string why;
     bool ran = false;
-    if (program == LoopyProgramKind::Tensor) {
-        auto tensor = runTensorProgram(g, cases, options, where, device);
-        if (!tensor) {
-            const Diagnostic failed = tensor.error();
-            return std::vector<Result<TaskResult>>(cases.size(), failed);
-        }
-        runs = std::move(*tensor);
-        ran = true;
-    } else if (where != DeviceKind::Cpu) {
+    if (where != DeviceKind::Cpu) {
         auto gpu = runLoopyBpGpu(g, cases, options);
         if (gpu) {
             runs = std::move(gpu->cases);
             device = {DeviceKind::Cuda, gpu->device,
-                      "loopy BP, " + std::string(loopyScheduleName(options.schedule)) + "; " +
+                      "loopy BP, " + std::string(loopyUpdateOrderName(options.updateOrder)) + "; " +
                           gpu->design};
             ran = true;
         } else {
@@ -151,7 +106,7 @@ std::vector<Result<TaskResult>> runLoopyTasks(const FactorGraph &g, Task task,
     if (!ran) {
         runs = runLoopyBp(g, cases, options);
         device = {DeviceKind::Cpu, "",
-                  "loopy BP, " + std::string(loopyScheduleName(options.schedule))};
+                  "loopy BP, " + std::string(loopyUpdateOrderName(options.updateOrder))};
         if (where != DeviceKind::Cpu)
             device.addNote("not on the GPU: " + why);
     }

@@ -60,4 +60,10 @@ inline CLI::Validator cIdentifier() {
         "NAME");
 }
 
+// An old spelling refused with the new one: any value fails, naming the flag to use instead.
+inline CLI::Validator renamedTo(const std::string &newName) {
+    return CLI::Validator(
+        [newName](std::string &) -> std::string { return "is now spelled " + newName; }, "");
+}
+
 } // namespace zbddc::cli

@@ -1,13 +1,13 @@
 // `zbddc stats MODEL [--schedule-level N] [--passes=...] [--no-fuse] [--time-passes] [--json]
 // [--plot FILE.svg]`: the circuit's size and shape, then the schedule the passes build from it
 // (level profile by op type, slots, phases, what each pass did; compiler/passes/schedule_stats.h),
-// and with --plot the same as a picture (compiler/passes/stats_plot.h).
-#include "compiler/passes/stats_plot.h"
+// and with --plot the same as a picture (stats_plot.h).
 #include "pipeline/load_model.h"
 #include "pipeline/schedule_stats.h"
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/flag_table.h"
 #include "tools/zbddc/output.h"
+#include "tools/zbddc/stats_plot.h"
 
 #include <iostream>
 #include <sstream>

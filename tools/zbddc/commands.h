@@ -95,7 +95,7 @@ struct StatsOptions {
     std::string passes;         // --passes=a,b,c overrides the -O list
     bool noFuse = false;
     bool timePasses = false;
-    std::string plot;           // --plot FILE.svg (compiler/passes/stats_plot.h)
+    std::string plot;           // --plot FILE.svg (stats_plot.h)
     ModelOptions modelOptions;
     OrderFlags eliminationOrder; // --order / --heuristic: .wcsp, MARKOV .uai, and --route jt
     std::string route;           // --route jt|lbp; "" the model's own route

@@ -65,7 +65,6 @@ constexpr FlagRule kRun[] = {
     {"--tolerance", kLbp},
     {"--damping", kLbp},
     {"--update-order", kLbp},
-    {"--lbp-program", kLbp},
     {"--approximate", kCompiled},
 };
 

@@ -90,14 +90,13 @@ void addLoopyRunOptions(CLI::App &run, LoopyRunOptions &f) {
     run.add_option("--damping", f.damping,
                    "(--route lbp) share of the old message kept, in [0, 1) (default 0)")
         ->check(finiteNumber(0, 1, false, true, "0", "1"));
-    run.add_option("--update-order,--schedule", f.updateOrder,
+    run.add_option("--update-order", f.updateOrder,
                    "(--route lbp) the order messages are updated in: flooding (default) or "
-                   "residual (--schedule: its older name)")
+                   "residual")
         ->check(CLI::IsMember({"flooding", "residual"}));
-    run.add_option("--lbp-program", f.program,
-                   "(--route lbp) what computes the messages: messages (the dedicated loops, "
-                   "default) or tensor (one sweep lowered into a tensor program; flooding only)")
-        ->check(CLI::IsMember({"messages", "tensor"}));
+    // Its older name, refused: `Schedule` is the circuit's scheduling IR (ir/schedule.h).
+    run.add_option("--schedule", f.updateOrder, "--update-order's older name, refused")
+        ->check(renamedTo("--update-order"));
     run.add_flag("--approximate", f.approximate,
                  "(--route auto) answer by loopy BP where no exact route fits in memory");
 }

@@ -32,7 +32,6 @@ PipelineOptions cudaPipelineOptions(int level, uint32_t lanes, uint32_t blockThr
     o.level = level;
     o.keepValues = keepValues;
     o.lanes = std::max(lanes, 1u);
-    o.hostMaxOps = 0;
     o.gridMinOps = narrowWork == UINT32_MAX ? UINT32_MAX : narrowWork + 1; // MAX: never the grid
     o.minBlockRun = 4;
     o.threadsPerBlock = blockThreads;

@@ -1,5 +1,5 @@
-// The GPU's scheduling passes (Minato et al. 2011 §2): where each level runs (host, one block,
-// the grid), how grid levels are cut into blocks of threads, and which x operands a block copies
+// The GPU's scheduling passes (Minato et al. 2011 §2): where each level runs (one block or the
+// grid), how grid levels are cut into blocks of threads, and which x operands a block copies
 // into shared memory first. Host code that reads and writes the Schedule only, so it is built
 // (and its passes tested) everywhere; the CUDA backend compiles what they decide.
 #pragma once
@@ -10,7 +10,7 @@
 
 namespace zbddc {
 
-void splitPhases(Schedule &, const PipelineOptions &, PassStats &);     // host / grid / one block
+void splitPhases(Schedule &, const PipelineOptions &, PassStats &);     // grid / one block
 void partitionBlocks(Schedule &, const PipelineOptions &, PassStats &); // blocks and threads
 void preloadShared(Schedule &, const PipelineOptions &, PassStats &);   // x tiles in shared memory
 
@@ -27,8 +27,8 @@ inline constexpr uint32_t kCudaTileBytes = 40 * 1024;
 
 // What the CUDA backend compiles (backends/cuda/cuda_model.h): the schedule of `level` (0..3) for
 // `lanes` batch lanes per launch and blocks of `blockThreads` threads, every level on the device
-// (the backend has no host phases: a narrow level costs a block barrier there, and a copy each way
-// would cost more), levels of at most `narrowWork` work items in one block, every value kept
+// (host phases are a cut of the circuit before this, runtime/engine_host_phases.h), levels of at
+// most `narrowWork` work items in one block, every value kept
 // where a backward pass reads them (`keepValues`). split-phases runs at every level, so -O0 is
 // the circuit's own levels, placed. The preload pass runs (from -O2) only with `preload`: on the
 // H100 its tiles made every forward pass slower, at one lane and at 512 (bench/results/NOTEBOOK.md, "The

@@ -63,7 +63,6 @@ PipelineOptions smallDevice(int level) {
     o.verifyEach = true;
     o.device = DeviceShape{4, 8, 64, 8 * 8};
     o.gridMinOps = 16;
-    o.hostMaxOps = 2;
     o.threadsPerBlock = 8;
     return o;
 }
@@ -92,7 +91,7 @@ TEST_CASE("without a target's passes every level stays on the host and the value
             Result<Schedule> s = buildSchedule(c, o);
             REQUIRE(s.ok());
             for (uint32_t l = 0; l < s->numLevels(); ++l)
-                CHECK(static_cast<Phase>(s->levelPhase[l]) == Phase::HostPre);
+                CHECK(static_cast<Phase>(s->levelPhase[l]) == Phase::Host);
             CHECK(s->numBlocks() == s->numGroups());
             requireSameValues(c, *s);
             o.passes = {"levelize", "group", "preload"};

@@ -39,7 +39,6 @@ void checkSchedules(const std::string &dir, const char *name) {
         o.verifyEach = true;
         o.device = DeviceShape{4, 8, 64, 256}; // small, so these networks reach the GPU phases
         o.gridMinOps = 16;
-        o.hostMaxOps = 2;
         Result<Schedule> s = buildSchedule(c, o);
         INFO(name << " -O" << level);
         REQUIRE(s.ok());

@@ -2,8 +2,8 @@
 // test's grid (one design forced) as C++ the host compiles against tests/support/cuda_host_shim.h:
 // `extern "C"` and `#pragma unroll` dropped, the dynamic shared array taken from the shim.
 //   emit_host_kernels dp|coop OUT.inc
-#include "compiler/loopy/synthetic_models.h"
-#include "runtime/loopy/loopy_kernels.h"
+#include "backends/cuda/loopy_kernels.h"
+#include "compiler/loopy/loopy_design.h"
 #include "tests/runtime/loopy/host_kernel_grid.h"
 
 #include <fstream>
@@ -18,7 +18,7 @@ int main(int argc, char **argv) {
     const LoopyGpuDesign design =
         std::string(argv[1]) == "coop" ? LoopyGpuDesign::Cooperative : LoopyGpuDesign::DataParallel;
     const FactorGraph g = hostKernelGrid();
-    std::string src = loopyKernelSource(planLoopyGpu(g, kHostKernelBatch, &design));
+    std::string src = cuda::loopyKernelSource(planLoopyGpu(g, kHostKernelBatch, &design));
     src = std::regex_replace(src, std::regex("extern __shared__ double shared\\[\\];"),
                              "double *shared = emuShared;");
     src = std::regex_replace(src, std::regex("#pragma unroll"), "");

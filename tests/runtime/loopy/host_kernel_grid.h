@@ -2,13 +2,13 @@
 // 9 labels (fields of 9 entries, pairs of 81: both cooperative block sizes differ), 3 instances.
 #pragma once
 
-#include "compiler/loopy/synthetic_models.h"
+#include "tests/support/synthetic_factor_graphs.h"
 
 namespace zbddc {
 
 inline constexpr uint32_t kHostKernelBatch = 3;
 inline FactorGraph hostKernelGrid() {
-    return pairwiseGrid(4, 9, 0.5, 3);
+    return testing::pairwiseGrid(4, 9, 0.5, 3);
 }
 
 } // namespace zbddc

@@ -80,7 +80,7 @@ TEST_CASE("On polytrees and chains LBP equals variable elimination (MAR, PR, MPE
         const auto [evidence, cases] = sampledCases(net, rng, 3);
         LoopyOptions o;
         o.tolerance = 1e-13;
-        o.schedule = trial % 2 ? LoopySchedule::Residual : LoopySchedule::Flooding;
+        o.updateOrder = trial % 2 ? LoopyUpdateOrder::Residual : LoopyUpdateOrder::Flooding;
         o.threads = 1 + trial % 3;
         const auto mar = runLoopyTasks(*graph, Task::Mar, cases, o);
         const auto pr = runLoopyTasks(*graph, Task::Pr, cases, o);
@@ -120,7 +120,7 @@ TEST_CASE("On loopy grids converged messages satisfy the fixed-point equations",
                                     Evidence{std::vector<uint32_t>(g.numVariables(), kNone), {}});
         cases[1].states[7] = 1;
         cases[2].states[0] = 0, cases[2].states[24] = labels - 1;
-        for (LoopySchedule schedule : {LoopySchedule::Flooding, LoopySchedule::Residual})
+        for (LoopyUpdateOrder order : {LoopyUpdateOrder::Flooding, LoopyUpdateOrder::Residual})
             for (double damping : {0.0, 0.5})
                 for (LoopySemiring semiring :
                      {LoopySemiring::SumProduct, LoopySemiring::MaxProduct}) {
@@ -128,14 +128,14 @@ TEST_CASE("On loopy grids converged messages satisfy the fixed-point equations",
                         continue; // undamped max-product may cycle on loops (Weiss and Freeman
                                   // 2001)
                     LoopyOptions o;
-                    o.schedule = schedule;
+                    o.updateOrder = order;
                     o.damping = damping;
                     o.semiring = semiring;
                     o.tolerance = 1e-8;
                     o.threads = 2;
                     const auto runs = runLoopyBp(g, cases, o);
                     for (size_t c = 0; c < cases.size(); ++c) {
-                        INFO("labels " << labels << " schedule " << loopyScheduleName(schedule)
+                        INFO("labels " << labels << " order " << loopyUpdateOrderName(order)
                                        << " damping " << damping << " case " << c << " max-product "
                                        << (semiring == LoopySemiring::MaxProduct));
                         INFO("iterations " << runs[c].iterations << " residual "

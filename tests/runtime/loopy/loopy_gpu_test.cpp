@@ -1,15 +1,14 @@
 // Loopy BP on the GPU against the CPU executor: both designs forced and the plan's own choice,
 // sum-product and max-product, with damping, flooding and residual rounds, on a Potts grid, the
 // protein-like model (one instance) and alarm with a batch of sampled evidence; beliefs, Bethe
-// estimates, iterations and convergence must agree; and the sweep lowered into a tensor program,
-// on the GPU, against the dedicated route. Skipped, saying why, without a GPU.
-#include "compiler/loopy/synthetic_models.h"
+// estimates, iterations and convergence must agree. Skipped, saying why, without a GPU.
 #include "runtime/loopy/loopy_gpu.h"
 #include "runtime/loopy/loopy_tasks.h"
 #include "runtime/sample_evidence.h"
 
 #include "tests/catch.hpp"
 #include "tests/support/skip.h"
+#include "tests/support/synthetic_factor_graphs.h"
 
 #include <cmath>
 
@@ -76,7 +75,7 @@ TEST_CASE("GPU loopy BP equals the CPU on alarm with a batch of evidence", "[loo
     o.tolerance = 1e-8;
     compare(*g, cases, o, std::nullopt);
     compare(*g, cases, o, LoopyGpuDesign::Cooperative);
-    o.schedule = LoopySchedule::Residual; // rounds of the messages that moved most
+    o.updateOrder = LoopyUpdateOrder::Residual; // rounds of the messages that moved most
     compare(*g, cases, o, std::nullopt);
 }
 
@@ -88,7 +87,7 @@ TEST_CASE("GPU residual rounds equal the CPU's on a grid and the protein-like mo
     const Evidence none{std::vector<uint32_t>(protein.numVariables(), kNone), {}};
     for (LoopySemiring s : {LoopySemiring::SumProduct, LoopySemiring::MaxProduct}) {
         LoopyOptions o;
-        o.schedule = LoopySchedule::Residual;
+        o.updateOrder = LoopyUpdateOrder::Residual;
         o.semiring = s;
         o.damping = s == LoopySemiring::MaxProduct ? 0.5 : 0.0;
         o.tolerance = 1e-9;
@@ -124,47 +123,4 @@ TEST_CASE("Tasks asked of the GPU run there and answer as the CPU does", "[loopy
                     CHECK(gpu[c]->marginals[v][x] == Approx(cpu[c]->marginals[v][x]).margin(1e-6));
         }
     }
-}
-
-TEST_CASE("The sweep as a tensor program runs on the GPU and answers as the dedicated route",
-          "[loopy][gpu][tensor]") {
-    auto net = readNetworkFile(ZBDDC_BENCHMARKS_DIR "/bn/alarm.bif");
-    REQUIRE(net.ok());
-    auto alarm = factorGraphOfNetwork(*net);
-    REQUIRE(alarm.ok());
-    const FactorGraph grid = pairwiseGrid(10, 3, 0.4, 3);
-    const std::vector<Evidence> alarmCases = sampleEvidence(*net, 70, 0.2, 9); // two CPU batches
-    const std::vector<Evidence> gridCases(
-        2, Evidence{std::vector<uint32_t>(grid.numVariables(), kNone), {}});
-    for (Task task : {Task::Mar, Task::Pr, Task::Mpe})
-        for (const auto &[g, cases] :
-             {std::pair<const FactorGraph *, const std::vector<Evidence> *>{&*alarm, &alarmCases},
-              {&grid, &gridCases}}) {
-            INFO(taskName(task) << " " << g->numVariables() << " variables");
-            LoopyOptions o;
-            o.damping = task == Task::Mpe ? 0.5 : 0.0;
-            o.tolerance = 1e-9;
-            o.maxIterations = 300;
-            const auto messages =
-                runLoopyTasks(*g, task, *cases, o, DeviceKind::Cpu, LoopyProgramKind::Messages);
-            const auto tensor =
-                runLoopyTasks(*g, task, *cases, o, DeviceKind::Cuda, LoopyProgramKind::Tensor);
-            for (size_t c = 0; c < cases->size(); ++c) {
-                INFO("case " << c);
-                REQUIRE(messages[c].ok() == tensor[c].ok());
-                if (!tensor[c])
-                    continue;
-                INFO(tensor[c]->device.label());
-                CHECK(tensor[c]->device.label().rfind("cpu", 0) !=
-                      0); // ran on the GPU, not fallen back
-                CHECK(tensor[c]->approximate->converged == messages[c]->approximate->converged);
-                CHECK(tensor[c]->log10 == Approx(messages[c]->log10).margin(1e-6));
-                if (task == Task::Mpe)
-                    CHECK(tensor[c]->assignment == messages[c]->assignment);
-                for (size_t v = 0; v < messages[c]->marginals.size(); ++v)
-                    for (size_t x = 0; x < messages[c]->marginals[v].size(); ++x)
-                        CHECK(tensor[c]->marginals[v][x] ==
-                              Approx(messages[c]->marginals[v][x]).margin(1e-6));
-            }
-        }
 }

@@ -87,7 +87,7 @@ EmulatedRun emulatedSweeps(const FactorGraph &g, const LoopyGpuPlan &plan,
             else
                 launch(unsigned((count * sumD * B + 255) / 256), 256, kernel);
         }
-        const bool rounds = o.schedule == LoopySchedule::Residual;
+        const bool rounds = o.updateOrder == LoopyUpdateOrder::Residual;
         launchBlocks((nEdges * B + 255) / 256, 256, 0, [&] {
             dp::lbp_finish(raw.data(), msg.data(), upd.data(), messageOffset.data(), active.data(),
                            residual.data(), vanished.data(), rounds ? edgeResidual.data() : nullptr,
@@ -126,9 +126,9 @@ TEST_CASE("The generated kernels run on the host equal the CPU executor", "[loop
     for (bool cooperative : {false, true})
         for (LoopySemiring semiring : {LoopySemiring::SumProduct, LoopySemiring::MaxProduct})
             for (double damping : {0.0, 0.3})
-                for (LoopySchedule schedule : {LoopySchedule::Flooding, LoopySchedule::Residual}) {
+                for (LoopyUpdateOrder order : {LoopyUpdateOrder::Flooding, LoopyUpdateOrder::Residual}) {
                     LoopyOptions o;
-                    o.schedule = schedule;
+                    o.updateOrder = order;
                     o.tolerance = 0; // every sweep, on both
                     o.maxIterations = 7;
                     o.threads = 1;
@@ -158,7 +158,7 @@ TEST_CASE("The generated kernels run on the host equal the CPU executor", "[loop
                     }
                     INFO("cooperative " << cooperative << " max-product "
                                         << (semiring == LoopySemiring::MaxProduct) << " damping "
-                                        << damping << " " << loopyScheduleName(schedule));
+                                        << damping << " " << loopyUpdateOrderName(order));
                     CHECK(worst < 1e-12);
                     CHECK(worstResidual < 1e-12);
                 }

@@ -1,19 +1,16 @@
 // Every kernel loopy BP generates compiles with NVRTC (no GPU needed): both designs forced on
 // pairwise grids of 2 and 31 labels, the protein-like model, and networks whose CPTs give many
 // shapes (pathfinder's 63-state variable among them), for batches of 1 and 2,000; and the plan
-// takes each design where the rule says; and the sweep lowered into a tensor program
-// (lower_loopy.h), its message ops among the tensor kernels.
+// takes each design where the rule says.
+#include "backends/cuda/loopy_kernels.h"
 #include "backends/cuda/nvrtc.h"
-#include "backends/tensor/cuda/codegen/tensor_kernels.h"
-#include "backends/tensor/cuda/codegen/tensor_module_sources.h"
 #include "compiler/loopy/loopy_design.h"
-#include "compiler/loopy/lower_loopy.h"
-#include "compiler/loopy/synthetic_models.h"
-#include "runtime/loopy/loopy_kernels.h"
 
 #include "tests/catch.hpp"
+#include "tests/support/synthetic_factor_graphs.h"
 
 using namespace zbddc;
+using namespace zbddc::testing;
 
 namespace {
 
@@ -22,13 +19,13 @@ void checkCompiles(const FactorGraph &g, uint32_t batch, const LoopyGpuDesign *f
     cuda::NvrtcOptions nv;
     nv.arch = "sm_90";
     nv.useCache = false;
-    auto ptx = cuda::compileToPtx(loopyKernelSource(plan), "loopy_bp.cu", nv);
+    auto ptx = cuda::compileToPtx(cuda::loopyKernelSource(plan), "loopy_bp.cu", nv);
     if (!ptx)
         FAIL(ptx.error().str());
     for (const char *common : {"lbp_sums", "lbp_finish", "lbp_commit"})
         CHECK(ptx->ptx.find(std::string(".entry ") + common) != std::string::npos);
     for (size_t i = 0; i < plan.groups.size(); ++i) {
-        CHECK(ptx->ptx.find(".entry " + loopyGroupKernel(plan.groups[i], i)) != std::string::npos);
+        CHECK(ptx->ptx.find(".entry " + cuda::loopyGroupKernel(plan.groups[i], i)) != std::string::npos);
         if (plan.groups[i].design == LoopyGpuDesign::Cooperative)
             CHECK(plan.groups[i].sharedBytes <= kLoopySharedBytes);
     }
@@ -85,46 +82,4 @@ TEST_CASE("The plan takes thread-cooperative blocks for large factors of small b
         CHECK(g.design == LoopyGpuDesign::DataParallel);
     CHECK(protein.numVariables() == kProteinVariables);
     CHECK(protein.factors.size() == kProteinVariables + kProteinPairwiseFactors);
-}
-
-TEST_CASE("The sweep lowered into a tensor program compiles with NVRTC, message ops included",
-          "[loopy][tensor][nvrtc]") {
-    auto alarm = readNetworkFile(ZBDDC_BENCHMARKS_DIR "/bn/alarm.bif");
-    REQUIRE(alarm.ok());
-    auto alarmGraph = factorGraphOfNetwork(*alarm);
-    REQUIRE(alarmGraph.ok());
-    const FactorGraph grid = pairwiseGrid(4, 3, 0.5, 1);
-    for (const FactorGraph *g : {&grid, static_cast<const FactorGraph *>(&*alarmGraph)})
-        for (const bool maxProduct : {false, true}) {
-            LoopyLowering lowering;
-            lowering.maxProduct = maxProduct;
-            lowering.batch = 7;
-            for (uint32_t v = 0; v < g->numVariables(); v += 3)
-                lowering.observed.push_back(v);
-            auto lowered = lowerLoopySweep(*g, lowering);
-            REQUIRE(lowered.ok());
-            const TensorProgram &p = lowered->program;
-            size_t messageOps = 0;
-            for (const TensorOp &op : p.ops)
-                messageOps += isMessageOp(op.kind);
-            CHECK(messageOps > g->numEdges()); // a DampMessage per edge and the residual
-            cuda::NvrtcOptions nv;
-            nv.arch = "sm_90";
-            nv.useCache = false;
-            auto ptx = cuda::compileToPtx(cuda::generateTensorProgramSource(p, {}), "sweep.cu", nv);
-            if (!ptx)
-                FAIL(ptx.error().str());
-            for (uint32_t op = 0; op < p.ops.size(); ++op)
-                CHECK(ptx->ptx.find(".entry " + cuda::tensorKernelName(op) + "(") !=
-                      std::string::npos);
-            // As the GPU executor compiles it: each distinct kernel once, all in one module.
-            const cuda::TensorModuleSources modules = cuda::tensorModuleSources(p, {}, 1);
-            REQUIRE(modules.modules.size() == 1);
-            auto module = cuda::compileToPtx(modules.modules[0], "sweep_module.cu", nv);
-            if (!module)
-                FAIL(module.error().str());
-            for (uint32_t k = 0; k < modules.kernels; ++k)
-                CHECK(module->ptx.find(".entry " + cuda::tensorModuleKernelName(k) + "(") !=
-                      std::string::npos);
-        }
 }

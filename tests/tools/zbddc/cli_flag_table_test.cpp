@@ -65,7 +65,6 @@ std::string argumentsOf(const std::string &rule, bool compile) {
         {"--tolerance", "--tolerance 0.001"},
         {"--damping", "--damping 0.1"},
         {"--update-order", "--update-order flooding"},
-        {"--lbp-program", "--lbp-program messages"},
         {"--emit", "--emit c"},
         {"--semiring", "--semiring max-product"},
         {"--symbol-prefix", "--symbol-prefix flags"},

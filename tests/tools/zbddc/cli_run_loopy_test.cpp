@@ -39,11 +39,11 @@ TEST_CASE("run --route lbp on polytrees answers a batch as the junction tree doe
     const std::string evid = writeScratch("cancer.evid", "3\n0\n1 3 0\n2 0 1 4 0\n");
     for (const char *net : {"cancer.bif", "earthquake.bif"})
         for (const char *task : {"pr", "mar", "mpe"})
-            for (const char *schedule : {"flooding", "residual"}) {
-                INFO(net << " " << task << " " << schedule);
+            for (const char *order : {"flooding", "residual"}) {
+                INFO(net << " " << task << " " << order);
                 const std::string args = "run '" + kBn + net + "' --task " + task +
                                          " --evidence '" + evid + "' --device cpu --route ";
-                const auto lbp = runZbddc(args + "lbp --tolerance 1e-14 --schedule " + schedule);
+                const auto lbp = runZbddc(args + "lbp --tolerance 1e-14 --update-order " + order);
                 const auto jt = runZbddc(args + "jt");
                 INFO(lbp.err << jt.err);
                 REQUIRE(lbp.exitCode == 0);
@@ -198,12 +198,16 @@ TEST_CASE("the LBP flags' usage errors", "[lbp][cli]") {
     for (const char *flags :
          {"--damping 0.5", "--route jt --iterations 5", "--route lbp --damping 1",
           "--route lbp --damping -0.1", "--route lbp --tolerance 0", "--route lbp --iterations 0",
-          "--route lbp --schedule random", "--route lbp --task eval", "--route jt --approximate"}) {
+          "--route lbp --update-order random", "--route lbp --task eval", "--route jt --approximate"}) {
         const auto r = runZbddc(asia + flags);
         INFO(flags << ": " << r.err);
         CHECK(r.exitCode == 2);
         CHECK(!r.err.empty());
     }
+    // The update order's older name is refused, naming the new one.
+    const auto old = runZbddc(asia + "--route lbp --schedule residual");
+    CHECK(old.exitCode == 2);
+    CHECK(old.err.find("--update-order") != std::string::npos);
     const auto wcsp =
         runZbddc("run '" ZBDDC_BENCHMARKS_DIR "/wcsp/4queens.wcsp' --route lbp --task mar");
     CHECK(wcsp.exitCode == 2);

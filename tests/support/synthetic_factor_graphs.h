@@ -1,12 +1,29 @@
-#include "compiler/loopy/synthetic_models.h"
+// Pairwise factor graphs generated from a fixed seed, for loopy BP's tests and benchmarks
+// (inputs too large to commit are made on the machine that runs them):
+//
+// - an Ising (2 labels) or Potts (more labels) grid: side × side variables, a random field per
+//   variable and a coupling per grid edge, log φ(a, b) = J·[a = b] with J uniform in
+//   [-coupling, coupling];
+// - a protein-like pairwise model of 1mv8's size as Piatkowski 2011 used it (436 variables,
+//   4,476 pairwise factors, 31 labels): residues on a chain, each joined to the residues nearest
+//   along it until the factor count is reached (contacts in a folded chain are mostly local),
+//   random log tables, and a random field per variable.
+#pragma once
 
+#include "compiler/loopy/factor_graph.h"
+
+#include <cstdint>
 #include <random>
+#include <string>
+#include <vector>
 
-namespace zbddc {
+namespace zbddc::testing {
 
-namespace {
+inline constexpr uint32_t kProteinVariables = 436, kProteinPairwiseFactors = 4476,
+                          kProteinLabels = 31;
 
-void addField(FactorGraph &g, uint32_t v, std::mt19937_64 &rng) {
+// A unary factor of random log values in [-0.5, 0.5) on v.
+inline void addRandomField(FactorGraph &g, uint32_t v, std::mt19937_64 &rng) {
     std::uniform_real_distribution<double> u(-0.5, 0.5);
     LoopyFactor f{{v}, std::vector<double>(g.domainSizes[v])};
     for (double &x : f.logValues)
@@ -14,9 +31,7 @@ void addField(FactorGraph &g, uint32_t v, std::mt19937_64 &rng) {
     g.factors.push_back(std::move(f));
 }
 
-} // namespace
-
-FactorGraph pairwiseGrid(uint32_t side, uint32_t labels, double coupling, uint64_t seed) {
+inline FactorGraph pairwiseGrid(uint32_t side, uint32_t labels, double coupling, uint64_t seed) {
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<double> u(-1.0, 1.0);
     FactorGraph g;
@@ -24,7 +39,7 @@ FactorGraph pairwiseGrid(uint32_t side, uint32_t labels, double coupling, uint64
         "grid" + std::to_string(side) + "x" + std::to_string(side) + "-" + std::to_string(labels);
     g.domainSizes.assign(size_t(side) * side, labels);
     for (uint32_t v = 0; v < side * side; ++v)
-        addField(g, v, rng);
+        addRandomField(g, v, rng);
     for (uint32_t r = 0; r < side; ++r)
         for (uint32_t c = 0; c < side; ++c) {
             const uint32_t v = r * side + c;
@@ -42,14 +57,14 @@ FactorGraph pairwiseGrid(uint32_t side, uint32_t labels, double coupling, uint64
     return g;
 }
 
-FactorGraph proteinLikeModel(uint64_t seed) {
+inline FactorGraph proteinLikeModel(uint64_t seed) {
     std::mt19937_64 rng(seed);
     std::normal_distribution<double> n(0.0, 0.3);
     FactorGraph g;
     g.file = "protein-like-436";
     g.domainSizes.assign(kProteinVariables, kProteinLabels);
     for (uint32_t v = 0; v < kProteinVariables; ++v)
-        addField(g, v, rng);
+        addRandomField(g, v, rng);
     // Residue pairs by distance along the chain, 1, 2, 3, ...: every pair at distance d before
     // any at d + 1, until the factor count is reached (the last distance only partly).
     uint32_t made = 0;
@@ -65,4 +80,4 @@ FactorGraph proteinLikeModel(uint64_t seed) {
     return g;
 }
 
-} // namespace zbddc
+} // namespace zbddc::testing

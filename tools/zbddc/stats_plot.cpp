@@ -1,4 +1,4 @@
-#include "compiler/passes/stats_plot.h"
+#include "tools/zbddc/stats_plot.h"
 
 #include <algorithm>
 #include <cmath>

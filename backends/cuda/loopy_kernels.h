@@ -3,7 +3,7 @@
 // the threads of one message entry over a batch read and write neighbouring words.
 //
 // - lbp_sums: a thread per variable and instance: the sums of the messages into each state
-//   (finite part and -inf count, as runtime/loopy/message_update.h keeps them);
+//   (finite part and -inf count, as the CPU's message updates keep them);
 // - lbp_dp_<g>: the data-parallel design for factor group g — a thread per outgoing message entry
 //   and instance, reading the factor entries that agree with it (a running log-sum-exp, or max);
 // - lbp_coop_<g>: the thread-cooperative design — a block per factor and instance, its threads
@@ -17,12 +17,11 @@
 // the entry loops have constant bounds.
 #pragma once
 
-#include "compiler/loopy/factor_graph.h"
-#include "compiler/loopy/loopy_design.h"
+#include "ir/loopy_gpu_plan.h"
 
 #include <string>
 
-namespace zbddc {
+namespace zbddc::cuda {
 
 // Kernel names of group g.
 std::string loopyGroupKernel(const LoopyFactorGroup &group, size_t g);
@@ -30,4 +29,4 @@ std::string loopyGroupKernel(const LoopyFactorGroup &group, size_t g);
 // The whole module: the common kernels and, for every group, the kernel of its design.
 std::string loopyKernelSource(const LoopyGpuPlan &plan);
 
-} // namespace zbddc
+} // namespace zbddc::cuda

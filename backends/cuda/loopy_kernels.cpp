@@ -1,8 +1,8 @@
-#include "runtime/loopy/loopy_kernels.h"
+#include "backends/cuda/loopy_kernels.h"
 
 #include <sstream>
 
-namespace zbddc {
+namespace zbddc::cuda {
 
 namespace {
 
@@ -340,4 +340,4 @@ std::string loopyKernelSource(const LoopyGpuPlan &plan) {
     return out.str();
 }
 
-} // namespace zbddc
+} // namespace zbddc::cuda
