@@ -1,15 +1,19 @@
 // The bucket-elimination route: a cost network (a .wcsp, a UAI MARKOV network, or a BAYES .uai
 // read as -log costs) ordered here (order_choice.h), turned into a TensorProgram and solved to
 // its optimum and an optimal assignment (runtime/bucket_elimination), or compiled into a
-// problem.so. Each evidence case is one solve.
+// problem.so. A network of weights (UAI) also answers PR, its partition function summed in the
+// sum-product semiring (partition_be.h). Each evidence case is one solve.
 #include "compiler/elimination/elimination_stats.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "pipeline/route.h"
 #include "pipeline/route_solution.h"
+#include "runtime/bucket_elimination/partition_be.h"
 #include "runtime/bucket_elimination/problem_library.h"
 #include "runtime/bucket_elimination/solve_be.h"
 
 #include <cmath>
+#include <limits>
+#include <numbers>
 
 namespace zbddc::pipeline {
 
@@ -31,6 +35,17 @@ TaskResult taskResultOf(const CostNetwork &net, const Solution &sol) {
 
 namespace {
 
+TaskResult partitionResultOf(const PartitionAnswer &z) {
+    TaskResult r;
+    r.task = Task::Pr;
+    r.log10 = z.logZ / std::numbers::ln10;
+    r.value = std::exp(z.logZ); // inf beyond a double: log10 is the answer then
+    r.device = z.device.label();
+    r.elimination = EliminationReport{z.stats.inducedWidth, z.stats.largestTableEntries};
+    r.timeMs = z.stats.totalMs;
+    return r;
+}
+
 bool takesCostNetwork(ModelKind kind) {
     return kind == ModelKind::CostNetwork || kind == ModelKind::Network;
 }
@@ -43,14 +58,27 @@ class EliminationRoute final : public Route {
           asked_(asked), split_(split) {}
 
     const std::vector<Variable> &variables() const override { return variables_; }
-    std::vector<Task> tasks() const override { return {Task::Mpe}; }
+    std::vector<Task> tasks() const override {
+        if (net_.integerCosts)
+            return {Task::Mpe};
+        return {Task::Pr, Task::Mpe};
+    }
     std::vector<Result<TaskResult>> answer(Task task, std::span<const Evidence> cases,
                                            const TaskOptions &) override {
         std::vector<Result<TaskResult>> results;
         for (const Evidence &e : cases) {
-            if (task != Task::Mpe) {
-                results.push_back(error("bucket elimination answers mpe only (optimal cost and "
-                                        "assignment)"));
+            const bool sum = task == Task::Pr && !net_.integerCosts;
+            if (task != Task::Mpe && !sum) {
+                results.push_back(error(net_.integerCosts
+                                            ? "bucket elimination answers mpe only on a weighted "
+                                              "CSP (optimal cost and assignment)"
+                                            : "bucket elimination answers pr and mpe (mar: --route "
+                                              "jt, or --route lbp approximately)"));
+                continue;
+            }
+            if (!e.contradiction.empty() && sum) { // P(e) = 0, as on any network
+                results.push_back(partitionResultOf(
+                    PartitionAnswer{-std::numeric_limits<double>::infinity(), false, {}, {}}));
                 continue;
             }
             if (!e.contradiction.empty()) {
@@ -59,16 +87,22 @@ class EliminationRoute final : public Route {
             }
             BeOptions options = options_;
             options.evidence = e.states; // unobserved: kNone
+            if (sum) {
+                auto z = partitionFunction(net_, options);
+                if (!z) {
+                    results.push_back(z.error());
+                    continue;
+                }
+                noteCpuFallback(z->device);
+                results.push_back(partitionResultOf(*z));
+                continue;
+            }
             auto sol = solveBucketElimination(net_, options);
             if (!sol) {
                 results.push_back(sol.error());
                 continue;
             }
-            using Kind = DeviceReport::Kind;
-            if (((asked_ == DeviceKind::Cuda && sol->device.kind != Kind::Cuda) ||
-                 (split_ && sol->device.kind != Kind::Split)) &&
-                notes.empty())
-                notes.push_back("no usable GPU (or no CUDA backend in this build); ran on the CPU");
+            noteCpuFallback(sol->device);
             results.push_back(taskResultOf(net_, *sol));
         }
         return results;
@@ -81,6 +115,14 @@ class EliminationRoute final : public Route {
     }
 
   private:
+    void noteCpuFallback(const DeviceReport &device) {
+        using Kind = DeviceReport::Kind;
+        if (((asked_ == DeviceKind::Cuda && device.kind != Kind::Cuda) ||
+             (split_ && device.kind != Kind::Split)) &&
+            notes.empty())
+            notes.push_back("no usable GPU (or no CUDA backend in this build); ran on the CPU");
+    }
+
     CostNetwork net_;
     std::vector<Variable> variables_;
     BeOptions options_;

@@ -15,6 +15,8 @@ struct RouteChoice {
     std::string why;
 };
 Result<RouteChoice> chooseRoute(RouteInput in);
+// Auto's choice for a model of factors read as a cost network (factor_model_choice.cpp).
+Result<RouteChoice> chooseFactorModelRoute(const ModelFile &model, const OpenOptions &options);
 
 // The work constants of the auto choice between the MLF and the junction tree, per device.
 struct RouteCosts {
