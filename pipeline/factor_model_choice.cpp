@@ -26,12 +26,14 @@ Result<RouteChoice> chooseFactorModelRoute(const ModelFile &m, const OpenOptions
     const CostNetwork &net = *m.costNetwork;
     const bool weights = fileExtension(m.path) == ".uai" && !net.integerCosts;
     const Task task = o.task.value_or(Task::Mpe);
-    if (task != Task::Mpe && !weights) {
+    if ((task != Task::Mpe && !weights) || task == Task::Eval) {
         if (o.approximate)
             return loopy(std::string("no exact route answers --task ") + taskName(task) +
                          " on a cost network");
         return RouteChoice{&kEliminationRoute, "a cost network takes bucket elimination"};
     }
+    if (task == Task::Mpe && !o.approximate) // no estimate to make: one exact route answers it
+        return RouteChoice{&kEliminationRoute, "a cost network takes bucket elimination"};
     const double memory = physicalMemoryBytes() / 2;
     const InteractionGraph graph = buildInteractionGraph(net.domainSizes, functionScopes(net));
     const double least = leastLargestCliqueEntries(graph);
@@ -46,6 +48,11 @@ Result<RouteChoice> chooseFactorModelRoute(const ModelFile &m, const OpenOptions
             return loopy(why);
         return errorAt(m.path, 0, std::string("no exact route fits: ") + why + kNoExactRoute);
     }
+    // MAR has the tree alone; its own order search may still find one that fits where min-fill's
+    // does not, and refuses with its size otherwise (session.cpp falls back to loopy BP then).
+    if (task == Task::Mar)
+        return RouteChoice{&kJunctionTreeRoute,
+                           "auto: the junction tree answers mar on a Markov network exactly"};
     const OrderStats st = analyzeOrder(graph, greedyOrder(graph, OrderHeuristic::MinFill));
     const double treeBytes = 8 * st.totalCliqueEntries, messageBytes = 8 * st.totalMessageEntries;
     const bool treeFits = treeBytes <= memory, messagesFit = messageBytes <= memory;
@@ -54,15 +61,10 @@ Result<RouteChoice> chooseFactorModelRoute(const ModelFile &m, const OpenOptions
                               shortestText(messageBytes) + " (min-fill), against " +
                               shortestText(memory) + " (half the memory)";
     if (task == Task::Mpe) {
-        if (o.approximate && !messagesFit)
+        if (!messagesFit)
             return loopy(sizes);
         return RouteChoice{&kEliminationRoute, "a cost network takes bucket elimination"};
     }
-    // MAR has the tree alone; its own order search may still find one that fits where min-fill's
-    // does not, and refuses with its size otherwise (session.cpp falls back to loopy BP then).
-    if (task == Task::Mar)
-        return RouteChoice{&kJunctionTreeRoute,
-                           "auto: the junction tree answers mar on a Markov network exactly"};
     // Both fit: the tree, which searches a better order than min-fill, answers a batch of cases
     // in one pass and was faster per case on the CPU too (BENCHMARKS.md, "Markov networks").
     if (treeFits)
