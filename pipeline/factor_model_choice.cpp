@@ -8,13 +8,20 @@
 // the sizes.
 #include "compiler/elimination/elimination_stats.h"
 #include "compiler/junction_tree/treewidth_bound.h"
-#include "ir/number_text.h"
 #include "pipeline/load_model.h"
 #include "pipeline/route_choice.h"
+
+#include <cstdio>
 
 namespace zbddc::pipeline {
 
 namespace {
+
+std::string approx(double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", x);
+    return text;
+}
 
 RouteChoice loopy(const std::string &why) {
     return RouteChoice{&kLoopyRoute, "auto --approximate: " + why};
@@ -40,13 +47,12 @@ Result<RouteChoice> chooseFactorModelRoute(const ModelFile &m, const OpenOptions
     if (8 * least > memory) {
         char why[240];
         std::snprintf(why, sizeof why,
-                      "every elimination order holds a table of at least %s entries (%s bytes; "
-                      "degeneracy %u), over half the memory",
-                      shortestText(least).c_str(), shortestText(8 * least).c_str(),
-                      degeneracy(graph));
+                      "every elimination order holds a table of at least %.3g entries (%.3g "
+                      "bytes; degeneracy %u), over half the memory",
+                      least, 8 * least, degeneracy(graph));
         if (o.approximate)
             return loopy(why);
-        return errorAt(m.path, 0, std::string("no exact route fits: ") + why + kNoExactRoute);
+        return errorAt(m.path, 0, why + std::string(kNoExactRoute));
     }
     // MAR has the tree alone; its own order search may still find one that fits where min-fill's
     // does not, and refuses with its size otherwise (session.cpp falls back to loopy BP then).
@@ -56,10 +62,9 @@ Result<RouteChoice> chooseFactorModelRoute(const ModelFile &m, const OpenOptions
     const OrderStats st = analyzeOrder(graph, greedyOrder(graph, OrderHeuristic::MinFill));
     const double treeBytes = 8 * st.totalCliqueEntries, messageBytes = 8 * st.totalMessageEntries;
     const bool treeFits = treeBytes <= memory, messagesFit = messageBytes <= memory;
-    const std::string sizes = "the junction tree needs about " + shortestText(treeBytes) +
-                              " bytes of tables, bucket elimination " +
-                              shortestText(messageBytes) + " (min-fill), against " +
-                              shortestText(memory) + " (half the memory)";
+    const std::string sizes = "the junction tree needs about " + approx(treeBytes) +
+                              " bytes of tables, bucket elimination " + approx(messageBytes) +
+                              " (min-fill), against " + approx(memory) + " (half the memory)";
     if (task == Task::Mpe) {
         if (!messagesFit)
             return loopy(sizes);
@@ -75,8 +80,7 @@ Result<RouteChoice> chooseFactorModelRoute(const ModelFile &m, const OpenOptions
     if (o.approximate)
         return loopy(sizes);
     return errorAt(m.path, 0,
-                   "no exact route fits: " + sizes + " (--route jt searches orders beyond min-fill)" +
-                       kNoExactRoute);
+                   sizes + " (--route jt searches orders beyond min-fill)" + kNoExactRoute);
 }
 
 } // namespace zbddc::pipeline

@@ -4,14 +4,18 @@
 // problem.so. A network of weights (UAI) also answers PR, its partition function summed in the
 // sum-product semiring (partition_be.h). Each evidence case is one solve.
 #include "compiler/elimination/elimination_stats.h"
+#include "compiler/junction_tree/treewidth_bound.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "pipeline/route.h"
+#include "pipeline/route_choice.h"
 #include "pipeline/route_solution.h"
 #include "runtime/bucket_elimination/partition_be.h"
 #include "runtime/bucket_elimination/problem_library.h"
 #include "runtime/bucket_elimination/solve_be.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numbers>
 
@@ -142,6 +146,21 @@ Result<std::unique_ptr<Route>> compileElimination(RouteInput in) {
     // PR's messages are the tree's separators under the same order: it searches as the tree does
     // (Grids_16: min-fill's messages 10^9.1 entries, beyond the limit; the search's fit).
     const bool sum = in.options.task == Task::Pr && !net.integerCosts;
+    if (sum && !in.options.order.given()) { // before a search that a dense graph makes long
+        const InteractionGraph graph = buildInteractionGraph(net.domainSizes, functionScopes(net));
+        const double least = leastLargestCliqueEntries(graph), limit = BeOptions{}.maxTotalEntries;
+        uint32_t widest = 1;
+        for (uint32_t d : net.domainSizes)
+            widest = std::max(widest, d);
+        if (least / widest > limit) {
+            char why[200];
+            std::snprintf(why, sizeof why,
+                          "bucket elimination needs a message of at least %.3g entries under "
+                          "every order (degeneracy %u), beyond the limit of %.3g",
+                          least / widest, degeneracy(graph), limit);
+            return errorAt(m.path, 0, why + std::string(kNoExactRoute));
+        }
+    }
     auto order = chooseOrder(net.domainSizes, functionScopes(net), in.options.order,
                              sum ? "search" : "min-fill");
     if (!order)
