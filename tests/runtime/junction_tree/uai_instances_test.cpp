@@ -79,12 +79,15 @@ void checkInstance(const std::string &name,
         WARN(name << ": bucket elimination does not fit: " << sol.error().message);
     }
     // Bucket elimination's partition function (sum-product, rescaled tables) on the same costs
-    // and evidence: the tree's log10 Z to 1e-9, in one piece and level by level.
+    // and evidence: the tree's log10 Z to 1e-9, in one piece and, where that took under 5 s,
+    // level by level.
     for (bool byLevels : {false, true}) {
         if (route != JunctionTreeOptions::CpuRoute::PerCase)
             break;
         if (auto z = partitionFunction(*costs, be, byLevels)) {
             CHECK(std::fabs(z->logZ / std::numbers::ln10 - pr[0]->log10) <= 1e-9);
+            if (z->stats.totalMs > 5000)
+                break;
         } else {
             WARN(name << ": bucket elimination's PR does not fit: " << z.error().message);
             break;
