@@ -1,15 +1,23 @@
 // The bucket-elimination route: a cost network (a .wcsp, a UAI MARKOV network, or a BAYES .uai
 // read as -log costs) ordered here (order_choice.h), turned into a TensorProgram and solved to
 // its optimum and an optimal assignment (runtime/bucket_elimination), or compiled into a
-// problem.so. Each evidence case is one solve.
+// problem.so. A network of weights (UAI) also answers PR, its partition function summed in the
+// sum-product semiring (partition_be.h). Each evidence case is one solve.
 #include "compiler/elimination/elimination_stats.h"
+#include "compiler/junction_tree/treewidth_bound.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "pipeline/route.h"
+#include "pipeline/route_choice.h"
 #include "pipeline/route_solution.h"
 #include "runtime/bucket_elimination/write_problem_library.h"
+#include "runtime/bucket_elimination/partition_be.h"
 #include "runtime/bucket_elimination/solve_be.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <limits>
+#include <numbers>
 
 namespace zbddc::pipeline {
 
@@ -31,6 +39,19 @@ TaskResult taskResultOf(const CostNetwork &net, const Solution &sol) {
 
 namespace {
 
+const std::string kNoGpu = "no usable GPU (or no CUDA backend in this build); ran on the CPU";
+
+TaskResult partitionResultOf(const PartitionAnswer &z) {
+    TaskResult r;
+    r.task = Task::Pr;
+    r.log10 = z.logZ / std::numbers::ln10;
+    r.value = std::exp(z.logZ); // inf beyond a double: log10 is the answer then
+    r.device = z.device.label();
+    r.elimination = EliminationReport{z.stats.inducedWidth, z.stats.largestTableEntries};
+    r.timeMs = z.stats.totalMs;
+    return r;
+}
+
 bool takesCostNetwork(ModelKind kind) {
     return kind == ModelKind::CostNetwork || kind == ModelKind::Network;
 }
@@ -43,21 +64,54 @@ class EliminationRoute final : public Route {
           asked_(asked) {}
 
     const std::vector<Variable> &variables() const override { return variables_; }
-    std::vector<Task> tasks() const override { return {Task::Mpe}; }
+    std::vector<Task> tasks() const override {
+        if (net_.integerCosts)
+            return {Task::Mpe};
+        return {Task::Pr, Task::Mpe};
+    }
     std::vector<Result<TaskResult>> answer(Task task, std::span<const Evidence> cases,
                                            const TaskOptions &) override {
-        return solveEachCase(task, cases, "bucket elimination",
-                             [&](const std::vector<uint32_t> &states) -> Result<TaskResult> {
-                                 BeOptions options = options_;
-                                 options.evidence = states; // unobserved: kNone
-                                 auto sol = solveBucketElimination(net_, options);
-                                 if (!sol)
-                                     return sol.error();
-                                 noteFallback(asked_, sol->device.kind,
-                                              "no usable GPU (or no CUDA backend in this build); "
-                                              "ran on the CPU");
-                                 return taskResultOf(net_, *sol);
-                             });
+        std::vector<Result<TaskResult>> results;
+        for (const Evidence &e : cases) {
+            const bool sum = task == Task::Pr && !net_.integerCosts;
+            if (task != Task::Mpe && !sum) {
+                results.push_back(error(net_.integerCosts
+                                            ? "bucket elimination answers mpe only on a weighted "
+                                              "CSP (optimal cost and assignment)"
+                                            : "bucket elimination answers pr and mpe (mar: --route "
+                                              "jt, or --route lbp approximately)"));
+                continue;
+            }
+            if (!e.contradiction.empty() && sum) { // P(e) = 0, as on any network
+                results.push_back(partitionResultOf(
+                    PartitionAnswer{-std::numeric_limits<double>::infinity(), false, {}, {}}));
+                continue;
+            }
+            if (!e.contradiction.empty()) {
+                results.push_back(error("the evidence contradicts itself: " + e.contradiction));
+                continue;
+            }
+            BeOptions options = options_;
+            options.evidence = e.states; // unobserved: kNone
+            if (sum) {
+                auto z = partitionFunction(net_, options);
+                if (!z) {
+                    results.push_back(z.error());
+                    continue;
+                }
+                noteFallback(asked_, z->device.kind, kNoGpu);
+                results.push_back(partitionResultOf(*z));
+                continue;
+            }
+            auto sol = solveBucketElimination(net_, options);
+            if (!sol) {
+                results.push_back(sol.error());
+                continue;
+            }
+            noteFallback(asked_, sol->device.kind, kNoGpu);
+            results.push_back(taskResultOf(net_, *sol));
+        }
+        return results;
     }
     Status save(const std::string &path, const SaveOptions &options) override {
         auto written = writeProblemLibrary(net_, options_, path, options.emitC, options.symbolPrefix);
@@ -67,6 +121,7 @@ class EliminationRoute final : public Route {
     }
 
   private:
+
     CostNetwork net_;
     std::vector<Variable> variables_;
     BeOptions options_;
@@ -82,7 +137,26 @@ Result<std::unique_ptr<Route>> compileElimination(RouteInput in) {
         m.costNetwork = std::move(*net);
     }
     const CostNetwork &net = *m.costNetwork;
-    auto order = chooseOrder(net.domainSizes, functionScopes(net), in.options.order, "min-fill");
+    // PR's messages are the tree's separators under the same order: it searches as the tree does
+    // (Grids_16: min-fill's messages 10^9.1 entries, beyond the limit; the search's fit).
+    const bool sum = in.options.task == Task::Pr && !net.integerCosts;
+    if (sum && !in.options.order.given()) { // before a search that a dense graph makes long
+        const InteractionGraph graph = buildInteractionGraph(net.domainSizes, functionScopes(net));
+        const double least = leastLargestCliqueEntries(graph), limit = BeOptions{}.maxTotalEntries;
+        uint32_t widest = 1;
+        for (uint32_t d : net.domainSizes)
+            widest = std::max(widest, d);
+        if (least / widest > limit) {
+            char why[200];
+            std::snprintf(why, sizeof why,
+                          "bucket elimination needs a message of at least %.3g entries under "
+                          "every order (degeneracy %u), beyond the limit of %.3g",
+                          least / widest, degeneracy(graph), limit);
+            return errorAt(m.path, 0, why + std::string(kNoExactRoute));
+        }
+    }
+    auto order = chooseOrder(net.domainSizes, functionScopes(net), in.options.order,
+                             sum ? "search" : "min-fill");
     if (!order)
         return order.error();
     const Target &target = in.options.target;

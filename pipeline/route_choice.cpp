@@ -37,20 +37,6 @@ bool markovSumsAsked(const std::string &path, std::optional<Task> task) {
     return fileExtension(path) == ".uai" && (task == Task::Pr || task == Task::Mar);
 }
 
-// With `approximate`, loopy BP where the tree surely cannot fit in half the memory.
-std::optional<RouteChoice> markovSums(const ModelFile &m, const OpenOptions &o) {
-    if (!markovSumsAsked(m.path, o.task))
-        return std::nullopt;
-    if (o.approximate) {
-        auto model = readMarkovFactorModel(m, o.reading);
-        if (model)
-            if (auto why = junctionTreeSurelyTooLarge(*model, physicalMemoryBytes() / 2))
-                return RouteChoice{&kLoopyRoute, "auto --approximate: " + *why};
-    }
-    return RouteChoice{&kJunctionTreeRoute, std::string("auto: the junction tree answers ") +
-                                                taskName(*o.task) + " on a Markov network exactly"};
-}
-
 // What only the compiled circuit has decides auto for the MLF.
 const char *circuitOnly(const OpenOptions &o) {
     using C = CircuitOptions::CpuCode;
@@ -62,22 +48,6 @@ const char *circuitOnly(const OpenOptions &o) {
            : o.target.numeric != NumericChoice::Auto ? "--numeric chooses the circuit's arithmetic"
            : o.freeInputs                         ? "--inputs sets the circuit's free inputs"
                                                   : nullptr;
-}
-
-// With `approximate`: why no exact route fits a cost network (a task bucket elimination does not
-// answer, or tables of a min-fill order over half the memory), or nothing where one does.
-std::optional<std::string> noExactCostRoute(const ModelFile &m, const OpenOptions &o) {
-    if (o.task && *o.task != Task::Mpe)
-        return std::string("auto --approximate: no exact route answers --task ") +
-               taskName(*o.task) + " on a cost network";
-    const CostNetwork &net = *m.costNetwork;
-    const InteractionGraph graph = buildInteractionGraph(net.domainSizes, functionScopes(net));
-    const OrderStats st = analyzeOrder(graph, greedyOrder(graph, OrderHeuristic::MinFill));
-    const double bytes = 8 * st.totalMessageEntries;
-    if (bytes <= physicalMemoryBytes() / 2)
-        return std::nullopt;
-    return "auto --approximate: bucket elimination needs " + shortestText(bytes) +
-           " bytes of tables (min-fill), over half the memory";
 }
 
 } // namespace
@@ -125,7 +95,7 @@ std::vector<std::string> possibleRoutes(ModelKind kind, const std::string &path,
         const bool sums = markovSumsAsked(path, task);
         if (route == "jt" ? fileExtension(path) == ".uai" : sums)
             take("jt", true);
-        take("be", !sums);
+        take("be", !sums || task == Task::Pr); // PR: its partition function by elimination
         take("lbp", approximate);
         break;
     }
@@ -148,14 +118,8 @@ Result<RouteChoice> chooseRoute(RouteInput in) {
         return RouteChoice{&kMlfRoute, "a ZBDD compiles into its circuit"};
     if (kind == ModelKind::Circuit)
         return RouteChoice{&kMlfRoute, "a d-DNNF or SDD is a circuit"};
-    if (kind == ModelKind::CostNetwork) {
-        if (auto sums = markovSums(in.model, o))
-            return *sums;
-        if (o.approximate)
-            if (auto why = noExactCostRoute(in.model, o))
-                return RouteChoice{&kLoopyRoute, *why};
-        return RouteChoice{&kEliminationRoute, "a cost network takes bucket elimination"};
-    }
+    if (kind == ModelKind::CostNetwork)
+        return chooseFactorModelRoute(in.model, o);
     if (!o.circuitOnly.empty())
         return RouteChoice{&kMlfRoute, "auto: " + o.circuitOnly};
     if (const char *flag = circuitOnly(o))

@@ -17,6 +17,8 @@ struct RouteChoice {
     std::string why;
 };
 Result<RouteChoice> chooseRoute(RouteInput in);
+// Auto's choice for a model of factors read as a cost network (factor_model_choice.cpp).
+Result<RouteChoice> chooseFactorModelRoute(const ModelFile &model, const OpenOptions &options);
 
 // The routes a run may end in, known before the model is read: `route` where it takes a `kind`
 // model at `path` (none where it does not: --route jt on a .wcsp), or those auto may take for

@@ -10,9 +10,8 @@
 
 namespace zbddc {
 
-Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOptions &options) {
-    const auto start = std::chrono::steady_clock::now();
-    Solution sol;
+Result<std::vector<uint32_t>> planElimination(const CostNetwork &network, const BeOptions &options,
+                                              BeStats &stats) {
     const size_t n = network.numVariables();
     const bool hasEvidence = !options.evidence.empty();
     if (hasEvidence && options.evidence.size() != n)
@@ -29,18 +28,18 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
     const InteractionGraph graph = buildInteractionGraph(network.domainSizes, scopes);
     auto t0 = std::chrono::steady_clock::now();
     std::vector<uint32_t> order = options.order;
-    sol.stats.heuristic =
+    stats.heuristic =
         order.empty() ? std::string(orderHeuristicName(options.heuristic)) : "given";
     if (order.empty())
         order = greedyOrder(graph, options.heuristic);
     else if (Status s = checkOrder(order, n); !s)
         return s.error();
     const OrderStats os = analyzeOrder(graph, order);
-    sol.stats.orderMs = msSince(t0);
-    sol.stats.inducedWidth = os.inducedWidth;
-    sol.stats.largestTableEntries = os.largestMessageEntries;
-    sol.stats.largestBucketEntries = os.largestBucketEntries;
-    sol.stats.totalTableEntries = os.totalMessageEntries;
+    stats.orderMs = msSince(t0);
+    stats.inducedWidth = os.inducedWidth;
+    stats.largestTableEntries = os.largestMessageEntries;
+    stats.largestBucketEntries = os.largestBucketEntries;
+    stats.totalTableEntries = os.totalMessageEntries;
     double needed = os.totalMessageEntries;
     if (!options.fuseBuckets)
         needed += os.largestBucketEntries * static_cast<double>(n); // joined tables, a bound
@@ -53,9 +52,20 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
                       std::log10(options.maxTotalEntries));
         return error(msg);
     }
+    return order;
+}
 
-    t0 = std::chrono::steady_clock::now();
-    auto program = buildBucketProgram(network, order, {options.fuseBuckets, options.evidence});
+Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOptions &options) {
+    const auto start = std::chrono::steady_clock::now();
+    Solution sol;
+    const size_t n = network.numVariables();
+    const bool hasEvidence = !options.evidence.empty();
+    auto order = planElimination(network, options, sol.stats);
+    if (!order)
+        return order.error();
+
+    auto t0 = std::chrono::steady_clock::now();
+    auto program = buildBucketProgram(network, *order, {options.fuseBuckets, options.evidence});
     if (!program)
         return program.error();
     sol.stats.buildMs = msSince(t0);

@@ -50,6 +50,12 @@ struct Solution {
 
 Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOptions &options);
 
+// The order of a solve (given, or by the options' heuristic over the graph with evidence sliced
+// out), its statistics written into `stats`, and the refusal where its messages exceed
+// options.maxTotalEntries: what every bucket-elimination run starts with.
+Result<std::vector<uint32_t>> planElimination(const CostNetwork &network, const BeOptions &options,
+                                              BeStats &stats);
+
 // The check every answer passes: `assignment`'s cost, recomputed from the original tables,
 // equals `optimum` (an internal error otherwise).
 Status checkAssignmentCost(const CostNetwork &network, const std::vector<uint32_t> &assignment,

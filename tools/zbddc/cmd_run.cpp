@@ -97,7 +97,7 @@ int printTaskResults(const RunOptions &o, Task task, const std::vector<Result<Ta
                   << at.str() << "\n";
         ++failed;
     }
-    if (batch.size() == 1 && batch[0] && batch[0]->elimination)
+    if (batch.size() == 1 && batch[0] && batch[0]->elimination && batch[0]->cost)
         return printSolution(o, *batch[0], variables, "");
     if (!o.json) {
         printErrorBoundNote(batch, std::cerr);

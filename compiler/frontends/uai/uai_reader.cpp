@@ -77,6 +77,11 @@ Result<UaiModel> parseUai(std::string_view text, const std::string &file) {
             return d.error();
         if (*d == 0)
             return in.fail("domain size of variable " + std::to_string(v) + " is 0");
+        // A table over the variable writes at least d entries; one over none still gets a table
+        // of d ones (factor_model.h), and d states named: refused before either is allocated.
+        if (*d > mostItemsIn(text))
+            return in.fail("domain size " + std::to_string(*d) + " of variable " +
+                           std::to_string(v) + " is more than the file could hold");
         model.domainSizes.push_back(static_cast<uint32_t>(*d));
     }
     model.domainsLine = in.line();

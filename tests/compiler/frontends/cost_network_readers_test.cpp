@@ -152,13 +152,18 @@ TEST_CASE("uai: bad input gives one file:line message", "[uai]") {
         {"MARKOV\n1\n2\n1\n1 0\n2\n0.5 -1\n",
          "m.uai:7: table entry -1.000000 is out of range (must be finite and non-negative)"},
         {"MARKOV\n1\n2\n1\n1 0\n2\n0.5\n", "m.uai:7: unexpected end of file, expected table entry"},
-        {"MARKOV\n3\n1000 1000 1000\n1\n3 0 1 2\n1000000000\n0.5\n",
-         "m.uai:6: table of factor 0 (1000000000 entries) is larger than the file could hold"},
+        {"MARKOV\n3\n10 10 10\n1\n3 0 1 2\n1000\n0.5\n",
+         "m.uai:6: table of factor 0 (1000 entries) is larger than the file could hold"},
         {"MARKOV\n3\n100000 100000 100000\n1\n3 0 1 2\n5\n",
-         "m.uai:6: the scope of factor 0 has more than 2^32 rows, more than a file can hold"},
+         "m.uai:3: domain size 100000 of variable 0 is more than the file could hold"},
         {"MARKOV\n4000000000\n2 2\n", "m.uai:2: 4000000000 variables are more than the file could hold"},
         {"MARKOV\n1\n2\n1\n2 0 0\n", "m.uai:5: variable 0 appears twice in one scope"},
     };
     for (const Case &c : cases)
         CHECK(errorOf(parseUaiAsCostNetwork(c.text, "m.uai")) == c.message);
+    // Domains the file could hold (it is long enough) whose product is beyond any table.
+    const std::string padded =
+        std::string("MARKOV\n3\n3000 3000 3000\n1\n3 0 1 2\n5\n") + std::string(6000, ' ');
+    CHECK(errorOf(parseUaiAsCostNetwork(padded, "m.uai")) ==
+          "m.uai:6: the scope of factor 0 has more than 2^32 rows, more than a file can hold");
 }

@@ -1,11 +1,15 @@
 // `zbddc run X.uai --task mpe` on UAI MARKOV networks takes the elimination route: random tiny
 // networks written as UAI files, solved through the CLI, must report the brute-force optimum of
-// their -ln p costs and an assignment with that cost.
+// their -ln p costs and an assignment with that cost. `--task pr --route be` sums them: log10 Z(e)
+// against brute force in log space (Z far beyond a double included); and a network no exact
+// route fits is refused for PR with both routes' sizes.
 #include "compiler/frontends/wcsp/read_cost_network.h"
 
 #include "tests/catch.hpp"
+#include "tests/support/markov_brute_force.h"
 #include "tests/support/random_networks.h"
 #include "tests/support/run_zbddc.h"
+#include "tests/support/uai_result_reader.h"
 
 #include <cmath>
 #include <filesystem>
@@ -82,4 +86,44 @@ TEST_CASE("run on a UAI MARKOV file solves its MPE by bucket elimination", "[cli
     const auto byDefault = runZbddc("run '" + path + "' --device cpu --json");
     CHECK(byDefault.exitCode == 0);
     CHECK(byDefault.out.find("\"task\": \"mpe\"") != std::string::npos);
+}
+
+TEST_CASE("run --task pr --route be: the partition function against brute force", "[cli][uai]") {
+    std::mt19937 rng(20261205);
+    for (int trial = 0; trial < 6; ++trial) {
+        INFO("trial " << trial);
+        const zbddc::testing::MarkovNet net =
+            zbddc::testing::randomMarkovNet(rng, 3 + rng() % 4, /*huge=*/trial % 2 == 1);
+        const std::string uai = zbddc::testing::writeScratch("be_pr.uai", net.uaiText());
+        std::vector<int> e(net.domains.size(), -1);
+        e[0] = 1;
+        const double want = zbddc::testing::bruteForceMarkov(net, e).log10Z;
+        const std::string evid = zbddc::testing::writeScratch("be_pr.evid", "1 0 1\n");
+        const auto pr = runZbddc("run '" + uai + "' --task pr --route be --evidence '" + evid + "'");
+        INFO(pr.err);
+        REQUIRE(pr.exitCode == 0);
+        const auto got = zbddc::testing::readUai2014(pr.out, "PR");
+        REQUIRE(got.has_value());
+        if (std::isinf(want))
+            CHECK(std::isinf(got->log10));
+        else
+            CHECK(got->log10 == Approx(want).epsilon(1e-12).margin(1e-9));
+    }
+}
+
+TEST_CASE("run --task pr: a network no exact route fits is refused with both sizes", "[cli][uai]") {
+    // 30 variables of 16 states, every pair joined: every order holds a table of 16^29 entries.
+    zbddc::testing::MarkovNet net;
+    net.domains.assign(30, 16);
+    for (uint32_t u = 0; u < 30; ++u)
+        for (uint32_t v = u + 1; v < 30; ++v)
+            net.factors.push_back({{u, v}, std::vector<double>(16 * 16, 1.0)});
+    const std::string uai = zbddc::testing::writeScratch("dense_pr.uai", net.uaiText());
+    const auto r = runZbddc("run '" + uai + "' --task pr");
+    CHECK(r.exitCode == 1);
+    CHECK(r.out.empty());
+    CHECK(r.err.find("dense_pr.uai") != std::string::npos);
+    CHECK(r.err.find("no exact route fits") != std::string::npos);
+    CHECK(r.err.find("entries") != std::string::npos);
+    CHECK(r.err.find("--approximate") != std::string::npos);
 }
