@@ -1,5 +1,7 @@
 #include "ir/interpret.h"
 
+#include "ir/mpe_tie.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -46,7 +48,11 @@ struct Arith {
     }
     double times(double p, double q) const { return round(log ? p + q : ring.times(p, q)); }
     double lift(double v) const { return round(log ? std::log(v) : v); }
-    bool better(double p, double q) const { return log ? p > q : ring.better(p, q); }
+    // The traceback's choice (ir/mpe_tie.h): p beats q by more than a tie.
+    bool better(double p, double q) const {
+        return beatsBeyondTie(log && ring.kind == Semiring::MaxProduct ? Semiring::MaxSum : ring.kind,
+                              p, q);
+    }
 };
 
 } // namespace

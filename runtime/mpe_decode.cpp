@@ -1,17 +1,17 @@
 #include "runtime/mpe_decode.h"
 
+#include "ir/mpe_tie.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace zbddc {
 namespace {
 
-// Max-marginals round differently from the forward value; 1e-9 relative is far above float64
-// rounding of a few thousand ops and far below any real gap between probabilities of interest.
+// Max-marginals round differently from the forward value: the tie rule of every decoder.
 bool reaches(double value, double best, Numeric n) {
-    if (n == Numeric::Log)
-        return std::fabs(value - best) <= 1e-9 * std::max(1.0, std::fabs(best));
-    return std::fabs(value - best) <= 1e-9 * std::fabs(best);
+    return reachesWithinTie(n == Numeric::Log ? Semiring::MaxSum : Semiring::MaxProduct, value,
+                            best);
 }
 
 bool impossible(double best, Numeric n) {

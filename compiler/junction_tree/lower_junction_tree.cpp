@@ -452,7 +452,8 @@ class Lowering {
             t.input = true;
             t.values = factor.table;
             out_.program.tables.push_back(std::move(t));
-            const uint32_t id = sliceByCase(static_cast<uint32_t>(out_.program.tables.size() - 1));
+            out_.factorTable.push_back(static_cast<uint32_t>(out_.program.tables.size() - 1));
+            const uint32_t id = sliceByCase(out_.factorTable.back());
             if (factor.child != kNoChild && !observed(factor.child)) {
                 cptOf_.resize(id + 1, UINT32_MAX);
                 cptOf_[id] = f;
