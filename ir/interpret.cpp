@@ -1,7 +1,5 @@
 #include "ir/interpret.h"
 
-#include "ir/mpe_tie.h"
-
 #include <algorithm>
 #include <cmath>
 
@@ -48,11 +46,7 @@ struct Arith {
     }
     double times(double p, double q) const { return round(log ? p + q : ring.times(p, q)); }
     double lift(double v) const { return round(log ? std::log(v) : v); }
-    // The traceback's choice (ir/mpe_tie.h): p beats q by more than a tie.
-    bool better(double p, double q) const {
-        return beatsBeyondTie(log && ring.kind == Semiring::MaxProduct ? Semiring::MaxSum : ring.kind,
-                              p, q);
-    }
+    bool better(double p, double q) const { return log ? p > q : ring.better(p, q); }
 };
 
 } // namespace

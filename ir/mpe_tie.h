@@ -1,10 +1,12 @@
-// One tie rule for every MPE decoder (the tensor programs' VALUE phase on the host and on the
-// GPU, the circuits' tracebacks, the adjoint decoding of runtime/mpe_decode): a candidate
-// replaces the one kept only where it is better by more than a tie, so among values equal within
-// the tolerance the first met wins — the lowest joint index of an op's eliminated variables
-// (ascending, the last fastest), the left side of a circuit's ⊕, the lowest state. Two
-// executors' roundings of one program (1e-13 apart on pigs and link) then pick alike wherever the
-// values within the tolerance of the best lie more than the tolerance from all others.
+// One tie rule for MPE decoders — the tensor programs' VALUE phase on the host
+// (recoverAssignment: bucket elimination and every junction tree) and on the GPU
+// (value_phase_kernel.inc), and the MLF route's adjoint decoding (runtime/mpe_decode): a
+// candidate replaces the one kept only where it is better by more than a tie, so among values
+// equal within the tolerance the first met wins — the lowest joint index of an op's eliminated
+// variables (ascending, the last fastest), the lowest state. Two executors' roundings of one
+// program (1e-13 apart on pigs and link) then pick alike wherever the values within the tolerance
+// of the best lie more than the tolerance from all others. The circuits' tracebacks (ir/interpret,
+// the CUDA and JIT walkers) still take the first side of a ⊕ on exact ties only.
 //
 // The relative tolerance is far above float64 rounding of a few thousand products and far below
 // any real gap between probabilities of interest. Costs (min-sum) compare exactly.

@@ -1,7 +1,5 @@
 #include "backends/cpu/batched_loop.h"
 
-#include "ir/mpe_tie.h"
-
 #include "support/memory.h"
 #include "support/threads.h"
 
@@ -20,27 +18,22 @@ constexpr double kNegInf = -std::numeric_limits<double>::infinity();
 // The semiring's arithmetic per representation, as in ir/interpret.cpp (std::max/std::min,
 // log-add-exp); one type per mode so that the lane loops compile to straight SIMD code.
 struct SumProduct {
-    static constexpr Semiring kind = Semiring::SumProduct;
     static double plus(double p, double q) { return p + q; }
     static double times(double p, double q) { return p * q; }
 };
 struct MaxProduct {
-    static constexpr Semiring kind = Semiring::MaxProduct; // the traceback's ties (ir/mpe_tie.h)
     static double plus(double p, double q) { return p < q ? q : p; }
     static double times(double p, double q) { return p * q; }
 };
 struct MaxSum {
-    static constexpr Semiring kind = Semiring::MaxSum;
     static double plus(double p, double q) { return p < q ? q : p; }
     static double times(double p, double q) { return p + q; }
 };
 struct MinSum {
-    static constexpr Semiring kind = Semiring::MinSum;
     static double plus(double p, double q) { return q < p ? q : p; }
     static double times(double p, double q) { return p + q; }
 };
 struct LogSumProduct {
-    static constexpr Semiring kind = Semiring::SumProduct;
     static double plus(double p, double q) {
         const double hi = p < q ? q : p, lo = q < p ? q : p;
         return hi == kNegInf ? hi : hi + std::log1p(std::exp(lo - hi));
@@ -277,7 +270,7 @@ bool BatchedLoop::traceLane(const double *v, size_t lane, uint32_t outSlot,
         const double a = value(op.a), b = value(op.b);
         switch (op.kind) {
         case OpKind::Plus:
-            pending.push_back(beatsBeyondTie(A::kind, b, a) ? op.b : op.a);
+            pending.push_back(A::plus(a, b) == a ? op.a : op.b);
             break;
         case OpKind::Times:
             pending.push_back(op.b);
@@ -285,7 +278,7 @@ bool BatchedLoop::traceLane(const double *v, size_t lane, uint32_t outSlot,
             break;
         default: { // (a ⊗ b) ⊕ c
             const double ab = A::times(a, b);
-            if (!beatsBeyondTie(A::kind, value(op.c), ab)) {
+            if (A::plus(ab, value(op.c)) == ab) {
                 pending.push_back(op.b);
                 pending.push_back(op.a);
             } else {

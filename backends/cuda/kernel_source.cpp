@@ -2,9 +2,6 @@
 
 #include "backends/cuda/plan_traceback.h" // kTraceSteps
 
-#include "ir/mpe_tie.h"
-
-#include <cstdio>
 #include <sstream>
 
 namespace zbddc::cuda {
@@ -48,22 +45,12 @@ std::string arithmetic(const KernelShape &s) {
                : s.semiring == Semiring::MinSum   ? "return fmin" + sfx + "(p, q);"
                                                   : "return fmax" + sfx + "(p, q);";
     }
-    // The traceback's tie rule (ir/mpe_tie.h): p beats q by more than a tie.
-    char tol[32];
-    std::snprintf(tol, sizeof tol, "%.17g", kMpeTieTolerance);
-    const bool maximise = s.semiring == Semiring::MaxProduct || s.semiring == Semiring::MaxSum;
-    const std::string beats =
-        !maximise ? (s.semiring == Semiring::MinSum ? "return p < q;" : "return p > q;")
-        : s.logSpace || s.semiring == Semiring::MaxSum
-            ? "return p > q + (T)" + std::string(tol) + " * fmax" + sfx + "((T)1, fabs" + sfx + "(q));"
-            : "return p > q + (T)" + std::string(tol) + " * fabs" + sfx + "(q);";
     std::ostringstream o;
     o << "typedef " << T << " T;\n"
       << "__device__ __forceinline__ T zb_zero() { return " << zero << "; }\n"
       << "__device__ __forceinline__ T zb_one() { return " << one << "; }\n"
       << "__device__ __forceinline__ T zb_plus(T p, T q) {\n    " << plus << "\n}\n"
-      << "__device__ __forceinline__ T zb_times(T p, T q) { " << times << " }\n"
-      << "__device__ __forceinline__ bool zb_beats(T p, T q) { " << beats << " }\n";
+      << "__device__ __forceinline__ T zb_times(T p, T q) { " << times << " }\n";
     return o.str();
 }
 

@@ -1,7 +1,5 @@
 #include "backends/cuda/plan_traceback.h"
 
-#include "ir/mpe_tie.h"
-
 #include <algorithm>
 
 namespace zbddc::cuda {
@@ -86,10 +84,11 @@ Result<std::vector<uint32_t>> tracebackPlan(const DevicePlan &p, Semiring semiri
             } else if (n.step == static_cast<uint32_t>(TemplateStep::Times)) {
                 walk.push_back(n.right);
                 walk.push_back(n.left);
-            } else { // the side that gives the ⊕ its value; the first on a tie (ir/mpe_tie.h)
-                walk.push_back(beatsBeyondTie(ring.kind, tree[n.right].value, tree[n.left].value)
-                                   ? n.right
-                                   : n.left);
+            } else { // the side that gives the ⊕ its value; the first on a tie
+                walk.push_back(ring.plus(tree[n.left].value, tree[n.right].value) ==
+                                       tree[n.left].value
+                                   ? n.left
+                                   : n.right);
             }
         }
     }

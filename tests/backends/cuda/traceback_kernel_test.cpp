@@ -5,7 +5,6 @@
 // the host can see (two states of a variable on the term; a walk beyond its bounds).
 #include "backends/cuda/plan_traceback.h"
 #include "ir/interpret.h"
-#include "ir/mpe_tie.h"
 
 #include "tests/catch.hpp"
 #include "tests/support/cuda_host_shim.h"
@@ -33,9 +32,6 @@ inline T zb_plus(T p, T q) {
 }
 inline T zb_times(T p, T q) {
     return zbddc::SemiringOps{ring}.times(p, q);
-}
-inline bool zb_beats(T p, T q) {
-    return zbddc::beatsBeyondTie(ring, p, q);
 }
 #define ZB_B 5u
 #define ZB_TRACE_STEPS 64u
