@@ -67,7 +67,7 @@ int main(int argc, char **argv) {
             files.push_back(argv[i]);
     }
     std::printf("%-12s %5s %12s %12s %12s %12s %10s %12s %12s %8s\n", "network", "task", "full/case",
-                "pattern/case", "est full", "est pattern", "patterns", "trace full", "trace patt",
+                "pattern/case", "us full", "us pattern", "patterns", "trace full", "trace patt",
                 "choice");
     for (const std::string &file : files) {
         auto net = readNetworkFile(file);
@@ -84,9 +84,12 @@ int main(int argc, char **argv) {
         const auto families = model.sortedScopes();
         const auto rows = factorRowsSumToOne(model);
         const std::vector<Evidence> cases = sampleEvidence(*net, n, observed, 1);
-        const BatchedPlanChoice choice = chooseBatchedPlan(*tree, families, cases);
         std::string name = file.substr(file.find_last_of('/') + 1);
         for (Task task : {Task::Mar, Task::Mpe}) {
+            PlanCosts costs = kGpuPlanCosts;
+            costs.hostThreads = 16; // the H100 host's cores
+            const BatchedPlanChoice choice = chooseBatchedPlan(model, *tree, families, rows, task,
+                                                               cases, CaseTree::ByCost, costs);
             JunctionTreeLowering full;
             full.maxProduct = task == Task::Mpe;
             full.marginals = task == Task::Mar;
@@ -95,8 +98,10 @@ int main(int argc, char **argv) {
             auto lowered = lowerJunctionTree(model, *tree, full);
             if (!lowered)
                 return 1;
+            const SteadyTime built = std::chrono::steady_clock::now();
             const EvidencePatternRun run =
                 buildEvidencePatternRun(model, *tree, families, rows, task, cases, CaseTree::ByCost);
+            const double buildUs = msSince(built) * 1e3 / static_cast<double>(cases.size());
             double traceP = 0;
             for (size_t i = 0; i < cases.size(); ++i)
                 if (run.groupOf[i] != kNoTable) {
@@ -108,10 +113,19 @@ int main(int argc, char **argv) {
                         name.c_str(), task == Task::Mar ? "mar" : "mpe",
                         tensorProgramWork(lowered->program),
                         tensorProgramWork(run.program) / static_cast<double>(cases.size()),
-                        choice.fullEntriesPerCase, choice.patternEntriesPerCase,
+                        choice.fullUs, choice.patternUs,
                         choice.distinctPatterns, task == Task::Mpe ? traceF.first : 0.0,
                         task == Task::Mpe ? traceP / static_cast<double>(cases.size()) : 0.0,
                         choice.patterns ? "pattern" : "full");
+            std::printf("%-12s %5s pattern program built in %.1f us per case (%zu patterns), "
+                        "%.1f ops per case against %zu for the full tree\n",
+                        name.c_str(), task == Task::Mar ? "mar" : "mpe", buildUs,
+                        run.groups.size(),
+                        static_cast<double>(run.program.ops.size()) /
+                            static_cast<double>(cases.size()),
+                        lowered->program.ops.size());
+            std::printf("%-12s %5s GPU estimate (16 host threads): %s\n", name.c_str(),
+                        task == Task::Mar ? "mar" : "mpe", choice.note().c_str());
             if (task == Task::Mpe)
                 std::printf("%-12s largest full-tree traceback step: %.4g joint values\n",
                             name.c_str(), traceF.second);

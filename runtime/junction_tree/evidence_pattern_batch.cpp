@@ -1,9 +1,11 @@
 #include "runtime/junction_tree/evidence_pattern_batch.h"
 
-#include "compiler/elimination/elimination_order.h"
 #include "runtime/junction_tree/junction_tree_answer.h"
+#include "support/threads.h"
+#include "support/timer.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <map>
 
@@ -27,21 +29,11 @@ std::vector<uint32_t> patternOf(const Evidence &ev) {
     return observed;
 }
 
-double degreeSquares(const JunctionTree &tree, const std::vector<std::vector<uint32_t>> &families) {
-    const InteractionGraph graph = buildInteractionGraph(tree.domainSizes, families);
-    double sum = 0;
-    for (const auto &n : graph.neighbours)
-        sum += static_cast<double>(n.size()) * static_cast<double>(n.size());
-    return sum;
-}
-
-// Lowers one pattern's program (its first case's states) and numbers its tables: input tables
-// are shared by the group's cases (the factors' CPTs by every group), the others each case's.
+// Lowers one pattern's program (its first case's states).
 Result<EvidencePatternRun::Group> lowerGroup(const FactorModel &model, const JunctionTree &tree,
                                              const std::vector<std::vector<uint32_t>> &families,
                                              const std::vector<uint8_t> &rowsSumToOne, Task task,
-                                             const Evidence &first, CaseTree caseTree,
-                                             TensorProgram &merged) {
+                                             const Evidence &first, CaseTree caseTree) {
     EvidencePatternRun::Group g;
     auto own = caseJunctionTree(tree, families, first.states, caseTree);
     if (!own)
@@ -56,6 +48,12 @@ Result<EvidencePatternRun::Group> lowerGroup(const FactorModel &model, const Jun
     if (!lowered)
         return lowered.error();
     g.lowered = std::move(*lowered);
+    return g;
+}
+
+// Numbers a group's tables: input tables are shared by the group's cases (the factors' CPTs, the
+// first tables of `merged`, by every group; its constants added here), the others each case's.
+void addSharedTables(EvidencePatternRun::Group &g, TensorProgram &merged) {
     const std::vector<Table> &tables = g.lowered.program.tables;
     g.local.assign(tables.size(), kNoTable);
     g.sharedId.assign(tables.size(), kNoTable);
@@ -71,7 +69,6 @@ Result<EvidencePatternRun::Group> lowerGroup(const FactorModel &model, const Jun
             g.local[t] = g.perCase++;
         }
     }
-    return g;
 }
 
 // Appends case `ev`'s copy of its group's tables and ops to `merged`: its first table's id.
@@ -116,45 +113,63 @@ double tensorProgramWork(const TensorProgram &program) {
 }
 
 std::string BatchedPlanChoice::note() const {
-    char text[200];
+    char text[320];
     std::snprintf(text, sizeof text,
-                  "%s: %.3g clique entries per case against %.3g for the %s, %zu evidence "
-                  "patterns",
+                  "%s (estimated %.3g us per case against %.3g: %.3g entries walked per case "
+                  "against %.3g, %zu evidence patterns, %.3g us of host lowering per pattern)",
                   patterns ? "a tree per evidence pattern, CPTs sliced per case"
                            : "the full-table batched tree, evidence as indicators",
+                  (patterns ? patternUs : fullUs), (patterns ? fullUs : patternUs),
                   patterns ? patternEntriesPerCase : fullEntriesPerCase,
-                  patterns ? fullEntriesPerCase : patternEntriesPerCase,
-                  patterns ? "full-table tree" : "pattern trees", distinctPatterns);
+                  patterns ? fullEntriesPerCase : patternEntriesPerCase, distinctPatterns,
+                  lowerUsPerPattern);
     return text;
 }
 
-BatchedPlanChoice chooseBatchedPlan(const JunctionTree &tree,
+BatchedPlanChoice chooseBatchedPlan(const FactorModel &model, const JunctionTree &tree,
                                     const std::vector<std::vector<uint32_t>> &families,
-                                    std::span<const Evidence> cases) {
+                                    const std::vector<uint8_t> &rowsSumToOne, Task task,
+                                    std::span<const Evidence> cases, CaseTree caseTree,
+                                    const PlanCosts &costs) {
     BatchedPlanChoice c;
     if (cases.empty())
         return c;
-    for (uint32_t k = 0; k < tree.numCliques(); ++k)
-        c.fullEntriesPerCase += tree.entries(tree.clique(k));
+    JunctionTreeLowering full;
+    full.maxProduct = task == Task::Mpe;
+    full.marginals = task == Task::Mar;
+    for (uint32_t v = 0; v < tree.numVariables(); ++v)
+        full.observed.push_back(v);
+    auto lowered = lowerJunctionTree(model, tree, full);
+    if (!lowered)
+        return c; // the full-table route reports it
+    c.fullEntriesPerCase = tensorProgramWork(lowered->program);
     std::map<std::vector<uint32_t>, bool> seen;
-    double sliced = 0;
-    for (const Evidence &ev : cases) {
+    for (const Evidence &ev : cases)
         seen.emplace(patternOf(ev), true);
-        sliced += unobservedCliqueEntries(tree, ev.states);
-    }
     c.distinctPatterns = seen.size();
-    const double compile =
-        kCaseTreeGain * degreeSquares(tree, families) * static_cast<double>(c.distinctPatterns);
-    const auto n = static_cast<double>(cases.size());
-    c.patternEntriesPerCase = (sliced + compile) / n;
-    c.patterns = c.patternEntriesPerCase < c.fullEntriesPerCase;
+    // The pilot: the first cases' programs, lowered on one thread.
+    const auto pilot = cases.first(std::min<size_t>(cases.size(), costs.pilotCases));
+    const SteadyTime start = std::chrono::steady_clock::now();
+    const EvidencePatternRun run = buildEvidencePatternRun(model, tree, families, rowsSumToOne,
+                                                           task, pilot, caseTree, 1);
+    c.lowerUsPerPattern = msSince(start) * 1e3 / static_cast<double>(std::max<size_t>(
+                                                     run.groups.size(), 1));
+    const auto k = static_cast<double>(pilot.size()), n = static_cast<double>(cases.size());
+    c.patternEntriesPerCase = tensorProgramWork(run.program) / k;
+    const double opsPerCase = static_cast<double>(run.program.ops.size()) / k;
+    c.fullUs = c.fullEntriesPerCase * costs.nsPerEntry * 1e-3;
+    c.patternUs = (c.patternEntriesPerCase * costs.nsPerEntry + opsPerCase * costs.nsPerOp) * 1e-3 +
+                  c.lowerUsPerPattern * static_cast<double>(c.distinctPatterns) / n /
+                      std::max(1u, costs.hostThreads);
+    c.patterns = c.patternUs < c.fullUs;
     return c;
 }
 
 EvidencePatternRun buildEvidencePatternRun(const FactorModel &model, const JunctionTree &tree,
                                            const std::vector<std::vector<uint32_t>> &families,
                                            const std::vector<uint8_t> &rowsSumToOne, Task task,
-                                           std::span<const Evidence> cases, CaseTree caseTree) {
+                                           std::span<const Evidence> cases, CaseTree caseTree,
+                                           unsigned threads) {
     EvidencePatternRun run;
     TensorProgram &p = run.program;
     p.semiring = task == Task::Mpe ? Semiring::MaxProduct : Semiring::SumProduct;
@@ -173,8 +188,9 @@ EvidencePatternRun buildEvidencePatternRun(const FactorModel &model, const Junct
     run.groupOf.assign(n, kNoTable);
     run.base.assign(n, kNoTable);
     run.failed.assign(n, std::nullopt);
+    // The patterns first, each one's first case, then their trees and lowerings on all threads.
     std::map<std::vector<uint32_t>, uint32_t> groupOfPattern;
-    std::vector<std::optional<Diagnostic>> groupError;
+    std::vector<size_t> firstCase;
     for (size_t i = 0; i < n; ++i) {
         const Evidence &ev = cases[i];
         if (evidenceContradicted(ev))
@@ -186,20 +202,33 @@ EvidencePatternRun buildEvidencePatternRun(const FactorModel &model, const Junct
             run.failed[i] = error("the case's evidence does not match the model's variables");
             continue;
         }
-        const std::vector<uint32_t> pattern = patternOf(ev);
         auto [it, added] =
-            groupOfPattern.emplace(pattern, static_cast<uint32_t>(run.groups.size()));
-        if (added) {
-            auto g = lowerGroup(model, tree, families, rowsSumToOne, task, ev, caseTree, p);
-            groupError.push_back(g ? std::nullopt : std::optional<Diagnostic>(g.error()));
-            run.groups.push_back(g ? std::move(*g) : EvidencePatternRun::Group{});
-        }
-        if (groupError[it->second]) {
-            run.failed[i] = *groupError[it->second];
+            groupOfPattern.emplace(patternOf(ev), static_cast<uint32_t>(firstCase.size()));
+        if (added)
+            firstCase.push_back(i);
+        run.groupOf[i] = it->second;
+    }
+    std::vector<std::optional<Result<EvidencePatternRun::Group>>> lowered(firstCase.size());
+    std::atomic<size_t> next{0};
+    onThreads(std::min<size_t>(threadsOrCores(threads), firstCase.size()), [&](size_t) {
+        for (size_t g; (g = next.fetch_add(1)) < firstCase.size();)
+            lowered[g] = lowerGroup(model, tree, families, rowsSumToOne, task,
+                                    cases[firstCase[g]], caseTree);
+    });
+    for (auto &g : lowered) {
+        if (*g)
+            addSharedTables(**g, p);
+        run.groups.push_back(*g ? std::move(**g) : EvidencePatternRun::Group{});
+    }
+    for (size_t i = 0; i < n; ++i) {
+        if (run.groupOf[i] == kNoTable)
+            continue;
+        if (!*lowered[run.groupOf[i]]) {
+            run.failed[i] = lowered[run.groupOf[i]]->error();
+            run.groupOf[i] = kNoTable;
             continue;
         }
-        run.groupOf[i] = it->second;
-        run.base[i] = appendCase(run.groups[it->second], ev, p);
+        run.base[i] = appendCase(run.groups[run.groupOf[i]], cases[i], p);
     }
     // MPE's traceback reads every table; PR and MAR what each case's lowering fetches.
     if (task == Task::Mpe)

@@ -33,22 +33,37 @@ double tensorProgramWork(const TensorProgram &program);
 // Which batched program a run uses, and why (for the results' device note).
 struct BatchedPlanChoice {
     bool patterns = false;
-    double fullEntriesPerCase = 0;    // clique entries of the full-table tree
-    double patternEntriesPerCase = 0; // the cases' clique entries over unobserved variables, plus
-                                      // each pattern's tree and lowering, spread over the cases
+    double fullEntriesPerCase = 0;    // tensorProgramWork of the full-table tree, per case
+    double patternEntriesPerCase = 0; // of the pilot cases' pattern programs, per case
+    double lowerUsPerPattern = 0;     // host time of a pattern's tree, lowering and copy (pilot)
+    double fullUs = 0, patternUs = 0; // estimated time per case of each plan
     size_t distinctPatterns = 0;      // among the cases
     std::string note() const;
 };
 
-// Clique entries per case of each plan, counted on the network's tree: the full-table tree's
-// every clique whole; the pattern plan's the cases' cliques over their unobserved variables
-// (unobservedCliqueEntries, what caseJunctionTree's ByCost never exceeds) plus, per distinct
-// pattern, kCaseTreeGain × Σ degree² of the moral graph (evidence_tree.h's price of one
-// triangulation, in entries) for its tree and lowering.
-// `families`: the factors' scopes (the model's sortedScopes()).
-BatchedPlanChoice chooseBatchedPlan(const JunctionTree &tree,
+// What an entry walked and an op run cost on the executor, and the host's threads that lower the
+// patterns. The GPU's entry cost is the H100's full-table tree of 2026-12-05 (985 us per case
+// over 7.0e7 entries per case on barley, 128 us over 1.2e7 on water: 11-14 ps an entry); its op
+// cost (one block of a fused launch) is a first estimate, not yet measured. The CPU's: this
+// project's 2-core VM (2026-12-05), the full-table tree's 10 ns an entry on water, and the
+// pattern programs' time beyond their entries on pigs per op (bench/jt_plan_entries).
+struct PlanCosts {
+    double nsPerEntry = 0.012;
+    double nsPerOp = 50;
+    unsigned hostThreads = 1;
+    size_t pilotCases = 4; // cases whose pattern programs are lowered to count their entries
+};
+inline constexpr PlanCosts kGpuPlanCosts{0.012, 50, 1, 4};
+inline constexpr PlanCosts kCpuPlanCosts{10, 3000, 1, 4};
+
+// The plan of the smaller estimated time per case: the full-table tree's entries, against the
+// pattern programs' entries and ops (counted on the first pilotCases cases, lowered on one thread
+// and timed) plus each distinct pattern's lowering spread over the cases and the host threads.
+BatchedPlanChoice chooseBatchedPlan(const FactorModel &model, const JunctionTree &tree,
                                     const std::vector<std::vector<uint32_t>> &families,
-                                    std::span<const Evidence> cases);
+                                    const std::vector<uint8_t> &rowsSumToOne, Task task,
+                                    std::span<const Evidence> cases, CaseTree caseTree,
+                                    const PlanCosts &costs);
 
 struct EvidencePatternRun {
     TensorProgram program; // every case of the run; its tables' ids are the groups' remapped
@@ -67,11 +82,13 @@ struct EvidencePatternRun {
     std::vector<std::optional<Diagnostic>> failed; // per case: why it is not in the program
 };
 
-// The run's program. `families` and `rowsSumToOne` as the per-case route computes them once.
+// The run's program. `families` and `rowsSumToOne` as the per-case route computes them once;
+// the patterns' trees and lowerings on `threads` threads (0: all).
 EvidencePatternRun buildEvidencePatternRun(const FactorModel &model, const JunctionTree &tree,
                                            const std::vector<std::vector<uint32_t>> &families,
                                            const std::vector<uint8_t> &rowsSumToOne, Task task,
-                                           std::span<const Evidence> cases, CaseTree caseTree);
+                                           std::span<const Evidence> cases, CaseTree caseTree,
+                                           unsigned threads = 0);
 
 // Case i's answer once the run's program is computed; moves case i's tables out of `computed`.
 Result<TaskResult> evidencePatternAnswer(const EvidencePatternRun &run, const JunctionTree &tree,

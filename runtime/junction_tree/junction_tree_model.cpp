@@ -224,7 +224,7 @@ JunctionTreeModel::Impl::runPatterns(Task task, std::span<const Evidence> cases,
         const auto part = cases.subspan(first, count);
         EvidencePatternRun run =
             buildEvidencePatternRun(model, tree, families, rowsSumToOne, task, part,
-                                    options.caseTree);
+                                    options.caseTree, options.threads);
         uint64_t bytes = 0;
         for (const Table &t : run.program.tables)
             bytes += t.entries() * sizeof(double);
@@ -410,7 +410,14 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
     std::string planNote;
     if (m.options.batchedPlan != Plan::FullTables &&
         (m.options.batchedPlan == Plan::EvidencePatterns || m.options.executor == "cuda")) {
-        BatchedPlanChoice choice = chooseBatchedPlan(m.tree, m.model.sortedScopes(), cases);
+        PlanCosts costs = m.options.executor == "cuda" ? kGpuPlanCosts : kCpuPlanCosts;
+        costs.hostThreads = threadsOrCores(m.options.threads);
+        BatchedPlanChoice choice =
+            m.options.batchedPlan == Plan::EvidencePatterns
+                ? BatchedPlanChoice{}
+                : chooseBatchedPlan(m.model, m.tree, m.model.sortedScopes(),
+                                    factorRowsSumToOne(m.model), task, cases, m.options.caseTree,
+                                    costs);
         if (m.options.batchedPlan == Plan::EvidencePatterns)
             choice.patterns = true;
         if (choice.patterns)
