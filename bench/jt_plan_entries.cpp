@@ -5,7 +5,10 @@
 // VALUE-phase step enumerates, the largest step apart); the plan the cost count picks; and the
 // CPU executor's wall time of each plan over the same cases.
 //
-//   jt_plan_entries [--cases N] [--observed F] [--time] NET.bif...
+// --mpe-agree: MPE's assignments of the per-case route against the full-table tree (the CPU
+// executor and the reference interpreter) and the pattern plan, cases that differ counted.
+//
+//   jt_plan_entries [--cases N] [--observed F] [--time] [--mpe-agree] NET.bif...
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/moral_graph.h"
 #include "compiler/junction_tree/order_search.h"
@@ -54,7 +57,7 @@ double msOf(JunctionTreeModel &m, Task task, const std::vector<Evidence> &cases)
 int main(int argc, char **argv) {
     size_t n = 200;
     double observed = 0.2;
-    bool time = false;
+    bool time = false, agree = false;
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--cases") && i + 1 < argc)
@@ -63,6 +66,8 @@ int main(int argc, char **argv) {
             observed = std::stod(argv[++i]);
         else if (!std::strcmp(argv[i], "--time"))
             time = true;
+        else if (!std::strcmp(argv[i], "--mpe-agree"))
+            agree = true;
         else
             files.push_back(argv[i]);
     }
@@ -129,6 +134,33 @@ int main(int argc, char **argv) {
             if (task == Task::Mpe)
                 std::printf("%-12s largest full-tree traceback step: %.4g joint values\n",
                             name.c_str(), traceF.second);
+            if (agree && task == Task::Mpe) {
+                JunctionTreeOptions o;
+                o.executor = "cpu";
+                o.traceback = JunctionTreeOptions::Traceback::OnHost;
+                JunctionTreeModel perCase(*net, *tree, o);
+                o.cpuRoute = JunctionTreeOptions::CpuRoute::Batched;
+                o.batchedPlan = JunctionTreeOptions::BatchedPlan::FullTables;
+                JunctionTreeModel fullModel(*net, *tree, o);
+                o.executor = "reference";
+                JunctionTreeModel reference(*net, *tree, o);
+                o.executor = "cpu";
+                o.batchedPlan = JunctionTreeOptions::BatchedPlan::EvidencePatterns;
+                JunctionTreeModel patternModel(*net, *tree, o);
+                const auto a = perCase.run(task, cases), b = fullModel.run(task, cases),
+                           c = patternModel.run(task, cases), d = reference.run(task, cases);
+                size_t fullDiff = 0, patternDiff = 0, referenceDiff = 0;
+                for (size_t i = 0; i < cases.size(); ++i) {
+                    if (!a[i] || !b[i] || !c[i] || !d[i])
+                        continue;
+                    fullDiff += a[i]->assignment != b[i]->assignment;
+                    patternDiff += a[i]->assignment != c[i]->assignment;
+                    referenceDiff += b[i]->assignment != d[i]->assignment;
+                }
+                std::printf("%-12s mpe assignments unlike the per-case route's: full-table %zu, "
+                            "patterns %zu of %zu; full-table cpu unlike reference: %zu\n",
+                            name.c_str(), fullDiff, patternDiff, cases.size(), referenceDiff);
+            }
             if (!time)
                 continue;
             JunctionTreeOptions o;

@@ -8,10 +8,11 @@
 namespace zbddc {
 namespace {
 
-// Max-marginals round differently from the forward value: the tie rule of every decoder.
+// Max-marginals round differently from the forward value: within ir/mpe_tie.h's tolerance of
+// it (on either side: an adjoint may round above the forward value) a state reaches it.
 bool reaches(double value, double best, Numeric n) {
-    return reachesWithinTie(n == Numeric::Log ? Semiring::MaxSum : Semiring::MaxProduct, value,
-                            best);
+    const double scale = n == Numeric::Log ? std::max(1.0, std::fabs(best)) : std::fabs(best);
+    return std::fabs(value - best) <= kMpeTieTolerance * scale;
 }
 
 bool impossible(double best, Numeric n) {

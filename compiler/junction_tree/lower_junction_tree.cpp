@@ -334,11 +334,11 @@ class Lowering {
             (holds(keep, v) ? kept : eliminated).push_back(v);
         if (eliminated.empty() && inputs.size() == 1)
             return inputs[0];
+        if (opt_.maxProduct && eliminated.size() > 1)
+            return maximiseInSteps(std::move(inputs), kept, eliminated, anyBatched);
         if (sliced())
             return emit(eliminated.empty() ? TensorOpKind::Join : TensorOpKind::EliminateBucket,
                         std::move(inputs), std::move(eliminated), kept);
-        if (opt_.maxProduct && eliminated.size() > 1)
-            return maximiseInSteps(std::move(inputs), kept, eliminated, anyBatched);
         const uint32_t t = addTable(kept, anyBatched);
         out_.program.ops.push_back(
             {eliminated.empty() ? TensorOpKind::Join : TensorOpKind::EliminateBucket,
@@ -351,7 +351,8 @@ class Lowering {
 
     // Max-product's VALUE phase enumerates, per case, the joint values of each op's eliminated
     // variables (one warp per op and case on the GPU): a root clique of water's 4.4·10^5 entries
-    // is walked once per case there, where the collect walked it once for the whole batch. So
+    // is walked once per case there, where the collect walked it once for the whole batch (one
+    // case's sliced tree likewise, on the host). So
     // the fused op eliminates only some of them, its output kept over the others while it holds
     // no more entries than the tree's largest separator (no table larger than the messages
     // already are), and those others are maximised out one Marginalize each: the traceback then
