@@ -1,5 +1,7 @@
 #include "ir/tensor_program.h"
 
+#include "ir/mpe_tie.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -390,7 +392,7 @@ void traceBack(const TensorProgram &program, RowValueOf &&rowValue,
             double value = ring.one();
             for (size_t k = 0; k < n; ++k)
                 value = ring.times(value, rowValue(op.inputs[k], rows[k]));
-            if (first || ring.better(value, bestValue)) {
+            if (first || beatsBeyondTie(program.semiring, value, bestValue)) {
                 first = false;
                 bestValue = value;
                 for (size_t i = 0; i < f; ++i)

@@ -1,17 +1,18 @@
 #include "runtime/mpe_decode.h"
 
+#include "ir/mpe_tie.h"
+
 #include <algorithm>
 #include <cmath>
 
 namespace zbddc {
 namespace {
 
-// Max-marginals round differently from the forward value; 1e-9 relative is far above float64
-// rounding of a few thousand ops and far below any real gap between probabilities of interest.
+// Max-marginals round differently from the forward value: within ir/mpe_tie.h's tolerance of
+// it (on either side: an adjoint may round above the forward value) a state reaches it.
 bool reaches(double value, double best, Numeric n) {
-    if (n == Numeric::Log)
-        return std::fabs(value - best) <= 1e-9 * std::max(1.0, std::fabs(best));
-    return std::fabs(value - best) <= 1e-9 * std::fabs(best);
+    const double scale = n == Numeric::Log ? std::max(1.0, std::fabs(best)) : std::fabs(best);
+    return std::fabs(value - best) <= kMpeTieTolerance * scale;
 }
 
 bool impossible(double best, Numeric n) {

@@ -334,6 +334,8 @@ class Lowering {
             (holds(keep, v) ? kept : eliminated).push_back(v);
         if (eliminated.empty() && inputs.size() == 1)
             return inputs[0];
+        if (opt_.maxProduct && eliminated.size() > 1)
+            return maximiseInSteps(std::move(inputs), kept, eliminated, anyBatched);
         if (sliced())
             return emit(eliminated.empty() ? TensorOpKind::Join : TensorOpKind::EliminateBucket,
                         std::move(inputs), std::move(eliminated), kept);
@@ -344,6 +346,51 @@ class Lowering {
              t,
              eliminated,
              {}});
+        return t;
+    }
+
+    // Max-product's VALUE phase enumerates, per case, the joint values of each op's eliminated
+    // variables (one warp per op and case on the GPU): a root clique of water's 4.4·10^5 entries
+    // is walked once per case there, where the collect walked it once for the whole batch (one
+    // case's sliced tree likewise, on the host). So
+    // the fused op eliminates only some of them, its output kept over the others while it holds
+    // no more entries than the tree's largest separator (no table larger than the messages
+    // already are), and those others are maximised out one Marginalize each: the traceback then
+    // enumerates the first op's few joint values and then one variable's states at a time.
+    uint32_t maximiseInSteps(std::vector<uint32_t> inputs, const std::vector<uint32_t> &kept,
+                             std::vector<uint32_t> eliminated, bool batched) {
+        if (stepBudget_ == 0) {
+            stepBudget_ = 1;
+            for (uint32_t c = 1; c < tree_.numCliques(); ++c)
+                stepBudget_ = std::max(stepBudget_, tree_.entries(tree_.separator(c)));
+        }
+        std::stable_sort(eliminated.begin(), eliminated.end(), [&](uint32_t a, uint32_t b) {
+            return tree_.domainSizes[a] > tree_.domainSizes[b];
+        });
+        std::vector<uint32_t> late;
+        double entries = tree_.entries(kept);
+        for (size_t i = 0; i + 1 < eliminated.size(); ++i) // the fused op keeps at least one
+            if (entries * tree_.domainSizes[eliminated[i]] <= stepBudget_) {
+                entries *= tree_.domainSizes[eliminated[i]];
+                late.push_back(eliminated[i]);
+            }
+        std::vector<uint32_t> early;
+        for (uint32_t v : eliminated)
+            if (std::find(late.begin(), late.end(), v) == late.end())
+                early.push_back(v);
+        std::sort(early.begin(), early.end());
+        std::vector<uint32_t> scope = kept;
+        scope.insert(scope.end(), late.begin(), late.end());
+        std::sort(scope.begin(), scope.end());
+        uint32_t t = addTable(scope, batched);
+        out_.program.ops.push_back({TensorOpKind::EliminateBucket, std::move(inputs), t,
+                                    std::move(early), {}});
+        for (uint32_t v : late) {
+            std::erase(scope, v);
+            const uint32_t next = addTable(scope, batched);
+            out_.program.ops.push_back({TensorOpKind::Marginalize, {t}, next, {v}, {}});
+            t = next;
+        }
         return t;
     }
 
@@ -452,7 +499,8 @@ class Lowering {
             t.input = true;
             t.values = factor.table;
             out_.program.tables.push_back(std::move(t));
-            const uint32_t id = sliceByCase(static_cast<uint32_t>(out_.program.tables.size() - 1));
+            out_.factorTable.push_back(static_cast<uint32_t>(out_.program.tables.size() - 1));
+            const uint32_t id = sliceByCase(out_.factorTable.back());
             if (factor.child != kNoChild && !observed(factor.child)) {
                 cptOf_.resize(id + 1, UINT32_MAX);
                 cptOf_[id] = f;
@@ -629,6 +677,7 @@ class Lowering {
     // that sum to a number are left out (linkedToKept) and equal ops are made once (emit).
     bool proportionsOnly_ = false;
     std::vector<bool> inSeparator_; // by variable (one case's marginals, distributeOutOf)
+    double stepBudget_ = 0;         // maximiseInSteps' largest table: the largest separator's
     // emit's ops by (kind, inputs, vars), and each message factor's rescaled table.
     std::map<std::tuple<TensorOpKind, std::vector<uint32_t>, std::vector<uint32_t>>, uint32_t>
         made_;

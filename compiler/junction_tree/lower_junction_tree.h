@@ -69,6 +69,7 @@ struct JunctionTreeProgram : BatchedProgram {
     std::vector<uint32_t> marginalTable; // per variable (MAR): a table over {X, case} ∝ P(X, e)
                                          // (kNoTable for a case's observed variables; a table
                                          // without X: uniform in X)
+    std::vector<uint32_t> factorTable;   // per factor: its input table (its CPT as given)
 };
 
 // The tree must be the model's (buildJunctionTree over model.sortedScopes()): factor f of the

@@ -1,5 +1,6 @@
 #include "runtime/junction_tree/junction_tree_answer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -17,6 +18,22 @@ double valueFor(const JunctionTreeProgram &jt, const std::vector<std::vector<dou
 }
 
 } // namespace
+
+bool evidenceContradicted(const Evidence &ev) {
+    return std::find(ev.states.begin(), ev.states.end(), kContradicted) != ev.states.end();
+}
+
+Result<TaskResult> contradictedEvidenceAnswer(Task task) {
+    if (task == Task::Mar)
+        return error("MAR is undefined: the evidence has probability 0");
+    if (task == Task::Mpe)
+        return error("MPE is undefined: the evidence has probability 0");
+    TaskResult r;
+    r.task = task;
+    r.value = 0;
+    r.log10 = -std::numeric_limits<double>::infinity();
+    return r;
+}
 
 double junctionTreeLogNormaliser(const JunctionTree &tree, const JunctionTreeProgram &jt,
                                  const std::vector<std::vector<double>> &computed, uint32_t b) {

@@ -14,6 +14,11 @@
 
 namespace zbddc {
 
+// A case observing a variable in two states (kContradicted).
+bool evidenceContradicted(const Evidence &ev);
+// Its answer, without running anything: P(e) = 0 for PR, an error for MAR and MPE.
+Result<TaskResult> contradictedEvidenceAnswer(Task task);
+
 // log P(e) (or log max_x P(x, e)) of case b: the root's scaled value with the scales undone;
 // -inf where the evidence is impossible.
 double junctionTreeLogNormaliser(const JunctionTree &tree, const JunctionTreeProgram &jt,

@@ -5,6 +5,7 @@
 #include "compiler/junction_tree/lower_junction_tree.h"
 #include "runtime/tensor/tensor_executor.h"
 #include "runtime/device_list.h"
+#include "runtime/junction_tree/evidence_pattern_batch.h"
 #include "runtime/junction_tree/junction_tree_answer.h"
 #include "runtime/junction_tree/junction_tree_per_case.h"
 #include "support/threads.h"
@@ -109,6 +110,10 @@ struct JunctionTreeModel::Impl {
         return results;
     }
 
+    std::vector<Result<TaskResult>> runPatterns(Task task, std::span<const Evidence> cases,
+                                                const BatchedPlanChoice &choice,
+                                                JunctionTreeRunInfo *info) const;
+
     Status decodeOnExecutor(Prepared &p, std::span<const Evidence> cases, size_t first,
                             size_t count, std::vector<uint32_t> &decoded) const;
 
@@ -189,6 +194,77 @@ struct JunctionTreeModel::Impl {
     }
 
 };
+
+// The batched route by evidence pattern (evidence_pattern_batch.h): runs of cases, each one
+// program; a run whose tables exceed the memory budget is halved until they fit.
+std::vector<Result<TaskResult>>
+JunctionTreeModel::Impl::runPatterns(Task task, std::span<const Evidence> cases,
+                                     const BatchedPlanChoice &choice,
+                                     JunctionTreeRunInfo *info) const {
+    const SteadyTime start = std::chrono::steady_clock::now();
+    const std::vector<std::vector<uint32_t>> families = model.sortedScopes();
+    const std::vector<uint8_t> rowsSumToOne = factorRowsSumToOne(model);
+    JunctionTreeRunInfo local;
+    JunctionTreeRunInfo &st = info ? *info : local;
+    st = {};
+    std::vector<Result<TaskResult>> results;
+    results.reserve(cases.size());
+    uint64_t budget = options.memoryBudgetBytes;
+    if (!budget) {
+        auto b = executor->memoryBudgetBytes();
+        if (!b) {
+            results.assign(cases.size(), Result<TaskResult>(b.error()));
+            return results;
+        }
+        budget = *b / gpuShares;
+    }
+    size_t chunk = std::min<size_t>(cases.size(), options.maxBatch ? options.maxBatch : 4096);
+    for (size_t first = 0; first < cases.size();) {
+        const size_t count = std::min(chunk, cases.size() - first);
+        const auto part = cases.subspan(first, count);
+        EvidencePatternRun run =
+            buildEvidencePatternRun(model, tree, families, rowsSumToOne, task, part,
+                                    options.caseTree, options.threads);
+        uint64_t bytes = 0;
+        for (const Table &t : run.program.tables)
+            bytes += t.entries() * sizeof(double);
+        if (bytes > budget && count > 1) {
+            chunk = count / 2;
+            continue;
+        }
+        auto tables = executor->run(run.program);
+        ++st.runs;
+        st.batch = std::max<uint32_t>(st.batch, static_cast<uint32_t>(count));
+        st.bytesPerRun = std::max(st.bytesPerRun, bytes);
+        if (!tables) {
+            for (size_t i = 0; i < count; ++i)
+                results.push_back(tables.error());
+            first += count;
+            continue;
+        }
+        st.device = tables->device;
+        std::vector<std::optional<Result<TaskResult>>> answers(count);
+        std::atomic<size_t> next{0};
+        onThreads(std::min<size_t>(threadsOrCores(options.threads), count), [&](size_t) {
+            for (size_t i; (i = next.fetch_add(1)) < count;)
+                answers[i] = evidencePatternAnswer(run, tree, task, tables->tables, i, part[i]);
+        });
+        for (auto &a : answers)
+            results.push_back(std::move(*a));
+        first += count;
+    }
+    const double perCase = msSince(start) / static_cast<double>(cases.size());
+    DeviceReport device = st.device;
+    device.arithmetic = Numeric::Float64;
+    device.addNote("junction tree, " + choice.note() + ", " + std::to_string(st.batch) +
+                   " cases per run");
+    for (Result<TaskResult> &r : results)
+        if (r) {
+            r->device = device;
+            r->timeMs = perCase;
+        }
+    return results;
+}
 
 // The MPE assignments of cases [first, first + count) of the run just made, traced back by the
 // executor where its tables are: a row of numVariables() + 1 entries per case (the case variable
@@ -331,6 +407,26 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
             return failAll(fit.error());
         return m.runPerCase(task, cases, *fit, info);
     }
+    // The pattern plan by cost on the GPU; the CPU's batched route runs it only when asked (it
+    // is kept there to compare the full-table tree against).
+    using Plan = JunctionTreeOptions::BatchedPlan;
+    std::string planNote;
+    if (m.options.batchedPlan != Plan::FullTables &&
+        (m.options.batchedPlan == Plan::EvidencePatterns || m.options.executor == "cuda")) {
+        PlanCosts costs = m.options.executor == "cuda" ? kGpuPlanCosts : kCpuPlanCosts;
+        costs.hostThreads = threadsOrCores(m.options.threads);
+        BatchedPlanChoice choice =
+            m.options.batchedPlan == Plan::EvidencePatterns
+                ? BatchedPlanChoice{}
+                : chooseBatchedPlan(m.model, m.tree, m.model.sortedScopes(),
+                                    factorRowsSumToOne(m.model), task, cases, m.options.caseTree,
+                                    costs);
+        if (m.options.batchedPlan == Plan::EvidencePatterns)
+            choice.patterns = true;
+        if (choice.patterns)
+            return m.runPatterns(task, cases, choice, info);
+        planNote = ", " + choice.note();
+    }
     auto prepared = m.prepare(lowering, cases.size());
     if (!prepared)
         return failAll(prepared.error());
@@ -394,7 +490,8 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
     const double perCase = msSince(start) / static_cast<double>(cases.size());
     DeviceReport device = st.device;
     device.arithmetic = Numeric::Float64;
-    device.addNote("junction tree, " + std::to_string(m.tree.numCliques()) + " cliques, " +
+    device.addNote("junction tree, " + std::to_string(m.tree.numCliques()) + " cliques" + planNote +
+                   ", " +
                    std::to_string(jt.batch) + " cases per run");
     for (Result<TaskResult> &r : results)
         if (r) {

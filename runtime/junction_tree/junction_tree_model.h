@@ -42,6 +42,11 @@ struct JunctionTreeOptions {
     // interpreter and the GPU run the batched tree, evidence as indicator tables.
     // The tree each case is propagated on (evidence_tree.h).
     CaseTree caseTree = CaseTree::ByCost;
+    // The batched route's program (the GPU's, and the CPU's CpuRoute::Batched): the full-table
+    // tree with evidence as indicator tables, a tree per evidence pattern with each case's CPTs
+    // sliced (evidence_pattern_batch.h), or (ByCost) the one of fewer clique entries per case.
+    enum class BatchedPlan : uint8_t { ByCost, FullTables, EvidencePatterns };
+    BatchedPlan batchedPlan = BatchedPlan::ByCost;
 };
 
 // What a batched run held and where, for reports.

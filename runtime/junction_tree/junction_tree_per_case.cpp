@@ -14,19 +14,6 @@ namespace zbddc {
 
 namespace {
 
-// A case observing a variable in two states: P(e) = 0 without running anything.
-Result<TaskResult> contradictedCase(Task task) {
-    if (task == Task::Mar)
-        return error("MAR is undefined: the evidence has probability 0");
-    if (task == Task::Mpe)
-        return error("MPE is undefined: the evidence has probability 0");
-    TaskResult r;
-    r.task = task;
-    r.value = 0;
-    r.log10 = -std::numeric_limits<double>::infinity();
-    return r;
-}
-
 // What every case of a run shares.
 struct PerCaseNetwork {
     const FactorModel &model;
@@ -37,15 +24,11 @@ struct PerCaseNetwork {
     CaseTree caseTree;
 };
 
-bool contradicted(const Evidence &ev) {
-    return std::find(ev.states.begin(), ev.states.end(), kContradicted) != ev.states.end();
-}
-
 // `own`: the case's own tree (caseJunctionTree), or nullopt for the network's.
 Result<TaskResult> answerOneCase(const PerCaseNetwork &n, Task task, const Evidence &ev,
                                  const std::optional<JunctionTree> &own) {
-    if (contradicted(ev))
-        return contradictedCase(task);
+    if (evidenceContradicted(ev))
+        return contradictedEvidenceAnswer(task);
     const JunctionTree &tree = own ? *own : n.tree;
     JunctionTreeLowering lowering;
     lowering.maxProduct = task == Task::Mpe;
@@ -82,7 +65,7 @@ runJunctionTreePerCase(const FactorModel &model, const JunctionTree &tree, Task 
     const size_t workers = std::min<size_t>(threads, n);
     onThreads(workers, [&](size_t) {
         for (size_t i; (i = next.fetch_add(1)) < n;) {
-            if (contradicted(cases[i]))
+            if (evidenceContradicted(cases[i]))
                 continue;
             own[i] = caseJunctionTree(tree, shared.families, cases[i].states, caseTree);
             if (own[i])
