@@ -178,4 +178,12 @@ std::string temporaryFolder() {
     return dir && *dir ? dir : "/tmp";
 }
 
+std::string userCacheFolder() {
+    if (const char *d = std::getenv("ZBDDC_CACHE_DIR"); d && *d)
+        return d;
+    if (const char *h = std::getenv("HOME"); h && *h)
+        return std::string(h) + "/.cache/zbddc";
+    return temporaryFolder() + "/zbddc-cache";
+}
+
 } // namespace zbddc

@@ -46,5 +46,8 @@ Result<OutputTarget> resolveOutputTarget(const std::string &path, bool inPlaceAl
 // The folder temporary files go into ($TMPDIR, else /tmp), without the exception
 // std::filesystem::temp_directory_path throws for a TMPDIR that does not exist.
 std::string temporaryFolder();
+// Where zbddc keeps what it may compute again (NVRTC images, route choices): $ZBDDC_CACHE_DIR,
+// else ~/.cache/zbddc, else zbddc-cache in the temporary folder.
+std::string userCacheFolder();
 
 } // namespace zbddc

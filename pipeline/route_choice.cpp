@@ -5,6 +5,8 @@
 #include "pipeline/load_model.h"
 #include "runtime/junction_tree/factor_model_route.h"
 
+#include <algorithm>
+
 #include <unistd.h>
 
 namespace zbddc::pipeline {
@@ -132,7 +134,10 @@ Result<RouteChoice> chooseRoute(RouteInput in) {
                   "the junction tree (%s)",
                   in.placement.onGpu ? "gpu" : "cpu", o.expectedCases, *mlf, mlfWhat.c_str(),
                   *tree, treeWhat.c_str());
-    return RouteChoice{*tree <= *mlf ? &kJunctionTreeRoute : &kMlfRoute, why};
+    const bool treeFirst = *tree <= *mlf;
+    return RouteChoice{treeFirst ? &kJunctionTreeRoute : &kMlfRoute, why,
+                       treeFirst ? &kMlfRoute : &kJunctionTreeRoute,
+                       std::max(*tree, *mlf) / std::max(std::min(*tree, *mlf), 1e-300)};
 }
 
 } // namespace zbddc::pipeline

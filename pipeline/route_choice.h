@@ -13,6 +13,10 @@ namespace zbddc::pipeline {
 struct RouteChoice {
     const RouteKind *route = nullptr;
     std::string why;
+    // auto between the MLF and the junction tree, both estimated: the other route, and how many
+    // times the chosen one's estimate its estimate is (>= 1); the pilot weighs them (route_pilot.h).
+    const RouteKind *runnerUp = nullptr;
+    double estimateRatio = 0;
 };
 Result<RouteChoice> chooseRoute(RouteInput in);
 

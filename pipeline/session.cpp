@@ -1,6 +1,7 @@
 #include "pipeline/session.h"
 #include "pipeline/load_model.h"
 #include "pipeline/route_choice.h"
+#include "pipeline/route_pilot.h"
 #include "pipeline/write_file.h"
 
 #include <algorithm>
@@ -37,6 +38,15 @@ Result<std::unique_ptr<Session>> Session::open(ModelFile model, const OpenOption
     auto choice = chooseRoute(in);
     if (!choice)
         return choice.error();
+    if (pilotApplies(*choice, options)) { // the estimate unsure: the routes timed
+        auto piloted = pilotRoute(in, *choice, s->warnings_);
+        if (!piloted)
+            return piloted.error();
+        s->impl_ = std::move(piloted->route);
+        s->route_ = std::string(piloted->choice.route->name);
+        s->why_ = piloted->choice.why;
+        return s;
+    }
     auto route = choice->route->compile(in);
     // A MARKOV network's junction tree refused for its size: auto --approximate falls back to
     // loopy BP, as where the size was plain before any order was searched (route_choice.cpp).

@@ -81,11 +81,7 @@ std::string nvrtcVersion() {
 std::string cacheDirectory(const NvrtcOptions &options) {
     if (!options.cacheDir.empty())
         return options.cacheDir;
-    if (const char *d = std::getenv("ZBDDC_CACHE_DIR"); d && *d)
-        return d;
-    if (const char *h = std::getenv("HOME"); h && *h)
-        return std::string(h) + "/.cache/zbddc";
-    return (fs::path(temporaryFolder()) / "zbddc-cache").string();
+    return userCacheFolder();
 }
 
 namespace {

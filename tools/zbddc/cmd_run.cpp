@@ -63,6 +63,7 @@ pipeline::OpenOptions openOptions(const RunOptions &o, size_t cases, std::option
     open.expectedCases = cases;
     open.task = task;
     open.freeInputs = !o.inputs.empty();
+    open.pilot.enabled = !o.estimateOnly;
     return open;
 }
 
@@ -224,10 +225,14 @@ int runCommand(const RunOptions &o) {
     auto free = pipeline::readFreeInputs(o.inputs);
     if (!free)
         return reportError(free.error());
-    auto session = pipeline::Session::open(std::move(*model), openOptions(o, cases->cases.size(), task));
+    pipeline::OpenOptions open = openOptions(o, cases->cases.size(), task);
+    open.pilot.cases.assign(cases->cases.begin(), // auto's pilot times the batch's first cases
+                            cases->cases.begin() + std::min<size_t>(cases->cases.size(), 8));
+    auto session = pipeline::Session::open(std::move(*model), open);
     if (!session)
         return reportError(withFlagHints(session.error()));
     pipeline::Session &s = **session;
+    printWarnings(s.takeWarnings());
     printNotes(s);
     const std::vector<Task> tasks = s.tasks();
     if (std::find(tasks.begin(), tasks.end(), *task) == tasks.end())

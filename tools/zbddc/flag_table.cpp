@@ -67,6 +67,7 @@ constexpr FlagRule kRun[] = {
     {"--update-order", kLbp},
     {"--lbp-program", kLbp},
     {"--approximate", kCompiled},
+    {"--estimate-only", kCompiled},
 };
 
 constexpr FlagRule kCompile[] = {

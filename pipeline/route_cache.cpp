@@ -1,0 +1,109 @@
+#include "pipeline/route_cache.h"
+#include "ir/file_io.h"
+#include "pipeline/write_file.h"
+#include "support/sha256.h"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace zbddc::pipeline {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char *kHeader = "zbddc route choice 1";
+
+std::optional<std::string> fileBytes(const std::string &path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        return std::nullopt;
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    if (in.bad())
+        return std::nullopt;
+    return bytes.str();
+}
+
+std::string sha256Of(std::string_view bytes) {
+    Sha256 hash;
+    hash.update(bytes);
+    return hash.hex();
+}
+
+std::string fileFor(const std::string &folder, const std::string &key) {
+    return (fs::path(folder) / (sha256Of(key).substr(0, 32) + ".route")).string();
+}
+
+} // namespace
+
+std::optional<std::string> routeCacheKey(const ModelFile &model, const OpenOptions &options,
+                                         const Placement &placement) {
+    const std::optional<std::string> bytes = fileBytes(model.path);
+    if (!bytes)
+        return std::nullopt;
+    // The device as it runs: the CPU's threads, or the GPUs asked for.
+    std::string device = deviceKindName(placement.device);
+    if (placement.onGpu) {
+        device += " gpus";
+        for (int g : options.target.gpus)
+            device += " " + std::to_string(g);
+        device += " " + options.target.devices;
+    } else {
+        const unsigned threads = options.target.threads ? options.target.threads
+                                                        : std::thread::hardware_concurrency();
+        device += " threads " + std::to_string(threads);
+    }
+    // A batch's size class, its decade: which route is faster turns with the batch (compile
+    // against per-case work), slowly.
+    const size_t cases = std::max<size_t>(options.expectedCases, 1);
+    const int decade = static_cast<int>(std::floor(std::log10(static_cast<double>(cases))));
+    return "model " + sha256Of(*bytes) + "; device " + device + "; task " +
+           taskName(options.task.value_or(Task::Pr)) + "; cases 1e" + std::to_string(decade) +
+           "; zbdd node limit " + std::to_string(options.reading.zbddNodeLimit);
+}
+
+std::string routeCacheFolder(const PilotOptions &pilot) {
+    return pilot.cacheDir.empty() ? (fs::path(userCacheFolder()) / "route-choice").string()
+                                  : pilot.cacheDir;
+}
+
+std::optional<CachedRoute> readCachedRoute(const std::string &folder, const std::string &key,
+                                           std::vector<Diagnostic> &warnings) {
+    const std::string path = fileFor(folder, key);
+    std::error_code ec;
+    if (!fs::exists(path, ec))
+        return std::nullopt;
+    std::ifstream in(path);
+    std::string header, keyLine, routeLine, whyLine;
+    std::getline(in, header);
+    std::getline(in, keyLine);
+    std::getline(in, routeLine);
+    std::getline(in, whyLine);
+    CachedRoute cached;
+    cached.route = routeLine.rfind("route ", 0) == 0 ? routeLine.substr(6) : "";
+    cached.why = whyLine.rfind("why ", 0) == 0 ? whyLine.substr(4) : "";
+    const RouteKind *route = findRoute(cached.route);
+    if (!in || header != kHeader || keyLine != "key " + key || !route || cached.why.empty()) {
+        warnings.push_back(errorAt(path, 0,
+                                   "not a route choice zbddc wrote for this model; ignored, the "
+                                   "routes are timed again"));
+        return std::nullopt;
+    }
+    return cached;
+}
+
+void writeCachedRoute(const std::string &folder, const std::string &key, const CachedRoute &route) {
+    std::error_code ec;
+    fs::create_directories(folder, ec);
+    (void)writeFileAtomically(fileFor(folder, key), [&](std::ostream &out) {
+        out << kHeader << "\nkey " << key << "\nroute " << route.route << "\nwhy " << route.why
+            << "\n";
+        return bool(out);
+    });
+}
+
+} // namespace zbddc::pipeline

@@ -1,0 +1,32 @@
+// auto's pilot between the MLF and the junction tree. Their estimates (route_choice.h) are the
+// first filter: a route that cannot fit is never compiled, and where one estimate is far below
+// the other it decides alone. The estimate's errors reach 16x (pathfinder's ZBDD overstated) and
+// 10x the other way (mildew, where the MLF was taken for a tree 10.4x faster), so within
+// `OpenOptions::pilot.band` (32x) both routes are compiled, a few cases are timed on each, and the
+// one faster over the whole batch (compile, first case, the rest) is kept. The choice is
+// remembered per model file, device, task and batch size (route_cache.h): the next run compiles
+// the faster route only.
+#pragma once
+
+#include "pipeline/route_choice.h"
+
+#include <memory>
+#include <vector>
+
+namespace zbddc::pipeline {
+
+struct PilotedRoute {
+    RouteChoice choice;
+    std::unique_ptr<Route> route; // compiled
+};
+
+// Whether the pilot weighs the estimated choice: auto, the task known (the pilot times it), both
+// exact routes estimated within the band, and the pilot not turned off.
+bool pilotApplies(const RouteChoice &estimated, const OpenOptions &options);
+
+// The faster route, compiled, and why (the times measured, or the remembered choice with
+// "(cached)"). A remembered choice that cannot be read is ignored with a warning in `warnings`.
+Result<PilotedRoute> pilotRoute(RouteInput in, const RouteChoice &estimated,
+                                std::vector<Diagnostic> &warnings);
+
+} // namespace zbddc::pipeline
