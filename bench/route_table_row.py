@@ -94,7 +94,7 @@ def seconds(cell):
 def table(path):
     rows = [json.loads(l) for l in open(path) if l.strip()]
     print("| network | device | cases | task | auto took | auto first s | auto s | estimate-only s "
-          "| mlf s | jt s | be s | auto / best | first / best | pyAgrum s | best vs pyAgrum |")
+          "| mlf s | jt s | be s | auto / best | first / best | pyAgrum s | pyAgrum / best |")
     print("|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     skipped = []
     for r in rows:
