@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """One row of bench/route_table.sh from its cells, or (--table ROWS.jsonl) the markdown table.
 
-    route_table_row.py NAME DEVICE CASES TASK LIMIT_S CELLS.tsv PEER.json "ROUTES"
-    route_table_row.py --table ROWS.jsonl
+    route_table_row.py NAME DEVICE CASES TASK LIMIT_S CELLS.tsv PEER.json "ROUTES" CLOCK
+    route_table_row.py --table ROWS.jsonl CLOCK
 
 CELLS.tsv: one line per run (auto_first, auto, auto_est, then each forced route): name, wall
-seconds, exit status, its JSON, its stderr. A run killed at the limit (exit 124) or failed is
-kept with why, and counts for no ratio."""
+seconds, CPU seconds, exit status, its JSON, its stderr. A run killed at the limit (exit 124) or
+failed is kept with why, and counts for no ratio. CLOCK (wall or cpu) is what the ratios and the
+table's seconds compare."""
 import json, sys
 
 
@@ -26,8 +27,8 @@ def answers(results):
     return numbers([{k: r[k] for k in keep if k in r} for r in results])
 
 
-def read_cell(secs, rc, json_path, err_path, limit):
-    cell = {"s": float(secs), "exit": int(rc)}
+def read_cell(secs, cpu, rc, json_path, err_path, limit):
+    cell = {"s": float(secs), "cpu_s": float(cpu), "exit": int(rc)}
     if cell["exit"] in (124, 137):
         cell["skipped"] = f"over the {limit} s cell limit"
         return cell, None
@@ -49,12 +50,13 @@ def read_cell(secs, rc, json_path, err_path, limit):
 
 
 def row(argv):
-    name, device, cases, task, limit, cells_path, peer_path, routes = argv
-    r = {"network": name, "device": device, "cases": int(cases), "task": task}
+    name, device, cases, task, limit, cells_path, peer_path, routes, clock = argv
+    key = "cpu_s" if clock == "cpu" else "s"
+    r = {"network": name, "device": device, "cases": int(cases), "task": task, "clock": clock}
     first = None
     for line in open(cells_path):
-        run, secs, rc, json_path, err_path = line.rstrip("\n").split("\t")
-        cell, results = read_cell(secs, rc, json_path, err_path, limit)
+        run, secs, cpu, rc, json_path, err_path = line.rstrip("\n").split("\t")
+        cell, results = read_cell(secs, cpu, rc, json_path, err_path, limit)
         r[run] = cell
         if results is not None and run in routes.split():
             mine = answers(results)
@@ -64,35 +66,36 @@ def row(argv):
                 pairs = [(a, b) for a, b in zip(mine, first) if a is not None and b is not None]
                 diff = max((abs(a - b) for a, b in pairs), default=0.0)
                 r["max_diff"] = max(r.get("max_diff", 0.0), diff)
-    forced = {k: r[k]["s"] for k in routes.split() if k in r and "skipped" not in r[k]}
+    forced = {k: r[k][key] for k in routes.split() if k in r and "skipped" not in r[k]}
     if forced:
         best = min(forced, key=forced.get)
         r["best"], r["best_s"] = best, forced[best]
         for run in ("auto_first", "auto", "auto_est"):
             if run in r and "skipped" not in r[run]:
-                r[run + "_over_best"] = round(r[run]["s"] / forced[best], 3)
+                r[run + "_over_best"] = round(r[run][key] / max(forced[best], 1e-3), 3)
     peer = json.load(open(peer_path))
     if "per_case_ms" in peer:
-        total = (peer.get("load_ms", 0) + peer["per_case_ms"] * int(cases)) / 1000
+        per_case = peer["cpu_ms_per_case"] if clock == "cpu" else peer["per_case_ms"]
+        total = (peer.get("load_ms", 0) + per_case * int(cases)) / 1000
         r["pyagrum"] = {"s": round(total, 3), "cases_run": peer["cases"],
                         "extrapolated": peer["cases"] < int(cases)}
         if forced:
-            r["best_over_pyagrum"] = round(total / forced[best], 2)
+            r["best_over_pyagrum"] = round(total / max(forced[best], 1e-3), 2)
     elif "error" in peer:
         r["pyagrum"] = {"skipped": peer["error"]}
     print(json.dumps(r))
 
 
-def seconds(cell):
-    if not cell:
-        return ""
-    if "skipped" in cell:
-        return "skip"
-    return f"{cell['s']:.2f}"
+def table(path, clock):
+    key = "cpu_s" if clock == "cpu" else "s"
 
+    def seconds(cell):
+        if not cell:
+            return ""
+        return "skip" if "skipped" in cell else f"{cell[key]:.3f}"
 
-def table(path):
     rows = [json.loads(l) for l in open(path) if l.strip()]
+    print(f"Seconds: each process's {'CPU time (user + system)' if clock == 'cpu' else 'wall time'}.\n")
     print("| network | device | cases | task | auto took | auto first s | auto s | estimate-only s "
           "| mlf s | jt s | be s | auto / best | first / best | pyAgrum s | pyAgrum / best |")
     print("|---|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -125,6 +128,6 @@ def table(path):
 
 if __name__ == "__main__":
     if sys.argv[1] == "--table":
-        table(sys.argv[2])
+        table(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else "wall")
     else:
         row(sys.argv[1:])

@@ -3,6 +3,7 @@
 #include "compiler/junction_tree/junction_tree_stats.h"
 #include "ir/number_text.h"
 #include "pipeline/load_model.h"
+#include "pipeline/route_pilot.h"
 #include "runtime/junction_tree/factor_model_route.h"
 
 #include <algorithm>
@@ -108,7 +109,11 @@ Result<RouteChoice> chooseRoute(RouteInput in) {
         return RouteChoice{&kMlfRoute, "auto: " + o.circuitOnly};
     if (const char *flag = circuitOnly(o))
         return RouteChoice{&kMlfRoute, std::string("auto: ") + flag};
-    // A network: both exact routes estimated, the tree first (its build is kept for its run).
+    // A network: the choice remembered for this work (route_pilot.h), else both exact routes
+    // estimated, the tree first (its build is kept for its run).
+    std::vector<Diagnostic> warnings;
+    if (auto remembered = rememberedRoute(in, warnings))
+        return *remembered;
     std::string treeWhat, mlfWhat;
     auto tree = kJunctionTreeRoute.estimate(in, treeWhat);
     if (!tree)
@@ -127,7 +132,7 @@ Result<RouteChoice> chooseRoute(RouteInput in) {
     if (!mlf) {
         std::snprintf(why, sizeof why, "auto: the MLF's %s; the junction tree has %s",
                       mlfWhat.c_str(), treeWhat.c_str());
-        return RouteChoice{&kJunctionTreeRoute, why};
+        return RouteChoice{&kJunctionTreeRoute, why, nullptr, 0, true, std::move(warnings)};
     }
     std::snprintf(why, sizeof why,
                   "auto (%s): %zu case(s); estimated work %.3g for the MLF (%s) against %.3g for "
@@ -137,7 +142,8 @@ Result<RouteChoice> chooseRoute(RouteInput in) {
     const bool treeFirst = *tree <= *mlf;
     return RouteChoice{treeFirst ? &kJunctionTreeRoute : &kMlfRoute, why,
                        treeFirst ? &kMlfRoute : &kJunctionTreeRoute,
-                       std::max(*tree, *mlf) / std::max(std::min(*tree, *mlf), 1e-300)};
+                       std::max(*tree, *mlf) / std::max(std::min(*tree, *mlf), 1e-300), true,
+                       std::move(warnings)};
 }
 
 } // namespace zbddc::pipeline

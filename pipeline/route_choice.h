@@ -7,6 +7,7 @@
 #include "pipeline/route.h"
 
 #include <string>
+#include <vector>
 
 namespace zbddc::pipeline {
 
@@ -17,6 +18,8 @@ struct RouteChoice {
     // times the chosen one's estimate its estimate is (>= 1); the pilot weighs them (route_pilot.h).
     const RouteKind *runnerUp = nullptr;
     double estimateRatio = 0;
+    bool rememberable = false; // auto between the MLF and the tree: remembered (route_pilot.h)
+    std::vector<Diagnostic> warnings; // a remembered choice that could not be read
 };
 Result<RouteChoice> chooseRoute(RouteInput in);
 

@@ -82,28 +82,43 @@ ModelFile networkCopy(const ModelFile &m) {
     return copy;
 }
 
+bool remembers(const ModelFile &model, const OpenOptions &o) {
+    return model.kind == ModelKind::Network && o.route == "auto" && o.task && o.pilot.enabled &&
+           o.pilot.useCache;
+}
+
+std::optional<std::string> cacheKey(RouteInput in) {
+    if (!remembers(in.model, in.options))
+        return std::nullopt;
+    return routeCacheKey(in.model, in.options, in.placement);
+}
+
 } // namespace
+
+std::optional<RouteChoice> rememberedRoute(RouteInput in, std::vector<Diagnostic> &warnings) {
+    const std::optional<std::string> key = cacheKey(in);
+    if (!key)
+        return std::nullopt;
+    auto cached = readCachedRoute(routeCacheFolder(in.options.pilot), *key, warnings);
+    const RouteKind *kind = cached ? findRoute(cached->route) : nullptr;
+    if (kind != &kMlfRoute && kind != &kJunctionTreeRoute)
+        return std::nullopt;
+    return RouteChoice{kind, cached->why + " (cached)"};
+}
+
+void rememberRoute(RouteInput in, const RouteChoice &choice) {
+    if (const std::optional<std::string> key = cacheKey(in); key && choice.rememberable)
+        writeCachedRoute(routeCacheFolder(in.options.pilot), *key,
+                         {std::string(choice.route->name), choice.why});
+}
 
 bool pilotApplies(const RouteChoice &estimated, const OpenOptions &options) {
     return options.route == "auto" && options.pilot.enabled && options.task && estimated.runnerUp &&
            estimated.estimateRatio <= options.pilot.band;
 }
 
-Result<PilotedRoute> pilotRoute(RouteInput in, const RouteChoice &estimated,
-                                std::vector<Diagnostic> &warnings) {
+Result<PilotedRoute> pilotRoute(RouteInput in, const RouteChoice &estimated) {
     const PilotOptions &pilot = in.options.pilot;
-    const std::optional<std::string> key = routeCacheKey(in.model, in.options, in.placement);
-    const std::string folder = routeCacheFolder(pilot);
-    if (key && pilot.useCache)
-        if (auto cached = readCachedRoute(folder, *key, warnings)) {
-            const RouteKind *kind = findRoute(cached->route);
-            if (kind == estimated.route || kind == estimated.runnerUp) {
-                auto route = kind->compile(in);
-                if (!route)
-                    return route.error();
-                return PilotedRoute{{kind, cached->why + " (cached)"}, std::move(*route)};
-            }
-        }
     const SteadyTime t0 = std::chrono::steady_clock::now();
     const Task task = *in.options.task;
     const size_t batch = std::max<size_t>(in.options.expectedCases, 1);
@@ -125,9 +140,11 @@ Result<PilotedRoute> pilotRoute(RouteInput in, const RouteChoice &estimated,
                   count, ms(msSince(t0)).c_str(), estimated.estimateRatio,
                   describe(kept).c_str(), describe(keepFirst ? second : first).c_str(),
                   in.options.expectedCases);
-    if (key && first.route && second.route) // a failed compile is not remembered
-        writeCachedRoute(folder, *key, {std::string(kept.kind->name), why});
-    return PilotedRoute{{kept.kind, why}, std::move(kept.route)};
+    const bool both = first.route && second.route; // a failed compile is not remembered
+    PilotedRoute piloted{{kept.kind, why}, std::move(kept.route)};
+    piloted.choice.rememberable = both;
+    rememberRoute(in, piloted.choice);
+    return piloted;
 }
 
 } // namespace zbddc::pipeline

@@ -11,6 +11,7 @@
 #include "pipeline/route_choice.h"
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace zbddc::pipeline {
@@ -20,13 +21,18 @@ struct PilotedRoute {
     std::unique_ptr<Route> route; // compiled
 };
 
+// The choice remembered for this work (model file, device, task, batch size), read before
+// anything is estimated: nothing where none is, or auto may not remember (not a network, the task
+// unknown, the pilot off). A file there that is not one is ignored with a warning in `warnings`.
+std::optional<RouteChoice> rememberedRoute(RouteInput in, std::vector<Diagnostic> &warnings);
+// The estimate's own clear choice remembered too, so that the next run skips the estimates.
+void rememberRoute(RouteInput in, const RouteChoice &choice);
+
 // Whether the pilot weighs the estimated choice: auto, the task known (the pilot times it), both
 // exact routes estimated within the band, and the pilot not turned off.
 bool pilotApplies(const RouteChoice &estimated, const OpenOptions &options);
 
-// The faster route, compiled, and why (the times measured, or the remembered choice with
-// "(cached)"). A remembered choice that cannot be read is ignored with a warning in `warnings`.
-Result<PilotedRoute> pilotRoute(RouteInput in, const RouteChoice &estimated,
-                                std::vector<Diagnostic> &warnings);
+// The faster route, compiled, and why (the times measured); the choice is remembered.
+Result<PilotedRoute> pilotRoute(RouteInput in, const RouteChoice &estimated);
 
 } // namespace zbddc::pipeline

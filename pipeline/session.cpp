@@ -38,8 +38,10 @@ Result<std::unique_ptr<Session>> Session::open(ModelFile model, const OpenOption
     auto choice = chooseRoute(in);
     if (!choice)
         return choice.error();
+    for (Diagnostic &w : choice->warnings)
+        s->warnings_.push_back(std::move(w));
     if (pilotApplies(*choice, options)) { // the estimate unsure: the routes timed
-        auto piloted = pilotRoute(in, *choice, s->warnings_);
+        auto piloted = pilotRoute(in, *choice);
         if (!piloted)
             return piloted.error();
         s->impl_ = std::move(piloted->route);
@@ -47,6 +49,7 @@ Result<std::unique_ptr<Session>> Session::open(ModelFile model, const OpenOption
         s->why_ = piloted->choice.why;
         return s;
     }
+    rememberRoute(in, *choice);
     auto route = choice->route->compile(in);
     // A MARKOV network's junction tree refused for its size: auto --approximate falls back to
     // loopy BP, as where the size was plain before any order was searched (route_choice.cpp).

@@ -134,6 +134,17 @@ TEST_CASE("the pilot's choice is remembered per model, task and batch size", "[p
     auto one = openOk(path, single);
     CHECK(one->routeWhy().rfind("pilot over 1 case(s)", 0) == 0);
     CHECK(filesIn(cache) == 3);
+
+    // A choice the estimate makes alone (one case: the tree, 130x below the MLF's estimate) is
+    // remembered too: the next run skips the estimates.
+    OpenOptions clear = single;
+    clear.pilot.band = 32;
+    clear.pilot.cacheDir = cache + "-clear";
+    auto estimated = openOk(path, clear);
+    CHECK(estimated->routeWhy().rfind("auto (cpu): 1 case(s)", 0) == 0);
+    auto recalled = openOk(path, clear);
+    CHECK(recalled->route() == estimated->route());
+    CHECK(recalled->routeWhy() == estimated->routeWhy() + " (cached)");
 }
 
 TEST_CASE("a damaged route cache file is ignored with a warning and written again",
