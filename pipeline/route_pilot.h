@@ -3,9 +3,9 @@
 // the other it decides alone. The estimate's errors reach 16x (pathfinder's ZBDD overstated) and
 // 10x the other way (mildew, where the MLF was taken for a tree 10.4x faster), so within
 // `OpenOptions::pilot.band` (32x) both routes are compiled, a few cases are timed on each, and the
-// one faster over the whole batch (compile, first case, the rest) is kept. The choice is
-// remembered per model file, device, task and batch size (route_cache.h): the next run compiles
-// the faster route only.
+// one faster over the whole batch (compile, first case, the rest) is kept. Each choice between
+// the two, the estimate's own too, is remembered per model file, device, task and batch size
+// (route_cache.h): the next run estimates nothing and compiles that route only.
 #pragma once
 
 #include "pipeline/route_choice.h"
