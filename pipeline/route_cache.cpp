@@ -20,14 +20,15 @@ namespace fs = std::filesystem;
 constexpr const char *kHeader = "zbddc route choice 1";
 
 std::optional<std::string> fileBytes(const std::string &path) {
+    std::error_code ec;
+    const auto size = fs::file_size(path, ec);
     std::ifstream in(path, std::ios::binary);
-    if (!in)
+    if (ec || !in)
         return std::nullopt;
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    if (in.bad())
+    std::string bytes(size, '\0'); // one read into place: no stream's growing copies
+    if (!in.read(bytes.data(), static_cast<std::streamsize>(size)))
         return std::nullopt;
-    return bytes.str();
+    return bytes;
 }
 
 std::string sha256Of(std::string_view bytes) {
