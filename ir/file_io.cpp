@@ -242,4 +242,10 @@ std::string temporaryFolder() {
     return dir && *dir ? dir : "/tmp";
 }
 
+std::string userCacheFolder() {
+    if (const char *h = std::getenv("HOME"); h && *h)
+        return std::string(h) + "/.cache/zbddc";
+    return temporaryFolder() + "/zbddc-cache";
+}
+
 } // namespace zbddc

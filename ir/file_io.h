@@ -59,5 +59,9 @@ Status writeFileAtomically(const std::string &path,
 // The folder temporary files go into ($TMPDIR, else /tmp), without the exception
 // std::filesystem::temp_directory_path throws for a TMPDIR that does not exist.
 std::string temporaryFolder();
+// Where zbddc keeps what it may compute again (NVRTC images, route choices) unless the process's
+// settings name a folder (support/gpu_settings.h: ZBDDC_CACHE_DIR, read at the edge):
+// ~/.cache/zbddc, else zbddc-cache in the temporary folder.
+std::string userCacheFolder();
 
 } // namespace zbddc

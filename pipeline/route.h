@@ -42,6 +42,17 @@ struct LoopyFlags {
     std::string updateOrder; // flooding or residual
 };
 
+// auto's pilot (route_pilot.h): where the estimates of the MLF and the junction tree do not
+// separate them clearly, both are compiled, a few cases timed on each, and the faster over the
+// batch kept; the choice is remembered per model file, device, task and batch size.
+struct PilotOptions {
+    bool enabled = true;       // false: the estimate alone decides (reproducible runs)
+    double band = 32;          // the pilot runs where the estimates lie within this factor
+    std::vector<Evidence> cases; // cases to time (the batch's first); none: empty evidence
+    std::string cacheDir;      // "": route-choice/ in userCacheFolder() (ir/file_io.h)
+    bool useCache = true;      // false: time again, and remember the new choice
+};
+
 struct OpenOptions {
     std::string route = "auto"; // a name of routeTable(), or auto
     Target target;
@@ -59,6 +70,7 @@ struct OpenOptions {
     // A model.so of a network's MLF answers PR and MAR through the network ABI unless the
     // circuit's own path is asked for (free inputs, circuit options, a numeric mode).
     bool freeInputs = false;
+    PilotOptions pilot;
 };
 
 // What `save` writes: a .so (the route's library), a .zdd or a circuit dump (.txt).

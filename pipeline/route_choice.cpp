@@ -3,7 +3,10 @@
 #include "compiler/junction_tree/junction_tree_stats.h"
 #include "ir/number_text.h"
 #include "pipeline/load_model.h"
+#include "pipeline/route_pilot.h"
 #include "runtime/junction_tree/factor_model_route.h"
+
+#include <algorithm>
 
 #include <unistd.h>
 
@@ -124,7 +127,11 @@ Result<RouteChoice> chooseRoute(RouteInput in) {
         return RouteChoice{&kMlfRoute, "auto: " + o.circuitOnly};
     if (const char *flag = circuitOnly(o))
         return RouteChoice{&kMlfRoute, std::string("auto: ") + flag};
-    // A network: both exact routes estimated, the tree first (its build is kept for its run).
+    // A network: the choice remembered for this work (route_pilot.h), else both exact routes
+    // estimated, the tree first (its build is kept for its run).
+    std::vector<Diagnostic> warnings;
+    if (auto remembered = rememberedRoute(in, warnings))
+        return *remembered;
     std::string treeWhat, mlfWhat;
     auto tree = kJunctionTreeRoute.estimate(in, treeWhat);
     if (!tree)
@@ -143,14 +150,18 @@ Result<RouteChoice> chooseRoute(RouteInput in) {
     if (!mlf) {
         std::snprintf(why, sizeof why, "auto: the MLF's %s; the junction tree has %s",
                       mlfWhat.c_str(), treeWhat.c_str());
-        return RouteChoice{&kJunctionTreeRoute, why};
+        return RouteChoice{&kJunctionTreeRoute, why, nullptr, 0, true, std::move(warnings)};
     }
     std::snprintf(why, sizeof why,
                   "auto (%s): %zu case(s); estimated work %.3g for the MLF (%s) against %.3g for "
                   "the junction tree (%s)",
                   in.placement.onGpu ? "gpu" : "cpu", o.expectedCases, *mlf, mlfWhat.c_str(),
                   *tree, treeWhat.c_str());
-    return RouteChoice{*tree <= *mlf ? &kJunctionTreeRoute : &kMlfRoute, why};
+    const bool treeFirst = *tree <= *mlf;
+    return RouteChoice{treeFirst ? &kJunctionTreeRoute : &kMlfRoute, why,
+                       treeFirst ? &kMlfRoute : &kJunctionTreeRoute,
+                       std::max(*tree, *mlf) / std::max(std::min(*tree, *mlf), 1e-300), true,
+                       std::move(warnings)};
 }
 
 } // namespace zbddc::pipeline

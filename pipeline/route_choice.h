@@ -15,6 +15,12 @@ namespace zbddc::pipeline {
 struct RouteChoice {
     const RouteKind *route = nullptr;
     std::string why;
+    // auto between the MLF and the junction tree, both estimated: the other route, and how many
+    // times the chosen one's estimate its estimate is (>= 1); the pilot weighs them (route_pilot.h).
+    const RouteKind *runnerUp = nullptr;
+    double estimateRatio = 0;
+    bool rememberable = false; // auto between the MLF and the tree: remembered (route_pilot.h)
+    std::vector<Diagnostic> warnings; // a remembered choice that could not be read
 };
 Result<RouteChoice> chooseRoute(RouteInput in);
 // Auto's choice for a model of factors read as a cost network (factor_model_choice.cpp).

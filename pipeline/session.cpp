@@ -2,6 +2,7 @@
 #include "pipeline/load_model.h"
 #include "pipeline/route_choice.h"
 #include "ir/file_io.h"
+#include "pipeline/route_pilot.h"
 
 #include <algorithm>
 #include <ostream>
@@ -37,6 +38,18 @@ Result<std::unique_ptr<Session>> Session::open(ModelFile model, const OpenOption
     auto choice = chooseRoute(in);
     if (!choice)
         return choice.error();
+    for (Diagnostic &w : choice->warnings)
+        s->warnings_.push_back(std::move(w));
+    if (pilotApplies(*choice, options)) { // the estimate unsure: the routes timed
+        auto piloted = pilotRoute(in, *choice);
+        if (!piloted)
+            return piloted.error();
+        s->impl_ = std::move(piloted->route);
+        s->route_ = std::string(piloted->choice.route->name);
+        s->why_ = piloted->choice.why;
+        return s;
+    }
+    rememberRoute(in, *choice);
     auto route = choice->route->compile(in);
     // A MARKOV network's junction tree refused for its size: auto --approximate falls back to
     // loopy BP, as where the size was plain before any order was searched (route_choice.cpp).

@@ -195,6 +195,17 @@ if [ -f "$here/bench/network_batch.sh" ] && [ -n "${MLF_NETWORKS:-}${MLF_GPU_NET
         cat "$out/mlf_pyagrum.jsonl"
     fi
 fi
+# Does --route auto take the fastest exact route (bench/route_table.sh): ROUTE_NETWORKS names the
+# networks; the table (CPU and GPU, 1 and ROUTE_BATCH cases (default 2000), PR/MAR/MPE, auto
+# against each route forced, pyAgrum beside, from the packed wheel where none is installed) goes
+# to route_table/ (ROUTE_CELL_S bounds each cell, default 120 s).
+if [ -f "$here/bench/route_table.sh" ] && [ -n "${ROUTE_NETWORKS:-}" ]; then
+    nets=()
+    for n in $ROUTE_NETWORKS; do nets+=("$bench_dir/bn/$n.bif"); done
+    ZBDDC="$here/zbddc" ROUTE_CASES="1 ${ROUTE_BATCH:-2000}" PYAGRUM_WHEELS="$here/.whl" \
+        bash "$here/bench/route_table.sh" "$out/route_table" "${nets[@]}" >> "$out/bench.log" 2>&1
+    echo "bench route_table done" | tee -a "$summary"
+fi
 # End to end as a user runs it (E2E_NETWORKS; E2E_CASES, default 2000): `zbddc run NET.bif --task
 # mar --evidence CASES --route R` for R in E2E_ROUTES (default auto), device auto, wall time of
 # the whole process, first with an empty kernel cache (model and kernels compiled), then cached.

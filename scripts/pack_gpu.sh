@@ -62,7 +62,12 @@ fi
 for exe in "${tests[@]}"; do cp "$exe" "$dest/tests/"; done
 for exe in "${benches[@]}"; do cp "$exe" "$dest/bench/"; done
 [ -d "$root/bench/peers" ] && cp -r "$root/bench/peers" "$dest/bench/"
-cp "$root/bench/network_batch.sh" "$dest/bench/"
+cp "$root/bench/network_batch.sh" "$root/bench/route_table.sh" "$root/bench/route_table_row.py" \
+    "$dest/bench/"
+# pyAgrum's wheel, where the source tree holds one (.whl/), for bench/route_table.sh's peer column.
+if ls "$root"/.whl/pyagrum-*.whl >/dev/null 2>&1; then
+    mkdir -p "$dest/.whl" && cp "$root"/.whl/pyagrum-*.whl "$dest/.whl/"
+fi
 cp "$root/scripts/gpu_run.sh" "$dest/"
 # Tests find the zbddc binary, the examples and the benchmark inputs at the absolute paths they
 # were built with; gpu_run.sh recreates those paths there from what travels here.

@@ -84,9 +84,7 @@ std::string cacheDirectory(const NvrtcOptions &options) {
         return options.cacheDir;
     if (!gpuSettings.cacheDir.empty())
         return gpuSettings.cacheDir;
-    if (const char *h = std::getenv("HOME"); h && *h)
-        return std::string(h) + "/.cache/zbddc";
-    return (fs::path(temporaryFolder()) / "zbddc-cache").string();
+    return userCacheFolder();
 }
 
 namespace {

@@ -37,6 +37,7 @@ pipeline::OpenOptions openOptions(const RunOptions &o, size_t cases, std::option
     open.expectedCases = cases;
     open.task = task;
     open.freeInputs = !o.inputs.empty();
+    open.pilot.enabled = !o.estimateOnly;
     return open;
 }
 
@@ -197,7 +198,10 @@ int runCommand(const RunOptions &o) {
     auto free = pipeline::readFreeInputs(o.inputs);
     if (!free)
         return reportError(free.error());
-    auto session = pipeline::Session::open(std::move(*model), openOptions(o, cases->cases.size(), task));
+    pipeline::OpenOptions open = openOptions(o, cases->cases.size(), task);
+    open.pilot.cases.assign(cases->cases.begin(), // auto's pilot times the batch's first cases
+                            cases->cases.begin() + std::min<size_t>(cases->cases.size(), 8));
+    auto session = pipeline::Session::open(std::move(*model), open);
     if (!session)
         return reportError(withFlagHints(session.error()));
     pipeline::Session &s = **session;

@@ -82,6 +82,7 @@ struct RunOptions {
     bool cpuJit = false;         // JIT code whatever the size (-O implies it)
     std::optional<uint32_t> hostLevelOps; // GPU: narrow end levels on the JIT
     bool json = false;
+    bool estimateOnly = false;   // --estimate-only: auto by the estimate alone, no pilot, no cache
     ModelOptions modelOptions;
     CostNetworkRunOptions costNetwork;
     LoopyRunOptions loopy;

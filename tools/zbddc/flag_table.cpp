@@ -66,6 +66,7 @@ constexpr FlagRule kRun[] = {
     {"--damping", kLbp},
     {"--update-order", kLbp},
     {"--approximate", kCompiled},
+    {"--estimate-only", kCompiled},
 };
 
 constexpr FlagRule kCompile[] = {

@@ -91,13 +91,17 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
         ->check(CLI::IsMember({"auto", "float64", "log", "float32", "log32"}));
     runCmd->add_option("--route", run.route,
                        "networks: mlf (the compiled MLF), jt (junction tree) or auto (the cheaper "
-                       "by an estimate of both; default); cost networks: be (bucket elimination, "
+                       "by an estimate of both, timed on a few cases where the estimates are "
+                       "close; default); cost networks: be (bucket elimination, "
                        "their default); any model: lbp (loopy belief propagation, approximate)")
         ->check(CLI::IsMember({"auto", "mlf", "jt", "be", "lbp"}));
     runCmd->add_option("--search-ms", run.searchMs,
                        "(--route jt) stop starting randomised orders after this many milliseconds")
         ->check(finiteNumber(0, HUGE_VAL, false, true, "0", "inf"));
     runCmd->add_flag("--json", run.json, "Print one JSON object (see docs/cli.md)");
+    runCmd->add_flag("--estimate-only", run.estimateOnly,
+                     "(--route auto) choose the route by its estimate alone: no pilot timing of "
+                     "both routes and no remembered choice (reproducible runs)");
     run.modelOptions.addTo(*runCmd);
     addCostNetworkRunOptions(*runCmd, run.costNetwork);
     addLoopyRunOptions(*runCmd, run.loopy);

@@ -9,6 +9,8 @@
 #include "tests/support/uai_result_reader.h"
 
 #include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <regex>
 
 using namespace zbddc::testing;
@@ -64,17 +66,18 @@ TEST_CASE("run --route auto weighs the routes for the device that runs them, and
           "[jt][cli]") {
     // On the CPU a ZBDD node per case costs ~1/50 of a clique entry, and compiling it ~12: one
     // case of alarm goes to the tree (1e3 entries against 1e4 nodes to compile), 200 cases to
-    // the MLF (2e5 entries of work against 1.3e5 + 4e4).
+    // the MLF (2e5 entries of work against 1.3e5 + 4e4). The estimate alone (--estimate-only):
+    // these are within the pilot's band, where auto otherwise times both.
     const auto sampled = runZbddc("sample '" + kAlarm + "' --cases 200 --seed 3");
     REQUIRE(sampled.exitCode == 0);
     const std::string many = writeScratch("alarm200.evid", sampled.out);
-    const auto batch = runZbddc("run '" + kAlarm + "' --task pr --device cpu --json --evidence '" +
-                                many + "'");
+    const auto batch = runZbddc("run '" + kAlarm + "' --task pr --device cpu --json --estimate-only "
+                                "--evidence '" + many + "'");
     INFO(batch.err);
     REQUIRE(batch.exitCode == 0);
     CHECK(batch.out.find("\"route\":\"mlf\",\"route_why\":\"auto (cpu): 200 case(s)") !=
           std::string::npos);
-    const auto one = runZbddc("run '" + kAlarm + "' --task pr --device cpu --json");
+    const auto one = runZbddc("run '" + kAlarm + "' --task pr --device cpu --json --estimate-only");
     INFO(one.err);
     REQUIRE(one.exitCode == 0);
     CHECK(one.out.find("\"route\":\"jt\",\"route_why\":\"auto (cpu): 1 case(s)") !=
@@ -92,6 +95,34 @@ TEST_CASE("run --route auto weighs the routes for the device that runs them, and
     const auto asked = runZbddc("run '" + kAsia + "' --task pr --json --route mlf --device cpu");
     REQUIRE(asked.exitCode == 0);
     CHECK(asked.out.find("auto: one case") == std::string::npos);
+}
+
+TEST_CASE("run --route auto times both routes where the estimates are close, and remembers",
+          "[jt][cli]") {
+    // 50 cases of alarm: the estimates within 2x (one case: 130x, the tree by the estimate).
+    const auto sampled = runZbddc("sample '" + kAlarm + "' --cases 50 --seed 3");
+    REQUIRE(sampled.exitCode == 0);
+    const std::string cases = writeScratch("alarm50.evid", sampled.out);
+    const std::string cache = scratchDir() + "/route-cache";
+    const std::string run = "ZBDDC_CACHE_DIR='" + cache + "' " + std::string(ZBDDC_EXE) + " run '" +
+                            kAlarm + "' --task mar --device cpu --json --evidence '" + cases + "'";
+    const auto first = runProgram(run);
+    INFO(first.err);
+    REQUIRE(first.exitCode == 0);
+    CHECK(first.out.find("\"route_why\":\"pilot over 8 case(s)") != std::string::npos);
+    const auto second = runProgram(run);
+    REQUIRE(second.exitCode == 0);
+    CHECK(second.out.find(" (cached)\"") != std::string::npos);
+    // A damaged cache file: one warning naming it, and the routes timed again.
+    for (const auto &entry : std::filesystem::directory_iterator(cache + "/route-choice"))
+        std::ofstream(entry.path(), std::ios::trunc) << "not a route choice\n";
+    const auto damaged = runProgram(run);
+    REQUIRE(damaged.exitCode == 0);
+    CHECK(damaged.err.find(cache + "/route-choice/") != std::string::npos);
+    CHECK(damaged.err.find(".route: warning: not a route choice") != std::string::npos);
+    CHECK(damaged.out.find("\"route_why\":\"pilot over 8 case(s)") != std::string::npos);
+    const auto forced = runProgram(run + " --route jt");
+    CHECK(forced.out.find("\"route_why\":\"asked for (--route jt)\"") != std::string::npos);
 }
 
 TEST_CASE("run --route auto takes the junction tree over the node limit, and says why",

@@ -1,0 +1,150 @@
+#include "pipeline/route_pilot.h"
+#include "pipeline/route_cache.h"
+#include "support/timer.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace zbddc::pipeline {
+
+namespace {
+
+// Cases timed on each route: enough that a per-case time is not one case's noise, few enough
+// that the pilot stays a small share of a batch of hundreds.
+constexpr size_t kPilotCases = 8;
+
+struct Trial {
+    const RouteKind *kind = nullptr;
+    std::unique_ptr<Route> route;
+    std::string failed;   // why it did not compile
+    double compileMs = 0;
+    double firstMs = 0;   // the first case alone (lazy set-up included)
+    double perCaseMs = 0; // each later case
+    double batchMs = 0;   // the whole batch projected: compile, first case, the rest
+};
+
+std::string ms(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, v < 10 ? "%.2g ms" : "%.0f ms", v);
+    return text;
+}
+
+Trial timeRoute(const RouteKind &kind, RouteInput in, Task task, std::span<const Evidence> cases) {
+    Trial t;
+    t.kind = &kind;
+    SteadyTime t0 = std::chrono::steady_clock::now();
+    auto route = kind.compile(in);
+    t.compileMs = msSince(t0);
+    if (!route) {
+        t.failed = route.error().message;
+        return t;
+    }
+    t.route = std::move(*route);
+    TaskOptions options;
+    options.numeric = in.options.target.numeric;
+    std::vector<Evidence> own;
+    if (cases.empty()) { // no cases handed over: the prior, as often as a batch's would be
+        own.assign(std::min(kPilotCases, std::max<size_t>(in.options.expectedCases, 1)),
+                   noEvidence(t.route->variables()));
+        cases = own;
+    }
+    t0 = std::chrono::steady_clock::now();
+    (void)t.route->answer(task, cases.first(1), options);
+    t.firstMs = msSince(t0);
+    t.perCaseMs = t.firstMs;
+    if (cases.size() > 1) {
+        t0 = std::chrono::steady_clock::now();
+        (void)t.route->answer(task, cases.subspan(1), options);
+        t.perCaseMs = msSince(t0) / static_cast<double>(cases.size() - 1);
+    }
+    const double later = static_cast<double>(std::max<size_t>(in.options.expectedCases, 1) - 1);
+    t.batchMs = t.compileMs + t.firstMs + later * t.perCaseMs;
+    return t;
+}
+
+std::string describe(const Trial &t) {
+    if (!t.failed.empty())
+        return std::string(t.kind->name) + " did not compile (" + t.failed + ")";
+    return std::string(t.kind->name) + " " + ms(t.perCaseMs) + "/case, " + ms(t.compileMs) +
+           " compile, " + ms(t.batchMs) + " the batch";
+}
+
+// A route may take the network out of the model file as it compiles (the junction tree keeps
+// it): the first trial compiles from a copy of what a network's routes read.
+ModelFile networkCopy(const ModelFile &m) {
+    ModelFile copy;
+    copy.path = m.path;
+    copy.kind = m.kind;
+    copy.variables = m.variables;
+    copy.network = m.network;
+    copy.tree = m.tree;
+    copy.treeOrder = m.treeOrder;
+    return copy;
+}
+
+bool remembers(const ModelFile &model, const OpenOptions &o) {
+    return model.kind == ModelKind::Network && o.route == "auto" && o.task && o.pilot.enabled &&
+           o.pilot.useCache;
+}
+
+std::optional<std::string> cacheKey(RouteInput in) {
+    if (!remembers(in.model, in.options))
+        return std::nullopt;
+    return routeCacheKey(in.model, in.options, in.placement);
+}
+
+} // namespace
+
+std::optional<RouteChoice> rememberedRoute(RouteInput in, std::vector<Diagnostic> &warnings) {
+    const std::optional<std::string> key = cacheKey(in);
+    if (!key)
+        return std::nullopt;
+    auto cached = readCachedRoute(routeCacheFolder(in.options.pilot), *key, warnings);
+    const RouteKind *kind = cached ? findRoute(cached->route) : nullptr;
+    if (kind != &kMlfRoute && kind != &kJunctionTreeRoute)
+        return std::nullopt;
+    return RouteChoice{kind, cached->why + " (cached)"};
+}
+
+void rememberRoute(RouteInput in, const RouteChoice &choice) {
+    if (const std::optional<std::string> key = cacheKey(in); key && choice.rememberable)
+        writeCachedRoute(routeCacheFolder(in.options.pilot), *key,
+                         {std::string(choice.route->name), choice.why});
+}
+
+bool pilotApplies(const RouteChoice &estimated, const OpenOptions &options) {
+    return options.route == "auto" && options.pilot.enabled && options.task && estimated.runnerUp &&
+           estimated.estimateRatio <= options.pilot.band;
+}
+
+Result<PilotedRoute> pilotRoute(RouteInput in, const RouteChoice &estimated) {
+    const PilotOptions &pilot = in.options.pilot;
+    const SteadyTime t0 = std::chrono::steady_clock::now();
+    const Task task = *in.options.task;
+    const size_t batch = std::max<size_t>(in.options.expectedCases, 1);
+    const size_t handed = std::min({kPilotCases, pilot.cases.size(), batch});
+    const std::span<const Evidence> cases(pilot.cases.data(), handed);
+    const size_t count = handed ? handed : std::min(kPilotCases, batch); // else the prior's
+    // The estimate's choice first: were the other not to compile, it is kept as before.
+    ModelFile copy = networkCopy(in.model);
+    Trial first = timeRoute(*estimated.route, {copy, in.options, in.placement}, task, cases);
+    Trial second = timeRoute(*estimated.runnerUp, in, task, cases);
+    if (!first.route && !second.route)
+        return error(first.failed);
+    const bool keepFirst = first.route && (!second.route || first.batchMs <= second.batchMs);
+    Trial &kept = keepFirst ? first : second;
+    char why[480];
+    std::snprintf(why, sizeof why,
+                  "pilot over %zu case(s) (%s, estimates within %.3gx): %s against %s, over %zu "
+                  "case(s)",
+                  count, ms(msSince(t0)).c_str(), estimated.estimateRatio,
+                  describe(kept).c_str(), describe(keepFirst ? second : first).c_str(),
+                  in.options.expectedCases);
+    const bool both = first.route && second.route; // a failed compile is not remembered
+    PilotedRoute piloted{{kept.kind, why}, std::move(kept.route)};
+    piloted.choice.rememberable = both;
+    rememberRoute(in, piloted.choice);
+    return piloted;
+}
+
+} // namespace zbddc::pipeline
