@@ -1,5 +1,6 @@
 #include "compiler/frontends/circuits/weight_cases.h"
 
+#include "compiler/frontends/circuits/literal_weights.h"
 #include "compiler/frontends/circuits/logic_circuit.h"
 #include "compiler/frontends/circuits/record_lines.h"
 #include "ir/text_lines.h"
@@ -126,15 +127,14 @@ std::vector<std::vector<double>> freeWeightInputs(Circuit &circuit, const Weight
         base.positive.push_back(circuit.inputs[weightInput(n, v, true)].value);
         base.negative.push_back(circuit.inputs[weightInput(n, v, false)].value);
     }
+    std::vector<LiteralWeights> weightings;
+    for (size_t k = 0; k < cases.count(); ++k)
+        weightings.push_back(caseWeights(cases, k, base));
+    // literalWeightBatch varies exactly the weight inputs, ascending: the free inputs' order.
+    const InputBatch batch = literalWeightBatch(circuit, weightings);
     std::vector<std::vector<double>> rows;
-    for (size_t k = 0; k < cases.count(); ++k) {
-        const LiteralWeights w = caseWeights(cases, k, base);
-        std::vector<double> &row = rows.emplace_back(2 * n);
-        for (uint32_t v = 1; v <= n; ++v) {
-            row[indicatorInput(v, false)] = w.negative[v - 1];
-            row[indicatorInput(v, true)] = w.positive[v - 1];
-        }
-    }
+    for (size_t k = 0; k < batch.count; ++k)
+        rows.emplace_back(batch.values.begin() + k * 2 * n, batch.values.begin() + (k + 1) * 2 * n);
     for (uint32_t i = 2 * n; i < 4 * n; ++i) {
         circuit.inputs[i].kind = InputKind::Free;
         circuit.inputs[i].value = 0;
