@@ -23,6 +23,7 @@
 #include <cmath>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <random>
 
 using namespace zbddc;
@@ -64,6 +65,17 @@ std::vector<double> inPieces(const Pass &pass, const std::vector<double> &x, siz
 std::vector<double> joined(std::vector<double> outputs, const std::vector<double> &adjoints) {
     outputs.insert(outputs.end(), adjoints.begin(), adjoints.end());
     return outputs;
+}
+
+// The pass of an in-process backend (CpuModel, BatchedLoop): evaluate, then the adjoints of
+// output 0.
+template <class Backend> Pass passOf(std::shared_ptr<Backend> backend, size_t numInputs) {
+    return [backend, numInputs](std::span<const double> x, size_t count) {
+        std::vector<double> out(count), adj(count * numInputs);
+        if (!backend->evaluate(x, out, count) || !backend->adjoints(x, 0, adj, count))
+            return std::vector<double>{}; // fails the comparison
+        return joined(out, adj);
+    };
 }
 
 struct Fixture {
@@ -158,12 +170,7 @@ TEST_CASE("a circuit and its weightings give the same bits on every run, cut and
             REQUIRE(model.ok());
             auto shared = std::make_shared<CpuModel>(std::move(*model));
             shared->setEvalThreads(t);
-            return [shared, numInputs](std::span<const double> x, size_t count) {
-                std::vector<double> out(count), adj(count * numInputs);
-                if (!shared->evaluate(x, out, count) || !shared->adjoints(x, 0, adj, count))
-                    return std::vector<double>{}; // fails the comparison
-                return joined(out, adj);
-            };
+            return passOf(shared, numInputs);
         };
         checkNear("LLVM JIT", checkDeterministic("LLVM JIT", jit, f, {1, 2, 5}), want);
 
@@ -172,12 +179,7 @@ TEST_CASE("a circuit and its weightings give the same bits on every run, cut and
             REQUIRE(built.ok());
             auto shared = std::make_shared<BatchedLoop>(std::move(*built));
             shared->setThreads(t);
-            return [shared, numInputs](std::span<const double> x, size_t count) {
-                std::vector<double> out(count), adj(count * numInputs);
-                if (!shared->evaluate(x, out, count) || !shared->adjoints(x, 0, adj, count))
-                    return std::vector<double>{}; // fails the comparison
-                return joined(out, adj);
-            };
+            return passOf(shared, numInputs);
         };
         checkNear("data-driven loop", checkDeterministic("data-driven loop", loop, f, {1, 2, 5}),
                   want);
