@@ -1,13 +1,14 @@
 #include "pipeline/model_file.h"
 #include "compiler/frontends/circuits/circuit_load.h"
+#include "compiler/frontends/circuits/weight_cases.h"
 #include "compiler/frontends/uai/uai_reader.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "compiler/frontends/zdd/zdd_format.h"
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/moral_graph.h"
-#include "pipeline/load_model.h"
 #include "runtime/shared_objects/shared_object_check.h"
 #include "compiler/mlf/mlf_compile.h"
+#include "pipeline/load_model.h"
 #include "support/progress.h"
 
 #include <filesystem>
@@ -99,9 +100,18 @@ Result<ModelFile> readModel(const std::string &path, const ReadingOptions &optio
         break;
     }
     case ModelKind::Circuit: {
-        auto circuit = loadLogicCircuit(path, options.weights);
+        std::optional<WeightCases> cases;
+        if (!options.weightCases.empty()) {
+            auto read = readWeightCasesFile(options.weightCases);
+            if (!read)
+                return read.error();
+            cases = std::move(*read);
+        }
+        auto circuit = loadLogicCircuit(path, options.weights, cases ? cases->numVars() : 0);
         if (!circuit)
             return circuit.error();
+        if (cases)
+            file.weightCaseInputs = freeWeightInputs(*circuit, *cases);
         file.variables = circuit->variables;
         file.circuit = std::move(*circuit);
         break;

@@ -50,6 +50,9 @@ struct ReadingOptions {
     std::string mlfOrder = "frontier";            // frontier, paper or minfill
     uint64_t zbddNodeLimit = uint64_t{1} << 26;   // the largest ZBDD a network compiles into
     std::string weights; // a .nnf's or .sdd's literal weights ("": every weight 1)
+    // A batch of weightings of a .nnf or .sdd (weight_cases.h; "": none): its weights become
+    // free inputs, each case's values in ModelFile::weightCaseInputs.
+    std::string weightCases;
 };
 
 struct ModelFile {
@@ -64,6 +67,8 @@ struct ModelFile {
     std::optional<NetworkLibrary> networkLibrary;
     std::optional<Model> modelLibrary;
     std::vector<Diagnostic> warnings; // accepted oddities of the reading
+    // ReadingOptions::weightCases: per case, the circuit's free inputs (TaskOptions::freeInputs).
+    std::vector<std::vector<double>> weightCaseInputs;
 
     // A network's junction tree over the order `order` asks, built once and kept (the route
     // choice weighs it, and the junction-tree route then runs it).

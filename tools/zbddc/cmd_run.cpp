@@ -198,7 +198,16 @@ int runCommand(const RunOptions &o) {
     auto free = pipeline::readFreeInputs(o.inputs);
     if (!free)
         return reportError(free.error());
-    pipeline::OpenOptions open = openOptions(o, cases->cases.size(), task);
+    // --weight-cases: the circuit's weights are its free inputs, one answer per weighting.
+    const std::vector<std::vector<double>> weightings = std::move(model->weightCaseInputs);
+    if (!weightings.empty() && !o.inputs.empty())
+        return usageError("--weight-cases sets the circuit's free inputs; it takes no --inputs");
+    if (!weightings.empty() && cases->cases.size() != 1)
+        return usageError("--weight-cases takes one evidence case for every weighting, not a "
+                          "batch of " +
+                          std::to_string(cases->cases.size()));
+    const size_t expected = weightings.empty() ? cases->cases.size() : weightings.size();
+    pipeline::OpenOptions open = openOptions(o, expected, task);
     open.pilot.cases.assign(cases->cases.begin(), // auto's pilot times the batch's first cases
                             cases->cases.begin() + std::min<size_t>(cases->cases.size(), 8));
     auto session = pipeline::Session::open(std::move(*model), open);
@@ -211,8 +220,13 @@ int runCommand(const RunOptions &o) {
     if (std::find(tasks.begin(), tasks.end(), *task) == tasks.end())
         return usageError("a " + std::string(pipeline::modelKindName(*kind)) + " on route " +
                           s.route() + " supports only --task " + taskList(tasks));
-    std::vector<Result<TaskResult>> results =
-        s.answer(*task, cases->cases, {NumericChoice::Auto, *free}); // the Target's arithmetic
+    std::vector<Result<TaskResult>> results;
+    if (weightings.empty())
+        results =
+            s.answer(*task, cases->cases, {NumericChoice::Auto, *free}); // the Target's arithmetic
+    for (const std::vector<double> &weights : weightings) // one compiled circuit, case by case
+        results.push_back(
+            std::move(s.answer(*task, cases->cases, {NumericChoice::Auto, weights})[0]));
     printNotes(s);
     if (s.route() == "be" && results.size() == 1 && !results[0]) // one solve, one error line
         return reportError(results[0].error().file.empty()
@@ -225,7 +239,7 @@ int runCommand(const RunOptions &o) {
         printLoopySummary(o, s, results);
     else if (s.route() == "jt" && (*kind == ModelKind::Network || costNetwork) && !o.json)
         std::cerr << "zbddc: note: route jt: " << s.routeWhy() << "\n";
-    return printTaskResults(o, *task, results, s.variables(), cases->batch);
+    return printTaskResults(o, *task, results, s.variables(), cases->batch || !weightings.empty());
 }
 
 } // namespace zbddc::cli

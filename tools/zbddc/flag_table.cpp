@@ -52,6 +52,7 @@ constexpr FlagRule kRun[] = {
     {"--zbdd-node-limit", NetworkMlf},
     {"--search-ms", NetworkJt | CostJt},
     {"--weights", CircuitMlf},
+    {"--weight-cases", CircuitMlf},
     {"--order", NetworkJt | CostJt | kBe},
     {"--heuristic", NetworkJt | CostJt | kBe},
     {"--heuristic search", NetworkJt | CostJt},

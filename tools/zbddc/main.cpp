@@ -67,6 +67,9 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
                      "the UAI competitions' tools name them")
         ->excludes(runOutput);
     runCmd->add_option("--inputs", run.inputs, "File of values for the free inputs");
+    runCmd->add_option("--weight-cases", run.modelOptions.weightCases,
+                       "A .nnf's or .sdd's batch of literal weightings, one result per case "
+                       "(docs/formats/circuits.md)");
     runCmd->add_option("--device", run.device,
                        "auto (cuda if a GPU is usable, else cpu), cpu (LLVM JIT), cuda or reference; "
                        "split (.wcsp: small buckets on the CPU, large on the GPU)")

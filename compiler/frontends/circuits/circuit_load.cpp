@@ -27,10 +27,12 @@ Result<LogicCircuit> readLogicCircuitFile(const std::string &path) {
     return endsWithCaseless(path, ".sdd") ? readSddFile(path) : readNnfFile(path);
 }
 
-Result<Circuit> loadLogicCircuit(const std::string &path, const std::string &weightsPath) {
+Result<Circuit> loadLogicCircuit(const std::string &path, const std::string &weightsPath,
+                                 uint32_t minVariables) {
     auto logic = readLogicCircuitFile(path);
     if (!logic)
         return logic.error();
+    logic->numVars = std::max(logic->numVars, minVariables);
     LiteralWeights weights;
     if (!weightsPath.empty()) {
         auto read = readLiteralWeightsFile(weightsPath);

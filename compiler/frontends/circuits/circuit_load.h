@@ -12,7 +12,9 @@ namespace zbddc {
 
 bool isLogicCircuitFile(const std::string &path); // .nnf or .sdd
 Result<LogicCircuit> readLogicCircuitFile(const std::string &path);
-// `weightsPath` "" leaves every literal weight 1 (the model count).
-Result<Circuit> loadLogicCircuit(const std::string &path, const std::string &weightsPath = {});
+// `weightsPath` "" leaves every literal weight 1 (the model count); the circuit is smoothed over
+// at least `minVariables` variables (those a batch of weightings names: weight_cases.h).
+Result<Circuit> loadLogicCircuit(const std::string &path, const std::string &weightsPath = {},
+                                 uint32_t minVariables = 0);
 
 } // namespace zbddc

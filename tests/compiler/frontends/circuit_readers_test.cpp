@@ -1,7 +1,8 @@
-// The d-DNNF (.nnf: c2d, d4), SDD (.sdd, .vtree) and literal-weights readers: what they accept,
-// and one `file:line: what` for each malformed input.
+// The d-DNNF (.nnf: c2d, d4), SDD (.sdd, .vtree), literal-weights and batch-of-weightings readers:
+// what they accept, and one `file:line: what` for each malformed input.
 #include "compiler/frontends/circuits/circuit_formats.h"
 #include "compiler/frontends/circuits/literal_weights.h"
+#include "compiler/frontends/circuits/weight_cases.h"
 
 #include "tests/catch.hpp"
 #include "tests/support/logic_circuit_oracles.h"
@@ -153,6 +154,43 @@ TEST_CASE("malformed circuit and weight files fail with file:line: what", "[circ
         {"not a number", "c p weight 1 x 0\n", 1, "expected weight"},
     };
     checkRejected(weights, [](const char *t) { return parseLiteralWeights(t, "bad.w"); });
+}
+
+TEST_CASE("a batch of weightings reads with a literals line or in c weights order",
+          "[circuits][readers]") {
+    auto named = parseWeightCases("c x2 and x1\nliterals -2 2 1 -1\n0.5 2 0.25 0.75\n"
+                                  "\n1 1 1 1\n0 3 0.5 0.5\n",
+                                  "w.cases");
+    REQUIRE(named.ok());
+    CHECK(named->count() == 3);
+    CHECK(named->numVars() == 2);
+    const LiteralWeights base{{9, 9, 9}, {8, 8, 8}}; // a --weights file's, under the columns
+    const LiteralWeights first = caseWeights(*named, 0, base);
+    CHECK(first.positive == std::vector<double>{0.25, 2, 9});
+    CHECK(first.negative == std::vector<double>{0.75, 0.5, 8});
+    const LiteralWeights third = caseWeights(*named, 2, {});
+    CHECK(third.positive == std::vector<double>{0.5, 3});
+    CHECK(third.negative == std::vector<double>{0.5, 0});
+    auto rows = parseWeightCases("0.25 0.75 2 0.5\n1 1 1 1\n", "w.cases");
+    REQUIRE(rows.ok());
+    CHECK(rows->literals == std::vector<int32_t>{1, -1, 2, -2});
+    CHECK(caseWeights(*rows, 0, {}).negative == std::vector<double>{0.75, 0.5});
+    const Bad cases[] = {
+        {"one literal of a variable", "literals 1 -1 2\n1 1 1\n", 1, "literal 2 without -2"},
+        {"a literal twice", "literals 1 -1 1\n", 1, "literal 1 named twice"},
+        {"literal 0", "literals 0\n", 1, "literal 0"},
+        {"not a literal", "literals 1 x\n", 1, "expected literal, found 'x'"},
+        {"a short case", "literals 1 -1\n0.5 0.5\n0.5\n", 3, "case 2 has 1 weights, for 2"},
+        {"a long case", "0.5 0.5\n0.5 0.5 1 1\n", 2, "case 2 has 4 weights, for 2"},
+        {"an odd first case", "0.5 0.5 1\n", 1, "an even count"},
+        {"a negative weight", "literals 3 -3\n0.5 -1\n", 2, "the weight of -3 must be"},
+        {"not a weight", "literals 3 -3\nnan 1\n", 2, "the weight of 3"},
+        {"a header after a case", "1 1\nliterals 1 -1\n", 2, "before the first case"},
+        {"two headers", "literals 1 -1\nliterals 2 -2\n", 2, "a second 'literals' line"},
+        {"a variable past the bound", "literals 99999999 -99999999\n", 1, "out of range"},
+        {"no case", "c nothing\nliterals 1 -1\n", 0, "no cases"},
+    };
+    checkRejected(cases, [](const char *t) { return parseWeightCases(t, "bad.cases"); });
 }
 
 TEST_CASE("an .sdd without its .vtree names the vtree it looked for", "[circuits][readers]") {

@@ -70,6 +70,7 @@ std::string argumentsOf(const std::string &rule, bool compile) {
         {"--symbol-prefix", "--symbol-prefix flags"},
         {"--batch", "--batch 2"},
         {"--weights", "--weights '" + kSeeds + "tiny.weights'"},
+        {"--weight-cases", "--weight-cases '" + kSeeds + "tiny_header.wcases'"},
         {"--agents", "--agents '" + writeScratch("flags.agents", "0 0 0\n") + "'"},
         {"--phase-timeout", "--phase-timeout 5"},
     };
