@@ -8,7 +8,7 @@
 #pragma once
 
 #include "ir/tensor_program.h"
-#include "runtime/bucket_elimination/tensor_executor.h"
+#include "runtime/tensor/tensor_executor.h"
 
 #include <functional>
 #include <vector>
