@@ -46,7 +46,7 @@ TaskResult partitionResultOf(const PartitionAnswer &z) {
     r.task = Task::Pr;
     r.log10 = z.logZ / std::numbers::ln10;
     r.value = std::exp(z.logZ); // inf beyond a double: log10 is the answer then
-    r.device = z.device.label();
+    r.device = z.device;
     r.elimination = EliminationReport{z.stats.inducedWidth, z.stats.largestTableEntries};
     r.timeMs = z.stats.totalMs;
     return r;
