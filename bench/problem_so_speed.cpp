@@ -6,6 +6,7 @@
 // (no files: the five small benchmark WCSPs of the folder the build was configured with).
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "runtime/bucket_elimination/write_problem_library.h"
+#include "runtime/shared_objects/problem_library.h"
 #include "support/gpu_settings.h"
 
 #include <algorithm>
