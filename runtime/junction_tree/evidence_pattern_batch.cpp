@@ -147,17 +147,26 @@ BatchedPlanChoice chooseBatchedPlan(const FactorModel &model, const JunctionTree
     for (const Evidence &ev : cases)
         seen.emplace(patternOf(ev), true);
     c.distinctPatterns = seen.size();
-    // The pilot: the first cases' programs, lowered on one thread.
+    c.fullUs = c.fullEntriesPerCase * costs.nsPerEntry * 1e-3;
+    // A pattern program sends at least one message per clique: where those ops alone cost more
+    // than the full tables, no pilot is lowered (small networks, a case or a few per call).
+    if (c.fullUs <= costs.nsPerOp * tree.numCliques() * 1e-3) {
+        c.patternUs = costs.nsPerOp * tree.numCliques() * 1e-3;
+        return c;
+    }
+    // The pilot: the first cases' programs, lowered on the host's threads.
     const auto pilot = cases.first(std::min<size_t>(cases.size(), costs.pilotCases));
+    const unsigned threads = std::max(1u, costs.hostThreads);
     const SteadyTime start = std::chrono::steady_clock::now();
     const EvidencePatternRun run = buildEvidencePatternRun(model, tree, families, rowsSumToOne,
-                                                           task, pilot, caseTree, 1);
-    c.lowerUsPerPattern = msSince(start) * 1e3 / static_cast<double>(std::max<size_t>(
-                                                     run.groups.size(), 1));
+                                                           task, pilot, caseTree, threads);
+    const size_t patterns = std::max<size_t>(run.groups.size(), 1);
+    c.lowerUsPerPattern = msSince(start) * 1e3 *
+                          static_cast<double>(std::min<size_t>(threads, patterns)) /
+                          static_cast<double>(patterns);
     const auto k = static_cast<double>(pilot.size()), n = static_cast<double>(cases.size());
     c.patternEntriesPerCase = tensorProgramWork(run.program) / k;
     const double opsPerCase = static_cast<double>(run.program.ops.size()) / k;
-    c.fullUs = c.fullEntriesPerCase * costs.nsPerEntry * 1e-3;
     c.patternUs = (c.patternEntriesPerCase * costs.nsPerEntry + opsPerCase * costs.nsPerOp) * 1e-3 +
                   c.lowerUsPerPattern * static_cast<double>(c.distinctPatterns) / n /
                       std::max(1u, costs.hostThreads);

@@ -35,7 +35,8 @@ struct BatchedPlanChoice {
     bool patterns = false;
     double fullEntriesPerCase = 0;    // tensorProgramWork of the full-table tree, per case
     double patternEntriesPerCase = 0; // of the pilot cases' pattern programs, per case
-    double lowerUsPerPattern = 0;     // host time of a pattern's tree, lowering and copy (pilot)
+    double lowerUsPerPattern = 0;     // host time of a pattern's tree, lowering and copy (pilot;
+                                      // 0: none lowered)
     double fullUs = 0, patternUs = 0; // estimated time per case of each plan
     size_t distinctPatterns = 0;      // among the cases
     std::string note() const;
@@ -57,8 +58,9 @@ inline constexpr PlanCosts kGpuPlanCosts{0.012, 50, 1, 4};
 inline constexpr PlanCosts kCpuPlanCosts{10, 3000, 1, 4};
 
 // The plan of the smaller estimated time per case: the full-table tree's entries, against the
-// pattern programs' entries and ops (counted on the first pilotCases cases, lowered on one thread
-// and timed) plus each distinct pattern's lowering spread over the cases and the host threads.
+// pattern programs' entries and ops (counted on the first pilotCases cases, lowered on the host
+// threads and timed) plus each distinct pattern's lowering spread over the cases and the host
+// threads. No pilot where one op per clique alone costs more than the full tables.
 BatchedPlanChoice chooseBatchedPlan(const FactorModel &model, const JunctionTree &tree,
                                     const std::vector<std::vector<uint32_t>> &families,
                                     const std::vector<uint8_t> &rowsSumToOne, Task task,
