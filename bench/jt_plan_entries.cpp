@@ -139,7 +139,6 @@ int main(int argc, char **argv) {
                 o.executor = "cpu";
                 o.traceback = JunctionTreeOptions::Traceback::OnHost;
                 JunctionTreeModel perCase(*net, *tree, o);
-                o.cpuRoute = JunctionTreeOptions::CpuRoute::Batched;
                 o.batchedPlan = JunctionTreeOptions::BatchedPlan::FullTables;
                 JunctionTreeModel fullModel(*net, *tree, o);
                 o.executor = "reference";
@@ -165,13 +164,12 @@ int main(int argc, char **argv) {
                 continue;
             JunctionTreeOptions o;
             o.executor = "cpu";
-            o.cpuRoute = JunctionTreeOptions::CpuRoute::Batched;
             o.batchedPlan = JunctionTreeOptions::BatchedPlan::FullTables;
             o.traceback = JunctionTreeOptions::Traceback::OnHost;
             JunctionTreeModel fullModel(*net, *tree, o);
             o.batchedPlan = JunctionTreeOptions::BatchedPlan::EvidencePatterns;
             JunctionTreeModel patternModel(*net, *tree, o);
-            o.cpuRoute = JunctionTreeOptions::CpuRoute::PerCase;
+            o.batchedPlan = JunctionTreeOptions::BatchedPlan::ByCost; // the CPU: per case
             JunctionTreeModel perCase(*net, *tree, o);
             const double perN = 1e3 / static_cast<double>(cases.size());
             std::printf("%-12s %5s cpu us/case: full-table %.1f, patterns %.1f, per case %.1f\n",

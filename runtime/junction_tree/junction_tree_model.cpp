@@ -399,17 +399,17 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
                             ? observedVariables({}, m.tree.numVariables(), true)
                             : observedVariables(cases, m.tree.numVariables(), false);
     lowering.belief = m.options.belief;
-    if (m.options.executor == "cpu") {
+    using Plan = JunctionTreeOptions::BatchedPlan;
+    if (m.options.executor == "cpu" && m.options.batchedPlan == Plan::ByCost) {
         // Each thread holds one case's tables, at most the batched tree's for one case: as many
-        // threads as the memory budget holds such cases, none where it holds not one.
+        // threads as the memory budget holds such cases, none where it holds not one. (A batched
+        // plan named outright runs on the CPU executor too: the GPU's program, checked there.)
         auto fit = m.batchSize(lowering, cases.size(), 0);
         if (!fit)
             return failAll(fit.error());
         return m.runPerCase(task, cases, *fit, info);
     }
-    // The pattern plan by cost on the GPU; the CPU's batched route runs it only when asked (it
-    // is kept there to compare the full-table tree against).
-    using Plan = JunctionTreeOptions::BatchedPlan;
+    // The pattern plan by cost on the GPU; elsewhere only when asked.
     std::string planNote;
     if (m.options.batchedPlan != Plan::FullTables &&
         (m.options.batchedPlan == Plan::EvidencePatterns || m.options.executor == "cuda")) {

@@ -94,24 +94,22 @@ TEST_CASE("MPE ties: every route and executor picks the same assignment, the low
     using O = JunctionTreeOptions;
     struct Variant {
         const char *name, *executor;
-        O::CpuRoute route;
         CaseTree caseTree;
         O::BatchedPlan plan;
     };
     for (const Variant &v :
-         {Variant{"jt per case, network tree", "cpu", O::CpuRoute::PerCase, CaseTree::Network,
+         {Variant{"jt per case, network tree", "cpu", CaseTree::Network,
                   O::BatchedPlan::ByCost},
-          Variant{"jt per case, own tree", "cpu", O::CpuRoute::PerCase, CaseTree::Evidence,
+          Variant{"jt per case, own tree", "cpu", CaseTree::Evidence,
                   O::BatchedPlan::ByCost},
-          Variant{"jt batched, cpu", "cpu", O::CpuRoute::Batched, CaseTree::ByCost,
+          Variant{"jt batched, cpu", "cpu", CaseTree::ByCost,
                   O::BatchedPlan::FullTables},
-          Variant{"jt batched, reference", "reference", O::CpuRoute::Batched, CaseTree::ByCost,
+          Variant{"jt batched, reference", "reference", CaseTree::ByCost,
                   O::BatchedPlan::FullTables},
-          Variant{"jt by evidence pattern", "cpu", O::CpuRoute::Batched, CaseTree::Evidence,
+          Variant{"jt by evidence pattern", "cpu", CaseTree::Evidence,
                   O::BatchedPlan::EvidencePatterns}}) {
         O options;
         options.executor = v.executor;
-        options.cpuRoute = v.route;
         options.caseTree = v.caseTree;
         options.batchedPlan = v.plan;
         options.traceback = O::Traceback::OnHost;

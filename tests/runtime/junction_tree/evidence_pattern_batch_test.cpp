@@ -25,7 +25,6 @@ JunctionTreeOptions patternOptions(CaseTree caseTree) {
     JunctionTreeOptions options;
     options.executor = "cpu";
     options.threads = 2;
-    options.cpuRoute = JunctionTreeOptions::CpuRoute::Batched;
     options.batchedPlan = JunctionTreeOptions::BatchedPlan::EvidencePatterns;
     options.caseTree = caseTree;
     return options;
@@ -56,7 +55,7 @@ void checkPatternsAgainstPerCase(const char *name, size_t count, CaseTree caseTr
     REQUIRE(tree.ok());
     const std::vector<Evidence> cases = casesWithRepeatedPatterns(*net, count);
     JunctionTreeOptions perCaseOptions = patternOptions(caseTree);
-    perCaseOptions.cpuRoute = JunctionTreeOptions::CpuRoute::PerCase;
+    perCaseOptions.batchedPlan = JunctionTreeOptions::BatchedPlan::ByCost; // the CPU: per case
     JunctionTreeModel perCase(*net, *tree, perCaseOptions);
     JunctionTreeModel patterns(*net, *tree, patternOptions(caseTree));
     for (Task task : {Task::Pr, Task::Mar, Task::Mpe}) {

@@ -80,8 +80,6 @@ void checkInstance(const std::string &name, const char *executor = "cpu") {
     // and evidence: the tree's log10 Z to 1e-9, in one piece and, where that took under 5 s,
     // level by level.
     for (bool byLevels : {false, true}) {
-        if (route != JunctionTreeOptions::CpuRoute::PerCase)
-            break;
         if (auto z = partitionFunction(*costs, be, byLevels)) {
             CHECK(std::fabs(z->logZ / std::numbers::ln10 - pr[0]->log10) <= 1e-9);
             if (z->stats.totalMs > 5000)
