@@ -42,9 +42,10 @@ struct JunctionTreeOptions {
     // interpreter and the GPU run the batched tree, evidence as indicator tables.
     // The tree each case is propagated on (evidence_tree.h).
     CaseTree caseTree = CaseTree::ByCost;
-    // The batched route's program (the GPU's, and the CPU's CpuRoute::Batched): the full-table
+    // The batched route's program (the GPU's and the reference interpreter's): the full-table
     // tree with evidence as indicator tables, a tree per evidence pattern with each case's CPTs
-    // sliced (evidence_pattern_batch.h), or (ByCost) the one of fewer clique entries per case.
+    // sliced (evidence_pattern_batch.h), or (ByCost) the one estimated faster per case. On the
+    // CPU executor ByCost means one case at a time; a plan named outright runs batched there.
     enum class BatchedPlan : uint8_t { ByCost, FullTables, EvidencePatterns };
     BatchedPlan batchedPlan = BatchedPlan::ByCost;
 };
