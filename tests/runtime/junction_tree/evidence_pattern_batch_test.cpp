@@ -66,7 +66,7 @@ void checkPatternsAgainstPerCase(const char *name, size_t count, CaseTree caseTr
             REQUIRE(ours[i].ok() == theirs[i].ok());
             if (!ours[i])
                 continue;
-            CHECK(ours[i]->device.find("evidence pattern") != std::string::npos);
+            CHECK(ours[i]->device.label().find("evidence pattern") != std::string::npos);
             CHECK(ours[i]->log10 == Approx(theirs[i]->log10).margin(1e-12));
             for (size_t v = 0; v < ours[i]->marginals.size(); ++v)
                 for (size_t x = 0; x < ours[i]->marginals[v].size(); ++x)
