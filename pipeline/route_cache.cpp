@@ -92,7 +92,8 @@ std::optional<std::string> routeCacheKey(const ModelFile &model, const OpenOptio
     const int decade = static_cast<int>(std::floor(std::log10(static_cast<double>(cases))));
     return "model " + contentHash(*bytes) + "; device " + device + "; task " +
            taskName(options.task.value_or(Task::Pr)) + "; cases 1e" + std::to_string(decade) +
-           "; zbdd node limit " + std::to_string(options.reading.zbddNodeLimit);
+           "; zbdd node limit " + std::to_string(options.reading.zbddNodeLimit) +
+           (options.approximate ? "; approximate" : ""); // loopy BP a candidate too
 }
 
 // The process's cache folder (ZBDDC_CACHE_DIR where the edge read one), as NVRTC's.

@@ -34,6 +34,9 @@ src=$(cat "$here/source_dir" 2>/dev/null || true)
 if [ -n "$src" ]; then
     mkdir -p "$src/build"
     [ -e "$src/examples" ] || cp -r "$here/examples" "$src/"
+    if [ -d "$here/circuit_files" ] && [ ! -e "$src/tests/compiler/frontends/circuit_files" ]; then
+        mkdir -p "$src/tests/compiler/frontends" && cp -r "$here/circuit_files" "$src/tests/compiler/frontends/"
+    fi
     [ -e "$src/build/zbddc" ] || cp "$here/zbddc" "$src/build/zbddc"
 fi
 test_data_dir=$(cat "$here/test_data_dir" 2>/dev/null || true)

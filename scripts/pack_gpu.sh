@@ -73,6 +73,8 @@ cp "$root/scripts/gpu_run.sh" "$dest/"
 # were built with; gpu_run.sh recreates those paths there from what travels here.
 cp "$build/zbddc" "$dest/"
 cp -r "$root/examples" "$dest/examples"
+# The circuit tests read their PySDD files from the source tree.
+mkdir -p "$dest/circuit_files" && cp "$root"/tests/compiler/frontends/circuit_files/* "$dest/circuit_files/"
 echo "$root" > "$dest/source_dir"
 benchmarks=$(sed -n 's/^ZBDDC_SHARED_BENCHMARKS:PATH=//p' "$build/CMakeCache.txt")
 echo "${benchmarks:-$root/../shared/benchmarks}" > "$dest/benchmarks_dir"

@@ -137,7 +137,7 @@ TEST_CASE("zbddc run --device cuda runs on the GPU and says so", "[gpu]") {
     const std::string ex = std::string(ZBDDC_SOURCE_DIR) + "/examples/wetgrass.zdd";
     auto r = runZbddc("run " + ex + " --task mar --evidence WetGrass=yes --device cuda --json");
     REQUIRE(r.exitCode == 0);
-    CHECK_THAT(r.out, Catch::Contains("\"device\":\"cuda "));
+    CHECK_THAT(r.out, Catch::Contains("\"device\":\"cuda: "));
     CHECK_THAT(r.out, Catch::Contains("\"Rain\":[0.69230769230769"));
 }
 

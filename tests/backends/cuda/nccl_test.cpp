@@ -4,6 +4,7 @@
 // entry point says why NCCL is absent. The transfers themselves: multi_gpu_test.cpp on a GPU.
 #include "backends/cuda/driver.h"
 #include "backends/cuda/nccl.h"
+#include "support/gpu_settings.h"
 
 #include "tests/catch.hpp"
 
@@ -33,6 +34,7 @@ TEST_CASE("NCCL: loads and names its version, or says why not", "[cuda][nccl]") 
 TEST_CASE("NCCL: in a process whose ZBDDC_NCCL names a missing library", "[.nccl-missing]") {
     const char *path = std::getenv("ZBDDC_NCCL");
     REQUIRE(path);
+    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // this process's edge
     const zbddc::Status s = ncclAvailable();
     REQUIRE_FALSE(s.ok());
     CHECK(s.error().message.find(std::string("cannot load ") + path) != std::string::npos);
