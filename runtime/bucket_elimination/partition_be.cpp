@@ -50,9 +50,16 @@ Result<PartitionAnswer> partitionFunction(const CostNetwork &network, const BeOp
                     options.executor != "reference");
     }
     TensorExecutor &run = **executor;
-    auto ran = byLevels ? runByLevels(program,
-                                      [&](const TensorProgram &level) { return run.run(level); })
-                        : run.run(program);
+    auto byLevel = [&] {
+        return runByLevels(program, [&](const TensorProgram &level) { return run.run(level); });
+    };
+    auto ran = byLevels ? byLevel() : run.run(program);
+    if (!ran && !byLevels && options.execution.gpuBudgetBytes) {
+        // The executor's own sizing (padding, scratch) can pass a budget the tables' bytes fit
+        // in; level by level, each level's plain products go out of core where they must.
+        byLevels = true;
+        ran = byLevel();
+    }
     if (!ran)
         return ran.error();
     answer.stats.solveMs = msSince(t0);

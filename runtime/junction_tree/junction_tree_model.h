@@ -44,8 +44,9 @@ struct JunctionTreeOptions {
     CaseTree caseTree = CaseTree::ByCost;
     // The batched route's program (the GPU's and the reference interpreter's): the full-table
     // tree with evidence as indicator tables, a tree per evidence pattern with each case's CPTs
-    // sliced (evidence_pattern_batch.h), or (ByCost) the one estimated faster per case. On the
-    // CPU executor ByCost means one case at a time; a plan named outright runs batched there.
+    // sliced (evidence_pattern_batch.h), or ByCost: today the full tables (measured faster on the
+    // H100 where the estimate chose the patterns; junction_tree_model.cpp). On the CPU executor
+    // ByCost means one case at a time; a plan named outright runs batched there.
     enum class BatchedPlan : uint8_t { ByCost, FullTables, EvidencePatterns };
     BatchedPlan batchedPlan = BatchedPlan::ByCost;
 };
