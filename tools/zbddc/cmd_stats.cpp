@@ -7,7 +7,7 @@
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/flag_table.h"
 #include "tools/zbddc/output.h"
-#include "tools/zbddc/stats_plot.h"
+#include "pipeline/stats_plot.h"
 
 #include <iostream>
 #include <sstream>

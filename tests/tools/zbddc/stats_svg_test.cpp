@@ -1,6 +1,6 @@
 // The SVG writer on hand-made statistics: levels beyond the bar limit are summed into bins (the
 // last one partial), and a parents histogram spanning many decades gets a log scale.
-#include "tools/zbddc/stats_plot.h"
+#include "pipeline/stats_plot.h"
 
 #include "tests/catch.hpp"
 

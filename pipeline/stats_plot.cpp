@@ -1,4 +1,4 @@
-#include "tools/zbddc/stats_plot.h"
+#include "pipeline/stats_plot.h"
 
 #include <algorithm>
 #include <cmath>
