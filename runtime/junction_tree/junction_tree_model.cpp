@@ -46,6 +46,22 @@ std::vector<uint32_t> observedVariables(std::span<const Evidence> cases, size_t 
     return observed;
 }
 
+// Every answered case of a run: where it ran (with the run's note) and its share of the time
+// since `start`.
+std::vector<Result<TaskResult>> stampAnswers(std::vector<Result<TaskResult>> results,
+                                             DeviceReport device, const std::string &note,
+                                             SteadyTime start) {
+    const double perCase = msSince(start) / static_cast<double>(results.size());
+    device.arithmetic = Numeric::Float64;
+    device.addNote(note);
+    for (Result<TaskResult> &r : results)
+        if (r) {
+            r->device = device;
+            r->timeMs = perCase;
+        }
+    return results;
+}
+
 } // namespace
 
 struct JunctionTreeModel::Impl {
@@ -98,16 +114,10 @@ struct JunctionTreeModel::Impl {
         st.runs = static_cast<uint32_t>(cases.size());
         st.device = {DeviceKind::Cpu, "", std::to_string(threads) + " threads, one case each"};
         st.device.arithmetic = Numeric::Float64;
-        const double perCase = msSince(start) / static_cast<double>(cases.size());
-        DeviceReport device = st.device;
-        device.addNote("junction tree, " + std::to_string(tree.numCliques()) +
-                       " cliques, each case's CPTs sliced by its evidence");
-        for (Result<TaskResult> &r : results)
-            if (r) {
-                r->device = device;
-                r->timeMs = perCase;
-            }
-        return results;
+        return stampAnswers(std::move(results), st.device,
+                            "junction tree, " + std::to_string(tree.numCliques()) +
+                                " cliques, each case's CPTs sliced by its evidence",
+                            start);
     }
 
     std::vector<Result<TaskResult>> runPatterns(Task task, std::span<const Evidence> cases,
@@ -253,17 +263,10 @@ JunctionTreeModel::Impl::runPatterns(Task task, std::span<const Evidence> cases,
             results.push_back(std::move(*a));
         first += count;
     }
-    const double perCase = msSince(start) / static_cast<double>(cases.size());
-    DeviceReport device = st.device;
-    device.arithmetic = Numeric::Float64;
-    device.addNote("junction tree, " + choice.note() + ", " + std::to_string(st.batch) +
-                   " cases per run");
-    for (Result<TaskResult> &r : results)
-        if (r) {
-            r->device = device;
-            r->timeMs = perCase;
-        }
-    return results;
+    return stampAnswers(std::move(results), st.device,
+                        "junction tree, " + choice.note() + ", " + std::to_string(st.batch) +
+                            " cases per run",
+                        start);
 }
 
 // The MPE assignments of cases [first, first + count) of the run just made, traced back by the
@@ -476,17 +479,10 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
             results.push_back(std::move(*a));
     }
     line.update(cases.size(), cases.size());
-    const double perCase = msSince(start) / static_cast<double>(cases.size());
-    DeviceReport device = st.device;
-    device.arithmetic = Numeric::Float64;
-    device.addNote("junction tree, " + std::to_string(m.tree.numCliques()) + " cliques, " +
-                   std::to_string(jt.batch) + " cases per run");
-    for (Result<TaskResult> &r : results)
-        if (r) {
-            r->device = device;
-            r->timeMs = perCase;
-        }
-    return results;
+    return stampAnswers(std::move(results), st.device,
+                        "junction tree, " + std::to_string(m.tree.numCliques()) + " cliques, " +
+                            std::to_string(jt.batch) + " cases per run",
+                        start);
 }
 
 } // namespace zbddc
