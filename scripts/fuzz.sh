@@ -17,14 +17,19 @@ seed=${2:-$(date +%Y%m%d)}
 jobs=${FUZZ_JOBS:-1}
 
 list_targets() {
-    if [ -n "${FUZZ_COMMANDS:-}" ]; then
-        grep -E "^${FUZZ_TARGETS:-fuzz_}" "$FUZZ_COMMANDS"
+    if [ -n "${FUZZ_COMMANDS:-}" ]; then # the regex matches the name, as ctest -R does
+        awk -F '\t' -v pattern="${FUZZ_TARGETS:-^fuzz_}" '$1 ~ pattern' "$FUZZ_COMMANDS"
         return
     fi
+    # A target's ENVIRONMENT (e.g. the sealed .so the flips fuzzer edits) goes in front of its
+    # command; its run count is fuzz_target's to set.
     ctest --test-dir "$build" -R "${FUZZ_TARGETS:-^fuzz_}" --show-only=json-v1 | python3 -c '
 import json, shlex, sys
 for t in json.load(sys.stdin)["tests"]:
-    print(t["name"] + "\t" + " ".join(shlex.quote(a) for a in t["command"]))'
+    env = [v for p in t.get("properties", []) if p["name"] == "ENVIRONMENT" for v in p["value"]
+           if not v.startswith("ZBDDC_FUZZ_RUNS=")]
+    words = (["env"] + env if env else []) + t["command"]
+    print(t["name"] + "\t" + " ".join(shlex.quote(a) for a in words))'
 }
 if [ -n "${FUZZ_LIST:-}" ]; then
     list_targets

@@ -98,7 +98,7 @@ done
 if [ -n "${FUZZ:-}" ]; then # paths under build/tests/fuzz, tests/fuzz, examples become @FUZZ@
     mkdir -p "$dest/fuzz"
     ninja -C "$build" -j2 $(cd "$build/tests/fuzz" && ls -d *_corpus | sed 's/_corpus$/_fuzz/') >/dev/null
-    cp "$build"/tests/fuzz/*_fuzzer "$root/tests/fuzz/run_fuzzer.sh" "$root/scripts/fuzz.sh" \
+    cp "$build"/tests/fuzz/*_fuzzer "$build"/tests/fuzz/*_seed.so "$root/tests/fuzz/run_fuzzer.sh" "$root/scripts/fuzz.sh" \
         "$root/examples/wetgrass.zdd" "$dest/fuzz/"
     cp -r "$root/tests/fuzz/regressions" "$root/tests/fuzz/seeds" "$dest/fuzz/"
     FUZZ_LIST=1 BUILD_DIR="$build" "$root/scripts/fuzz.sh" |
