@@ -79,6 +79,7 @@ Result<JunctionTreeOptions> treeRunOptions(RouteInput in, std::vector<std::strin
     const Target &target = in.options.target;
     JunctionTreeOptions options;
     options.threads = target.threads;
+    options.gpuSwitches = target.gpuSwitches;
     switch (in.placement.device) {
     case DeviceKind::Cpu: options.executor = "cpu"; break;
     case DeviceKind::Reference: options.executor = "reference"; break;
