@@ -170,10 +170,8 @@ int runCommand(const RunOptions &o) {
     auto model = pipeline::readModel(o.model, o.modelOptions);
     if (!model)
         return reportError(model.error());
-    if (o.route != "auto" && *kind == ModelKind::NetworkLibrary &&
-        model->networkLibrary->metadata().route != o.route) // a usage error, as any route's
-        return usageError(o.model + " holds route " + model->networkLibrary->metadata().route +
-                          ", not --route " + o.route);
+    if (auto refused = pipeline::libraryRouteRefusal(*model, o.route))
+        return usageError(*refused); // a usage error, as any route's
     printWarnings(model->warnings);
     model->warnings.clear();
     std::vector<Diagnostic> contradicted;
