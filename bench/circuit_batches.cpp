@@ -52,7 +52,7 @@ int fail(const std::string &what) {
 } // namespace
 
 int main(int argc, char **argv) {
-    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
+    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // docs/cli.md
     std::string device = "cpu", json, numericName = "float64";
     std::vector<uint32_t> batches = {1, 128, 1024};
     int reps = 10;

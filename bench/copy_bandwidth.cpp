@@ -15,7 +15,7 @@
 using namespace zbddc;
 
 int main(int argc, char **argv) {
-    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
+    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // docs/cli.md
     int ordinal = 0;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--gpu") == 0 && i + 1 < argc) {

@@ -341,7 +341,7 @@ std::string syntheticLabel(size_t n) {
 } // namespace
 
 int main(int argc, char **argv) {
-    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
+    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // docs/cli.md
     std::vector<size_t> sizes{1000, 10000, 100000, 1000000};
     std::vector<std::string> networks;
     Study study;

@@ -74,7 +74,7 @@ int registerBenchmark(const std::string &name, Benchmark fn) {
 }
 
 int runBenchmarks(int argc, char **argv) {
-    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
+    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // docs/cli.md
     std::string filter, jsonPath, mdPath, command;
     for (int i = 0; i < argc; ++i)
         command += (i ? " " : "") + std::string(argv[i]);

@@ -42,7 +42,7 @@ double largestDifference(const std::vector<double> &a, const std::vector<double>
 } // namespace
 
 int main(int argc, char **argv) {
-    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
+    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // docs/cli.md
     size_t count = 2000, single = 50;
     int reps = 5;
     std::vector<uint32_t> limits{0, 8, 32, 128};

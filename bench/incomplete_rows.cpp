@@ -29,7 +29,7 @@
 using namespace zbddc;
 
 int main(int argc, char **argv) {
-    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
+    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // docs/cli.md
     OrderHeuristic heuristic = OrderHeuristic::MinFill;
     IncompleteExecOptions options;
     double maxGib = 6;

@@ -155,7 +155,7 @@ void printCaseTimes(const std::string &name, std::vector<double> ms) {
 } // namespace
 
 int main(int argc, char **argv) {
-    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
+    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // docs/cli.md
     Args a;
     for (int i = 1; i < argc; ++i) {
         const std::string s = argv[i];
@@ -222,6 +222,7 @@ int main(int argc, char **argv) {
                 device == "cpu" || device == "cpu-network-tree" || device == "cpu-case-tree";
             JunctionTreeOptions options;
             options.executor = cpu ? "cpu" : device;
+            options.gpuSwitches = gpuSwitchesFromVariables(std::getenv); // docs/cli.md
             options.threads = a.threads;
             if (device == "cpu-network-tree")
                 options.caseTree = CaseTree::Network;

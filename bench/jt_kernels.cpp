@@ -179,7 +179,7 @@ std::optional<uint64_t> count(const char *text) {
 }
 
 int main(int argc, char **argv) {
-    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
+    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // docs/cli.md
     Args a;
     for (int i = 1; i < argc; ++i) {
         const std::string s = argv[i];

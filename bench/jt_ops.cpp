@@ -22,7 +22,7 @@
 using namespace zbddc;
 
 int main(int argc, char **argv) {
-    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
+    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // docs/cli.md
     std::string path;
     uint32_t cases = 1000;
     size_t top = 25;

@@ -165,7 +165,7 @@ std::pair<double, double> marginalError(const Workload &w, size_t cases) {
 } // namespace
 
 int main(int argc, char **argv) {
-    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
+    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // docs/cli.md
     Args a;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];

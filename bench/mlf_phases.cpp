@@ -135,7 +135,7 @@ void runtimeRows(const std::string &name, const Circuit &c, const std::vector<Ev
 } // namespace
 
 int main(int argc, char **argv) {
-    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
+    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // docs/cli.md
     size_t count = 2000;
     std::vector<uint32_t> maxLanes;
     std::vector<std::string> networks;

@@ -51,7 +51,7 @@ template <typename F> double medianMs(int repeat, F &&f) {
 } // namespace
 
 int main(int argc, char **argv) {
-    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
+    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // docs/cli.md
     int repeat = 3;
     std::vector<std::string> files;
     std::string mdPath, jsonPath; // scripts/gpu_run.sh passes --json FILE --md FILE

@@ -59,7 +59,7 @@ double totalMs(const Run &r) {
 } // namespace
 
 int main(int argc, char **argv) {
-    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
+    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // docs/cli.md
     int first = 1;
     std::ofstream json;
     bool timePasses = false;

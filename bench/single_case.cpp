@@ -17,6 +17,7 @@
 #include "runtime/junction_tree/junction_tree_model.h"
 #include "runtime/sample_evidence.h"
 #include "runtime/tasks.h"
+#include "runtime/tensor/tensor_executor.h"
 #include "support/gpu_settings.h"
 #include "support/timer.h"
 
@@ -29,7 +30,7 @@
 using namespace zbddc;
 
 int main(int argc, char **argv) {
-    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
+    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // docs/cli.md
     size_t count = 50;
     std::vector<std::string> devices{"cpu", "cuda"}, networks;
     for (int i = 1; i < argc; ++i) {
@@ -68,6 +69,7 @@ int main(int argc, char **argv) {
             if (tree) {
                 JunctionTreeOptions options;
                 options.executor = device;
+                options.gpuSwitches = gpuSwitchesFromVariables(std::getenv); // docs/cli.md
                 JunctionTreeModel model(*net, *tree, options);
                 jt = bench::medianMicros(count, [&](size_t c) {
                     auto r = model.run(Task::Mar, std::span(cases).subspan(c, 1));

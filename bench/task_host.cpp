@@ -21,7 +21,7 @@
 using namespace zbddc;
 
 int main(int argc, char **argv) {
-    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
+    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // docs/cli.md
     size_t count = 2000;
     int reps = 5;
     DeviceKind device = DeviceKind::Cpu;

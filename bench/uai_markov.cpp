@@ -110,6 +110,7 @@ void benchInstance(const Args &args, const std::string &path) {
         JunctionTreeOptions run;
         run.executor = device == "cuda" ? "cuda" : "cpu";
         run.threads = device == "cpu1" ? 1 : 0;
+        run.gpuSwitches = gpuSwitchesFromVariables(std::getenv); // docs/cli.md
         JunctionTreeStats stats;
         auto tree = openFactorModelJunctionTree(*model, order, {run, args.memoryBytes}, &stats);
         if (!tree) {
@@ -161,7 +162,7 @@ void benchInstance(const Args &args, const std::string &path) {
 } // namespace
 
 int main(int argc, char **argv) {
-    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
+    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // docs/cli.md
     Args args;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];

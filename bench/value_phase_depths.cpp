@@ -13,7 +13,7 @@
 using namespace zbddc;
 
 int main(int argc, char **argv) {
-    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
+    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // docs/cli.md
     std::printf("%-40s %8s %8s %8s\n", "instance", "ops", "depths", "widest");
     for (int i = 1; i < argc; ++i) {
         auto net = readCostNetworkFile(argv[i]);

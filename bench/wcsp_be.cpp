@@ -98,7 +98,7 @@ Status fastestInterleaved(const CostNetwork &net, const BeOptions &o, int reps,
 } // namespace
 
 int main(int argc, char **argv) {
-    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
+    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // docs/cli.md
     std::string jsonPath = "wcsp_be.json", tbOpts = "-B=1";
     OrderHeuristic heuristic = OrderHeuristic::MinFill;
     std::vector<std::string> files, deviceLists;
@@ -156,6 +156,7 @@ int main(int argc, char **argv) {
         BeOptions o;
         o.heuristic = heuristic;
         o.execution.threads = 1;
+        o.execution.gpuSwitches = gpuSwitchesFromVariables(std::getenv); // docs/cli.md
         auto seq = solveBucketElimination(*net, o);
         if (!seq) {
             std::printf("%-26s %s\n", name.c_str(), seq.error().str().c_str());

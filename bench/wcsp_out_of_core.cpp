@@ -241,7 +241,7 @@ int beyondDevice(int argc, char **argv) {
 } // namespace
 
 int main(int argc, char **argv) {
-    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // docs/cli.md
+    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // docs/cli.md
     for (int i = 1; i < argc; ++i)
         if (!std::strcmp(argv[i], "--beyond-device"))
             return beyondDevice(argc, argv);

@@ -8,62 +8,63 @@
 # `cpack -G DEB` in the build folder makes the same into a .deb.
 include(CMakePackageConfigHelpers)
 
-# The targets `root` links, PUBLIC, PRIVATE or INTERFACE, transitively: the project's own only.
-function(zbddc_link_closure out root)
-  set(seen "")
-  set(todo ${root})
-  while(todo)
-    list(POP_FRONT todo target)
-    if(target IN_LIST seen)
-      continue()
-    endif()
-    list(APPEND seen ${target})
-    get_target_property(type ${target} TYPE)
-    set(links "")
-    if(NOT type STREQUAL "INTERFACE_LIBRARY")
-      get_target_property(links ${target} LINK_LIBRARIES)
-    endif()
-    get_target_property(interface ${target} INTERFACE_LINK_LIBRARIES)
-    foreach(link IN LISTS links interface)
-      string(REGEX REPLACE "^\\$<LINK_ONLY:(.*)>$" "\\1" link "${link}")
-      if(TARGET ${link})
-        get_target_property(imported ${link} IMPORTED)
-        get_target_property(aliased ${link} ALIASED_TARGET)
-        if(aliased)
-          set(link ${aliased})
-        endif()
-        if(NOT imported)
-          list(APPEND todo ${link})
-        endif()
-      endif()
-    endforeach()
-  endwhile()
-  set(${out} ${seen} PARENT_SCOPE)
-endfunction()
-
-# The project's headers that `roots` include ("dir/file.h" from the repository's root),
-# transitively. Every #include "..." counts, also inside #ifdef: a header too many, never one short.
-function(zbddc_header_closure out)
+# Everything reachable from the roots (ARGN) through `next`, a function(next out item) that sets
+# `out` to an item's neighbours; the roots included, each item once, in the order first reached.
+function(zbddc_closure out next)
   set(seen "")
   set(todo ${ARGN})
   while(todo)
-    list(POP_FRONT todo header)
-    if(header IN_LIST seen)
+    list(POP_FRONT todo item)
+    if(item IN_LIST seen)
       continue()
     endif()
-    list(APPEND seen ${header})
-    file(STRINGS ${PROJECT_SOURCE_DIR}/${header} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
-    foreach(line IN LISTS lines)
-      string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]+)\".*$" "\\1" included "${line}")
-      if(EXISTS ${PROJECT_SOURCE_DIR}/${included})
-        list(APPEND todo ${included})
-      endif()
-    endforeach()
+    list(APPEND seen ${item})
+    cmake_language(CALL ${next} neighbours ${item})
+    list(APPEND todo ${neighbours})
   endwhile()
   set(${out} ${seen} PARENT_SCOPE)
 endfunction()
 
-zbddc_link_closure(zbddc_installed_targets zbddc_library)
+# The project's own targets `target` links, PUBLIC, PRIVATE or INTERFACE (aliases resolved).
+function(zbddc_linked_targets out target)
+  get_target_property(type ${target} TYPE)
+  set(links "")
+  if(NOT type STREQUAL "INTERFACE_LIBRARY")
+    get_target_property(links ${target} LINK_LIBRARIES)
+  endif()
+  get_target_property(interface ${target} INTERFACE_LINK_LIBRARIES)
+  set(found "")
+  foreach(link IN LISTS links interface)
+    string(REGEX REPLACE "^\\$<LINK_ONLY:(.*)>$" "\\1" link "${link}")
+    if(TARGET ${link})
+      get_target_property(imported ${link} IMPORTED)
+      get_target_property(aliased ${link} ALIASED_TARGET)
+      if(aliased)
+        set(link ${aliased})
+      endif()
+      if(NOT imported)
+        list(APPEND found ${link})
+      endif()
+    endif()
+  endforeach()
+  set(${out} ${found} PARENT_SCOPE)
+endfunction()
+
+# The project's headers `header` includes ("dir/file.h" from the repository's root). Every
+# #include "..." counts, also inside #ifdef: a header too many, never one short.
+function(zbddc_included_headers out header)
+  file(STRINGS ${PROJECT_SOURCE_DIR}/${header} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
+  set(found "")
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]+)\".*$" "\\1" included "${line}")
+    if(EXISTS ${PROJECT_SOURCE_DIR}/${included})
+      list(APPEND found ${included})
+    endif()
+  endforeach()
+  set(${out} ${found} PARENT_SCOPE)
+endfunction()
+
+zbddc_closure(zbddc_installed_targets zbddc_linked_targets zbddc_library)
 list(APPEND zbddc_installed_targets zbddc_c_abi)
 install(TARGETS ${zbddc_installed_targets} EXPORT zbddcTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -72,7 +73,7 @@ install(TARGETS zbddc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # The C++ API: the headers docs/cpp-api.md names (and the CUDA driver's, for a caller's stream),
 # with all they include.
-zbddc_header_closure(zbddc_public_headers
+zbddc_closure(zbddc_public_headers zbddc_included_headers
   runtime/tasks.h runtime/tasks_async.h runtime/task_batch.h runtime/model.h runtime/evidence.h
   runtime/marginal_table.h runtime/enqueued_pass.h ir/input_batch.h pipeline/session.h
   pipeline/load_model.h

@@ -1,16 +1,12 @@
 #include "ir/incomplete_tables.h"
+#include "ir/sparse_rows.h"
 
 #include <algorithm>
 
 namespace zbddc {
 
 double TableData::at(uint64_t row) const {
-    if (!sparse)
-        return values[row];
-    const auto it = std::lower_bound(rows.begin(), rows.end(), row);
-    if (it == rows.end() || *it != row)
-        return defaultValue;
-    return values[static_cast<size_t>(it - rows.begin())];
+    return sparse ? valueAtListedRow(rows, values, defaultValue, row) : values[row];
 }
 
 std::vector<double> TableData::densify(uint64_t entries) const {

@@ -1,4 +1,5 @@
 #include "ir/schedule.h"
+#include "support/name_table.h"
 
 #include <ostream>
 #include <sstream>
@@ -6,15 +7,9 @@
 namespace zbddc {
 
 const char *phaseName(Phase p) {
-    switch (p) {
-    case Phase::Host:
-        return "host";
-    case Phase::Grid:
-        return "grid";
-    case Phase::SingleBlock:
-        return "single-block";
-    }
-    return "?";
+    constexpr Named<Phase> kNames[] = {
+        {Phase::Host, "host"}, {Phase::Grid, "grid"}, {Phase::SingleBlock, "single-block"}};
+    return nameIn(kNames, p);
 }
 
 uint32_t leafCount(std::span<const uint32_t> code) {

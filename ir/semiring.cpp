@@ -1,23 +1,22 @@
 #include "ir/semiring.h"
-#include "support/strings.h"
+#include "support/name_table.h"
 
 namespace zbddc {
 
-std::string_view semiringName(Semiring s) {
-    switch (s) {
-    case Semiring::SumProduct: return "sum-product";
-    case Semiring::MaxProduct: return "max-product";
-    case Semiring::MaxSum: return "max-sum";
-    case Semiring::MinSum: return "min-sum";
-    case Semiring::MinSumInt64: return "min-sum-int64";
-    }
-    return "?";
-}
+namespace {
+using S = Semiring;
+constexpr Named<Semiring> kSemiringNames[] = {
+    {S::SumProduct, "sum-product"}, {S::MaxProduct, "max-product"}, {S::MaxSum, "max-sum"},
+    {S::MinSum, "min-sum"},         {S::MinSumInt64, "min-sum-int64"}};
+} // namespace
+
+std::string_view semiringName(Semiring s) { return nameIn(kSemiringNames, s); }
 
 std::optional<Semiring> parseSemiring(std::string_view name) {
-    return byName(name,
-                  {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MaxSum, Semiring::MinSum},
-                  semiringName);
+    auto s = valueNamed(kSemiringNames, name);
+    if (s == Semiring::MinSumInt64) // named in output, never asked for by name
+        return std::nullopt;
+    return s;
 }
 
 } // namespace zbddc

@@ -1,6 +1,7 @@
 #include "ir/tensor_program.h"
 
 #include "ir/mpe_tie.h"
+#include "support/name_table.h"
 
 #include <algorithm>
 #include <cmath>
@@ -25,23 +26,13 @@ std::vector<double> Table::denseValues() const {
 }
 
 const char *tensorOpKindName(TensorOpKind kind) {
-    switch (kind) {
-    case TensorOpKind::Join:
-        return "join";
-    case TensorOpKind::Marginalize:
-        return "marginalize";
-    case TensorOpKind::EliminateBucket:
-        return "eliminate_bucket";
-    case TensorOpKind::SliceEvidence:
-        return "slice_evidence";
-    case TensorOpKind::InverseMax:
-        return "inverse_max";
-    case TensorOpKind::DampMessage:
-        return "damp_message";
-    case TensorOpKind::MessageResidual:
-        return "message_residual";
-    }
-    return "?";
+    using K = TensorOpKind;
+    constexpr Named<TensorOpKind> kNames[] = {
+        {K::Join, "join"}, {K::Marginalize, "marginalize"},
+        {K::EliminateBucket, "eliminate_bucket"}, {K::SliceEvidence, "slice_evidence"},
+        {K::InverseMax, "inverse_max"}, {K::DampMessage, "damp_message"},
+        {K::MessageResidual, "message_residual"}};
+    return nameIn(kNames, kind);
 }
 
 double dampedEntry(double fresh, double old, double w) {

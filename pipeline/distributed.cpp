@@ -15,6 +15,7 @@ Result<DistributedAnswer> solveDistributed(const ModelFile &model, const Distrib
     // A missing GPU is not an error: --device cuda runs on the CPU then.
     options.executor = o.device == DeviceKind::Cpu ? "cpu" : "auto";
     options.execution.devices = o.devices;
+    options.execution.gpuSwitches = o.gpuSwitches;
     options.timeoutS = o.phaseTimeout;
     options.testExitRank = o.testExitRank;
     options.testSilentRank = o.testSilentRank;

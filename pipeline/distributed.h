@@ -21,6 +21,7 @@ struct DistributedOptions {
     OrderOptions order;                   // an order file; the agents' order is min-fill else
     std::string agentsFile;               // the agent of each variable; "": one per variable
     int testExitRank = -1, testSilentRank = -1; // DpopOptions' failure drills
+    cuda::GpuSwitches gpuSwitches;        // each rank's GPU variants, as its edge read them
 };
 
 struct DistributedAnswer {

@@ -72,4 +72,18 @@ std::string deviceJson(const DeviceReport &d, bool spaced) {
            member("route", jsonString(d.route)) + member("notes", jsonString(d.notes)) + "}";
 }
 
+void writeJsonSolution(const TaskResult &r, const std::vector<Variable> &variables,
+                       const std::string &moreJson, std::ostream &out) {
+    const bool feasible = *r.cost != "null";
+    out << "{\"task\": \"mpe\", \"feasible\": " << (feasible ? "true" : "false")
+        << ", \"cost\": " << *r.cost << ", \"assignment\": {";
+    for (size_t v = 0; v < variables.size(); ++v)
+        out << (v ? ", " : "") << jsonString(variables[v].name) << ": "
+            << jsonString(std::to_string(r.assignment[v]));
+    out << "}, " << deviceJson(r.device, true)
+        << ", \"induced_width\": " << r.elimination->inducedWidth
+        << ", \"largest_table_entries\": " << jsonNumber(r.elimination->largestTableEntries)
+        << ", \"time_ms\": " << jsonNumber(r.timeMs) << moreJson << "}\n";
+}
+
 } // namespace zbddc::pipeline

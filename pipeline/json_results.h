@@ -16,5 +16,10 @@ void writeJsonResult(const TaskResult &r, const std::vector<Variable> &variables
 // `"device": "<label>", "device_report": {kind, name, ordinal, arithmetic, route, notes}`, the
 // members every result object ends with; `spaced`: ", " and ": " between them.
 std::string deviceJson(const DeviceReport &device, bool spaced);
+// A cost network's optimum (bucket elimination, a problem.so, DPOP) as one object and a newline:
+// feasible, cost, assignment, where it ran, the order's width and largest table, the time.
+// `moreJson`: further members, each written as `, "name": value`.
+void writeJsonSolution(const TaskResult &r, const std::vector<Variable> &variables,
+                       const std::string &moreJson, std::ostream &out);
 
 } // namespace zbddc::pipeline

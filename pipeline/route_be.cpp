@@ -172,6 +172,7 @@ Result<std::unique_ptr<Route>> compileElimination(RouteInput in) {
         for (size_t i = 0; i < target.gpus.size(); ++i)
             options.execution.devices += (i ? "," : "") + std::to_string(target.gpus[i]);
     options.execution.threads = target.threads;
+    options.execution.gpuSwitches = target.gpuSwitches;
     // One problem is one solve: auto takes a usable GPU whatever the number of cases, and a
     // missing GPU is not an error (--device cuda runs on the CPU then, and says so).
     const bool gpu = target.device == DeviceKind::Auto || target.device == DeviceKind::Cuda;

@@ -66,6 +66,15 @@ std::string circuitOnlyOutput(const SaveOptions &save, const ReadingOptions &rea
                                             : "";
 }
 
+std::optional<std::string> libraryRouteRefusal(const ModelFile &model, const std::string &route) {
+    if (route == "auto" || model.kind != ModelKind::NetworkLibrary || !model.networkLibrary)
+        return std::nullopt;
+    const std::string &held = model.networkLibrary->metadata().route;
+    if (held == route)
+        return std::nullopt;
+    return model.path + " holds route " + held + ", not --route " + route;
+}
+
 std::vector<std::string> possibleRoutes(ModelKind kind, const std::string &path,
                                         const std::string &route, std::optional<Task> task,
                                         bool approximate) {

@@ -33,6 +33,9 @@ Result<RouteChoice> chooseFactorModelRoute(const ModelFile &model, const OpenOpt
 std::vector<std::string> possibleRoutes(ModelKind kind, const std::string &path,
                                         const std::string &route, std::optional<Task> task,
                                         bool approximate);
+// Why a network.so read into `model` refuses `route` (it answers only on the route that wrote
+// it; "auto" takes that one), or nothing where it takes it or is no network.so.
+std::optional<std::string> libraryRouteRefusal(const ModelFile &model, const std::string &route);
 
 // What only the MLF's circuit has among what an output asks (-O, a semiring, an arithmetic, an
 // export prefix, a ZBDD order) or a stage of it: the words auto takes the MLF for, or "".

@@ -74,11 +74,19 @@ class JunctionTreeRoute final : public Route {
     std::string deviceNote_;
 };
 
-// The executor and devices a Target asks for; notes where one cannot apply.
-Result<JunctionTreeOptions> treeRunOptions(RouteInput in, std::vector<std::string> &notes) {
-    const Target &target = in.options.target;
+// The executor and devices a Target asks for, and notes where one cannot apply.
+struct TreeRun {
     JunctionTreeOptions options;
+    std::vector<std::string> notes;
+};
+
+Result<TreeRun> treeRunOptions(RouteInput in) {
+    const Target &target = in.options.target;
+    TreeRun run;
+    JunctionTreeOptions &options = run.options;
+    std::vector<std::string> &notes = run.notes;
     options.threads = target.threads;
+    options.gpuSwitches = target.gpuSwitches;
     switch (in.placement.device) {
     case DeviceKind::Cpu: options.executor = "cpu"; break;
     case DeviceKind::Reference: options.executor = "reference"; break;
@@ -100,7 +108,7 @@ Result<JunctionTreeOptions> treeRunOptions(RouteInput in, std::vector<std::strin
     if (!gpus)
         return gpus.error();
     options.gpus = std::move(*gpus);
-    return options;
+    return run;
 }
 
 // A UAI MARKOV network's factor model through its junction tree (factor_model_route.h), refused
@@ -119,18 +127,17 @@ Result<std::unique_ptr<Route>> compileFactorModelTree(RouteInput in) {
     auto order = chooseOrder(model->domainSizes, model->sortedScopes(), in.options.order, "search");
     if (!order)
         return order.error();
-    std::vector<std::string> notes;
-    auto run = treeRunOptions(in, notes);
+    auto run = treeRunOptions(in);
     if (!run)
         return run.error();
-    FactorModelTreeOptions options{*run, memory};
+    FactorModelTreeOptions options{run->options, memory};
     std::vector<Diagnostic> warnings = std::move(model->warnings);
     auto tree = openFactorModelJunctionTree(std::move(*model), order->order, options);
     if (!tree)
         return errorAt(m.path, 0, tree.error().message + kNoExactRoute);
     auto route =
         std::make_unique<JunctionTreeRoute>(std::move(*tree), std::nullopt, in.placement.why);
-    route->notes = std::move(notes);
+    route->notes = std::move(run->notes);
     route->warnings = std::move(warnings);
     return std::unique_ptr<Route>(std::move(route));
 }
@@ -142,18 +149,17 @@ Result<std::unique_ptr<Route>> compileTree(RouteInput in) {
     auto tree = m.junctionTree(in.options.order);
     if (!tree)
         return tree.error();
-    std::vector<std::string> notes;
-    auto options = treeRunOptions(in, notes);
-    if (!options)
-        return options.error();
+    auto run = treeRunOptions(in);
+    if (!run)
+        return run.error();
     BayesNet net = std::move(*m.network);
     m.network.reset();
     JunctionTree built = std::move(*m.tree);
     m.tree.reset();
-    JunctionTreeModel model(net, std::move(built), *options);
+    JunctionTreeModel model(net, std::move(built), run->options);
     auto route = std::make_unique<JunctionTreeRoute>(std::move(model), std::move(net),
                                                      in.placement.why);
-    route->notes = std::move(notes);
+    route->notes = std::move(run->notes);
     return std::unique_ptr<Route>(std::move(route));
 }
 

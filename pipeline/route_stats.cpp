@@ -158,4 +158,12 @@ Result<RouteStats> loopyStats(ModelFile &m) {
     return out;
 }
 
+Result<RouteStats> routeStats(ModelFile &model, std::string_view route, const OrderOptions &order) {
+    if (route == "jt")
+        return junctionTreeStats(model, order);
+    if (route == "lbp")
+        return loopyStats(model);
+    return eliminationStats(model, order);
+}
+
 } // namespace zbddc::pipeline

@@ -32,5 +32,8 @@ Result<RouteStats> junctionTreeStats(ModelFile &model, const OrderOptions &order
 Result<RouteStats> eliminationStats(ModelFile &model, const OrderOptions &order);
 // Loopy BP's factor graph, and the GPU design for one instance and for 2,000.
 Result<RouteStats> loopyStats(ModelFile &model);
+// The shape on `route` ("jt", "lbp"; "" a cost network's bucket elimination), as `zbddc stats`
+// prints it.
+Result<RouteStats> routeStats(ModelFile &model, std::string_view route, const OrderOptions &order);
 
 } // namespace zbddc::pipeline

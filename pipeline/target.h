@@ -2,6 +2,7 @@
 // once per opened model (`place`), so that no route, and no command line, decides it again.
 #pragma once
 
+#include "backends/tensor/cuda/run/gpu_switches.h"
 #include "runtime/model.h"
 #include "runtime/tasks.h"
 
@@ -24,6 +25,9 @@ struct Target {
     std::string devices;   // "all", a count or ordinals, resolved into `gpus` on a GPU run
     NumericChoice numeric = NumericChoice::Auto;
     unsigned threads = 0; // CPU threads, 0 = all cores
+    // The tensor executors' GPU variants, as the program's edge read them (ZBDDC_GPU_*: the
+    // command line and the Python module call gpuSwitchesFromVariables); no route reads them.
+    cuda::GpuSwitches gpuSwitches;
 };
 
 // "auto", "float64", "log", "float32", "log32"; nothing for another name.

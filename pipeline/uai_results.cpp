@@ -1,6 +1,7 @@
 #include "pipeline/uai_results.h"
 
 #include "ir/number_text.h"
+#include "support/name_table.h"
 
 #include <cmath>
 #include <limits>
@@ -14,17 +15,9 @@ std::string log10Text(double log10) {
 }
 
 const char *uaiTaskLine(Task task) {
-    switch (task) {
-    case Task::Eval:
-        return "EVAL";
-    case Task::Pr:
-        return "PR";
-    case Task::Mar:
-        return "MAR";
-    case Task::Mpe:
-        return "MPE";
-    }
-    return "?";
+    constexpr Named<Task> kLines[] = {
+        {Task::Eval, "EVAL"}, {Task::Pr, "PR"}, {Task::Mar, "MAR"}, {Task::Mpe, "MPE"}};
+    return nameIn(kLines, task);
 }
 
 namespace {

@@ -173,7 +173,7 @@ using namespace zbddc::python;
 
 NB_MODULE(_zbddc, m) {
     m.doc() = "zbddc's library, bound; use the zbddc package's API (zbddc.load) instead.";
-    gpuSettings = gpuSettingsFromEnvironment(); // ZBDDC_NCCL, ZBDDC_CACHE_DIR (docs/cli.md)
+    gpuSettings = gpuSettingsFromVariables(std::getenv); // ZBDDC_NCCL, ZBDDC_CACHE_DIR (docs/cli.md)
     nb::exception<Error>(m, "Error", PyExc_RuntimeError);
 
     nb::class_<SessionHandle>(m, "Session")

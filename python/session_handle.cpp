@@ -1,6 +1,7 @@
 #include "session_handle.h"
 
 #include "runtime/device_list.h"
+#include "runtime/tensor/tensor_executor.h"
 
 namespace zbddc::python {
 
@@ -22,6 +23,7 @@ Result<std::unique_ptr<SessionHandle>> SessionHandle::open(const OpenRequest &re
     options.target.devices = request.devices;
     options.target.numeric = *numeric;
     options.target.threads = request.threads;
+    options.target.gpuSwitches = gpuSwitchesFromVariables(std::getenv); // docs/cli.md
     options.expectedCases = std::max<size_t>(request.expectedCases, 1);
     auto session = pipeline::Session::open(request.path, options);
     if (!session)

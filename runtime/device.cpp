@@ -1,6 +1,6 @@
 #include "runtime/device.h"
 
-#include "support/strings.h"
+#include "support/name_table.h"
 
 #ifdef ZBDDC_HAVE_CUDA_BACKEND
 #include "backends/cuda/driver.h"
@@ -8,25 +8,17 @@
 
 namespace zbddc {
 
-const char *deviceKindName(DeviceKind d) {
-    switch (d) {
-    case DeviceKind::Auto:
-        return "auto";
-    case DeviceKind::Cpu:
-        return "cpu";
-    case DeviceKind::Cuda:
-        return "cuda";
-    case DeviceKind::Reference:
-        return "reference";
-    case DeviceKind::Split:
-        return "split";
-    }
-    return "?";
-}
+namespace {
+using D = DeviceKind;
+constexpr Named<DeviceKind> kDeviceKindNames[] = {{D::Auto, "auto"}, {D::Cpu, "cpu"},
+                                                  {D::Cuda, "cuda"}, {D::Reference, "reference"},
+                                                  {D::Split, "split"}};
+} // namespace
+
+const char *deviceKindName(DeviceKind d) { return nameIn(kDeviceKindNames, d); }
 
 std::optional<DeviceKind> parseDeviceKind(std::string_view name) {
-    using D = DeviceKind;
-    return byName(name, {D::Auto, D::Cpu, D::Cuda, D::Reference, D::Split}, deviceKindName);
+    return valueNamed(kDeviceKindNames, name);
 }
 
 Status gpuUsable() {

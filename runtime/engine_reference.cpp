@@ -10,32 +10,20 @@ class ReferenceEngine final : public Engine {
     ReferenceEngine(const Circuit &c, Semiring s, Numeric n) : c_(c), semiring_(s), numeric_(n) {}
 
     Result<std::vector<double>> evaluate(std::span<const double> x, size_t batch) override {
-        std::vector<double> out;
-        out.reserve(batch * c_.numOutputs());
-        for (size_t k = 0; k < batch; ++k) {
-            auto e = run(x, k);
-            if (!e)
-                return e.error();
+        return eachCase(x, batch, c_.numOutputs(), [&](const auto &e, std::vector<double> &out) {
             for (NodeId o : c_.outputs)
-                out.push_back(e->values[o]);
-        }
-        return out;
+                out.push_back(e.values[o]);
+        });
     }
 
     Result<std::vector<double>> adjoints(std::span<const double> x, size_t batch,
                                          size_t output) override {
         if (output >= c_.numOutputs())
             return error("output " + std::to_string(output) + " out of range");
-        std::vector<double> adj;
-        adj.reserve(batch * c_.numInputs());
-        for (size_t k = 0; k < batch; ++k) {
-            auto e = run(x, k);
-            if (!e)
-                return e.error();
-            const std::vector<double> one = inputAdjoints(c_, *e, output);
+        return eachCase(x, batch, c_.numInputs(), [&](const auto &e, std::vector<double> &adj) {
+            const std::vector<double> one = inputAdjoints(c_, e, output);
             adj.insert(adj.end(), one.begin(), one.end());
-        }
-        return adj;
+        });
     }
 
     std::optional<Result<std::vector<uint32_t>>> traceback(std::span<const double> x,
@@ -52,6 +40,21 @@ class ReferenceEngine final : public Engine {
         if (x.size() < (k + 1) * n)
             return error("expected " + std::to_string(n) + " input values per vector");
         return zbddc::evaluate(c_, x.subspan(k * n, n), semiring_, numeric_);
+    }
+
+    // The batch case by case: `append` adds what `width` values one case's evaluation gives.
+    template <class Append>
+    Result<std::vector<double>> eachCase(std::span<const double> x, size_t batch, size_t width,
+                                         Append append) const {
+        std::vector<double> out;
+        out.reserve(batch * width);
+        for (size_t k = 0; k < batch; ++k) {
+            auto e = run(x, k);
+            if (!e)
+                return e.error();
+            append(*e, out);
+        }
+        return out;
     }
 
     const Circuit &c_;

@@ -1,6 +1,7 @@
 #include "runtime/evidence.h"
 
 #include "ir/text_lines.h"
+#include "support/name_table.h"
 
 #include <algorithm>
 
@@ -57,11 +58,15 @@ Result<Evidence> parseEvidenceList(std::string_view list, const std::vector<Vari
     return e;
 }
 
-// One case: its count `n` (already read) and then n (variable, state) pairs, with `oneLine` all
-// on the line of the count: a line that ends early or runs on is an error, never half a case.
-static Result<Evidence> readCase(TokenCursor &in, uint64_t n, const std::vector<Variable> &vars,
+// One case: its count n and then n (variable, state) pairs, with `oneLine` all on the line of
+// the count: a line that ends early or runs on is an error, never half a case.
+static Result<Evidence> readCase(TokenCursor &in, const std::vector<Variable> &vars,
                                  bool oneLine) {
+    auto count = in.unsignedInt("number of observed variables");
+    if (!count)
+        return count.error();
     // n may exceed the variable count (pairs may repeat); the text read bounds the loop.
+    const uint64_t n = *count;
     Evidence e = noEvidence(vars);
     const size_t line = in.line();
     for (uint64_t i = 0; i < n; ++i) {
@@ -99,10 +104,7 @@ static Result<std::vector<Evidence>> readBatch(TokenCursor &in, uint64_t count,
         if (in.atEnd())
             return in.failAtEnd("the file declares " + std::to_string(count) +
                                 " evidence cases but holds " + std::to_string(c));
-        auto n = in.unsignedInt("number of observed variables");
-        if (!n)
-            return n.error();
-        auto e = readCase(in, *n, vars, true);
+        auto e = readCase(in, vars, true);
         if (!e)
             return e.error();
         cases.push_back(std::move(*e));
@@ -113,11 +115,9 @@ static Result<std::vector<Evidence>> readBatch(TokenCursor &in, uint64_t count,
 }
 
 std::optional<EvidenceLayout> parseEvidenceLayout(std::string_view name) {
-    if (name == "single")
-        return EvidenceLayout::Single;
-    if (name == "batch")
-        return EvidenceLayout::Batch;
-    return std::nullopt;
+    constexpr Named<EvidenceLayout> kNames[] = {{EvidenceLayout::Single, "single"},
+                                                {EvidenceLayout::Batch, "batch"}};
+    return valueNamed(kNames, name);
 }
 
 // The whole file as one case, on one line or spread over several (older writers: "1\n1 0").
@@ -126,10 +126,7 @@ static Result<EvidenceFile> readSingle(std::string_view text, const std::string 
     TokenCursor in(text, name);
     if (in.atEnd())
         return in.fail("empty evidence file");
-    auto n = in.unsignedInt("number of observed variables");
-    if (!n)
-        return n.error();
-    auto e = readCase(in, *n, vars, oneLine);
+    auto e = readCase(in, vars, oneLine);
     if (!e)
         return e.error();
     if (!in.atEnd())

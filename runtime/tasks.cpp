@@ -5,7 +5,7 @@
 #include "runtime/tasks_float32.h"
 #include "runtime/mpe_decode.h"
 #include "runtime/task_batch.h"
-#include "support/strings.h"
+#include "support/name_table.h"
 #include "support/threads.h"
 
 #include <algorithm>
@@ -19,19 +19,14 @@
 
 namespace zbddc {
 
-const char *taskName(Task t) {
-    switch (t) {
-    case Task::Eval: return "eval";
-    case Task::Pr: return "pr";
-    case Task::Mar: return "mar";
-    case Task::Mpe: return "mpe";
-    }
-    return "?";
-}
+namespace {
+constexpr Named<Task> kTaskNames[] = {
+    {Task::Eval, "eval"}, {Task::Pr, "pr"}, {Task::Mar, "mar"}, {Task::Mpe, "mpe"}};
+} // namespace
 
-std::optional<Task> parseTask(std::string_view name) {
-    return byName(name, {Task::Eval, Task::Pr, Task::Mar, Task::Mpe}, taskName);
-}
+const char *taskName(Task t) { return nameIn(kTaskNames, t); }
+
+std::optional<Task> parseTask(std::string_view name) { return valueNamed(kTaskNames, name); }
 
 namespace {
 

@@ -4,7 +4,8 @@
 // no variable themselves, so a C++ caller decides without one.
 #pragma once
 
-#include <cstdlib>
+#include <cstdlib> // std::getenv, the lookup edges pass
+#include <functional>
 #include <string>
 
 namespace zbddc {
@@ -17,12 +18,16 @@ struct GpuSettings {
 // The process's settings (backends/cuda reads them when it first loads NCCL or compiles).
 inline GpuSettings gpuSettings;
 
-// ZBDDC_NCCL and ZBDDC_CACHE_DIR, for an edge to put into gpuSettings.
-inline GpuSettings gpuSettingsFromEnvironment() {
+// How an edge hands its variables down: the value of a name, or null where it is unset. The edge
+// passes std::getenv; a test or an embedding program, a table of its own.
+using VariableLookup = std::function<const char *(const char *)>;
+
+// ZBDDC_NCCL and ZBDDC_CACHE_DIR as `lookup` gives them, for an edge to put into gpuSettings.
+inline GpuSettings gpuSettingsFromVariables(const VariableLookup &lookup) {
     GpuSettings s;
-    if (const char *v = std::getenv("ZBDDC_NCCL"))
+    if (const char *v = lookup("ZBDDC_NCCL"))
         s.ncclLibrary = v;
-    if (const char *v = std::getenv("ZBDDC_CACHE_DIR"))
+    if (const char *v = lookup("ZBDDC_CACHE_DIR"))
         s.cacheDir = v;
     return s;
 }

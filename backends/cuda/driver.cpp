@@ -425,11 +425,8 @@ Status Device::synchronize(StreamHandle s) {
     if (Status st = makeCurrent(); !st)
         return st;
     // Kernel faults surface here; name them as such so a bad kernel is not blamed on the copy.
-    if (Status st = check(api().cuStreamSynchronize(static_cast<CUstream>(s)),
-                          "cuStreamSynchronize (kernel or copy on this stream)");
-        !st)
-        return st;
-    return Ok{};
+    return check(api().cuStreamSynchronize(static_cast<CUstream>(s)),
+                 "cuStreamSynchronize (kernel or copy on this stream)");
 }
 
 Result<void *> Device::createEvent(bool timing) {
@@ -484,36 +481,34 @@ Result<float> Device::elapsed(void *start, void *stop) {
 
 void Device::destroyEvent(void *event) { api().cuEventDestroy(static_cast<CUevent>(event)); }
 
+namespace {
+// A query's answer: done (CUDA_SUCCESS), not yet (CUDA_ERROR_NOT_READY), or the call's error.
+Result<bool> finished(CUresult e, const char *call) {
+    if (e == CUDA_ERROR_NOT_READY)
+        return false;
+    if (Status st = check(e, call); !st)
+        return st.error();
+    return true;
+}
+} // namespace
+
 Result<bool> Device::reached(EventHandle event) {
     if (Status st = makeCurrent(); !st) // a handle may be polled from another thread
         return st.error();
-    const CUresult e = api().cuEventQuery(static_cast<CUevent>(event));
-    if (e == CUDA_ERROR_NOT_READY)
-        return false;
-    if (Status st = check(e, "cuEventQuery"); !st)
-        return st.error();
-    return true;
+    return finished(api().cuEventQuery(static_cast<CUevent>(event)), "cuEventQuery");
 }
 
 Status Device::waitFor(EventHandle event) {
     if (Status st = makeCurrent(); !st)
         return st;
-    if (Status st = check(api().cuEventSynchronize(static_cast<CUevent>(event)),
-                          "cuEventSynchronize (kernel or copy before this event)");
-        !st)
-        return st;
-    return Ok{};
+    return check(api().cuEventSynchronize(static_cast<CUevent>(event)),
+                 "cuEventSynchronize (kernel or copy before this event)");
 }
 
 Result<bool> Device::idle(StreamHandle s) {
     if (Status st = makeCurrent(); !st)
         return st.error();
-    const CUresult e = api().cuStreamQuery(static_cast<CUstream>(s));
-    if (e == CUDA_ERROR_NOT_READY)
-        return false;
-    if (Status st = check(e, "cuStreamQuery"); !st)
-        return st.error();
-    return true;
+    return finished(api().cuStreamQuery(static_cast<CUstream>(s)), "cuStreamQuery");
 }
 
 Status Device::beginCapture(StreamHandle s) {

@@ -1,5 +1,6 @@
 #include "backends/cuda/plan_traceback.h"
 #include "ir/optimal_term.h"
+#include "support/name_table.h"
 
 #include <algorithm>
 
@@ -105,19 +106,13 @@ Result<std::vector<uint32_t>> tracebackPlan(const DevicePlan &p, Semiring semiri
 }
 
 const char *traceStatusText(uint32_t status) {
-    switch (static_cast<TraceStatus>(status)) {
-    case TraceStatus::Traced:
-        return "traced";
-    case TraceStatus::TooLong:
-        return "the walk repeats shared ops";
-    case TraceStatus::TooDeep:
-        return "too many ops pending on the walk";
-    case TraceStatus::Clash:
-        return "two states of one variable on the term";
-    case TraceStatus::TooWide:
-        return "a merged op's template is too long to walk";
-    }
-    return "unknown traceback status";
+    constexpr Named<TraceStatus> kTexts[] = {
+        {TraceStatus::Traced, "traced"},
+        {TraceStatus::TooLong, "the walk repeats shared ops"},
+        {TraceStatus::TooDeep, "too many ops pending on the walk"},
+        {TraceStatus::Clash, "two states of one variable on the term"},
+        {TraceStatus::TooWide, "a merged op's template is too long to walk"}};
+    return nameIn(kTexts, static_cast<TraceStatus>(status), "unknown traceback status");
 }
 
 Result<TracebackArrays> tracebackArrays(const DevicePlan &p, std::span<const InputInfo> inputs) {

@@ -1,6 +1,7 @@
 #include "compiler/elimination/bucket_program.h"
 
 #include "compiler/elimination/elimination_order.h"
+#include "ir/table_over.h"
 
 #include <algorithm>
 #include <numeric>
@@ -18,19 +19,11 @@ std::vector<uint32_t> canonicalScope(std::vector<uint32_t> scope,
     return scope;
 }
 
-Table makeTable(const std::vector<uint32_t> &scope, const std::vector<uint32_t> &domainSizes) {
-    Table t;
-    t.scope = scope;
-    for (uint32_t v : scope)
-        t.domains.push_back(domainSizes[v]);
-    return t;
-}
-
 } // namespace
 
 Table costFunctionTable(const CostFunction &f, const std::vector<uint32_t> &scope,
                         const std::vector<uint32_t> &domainSizes) {
-    Table t = makeTable(scope, domainSizes);
+    Table t = tableOver(scope, domainSizes);
     t.input = true;
     t.sparse = f.sparse;
     t.defaultValue = f.defaultCost;
@@ -116,7 +109,7 @@ Result<TensorProgram> buildBucketProgram(const CostNetwork &network,
             place(in);
             continue;
         }
-        slice.output = addTable(makeTable(kept, network.domainSizes));
+        slice.output = addTable(tableOver(kept, network.domainSizes));
         p.ops.push_back(std::move(slice));
         place(p.ops.back().output);
     }
@@ -132,14 +125,14 @@ Result<TensorProgram> buildBucketProgram(const CostNetwork &network,
         separator = canonicalScope(separator, pos);
         uint32_t out;
         if (options.fuseBuckets) {
-            out = addTable(makeTable(separator, network.domainSizes));
+            out = addTable(tableOver(separator, network.domainSizes));
             p.ops.push_back({TensorOpKind::EliminateBucket, bucket[v], out, {v}, {}});
         } else {
             std::vector<uint32_t> joinedScope = separator;
             joinedScope.push_back(v); // v is eliminated before every separator variable
-            const uint32_t joined = addTable(makeTable(joinedScope, network.domainSizes));
+            const uint32_t joined = addTable(tableOver(joinedScope, network.domainSizes));
             p.ops.push_back({TensorOpKind::Join, bucket[v], joined, {}, {}});
-            out = addTable(makeTable(separator, network.domainSizes));
+            out = addTable(tableOver(separator, network.domainSizes));
             p.ops.push_back({TensorOpKind::Marginalize, {joined}, out, {v}, {}});
         }
         place(out);

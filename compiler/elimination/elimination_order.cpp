@@ -1,7 +1,7 @@
 #include "compiler/elimination/elimination_order.h"
 
 #include "ir/text_lines.h"
-#include "support/strings.h"
+#include "support/name_table.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,25 +13,17 @@
 
 namespace zbddc {
 
-std::string_view orderHeuristicName(OrderHeuristic h) {
-    switch (h) {
-    case OrderHeuristic::MinDegree:
-        return "min-degree";
-    case OrderHeuristic::MinFill:
-        return "min-fill";
-    case OrderHeuristic::WeightedMinFill:
-        return "weighted-min-fill";
-    case OrderHeuristic::MinWeight:
-        return "min-weight";
-    }
-    return "?";
-}
+namespace {
+using H = OrderHeuristic;
+constexpr Named<OrderHeuristic> kHeuristicNames[] = {
+    {H::MinDegree, "min-degree"}, {H::MinFill, "min-fill"},
+    {H::WeightedMinFill, "weighted-min-fill"}, {H::MinWeight, "min-weight"}};
+} // namespace
+
+std::string_view orderHeuristicName(OrderHeuristic h) { return nameIn(kHeuristicNames, h); }
 
 std::optional<OrderHeuristic> parseOrderHeuristic(std::string_view name) {
-    return byName(name,
-                  {OrderHeuristic::MinDegree, OrderHeuristic::MinFill,
-                   OrderHeuristic::WeightedMinFill, OrderHeuristic::MinWeight},
-                  orderHeuristicName);
+    return valueNamed(kHeuristicNames, name);
 }
 
 InteractionGraph buildInteractionGraph(const std::vector<uint32_t> &domainSizes,

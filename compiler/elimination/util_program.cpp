@@ -1,6 +1,7 @@
 #include "compiler/elimination/util_program.h"
 
 #include "compiler/elimination/bucket_program.h"
+#include "ir/table_over.h"
 
 #include <algorithm>
 
@@ -41,10 +42,7 @@ UtilProgram buildUtilProgram(const std::vector<uint32_t> &domainSizes, Semiring 
         (contains(ownVariables, v) ? eliminated : u.separator).push_back(v);
     u.separator = byRankDescending(u.separator, layoutRank);
 
-    Table util;
-    util.scope = u.separator;
-    for (uint32_t v : u.separator)
-        util.domains.push_back(domainSizes[v]);
+    Table util = tableOver(u.separator, domainSizes);
     if (inputs.empty()) { // a leaf with no function: its UTIL is the identity, a constant
         util.input = true;
         util.values = {SemiringOps{semiring}.one()};

@@ -1,6 +1,7 @@
 #include "compiler/junction_tree/lower_junction_tree.h"
 
 #include "compiler/junction_tree/factor_relevance.h"
+#include "ir/table_over.h"
 
 #include <algorithm>
 #include <cmath>
@@ -492,10 +493,7 @@ class Lowering {
         std::vector<std::vector<uint32_t>> cpts(n);
         for (uint32_t f = 0; f < model_.factors.size(); ++f) {
             const Factor &factor = model_.factors[f];
-            Table t;
-            t.scope = factor.scope;
-            for (uint32_t u : t.scope)
-                t.domains.push_back(tree_.domainSizes[u]);
+            Table t = tableOver(factor.scope, tree_.domainSizes);
             t.input = true;
             t.values = factor.table;
             out_.program.tables.push_back(std::move(t));

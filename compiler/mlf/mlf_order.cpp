@@ -1,6 +1,7 @@
 #include "compiler/mlf/mlf_order.h"
 
 #include "compiler/mlf/mlf_frontier.h"
+#include "support/name_table.h"
 
 #include <algorithm>
 #include <set>
@@ -8,15 +9,10 @@
 namespace zbddc {
 
 const char *mlfOrderingName(MlfOrdering ordering) {
-    switch (ordering) {
-    case MlfOrdering::Paper:
-        return "paper";
-    case MlfOrdering::MinFill:
-        return "minfill";
-    case MlfOrdering::Frontier:
-        return "frontier";
-    }
-    return "?";
+    constexpr Named<MlfOrdering> kNames[] = {
+        {MlfOrdering::Paper, "paper"}, {MlfOrdering::MinFill, "minfill"},
+        {MlfOrdering::Frontier, "frontier"}};
+    return nameIn(kNames, ordering);
 }
 
 namespace {

@@ -1,5 +1,6 @@
 #include "runtime/junction_tree/evidence_pattern_batch.h"
 
+#include "ir/table_over.h"
 #include "runtime/junction_tree/junction_tree_answer.h"
 #include "support/threads.h"
 #include "support/timer.h"
@@ -185,10 +186,7 @@ EvidencePatternRun buildEvidencePatternRun(const FactorModel &model, const Junct
     p.domainSizes = tree.domainSizes;
     p.domainSizes.push_back(1); // the case variable of the per-case lowering: one case
     for (const Factor &f : model.factors) { // the CPTs, shared by every case
-        Table t;
-        t.scope = f.scope;
-        for (uint32_t v : f.scope)
-            t.domains.push_back(tree.domainSizes[v]);
+        Table t = tableOver(f.scope, tree.domainSizes);
         t.input = true;
         t.values = f.table;
         p.tables.push_back(std::move(t));

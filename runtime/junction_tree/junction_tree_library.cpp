@@ -2,6 +2,7 @@
 
 #include "backends/tensor/so/network_so.h"
 #include "compiler/junction_tree/junction_tree_stats.h"
+#include "compiler/junction_tree/program_entries.h"
 #include "ir/number_text.h"
 #include "runtime/shared_objects/network_metadata.h"
 
@@ -10,21 +11,6 @@
 namespace zbddc {
 
 namespace {
-
-// Entries of a lowered program's tables: those that grow with the batch (per case), the rest.
-struct Entries {
-    uint64_t perCase = 0, fixed = 0;
-};
-
-Entries programEntries(const JunctionTreeProgram &jt) {
-    Entries e;
-    for (const Table &t : jt.program.tables) {
-        const bool batched =
-            std::find(t.scope.begin(), t.scope.end(), jt.batchVariable) != t.scope.end();
-        (batched ? e.perCase : e.fixed) += batched ? t.entries() / jt.batch : t.entries();
-    }
-    return e;
-}
 
 JunctionTreeLowering lowering(const BayesNet &net, bool maxProduct, uint32_t batch,
                               JunctionTreeLowering::Belief belief) {
@@ -63,7 +49,7 @@ writeJunctionTreeLibrary(const BayesNet &net, const JunctionTree &tree, const st
         auto probe = lowerJunctionTree(net, tree, lowering(net, false, 1, options.belief));
         if (!probe)
             return probe.error();
-        const Entries e = programEntries(*probe);
+        const ProgramEntries e = programEntries(*probe);
         const uint64_t budget = kNetworkBatchBytes / sizeof(double);
         const uint64_t room = budget > e.fixed ? budget - e.fixed : 0;
         batch = static_cast<uint32_t>(
@@ -77,8 +63,7 @@ writeJunctionTreeLibrary(const BayesNet &net, const JunctionTree &tree, const st
         return max.error();
     JunctionTreeLibraryStats stats;
     stats.batch = batch;
-    const Entries e = programEntries(*sum);
-    stats.bytesPerRun = (e.fixed + e.perCase * batch) * sizeof(double);
+    stats.bytesPerRun = programEntries(*sum).atBatch(batch) * sizeof(double);
 
     const JunctionTreeStats shape = junctionTreeStats(tree);
     NetworkMetadata m;

@@ -3,6 +3,7 @@
 
 #include "compiler/junction_tree/junction_tree_stats.h"
 #include "compiler/junction_tree/lower_junction_tree.h"
+#include "compiler/junction_tree/program_entries.h"
 #include "runtime/tensor/tensor_executor.h"
 #include "runtime/device_list.h"
 #include "runtime/junction_tree/evidence_pattern_batch.h"
@@ -20,18 +21,9 @@ namespace zbddc {
 namespace {
 
 // Bytes of a lowered program's tables: the part that grows with the batch, and the rest.
-struct ProgramBytes {
-    uint64_t perCase = 0, fixed = 0;
-};
-
-ProgramBytes programBytes(const JunctionTreeProgram &jt) {
-    ProgramBytes bytes;
-    for (const Table &t : jt.program.tables) {
-        const bool batched = isBatched(t, jt.batchVariable);
-        const uint64_t b = t.entries() * sizeof(double);
-        (batched ? bytes.perCase : bytes.fixed) += batched ? b / jt.batch : b;
-    }
-    return bytes;
+ProgramEntries programBytes(const JunctionTreeProgram &jt) {
+    const ProgramEntries e = programEntries(jt);
+    return {e.perCase * sizeof(double), e.fixed * sizeof(double)};
 }
 
 std::vector<uint32_t> observedVariables(std::span<const Evidence> cases, size_t n, bool all) {
@@ -140,10 +132,8 @@ struct JunctionTreeModel::Impl {
         // free: sized against the free memory alone, the batch would shrink by what the program
         // itself holds, and every kernel would be compiled again (munin2: 90 s per call).
         uint64_t held = 0;
-        if (last) {
-            const ProgramBytes b = programBytes(last->lowered);
-            held = b.fixed + b.perCase * last->lowered.batch;
-        }
+        if (last)
+            held = programBytes(last->lowered).atBatch(last->lowered.batch);
         auto batch = batchSize(lowering, cases, held);
         if (!batch)
             return batch.error();
@@ -183,7 +173,7 @@ struct JunctionTreeModel::Impl {
         auto probe = lowerJunctionTree(model, tree, one);
         if (!probe)
             return probe.error();
-        const ProgramBytes bytes = programBytes(*probe);
+        const ProgramEntries bytes = programBytes(*probe);
         uint64_t budget = options.memoryBudgetBytes;
         if (!budget) {
             auto b = executor->memoryBudgetBytes(heldBytes);
@@ -317,6 +307,7 @@ JunctionTreeModel::JunctionTreeModel(FactorModel model, JunctionTree tree,
     }
     TensorExecutorOptions eo;
     eo.threads = impl_->options.threads;
+    eo.gpuSwitches = impl_->options.gpuSwitches;
     eo.gpu = gpus.empty() ? 0 : gpus.front();
     auto executor = makeTensorExecutor(impl_->options.executor, eo);
     if (executor)
@@ -431,8 +422,7 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
     JunctionTreeRunInfo &st = info ? *info : local;
     st = {};
     st.batch = jt.batch;
-    const ProgramBytes bytes = programBytes(jt);
-    st.bytesPerRun = bytes.fixed + bytes.perCase * jt.batch;
+    st.bytesPerRun = programBytes(jt).atBatch(jt.batch);
     const std::vector<uint32_t> unobserved(m.tree.numVariables(), kNone);
     ProgressLine line("answering cases in runs of " + std::to_string(jt.batch));
     for (size_t first = 0; first < cases.size(); first += jt.batch) {

@@ -9,6 +9,7 @@
 #include "compiler/frontends/factor_model/factor_model.h"
 #include "compiler/junction_tree/evidence_tree.h"
 #include "compiler/junction_tree/junction_tree.h"
+#include "backends/tensor/cuda/run/gpu_switches.h"
 #include "compiler/junction_tree/lower_junction_tree.h"
 #include "runtime/evidence.h"
 #include "runtime/tasks.h"
@@ -49,6 +50,7 @@ struct JunctionTreeOptions {
     // ByCost means one case at a time; a plan named outright runs batched there.
     enum class BatchedPlan : uint8_t { ByCost, FullTables, EvidencePatterns };
     BatchedPlan batchedPlan = BatchedPlan::ByCost;
+    cuda::GpuSwitches gpuSwitches; // the GPU executor's variants (tensor_executor.h)
 };
 
 // What a batched run held and where, for reports.

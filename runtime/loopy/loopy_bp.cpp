@@ -1,5 +1,6 @@
 #include "runtime/loopy/loopy_bp.h"
 
+#include "support/name_table.h"
 #include "support/threads.h"
 
 #include <algorithm>
@@ -8,17 +9,16 @@
 
 namespace zbddc {
 
+namespace {
+constexpr Named<LoopyUpdateOrder> kUpdateOrderNames[] = {{LoopyUpdateOrder::Flooding, "flooding"},
+                                                        {LoopyUpdateOrder::Residual, "residual"}};
+} // namespace
+
 std::optional<LoopyUpdateOrder> parseLoopyUpdateOrder(std::string_view name) {
-    if (name == "flooding")
-        return LoopyUpdateOrder::Flooding;
-    if (name == "residual")
-        return LoopyUpdateOrder::Residual;
-    return std::nullopt;
+    return valueNamed(kUpdateOrderNames, name);
 }
 
-const char *loopyUpdateOrderName(LoopyUpdateOrder s) {
-    return s == LoopyUpdateOrder::Flooding ? "flooding" : "residual";
-}
+const char *loopyUpdateOrderName(LoopyUpdateOrder s) { return nameIn(kUpdateOrderNames, s); }
 
 namespace {
 

@@ -8,7 +8,6 @@
 #include "support/timer.h"
 
 #include <chrono>
-#include <cstdlib>
 #include <optional>
 #include <unistd.h>
 
@@ -244,9 +243,10 @@ std::span<const TensorExecutorEntry> tensorExecutors() {
     return kExecutors;
 }
 
-cuda::GpuSwitches gpuSwitchesFromEnvironment(cuda::GpuSwitches switches) {
-    auto set = [](const char *name) -> std::optional<std::string_view> {
-        const char *v = std::getenv(name);
+cuda::GpuSwitches gpuSwitchesFromVariables(const VariableLookup &lookup,
+                                           cuda::GpuSwitches switches) {
+    auto set = [&](const char *name) -> std::optional<std::string_view> {
+        const char *v = lookup(name);
         return v && *v ? std::optional<std::string_view>(v) : std::nullopt;
     };
     if (auto v = set("ZBDDC_GPU_GRAPH"))
@@ -264,12 +264,10 @@ Result<std::unique_ptr<TensorExecutor>> makeTensorExecutor(std::string_view name
                                                            const TensorExecutorOptions &options) {
     if (name == "auto")
         name = gpuUsable() ? "cuda" : "cpu";
-    TensorExecutorOptions o = options;
-    o.gpuSwitches = gpuSwitchesFromEnvironment(o.gpuSwitches);
     std::string known;
     for (const TensorExecutorEntry &e : kExecutors) {
         if (e.name == name)
-            return e.make(o);
+            return e.make(options);
         known += std::string(e.name) + ", ";
     }
     return error("unknown tensor executor '" + std::string(name) + "' (known: " + known + "auto)");

@@ -11,6 +11,7 @@
 #include "ir/incomplete_tables.h"
 #include "ir/tensor_program.h"
 #include "runtime/device.h"
+#include "support/gpu_settings.h"
 
 #include <memory>
 #include <span>
@@ -67,7 +68,7 @@ struct TensorExecutorOptions {
     // it; several slice buckets across them), as if the GPUs were smaller: benchmarks use it.
     uint64_t gpuBudgetBytes = 0;
     // cuda and split: the GPU run's variants that benchmarks compare (graphs, planned streams,
-    // float tables, the per-op profile); makeTensorExecutor lays the environment's over them.
+    // float tables, the per-op profile), as the program's edge set them (gpuSwitchesFromVariables).
     cuda::GpuSwitches gpuSwitches;
 };
 
@@ -131,15 +132,15 @@ struct TensorExecutorEntry {
 std::span<const TensorExecutorEntry> tensorExecutors();
 
 // The executor called `name` in tensorExecutors(), or "auto": cuda where gpuUsable(), else
-// cpu, with options.gpuSwitches under gpuSwitchesFromEnvironment. An unknown name fails, listing
-// the known ones.
+// cpu. An unknown name fails, listing the known ones.
 Result<std::unique_ptr<TensorExecutor>> makeTensorExecutor(std::string_view name,
                                                            const TensorExecutorOptions &options = {});
 
-// `switches` with the environment's ZBDDC_GPU_GRAPH (1 or 0), ZBDDC_GPU_STREAM_PLAN=1,
-// ZBDDC_GPU_FLOAT32=0 and ZBDDC_GPU_PROFILE=FILE laid over them where set (docs/cli.md): the one
-// place the GPU backend's switches are read from the environment.
-cuda::GpuSwitches gpuSwitchesFromEnvironment(cuda::GpuSwitches switches);
+// `switches` with ZBDDC_GPU_GRAPH (1 or 0), ZBDDC_GPU_STREAM_PLAN=1, ZBDDC_GPU_FLOAT32=0 and
+// ZBDDC_GPU_PROFILE=FILE laid over them where `lookup` has them (docs/cli.md). Only a program's
+// edge calls it, with std::getenv; the switches then travel in options (pipeline::Target).
+cuda::GpuSwitches gpuSwitchesFromVariables(const VariableLookup &lookup,
+                                           cuda::GpuSwitches switches = {});
 
 // The GPUs (ordinals, logical repeats kept) that a `--devices` text names on this machine
 // (device_list.h); an error names the GPUs there are, or says why none is usable.

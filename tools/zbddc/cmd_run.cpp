@@ -4,6 +4,7 @@
 #include "pipeline/load_model.h"
 #include "runtime/device_list.h"
 #include "runtime/loopy/loopy_bp.h"
+#include "runtime/tensor/tensor_executor.h"
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/flag_table.h"
 #include "tools/zbddc/output.h"
@@ -23,6 +24,7 @@ pipeline::OpenOptions openOptions(const RunOptions &o, size_t cases, std::option
     open.target.device = parseDeviceKind(o.device).value_or(DeviceKind::Auto);
     open.target.devices = o.costNetwork.devices;
     open.target.numeric = pipeline::parseNumericChoice(o.numeric).value_or(NumericChoice::Auto);
+    open.target.gpuSwitches = gpuSwitchesFromVariables(std::getenv); // ZBDDC_GPU_* (docs/cli.md)
     open.reading = o.modelOptions;
     open.order = o.costNetwork.order;
     open.order.searchMs = o.searchMs;
@@ -69,15 +71,7 @@ int printSolution(const RunOptions &o, const TaskResult &r, const std::vector<Va
         pipeline::writeUaiResult(r, variables, text);
         return emitRunOutput(text.str(), o.output, o.uaiOutput, o.model, "MPE");
     }
-    text << "{\"task\": \"mpe\", \"feasible\": " << (feasible ? "true" : "false")
-         << ", \"cost\": " << *r.cost << ", \"assignment\": {";
-    for (size_t v = 0; v < variables.size(); ++v)
-        text << (v ? ", " : "") << jsonString(variables[v].name) << ": "
-             << jsonString(std::to_string(r.assignment[v]));
-    text << "}, " << deviceJson(r.device, true)
-         << ", \"induced_width\": " << r.elimination->inducedWidth
-         << ", \"largest_table_entries\": " << jsonNumber(r.elimination->largestTableEntries)
-         << ", \"time_ms\": " << jsonNumber(r.timeMs) << moreJson << "}\n";
+    pipeline::writeJsonSolution(r, variables, moreJson, text);
     return emitRunOutput(text.str(), o.output, o.uaiOutput, o.model, "MPE");
 }
 
@@ -147,13 +141,6 @@ void printLoopySummary(const RunOptions &o, const pipeline::Session &session,
               << "), largest last residual " << worst << "\n";
 }
 
-std::string taskList(const std::vector<Task> &tasks) {
-    std::string list;
-    for (size_t i = 0; i < tasks.size(); ++i)
-        list += std::string(i == 0 ? "" : i + 1 == tasks.size() ? " or " : ", ") + taskName(tasks[i]);
-    return list;
-}
-
 } // namespace
 
 int runCommand(const RunOptions &o) {
@@ -183,10 +170,8 @@ int runCommand(const RunOptions &o) {
     auto model = pipeline::readModel(o.model, o.modelOptions);
     if (!model)
         return reportError(model.error());
-    if (o.route != "auto" && *kind == ModelKind::NetworkLibrary &&
-        model->networkLibrary->metadata().route != o.route) // a usage error, as any route's
-        return usageError(o.model + " holds route " + model->networkLibrary->metadata().route +
-                          ", not --route " + o.route);
+    if (auto refused = pipeline::libraryRouteRefusal(*model, o.route))
+        return usageError(*refused); // a usage error, as any route's
     printWarnings(model->warnings);
     model->warnings.clear();
     std::vector<Diagnostic> contradicted;
@@ -216,10 +201,12 @@ int runCommand(const RunOptions &o) {
     pipeline::Session &s = **session;
     printWarnings(s.takeWarnings()); // what the route's own reading accepted (a MARKOV network's)
     printNotes(s);
-    const std::vector<Task> tasks = s.tasks();
-    if (std::find(tasks.begin(), tasks.end(), *task) == tasks.end())
+    std::vector<std::string> tasks;
+    for (Task t : s.tasks())
+        tasks.push_back(taskName(t));
+    if (std::find(tasks.begin(), tasks.end(), taskName(*task)) == tasks.end())
         return usageError("a " + std::string(pipeline::modelKindName(*kind)) + " on route " +
-                          s.route() + " supports only --task " + taskList(tasks));
+                          s.route() + " supports only --task " + choiceList(tasks));
     std::vector<Result<TaskResult>> results;
     if (weightings.empty())
         results =

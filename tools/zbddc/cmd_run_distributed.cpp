@@ -3,6 +3,7 @@
 // JSON object gains a "distributed" member: the messages, the largest UTIL table, each agent's
 // compute time and the simulated runtime.
 #include "pipeline/distributed.h"
+#include "runtime/tensor/tensor_executor.h"
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/flag_table.h"
 #include "tools/zbddc/output.h"
@@ -56,6 +57,7 @@ int runDistributedCommand(const RunOptions &o) {
     options.phaseTimeout = flags.phaseTimeout;
     options.order = flags.order;
     options.agentsFile = flags.agentsFile;
+    options.gpuSwitches = gpuSwitchesFromVariables(std::getenv); // ZBDDC_GPU_* (docs/cli.md)
     for (auto [name, rank] : {std::pair{"ZBDDC_DPOP_TEST_EXIT_RANK", &options.testExitRank},
                               {"ZBDDC_DPOP_TEST_SILENT_RANK", &options.testSilentRank}})
         if (const char *value = std::getenv(name); value && *value) // docs/cli.md

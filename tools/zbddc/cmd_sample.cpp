@@ -10,7 +10,8 @@
 namespace zbddc::cli {
 
 int sampleCommand(const SampleOptions &o) {
-    if (!isNetworkFile(o.network)) {
+    auto kind = pipeline::modelKindOf(o.network);
+    if (!kind || *kind != pipeline::ModelKind::Network) {
         std::cerr << "zbddc: sample needs a network (.bif, .xmlbif, .net, BAYES .uai), not '"
                   << o.network << "'\n";
         return 2;

@@ -16,13 +16,14 @@ namespace zbddc::cli {
 
 int statsCommand(const StatsOptions &o) {
     // The circuit's schedule flags mean nothing for the elimination routes' sizes.
-    const bool circuitRoute = o.route.empty() && !isCostNetworkFile(o.model);
-    if (!circuitRoute && (!o.plot.empty() || !o.passes.empty() || o.noFuse || o.timePasses))
+    auto kind = pipeline::modelKindOf(o.model);
+    const bool routeShape = !o.route.empty() || (kind && *kind == pipeline::ModelKind::CostNetwork);
+    if (routeShape && (!o.plot.empty() || !o.passes.empty() || o.noFuse || o.timePasses))
         return usageError(
             "--plot, --passes, --no-fuse and --time-passes apply to a circuit's "
             "schedule, not to " +
             (o.route.empty() ? "a cost network's bucket elimination" : "--route " + o.route));
-    if (!o.route.empty() || isCostNetworkFile(o.model)) // a route's shape, not a circuit's
+    if (routeShape) // a route's shape, not a circuit's
         return statsRouteCommand(o);
     const pipeline::ScheduleRequest request{o.scheduleLevel, o.passes, !o.noFuse};
     auto passes = pipeline::schedulePipeline(request); // a usage error, before the model is read

@@ -30,9 +30,7 @@ int statsRouteCommand(const StatsOptions &o) {
     printWarnings(model->warnings);
     pipeline::OrderOptions order = o.eliminationOrder;
     order.searchMs = o.searchMs;
-    auto stats = o.route == "jt"    ? pipeline::junctionTreeStats(*model, order)
-                 : o.route == "lbp" ? pipeline::loopyStats(*model)
-                                    : pipeline::eliminationStats(*model, order);
+    auto stats = pipeline::routeStats(*model, o.route, order);
     if (!stats)
         return reportError(stats.error());
     if (!o.json) {

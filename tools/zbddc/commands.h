@@ -126,13 +126,10 @@ int statsRouteCommand(const StatsOptions &options);
 // Flags of the routes' own, registered on a command (flags.cpp).
 void addCostNetworkCompileOptions(CLI::App &app, CostNetworkCompileOptions &options);
 void addCostNetworkRunOptions(CLI::App &run, CostNetworkRunOptions &options);
-void addCostNetworkStatsOptions(CLI::App &stats, OrderFlags &order);
 void addLoopyRunOptions(CLI::App &run, LoopyRunOptions &options);
 // The flags given on `command`, as the flag table names them ("--device" and "--device split").
 std::vector<std::string> givenFlags(const CLI::App &command);
 
-bool isNetworkFile(const std::string &path); // .bif, .xml, .xmlbif, .net, BAYES .uai
-bool isCostNetworkFile(const std::string &path); // .wcsp, MARKOV .uai
 
 // The command line parsed and the command run (main.cpp); exit_guard.cpp's main() calls it.
 int parseAndRun(int argc, char **argv);

@@ -32,13 +32,11 @@ Result<Circuit> ModelOptions::loadCircuit(const std::string &path) const {
 
 void OrderFlags::addTo(CLI::App &app, const std::string &scope) {
     const std::vector<std::string> &names = pipeline::orderHeuristicNames();
-    std::string list;
-    for (size_t i = 0; i < names.size(); ++i)
-        list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
     app.add_option("--order", orderFile,
                    scope + " elimination order file: variable indices, first eliminated first");
     app.add_option("--heuristic", heuristic,
-                   scope + " elimination order heuristic: " + list + " (search: junction trees)")
+                   scope + " elimination order heuristic: " + choiceList(names) +
+                       " (search: junction trees)")
         ->check(CLI::IsMember(names));
 }
 
@@ -75,10 +73,6 @@ void addCostNetworkRunOptions(CLI::App &run, CostNetworkRunOptions &f) {
         ->check(finiteNumber(0, HUGE_VAL, true, true, "0", "inf"));
 }
 
-void addCostNetworkStatsOptions(CLI::App &stats, OrderFlags &order) {
-    order.addTo(stats, "(.wcsp, MARKOV .uai, --route jt)");
-}
-
 void addLoopyRunOptions(CLI::App &run, LoopyRunOptions &f) {
     run.add_option("--iterations", f.iterations,
                    "(--route lbp) most flooding sweeps or residual rounds (default 1000)")
@@ -112,16 +106,6 @@ std::vector<std::string> givenFlags(const CLI::App &command) {
             given.push_back(name + " " + option->results().back());
     }
     return given;
-}
-
-bool isCostNetworkFile(const std::string &path) {
-    auto kind = pipeline::modelKindOf(path);
-    return kind && *kind == pipeline::ModelKind::CostNetwork;
-}
-
-bool isNetworkFile(const std::string &path) {
-    auto kind = pipeline::modelKindOf(path);
-    return kind && *kind == pipeline::ModelKind::Network;
 }
 
 } // namespace zbddc::cli

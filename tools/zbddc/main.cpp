@@ -12,7 +12,7 @@
 using namespace zbddc::cli;
 
 int zbddc::cli::parseAndRun(int argc, char **argv) {
-    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // ZBDDC_NCCL, ZBDDC_CACHE_DIR
+    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // ZBDDC_NCCL, ZBDDC_CACHE_DIR
     CLI::App app{"zbddc " ZBDDC_VERSION " - a compiler for arithmetic circuits\n\n"
                  "  zbddc INPUT -o OUTPUT\n  zbddc run MODEL [options]\n  zbddc stats MODEL [--json] [--plot FILE.svg]"};
     app.set_version_flag("--version", "zbddc " ZBDDC_VERSION);
@@ -121,7 +121,7 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
     statsCmd->add_flag("--time-passes", stats.timePasses, "Print each pass's time and memory to stderr");
     statsCmd->add_option("--plot", stats.plot, "Also draw the level profiles and parents histogram (FILE.svg)");
     stats.modelOptions.addTo(*statsCmd);
-    addCostNetworkStatsOptions(*statsCmd, stats.eliminationOrder);
+    stats.eliminationOrder.addTo(*statsCmd, "(.wcsp, MARKOV .uai, --route jt)");
     statsCmd->add_option("--route", stats.route,
                          "jt: the junction tree's sizes (cliques, separators, levels) instead of "
                          "the model's own route; lbp: the factor graph and the GPU design")

@@ -77,4 +77,11 @@ void printErrorBoundNote(const std::vector<Result<TaskResult>> &batch, std::ostr
     out << (bounded > 1 ? ", the largest over " + std::to_string(bounded) + " cases" : "") << "\n";
 }
 
+std::string choiceList(const std::vector<std::string> &names) {
+    std::string list;
+    for (size_t i = 0; i < names.size(); ++i)
+        list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    return list;
+}
+
 } // namespace zbddc::cli

@@ -40,4 +40,7 @@ using pipeline::writeJsonResult;
 // answered in float64 or log instead and why, and the largest error bound over the others.
 void printErrorBoundNote(const std::vector<Result<TaskResult>> &batch, std::ostream &out);
 
+// "a", "a or b", "a, b or c": the choices a message or a help line names.
+std::string choiceList(const std::vector<std::string> &names);
+
 } // namespace zbddc::cli

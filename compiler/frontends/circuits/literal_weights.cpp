@@ -2,6 +2,7 @@
 
 #include "compiler/frontends/circuits/logic_circuit.h"
 #include "compiler/frontends/circuits/record_lines.h"
+#include "ir/parse_text_file.h"
 #include "ir/text_lines.h"
 
 #include <cmath>
@@ -150,10 +151,7 @@ Result<LiteralWeights> parseLiteralWeights(std::string_view text, const std::str
 }
 
 Result<LiteralWeights> readLiteralWeightsFile(const std::string &path) {
-    auto text = readTextFile(path);
-    if (!text)
-        return text.error();
-    return parseLiteralWeights(*text, path);
+    return parseTextFile(path, parseLiteralWeights);
 }
 
 InputBatch literalWeightBatch(const Circuit &circuit, std::span<const LiteralWeights> cases) {

@@ -2,6 +2,7 @@
 // (Lagniez and Marquis 2017), which lists nodes and literal-labelled edges, root first.
 #include "compiler/frontends/circuits/circuit_formats.h"
 #include "compiler/frontends/circuits/record_lines.h"
+#include "ir/parse_text_file.h"
 #include "ir/text_lines.h"
 
 #include <limits>
@@ -233,10 +234,7 @@ Result<LogicCircuit> parseNnf(std::string_view text, const std::string &name) {
 }
 
 Result<LogicCircuit> readNnfFile(const std::string &path) {
-    auto text = readTextFile(path);
-    if (!text)
-        return text.error();
-    return parseNnf(*text, path);
+    return parseTextFile(path, parseNnf);
 }
 
 } // namespace zbddc

@@ -3,6 +3,7 @@
 #include "compiler/frontends/circuits/literal_weights.h"
 #include "compiler/frontends/circuits/logic_circuit.h"
 #include "compiler/frontends/circuits/record_lines.h"
+#include "ir/parse_text_file.h"
 #include "ir/text_lines.h"
 
 #include <algorithm>
@@ -101,10 +102,7 @@ Result<WeightCases> parseWeightCases(std::string_view text, const std::string &n
 }
 
 Result<WeightCases> readWeightCasesFile(const std::string &path) {
-    auto text = readTextFile(path);
-    if (!text)
-        return text.error();
-    return parseWeightCases(*text, path);
+    return parseTextFile(path, parseWeightCases);
 }
 
 LiteralWeights caseWeights(const WeightCases &cases, size_t k, const LiteralWeights &base) {

@@ -1,6 +1,7 @@
 #include "compiler/frontends/wcsp/cost_network.h"
 
 #include "ir/number_text.h"
+#include "ir/sparse_rows.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,12 +10,7 @@
 namespace zbddc {
 
 Cost CostFunction::costAtRow(uint64_t row) const {
-    if (!sparse)
-        return costs[row];
-    const auto it = std::lower_bound(rows.begin(), rows.end(), row);
-    if (it == rows.end() || *it != row)
-        return defaultCost;
-    return costs[static_cast<size_t>(it - rows.begin())];
+    return sparse ? valueAtListedRow(rows, costs, defaultCost, row) : costs[row];
 }
 
 bool tableSize(std::span<const uint32_t> domains, std::span<const uint32_t> scope, uint64_t &out) {

@@ -34,7 +34,7 @@ TEST_CASE("NCCL: loads and names its version, or says why not", "[cuda][nccl]") 
 TEST_CASE("NCCL: in a process whose ZBDDC_NCCL names a missing library", "[.nccl-missing]") {
     const char *path = std::getenv("ZBDDC_NCCL");
     REQUIRE(path);
-    zbddc::gpuSettings = zbddc::gpuSettingsFromEnvironment(); // this process's edge
+    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // this process's edge
     const zbddc::Status s = ncclAvailable();
     REQUIRE_FALSE(s.ok());
     CHECK(s.error().message.find(std::string("cannot load ") + path) != std::string::npos);

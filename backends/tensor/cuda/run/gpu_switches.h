@@ -1,6 +1,7 @@
 // The variants of a GPU run that benchmarks compare, as data: the executors take them from their
-// options and read no environment (the executor table reads ZBDDC_GPU_* once, at the edge:
-// runtime/tensor/tensor_executor.h, docs/cli.md). The defaults are the measured choices.
+// options and read no environment (a program's edge reads ZBDDC_GPU_* once, through
+// gpuSwitchesFromVariables in runtime/tensor/tensor_executor.h; docs/cli.md). The defaults are
+// the measured choices.
 // Host-only: no CUDA here.
 #pragma once
 
