@@ -35,8 +35,8 @@ for model in "$@"; do
             "$bin" run "$model" --task mar --route jt --device cpu --evidence "$evid" --json \
                 >"$work/$side.json" 2>>"$work/stderr.log" || continue
             ms=$(python3 -c 'import json,sys
-rows=[json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-print(rows[0]["time_ms"])' "$work/$side.json")
+rows=json.load(open(sys.argv[1]))
+print((rows if isinstance(rows, list) else [rows])[0]["time_ms"])' "$work/$side.json")
             if [[ $side == a ]]; then
                 best_a=$(python3 -c "print(min(x for x in [$ms, ${best_a:-$ms}]))")
             else
@@ -46,12 +46,11 @@ print(rows[0]["time_ms"])' "$work/$side.json")
     done
     diff=$(python3 - "$work/a.json" "$work/b.json" <<'PY'
 import json, sys
-def marginals(path):
-    values = []
-    for line in open(path):
-        if line.strip():
-            for rows in json.loads(line).get("marginals", {}).values():
-                values.extend(rows)
+def marginals(path):  # one case's answer, or a batch's list of them
+    answers, values = json.load(open(path)), []
+    for answer in answers if isinstance(answers, list) else [answers]:
+        for rows in answer.get("marginals", {}).values():
+            values.extend(rows)
     return values
 a, b = marginals(sys.argv[1]), marginals(sys.argv[2])
 print(max((abs(x - y) for x, y in zip(a, b)), default=float("nan")) if len(a) == len(b) else "length differs")

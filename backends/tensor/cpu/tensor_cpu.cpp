@@ -277,17 +277,15 @@ typename R::V innerBlock(const OpPlan &plan, const uint64_t *at, typename R::V *
     const V zero = R::zero();
     applyInput<R, true>(plan, 0, plan.data[0] + at[0], partial);
     uint64_t alive = 0;
-    for (uint64_t e = 0; e < m; ++e)
+    for (uint64_t e = 0; e < m; ++e) { // without a branch: the zeros follow no pattern
+        live[alive] = e;
         alive += partial[e] != zero;
+    }
     if (2 * alive > m) {
         for (size_t j = 1; j < nin; ++j)
             applyInput<R, false>(plan, j, plan.data[j] + at[j], partial);
         return plusAll<R>(partial, m);
     }
-    alive = 0;
-    for (uint64_t e = 0; e < m; ++e)
-        if (partial[e] != zero)
-            live[alive++] = e;
     for (size_t j = 1; j < nin && alive > 0; ++j) {
         const double *d = plan.data[j] + at[j];
         const uint64_t *eo = plan.elimOffset.data() + j * m;
