@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <new>
+#include <span>
 #include <thread>
 
 namespace zbddc {
@@ -27,6 +28,21 @@ struct OpPlan {
     std::vector<uint32_t> outDomains;
     std::vector<uint32_t> outerDomains; // the outer eliminated variables, last fastest
     uint64_t elimCount = 1;             // values of the inner block
+    // Per input, the inner block as runs of runLength values (a suffix of its variables): read
+    // contiguously (runUnit 1) or one value broadcast over the run (runUnit 0), each run's start
+    // at elimOffset[run * runLength]. Runs of 1 are a gather.
+    std::vector<uint64_t> runLength;
+    std::vector<uint8_t> runUnit;
+    // Ops that sum few values per row (joins among them) run a tile of rows at a time: the
+    // output's last variables, tileRows rows from tileFrom on, each input read over the tile at
+    // tileOffset (by runs like the inner block's), once per eliminated value. A tiled op has no
+    // outer eliminated variables.
+    bool tiled = false;
+    size_t tileFrom = 0;
+    uint64_t tileRows = 1;
+    std::vector<uint64_t> tileOffset; // [input * tileRows + x]
+    std::vector<uint64_t> tileRunLength;
+    std::vector<uint8_t> tileRunUnit;
     // Inputs of one entry (one case's numbers): the same factor in every product, so ⊗-ed once
     // into each output row (⊗ distributes over ⊕) instead of into every product.
     std::vector<const double *> constants;
@@ -37,6 +53,40 @@ struct OpPlan {
 };
 
 constexpr uint64_t kInnerBlock = 1 << 12;
+constexpr uint64_t kTileRows = 1 << 10;
+constexpr uint64_t kTiledSums = 16; // at most this many values summed per row: tiled
+constexpr uint64_t kZeroSample = 1 << 12;
+
+// Appends to `table` the offsets of the joint values of variables with these strides and
+// domains, enumerated last variable fastest.
+void appendJointOffsets(std::vector<uint64_t> &table, std::span<const uint64_t> strides,
+                        std::span<const uint32_t> domains) {
+    const size_t first = table.size();
+    table.push_back(0);
+    for (size_t i = 0; i < strides.size(); ++i) {
+        const size_t n = table.size() - first;
+        table.resize(first + n * domains[i]);
+        for (size_t k = n; k-- > 0;) // in place, from the back: entry k becomes k*d .. k*d+d-1
+            for (uint32_t x = domains[i]; x-- > 0;)
+                table[first + k * domains[i] + x] = table[first + k] + x * strides[i];
+    }
+}
+
+// The runs of such a block: the longest suffix of its variables that the input holds packed,
+// last fastest (strides 1, d, ...: unit 1), or holds none of (unit 0).
+std::pair<uint64_t, uint8_t> runsOf(std::span<const uint64_t> strides,
+                                    std::span<const uint32_t> domains) {
+    uint64_t length = 1;
+    uint8_t unit = 1;
+    for (size_t i = strides.size(); i-- > 0;) {
+        if (length == 1 && strides[i] <= 1)
+            unit = static_cast<uint8_t>(strides[i]);
+        else if (strides[i] != unit * length)
+            break;
+        length *= domains[i];
+    }
+    return {length, unit};
+}
 
 uint64_t strideOf(const Table &t, const std::vector<uint64_t> &strides, uint32_t v) {
     const auto it = std::find(t.scope.begin(), t.scope.end(), v);
@@ -65,8 +115,9 @@ OpPlan planOp(const TensorProgram &p, const TensorOp &op, const std::vector<cons
     for (uint32_t d : plan.outerDomains)
         outerCount *= d;
     // The input with the most zeros first (runRows skips what it zeroes): a batched junction
-    // tree's evidence indicators. One pass over each input; the order changes the product only
-    // by rounding.
+    // tree's evidence indicators. Counted on at most kZeroSample evenly spaced entries of each
+    // input (a pass over every entry would read the inputs as often as the op does); the order
+    // changes the product only by rounding.
     const double zero = SemiringOps{p.semiring}.zero();
     std::vector<std::pair<double, uint32_t>> byZeros;
     const uint64_t work = o.entries() * plan.elimCount * outerCount * op.inputs.size();
@@ -76,9 +127,12 @@ OpPlan planOp(const TensorProgram &p, const TensorOp &op, const std::vector<cons
             continue;
         }
         const uint64_t n = p.tables[in].entries();
-        const uint64_t zeros = static_cast<uint64_t>(std::count(data[in], data[in] + n, zero));
+        const uint64_t step = std::max<uint64_t>(1, n / kZeroSample);
+        uint64_t zeros = 0, seen = 0;
+        for (uint64_t i = 0; i < n; i += step, ++seen)
+            zeros += data[in][i] == zero;
         byZeros.push_back(
-            {-static_cast<double>(zeros) / static_cast<double>(std::max<uint64_t>(n, 1)), in});
+            {-static_cast<double>(zeros) / static_cast<double>(std::max<uint64_t>(seen, 1)), in});
     }
     std::stable_sort(byZeros.begin(), byZeros.end(),
                      [](const auto &a, const auto &b) { return a.first < b.first; });
@@ -95,6 +149,14 @@ OpPlan planOp(const TensorProgram &p, const TensorOp &op, const std::vector<cons
             plan.constants.push_back(data[in]);
         else
             inputs.push_back(in);
+    const size_t k = o.scope.size();
+    plan.tiled = k > 0 && innerFrom == 0 && plan.elimCount <= kTiledSums;
+    plan.tileFrom = plan.tiled ? k - 1 : k; // at least the last variable
+    for (plan.tileRows = plan.tiled ? o.domains[k - 1] : 1;
+         plan.tiled && plan.tileFrom > 0 &&
+         plan.tileRows * o.domains[plan.tileFrom - 1] <= kTileRows;)
+        plan.tileRows *= o.domains[--plan.tileFrom];
+    const std::span<const uint32_t> tileDomains(o.domains.data() + plan.tileFrom, k - plan.tileFrom);
     for (uint32_t in : inputs) {
         const Table &t = p.tables[in];
         const std::vector<uint64_t> strides = tableStrides(t);
@@ -108,17 +170,24 @@ OpPlan planOp(const TensorProgram &p, const TensorOp &op, const std::vector<cons
             plan.outStride.push_back(strideOf(t, strides, v));
         for (size_t i = 0; i < innerFrom; ++i)
             plan.outerStride.push_back(strideOf(t, strides, op.vars[i]));
-        // Offsets of the inner block's joint values, enumerated last variable fastest.
-        const size_t first = plan.elimOffset.size();
-        plan.elimOffset.push_back(0);
-        for (size_t i = innerFrom; i < op.vars.size(); ++i) {
-            const uint64_t stride = strideOf(t, strides, op.vars[i]);
-            const uint32_t d = p.domainSizes[op.vars[i]];
-            const size_t n = plan.elimOffset.size() - first;
-            plan.elimOffset.resize(first + n * d);
-            for (size_t k = n; k-- > 0;) // in place, from the back: entry k becomes k*d .. k*d+d-1
-                for (uint32_t x = d; x-- > 0;)
-                    plan.elimOffset[first + k * d + x] = plan.elimOffset[first + k] + x * stride;
+        std::vector<uint64_t> innerStrides;
+        std::vector<uint32_t> innerDomains;
+        for (size_t i = innerFrom; eliminates && i < op.vars.size(); ++i) { // a slice's are fixed
+            innerStrides.push_back(strideOf(t, strides, op.vars[i]));
+            innerDomains.push_back(p.domainSizes[op.vars[i]]);
+        }
+        appendJointOffsets(plan.elimOffset, innerStrides, innerDomains);
+        const auto [length, unit] = runsOf(innerStrides, innerDomains);
+        plan.runLength.push_back(length);
+        plan.runUnit.push_back(unit);
+        if (plan.tiled) {
+            const std::span<const uint64_t> tileStrides(plan.outStride.data() + plan.outStride.size() -
+                                                            tileDomains.size(),
+                                                        tileDomains.size());
+            appendJointOffsets(plan.tileOffset, tileStrides, tileDomains);
+            const auto [tileLength, tileUnit] = runsOf(tileStrides, tileDomains);
+            plan.tileRunLength.push_back(tileLength);
+            plan.tileRunUnit.push_back(tileUnit);
         }
     }
     return plan;
@@ -148,6 +217,55 @@ template <> struct Ring<Semiring::MinSumInt64> : EntryWord<int64_t> {
     static V plus(V a, V b) { return b < a ? b : a; }
 };
 
+// partial[e] = (First ? load : partial[e] ⊗ load) of an input's values at d + offsets[e] for
+// e < count, read run by run (planOp's runsOf): a contiguous or broadcast loop the compiler
+// vectorises, in place of a gather through the offsets.
+template <class R, bool First>
+void applyRuns(const double *d, const uint64_t *offsets, uint64_t count, uint64_t length,
+               uint8_t unit, typename R::V *partial) {
+    using V = typename R::V;
+    auto apply = [&](V *p, uint64_t x, V v) { p[x] = First ? v : R::times(p[x], v); };
+    if (unit == 1 && length > 1)
+        for (uint64_t r = 0; r < count; r += length) {
+            const double *b = d + offsets[r];
+            V *p = partial + r;
+            for (uint64_t x = 0; x < length; ++x)
+                apply(p, x, R::load(b[x]));
+        }
+    else if (length > 1)
+        for (uint64_t r = 0; r < count; r += length) {
+            const V v = R::load(d[offsets[r]]);
+            V *p = partial + r;
+            for (uint64_t x = 0; x < length; ++x)
+                apply(p, x, v);
+        }
+    else
+        for (uint64_t e = 0; e < count; ++e)
+            apply(partial, e, R::load(d[offsets[e]]));
+}
+
+// Input j over the inner block of eliminated values.
+template <class R, bool First>
+void applyInput(const OpPlan &plan, size_t j, const double *d, typename R::V *partial) {
+    const uint64_t m = plan.elimCount;
+    applyRuns<R, First>(d, plan.elimOffset.data() + j * m, m, plan.runLength[j], plan.runUnit[j],
+                        partial);
+}
+
+// ⊕ of partial[0 .. m) in four interleaved sums (they vectorise; the sum's rounding differs
+// from one running sum only within m ulps).
+template <class R> typename R::V plusAll(const typename R::V *partial, uint64_t m) {
+    using V = typename R::V;
+    V acc[4] = {R::zero(), R::zero(), R::zero(), R::zero()};
+    uint64_t e = 0;
+    for (; e + 4 <= m; e += 4)
+        for (int l = 0; l < 4; ++l)
+            acc[l] = R::plus(acc[l], partial[e + l]);
+    for (; e < m; ++e)
+        acc[0] = R::plus(acc[0], partial[e]);
+    return R::plus(R::plus(acc[0], acc[1]), R::plus(acc[2], acc[3]));
+}
+
 // ⊕ over one block of eliminated values of ⊗ inputs, each input read at `at[j]` plus the
 // block's offsets. `partial` and `live` hold elimCount values.
 template <class R>
@@ -157,83 +275,84 @@ typename R::V innerBlock(const OpPlan &plan, const uint64_t *at, typename R::V *
     const size_t nin = plan.data.size();
     const uint64_t m = plan.elimCount;
     const V zero = R::zero();
-    const double *first = plan.data[0] + at[0];
+    applyInput<R, true>(plan, 0, plan.data[0] + at[0], partial);
     uint64_t alive = 0;
-    for (uint64_t e = 0; e < m; ++e) {
-        partial[e] = R::load(first[plan.elimOffset[e]]);
-        if (partial[e] != zero)
-            live[alive++] = e;
+    for (uint64_t e = 0; e < m; ++e) { // without a branch: the zeros follow no pattern
+        live[alive] = e;
+        alive += partial[e] != zero;
+    }
+    if (2 * alive > m) {
+        for (size_t j = 1; j < nin; ++j)
+            applyInput<R, false>(plan, j, plan.data[j] + at[j], partial);
+        return plusAll<R>(partial, m);
+    }
+    for (size_t j = 1; j < nin && alive > 0; ++j) {
+        const double *d = plan.data[j] + at[j];
+        const uint64_t *eo = plan.elimOffset.data() + j * m;
+        uint64_t kept = 0;
+        for (uint64_t t = 0; t < alive; ++t) {
+            const uint64_t e = live[t];
+            partial[e] = R::times(partial[e], R::load(d[eo[e]]));
+            if (partial[e] != zero)
+                live[kept++] = e;
+        }
+        alive = kept;
     }
     V acc = zero;
-    if (2 * alive > m) {
-        for (size_t j = 1; j < nin; ++j) {
-            const double *d = plan.data[j] + at[j];
-            const uint64_t *eo = plan.elimOffset.data() + j * m;
-            for (uint64_t e = 0; e < m; ++e)
-                partial[e] = R::times(partial[e], R::load(d[eo[e]]));
-        }
-        acc = partial[0];
-        for (uint64_t e = 1; e < m; ++e)
-            acc = R::plus(acc, partial[e]);
-    } else {
-        for (size_t j = 1; j < nin && alive > 0; ++j) {
-            const double *d = plan.data[j] + at[j];
-            const uint64_t *eo = plan.elimOffset.data() + j * m;
-            uint64_t kept = 0;
-            for (uint64_t t = 0; t < alive; ++t) {
-                const uint64_t e = live[t];
-                partial[e] = R::times(partial[e], R::load(d[eo[e]]));
-                if (partial[e] != zero)
-                    live[kept++] = e;
-            }
-            alive = kept;
-        }
-        for (uint64_t t = 0; t < alive; ++t)
-            acc = R::plus(acc, partial[live[t]]);
-    }
+    for (uint64_t t = 0; t < alive; ++t)
+        acc = R::plus(acc, partial[live[t]]);
     return acc;
 }
 
-// Output rows [begin, end) of an op that sums nothing (a join; one case's belief): a product per
-// row, the rows of the innermost output variable in one loop per input, so that the odometer and
-// the call cost once per run of rows, not once per row. `digit` and `off` start at `begin`.
-template <class R>
-void productRows(const OpPlan &plan, std::vector<uint32_t> &digit, std::vector<uint64_t> &off,
-                 uint64_t begin, uint64_t end) {
+// Output rows [begin, end) of a tiled op (planOp), a tile of rows at a time: per eliminated
+// value, each input multiplied into the tile by its runs, then ⊕-ed into the tile's sums, so
+// that the odometer steps once per tile and the inner loops run over rows.
+template <class R> void tiledRows(const OpPlan &plan, uint64_t begin, uint64_t end) {
     using V = typename R::V;
-    const size_t k = plan.outDomains.size(), nin = plan.data.size(), last = k - 1;
-    const uint32_t width = plan.outDomains[last];
-    std::vector<V> run(width);
-    for (uint64_t row = begin; row < end;) {
-        const uint64_t n = std::min<uint64_t>(end - row, width - digit[last]);
-        for (size_t j = 0; j < nin; ++j) {
-            const double *d = plan.data[j] + off[j];
-            const uint64_t s = plan.outStride[j * k + last];
-            if (j == 0)
-                for (uint64_t x = 0; x < n; ++x)
-                    run[x] = R::load(d[x * s]);
-            else
-                for (uint64_t x = 0; x < n; ++x)
-                    run[x] = R::times(run[x], R::load(d[x * s]));
-        }
-        for (const double *c : plan.constants)
-            for (uint64_t x = 0; x < n; ++x)
-                run[x] = R::times(run[x], R::load(*c));
-        for (uint64_t x = 0; x < n; ++x)
-            plan.out[row + x] = R::store(run[x]);
-        row += n;
+    const size_t k = plan.outDomains.size(), nin = plan.data.size(), q = plan.tileFrom;
+    const uint64_t rows = plan.tileRows, m = plan.elimCount;
+    std::vector<uint32_t> digit(q);
+    std::vector<uint64_t> off(plan.base);
+    uint64_t start = begin - begin % rows;
+    for (uint64_t rest = start / rows, i = q; i-- > 0;) {
+        digit[i] = static_cast<uint32_t>(rest % plan.outDomains[i]);
+        rest /= plan.outDomains[i];
         for (size_t j = 0; j < nin; ++j)
-            off[j] += n * plan.outStride[j * k + last];
-        digit[last] += static_cast<uint32_t>(n);
-        for (size_t i = last + 1; i-- > 0 && digit[i] == plan.outDomains[i];) {
+            off[j] += digit[i] * plan.outStride[j * k + i];
+    }
+    std::vector<V> partial(rows), sum(m > 1 ? rows : 0);
+    for (; start < end; start += rows) {
+        for (uint64_t e = 0; e < m; ++e) {
+            for (size_t j = 0; j < nin; ++j) {
+                const double *d = plan.data[j] + off[j] + plan.elimOffset[j * m + e];
+                const uint64_t *to = plan.tileOffset.data() + j * rows;
+                if (j == 0)
+                    applyRuns<R, true>(d, to, rows, plan.tileRunLength[j], plan.tileRunUnit[j],
+                                       partial.data());
+                else
+                    applyRuns<R, false>(d, to, rows, plan.tileRunLength[j], plan.tileRunUnit[j],
+                                        partial.data());
+            }
+            if (m == 1)
+                break;
+            for (uint64_t x = 0; x < rows; ++x)
+                sum[x] = e == 0 ? partial[x] : R::plus(sum[x], partial[x]);
+        }
+        V *result = m == 1 ? partial.data() : sum.data();
+        for (const double *c : plan.constants)
+            for (uint64_t x = 0; x < rows; ++x)
+                result[x] = R::times(result[x], R::load(*c));
+        const uint64_t from = std::max(start, begin), to = std::min(start + rows, end);
+        for (uint64_t row = from; row < to; ++row)
+            plan.out[row] = R::store(result[row - start]);
+        for (size_t i = q; i-- > 0;) {
+            for (size_t j = 0; j < nin; ++j)
+                off[j] += plan.outStride[j * k + i];
+            if (++digit[i] < plan.outDomains[i])
+                break;
             for (size_t j = 0; j < nin; ++j)
                 off[j] -= uint64_t{plan.outDomains[i]} * plan.outStride[j * k + i];
             digit[i] = 0;
-            if (i == 0)
-                break;
-            ++digit[i - 1];
-            for (size_t j = 0; j < nin; ++j)
-                off[j] += plan.outStride[j * k + i - 1];
         }
     }
 }
@@ -241,6 +360,10 @@ void productRows(const OpPlan &plan, std::vector<uint32_t> &digit, std::vector<u
 // Output rows [begin, end) of one op.
 template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t end) {
     using R = Ring<S>;
+    if (plan.tiled) {
+        tiledRows<R>(plan, begin, end);
+        return;
+    }
     const size_t k = plan.outDomains.size();
     const size_t nin = plan.data.size();
     const uint64_t m = plan.elimCount;
@@ -252,10 +375,6 @@ template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t 
         rest /= plan.outDomains[i];
         for (size_t j = 0; j < nin; ++j)
             off[j] += digit[i] * plan.outStride[j * k + i];
-    }
-    if (plan.elimCount == 1 && plan.outerDomains.empty() && k > 0) {
-        productRows<R>(plan, digit, off, begin, end);
-        return;
     }
     // Inputs outermost, eliminated values innermost: each input's group of rows for one output
     // row is read in one sweep (contiguous when the eliminated variable is fastest, Bistaffa et al.
@@ -371,7 +490,9 @@ Status runTensorOpsCpu(const TensorProgram &program, std::span<const uint32_t> o
                 plans.push_back(planOp(program, op, data, out.data()));
             }
             const uint64_t rows = out.size();
-            const uint64_t per = std::max<uint64_t>(4096, rows / (8 * threads) + 1);
+            uint64_t per = std::max<uint64_t>(4096, rows / (8 * threads) + 1);
+            const uint64_t tile = plans.back().tileRows; // chunks of whole tiles
+            per = (per + tile - 1) / tile * tile;
             for (uint64_t b = 0; b < rows; b += per)
                 chunks.push_back(
                     {static_cast<uint32_t>(plans.size() - 1), b, std::min(rows, b + per)});
