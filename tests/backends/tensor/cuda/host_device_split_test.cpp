@@ -69,6 +69,25 @@ void checkPlan(const TensorProgram &p, const SplitPlan &plan) {
 
 } // namespace
 
+// The split's steps keep host and device at work at once: each level's device ops are launched
+// before its host ops run, and waited for only after them.
+void checkOverlap(const std::vector<DeviceStep> &steps, const SplitPlan &plan) {
+    size_t launches = 0, waits = 0;
+    for (size_t i = 0; i < steps.size(); ++i) {
+        launches += steps[i].kind == StepKind::Launch;
+        if (steps[i].kind != StepKind::Wait)
+            continue;
+        ++waits;
+        REQUIRE(i >= 2);
+        CHECK(steps[i - 1].kind == StepKind::HostOps);
+        CHECK(steps[i - 2].kind == StepKind::Launch);
+    }
+    size_t deviceLevels = 0;
+    for (const SplitLevel &l : plan.levels)
+        deviceLevels += !l.deviceOps.empty();
+    CHECK((launches == deviceLevels && waits == deviceLevels));
+}
+
 TEST_CASE("host/device split: plans move each table once and the merge equals the interpreter",
           "[split]") {
     std::mt19937 rng(29);
@@ -96,6 +115,7 @@ TEST_CASE("host/device split: plans move each table once and the merge equals th
             INFO("trial " << trial << " threshold " << threshold << "\n" << p->dump());
             const SplitPlan plan = planHostDeviceSplit(*p, threshold);
             checkPlan(*p, plan);
+            checkOverlap(splitSteps(*p, plan), plan);
             testing::EmulatedTensorDevice device(*p);
             auto got = runTensorProgramSplit(*p, plan, &device, 2);
             REQUIRE(got.ok());
