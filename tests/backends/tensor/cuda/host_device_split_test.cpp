@@ -132,3 +132,58 @@ TEST_CASE("host/device split: plans move each table once and the merge equals th
         }
     }
 }
+
+TEST_CASE("the step runner runs a hand-made list — every op in two row ranges on the emulated "
+          "device — equal to the interpreter, and refuses steps it cannot run",
+          "[split]") {
+    std::mt19937 rng(31);
+    const CostNetwork net = randomNetwork(rng, 8, 10, 5, 4, 50, false);
+    auto p = buildBucketProgram(net, minFillOrder(net), {true, {}});
+    REQUIRE(p.ok());
+    auto ref = interpretTensorProgram(*p);
+    REQUIRE(ref.ok());
+    const auto rowsOf = [&](uint32_t t) { return RowSpan{0, p->tables[t].entries()}; };
+    std::vector<DeviceStep> steps;
+    for (uint32_t t = 0; t < p->tables.size(); ++t)
+        if (p->tables[t].input) {
+            steps.push_back(makeStep(StepKind::Reserve, StepClock::Upload, 0, t, rowsOf(t)));
+            steps.push_back(makeStep(StepKind::Upload, StepClock::Upload, 0, t, rowsOf(t)));
+        }
+    for (const std::vector<uint32_t> &level : p->levels) {
+        DeviceStep launch = makeStep(StepKind::Launch, StepClock::Compute);
+        for (uint32_t o : level) {
+            const RowSpan all = rowsOf(p->ops[o].output);
+            steps.push_back(makeStep(StepKind::Reserve, StepClock::None, 0, p->ops[o].output, all));
+            launch.tasks.push_back({o, 0, {0, all.rows / 2}});
+            launch.tasks.push_back({o, 0, {all.rows / 2, all.rows - all.rows / 2}});
+        }
+        steps.push_back(std::move(launch));
+        steps.push_back(makeStep(StepKind::Wait, StepClock::Compute));
+    }
+    for (uint32_t t = 0; t < p->tables.size(); ++t)
+        if (!p->tables[t].input)
+            steps.push_back(makeStep(StepKind::Download, StepClock::Download, 0, t, rowsOf(t)));
+    testing::EmulatedTensorDevice device(*p);
+    TensorDevice *const devices[] = {&device};
+    StepTargets targets;
+    targets.devices = devices;
+    StepTimes times{};
+    auto got = runDeviceSteps(*p, steps, targets, times);
+    INFO((got ? "" : got.error().str()));
+    REQUIRE(got.ok());
+    CHECK(*got == *ref);
+
+    // A computed table the host never had, a device the run was not given, no fabric.
+    const uint32_t computed = p->ops.back().output;
+    for (const DeviceStep &bad :
+         {makeStep(StepKind::Upload, StepClock::None, 0, computed, rowsOf(computed)),
+          makeStep(StepKind::Wait, StepClock::None, 1),
+          makeStep(StepKind::PeerCopy, StepClock::None)}) {
+        testing::EmulatedTensorDevice fresh(*p);
+        TensorDevice *const one[] = {&fresh};
+        targets.devices = one;
+        auto refused = runDeviceSteps(*p, std::span(&bad, 1), targets, times);
+        REQUIRE_FALSE(refused.ok());
+        CHECK(refused.error().str().find("internal error") != std::string::npos);
+    }
+}
