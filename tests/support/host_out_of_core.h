@@ -2,7 +2,7 @@
 #pragma once
 
 #include "backends/tensor/cpu/tensor_cpu.h"
-#include "backends/tensor/cuda/run/chunk_host_run.h"
+#include "tests/backends/tensor/cuda/chunk_host_run.h"
 #include "compiler/elimination/bucket_program.h"
 #include "ir/tensor_interpret.h"
 

@@ -1,10 +1,6 @@
 #include "backends/tensor/cuda/run/host_device_split.h"
 
-#include "backends/tensor/cpu/tensor_cpu.h"
-#include "support/timer.h"
-
 #include <algorithm>
-#include <chrono>
 
 namespace zbddc {
 
@@ -69,6 +65,38 @@ SplitPlan planHostDeviceSplit(const TensorProgram &p, uint64_t thresholdEntries)
     return plan;
 }
 
+std::vector<DeviceStep> splitSteps(const TensorProgram &p, const SplitPlan &plan) {
+    std::vector<DeviceStep> steps;
+    const auto whole = [&](StepKind kind, uint32_t t, StepClock clock) {
+        steps.push_back(makeStep(kind, clock, 0, t, {0, p.tables[t].entries()}));
+    };
+    for (const SplitLevel &level : plan.levels) {
+        for (uint32_t t : level.uploads) {
+            whole(StepKind::Reserve, t, StepClock::Upload);
+            whole(StepKind::Upload, t, StepClock::Upload);
+        }
+        if (!level.deviceOps.empty()) {
+            DeviceStep launch = makeStep(StepKind::Launch, StepClock::None);
+            for (uint32_t o : level.deviceOps) {
+                whole(StepKind::Reserve, p.ops[o].output, StepClock::None);
+                launch.tasks.push_back(wholeOpTask(p, o));
+            }
+            steps.push_back(std::move(launch));
+        }
+        // Fioretto et al. 2015 Fig. 2: the host's buckets of this level run while the device works
+        // on its own.
+        steps.push_back(makeStep(StepKind::HostOps, StepClock::Host));
+        steps.back().ops = level.hostOps;
+        if (!level.deviceOps.empty())
+            steps.push_back(makeStep(StepKind::Wait, StepClock::Wait));
+        for (uint32_t t : level.downloads)
+            whole(StepKind::Download, t, StepClock::Download);
+    }
+    for (uint32_t t : plan.finalDownloads)
+        whole(StepKind::Download, t, StepClock::Download);
+    return steps;
+}
+
 Result<std::vector<std::vector<double>>>
 runTensorProgramSplit(const TensorProgram &p, const SplitPlan &plan, TensorDevice *device,
                       unsigned hostThreads, SplitStats *stats) {
@@ -78,69 +106,18 @@ runTensorProgramSplit(const TensorProgram &p, const SplitPlan &plan, TensorDevic
         return error("internal error: the split plan is not this program's");
     if (plan.deviceOps > 0 && !device)
         return error("internal error: a split plan with device ops and no device");
-    SplitStats local;
-    SplitStats &st = stats ? *stats : local;
-    std::vector<std::vector<double>> computed(p.tables.size());
-    auto complete = denseInputTables(p);
-    if (!complete)
-        return complete.error();
-    const std::vector<std::vector<double>> &inputs = *complete;
-    std::vector<const double *> data(p.tables.size(), nullptr);
-    for (size_t t = 0; t < p.tables.size(); ++t)
-        if (p.tables[t].input)
-            data[t] = inputs[t].data();
-    auto hostValues = [&](uint32_t t) -> const std::vector<double> & {
-        return p.tables[t].input ? inputs[t] : computed[t];
-    };
-    auto whole = [&](uint32_t t) { return RowSpan{0, p.tables[t].entries()}; };
-    auto fetch = [&](uint32_t t) -> Status {
-        computed[t].resize(p.tables[t].entries()); // the device copies into the host table
-        if (Status s = device->download(t, 0, computed[t]); !s)
-            return s;
-        data[t] = computed[t].data();
-        return Ok{};
-    };
-    for (const SplitLevel &level : plan.levels) {
-        auto t0 = std::chrono::steady_clock::now();
-        for (uint32_t t : level.uploads) {
-            if (Status s = device->reserve(t, whole(t)); !s)
-                return s.error();
-            if (Status s = device->upload(t, 0, hostValues(t)); !s)
-                return s.error();
-        }
-        st.transferMs += msSince(t0);
-        if (!level.deviceOps.empty()) {
-            std::vector<DeviceTask> tasks;
-            for (uint32_t o : level.deviceOps) {
-                if (Status s = device->reserve(p.ops[o].output, whole(p.ops[o].output)); !s)
-                    return s.error();
-                tasks.push_back(wholeOpTask(p, o));
-            }
-            if (Status s = device->launch(tasks); !s)
-                return s.error();
-        }
-        // Fioretto et al. 2015 Fig. 2: the host's buckets of this level run while the device works
-        // on its own.
-        t0 = std::chrono::steady_clock::now();
-        if (Status s = runTensorOpsCpu(p, level.hostOps, data, computed, hostThreads); !s)
-            return s.error();
-        st.hostMs += msSince(t0);
-        t0 = std::chrono::steady_clock::now();
-        if (!level.deviceOps.empty())
-            if (Status s = device->wait(); !s)
-                return s.error();
-        st.waitMs += msSince(t0);
-        t0 = std::chrono::steady_clock::now();
-        for (uint32_t t : level.downloads)
-            if (Status s = fetch(t); !s)
-                return s.error();
-        st.transferMs += msSince(t0);
+    StepTimes times{};
+    TensorDevice *const devices[] = {device};
+    StepTargets targets;
+    targets.devices = devices;
+    targets.hostThreads = hostThreads;
+    auto computed = runDeviceSteps(p, splitSteps(p, plan), targets, times);
+    if (stats) {
+        stats->hostMs += times[static_cast<size_t>(StepClock::Host)];
+        stats->waitMs += times[static_cast<size_t>(StepClock::Wait)];
+        stats->transferMs += times[static_cast<size_t>(StepClock::Upload)] +
+                             times[static_cast<size_t>(StepClock::Download)];
     }
-    const auto t0 = std::chrono::steady_clock::now();
-    for (uint32_t t : plan.finalDownloads)
-        if (Status s = fetch(t); !s)
-            return s.error();
-    st.transferMs += msSince(t0);
     return computed;
 }
 

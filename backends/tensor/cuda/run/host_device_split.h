@@ -12,7 +12,7 @@
 // (runtime/tensor/tensor_executor.h) and the emulated device in the tests.
 #pragma once
 
-#include "backends/tensor/cuda/device/tensor_device.h"
+#include "backends/tensor/cuda/run/device_steps.h"
 #include "ir/tensor_program.h"
 
 #include <cstdint>
@@ -56,8 +56,11 @@ struct SplitStats {
     double transferMs = 0; // uploads and downloads (synchronous)
 };
 
-// Level by level: uploads, device ops launched (their outputs reserved first), host ops run
-// meanwhile, wait, downloads. The result
+// The plan's steps (device_steps.h), level by level: uploads, device ops launched (their outputs
+// reserved first), host ops run meanwhile, wait, downloads; then the final downloads.
+std::vector<DeviceStep> splitSteps(const TensorProgram &program, const SplitPlan &plan);
+
+// splitSteps run (runDeviceSteps). The result
 // has the layout of runTensorProgramCpu (computed tables by id, inputs empty): host tables from
 // the host, device ones from their downloads. `device` may be null when the plan puts no op on it.
 Result<std::vector<std::vector<double>>>

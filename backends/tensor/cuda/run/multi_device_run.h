@@ -1,7 +1,7 @@
 // The run of a MultiDevicePlan (multi_device_plan.h) over TensorDevices (device/tensor_device.h:
-// one row range per table, tasks over row ranges) and the DeviceFabric between them, so that the
-// orchestration runs and is tested without a GPU (on GPUs: tensor_gpu_multi.h). Two ways to run
-// it:
+// one row range per table, tasks over row ranges) and the DeviceFabric between them, as steps
+// (device_steps.h) that one runner executes, so that the orchestration runs and is tested without
+// a GPU (on GPUs: tensor_gpu_multi.h). Two ways to run it:
 //   - level by level: reserves, uploads and device-to-device moves, then every device's tasks
 //     launched before any is waited for, so the devices work at once, then the downloads of what
 //     they computed and the releases. The host waits for every level; a device holds at once only
@@ -14,6 +14,7 @@
 #pragma once
 
 #include "backends/tensor/cuda/plan/multi_device_plan.h"
+#include "backends/tensor/cuda/run/device_steps.h"
 
 #include <functional>
 #include <span>
@@ -31,7 +32,11 @@ struct MultiDeviceStats {
 // an ordered run the devices may still be computing.
 using BeforeWait = std::function<Status()>;
 
-// Computed tables by id, inputs empty: the layout of runTensorProgramCpu.
+// The plan's steps, one way or the other; `beforeWait` is their Call step.
+std::vector<DeviceStep> multiDeviceSteps(const MultiDevicePlan &plan, bool ordered);
+
+// multiDeviceSteps run (runDeviceSteps). Computed tables by id, inputs empty: the layout of
+// runTensorProgramCpu.
 Result<std::vector<std::vector<double>>>
 runTensorProgramMultiDevice(const TensorProgram &program, const MultiDevicePlan &plan,
                             std::span<TensorDevice *const> devices, DeviceFabric &fabric,

@@ -3,7 +3,7 @@
 // only the input rows inputRange names and bounds-checks every read — reproduces the reference
 // interpreter table by table on random programs under budgets down to the smallest that can
 // work, in the bucket programs' layout, in scrambled layouts, and after relayoutForChunks.
-#include "backends/tensor/cuda/run/chunk_host_run.h"
+#include "tests/backends/tensor/cuda/chunk_host_run.h"
 #include "backends/tensor/cuda/plan/chunk_layout.h"
 #include "backends/tensor/cuda/plan/chunk_plan.h"
 #include "compiler/elimination/bucket_program.h"

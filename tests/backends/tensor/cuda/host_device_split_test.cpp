@@ -69,6 +69,25 @@ void checkPlan(const TensorProgram &p, const SplitPlan &plan) {
 
 } // namespace
 
+// The split's steps keep host and device at work at once: each level's device ops are launched
+// before its host ops run, and waited for only after them.
+void checkOverlap(const std::vector<DeviceStep> &steps, const SplitPlan &plan) {
+    size_t launches = 0, waits = 0;
+    for (size_t i = 0; i < steps.size(); ++i) {
+        launches += steps[i].kind == StepKind::Launch;
+        if (steps[i].kind != StepKind::Wait)
+            continue;
+        ++waits;
+        REQUIRE(i >= 2);
+        CHECK(steps[i - 1].kind == StepKind::HostOps);
+        CHECK(steps[i - 2].kind == StepKind::Launch);
+    }
+    size_t deviceLevels = 0;
+    for (const SplitLevel &l : plan.levels)
+        deviceLevels += !l.deviceOps.empty();
+    CHECK((launches == deviceLevels && waits == deviceLevels));
+}
+
 TEST_CASE("host/device split: plans move each table once and the merge equals the interpreter",
           "[split]") {
     std::mt19937 rng(29);
@@ -96,6 +115,7 @@ TEST_CASE("host/device split: plans move each table once and the merge equals th
             INFO("trial " << trial << " threshold " << threshold << "\n" << p->dump());
             const SplitPlan plan = planHostDeviceSplit(*p, threshold);
             checkPlan(*p, plan);
+            checkOverlap(splitSteps(*p, plan), plan);
             testing::EmulatedTensorDevice device(*p);
             auto got = runTensorProgramSplit(*p, plan, &device, 2);
             REQUIRE(got.ok());
@@ -110,5 +130,60 @@ TEST_CASE("host/device split: plans move each table once and the merge equals th
             if (threshold == UINT64_MAX)
                 CHECK((plan.deviceOps == 0 && device.uploads == 0));
         }
+    }
+}
+
+TEST_CASE("the step runner runs a hand-made list — every op in two row ranges on the emulated "
+          "device — equal to the interpreter, and refuses steps it cannot run",
+          "[split]") {
+    std::mt19937 rng(31);
+    const CostNetwork net = randomNetwork(rng, 8, 10, 5, 4, 50, false);
+    auto p = buildBucketProgram(net, minFillOrder(net), {true, {}});
+    REQUIRE(p.ok());
+    auto ref = interpretTensorProgram(*p);
+    REQUIRE(ref.ok());
+    const auto rowsOf = [&](uint32_t t) { return RowSpan{0, p->tables[t].entries()}; };
+    std::vector<DeviceStep> steps;
+    for (uint32_t t = 0; t < p->tables.size(); ++t)
+        if (p->tables[t].input) {
+            steps.push_back(makeStep(StepKind::Reserve, StepClock::Upload, 0, t, rowsOf(t)));
+            steps.push_back(makeStep(StepKind::Upload, StepClock::Upload, 0, t, rowsOf(t)));
+        }
+    for (const std::vector<uint32_t> &level : p->levels) {
+        DeviceStep launch = makeStep(StepKind::Launch, StepClock::Compute);
+        for (uint32_t o : level) {
+            const RowSpan all = rowsOf(p->ops[o].output);
+            steps.push_back(makeStep(StepKind::Reserve, StepClock::None, 0, p->ops[o].output, all));
+            launch.tasks.push_back({o, 0, {0, all.rows / 2}});
+            launch.tasks.push_back({o, 0, {all.rows / 2, all.rows - all.rows / 2}});
+        }
+        steps.push_back(std::move(launch));
+        steps.push_back(makeStep(StepKind::Wait, StepClock::Compute));
+    }
+    for (uint32_t t = 0; t < p->tables.size(); ++t)
+        if (!p->tables[t].input)
+            steps.push_back(makeStep(StepKind::Download, StepClock::Download, 0, t, rowsOf(t)));
+    testing::EmulatedTensorDevice device(*p);
+    TensorDevice *const devices[] = {&device};
+    StepTargets targets;
+    targets.devices = devices;
+    StepTimes times{};
+    auto got = runDeviceSteps(*p, steps, targets, times);
+    INFO((got ? "" : got.error().str()));
+    REQUIRE(got.ok());
+    CHECK(*got == *ref);
+
+    // A computed table the host never had, a device the run was not given, no fabric.
+    const uint32_t computed = p->ops.back().output;
+    for (const DeviceStep &bad :
+         {makeStep(StepKind::Upload, StepClock::None, 0, computed, rowsOf(computed)),
+          makeStep(StepKind::Wait, StepClock::None, 1),
+          makeStep(StepKind::PeerCopy, StepClock::None)}) {
+        testing::EmulatedTensorDevice fresh(*p);
+        TensorDevice *const one[] = {&fresh};
+        targets.devices = one;
+        auto refused = runDeviceSteps(*p, std::span(&bad, 1), targets, times);
+        REQUIRE_FALSE(refused.ok());
+        CHECK(refused.error().str().find("internal error") != std::string::npos);
     }
 }

@@ -198,6 +198,49 @@ TEST_CASE("multi-device shares of an op whose kernel computes rows in groups rea
     CHECK(cut > 10);
 }
 
+// The two ways' steps: level by level, each level's launches (one per device with tasks) in one
+// block followed by waits for those devices, so every device is at work before any is waited
+// for; ordered, no step waits before every level is enqueued and the Call made, then each device
+// once, and the inputs arrive by HoldAll only.
+void checkStepOrder(const std::vector<DeviceStep> &steps, const MultiDevicePlan &plan,
+                    bool ordered) {
+    std::vector<size_t> want, blocks; // launches per level that has tasks; per block of them
+    for (const MultiDeviceLevel &level : plan.levels) {
+        std::set<uint32_t> devices;
+        for (const DeviceTask &t : level.tasks)
+            devices.insert(t.device);
+        if (!devices.empty())
+            want.push_back(devices.size());
+    }
+    size_t waits = 0;
+    for (size_t i = 0; i < steps.size(); ++i) {
+        const DeviceStep &s = steps[i];
+        waits += s.kind == StepKind::Wait;
+        if (ordered) {
+            if (s.kind == StepKind::Launch || s.kind == StepKind::PeerEnqueue ||
+                s.kind == StepKind::Call)
+                CHECK(waits == 0);
+            CHECK((s.kind != StepKind::Upload && s.kind != StepKind::Reserve &&
+                   s.kind != StepKind::PeerCopy));
+            continue;
+        }
+        if (s.kind != StepKind::Launch || (i > 0 && steps[i - 1].kind == StepKind::Launch))
+            continue;
+        size_t n = 0;
+        while (i + n < steps.size() && steps[i + n].kind == StepKind::Launch)
+            ++n;
+        blocks.push_back(n);
+        REQUIRE(i + 2 * n <= steps.size());
+        for (size_t k = 0; k < n; ++k)
+            CHECK((steps[i + n + k].kind == StepKind::Wait &&
+                   steps[i + n + k].device == steps[i + k].device));
+    }
+    if (ordered)
+        CHECK(waits == plan.devices);
+    else
+        CHECK(blocks == want);
+}
+
 TEST_CASE("multi-device plans: independent buckets spread, large ones sliced with their input "
           "slices, and the run over stand-in devices equals the interpreter",
           "[multi-device]") {
@@ -241,6 +284,7 @@ TEST_CASE("multi-device plans: independent buckets spread, large ones sliced wit
         }
 
         for (const bool ordered : {false, true}) {
+            checkStepOrder(multiDeviceSteps(*plan, ordered), *plan, ordered);
             StandIns s(p, devices);
             auto run = runTensorProgramMultiDevice(p, *plan, s.ptrs, s.fabric, nullptr, ordered);
             INFO((ordered ? "ordered: " : "level by level: ") << (run ? "" : run.error().str()));

@@ -1,15 +1,25 @@
-#include "backends/tensor/cuda/run/chunk_host_run.h"
+// A host model of the out-of-core executor: runs a ChunkPlan step by step exactly as the GPU path
+// does — each step sees only the row ranges inputRange gives (copied into buffers of their own,
+// every read bounds-checked) and computes its output rows and eliminated values with the
+// kernels' closed-form indexing (Bistaffa et al. 2016 Alg. 3), partial ⊕ results combined into the
+// chunk. It exists so that the slicing logic is checked on every machine against the reference
+// interpreter (chunk_plan_test.cpp); the GPU executor (tensor_gpu_chunked.h) shares inputRange
+// with it. Test code: no executor runs it.
+#pragma once
+
+#include "backends/tensor/cuda/plan/chunk_plan.h"
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
-namespace zbddc {
+namespace zbddc::testing {
 
-namespace {
+namespace chunk_host {
 
-bool eliminates(const TensorOp &op) { return reducesVariables(op.kind); }
+inline bool eliminates(const TensorOp &op) { return reducesVariables(op.kind); }
 
-uint64_t strideIn(const Table &t, const std::vector<uint64_t> &strides, uint32_t v) {
+inline uint64_t strideIn(const Table &t, const std::vector<uint64_t> &strides, uint32_t v) {
     const auto it = std::find(t.scope.begin(), t.scope.end(), v);
     return it == t.scope.end() ? 0 : strides[it - t.scope.begin()];
 }
@@ -20,10 +30,13 @@ struct Slice {
     std::vector<double> values;
 };
 
-} // namespace
+} // namespace chunk_host
 
-Result<std::vector<std::vector<double>>> runChunkPlanOnHost(const TensorProgram &program,
-                                                            const ChunkPlan &plan) {
+// Same result layout as interpretTensorProgram. An error names the op and step when a step
+// reads outside the rows it was given (a slicing bug), never a wrong number.
+inline Result<std::vector<std::vector<double>>> runChunkPlanOnHost(const TensorProgram &program,
+                                                                   const ChunkPlan &plan) {
+    using namespace chunk_host;
     if (Status s = program.verify(); !s)
         return s.error();
     if (!plan.outOfCore || plan.ops.size() != program.ops.size())
@@ -109,4 +122,4 @@ Result<std::vector<std::vector<double>>> runChunkPlanOnHost(const TensorProgram 
     return host;
 }
 
-} // namespace zbddc
+} // namespace zbddc::testing

@@ -1,0 +1,78 @@
+// A run over TensorDevices (device/tensor_device.h) as data: the runs' planners — the host/device
+// split (host_device_split.h), several devices level by level or ordered (multi_device_run.h) —
+// each turn their plan into one list of steps, and one runner executes any list, step by step in
+// list order, on the devices given (a GPU's, or the tests' emulated ones). The host's side of a
+// run lives in the runner: the inputs' complete values, the computed tables that come back, the
+// host ops run on the CPU executor. Host-only: no CUDA here.
+#pragma once
+
+#include "backends/tensor/cuda/device/tensor_device.h"
+
+#include <array>
+#include <functional>
+#include <span>
+#include <vector>
+
+namespace zbddc {
+
+enum class StepKind : uint8_t {
+    Reserve,     // device: `table`'s range becomes `rows` (TensorDevice::reserve)
+    Release,     // device: `table` let go
+    Upload,      // host → device: `rows` of `table` (an input's, or a host op's output)
+    Download,    // device → host: `rows` of `table` into its host copy, sized whole on first use
+    Launch,      // device: `tasks`, enqueued
+    Wait,        // device: until its tasks and uploads are done
+    PeerCopy,    // fabric: `moves` between devices, complete on return
+    PeerEnqueue, // fabric: `moves` enqueued in the devices' order
+    HoldAll,     // device: `ranges` held to the end, the inputs' rows uploaded
+    Prepare,     // device: `levels` of its tasks, launched later in this order
+    HostOps,     // host: `ops` on the CPU executor
+    Call,        // the caller's work (StepTargets::call)
+};
+
+// Which figure a step's wall time adds to (StepTimes).
+enum class StepClock : uint8_t { Upload, Peer, Compute, Download, Host, Wait, None };
+inline constexpr size_t kStepClocks = 6;
+using StepTimes = std::array<double, kStepClocks>; // milliseconds by StepClock
+
+struct DeviceStep {
+    StepKind kind{};
+    StepClock clock = StepClock::None;
+    uint32_t device = 0, table = 0;
+    RowSpan rows;
+    std::vector<DeviceTask> tasks;               // Launch
+    std::vector<TableMove> moves;                // PeerCopy, PeerEnqueue
+    std::vector<TableReserve> ranges;            // HoldAll
+    std::vector<std::vector<DeviceTask>> levels; // Prepare
+    std::vector<uint32_t> ops;                   // HostOps
+};
+
+inline DeviceStep makeStep(StepKind kind, StepClock clock, uint32_t device = 0, uint32_t table = 0,
+                           RowSpan rows = {}) {
+    DeviceStep s;
+    s.kind = kind;
+    s.clock = clock;
+    s.device = device;
+    s.table = table;
+    s.rows = rows;
+    return s;
+}
+
+// What the steps run on. `devices` by index (null where no step names it); `fabric` only for
+// peer steps.
+struct StepTargets {
+    std::span<TensorDevice *const> devices;
+    DeviceFabric *fabric = nullptr;
+    unsigned hostThreads = 0;      // HostOps (0: every core)
+    std::function<Status()> call;  // Call
+};
+
+// Runs `steps` in order. Computed tables by id, inputs empty (the layout of runTensorProgramCpu):
+// what came back from the devices and what the host computed. `times` gets each step's wall time
+// added to its clock.
+Result<std::vector<std::vector<double>>> runDeviceSteps(const TensorProgram &program,
+                                                        std::span<const DeviceStep> steps,
+                                                        const StepTargets &targets,
+                                                        StepTimes &times);
+
+} // namespace zbddc
