@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 namespace zbddc {
@@ -12,6 +13,9 @@ namespace zbddc {
 struct GpuSettings {
     std::string ncclLibrary; // a path to libnccl.so.2; "": libnccl.so.2 on the loader's path
     std::string cacheDir;    // NVRTC's cache; "": ~/.cache/zbddc, else the temporary folder's
+    // A circuit's passes in one launch each (backends/cuda/single_launch.h): unset where the
+    // circuit fits, true wherever it can, false never (the level kernels).
+    std::optional<bool> singleLaunch;
 };
 
 // The process's settings (backends/cuda reads them when it first loads NCCL or compiles).
@@ -24,6 +28,8 @@ inline GpuSettings gpuSettingsFromEnvironment() {
         s.ncclLibrary = v;
     if (const char *v = std::getenv("ZBDDC_CACHE_DIR"))
         s.cacheDir = v;
+    if (const char *v = std::getenv("ZBDDC_SINGLE_LAUNCH"); v && (*v == '0' || *v == '1'))
+        s.singleLaunch = *v == '1';
     return s;
 }
 

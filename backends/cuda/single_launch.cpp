@@ -42,7 +42,8 @@ std::optional<SingleLaunchPlan> planSingleLaunch(const DevicePlan &p, const Sing
         q.stagedEnd = p.firstComputedSlot;
     } else { // the computed slots, as many as fit
         q.sharedFirst = p.firstComputedSlot;
-        q.sharedSlots = std::min<uint64_t>(computed, l.sharedBytes / (uint64_t{lanes} * l.wordBytes));
+        q.sharedSlots =
+            std::min<uint64_t>(computed, l.sharedBytes / (uint64_t{lanes} * l.wordBytes));
         q.stagedEnd = p.firstComputedSlot;
     }
     plan.sharedBytes = q.sharedSlots * lanes * l.wordBytes;

@@ -26,7 +26,7 @@ struct SingleLaunchParams {
 
 struct SingleLaunchPlan {
     SingleLaunchParams params;
-    uint32_t blocks = 1;  // ceil(batch / lanes): block b owns lanes [b·lanes, (b+1)·lanes)
+    uint32_t blocks = 1; // ceil(batch / lanes): block b owns lanes [b·lanes, (b+1)·lanes)
     uint32_t threads = 32;
     uint32_t sharedBytes = 0; // sharedSlots × lanes × word
     uint32_t lanes() const { return 1u << params.laneShift; }
@@ -47,8 +47,7 @@ struct SingleLaunchLimits {
 // batch / multiprocessors (so the blocks cover the GPU) whose slots still fit, at most 32 (a
 // warp's run of one slot). `force` plans even a circuit that does not fit (its slots in shared
 // memory as far as they go, from the first computed one; the rest global).
-std::optional<SingleLaunchPlan> planSingleLaunch(const DevicePlan &plan,
-                                                 const SingleLaunchLimits &limits,
-                                                 bool force = false);
+std::optional<SingleLaunchPlan>
+planSingleLaunch(const DevicePlan &plan, const SingleLaunchLimits &limits, bool force = false);
 
 } // namespace zbddc::cuda

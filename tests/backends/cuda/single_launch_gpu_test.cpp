@@ -95,8 +95,8 @@ void compareKernels(const Circuit &c, Numeric numeric, uint32_t batch, size_t co
     const auto xs = testing::randomInputs(count * c.numInputs(), seed, 0.3, 0.9);
     Run ref;
     for (size_t v = 0; v < count; ++v) {
-        auto e = evaluate(c, std::span(xs.data() + v * c.numInputs(), c.numInputs()),
-                          c.semiring, numeric);
+        auto e = evaluate(c, std::span(xs.data() + v * c.numInputs(), c.numInputs()), c.semiring,
+                          numeric);
         REQUIRE(e.ok());
         for (uint32_t out : c.outputs)
             ref.outputs.push_back(e->values[out]);

@@ -234,10 +234,10 @@ TEST_CASE("the single-launch kernels' walk equals the reference, forward and bac
                     l.maxThreads = 64; // strided loops: a thread takes several items
                     auto plan = planSingleLaunch(p, l, u.force);
                     REQUIRE(plan);
-                    INFO(semiringName(s) << " O" << level << " seed " << seed << " batch "
-                                         << u.batch << " lanes " << plan->lanes() << " shared "
-                                         << plan->params.sharedFirst << "+"
-                                         << plan->params.sharedSlots);
+                    INFO(semiringName(s)
+                         << " O" << level << " seed " << seed << " batch " << u.batch << " lanes "
+                         << plan->lanes() << " shared " << plan->params.sharedFirst << "+"
+                         << plan->params.sharedSlots);
                     checkAgainstReference(c, p, *plan, s, u.batch, seed);
                 }
             }
