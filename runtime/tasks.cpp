@@ -319,10 +319,10 @@ void addInputVectors(const Model &m, std::span<const Evidence> cases, const Task
             continue;
         }
         if (perCase && opt.caseFreeInputs[i].size() != freeInputs.size()) {
-            b.slots[i] = Result<TaskResult>(
-                error("given " + std::to_string(opt.caseFreeInputs[i].size()) +
-                      " input values, the model has " + std::to_string(freeInputs.size()) +
-                      " free inputs"));
+            b.slots[i] =
+                Result<TaskResult>(error("given " + std::to_string(opt.caseFreeInputs[i].size()) +
+                                         " input values, the model has " +
+                                         std::to_string(freeInputs.size()) + " free inputs"));
             continue;
         }
         b.valid.push_back(i);
@@ -558,9 +558,9 @@ std::vector<Result<TaskResult>> runTasks(Model &m, Task task, std::span<const Ev
     // adjoints (PR, MAR, EVAL): MPE's decoding and the float32 path take one free-input vector.
     const bool perCase = !opt.caseFreeInputs.empty();
     if (perCase && opt.caseFreeInputs.size() != cases.size())
-        return failAll(cases.size(), error(std::to_string(opt.caseFreeInputs.size()) +
-                                           " free-input vectors for " +
-                                           std::to_string(cases.size()) + " cases"));
+        return failAll(cases.size(),
+                       error(std::to_string(opt.caseFreeInputs.size()) +
+                             " free-input vectors for " + std::to_string(cases.size()) + " cases"));
     if (float32Choice(opt.numeric) && !perCase)
         return runFloat32Tasks(m, task, cases, opt);
     if (cases.size() > 1 && !(perCase && (task == Task::Mpe || float32Choice(opt.numeric))))
@@ -575,8 +575,9 @@ std::vector<Result<TaskResult>> runTasks(Model &m, Task task, std::span<const Ev
         TaskOptions own = opt;
         own.caseFreeInputs.clear();
         own.freeInputs = opt.caseFreeInputs[k];
-        results.push_back(float32Choice(opt.numeric) ? std::move(runFloat32Tasks(m, task, cases.subspan(k, 1), own)[0])
-                                                     : runTask(m, task, cases[k], own));
+        results.push_back(float32Choice(opt.numeric)
+                              ? std::move(runFloat32Tasks(m, task, cases.subspan(k, 1), own)[0])
+                              : runTask(m, task, cases[k], own));
     }
     return results;
 }
