@@ -11,6 +11,7 @@
 
 #include "tests/catch.hpp"
 #include "tests/support/close.h"
+#include "tests/support/cuda_model_runs.h"
 #include "tests/support/random_circuits.h"
 #include "tests/support/skip.h"
 
@@ -21,6 +22,8 @@
 using namespace zbddc;
 using namespace zbddc::cuda;
 using zbddc::testing::close;
+using zbddc::testing::Run;
+using zbddc::testing::runSynchronously;
 
 namespace {
 
@@ -56,25 +59,6 @@ const NumericCase kNumerics[] = {{Precision::Float64, false, 1e-9},
 
 bool logAllowed(Semiring s) {
     return s == Semiring::SumProduct || s == Semiring::MaxProduct;
-}
-
-// What a run on the GPU gives: count × numOutputs values and count × numInputs adjoints of output
-// 0.
-struct Run {
-    std::vector<double> outputs, adjoints;
-};
-
-// evaluate() then adjoints(), each synchronous on the model's own stream.
-Run runSynchronously(CudaModel &model, std::span<const double> xs, size_t count) {
-    REQUIRE(model.poisonResults().ok());
-    auto out = model.evaluate(xs, count);
-    if (!out)
-        FAIL(out.error().str());
-    REQUIRE(model.poisonResults().ok());
-    auto grad = model.adjoints(xs, count, 0);
-    if (!grad)
-        FAIL(grad.error().str());
-    return {std::move(*out), std::move(grad->adjoints)};
 }
 
 // Forward (all outputs) and backward (output 0) of `c` on `count` random vectors, compared with

@@ -13,6 +13,7 @@
 
 #include "tests/catch.hpp"
 #include "tests/support/close.h"
+#include "tests/support/cuda_model_runs.h"
 #include "tests/support/logic_circuit_oracles.h"
 #include "tests/support/random_circuits.h"
 #include "tests/support/skip.h"
@@ -22,6 +23,8 @@
 using namespace zbddc;
 using namespace zbddc::cuda;
 using zbddc::testing::close;
+using zbddc::testing::Run;
+using zbddc::testing::runSynchronously;
 
 namespace {
 
@@ -31,22 +34,6 @@ const bool gpuPresent = [] {
 }();
 
 constexpr double kTol = 1e-12;
-
-struct Run {
-    std::vector<double> outputs, adjoints;
-};
-
-Run runDense(CudaModel &m, std::span<const double> xs, size_t count) {
-    REQUIRE(m.poisonResults().ok());
-    auto out = m.evaluate(xs, count);
-    if (!out)
-        FAIL(out.error().str());
-    REQUIRE(m.poisonResults().ok());
-    auto grad = m.adjoints(xs, count, 0);
-    if (!grad)
-        FAIL(grad.error().str());
-    return {std::move(*out), std::move(grad->adjoints)};
-}
 
 // Output 0's values and the varying inputs' adjoints of a varying batch.
 Run runVarying(CudaModel &m, const InputBatch &b) {
@@ -103,7 +90,7 @@ void compareKernels(const Circuit &c, Numeric numeric, uint32_t batch, size_t co
         const auto adj = inputAdjoints(c, *e, 0);
         ref.adjoints.insert(ref.adjoints.end(), adj.begin(), adj.end());
     }
-    const Run s = runDense(*single, xs, count), l = runDense(*levels, xs, count);
+    const Run s = runSynchronously(*single, xs, count), l = runSynchronously(*levels, xs, count);
     CHECK(countMismatches(s.outputs, ref.outputs, "single-launch output") == 0);
     CHECK(countMismatches(s.adjoints, ref.adjoints, "single-launch adjoint") == 0);
     CHECK(countMismatches(s.outputs, l.outputs, "single-launch against level output") == 0);

@@ -52,46 +52,53 @@ Rows runSingleLaunch(const DevicePlan &p, const SingleLaunchPlan &plan, Semiring
             for (uint32_t w = t; w < work; w += plan.threads)
                 body(w);
     };
+    // Level L's items for the block from lane0: each op's result `compute(k, lane, local)`, as
+    // (slot, lane, local, value) writes that land after the level's reads (its barrier).
+    using Write = std::tuple<uint32_t, uint32_t, uint32_t, double>;
+    auto levelWrites = [&](uint32_t L, uint32_t lane0, auto compute) {
+        const auto [i0, i1] = levelOps(L);
+        std::vector<Write> writes;
+        forItems((i1 - i0) << q.laneShift, [&](uint32_t w) {
+            const uint32_t k = i0 + (w >> q.laneShift), local = w & mask, lane = lane0 + local;
+            if (lane < B)
+                writes.emplace_back(p.opOut[k], lane, local, compute(k, lane, local));
+        });
+        return writes;
+    };
+    // Where the block keeps slot `slot` of its lane `local`, or null (the global rows).
+    auto inShared = [&](std::vector<double> &shared, uint32_t slot, uint32_t local) -> double * {
+        const uint32_t at = slot - q.sharedFirst;
+        return at < q.sharedSlots ? &shared.at((size_t{at} << q.laneShift) + local) : nullptr;
+    };
     for (uint32_t b = 0; b < plan.blocks; ++b) { // forward
         const uint32_t lane0 = b << q.laneShift;
         std::vector<double> shared(size_t{q.sharedSlots} << q.laneShift, std::nan(""));
-        auto load = [&](std::vector<double> &rows, uint32_t slot, uint32_t lane, uint32_t local) {
-            const uint32_t at = slot - q.sharedFirst;
-            if (at < q.sharedSlots)
-                return shared.at((size_t{at} << q.laneShift) + local);
-            return rows.at(size_t{slot} * B + lane);
+        auto load = [&](uint32_t slot, uint32_t lane, uint32_t local) {
+            const double *at = inShared(shared, slot, local);
+            return at ? *at : g.value(slot, lane);
         };
         forItems((q.stagedEnd - q.sharedFirst) << q.laneShift, [&](uint32_t i) {
             if (const uint32_t lane = lane0 + (i & mask); lane < B)
                 shared.at(i) = g.value(q.sharedFirst + (i >> q.laneShift), lane);
         });
-        for (uint32_t L = 0; L < p.numLevels(); ++L) {
-            const auto [i0, i1] = levelOps(L);
-            std::vector<std::tuple<uint32_t, uint32_t, uint32_t, double>> writes;
-            forItems((i1 - i0) << q.laneShift, [&](uint32_t w) {
-                const uint32_t k = i0 + (w >> q.laneShift), local = w & mask, lane = lane0 + local;
-                if (lane >= B)
-                    return;
-                const uint32_t *o = &p.slotOperands[p.opOperandBegin[k]];
-                const double v = evalOp(
-                    p, k, [&](uint32_t, int j) { return load(g.values, o[j], lane, local); }, r);
-                writes.emplace_back(p.opOut[k], lane, local, v);
-            });
-            for (auto [slot, lane, local, v] : writes) { // after the level's reads (its barrier)
-                if (const uint32_t at = slot - q.sharedFirst; at < q.sharedSlots)
-                    shared.at((size_t{at} << q.laneShift) + local) = v;
-                g.value(slot, lane) = v;
+        for (uint32_t L = 0; L < p.numLevels(); ++L)
+            for (auto [slot, lane, local, v] :
+                 levelWrites(L, lane0, [&](uint32_t k, uint32_t lane, uint32_t local) {
+                     const uint32_t *o = &p.slotOperands[p.opOperandBegin[k]];
+                     return evalOp(
+                         p, k, [&](uint32_t, int j) { return load(o[j], lane, local); }, r);
+                 })) {
+                if (double *at = inShared(shared, slot, local))
+                    *at = v;
+                g.value(slot, lane) = v; // written through
             }
-        }
     }
     for (uint32_t b = 0; b < plan.blocks; ++b) { // backward
         const uint32_t lane0 = b << q.laneShift;
         std::vector<double> shared(size_t{q.sharedSlots} << q.laneShift, std::nan(""));
         auto adjointOf = [&](uint32_t slot, uint32_t lane, uint32_t local) {
-            const uint32_t at = slot - q.sharedFirst;
-            if (at < q.sharedSlots)
-                return shared.at((size_t{at} << q.laneShift) + local);
-            return g.adjoint(slot, lane);
+            const double *at = inShared(shared, slot, local);
+            return at ? *at : g.adjoint(slot, lane);
         };
         auto gather = [&](uint32_t e0, uint32_t e1, uint32_t lane, uint32_t local, double acc) {
             for (uint32_t e = e0; e < e1; ++e) {
@@ -106,20 +113,13 @@ Rows runSingleLaunch(const DevicePlan &p, const SingleLaunchPlan &plan, Semiring
         };
         auto start = [&](uint32_t slot) { return slot == outSlot ? r.one() : r.zero(); };
         for (uint32_t L = p.numLevels(); L-- > 0;) {
-            const auto [i0, i1] = levelOps(L);
-            std::vector<std::tuple<uint32_t, uint32_t, uint32_t, double>> writes;
-            forItems((i1 - i0) << q.laneShift, [&](uint32_t w) {
-                const uint32_t k = i0 + (w >> q.laneShift), local = w & mask, lane = lane0 + local;
-                if (lane >= B)
-                    return;
-                const uint32_t slot = p.opOut[k];
-                writes.emplace_back(
-                    slot, lane, local,
-                    gather(p.edgeStart[k], p.edgeStart[k + 1], lane, local, start(slot)));
-            });
-            for (auto [slot, lane, local, v] : writes) {
-                if (const uint32_t at = slot - q.sharedFirst; at < q.sharedSlots)
-                    shared.at((size_t{at} << q.laneShift) + local) = v;
+            for (auto [slot, lane, local, v] :
+                 levelWrites(L, lane0, [&](uint32_t k, uint32_t lane, uint32_t local) {
+                     return gather(p.edgeStart[k], p.edgeStart[k + 1], lane, local,
+                                   start(p.opOut[k]));
+                 })) {
+                if (double *at = inShared(shared, slot, local))
+                    *at = v;
                 else
                     g.adjoint(slot, lane) = v;
             }
