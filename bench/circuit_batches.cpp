@@ -2,10 +2,13 @@
 // circuit, B weightings), as KLay (Maene et al. 2025) times its NeSy circuits: per circuit, the
 // compile time (file read, smoothed and lowered; then the backend compiled for the batch) and
 // the best warm time of a forward pass and of a forward+backward pass (the gradient by every
-// literal weight) at each batch size.
+// literal weight) at each batch size. On the GPU each batch runs with each kernel plan asked for
+// (--kernels: `single`, one launch per pass, backends/cuda/single_launch.h; `levels`, the level
+// kernels; `auto`, the backend's choice), and every plan's values and gradients after the first
+// are checked against the first's (the largest relative difference is printed).
 //
 //   circuit_batches [--device cpu|cuda] [--batches 1,128,1024] [--reps N] [--numeric float64|log]
-//                   [--json FILE] CIRCUIT.sdd|CIRCUIT.nnf...
+//                   [--kernels single,levels] [--json FILE] CIRCUIT.sdd|CIRCUIT.nnf...
 #include "bench/best_of.h"
 #include "bench/comma_list.h"
 #include "compiler/frontends/circuits/circuit_load.h"
@@ -15,6 +18,8 @@
 #include "support/gpu_settings.h"
 #include "support/timer.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -30,8 +35,31 @@ struct Row {
     size_t ops = 0;
     double loadMs = 0;
     uint32_t batch = 0;
+    std::string kernels;
     double prepareMs = 0, forwardMs = 0, backwardMs = 0;
+    double differs = 0; // largest relative difference from the batch's first plan
 };
+
+// The launch plan each name asks the GPU backend for (support/gpu_settings.h).
+std::optional<bool> singleLaunchFor(const std::string &kernels) {
+    if (kernels == "single")
+        return true;
+    if (kernels == "levels")
+        return false;
+    return std::nullopt;
+}
+
+double largestRelativeDifference(const std::vector<double> &a, const std::vector<double> &b) {
+    if (a.size() != b.size())
+        return INFINITY;
+    double most = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+        if (a[i] == b[i]) // equal infinities (a log-space zero) included
+            continue;
+        most = std::max(most, std::abs(a[i] - b[i]) / std::max(1e-300, std::abs(b[i])));
+    }
+    return most;
+}
 
 std::vector<LiteralWeights> randomWeights(uint32_t n, uint32_t count, std::mt19937 &rng) {
     std::uniform_real_distribution<double> u(0.05, 1.0);
@@ -55,6 +83,7 @@ int main(int argc, char **argv) {
     zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // docs/cli.md
     std::string device = "cpu", json, numericName = "float64";
     std::vector<uint32_t> batches = {1, 128, 1024};
+    std::vector<std::string> kernelPlans = {"single", "levels"};
     int reps = 10;
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
@@ -68,6 +97,8 @@ int main(int argc, char **argv) {
                 batches.push_back(static_cast<uint32_t>(std::stoul(b)));
         } else if (a == "--reps" && more)
             reps = std::stoi(argv[++i]);
+        else if (a == "--kernels" && more)
+            kernelPlans = bench::commaList(argv[++i]);
         else if (a == "--numeric" && more)
             numericName = argv[++i];
         else if (a == "--json" && more)
@@ -79,15 +110,20 @@ int main(int argc, char **argv) {
     }
     if (files.empty())
         return fail("usage: circuit_batches [--device cpu|cuda] [--batches 1,128,1024] [--reps N] "
-                    "[--numeric float64|log] [--json FILE] CIRCUIT...");
+                    "[--numeric float64|log] [--kernels single,levels] [--json FILE] CIRCUIT...");
     const Numeric numeric = numericName == "log" ? Numeric::Log : Numeric::Float64;
     DeviceOptions options;
     options.device = device == "cuda" ? DeviceKind::Cuda : DeviceKind::Cpu;
+    for (const std::string &k : kernelPlans)
+        if (k != "single" && k != "levels" && k != "auto")
+            return fail("--kernels takes single, levels and auto, not '" + k + "'");
+    if (options.device != DeviceKind::Cuda || kernelPlans.empty())
+        kernelPlans = {"auto"}; // the CPU has one plan
     std::mt19937 rng(1);
     std::vector<Row> rows;
-    std::printf("%-12s %8s %9s %6s %11s %11s %11s   (%s, %s)\n", "circuit", "ops", "load ms",
-                "batch", "compile ms", "forward ms", "fwd+bwd ms", device.c_str(),
-                numericName.c_str());
+    std::printf("%-12s %8s %9s %6s %-7s %11s %11s %11s %9s   (%s, %s)\n", "circuit", "ops",
+                "load ms", "batch", "kernels", "compile ms", "forward ms", "fwd+bwd ms", "differs",
+                device.c_str(), numericName.c_str());
     for (const std::string &path : files) {
         const SteadyTime start = std::chrono::steady_clock::now();
         auto circuit = loadLogicCircuit(path);
@@ -99,29 +135,46 @@ int main(int argc, char **argv) {
         std::string name = path.substr(path.find_last_of('/') + 1);
         name = name.substr(0, name.find('.'));
         for (uint32_t b : batches) {
-            // A fresh model per batch size: its compile is timed for that batch's engine.
-            Model model = Model::fromCircuit(*circuit, options);
-            if (options.device == DeviceKind::Cuda && model.device() != DeviceKind::Cuda)
-                return fail("no usable GPU: " + model.fallbackNote());
             const std::vector<LiteralWeights> cases = randomWeights(n, b, rng);
             const InputBatch batch = literalWeightBatch(*circuit, cases);
-            Row r{name, ops, loadMs, b};
-            const SteadyTime compile = std::chrono::steady_clock::now();
-            if (Status s = model.prepare(Semiring::SumProduct, numeric, b); !s)
-                return fail(s.error().str());
-            r.prepareMs = msSince(compile);
-            bool ok = true;
-            r.forwardMs = bench::bestMs(reps, [&] {
-                ok = ok && model.evaluate(Semiring::SumProduct, numeric, batch).ok();
-            });
-            r.backwardMs = bench::bestMs(reps, [&] {
-                ok = ok && model.forwardBackward(Semiring::SumProduct, numeric, batch, 0).ok();
-            });
-            if (!ok)
-                return fail(name + ": a pass failed");
-            std::printf("%-12s %8zu %9.2f %6u %11.2f %11.4f %11.4f\n", name.c_str(), ops, loadMs, b,
-                        r.prepareMs, r.forwardMs, r.backwardMs);
-            rows.push_back(r);
+            std::vector<double> firstValues, firstGradient;
+            for (const std::string &kernels : kernelPlans) {
+                gpuSettings.singleLaunch = singleLaunchFor(kernels);
+                // A fresh model per batch size and plan: its compile is timed for that engine.
+                Model model = Model::fromCircuit(*circuit, options);
+                if (options.device == DeviceKind::Cuda && model.device() != DeviceKind::Cuda)
+                    return fail("no usable GPU: " + model.fallbackNote());
+                Row r{name, ops, loadMs, b, kernels};
+                const SteadyTime compile = std::chrono::steady_clock::now();
+                if (Status s = model.prepare(Semiring::SumProduct, numeric, b); !s)
+                    return fail(s.error().str());
+                r.prepareMs = msSince(compile);
+                bool ok = true;
+                r.forwardMs = bench::bestMs(reps, [&] {
+                    ok = ok && model.evaluate(Semiring::SumProduct, numeric, batch).ok();
+                });
+                r.backwardMs = bench::bestMs(reps, [&] {
+                    ok = ok && model.forwardBackward(Semiring::SumProduct, numeric, batch, 0).ok();
+                });
+                if (!ok)
+                    return fail(name + ": a pass failed");
+                // The answers of this plan, against the first plan's.
+                auto values = model.evaluate(Semiring::SumProduct, numeric, batch);
+                auto pass = model.forwardBackward(Semiring::SumProduct, numeric, batch, 0);
+                if (!values || !pass)
+                    return fail(name + ": a pass failed");
+                if (firstValues.empty()) {
+                    firstValues = *values;
+                    firstGradient = pass->adjoints;
+                } else {
+                    r.differs = std::max(largestRelativeDifference(*values, firstValues),
+                                         largestRelativeDifference(pass->adjoints, firstGradient));
+                }
+                std::printf("%-12s %8zu %9.2f %6u %-7s %11.2f %11.4f %11.4f %9.1e\n", name.c_str(),
+                            ops, loadMs, b, kernels.c_str(), r.prepareMs, r.forwardMs, r.backwardMs,
+                            r.differs);
+                rows.push_back(r);
+            }
         }
     }
     if (!json.empty()) {
@@ -130,10 +183,10 @@ int main(int argc, char **argv) {
         for (size_t i = 0; i < rows.size(); ++i) {
             const Row &r = rows[i];
             out << (i ? ",\n " : "") << "{\"circuit\":\"" << r.circuit << "\",\"ops\":" << r.ops
-                << ",\"load_ms\":" << r.loadMs << ",\"batch\":" << r.batch
-                << ",\"compile_ms\":" << r.prepareMs << ",\"forward_ms\":" << r.forwardMs
-                << ",\"forward_backward_ms\":" << r.backwardMs << ",\"device\":\"" << device
-                << "\",\"numeric\":\"" << numericName << "\"}";
+                << ",\"load_ms\":" << r.loadMs << ",\"batch\":" << r.batch << ",\"kernels\":\""
+                << r.kernels << "\",\"differs\":" << r.differs << ",\"compile_ms\":" << r.prepareMs
+                << ",\"forward_ms\":" << r.forwardMs << ",\"forward_backward_ms\":" << r.backwardMs
+                << ",\"device\":\"" << device << "\",\"numeric\":\"" << numericName << "\"}";
         }
         out << "]\n";
     }

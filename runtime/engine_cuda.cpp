@@ -10,6 +10,7 @@
 #ifdef ZBDDC_HAVE_CUDA_BACKEND
 #include "backends/cuda/cuda_model.h"
 #include "runtime/cuda_circuit.h"
+#include "support/gpu_settings.h"
 #endif
 
 namespace zbddc {
@@ -154,6 +155,7 @@ Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &c, Semiring s, Numeric
     o.logSpace = inLogSpace(n);
     o.batch = std::max<uint32_t>(lanes, 1);
     o.device = gpu;
+    o.singleLaunch = gpuSettings.singleLaunch;
     auto m = compileCircuitForCuda(c, o);
     if (!m)
         return m.error();

@@ -11,6 +11,8 @@ void marginalsFromAdjoints(const ModelInterface &c, Numeric numeric,
                             [&](size_t v) { return c.variables[v].states.size(); });
     for (size_t j = 0; j < indicators.size(); ++j) {
         const InputInfo &in = c.inputs[indicators[j]];
+        if (in.kind != InputKind::Indicator) // a batch's varying free inputs (caseFreeInputs)
+            continue;
         const double a = adj[j];
         r.marginals[in.variable][in.state] += inLogSpace(numeric) ? std::exp(a - root) : a / root;
     }

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <limits>
 #include <numbers>
 #include <optional>
@@ -289,9 +290,20 @@ void addInputVectors(const Model &m, std::span<const Evidence> cases, const Task
                      TaskBatch &b) {
     const ModelInterface &c = m.interface();
     b.slots.resize(cases.size());
-    auto inputs = evidenceBatch(c, opt.freeInputs); // fails for every case alike (free inputs)
-    if (inputs)
+    const bool perCase = !opt.caseFreeInputs.empty();
+    // Fails for every case alike (free inputs); per-case free inputs are checked by their count.
+    auto inputs = evidenceBatch(c, perCase ? opt.caseFreeInputs[0] : opt.freeInputs);
+    std::vector<uint32_t> freeInputs; // the inputs case k sets from caseFreeInputs[k]
+    if (inputs) {
         b.inputs = std::move(*inputs);
+        for (uint32_t i = 0; perCase && i < c.numInputs(); ++i)
+            if (c.inputs[i].kind == InputKind::Free)
+                freeInputs.push_back(i);
+        std::vector<uint32_t> varying; // the indicators and the free inputs, ascending
+        std::merge(b.inputs.varying.begin(), b.inputs.varying.end(), freeInputs.begin(),
+                   freeInputs.end(), std::back_inserter(varying));
+        b.inputs.varying = std::move(varying);
+    }
     for (size_t i = 0; i < cases.size(); ++i) {
         if (cases[i].states.size() != c.variables.size()) {
             b.slots[i] = Result<TaskResult>(error("evidence does not match the model's variables"));
@@ -301,6 +313,13 @@ void addInputVectors(const Model &m, std::span<const Evidence> cases, const Task
             b.slots[i] = Result<TaskResult>(inputs.error());
             continue;
         }
+        if (perCase && opt.caseFreeInputs[i].size() != freeInputs.size()) {
+            b.slots[i] =
+                Result<TaskResult>(error("given " + std::to_string(opt.caseFreeInputs[i].size()) +
+                                         " input values, the model has " +
+                                         std::to_string(freeInputs.size()) + " free inputs"));
+            continue;
+        }
         b.valid.push_back(i);
     }
     // The valid cases' indicators, on all cores as the answers are (finishBatch).
@@ -308,9 +327,22 @@ void addInputVectors(const Model &m, std::span<const Evidence> cases, const Task
     b.inputs.count = b.valid.size();
     b.inputs.values.resize(b.valid.size() * width);
     inRanges(answerThreads(b.valid.size()), b.valid.size(), [&](size_t begin, size_t end) {
-        for (size_t k = begin; k < end; ++k)
-            indicatorValues(c, b.inputs.varying, cases[b.valid[k]],
-                            std::span(b.inputs.values).subspan(k * width, width));
+        for (size_t k = begin; k < end; ++k) {
+            const std::span<double> row = std::span(b.inputs.values).subspan(k * width, width);
+            if (!perCase) {
+                indicatorValues(c, b.inputs.varying, cases[b.valid[k]], row);
+                continue;
+            }
+            const std::vector<double> &own = opt.caseFreeInputs[b.valid[k]];
+            size_t nextFree = 0;
+            for (size_t j = 0; j < width; ++j) {
+                const uint32_t input = b.inputs.varying[j];
+                if (c.inputs[input].kind == InputKind::Free)
+                    row[j] = own[nextFree++];
+                else
+                    indicatorValues(c, std::span(&input, 1), cases[b.valid[k]], row.subspan(j, 1));
+            }
+        }
     });
 }
 
@@ -517,14 +549,31 @@ std::vector<Result<TaskResult>> finishBatch(Model &m, TaskBatch &b, std::span<co
 
 std::vector<Result<TaskResult>> runTasks(Model &m, Task task, std::span<const Evidence> cases,
                                          const TaskOptions &opt) {
-    if (float32Choice(opt.numeric))
+    // Cases with their own free inputs batch where the batch's answers read only indicators'
+    // adjoints (PR, MAR, EVAL): MPE's decoding and the float32 path take one free-input vector.
+    const bool perCase = !opt.caseFreeInputs.empty();
+    if (perCase && opt.caseFreeInputs.size() != cases.size())
+        return failAll(cases.size(),
+                       error(std::to_string(opt.caseFreeInputs.size()) +
+                             " free-input vectors for " + std::to_string(cases.size()) + " cases"));
+    if (float32Choice(opt.numeric) && !perCase)
         return runFloat32Tasks(m, task, cases, opt);
-    if (cases.size() > 1)
+    if (cases.size() > 1 && !(perCase && (task == Task::Mpe || float32Choice(opt.numeric))))
         return runBatch(m, task, cases, opt);
     std::vector<Result<TaskResult>> results;
     results.reserve(cases.size());
-    for (const Evidence &e : cases)
-        results.push_back(runTask(m, task, e, opt));
+    for (size_t k = 0; k < cases.size(); ++k) {
+        if (!perCase) {
+            results.push_back(runTask(m, task, cases[k], opt));
+            continue;
+        }
+        TaskOptions own = opt;
+        own.caseFreeInputs.clear();
+        own.freeInputs = opt.caseFreeInputs[k];
+        results.push_back(float32Choice(opt.numeric)
+                              ? std::move(runFloat32Tasks(m, task, cases.subspan(k, 1), own)[0])
+                              : runTask(m, task, cases[k], own));
+    }
     return results;
 }
 
@@ -533,7 +582,12 @@ std::vector<Result<TaskResult>> runTasksOnDevices(std::span<Model> models, Task 
                                                   const TaskOptions &opt) {
     std::vector<Result<TaskResult>> results = runSplitOverDevices<Result<TaskResult>>(
         cases.size(), models.size(), [&](size_t d, CaseRange range) {
-            return runTasks(models[d], task, cases.subspan(range.first, range.count), opt);
+            if (opt.caseFreeInputs.empty())
+                return runTasks(models[d], task, cases.subspan(range.first, range.count), opt);
+            TaskOptions share = opt; // this device's cases' own free inputs
+            share.caseFreeInputs.assign(opt.caseFreeInputs.begin() + range.first,
+                                        opt.caseFreeInputs.begin() + range.first + range.count);
+            return runTasks(models[d], task, cases.subspan(range.first, range.count), share);
         });
     const std::string spread = "cases split over " + std::to_string(models.size()) + " devices";
     for (Result<TaskResult> &r : results)

@@ -32,6 +32,10 @@ enum class NumericChoice : uint8_t { Auto, Float64, Log, Float32, Log32 };
 struct TaskOptions {
     NumericChoice numeric = NumericChoice::Auto; // Auto: float64, log space if float64 underflows
     std::vector<double> freeInputs;              // values of free inputs, in order
+    // Where set, case k's own free inputs (in place of freeInputs; one per case): runTasks runs
+    // the cases as one batch whose vectors differ in them as well as in their indicators (a
+    // circuit's weightings, `zbddc run --weight-cases`).
+    std::vector<std::vector<double>> caseFreeInputs = {};
 };
 
 // Where an answer is approximate (loopy belief propagation): how its iterations ended.

@@ -141,6 +141,37 @@ networkBench task_host "${HOST_NETWORKS:-}" "${HOST_CASES:-2000}" --device cuda 
 # (default 0,8,32,128), HOST_PHASES_SINGLE the cases timed one at a time (default 50).
 networkBench host_phases "${HOST_PHASES_NETWORKS:-}" "${HOST_PHASES_CASES:-2000}" \
     --ops "${HOST_PHASES_OPS:-0,8,32,128}" --single "${HOST_PHASES_SINGLE:-50}"
+# Knowledge-compiled circuits over batches of weight vectors (bench/circuit_batches, packed with
+# EXTRA=circuit_batches and DATA=".../ac/NAME.sdd .../ac/NAME.vtree"): CIRCUIT_BATCHES names the
+# circuits of ac/ (e.g. "sudoku_4 4-grid"); each batch size (CIRCUIT_SIZES, default 1,128,1024)
+# with each kernel plan (CIRCUIT_KERNELS, default single,levels: one launch per pass, then the
+# level kernels) in each number type (CIRCUIT_NUMERICS, default log), CIRCUIT_REPS warm runs
+# (default 20); then, in the same run, KLay over the same circuits and batches
+# (bench/peers/klay_peer.py, where klay and torch import; CIRCUIT_PEER=0 skips it).
+if [ -x "$here/bench/circuit_batches" ] && [ -n "${CIRCUIT_BATCHES:-}" ]; then
+    circuits=()
+    for c in $CIRCUIT_BATCHES; do circuits+=("$bench_dir/ac/$c.sdd"); done
+    for numeric in ${CIRCUIT_NUMERICS:-log}; do
+        "$here/bench/circuit_batches" --device cuda --numeric "$numeric" \
+            --batches "${CIRCUIT_SIZES:-1,128,1024}" --kernels "${CIRCUIT_KERNELS:-single,levels}" \
+            --reps "${CIRCUIT_REPS:-20}" --json "$out/circuit_batches-$numeric.json" \
+            "${circuits[@]}" > "$out/circuit_batches-$numeric.txt" 2>> "$out/bench.log"
+        echo "bench circuit_batches $numeric exit $?" | tee -a "$summary"
+        cat "$out/circuit_batches-$numeric.txt"
+    done
+    if [ "${CIRCUIT_PEER:-1}" = 0 ]; then
+        echo "klay: CIRCUIT_PEER=0, no KLay rows" | tee -a "$summary"
+    elif python3 -c 'import klay, torch' 2>/dev/null; then
+        python3 "$here/bench/peers/klay_peer.py" --device cuda --semiring log \
+            --batches "${CIRCUIT_SIZES:-1,128,1024}" --reps "${CIRCUIT_REPS:-20}" \
+            --zbddc "$here/zbddc" --json "$out/klay.json" "${circuits[@]}" \
+            > "$out/klay.txt" 2>> "$out/bench.log"
+        echo "bench klay_peer.py exit $?" | tee -a "$summary"
+        cat "$out/klay.txt"
+    else
+        echo "klay: klay or torch not importable; no KLay rows" | tee -a "$summary"
+    fi
+fi
 # The junction-tree route over Fast-BNI's workload (bench/jt_batch, packed with EXTRA=jt_batch),
 # then pyAgrum's LazyPropagation on one thread over the same cases where its wheel came along
 # (BENCHMARKS.md says how). JT_NETWORKS names the networks; JT_CASES, JT_CPU_CASES,

@@ -6,6 +6,7 @@
 
 #include <cstdlib> // std::getenv, the lookup edges pass
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace zbddc {
@@ -13,6 +14,9 @@ namespace zbddc {
 struct GpuSettings {
     std::string ncclLibrary; // a path to libnccl.so.2; "": libnccl.so.2 on the loader's path
     std::string cacheDir;    // NVRTC's cache; "": ~/.cache/zbddc, else the temporary folder's
+    // A circuit's passes in one launch each (backends/cuda/single_launch.h): unset where the
+    // circuit fits, true wherever it can, false never (the level kernels).
+    std::optional<bool> singleLaunch;
 };
 
 // The process's settings (backends/cuda reads them when it first loads NCCL or compiles).
@@ -22,13 +26,15 @@ inline GpuSettings gpuSettings;
 // passes std::getenv; a test or an embedding program, a table of its own.
 using VariableLookup = std::function<const char *(const char *)>;
 
-// ZBDDC_NCCL and ZBDDC_CACHE_DIR as `lookup` gives them, for an edge to put into gpuSettings.
+// ZBDDC_NCCL, ZBDDC_CACHE_DIR and ZBDDC_SINGLE_LAUNCH as `lookup` gives them, for an edge to put into gpuSettings.
 inline GpuSettings gpuSettingsFromVariables(const VariableLookup &lookup) {
     GpuSettings s;
     if (const char *v = lookup("ZBDDC_NCCL"))
         s.ncclLibrary = v;
     if (const char *v = lookup("ZBDDC_CACHE_DIR"))
         s.cacheDir = v;
+    if (const char *v = lookup("ZBDDC_SINGLE_LAUNCH"); v && (*v == '0' || *v == '1'))
+        s.singleLaunch = *v == '1';
     return s;
 }
 

@@ -112,11 +112,10 @@ Result<EnqueuedBatch> CudaModel::enqueue(std::span<const double> xs, size_t coun
                                      in + c * inWords * word, inWords * word, stream);
                 !st)
                 return abandon(st);
-        if (Status st = launchSegments(forward_, fwdBlock_, fwdGrid_, params, tileBytes(), stream);
-            !st)
+        if (Status st = launchForward(params, stream); !st)
             return abandon(st);
         if (adjointsOf)
-            if (Status st = launchSegments(backward_, bwdBlock_, bwdGrid_, params, 0, stream); !st)
+            if (Status st = launchBackward(params, stream); !st)
                 return abandon(st);
         if (tracebackOf)
             if (Status st = launchTraceback(plan_.outputSlots[*tracebackOf], lanes, stream); !st)

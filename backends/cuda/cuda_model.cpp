@@ -179,7 +179,9 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
                             {"zb_backward_grid", &m.bwdGrid_},
                             {"zb_scatter_rows", &m.scatterRows_},
                             {"zb_gather_rows", &m.gatherRows_},
-                            {"zb_broadcast_rows", &m.broadcastRows_}}) {
+                            {"zb_broadcast_rows", &m.broadcastRows_},
+                            {"zb_forward_single", &m.fwdSingle_},
+                            {"zb_backward_single", &m.bwdSingle_}}) {
         auto f = m.module_.function(name);
         if (!f)
             return f.error();
@@ -305,6 +307,16 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
     if (!p.reusesSlots)
         m.backward_ =
             backwardSegments(p, m.shape_.batch, m.shape_.blockThreads, o.narrowWork, *bwdMax);
+    if (o.singleLaunch.value_or(true)) {
+        SingleLaunchLimits limits;
+        limits.batch = m.shape_.batch;
+        limits.wordBytes = static_cast<uint32_t>(word);
+        limits.multiprocessors = static_cast<uint32_t>(std::max(d.info().multiprocessors, 1));
+        limits.sharedBytes = std::min<uint32_t>(limits.sharedBytes,
+                                                static_cast<uint32_t>(d.info().sharedMemPerBlock));
+        limits.maxThreads = m.shape_.blockThreads;
+        m.single_ = planSingleLaunch(p, limits, o.singleLaunch.value_or(false));
+    }
     if (o.fullGrid) {
         for (Segment &s : m.forward_)
             s.blocks = s.grid ? *fwdMax : 1;
@@ -383,14 +395,32 @@ Status CudaModel::launchSegments(const std::vector<Segment> &segs, FunctionHandl
     return Ok{};
 }
 
+Status CudaModel::launchForward(PlanParams &params, StreamHandle stream) {
+    if (!single_)
+        return launchSegments(forward_, fwdBlock_, fwdGrid_, params, tileBytes(), stream);
+    SingleLaunchParams single = single_->params;
+    void *args[] = {&params, &single};
+    return device_->launch(fwdSingle_, {single_->blocks, single_->threads, single_->sharedBytes},
+                           args, stream);
+}
+
+Status CudaModel::launchBackward(PlanParams &params, StreamHandle stream) {
+    if (plan_.reusesSlots)
+        return error("this model was compiled without backward support (CudaOptions::backward)");
+    if (!single_)
+        return launchSegments(backward_, bwdBlock_, bwdGrid_, params, 0, stream);
+    SingleLaunchParams single = single_->params;
+    void *args[] = {&params, &single};
+    return device_->launch(bwdSingle_, {single_->blocks, single_->threads, single_->sharedBytes},
+                           args, stream);
+}
+
 Status CudaModel::runForward() {
-    return launchSegments(forward_, fwdBlock_, fwdGrid_, params_, tileBytes());
+    return launchForward(params_);
 }
 
 Status CudaModel::runBackward() {
-    if (plan_.reusesSlots)
-        return error("this model was compiled without backward support (CudaOptions::backward)");
-    return launchSegments(backward_, bwdBlock_, bwdGrid_, params_, 0);
+    return launchBackward(params_);
 }
 
 Diagnostic CudaModel::badInput(size_t input) {

@@ -8,6 +8,7 @@
 #include "backends/cuda/driver.h"
 #include "backends/cuda/kernel_source.h"
 #include "backends/cuda/nvrtc.h"
+#include "backends/cuda/single_launch.h"
 #include "ir/circuit.h"
 #include "ir/input_batch.h"
 #include "ir/schedule.h"
@@ -40,6 +41,10 @@ struct CudaOptions {
     // Grid segments use every resident block rather than just enough for their widest level
     // (benchmarks use it to measure a full-grid barrier).
     bool fullGrid = false;
+    // One launch per pass (single_launch.h) rather than one per run of levels. Unset: where the
+    // circuit fits (planSingleLaunch); true: wherever it can run (slots past shared memory in
+    // global memory); false: the level kernels.
+    std::optional<bool> singleLaunch;
     NvrtcOptions nvrtc; // arch is taken from the device
 };
 
@@ -110,6 +115,8 @@ class CudaModel {
     const DevicePlan &plan() const { return plan_; }
     const std::vector<Segment> &forwardSegments() const { return forward_; }
     const std::vector<Segment> &backwardSegments() const { return backward_; }
+    // The single-launch plan where the passes run that way (CudaOptions::singleLaunch).
+    const std::optional<SingleLaunchPlan> &singleLaunch() const { return single_; }
     bool compiledFromCache() const { return fromCache_; }
     std::string numericName() const; // "float64", "float32", "log-float64", "log-float32"
 
@@ -255,6 +262,10 @@ class CudaModel {
     Status broadcastInputs(std::span<const double> shared);
     Status runForward();
     Status runBackward();
+    // One pass's launches over `params` on `stream`: the single-launch kernel where the model
+    // has its plan, else the level kernels' segments.
+    Status launchForward(PlanParams &params, StreamHandle stream = nullptr);
+    Status launchBackward(PlanParams &params, StreamHandle stream = nullptr);
     // The forward pass (then the backward one, with `backward`) over `count` vectors, a batch of
     // at most B at a time: upload(first, n) puts a batch's n vectors in, collect(first, n) reads
     // its results.
@@ -302,6 +313,8 @@ class CudaModel {
     FunctionHandle fwdBlock_ = nullptr, fwdGrid_ = nullptr, bwdBlock_ = nullptr, bwdGrid_ = nullptr;
     FunctionHandle scatterRows_ = nullptr, gatherRows_ = nullptr, broadcastRows_ = nullptr;
     FunctionHandle traceback_ = nullptr; // max/min semirings only
+    FunctionHandle fwdSingle_ = nullptr, bwdSingle_ = nullptr;
+    std::optional<SingleLaunchPlan> single_;
     DeviceBuffer values_, adjoints_, opInfo_, opOut_, operands_, slotOperands_, levelOpBegin_,
         levelBlockBegin_, blockOpBegin_, blockLoadBegin_, blockLoads_, edgeStart_, edgeOut_,
         edgeOperands_, edgeCode_, barrier_;

@@ -108,8 +108,7 @@ Status CudaModel::submit(unsigned slot, std::span<const double> xs, size_t count
                                  s.in.bytes(), s.stream);
             !st)
             return st;
-    if (Status st = launchSegments(forward_, fwdBlock_, fwdGrid_, s.params, tileBytes(), s.stream);
-        !st)
+    if (Status st = launchForward(s.params, s.stream); !st)
         return st;
     for (size_t o = 0; o < plan_.outputSlots.size(); ++o)
         if (Status st = d.download(s.out.data() + o * B * word,

@@ -77,6 +77,25 @@ struct Plan {
     unsigned numOps, numInputs, inputBase, numLevels, outSlot, numPieces, numPieceInputs;
 };
 
+// A block's dynamic shared memory: a forward block's preloaded tile, or the single-launch
+// kernels' slot range.
+extern __shared__ T zb_tile[];
+
+// The single-launch kernels' layout (single_launch.h): the block owns lanes
+// [blockIdx.x << laneShift, +1 << laneShift); slots [sharedFirst, sharedFirst + sharedSlots) live
+// in shared memory, slot r's lanes side by side; [sharedFirst, stagedEnd) are copied in first.
+struct Single {
+    unsigned laneShift, sharedFirst, sharedSlots, stagedEnd;
+};
+
+// Slot `slot` of lane `lane` (the block's lane `local`), from shared memory where the block holds
+// it, else from `rows` (the values or adjoints).
+__device__ __forceinline__ T zb_single_load(const T *rows, const Single &s, unsigned slot, unsigned lane, unsigned local) {
+    const unsigned r = slot - s.sharedFirst;
+    if (r < s.sharedSlots) return zb_tile[(r << s.laneShift) + local];
+    return rows[(u64)slot * ZB_B + lane];
+}
+
 // Values written by other blocks in an earlier level are read around L1 (which is not coherent
 // across SMs); inside one block __syncthreads suffices and L1 may serve them.
 template <bool GRID> __device__ __forceinline__ T zb_load(const T *p) {
@@ -123,7 +142,6 @@ const char *kKernels = R"CUDA(
 // tile first copies its x operands' B lanes into shared memory (Minato et al. 2011 §2, last
 // paragraph), and its ops read them there. One 16-byte load gives an op's result slot, type and
 // operand offset.
-extern __shared__ T zb_tile[];
 template <bool GRID>
 __device__ __forceinline__ void zb_forward_level(const Plan &p, unsigned b0, unsigned b1, unsigned cu, unsigned cus) {
     for (unsigned b = b0 + cu; b < b1; b += cus) {
@@ -259,6 +277,77 @@ extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_backward_grid(Plan p, 
     }
 }
 
+// The single-launch evaluator (single_launch.h): one block per slice of lanes walks every level,
+// __syncthreads between them. Work item w of a level is op w >> laneShift, lane w & mask: a warp
+// covers consecutive lanes of one op (coalesced where it reads global rows) and, at one lane per
+// block, 32 ops of the level. Values are written through to the global rows (the outputs and the
+// backward pass read them there).
+extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_forward_single(Plan p, Single s) {
+    const unsigned mask = (1u << s.laneShift) - 1, lane0 = blockIdx.x << s.laneShift;
+    for (unsigned i = threadIdx.x; i < (s.stagedEnd - s.sharedFirst) << s.laneShift; i += blockDim.x) {
+        const unsigned lane = lane0 + (i & mask);
+        if (lane < ZB_B)
+            zb_tile[i] = p.values[(u64)(s.sharedFirst + (i >> s.laneShift)) * ZB_B + lane];
+    }
+    __syncthreads();
+    for (unsigned L = 0; L < p.numLevels; ++L) {
+        const unsigned i0 = __ldg(p.levelOpBegin + L), i1 = __ldg(p.levelOpBegin + L + 1);
+        const unsigned work = (i1 - i0) << s.laneShift;
+        for (unsigned w = threadIdx.x; w < work; w += blockDim.x) {
+            const unsigned k = i0 + (w >> s.laneShift), local = w & mask, lane = lane0 + local;
+            if (lane >= ZB_B) continue; // the last block's lanes past the batch
+            const uint4 info = __ldg(p.opInfo + k);
+            const T v = zb_single_eval(p, s, info.y, p.slotOperands + info.z, lane, local);
+            const unsigned r = info.x - s.sharedFirst;
+            if (r < s.sharedSlots) zb_tile[(r << s.laneShift) + local] = v;
+            p.values[(u64)info.x * ZB_B + lane] = v;
+        }
+        __syncthreads();
+    }
+}
+
+// The ⊕ over edges [e0, e1) of a reader's adjoint (shared memory where the block holds it) ⊗ its
+// partial derivative (values from the global rows), from acc, in edge order.
+__device__ __forceinline__ T zb_single_gather(const Plan &p, const Single &s, unsigned e0, unsigned e1, unsigned lane, unsigned local, T acc) {
+    for (unsigned e = e0; e < e1; ++e) {
+        const T g = zb_single_load(p.adjoints, s, __ldg(p.edgeOut + e), lane, local);
+        const unsigned *o = p.slotOperands + __ldg(p.edgeOperands + e);
+        acc = zb_plus(acc, zb_times(g, zb_coef<false>(p, __ldg(p.edgeCode + e), o, lane)));
+    }
+    return acc;
+}
+
+// Backward in one launch: the levels last first, each op's adjoint gathered from its readers'
+// (shared memory where the block holds them, else the global rows), then every input's adjoint
+// from all its edges in order, into the global rows. No atomics: each sum has one fixed order.
+extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_backward_single(Plan p, Single s) {
+    const unsigned mask = (1u << s.laneShift) - 1, lane0 = blockIdx.x << s.laneShift;
+    for (unsigned L = p.numLevels; L-- > 0;) {
+        const unsigned i0 = __ldg(p.levelOpBegin + L), i1 = __ldg(p.levelOpBegin + L + 1);
+        const unsigned work = (i1 - i0) << s.laneShift;
+        for (unsigned w = threadIdx.x; w < work; w += blockDim.x) {
+            const unsigned k = i0 + (w >> s.laneShift), local = w & mask, lane = lane0 + local;
+            if (lane >= ZB_B) continue;
+            const unsigned slot = __ldg(p.opOut + k);
+            const T acc = zb_single_gather(p, s, __ldg(p.edgeStart + k), __ldg(p.edgeStart + k + 1),
+                                           lane, local, slot == p.outSlot ? zb_one() : zb_zero());
+            const unsigned r = slot - s.sharedFirst;
+            if (r < s.sharedSlots) zb_tile[(r << s.laneShift) + local] = acc;
+            else p.adjoints[(u64)slot * ZB_B + lane] = acc;
+        }
+        __syncthreads();
+    }
+    const unsigned work = p.numInputs << s.laneShift;
+    for (unsigned w = threadIdx.x; w < work; w += blockDim.x) {
+        const unsigned j = w >> s.laneShift, local = w & mask, lane = lane0 + local;
+        if (lane >= ZB_B) continue;
+        const unsigned slot = p.inputBase + j, item = p.numOps + j;
+        p.adjoints[(u64)slot * ZB_B + lane] =
+            zb_single_gather(p, s, __ldg(p.edgeStart + item), __ldg(p.edgeStart + item + 1), lane,
+                             local, slot == p.outSlot ? zb_one() : zb_zero());
+    }
+}
+
 // The rows of some slots (ZB_B lanes each) to and from one packed buffer, row r being slot
 // slots[r]'s: a batch's varying inputs go in, and their adjoints come back, in one copy each.
 extern "C" __global__ void zb_scatter_rows(T *rows, const T *packed, const unsigned *slots, unsigned count) {
@@ -314,13 +403,14 @@ struct Tree {
         }
         root = stack.empty() ? -1 : stack.back();
     }
-    // `tiled`: x leaves read X() (a preloaded block's tile, else the slot), f leaves V().
-    std::string expr(int i, bool tiled = false) const {
+    // Leaves as macro calls: x leaves `x(j)` (X: a preloaded block's tile, else the slot), f
+    // leaves `f(j)`.
+    std::string expr(int i, const char *x = "V", const char *f = "V") const {
         const Node &n = nodes[i];
         if (n.leaf >= 0)
-            return std::string(tiled && n.step == 1 ? "X(" : "V(") + std::to_string(n.leaf) + ")";
-        return std::string(n.step == 2 ? "zb_times(" : "zb_plus(") + expr(n.left, tiled) + ", " +
-               expr(n.right, tiled) + ")";
+            return std::string(n.step == 1 ? x : f) + "(" + std::to_string(n.leaf) + ")";
+        return std::string(n.step == 2 ? "zb_times(" : "zb_plus(") + expr(n.left, x, f) + ", " +
+               expr(n.right, x, f) + ")";
     }
     // Sibling factors on the path to `leaf`; false when the leaf is not under i.
     bool path(int i, int leaf, std::vector<std::string> &factors) const {
@@ -360,7 +450,7 @@ std::string typeFunctions(const KernelShape &s) {
     for (size_t t = 0; t < s.typeCode.size(); ++t) {
         const Tree tree(s.typeCode[t]);
         o << "    " << (t ? "else " : "") << "if constexpr (TYPE == " << t << ") return "
-          << tree.expr(tree.root, true) << ";\n";
+          << tree.expr(tree.root, "X") << ";\n";
     }
     o << "    else return zb_zero();\n}\n";
     o << "template <bool GRID>\n__device__ __forceinline__ T zb_coef(const Plan &p, unsigned code, "
@@ -376,6 +466,15 @@ std::string typeFunctions(const KernelShape &s) {
          "const unsigned *o, unsigned lane, const T *tile) {\n    switch (type) {\n";
     for (size_t t = 0; t < s.typeCode.size(); ++t)
         o << "    case " << t << ": return zb_op<" << t << ", GRID>(p, o, lane, tile);\n";
+    o << "    default: return zb_zero();\n    }\n}\n";
+    // The single-launch kernels' op evaluation: every operand where the block keeps it.
+    o << "#define S(j) zb_single_load(p.values, s, __ldg(o + (j)), lane, local)\n";
+    o << "__device__ __forceinline__ T zb_single_eval(const Plan &p, const Single &s, unsigned "
+         "type, const unsigned *o, unsigned lane, unsigned local) {\n    switch (type) {\n";
+    for (size_t t = 0; t < s.typeCode.size(); ++t) {
+        const Tree tree(s.typeCode[t]);
+        o << "    case " << t << ": return " << tree.expr(tree.root, "S", "S") << ";\n";
+    }
     o << "    default: return zb_zero();\n    }\n}\n";
     return o.str();
 }

@@ -30,6 +30,9 @@ struct KernelShape {
 //   zb_backward_block / zb_backward_grid  backward steps [first, last): step s < numLevels is
 //                                         op level numLevels-1-s, steps numLevels and
 //                                         numLevels+1 the inputs' (pieces, then their sums).
+//   zb_forward_single / zb_backward_single  (Plan, Single): every level (forward, or backward and
+//                                         then the inputs) in one launch, one block per slice of
+//                                         lanes (single_launch.h)
 // *_block run as one block with __syncthreads between levels; *_grid as a cooperative grid with
 // a grid barrier between levels (the host launches them with cuLaunchCooperativeKernel).
 //   zb_scatter_rows / zb_gather_rows      (rows, packed, slots, count): slot rows to and from one

@@ -4,6 +4,7 @@
 #include "compiler/frontends/circuits/circuit_load.h"
 #include "compiler/frontends/circuits/literal_weights.h"
 #include "runtime/model.h"
+#include "runtime/tasks.h"
 
 #include "tests/catch.hpp"
 #include "tests/support/logic_circuit_oracles.h"
@@ -55,6 +56,49 @@ TEST_CASE("weight batches of a PySDD circuit on the GPU equal the reference", "[
             if (numeric == Numeric::Float64)
                 CHECK(relativeError(got->outputs[0],
                                     testing::readExpected(base + ".expected").wmc) < 1e-12);
+        }
+    }
+}
+
+TEST_CASE("weightings as per-case free inputs: one GPU batch answers as the reference case by "
+          "case",
+          "[gpu][circuits]") {
+    const std::string base = testing::kCircuitFiles + "cnf_f";
+    auto c = loadLogicCircuit(base + ".sdd", base + ".weights");
+    REQUIRE(c.ok());
+    std::vector<double> params; // the weights made free, as `--weight-cases` reads a circuit
+    for (InputInfo &in : c->inputs)
+        if (in.kind == InputKind::Parameter) {
+            params.push_back(in.value);
+            in = {InputKind::Free, kNone, kNone, 0.0, ""};
+        }
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> u(0.05, 1.0);
+    const size_t count = 300;
+    std::vector<std::vector<double>> own(count, params);
+    for (auto &row : own)
+        for (double &v : row)
+            v = u(rng);
+    const std::vector<Evidence> cases(count, noEvidence(c->variables));
+    DeviceOptions gpu;
+    gpu.device = DeviceKind::Cuda;
+    Model device = Model::fromCircuit(*c, gpu);
+    REQUIRE(device.device() == DeviceKind::Cuda);
+    for (const Task task : {Task::Pr, Task::Mar}) {
+        TaskOptions batch;
+        batch.caseFreeInputs = own;
+        const auto got = runTasks(device, task, cases, batch);
+        REQUIRE(got.size() == count);
+        for (size_t k = 0; k < count; k += 37) {
+            TaskOptions alone;
+            alone.freeInputs = own[k];
+            const auto want = runTask(*c, task, cases[k], alone);
+            REQUIRE(want.ok());
+            REQUIRE(got[k].ok());
+            CHECK(relativeError(got[k]->value, want->value) < 1e-12);
+            for (size_t v = 0; v < want->marginals.size(); ++v)
+                for (size_t s = 0; s < want->marginals[v].size(); ++s)
+                    CHECK(std::abs(got[k]->marginals[v][s] - want->marginals[v][s]) < 1e-12);
         }
     }
 }

@@ -180,3 +180,62 @@ TEST_CASE("a batch of cases answers as each case alone, underflow and P(e) = 0 i
             CHECK(batch[2].ok() == (task == Task::Pr));
         }
 }
+
+TEST_CASE("cases with their own free inputs answer in one batch as each case alone", "[tasks]") {
+    // The example with its parameters free: each case brings its own, as a circuit's weightings
+    // do (`zbddc run --weight-cases`), under varied evidence.
+    Circuit c = example();
+    std::vector<double> params;
+    for (InputInfo &in : c.inputs)
+        if (in.kind == InputKind::Parameter) {
+            params.push_back(in.value);
+            in = {InputKind::Free, kNone, kNone, 0.0, ""};
+        }
+    REQUIRE(!params.empty());
+    std::vector<Evidence> cases(6, noEvidence(c.variables));
+    cases[1].states[0] = 0;
+    cases[2].states[1] = 1;
+    cases[4].states[0] = 1;
+    cases[4].states[1] = 0;
+    std::vector<std::vector<double>> own;
+    for (size_t k = 0; k < cases.size(); ++k) {
+        own.push_back(params);
+        for (size_t j = 0; j < params.size(); ++j)
+            own.back()[j] = params[j] * (0.5 + 0.1 * double((k + j) % 7)); // differ per case
+    }
+    for (const DeviceKind device : {DeviceKind::Cpu, DeviceKind::Reference})
+        for (const Task task : {Task::Pr, Task::Mar, Task::Mpe, Task::Eval}) {
+            INFO(deviceKindName(device) << " " << taskName(task));
+            Model m = Model::fromCircuit(c, {.device = device});
+            TaskOptions batchOptions;
+            batchOptions.caseFreeInputs = own;
+            const auto batch = runTasks(m, task, cases, batchOptions);
+            REQUIRE(batch.size() == cases.size());
+            for (size_t k = 0; k < cases.size(); ++k) {
+                INFO("case " << k);
+                TaskOptions alone;
+                alone.freeInputs = own[k];
+                const auto one = runTask(c, task, cases[k], alone); // the reference, one case
+                REQUIRE(one.ok());
+                REQUIRE(batch[k].ok());
+                CHECK(batch[k]->value == Approx(one->value).epsilon(1e-13));
+                REQUIRE(batch[k]->marginals.size() == one->marginals.size());
+                for (size_t v = 0; v < one->marginals.size(); ++v)
+                    for (size_t s = 0; s < one->marginals[v].size(); ++s)
+                        CHECK(batch[k]->marginals[v][s] ==
+                              Approx(one->marginals[v][s]).margin(1e-13));
+                CHECK(batch[k]->assignment == one->assignment);
+            }
+        }
+    // One vector too few or too short: an error, not a misread batch.
+    TaskOptions bad;
+    bad.caseFreeInputs.assign(own.begin(), own.end() - 1);
+    Model m = Model::fromCircuit(c, {.device = DeviceKind::Cpu});
+    for (const auto &r : runTasks(m, Task::Pr, cases, bad))
+        CHECK(!r.ok());
+    bad.caseFreeInputs = own;
+    bad.caseFreeInputs[2].pop_back();
+    const auto some = runTasks(m, Task::Pr, cases, bad);
+    CHECK(some[1].ok());
+    CHECK(!some[2].ok());
+}

@@ -208,12 +208,15 @@ int runCommand(const RunOptions &o) {
         return usageError("a " + std::string(pipeline::modelKindName(*kind)) + " on route " +
                           s.route() + " supports only --task " + choiceList(tasks));
     std::vector<Result<TaskResult>> results;
-    if (weightings.empty())
+    if (weightings.empty()) {
         results =
             s.answer(*task, cases->cases, {NumericChoice::Auto, *free}); // the Target's arithmetic
-    for (const std::vector<double> &weights : weightings) // one compiled circuit, case by case
-        results.push_back(
-            std::move(s.answer(*task, cases->cases, {NumericChoice::Auto, weights})[0]));
+    } else { // one batch of the weightings (each its own free inputs) under the one evidence case
+        const std::vector<Evidence> repeated(weightings.size(), cases->cases[0]);
+        TaskOptions batch{NumericChoice::Auto, {}};
+        batch.caseFreeInputs = weightings;
+        results = s.answer(*task, repeated, batch);
+    }
     printNotes(s);
     if (s.route() == "be" && results.size() == 1 && !results[0]) // one solve, one error line
         return reportError(results[0].error().file.empty()

@@ -11,6 +11,7 @@
 
 #include "tests/catch.hpp"
 #include "tests/support/close.h"
+#include "tests/support/cuda_model_runs.h"
 #include "tests/support/random_circuits.h"
 #include "tests/support/skip.h"
 
@@ -21,6 +22,8 @@
 using namespace zbddc;
 using namespace zbddc::cuda;
 using zbddc::testing::close;
+using zbddc::testing::Run;
+using zbddc::testing::runSynchronously;
 
 namespace {
 
@@ -37,8 +40,12 @@ const bool gpuPresent = [] {
 struct Mode {
     const char *name;
     uint32_t narrowWork;
+    bool singleLaunch; // one launch per pass (single_launch.h) rather than the level kernels
 };
-const Mode kModes[] = {{"block-only", 0xffffffffu}, {"grid-only", 0}, {"mixed", 64}};
+const Mode kModes[] = {{"block-only", 0xffffffffu, false},
+                       {"grid-only", 0, false},
+                       {"mixed", 64, false},
+                       {"single-launch", 2048, true}};
 
 struct NumericCase {
     Precision precision;
@@ -54,25 +61,6 @@ bool logAllowed(Semiring s) {
     return s == Semiring::SumProduct || s == Semiring::MaxProduct;
 }
 
-// What a run on the GPU gives: count × numOutputs values and count × numInputs adjoints of output
-// 0.
-struct Run {
-    std::vector<double> outputs, adjoints;
-};
-
-// evaluate() then adjoints(), each synchronous on the model's own stream.
-Run runSynchronously(CudaModel &model, std::span<const double> xs, size_t count) {
-    REQUIRE(model.poisonResults().ok());
-    auto out = model.evaluate(xs, count);
-    if (!out)
-        FAIL(out.error().str());
-    REQUIRE(model.poisonResults().ok());
-    auto grad = model.adjoints(xs, count, 0);
-    if (!grad)
-        FAIL(grad.error().str());
-    return {std::move(*out), std::move(grad->adjoints)};
-}
-
 // Forward (all outputs) and backward (output 0) of `c` on `count` random vectors, compared with
 // the reference evaluator vector by vector; `run` runs them on the GPU.
 template <class RunOnGpu = decltype(&runSynchronously)>
@@ -83,6 +71,8 @@ void checkAgainstReference(const Circuit &c, const CudaOptions &o, size_t count,
     auto model = compileCircuitForCuda(c, o);
     if (!model)
         FAIL(model.error().str());
+    if (o.singleLaunch)
+        CHECK(model->singleLaunch().has_value() == *o.singleLaunch);
     const auto xs = testing::randomInputs(count * c.numInputs(), seed, 0.3, 0.9);
     const Run got = run(*model, xs, count);
     REQUIRE(got.outputs.size() == count * c.numOutputs());
@@ -127,6 +117,7 @@ TEST_CASE("random DAGs: every semiring, number type and launch plan, forward and
                     o.logSpace = n.log;
                     o.batch = batch;
                     o.narrowWork = m.narrowWork;
+                    o.singleLaunch = m.singleLaunch;
                     INFO(semiringName(s)
                          << " " << (n.precision == Precision::Float64 ? "f64" : "f32")
                          << (n.log ? " log" : "") << " " << m.name << " B=" << batch);
@@ -246,6 +237,7 @@ TEST_CASE("the passes' Schedules (merged types, phases, preloads) on the GPU, ev
                     o.logSpace = n.log;
                     o.batch = batch;
                     o.narrowWork = 256;
+                    o.singleLaunch = false; // the schedule's phases and preloads
                     INFO("O" << opt << " " << semiringName(s)
                              << " f64=" << (n.precision == Precision::Float64) << " log=" << n.log
                              << " B=" << batch);
@@ -370,6 +362,7 @@ TEST_CASE("a batch enqueued on a caller's stream: several launches, forward and 
             o.logSpace = n.log;
             o.batch = batch;
             o.narrowWork = 64; // block and grid segments both
+            o.singleLaunch = false;
             INFO((n.precision == Precision::Float64 ? "f64" : "f32")
                  << (n.log ? " log" : "") << " B=" << batch);
             checkAgainstReference(c, o, batch == 1 ? 3 : 2 * batch + 5, 91 + batch, n.tol,
