@@ -685,14 +685,7 @@ class Lowering {
     }
 
     double entriesOf(const std::vector<uint32_t> &inputs) const {
-        std::vector<uint32_t> all;
-        for (uint32_t t : inputs) {
-            const std::vector<uint32_t> s = scopeWithoutBatch(t);
-            all.insert(all.end(), s.begin(), s.end());
-        }
-        std::sort(all.begin(), all.end());
-        all.erase(std::unique(all.begin(), all.end()), all.end());
-        return tree_.entries(all);
+        return tree_.entries(unionScope(inputs));
     }
 
     const FactorModel &model_;
