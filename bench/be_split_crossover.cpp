@@ -2,14 +2,14 @@
 // 2015 Fig. 2, Bistaffa et al. 2016 §3.2: small tables stay on the CPU). One EliminateBucket op —
 // an input over k output variables and the eliminated one, a binary input, domains 4 — for k =
 // 2..11 (64 to 16.7M entries of work): the CPU executor on every hardware thread against the GPU
-// session of the split executor, once with the inputs' upload and the output's download (what an op
+// device of the split executor, once with the inputs' upload and the output's download (what an op
 // costs whose tables live on the host) and once launch + wait only (tables already on the device).
 // Prints both crossovers: the least work from which the GPU wins at every larger size.
 // `--split-threshold` takes the first.
 //   build/bench/be_split_crossover [--json F] [--md F]      (scripts/gpu_run.sh runs it)
 #include "backends/cuda/driver.h"
 #include "backends/tensor/cuda/run/host_device_split.h"
-#include "backends/tensor/cuda/run/tensor_gpu_session.h"
+#include "backends/tensor/cuda/run/tensor_gpu.h"
 #include "backends/tensor/cpu/tensor_cpu.h"
 #include "bench/harness.h"
 
@@ -81,13 +81,14 @@ void splitCrossover(bench::Context &ctx) {
                                          nullptr};
         std::vector<std::vector<double>> computed(p.tables.size());
         const std::vector<uint32_t> ops{op};
-        auto session = cuda::TensorGpuSession::open(p);
-        if (!session) {
-            std::fprintf(stderr, "GPU session: %s\n", session.error().str().c_str());
+        auto device = cuda::openGpuTensorDevice(p);
+        if (!device) {
+            std::fprintf(stderr, "GPU device: %s\n", device.error().str().c_str());
             ctx.record("failed", 1);
             return;
         }
-        cuda::TensorGpuSession &gpu = **session;
+        cuda::GpuTensorDevice &gpu = **device;
+        const DeviceTask task = wholeOpTask(p, op);
         std::vector<double> fromGpu(p.tables[out].entries());
         bool ok = true;
         auto check = [&](const Status &s) {
@@ -98,18 +99,20 @@ void splitCrossover(bench::Context &ctx) {
         };
         const double cpuS =
             ctx.timeMedian([&] { check(runTensorOpsCpu(p, ops, data, computed, threads)); }, 7);
+        for (uint32_t t = 0; t < p.tables.size(); ++t)
+            check(gpu.reserve(t, {0, p.tables[t].entries()}));
         const double totalS = ctx.timeMedian(
             [&] {
                 check(gpu.upload(0, 0, p.tables[0].values));
                 check(gpu.upload(1, 0, p.tables[1].values));
-                check(gpu.launchOps(ops));
+                check(gpu.launch(std::span(&task, 1)));
                 check(gpu.wait());
                 check(gpu.download(out, 0, fromGpu));
             },
             7);
         const double kernelS = ctx.timeMedian(
             [&] {
-                check(gpu.launchOps(ops));
+                check(gpu.launch(std::span(&task, 1)));
                 check(gpu.wait());
             },
             7);

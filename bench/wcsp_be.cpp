@@ -167,19 +167,18 @@ int main(int argc, char **argv) {
         // GPU: each variant the fastest of gpuReps warm solves; a solve's time covers upload,
         // kernels, VALUE phase and finding the compiled modules.
         // The variants whose comparisons are settled (a thread per row, groups of one variable or in
-        // row order, the VALUE plan in global memory, plain stores, a launch per op) have their
+        // row order, the VALUE plan in global memory, plain stores, a launch per op, streams planned
+        // from the buckets' dependencies) have their
         // figures in bench/results/NOTEBOOK.md and no switch any more.
-        std::optional<Solution> gpu, gpuGraph, gpuDoubles, gpuPlannedStreams;
+        std::optional<Solution> gpu, gpuGraph, gpuDoubles;
         if (haveGpu) {
             BeOptions g = o;
             g.executor = "cuda";
-            BeOptions graph = g, planned = g, doubles = g;
+            BeOptions graph = g, doubles = g;
             graph.execution.gpuSwitches.graphs = true; // the same run captured as one graph
-            planned.execution.gpuSwitches.plannedStreams = true; // streams by dependency
             doubles.execution.gpuSwitches.narrowCosts = false;   // 64-bit tables (where not)
             const std::vector<GpuVariant> variants = {{&gpu},
                                                       {&gpuGraph, &graph},
-                                                      {&gpuPlannedStreams, &planned},
                                                       {&gpuDoubles, &doubles}};
             if (Status s = fastestInterleaved(*net, g, gpuReps, variants); !s)
                 std::printf("%-26s GPU: %s\n", name.c_str(), s.error().str().c_str());
@@ -220,7 +219,6 @@ int main(int argc, char **argv) {
         const bool agree =
             par && same(*par) && (!haveGpu || (gpu && same(*gpu))) &&
             (!gpuGraph || same(*gpuGraph)) && (!gpuDoubles || same(*gpuDoubles)) &&
-            (!gpuPlannedStreams || same(*gpuPlannedStreams)) &&
             std::all_of(multi.begin(), multi.end(),
                         [&](const MultiRun &r) {
                             return (!r.solution || same(*r.solution)) &&
@@ -259,9 +257,6 @@ int main(int argc, char **argv) {
             if (gpuGraph)
                 std::printf("; as one graph run %.2f ms (kernels %.2f)", run(*gpuGraph),
                             gpuGraph->stats.execution.kernelMs);
-            if (gpuPlannedStreams)
-                std::printf("; streams planned by dependency run %.2f ms (kernels %.2f)",
-                            run(*gpuPlannedStreams), gpuPlannedStreams->stats.execution.kernelMs);
             if (gpuDoubles)
                 std::printf("; with double tables run %.2f ms (kernels %.2f)", run(*gpuDoubles),
                             gpuDoubles->stats.execution.kernelMs);
@@ -313,8 +308,6 @@ int main(int argc, char **argv) {
              << ", \"host_prep_ms\": " << (gpu ? gpu->stats.orderMs + gpu->stats.buildMs : -1)
              << ", \"gpu_graph_run_ms\": " << (gpuGraph ? run(*gpuGraph) : -1)
              << ", \"gpu_double_run_ms\": " << (gpuDoubles ? run(*gpuDoubles) : -1)
-             << ", \"gpu_planned_streams_kernel_ms\": "
-             << (gpuPlannedStreams ? gpuPlannedStreams->stats.execution.kernelMs : -1)
              << ", \"gpu_solve_ms\": " << (gpu ? gpu->stats.solveMs : -1) << ", \"gpu_device\": \""
              << (gpu ? gpu->device.label() : std::string("none")) << "\""
              << ", \"cost\": " << (seq->feasible ? cost : "-1")

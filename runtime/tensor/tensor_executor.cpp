@@ -251,8 +251,6 @@ cuda::GpuSwitches gpuSwitchesFromVariables(const VariableLookup &lookup,
     };
     if (auto v = set("ZBDDC_GPU_GRAPH"))
         switches.graphs = *v != "0";
-    if (auto v = set("ZBDDC_GPU_STREAM_PLAN"))
-        switches.plannedStreams = *v == "1";
     if (auto v = set("ZBDDC_GPU_FLOAT32"))
         switches.narrowCosts = *v != "0";
     if (auto v = set("ZBDDC_GPU_PROFILE"))

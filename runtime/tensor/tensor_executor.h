@@ -67,8 +67,8 @@ struct TensorExecutorOptions {
     // cuda: nonzero caps the bytes of tables each device holds (one GPU goes out of core beyond
     // it; several slice buckets across them), as if the GPUs were smaller: benchmarks use it.
     uint64_t gpuBudgetBytes = 0;
-    // cuda and split: the GPU run's variants that benchmarks compare (graphs, planned streams,
-    // float tables, the per-op profile), as the program's edge set them (gpuSwitchesFromVariables).
+    // cuda and split: the GPU run's variants that benchmarks compare (graphs, float tables,
+    // the per-op profile), as the program's edge set them (gpuSwitchesFromVariables).
     cuda::GpuSwitches gpuSwitches;
 };
 
@@ -136,7 +136,7 @@ std::span<const TensorExecutorEntry> tensorExecutors();
 Result<std::unique_ptr<TensorExecutor>> makeTensorExecutor(std::string_view name,
                                                            const TensorExecutorOptions &options = {});
 
-// `switches` with ZBDDC_GPU_GRAPH (1 or 0), ZBDDC_GPU_STREAM_PLAN=1, ZBDDC_GPU_FLOAT32=0 and
+// `switches` with ZBDDC_GPU_GRAPH (1 or 0), ZBDDC_GPU_FLOAT32=0 and
 // ZBDDC_GPU_PROFILE=FILE laid over them where `lookup` has them (docs/cli.md). Only a program's
 // edge calls it, with std::getenv; the switches then travel in options (pipeline::Target).
 cuda::GpuSwitches gpuSwitchesFromVariables(const VariableLookup &lookup,

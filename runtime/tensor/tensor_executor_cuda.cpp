@@ -1,12 +1,15 @@
 // The table's CUDA entries where the build has the CUDA tensor backend: "cuda" runs the generated
-// kernels (backends/tensor/cuda), "split" the host/device split with the GPU session as its device.
+// kernels (backends/tensor/cuda), "split" the host/device split with the GPU's TensorDevice as its
+// device.
 #include "backends/cuda/driver.h"
 #include "backends/tensor/cuda/run/incomplete_gpu.h"
 #include "backends/tensor/cuda/device/op_profile.h"
 #include "backends/tensor/cuda/plan/split_reductions.h"
 #include "backends/tensor/cuda/run/tensor_gpu.h"
 #include "backends/tensor/cuda/run/tensor_gpu_multi.h"
-#include "backends/tensor/cuda/run/tensor_gpu_session.h"
+#include "backends/tensor/cuda/run/multi_device_run.h"
+#include "backends/tensor/cuda/run/value_phase_gpu.h"
+#include "backends/tensor/cpu/tensor_cpu.h"
 #include "runtime/device_list.h"
 #include "runtime/tensor/tensor_executor_entries.h"
 #include "support/timer.h"
@@ -28,57 +31,87 @@ Result<IncompleteTables> runIncompleteOnGpu(const TensorProgram &program) {
                             {DeviceReport::Kind::Cuda, st.device, "incomplete tables"}};
 }
 
-// The GPU's prepared program: one session (module compiled, tables placed) for every run.
+// The GPU's prepared program: one GpuTensorDevice (module compiled, every table held whole, inputs
+// uploaded) for every run, each run inCoreSteps less its HoldAll and downloads (those of the
+// tables wanted follow it) through the step runner: its levels prepared once and replayed as one
+// CUDA graph.
 class CudaPreparedProgram final : public PreparedTensorProgram {
   public:
     static Result<std::unique_ptr<PreparedTensorProgram>> open(const TensorProgram &program,
                                                                const cuda::GpuExecOptions &o) {
         std::unique_ptr<CudaPreparedProgram> p(new CudaPreparedProgram(program, o.switches));
-        auto session = cuda::TensorGpuSession::open(p->program_, o);
-        if (!session)
-            return session.error();
-        p->session_ = std::move(*session);
+        auto device = cuda::openGpuTensorDevice(p->program_, o);
+        if (!device)
+            return device.error();
+        p->device_ = std::move(*device);
+        auto steps = inCoreSteps(p->program_, true);
+        if (!steps)
+            return steps.error();
+        // The ranges every table is held over: the first step's (device 0 holds them all).
+        std::vector<TableReserve> ranges;
         for (uint32_t t = 0; t < p->program_.tables.size(); ++t)
-            if (const Table &tab = p->program_.tables[t]; tab.input) {
-                const std::vector<double> values = tab.denseValues();
-                if (Status s = p->session_->upload(t, 0, values); !s)
-                    return s.error();
-            }
+            ranges.push_back({t, 0, {0, p->program_.tables[t].entries()}});
+        auto inputs = denseInputTables(p->program_);
+        if (!inputs)
+            return inputs.error();
+        if (Status s = p->device_->holdAll(ranges, *inputs); !s)
+            return s.error();
+        std::erase_if(*steps, [](const DeviceStep &s) { return s.kind == StepKind::HoldAll; });
+        p->steps_ = std::move(*steps);
         return std::unique_ptr<PreparedTensorProgram>(std::move(p));
     }
     Status setInput(uint32_t table, std::span<const double> values) override {
-        return session_->upload(table, 0, values);
+        return device_->upload(table, 0, values);
     }
     Result<CompleteTables> run() override {
-        if (!switches_.profilePath.empty())
-            return runProfiled(switches_.profilePath.c_str());
-        if (Status s = session_->runAll(); !s)
-            return s.error();
-        return download();
+        std::unique_ptr<std::FILE, int (*)(std::FILE *)> profile(nullptr, std::fclose);
+        StepTargets targets;
+        TensorDevice *const devices[] = {device_.get()};
+        targets.devices = devices;
+        std::vector<DeviceStep> profiled;
+        if (!switches_.profilePath.empty()) { // a diagnostic: each op alone, timed
+            profile.reset(std::fopen(switches_.profilePath.c_str(), "a"));
+            profiled = cuda::profileSteps(program_);
+            if (profile)
+                targets.timed = cuda::profileLines(profile.get(), program_);
+        }
+        StepTimes times{};
+        if (auto ran = runDeviceSteps(program_, profiled.empty() ? steps_ : profiled, targets, times);
+            !ran)
+            return ran.error();
+        const auto t0 = std::chrono::steady_clock::now();
+        auto out = download();
+        if (profile)
+            std::fprintf(profile.get(), "download\t-\t-\t-\t-\t%.4f\n", msSince(t0));
+        return out;
     }
     Status swapTables(std::span<const std::pair<uint32_t, uint32_t>> pairs) override {
-        return session_->swapTables(pairs);
+        return device_->swapTables(pairs);
     }
     Result<std::vector<std::vector<double>>>
     readTables(std::span<const uint32_t> tables) override {
         std::vector<std::vector<double>> out;
         for (uint32_t t : tables) {
             out.emplace_back(program_.tables[t].entries());
-            if (Status s = session_->download(t, 0, out.back()); !s)
+            if (Status s = device_->download(t, 0, out.back()); !s)
                 return s.error();
         }
         return out;
     }
     Status decodeCases(std::vector<uint32_t> &assignments, const std::vector<uint8_t> &pinned,
                        uint32_t cases) override {
-        // The session's program has the caller's variables (splitting adds tables, not variables).
-        return session_->decodeCases(assignments, pinned, cases);
+        // The device's program has the caller's variables (splitting adds tables, not variables).
+        std::vector<cuda::DevicePtr> tables;
+        for (uint32_t t = 0; t < program_.tables.size(); ++t)
+            tables.push_back(device_->address(t, 0));
+        return cuda::decodeCasesOnDevice(device_->device(), program_, tables, assignments, pinned,
+                                         cases);
     }
 
   private:
     Result<CompleteTables> download() {
         CompleteTables out{std::vector<std::vector<double>>(callerTables_),
-                           {DeviceReport::Kind::Cuda, session_->deviceName(), ""}};
+                           {DeviceReport::Kind::Cuda, device_->device().info().label(), ""}};
         std::vector<uint32_t> fetch = program_.fetch;
         if (fetch.empty())
             for (uint32_t t = 0; t < callerTables_; ++t)
@@ -86,32 +119,8 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
                     fetch.push_back(t);
         for (uint32_t t : fetch) {
             out.tables[t].resize(program_.tables[t].entries());
-            if (Status s = session_->download(t, 0, out.tables[t]); !s)
+            if (Status s = device_->download(t, 0, out.tables[t]); !s)
                 return s.error();
-        }
-        return out;
-    }
-
-    // A diagnostic run (GpuSwitches::profilePath): each op alone, waited for and timed, appended
-    // to FILE as op_profile.h's lines (host time here: the session launches without events), then
-    // the download's time. The ops lose their overlap, so the sum exceeds a normal run.
-    Result<CompleteTables> runProfiled(const char *path) {
-        std::FILE *f = std::fopen(path, "a");
-        for (uint32_t l = 0; l < program_.levels.size(); ++l)
-            for (uint32_t o : program_.levels[l]) {
-                const auto t0 = std::chrono::steady_clock::now();
-                if (Status s = session_->launchOps(std::span<const uint32_t>(&o, 1)); !s)
-                    return s.error();
-                if (Status s = session_->wait(); !s)
-                    return s.error();
-                if (f)
-                    cuda::writeOpProfileLine(f, program_, o, l, msSince(t0));
-            }
-        const auto t0 = std::chrono::steady_clock::now();
-        auto out = download();
-        if (f) {
-            std::fprintf(f, "download\t-\t-\t-\t-\t%.4f\n", msSince(t0));
-            std::fclose(f);
         }
         return out;
     }
@@ -119,10 +128,11 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
     CudaPreparedProgram(const TensorProgram &program, cuda::GpuSwitches switches)
         : program_(cuda::splitWideReductions(program)), callerTables_(program.tables.size()),
           switches_(std::move(switches)) {}
-    TensorProgram program_; // the session reads it: it lives as long as the session
+    TensorProgram program_; // the device reads it: it lives as long as the device
     size_t callerTables_;   // the tables of the program as given (splitting adds more)
     cuda::GpuSwitches switches_;
-    std::unique_ptr<cuda::TensorGpuSession> session_;
+    std::unique_ptr<cuda::GpuTensorDevice> device_;
+    std::vector<DeviceStep> steps_; // one run's
 };
 
 class CudaExecutor final : public TensorExecutor {
@@ -252,21 +262,22 @@ class SplitExecutor final : public TensorExecutor {
 
     Result<CompleteTables> run(const TensorProgram &program) override {
         const SplitPlan plan = planHostDeviceSplit(program, options_.splitThresholdEntries);
-        std::unique_ptr<cuda::TensorGpuSession> session;
+        std::unique_ptr<cuda::GpuTensorDevice> gpu;
         if (plan.deviceOps > 0) { // an all-host plan needs no GPU (nor a kernel compile)
-            cuda::GpuExecOptions gpu;
-            gpu.switches = options_.gpuSwitches;
-            auto opened = cuda::TensorGpuSession::open(program, gpu);
+            cuda::GpuExecOptions o;
+            o.switches = options_.gpuSwitches;
+            auto opened = cuda::openGpuTensorDevice(program, o);
             if (!opened)
                 return opened.error();
-            session = std::move(*opened);
+            gpu = std::move(*opened);
         }
-        auto computed = runTensorProgramSplit(program, plan, session.get(), options_.threads);
+        auto computed = runTensorProgramSplit(program, plan, gpu.get(), options_.threads);
         if (!computed)
             return computed.error();
-        DeviceReport device{DeviceReport::Kind::Split, session ? session->deviceName() : "", ""};
+        const std::string name = gpu ? gpu->device().info().label() : "";
+        DeviceReport device{DeviceReport::Kind::Split, name, ""};
         device.notes = "threshold " + std::to_string(plan.thresholdEntries) + " entries: " +
-                       (session ? std::to_string(plan.hostOps) + " ops on the host, " +
+                       (gpu ? std::to_string(plan.hostOps) + " ops on the host, " +
                                       std::to_string(plan.deviceOps) + " on cuda: " + device.name
                                 : "all " + std::to_string(plan.hostOps) +
                                       " ops on the host (none reaches it)");

@@ -12,12 +12,7 @@ namespace {
 constexpr size_t kMaxFusedOps = 65535; // gridDim.y
 } // namespace
 
-LaunchUnits launchUnits(const TensorProgram &program, const TensorModules &modules) {
-    return launchUnits(program, modules, program.levels);
-}
-
-LaunchUnits launchUnits(const TensorProgram &program, const TensorModules &modules,
-                        std::span<const std::vector<uint32_t>> levels) {
+LaunchUnits launchUnits(const TensorModules &modules, std::span<const std::vector<uint32_t>> levels) {
     LaunchUnits u;
     for (const std::vector<uint32_t> &level : levels) {
         std::vector<uint32_t> &ids = u.levels.emplace_back();
@@ -36,19 +31,6 @@ LaunchUnits launchUnits(const TensorProgram &program, const TensorModules &modul
             if (generic)
                 unitOfKernel[modules.kernelOf(op)] = unit;
         }
-    }
-    std::vector<uint32_t> unitOfTable(program.tables.size(), UINT32_MAX); // computed tables'
-    for (uint32_t unit = 0; unit < u.ops.size(); ++unit)
-        for (uint32_t op : u.ops[unit])
-            unitOfTable[program.ops[op].output] = unit;
-    u.producers.resize(u.ops.size());
-    for (uint32_t unit = 0; unit < u.ops.size(); ++unit) {
-        std::vector<uint32_t> &from = u.producers[unit];
-        for (uint32_t op : u.ops[unit])
-            for (uint32_t in : program.ops[op].inputs)
-                if (unitOfTable[in] != UINT32_MAX &&
-                    std::find(from.begin(), from.end(), unitOfTable[in]) == from.end())
-                    from.push_back(unitOfTable[in]);
     }
     return u;
 }

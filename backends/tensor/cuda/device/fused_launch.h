@@ -17,16 +17,12 @@ namespace zbddc::cuda {
 struct LaunchUnits {
     std::vector<std::vector<uint32_t>> levels; // unit ids, level by level (program.levels' shape)
     std::vector<std::vector<uint32_t>> ops;    // by unit: one op, or several of one generic kernel
-    std::vector<std::vector<uint32_t>> producers; // by unit: the units whose outputs it reads
 };
 
-// program.levels as units: a level's ops of one generic kernel with a fused entry point
-// (modules.hasFused: compiled with TensorKernelOptions::fusedEntries) together, the rest alone, in
-// the level's order of first use.
-LaunchUnits launchUnits(const TensorProgram &program, const TensorModules &modules);
-// The same over other levels of the program's ops (one device's share of them: tensor_gpu_multi).
-LaunchUnits launchUnits(const TensorProgram &program, const TensorModules &modules,
-                        std::span<const std::vector<uint32_t>> levels);
+// Levels of a program's ops (one device's share of them) as units: a level's ops of one generic
+// kernel with a fused entry point (modules.hasFused: compiled with
+// TensorKernelOptions::fusedEntries) together, the rest alone, in the level's order of first use.
+LaunchUnits launchUnits(const TensorModules &modules, std::span<const std::vector<uint32_t>> levels);
 
 // Where each op's input list and output are on the device.
 using DeviceAddressOf = std::function<DevicePtr(uint32_t op)>;

@@ -19,7 +19,8 @@ unsigned launchGrid(const DeviceInfo &device, const RowGroup &group, uint64_t th
 
 Status launchOpRows(Device &d, const TensorModules &modules, const TensorProgram &p, uint32_t o,
                     const TensorKernelOptions &kernels, uint64_t chunkRows, DevicePtr inputs,
-                    DevicePtr out, uint64_t rowBegin, uint64_t rows, StreamHandle stream) {
+                    DevicePtr out, uint64_t rowBegin, uint64_t rows, StreamHandle stream,
+                    uint64_t elimBegin, uint64_t elimCount) {
     auto f = modules.function(o);
     if (!f)
         return f.error();
@@ -36,7 +37,10 @@ Status launchOpRows(Device &d, const TensorModules &modules, const TensorProgram
         unsigned long long count = std::min(step, rows - done);
         DevicePtr in = inputs;
         DevicePtr chunkOut = out + done * valueBytes;
-        void *args[] = {&in, &chunkOut, &begin, &count, shapeArg}; // 4 read where no shape
+        unsigned long long eBegin = elimBegin, eCount = elimCount;
+        void *ranged[] = {&in, &chunkOut, &begin, &count, &eBegin, &eCount};
+        void *shaped[] = {&in, &chunkOut, &begin, &count, shapeArg}; // 4 read where no shape
+        void **args = kernels.eliminationRange ? ranged : shaped;
         const unsigned grid =
             launchGrid(d.info(), group, kernelThreads(group, warp, begin, count), block);
         if (Status l = d.launch(*f, {grid, block, 0}, args, stream); !l)

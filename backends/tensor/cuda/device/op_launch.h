@@ -21,10 +21,11 @@ unsigned launchGrid(const DeviceInfo &device, const RowGroup &group, uint64_t th
                     unsigned block);
 
 // `inputs` is the device array of the op's input addresses (tensor_kernels.h: whole-table
-// offsets), `out` the address of output row `rowBegin`.
+// offsets), `out` the address of output row `rowBegin`. With kernels.eliminationRange the kernels
+// reduce eliminated values [elimBegin, elimBegin + elimCount) only.
 Status launchOpRows(Device &device, const TensorModules &modules, const TensorProgram &program,
                     uint32_t op, const TensorKernelOptions &kernels, uint64_t chunkRows,
                     DevicePtr inputs, DevicePtr out, uint64_t rowBegin, uint64_t rows,
-                    StreamHandle stream);
+                    StreamHandle stream, uint64_t elimBegin = 0, uint64_t elimCount = 0);
 
 } // namespace zbddc::cuda

@@ -1,5 +1,6 @@
 #include "backends/tensor/cuda/device/op_profile.h"
 
+#include <algorithm>
 #include <memory>
 
 namespace zbddc::cuda {
@@ -30,31 +31,38 @@ void writeOpProfileLine(std::FILE *f, const TensorProgram &program, uint32_t op,
                  (unsigned long long)eliminated, ms, gbPerS);
 }
 
-Status profileOps(Device &d, const TensorProgram &program, const EnqueueOp &enqueue,
-                  const char *path, uint64_t valueBytes) {
-    std::unique_ptr<std::FILE, int (*)(std::FILE *)> f(std::fopen(path, "a"), std::fclose);
-    if (!f)
-        return error(std::string(path) + ": cannot open the GPU profile for appending");
-    auto stream = d.createStream();
-    if (!stream)
-        return stream.error();
-    Status result = Ok{};
-    for (uint32_t l = 0; l < program.levels.size() && result; ++l)
-        for (uint32_t o : program.levels[l]) {
-            double best = 0;
-            for (int rep = 0; rep < kProfileRepeats && result; ++rep) {
-                auto ms = d.time(*stream, [&] { return enqueue(o, *stream); });
-                if (!ms)
-                    result = ms.error();
-                else if (rep == 0 || *ms < best)
-                    best = *ms;
+std::vector<DeviceStep> profileSteps(const TensorProgram &program) {
+    std::vector<DeviceStep> steps;
+    for (uint32_t l = 0; l < program.levels.size(); ++l)
+        for (uint32_t o : program.levels[l])
+            for (int rep = 0; rep < kProfileRepeats; ++rep) {
+                steps.push_back(makeStep(StepKind::Launch, StepClock::Compute));
+                steps.back().tasks = {wholeOpTask(program, o)};
+                steps.push_back(makeStep(StepKind::Wait, StepClock::Compute, 0, l)); // its level
+                steps.back().ops = {o};
             }
-            if (!result)
-                break;
-            writeOpProfileLine(f.get(), program, o, l, best, valueBytes);
-        }
-    (void)d.destroyStream(*stream);
-    return result;
+    return steps;
+}
+
+std::function<void(const DeviceStep &, double)> profileLines(std::FILE *f,
+                                                              const TensorProgram &program,
+                                                              uint64_t valueBytes) {
+    struct Op {
+        double launched = 0, best = 0;
+        int repeats = 0;
+    };
+    return [f, &program, valueBytes, op = std::make_shared<Op>()](const DeviceStep &s, double ms) {
+        if (s.kind == StepKind::Launch)
+            op->launched = ms;
+        if (s.kind != StepKind::Wait || s.ops.empty())
+            return;
+        const double t = op->launched + ms;
+        op->best = op->repeats == 0 ? t : std::min(op->best, t);
+        if (++op->repeats < kProfileRepeats)
+            return;
+        writeOpProfileLine(f, program, s.ops[0], s.table, op->best, valueBytes);
+        op->repeats = 0;
+    };
 }
 
 } // namespace zbddc::cuda

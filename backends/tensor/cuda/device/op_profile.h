@@ -1,16 +1,16 @@
-// The per-op profile (GpuSwitches::profilePath, FILE): each op enqueued alone and timed with
-// events (the fastest of three launches, the first loading its module), one line per op appended to FILE — op,
-// kind, level, output rows, eliminated values, ms, and the achieved bandwidth: bytes of its input
-// tables read plus its output written, per second (each table counted once: what a kernel at the
-// copy bandwidth would move). The ops lose their overlap, so the sum exceeds a normal run; it says
+// The per-op profile (GpuSwitches::profilePath, FILE): each op launched alone and waited for, timed
+// on the host (the fastest of three launches, the first loading its module), one line per op
+// appended to FILE — op, kind, level, output rows, eliminated values, ms, and the achieved
+// bandwidth: bytes of its input tables read plus its output written, per second (each table
+// counted once: what a kernel at the copy bandwidth would move). The ops lose their overlap, so the sum exceeds a normal run; it says
 // which ops are far from the device's bandwidth.
 #pragma once
 
-#include "backends/cuda/driver.h"
-#include "backends/tensor/cuda/device/level_launch.h"
+#include "backends/tensor/cuda/run/device_steps.h"
 #include "ir/tensor_program.h"
 
 #include <cstdio>
+#include <functional>
 
 namespace zbddc::cuda {
 
@@ -21,8 +21,11 @@ uint64_t opTableBytes(const TensorProgram &program, uint32_t op, uint64_t valueB
 void writeOpProfileLine(std::FILE *f, const TensorProgram &program, uint32_t op, uint32_t level,
                         double ms, uint64_t valueBytes = 8);
 
-// Every level's ops, one at a time on one stream, each timed; lines appended to `path`.
-Status profileOps(Device &device, const TensorProgram &program, const EnqueueOp &enqueue,
-                  const char *path, uint64_t valueBytes = 8);
+// The profile as steps (device_steps.h) on device 0, each op of each level launched alone and
+// waited for, three times; and the StepTargets::timed that appends their lines to `f`.
+std::vector<DeviceStep> profileSteps(const TensorProgram &program);
+std::function<void(const DeviceStep &, double)> profileLines(std::FILE *f,
+                                                              const TensorProgram &program,
+                                                              uint64_t valueBytes = 8);
 
 } // namespace zbddc::cuda

@@ -38,15 +38,18 @@ struct TableMove {
     int from = kHost, to = kHost;
     RowSpan rows;
 };
-// Op `op` computes output rows `out` on `device`.
+// Op `op` computes output rows `out` on `device`; with `elim`, over that range of its joint
+// eliminated values only (an out-of-core step, chunk_plan.h), ⊕-combined into the rows unless the
+// range starts at 0.
 struct DeviceTask {
     uint32_t op = 0, device = 0;
     RowSpan out;
+    RowSpan elim; // empty: every eliminated value
 };
 
 // Every output row of op `op`, on device 0.
 inline DeviceTask wholeOpTask(const TensorProgram &program, uint32_t op) {
-    return {op, 0, {0, program.tables[program.ops[op].output].entries()}};
+    return {op, 0, {0, program.tables[program.ops[op].output].entries()}, {}};
 }
 
 class TensorDevice {

@@ -91,7 +91,6 @@ Result<ChunkPlan> planChunks(const TensorProgram &program, const ChunkPlanOption
     if (total <= options.budgetBytes)
         return plan;
     plan.outOfCore = true;
-    const uint64_t maxInFlight = std::max(options.maxInFlight, 1u);
     plan.ops.resize(program.ops.size());
     for (uint32_t o = 0; o < program.ops.size(); ++o) {
         const TensorOp &op = program.ops[o];
@@ -104,26 +103,13 @@ Result<ChunkPlan> planChunks(const TensorProgram &program, const ChunkPlanOption
             candidates.push_back(opChunkCandidate(program, o, k, 0, options));
         for (uint32_t e = 1; e <= elimVars; ++e)
             candidates.push_back(opChunkCandidate(program, o, outVars, e, options));
-        // Prefer the largest steps that still allow two in flight (copy/compute overlap, Bistaffa
-        // et al. 2017 Fig. 10), else the largest that fit at all.
-        bool placed = false;
-        for (const uint64_t wanted : {uint64_t{2}, uint64_t{1}}) {
-            for (const OpChunkPlan &c : candidates) {
-                if (c.residentBytes >= options.budgetBytes)
-                    continue;
-                const uint64_t fit = (options.budgetBytes - c.residentBytes) / c.stepBytes;
-                if (fit < std::min(wanted, c.chunks))
-                    continue;
-                plan.ops[o] = c;
-                plan.ops[o].inFlight =
-                    static_cast<uint32_t>(std::min<uint64_t>({fit, maxInFlight, c.chunks}));
-                placed = true;
-                break;
-            }
-            if (placed)
-                break;
-        }
-        if (!placed) {
+        // The largest steps that fit (the steps run one after another: chunk_steps.h).
+        const auto fits = std::find_if(candidates.begin(), candidates.end(), [&](const auto &c) {
+            return c.residentBytes + c.stepBytes <= options.budgetBytes;
+        });
+        if (fits != candidates.end()) {
+            plan.ops[o] = *fits;
+        } else {
             const OpChunkPlan &finest = candidates.back();
             return error("op " + std::to_string(o) + " needs " + mib(finest.residentBytes) +
                          " of whole inputs and " + mib(finest.stepBytes) +

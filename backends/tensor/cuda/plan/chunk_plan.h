@@ -26,7 +26,6 @@ namespace zbddc {
 
 struct ChunkPlanOptions {
     uint64_t budgetBytes = 0;   // device memory the executor may use for tables
-    uint32_t maxInFlight = 4;   // steps (each with its own buffers and stream) in flight at once
     // Inputs this small are never sliced: the kernels stage them whole in shared memory.
     uint64_t wholeInputMaxEntries = 2048;
 };
@@ -42,7 +41,6 @@ struct OpChunkPlan {
     std::vector<uint64_t> inputRows;    // per input: rows on the device (per step when sliced)
     uint64_t residentBytes = 0; // whole inputs, on the device for the whole op
     uint64_t stepBytes = 0;     // one step's input slices and output chunk
-    uint32_t inFlight = 1;      // steps in flight (≤ chunks: the slices of one chunk run in turn)
 
     uint64_t steps() const { return chunks * elimSlices; }
 };
@@ -58,7 +56,7 @@ struct ChunkPlan {
 uint64_t devicePoolBytes(uint64_t bytes);
 
 // Op `op`'s steps when they fix its first `outVars` output variables and first `elimVars`
-// eliminated ones (inFlight left at 1): what planChunks chooses among, and the slices a device
+// eliminated ones: what planChunks chooses among, and the slices a device
 // of a multi-device run reads (multi_device_plan.h).
 OpChunkPlan opChunkCandidate(const TensorProgram &program, uint32_t op, uint32_t outVars,
                              uint32_t elimVars, const ChunkPlanOptions &options = {});

@@ -139,7 +139,7 @@ class Planner {
             const RowSpan h = hull(held_[s.device][op.output], s.out);
             grow(s.device, op.output, h);
             level_->reserves.push_back({op.output, s.device, h});
-            level_->tasks.push_back({o, s.device, s.out});
+            level_->tasks.push_back({o, s.device, s.out, {}});
             if (!options_.keepForDecode) {
                 level_->downloads.push_back({op.output, static_cast<int>(s.device), kHost, s.out});
                 plan_.downloadBytes += s.out.rows * options_.entryBytes;

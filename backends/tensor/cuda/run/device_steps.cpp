@@ -2,19 +2,36 @@
 
 #include "backends/tensor/cpu/tensor_cpu.h"
 #include "ir/try.h"
+#include "support/memory.h"
 #include "support/timer.h"
 
 namespace zbddc {
 
 namespace {
 
-// The host's tables during a run: the inputs' complete values, the computed tables that came
-// back or were computed here, and a pointer to each one present (the CPU executor's view).
+// The host's tables during a run: the inputs' complete values (made on first use), the computed
+// tables that came back or were computed here, and a pointer to each one present (the CPU
+// executor's view).
 struct HostSide {
+    const TensorProgram &p;
     std::vector<std::vector<double>> inputs, computed;
     std::vector<const double *> data;
-    const std::vector<double> &values(const TensorProgram &p, uint32_t t) const {
-        return p.tables[t].input ? inputs[t] : computed[t];
+    explicit HostSide(const TensorProgram &program)
+        : p(program), inputs(p.tables.size()), computed(p.tables.size()),
+          data(p.tables.size(), nullptr) {}
+    Status need(uint32_t t) {
+        if (!p.tables[t].input || data[t])
+            return Ok{};
+        auto dense = denseInputValues(p.tables[t]);
+        if (!dense)
+            return dense.error();
+        inputs[t] = std::move(*dense);
+        data[t] = inputs[t].data();
+        return Ok{};
+    }
+    Result<const std::vector<double> *> values(uint32_t t) {
+        ZBDDC_TRY(need(t));
+        return p.tables[t].input ? &inputs[t] : &computed[t];
     }
 };
 
@@ -33,7 +50,10 @@ Status runStep(const TensorProgram &p, const DeviceStep &s, const StepTargets &o
     case StepKind::Release:
         return device->release(s.table);
     case StepKind::Upload: {
-        const std::vector<double> &values = h.values(p, s.table);
+        auto held = h.values(s.table);
+        if (!held)
+            return held.error();
+        const std::vector<double> &values = **held;
         if (s.rows.end() > values.size())
             return error("internal error: an upload of table " + std::to_string(s.table) +
                          " rows the host does not have");
@@ -42,6 +62,8 @@ Status runStep(const TensorProgram &p, const DeviceStep &s, const StepTargets &o
     }
     case StepKind::Download: {
         std::vector<double> &table = h.computed[s.table];
+        if (table.empty()) // a large out-of-core table's pages on huge pages where the host has them
+            reserveOnHugePages(table, p.tables[s.table].entries());
         table.resize(p.tables[s.table].entries());
         ZBDDC_TRY(device->download(s.table, s.rows.first,
                                    std::span(table).subspan(s.rows.first, s.rows.rows)));
@@ -57,10 +79,15 @@ Status runStep(const TensorProgram &p, const DeviceStep &s, const StepTargets &o
     case StepKind::PeerEnqueue:
         return on.fabric->enqueue(s.moves);
     case StepKind::HoldAll:
+        for (const TableReserve &r : s.ranges)
+            ZBDDC_TRY(h.need(r.table));
         return device->holdAll(s.ranges, h.inputs);
     case StepKind::Prepare:
         return device->prepareLevels(s.levels);
     case StepKind::HostOps:
+        for (uint32_t o : s.ops)
+            for (uint32_t in : p.ops[o].inputs)
+                ZBDDC_TRY(h.need(in));
         return runTensorOpsCpu(p, s.ops, h.data, h.computed, on.hostThreads);
     case StepKind::Call:
         return on.call ? on.call() : Ok{};
@@ -74,21 +101,15 @@ Result<std::vector<std::vector<double>>> runDeviceSteps(const TensorProgram &p,
                                                         std::span<const DeviceStep> steps,
                                                         const StepTargets &targets,
                                                         StepTimes &times) {
-    HostSide host;
-    auto complete = denseInputTables(p);
-    if (!complete)
-        return complete.error();
-    host.inputs = std::move(*complete);
-    host.computed.resize(p.tables.size());
-    host.data.assign(p.tables.size(), nullptr);
-    for (size_t t = 0; t < p.tables.size(); ++t)
-        if (p.tables[t].input)
-            host.data[t] = host.inputs[t].data();
+    HostSide host(p);
     for (const DeviceStep &step : steps) {
         const auto t0 = std::chrono::steady_clock::now();
         ZBDDC_TRY(runStep(p, step, targets, host));
+        const double ms = msSince(t0);
         if (step.clock != StepClock::None)
-            times[static_cast<size_t>(step.clock)] += msSince(t0);
+            times[static_cast<size_t>(step.clock)] += ms;
+        if (targets.timed)
+            targets.timed(step, ms);
     }
     return std::move(host.computed);
 }

@@ -65,11 +65,13 @@ struct StepTargets {
     DeviceFabric *fabric = nullptr;
     unsigned hostThreads = 0;      // HostOps (0: every core)
     std::function<Status()> call;  // Call
+    std::function<void(const DeviceStep &, double ms)> timed; // each step's wall time, if given
 };
 
 // Runs `steps` in order. Computed tables by id, inputs empty (the layout of runTensorProgramCpu):
 // what came back from the devices and what the host computed. `times` gets each step's wall time
-// added to its clock.
+// added to its clock. An input's complete values are made on the host when a step first needs
+// them (a prepared program's runs need none).
 Result<std::vector<std::vector<double>>> runDeviceSteps(const TensorProgram &program,
                                                         std::span<const DeviceStep> steps,
                                                         const StepTargets &targets,

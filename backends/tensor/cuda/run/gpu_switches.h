@@ -16,9 +16,6 @@ struct GpuSwitches {
     // (TensorGpuSession: a batched junction tree's) replay one graph (bench/results/NOTEBOOK.md,
     // "GPU bucket elimination without table downloads or per-level waits" and later sections).
     std::optional<bool> graphs;
-    // In core, streams planned from the buckets' dependencies (level_launch.h planStreams) rather
-    // than a fork and a join per level: level with them on an H100 (NOTEBOOK.md, 2026-11-29).
-    bool plannedStreams = false;
     // Float tables where every value stays exact (narrow_costs.h); false keeps doubles.
     bool narrowCosts = true;
     // Nonempty: the per-op profile (op_profile.h) appended to this file, each op run alone.

@@ -8,7 +8,7 @@
 //
 // The plan and its run are host code, built everywhere: the run drives a TensorDevice
 // (device/tensor_device.h) holding whole tables and launching whole ops, which is the GPU's
-// TensorGpuSession (tensor_gpu_session.h) in the "split" tensor executor
+// GpuTensorDevice (gpu_tensor_device.h) in the "split" tensor executor
 // (runtime/tensor/tensor_executor.h) and the emulated device in the tests.
 #pragma once
 

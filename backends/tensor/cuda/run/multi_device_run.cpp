@@ -1,5 +1,7 @@
 #include "backends/tensor/cuda/run/multi_device_run.h"
 
+#include <algorithm>
+
 namespace zbddc {
 
 std::vector<DeviceStep> multiDeviceSteps(const MultiDevicePlan &plan, bool ordered) {
@@ -74,6 +76,21 @@ std::vector<DeviceStep> multiDeviceSteps(const MultiDevicePlan &plan, bool order
         for (const TableMove &m : level.downloads)
             rows(StepKind::Download, StepClock::Download, m.from, m.table, m.rows);
     return steps;
+}
+
+Result<std::vector<DeviceStep>> inCoreSteps(const TensorProgram &program, bool decode) {
+    MultiDeviceOptions options;
+    options.keepForDecode = decode;
+    auto plan = planMultiDevice(program, 1, options); // one device slices nothing
+    if (!plan)
+        return plan.error();
+    if (!program.fetch.empty())
+        for (MultiDeviceLevel &level : plan->levels)
+            std::erase_if(level.downloads, [&](const TableMove &m) {
+                return std::find(program.fetch.begin(), program.fetch.end(), m.table) ==
+                       program.fetch.end();
+            });
+    return multiDeviceSteps(*plan, true);
 }
 
 Result<std::vector<std::vector<double>>>

@@ -35,6 +35,13 @@ using BeforeWait = std::function<Status()>;
 // The plan's steps, one way or the other; `beforeWait` is their Call step.
 std::vector<DeviceStep> multiDeviceSteps(const MultiDevicePlan &plan, bool ordered);
 
+// One device running every op whole (a GPU's in-core run): the one-device plan's ordered steps —
+// every table held from the start with the inputs uploaded at once, the levels prepared and
+// launched with no wait between them, the Call step, one wait — then the downloads of
+// program.fetch's tables (every computed one where it is empty), none with `decode` (the VALUE
+// phase reads them where they are).
+Result<std::vector<DeviceStep>> inCoreSteps(const TensorProgram &program, bool decode);
+
 // multiDeviceSteps run (runDeviceSteps). Computed tables by id, inputs empty: the layout of
 // runTensorProgramCpu.
 Result<std::vector<std::vector<double>>>

@@ -1,24 +1,23 @@
 #include "backends/tensor/cuda/run/tensor_gpu.h"
 
 #include "backends/cuda/driver.h"
-#include "backends/tensor/cuda/plan/chunk_layout.h"
-#include "backends/tensor/cuda/device/fused_launch.h"
-#include "backends/tensor/cuda/device/level_launch.h"
-#include "backends/tensor/cuda/plan/narrow_costs.h"
 #include "backends/tensor/cuda/device/op_launch.h"
 #include "backends/tensor/cuda/device/op_profile.h"
-#include "backends/tensor/cuda/device/packed_inputs.h"
+#include "backends/tensor/cuda/plan/chunk_layout.h"
+#include "backends/tensor/cuda/plan/narrow_costs.h"
+#include "backends/tensor/cuda/run/multi_device_run.h"
+#include "backends/tensor/cpu/tensor_cpu.h"
 #include "backends/tensor/cuda/device/staged_copies.h"
-#include "backends/tensor/cuda/run/tensor_gpu_chunked.h"
-#include "backends/tensor/cuda/codegen/tensor_modules.h"
+#include "backends/tensor/cuda/run/chunk_steps.h"
 #include "backends/tensor/cuda/run/value_phase_gpu.h"
 #include "ir/tensor_interpret.h"
 #include "ir/try.h"
-#include "support/memory.h"
 #include "support/timer.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <memory>
 #include <optional>
 
 namespace zbddc::cuda {
@@ -52,7 +51,7 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
         return memory.error();
     st.deviceFreeBytes = memory->freeBytes;
     st.deviceTotalBytes = memory->totalBytes;
-    // The number of steps in flight follows from this budget (chunk_plan.h); idle pool blocks
+    // The chunks out of core follow from this budget (chunk_plan.h); idle pool blocks
     // count as free, the pool hands them out first.
     const uint64_t budget =
         options.memoryBudgetBytes
@@ -62,7 +61,6 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
     st.budgetBytes = budget;
     ChunkPlanOptions po;
     po.budgetBytes = budget;
-    po.maxInFlight = options.maxInFlight;
     po.wholeInputMaxEntries = options.kernels.sharedInputMaxEntries;
     auto plan = planChunks(program, po);
     // Out of core, slices should be exactly the rows a step reads: re-lay the program out where
@@ -113,182 +111,85 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
     return p;
 }
 
-// Out of core: the tables come back on the host, in the layout of the program that ran
-// (p.relaid where there is one).
-Result<HostTables> runOutOfCore(const TensorProgram &program, Prepared &p,
-                                const GpuExecOptions &options, GpuExecStats &st) {
-    GpuExecOptions chunked = options;
-    chunked.kernels = p.kernels;
-    return runChunkedOnDevice(*p.device, p.modules, p.relaid ? *p.relaid : program, p.plan,
-                              chunked, st);
-}
-
-// The device's tables of an in-core run: `at[id]` is table id's address, in a block of `owned`.
-struct DeviceTables {
-    std::vector<DeviceBuffer> owned;
-    std::vector<DevicePtr> at;
-};
-
-// Table `tab`'s complete values as the device holds them, at `dst` (packed_inputs.h).
-void writeDeviceImage(const Table &tab, bool float32, unsigned char *dst) {
-    const std::vector<double> dense = tab.sparse ? tab.denseValues() : std::vector<double>{};
-    writeTableImage(tab.sparse ? dense : tab.values, float32, dst);
-}
-
-Status uploadInputs(Device &d, const TensorProgram &program, bool float32, DeviceTables &dt) {
-    const uint64_t valueBytes = float32 ? sizeof(float) : sizeof(double);
-    std::vector<uint64_t> tableBytes(program.tables.size());
-    for (size_t t = 0; t < program.tables.size(); ++t)
-        tableBytes[t] = program.tables[t].entries() * valueBytes;
-    const PackedInputs packed =
-        packSmallInputs(tableBytes, [&](size_t t) { return program.tables[t].input; });
-    std::vector<unsigned char> staging(packed.bytes);
-    auto block = d.allocate(std::max<uint64_t>(packed.bytes, 1));
-    if (!block)
-        return block.error();
-    for (size_t t = 0; t < program.tables.size(); ++t) {
-        const Table &tab = program.tables[t];
-        if (packed.at[t] != kUnpacked) {
-            dt.at[t] = block->ptr() + packed.at[t];
-            writeDeviceImage(tab, float32, staging.data() + packed.at[t]);
-            continue;
-        }
-        auto buf = d.allocate(std::max<uint64_t>(tableBytes[t], 1));
-        if (!buf)
-            return buf.error();
-        dt.at[t] = buf->ptr();
-        dt.owned.push_back(std::move(*buf));
-        if (!tab.input)
-            continue;
-        std::vector<unsigned char> image(tableBytes[t]);
-        writeDeviceImage(tab, float32, image.data());
-        if (Status s = d.upload(dt.at[t], image.data(), tableBytes[t]); !s)
-            return s;
-    }
-    if (packed.bytes)
-        if (Status s = d.upload(block->ptr(), staging.data(), packed.bytes); !s)
-            return s;
-    dt.owned.push_back(std::move(*block));
-    return Ok{};
-}
-
-// Work enqueued after a run's ops, given its device tables, before the run waits (the VALUE
-// phase of a solve).
-using AfterRun = std::function<Status(const DeviceTables &, StreamHandle)>;
-
-// In core: every table uploaded or computed on the device, where it stays for the caller.
-Result<DeviceTables> runInCore(const TensorProgram &program, Prepared &p,
-                               const GpuExecOptions &options, GpuExecStats &st,
-                               const AfterRun &after = {}) {
-    Device &d = *p.device;
-    auto t0 = std::chrono::steady_clock::now();
-    DeviceTables dt;
-    dt.at.resize(program.tables.size());
-    const bool float32 = p.kernels.float32;
-    if (Status s = uploadInputs(d, program, float32, dt); !s)
-        return s.error();
-    // Every op's list of input addresses, in one device array filled by one copy.
-    std::vector<DevicePtr> lists;
-    std::vector<uint64_t> listAt(program.ops.size());
-    for (size_t o = 0; o < program.ops.size(); ++o) {
-        listAt[o] = lists.size() * sizeof(DevicePtr);
-        for (uint32_t in : program.ops[o].inputs)
-            lists.push_back(dt.at[in]);
-    }
-    auto listBuf = uploadArray(d, lists);
-    if (!listBuf)
-        return listBuf.error();
-    // A level's small ops of one generic kernel run as one launch (fused_launch.h).
-    auto fused = FusedLaunches::upload(
-        d, program, p.modules, launchUnits(program, p.modules),
-        [&](uint32_t o) { return listBuf->ptr() + listAt[o]; },
-        [&](uint32_t o) { return dt.at[program.ops[o].output]; });
-    if (!fused)
-        return fused.error();
-    if (Status s = d.synchronize(); !s)
-        return s.error();
-    st.uploadMs = msSince(t0);
-
-    for (const std::vector<uint32_t> &ops : fused->units().ops) {
-        for (uint32_t o : ops)
-            st.tableBytes += opTableBytes(program, o, float32 ? sizeof(float) : sizeof(double));
-        const uint32_t o = ops[0];
-        const uint64_t rows = program.tables[program.ops[o].output].entries();
-        const uint64_t step = launchChunkRows(p.modules.rowGroup(o), options.chunkRows);
-        st.launches += ops.size() > 1 ? 1 : (rows + step - 1) / step;
-    }
-    t0 = std::chrono::steady_clock::now();
-    const EnqueueOp enqueueOp = [&](uint32_t o, StreamHandle stream) -> Status {
-        const uint32_t out = program.ops[o].output;
-        return launchOpRows(d, p.modules, program, o, p.kernels, options.chunkRows,
-                            listBuf->ptr() + listAt[o], dt.at[out], 0,
-                            program.tables[out].entries(), stream);
-    };
-    const EnqueueOp enqueueUnit = [&](uint32_t unit, StreamHandle stream) {
-        return fused->enqueue(d, program, p.modules, p.kernels, unit, enqueueOp, stream);
-    };
-    AfterOps afterOps;
-    if (after)
-        afterOps = [&](StreamHandle stream) { return after(dt, stream); };
-    if (!options.switches.profilePath.empty()) { // diagnostic: each op alone, timed
-        if (Status s = profileOps(d, program, enqueueOp, options.switches.profilePath.c_str(),
-                                  float32 ? sizeof(float) : sizeof(double));
-            !s)
-            return s.error();
-        if (afterOps)
-            if (Status s = afterOps(nullptr); !s)
-                return s.error();
-    } else {
-        LevelLauncher launcher(d);
-        LevelLaunchStats ls;
-        // A fork and a join per level, or streams planned from the buckets' dependencies.
-        if (Status s = launcher.run(fused->units().levels, enqueueUnit,
-                                    options.switches.graphs.value_or(false), &ls, afterOps,
-                                    options.switches.plannedStreams
-                                        ? std::span<const std::vector<uint32_t>>(
-                                              fused->units().producers)
-                                        : std::span<const std::vector<uint32_t>>{});
-            !s)
-            return s.error();
-        st.graph = ls.graph;
-        st.graphCaptureMs = ls.captureMs;
-        st.levelJoins = ls.joins;
-    }
-    st.kernelMs = msSince(t0); // with `after`'s work: the caller takes its part out
-    return dt;
-}
-
-// The computed tables the caller wants (program.fetch; every one where it is empty), through the
-// GPU's pinned staging (staged_copies.h) into fresh vectors: a plain copy into pageable memory ran
-// at about 1 GB/s, most of an in-core run's time.
-Result<std::vector<std::vector<double>>> downloadTables(Device &d, const TensorProgram &program,
-                                                        std::span<const DevicePtr> at,
-                                                        bool float32) {
-    auto staging = StagedCopies::of(d);
+// Out of core: chunkSteps (chunk_steps.h) on the GPU's TensorDevice; every computed table comes
+// back to the host, in the layout of the program that ran (p.relaid where there is one).
+Result<std::vector<std::vector<double>>> runOutOfCore(const TensorProgram &program, Prepared &p,
+                                                      const GpuExecOptions &options,
+                                                      GpuExecStats &st) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const TensorProgram &ran = p.relaid ? *p.relaid : program;
+    GpuDeviceOptions o{p.kernels, options.chunkRows, 1, false};
+    o.stagedUploads = true;
+    auto staging = StagedCopies::of(*p.device); // on a GPU's first out-of-core run: allocated
     if (!staging)
         return staging.error();
-    std::vector<std::vector<double>> computed(program.tables.size());
-    std::vector<bool> wanted(program.tables.size(), program.fetch.empty());
-    for (uint32_t t : program.fetch)
-        wanted[t] = true;
-    std::vector<float> narrow;
-    for (size_t t = 0; t < program.tables.size(); ++t) {
-        if (program.tables[t].input || !wanted[t])
-            continue;
-        const uint64_t entries = program.tables[t].entries();
-        reserveOnHugePages(computed[t], entries);
-        computed[t].resize(entries);
-        if (float32) {
-            narrow.resize(entries);
-            ZBDDC_TRY((*staging)->download(narrow.data(), at[t], entries * sizeof(float), nullptr));
-            ZBDDC_TRY(d.synchronize());
-            std::copy(narrow.begin(), narrow.end(), computed[t].begin()); // exact: integers < 2^24
-        } else {
-            ZBDDC_TRY((*staging)->download(computed[t].data(), at[t], entries * sizeof(double),
-                                           nullptr));
-        }
+    st.pinnedBytes = (*staging)->pinnedBytes();
+    auto device = GpuTensorDevice::open(*p.device, ran, o, std::move(p.modules));
+    if (!device)
+        return device.error();
+    st.hostPrepMs = msSince(t0);
+    const std::vector<DeviceStep> steps = chunkSteps(ran, p.plan);
+    for (const DeviceStep &s : steps) {
+        const uint64_t bytes = s.rows.rows * sizeof(double);
+        st.uploadBytes += s.kind == StepKind::Upload ? bytes : 0;
+        st.downloadBytes += s.kind == StepKind::Download ? bytes : 0;
+        st.chunks += s.kind == StepKind::Launch;
     }
-    ZBDDC_TRY(d.synchronize());
+    TensorDevice *const devices[] = {device->get()};
+    StepTargets targets;
+    targets.devices = devices;
+    StepTimes times{};
+    auto computed = runDeviceSteps(ran, steps, targets, times);
+    st.uploadMs = times[static_cast<size_t>(StepClock::Upload)];
+    st.downloadMs = times[static_cast<size_t>(StepClock::Download)];
+    st.kernelMs = msSince(t0); // uploads, kernels and downloads: one figure
+    return computed;
+}
+
+// In core: inCoreSteps (multi_device_run.h) on the GPU's TensorDevice, or with a profile each op
+// alone (op_profile.h). `decode` (a solve's VALUE phase) is their Call step, enqueued behind the
+// levels: it reads the tables where they are, and none is downloaded.
+Result<std::vector<std::vector<double>>>
+runInCore(const TensorProgram &program, Prepared &p, const GpuExecOptions &options,
+          GpuExecStats &st, const std::function<Status(GpuTensorDevice &)> &decode = {}) {
+    auto steps = inCoreSteps(program, static_cast<bool>(decode));
+    if (!steps)
+        return steps.error();
+    const GpuDeviceOptions o{p.kernels, options.chunkRows, 8,
+                             options.switches.graphs.value_or(false)};
+    auto device = GpuTensorDevice::open(*p.device, program, o, std::move(p.modules));
+    if (!device)
+        return device.error();
+    GpuTensorDevice &gpu = **device;
+    const uint64_t valueBytes = p.kernels.float32 ? sizeof(float) : sizeof(double);
+    for (uint32_t op = 0; op < program.ops.size(); ++op)
+        st.tableBytes += opTableBytes(program, op, valueBytes);
+    TensorDevice *const devices[] = {&gpu};
+    StepTargets targets;
+    targets.devices = devices;
+    if (decode)
+        targets.call = [&] { return decode(gpu); };
+    std::unique_ptr<std::FILE, int (*)(std::FILE *)> profile(nullptr, std::fclose);
+    if (const std::string &path = options.switches.profilePath; !path.empty()) {
+        profile.reset(std::fopen(path.c_str(), "a"));
+        if (!profile)
+            return error(path + ": cannot open the GPU profile for appending");
+        std::erase_if(*steps, [](const DeviceStep &s) {
+            return s.kind == StepKind::Prepare || s.kind == StepKind::Launch;
+        });
+        const std::vector<DeviceStep> each = profileSteps(program);
+        steps->insert(steps->begin() + 1, each.begin(), each.end()); // after the HoldAll
+        targets.timed = profileLines(profile.get(), program, valueBytes);
+    }
+    StepTimes times{};
+    auto computed = runDeviceSteps(program, *steps, targets, times);
+    st.uploadMs = times[static_cast<size_t>(StepClock::Upload)];
+    st.kernelMs = times[static_cast<size_t>(StepClock::Compute)]; // the caller takes decode's out
+    st.downloadMs = times[static_cast<size_t>(StepClock::Download)];
+    st.launches = gpu.stats().launches;
+    st.graph = gpu.stats().graph;
+    st.graphCaptureMs = gpu.stats().captureMs;
+    st.levelJoins = gpu.stats().joins;
     return computed;
 }
 
@@ -303,22 +204,12 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
     if (!p)
         return p.error();
     if (p->plan.outOfCore) {
-        auto tables = runOutOfCore(program, *p, options, st);
-        if (!tables)
-            return tables.error();
-        std::vector<std::vector<double>> computed = tables->takeComputed();
-        if (p->relaid)
-            restoreLayouts(program, *p->relaid, computed);
+        auto computed = runOutOfCore(program, *p, options, st);
+        if (computed && p->relaid)
+            restoreLayouts(program, *p->relaid, *computed);
         return computed;
     }
-    auto buffers = runInCore(program, *p, options, st);
-    if (!buffers)
-        return buffers.error();
-
-    const auto t0 = std::chrono::steady_clock::now();
-    auto computed = downloadTables(*p->device, program, buffers->at, p->kernels.float32);
-    st.downloadMs = msSince(t0);
-    return computed;
+    return runInCore(program, *p, options, st);
 }
 
 Result<double> solveTensorProgramCuda(const TensorProgram &program,
@@ -337,7 +228,12 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
         // The program that ran: a relaid one differs only in its tables' layouts, which the walk
         // reads through their scopes, so it picks the same values.
         const TensorProgram &ran = p->relaid ? *p->relaid : program;
-        const RowValue value = [&](uint32_t id, uint64_t row) { return tables->value(id, row); };
+        auto inputs = denseInputTables(ran);
+        if (!inputs)
+            return inputs.error();
+        const RowValue value = [&](uint32_t id, uint64_t row) {
+            return (ran.tables[id].input ? *inputs : *tables)[id][row];
+        };
         const double optimum = programResult(ran, value);
         recoverAssignment(ran, value, assignment);
         st.valueMs = msSince(t0);
@@ -345,21 +241,39 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
     }
     // The VALUE phase enqueued behind the ops: its plan is built while they run, and valueMs is
     // the device's time from their end to its kernel's end (the assignment's few bytes come back
-    // within the run's one wait, counted with the kernels).
+    // before the run's one wait, counted with the kernels).
     double optimum = 0;
-    const AfterRun decode = [&](const DeviceTables &dt, StreamHandle stream) -> Status {
-        auto decoded = decodeOnDevice(*p->device, program, dt.at, assignment, p->kernels.float32,
-                                      stream, &st.valueMs);
+    const auto decode = [&](GpuTensorDevice &gpu) -> Status {
+        std::vector<DevicePtr> at(program.tables.size());
+        for (uint32_t t = 0; t < at.size(); ++t)
+            at[t] = gpu.address(t, 0); // 0 where the device holds no row of t
+        auto decoded = decodeOnDevice(gpu.device(), program, at, assignment, p->kernels.float32,
+                                      gpu.copyStream(), &st.valueMs);
         if (!decoded)
             return decoded.error();
         optimum = *decoded;
         return Ok{};
     };
-    if (auto buffers = runInCore(program, *p, options, st, decode); !buffers)
-        return buffers.error();
+    if (auto ran = runInCore(program, *p, options, st, decode); !ran)
+        return ran.error();
     st.kernelMs -= st.valueMs;
     st.valueOnDevice = true;
     return optimum;
+}
+
+Result<std::unique_ptr<GpuTensorDevice>> openGpuTensorDevice(const TensorProgram &program,
+                                                             const GpuExecOptions &options) {
+    if (Status s = program.verify(); !s)
+        return s.error();
+    auto device = openDevice(options.device);
+    if (!device)
+        return device.error();
+    auto modules = TensorModules::compile(**device, program, options.kernels);
+    if (!modules)
+        return modules.error();
+    const GpuDeviceOptions o{options.kernels, options.chunkRows, 8,
+                             options.switches.graphs.value_or(true)};
+    return GpuTensorDevice::open(**device, program, o, std::move(*modules));
 }
 
 } // namespace zbddc::cuda

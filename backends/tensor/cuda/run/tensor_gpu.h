@@ -1,23 +1,26 @@
-// Runs a TensorProgram on one GPU: input tables (sparse ones made complete) uploaded once, one
-// NVRTC-compiled module for all op kernels, ops launched level by level (the ops of a level on
-// separate streams, so independent buckets overlap, levels ordered by events on the device and the
-// whole program captured as one CUDA graph: level_launch.h), computed tables kept on the device.
-// runTensorProgramCuda downloads them; solveTensorProgramCuda instead decodes the assignment on
+// Runs a TensorProgram on one GPU: one NVRTC-compiled module for all op kernels and, in core, the
+// steps of inCoreSteps (multi_device_run.h) on the GPU's TensorDevice (gpu_tensor_device.h): input
+// tables (sparse ones made complete) uploaded at once, ops launched level by level with no host
+// wait between levels (a level's ops on separate streams, so independent buckets overlap; its
+// small ops of one generic kernel fused; optionally the whole program one CUDA graph), computed
+// tables kept on the device. runTensorProgramCuda downloads them; solveTensorProgramCuda instead decodes the assignment on
 // the device (value_phase_gpu.h) and downloads no table. Output tables are written in chunks of
 // at most `chunkRows` rows (the kernels take a row offset).
 // Tables beyond device memory (Bistaffa et al. 2017 §V-B2): when all tables together exceed the
 // budget — by default a fraction of the device memory cuMemGetInfo reports free — the executor
 // follows planChunks (chunk_plan.h): tables live on the host, each op runs in steps that upload
-// only the input rows they read and compute one chunk of the output, several steps in flight on
-// streams that keep both copy engines busy (tensor_gpu_chunked.h). Programs whose layouts would
+// only the input rows they read and compute one chunk of the output (chunk_steps.h, on the same
+// TensorDevice). Programs whose layouts would
 // make input slices wider than needed are re-laid out on the host first (chunk_layout.h).
 #pragma once
 
+#include "backends/tensor/cuda/device/gpu_tensor_device.h"
 #include "backends/tensor/cuda/plan/chunk_plan.h"
 #include "backends/tensor/cuda/run/gpu_switches.h"
 #include "backends/tensor/cuda/codegen/tensor_kernels.h"
 #include "ir/tensor_program.h"
 
+#include <memory>
 #include <vector>
 
 namespace zbddc::cuda {
@@ -27,8 +30,6 @@ struct GpuExecOptions {
     uint64_t chunkRows = uint64_t{1} << 26;
     double memoryFraction = 0.8;    // of the device memory free at the start usable for tables
     uint64_t memoryBudgetBytes = 0; // nonzero: use this budget instead (tests force out-of-core)
-    uint32_t maxInFlight = 4;       // steps (buffers and streams) in flight per op out of core
-    bool timeCopies = false;        // out of core: time every copy with events (stats below)
     int device = 0;                 // the GPU's ordinal
     GpuSwitches switches;           // the variants benchmarks compare
 };
@@ -50,14 +51,12 @@ struct GpuExecStats {
     bool outOfCore = false;
     uint64_t chunks = 0; // kernel launches (steps) of the out-of-core path
     // Out of core: the budget and what it came from, bytes copied each way, the pinned staging
-    // the copies went through (staged_copies.h), the most steps in flight, and whether the program
-    // was re-laid out. uploadMs/downloadMs are then the staged copies' busy times, host halves
-    // included (with timeCopies), overlapping kernelMs, the wall time of the whole chunked run.
+    // the copies went through (staged_copies.h), and whether the program was re-laid out.
+    // uploadMs/downloadMs are then the host's time in the steps that enqueue uploads (with the
+    // reserves) and wait for downloads, within kernelMs, the wall time of the whole chunked run.
     uint64_t budgetBytes = 0, deviceFreeBytes = 0, deviceTotalBytes = 0;
     uint64_t uploadBytes = 0, downloadBytes = 0, pinnedBytes = 0;
-    uint32_t maxInFlight = 0;
-    // Within kernelMs: sparse inputs made complete, and on a GPU's first out-of-core run its
-    // staging allocated (computed tables are allocated as their ops start).
+    // Within kernelMs: on a GPU's first out-of-core run its staging allocated.
     double hostPrepMs = 0;
     bool relaid = false;
     std::string device;
@@ -76,5 +75,11 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
                                       std::vector<uint32_t> &assignment,
                                       const GpuExecOptions &options = {},
                                       GpuExecStats *stats = nullptr);
+
+// The program's kernels compiled for GPU options.device and the GPU's TensorDevice over them, holding
+// no table yet: the device of the host/device split and of a prepared program run again and again
+// (runtime/tensor), whose levels replay as one CUDA graph unless options.switches.graphs is false.
+Result<std::unique_ptr<GpuTensorDevice>> openGpuTensorDevice(const TensorProgram &program,
+                                                             const GpuExecOptions &options = {});
 
 } // namespace zbddc::cuda

@@ -3,7 +3,7 @@
 // every read bounds-checked) and computes its output rows and eliminated values with the
 // kernels' closed-form indexing (Bistaffa et al. 2016 Alg. 3), partial ⊕ results combined into the
 // chunk. It exists so that the slicing logic is checked on every machine against the reference
-// interpreter (chunk_plan_test.cpp); the GPU executor (tensor_gpu_chunked.h) shares inputRange
+// interpreter (chunk_plan_test.cpp); the out-of-core steps (chunk_steps.h) share inputRange
 // with it. Test code: no executor runs it.
 #pragma once
 

@@ -94,7 +94,7 @@ class EmulatedTensorDevice final : public TensorDevice {
             return s;
         if (!prepared_.empty()) {
             const auto same = [](const DeviceTask &a, const DeviceTask &b) {
-                return a.op == b.op && a.device == b.device && a.out == b.out;
+                return a.op == b.op && a.device == b.device && a.out == b.out && a.elim == b.elim;
             };
             if (launched_ >= prepared_.size() ||
                 !std::equal(tasks.begin(), tasks.end(), prepared_[launched_].begin(),
@@ -123,9 +123,42 @@ class EmulatedTensorDevice final : public TensorDevice {
     size_t uploads = 0, downloads = 0, tasks = 0;
 
   private:
+    // Rows `out` of a task over a range of eliminated values, by brute force as the kernels'
+    // elimination-range variant computes them: ⊕ over the range of the ⊗ of the inputs' rows,
+    // combined into what the rows hold unless the range starts at 0.
+    void runEliminationRange(const DeviceTask &task) {
+        const TensorOp &op = p_.ops[task.op];
+        const Table &out = p_.tables[op.output];
+        const SemiringOps ring{p_.semiring};
+        std::vector<uint32_t> value(p_.domainSizes.size(), 0);
+        for (uint64_t r = task.out.first; r < task.out.end(); ++r) {
+            for (size_t k = out.scope.size(), rest = r; k-- > 0; rest /= out.domains[k])
+                value[out.scope[k]] = static_cast<uint32_t>(rest % out.domains[k]);
+            double acc = task.elim.first == 0 ? ring.zero() : tables_[op.output][r];
+            for (uint64_t e = task.elim.first; e < task.elim.end(); ++e) {
+                for (size_t k = op.vars.size(), rest = e; k-- > 0; rest /= p_.domainSizes[op.vars[k]])
+                    value[op.vars[k]] = static_cast<uint32_t>(rest % p_.domainSizes[op.vars[k]]);
+                double v = ring.one();
+                for (uint32_t in : op.inputs) {
+                    const Table &t = p_.tables[in];
+                    uint64_t row = 0;
+                    for (size_t k = 0; k < t.scope.size(); ++k)
+                        row = row * t.domains[k] + value[t.scope[k]];
+                    v = ring.times(v, tables_[in][row]);
+                }
+                acc = ring.plus(acc, v);
+            }
+            tables_[op.output][r] = acc;
+        }
+        ++tasks;
+    }
     // The whole op on the CPU over what the device holds (poison elsewhere), rows `out` kept.
     Status run(const std::vector<DeviceTask> &level) {
         for (const DeviceTask &task : level) {
+            if (task.elim.rows) {
+                runEliminationRange(task);
+                continue;
+            }
             const TensorOp &op = p_.ops[task.op];
             std::vector<const double *> data(p_.tables.size(), nullptr);
             for (uint32_t in : op.inputs)

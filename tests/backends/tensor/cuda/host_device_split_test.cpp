@@ -154,8 +154,8 @@ TEST_CASE("the step runner runs a hand-made list — every op in two row ranges 
         for (uint32_t o : level) {
             const RowSpan all = rowsOf(p->ops[o].output);
             steps.push_back(makeStep(StepKind::Reserve, StepClock::None, 0, p->ops[o].output, all));
-            launch.tasks.push_back({o, 0, {0, all.rows / 2}});
-            launch.tasks.push_back({o, 0, {all.rows / 2, all.rows - all.rows / 2}});
+            launch.tasks.push_back({o, 0, {0, all.rows / 2}, {}});
+            launch.tasks.push_back({o, 0, {all.rows / 2, all.rows - all.rows / 2}, {}});
         }
         steps.push_back(std::move(launch));
         steps.push_back(makeStep(StepKind::Wait, StepClock::Compute));

@@ -351,6 +351,66 @@ TEST_CASE("multi-device plans for the VALUE phase on the devices download nothin
     CHECK(sliced > 10);
 }
 
+TEST_CASE("the in-core run's steps on one device hold every table from the start, wait once, "
+          "and compute the interpreter's tables",
+          "[multi-device][in-core]") {
+    std::mt19937 rng(47);
+    for (int trial = 0; trial < 30; ++trial) {
+        TensorProgram p = trial % 5 == 4 ? randomWideEliminationProgram(rng)
+                                         : randomBucketProgram(rng, trial % 2, trial % 3 == 2);
+        const bool decode = trial % 3 == 1;
+        if (trial % 3 == 2) // the caller wants some tables only
+            for (uint32_t t = 0; t < p.tables.size(); t += 2)
+                if (!p.tables[t].input)
+                    p.fetch.push_back(t);
+        auto ref = interpretTensorProgram(p);
+        REQUIRE(ref.ok());
+        auto steps = inCoreSteps(p, decode);
+        INFO("trial " << trial);
+        REQUIRE(steps.ok());
+        // No host round trip between levels: one HoldAll, one Prepare, a Launch per level, the
+        // Call, one Wait, then downloads only.
+        std::map<StepKind, size_t> kinds;
+        for (const DeviceStep &step : *steps) {
+            ++kinds[step.kind];
+            CHECK(step.device == 0);
+        }
+        CHECK(kinds[StepKind::HoldAll] == 1);
+        CHECK(kinds[StepKind::Prepare] == 1);
+        CHECK(kinds[StepKind::Launch] == p.levels.size());
+        CHECK(kinds[StepKind::Wait] == 1);
+        CHECK(kinds[StepKind::Call] == 1);
+        CHECK(steps->back().kind == (decode || kinds[StepKind::Download] == 0 ? StepKind::Wait
+                                                                             : StepKind::Download));
+        EmulatedTensorDevice device(p);
+        TensorDevice *const devices[] = {&device};
+        StepTargets targets;
+        targets.devices = devices;
+        bool called = false;
+        targets.call = [&] {
+            called = true;
+            return Status(Ok{});
+        };
+        StepTimes times{};
+        auto run = runDeviceSteps(p, *steps, targets, times);
+        REQUIRE(run.ok());
+        CHECK(called);
+        for (uint32_t t = 0; t < p.tables.size(); ++t) {
+            if (p.tables[t].input)
+                continue;
+            const bool wanted = !decode && (p.fetch.empty() ||
+                                            std::find(p.fetch.begin(), p.fetch.end(), t) !=
+                                                p.fetch.end());
+            CHECK((*run)[t].empty() == !wanted);
+            if (wanted)
+                CHECK(sameTables({(*run)[t]}, {(*ref)[t]}));
+            // Every computed table stays whole on the device (the VALUE phase reads it there).
+            CHECK(device.held()[t] == RowSpan{0, p.tables[t].entries()});
+            CHECK(sameTables({device.table(t)}, {(*ref)[t]}));
+        }
+    }
+}
+
 TEST_CASE("multi-device plans slice a bucket too large for one device's budget, and refuse a "
           "budget they cannot meet, naming the device",
           "[multi-device]") {

@@ -183,10 +183,8 @@ TEST_CASE("GPU out-of-core path (chunked outputs, small budgets) equals the inte
         for (const Table &t : p->tables)
             total += 8 * t.entries();
         GpuExecOptions o;
-        o.maxInFlight = 1 + trial % 3;
         // From the smallest budget the planner accepts (inputs staged whole) to an eighth more.
-        o.memoryBudgetBytes =
-            testing::smallestBudget(*p, {0, o.maxInFlight, 2048}) + rng() % (total / 8 + 1);
+        o.memoryBudgetBytes = testing::smallestBudget(*p, {0, 2048}) + rng() % (total / 8 + 1);
         o.kernels.warpRowThreshold = trial % 2 ? 2 : 32;
         GpuExecStats st;
         auto gpu = runTensorProgramCuda(*p, o, &st);
@@ -216,7 +214,6 @@ TEST_CASE("SPOT5 404 solves out of core with its largest table 4x the budget", "
     }
     GpuExecOptions o;
     o.memoryBudgetBytes = largestTable / 4;
-    o.timeCopies = true;
     GpuExecStats st;
     auto gpu = runTensorProgramCuda(*p, o, &st);
     INFO("budget " << o.memoryBudgetBytes << " B, tables " << total << " B, "
@@ -225,9 +222,9 @@ TEST_CASE("SPOT5 404 solves out of core with its largest table 4x the budget", "
     CHECK(st.outOfCore);
     CHECK(*gpu == *cpu);
     std::printf("404 out of core: budget %.2f MiB, all tables %.1f MiB, largest %.1f MiB, %llu "
-                "steps, %u in flight, %.1f ms (copy engines busy: up %.1f ms, down %.1f ms)\n",
+                "steps, %.1f ms (host in copy steps: up %.1f ms, down %.1f ms)\n",
                 o.memoryBudgetBytes / 1048576.0, total / 1048576.0, largestTable / 1048576.0,
-                static_cast<unsigned long long>(st.chunks), st.maxInFlight, st.kernelMs,
+                static_cast<unsigned long long>(st.chunks), st.kernelMs,
                 st.uploadMs, st.downloadMs);
 }
 
@@ -250,12 +247,10 @@ TEST_CASE("GPU out-of-core steps (sliced inputs, split eliminations, relayout) e
         GpuExecOptions o;
         o.kernels.sharedInputMaxEntries = 0;
         o.kernels.warpRowThreshold = trial % 2 ? 2 : 32;
-        o.maxInFlight = 1 + trial % 4;
         ChunkPlanOptions po;
-        po.maxInFlight = o.maxInFlight;
         po.wholeInputMaxEntries = 0;
         o.memoryBudgetBytes = testing::smallestBudget(relayoutForChunks(p), po);
-        auto plan = planChunks(relayoutForChunks(p), {o.memoryBudgetBytes, o.maxInFlight, 0});
+        auto plan = planChunks(relayoutForChunks(p), {o.memoryBudgetBytes, 0});
         REQUIRE(plan.ok());
         for (const OpChunkPlan &op : plan->ops)
             split += op.elimSlices > 1;
@@ -316,9 +311,9 @@ TEST_CASE("wide-bucket networks with tables 8x the budget solve exactly as on th
         REQUIRE(optimum.ok());
         CHECK(*optimum == cost);
         CHECK(solved == b);
-        std::printf("%s: largest table %.2f MiB, budget %.2f MiB, %llu steps, %u in flight\n",
+        std::printf("%s: largest table %.2f MiB, budget %.2f MiB, %llu steps\n",
                     g.network.name.c_str(), largest / 1048576.0, st.budgetBytes / 1048576.0,
-                    static_cast<unsigned long long>(st.chunks), st.maxInFlight);
+                    static_cast<unsigned long long>(st.chunks));
     }
 }
 
@@ -429,8 +424,7 @@ TEST_CASE("int64 costs beyond 2^53 on the GPU: kernels, out of core and the VALU
         GpuExecOptions o;
         o.kernels.warpRowThreshold = trial % 2 ? 2 : 32;
         if (trial % 3 == 0) { // out of core
-            o.maxInFlight = 1;
-            o.memoryBudgetBytes = testing::smallestBudget(*p, {0, o.maxInFlight, 2048});
+            o.memoryBudgetBytes = testing::smallestBudget(*p, {0, 2048});
         }
         GpuExecStats st;
         auto gpu = runTensorProgramCuda(*p, o, &st);
@@ -469,8 +463,7 @@ TEST_CASE("int64 totals at the limit saturate on the GPU (kernels, out of core, 
         GpuExecOptions o;
         o.kernels.warpRowThreshold = trial % 2 ? 2 : 32;
         if (trial % 3 == 0) { // out of core
-            o.maxInFlight = 1;
-            o.memoryBudgetBytes = testing::smallestBudget(*p, {0, o.maxInFlight, 2048});
+            o.memoryBudgetBytes = testing::smallestBudget(*p, {0, 2048});
         }
         auto gpu = runTensorProgramCuda(*p, o);
         INFO("trial " << trial << ": limit " << w.limit << ", optimum " << best

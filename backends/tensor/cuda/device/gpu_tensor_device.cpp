@@ -1,0 +1,393 @@
+#include "backends/tensor/cuda/device/gpu_tensor_device.h"
+
+#include "backends/tensor/cuda/device/op_launch.h"
+#include "backends/tensor/cuda/device/packed_inputs.h"
+#include "backends/tensor/cuda/device/staged_copies.h"
+#include "ir/try.h"
+#include "support/timer.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <numeric>
+
+namespace zbddc::cuda {
+
+namespace {
+
+std::mutex resourcesMutex;
+std::map<Device *, std::vector<GpuDeviceResources>> &freeResources() {
+    static auto *lists = new std::map<Device *, std::vector<GpuDeviceResources>>; // never freed
+    return *lists;
+}
+GpuDeviceResources takeResources(Device &d) {
+    std::lock_guard lock(resourcesMutex);
+    std::vector<GpuDeviceResources> &list = freeResources()[&d];
+    if (list.empty())
+        return {};
+    GpuDeviceResources r = std::move(list.back());
+    list.pop_back();
+    return r;
+}
+void giveResources(Device &d, GpuDeviceResources r) {
+    std::lock_guard lock(resourcesMutex);
+    freeResources()[&d].push_back(std::move(r));
+}
+
+bool sameLevels(std::span<const std::vector<DeviceTask>> a,
+                std::span<const std::vector<DeviceTask>> b) {
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](const auto &x, const auto &y) {
+        return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](const auto &s, const auto &t) {
+            return s.op == t.op && s.device == t.device && s.out == t.out;
+        });
+    });
+}
+
+} // namespace
+
+GpuTensorDevice::GpuTensorDevice(Device &d, const TensorProgram &p, const GpuDeviceOptions &o,
+                                 TensorModules modules)
+    : d_(d), p_(p), options_(o), modules_(std::move(modules)), at_(p.tables.size(), 0),
+      owned_(p.tables.size()), held_(p.tables.size()),
+      entryBytes_(o.kernels.float32 ? sizeof(float) : sizeof(double)), kept_(takeResources(d)) {
+    if (!kept_.launcher)
+        kept_.launcher = std::make_unique<LevelLauncher>(d);
+}
+
+Result<std::unique_ptr<GpuTensorDevice>> GpuTensorDevice::open(Device &d,
+                                                               const TensorProgram &program,
+                                                               const GpuDeviceOptions &options,
+                                                               TensorModules modules) {
+    std::unique_ptr<GpuTensorDevice> g(new GpuTensorDevice(d, program, options, std::move(modules)));
+    auto entry = g->kept_.launcher->entry(options.streams);
+    if (!entry)
+        return entry.error();
+    g->entry_ = *entry;
+    if (!g->kept_.ready) {
+        auto e = d.createEvent(false);
+        if (!e)
+            return e.error();
+        g->kept_.ready = *e;
+    }
+    return g;
+}
+
+// Waited for first (a failed run may leave work in flight), so the next run's tables and staging
+// are its own.
+GpuTensorDevice::~GpuTensorDevice() {
+    (void)kept_.launcher->synchronizeAll();
+    if (graph_)
+        d_.destroyGraph(graph_);
+    giveResources(d_, std::move(kept_));
+}
+
+Status GpuTensorDevice::reserve(uint32_t t, RowSpan rows) {
+    const RowSpan old = held_[t];
+    if (old.rows && old.contains(rows)) // an ordered run holds every widest range already
+        return Ok{};
+    if (!rows.contains(old))
+        return error("internal error: a reserve of table " + std::to_string(t) +
+                     " drops rows the device holds");
+    auto buf = d_.allocate(std::max<uint64_t>(rows.rows, 1) * entryBytes_);
+    if (!buf)
+        return buf.error();
+    if (old.rows) { // the rows held so far move into the larger range
+        ZBDDC_TRY(d_.copy(buf->ptr() + (old.first - rows.first) * entryBytes_, at_[t],
+                          old.rows * entryBytes_, entry_));
+        ZBDDC_TRY(d_.synchronize(entry_));
+    }
+    at_[t] = buf->ptr();
+    owned_[t] = std::move(*buf);
+    held_[t] = rows;
+    forgetPrepared();
+    return Ok{};
+}
+
+// Back to the pool at once: what is enqueued later on the entry stream runs after what read it.
+Status GpuTensorDevice::release(uint32_t t) {
+    owned_[t] = DeviceBuffer{};
+    at_[t] = 0;
+    held_[t] = {};
+    forgetPrepared();
+    return Ok{};
+}
+
+// Enqueued from pinned staging (converted to floats there where the tables are floats).
+Status GpuTensorDevice::upload(uint32_t t, uint64_t first, std::span<const double> v) {
+    if (!held_[t].contains({first, v.size()}) || !held_[t].rows)
+        return error("internal error: an upload of table " + std::to_string(t) +
+                     " outside the rows the device holds");
+    if (options_.stagedUploads && !options_.kernels.float32) {
+        auto staging = StagedCopies::of(d_);
+        if (!staging)
+            return staging.error();
+        return (*staging)->upload(address(t, first), v.data(), v.size() * sizeof(double), entry_);
+    }
+    auto staged = stage(v.size() * entryBytes_);
+    if (!staged)
+        return staged.error();
+    writeTableImage(v, options_.kernels.float32, *staged);
+    return d_.upload(address(t, first), *staged, v.size() * entryBytes_, entry_);
+}
+
+Status GpuTensorDevice::download(uint32_t t, uint64_t first, std::span<double> v) {
+    if (!held_[t].contains({first, v.size()}) || !held_[t].rows)
+        return error("internal error: a download of table " + std::to_string(t) +
+                     " outside the rows the device holds");
+    auto staging = StagedCopies::of(d_);
+    if (!staging)
+        return staging.error();
+    if (!options_.kernels.float32) {
+        ZBDDC_TRY((*staging)->download(v.data(), address(t, first), v.size() * sizeof(double),
+                                       entry_));
+        return d_.synchronize(entry_);
+    }
+    std::vector<float> narrow(v.size());
+    ZBDDC_TRY((*staging)->download(narrow.data(), address(t, first), narrow.size() * sizeof(float),
+                                   entry_));
+    ZBDDC_TRY(d_.synchronize(entry_));
+    std::copy(narrow.begin(), narrow.end(), v.begin()); // exact: integers below 2^24
+    return Ok{};
+}
+
+// The small inputs' ranges in one block filled by one copy (packed_inputs.h), each other range a
+// block of its own.
+Status GpuTensorDevice::holdAll(std::span<const TableReserve> ranges,
+                                std::span<const std::vector<double>> inputs) {
+    forgetPrepared();
+    std::vector<uint64_t> bytes;
+    for (const TableReserve &r : ranges)
+        bytes.push_back(r.rows.rows * entryBytes_);
+    const PackedInputs packed =
+        packSmallInputs(bytes, [&](size_t i) { return !inputs[ranges[i].table].empty(); });
+    if (packed.bytes) { // enqueued before any other staging, which may reuse the buffer
+        auto block = d_.allocate(packed.bytes);
+        if (!block)
+            return block.error();
+        packed_ = std::move(*block);
+        auto image = stage(packed.bytes);
+        if (!image)
+            return image.error();
+        for (size_t i = 0; i < ranges.size(); ++i)
+            if (const TableReserve &r = ranges[i]; packed.at[i] != kUnpacked) {
+                at_[r.table] = packed_.ptr() + packed.at[i];
+                held_[r.table] = r.rows;
+                writeTableImage(std::span(inputs[r.table]).subspan(r.rows.first, r.rows.rows),
+                                options_.kernels.float32, *image + packed.at[i]);
+            }
+        ZBDDC_TRY(d_.upload(packed_.ptr(), *image, packed.bytes, entry_));
+    }
+    for (size_t i = 0; i < ranges.size(); ++i)
+        if (const TableReserve &r = ranges[i]; packed.at[i] == kUnpacked) {
+            ZBDDC_TRY(reserve(r.table, r.rows));
+            if (!inputs[r.table].empty())
+                ZBDDC_TRY(upload(r.table, r.rows.first,
+                                 std::span(inputs[r.table]).subspan(r.rows.first, r.rows.rows)));
+        }
+    return Ok{};
+}
+
+// Every level's input lists in one array, and each level's whole ops of one generic kernel as one
+// fused launch (where the modules have fused entry points), uploaded once per arrangement.
+Status GpuTensorDevice::prepareLevels(std::span<const std::vector<DeviceTask>> levels) {
+    std::optional<Prepared> &slot = prepared_[arrangement_];
+    if (slot && sameLevels(slot->levels, levels)) {
+        slot->launchedLevels = 0;
+        return Ok{};
+    }
+    slot.reset();
+    Prepared pr;
+    pr.levels.assign(levels.begin(), levels.end());
+    pr.levelOf.assign(p_.ops.size(), UINT32_MAX);
+    pr.listAt.assign(p_.ops.size(), 0);
+    std::vector<DevicePtr> bases;
+    std::vector<std::vector<uint32_t>> whole(levels.size()); // by level: ops run whole here
+    for (size_t l = 0; l < levels.size(); ++l) {
+        pr.nonEmptyLevels += !levels[l].empty();
+        for (const DeviceTask &task : levels[l]) {
+            pr.levelOf[task.op] = static_cast<uint32_t>(l);
+            pr.listAt[task.op] = bases.size() * sizeof(DevicePtr);
+            appendInputList(task.op, bases);
+            if (computesWhole(task))
+                whole[l].push_back(task.op);
+        }
+    }
+    auto lists = uploadArray(d_, bases);
+    if (!lists)
+        return lists.error();
+    pr.lists = std::move(*lists);
+    auto fused = FusedLaunches::upload(
+        d_, p_, modules_, launchUnits(modules_, whole),
+        [&](uint32_t op) { return pr.lists.ptr() + pr.listAt[op]; },
+        [&](uint32_t op) { return address(p_.ops[op].output, 0); });
+    if (!fused)
+        return fused.error();
+    pr.fused = std::move(*fused);
+    slot = std::move(pr);
+    return Ok{};
+}
+
+// A prepared level (prepareLevels): its fused and single whole ops, then its shares. Else the
+// tasks' input lists in one array, uploaded on the entry stream before the level forks from it,
+// kept until wait().
+Status GpuTensorDevice::launch(std::span<const DeviceTask> tasks) {
+    if (tasks.empty())
+        return Ok{};
+    if (std::optional<Prepared> &pr = prepared_[arrangement_];
+        pr && pr->levelOf[tasks[0].op] != UINT32_MAX)
+        return launchPrepared(*pr, pr->levelOf[tasks[0].op], tasks);
+    std::vector<DevicePtr> bases;
+    std::vector<size_t> listAt;
+    for (const DeviceTask &task : tasks) {
+        listAt.push_back(bases.size() * sizeof(DevicePtr));
+        appendInputList(task.op, bases);
+    }
+    const size_t listBytes = std::max<size_t>(bases.size(), 1) * sizeof(DevicePtr);
+    auto lists = d_.allocate(listBytes);
+    if (!lists)
+        return lists.error();
+    const DevicePtr listsPtr = lists->ptr();
+    listsInFlight_.push_back(std::move(*lists));
+    auto staged = stage(listBytes);
+    if (!staged)
+        return staged.error();
+    std::copy(bases.begin(), bases.end(), reinterpret_cast<DevicePtr *>(*staged));
+    ZBDDC_TRY(d_.upload(listsPtr, *staged, listBytes, entry_));
+    std::vector<uint32_t> units(tasks.size());
+    std::iota(units.begin(), units.end(), 0u);
+    stats_.joins += units.size() > 1;
+    ZBDDC_TRY(kept_.launcher->enqueueLevel(units, [&](uint32_t i, StreamHandle stream) {
+        return launchTask(tasks[i], listsPtr + listAt[i], stream);
+    }));
+    return d_.record(kept_.ready, entry_);
+}
+
+// With `graphs`, the first prepared level begins the capture and the last ends it and launches the
+// graph; a capture the driver refuses is enqueued again directly.
+Status GpuTensorDevice::launchPrepared(Prepared &pr, uint32_t l, std::span<const DeviceTask> tasks) {
+    if (options_.graphs && pr.launchedLevels == 0 && !capturing_ && d_.beginCapture(entry_)) {
+        capturing_ = true;
+        captureStart_ = std::chrono::steady_clock::now();
+    }
+    Status enqueued = enqueuePrepared(pr, l, tasks);
+    ++pr.launchedLevels;
+    if (capturing_ && (!enqueued || pr.launchedLevels == pr.nonEmptyLevels)) {
+        capturing_ = false; // the capture must end whatever happened
+        auto exec = d_.endCapture(entry_);
+        if (!enqueued) {
+            if (exec)
+                d_.destroyGraph(*exec);
+            return enqueued;
+        }
+        stats_.graph = static_cast<bool>(exec);
+        if (exec) {
+            stats_.captureMs += msSince(captureStart_);
+            graph_ = *exec;
+            ZBDDC_TRY(d_.launchGraph(graph_, entry_));
+        } else {
+            for (uint32_t again = 0; again < pr.levels.size(); ++again)
+                if (!pr.levels[again].empty())
+                    ZBDDC_TRY(enqueuePrepared(pr, again, pr.levels[again]));
+        }
+    }
+    if (!enqueued || capturing_) // a capture records no event the run waits on outside it
+        return enqueued;
+    return d_.record(kept_.ready, entry_);
+}
+
+Status GpuTensorDevice::enqueuePrepared(Prepared &pr, uint32_t l, std::span<const DeviceTask> tasks) {
+    const std::vector<uint32_t> &units = pr.fused->units().levels[l];
+    std::vector<const DeviceTask *> shares;
+    for (const DeviceTask &task : tasks)
+        if (!computesWhole(task))
+            shares.push_back(&task);
+    std::vector<uint32_t> items(units.size() + shares.size()); // units, then shares
+    std::iota(items.begin(), items.end(), 0u);
+    const EnqueueOp whole = [&](uint32_t op, StreamHandle stream) {
+        return launchTask({op, 0, {0, outputRows(op)}, {}}, pr.lists.ptr() + pr.listAt[op], stream);
+    };
+    stats_.joins += items.size() > 1;
+    return kept_.launcher->enqueueLevel(items, [&](uint32_t i, StreamHandle stream) {
+        if (i >= units.size()) {
+            const DeviceTask &share = *shares[i - units.size()];
+            return launchTask(share, pr.lists.ptr() + pr.listAt[share.op], stream);
+        }
+        stats_.launches += pr.fused->units().ops[units[i]].size() > 1;
+        return pr.fused->enqueue(d_, p_, modules_, options_.kernels, units[i], whole, stream);
+    });
+}
+
+Status GpuTensorDevice::wait() {
+    ZBDDC_TRY(d_.synchronize(entry_)); // every level joined into it
+    if (graph_)
+        d_.destroyGraph(graph_);
+    graph_ = nullptr;
+    listsInFlight_.clear();
+    staged_ = 0;
+    return Ok{};
+}
+
+Status GpuTensorDevice::swapTables(std::span<const std::pair<uint32_t, uint32_t>> pairs) {
+    if (swapped_.empty())
+        swapped_.assign(pairs.begin(), pairs.end());
+    else if (!std::equal(pairs.begin(), pairs.end(), swapped_.begin(), swapped_.end()))
+        return error("internal error: swapTables with other pairs than before");
+    for (const auto &[a, b] : pairs) {
+        if (a >= at_.size() || b >= at_.size() || !held_[a].rows || !(held_[a] == held_[b]))
+            return error("internal error: swapTables of tables " + std::to_string(a) + " and " +
+                         std::to_string(b) + ", not both on the device with one size");
+        std::swap(at_[a], at_[b]);
+        std::swap(owned_[a], owned_[b]);
+    }
+    arrangement_ ^= 1;
+    return Ok{};
+}
+
+uint64_t GpuTensorDevice::outputRows(uint32_t op) const {
+    return p_.tables[p_.ops[op].output].entries();
+}
+
+bool GpuTensorDevice::computesWhole(const DeviceTask &task) const {
+    return task.out.first == 0 && task.out.rows == outputRows(task.op);
+}
+
+// Op `op`'s inputs at their whole-table offsets: each held range's row 0.
+void GpuTensorDevice::appendInputList(uint32_t op, std::vector<DevicePtr> &bases) const {
+    for (uint32_t in : p_.ops[op].inputs)
+        bases.push_back(at_[in] - held_[in].first * entryBytes_);
+}
+
+Status GpuTensorDevice::launchTask(const DeviceTask &task, DevicePtr list, StreamHandle stream) {
+    const uint64_t step = launchChunkRows(modules_.rowGroup(task.op), options_.chunkRows);
+    stats_.launches += (task.out.rows + step - 1) / step;
+    const TensorOp &op = p_.ops[task.op];
+    RowSpan elim = task.elim;
+    if (!elim.rows) { // every eliminated value
+        elim = {0, 1};
+        if (reducesVariables(op.kind))
+            for (uint32_t v : op.vars)
+                elim.rows *= p_.domainSizes[v];
+    }
+    return launchOpRows(d_, modules_, p_, task.op, options_.kernels, options_.chunkRows, list,
+                        address(op.output, task.out.first), task.out.first, task.out.rows, stream,
+                        elim.first, elim.rows);
+}
+
+// `bytes` of pinned staging for an async upload, valid until the entry stream is waited for. Where
+// the buffer is full it is waited for and grown, so the next run fits without a wait.
+Result<unsigned char *> GpuTensorDevice::stage(size_t bytes) {
+    PinnedBuffer &staging = kept_.staging;
+    if (staged_ + bytes > staging.bytes()) {
+        ZBDDC_TRY(d_.synchronize(entry_)); // nothing staged is in flight: it may go
+        auto grown = d_.allocatePinned(2 * (staged_ + bytes) + (size_t{1} << 20));
+        if (!grown)
+            return grown.error();
+        staging = std::move(*grown);
+        staged_ = 0;
+    }
+    unsigned char *at = staging.data() + staged_;
+    staged_ += (bytes + 15) / 16 * 16;
+    return at;
+}
+
+} // namespace zbddc::cuda

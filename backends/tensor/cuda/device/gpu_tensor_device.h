@@ -1,0 +1,134 @@
+// One GPU, or a logical share of one, as a TensorDevice (tensor_device.h): the device every GPU run
+// drives through the step runner (run/device_steps.h) — in core, the host/device split, several
+// devices, a prepared program run again and again. Tables of doubles, or of floats
+// (kernels.float32: the host's doubles converted on the way, exactly), each held over one row range
+// at its own address. Its work is ordered on one entry stream: uploads there from pinned staging,
+// each level forked from it onto the other streams and joined back (level_launch.h), `ready`
+// recorded after it for the copies other devices make of what it computed. An ordered run's
+// prepared levels (prepareLevels) keep every input list in one array and launch a level's small
+// whole ops of one generic kernel as one fused launch (fused_launch.h); with `graphs` they are
+// captured from the first level's launch to the last's and launched as one CUDA graph (a program
+// of a hundred levels then costs one launch). Downloads go through the GPU's pinned staging
+// (staged_copies.h): a plain copy into pageable memory ran at about 1 GB/s. A task over a range
+// of eliminated values needs kernels compiled with eliminationRange.
+#pragma once
+
+#include "backends/cuda/driver.h"
+#include "backends/tensor/cuda/codegen/tensor_modules.h"
+#include "backends/tensor/cuda/device/fused_launch.h"
+#include "backends/tensor/cuda/device/level_launch.h"
+#include "backends/tensor/cuda/device/tensor_device.h"
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace zbddc::cuda {
+
+struct GpuDeviceOptions {
+    TensorKernelOptions kernels;
+    uint64_t chunkRows = uint64_t{1} << 26; // rows per launch at most (op_launch.h)
+    size_t streams = 8;                      // a level's launches overlap on up to this many
+    bool graphs = false;                     // prepared levels as one CUDA graph (above)
+    // Uploads of doubles through the staged copies too, not through the device's own pinned
+    // buffer, which holds every upload until the next wait: an out-of-core run's.
+    bool stagedUploads = false;
+};
+
+struct GpuDeviceStats {
+    uint64_t launches = 0; // kernel launches enqueued (a fused unit counts one)
+    uint64_t joins = 0;    // levels whose streams were joined by events
+    bool graph = false;    // the last prepared run ran as one CUDA graph
+    double captureMs = 0;  // its capture and instantiation, host time
+};
+
+// Streams, the `ready` event and pinned staging a device keeps from one run to the next (creating
+// the streams and pinning took milliseconds of a solve of a few): free lists per GPU, for the whole
+// process.
+struct GpuDeviceResources {
+    std::unique_ptr<LevelLauncher> launcher;
+    EventHandle ready = nullptr;
+    PinnedBuffer staging;
+};
+
+class GpuTensorDevice final : public TensorDevice {
+  public:
+    // `modules`: the program's kernels loaded on `d`'s GPU.
+    static Result<std::unique_ptr<GpuTensorDevice>> open(Device &d, const TensorProgram &program,
+                                                         const GpuDeviceOptions &options,
+                                                         TensorModules modules);
+    ~GpuTensorDevice() override;
+
+    Status reserve(uint32_t table, RowSpan rows) override;
+    Status release(uint32_t table) override;
+    Status upload(uint32_t table, uint64_t firstRow, std::span<const double> values) override;
+    Status download(uint32_t table, uint64_t firstRow, std::span<double> values) override;
+    Status holdAll(std::span<const TableReserve> ranges,
+                   std::span<const std::vector<double>> inputs) override;
+    Status prepareLevels(std::span<const std::vector<DeviceTask>> levels) override;
+    Status launch(std::span<const DeviceTask> tasks) override;
+    Status wait() override;
+
+    // Exchanges the device buffers of each pair (a computed table and an input table of one
+    // size): the next run reads what the last one wrote (loopy BP's messages), nothing copied.
+    // Prepared levels are kept for both arrangements, so swapping back and forth uploads nothing
+    // after the first two runs.
+    Status swapTables(std::span<const std::pair<uint32_t, uint32_t>> pairs);
+
+    DevicePtr address(uint32_t t, uint64_t row) const {
+        return at_[t] + (row - held_[t].first) * entryBytes_;
+    }
+    uint64_t entryBytes() const { return entryBytes_; }
+    Device &device() const { return d_; }
+    StreamHandle copyStream() const { return entry_; }
+    EventHandle ready() const { return kept_.ready; } // after its latest level
+    const GpuDeviceStats &stats() const { return stats_; }
+
+  private:
+    GpuTensorDevice(Device &d, const TensorProgram &p, const GpuDeviceOptions &o,
+                    TensorModules modules);
+    // prepareLevels' work for one arrangement of the tables: by op, its level (UINT32_MAX: not
+    // prepared) and its input list's offset in `lists`; the levels' launch units.
+    struct Prepared {
+        std::vector<std::vector<DeviceTask>> levels;
+        std::vector<uint32_t> levelOf;
+        std::vector<uint64_t> listAt;
+        DeviceBuffer lists;
+        std::optional<FusedLaunches> fused;
+        size_t launchedLevels = 0, nonEmptyLevels = 0;
+    };
+    uint64_t outputRows(uint32_t op) const;
+    bool computesWhole(const DeviceTask &task) const;
+    void appendInputList(uint32_t op, std::vector<DevicePtr> &bases) const;
+    Status launchTask(const DeviceTask &task, DevicePtr list, StreamHandle stream);
+    Status launchPrepared(Prepared &pr, uint32_t level, std::span<const DeviceTask> tasks);
+    Status enqueuePrepared(Prepared &pr, uint32_t level, std::span<const DeviceTask> tasks);
+    Result<unsigned char *> stage(size_t bytes);
+    void forgetPrepared() { prepared_[0].reset(), prepared_[1].reset(); }
+
+    Device &d_;
+    const TensorProgram &p_;
+    GpuDeviceOptions options_;
+    TensorModules modules_;
+    std::vector<DevicePtr> at_;               // by table: the address of its held range's first row
+    std::vector<DeviceBuffer> owned_;         // by table: its block, unless it lies in packed_
+    std::vector<RowSpan> held_;               // by table
+    DeviceBuffer packed_;                     // holdAll's small inputs
+    std::vector<DeviceBuffer> listsInFlight_; // the input lists of the levels not waited for
+    std::optional<Prepared> prepared_[2];     // by arrangement (swapTables flips it)
+    uint8_t arrangement_ = 0;
+    std::vector<std::pair<uint32_t, uint32_t>> swapped_; // swapTables' pairs
+    bool capturing_ = false;
+    GraphHandle graph_ = nullptr; // launched, destroyed at wait()
+    std::chrono::steady_clock::time_point captureStart_;
+    uint64_t entryBytes_;
+    GpuDeviceResources kept_;
+    StreamHandle entry_ = nullptr; // kept_.launcher's
+    size_t staged_ = 0;            // bytes of staging in use since the last wait
+    GpuDeviceStats stats_;
+};
+
+} // namespace zbddc::cuda
