@@ -1,9 +1,9 @@
 // One op's kernel launched over a range of its output rows, in launches of at most `chunkRows`
 // rows (a grid of one thread, or one warp, per row, capped at 32 blocks per multiprocessor; one
-// thread per row group, uncapped): what the in-core executor and the GPU session run per op,
-// whole, and a device of a multi-device run per slice. Tables of doubles, or of floats with
-// kernels.float32. An op of a generic kernel (generic_tensor_kernels.h) gets its shape words as the
-// last argument.
+// thread per row group, uncapped): what the GPU's TensorDevice (gpu_tensor_device.h) runs per
+// task — an op whole, a slice of it, or an out-of-core step's chunk. Tables of doubles, or of
+// floats with kernels.float32. An op of a generic kernel (generic_tensor_kernels.h) gets its shape
+// words as the last argument.
 #pragma once
 
 #include "backends/cuda/driver.h"
