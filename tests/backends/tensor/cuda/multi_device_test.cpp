@@ -411,6 +411,41 @@ TEST_CASE("the in-core run's steps on one device hold every table from the start
     }
 }
 
+TEST_CASE("a prepared program's runs are the in-core steps without their HoldAll: inputs set on "
+          "the device between runs reach the next run",
+          "[multi-device][in-core]") {
+    std::mt19937 rng(53);
+    for (int trial = 0; trial < 20; ++trial) {
+        TensorProgram p = randomBucketProgram(rng, trial % 2, false);
+        auto steps = inCoreSteps(p, true);
+        REQUIRE(steps.ok());
+        REQUIRE(steps->front().kind == StepKind::HoldAll);
+        EmulatedTensorDevice device(p);
+        TensorDevice *const devices[] = {&device};
+        StepTargets targets;
+        targets.devices = devices;
+        StepTimes times{};
+        REQUIRE(runDeviceSteps(p, std::span(*steps).first(1), targets, times).ok());
+        const std::vector<DeviceStep> run(steps->begin() + 1, steps->end());
+        TensorProgram changed = p; // what the device holds
+        for (int again = 0; again < 2; ++again) {
+            // New values of some inputs, set on the device only (a prepared program's setInput).
+            for (uint32_t t = 0; t < p.tables.size(); ++t)
+                if (p.tables[t].input && !p.tables[t].sparse && rng() % 2) {
+                    for (double &v : changed.tables[t].values)
+                        v = static_cast<double>(rng() % 7);
+                    REQUIRE(device.upload(t, 0, changed.tables[t].values).ok());
+                }
+            auto ref = interpretTensorProgram(changed);
+            REQUIRE(ref.ok());
+            REQUIRE(runDeviceSteps(p, run, targets, times).ok());
+            for (uint32_t t = 0; t < p.tables.size(); ++t)
+                if (!p.tables[t].input)
+                    CHECK(sameTables({device.table(t)}, {(*ref)[t]}));
+        }
+    }
+}
+
 TEST_CASE("multi-device plans slice a bucket too large for one device's budget, and refuse a "
           "budget they cannot meet, naming the device",
           "[multi-device]") {
