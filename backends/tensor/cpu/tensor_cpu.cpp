@@ -417,6 +417,12 @@ template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t 
     }
 }
 
+// runRows of each semiring, indexed by the Semiring's value.
+constexpr void (*kRunRows[])(const OpPlan &, uint64_t, uint64_t) = {
+    runRows<Semiring::SumProduct>, runRows<Semiring::MaxProduct>, runRows<Semiring::MaxSum>,
+    runRows<Semiring::MinSum>, runRows<Semiring::MinSumInt64>};
+static_assert(static_cast<size_t>(Semiring::MinSumInt64) + 1 == std::size(kRunRows));
+
 void runChunk(Semiring s, const OpPlan &plan, uint64_t begin, uint64_t end) {
     if (isMessageOp(plan.op->kind)) {
         runMessageOpRows(*plan.program, *plan.op, *plan.tables, plan.out + begin, begin, end);
@@ -428,23 +434,7 @@ void runChunk(Semiring s, const OpPlan &plan, uint64_t begin, uint64_t end) {
             plan.out[row] = plan.out[row] > 0 ? 1 / plan.out[row] : 1;
         return;
     }
-    switch (s) {
-    case Semiring::SumProduct:
-        runRows<Semiring::SumProduct>(plan, begin, end);
-        break;
-    case Semiring::MaxProduct:
-        runRows<Semiring::MaxProduct>(plan, begin, end);
-        break;
-    case Semiring::MaxSum:
-        runRows<Semiring::MaxSum>(plan, begin, end);
-        break;
-    case Semiring::MinSum:
-        runRows<Semiring::MinSum>(plan, begin, end);
-        break;
-    case Semiring::MinSumInt64:
-        runRows<Semiring::MinSumInt64>(plan, begin, end);
-        break;
-    }
+    kRunRows[static_cast<size_t>(s)](plan, begin, end);
 }
 
 struct Chunk {
