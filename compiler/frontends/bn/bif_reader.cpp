@@ -61,7 +61,6 @@ class BifParser {
     }
 
     Result<BayesNet> run() {
-        std::vector<bool> hasCpt;
         while (!in_.atEnd()) {
             auto t = in_.token("'network', 'variable' or 'probability'");
             if (!t)
