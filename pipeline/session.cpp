@@ -22,6 +22,9 @@ Result<std::unique_ptr<Session>> Session::open(ModelFile model, const OpenOption
     s->kind_ = model.kind;
     s->warnings_ = std::move(model.warnings);
     s->numeric_ = options.target.numeric;
+    s->threads_ = options.target.threads;
+    if (model.kind == ModelKind::Network && model.network)
+        s->tieModel_ = factorModelOf(*model.network);
     const Placement placement = place(options.target, options.expectedCases);
     RouteInput in{model, options, placement};
     const bool library = model.kind == ModelKind::ModelLibrary ||
@@ -91,7 +94,41 @@ std::vector<Result<TaskResult>> Session::answer(Task task, std::span<const Evide
             if (!r->device.arithmetic && r->device.kind != DeviceKind::Split && !r->cost)
                 r->device.arithmetic = r->numeric;
         }
+    if (task == Task::Mpe)
+        breakTies(cases, results);
     return results;
+}
+
+void Session::breakTies(std::span<const Evidence> cases, std::vector<Result<TaskResult>> &results) {
+    const bool open = std::any_of(results.begin(), results.end(), [](const auto &r) {
+        return r && r->task == Task::Mpe && r->mpeTied != false;
+    });
+    if (!open || results.size() != cases.size())
+        return;
+    if (!tieBreakTried_) {
+        tieBreakTried_ = true;
+        // A cost network (.wcsp, MARKOV .uai) read again as factors exp(-cost); a compiled
+        // library, a .zdd and a circuit have no model to read.
+        if (!tieModel_ && kind_ == ModelKind::CostNetwork) {
+            auto model = readFactorModelFile(path_);
+            if (model)
+                tieModel_ = std::move(*model);
+            else
+                impl_->notes.push_back("MPE ties left as the route broke them: " +
+                                       model.error().message);
+        }
+        if (tieModel_) {
+            auto built = MpeTieBreak::build(std::move(*tieModel_), physicalMemoryBytes() / 2);
+            tieModel_.reset();
+            if (built)
+                tieBreak_ = std::move(*built);
+            else
+                impl_->notes.push_back("MPE ties left as the route broke them: " +
+                                       built.error().message);
+        }
+    }
+    if (tieBreak_)
+        tieBreak_->apply(cases, results, impl_->notes, threads_);
 }
 
 Status Session::save(const std::string &path, const SaveOptions &options) {
