@@ -13,7 +13,8 @@
 namespace zbddc::pipeline {
 
 MpeTieBreak::MpeTieBreak(FactorModel model, JunctionTree tree)
-    : model_(std::move(model)), tree_(std::move(tree)), rowsSumToOne_(factorRowsSumToOne(model_)) {}
+    : model_(std::move(model)), tree_(std::move(tree)), families_(model_.sortedScopes()),
+      rowsSumToOne_(factorRowsSumToOne(model_)) {}
 
 Result<std::unique_ptr<MpeTieBreak>> MpeTieBreak::build(FactorModel model, double memoryBytes) {
     const auto scopes = model.sortedScopes();
@@ -32,7 +33,7 @@ Result<LowestMpe> MpeTieBreak::canonical(const Evidence &evidence) const {
     if (evidence.states.size() != model_.numVariables())
         return error("the evidence names " + std::to_string(evidence.states.size()) +
                      " variables, the model has " + std::to_string(model_.numVariables()));
-    return lowestMpe(model_, tree_, rowsSumToOne_, evidence);
+    return lowestMpe(model_, tree_, families_, rowsSumToOne_, evidence);
 }
 
 bool MpeTieBreak::complete(const std::vector<uint32_t> &assignment) const {

@@ -55,6 +55,7 @@ class MpeTieBreak {
     bool complete(const std::vector<uint32_t> &assignment) const;
     FactorModel model_;
     JunctionTree tree_;
+    std::vector<std::vector<uint32_t>> families_; // the factors' scopes, ascending
     std::vector<uint8_t> rowsSumToOne_;
 };
 

@@ -1,6 +1,7 @@
 #include "runtime/junction_tree/lowest_mpe.h"
 
 #include "backends/tensor/cpu/tensor_cpu.h"
+#include "compiler/junction_tree/evidence_tree.h"
 #include "compiler/junction_tree/lower_junction_tree.h"
 #include "runtime/junction_tree/junction_tree_answer.h"
 
@@ -8,11 +9,16 @@
 
 namespace zbddc {
 
-Result<LowestMpe> lowestMpe(const FactorModel &model, const JunctionTree &tree,
+Result<LowestMpe> lowestMpe(const FactorModel &model, const JunctionTree &network,
+                            const std::vector<std::vector<uint32_t>> &families,
                             const std::vector<uint8_t> &rowsSumToOne, const Evidence &evidence) {
     static_assert(kNone == UINT32_MAX, "caseStates reads kNone as unobserved");
     if (evidenceContradicted(evidence))
         return error("MPE is undefined: the evidence has probability 0");
+    auto own = caseJunctionTree(network, families, evidence.states, CaseTree::ByCost);
+    if (!own)
+        return own.error();
+    const JunctionTree &tree = own->has_value() ? **own : network;
     JunctionTreeLowering lowering;
     lowering.maxProduct = true;
     lowering.caseStates = evidence.states;

@@ -1,6 +1,7 @@
 // One case's MPE under the tie rule (pipeline/mpe_tie_break.h), on the CPU: the junction tree
-// lowered for that case alone (its factors sliced by its evidence, junction_tree_per_case.h),
-// collected in max-product and walked back by recoverLowestAssignment (ir/tensor_program.h):
+// lowered for that case alone (its factors sliced by its evidence, on the case's own tree where
+// that pays: evidence_tree.h, junction_tree_per_case.h), collected in max-product and walked
+// back by recoverLowestAssignment (ir/tensor_program.h):
 // among the assignments whose value reaches the optimum within the tie tolerance, the
 // lexicographically lowest in the order the walk decides the variables.
 #pragma once
@@ -22,9 +23,11 @@ struct LowestMpe {
     std::vector<uint32_t> decisionOrder;
 };
 
-// `tree` is the model's (buildJunctionTree over model.sortedScopes()); `rowsSumToOne` is
-// factorRowsSumToOne(model). Impossible evidence (optimum 0) is an error.
-Result<LowestMpe> lowestMpe(const FactorModel &model, const JunctionTree &tree,
+// `network` is the model's tree (buildJunctionTree over `families`, model.sortedScopes());
+// `rowsSumToOne` is factorRowsSumToOne(model). Every choice on the way is a function of the
+// model, the tree and the case. Impossible evidence (optimum 0) is an error.
+Result<LowestMpe> lowestMpe(const FactorModel &model, const JunctionTree &network,
+                            const std::vector<std::vector<uint32_t>> &families,
                             const std::vector<uint8_t> &rowsSumToOne, const Evidence &evidence);
 
 } // namespace zbddc

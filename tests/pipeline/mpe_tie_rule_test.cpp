@@ -3,7 +3,8 @@
 // Session opens — the junction tree on the CPU and the reference interpreter under several
 // orders, the MLF's circuit, bucket elimination — answers the same assignment for each case, and
 // that assignment is the one the rule names: of all assignments whose weight, enumerated, reaches
-// the optimum within 1e-9, the lexicographically lowest in the rule's decision order. On pigs and
+// the optimum within 1e-9, the lexicographically lowest in the rule's decision order; and where a
+// route's traceback says whether the case is tied, it is right. On pigs and
 // hailfinder (bundled), sampled cases get the same assignment from every CPU junction tree.
 #include "compiler/frontends/bn/bayes_net.h"
 #include "pipeline/pipeline.h"
@@ -187,6 +188,9 @@ void checkAgainstBruteForce(const FactorModel &model, const std::vector<Evidence
             REQUIRE(run.results.size() == cases.size());
             REQUIRE(run.results[i]);
             CHECK(run.results[i]->assignment == lowest->assignment);
+            // A traceback that says whether it met a tie is right about it: the rule trusts it.
+            if (run.results[i]->mpeTied)
+                CHECK(*run.results[i]->mpeTied == (optimal.size() > 1));
         }
     }
 }
