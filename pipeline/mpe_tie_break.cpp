@@ -52,7 +52,8 @@ void MpeTieBreak::apply(std::span<const Evidence> cases, std::vector<Result<Task
     onThreads(std::min<size_t>(threadsOrCores(threads), results.size()), [&](size_t) {
         for (size_t i; (i = next.fetch_add(1)) < results.size();) {
             Result<TaskResult> &r = results[i];
-            if (!r || r->task != Task::Mpe || r->mpeTied == false)
+            // An approximate answer (loopy BP) is no optimum to break ties of.
+            if (!r || r->task != Task::Mpe || r->mpeTied == false || r->approximate)
                 continue;
             auto rule = canonical(cases[i]);
             if (!rule) {

@@ -10,7 +10,7 @@
 // max-product collect is walked back (runtime/junction_tree/lowest_mpe.h). One collect and one
 // walk per case: a tie costs what one CPU MPE costs. The lowest in file order would be the
 // plainer promise, but it needs a calibration again after each tied variable is chosen, and on
-// pigs (nearly every case tied, in ~100 variables) that was 20 to 100 calibrations a case.
+// pigs (nearly every case tied, in ~100 variables) that was about a hundred calibrations a case.
 //
 // A route whose own traceback saw no other assignment within the tolerance of its choice
 // (TaskResult::mpeTied false: the CPU junction tree's) has given the only one that reaches, and
@@ -41,8 +41,8 @@ class MpeTieBreak {
     // is lowest in.
     Result<LowestMpe> canonical(const Evidence &evidence) const;
 
-    // Every MPE result that may hold a tie takes the rule's assignment, where that reaches the
-    // route's (its weight recomputed from the factors). Where the rule cannot answer a case, the
+    // Every exact MPE result that may hold a tie takes the rule's assignment, where that reaches
+    // the route's (its weight recomputed from the factors); loopy BP's approximate ones pass. Where the rule cannot answer a case, the
     // route's assignment stays and `notes` says why, once.
     void apply(std::span<const Evidence> cases, std::vector<Result<TaskResult>> &results,
                std::vector<std::string> &notes, unsigned threads = 0) const;

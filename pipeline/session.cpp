@@ -101,7 +101,7 @@ std::vector<Result<TaskResult>> Session::answer(Task task, std::span<const Evide
 
 void Session::breakTies(std::span<const Evidence> cases, std::vector<Result<TaskResult>> &results) {
     const bool open = std::any_of(results.begin(), results.end(), [](const auto &r) {
-        return r && r->task == Task::Mpe && r->mpeTied != false;
+        return r && r->task == Task::Mpe && r->mpeTied != false && !r->approximate;
     });
     if (!open || results.size() != cases.size())
         return;

@@ -8,10 +8,8 @@
 #include "runtime/sample_evidence.h"
 
 #include "tests/catch.hpp"
+#include "tests/support/mpe_route_runs.h"
 #include "tests/support/runtime_gpu.h"
-
-#include <cmath>
-#include <filesystem>
 
 using namespace zbddc;
 using namespace zbddc::pipeline;
@@ -20,56 +18,35 @@ namespace {
 
 const bool gpu = testing::runtimeGpuPresent();
 
-std::vector<Result<TaskResult>> answerOn(const std::string &path, const std::string &route,
-                                         DeviceKind device, const std::vector<Evidence> &cases) {
-    OpenOptions options;
-    options.route = route;
-    options.target.device = device;
-    options.expectedCases = cases.size();
-    options.pilot.enabled = false;
-    auto model = readModel(path);
-    REQUIRE(model);
-    auto session = Session::open(std::move(*model), options);
-    REQUIRE(session);
-    auto results = (*session)->answer(Task::Mpe, cases);
-    for (const std::string &note : (*session)->takeNotes())
-        WARN(route << " on " << deviceKindName(device) << ": " << note);
-    return results;
-}
-
 } // namespace
 
 TEST_CASE("MPE tie rule: the GPU answers the CPU's assignment, case by case", "[gpu][mpe]") {
     for (const auto &[name, cases, mlf] : {std::tuple{"pigs", 100, false},
                                            std::tuple{"hailfinder", 200, true},
                                            std::tuple{"barley", 100, false}}) {
-        const std::string path = std::string(ZBDDC_BENCHMARKS_DIR) + "/bn/" + name + ".bif";
-        if (!std::filesystem::exists(path)) {
-            WARN("no " << path);
+        const auto path = testing::bundledNetwork(name);
+        if (!path)
             continue;
-        }
         INFO(name);
-        auto read = readModel(path);
+        auto read = readModel(*path);
         REQUIRE(read);
         const FactorModel model = factorModelOf(*read->network);
         const std::vector<Evidence> evidence = sampleEvidence(*read->network, cases, 0.2, 1);
-        std::vector<std::pair<std::string, std::vector<Result<TaskResult>>>> runs;
-        runs.emplace_back("jt on cpu", answerOn(path, "jt", DeviceKind::Cpu, evidence));
-        runs.emplace_back("jt on cuda", answerOn(path, "jt", DeviceKind::Cuda, evidence));
-        if (mlf) {
-            runs.emplace_back("mlf on cpu", answerOn(path, "mlf", DeviceKind::Cpu, evidence));
-            runs.emplace_back("mlf on cuda", answerOn(path, "mlf", DeviceKind::Cuda, evidence));
-        }
+        std::vector<testing::RouteRun> runs;
+        for (const char *route : {"jt", "mlf"})
+            for (DeviceKind device : {DeviceKind::Cpu, DeviceKind::Cuda})
+                if (mlf || std::string(route) == "jt")
+                    runs.push_back(
+                        testing::answerMpe(testing::modelAt(*path), route, device, "", evidence));
         size_t differ = 0;
         for (size_t i = 0; i < evidence.size(); ++i)
-            for (const auto &[run, results] : runs) {
-                INFO(run << ", case " << i);
-                REQUIRE(results[i]);
-                if (run.find("cuda") != std::string::npos)
-                    CHECK(results[i]->device.kind == DeviceKind::Cuda);
-                CHECK(std::abs(logWeight(model, results[i]->assignment) -
-                               results[i]->log10 * std::log(10.0)) < 1e-9);
-                differ += results[i]->assignment != runs[0].second[i]->assignment;
+            for (const testing::RouteRun &run : runs) {
+                INFO(run.name << ", case " << i);
+                REQUIRE(run.results[i]);
+                if (run.name.find("cuda") != std::string::npos)
+                    CHECK(run.results[i]->device.kind == DeviceKind::Cuda);
+                CHECK(testing::reportedWeight(model, *run.results[i]));
+                differ += run.results[i]->assignment != runs[0].results[i]->assignment;
             }
         CHECK(differ == 0);
     }

@@ -11,16 +11,19 @@
 #include "runtime/sample_evidence.h"
 
 #include "tests/catch.hpp"
+#include "tests/support/mpe_route_runs.h"
 #include "tests/support/scratch.h"
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <random>
 #include <sstream>
 
 using namespace zbddc;
 using namespace zbddc::pipeline;
+using zbddc::testing::answerMpe;
+using zbddc::testing::modelAt;
+using zbddc::testing::RouteRun;
 
 namespace {
 
@@ -132,33 +135,6 @@ std::vector<Evidence> randomCases(std::mt19937 &rng, const std::vector<uint32_t>
     return cases;
 }
 
-ModelFile modelAt(const std::string &path) {
-    auto m = readModel(path);
-    REQUIRE(m);
-    return std::move(*m);
-}
-
-struct RouteRun {
-    std::string name;
-    std::vector<Result<TaskResult>> results;
-};
-
-RouteRun answerOn(ModelFile model, const std::string &route, DeviceKind device,
-                  const std::string &heuristic, const std::vector<Evidence> &cases) {
-    OpenOptions options;
-    options.route = route;
-    options.target.device = device;
-    options.order.heuristic = heuristic;
-    options.expectedCases = cases.size();
-    options.pilot.enabled = false;
-    const std::string name = route + " on " + deviceKindName(device) +
-                             (heuristic.empty() ? "" : ", " + heuristic);
-    auto session = Session::open(std::move(model), options);
-    if (!session)
-        FAIL(name << ": " << session.error().message);
-    return {name, (*session)->answer(Task::Mpe, cases)};
-}
-
 // Each case: the rule's assignment reaches the optimum, is the lowest of the optimal ones in
 // its decision order, and every route answered it.
 void checkAgainstBruteForce(const FactorModel &model, const std::vector<Evidence> &cases,
@@ -207,11 +183,11 @@ TEST_CASE("MPE tie rule: tied networks answer the rule's assignment on every rou
         const std::vector<Evidence> cases = randomCases(rng, model.domainSizes, 6);
         std::vector<RouteRun> runs;
         for (const char *heuristic : {"min-fill", "min-degree", "min-weight"})
-            runs.push_back(answerOn(modelFileOf(net, "tied"), "jt", DeviceKind::Cpu, heuristic,
+            runs.push_back(answerMpe(modelFileOf(net, "tied"), "jt", DeviceKind::Cpu, heuristic,
                                     cases));
-        runs.push_back(answerOn(modelFileOf(net, "tied"), "jt", DeviceKind::Reference, "", cases));
-        runs.push_back(answerOn(modelFileOf(net, "tied"), "mlf", DeviceKind::Cpu, "", cases));
-        runs.push_back(answerOn(modelFileOf(net, "tied"), "mlf", DeviceKind::Reference, "", cases));
+        runs.push_back(answerMpe(modelFileOf(net, "tied"), "jt", DeviceKind::Reference, "", cases));
+        runs.push_back(answerMpe(modelFileOf(net, "tied"), "mlf", DeviceKind::Cpu, "", cases));
+        runs.push_back(answerMpe(modelFileOf(net, "tied"), "mlf", DeviceKind::Reference, "", cases));
         INFO("network " << trial);
         checkAgainstBruteForce(model, cases, runs, tiedCases);
         allCases += cases.size();
@@ -277,7 +253,7 @@ TEST_CASE("MPE tie rule: MARKOV .uai networks on jt and be, .wcsp on be", "[pipe
             std::vector<RouteRun> runs;
             for (const char *route : {"jt", "be"})
                 if (!wcsp || std::string(route) == "be")
-                    runs.push_back(answerOn(modelAt(path), route, DeviceKind::Cpu, "", cases));
+                    runs.push_back(answerMpe(modelAt(path), route, DeviceKind::Cpu, "", cases));
             checkAgainstBruteForce(*model, cases, runs, tied);
             all += cases.size();
         }
@@ -287,28 +263,25 @@ TEST_CASE("MPE tie rule: MARKOV .uai networks on jt and be, .wcsp on be", "[pipe
 TEST_CASE("MPE tie rule: pigs and hailfinder cases get one assignment from every CPU junction "
           "tree", "[pipeline][mpe][ties]") {
     for (const char *name : {"pigs", "hailfinder"}) {
-        const std::string path = std::string(ZBDDC_BENCHMARKS_DIR) + "/bn/" + name + ".bif";
-        if (!std::filesystem::exists(path)) {
-            WARN("no " << path);
+        const auto path = testing::bundledNetwork(name);
+        if (!path)
             continue;
-        }
         INFO(name);
-        auto read = readModel(path);
+        auto read = readModel(*path);
         REQUIRE(read);
         const std::vector<Evidence> cases = sampleEvidence(*read->network, 24, 0.2, 1);
         const FactorModel model = factorModelOf(*read->network);
         std::vector<RouteRun> runs;
         for (const char *heuristic : {"min-fill", "min-degree"})
-            runs.push_back(answerOn(modelAt(path), "jt", DeviceKind::Cpu, heuristic, cases));
-        runs.push_back(answerOn(modelAt(path), "jt", DeviceKind::Reference, "min-fill", cases));
+            runs.push_back(answerMpe(modelAt(*path), "jt", DeviceKind::Cpu, heuristic, cases));
+        runs.push_back(answerMpe(modelAt(*path), "jt", DeviceKind::Reference, "min-fill", cases));
         for (size_t i = 0; i < cases.size(); ++i) {
             INFO("case " << i);
             for (const RouteRun &run : runs) {
                 INFO(run.name);
                 REQUIRE(run.results[i]);
                 // An optimum: the weight recomputed from the CPTs is the value reported.
-                CHECK(std::abs(logWeight(model, run.results[i]->assignment) -
-                               run.results[i]->log10 * std::log(10.0)) < 1e-9);
+                CHECK(testing::reportedWeight(model, *run.results[i]));
                 CHECK(run.results[i]->assignment == runs[0].results[i]->assignment);
             }
         }
