@@ -53,7 +53,8 @@ void MpeTieBreak::apply(std::span<const Evidence> cases, std::vector<Result<Task
         for (size_t i; (i = next.fetch_add(1)) < results.size();) {
             Result<TaskResult> &r = results[i];
             // An approximate answer (loopy BP) is no optimum to break ties of.
-            if (!r || r->task != Task::Mpe || r->mpeTied == false || r->approximate)
+            if (!r || r->task != Task::Mpe || r->mpeTied == false || r->approximate ||
+                r->cost == "null") // infeasible: no optimum either
                 continue;
             auto rule = canonical(cases[i]);
             if (!rule) {

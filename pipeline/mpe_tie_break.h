@@ -2,7 +2,8 @@
 // assignments reach the optimum, a case gets the same one on every route (mlf, jt, be) and
 // device, whatever order each multiplied in. "Reach" is within the relative tolerance of
 // ir/mpe_tie.h (1e-9): products taken in different orders differ by ~1e-13, real gaps are far
-// wider. A cost network's optimum is its least cost, read as the factors exp(-cost).
+// wider. Networks (.bif, .xmlbif, .net, .uai) take it; a .wcsp keeps bucket elimination's own
+// traceback (session.cpp says why).
 //
 // The assignment is the lexicographically lowest of those that reach, in one canonical order of
 // the variables: the order in which the CPU junction tree of the model — min-fill, a function of

@@ -101,15 +101,18 @@ std::vector<Result<TaskResult>> Session::answer(Task task, std::span<const Evide
 
 void Session::breakTies(std::span<const Evidence> cases, std::vector<Result<TaskResult>> &results) {
     const bool open = std::any_of(results.begin(), results.end(), [](const auto &r) {
-        return r && r->task == Task::Mpe && r->mpeTied != false && !r->approximate;
+        return r && r->task == Task::Mpe && r->mpeTied != false && !r->approximate &&
+               r->cost != "null";
     });
     if (!open || results.size() != cases.size())
         return;
     if (!tieBreakTried_) {
         tieBreakTried_ = true;
-        // A cost network (.wcsp, MARKOV .uai) read again as factors exp(-cost); a compiled
-        // library, a .zdd and a circuit have no model to read.
-        if (!tieModel_ && kind_ == ModelKind::CostNetwork) {
+        // A MARKOV .uai read again as factors. A .wcsp has one route, bucket elimination,
+        // whose program (its order a function of the model) is the same on every executor and
+        // in its problem.so, and whose integer costs tie exactly: its own traceback answers
+        // alike everywhere. A compiled library, a .zdd and a circuit have no model to read.
+        if (!tieModel_ && kind_ == ModelKind::CostNetwork && fileExtension(path_) == ".uai") {
             auto model = readFactorModelFile(path_);
             if (model)
                 tieModel_ = std::move(*model);
