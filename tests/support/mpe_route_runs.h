@@ -45,14 +45,22 @@ inline RouteRun answerMpe(pipeline::ModelFile model, const std::string &route, D
     return run;
 }
 
-// A bundled network's path (tests/data/bn), or nothing where the data is not unpacked.
-inline std::optional<std::string> bundledNetwork(const std::string &name) {
+struct BundledNetwork {
+    std::string path;
+    BayesNet network;
+};
+
+// A bundled network (tests/data/bn) read, or nothing where the data is not unpacked.
+inline std::optional<BundledNetwork> bundledNetwork(const std::string &name) {
     const std::string path = std::string(ZBDDC_BENCHMARKS_DIR) + "/bn/" + name + ".bif";
     if (!std::filesystem::exists(path)) {
         WARN("no " << path);
         return std::nullopt;
     }
-    return path;
+    auto read = pipeline::readModel(path);
+    REQUIRE(read);
+    REQUIRE(read->network);
+    return BundledNetwork{path, std::move(*read->network)};
 }
 
 // The assignment's weight, recomputed from the factors, is the value the route reported.
