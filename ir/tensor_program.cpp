@@ -418,14 +418,15 @@ void traceBack(const TensorProgram &program, RowValueOf &&rowValue,
             if (i == 0)
                 break;
         }
-        if (lowest && f > 0 && bestValue > 0) {
+        const double top = lowest && f > 0 ? *std::max_element(values.begin(), values.end()) : 0;
+        if (top > 0) {
             // The first joint value (the lowest, the last variable fastest) whose best
             // completion reaches the optimum, which the ops before chose against.
             size_t j = 0;
             while (j + 1 < values.size() &&
-                   !reachesWithinTie(Semiring::MaxProduct, ratio * (values[j] / bestValue), 1.0))
+                   !reachesWithinTie(Semiring::MaxProduct, ratio * (values[j] / top), 1.0))
                 ++j;
-            ratio *= values[j] / bestValue;
+            ratio *= values[j] / top;
             for (size_t i = f; i-- > 0; j /= program.domainSizes[free[i]])
                 best[i] = static_cast<uint32_t>(j % program.domainSizes[free[i]]);
         }

@@ -23,7 +23,10 @@ Result<std::unique_ptr<Session>> Session::open(ModelFile model, const OpenOption
     s->warnings_ = std::move(model.warnings);
     s->numeric_ = options.target.numeric;
     s->threads_ = options.target.threads;
-    if (model.kind == ModelKind::Network && model.network)
+    // A network's factors, kept for MPE's tie rule before a route takes them (a later MPE
+    // after another task was announced reads the file again).
+    if (model.kind == ModelKind::Network && model.network &&
+        (!options.task || *options.task == Task::Mpe))
         s->tieModel_ = factorModelOf(*model.network);
     const Placement placement = place(options.target, options.expectedCases);
     RouteInput in{model, options, placement};
@@ -108,11 +111,14 @@ void Session::breakTies(std::span<const Evidence> cases, std::vector<Result<Task
         return;
     if (!tieBreakTried_) {
         tieBreakTried_ = true;
-        // A MARKOV .uai read again as factors. A .wcsp has one route, bucket elimination,
-        // whose program (its order a function of the model) is the same on every executor and
-        // in its problem.so, and whose integer costs tie exactly: its own traceback answers
-        // alike everywhere. A compiled library, a .zdd and a circuit have no model to read.
-        if (!tieModel_ && kind_ == ModelKind::CostNetwork && fileExtension(path_) == ".uai") {
+        // A MARKOV .uai (or a network not kept) read again as factors. A .wcsp has one route,
+        // bucket elimination, whose program (its order a function of the model) is the same on
+        // every executor and in its problem.so, and whose integer costs tie exactly: its own
+        // traceback answers alike everywhere. A compiled library, a .zdd and a circuit have no
+        // model to read.
+        const bool network = kind_ == ModelKind::Network ||
+                             (kind_ == ModelKind::CostNetwork && fileExtension(path_) == ".uai");
+        if (!tieModel_ && network) {
             auto model = readFactorModelFile(path_);
             if (model)
                 tieModel_ = std::move(*model);
