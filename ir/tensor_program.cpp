@@ -342,6 +342,15 @@ std::string TensorProgram::dump() const {
 
 namespace {
 
+// Whether `runnerUp` ties `best` for recoverAssignment's `tied`: as the decoders compare, except
+// that min-sum costs within the tolerance tie too (absolute: -ln of probabilities, whose products
+// tie within it relatively; integer costs still only where equal).
+bool flagsTie(Semiring s, double runnerUp, double best) {
+    if (s == Semiring::MinSum)
+        return runnerUp - best <= kMpeTieTolerance;
+    return reachesWithinTie(s, runnerUp, best);
+}
+
 // recoverAssignment's walk, reading rows through `rowValue` (inlined for complete tables). Each
 // op's eliminated variables run as an odometer (last fastest) that moves every input's row by
 // that variable's stride, rather than recomputing the rows from the assignment per joint value;
@@ -435,7 +444,7 @@ void traceBack(const TensorProgram &program, RowValueOf &&rowValue,
             assignment[free[i]] = best[i];
         // Every op's choice given the later ones' is the whole assignment's given them, so a
         // runner-up within the tolerance at any op is another assignment that reaches the optimum.
-        if (tied && second && reachesWithinTie(program.semiring, runnerUp, bestValue))
+        if (tied && second && flagsTie(program.semiring, runnerUp, bestValue))
             *tied = true;
     }
 }
