@@ -342,16 +342,30 @@ std::string TensorProgram::dump() const {
 
 namespace {
 
+// Whether `runnerUp` ties `best` for recoverAssignment's `tied`: as the decoders compare, except
+// that min-sum costs within the tolerance tie too (absolute: -ln of probabilities, whose products
+// tie within it relatively; integer costs still only where equal).
+bool flagsTie(Semiring s, double runnerUp, double best) {
+    if (s == Semiring::MinSum)
+        return runnerUp - best <= kMpeTieTolerance;
+    return reachesWithinTie(s, runnerUp, best);
+}
+
 // recoverAssignment's walk, reading rows through `rowValue` (inlined for complete tables). Each
 // op's eliminated variables run as an odometer (last fastest) that moves every input's row by
 // that variable's stride, rather than recomputing the rows from the assignment per joint value;
 // pinned variables keep their value and are not enumerated.
+// `lowest`: recoverLowestAssignment's rule in place of the first best met; `ratio` carries the
+// best completion's value over the optimum from op to op.
 template <class RowValueOf>
 void traceBack(const TensorProgram &program, RowValueOf &&rowValue,
-               std::vector<uint32_t> &assignment, const std::vector<uint8_t> *pinned) {
+               std::vector<uint32_t> &assignment, const std::vector<uint8_t> *pinned,
+               bool *tied = nullptr, bool lowest = false) {
     const SemiringOps ring{program.semiring};
     std::vector<uint32_t> free, best;
     std::vector<uint64_t> rows, strides;
+    std::vector<double> values; // lowest: every joint value's, in the odometer's order
+    double ratio = 1;
     for (size_t o = program.ops.size(); o-- > 0;) {
         const TensorOp &op = program.ops[o];
         if (op.kind != TensorOpKind::Marginalize && op.kind != TensorOpKind::EliminateBucket)
@@ -377,18 +391,27 @@ void traceBack(const TensorProgram &program, RowValueOf &&rowValue,
             }
         }
         best.assign(f, 0);
-        double bestValue = 0;
-        bool first = true;
+        double bestValue = 0, runnerUp = 0; // runnerUp: the ⊕-best of the values not kept
+        bool first = true, second = false;
         while (true) {
             double value = ring.one();
             for (size_t k = 0; k < n; ++k)
                 value = ring.times(value, rowValue(op.inputs[k], rows[k]));
+            if (lowest)
+                values.push_back(value);
             if (first || beatsBeyondTie(program.semiring, value, bestValue)) {
-                first = false;
-                bestValue = value;
+                if (!first)
+                    std::swap(value, bestValue); // the one kept before is now a runner-up
+                else
+                    bestValue = value;
                 for (size_t i = 0; i < f; ++i)
                     best[i] = assignment[free[i]];
             }
+            if (!first && (!second || ring.better(value, runnerUp))) {
+                runnerUp = value;
+                second = true;
+            }
+            first = false;
             size_t i = f;
             for (; i > 0; --i) {
                 const uint32_t v = free[i - 1];
@@ -404,8 +427,25 @@ void traceBack(const TensorProgram &program, RowValueOf &&rowValue,
             if (i == 0)
                 break;
         }
+        const double top = lowest && f > 0 ? *std::max_element(values.begin(), values.end()) : 0;
+        if (top > 0) {
+            // The first joint value (the lowest, the last variable fastest) whose best
+            // completion reaches the optimum, which the ops before chose against.
+            size_t j = 0;
+            while (j + 1 < values.size() &&
+                   !reachesWithinTie(Semiring::MaxProduct, ratio * (values[j] / top), 1.0))
+                ++j;
+            ratio *= values[j] / top;
+            for (size_t i = f; i-- > 0; j /= program.domainSizes[free[i]])
+                best[i] = static_cast<uint32_t>(j % program.domainSizes[free[i]]);
+        }
+        values.clear();
         for (size_t i = 0; i < f; ++i)
             assignment[free[i]] = best[i];
+        // Every op's choice given the later ones' is the whole assignment's given them, so a
+        // runner-up within the tolerance at any op is another assignment that reaches the optimum.
+        if (tied && second && flagsTie(program.semiring, runnerUp, bestValue))
+            *tied = true;
     }
 }
 
@@ -413,19 +453,33 @@ void traceBack(const TensorProgram &program, RowValueOf &&rowValue,
 
 void recoverAssignment(const TensorProgram &program,
                        const std::vector<std::vector<double>> &computed,
-                       std::vector<uint32_t> &assignment, const std::vector<uint8_t> *pinned) {
+                       std::vector<uint32_t> &assignment, const std::vector<uint8_t> *pinned,
+                       bool *tied) {
     traceBack(
         program,
         [&](uint32_t id, uint64_t row) {
             const Table &t = program.tables[id];
             return t.input ? inputTableValue(t, row) : computed[id][row];
         },
-        assignment, pinned);
+        assignment, pinned, tied);
+}
+
+void recoverLowestAssignment(const TensorProgram &program,
+                             const std::vector<std::vector<double>> &computed,
+                             std::vector<uint32_t> &assignment,
+                             const std::vector<uint8_t> *pinned) {
+    traceBack(
+        program,
+        [&](uint32_t id, uint64_t row) {
+            const Table &t = program.tables[id];
+            return t.input ? inputTableValue(t, row) : computed[id][row];
+        },
+        assignment, pinned, nullptr, /*lowest=*/true);
 }
 
 void recoverAssignment(const TensorProgram &program, const RowValue &rowValue,
-                       std::vector<uint32_t> &assignment) {
-    traceBack(program, rowValue, assignment, nullptr);
+                       std::vector<uint32_t> &assignment, bool *tied) {
+    traceBack(program, rowValue, assignment, nullptr, tied);
 }
 
 double programResult(const TensorProgram &program, const RowValue &value) {

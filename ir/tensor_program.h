@@ -163,16 +163,31 @@ double tableValueAt(const TensorProgram &program, const std::vector<std::vector<
 // so pick the ⊕-best joint value of its eliminated variables given its inputs. `assignment` arrives
 // with evidence (and any default) filled in and returns completed. `pinned` (per variable,
 // optional): variables that keep their value where an op eliminates them (a junction tree's
-// observed variables, whose other states have indicator 0 and can never be the best).
+// observed variables, whose other states have indicator 0 and can never be the best). `tied`
+// (optional) is set where some op met another joint value within the tie tolerance of the one
+// it kept (ir/mpe_tie.h): another assignment reaches the optimum. It is left alone otherwise.
 void recoverAssignment(const TensorProgram &program,
                        const std::vector<std::vector<double>> &computed,
                        std::vector<uint32_t> &assignment,
-                       const std::vector<uint8_t> *pinned = nullptr);
+                       const std::vector<uint8_t> *pinned = nullptr, bool *tied = nullptr);
 
-// The same, reading row `row` of table `id` through `value(id, row)` (for incomplete tables).
+// The same walk under one rule for ties (max-product only): among the assignments whose value
+// reaches the optimum within the tie tolerance (ir/mpe_tie.h), the lexicographically lowest in
+// the order the walk decides variables — op by op from the last, each op's eliminated
+// variables as listed. Each op keeps its first joint value whose best completion still reaches
+// the optimum: that completion's value over the optimum is carried from op to op, so the
+// tolerance is spent once over the whole assignment, not once per op. A function of the program
+// alone: the MPE tie rule (pipeline/mpe_tie_break.h) runs it on one canonical program per case.
+void recoverLowestAssignment(const TensorProgram &program,
+                             const std::vector<std::vector<double>> &computed,
+                             std::vector<uint32_t> &assignment,
+                             const std::vector<uint8_t> *pinned = nullptr);
+
+// recoverAssignment reading row `row` of table `id` through `value(id, row)` (for incomplete
+// tables).
 using RowValue = std::function<double(uint32_t id, uint64_t row)>;
 void recoverAssignment(const TensorProgram &program, const RowValue &value,
-                       std::vector<uint32_t> &assignment);
+                       std::vector<uint32_t> &assignment, bool *tied = nullptr);
 // ⊗ of the program's result tables, read through `value`.
 double programResult(const TensorProgram &program, const RowValue &value);
 

@@ -100,27 +100,30 @@ bool parseDouble(std::string_view token, double &out) {
     return ec == std::errc() && end == t.data() + t.size() && !t.empty() && !std::isnan(out);
 }
 
-Result<uint64_t> TokenCursor::unsignedInt(std::string_view what, uint64_t max) {
-    auto t = token(what);
+// The next token as `parse` (parseUnsigned, parseDouble) reads it: "expected <what>, found
+// '<token>'" where it reads none.
+template <class T>
+static Result<T> parsedToken(TokenCursor &in, std::string_view what,
+                             bool (*parse)(std::string_view, T &)) {
+    auto t = in.token(what);
     if (!t)
         return t.error();
-    uint64_t v = 0;
-    if (!parseUnsigned(*t, v))
-        return fail("expected " + std::string(what) + ", found " + shownToken(*t));
-    if (v > max)
-        return fail(std::string(what) + " " + std::string(*t) + " is out of range (at most " +
+    T v{};
+    if (!parse(*t, v))
+        return in.fail("expected " + std::string(what) + ", found " + shownToken(*t));
+    return v;
+}
+
+Result<uint64_t> TokenCursor::unsignedInt(std::string_view what, uint64_t max) {
+    auto v = parsedToken<uint64_t>(*this, what, parseUnsigned);
+    if (v && *v > max)
+        return fail(std::string(what) + " " + std::to_string(*v) + " is out of range (at most " +
                     std::to_string(max) + ")");
     return v;
 }
 
 Result<double> TokenCursor::number(std::string_view what) {
-    auto t = token(what);
-    if (!t)
-        return t.error();
-    double v = 0;
-    if (!parseDouble(*t, v))
-        return fail("expected " + std::string(what) + ", found " + shownToken(*t));
-    return v;
+    return parsedToken<double>(*this, what, parseDouble);
 }
 
 Result<uint32_t> readVariableIndex(TokenCursor &in, uint64_t count, std::string_view owner) {

@@ -1,6 +1,6 @@
 #include "pipeline/distributed.h"
 
-#include "compiler/elimination/agent_file.h"
+#include "compiler/elimination/variable_files.h"
 #include "compiler/elimination/elimination_stats.h"
 #include "pipeline/route_solution.h"
 

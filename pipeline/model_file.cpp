@@ -12,6 +12,7 @@
 #include "support/progress.h"
 
 #include <filesystem>
+#include <utility>
 
 namespace zbddc::pipeline {
 
@@ -80,11 +81,9 @@ Result<ModelFile> readModel(const std::string &path, const ReadingOptions &optio
         auto net = readNetworkFile(path, read);
         if (!net)
             return net.error();
-        for (const BnVariable &v : net->variables)
-            file.variables.push_back({v.name, v.states});
-        file.warnings = std::move(net->warnings);
-        net->warnings.clear();
-        file.network = std::move(*net);
+        std::vector<Diagnostic> warnings = std::exchange(net->warnings, {});
+        file = modelFileOf(std::move(*net), path);
+        file.warnings = std::move(warnings);
         break;
     }
     case ModelKind::Zdd: {
@@ -120,8 +119,7 @@ Result<ModelFile> readModel(const std::string &path, const ReadingOptions &optio
         auto net = readCostNetworkFile(path);
         if (!net)
             return net.error();
-        file.variables = costNetworkVariables(*net);
-        file.costNetwork = std::move(*net);
+        file = modelFileOf(std::move(*net), path);
         break;
     }
     case ModelKind::ProblemLibrary: {

@@ -1,5 +1,5 @@
 #include "pipeline/order_choice.h"
-#include "compiler/elimination/order_file.h"
+#include "compiler/elimination/variable_files.h"
 
 #include "support/timer.h"
 

@@ -25,6 +25,7 @@ TaskResult taskResultOf(const CostNetwork &net, const Solution &sol) {
     TaskResult r;
     r.task = Task::Mpe;
     r.assignment = sol.assignment;
+    r.mpeTied = sol.tied;
     r.cost = sol.feasible ? net.costText(sol.cost) : "null";
     if (!net.integerCosts && sol.feasible) { // -ln of a probability: the MPE's value
         const double cost = net.costValue(sol.cost);

@@ -22,6 +22,12 @@ Result<std::unique_ptr<Session>> Session::open(ModelFile model, const OpenOption
     s->kind_ = model.kind;
     s->warnings_ = std::move(model.warnings);
     s->numeric_ = options.target.numeric;
+    s->threads_ = options.target.threads;
+    // A network's factors, kept for MPE's tie rule before a route takes them (a later MPE
+    // after another task was announced reads the file again).
+    if (model.kind == ModelKind::Network && model.network &&
+        (!options.task || *options.task == Task::Mpe))
+        s->tieModel_ = factorModelOf(*model.network);
     const Placement placement = place(options.target, options.expectedCases);
     RouteInput in{model, options, placement};
     const bool library = model.kind == ModelKind::ModelLibrary ||
@@ -91,7 +97,47 @@ std::vector<Result<TaskResult>> Session::answer(Task task, std::span<const Evide
             if (!r->device.arithmetic && r->device.kind != DeviceKind::Split && !r->cost)
                 r->device.arithmetic = r->numeric;
         }
+    if (task == Task::Mpe)
+        breakTies(cases, results);
     return results;
+}
+
+void Session::breakTies(std::span<const Evidence> cases, std::vector<Result<TaskResult>> &results) {
+    const bool open = std::any_of(results.begin(), results.end(), [](const auto &r) {
+        return r && r->task == Task::Mpe && r->mpeTied != false && !r->approximate &&
+               r->cost != "null";
+    });
+    if (!open || results.size() != cases.size())
+        return;
+    if (!tieBreakTried_) {
+        tieBreakTried_ = true;
+        // A MARKOV .uai (or a network not kept) read again as factors. A .wcsp has one route,
+        // bucket elimination, whose program (its order a function of the model) is the same on
+        // every executor and in its problem.so, and whose integer costs tie exactly: its own
+        // traceback answers alike everywhere. A compiled library, a .zdd and a circuit have no
+        // model to read.
+        const bool network = kind_ == ModelKind::Network ||
+                             (kind_ == ModelKind::CostNetwork && fileExtension(path_) == ".uai");
+        if (!tieModel_ && network) {
+            auto model = readFactorModelFile(path_);
+            if (model)
+                tieModel_ = std::move(*model);
+            else
+                impl_->notes.push_back("MPE ties left as the route broke them: " +
+                                       model.error().message);
+        }
+        if (tieModel_) {
+            auto built = MpeTieBreak::build(std::move(*tieModel_), physicalMemoryBytes() / 2);
+            tieModel_.reset();
+            if (built)
+                tieBreak_ = std::move(*built);
+            else
+                impl_->notes.push_back("MPE ties left as the route broke them: " +
+                                       built.error().message);
+        }
+    }
+    if (tieBreak_)
+        tieBreak_->apply(cases, results, impl_->notes, threads_);
 }
 
 Status Session::save(const std::string &path, const SaveOptions &options) {

@@ -7,9 +7,11 @@
 // The command line (tools/zbddc) only turns flags into OpenOptions and prints what comes back.
 #pragma once
 
+#include "pipeline/mpe_tie_break.h"
 #include "pipeline/route.h"
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -48,12 +50,18 @@ class Session {
 
   private:
     Session() = default;
+    // MPE answers through the one tie rule (mpe_tie_break.h), its tree built at the first tie.
+    void breakTies(std::span<const Evidence> cases, std::vector<Result<TaskResult>> &results);
     std::string path_;
     ModelKind kind_ = ModelKind::Network;
     std::string route_, why_;
     std::unique_ptr<Route> impl_;
     std::vector<Diagnostic> warnings_;
     NumericChoice numeric_ = NumericChoice::Auto;
+    unsigned threads_ = 0;
+    std::optional<FactorModel> tieModel_; // a network's factors, kept before a route takes them
+    std::unique_ptr<MpeTieBreak> tieBreak_;
+    bool tieBreakTried_ = false;
 };
 
 } // namespace zbddc::pipeline

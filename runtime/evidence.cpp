@@ -135,22 +135,6 @@ static Result<EvidenceFile> readSingle(std::string_view text, const std::string 
     return EvidenceFile{{std::move(*e)}, false};
 }
 
-static Result<EvidenceFile> readBatchFile(std::string_view text, const std::string &name,
-                                          const std::vector<Variable> &vars) {
-    TokenCursor in(text, name);
-    if (in.atEnd())
-        return in.fail("empty evidence file");
-    auto count = in.unsignedInt("number of evidence cases");
-    if (!count)
-        return count.error();
-    if (!in.atLineEnd())
-        return in.fail("a batch starts with the number of cases alone on its first line");
-    auto cases = readBatch(in, *count, vars);
-    if (!cases)
-        return cases.error();
-    return EvidenceFile{std::move(*cases), true};
-}
-
 // Whether a line after the first is one whole case ("n" and n pairs): then the file is a batch,
 // short of lines or otherwise broken, and never one case spread over lines ("3\n1 0 0\n1 1 1"
 // holds 7 numbers, as one case of 3 pairs would, but two lines of a batch of 3).
@@ -185,19 +169,23 @@ Result<EvidenceFile> parseUaiEvidence(std::string_view text, const std::string &
                                       const std::vector<Variable> &vars, EvidenceLayout layout) {
     if (layout == EvidenceLayout::Single)
         return readSingle(text, name, vars, false);
-    if (layout == EvidenceLayout::Batch)
-        return readBatchFile(text, name, vars);
+    const bool batchOnly = layout == EvidenceLayout::Batch;
     TokenCursor in(text, name);
     if (in.atEnd())
         return in.fail("empty evidence file");
-    auto first = in.unsignedInt("number of observed variables, or of cases");
+    auto first = in.unsignedInt(batchOnly ? "number of evidence cases"
+                                          : "number of observed variables, or of cases");
     if (!first)
         return first.error();
-    if (!in.atLineEnd() || in.atEnd()) // one case on one line
+    if (batchOnly && !in.atLineEnd())
+        return in.fail("a batch starts with the number of cases alone on its first line");
+    if (!batchOnly && (!in.atLineEnd() || in.atEnd())) // one case on one line
         return readSingle(text, name, vars, true);
-    auto batch = readBatchFile(text, name, vars);
+    auto batch = readBatch(in, *first, vars);
     if (batch)
-        return batch;
+        return EvidenceFile{std::move(*batch), true};
+    if (batchOnly)
+        return batch.error();
     size_t tokens = 0;
     for (TokenCursor count(text, name); !count.atEnd(); (void)count.token(""))
         ++tokens;

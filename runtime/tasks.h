@@ -59,6 +59,10 @@ struct TaskResult {
     std::vector<double> outputs;              // EVAL: every output
     Marginals marginals;                      // MAR: P(X = x | e) per variable and state
     std::vector<uint32_t> assignment;         // MPE: a state per variable (kNone if undetermined)
+    // MPE: whether the route's own traceback met another assignment within the tie tolerance of
+    // its choice (ir/mpe_tie.h); unset where it cannot tell. false: the optimum is unique, and
+    // the tie rule (pipeline/mpe_tie_break.h) has nothing to decide.
+    std::optional<bool> mpeTied;
     DeviceReport device{DeviceKind::Reference}; // where it was computed (runtime/device.h)
     std::string route;    // networks: "mlf" or "jt" (empty for other models)
     std::string routeWhy; // why that route was taken

@@ -18,6 +18,16 @@ export LD_LIBRARY_PATH="$libs:${cuda_lib:-/usr/local/cuda/lib64}:${LD_LIBRARY_PA
 export ZBDDC_CACHE_DIR=${ZBDDC_CACHE_DIR:-/tmp/zbddc-cache}
 # Peers packed with the binaries (pack_gpu.sh TOULBAR2=1), found by name.
 [ -d "$here/tools" ] && export PATH="$here/tools:$PATH"
+# Open MPI (pack_gpu.sh MPI=1) under a temporary prefix: Debian's build, relocated by OPAL_PREFIX
+# and PMIX_PREFIX; shared memory between ranks of this host only.
+if [ -f "$here/mpi.tar.xz" ]; then
+    mpi=$(mktemp -d /tmp/zbddc-mpi.XXXX)
+    tar -C "$mpi" -xJf "$here/mpi.tar.xz"
+    export OPAL_PREFIX="$mpi/usr" PMIX_PREFIX="$mpi/usr/lib/x86_64-linux-gnu/pmix2"
+    export PATH="$mpi/usr/bin:$PATH"
+    export LD_LIBRARY_PATH="$mpi/usr/lib/x86_64-linux-gnu/openmpi/lib:$mpi/deps:$LD_LIBRARY_PATH"
+    export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader OMPI_MCA_mca_base_component_show_load_errors=0
+fi
 # NCCL (backends/cuda/nccl.h) from the nvidia-nccl-cu13 wheel where the machine has it, unless
 # ZBDDC_NCCL already names a libnccl.so.2; without it, tables cross GPUs by peer copies.
 if [ -z "${ZBDDC_NCCL:-}" ]; then
@@ -79,6 +89,7 @@ fi
 failed=0
 for t in "$here"/tests/*; do
     [ -e "$t" ] || continue # ONLY=none packs no tests
+    [ "${SKIP_TESTS:-0}" = 1 ] && break # a second run over the same pack: the benchmarks only
     name=$(basename "$t")
     start=$(date +%s%N)
     "$t" >> "$out/tests.log" 2>&1
@@ -415,6 +426,24 @@ if [ -x "$here/bench/wcsp_be" ] && [ -n "${BE_FAMILIES:-}${BE_WCSP:-}" ]; then
             echo "ncu $(basename "$f") exit $?" | tee -a "$summary"
         done
     fi
+fi
+# DPOP over MPI on this host's cores (bench/dpop_compare.sh; packed with MPI=1 TOULBAR2=1
+# EXTRA=wcsp_generate): each device of DPOP_DEVICES (e.g. "cpu cuda": every rank on the CPU, then
+# every rank on the GPU) over the generated DPOP_INSTANCES (family:agents[:seed]; the script's
+# default list where unset) and the packed DPOP_WCSP (names in wcsp/), DPOP_RANKS ranks (4 8 16),
+# the best of DPOP_REPEAT runs (3); the centralised run on the same device beside each.
+if [ -n "${DPOP_DEVICES:-}" ] && [ -f "$here/bench/dpop_compare.sh" ]; then
+    wcsps=()
+    for w in ${DPOP_WCSP:-}; do wcsps+=("$bench_dir/wcsp/$w.wcsp"); done
+    settings=(ZBDDC="$here/zbddc" GENERATE="$here/bench/wcsp_generate" RANKS="${DPOP_RANKS:-4 8 16}"
+        REPEAT="${DPOP_REPEAT:-3}")
+    [ -n "${DPOP_INSTANCES:-}" ] && settings+=(INSTANCES="$DPOP_INSTANCES")
+    for d in $DPOP_DEVICES; do
+        env "${settings[@]}" DEVICE="$d" bash "$here/bench/dpop_compare.sh" "$out/dpop-$d.jsonl" \
+            "${wcsps[@]}" > "$out/dpop-$d.md" 2>> "$out/bench.log"
+        echo "bench dpop_compare $d exit $?" | tee -a "$summary"
+        cat "$out/dpop-$d.md"
+    done
 fi
 [ -f "$out/bench.log" ] && tail -n 60 "$out/bench.log"
 if [ -n "$fuzz_pid" ]; then

@@ -9,7 +9,9 @@
 # yourself); DATA="a.wcsp b.wcsp" copies input files into DEST/data; FUZZ=1 packs the libFuzzer
 # targets for gpu_run.sh's long fuzzing run on the host's cores (FUZZ_RUNS there); TOULBAR2=1
 # packs this machine's toulbar2 with its libraries (gpu_run.sh puts it on the PATH, where
-# wcsp_be's toulbar2 column finds it: the GPU machine has none).
+# wcsp_be's toulbar2 column finds it: the GPU machine has none); MPI=1 packs this machine's Open MPI
+# runtime (mpirun, orted, libraries, components, help files) for gpu_run.sh's DPOP runs (it has none
+# either; gpu_run.sh unpacks it under a temporary prefix, OPAL_PREFIX).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -54,6 +56,22 @@ if [ -n "${TOULBAR2:-}" ]; then
     command -v toulbar2 > /dev/null || { echo "pack_gpu: TOULBAR2=1 but no toulbar2 here" >&2; exit 1; }
     cp "$(command -v toulbar2)" "$dest/tools/"
 fi
+if [ -n "${MPI:-}" ]; then # Debian's layout under usr/ and etc/, its libraries' own dependencies in deps/
+    command -v orterun > /dev/null || { echo "pack_gpu: MPI=1 but no Open MPI here" >&2; exit 1; }
+    mpi=$(mktemp -d)
+    multiarch=usr/lib/x86_64-linux-gnu
+    (cd / && tar -cf - --exclude='*.a' --exclude='*java*' usr/bin/orterun usr/bin/orted \
+        "$multiarch/openmpi/lib" "$multiarch/pmix2/lib" "$multiarch/pmix2/share" usr/share/openmpi etc/openmpi) |
+        tar -C "$mpi" -xf -
+    ln -s orterun "$mpi/usr/bin/mpirun"
+    mkdir -p "$mpi/deps"
+    find "$mpi" -name '*.so*' -type f -o -path '*/bin/*' -type f | xargs ldd 2>/dev/null |
+        awk '$3 ~ /^\// {print $1, $3}' | sort -u | while read -r name path; do
+            [[ $name =~ ^(ld-linux|libc\.|libm\.|libstdc\+\+|libgcc_s|libpthread|libdl\.|librt\.) ]] ||
+                [ -e "$mpi/$multiarch/openmpi/lib/$name" ] || cp -nL "$path" "$mpi/deps/$name"
+        done
+    tar -C "$mpi" -cJf "$dest/mpi.tar.xz" . && rm -rf "$mpi"
+fi
 if [ -n "${DATA:-}" ]; then # compressed: network files are text (19 MiB of BIF become ~2)
     mkdir -p "$dest/data"
     for f in $DATA; do cp "$f" "$dest/data/"; done
@@ -63,7 +81,7 @@ for exe in "${tests[@]}"; do cp "$exe" "$dest/tests/"; done
 for exe in "${benches[@]}"; do cp "$exe" "$dest/bench/"; done
 [ -d "$root/bench/peers" ] && cp -r "$root/bench/peers" "$dest/bench/"
 cp "$root/bench/network_batch.sh" "$root/bench/route_table.sh" "$root/bench/route_table_row.py" \
-    "$dest/bench/"
+    "$root/bench/dpop_compare.sh" "$dest/bench/"
 # pyAgrum's wheel, where the source tree holds one (.whl/), for bench/route_table.sh's peer column.
 if ls "$root"/.whl/pyagrum-*.whl >/dev/null 2>&1; then
     mkdir -p "$dest/.whl" && cp "$root"/.whl/pyagrum-*.whl "$dest/.whl/"

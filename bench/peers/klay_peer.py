@@ -117,6 +117,11 @@ def main():
     for path in args.circuits:
         name = path.split("/")[-1].split(".")[0]
         n = vtree_variables(path)
+        # torch.compile recompiles KLay's one forward per circuit, batch and grad mode; past its
+        # recompile limit (8) it runs that function eagerly for the rest of the process, which
+        # made the later circuits' times the eager ones. Each circuit starts afresh.
+        if not args.no_compile:
+            torch._dynamo.reset()
         start = time.perf_counter()
         circuit = klay.Circuit()
         circuit.add_sdd_from_file(path)

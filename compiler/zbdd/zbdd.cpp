@@ -118,70 +118,33 @@ Result<ZbddRef> ZbddManager::finish(ZbddRef r) const {
 
 Result<ZbddRef> ZbddManager::single(uint32_t v) { return finish(node(v, kZbddEmpty, kZbddBase)); }
 
-ZbddRef ZbddManager::uniteRec(ZbddRef f, ZbddRef g) {
-    if (f == kZbddEmpty || f == g)
-        return g;
+// Union, intersection and difference (Minato 1993) recurse alike on the top variable of f and
+// g; they differ only where that variable is in one operand alone: its sets that hold it are kept
+// (union; difference, for f's) or dropped.
+ZbddRef ZbddManager::setOpRec(Op op, ZbddRef f, ZbddRef g) {
+    if (f == g)
+        return op == Op::Difference ? kZbddEmpty : f;
+    if (f == kZbddEmpty)
+        return op == Op::Unite ? g : kZbddEmpty;
     if (g == kZbddEmpty)
-        return f;
-    if (f > g)
+        return op == Op::Intersect ? kZbddEmpty : f;
+    if (op != Op::Difference && f > g)
         std::swap(f, g); // commutative: one cache entry for both orders
     ZbddRef r;
-    if (cacheLookup(Op::Unite, f, g, r))
+    if (cacheLookup(op, f, g, r))
         return r;
     const uint32_t vf = top(f), vg = top(g);
-    if (vf < vg)
-        r = node(vf, uniteRec(lo_[f], g), hi_[f]);
-    else if (vg < vf)
-        r = node(vg, uniteRec(f, lo_[g]), hi_[g]);
-    else {
-        const ZbddRef lo = uniteRec(lo_[f], lo_[g]);
-        r = node(vf, lo, lo == kOverflow ? kOverflow : uniteRec(hi_[f], hi_[g]));
+    if (vf < vg) { // vf is in no set of g
+        const ZbddRef lo = setOpRec(op, lo_[f], g);
+        r = op == Op::Intersect ? lo : node(vf, lo, hi_[f]);
+    } else if (vg < vf) { // vg is in no set of f
+        const ZbddRef lo = setOpRec(op, f, lo_[g]);
+        r = op == Op::Unite ? node(vg, lo, hi_[g]) : lo;
+    } else {
+        const ZbddRef lo = setOpRec(op, lo_[f], lo_[g]);
+        r = node(vf, lo, lo == kOverflow ? kOverflow : setOpRec(op, hi_[f], hi_[g]));
     }
-    cacheStore(Op::Unite, f, g, r);
-    return r;
-}
-
-ZbddRef ZbddManager::intersectRec(ZbddRef f, ZbddRef g) {
-    if (f == kZbddEmpty || g == kZbddEmpty)
-        return kZbddEmpty;
-    if (f == g)
-        return f;
-    if (f > g)
-        std::swap(f, g);
-    ZbddRef r;
-    if (cacheLookup(Op::Intersect, f, g, r))
-        return r;
-    const uint32_t vf = top(f), vg = top(g);
-    if (vf < vg)
-        r = intersectRec(lo_[f], g);
-    else if (vg < vf)
-        r = intersectRec(f, lo_[g]);
-    else {
-        const ZbddRef lo = intersectRec(lo_[f], lo_[g]);
-        r = node(vf, lo, lo == kOverflow ? kOverflow : intersectRec(hi_[f], hi_[g]));
-    }
-    cacheStore(Op::Intersect, f, g, r);
-    return r;
-}
-
-ZbddRef ZbddManager::differenceRec(ZbddRef f, ZbddRef g) {
-    if (f == kZbddEmpty || f == g)
-        return kZbddEmpty;
-    if (g == kZbddEmpty)
-        return f;
-    ZbddRef r;
-    if (cacheLookup(Op::Difference, f, g, r))
-        return r;
-    const uint32_t vf = top(f), vg = top(g);
-    if (vf < vg)
-        r = node(vf, differenceRec(lo_[f], g), hi_[f]);
-    else if (vg < vf)
-        r = differenceRec(f, lo_[g]);
-    else {
-        const ZbddRef lo = differenceRec(lo_[f], lo_[g]);
-        r = node(vf, lo, lo == kOverflow ? kOverflow : differenceRec(hi_[f], hi_[g]));
-    }
-    cacheStore(Op::Difference, f, g, r);
+    cacheStore(op, f, g, r);
     return r;
 }
 
@@ -235,7 +198,7 @@ ZbddRef ZbddManager::joinRec(ZbddRef f, ZbddRef g, bool exclusive) {
         if (hi == kOverflow)
             break;
         const ZbddRef part = joinRec(a, b, exclusive);
-        hi = part == kOverflow ? kOverflow : uniteRec(hi, part);
+        hi = part == kOverflow ? kOverflow : setOpRec(Op::Unite, hi, part);
     }
     r = node(v, lo, hi);
     cacheStore(op, f, g, r);
@@ -266,10 +229,14 @@ ZbddRef ZbddManager::cofactorRec(Op op, ZbddRef f, uint32_t v) {
     return r;
 }
 
-Result<ZbddRef> ZbddManager::unite(ZbddRef f, ZbddRef g) { return finish(uniteRec(f, g)); }
-Result<ZbddRef> ZbddManager::intersect(ZbddRef f, ZbddRef g) { return finish(intersectRec(f, g)); }
+Result<ZbddRef> ZbddManager::unite(ZbddRef f, ZbddRef g) {
+    return finish(setOpRec(Op::Unite, f, g));
+}
+Result<ZbddRef> ZbddManager::intersect(ZbddRef f, ZbddRef g) {
+    return finish(setOpRec(Op::Intersect, f, g));
+}
 Result<ZbddRef> ZbddManager::difference(ZbddRef f, ZbddRef g) {
-    return finish(differenceRec(f, g));
+    return finish(setOpRec(Op::Difference, f, g));
 }
 Result<ZbddRef> ZbddManager::join(ZbddRef f, ZbddRef g) { return finish(joinRec(f, g, false)); }
 Result<ZbddRef> ZbddManager::joinExclusive(ZbddRef f, ZbddRef g) {

@@ -75,9 +75,7 @@ class ZbddManager {
     ZbddRef node(uint32_t v, ZbddRef lo, ZbddRef hi); // zero-suppressed, hash-consed
     uint32_t top(ZbddRef f) const { return var_[f]; } // terminals have var numVars_
 
-    ZbddRef uniteRec(ZbddRef f, ZbddRef g);
-    ZbddRef intersectRec(ZbddRef f, ZbddRef g);
-    ZbddRef differenceRec(ZbddRef f, ZbddRef g);
+    ZbddRef setOpRec(Op op, ZbddRef f, ZbddRef g); // Unite, Intersect or Difference
     ZbddRef joinRec(ZbddRef f, ZbddRef g, bool exclusive);
     ZbddRef dropGroupRec(ZbddRef f, uint32_t group); // sets with no variable of group
     ZbddRef cofactorRec(Op op, ZbddRef f, uint32_t v);

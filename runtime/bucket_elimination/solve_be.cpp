@@ -100,6 +100,7 @@ Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOpti
         if (!solved)
             return solved.error();
         optimum = solved->optimum;
+        sol.tied = solved->tied;
         sol.device = std::move(solved->device);
         sol.stats.execution = solved->times;
         sol.stats.tracebackMs = solved->times.valueMs;

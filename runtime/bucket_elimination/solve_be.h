@@ -8,6 +8,7 @@
 #include "compiler/frontends/wcsp/cost_network.h"
 #include "runtime/tensor/tensor_executor.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct Solution {
     std::vector<uint32_t> assignment;
     BeStats stats;
     DeviceReport device; // where the program ran
+    // Whether another assignment reaches the optimum (SolvedProgram::tied); unset where the
+    // executor cannot say.
+    std::optional<bool> tied;
 };
 
 Result<Solution> solveBucketElimination(const CostNetwork &network, const BeOptions &options);

@@ -91,9 +91,11 @@ Result<TaskResult> junctionTreeAnswer(Task task, const JunctionTree &tree,
             assignment[v] = observed[v] ? ev.states[v] : 0;
         }
         assignment[jt.batchVariable] = b;
-        recoverAssignment(jt.program, computed, assignment, &observed);
+        bool tied = false;
+        recoverAssignment(jt.program, computed, assignment, &observed, &tied);
         assignment.pop_back();
         r.assignment = std::move(assignment);
+        r.mpeTied = tied;
     }
     return r;
 }

@@ -22,7 +22,9 @@ Result<SolvedProgram> TensorExecutor::solve(const TensorProgram &program,
     out.device = std::move(run->device);
     const auto t0 = std::chrono::steady_clock::now();
     out.optimum = programResult(program, run->tables);
-    recoverAssignment(program, run->tables, assignment);
+    bool tied = false;
+    recoverAssignment(program, run->tables, assignment, nullptr, &tied);
+    out.tied = tied;
     out.times.valueMs = msSince(t0);
     return out;
 }

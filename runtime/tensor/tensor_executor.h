@@ -14,6 +14,7 @@
 #include "support/gpu_settings.h"
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -50,6 +51,9 @@ struct SolvedProgram {
     double optimum = 0; // the ⊗ of the result tables (programResult)
     DeviceReport device;
     ExecutionTimes times;
+    // Whether the VALUE phase met another assignment reaching the optimum (recoverAssignment's
+    // `tied`); unset where the executor's own walk cannot say (the GPU's).
+    std::optional<bool> tied;
 };
 
 struct TensorExecutorOptions {

@@ -1,6 +1,6 @@
-// libFuzzer target for --order files (compiler/elimination/order_file.cpp) over a six-variable
+// libFuzzer target for --order files (compiler/elimination/variable_files.cpp) over a six-variable
 // problem: no crash; every rejection carries a message; every accepted order is a permutation.
-#include "compiler/elimination/order_file.h"
+#include "compiler/elimination/variable_files.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -15,22 +15,8 @@ namespace {
 
 using incomplete::KeyedRow;
 using incomplete::remap;
-
-// The feasible rows of a table as the executor holds it (rows null: complete, row i is i).
-struct RowsView {
-    const uint64_t *rows = nullptr;
-    const double *values = nullptr;
-    size_t size = 0;
-    uint64_t row(size_t i) const { return rows ? rows[i] : i; }
-};
-
-RowsView viewOf(const TensorProgram &p, const std::vector<TableData> &computed, uint32_t id) {
-    const Table &t = p.tables[id];
-    if (t.input)
-        return {t.sparse ? t.rows.data() : nullptr, t.values.data(), t.values.size()};
-    const TableData &d = computed[id];
-    return {d.sparse ? d.rows.data() : nullptr, d.values.data(), d.values.size()};
-}
+using incomplete::rowsOf;
+using incomplete::TableRows;
 
 // Rows joined so far, as indices of the joined space (variables not yet bound have digit 0).
 struct Joined {
@@ -59,7 +45,7 @@ template <class V> struct OpRunner {
     // The first table's feasible rows (those carrying the fixed values, for a slice), mapped into
     // the joined space.
     Joined start() {
-        const RowsView v = viewOf(p, computed, plan.first);
+        const TableRows v = rowsOf(p, computed, plan.first);
         Joined j;
         for (size_t i = 0; i < v.size; ++i)
             if (C::load(v.values[i]) < C::load(plan.bound) &&
@@ -73,7 +59,7 @@ template <class V> struct OpRunner {
     // One join step (Bistaffa et al. 2017 Algs. 3-4): sort the table by the variables it shares
     // with `j`, group it, count each joined row's feasible matches, prefix-sum, write.
     Status join(Joined &j, const incomplete::JoinStep &step) {
-        const RowsView v = viewOf(p, computed, step.table);
+        const TableRows v = rowsOf(p, computed, step.table);
         std::vector<KeyedRow> sorted;
         sorted.reserve(v.size);
         const V bound = C::load(plan.bound);
@@ -124,7 +110,7 @@ template <class V> struct OpRunner {
     Result<TableData> run(const TensorOp &op) {
         const Table &out = p.tables[op.output];
         auto planned =
-            incomplete::planOp(p, op, [&](uint32_t id) { return viewOf(p, computed, id).size; });
+            incomplete::planOp(p, op, [&](uint32_t id) { return rowsOf(p, computed, id).size; });
         if (!planned)
             return planned.error();
         plan = std::move(*planned);

@@ -6,6 +6,15 @@
 
 namespace zbddc::incomplete {
 
+TableRows rowsOf(const TensorProgram &program, const std::vector<TableData> &computed,
+                 uint32_t id) {
+    const Table &t = program.tables[id];
+    if (t.input)
+        return {t.sparse ? t.rows.data() : nullptr, t.values.data(), t.values.size()};
+    const TableData &d = computed[id];
+    return {d.sparse ? d.rows.data() : nullptr, d.values.data(), d.values.size()};
+}
+
 uint64_t remap(uint64_t row, const std::vector<DigitMap> &maps) {
     uint64_t out = 0;
     for (const DigitMap &m : maps)

@@ -4,6 +4,7 @@
 // joined space (Bistaffa et al. 2017 §IV: sort by the shared variables, then join group by group).
 #pragma once
 
+#include "ir/incomplete_tables.h"
 #include "ir/tensor_program.h"
 
 #include <functional>
@@ -17,6 +18,16 @@ struct DigitMap {
     uint64_t stride, domain, target;
 };
 uint64_t remap(uint64_t row, const std::vector<DigitMap> &maps);
+
+// The feasible rows of a table as an executor holds it: an input's in the program, a computed
+// one's in `computed` (rows null: complete, row i is i).
+struct TableRows {
+    const uint64_t *rows = nullptr;
+    const double *values = nullptr;
+    size_t size = 0;
+    uint64_t row(size_t i) const { return rows ? rows[i] : i; }
+};
+TableRows rowsOf(const TensorProgram &program, const std::vector<TableData> &computed, uint32_t id);
 
 struct JoinStep {
     uint32_t table = 0;

@@ -304,6 +304,38 @@ typename R::V innerBlock(const OpPlan &plan, const uint64_t *at, typename R::V *
     return acc;
 }
 
+// A mixed-radix counter over `domains` (the last digit fastest) that moves each input's offset
+// with it: when digit i steps, input j moves by stride[j * width + i].
+struct Odometer {
+    std::span<const uint32_t> domains;
+    const uint64_t *stride;
+    size_t width;
+    std::vector<uint32_t> digit = std::vector<uint32_t>(domains.size());
+
+    // Sets the digits to `index` and moves the offsets by them.
+    void seek(uint64_t index, std::span<uint64_t> off) {
+        for (size_t i = domains.size(); i-- > 0;) {
+            digit[i] = static_cast<uint32_t>(index % domains[i]);
+            index /= domains[i];
+            for (size_t j = 0; j < off.size(); ++j)
+                off[j] += digit[i] * stride[j * width + i];
+        }
+    }
+    // One step; false when every digit wrapped back to 0 (the offsets back where they began).
+    bool step(std::span<uint64_t> off) {
+        for (size_t i = domains.size(); i-- > 0;) {
+            for (size_t j = 0; j < off.size(); ++j)
+                off[j] += stride[j * width + i];
+            if (++digit[i] < domains[i])
+                return true;
+            for (size_t j = 0; j < off.size(); ++j)
+                off[j] -= uint64_t{domains[i]} * stride[j * width + i];
+            digit[i] = 0;
+        }
+        return false;
+    }
+};
+
 // Output rows [begin, end) of a tiled op (planOp), a tile of rows at a time: per eliminated
 // value, each input multiplied into the tile by its runs, then ⊕-ed into the tile's sums, so
 // that the odometer steps once per tile and the inner loops run over rows.
@@ -311,15 +343,10 @@ template <class R> void tiledRows(const OpPlan &plan, uint64_t begin, uint64_t e
     using V = typename R::V;
     const size_t k = plan.outDomains.size(), nin = plan.data.size(), q = plan.tileFrom;
     const uint64_t rows = plan.tileRows, m = plan.elimCount;
-    std::vector<uint32_t> digit(q);
     std::vector<uint64_t> off(plan.base);
     uint64_t start = begin - begin % rows;
-    for (uint64_t rest = start / rows, i = q; i-- > 0;) {
-        digit[i] = static_cast<uint32_t>(rest % plan.outDomains[i]);
-        rest /= plan.outDomains[i];
-        for (size_t j = 0; j < nin; ++j)
-            off[j] += digit[i] * plan.outStride[j * k + i];
-    }
+    Odometer tiles{std::span(plan.outDomains).first(q), plan.outStride.data(), k};
+    tiles.seek(start / rows, off);
     std::vector<V> partial(rows), sum(m > 1 ? rows : 0);
     for (; start < end; start += rows) {
         for (uint64_t e = 0; e < m; ++e) {
@@ -345,15 +372,7 @@ template <class R> void tiledRows(const OpPlan &plan, uint64_t begin, uint64_t e
         const uint64_t from = std::max(start, begin), to = std::min(start + rows, end);
         for (uint64_t row = from; row < to; ++row)
             plan.out[row] = R::store(result[row - start]);
-        for (size_t i = q; i-- > 0;) {
-            for (size_t j = 0; j < nin; ++j)
-                off[j] += plan.outStride[j * k + i];
-            if (++digit[i] < plan.outDomains[i])
-                break;
-            for (size_t j = 0; j < nin; ++j)
-                off[j] -= uint64_t{plan.outDomains[i]} * plan.outStride[j * k + i];
-            digit[i] = 0;
-        }
+        tiles.step(off);
     }
 }
 
@@ -367,15 +386,9 @@ template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t 
     const size_t k = plan.outDomains.size();
     const size_t nin = plan.data.size();
     const uint64_t m = plan.elimCount;
-    std::vector<uint32_t> digit(k);
     std::vector<uint64_t> off(plan.base);
-    uint64_t rest = begin;
-    for (size_t i = k; i-- > 0;) {
-        digit[i] = static_cast<uint32_t>(rest % plan.outDomains[i]);
-        rest /= plan.outDomains[i];
-        for (size_t j = 0; j < nin; ++j)
-            off[j] += digit[i] * plan.outStride[j * k + i];
-    }
+    Odometer output{plan.outDomains, plan.outStride.data(), k};
+    output.seek(begin, off);
     // Inputs outermost, eliminated values innermost: each input's group of rows for one output
     // row is read in one sweep (contiguous when the eliminated variable is fastest, Bistaffa et al.
     // 2017 §III-A).
@@ -389,41 +402,26 @@ template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t 
     std::vector<V> partial(m);
     std::vector<uint64_t> live(m);
     const V zero = R::zero();
-    const size_t q = plan.outerDomains.size();
-    std::vector<uint32_t> outerDigit(q);
+    Odometer outer{plan.outerDomains, plan.outerStride.data(), plan.outerDomains.size()};
     std::vector<uint64_t> at(nin); // each input's offset: the row's plus the outer odometer's
     for (uint64_t row = begin; row < end; ++row) {
         V acc = zero;
         at.assign(off.begin(), off.end());
-        for (;;) {
+        do // until every outer digit wrapped: the last block
             acc = R::plus(acc, innerBlock<R>(plan, at.data(), partial.data(), live.data()));
-            size_t i = q;
-            while (i-- > 0) {
-                for (size_t j = 0; j < nin; ++j)
-                    at[j] += plan.outerStride[j * q + i];
-                if (++outerDigit[i] < plan.outerDomains[i])
-                    break;
-                for (size_t j = 0; j < nin; ++j)
-                    at[j] -= uint64_t{plan.outerDomains[i]} * plan.outerStride[j * q + i];
-                outerDigit[i] = 0;
-            }
-            if (i == SIZE_MAX) // every outer digit wrapped: the last block
-                break;
-        }
+        while (outer.step(at));
         for (const double *c : plan.constants)
             acc = R::times(acc, R::load(*c));
         plan.out[row] = R::store(acc);
-        for (size_t i = k; i-- > 0;) {
-            for (size_t j = 0; j < nin; ++j)
-                off[j] += plan.outStride[j * k + i];
-            if (++digit[i] < plan.outDomains[i])
-                break;
-            for (size_t j = 0; j < nin; ++j)
-                off[j] -= uint64_t{plan.outDomains[i]} * plan.outStride[j * k + i];
-            digit[i] = 0;
-        }
+        output.step(off);
     }
 }
+
+// runRows of each semiring, indexed by the Semiring's value.
+constexpr void (*kRunRows[])(const OpPlan &, uint64_t, uint64_t) = {
+    runRows<Semiring::SumProduct>, runRows<Semiring::MaxProduct>, runRows<Semiring::MaxSum>,
+    runRows<Semiring::MinSum>, runRows<Semiring::MinSumInt64>};
+static_assert(static_cast<size_t>(Semiring::MinSumInt64) + 1 == std::size(kRunRows));
 
 void runChunk(Semiring s, const OpPlan &plan, uint64_t begin, uint64_t end) {
     if (isMessageOp(plan.op->kind)) {
@@ -436,23 +434,7 @@ void runChunk(Semiring s, const OpPlan &plan, uint64_t begin, uint64_t end) {
             plan.out[row] = plan.out[row] > 0 ? 1 / plan.out[row] : 1;
         return;
     }
-    switch (s) {
-    case Semiring::SumProduct:
-        runRows<Semiring::SumProduct>(plan, begin, end);
-        break;
-    case Semiring::MaxProduct:
-        runRows<Semiring::MaxProduct>(plan, begin, end);
-        break;
-    case Semiring::MaxSum:
-        runRows<Semiring::MaxSum>(plan, begin, end);
-        break;
-    case Semiring::MinSum:
-        runRows<Semiring::MinSum>(plan, begin, end);
-        break;
-    case Semiring::MinSumInt64:
-        runRows<Semiring::MinSumInt64>(plan, begin, end);
-        break;
-    }
+    kRunRows[static_cast<size_t>(s)](plan, begin, end);
 }
 
 struct Chunk {

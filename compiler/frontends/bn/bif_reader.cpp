@@ -61,7 +61,6 @@ class BifParser {
     }
 
     Result<BayesNet> run() {
-        std::vector<bool> hasCpt;
         while (!in_.atEnd()) {
             auto t = in_.token("'network', 'variable' or 'probability'");
             if (!t)
@@ -97,19 +96,17 @@ class BifParser {
         }
     }
 
-    // The next keyword inside a { } block, `property ... ;` statements skipped; "" at the block's
-    // closing '}' (a token is never empty).
-    Result<std::string_view> blockItem(std::string_view expected) {
+    // The statements of a { } block up to its closing '}': `property ... ;` skipped, every other
+    // one handed to item(keyword), which reads the rest of it.
+    template <class Item> Status blockItems(std::string_view expected, Item item) {
         for (;;) {
             auto t = in_.token(expected);
             if (!t)
-                return t;
+                return t.error();
             if (*t == "}")
-                return std::string_view();
-            if (*t != "property")
-                return t;
-            if (auto st = skipUntil(";"); !st)
-                return st.error();
+                return Ok{};
+            if (auto st = *t == "property" ? skipUntil(";") : item(*t); !st)
+                return st;
         }
     }
 
@@ -135,54 +132,54 @@ class BifParser {
         var.line = line;
         if (auto st = in_.expect("{"); !st)
             return st;
-        for (;;) {
-            auto t = blockItem("'type', 'property' or '}'");
-            if (!t)
-                return t.error();
-            if (t->empty())
-                break;
-            if (*t != "type")
-                return in_.fail("expected 'type', 'property' or '}', found " + shownToken(*t));
-            if (auto st = in_.expect("discrete"); !st)
-                return st;
-            if (auto st = in_.expect("["); !st)
-                return st;
-            auto count = in_.unsignedInt("number of states", 1u << 20);
-            if (!count)
-                return count.error();
-            if (*count == 0)
-                return in_.fail("variable '" + var.name +
-                                "' declares 0 states (a variable needs "
-                                "at least one)");
-            if (auto st = in_.expect("]"); !st)
-                return st;
-            if (auto st = in_.expect("{"); !st)
-                return st;
-            std::unordered_set<std::string_view> seen; // views into the text, which outlives it
-            for (;;) {
-                auto s = in_.token("state name");
-                if (!s)
-                    return s.error();
-                if (*s == "}")
-                    break;
-                if (*s == ",")
-                    continue;
-                if (!seen.emplace(*s).second)
-                    return in_.fail("duplicate state '" + std::string(*s) + "' of '" + var.name + "'");
-                var.states.emplace_back(*s);
-            }
-            if (var.states.size() != *count)
-                return in_.fail("variable '" + var.name + "' declares " + std::to_string(*count) +
-                                " states but lists " + std::to_string(var.states.size()));
-            if (auto st = in_.expect(";"); !st)
-                return st;
-        }
+        if (auto st = blockItems("'type', 'property' or '}'",
+                                 [&](std::string_view t) { return typeStatement(t, var); });
+            !st)
+            return st;
         if (var.states.empty())
             return errorAt(net_.file, line, "variable '" + var.name + "' has no type");
         net_.variables.push_back(std::move(var));
         declLine_.push_back(line);
         seenCpt_.push_back(false);
         return Ok{};
+    }
+
+    // "type discrete [ n ] { s1, s2, ... };" after its keyword `t`.
+    Status typeStatement(std::string_view t, BnVariable &var) {
+        if (t != "type")
+            return in_.fail("expected 'type', 'property' or '}', found " + shownToken(t));
+        if (auto st = in_.expect("discrete"); !st)
+            return st;
+        if (auto st = in_.expect("["); !st)
+            return st;
+        auto count = in_.unsignedInt("number of states", 1u << 20);
+        if (!count)
+            return count.error();
+        if (*count == 0)
+            return in_.fail("variable '" + var.name +
+                            "' declares 0 states (a variable needs "
+                            "at least one)");
+        if (auto st = in_.expect("]"); !st)
+            return st;
+        if (auto st = in_.expect("{"); !st)
+            return st;
+        std::unordered_set<std::string_view> seen; // views into the text, which outlives it
+        for (;;) {
+            auto s = in_.token("state name");
+            if (!s)
+                return s.error();
+            if (*s == "}")
+                break;
+            if (*s == ",")
+                continue;
+            if (!seen.emplace(*s).second)
+                return in_.fail("duplicate state '" + std::string(*s) + "' of '" + var.name + "'");
+            var.states.emplace_back(*s);
+        }
+        if (var.states.size() != *count)
+            return in_.fail("variable '" + var.name + "' declares " + std::to_string(*count) +
+                            " states but lists " + std::to_string(var.states.size()));
+        return in_.expect(";");
     }
 
     Result<uint32_t> knownVariable() {
@@ -262,13 +259,8 @@ class BifParser {
         std::vector<bool> given(rows, false);
         std::vector<double> values, fallback;
         bool hasDefault = false;
-        for (;;) {
-            auto t = blockItem("'table', 'default', '(' or '}'");
-            if (!t)
-                return t.error();
-            if (t->empty())
-                break;
-            if (*t == "table") {
+        auto item = [&](std::string_view t) -> Status {
+            if (t == "table") {
                 if (auto st = numbers(values); !st)
                     return st;
                 if (values.size() != rows * k)
@@ -280,7 +272,7 @@ class BifParser {
                     for (size_t r = 0; r < rows; ++r)
                         var.cpt[r * k + x] = values[x * rows + r];
                 given.assign(rows, true);
-            } else if (*t == "default") {
+            } else if (t == "default") {
                 if (auto st = numbers(fallback); !st)
                     return st;
                 if (fallback.size() != k)
@@ -288,7 +280,7 @@ class BifParser {
                                     std::to_string(fallback.size()) + " entries, expected " +
                                     std::to_string(k));
                 hasDefault = true;
-            } else if (*t == "(") {
+            } else if (t == "(") {
                 auto row = rowIndex(var);
                 if (!row)
                     return row.error();
@@ -302,9 +294,12 @@ class BifParser {
                 std::copy(values.begin(), values.end(), var.cpt.begin() + *row * k);
                 given[*row] = true;
             } else {
-                return in_.fail("expected 'table', 'default', '(' or '}', found " + shownToken(*t));
+                return in_.fail("expected 'table', 'default', '(' or '}', found " + shownToken(t));
             }
-        }
+            return Ok{};
+        };
+        if (auto st = blockItems("'table', 'default', '(' or '}'", item); !st)
+            return st;
         for (size_t r = 0; r < rows; ++r) {
             if (given[r])
                 continue;

@@ -86,7 +86,6 @@ class HuginParser {
     HuginParser(std::string_view text, const std::string &file) : in_(text, file) { net_.file = file; }
 
     Result<BayesNet> run() {
-        std::vector<bool> seen;
         while (!in_.atEnd()) {
             auto t = in_.next("'net', 'node' or 'potential'");
             if (!t)

@@ -13,25 +13,61 @@ namespace {
 constexpr uint64_t kMaxId = std::numeric_limits<uint32_t>::max() - 1;
 using Tokens = std::vector<std::string_view>;
 
-// "<keyword> <count>": the first record of both files.
-Result<uint64_t> countHeader(RecordLines &in, std::string_view keyword, const std::string &name) {
-    Tokens t;
-    if (!in.next(t))
-        return errorAt(name, 1, "empty file, expected '" + std::string(keyword) + " <count>'");
-    if (t.size() != 2 || t[0] != keyword)
-        return in.fail("expected '" + std::string(keyword) + " <count>' as the first line");
-    return in.unsignedAt(t[1], std::string(keyword) + " node count", kMaxId);
-}
+// Both files open with "<keyword> <count>" and then hold that many node records: the count,
+// checked against the records as they come.
+class NodeCount {
+  public:
+    static Result<NodeCount> read(RecordLines &in, std::string_view keyword, std::string noun) {
+        Tokens t;
+        if (!in.next(t))
+            return errorAt(in.name(), 1,
+                           "empty file, expected '" + std::string(keyword) + " <count>'");
+        if (t.size() != 2 || t[0] != keyword)
+            return in.fail("expected '" + std::string(keyword) + " <count>' as the first line");
+        auto count = in.unsignedAt(t[1], std::string(keyword) + " node count", kMaxId);
+        if (!count)
+            return count.error();
+        return NodeCount(std::move(noun), *count, in.line());
+    }
+
+    // One more node record, at `in`'s line: an error past the header's count.
+    Status add(const RecordLines &in) {
+        if (seen_++ == declared_)
+            return in.fail("more " + noun_ + " nodes than the header's " +
+                           std::to_string(declared_));
+        return Ok{};
+    }
+
+    // After the last record: as many nodes as the header says, and at least one.
+    Status finish(const RecordLines &in) const {
+        if (seen_ != declared_)
+            return errorAt(in.name(), headerLine_,
+                           "the header says " + std::to_string(declared_) + " " + noun_ +
+                               " nodes and the file has " + std::to_string(seen_));
+        if (seen_ == 0)
+            return errorAt(in.name(), headerLine_, "the " + noun_ + " has no nodes");
+        return Ok{};
+    }
+
+    size_t headerLine() const { return headerLine_; }
+
+  private:
+    NodeCount(std::string noun, uint64_t declared, size_t headerLine)
+        : noun_(std::move(noun)), declared_(declared), headerLine_(headerLine) {}
+
+    std::string noun_;
+    uint64_t declared_, seen_ = 0;
+    size_t headerLine_;
+};
 
 } // namespace
 
 // `vtree N`, then `L id var` and `I id left right`, children first; the last line is the root.
 Result<Vtree> parseVtree(std::string_view text, const std::string &name) {
     RecordLines in(text, name);
-    auto count = countHeader(in, "vtree", name);
+    auto count = NodeCount::read(in, "vtree", "vtree");
     if (!count)
         return count.error();
-    const size_t headerLine = in.line();
     Vtree v;
     std::unordered_map<uint64_t, uint32_t> index; // id in the file -> dense index
     std::vector<uint8_t> hasParent;
@@ -44,8 +80,8 @@ Result<Vtree> parseVtree(std::string_view text, const std::string &name) {
         if (t.size() != (leaf ? 3u : 4u))
             return in.fail(leaf ? "expected 'L <id> <variable>'"
                                 : "expected 'I <id> <left> <right>'");
-        if (v.variable.size() == *count)
-            return in.fail("more vtree nodes than the header's " + std::to_string(*count));
+        if (auto st = count->add(in); !st)
+            return st.error();
         auto id = in.unsignedAt(t[1], "vtree node id", kMaxId);
         if (!id)
             return id.error();
@@ -86,16 +122,12 @@ Result<Vtree> parseVtree(std::string_view text, const std::string &name) {
         v.variable.push_back(var);
         hasParent.push_back(0);
     }
-    if (v.variable.size() != *count)
-        return errorAt(name, headerLine,
-                       "the header says " + std::to_string(*count) +
-                           " vtree nodes and the file has " + std::to_string(v.variable.size()));
-    if (*count == 0)
-        return errorAt(name, headerLine, "the vtree has no nodes");
+    if (auto st = count->finish(in); !st)
+        return st.error();
     v.root = static_cast<uint32_t>(v.variable.size() - 1);
     for (uint32_t i = 0; i < v.root; ++i)
         if (!hasParent[i])
-            return errorAt(name, headerLine,
+            return errorAt(name, count->headerLine(),
                            "the vtree is not one tree (a node other than the last has no parent)");
     v.idToIndex = std::move(index); // the SDD names vtree nodes by their ids in the file
     return v;
@@ -105,10 +137,9 @@ Result<Vtree> parseVtree(std::string_view text, const std::string &name) {
 // first; the last line is the root.
 Result<LogicCircuit> parseSdd(std::string_view text, const std::string &name, const Vtree &vtree) {
     RecordLines in(text, name);
-    auto count = countHeader(in, "sdd", name);
+    auto count = NodeCount::read(in, "sdd", "SDD");
     if (!count)
         return count.error();
-    const size_t headerLine = in.line();
     LogicCircuit c;
     c.numVars = vtree.numVars;
     std::unordered_map<uint64_t, uint32_t> node; // id in the file -> circuit node
@@ -132,11 +163,10 @@ Result<LogicCircuit> parseSdd(std::string_view text, const std::string &name, co
         return it->second;
     };
     Tokens t;
-    uint64_t lines = 0;
     std::vector<uint32_t> elements;
     while (in.next(t)) {
-        if (lines++ == *count)
-            return in.fail("more SDD nodes than the header's " + std::to_string(*count));
+        if (auto st = count->add(in); !st)
+            return st.error();
         c.atLine = static_cast<uint32_t>(in.line());
         const std::string_view k = t[0];
         const size_t minSize = k == "F" || k == "T" ? 2 : k == "L" ? 4 : k == "D" ? 4 : 0;
@@ -198,12 +228,8 @@ Result<LogicCircuit> parseSdd(std::string_view text, const std::string &name, co
         }
         node.emplace(*id, made);
     }
-    if (lines != *count)
-        return errorAt(name, headerLine,
-                       "the header says " + std::to_string(*count) +
-                           " SDD nodes and the file has " + std::to_string(lines));
-    if (lines == 0)
-        return errorAt(name, headerLine, "the SDD has no nodes");
+    if (auto st = count->finish(in); !st)
+        return st.error();
     c.root = static_cast<uint32_t>(c.numNodes() - 1);
     return c;
 }

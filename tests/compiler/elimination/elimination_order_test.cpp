@@ -1,5 +1,5 @@
 #include "compiler/elimination/elimination_order.h"
-#include "compiler/elimination/order_file.h"
+#include "compiler/elimination/variable_files.h"
 
 #include "tests/catch.hpp"
 

@@ -1,7 +1,7 @@
 // The pseudo-tree of DPOP: a tree over every agent, each cost function owned by the agent of its
 // scope that comes first in the order, with every other agent of the scope among its ancestors
 // (the property DPOP's UTIL phase needs), for random networks and random agent maps.
-#include "compiler/elimination/agent_file.h"
+#include "compiler/elimination/variable_files.h"
 #include "compiler/elimination/pseudo_tree.h"
 
 #include "tests/catch.hpp"

@@ -178,6 +178,22 @@ TEST_CASE("bad BIF files get one file:line message", "[bn][reader]") {
           "t:13: expected a probability, found 'zero'");
 }
 
+TEST_CASE("BIF blocks skip property statements and name any other stray item", "[bn][reader]") {
+    const char *bif = "variable A { property p = 1; type discrete [ 2 ] { a0, a1 }; property q; }\n"
+                      "probability ( A ) { property r; table 0.4, 0.6; }\n";
+    auto net = parseBif(bif, "t");
+    REQUIRE(net.ok());
+    REQUIRE(net->variables.size() == 1);
+    CHECK(net->variables[0].states == std::vector<std::string>{"a0", "a1"});
+    CHECK(net->variables[0].cpt == std::vector<double>{0.4, 0.6});
+    CHECK(errorOf(parseBif, "variable A {\n  kind x; }") ==
+          "t:2: expected 'type', 'property' or '}', found 'kind'");
+    CHECK(errorOf(parseBif, "variable A { property p; }") == "t:1: variable 'A' has no type");
+    CHECK(errorOf(parseBif, "variable A { type discrete [ 1 ] { a }; }\n"
+                            "probability ( A ) { tabel 1; }") ==
+          "t:2: expected 'table', 'default', '(' or '}', found 'tabel'");
+}
+
 TEST_CASE("cycles are errors that name the cycle", "[bn][reader]") {
     const std::string cyclic = replaced(kBif, "probability ( A ) {\n  table 0.3, 0.7;",
                                         "probability ( A | C ) {\n  default 0.3, 0.7;");

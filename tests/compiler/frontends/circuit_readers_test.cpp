@@ -130,6 +130,10 @@ TEST_CASE("malformed circuit and weight files fail with file:line: what", "[circ
         {"child not above", "vtree 3\nL 0 1\nI 2 0 1\nL 1 2\n", 3, "not a node above"},
         {"two parents", "vtree 4\nL 0 1\nL 1 2\nI 2 0 1\nI 3 0 1\n", 5, "two parents"},
         {"not one tree", "vtree 2\nL 0 1\nL 1 2\n", 1, "not one tree"},
+        {"more nodes than the header", "vtree 1\nL 0 1\nL 1 2\n", 3,
+         "more vtree nodes than the header's 1"},
+        {"fewer nodes than the header", "vtree 2\nL 0 1\n", 1, "says 2 vtree nodes"},
+        {"no nodes", "vtree 0\n", 1, "the vtree has no nodes"},
     };
     checkRejected(vtrees, [](const char *t) { return parseVtree(t, "bad.vtree"); });
     auto vtree = parseVtree(kVtree, "f.vtree");
@@ -143,6 +147,9 @@ TEST_CASE("malformed circuit and weight files fail with file:line: what", "[circ
         {"element count", "sdd 2\nL 1 0 1\nD 0 1 2 1 1\n", 3, "says 2 elements"},
         {"duplicate id", "sdd 2\nL 1 0 1\nL 1 0 -1\n", 3, "duplicate"},
         {"count", "sdd 2\nL 1 0 1\n", 1, "says 2 SDD nodes"},
+        {"more nodes than the header", "sdd 1\nL 1 0 1\nL 2 0 -1\n", 3,
+         "more SDD nodes than the header's 1"},
+        {"no nodes", "sdd 0\n", 1, "the SDD has no nodes"},
     };
     checkRejected(sdds, [&](const char *t) { return parseSdd(t, "bad.sdd", *vtree); });
     const Bad weights[] = {

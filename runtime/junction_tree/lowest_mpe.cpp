@@ -1,0 +1,56 @@
+#include "runtime/junction_tree/lowest_mpe.h"
+
+#include "backends/tensor/cpu/tensor_cpu.h"
+#include "compiler/junction_tree/evidence_tree.h"
+#include "compiler/junction_tree/lower_junction_tree.h"
+#include "runtime/junction_tree/junction_tree_answer.h"
+
+#include <cmath>
+
+namespace zbddc {
+
+Result<LowestMpe> lowestMpe(const FactorModel &model, const JunctionTree &network,
+                            const std::vector<std::vector<uint32_t>> &families,
+                            const std::vector<uint8_t> &rowsSumToOne, const Evidence &evidence) {
+    static_assert(kNone == UINT32_MAX, "caseStates reads kNone as unobserved");
+    if (evidenceContradicted(evidence))
+        return error("MPE is undefined: the evidence has probability 0");
+    auto own = caseJunctionTree(network, families, evidence.states, CaseTree::ByCost);
+    if (!own)
+        return own.error();
+    const JunctionTree &tree = own->has_value() ? **own : network;
+    JunctionTreeLowering lowering;
+    lowering.maxProduct = true;
+    lowering.caseStates = evidence.states;
+    lowering.rowsSumToOne = rowsSumToOne;
+    auto lowered = lowerJunctionTree(model, tree, lowering);
+    if (!lowered)
+        return lowered.error();
+    auto tables = runTensorProgramCpu(lowered->program, {.threads = 1});
+    if (!tables)
+        return tables.error();
+    LowestMpe out;
+    out.logValue = junctionTreeLogNormaliser(tree, *lowered, *tables, 0);
+    if (std::isinf(out.logValue))
+        return error("MPE is undefined: the evidence has probability 0");
+    const uint32_t n = tree.numVariables();
+    std::vector<uint32_t> assignment(n + 1, 0); // and the case variable, one case
+    std::vector<uint8_t> observed(n + 1, 0);
+    for (uint32_t v = 0; v < n; ++v) {
+        observed[v] = evidence.states[v] != kNone;
+        assignment[v] = observed[v] ? evidence.states[v] : 0;
+    }
+    recoverLowestAssignment(lowered->program, *tables, assignment, &observed);
+    assignment.pop_back();
+    out.assignment = std::move(assignment);
+    const TensorProgram &p = lowered->program;
+    for (size_t o = p.ops.size(); o-- > 0;) // as the walk goes
+        if (p.ops[o].kind == TensorOpKind::Marginalize ||
+            p.ops[o].kind == TensorOpKind::EliminateBucket)
+            for (uint32_t v : p.ops[o].vars)
+                if (v < n && !observed[v])
+                    out.decisionOrder.push_back(v);
+    return out;
+}
+
+} // namespace zbddc
