@@ -449,32 +449,29 @@ void traceBack(const TensorProgram &program, RowValueOf &&rowValue,
     }
 }
 
+// Row `row` of table `id`: an input's from the program, a computed one's from `computed`.
+auto completeRows(const TensorProgram &program, const std::vector<std::vector<double>> &computed) {
+    return [&](uint32_t id, uint64_t row) {
+        const Table &t = program.tables[id];
+        return t.input ? inputTableValue(t, row) : computed[id][row];
+    };
+}
+
 } // namespace
 
 void recoverAssignment(const TensorProgram &program,
                        const std::vector<std::vector<double>> &computed,
                        std::vector<uint32_t> &assignment, const std::vector<uint8_t> *pinned,
                        bool *tied) {
-    traceBack(
-        program,
-        [&](uint32_t id, uint64_t row) {
-            const Table &t = program.tables[id];
-            return t.input ? inputTableValue(t, row) : computed[id][row];
-        },
-        assignment, pinned, tied);
+    traceBack(program, completeRows(program, computed), assignment, pinned, tied);
 }
 
 void recoverLowestAssignment(const TensorProgram &program,
                              const std::vector<std::vector<double>> &computed,
                              std::vector<uint32_t> &assignment,
                              const std::vector<uint8_t> *pinned) {
-    traceBack(
-        program,
-        [&](uint32_t id, uint64_t row) {
-            const Table &t = program.tables[id];
-            return t.input ? inputTableValue(t, row) : computed[id][row];
-        },
-        assignment, pinned, nullptr, /*lowest=*/true);
+    traceBack(program, completeRows(program, computed), assignment, pinned, nullptr,
+              /*lowest=*/true);
 }
 
 void recoverAssignment(const TensorProgram &program, const RowValue &rowValue,

@@ -12,12 +12,13 @@
 
 namespace zbddc::pipeline {
 
-MpeTieBreak::MpeTieBreak(FactorModel model, JunctionTree tree)
-    : model_(std::move(model)), tree_(std::move(tree)), families_(model_.sortedScopes()),
+MpeTieBreak::MpeTieBreak(FactorModel model, JunctionTree tree,
+                         std::vector<std::vector<uint32_t>> families)
+    : model_(std::move(model)), tree_(std::move(tree)), families_(std::move(families)),
       rowsSumToOne_(factorRowsSumToOne(model_)) {}
 
 Result<std::unique_ptr<MpeTieBreak>> MpeTieBreak::build(FactorModel model, double memoryBytes) {
-    const auto scopes = model.sortedScopes();
+    std::vector<std::vector<uint32_t>> scopes = model.sortedScopes();
     const std::vector<uint32_t> order =
         greedyOrder(buildInteractionGraph(model.domainSizes, scopes), OrderHeuristic::MinFill);
     auto tree = buildJunctionTree(model.domainSizes, scopes, order);
@@ -26,7 +27,8 @@ Result<std::unique_ptr<MpeTieBreak>> MpeTieBreak::build(FactorModel model, doubl
     if (memoryBytes > 0)
         if (auto why = junctionTreeTooLarge(junctionTreeStats(*tree), memoryBytes))
             return error(*why);
-    return std::unique_ptr<MpeTieBreak>(new MpeTieBreak(std::move(model), std::move(*tree)));
+    return std::unique_ptr<MpeTieBreak>(
+        new MpeTieBreak(std::move(model), std::move(*tree), std::move(scopes)));
 }
 
 Result<LowestMpe> MpeTieBreak::canonical(const Evidence &evidence) const {
@@ -52,9 +54,7 @@ void MpeTieBreak::apply(std::span<const Evidence> cases, std::vector<Result<Task
     onThreads(std::min<size_t>(threadsOrCores(threads), results.size()), [&](size_t) {
         for (size_t i; (i = next.fetch_add(1)) < results.size();) {
             Result<TaskResult> &r = results[i];
-            // An approximate answer (loopy BP) is no optimum to break ties of.
-            if (!r || r->task != Task::Mpe || r->mpeTied == false || r->approximate ||
-                r->cost == "null") // infeasible: no optimum either
+            if (!mayHoldTie(r))
                 continue;
             auto rule = canonical(cases[i]);
             if (!rule) {

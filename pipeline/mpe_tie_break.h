@@ -32,6 +32,13 @@
 
 namespace zbddc::pipeline {
 
+// Whether the rule decides `r`: an exact MPE answer with an optimum whose route did not rule a
+// tie out (loopy BP's approximate answers and infeasible ones have no optimum to break ties of).
+inline bool mayHoldTie(const Result<TaskResult> &r) {
+    return r && r->task == Task::Mpe && r->mpeTied != false && !r->approximate &&
+           r->cost != "null";
+}
+
 class MpeTieBreak {
   public:
     // The model's tree by min-fill, refused with the reason where its tables would not fit in
@@ -51,7 +58,7 @@ class MpeTieBreak {
     const FactorModel &model() const { return model_; }
 
   private:
-    MpeTieBreak(FactorModel model, JunctionTree tree);
+    MpeTieBreak(FactorModel model, JunctionTree tree, std::vector<std::vector<uint32_t>> families);
     // A state for every variable, within its domain (a route may leave one undetermined).
     bool complete(const std::vector<uint32_t> &assignment) const;
     FactorModel model_;

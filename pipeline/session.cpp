@@ -103,10 +103,7 @@ std::vector<Result<TaskResult>> Session::answer(Task task, std::span<const Evide
 }
 
 void Session::breakTies(std::span<const Evidence> cases, std::vector<Result<TaskResult>> &results) {
-    const bool open = std::any_of(results.begin(), results.end(), [](const auto &r) {
-        return r && r->task == Task::Mpe && r->mpeTied != false && !r->approximate &&
-               r->cost != "null";
-    });
+    const bool open = std::any_of(results.begin(), results.end(), mayHoldTie);
     if (!open || results.size() != cases.size())
         return;
     if (!tieBreakTried_) {

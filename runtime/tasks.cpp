@@ -562,13 +562,16 @@ std::vector<Result<TaskResult>> runTasks(Model &m, Task task, std::span<const Ev
         return runBatch(m, task, cases, opt);
     std::vector<Result<TaskResult>> results;
     results.reserve(cases.size());
+    TaskOptions own; // each case's: opt with that case's free inputs, copied once, not per case
+    if (perCase) {
+        own = opt;
+        own.caseFreeInputs.clear();
+    }
     for (size_t k = 0; k < cases.size(); ++k) {
         if (!perCase) {
             results.push_back(runTask(m, task, cases[k], opt));
             continue;
         }
-        TaskOptions own = opt;
-        own.caseFreeInputs.clear();
         own.freeInputs = opt.caseFreeInputs[k];
         results.push_back(float32Choice(opt.numeric)
                               ? std::move(runFloat32Tasks(m, task, cases.subspan(k, 1), own)[0])
