@@ -86,22 +86,35 @@ if [ -d "$here/fuzz" ] && [ -n "${FUZZ_RUNS:-}" ]; then
     fuzz_pid=$!
 fi
 
-failed=0
-for t in "$here"/tests/*; do
-    [ -e "$t" ] || continue # ONLY=none packs no tests
-    [ "${SKIP_TESTS:-0}" = 1 ] && break # a second run over the same pack: the benchmarks only
+# Each test's log in tests/NAME.log, its line in the summary; TEST_JOBS tests at a time (default
+# 1: one GPU's correctness tests share it well, but their times are then not each one's own).
+mkdir -p "$out/tests"
+runTest() {
+    local t=$1 name start rc ms status
     name=$(basename "$t")
     start=$(date +%s%N)
-    "$t" >> "$out/tests.log" 2>&1
+    "$t" > "$out/tests/$name.log" 2>&1
     rc=$?
     ms=$((($(date +%s%N) - start) / 1000000))
     case $rc in
         0) status=passed ;;
-        77) status=skipped; failed=1 ;;
-        *) status="FAILED (exit $rc)"; failed=1 ;;
+        77) status=skipped ;;
+        *) status="FAILED (exit $rc)" ;;
     esac
     printf 'test %-28s %s (%d ms)\n' "$name" "$status" "$ms" | tee -a "$summary"
-done
+}
+if [ "${SKIP_TESTS:-0}" != 1 ]; then # SKIP_TESTS=1: a second run over the same pack, benchmarks only
+    ( # a subshell, whose jobs are the tests alone (not the fuzzing run)
+        for t in "$here"/tests/*; do
+            [ -e "$t" ] || continue # ONLY=none packs no tests
+            while [ "$(jobs -rp | wc -l)" -ge "${TEST_JOBS:-1}" ]; do wait -n; done
+            runTest "$t" &
+        done
+        wait
+    )
+fi
+failed=0
+grep -q '^test .* \(skipped\|FAILED\)' "$summary" && failed=1
 
 # The GPU benchmarks export their circuits here for the PyTorch peer (bench/peers/).
 export ZBDDC_PEER_DIR=/tmp/zbddc-peer
@@ -183,6 +196,25 @@ if [ -x "$here/bench/circuit_batches" ] && [ -n "${CIRCUIT_BATCHES:-}" ]; then
         echo "klay: klay or torch not importable; no KLay rows" | tee -a "$summary"
     fi
 fi
+# An older build beside this one, in the same run (OLD_BUILD: a .tar.xz holding its zbddc,
+# bench/jt_batch and bench/wcsp_be, e.g. an earlier pack's bin.tar.xz): the junction-tree, MLF and
+# bucket-elimination sections below run the builds in turn, AB_ROUNDS times (default 1), into
+# NAME-new-R and NAME-old-R files.
+builds=(new)
+if [ -n "${OLD_BUILD:-}" ]; then
+    mkdir -p "$here/old" && tar -C "$here/old" -xJf "$OLD_BUILD" && builds+=(old)
+fi
+buildDir() { if [ "$1" = new ]; then echo "$here"; else echo "$here/old"; fi; }
+benchOf() { echo "$(buildDir "$1")/bench/$2"; }
+# Each build of each round: "BUILD TAG" lines (TAG empty where only this build runs).
+abRuns() {
+    local round b
+    for round in $(seq "${AB_ROUNDS:-1}"); do
+        for b in "${builds[@]}"; do
+            if [ ${#builds[@]} -gt 1 ]; then echo "$b -$b-$round"; else echo "$b"; fi
+        done
+    done
+}
 # The junction-tree route over Fast-BNI's workload (bench/jt_batch, packed with EXTRA=jt_batch),
 # then pyAgrum's LazyPropagation on one thread over the same cases where its wheel came along
 # (BENCHMARKS.md says how). JT_NETWORKS names the networks; JT_CASES, JT_CPU_CASES,
@@ -195,11 +227,14 @@ if [ -x "$here/bench/jt_batch" ] && [ -n "${JT_NETWORKS:-}" ]; then
     for n in $JT_NETWORKS; do nets+=("$bench_dir/bn/$n.bif"); done
     spread=()
     for d in ${JT_SPREAD:-}; do spread+=(--spread "$d"); done
-    "$here/bench/jt_batch" --cases "${JT_CASES:-2000}" --cpu-cases "${JT_CPU_CASES:-2000}" \
-        --mpe-cases "${JT_MPE_CASES:-2000}" --single "${JT_SINGLE:-20}" \
-        --devices "${JT_DEVICES:-cpu,cuda}" "${spread[@]}" --out "$jt" --json "$out/jt_batch.json" "${nets[@]}" > "$out/jt_batch.md" 2>> "$out/bench.log"
-    echo "bench jt_batch exit $?" | tee -a "$summary"
-    cat "$out/jt_batch.md"
+    while read -r build tag; do
+        "$(benchOf "$build" jt_batch)" --cases "${JT_CASES:-2000}" --cpu-cases "${JT_CPU_CASES:-2000}" \
+            --mpe-cases "${JT_MPE_CASES:-2000}" --single "${JT_SINGLE:-20}" \
+            --devices "${JT_DEVICES:-cpu,cuda}" "${spread[@]}" --out "$jt" --json "$out/jt_batch$tag.json" \
+            "${nets[@]}" > "$out/jt_batch$tag.md" 2>> "$out/bench.log"
+        echo "bench jt_batch$tag exit $?" | tee -a "$summary"
+        cat "$out/jt_batch$tag.md"
+    done < <(abRuns)
     if [ "${JT_PEER_S:-20}" = 0 ]; then
         echo "pyagrum: JT_PEER_S=0, no peer column" | tee -a "$summary"
     elif python3 -c 'import pyagrum' 2>/dev/null; then
@@ -218,17 +253,19 @@ fi
 # MLF_TASKS and MLF_ROUTES passed on;
 # pyAgrum on the same cases (MLF_PEER_S seconds each) where its wheel came along.
 if [ -f "$here/bench/network_batch.sh" ] && [ -n "${MLF_NETWORKS:-}${MLF_GPU_NETWORKS:-}" ]; then
-    export ZBDDC="$here/zbddc"
-    for n in ${MLF_NETWORKS:-}; do
-        bash "$here/bench/network_batch.sh" "$out/network_batch.jsonl" "${MLF_CASES:-2000}" cuda,cpu \
-            "$bench_dir/bn/$n.bif" 2>> "$out/bench.log"
-    done
-    for n in ${MLF_GPU_NETWORKS:-}; do
-        bash "$here/bench/network_batch.sh" "$out/network_batch.jsonl" "${MLF_CASES:-2000}" cuda \
-            "$bench_dir/bn/$n.bif" 2>> "$out/bench.log"
-    done
-    echo "bench network_batch done" | tee -a "$summary"
-    cat "$out/network_batch.jsonl"
+    while read -r build tag; do
+        export ZBDDC="$(buildDir "$build")/zbddc"
+        for n in ${MLF_NETWORKS:-}; do
+            bash "$here/bench/network_batch.sh" "$out/network_batch$tag.jsonl" "${MLF_CASES:-2000}" \
+                cuda,cpu "$bench_dir/bn/$n.bif" 2>> "$out/bench.log"
+        done
+        for n in ${MLF_GPU_NETWORKS:-}; do
+            bash "$here/bench/network_batch.sh" "$out/network_batch$tag.jsonl" "${MLF_CASES:-2000}" \
+                cuda "$bench_dir/bn/$n.bif" 2>> "$out/bench.log"
+        done
+        echo "bench network_batch$tag done" | tee -a "$summary"
+        cat "$out/network_batch$tag.jsonl"
+    done < <(abRuns)
     if python3 -c 'import pyagrum' 2>/dev/null; then
         for n in ${MLF_NETWORKS:-} ${MLF_GPU_NETWORKS:-}; do
             "$here/zbddc" sample "$bench_dir/bn/$n.bif" --cases "${MLF_CASES:-2000}" --seed 1 \
@@ -395,9 +432,12 @@ if [ -x "$here/bench/wcsp_be" ] && [ -n "${BE_FAMILIES:-}${BE_WCSP:-}" ]; then
     for d in ${BE_DEVICES:-}; do multi+=(--devices "$d"); done
     [ -n "${BE_SLICE_THRESHOLD:-}" ] && multi+=(--slice-threshold "$BE_SLICE_THRESHOLD")
     [ -n "${BE_DEVICE_BUDGET_MIB:-}" ] && multi+=(--device-budget-mib "$BE_DEVICE_BUDGET_MIB")
-    "$here/bench/wcsp_be" --json "$out/wcsp_be.json" "${multi[@]}" "${files[@]}" > "$out/wcsp_be.txt" 2>> "$out/bench.log"
-    echo "bench wcsp_be exit $?" | tee -a "$summary"
-    cat "$out/wcsp_be.txt"
+    while read -r build tag; do
+        "$(benchOf "$build" wcsp_be)" --json "$out/wcsp_be$tag.json" "${multi[@]}" "${files[@]}" \
+            > "$out/wcsp_be$tag.txt" 2>> "$out/bench.log"
+        echo "bench wcsp_be$tag exit $?" | tee -a "$summary"
+        cat "$out/wcsp_be$tag.txt"
+    done < <(abRuns)
     if [ "${BE_PROFILE:-0}" = 1 ]; then
         # BE_PROFILE_ENV="NAME=VALUE": each instance profiled again with that variable set.
         for variant in "" ${BE_PROFILE_ENV:-}; do
