@@ -89,7 +89,11 @@ class Planner {
     }
 
     Result<MultiDevicePlan> run() {
-        for (const std::vector<uint32_t> &ops : p_.levels) {
+        // A program without ops still has its VALUE phase's inputs to upload: one level of
+        // uploads alone.
+        const std::vector<std::vector<uint32_t>> uploadsOnly(1);
+        const bool noLevels = p_.levels.empty() && options_.keepForDecode;
+        for (const std::vector<uint32_t> &ops : noLevels ? uploadsOnly : p_.levels) {
             level_ = &plan_.levels.emplace_back();
             levelIndex_ = static_cast<uint32_t>(plan_.levels.size() - 1);
             if (options_.keepForDecode && plan_.levels.size() == 1) // the VALUE phase's inputs

@@ -68,7 +68,8 @@ struct MultiDeviceLevel {
 
 struct MultiDevicePlan {
     uint32_t devices = 1;
-    std::vector<MultiDeviceLevel> levels; // parallel to program.levels
+    std::vector<MultiDeviceLevel> levels; // parallel to program.levels (one, of uploads, where
+                                          // a program kept for its VALUE phase has none)
     std::vector<uint64_t> work;           // by device: entries of work assigned
     std::vector<uint64_t> deviceBytes;    // by device: the most bytes of tables held at once
     std::vector<uint64_t> heldToEndBytes; // by device: bytes of every widest range (heldToEnd)

@@ -97,7 +97,8 @@ Result<std::vector<std::vector<double>>>
 runTensorProgramMultiDevice(const TensorProgram &p, const MultiDevicePlan &plan,
                             std::span<TensorDevice *const> devices, DeviceFabric &fabric,
                             MultiDeviceStats *stats, bool ordered, const BeforeWait &beforeWait) {
-    if (plan.levels.size() != p.levels.size() || devices.size() != plan.devices)
+    const bool uploadsOnly = p.levels.empty() && plan.levels.size() == 1; // multi_device_plan.h
+    if ((plan.levels.size() != p.levels.size() && !uploadsOnly) || devices.size() != plan.devices)
         return error("internal error: the multi-device plan is not this program's");
     StepTimes times{};
     StepTargets targets;

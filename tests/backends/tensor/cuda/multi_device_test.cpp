@@ -396,8 +396,11 @@ TEST_CASE("the in-core run's steps on one device hold every table from the start
         REQUIRE(run.ok());
         CHECK(called);
         for (uint32_t t = 0; t < p.tables.size(); ++t) {
-            if (p.tables[t].input)
+            if (p.tables[t].input) { // the VALUE phase reads the inputs on the device too
+                if (decode)
+                    CHECK(device.held()[t] == RowSpan{0, p.tables[t].entries()});
                 continue;
+            }
             const bool wanted = !decode && (p.fetch.empty() ||
                                             std::find(p.fetch.begin(), p.fetch.end(), t) !=
                                                 p.fetch.end());
@@ -408,6 +411,31 @@ TEST_CASE("the in-core run's steps on one device hold every table from the start
             CHECK(device.held()[t] == RowSpan{0, p.tables[t].entries()});
             CHECK(sameTables({device.table(t)}, {(*ref)[t]}));
         }
+    }
+}
+
+TEST_CASE("a program without ops kept for its VALUE phase uploads its inputs all the same",
+          "[multi-device][in-core]") {
+    TensorProgram p; // a problem of constant costs only: nothing to compute
+    for (double cost : {7.0, 5.0}) {
+        Table t;
+        t.input = true;
+        t.values = {cost};
+        p.tables.push_back(std::move(t));
+    }
+    p.results = {0, 1};
+    REQUIRE(p.verify().ok());
+    auto steps = inCoreSteps(p, true);
+    REQUIRE(steps.ok());
+    EmulatedTensorDevice device(p);
+    TensorDevice *const devices[] = {&device};
+    StepTargets targets;
+    targets.devices = devices;
+    StepTimes times{};
+    REQUIRE(runDeviceSteps(p, *steps, targets, times).ok());
+    for (uint32_t t = 0; t < p.tables.size(); ++t) {
+        CHECK(device.held()[t] == RowSpan{0, 1});
+        CHECK(device.table(t) == p.tables[t].values);
     }
 }
 
