@@ -256,10 +256,9 @@ Status GpuTensorDevice::launch(std::span<const DeviceTask> tasks) {
     std::vector<uint32_t> units(tasks.size());
     std::iota(units.begin(), units.end(), 0u);
     stats_.joins += units.size() > 1;
-    ZBDDC_TRY(kept_.launcher->enqueueLevel(units, [&](uint32_t i, StreamHandle stream) {
+    return kept_.launcher->enqueueLevel(units, [&](uint32_t i, StreamHandle stream) {
         return launchTask(tasks[i], listsPtr + listAt[i], stream);
-    }));
-    return d_.record(kept_.ready, entry_);
+    });
 }
 
 // With `graphs`, the first prepared level begins the capture and the last ends it and launches the
@@ -290,9 +289,13 @@ Status GpuTensorDevice::launchPrepared(Prepared &pr, uint32_t l, std::span<const
                     ZBDDC_TRY(enqueuePrepared(pr, again, pr.levels[again]));
         }
     }
-    if (!enqueued || capturing_) // a capture records no event the run waits on outside it
-        return enqueued;
-    return d_.record(kept_.ready, entry_);
+    return enqueued;
+}
+
+Result<EventHandle> GpuTensorDevice::ready() {
+    if (!capturing_) // a capture records no event the run waits on outside it
+        ZBDDC_TRY(d_.record(kept_.ready, entry_));
+    return kept_.ready;
 }
 
 Status GpuTensorDevice::enqueuePrepared(Prepared &pr, uint32_t l, std::span<const DeviceTask> tasks) {

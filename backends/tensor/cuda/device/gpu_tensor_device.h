@@ -3,8 +3,7 @@
 // devices, a prepared program run again and again. Tables of doubles, or of floats
 // (kernels.float32: the host's doubles converted on the way, exactly), each held over one row range
 // at its own address. Its work is ordered on one entry stream: uploads there from pinned staging,
-// each level forked from it onto the other streams and joined back (level_launch.h), `ready`
-// recorded after it for the copies other devices make of what it computed. An ordered run's
+// each level forked from it onto the other streams and joined back (level_launch.h). An ordered run's
 // prepared levels (prepareLevels) keep every input list in one array and launch a level's small
 // whole ops of one generic kernel as one fused launch (fused_launch.h); with `graphs` they are
 // captured from the first level's launch to the last's and launched as one CUDA graph (a program
@@ -84,7 +83,10 @@ class GpuTensorDevice final : public TensorDevice {
     uint64_t entryBytes() const { return entryBytes_; }
     Device &device() const { return d_; }
     StreamHandle copyStream() const { return entry_; }
-    EventHandle ready() const { return kept_.ready; } // after its latest level
+    // `ready` recorded now on the entry stream, after every level enqueued so far: what another
+    // device's copies of its tables wait for (recorded on request, as a run on one device never
+    // needs it). Mid-capture it is the event as last recorded.
+    Result<EventHandle> ready();
     const GpuDeviceStats &stats() const { return stats_; }
 
   private:

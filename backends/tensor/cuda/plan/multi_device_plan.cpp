@@ -289,6 +289,52 @@ Result<MultiDevicePlan> planMultiDevice(const TensorProgram &program, uint32_t d
     return Planner(program, devices, options).run();
 }
 
+MultiDevicePlan oneDevicePlan(const TensorProgram &p, const MultiDeviceOptions &options) {
+    MultiDevicePlan plan;
+    plan.work.assign(1, 0);
+    plan.deviceBytes.assign(1, 0);
+    std::vector<bool> held(p.tables.size(), false);
+    const auto hold = [&](MultiDeviceLevel &level, uint32_t t) {
+        if (held[t])
+            return;
+        held[t] = true;
+        const RowSpan whole{0, p.tables[t].entries()};
+        level.reserves.push_back({t, 0, whole});
+        plan.deviceBytes[0] += whole.rows * options.entryBytes;
+        if (p.tables[t].input) {
+            level.moves.push_back({t, kHost, 0, whole});
+            plan.uploadBytes += whole.rows * options.entryBytes;
+        }
+    };
+    const std::vector<std::vector<uint32_t>> uploadsOnly(1); // as planMultiDevice's
+    const bool noLevels = p.levels.empty() && options.keepForDecode;
+    for (const std::vector<uint32_t> &ops : noLevels ? uploadsOnly : p.levels) {
+        MultiDeviceLevel &level = plan.levels.emplace_back();
+        if (options.keepForDecode && plan.levels.size() == 1)
+            for (uint32_t t = 0; t < p.tables.size(); ++t)
+                if (p.tables[t].input)
+                    hold(level, t);
+        std::vector<uint32_t> order(ops); // the general planner's order: the most work first
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+            return opWorkEntries(p, a) > opWorkEntries(p, b);
+        });
+        for (uint32_t o : order) {
+            for (uint32_t in : p.ops[o].inputs)
+                hold(level, in);
+            hold(level, p.ops[o].output);
+            const DeviceTask task = wholeOpTask(p, o);
+            level.tasks.push_back(task);
+            plan.work[0] += opWorkEntries(p, o);
+            if (!options.keepForDecode) {
+                level.downloads.push_back({p.ops[o].output, 0, kHost, task.out});
+                plan.downloadBytes += task.out.rows * options.entryBytes;
+            }
+        }
+    }
+    plan.heldToEndBytes = plan.deviceBytes;
+    return plan;
+}
+
 std::vector<TableReserve> heldToEnd(const MultiDevicePlan &plan) {
     std::vector<std::vector<TableReserve>> last(plan.devices); // by device, in first-reserve order
     std::vector<std::vector<uint32_t>> at(plan.devices);       // by device and table: its index

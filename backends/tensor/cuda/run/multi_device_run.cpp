@@ -81,16 +81,14 @@ std::vector<DeviceStep> multiDeviceSteps(const MultiDevicePlan &plan, bool order
 Result<std::vector<DeviceStep>> inCoreSteps(const TensorProgram &program, bool decode) {
     MultiDeviceOptions options;
     options.keepForDecode = decode;
-    auto plan = planMultiDevice(program, 1, options); // one device slices nothing
-    if (!plan)
-        return plan.error();
+    auto plan = oneDevicePlan(program, options);
     if (!program.fetch.empty())
-        for (MultiDeviceLevel &level : plan->levels)
+        for (MultiDeviceLevel &level : plan.levels)
             std::erase_if(level.downloads, [&](const TableMove &m) {
                 return std::find(program.fetch.begin(), program.fetch.end(), m.table) ==
                        program.fetch.end();
             });
-    return multiDeviceSteps(*plan, true);
+    return multiDeviceSteps(plan, true);
 }
 
 Result<std::vector<std::vector<double>>>

@@ -47,8 +47,12 @@ class GpuFabric final : public DeviceFabric {
                                    to.copyStream()});
                 continue;
             }
-            if (waited.insert({m.from, m.to}).second)
-                ZBDDC_TRY(to.device().waitEvent(to.copyStream(), from.ready()));
+            if (waited.insert({m.from, m.to}).second) {
+                auto ready = from.ready();
+                if (!ready)
+                    return ready.error();
+                ZBDDC_TRY(to.device().waitEvent(to.copyStream(), *ready));
+            }
             if (a == b)
                 ZBDDC_TRY(to.device().copy(dst, src, bytes, to.copyStream()));
             else
@@ -267,8 +271,12 @@ Result<double> solveTensorProgramMultiGpu(const TensorProgram &program,
         Device &home = first.device();
         for (const auto &d : run.devices) {
             ZBDDC_TRY(home.enablePeerAccess(d->device()));
-            if (d.get() != &first)
-                ZBDDC_TRY(home.waitEvent(first.copyStream(), d->ready()));
+            if (d.get() == &first)
+                continue;
+            auto ready = d->ready();
+            if (!ready)
+                return ready.error();
+            ZBDDC_TRY(home.waitEvent(first.copyStream(), *ready));
         }
         std::vector<TableSegment> segments;
         for (const TableHolding &h : decodeHoldings(ran, run.plan))

@@ -414,6 +414,49 @@ TEST_CASE("the in-core run's steps on one device hold every table from the start
     }
 }
 
+TEST_CASE("the one-device plan is the general planner's for one device", "[multi-device]") {
+    std::mt19937 rng(59);
+    const auto sorted = [](const auto &v, auto key) { // the keys, in order
+        std::vector<decltype(key(v.front()))> keys;
+        for (const auto &x : v)
+            keys.push_back(key(x));
+        std::sort(keys.begin(), keys.end());
+        return keys;
+    };
+    const auto reserveKey = [](const TableReserve &r) {
+        return std::tuple(r.table, r.device, r.rows.first, r.rows.rows);
+    };
+    const auto moveKey = [](const TableMove &m) {
+        return std::tuple(m.table, m.from, m.to, m.rows.first, m.rows.rows);
+    };
+    for (int trial = 0; trial < 40; ++trial) {
+        const TensorProgram p = trial % 5 == 4 ? randomWideEliminationProgram(rng)
+                                               : randomBucketProgram(rng, trial % 2, trial % 3 == 2);
+        MultiDeviceOptions o;
+        o.keepForDecode = trial % 2 == 1;
+        auto general = planMultiDevice(p, 1, o);
+        REQUIRE(general.ok());
+        const MultiDevicePlan direct = oneDevicePlan(p, o);
+        INFO("trial " << trial);
+        REQUIRE(direct.levels.size() == general->levels.size());
+        CHECK(sorted(heldToEnd(direct), reserveKey) == sorted(heldToEnd(*general), reserveKey));
+        for (size_t l = 0; l < direct.levels.size(); ++l) {
+            const MultiDeviceLevel &a = direct.levels[l], &b = general->levels[l];
+            REQUIRE(a.tasks.size() == b.tasks.size());
+            for (size_t i = 0; i < a.tasks.size(); ++i) { // the same order: the most work first
+                CHECK(a.tasks[i].op == b.tasks[i].op);
+                CHECK(a.tasks[i].out == b.tasks[i].out);
+            }
+            CHECK(sorted(a.moves, moveKey) == sorted(b.moves, moveKey));
+            CHECK(sorted(a.downloads, moveKey) == sorted(b.downloads, moveKey));
+        }
+        CHECK(direct.work == general->work);
+        CHECK(direct.uploadBytes == general->uploadBytes);
+        CHECK(direct.downloadBytes == general->downloadBytes);
+        CHECK(direct.heldToEndBytes == general->heldToEndBytes);
+    }
+}
+
 TEST_CASE("a program without ops kept for its VALUE phase uploads its inputs all the same",
           "[multi-device][in-core]") {
     TensorProgram p; // a problem of constant costs only: nothing to compute
@@ -613,3 +656,4 @@ TEST_CASE("the cuda executor asked for several devices where none is usable says
     CHECK((noBackend ||
            malformed.error().message.find("'x' is not a GPU number") != std::string::npos));
 }
+
