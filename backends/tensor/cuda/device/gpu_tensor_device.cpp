@@ -134,17 +134,20 @@ Status GpuTensorDevice::download(uint32_t t, uint64_t first, std::span<double> v
     if (!held_[t].contains({first, v.size()}) || !held_[t].rows)
         return error("internal error: a download of table " + std::to_string(t) +
                      " outside the rows the device holds");
-    auto staging = StagedCopies::of(d_);
-    if (!staging)
-        return staging.error();
+    const auto copy = [&](void *dst, size_t bytes) -> Status {
+        if (!options_.stagedDownloads) // complete on return, in the entry stream's order
+            return d_.download(dst, address(t, first), bytes, entry_);
+        auto staging = StagedCopies::of(d_);
+        if (!staging)
+            return staging.error();
+        return (*staging)->download(dst, address(t, first), bytes, entry_);
+    };
     if (!options_.kernels.float32) {
-        ZBDDC_TRY((*staging)->download(v.data(), address(t, first), v.size() * sizeof(double),
-                                       entry_));
+        ZBDDC_TRY(copy(v.data(), v.size() * sizeof(double)));
         return d_.synchronize(entry_);
     }
     std::vector<float> narrow(v.size());
-    ZBDDC_TRY((*staging)->download(narrow.data(), address(t, first), narrow.size() * sizeof(float),
-                                   entry_));
+    ZBDDC_TRY(copy(narrow.data(), narrow.size() * sizeof(float)));
     ZBDDC_TRY(d_.synchronize(entry_));
     std::copy(narrow.begin(), narrow.end(), v.begin()); // exact: integers below 2^24
     return Ok{};

@@ -8,7 +8,7 @@
 // whole ops of one generic kernel as one fused launch (fused_launch.h); with `graphs` they are
 // captured from the first level's launch to the last's and launched as one CUDA graph (a program
 // of a hundred levels then costs one launch). Downloads go through the GPU's pinned staging
-// (staged_copies.h): a plain copy into pageable memory ran at about 1 GB/s. A task over a range
+// (staged_copies.h) unless told otherwise (GpuDeviceOptions::stagedDownloads). A task over a range
 // of eliminated values needs kernels compiled with eliminationRange.
 #pragma once
 
@@ -35,6 +35,10 @@ struct GpuDeviceOptions {
     // Uploads of doubles through the staged copies too, not through the device's own pinned
     // buffer, which holds every upload until the next wait: an out-of-core run's.
     bool stagedUploads = false;
+    // Downloads of more than a few MiB through the staged copies; without, straight from the
+    // driver into the caller's memory, as a prepared program reads its tables back (mildew's
+    // batched MAR on an H100: 23-33 ms a run of 2,000 cases through the staging, 5 ms straight).
+    bool stagedDownloads = true;
 };
 
 struct GpuDeviceStats {

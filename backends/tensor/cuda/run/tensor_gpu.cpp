@@ -271,8 +271,9 @@ Result<std::unique_ptr<GpuTensorDevice>> openGpuTensorDevice(const TensorProgram
     auto modules = TensorModules::compile(**device, program, options.kernels);
     if (!modules)
         return modules.error();
-    const GpuDeviceOptions o{options.kernels, options.chunkRows, 8,
-                             options.switches.graphs.value_or(true)};
+    GpuDeviceOptions o{options.kernels, options.chunkRows, 8,
+                       options.switches.graphs.value_or(true)};
+    o.stagedDownloads = false; // a prepared program's tables (gpu_tensor_device.h)
     return GpuTensorDevice::open(**device, program, o, std::move(*modules));
 }
 
