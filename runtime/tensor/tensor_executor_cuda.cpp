@@ -54,7 +54,8 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
         auto inputs = denseInputTables(p->program_);
         if (!inputs)
             return inputs.error();
-        if (Status s = p->device_->holdAll(ranges, *inputs); !s)
+        const std::vector<std::span<const double>> views(inputs->begin(), inputs->end());
+        if (Status s = p->device_->holdAll(ranges, views); !s)
             return s.error();
         std::erase_if(*steps, [](const DeviceStep &s) { return s.kind == StepKind::HoldAll; });
         p->steps_ = std::move(*steps);

@@ -156,7 +156,7 @@ Status GpuTensorDevice::download(uint32_t t, uint64_t first, std::span<double> v
 // The small inputs' ranges in one block filled by one copy (packed_inputs.h), each other range a
 // block of its own.
 Status GpuTensorDevice::holdAll(std::span<const TableReserve> ranges,
-                                std::span<const std::vector<double>> inputs) {
+                                std::span<const std::span<const double>> inputs) {
     forgetPrepared();
     std::vector<uint64_t> bytes;
     for (const TableReserve &r : ranges)
@@ -175,7 +175,7 @@ Status GpuTensorDevice::holdAll(std::span<const TableReserve> ranges,
             if (const TableReserve &r = ranges[i]; packed.at[i] != kUnpacked) {
                 at_[r.table] = packed_.ptr() + packed.at[i];
                 held_[r.table] = r.rows;
-                writeTableImage(std::span(inputs[r.table]).subspan(r.rows.first, r.rows.rows),
+                writeTableImage(inputs[r.table].subspan(r.rows.first, r.rows.rows),
                                 options_.kernels.float32, *image + packed.at[i]);
             }
         ZBDDC_TRY(d_.upload(packed_.ptr(), *image, packed.bytes, entry_));
@@ -185,7 +185,7 @@ Status GpuTensorDevice::holdAll(std::span<const TableReserve> ranges,
             ZBDDC_TRY(reserve(r.table, r.rows));
             if (!inputs[r.table].empty())
                 ZBDDC_TRY(upload(r.table, r.rows.first,
-                                 std::span(inputs[r.table]).subspan(r.rows.first, r.rows.rows)));
+                                 inputs[r.table].subspan(r.rows.first, r.rows.rows)));
         }
     return Ok{};
 }

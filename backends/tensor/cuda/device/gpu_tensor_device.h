@@ -70,7 +70,7 @@ class GpuTensorDevice final : public TensorDevice {
     Status upload(uint32_t table, uint64_t firstRow, std::span<const double> values) override;
     Status download(uint32_t table, uint64_t firstRow, std::span<double> values) override;
     Status holdAll(std::span<const TableReserve> ranges,
-                   std::span<const std::vector<double>> inputs) override;
+                   std::span<const std::span<const double>> inputs) override;
     Status prepareLevels(std::span<const std::vector<DeviceTask>> levels) override;
     Status launch(std::span<const DeviceTask> tasks) override;
     Status wait() override;

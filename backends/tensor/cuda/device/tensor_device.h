@@ -72,13 +72,13 @@ class TensorDevice {
     // to the end, and receives the rows of those of input tables from `inputs` (dense, by table
     // id; empty for computed tables), as upload() does. By default, reserve and upload each.
     virtual Status holdAll(std::span<const TableReserve> ranges,
-                           std::span<const std::vector<double>> inputs) {
+                           std::span<const std::span<const double>> inputs) {
         for (const TableReserve &r : ranges) {
             if (Status s = reserve(r.table, r.rows); !s)
                 return s;
             if (!inputs[r.table].empty())
                 if (Status s = upload(r.table, r.rows.first,
-                                      std::span(inputs[r.table]).subspan(r.rows.first, r.rows.rows));
+                                      inputs[r.table].subspan(r.rows.first, r.rows.rows));
                     !s)
                     return s;
         }

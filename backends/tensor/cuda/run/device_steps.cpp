@@ -9,29 +9,35 @@ namespace zbddc {
 
 namespace {
 
-// The host's tables during a run: the inputs' complete values (made on first use), the computed
-// tables that came back or were computed here, and a pointer to each one present (the CPU
+// The host's tables during a run: the inputs' complete values (the program's own, or expanded on
+// first use where sparse: a copy of every input cost 0.1-0.2 ms of a GPU solve of a few), the
+// computed tables that came back or were computed here, and a pointer to each one present (the CPU
 // executor's view).
 struct HostSide {
     const TensorProgram &p;
-    std::vector<std::vector<double>> inputs, computed;
+    std::vector<std::vector<double>> expanded, computed;
+    std::vector<std::span<const double>> inputs;
     std::vector<const double *> data;
     explicit HostSide(const TensorProgram &program)
-        : p(program), inputs(p.tables.size()), computed(p.tables.size()),
-          data(p.tables.size(), nullptr) {}
+        : p(program), expanded(p.tables.size()), computed(p.tables.size()),
+          inputs(p.tables.size()), data(p.tables.size(), nullptr) {}
     Status need(uint32_t t) {
-        if (!p.tables[t].input || data[t])
+        const Table &table = p.tables[t];
+        if (!table.input || data[t])
             return Ok{};
-        auto dense = denseInputValues(p.tables[t]);
-        if (!dense)
-            return dense.error();
-        inputs[t] = std::move(*dense);
+        if (table.sparse) {
+            auto dense = denseInputValues(table);
+            if (!dense)
+                return dense.error();
+            expanded[t] = std::move(*dense);
+        }
+        inputs[t] = table.sparse ? std::span<const double>(expanded[t]) : table.values;
         data[t] = inputs[t].data();
         return Ok{};
     }
-    Result<const std::vector<double> *> values(uint32_t t) {
+    Result<std::span<const double>> values(uint32_t t) {
         ZBDDC_TRY(need(t));
-        return p.tables[t].input ? &inputs[t] : &computed[t];
+        return p.tables[t].input ? inputs[t] : std::span<const double>(computed[t]);
     }
 };
 
@@ -50,15 +56,13 @@ Status runStep(const TensorProgram &p, const DeviceStep &s, const StepTargets &o
     case StepKind::Release:
         return device->release(s.table);
     case StepKind::Upload: {
-        auto held = h.values(s.table);
-        if (!held)
-            return held.error();
-        const std::vector<double> &values = **held;
-        if (s.rows.end() > values.size())
+        auto values = h.values(s.table);
+        if (!values)
+            return values.error();
+        if (s.rows.end() > values->size())
             return error("internal error: an upload of table " + std::to_string(s.table) +
                          " rows the host does not have");
-        return device->upload(s.table, s.rows.first,
-                              std::span(values).subspan(s.rows.first, s.rows.rows));
+        return device->upload(s.table, s.rows.first, values->subspan(s.rows.first, s.rows.rows));
     }
     case StepKind::Download: {
         std::vector<double> &table = h.computed[s.table];
