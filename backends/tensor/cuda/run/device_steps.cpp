@@ -9,10 +9,9 @@ namespace zbddc {
 
 namespace {
 
-// The host's tables during a run: the inputs' complete values (the program's own, or expanded on
-// first use where sparse: a copy of every input cost 0.1-0.2 ms of a GPU solve of a few), the
-// computed tables that came back or were computed here, and a pointer to each one present (the CPU
-// executor's view).
+// The host's tables during a run: the inputs' complete values (the program's own, not a copy of
+// each, or expanded on first use where sparse), the computed tables that came back or were
+// computed here, and a pointer to each one present (the CPU executor's view).
 struct HostSide {
     const TensorProgram &p;
     std::vector<std::vector<double>> expanded, computed;
