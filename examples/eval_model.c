@@ -4,6 +4,7 @@
  *          ./eval_model model.so < inputs.txt
  * With --metadata, prints the model's metadata text instead. */
 #include "zbdd_model.h"
+#include "open_library.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -11,15 +12,7 @@
 #include <string.h>
 
 int main(int argc, char **argv) {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s model.so [--metadata] < inputs\n", argv[0]);
-        return 2;
-    }
-    void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        fprintf(stderr, "%s\n", dlerror());
-        return 1;
-    }
+    void *lib = open_library(argc, argv, "model.so [--metadata] < inputs");
     size_t (*num_inputs)(void) = (size_t(*)(void))dlsym(lib, "zbdd_num_inputs");
     size_t (*num_outputs)(void) = (size_t(*)(void))dlsym(lib, "zbdd_num_outputs");
     int (*eval)(const double *, double *, size_t) =

@@ -3,6 +3,7 @@
  * prints the UAI MPE block (number of variables, then each variable's value) and `cost N`, as
  * `zbddc run PROBLEM.wcsp --task mpe` does for integer costs. */
 #include "zbdd_problem.h"
+#include "open_library.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -10,15 +11,7 @@
 #include <stdlib.h>
 
 int main(int argc, char **argv) {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s PROBLEM.so [VAR=VALUE ...]\n", argv[0]);
-        return 2;
-    }
-    void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        fprintf(stderr, "%s\n", dlerror());
-        return 1;
-    }
+    void *lib = open_library(argc, argv, "PROBLEM.so [VAR=VALUE ...]");
     size_t (*num_variables)(void) = (size_t (*)(void))dlsym(lib, "zbdd_problem_num_variables");
     int (*solve)(const int *, double *, unsigned *) =
         (int (*)(const int *, double *, unsigned *))dlsym(lib, "zbdd_problem_solve");
