@@ -3,8 +3,8 @@
  * libdl:   cc eval_model.c -o eval_model -ldl
  *          ./eval_model model.so < inputs.txt
  * With --metadata, prints the model's metadata text instead. */
-#include "zbdd_model.h"
 #include "open_library.h"
+#include "zbdd_model.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

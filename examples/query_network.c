@@ -4,8 +4,8 @@
  * VAR and STATE are indices. Prints the route, then for the one evidence case `pr LOG10`, one
  * `mar V p0 p1 ...` line per variable, and `mpe LOG10 s0 s1 ...` (or `mpe unsupported` where the
  * .so answers ZBDD_NETWORK_ENOTASK, or `zero` where P(e) = 0). */
-#include "zbdd_network.h"
 #include "open_library.h"
+#include "zbdd_network.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

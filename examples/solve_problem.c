@@ -2,8 +2,8 @@
  *   zbdd_solve_problem ./problem.so [VAR=VALUE ...]
  * prints the UAI MPE block (number of variables, then each variable's value) and `cost N`, as
  * `zbddc run PROBLEM.wcsp --task mpe` does for integer costs. */
-#include "zbdd_problem.h"
 #include "open_library.h"
+#include "zbdd_problem.h"
 
 #include <dlfcn.h>
 #include <math.h>
@@ -12,7 +12,7 @@
 
 int main(int argc, char **argv) {
     void *lib = open_library(argc, argv, "PROBLEM.so [VAR=VALUE ...]");
-    size_t (*num_variables)(void) = (size_t (*)(void))dlsym(lib, "zbdd_problem_num_variables");
+    size_t (*num_variables)(void) = (size_t(*)(void))dlsym(lib, "zbdd_problem_num_variables");
     int (*solve)(const int *, double *, unsigned *) =
         (int (*)(const int *, double *, unsigned *))dlsym(lib, "zbdd_problem_solve");
     if (!num_variables || !solve) {

@@ -82,9 +82,9 @@ struct DeviceShape {
 // layout and where the outputs end up. A pass that rebuilds every op keeps it (withoutOps).
 struct SlotLayout {
     Semiring semiring = Semiring::SumProduct; // the circuit's semiring (ops are semiring-abstract)
-    std::vector<double> constants;        // value of slot kSlotConstBase + i
-    uint32_t numInputs = 0;               // inputs x[0..numInputs) live at inputBase() + i
-    uint32_t numSlots = 0;                // value slots per evaluation, all ranges included
+    std::vector<double> constants;            // value of slot kSlotConstBase + i
+    uint32_t numInputs = 0;                   // inputs x[0..numInputs) live at inputBase() + i
+    uint32_t numSlots = 0;                    // value slots per evaluation, all ranges included
     std::vector<uint32_t> outputs;        // slot holding each circuit output after the last level
     std::vector<std::string> outputNames; // name of each output (may be empty strings)
 

@@ -484,10 +484,11 @@ std::string typeFunctions(const KernelShape &s) {
                        "type", eval);
     // The single-launch kernels' op evaluation: every operand where the block keeps it.
     o << "#define S(j) zb_single_load(p.values, s, __ldg(o + (j)), lane, local)\n";
-    emitSwitchFunction(o,
-                       "__device__ __forceinline__ T zb_single_eval(const Plan &p, const Single &s, "
-                       "unsigned type, const unsigned *o, unsigned lane, unsigned local)",
-                       "type", single);
+    emitSwitchFunction(
+        o,
+        "__device__ __forceinline__ T zb_single_eval(const Plan &p, const Single &s, "
+        "unsigned type, const unsigned *o, unsigned lane, unsigned local)",
+        "type", single);
     return o.str();
 }
 

@@ -151,7 +151,7 @@ Result<Solution> ProblemLibrary::solve(const std::vector<uint32_t> &evidence) co
     if (sol.feasible) {
         // The answer must stand on its own: its cost recomputed from the input tables.
         const double check = metadata_.shape.int64Costs ? int64Word(costInt64_(assignment.data()))
-                                                  : cost_(assignment.data());
+                                                        : cost_(assignment.data());
         if (!costs.sameCost(check, cost))
             return error("internal error: the problem.so's assignment costs " +
                          costs.costText(check) + ", not the optimum " + costs.costText(cost));
