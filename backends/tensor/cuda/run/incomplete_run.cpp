@@ -145,8 +145,11 @@ class Runner {
         return Ok{};
     }
 
-    // Head positions of the runs of equal keys (exclusive scan of the head flags) and their count.
-    Result<u64> heads(const DeviceRows &rows, DeviceBuffer &positions) {
+    // Sorts `rows` by key (keys up to maxKey), then the head positions of the runs of equal keys
+    // (exclusive scan of the head flags) and their count.
+    Result<u64> sortIntoRuns(DeviceRows &rows, u64 maxKey, DeviceBuffer &positions) {
+        if (Status s = sort(rows, maxKey); !s)
+            return s.error();
         u64 n = rows.size;
         auto flags = alloc(n);
         auto pos = alloc(n);
@@ -242,10 +245,8 @@ Result<TableData> runOp(Runner &r, const TensorProgram &p, const std::vector<Tab
         if (Status s = r.launch("zb_inc_keys", n, {&rp, &vp, &n, &km, &nk, &pm, &np, &tk, &tp, &tv});
             !s)
             return s.error();
-        if (Status s = r.sort(table, step.keySpace - 1); !s)
-            return s.error();
         DeviceBuffer headPos;
-        auto groups = r.heads(table, headPos);
+        auto groups = r.sortIntoRuns(table, step.keySpace - 1, headPos);
         if (!groups)
             return groups.error();
         u64 g = *groups;
@@ -314,10 +315,8 @@ Result<TableData> runOp(Runner &r, const TensorProgram &p, const std::vector<Tab
         j.payload = std::move(j.keys);
         j.keys = std::move(*keys);
     }
-    if (Status s = r.sort(j, plan.outEntries - 1); !s)
-        return s.error();
     DeviceBuffer headPos;
-    auto outRows = r.heads(j, headPos);
+    auto outRows = r.sortIntoRuns(j, plan.outEntries - 1, headPos);
     if (!outRows)
         return outRows.error();
     auto rowsOut = r.alloc(*outRows), valuesOut = r.alloc(*outRows);
