@@ -1,6 +1,6 @@
 /* Loads a model.so written by zbddc and evaluates it: reads rows of num_inputs numbers from
- * stdin (one sample per row), prints each sample's outputs on one line. Needs only libc and
- * libdl:   cc eval_model.c -o eval_model -ldl
+ * stdin (one sample per row), prints each sample's outputs on one line. Needs only libc, libdl
+ * and open_library.h beside it:   cc eval_model.c -o eval_model -ldl
  *          ./eval_model model.so < inputs.txt
  * With --metadata, prints the model's metadata text instead. */
 #include "open_library.h"
