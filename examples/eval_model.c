@@ -1,8 +1,9 @@
 /* Loads a model.so written by zbddc and evaluates it: reads rows of num_inputs numbers from
- * stdin (one sample per row), prints each sample's outputs on one line. Needs only libc and
- * libdl:   cc eval_model.c -o eval_model -ldl
+ * stdin (one sample per row), prints each sample's outputs on one line. Needs only libc, libdl
+ * and open_library.h beside it:   cc eval_model.c -o eval_model -ldl
  *          ./eval_model model.so < inputs.txt
  * With --metadata, prints the model's metadata text instead. */
+#include "open_library.h"
 #include "zbdd_model.h"
 
 #include <dlfcn.h>
@@ -11,15 +12,7 @@
 #include <string.h>
 
 int main(int argc, char **argv) {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s model.so [--metadata] < inputs\n", argv[0]);
-        return 2;
-    }
-    void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        fprintf(stderr, "%s\n", dlerror());
-        return 1;
-    }
+    void *lib = open_library(argc, argv, "model.so [--metadata] < inputs");
     size_t (*num_inputs)(void) = (size_t(*)(void))dlsym(lib, "zbdd_num_inputs");
     size_t (*num_outputs)(void) = (size_t(*)(void))dlsym(lib, "zbdd_num_outputs");
     int (*eval)(const double *, double *, size_t) =

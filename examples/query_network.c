@@ -4,6 +4,7 @@
  * VAR and STATE are indices. Prints the route, then for the one evidence case `pr LOG10`, one
  * `mar V p0 p1 ...` line per variable, and `mpe LOG10 s0 s1 ...` (or `mpe unsupported` where the
  * .so answers ZBDD_NETWORK_ENOTASK, or `zero` where P(e) = 0). */
+#include "open_library.h"
 #include "zbdd_network.h"
 
 #include <dlfcn.h>
@@ -14,15 +15,7 @@
 #define SYMBOL(type, name) ((type)dlsym(lib, name))
 
 int main(int argc, char **argv) {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s NET.so [VAR=STATE ...]\n", argv[0]);
-        return 2;
-    }
-    void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        fprintf(stderr, "%s\n", dlerror());
-        return 1;
-    }
+    void *lib = open_library(argc, argv, "NET.so [VAR=STATE ...]");
     size_t (*num_variables)(void) = SYMBOL(size_t(*)(void), "zbdd_network_num_variables");
     unsigned (*num_states)(size_t) = SYMBOL(unsigned (*)(size_t), "zbdd_network_num_states");
     size_t (*num_marginals)(void) = SYMBOL(size_t(*)(void), "zbdd_network_num_marginals");

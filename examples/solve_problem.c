@@ -2,6 +2,7 @@
  *   zbdd_solve_problem ./problem.so [VAR=VALUE ...]
  * prints the UAI MPE block (number of variables, then each variable's value) and `cost N`, as
  * `zbddc run PROBLEM.wcsp --task mpe` does for integer costs. */
+#include "open_library.h"
 #include "zbdd_problem.h"
 
 #include <dlfcn.h>
@@ -10,16 +11,8 @@
 #include <stdlib.h>
 
 int main(int argc, char **argv) {
-    if (argc < 2) {
-        fprintf(stderr, "usage: %s PROBLEM.so [VAR=VALUE ...]\n", argv[0]);
-        return 2;
-    }
-    void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-        fprintf(stderr, "%s\n", dlerror());
-        return 1;
-    }
-    size_t (*num_variables)(void) = (size_t (*)(void))dlsym(lib, "zbdd_problem_num_variables");
+    void *lib = open_library(argc, argv, "PROBLEM.so [VAR=VALUE ...]");
+    size_t (*num_variables)(void) = (size_t(*)(void))dlsym(lib, "zbdd_problem_num_variables");
     int (*solve)(const int *, double *, unsigned *) =
         (int (*)(const int *, double *, unsigned *))dlsym(lib, "zbdd_problem_solve");
     if (!num_variables || !solve) {

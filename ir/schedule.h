@@ -78,16 +78,21 @@ struct DeviceShape {
     uint32_t sharedMemBytes = 49152;    // shared memory one block may use without opt-in
 };
 
-struct Schedule {
+// What a schedule's values are, apart from the ops that compute them: the semiring, the slot
+// layout and where the outputs end up. A pass that rebuilds every op keeps it (withoutOps).
+struct SlotLayout {
     Semiring semiring = Semiring::SumProduct; // the circuit's semiring (ops are semiring-abstract)
-
-    // --- slot layout ---
-    std::vector<double> constants;        // value of slot kSlotConstBase + i
-    uint32_t numInputs = 0;               // inputs x[0..numInputs) live at inputBase() + i
-    uint32_t numSlots = 0;                // value slots per evaluation, all ranges included
+    std::vector<double> constants;            // value of slot kSlotConstBase + i
+    uint32_t numInputs = 0;                   // inputs x[0..numInputs) live at inputBase() + i
+    uint32_t numSlots = 0;                    // value slots per evaluation, all ranges included
     std::vector<uint32_t> outputs;        // slot holding each circuit output after the last level
     std::vector<std::string> outputNames; // name of each output (may be empty strings)
 
+    uint32_t inputBase() const { return kSlotConstBase + static_cast<uint32_t>(constants.size()); }
+    uint32_t computedBase() const { return inputBase() + numInputs; }
+};
+
+struct Schedule : SlotLayout {
     // --- type catalogue ---
     std::vector<std::string> typeName;      // readable name ("typeA", "type4", "t9") per type
     std::vector<uint32_t> typeCodeBegin{0}; // type t's template: typeCode[typeCodeBegin[t], [t+1])
@@ -118,8 +123,6 @@ struct Schedule {
                                       // when non-empty, the block's LoadX operands are
                                       // offsets into this list (Minato et al. 2011 §2, last para.)
 
-    uint32_t inputBase() const { return kSlotConstBase + static_cast<uint32_t>(constants.size()); }
-    uint32_t computedBase() const { return inputBase() + numInputs; }
     uint32_t numOps() const { return static_cast<uint32_t>(opType.size()); }
     uint32_t numLevels() const { return static_cast<uint32_t>(levelPhase.size()); }
     uint32_t numTypes() const { return static_cast<uint32_t>(typeName.size()); }

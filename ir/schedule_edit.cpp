@@ -59,12 +59,7 @@ std::vector<uint32_t> templateCode(const Schedule &s, uint32_t t) {
 
 Schedule withoutOps(const Schedule &s) {
     Schedule out;
-    out.semiring = s.semiring;
-    out.constants = s.constants;
-    out.numInputs = s.numInputs;
-    out.numSlots = s.numSlots;
-    out.outputs = s.outputs;
-    out.outputNames = s.outputNames;
+    static_cast<SlotLayout &>(out) = s;
     return out;
 }
 

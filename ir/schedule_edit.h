@@ -26,7 +26,7 @@ uint32_t appendType(Schedule &s, std::span<const uint32_t> code);
 // Type t's template as a vector of its own (for containers keyed by templates).
 std::vector<uint32_t> templateCode(const Schedule &s, uint32_t t);
 
-// A schedule with `s`'s semiring, slot layout (constants, inputs, slot count) and outputs, and no
+// A schedule with `s`'s SlotLayout (semiring, constants, inputs, slot count, outputs) and no
 // types, ops or levels: where a pass that rebuilds every op starts.
 Schedule withoutOps(const Schedule &s);
 

@@ -126,7 +126,7 @@ Result<ModelFile> readModel(const std::string &path, const ReadingOptions &optio
         auto lib = ProblemLibrary::open(path);
         if (!lib)
             return lib.error();
-        file.costNetwork = lib->metadata().shape();
+        file.costNetwork = lib->metadata().shape;
         file.variables = costNetworkVariables(*file.costNetwork);
         file.problemLibrary = std::move(*lib);
         break;

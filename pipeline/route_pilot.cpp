@@ -70,13 +70,10 @@ std::string describe(const Trial &t) {
 }
 
 // A route may take the network out of the model file as it compiles (the junction tree keeps
-// it): the first trial compiles from a copy of what a network's routes read.
+// it): the first trial compiles from a copy of what a network's routes read. Only a network's
+// routes are piloted, so `m` holds one.
 ModelFile networkCopy(const ModelFile &m) {
-    ModelFile copy;
-    copy.path = m.path;
-    copy.kind = m.kind;
-    copy.variables = m.variables;
-    copy.network = m.network;
+    ModelFile copy = modelFileOf(*m.network, m.path);
     copy.tree = m.tree;
     copy.treeOrder = m.treeOrder;
     return copy;

@@ -3,6 +3,7 @@
 #include "backends/cuda/plan_traceback.h" // kTraceSteps
 
 #include <sstream>
+#include <utility>
 
 namespace zbddc::cuda {
 
@@ -441,6 +442,17 @@ struct Tree {
     }
 };
 
+// A device function `head` whose body returns the expression of the case `on` names, zb_zero()
+// for any other value.
+using SwitchCases = std::vector<std::pair<size_t, std::string>>;
+void emitSwitchFunction(std::ostream &o, const std::string &head, const char *on,
+                        const SwitchCases &cases) {
+    o << head << " {\n    switch (" << on << ") {\n";
+    for (const auto &[value, expr] : cases)
+        o << "    case " << value << ": return " << expr << ";\n";
+    o << "    default: return zb_zero();\n    }\n}\n";
+}
+
 std::string typeFunctions(const KernelShape &s) {
     std::ostringstream o;
     o << "#define V(j) zb_load<GRID>(p.values + (u64)__ldg(o + (j)) * ZB_B + lane)\n";
@@ -453,29 +465,30 @@ std::string typeFunctions(const KernelShape &s) {
           << tree.expr(tree.root, "X") << ";\n";
     }
     o << "    else return zb_zero();\n}\n";
-    o << "template <bool GRID>\n__device__ __forceinline__ T zb_coef(const Plan &p, unsigned code, "
-         "const unsigned *o, unsigned lane) {\n    switch (code) { // type * 64 + operand "
-         "position\n";
+    // The partial derivatives, by code type * 64 + operand position.
+    SwitchCases coef, eval, single;
     for (size_t t = 0; t < s.typeCode.size(); ++t) {
         const Tree tree(s.typeCode[t]);
         for (int j = 0; j < tree.leaves(); ++j)
-            o << "    case " << t * 64 + j << ": return " << tree.coef(j) << ";\n";
+            coef.emplace_back(t * 64 + j, tree.coef(j));
+        eval.emplace_back(t, "zb_op<" + std::to_string(t) + ", GRID>(p, o, lane, tile)");
+        single.emplace_back(t, tree.expr(tree.root, "S", "S"));
     }
-    o << "    default: return zb_zero();\n    }\n}\n";
-    o << "template <bool GRID>\n__device__ __forceinline__ T zb_eval(const Plan &p, unsigned type, "
-         "const unsigned *o, unsigned lane, const T *tile) {\n    switch (type) {\n";
-    for (size_t t = 0; t < s.typeCode.size(); ++t)
-        o << "    case " << t << ": return zb_op<" << t << ", GRID>(p, o, lane, tile);\n";
-    o << "    default: return zb_zero();\n    }\n}\n";
+    emitSwitchFunction(o,
+                       "template <bool GRID>\n__device__ __forceinline__ T zb_coef(const Plan &p, "
+                       "unsigned code, const unsigned *o, unsigned lane)",
+                       "code", coef);
+    emitSwitchFunction(o,
+                       "template <bool GRID>\n__device__ __forceinline__ T zb_eval(const Plan &p, "
+                       "unsigned type, const unsigned *o, unsigned lane, const T *tile)",
+                       "type", eval);
     // The single-launch kernels' op evaluation: every operand where the block keeps it.
     o << "#define S(j) zb_single_load(p.values, s, __ldg(o + (j)), lane, local)\n";
-    o << "__device__ __forceinline__ T zb_single_eval(const Plan &p, const Single &s, unsigned "
-         "type, const unsigned *o, unsigned lane, unsigned local) {\n    switch (type) {\n";
-    for (size_t t = 0; t < s.typeCode.size(); ++t) {
-        const Tree tree(s.typeCode[t]);
-        o << "    case " << t << ": return " << tree.expr(tree.root, "S", "S") << ";\n";
-    }
-    o << "    default: return zb_zero();\n    }\n}\n";
+    emitSwitchFunction(
+        o,
+        "__device__ __forceinline__ T zb_single_eval(const Plan &p, const Single &s, "
+        "unsigned type, const unsigned *o, unsigned lane, unsigned local)",
+        "type", single);
     return o.str();
 }
 

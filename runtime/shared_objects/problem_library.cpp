@@ -20,20 +20,20 @@ Status readProblemFacts(const MetadataFacts &facts, ProblemMetadata &m, const To
         uint64_t whole = 0;
         double number = 0;
         if (key == "name") {
-            m.name = value;
+            m.shape.name = value;
         } else if (key == "costs") {
             if (value != "integer" && value != "real" && value != "int64")
                 return bad("costs are integer, real or int64");
-            m.integerCosts = value != "real";
-            m.int64Costs = value == "int64";
-        } else if (key == "upper_bound" && m.int64Costs) {
+            m.shape.integerCosts = value != "real";
+            m.shape.int64Costs = value == "int64";
+        } else if (key == "upper_bound" && m.shape.int64Costs) {
             if (!parseUnsigned(value, whole) || whole == 0 || whole > uint64_t(INT64_MAX))
                 return bad("not a positive int64");
-            m.upperBound = int64Word(static_cast<int64_t>(whole));
+            m.shape.upperBound = int64Word(static_cast<int64_t>(whole));
         } else if (key == "upper_bound") {
             if (value != "inf" && !parseDouble(value, number))
                 return bad("not a number");
-            m.upperBound = value == "inf" ? kForbidden : number;
+            m.shape.upperBound = value == "inf" ? kForbidden : number;
         } else if (key == "heuristic") {
             m.heuristic = value;
         } else if (key == "induced_width") {
@@ -67,25 +67,14 @@ Result<ProblemMetadata> parseProblemMetadata(std::string_view text, const std::s
             auto name = size ? in.name("variable name") : Result<std::string>(size.error());
             if (!name)
                 return name.error();
-            m.domainSizes.push_back(static_cast<uint32_t>(*size));
-            m.variableNames.push_back(std::move(*name));
+            m.shape.domainSizes.push_back(static_cast<uint32_t>(*size));
+            m.shape.variableNames.push_back(std::move(*name));
         }
         return Ok{};
     });
     if (!read)
         return read.error();
     return m;
-}
-
-CostNetwork ProblemMetadata::shape() const {
-    CostNetwork net;
-    net.name = name;
-    net.variableNames = variableNames;
-    net.domainSizes = domainSizes;
-    net.upperBound = upperBound;
-    net.integerCosts = integerCosts;
-    net.int64Costs = int64Costs;
-    return net;
 }
 
 Result<ProblemLibrary> ProblemLibrary::open(const std::string &path) {
@@ -105,12 +94,12 @@ Result<ProblemLibrary> ProblemLibrary::open(const std::string &path) {
     auto m = parseProblemMetadata(lib->metadata(), lib->metadataName());
     if (!m)
         return m.error();
-    bool agree = m->domainSizes.size() == count();
+    bool agree = m->shape.domainSizes.size() == count();
     for (size_t v = 0; agree && v < count(); ++v)
-        agree = domain(v) == m->domainSizes[v];
+        agree = domain(v) == m->shape.domainSizes[v];
     if (!agree)
         return lib->fail("metadata disagrees with zbdd_problem_num_variables/domain_size");
-    if (m->int64Costs) {
+    if (m->shape.int64Costs) {
         lib->bind(p.solveInt64_, "zbdd_problem_solve_int64");
         lib->bind(p.costInt64_, "zbdd_problem_assignment_cost_int64");
         if (Status s = lib->bound(); !s)
@@ -127,13 +116,13 @@ void ProblemLibrary::setThreads(unsigned threads) const {
 
 Result<Solution> ProblemLibrary::solve(const std::vector<uint32_t> &evidence) const {
     const auto start = std::chrono::steady_clock::now();
-    const size_t n = metadata_.domainSizes.size();
+    const size_t n = metadata_.shape.domainSizes.size();
     if (!evidence.empty() && evidence.size() != n)
         return error("evidence must give one entry per variable");
     std::vector<int> observed(n, ZBDD_PROBLEM_FREE);
     for (size_t v = 0; v < evidence.size(); ++v)
         if (evidence[v] != UINT32_MAX) {
-            if (evidence[v] >= metadata_.domainSizes[v])
+            if (evidence[v] >= metadata_.shape.domainSizes[v])
                 return error("evidence value of variable " + std::to_string(v) +
                              " is out of range");
             observed[v] = static_cast<int>(evidence[v]);
@@ -144,7 +133,7 @@ Result<Solution> ProblemLibrary::solve(const std::vector<uint32_t> &evidence) co
     // The cost as a CostNetwork holds it: a double, or an int64 word (solved exactly).
     double cost = 0;
     int rc = ZBDD_PROBLEM_OK;
-    if (metadata_.int64Costs) {
+    if (metadata_.shape.int64Costs) {
         int64_t exact = 0;
         rc = solveInt64_(observedOrNull, &exact, assignment.data());
         cost = int64Word(exact);
@@ -155,14 +144,14 @@ Result<Solution> ProblemLibrary::solve(const std::vector<uint32_t> &evidence) co
         return error("out of memory for the problem's message tables");
     if (rc != ZBDD_PROBLEM_OK)
         return error("zbdd_problem_solve failed with code " + std::to_string(rc));
-    const CostNetwork costs = metadata_.shape();
+    const CostNetwork &costs = metadata_.shape;
     sol.assignment.assign(assignment.begin(), assignment.end());
     sol.feasible = costs.feasible(cost);
     sol.cost = sol.feasible ? cost : costs.forbidden();
     if (sol.feasible) {
         // The answer must stand on its own: its cost recomputed from the input tables.
-        const double check = metadata_.int64Costs ? int64Word(costInt64_(assignment.data()))
-                                                  : cost_(assignment.data());
+        const double check = metadata_.shape.int64Costs ? int64Word(costInt64_(assignment.data()))
+                                                        : cost_(assignment.data());
         if (!costs.sameCost(check, cost))
             return error("internal error: the problem.so's assignment costs " +
                          costs.costText(check) + ", not the optimum " + costs.costText(cost));

@@ -12,19 +12,13 @@
 namespace zbddc {
 
 struct ProblemMetadata {
-    std::string name;
-    bool integerCosts = true;
-    bool int64Costs = false;        // `costs int64`: upperBound and costs are int64 words
-    double upperBound = kForbidden; // as the CostNetwork holds it
+    // The network the .so was compiled from, without its functions: its name, its variables and
+    // its cost arithmetic (CostNetwork::feasible, sameCost, costText; `costs int64`: the upper
+    // bound and the costs are int64 words).
+    CostNetwork shape;
     std::string heuristic;
     uint32_t inducedWidth = 0;
     double largestTableEntries = 0;
-    std::vector<std::string> variableNames;
-    std::vector<uint32_t> domainSizes;
-
-    // The network the .so was compiled from, without its functions: its variables and its cost
-    // arithmetic (CostNetwork::feasible, sameCost, costText).
-    CostNetwork shape() const;
 };
 
 class ProblemLibrary {

@@ -18,8 +18,9 @@ uint64_t strideIn(const Table &t, uint32_t v) {
 // What the generic loop reads per op: its axes (the output's scope, then the eliminated
 // variables), their sizes, and each input's stride along each axis.
 void emitGenericOps(const TensorProgram &p, const std::string &x, std::ostream &c) {
-    std::vector<uint32_t> kind, output, outAxes, axisFirst{0}, axisSize, strideFirst{0};
-    std::vector<uint64_t> stride;
+    std::vector<uint32_t> kind, output, outAxes;
+    FlatLists<uint32_t> axisSizes;
+    FlatLists<uint64_t> strides;
     for (const TensorOp &op : p.ops) {
         const Table &out = p.tables[op.output];
         kind.push_back(op.kind == TensorOpKind::InverseMax);
@@ -28,20 +29,18 @@ void emitGenericOps(const TensorProgram &p, const std::string &x, std::ostream &
         std::vector<uint32_t> axes = out.scope;
         axes.insert(axes.end(), op.vars.begin(), op.vars.end());
         for (uint32_t v : axes)
-            axisSize.push_back(p.domainSizes[v]);
-        axisFirst.push_back(static_cast<uint32_t>(axisSize.size()));
+            axisSizes.items.push_back(p.domainSizes[v]);
+        axisSizes.endList();
         for (uint32_t in : op.inputs)
             for (uint32_t v : axes)
-                stride.push_back(strideIn(p.tables[in], v));
-        strideFirst.push_back(static_cast<uint32_t>(stride.size()));
+                strides.items.push_back(strideIn(p.tables[in], v));
+        strides.endList();
     }
     emitArray(c, "unsigned char", x + "op_inverse_max", kind);
     emitArray(c, "unsigned", x + "op_output", output);
     emitArray(c, "unsigned", x + "op_out_axes", outAxes);
-    emitArray(c, "unsigned", x + "op_axis_first", axisFirst);
-    emitArray(c, "unsigned", x + "op_axis_size", axisSize);
-    emitArray(c, "unsigned", x + "op_stride_first", strideFirst);
-    emitArray(c, "uint64_t", x + "op_stride", stride);
+    emitFlatLists(c, "unsigned", x + "op_axis_first", x + "op_axis_size", axisSizes);
+    emitFlatLists(c, "uint64_t", x + "op_stride_first", x + "op_stride", strides);
 }
 
 std::string checkProgram(const NetworkProgram &n, Semiring semiring, uint32_t numVariables,

@@ -263,35 +263,31 @@ void emitOpsC(const TensorProgram &p, const TensorTableLayout &l, const TensorOp
               std::ostream &c) {
     const std::string &n = opt.prefix;
     emitArray(c, "unsigned", n + "domain", p.domainSizes);
-    std::vector<uint32_t> tableBlob, tableFirst{0}, scopeVar;
-    std::vector<uint64_t> tableOffset, scopeStride;
+    std::vector<uint32_t> tableBlob;
+    std::vector<uint64_t> tableOffset, scopeStride; // scopeStride: as scopes' items
+    FlatLists<uint32_t> scopes;
     for (size_t t = 0; t < p.tables.size(); ++t) {
         const Table &tab = p.tables[t];
         tableBlob.push_back(l.inBlob[t]);
         tableOffset.push_back((l.inBlob[t] ? opt.blobBase : 0) + l.offset[t]);
         const std::vector<uint64_t> strides = tableStrides(tab);
-        scopeVar.insert(scopeVar.end(), tab.scope.begin(), tab.scope.end());
         scopeStride.insert(scopeStride.end(), strides.begin(), strides.end());
-        tableFirst.push_back(static_cast<uint32_t>(scopeVar.size()));
+        scopes.addList(tab.scope);
     }
     emitArray(c, "unsigned char", n + "table_blob", tableBlob);
     emitArray(c, "uint64_t", n + "table_offset", tableOffset);
-    emitArray(c, "unsigned", n + "table_first", tableFirst);
-    emitArray(c, "unsigned", n + "scope_var", scopeVar);
+    emitFlatLists(c, "unsigned", n + "table_first", n + "scope_var", scopes);
     emitArray(c, "uint64_t", n + "scope_stride", scopeStride);
-    std::vector<uint32_t> opFirst{0}, opInput, opVFirst{0}, opVar, opReduces;
+    FlatLists<uint32_t> opInputs, opVars;
+    std::vector<uint32_t> opReduces;
     for (const TensorOp &op : p.ops) {
-        opInput.insert(opInput.end(), op.inputs.begin(), op.inputs.end());
-        opFirst.push_back(static_cast<uint32_t>(opInput.size()));
-        opVar.insert(opVar.end(), op.vars.begin(), op.vars.end());
-        opVFirst.push_back(static_cast<uint32_t>(opVar.size()));
+        opInputs.addList(op.inputs);
+        opVars.addList(op.vars);
         opReduces.push_back(op.kind == TensorOpKind::Marginalize ||
                             op.kind == TensorOpKind::EliminateBucket);
     }
-    emitArray(c, "unsigned", n + "op_first", opFirst);
-    emitArray(c, "unsigned", n + "op_input", opInput);
-    emitArray(c, "unsigned", n + "op_vfirst", opVFirst);
-    emitArray(c, "unsigned", n + "op_var", opVar);
+    emitFlatLists(c, "unsigned", n + "op_first", n + "op_input", opInputs);
+    emitFlatLists(c, "unsigned", n + "op_vfirst", n + "op_var", opVars);
     emitArray(c, "unsigned char", n + "op_reduces", opReduces);
     c << "\n";
     for (uint32_t o = 0; o < p.ops.size(); ++o)

@@ -84,6 +84,26 @@ void emitArray(std::ostream &c, const char *type, const std::string &name,
     c << "\n};\n";
 }
 
+// Lists laid end to end, as the generated C reads them: list i is items[first[i], first[i + 1]).
+template <typename T> struct FlatLists {
+    std::vector<uint32_t> first{0};
+    std::vector<T> items;
+    // Ends the list being built: the items pushed since the last end.
+    void endList() { first.push_back(static_cast<uint32_t>(items.size())); }
+    template <typename Range> void addList(const Range &list) {
+        items.insert(items.end(), list.begin(), list.end());
+        endList();
+    }
+};
+
+// The arrays `firstName` (unsigned) and `itemsName` (of `itemType`) of `lists`.
+template <typename T>
+void emitFlatLists(std::ostream &c, const char *itemType, const std::string &firstName,
+                   const std::string &itemsName, const FlatLists<T> &lists) {
+    emitArray(c, "unsigned", firstName, lists.first);
+    emitArray(c, itemType, itemsName, lists.items);
+}
+
 // `static const char NAME[]` holding `text` as a C string literal, one source line per line.
 void emitStringLiteral(std::ostream &c, const std::string &name, const std::string &text);
 

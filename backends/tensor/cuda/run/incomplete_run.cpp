@@ -23,6 +23,16 @@ struct DeviceRows {
     uint64_t size = 0;
 };
 
+// `size` rows of keys and values from their two buffers, no payload; the first that failed to
+// allocate or upload is the error.
+Result<DeviceRows> keysAndValues(Result<DeviceBuffer> keys, Result<DeviceBuffer> values,
+                                 uint64_t size) {
+    for (auto *b : {&keys, &values})
+        if (!*b)
+            return b->error();
+    return DeviceRows{std::move(*keys), {}, std::move(*values), size};
+}
+
 class Runner {
   public:
     explicit Runner(KernelDevice &d) : d_(d) {}
@@ -135,8 +145,11 @@ class Runner {
         return Ok{};
     }
 
-    // Head positions of the runs of equal keys (exclusive scan of the head flags) and their count.
-    Result<u64> heads(const DeviceRows &rows, DeviceBuffer &positions) {
+    // Sorts `rows` by key (keys up to maxKey), then the head positions of the runs of equal keys
+    // (exclusive scan of the head flags) and their count.
+    Result<u64> sortIntoRuns(DeviceRows &rows, u64 maxKey, DeviceBuffer &positions) {
+        if (Status s = sort(rows, maxKey); !s)
+            return s.error();
         u64 n = rows.size;
         auto flags = alloc(n);
         auto pos = alloc(n);
@@ -197,18 +210,12 @@ Result<TableData> runOp(Runner &r, const TensorProgram &p, const std::vector<Tab
             startValues.push_back(first.values[i]);
         }
     }
-    DeviceRows j;
-    j.size = startRows.size();
-    {
-        auto k = r.upload(startRows.data(), j.size);
-        auto v = r.upload(startValues.data(), j.size);
-        if (!k)
-            return k.error();
-        if (!v)
-            return v.error();
-        j.keys = std::move(*k);
-        j.values = std::move(*v);
-    }
+    auto startKeys = r.upload(startRows.data(), startRows.size()),
+         startVals = r.upload(startValues.data(), startValues.size());
+    auto start = keysAndValues(std::move(startKeys), std::move(startVals), startRows.size());
+    if (!start)
+        return start.error();
+    DeviceRows j = std::move(*start);
     for (const JoinStep &step : plan.steps) {
         if (j.size == 0)
             break;
@@ -238,10 +245,8 @@ Result<TableData> runOp(Runner &r, const TensorProgram &p, const std::vector<Tab
         if (Status s = r.launch("zb_inc_keys", n, {&rp, &vp, &n, &km, &nk, &pm, &np, &tk, &tp, &tv});
             !s)
             return s.error();
-        if (Status s = r.sort(table, step.keySpace - 1); !s)
-            return s.error();
         DeviceBuffer headPos;
-        auto groups = r.heads(table, headPos);
+        auto groups = r.sortIntoRuns(table, step.keySpace - 1, headPos);
         if (!groups)
             return groups.error();
         u64 g = *groups;
@@ -279,22 +284,17 @@ Result<TableData> runOp(Runner &r, const TensorProgram &p, const std::vector<Tab
         if (*total > options.maxRows)
             return error("incomplete tables on the GPU: a join needs " + std::to_string(*total) +
                          " rows, beyond the limit of " + std::to_string(options.maxRows));
-        DeviceRows next;
-        next.size = *total;
-        auto nk2 = r.alloc(next.size), nv2 = r.alloc(next.size);
-        if (!nk2)
-            return nk2.error();
-        if (!nv2)
-            return nv2.error();
-        next.keys = std::move(*nk2);
-        next.values = std::move(*nv2);
-        DevicePtr ok = next.keys.ptr(), ov = next.values.ptr();
+        auto nk2 = r.alloc(*total), nv2 = r.alloc(*total);
+        auto next = keysAndValues(std::move(nk2), std::move(nv2), *total);
+        if (!next)
+            return next.error();
+        DevicePtr ok = next->keys.ptr(), ov = next->values.ptr();
         if (Status s = r.launch(joinWrite, jn,
                                 {&jr, &jv, &jn, &jk, &njk, &gk, &gs, &g, &tp, &tv, boundArg, &op2,
                                  &ok, &ov});
             !s)
             return s.error();
-        j = std::move(next);
+        j = std::move(*next);
     }
     // Bistaffa et al. 2017 Alg. 5: output keys, sort, segmented min.
     TableData data;
@@ -315,10 +315,8 @@ Result<TableData> runOp(Runner &r, const TensorProgram &p, const std::vector<Tab
         j.payload = std::move(j.keys);
         j.keys = std::move(*keys);
     }
-    if (Status s = r.sort(j, plan.outEntries - 1); !s)
-        return s.error();
     DeviceBuffer headPos;
-    auto outRows = r.heads(j, headPos);
+    auto outRows = r.sortIntoRuns(j, plan.outEntries - 1, headPos);
     if (!outRows)
         return outRows.error();
     auto rowsOut = r.alloc(*outRows), valuesOut = r.alloc(*outRows);

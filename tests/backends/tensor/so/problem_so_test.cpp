@@ -120,7 +120,7 @@ TEST_CASE("problem.so of a WCSP beyond 2^53 solves in int64, exactly", "[problem
         REQUIRE(net.ok());
         REQUIRE(net->int64Costs);
         const ProblemLibrary lib = compile(*net, "wide" + std::to_string(trial));
-        CHECK(lib.metadata().int64Costs);
+        CHECK(lib.metadata().shape.int64Costs);
         std::vector<uint32_t> evidence(6, UINT32_MAX);
         evidence[trial] = 1;
         for (const std::vector<uint32_t> &ev : {std::vector<uint32_t>{}, evidence}) {
