@@ -6,7 +6,8 @@
 // variables (ascending, the last fastest), the lowest state. Two executors' roundings of one
 // program (1e-13 apart on pigs and link) then pick alike wherever the values within the tolerance
 // of the best lie more than the tolerance from all others. The circuits' tracebacks (ir/interpret,
-// the CUDA and JIT walkers) still take the first side of a ⊕ on exact ties only.
+// the CUDA and JIT walkers) still take the first side of a ⊕ on exact ties only; the CUDA walk
+// reports a ⊕ whose other side lies within the tolerance (flagsTie) as a tie.
 //
 // The relative tolerance is far above float64 rounding of a few thousand products and far below
 // any real gap between probabilities of interest. Costs (min-sum) compare exactly. The
