@@ -32,8 +32,8 @@ struct TracedTerms {
 // no term, so each of its states gives the same value).
 inline std::optional<bool> tracedTie(const TracedTerms &t, size_t k,
                                      std::span<const uint32_t> assignment) {
-    if (k >= t.tied.size() || std::find(assignment.begin(), assignment.end(), kNone) !=
-                                  assignment.end())
+    if (k >= t.tied.size() ||
+        std::find(assignment.begin(), assignment.end(), kNone) != assignment.end())
         return std::nullopt;
     return t.tied[k] != 0;
 }

@@ -79,10 +79,10 @@ void CudaModel::unpackTraced(const uint32_t *words, size_t first, size_t lanes,
     const size_t B = shape_.batch, vars = circuit_.variables.size();
     for (size_t l = 0; l < lanes; ++l) {
         const uint32_t status = words[vars * B + l];
-        t.traced[first + l] = traced(status);
+        t.traced[first + l] = walkEnded(status);
         if (!t.tied.empty())
             t.tied[first + l] = status == uint32_t(TraceStatus::TracedTied);
-        if (!traced(status) && t.untraced.empty())
+        if (!walkEnded(status) && t.untraced.empty())
             t.untraced = traceStatusText(status);
         for (size_t v = 0; v < vars; ++v)
             t.states[(first + l) * vars + v] = words[v * B + l];

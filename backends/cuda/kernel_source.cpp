@@ -1,7 +1,7 @@
 #include "backends/cuda/kernel_source.h"
 
 #include "backends/cuda/plan_traceback.h" // kTraceSteps
-#include "ir/mpe_tie.h"                    // mpeTieRuleKernelSource
+#include "ir/mpe_tie.h"                   // mpeTieRuleKernelSource
 
 #include <sstream>
 

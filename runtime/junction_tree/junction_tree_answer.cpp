@@ -49,8 +49,8 @@ double junctionTreeLogNormaliser(const JunctionTree &tree, const JunctionTreePro
 
 Result<TaskResult> junctionTreeAnswer(Task task, const JunctionTree &tree,
                                       const JunctionTreeProgram &jt,
-                                      const std::vector<std::vector<double>> &computed,
-                                      uint32_t b, const Evidence &ev, const uint32_t *decoded,
+                                      const std::vector<std::vector<double>> &computed, uint32_t b,
+                                      const Evidence &ev, const uint32_t *decoded,
                                       std::optional<bool> decodedTied) {
     TaskResult r;
     r.task = task;

@@ -30,9 +30,8 @@ double junctionTreeLogNormaliser(const JunctionTree &tree, const JunctionTreePro
 // answer's mpeTied), unset where it cannot tell. A case with P(e) = 0 fails for MAR and MPE.
 Result<TaskResult> junctionTreeAnswer(Task task, const JunctionTree &tree,
                                       const JunctionTreeProgram &jt,
-                                      const std::vector<std::vector<double>> &computed,
-                                      uint32_t b, const Evidence &ev,
-                                      const uint32_t *decoded = nullptr,
+                                      const std::vector<std::vector<double>> &computed, uint32_t b,
+                                      const Evidence &ev, const uint32_t *decoded = nullptr,
                                       std::optional<bool> decodedTied = std::nullopt);
 
 } // namespace zbddc

@@ -55,6 +55,6 @@ TEST_CASE("a traced vector's tie report: the walk's, unset where the backend gav
     t.tied = {0, 1, 0};
     CHECK(tracedTie(t, 0, complete) == std::optional<bool>(false));
     CHECK(tracedTie(t, 1, complete) == std::optional<bool>(true));
-    CHECK_FALSE(tracedTie(t, 2, open).has_value()); // a variable on no term: each state alike
+    CHECK_FALSE(tracedTie(t, 2, open).has_value());     // a variable on no term: each state alike
     CHECK_FALSE(tracedTie(t, 3, complete).has_value()); // past the reports
 }

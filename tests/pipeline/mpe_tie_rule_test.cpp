@@ -24,8 +24,8 @@
 using namespace zbddc;
 using namespace zbddc::pipeline;
 using zbddc::testing::answerMpe;
-using zbddc::testing::modelAt;
 using zbddc::testing::checkAgainstBruteForce;
+using zbddc::testing::modelAt;
 using zbddc::testing::optimalAssignments;
 using zbddc::testing::randomCases;
 using zbddc::testing::RouteRun;
@@ -80,8 +80,8 @@ TEST_CASE("MPE tie rule: only answers whose traceback did not rule a tie out are
         answer.log10 = logWeight(model, *other) / std::log(10.0);
         answer.value = std::pow(10.0, answer.log10);
         std::vector<Result<TaskResult>> results;
-        for (const std::optional<bool> tied : {std::optional<bool>(false), std::optional<bool>(true),
-                                               std::optional<bool>()}) {
+        using Told = std::optional<bool>;
+        for (const Told tied : {Told(false), Told(true), Told()}) {
             answer.mpeTied = tied;
             results.push_back(answer);
         }

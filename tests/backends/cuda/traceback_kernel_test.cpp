@@ -134,7 +134,7 @@ bool checkLane(const DevicePlan &p, std::span<const InputInfo> inputs, uint32_t 
         std::any_of(want.begin(), want.end(), [](const auto &vs) { return vs.second.size() > 1; });
     const uint32_t status = run.status[l];
     INFO("lane " << l << " status " << status << " (" << traceStatusText(status) << ")");
-    if (traced(status)) {
+    if (walkEnded(status)) {
         CHECK_FALSE(clash);
         for (uint32_t v = 0; v < variables; ++v) {
             const uint32_t got = run.states[v * kLanes + l];
@@ -167,10 +167,17 @@ const std::vector<double> &termValues(const Circuit &c, NodeId id, const std::ve
                 out.push_back(ring.times(u, v));
     };
     switch (c.kind[id]) {
-    case OpKind::Input: out = {x[c.a[id]]}; break;
-    case OpKind::Zero: break;
-    case OpKind::One: out = {ring.one()}; break;
-    case OpKind::Const: out = {c.constants[c.a[id]]}; break;
+    case OpKind::Input:
+        out = {x[c.a[id]]};
+        break;
+    case OpKind::Zero:
+        break;
+    case OpKind::One:
+        out = {ring.one()};
+        break;
+    case OpKind::Const:
+        out = {c.constants[c.a[id]]};
+        break;
     case OpKind::Plus:
         out = termValues(c, c.a[id], x, s, memo);
         for (double v : termValues(c, c.b[id], x, s, memo))
@@ -222,10 +229,10 @@ TEST_CASE("the batched traceback reports a tie exactly where another term reache
                 const auto vars = static_cast<uint32_t>(c.numInputs());
                 const KernelRun run = runKernel(p, inputs, vars, values, walked, p.outputSlots[0]);
                 for (uint32_t l = 0; l < kLanes; ++l) {
-                    INFO(semiringName(s) << (logs ? " over logs" : "") << " seed " << seed
-                                         << " lane " << l);
-                    REQUIRE(checkLane(p, inputs, vars, run, l, perLane[l], s, logs,
-                                      p.outputSlots[0]));
+                    INFO(semiringName(s)
+                         << (logs ? " over logs" : "") << " seed " << seed << " lane " << l);
+                    REQUIRE(
+                        checkLane(p, inputs, vars, run, l, perLane[l], s, logs, p.outputSlots[0]));
                     std::map<NodeId, std::vector<double>> memo;
                     const std::vector<double> &terms =
                         termValues(c, c.outputs[0], xs[l], walked, memo);

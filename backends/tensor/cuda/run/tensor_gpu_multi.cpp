@@ -246,12 +246,10 @@ runTensorProgramMultiGpu(const TensorProgram &program, std::span<const int> ordi
     return computed;
 }
 
-Result<double> solveTensorProgramMultiGpu(const TensorProgram &program,
-                                          std::span<const int> ordinals,
-                                          std::vector<uint32_t> &assignment,
-                                          const MultiDeviceOptions &planOptions,
-                                          const GpuExecOptions &options, MultiGpuStats *stats,
-                                          bool *tied) {
+Result<double>
+solveTensorProgramMultiGpu(const TensorProgram &program, std::span<const int> ordinals,
+                           std::vector<uint32_t> &assignment, const MultiDeviceOptions &planOptions,
+                           const GpuExecOptions &options, MultiGpuStats *stats, bool *tied) {
     MultiGpuStats local;
     MultiGpuStats &st = stats ? *stats : local;
     auto opened = openRun(program, ordinals, planOptions, options, true, st);

@@ -154,18 +154,17 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
             return uploaded.error();
         block = std::move(*uploaded);
         const DevicePtr base = block.ptr();
-        DevicePtr planPtr = base + planAt, atPtr = base + tables->at,
-                  rowsPtr = base + tables->rows, ptrPtr = base + tables->ptr,
-                  assignPtr = base + assignAt, optimumPtr = base + optimumAt,
-                  tiedPtr = base + tiedAt;
+        DevicePtr planPtr = base + planAt, atPtr = base + tables->at, rowsPtr = base + tables->rows,
+                  ptrPtr = base + tables->ptr, assignPtr = base + assignAt,
+                  optimumPtr = base + optimumAt, tiedPtr = base + tiedAt;
         unsigned planWords = static_cast<unsigned>(plan->size());
         unsigned nTables = static_cast<unsigned>(program.tables.size());
         unsigned vars = static_cast<unsigned>(assignment.size());
         unsigned shared = stagedWords(d, uint64_t{planWords} + vars, tables->words);
         int minimize = valuePhaseMinimizes(program.semiring);
         int product = valuePhaseMultiplies(program.semiring);
-        void *args[] = {&planPtr, &planWords, &atPtr,      &rowsPtr, &ptrPtr,
-                        &nTables, &assignPtr, &vars,       &shared,  &optimumPtr,
+        void *args[] = {&planPtr, &planWords, &atPtr,  &rowsPtr, &ptrPtr,
+                        &nTables, &assignPtr, &vars,   &shared,  &optimumPtr,
                         &tiedPtr, &minimize,  &product};
         return d.launch(*f,
                         {1, valuePhaseThreads(valuePhaseShape(*plan)),
@@ -251,9 +250,8 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
     unsigned shared = stagedWords(d, longest + n, segments->words);
     int minimize = valuePhaseMinimizes(program.semiring);
     int product = valuePhaseMultiplies(program.semiring);
-    void *args[] = {&planPtr, &planAtPtr, &atPtr,     &rowsPtr, &ptrPtr,
-                    &nTables, &assignPtr, &vars,      &shared,  &optimaPtr,
-                    &tiedPtr, &minimize,  &product};
+    void *args[] = {&planPtr, &planAtPtr, &atPtr,     &rowsPtr, &ptrPtr,   &nTables, &assignPtr,
+                    &vars,    &shared,    &optimaPtr, &tiedPtr, &minimize, &product};
     if (Status s =
             d.launch(*f, {cases, threads, shared * static_cast<unsigned>(sizeof(uint32_t))}, args);
         !s)

@@ -181,8 +181,8 @@ double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>
         case Entries::Int64:
             zb_value_phase_i64(plan->data(), planWords, costTables.arrays.at.data(),
                                costTables.arrays.rows.data(), costTables.ptr.data(), nTables,
-                               assignment.data(), vars, shared, &costOptimum, &tiedWord,
-                               minimize, product);
+                               assignment.data(), vars, shared, &costOptimum, &tiedWord, minimize,
+                               product);
             break;
         case Entries::Double:
             zb_value_phase(plan->data(), planWords, tables.arrays.at.data(),
@@ -442,8 +442,8 @@ TEST_CASE("the VALUE phase kernel reports a runner-up within the tie tolerance, 
                     t.input = true;
                     t.values.assign(40, ring.far);
                     t.values[bestAt] = ring.best;
-                    const double scale = ring.semiring == Semiring::MinSum ? 1.0
-                                                                           : std::fabs(ring.best);
+                    const double scale =
+                        ring.semiring == Semiring::MinSum ? 1.0 : std::fabs(ring.best);
                     t.values[runnerAt] = ring.best - side * step * scale;
                     p.tables = {t, Table{}};
                     p.ops = {TensorOp{TensorOpKind::EliminateBucket, {0}, 1, {0}, {}}};
