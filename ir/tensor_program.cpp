@@ -342,15 +342,6 @@ std::string TensorProgram::dump() const {
 
 namespace {
 
-// Whether `runnerUp` ties `best` for recoverAssignment's `tied`: as the decoders compare, except
-// that min-sum costs within the tolerance tie too (absolute: -ln of probabilities, whose products
-// tie within it relatively; integer costs still only where equal).
-bool flagsTie(Semiring s, double runnerUp, double best) {
-    if (s == Semiring::MinSum)
-        return runnerUp - best <= kMpeTieTolerance;
-    return reachesWithinTie(s, runnerUp, best);
-}
-
 // recoverAssignment's walk, reading rows through `rowValue` (inlined for complete tables). Each
 // op's eliminated variables run as an odometer (last fastest) that moves every input's row by
 // that variable's stride, rather than recomputing the rows from the assignment per joint value;

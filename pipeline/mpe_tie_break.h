@@ -14,8 +14,9 @@
 // pigs (nearly every case tied, in ~100 variables) that was about a hundred calibrations a case.
 //
 // A route whose own traceback saw no other assignment within the tolerance of its choice
-// (TaskResult::mpeTied false: the CPU junction tree's, bucket elimination's on the CPU) has given
-// the only one that reaches, and passes untouched. Every other case is decided here.
+// (TaskResult::mpeTied false: the junction tree's and bucket elimination's walks on the CPU and
+// the GPU, the MLF circuit's batched walk on the GPU) has given the only one that reaches, and
+// passes untouched. Every other case is decided here.
 #pragma once
 
 #include "compiler/frontends/factor_model/factor_model.h"

@@ -505,6 +505,7 @@ std::vector<Result<TaskResult>> finishBatch(Model &m, TaskBatch &b, std::span<co
                     if (!b.traced->traced[k])
                         return false;
                     answers[k].assignment = tracedAssignment(*b.traced, k, cases[valid[k]]);
+                    answers[k].mpeTied = tracedTie(*b.traced, k, answers[k].assignment);
                     answers[k].device = device;
                     return true;
                 });

@@ -79,8 +79,10 @@ void CudaModel::unpackTraced(const uint32_t *words, size_t first, size_t lanes,
     const size_t B = shape_.batch, vars = circuit_.variables.size();
     for (size_t l = 0; l < lanes; ++l) {
         const uint32_t status = words[vars * B + l];
-        t.traced[first + l] = status == 0;
-        if (status != 0 && t.untraced.empty())
+        t.traced[first + l] = walkEnded(status);
+        if (!t.tied.empty())
+            t.tied[first + l] = status == uint32_t(TraceStatus::TracedTied);
+        if (!walkEnded(status) && t.untraced.empty())
             t.untraced = traceStatusText(status);
         for (size_t v = 0; v < vars; ++v)
             t.states[(first + l) * vars + v] = words[v * B + l];
@@ -103,6 +105,8 @@ Result<TracedTerms> CudaModel::tracebackOfVarying(const InputBatch &b, size_t ou
     t.outputs.resize(b.count * circuit_.numOutputs());
     t.states.resize(b.count * vars);
     t.traced.resize(b.count);
+    if (tiesTold())
+        t.tied.resize(b.count);
     auto upload = [&](size_t first, size_t n) { return uploadVarying(b, first, n); };
     Status ran = runBatches(b.count, false, upload, [&](size_t first, size_t n) -> Status {
         if (Status st = collectOutputs(first, n, t.outputs); !st)

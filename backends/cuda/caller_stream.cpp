@@ -168,6 +168,8 @@ Result<BatchValues> CudaModel::results(EnqueuedBatch &batch) const {
         v.traced.emplace();
         v.traced->states.resize(count * vars);
         v.traced->traced.resize(count);
+        if (tiesTold())
+            v.traced->tied.resize(count);
     }
     const size_t word = shape_.float64 ? 8 : 4;
     for (size_t first = 0; first < count; first += B) { // a launch's chunk at a time

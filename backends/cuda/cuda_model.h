@@ -283,6 +283,9 @@ class CudaModel {
     // A walk's results as the device leaves them (each variable's row of B lanes, then the
     // lanes' statuses: uint32 words) into rows [first, first + lanes) of `t`.
     void unpackTraced(const uint32_t *words, size_t first, size_t lanes, TracedTerms &t) const;
+    // Whether the walks' tie reports hold (TracedTerms::tied): float64 values only, as float32
+    // rounds by far more than the tie tolerance.
+    bool tiesTold() const { return shape_.float64; }
     Status launchSegments(const std::vector<Segment> &segs, FunctionHandle block,
                           FunctionHandle grid, PlanParams &params, unsigned sharedBytes,
                           StreamHandle stream = nullptr);

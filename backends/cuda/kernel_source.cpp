@@ -1,6 +1,7 @@
 #include "backends/cuda/kernel_source.h"
 
 #include "backends/cuda/plan_traceback.h" // kTraceSteps
+#include "ir/mpe_tie.h"                   // mpeTieRuleKernelSource
 
 #include <sstream>
 #include <utility>
@@ -512,7 +513,11 @@ std::string generateKernelSource(const KernelShape &s) {
       << "#define ZB_BLOCK " << s.blockThreads << "\n"
       << arithmetic(s) << kPrelude << typeFunctions(s) << kKernels;
     if (tracesBack(s.semiring))
-        o << "#define ZB_TRACE_STEPS " << kTraceSteps << "u\n" << kTraceback << "\n";
+        o << "#define ZB_TRACE_STEPS " << kTraceSteps << "u\n"
+          << "#define ZB_TIE_MINIMIZE " << (s.semiring == Semiring::MinSum) << "\n"
+          << "#define ZB_TIE_PRODUCT " << (s.semiring == Semiring::MaxProduct && !s.logSpace)
+          << "\n"
+          << mpeTieRuleKernelSource() << kTraceback << "\n";
     return o.str();
 }
 

@@ -111,7 +111,8 @@ const char *traceStatusText(uint32_t status) {
         {TraceStatus::TooLong, "the walk repeats shared ops"},
         {TraceStatus::TooDeep, "too many ops pending on the walk"},
         {TraceStatus::Clash, "two states of one variable on the term"},
-        {TraceStatus::TooWide, "a merged op's template is too long to walk"}};
+        {TraceStatus::TooWide, "a merged op's template is too long to walk"},
+        {TraceStatus::TracedTied, "traced, a tie met"}};
     return nameIn(kTexts, static_cast<TraceStatus>(status), "unknown traceback status");
 }
 

@@ -29,12 +29,17 @@ inline constexpr uint32_t kTraceSteps = 64;
 // Per lane, as the kernel reports it: traced, or why the walk stopped (the host decodes those
 // cases another way).
 enum class TraceStatus : uint32_t {
-    Traced = 0,
-    TooLong = 1, // more steps than the plan has ops: a term that repeats shared ops
-    TooDeep = 2, // more than kTraceSteps ops pending at once
-    Clash = 3,   // two states of one variable on the term
-    TooWide = 4, // a template of more than kTraceSteps nodes
+    Traced = 0,     // and no ⊕ on the walk had its other side within the tie tolerance
+    TooLong = 1,    // more steps than the plan has ops: a term that repeats shared ops
+    TooDeep = 2,    // more than kTraceSteps ops pending at once
+    Clash = 3,      // two states of one variable on the term
+    TooWide = 4,    // a template of more than kTraceSteps nodes
+    TracedTied = 5, // traced, and some ⊕ on the walk had its other side within the tie tolerance
 };
+// Whether the lane's walk found its term (tied or not).
+inline bool walkEnded(uint32_t status) {
+    return status == uint32_t(TraceStatus::Traced) || status == uint32_t(TraceStatus::TracedTied);
+}
 const char *traceStatusText(uint32_t status);
 
 // What the kernel reads besides the plan's own arrays: the op that writes each computed slot,

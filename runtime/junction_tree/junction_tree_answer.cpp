@@ -49,8 +49,9 @@ double junctionTreeLogNormaliser(const JunctionTree &tree, const JunctionTreePro
 
 Result<TaskResult> junctionTreeAnswer(Task task, const JunctionTree &tree,
                                       const JunctionTreeProgram &jt,
-                                      const std::vector<std::vector<double>> &computed,
-                                      uint32_t b, const Evidence &ev, const uint32_t *decoded) {
+                                      const std::vector<std::vector<double>> &computed, uint32_t b,
+                                      const Evidence &ev, const uint32_t *decoded,
+                                      std::optional<bool> decodedTied) {
     TaskResult r;
     r.task = task;
     const double log = junctionTreeLogNormaliser(tree, jt, computed, b);
@@ -82,6 +83,7 @@ Result<TaskResult> junctionTreeAnswer(Task task, const JunctionTree &tree,
             return error("MPE is undefined: the evidence has probability 0");
         if (decoded) {
             r.assignment.assign(decoded, decoded + tree.numVariables());
+            r.mpeTied = decodedTied;
             return r;
         }
         std::vector<uint32_t> assignment(tree.numVariables() + 1, 0);

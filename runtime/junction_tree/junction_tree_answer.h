@@ -10,6 +10,7 @@
 #include "runtime/tasks.h"
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace zbddc {
@@ -25,11 +26,12 @@ double junctionTreeLogNormaliser(const JunctionTree &tree, const JunctionTreePro
                                  const std::vector<std::vector<double>> &computed, uint32_t b);
 
 // `decoded`: case b's MPE assignment where the executor traced it back, else null and
-// recoverAssignment runs here. A case with P(e) = 0 fails for MAR and MPE.
+// recoverAssignment runs here; `decodedTied`: whether the executor's walk met a tie (the
+// answer's mpeTied), unset where it cannot tell. A case with P(e) = 0 fails for MAR and MPE.
 Result<TaskResult> junctionTreeAnswer(Task task, const JunctionTree &tree,
                                       const JunctionTreeProgram &jt,
-                                      const std::vector<std::vector<double>> &computed,
-                                      uint32_t b, const Evidence &ev,
-                                      const uint32_t *decoded = nullptr);
+                                      const std::vector<std::vector<double>> &computed, uint32_t b,
+                                      const Evidence &ev, const uint32_t *decoded = nullptr,
+                                      std::optional<bool> decodedTied = std::nullopt);
 
 } // namespace zbddc

@@ -117,7 +117,8 @@ struct JunctionTreeModel::Impl {
                                                 JunctionTreeRunInfo *info) const;
 
     Status decodeOnExecutor(Prepared &p, std::span<const Evidence> cases, size_t first,
-                            size_t count, std::vector<uint32_t> &decoded) const;
+                            size_t count, std::vector<uint32_t> &decoded,
+                            std::vector<uint8_t> &tied) const;
 
     Result<Prepared *> prepare(const JunctionTreeLowering &lowering, size_t cases) {
         const bool sameShape = last && last->maxProduct == lowering.maxProduct &&
@@ -261,10 +262,11 @@ JunctionTreeModel::Impl::runPatterns(Task task, std::span<const Evidence> cases,
 
 // The MPE assignments of cases [first, first + count) of the run just made, traced back by the
 // executor where its tables are: a row of numVariables() + 1 entries per case (the case variable
-// last), observed variables pinned to their evidence.
+// last), observed variables pinned to their evidence; `tied` per case, whether its walk met a tie.
 Status JunctionTreeModel::Impl::decodeOnExecutor(Prepared &p, std::span<const Evidence> cases,
                                                  size_t first, size_t count,
-                                                 std::vector<uint32_t> &decoded) const {
+                                                 std::vector<uint32_t> &decoded,
+                                                 std::vector<uint8_t> &tied) const {
     const size_t n = tree.numVariables(), width = n + 1;
     decoded.assign(width * count, 0);
     std::vector<uint8_t> pinned(width * count, 0);
@@ -278,7 +280,7 @@ Status JunctionTreeModel::Impl::decodeOnExecutor(Prepared &p, std::span<const Ev
         decoded[b * width + p.lowered.batchVariable] = static_cast<uint32_t>(b);
         pinned[b * width + p.lowered.batchVariable] = 1;
     }
-    return p.run->decodeCases(decoded, pinned, static_cast<uint32_t>(count));
+    return p.run->decodeCases(decoded, pinned, static_cast<uint32_t>(count), tied);
 }
 
 JunctionTreeModel::JunctionTreeModel(const BayesNet &net, JunctionTree tree,
@@ -448,8 +450,9 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
             st.device.ordinal = m.options.gpus.empty() ? 0 : m.options.gpus.front();
         // MPE where the executor traces back: every case of the run at once, on its device.
         std::vector<uint32_t> decoded;
+        std::vector<uint8_t> tied;
         if (p.tracedOnExecutor) {
-            if (Status s = m.decodeOnExecutor(p, cases, first, count, decoded); !s) {
+            if (Status s = m.decodeOnExecutor(p, cases, first, count, decoded, tied); !s) {
                 for (size_t i = 0; i < count; ++i)
                     results.push_back(s.error());
                 continue;
@@ -463,7 +466,8 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
             for (size_t b; (b = next.fetch_add(1)) < count;)
                 answers[b] = junctionTreeAnswer(
                     task, m.tree, jt, tables->tables, static_cast<uint32_t>(b), cases[first + b],
-                    decoded.empty() ? nullptr : decoded.data() + b * width);
+                    decoded.empty() ? nullptr : decoded.data() + b * width,
+                    decoded.empty() ? std::nullopt : std::optional<bool>(tied[b] != 0));
         });
         for (auto &a : answers)
             results.push_back(std::move(*a));

@@ -165,7 +165,7 @@ class CpuPreparedProgram final : public PreparedTensorProgram {
 } // namespace
 
 Status PreparedTensorProgram::decodeCases(std::vector<uint32_t> &, const std::vector<uint8_t> &,
-                                          uint32_t) {
+                                          uint32_t, std::vector<uint8_t> &) {
     return error("internal error: this executor decodes cases on the host (recoverAssignment)");
 }
 

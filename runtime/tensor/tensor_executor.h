@@ -52,7 +52,7 @@ struct SolvedProgram {
     DeviceReport device;
     ExecutionTimes times;
     // Whether the VALUE phase met another assignment reaching the optimum (recoverAssignment's
-    // `tied`); unset where the executor's own walk cannot say (the GPU's).
+    // `tied`, or the device walk's same report); unset where the executor cannot say.
     std::optional<bool> tied;
 };
 
@@ -87,9 +87,11 @@ class PreparedTensorProgram {
     virtual Result<CompleteTables> run() = 0;
     // After run(), where the executor's decodesCases(): the VALUE phase (recoverAssignment with
     // `pinned`) of `cases` assignments of a batched program, over the tables where they are;
-    // `assignments` and `pinned` hold one row of program.domainSizes.size() entries per case.
+    // `assignments` and `pinned` hold one row of program.domainSizes.size() entries per case;
+    // `tied` returns per case whether the walk met a tie (recoverAssignment's `tied`).
     virtual Status decodeCases(std::vector<uint32_t> &assignments,
-                               const std::vector<uint8_t> &pinned, uint32_t cases);
+                               const std::vector<uint8_t> &pinned, uint32_t cases,
+                               std::vector<uint8_t> &tied);
     // Exchanges the values of each pair (a computed table and a complete input table of one
     // size) where the executor keeps them, after a run: the next run reads what the last one
     // wrote (loopy BP's messages, sweep after sweep). The CPU and the GPU swap buffers, nothing

@@ -100,13 +100,13 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
         return out;
     }
     Status decodeCases(std::vector<uint32_t> &assignments, const std::vector<uint8_t> &pinned,
-                       uint32_t cases) override {
+                       uint32_t cases, std::vector<uint8_t> &tied) override {
         // The device's program has the caller's variables (splitting adds tables, not variables).
         std::vector<cuda::DevicePtr> tables;
         for (uint32_t t = 0; t < program_.tables.size(); ++t)
             tables.push_back(device_->address(t, 0));
         return cuda::decodeCasesOnDevice(device_->device(), program_, tables, assignments, pinned,
-                                         cases);
+                                         cases, tied);
     }
 
   private:
@@ -162,11 +162,13 @@ class CudaExecutor final : public TensorExecutor {
     Result<SolvedProgram> solve(const TensorProgram &program,
                                 std::vector<uint32_t> &assignment) override {
         cuda::GpuExecStats st;
-        auto optimum = cuda::solveTensorProgramCuda(program, assignment, gpu_, &st);
+        bool tied = false;
+        auto optimum = cuda::solveTensorProgramCuda(program, assignment, gpu_, &st, &tied);
         if (!optimum)
             return optimum.error();
         SolvedProgram out;
         out.optimum = *optimum;
+        out.tied = tied;
         out.device = {DeviceReport::Kind::Cuda, st.device, note_};
         out.times = {st.compileMs, st.uploadMs,   st.kernelMs, st.downloadMs,
                      st.valueMs,   st.valueOnDevice, st.launches, st.graph, st.tableBytes, st.float32};
@@ -212,12 +214,14 @@ class MultiGpuExecutor final : public TensorExecutor {
     Result<SolvedProgram> solve(const TensorProgram &program,
                                 std::vector<uint32_t> &assignment) override {
         cuda::MultiGpuStats st;
+        bool tied = false;
         auto optimum = cuda::solveTensorProgramMultiGpu(program, ordinals_, assignment,
-                                                        options_.multiDevice, gpu(), &st);
+                                                        options_.multiDevice, gpu(), &st, &tied);
         if (!optimum)
             return optimum.error();
         SolvedProgram out;
         out.optimum = *optimum;
+        out.tied = tied;
         out.device = report(st);
         out.times.compileMs = st.compileMs;
         out.times.uploadMs = st.times.uploadMs;

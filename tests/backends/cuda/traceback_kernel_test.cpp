@@ -2,9 +2,12 @@
 // (tests/support/cuda_host_shim.h) over plans run on the host: every lane that says it traced
 // must hold exactly the indicators of the plan's host traceback (plan_traceback.h, itself checked
 // against the circuit's in device_plan_test.cpp), and a lane that stopped must have had a reason
-// the host can see (two states of a variable on the term; a walk beyond its bounds).
+// the host can see (two states of a variable on the term; a walk beyond its bounds). A lane that
+// traced says it met a tie exactly where another of the circuit's terms, enumerated, reaches the
+// optimum within the tie tolerance.
 #include "backends/cuda/plan_traceback.h"
 #include "ir/interpret.h"
+#include "ir/mpe_tie.h"
 
 #include "tests/catch.hpp"
 #include "tests/support/cuda_host_shim.h"
@@ -14,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <random>
 #include <set>
 
 namespace trace_emu {
@@ -35,6 +39,14 @@ inline T zb_times(T p, T q) {
 }
 #define ZB_B 5u
 #define ZB_TRACE_STEPS 64u
+// The tie rule's text ahead of the kernel's, as generateKernelSource puts it, its arguments as a
+// module of `ring` over linear values defines them.
+#define ZB_TIE_FN inline
+#define ZB_MPE_TIE_RULE(...) __VA_ARGS__
+#include "ir/mpe_tie_rule.inc"
+#undef ZB_MPE_TIE_RULE
+#define ZB_TIE_MINIMIZE (ring == zbddc::Semiring::MinSum)
+#define ZB_TIE_PRODUCT (ring == zbddc::Semiring::MaxProduct)
 #define ZB_TRACEBACK_KERNEL(...) __VA_ARGS__
 #include "backends/cuda/traceback_kernel.inc"
 #undef ZB_TRACEBACK_KERNEL
@@ -122,7 +134,7 @@ bool checkLane(const DevicePlan &p, std::span<const InputInfo> inputs, uint32_t 
         std::any_of(want.begin(), want.end(), [](const auto &vs) { return vs.second.size() > 1; });
     const uint32_t status = run.status[l];
     INFO("lane " << l << " status " << status << " (" << traceStatusText(status) << ")");
-    if (status == uint32_t(TraceStatus::Traced)) {
+    if (walkEnded(status)) {
         CHECK_FALSE(clash);
         for (uint32_t v = 0; v < variables; ++v) {
             const uint32_t got = run.states[v * kLanes + l];
@@ -141,7 +153,104 @@ bool checkLane(const DevicePlan &p, std::span<const InputInfo> inputs, uint32_t 
     return false;
 }
 
+// The values under `s` of every term of node `id` (a proof tree: both operands of each ⊗, one of
+// each ⊕) at inputs `x`, enumerated; `memo` keeps each node's.
+const std::vector<double> &termValues(const Circuit &c, NodeId id, const std::vector<double> &x,
+                                      Semiring s, std::map<NodeId, std::vector<double>> &memo) {
+    if (auto it = memo.find(id); it != memo.end())
+        return it->second;
+    const SemiringOps ring{s};
+    std::vector<double> out;
+    const auto products = [&](const std::vector<double> &l, const std::vector<double> &r) {
+        for (double u : l)
+            for (double v : r)
+                out.push_back(ring.times(u, v));
+    };
+    switch (c.kind[id]) {
+    case OpKind::Input:
+        out = {x[c.a[id]]};
+        break;
+    case OpKind::Zero:
+        break;
+    case OpKind::One:
+        out = {ring.one()};
+        break;
+    case OpKind::Const:
+        out = {c.constants[c.a[id]]};
+        break;
+    case OpKind::Plus:
+        out = termValues(c, c.a[id], x, s, memo);
+        for (double v : termValues(c, c.b[id], x, s, memo))
+            out.push_back(v);
+        break;
+    case OpKind::Times:
+        products(termValues(c, c.a[id], x, s, memo), termValues(c, c.b[id], x, s, memo));
+        break;
+    case OpKind::MulAdd:
+        products(termValues(c, c.a[id], x, s, memo), termValues(c, c.b[id], x, s, memo));
+        for (double v : termValues(c, c.c[id], x, s, memo))
+            out.push_back(v);
+        break;
+    }
+    return memo[id] = std::move(out);
+}
+
 } // namespace
+
+TEST_CASE("the batched traceback reports a tie exactly where another term reaches the optimum",
+          "[cuda][traceback][ties]") {
+    // Inputs from three values whose products (sums) are exact make ties common; the same
+    // products over their natural logs round, by far less than the tolerance.
+    size_t tied = 0, untied = 0;
+    for (Semiring s : {Semiring::MaxProduct, Semiring::MaxSum, Semiring::MinSum})
+        for (const bool logs : {false, true})
+            for (uint32_t seed = 1; seed <= 8; ++seed) {
+                if (logs && s != Semiring::MaxProduct)
+                    continue;
+                const Semiring walked = logs ? Semiring::MaxSum : s; // the module's arithmetic
+                Circuit c = testing::randomZddCircuit({.vars = 9, .width = 3}, seed);
+                c.semiring = walked;
+                const DevicePlan p = testing::planFor(c, seed % 2 ? 3 : 0, kLanes);
+                std::mt19937 rng(seed);
+                const double choices[3][3] = {{0.25, 0.5, 1.0}, {-2, -1, 0}, {0, 1, 2}};
+                const int row = s == Semiring::MaxProduct ? 0 : s == Semiring::MaxSum ? 1 : 2;
+                std::vector<std::vector<double>> perLane, xs;
+                std::vector<double> values(size_t{p.numSlots} * kLanes, 0);
+                for (uint32_t l = 0; l < kLanes; ++l) {
+                    std::vector<double> x(c.numInputs());
+                    for (double &v : x)
+                        v = logs ? std::log(choices[row][rng() % 3]) : choices[row][rng() % 3];
+                    perLane.push_back(testing::executePlan(p, x, walked, 0, false).values);
+                    for (uint32_t slot = 0; slot < p.numSlots; ++slot)
+                        values[size_t{slot} * kLanes + l] = perLane[l][slot];
+                    xs.push_back(std::move(x));
+                }
+                const auto inputs = indicators(c.numInputs(), 1);
+                const auto vars = static_cast<uint32_t>(c.numInputs());
+                const KernelRun run = runKernel(p, inputs, vars, values, walked, p.outputSlots[0]);
+                for (uint32_t l = 0; l < kLanes; ++l) {
+                    INFO(semiringName(s)
+                         << (logs ? " over logs" : "") << " seed " << seed << " lane " << l);
+                    REQUIRE(
+                        checkLane(p, inputs, vars, run, l, perLane[l], s, logs, p.outputSlots[0]));
+                    std::map<NodeId, std::vector<double>> memo;
+                    const std::vector<double> &terms =
+                        termValues(c, c.outputs[0], xs[l], walked, memo);
+                    REQUIRE(!terms.empty());
+                    double best = terms[0];
+                    for (double v : terms)
+                        best = SemiringOps{walked}.plus(best, v);
+                    const auto reaching = std::count_if(terms.begin(), terms.end(), [&](double v) {
+                        return reachesWithinTie(walked, v, best);
+                    });
+                    const bool tiedLane = run.status[l] == uint32_t(TraceStatus::TracedTied);
+                    CHECK(tiedLane == (reaching > 1));
+                    (tiedLane ? tied : untied) += 1;
+                }
+            }
+    INFO(tied << " lanes tied, " << untied << " not");
+    CHECK((tied > 0 && untied > 0));
+}
 
 TEST_CASE("the device's batched traceback finds each lane's optimal term, on ZBDD circuits",
           "[cuda][traceback]") {

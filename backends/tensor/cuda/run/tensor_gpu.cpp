@@ -214,12 +214,15 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
 
 Result<double> solveTensorProgramCuda(const TensorProgram &program,
                                       std::vector<uint32_t> &assignment,
-                                      const GpuExecOptions &options, GpuExecStats *stats) {
+                                      const GpuExecOptions &options, GpuExecStats *stats,
+                                      bool *tied) {
     GpuExecStats local;
     GpuExecStats &st = stats ? *stats : local;
     auto p = prepare(program, options, st);
     if (!p)
         return p.error();
+    if (tied)
+        *tied = false; // each walk below only ever sets it
     if (p->plan.outOfCore) { // the tables are on the host already: decode there
         auto tables = runOutOfCore(program, *p, options, st);
         if (!tables)
@@ -235,7 +238,7 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
             return (ran.tables[id].input ? *inputs : *tables)[id][row];
         };
         const double optimum = programResult(ran, value);
-        recoverAssignment(ran, value, assignment);
+        recoverAssignment(ran, value, assignment, tied);
         st.valueMs = msSince(t0);
         return optimum;
     }
@@ -248,7 +251,7 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
         for (uint32_t t = 0; t < at.size(); ++t)
             at[t] = gpu.address(t, 0); // 0 where the device holds no row of t
         auto decoded = decodeOnDevice(gpu.device(), program, at, assignment, p->kernels.float32,
-                                      gpu.copyStream(), &st.valueMs);
+                                      gpu.copyStream(), &st.valueMs, tied);
         if (!decoded)
             return decoded.error();
         optimum = *decoded;

@@ -70,11 +70,11 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
 // The program run, then the VALUE phase where its tables are: on the device in core (no table
 // downloaded), on the host out of core (the tables are there already). Returns the ⊗ of the
 // result tables; `assignment` (by variable, evidence and defaults filled in) comes back completed
-// as recoverAssignment completes it.
+// as recoverAssignment completes it; `tied` (optional) as recoverAssignment's, set either way.
 Result<double> solveTensorProgramCuda(const TensorProgram &program,
                                       std::vector<uint32_t> &assignment,
                                       const GpuExecOptions &options = {},
-                                      GpuExecStats *stats = nullptr);
+                                      GpuExecStats *stats = nullptr, bool *tied = nullptr);
 
 // The program's kernels compiled for GPU options.device and the GPU's TensorDevice over them, holding
 // no table yet: the device of the host/device split and of a prepared program run again and again

@@ -250,11 +250,10 @@ runTensorProgramMultiGpu(const TensorProgram &program, std::span<const int> ordi
     return computed;
 }
 
-Result<double> solveTensorProgramMultiGpu(const TensorProgram &program,
-                                          std::span<const int> ordinals,
-                                          std::vector<uint32_t> &assignment,
-                                          const MultiDeviceOptions &planOptions,
-                                          const GpuExecOptions &options, MultiGpuStats *stats) {
+Result<double>
+solveTensorProgramMultiGpu(const TensorProgram &program, std::span<const int> ordinals,
+                           std::vector<uint32_t> &assignment, const MultiDeviceOptions &planOptions,
+                           const GpuExecOptions &options, MultiGpuStats *stats, bool *tied) {
     MultiGpuStats local;
     MultiGpuStats &st = stats ? *stats : local;
     auto opened = openRun(program, ordinals, planOptions, options, true, st);
@@ -283,7 +282,7 @@ Result<double> solveTensorProgramMultiGpu(const TensorProgram &program,
             segments.push_back({h.table, h.rows.first, h.rows.rows,
                                 run.devices[h.device]->address(h.table, h.rows.first)});
         auto decoded = decodeOnDevice(home, ran, std::move(segments), assignment, st.float32,
-                                      first.copyStream(), &st.valueMs);
+                                      first.copyStream(), &st.valueMs, tied);
         if (!decoded)
             return decoded.error();
         optimum = *decoded;

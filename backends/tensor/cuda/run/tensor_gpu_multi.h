@@ -44,10 +44,12 @@ runTensorProgramMultiGpu(const TensorProgram &program, std::span<const int> ordi
 
 // The program run, then the VALUE phase on the first device, reading each table where it was
 // computed (kernels read the other GPUs' memory through peer access), so no table goes to the
-// host: as solveTensorProgramCuda, the ⊗ of the result tables, `assignment` completed.
-Result<double>
-solveTensorProgramMultiGpu(const TensorProgram &program, std::span<const int> ordinals,
-                           std::vector<uint32_t> &assignment, const MultiDeviceOptions &plan = {},
-                           const GpuExecOptions &options = {}, MultiGpuStats *stats = nullptr);
+// host: as solveTensorProgramCuda, the ⊗ of the result tables, `assignment` completed, `tied`.
+Result<double> solveTensorProgramMultiGpu(const TensorProgram &program,
+                                          std::span<const int> ordinals,
+                                          std::vector<uint32_t> &assignment,
+                                          const MultiDeviceOptions &plan = {},
+                                          const GpuExecOptions &options = {},
+                                          MultiGpuStats *stats = nullptr, bool *tied = nullptr);
 
 } // namespace zbddc::cuda

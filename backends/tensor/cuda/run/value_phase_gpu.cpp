@@ -2,6 +2,7 @@
 
 #include "backends/cuda/device_module.h"
 #include "backends/tensor/cuda/plan/value_phase_plan.h"
+#include "ir/mpe_tie.h"
 #include "ir/try.h"
 
 #include <algorithm>
@@ -110,24 +111,24 @@ std::string valuePhaseKernelSource() {
            "extern __shared__ unsigned int zb_vp_shared[];\n"
            "#define ZB_VP_SHARED zb_vp_shared\n"
            "#define ZB_UNROLL _Pragma(\"unroll\")\n" +
-           std::string(kSource) + "\n";
+           std::string(mpeTieRuleKernelSource()) + kSource + "\n";
 }
 
 Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
                               std::span<const DevicePtr> tables, std::vector<uint32_t> &assignment,
-                              bool float32, StreamHandle stream, double *deviceMs) {
+                              bool float32, StreamHandle stream, double *deviceMs, bool *tied) {
     return decodeOnDevice(d, program, wholeTables(program, tables), assignment, float32, stream,
-                          deviceMs);
+                          deviceMs, tied);
 }
 
 Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
                               std::vector<TableSegment> segments, std::vector<uint32_t> &assignment,
-                              bool float32, StreamHandle stream, double *deviceMs) {
+                              bool float32, StreamHandle stream, double *deviceMs, bool *tied) {
     if (assignment.size() != program.domainSizes.size())
         return error("internal error: the assignment has " + std::to_string(assignment.size()) +
                      " entries for " + std::to_string(program.domainSizes.size()) + " variables");
     PackedArrays packed;
-    size_t assignAt = 0, optimumAt = 0;
+    size_t assignAt = 0, optimumAt = 0, tiedAt = 0;
     DeviceBuffer block; // the kernel's arrays, until the assignment is back
     const auto enqueue = [&]() -> Status {
         auto plan = buildValuePhasePlan(program);
@@ -144,25 +145,27 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
         auto tables = packSegments(packed, program, std::move(segments));
         if (!tables)
             return tables.error();
-        // The assignment and the optimum last and adjacent: they come back in one copy.
+        // The assignment, the optimum and the tie last and adjacent: they come back in one copy.
         assignAt = packed.add(assignment);
         optimumAt = packed.reserve(sizeof(double));
+        tiedAt = packed.reserve(sizeof(uint32_t));
         auto uploaded = packed.upload(d, stream);
         if (!uploaded)
             return uploaded.error();
         block = std::move(*uploaded);
         const DevicePtr base = block.ptr();
-        DevicePtr planPtr = base + planAt, atPtr = base + tables->at,
-                  rowsPtr = base + tables->rows, ptrPtr = base + tables->ptr,
-                  assignPtr = base + assignAt, optimumPtr = base + optimumAt;
+        DevicePtr planPtr = base + planAt, atPtr = base + tables->at, rowsPtr = base + tables->rows,
+                  ptrPtr = base + tables->ptr, assignPtr = base + assignAt,
+                  optimumPtr = base + optimumAt, tiedPtr = base + tiedAt;
         unsigned planWords = static_cast<unsigned>(plan->size());
         unsigned nTables = static_cast<unsigned>(program.tables.size());
         unsigned vars = static_cast<unsigned>(assignment.size());
         unsigned shared = stagedWords(d, uint64_t{planWords} + vars, tables->words);
         int minimize = valuePhaseMinimizes(program.semiring);
         int product = valuePhaseMultiplies(program.semiring);
-        void *args[] = {&planPtr,   &planWords, &atPtr,  &rowsPtr,    &ptrPtr,   &nTables,
-                        &assignPtr, &vars,      &shared, &optimumPtr, &minimize, &product};
+        void *args[] = {&planPtr, &planWords, &atPtr,  &rowsPtr, &ptrPtr,
+                        &nTables, &assignPtr, &vars,   &shared,  &optimumPtr,
+                        &tiedPtr, &minimize,  &product};
         return d.launch(*f,
                         {1, valuePhaseThreads(valuePhaseShape(*plan)),
                          shared * static_cast<unsigned>(sizeof(uint32_t))},
@@ -178,7 +181,7 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
     } else {
         ZBDDC_TRY(enqueue());
     }
-    std::vector<unsigned char> back(optimumAt + sizeof(double) - assignAt);
+    std::vector<unsigned char> back(tiedAt + sizeof(uint32_t) - assignAt);
     if (Status s = d.download(back.data(), block.ptr() + assignAt, back.size(), stream);
         !s) // waits: pageable
         return s.error();
@@ -186,17 +189,24 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
         std::memcpy(assignment.data(), back.data(), assignment.size() * sizeof(uint32_t));
     double optimum = 0; // 8 bytes: a double, or an int64 cost's word (ir/semiring.h)
     std::memcpy(&optimum, back.data() + (optimumAt - assignAt), sizeof optimum);
+    if (tied) {
+        uint32_t word = 0;
+        std::memcpy(&word, back.data() + (tiedAt - assignAt), sizeof word);
+        *tied = word != 0;
+    }
     return optimum;
 }
 
 Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
                            std::span<const DevicePtr> tables, std::vector<uint32_t> &assignments,
-                           const std::vector<uint8_t> &pinned, uint32_t cases) {
+                           const std::vector<uint8_t> &pinned, uint32_t cases,
+                           std::vector<uint8_t> &tied) {
     const size_t n = program.domainSizes.size();
     if (assignments.size() != n * cases || pinned.size() != n * cases)
         return error("internal error: " + std::to_string(cases) + " cases of " + std::to_string(n) +
                      " variables, but " + std::to_string(assignments.size()) +
                      " assignment entries");
+    tied.assign(cases, 1); // until the kernel says
     if (cases == 0)
         return Ok{};
     // One plan per case, one after another: each leaves out the variables its case pins.
@@ -225,6 +235,8 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
     if (!segments)
         return segments.error();
     const size_t assignAt = packed.add(assignments);
+    // The ties right after the assignments: both come back in one copy.
+    const size_t tiedAt = packed.reserve(cases * sizeof(uint32_t));
     const size_t optimaAt = packed.reserve(cases * sizeof(double));
     auto block = packed.upload(d, nullptr);
     if (!block)
@@ -232,21 +244,25 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
     const DevicePtr base = block->ptr();
     DevicePtr planPtr = base + plansAt, planAtPtr = base + planAtAt, atPtr = base + segments->at,
               rowsPtr = base + segments->rows, ptrPtr = base + segments->ptr,
-              assignPtr = base + assignAt, optimaPtr = base + optimaAt;
+              assignPtr = base + assignAt, optimaPtr = base + optimaAt, tiedPtr = base + tiedAt;
     unsigned nTables = static_cast<unsigned>(program.tables.size());
     unsigned vars = static_cast<unsigned>(n);
     unsigned shared = stagedWords(d, longest + n, segments->words);
     int minimize = valuePhaseMinimizes(program.semiring);
     int product = valuePhaseMultiplies(program.semiring);
-    void *args[] = {&planPtr,   &planAtPtr, &atPtr,  &rowsPtr,   &ptrPtr,   &nTables,
-                    &assignPtr, &vars,      &shared, &optimaPtr, &minimize, &product};
+    void *args[] = {&planPtr, &planAtPtr, &atPtr,     &rowsPtr, &ptrPtr,   &nTables, &assignPtr,
+                    &vars,    &shared,    &optimaPtr, &tiedPtr, &minimize, &product};
     if (Status s =
             d.launch(*f, {cases, threads, shared * static_cast<unsigned>(sizeof(uint32_t))}, args);
         !s)
         return s.error();
-    if (n == 0)
-        return Ok{};
-    return d.download(assignments.data(), assignPtr, assignments.size() * sizeof(uint32_t));
+    std::vector<uint32_t> back((tiedAt - assignAt) / sizeof(uint32_t) + cases);
+    if (Status s = d.download(back.data(), assignPtr, back.size() * sizeof(uint32_t)); !s)
+        return s;
+    std::copy_n(back.begin(), assignments.size(), assignments.begin());
+    for (uint32_t b = 0; b < cases; ++b)
+        tied[b] = back[(tiedAt - assignAt) / sizeof(uint32_t) + b] != 0;
+    return Ok{};
 }
 
 } // namespace zbddc::cuda

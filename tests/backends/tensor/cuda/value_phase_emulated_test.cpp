@@ -19,6 +19,7 @@
 #include "tests/support/min_fill_order.h"
 #include "tests/support/random_networks.h"
 
+#include <atomic>
 #include <barrier>
 #include <cstring>
 #include <memory>
@@ -62,6 +63,10 @@ template <class Thread> void runBlock(unsigned threads, Thread thread) {
         t.join();
 }
 } // namespace emu
+// atomicOr on the host: lanes of several warps report a tie to one word.
+unsigned atomicOr(unsigned *word, unsigned bits) {
+    return std::atomic_ref<unsigned>(*word).fetch_or(bits);
+}
 using emu::blockDim;
 using emu::blockIdx;
 using emu::threadIdx;
@@ -75,6 +80,11 @@ using emu::threadIdx;
 #define ZB_SHFL(v, lane) emu::shuffle((v), (lane))
 #define ZB_VP_SHARED emu::shared
 #define ZB_UNROLL
+// The tie rule's text ahead of the kernel's, as mpeTieRuleKernelSource() puts it on the device.
+#define ZB_TIE_FN __device__ __forceinline__
+#define ZB_MPE_TIE_RULE(...) __VA_ARGS__
+#include "ir/mpe_tie_rule.inc"
+#undef ZB_MPE_TIE_RULE
 #define ZB_VALUE_PHASE_KERNEL(...) __VA_ARGS__
 #include "backends/tensor/cuda/codegen/value_phase_kernel.inc"
 #undef ZB_VALUE_PHASE_KERNEL
@@ -138,10 +148,11 @@ unsigned sharedWordsFor(size_t words, const cuda::SegmentArrays &arrays) {
 
 // The kernel on 32 emulated lanes over every table's complete values; the optimum as the 8-byte
 // entry it is (a double, or an int64 cost's word). `pinned` (optional) as buildValuePhasePlan's;
-// `cut` as hostTables'.
+// `cut` as hostTables'; `tied` (optional): the kernel's report of a tie.
 double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>> &computed,
                    std::vector<uint32_t> &assignment, Entries entries = Entries::Double,
-                   const std::vector<uint8_t> *pinned = nullptr, std::mt19937 *cut = nullptr) {
+                   const std::vector<uint8_t> *pinned = nullptr, std::mt19937 *cut = nullptr,
+                   bool *tied = nullptr) {
     auto plan = cuda::buildValuePhasePlan(p, pinned);
     REQUIRE(plan.ok());
     const auto tables = hostTables<double>(
@@ -151,6 +162,7 @@ double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>
     const auto costTables = hostTables<long long>(p, computed, wordInt64, cut);
     double optimum = -1;
     long long costOptimum = -1;
+    unsigned tiedWord = 2; // neither answer: the kernel must write it
     const unsigned planWords = static_cast<unsigned>(plan->size());
     const unsigned vars = static_cast<unsigned>(assignment.size());
     const unsigned shared = sharedWordsFor(planWords + vars, tables.arrays);
@@ -163,28 +175,34 @@ double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>
         case Entries::Float:
             zb_value_phase_f32(plan->data(), planWords, floatTables.arrays.at.data(),
                                floatTables.arrays.rows.data(), floatTables.ptr.data(), nTables,
-                               assignment.data(), vars, shared, &optimum, minimize, product);
+                               assignment.data(), vars, shared, &optimum, &tiedWord, minimize,
+                               product);
             break;
         case Entries::Int64:
             zb_value_phase_i64(plan->data(), planWords, costTables.arrays.at.data(),
                                costTables.arrays.rows.data(), costTables.ptr.data(), nTables,
-                               assignment.data(), vars, shared, &costOptimum, minimize, product);
+                               assignment.data(), vars, shared, &costOptimum, &tiedWord, minimize,
+                               product);
             break;
         case Entries::Double:
             zb_value_phase(plan->data(), planWords, tables.arrays.at.data(),
                            tables.arrays.rows.data(), tables.ptr.data(), nTables, assignment.data(),
-                           vars, shared, &optimum, minimize, product);
+                           vars, shared, &optimum, &tiedWord, minimize, product);
             break;
         }
     });
+    REQUIRE(tiedWord <= 1);
+    if (tied)
+        *tied = tiedWord == 1;
     return entries == Entries::Int64 ? int64Word(costOptimum) : optimum;
 }
 
 // The batched kernel over `cases` blocks (one after another, 32 emulated lanes each), each case
-// with its own plan (its pinned variables left out), as decodeCasesOnDevice launches it.
+// with its own plan (its pinned variables left out), as decodeCasesOnDevice launches it; `tied`
+// returns each case's report of a tie.
 void runEmulatedCases(const TensorProgram &p, const std::vector<std::vector<double>> &computed,
                       std::vector<uint32_t> &assignments, const std::vector<uint8_t> &pinned,
-                      uint32_t cases) {
+                      uint32_t cases, std::vector<unsigned> &tied) {
     const size_t n = p.domainSizes.size();
     std::vector<uint32_t> plans;
     std::vector<unsigned long long> planAt;
@@ -204,6 +222,7 @@ void runEmulatedCases(const TensorProgram &p, const std::vector<std::vector<doub
         p, computed, [](double v) { return v; }, nullptr);
     const unsigned shared = sharedWordsFor(longest + n, tables.arrays);
     std::vector<double> optima(cases);
+    tied.assign(cases, 2); // neither answer: the kernel must write each
     for (uint32_t b = 0; b < cases; ++b) {
         emu::runBlock(threads, [&](unsigned t) {
             threadIdx.x = t;
@@ -211,7 +230,7 @@ void runEmulatedCases(const TensorProgram &p, const std::vector<std::vector<doub
             zb_value_phase_cases(
                 plans.data(), planAt.data(), tables.arrays.at.data(), tables.arrays.rows.data(),
                 tables.ptr.data(), static_cast<unsigned>(p.tables.size()), assignments.data(),
-                static_cast<unsigned>(n), shared, optima.data(),
+                static_cast<unsigned>(n), shared, optima.data(), tied.data(),
                 cuda::valuePhaseMinimizes(p.semiring), cuda::valuePhaseMultiplies(p.semiring));
         });
     }
@@ -220,12 +239,16 @@ void runEmulatedCases(const TensorProgram &p, const std::vector<std::vector<doub
 } // namespace
 
 TEST_CASE("the batched VALUE phase kernel traces back every case of a junction tree, each with "
-          "its observed variables pinned",
+          "its observed variables pinned, and reports its ties as the host's walk does",
           "[value][emulated]") {
     std::mt19937 rng(19);
-    int pinnedOps = 0;
+    int pinnedOps = 0, tiedCases = 0, untiedCases = 0;
     for (int trial = 0; trial < 6; ++trial) {
-        const BayesNet net = testing::randomBayesNet(rng, 7 + trial);
+        BayesNet net = testing::randomBayesNet(rng, 7 + trial);
+        if (trial % 2) // uniform CPTs: every case tied
+            for (BnVariable &x : net.variables)
+                for (double &p : x.cpt)
+                    p = 1.0 / static_cast<double>(x.states.size());
         auto tree = buildJunctionTree(net, greedyOrder(moralGraph(net), OrderHeuristic::MinFill));
         REQUIRE(tree.ok());
         const uint32_t n = static_cast<uint32_t>(net.variables.size()), cases = 5;
@@ -255,27 +278,33 @@ TEST_CASE("the batched VALUE phase kernel traces back every case of a junction t
         auto computed = interpretTensorProgram(jt->program);
         REQUIRE(computed.ok());
         std::vector<uint32_t> device = host;
+        std::vector<unsigned> hostTied(cases, 0), deviceTied;
         for (uint32_t b = 0; b < cases; ++b) {
             std::vector<uint32_t> a(host.begin() + b * width, host.begin() + (b + 1) * width);
             const std::vector<uint8_t> mine(pinned.begin() + b * width,
                                             pinned.begin() + (b + 1) * width);
-            recoverAssignment(jt->program, *computed, a, &mine);
+            bool tied = false;
+            recoverAssignment(jt->program, *computed, a, &mine, &tied);
+            hostTied[b] = tied;
+            (tied ? tiedCases : untiedCases) += 1;
             std::copy(a.begin(), a.end(), host.begin() + b * width);
             for (const TensorOp &op : jt->program.ops)
                 for (uint32_t v : op.vars)
                     pinnedOps += reducesVariables(op.kind) && mine[v];
         }
-        runEmulatedCases(jt->program, *computed, device, pinned, cases);
+        runEmulatedCases(jt->program, *computed, device, pinned, cases, deviceTied);
         INFO("trial " << trial);
         CHECK(device == host);
+        CHECK(deviceTied == hostTied);
     }
     CHECK(pinnedOps > 0); // ops whose eliminated variables were observed in some case
+    CHECK((tiedCases > 0 && untiedCases > 0));
 }
 
 TEST_CASE("the VALUE phase kernel on an emulated warp equals recoverAssignment",
           "[value][emulated]") {
     std::mt19937 rng(7);
-    int wide = 0, floats = 0;
+    int wide = 0, floats = 0, tiedRuns = 0, untiedRuns = 0;
     for (int trial = 0; trial < 60; ++trial) {
         // Domains up to 40 make eliminated spaces wider than the warp, so lanes loop; costs in
         // [0, 2] make ties, across lanes too.
@@ -312,13 +341,17 @@ TEST_CASE("the VALUE phase kernel on an emulated warp equals recoverAssignment",
             if (evidence[v] != UINT32_MAX)
                 host[v] = evidence[v];
         std::vector<uint32_t> device = host;
-        recoverAssignment(*p, *computed, host);
+        bool hostTied = false, deviceTied = !hostTied;
+        recoverAssignment(*p, *computed, host, nullptr, &hostTied);
+        (hostTied ? tiedRuns : untiedRuns) += 1;
         // Odd trials read tables cut into segments, as several devices hold sliced ones.
         std::mt19937 cut(static_cast<unsigned>(trial));
         std::mt19937 *cuts = trial % 2 ? &cut : nullptr;
-        const double optimum = runEmulated(*p, *computed, device, Entries::Double, nullptr, cuts);
+        const double optimum =
+            runEmulated(*p, *computed, device, Entries::Double, nullptr, cuts, &deviceTied);
         INFO("trial " << trial << "\n" << p->dump());
         CHECK(device == host);
+        CHECK(deviceTied == hostTied);
         const double expected = programResult(*p, *computed);
         CHECK((optimum == expected || (std::isnan(optimum) && std::isnan(expected))));
         if (cuda::fitsFloat32(*p)) { // float tables, as the GPU holds them then: the same picks
@@ -326,13 +359,17 @@ TEST_CASE("the VALUE phase kernel on an emulated warp equals recoverAssignment",
             for (size_t v = 0; v < evidence.size(); ++v)
                 if (evidence[v] != UINT32_MAX)
                     narrowed[v] = evidence[v];
-            CHECK(runEmulated(*p, *computed, narrowed, Entries::Float, nullptr, cuts) == expected);
+            bool floatTied = !hostTied;
+            CHECK(runEmulated(*p, *computed, narrowed, Entries::Float, nullptr, cuts, &floatTied) ==
+                  expected);
             CHECK(narrowed == host);
+            CHECK(floatTied == hostTied);
             ++floats;
         }
     }
     CHECK(floats > 0);
     CHECK(wide > 0); // the lanes' loop and the cross-lane ties were exercised
+    CHECK((tiedRuns > 0 && untiedRuns > 0));
 }
 
 // An op's inputs share the warp's lanes (up to 32 of them, one lane each, the joint values of a
@@ -374,6 +411,67 @@ TEST_CASE("the VALUE phase kernel decodes ops of up to and beyond 32 inputs as t
         }
 }
 
+// One op over a variable of 40 values (lanes loop, and meet in the reduction): the best value and
+// one runner-up at a given distance, in the same lane or in different ones, on either side of the
+// best; the rest far off. A tie is reported exactly where the distance is within the tolerance
+// (ir/mpe_tie_rule.inc: relative for products, times max(1, |x|) for log sums, absolute for
+// costs), on the device as on the host.
+TEST_CASE("the VALUE phase kernel reports a runner-up within the tie tolerance, across lanes",
+          "[value][emulated][ties]") {
+    struct Ring {
+        Semiring semiring;
+        double best, far, tiedStep, untiedStep; // steps from best toward worse (or better)
+    };
+    const Ring rings[] = {{Semiring::MaxProduct, 0.5, 0.1, 0.4e-9, 3e-9},
+                          {Semiring::MaxSum, -3.0, -9.0, 0.5e-9, 2e-9},
+                          {Semiring::MinSum, 2.0, 7.0, -0.5e-9, -1e-6}};
+    int checked = 0;
+    for (const Ring &ring : rings)
+        for (const auto &[bestAt, runnerAt] : {std::pair{3u, 35u}, {3u, 20u}, {20u, 3u}, {39u, 0u}})
+            for (const bool tiedCase : {true, false})
+                for (const double side : {1.0, -1.0}) { // the runner-up worse, or a hair better
+                    const double step = tiedCase ? ring.tiedStep : ring.untiedStep;
+                    if (side < 0 && !tiedCase)
+                        continue; // better beyond the tolerance: it is the best
+                    TensorProgram p;
+                    p.semiring = ring.semiring;
+                    p.domainSizes = {40};
+                    Table t;
+                    t.scope = {0};
+                    t.domains = {40};
+                    t.input = true;
+                    t.values.assign(40, ring.far);
+                    t.values[bestAt] = ring.best;
+                    const double scale =
+                        ring.semiring == Semiring::MinSum ? 1.0 : std::fabs(ring.best);
+                    t.values[runnerAt] = ring.best - side * step * scale;
+                    p.tables = {t, Table{}};
+                    p.ops = {TensorOp{TensorOpKind::EliminateBucket, {0}, 1, {0}, {}}};
+                    computeLevels(p);
+                    p.results = {1};
+                    REQUIRE(p.verify().ok());
+                    auto computed = interpretTensorProgram(p);
+                    REQUIRE(computed.ok());
+                    std::vector<uint32_t> host{0}, device{0};
+                    bool hostTied = false, deviceTied = !tiedCase;
+                    recoverAssignment(p, *computed, host, nullptr, &hostTied);
+                    runEmulated(p, *computed, device, Entries::Double, nullptr, nullptr,
+                                &deviceTied);
+                    INFO(semiringName(ring.semiring) << ", best at " << bestAt << ", runner-up at "
+                                                     << runnerAt << ", side " << side);
+                    CHECK(hostTied == tiedCase);
+                    CHECK(deviceTied == tiedCase);
+                    CHECK(device == host);
+                    // Maximising, a tie keeps the first of the two; costs compare exactly.
+                    const bool exact = ring.semiring == Semiring::MinSum;
+                    CHECK(host[0] == (tiedCase && !exact ? std::min(bestAt, runnerAt)
+                                      : side < 0         ? runnerAt
+                                                         : bestAt));
+                    ++checked;
+                }
+    CHECK(checked == 3 * 4 * 3);
+}
+
 TEST_CASE("the VALUE phase kernel decodes int64 costs beyond 2^53 as recoverAssignment does",
           "[value][emulated][int64]") {
     std::mt19937 rng(11);
@@ -388,10 +486,13 @@ TEST_CASE("the VALUE phase kernel decodes int64 costs beyond 2^53 as recoverAssi
         auto computed = interpretTensorProgram(*p);
         REQUIRE(computed.ok());
         std::vector<uint32_t> host(net.numVariables(), 0), device = host;
-        recoverAssignment(*p, *computed, host);
-        const double optimum = runEmulated(*p, *computed, device, Entries::Int64);
+        bool hostTied = false, deviceTied = !hostTied;
+        recoverAssignment(*p, *computed, host, nullptr, &hostTied);
+        const double optimum =
+            runEmulated(*p, *computed, device, Entries::Int64, nullptr, nullptr, &deviceTied);
         INFO("trial " << trial << "\n" << p->dump());
         CHECK(device == host);
+        CHECK(deviceTied == hostTied);
         CHECK(wordInt64(optimum) == wordInt64(programResult(*p, *computed)));
     }
 }
