@@ -191,9 +191,9 @@ Status GpuTensorDevice::holdAll(std::span<const TableReserve> ranges,
 }
 
 // Every level's input lists in one array, and each level's whole ops of one generic kernel as one
-// fused launch (where the modules have fused entry points), uploaded once per arrangement.
+// fused launch (where the modules have fused entry points), uploaded once.
 Status GpuTensorDevice::prepareLevels(std::span<const std::vector<DeviceTask>> levels) {
-    std::optional<Prepared> &slot = prepared_[arrangement_];
+    std::optional<Prepared> &slot = prepared_;
     if (slot && sameLevels(slot->levels, levels)) {
         slot->launchedLevels = 0;
         return Ok{};
@@ -236,8 +236,7 @@ Status GpuTensorDevice::prepareLevels(std::span<const std::vector<DeviceTask>> l
 Status GpuTensorDevice::launch(std::span<const DeviceTask> tasks) {
     if (tasks.empty())
         return Ok{};
-    if (std::optional<Prepared> &pr = prepared_[arrangement_];
-        pr && pr->levelOf[tasks[0].op] != UINT32_MAX)
+    if (std::optional<Prepared> &pr = prepared_; pr && pr->levelOf[tasks[0].op] != UINT32_MAX)
         return launchPrepared(*pr, pr->levelOf[tasks[0].op], tasks);
     std::vector<DevicePtr> bases;
     std::vector<size_t> listAt;
@@ -330,22 +329,6 @@ Status GpuTensorDevice::wait() {
     graph_ = nullptr;
     listsInFlight_.clear();
     staged_ = 0;
-    return Ok{};
-}
-
-Status GpuTensorDevice::swapTables(std::span<const std::pair<uint32_t, uint32_t>> pairs) {
-    if (swapped_.empty())
-        swapped_.assign(pairs.begin(), pairs.end());
-    else if (!std::equal(pairs.begin(), pairs.end(), swapped_.begin(), swapped_.end()))
-        return error("internal error: swapTables with other pairs than before");
-    for (const auto &[a, b] : pairs) {
-        if (a >= at_.size() || b >= at_.size() || !held_[a].rows || !(held_[a] == held_[b]))
-            return error("internal error: swapTables of tables " + std::to_string(a) + " and " +
-                         std::to_string(b) + ", not both on the device with one size");
-        std::swap(at_[a], at_[b]);
-        std::swap(owned_[a], owned_[b]);
-    }
-    arrangement_ ^= 1;
     return Ok{};
 }
 

@@ -75,12 +75,6 @@ class GpuTensorDevice final : public TensorDevice {
     Status launch(std::span<const DeviceTask> tasks) override;
     Status wait() override;
 
-    // Exchanges the device buffers of each pair (a computed table and an input table of one
-    // size): the next run reads what the last one wrote (loopy BP's messages), nothing copied.
-    // Prepared levels are kept for both arrangements, so swapping back and forth uploads nothing
-    // after the first two runs.
-    Status swapTables(std::span<const std::pair<uint32_t, uint32_t>> pairs);
-
     DevicePtr address(uint32_t t, uint64_t row) const {
         return at_[t] + (row - held_[t].first) * entryBytes_;
     }
@@ -96,8 +90,8 @@ class GpuTensorDevice final : public TensorDevice {
   private:
     GpuTensorDevice(Device &d, const TensorProgram &p, const GpuDeviceOptions &o,
                     TensorModules modules);
-    // prepareLevels' work for one arrangement of the tables: by op, its level (UINT32_MAX: not
-    // prepared) and its input list's offset in `lists`; the levels' launch units.
+    // prepareLevels' work: by op, its level (UINT32_MAX: not prepared) and its input list's offset
+    // in `lists`; the levels' launch units.
     struct Prepared {
         std::vector<std::vector<DeviceTask>> levels;
         std::vector<uint32_t> levelOf;
@@ -113,7 +107,7 @@ class GpuTensorDevice final : public TensorDevice {
     Status launchPrepared(Prepared &pr, uint32_t level, std::span<const DeviceTask> tasks);
     Status enqueuePrepared(Prepared &pr, uint32_t level, std::span<const DeviceTask> tasks);
     Result<unsigned char *> stage(size_t bytes);
-    void forgetPrepared() { prepared_[0].reset(), prepared_[1].reset(); }
+    void forgetPrepared() { prepared_.reset(); }
 
     Device &d_;
     const TensorProgram &p_;
@@ -124,9 +118,7 @@ class GpuTensorDevice final : public TensorDevice {
     std::vector<RowSpan> held_;               // by table
     DeviceBuffer packed_;                     // holdAll's small inputs
     std::vector<DeviceBuffer> listsInFlight_; // the input lists of the levels not waited for
-    std::optional<Prepared> prepared_[2];     // by arrangement (swapTables flips it)
-    uint8_t arrangement_ = 0;
-    std::vector<std::pair<uint32_t, uint32_t>> swapped_; // swapTables' pairs
+    std::optional<Prepared> prepared_;
     bool capturing_ = false;
     GraphHandle graph_ = nullptr; // launched, destroyed at wait()
     std::chrono::steady_clock::time_point captureStart_;
