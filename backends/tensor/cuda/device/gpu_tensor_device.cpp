@@ -332,6 +332,36 @@ Status GpuTensorDevice::wait() {
     return Ok{};
 }
 
+Result<TensorDevice::Bytes> GpuTensorDevice::allocateBytes(size_t bytes) {
+    auto buf = d_.allocate(bytes);
+    if (!buf)
+        return buf.error();
+    auto owner = std::make_shared<DeviceBuffer>(std::move(*buf));
+    return Bytes{owner->ptr(), owner};
+}
+
+Status GpuTensorDevice::writeBytes(Address dst, const void *src, size_t bytes) {
+    return d_.upload(dst, src, bytes);
+}
+
+Status GpuTensorDevice::readBytes(void *dst, Address src, size_t bytes) {
+    return d_.download(dst, src, bytes);
+}
+
+Status GpuTensorDevice::launchKernel(const std::string &name, unsigned grid, unsigned block,
+                                     void **args) {
+    if (!options_.namedKernels)
+        return error("internal error: a kernel launched by name on a device given none");
+    auto f = named_.find(name);
+    if (f == named_.end()) {
+        auto h = options_.namedKernels->function(name);
+        if (!h)
+            return h.error();
+        f = named_.emplace(name, *h).first;
+    }
+    return d_.launch(f->second, {grid, block, 0}, args);
+}
+
 uint64_t GpuTensorDevice::outputRows(uint32_t op) const {
     return p_.tables[p_.ops[op].output].entries();
 }

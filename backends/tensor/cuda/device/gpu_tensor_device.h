@@ -19,9 +19,11 @@
 #include "backends/tensor/cuda/device/tensor_device.h"
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -39,6 +41,9 @@ struct GpuDeviceOptions {
     // driver into the caller's memory, as a prepared program reads its tables back (mildew's
     // batched MAR on an H100: 23-33 ms a run of 2,000 cases through the staging, 5 ms straight).
     bool stagedDownloads = true;
+    // launchKernel's kernels (the incomplete tables' module), looked up by name; it outlives the
+    // device.
+    const Module *namedKernels = nullptr;
 };
 
 struct GpuDeviceStats {
@@ -74,6 +79,13 @@ class GpuTensorDevice final : public TensorDevice {
     Status prepareLevels(std::span<const std::vector<DeviceTask>> levels) override;
     Status launch(std::span<const DeviceTask> tasks) override;
     Status wait() override;
+    // By the byte, on the default stream: synchronous copies, kernels in launch order.
+    Result<Bytes> allocateBytes(size_t bytes) override;
+    Status writeBytes(Address dst, const void *src, size_t bytes) override;
+    Status readBytes(void *dst, Address src, size_t bytes) override;
+    Status launchKernel(const std::string &name, unsigned grid, unsigned block,
+                        void **args) override;
+    unsigned maxGrid() const override { return unsigned(d_.info().multiprocessors) * 32; }
 
     DevicePtr address(uint32_t t, uint64_t row) const {
         return at_[t] + (row - held_[t].first) * entryBytes_;
@@ -127,6 +139,7 @@ class GpuTensorDevice final : public TensorDevice {
     StreamHandle entry_ = nullptr; // kept_.launcher's
     size_t staged_ = 0;            // bytes of staging in use since the last wait
     GpuDeviceStats stats_;
+    std::map<std::string, FunctionHandle> named_; // launchKernel's, looked up so far
 };
 
 } // namespace zbddc::cuda

@@ -14,8 +14,13 @@ using cuda::kIncompleteBlock;
 using cuda::kIncompleteRun;
 using cuda::kIncompleteScanTile;
 using u64 = unsigned long long;
-using DevicePtr = KernelDevice::Ptr;
-using DeviceBuffer = KernelDevice::Buffer;
+using DevicePtr = TensorDevice::Address;
+
+// Device memory, kept while the buffer is.
+struct DeviceBuffer {
+    TensorDevice::Bytes bytes;
+    DevicePtr ptr() const { return bytes.address; }
+};
 
 // Rows with their costs on the device: keys (sort keys or joined-space rows), payloads, values.
 struct DeviceRows {
@@ -35,17 +40,20 @@ Result<DeviceRows> keysAndValues(Result<DeviceBuffer> keys, Result<DeviceBuffer>
 
 class Runner {
   public:
-    explicit Runner(KernelDevice &d) : d_(d) {}
+    explicit Runner(TensorDevice &d) : d_(d) {}
 
     Result<DeviceBuffer> alloc(uint64_t count, size_t bytes = 8) {
-        return d_.allocate(std::max<uint64_t>(count, 1) * bytes);
+        auto b = d_.allocateBytes(std::max<uint64_t>(count, 1) * bytes);
+        if (!b)
+            return b.error();
+        return DeviceBuffer{std::move(*b)};
     }
     template <class T> Result<DeviceBuffer> upload(const T *data, uint64_t count) {
         auto buf = alloc(count, sizeof(T));
         if (!buf)
             return buf.error();
         if (count)
-            if (Status s = d_.upload(buf->ptr(), data, count * sizeof(T)); !s)
+            if (Status s = d_.writeBytes(buf->ptr(), data, count * sizeof(T)); !s)
                 return s.error();
         return buf;
     }
@@ -58,17 +66,17 @@ class Runner {
         const uint64_t want = (threads + kIncompleteBlock - 1) / kIncompleteBlock;
         const uint64_t cap = gridStride ? d_.maxGrid() : uint64_t{0x7fffffff};
         const unsigned grid = static_cast<unsigned>(std::clamp<uint64_t>(want, 1, cap));
-        return d_.launch(name, grid, kIncompleteBlock, args.data());
+        return d_.launchKernel(name, grid, kIncompleteBlock, args.data());
     }
 
     Status get(void *dst, DevicePtr src, size_t bytes) {
-        return bytes ? d_.download(dst, src, bytes) : Status(Ok{});
+        return bytes ? d_.readBytes(dst, src, bytes) : Status(Ok{});
     }
-    Status put(DevicePtr p, u64 value) { return d_.upload(p, &value, sizeof value); }
+    Status put(DevicePtr p, u64 value) { return d_.writeBytes(p, &value, sizeof value); }
 
     Result<u64> read(DevicePtr p, uint64_t index) {
         u64 v = 0;
-        if (Status s = d_.download(&v, p + index * sizeof(u64), sizeof v); !s)
+        if (Status s = d_.readBytes(&v, p + index * sizeof(u64), sizeof v); !s)
             return s.error();
         return v;
     }
@@ -166,7 +174,7 @@ class Runner {
     }
 
   private:
-    KernelDevice &d_;
+    TensorDevice &d_;
 };
 
 struct HostView {
@@ -183,9 +191,23 @@ HostView viewOf(const TensorProgram &p, const std::vector<TableData> &computed, 
     return {d.sparse ? d.rows.data() : nullptr, d.values.data(), d.values.size()};
 }
 
-// One op on the device; its output (feasible rows, ascending) comes back to the host.
-Result<TableData> runOp(Runner &r, const TensorProgram &p, const std::vector<TableData> &computed,
-                        const TensorOp &op, const DeviceRunOptions &options) {
+} // namespace
+
+std::vector<DeviceStep> incompleteSteps(const TensorProgram &program,
+                                        const DeviceRunOptions &options) {
+    std::vector<DeviceStep> steps;
+    for (uint32_t o = 0; o < program.ops.size(); ++o) {
+        steps.push_back(
+            makeStep(StepKind::Incomplete, StepClock::Compute, 0, 0, {0, options.maxRows}));
+        steps.back().ops = {o};
+    }
+    return steps;
+}
+
+Result<TableData> runIncompleteOp(TensorDevice &device, const TensorProgram &p, uint32_t o,
+                                  const std::vector<TableData> &computed, uint64_t maxRows) {
+    Runner r(device);
+    const TensorOp &op = p.ops[o];
     auto planned = planOp(p, op, [&](uint32_t id) { return viewOf(p, computed, id).size; });
     if (!planned)
         return planned.error();
@@ -281,9 +303,9 @@ Result<TableData> runOp(Runner &r, const TensorProgram &p, const std::vector<Tab
         auto total = r.scan(cp, op2, jn);
         if (!total)
             return total.error();
-        if (*total > options.maxRows)
+        if (*total > maxRows)
             return error("incomplete tables on the GPU: a join needs " + std::to_string(*total) +
-                         " rows, beyond the limit of " + std::to_string(options.maxRows));
+                         " rows, beyond the limit of " + std::to_string(maxRows));
         auto nk2 = r.alloc(*total), nv2 = r.alloc(*total);
         auto next = keysAndValues(std::move(nk2), std::move(nv2), *total);
         if (!next)
@@ -337,23 +359,22 @@ Result<TableData> runOp(Runner &r, const TensorProgram &p, const std::vector<Tab
     return data;
 }
 
-} // namespace
-
-Result<std::vector<TableData>> runIncompleteOnDevice(KernelDevice &device,
+Result<std::vector<TableData>> runIncompleteOnDevice(TensorDevice &device,
                                                      const TensorProgram &program,
                                                      const DeviceRunOptions &options) {
     if (Status s = program.verify(); !s)
         return s.error();
     if (program.semiring != Semiring::MinSum && program.semiring != Semiring::MinSumInt64)
         return error("incomplete tables need a min-sum program");
-    Runner runner(device);
-    std::vector<TableData> computed(program.tables.size());
-    for (const TensorOp &op : program.ops) {
-        auto data = runOp(runner, program, computed, op, options);
-        if (!data)
-            return data.error();
-        computed[op.output] = std::move(*data);
-    }
+    TensorDevice *const devices[] = {&device};
+    std::vector<TableData> computed;
+    StepTargets targets;
+    targets.devices = devices;
+    targets.incomplete = &computed;
+    StepTimes times{};
+    if (auto ran = runDeviceSteps(program, incompleteSteps(program, options), targets, times); !ran)
+        return ran.error();
+    computed.resize(program.tables.size()); // a program of no op
     return computed;
 }
 
