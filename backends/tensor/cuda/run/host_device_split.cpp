@@ -1,4 +1,5 @@
 #include "backends/tensor/cuda/run/host_device_split.h"
+#include "ir/try.h"
 
 #include <algorithm>
 
@@ -100,8 +101,7 @@ std::vector<DeviceStep> splitSteps(const TensorProgram &p, const SplitPlan &plan
 Result<std::vector<std::vector<double>>>
 runTensorProgramSplit(const TensorProgram &p, const SplitPlan &plan, TensorDevice *device,
                       unsigned hostThreads, SplitStats *stats) {
-    if (Status s = p.verify(); !s)
-        return s.error();
+    ZBDDC_TRY(p.verify());
     if (plan.side.size() != p.ops.size() || plan.levels.size() != p.levels.size())
         return error("internal error: the split plan is not this program's");
     if (plan.deviceOps > 0 && !device)

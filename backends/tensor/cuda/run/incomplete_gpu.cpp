@@ -1,9 +1,10 @@
 #include "backends/tensor/cuda/run/incomplete_gpu.h"
 
-#include "backends/cuda/driver.h"
 #include "backends/cuda/device_module.h"
+#include "backends/cuda/driver.h"
 #include "backends/tensor/cuda/codegen/incomplete_kernels.h"
 #include "backends/tensor/cuda/device/gpu_tensor_device.h"
+#include "ir/try.h"
 #include "support/timer.h"
 
 #include <chrono>
@@ -14,8 +15,7 @@ Result<std::vector<TableData>> runIncompleteTensorProgramCuda(const TensorProgra
                                                               const IncompleteGpuOptions &options,
                                                               IncompleteGpuStats *stats) {
     IncompleteGpuStats st;
-    if (Status s = refuseMessageOps(program, "the GPU's incomplete tables"); !s)
-        return s.error();
+    ZBDDC_TRY(refuseMessageOps(program, "the GPU's incomplete tables"));
     auto device = openDevice();
     if (!device)
         return device.error();

@@ -1,7 +1,8 @@
 #include "backends/tensor/cuda/run/incomplete_run.h"
 
-#include "backends/tensor/cuda/codegen/incomplete_kernels.h"
 #include "backends/tensor/cpu/incomplete_plan.h"
+#include "backends/tensor/cuda/codegen/incomplete_kernels.h"
+#include "ir/try.h"
 
 #include <algorithm>
 #include <bit>
@@ -53,8 +54,7 @@ class Runner {
         if (!buf)
             return buf.error();
         if (count)
-            if (Status s = d_.writeBytes(buf->ptr(), data, count * sizeof(T)); !s)
-                return s.error();
+            ZBDDC_TRY(d_.writeBytes(buf->ptr(), data, count * sizeof(T)));
         return buf;
     }
     Result<DeviceBuffer> uploadMaps(const std::vector<DigitMap> &maps) {
@@ -76,8 +76,7 @@ class Runner {
 
     Result<u64> read(DevicePtr p, uint64_t index) {
         u64 v = 0;
-        if (Status s = d_.readBytes(&v, p + index * sizeof(u64), sizeof v); !s)
-            return s.error();
+        ZBDDC_TRY(d_.readBytes(&v, p + index * sizeof(u64), sizeof v));
         return v;
     }
 
@@ -90,10 +89,7 @@ class Runner {
         if (!sums)
             return sums.error();
         DevicePtr sp = sums->ptr();
-        if (Status s = launch("zb_scan_tiles", tiles * kIncompleteBlock, {&in, &out, &n, &sp},
-                              false);
-            !s)
-            return s.error();
+        ZBDDC_TRY(launch("zb_scan_tiles", tiles * kIncompleteBlock, {&in, &out, &n, &sp}, false));
         if (tiles > 1) {
             auto offsets = alloc(tiles);
             if (!offsets)
@@ -102,8 +98,7 @@ class Runner {
             if (!inner)
                 return inner.error();
             DevicePtr op = offsets->ptr();
-            if (Status s = launch("zb_scan_add", n, {&out, &n, &op}); !s)
-                return s.error();
+            ZBDDC_TRY(launch("zb_scan_add", n, {&out, &n, &op}));
         }
         auto last = read(out, n - 1), lastIn = read(in, n - 1);
         if (!last)
@@ -138,14 +133,11 @@ class Runner {
             DevicePtr k2 = other.keys.ptr(), p2 = other.payload.ptr(), v2 = other.values.ptr();
             u64 r = runs;
             unsigned sh = shift;
-            if (Status s = launch("zb_radix_count", runs, {&k, &n, &sh, &cp, &r}, false); !s)
-                return s;
+            ZBDDC_TRY(launch("zb_radix_count", runs, {&k, &n, &sh, &cp, &r}, false));
             if (auto t = scan(cp, opp, 16 * runs); !t)
                 return t.error();
-            if (Status s = launch("zb_radix_scatter", runs,
-                                  {&k, &p, &v, &n, &sh, &opp, &r, &k2, &p2, &v2}, false);
-                !s)
-                return s;
+            ZBDDC_TRY(launch("zb_radix_scatter", runs,
+                             {&k, &p, &v, &n, &sh, &opp, &r, &k2, &p2, &v2}, false));
             std::swap(rows.keys, other.keys);
             std::swap(rows.payload, other.payload);
             std::swap(rows.values, other.values);
@@ -156,8 +148,7 @@ class Runner {
     // Sorts `rows` by key (keys up to maxKey), then the head positions of the runs of equal keys
     // (exclusive scan of the head flags) and their count.
     Result<u64> sortIntoRuns(DeviceRows &rows, u64 maxKey, DeviceBuffer &positions) {
-        if (Status s = sort(rows, maxKey); !s)
-            return s.error();
+        ZBDDC_TRY(sort(rows, maxKey));
         u64 n = rows.size;
         auto flags = alloc(n);
         auto pos = alloc(n);
@@ -166,8 +157,7 @@ class Runner {
         if (!pos)
             return pos.error();
         DevicePtr k = rows.keys.ptr(), f = flags->ptr();
-        if (Status s = launch("zb_heads", n, {&k, &n, &f}); !s)
-            return s.error();
+        ZBDDC_TRY(launch("zb_heads", n, {&k, &n, &f}));
         auto total = scan(f, pos->ptr(), n);
         positions = std::move(*pos);
         return total;
@@ -264,9 +254,7 @@ Result<TableData> runIncompleteOp(TensorDevice &device, const TensorProgram &p, 
                   tv = table.values.ptr();
         unsigned nk = static_cast<unsigned>(step.tableKey.size()),
                  np = static_cast<unsigned>(step.tablePart.size());
-        if (Status s = r.launch("zb_inc_keys", n, {&rp, &vp, &n, &km, &nk, &pm, &np, &tk, &tp, &tv});
-            !s)
-            return s.error();
+        ZBDDC_TRY(r.launch("zb_inc_keys", n, {&rp, &vp, &n, &km, &nk, &pm, &np, &tk, &tp, &tv}));
         DeviceBuffer headPos;
         auto groups = r.sortIntoRuns(table, step.keySpace - 1, headPos);
         if (!groups)
@@ -281,11 +269,9 @@ Result<TableData> runIncompleteOp(TensorDevice &device, const TensorProgram &p, 
         tp = table.payload.ptr();
         tv = table.values.ptr();
         DevicePtr hp = headPos.ptr(), gk = groupKeys->ptr(), gs = groupStart->ptr();
-        if (Status s = r.launch("zb_groups", n, {&tk, &n, &hp, &gk, &gs}); !s)
-            return s.error();
+        ZBDDC_TRY(r.launch("zb_groups", n, {&tk, &n, &hp, &gk, &gs}));
         // groupStart[g] = n closes the last group.
-        if (Status s = r.put(gs + g * sizeof(u64), n); !s)
-            return s.error();
+        ZBDDC_TRY(r.put(gs + g * sizeof(u64), n));
         // Bistaffa et al. 2017 Alg. 4: count, scan, write.
         u64 jn = j.size;
         auto counts = r.alloc(jn), offsets = r.alloc(jn);
@@ -296,10 +282,8 @@ Result<TableData> runIncompleteOp(TensorDevice &device, const TensorProgram &p, 
         DevicePtr jr = j.keys.ptr(), jv = j.values.ptr(), jk = jKeyMap->ptr(), cp = counts->ptr(),
                   op2 = offsets->ptr();
         unsigned njk = static_cast<unsigned>(step.joinedKey.size());
-        if (Status s = r.launch(joinCount,
-                                jn, {&jr, &jv, &jn, &jk, &njk, &gk, &gs, &g, &tv, boundArg, &cp});
-            !s)
-            return s.error();
+        ZBDDC_TRY(
+            r.launch(joinCount, jn, {&jr, &jv, &jn, &jk, &njk, &gk, &gs, &g, &tv, boundArg, &cp}));
         auto total = r.scan(cp, op2, jn);
         if (!total)
             return total.error();
@@ -311,11 +295,9 @@ Result<TableData> runIncompleteOp(TensorDevice &device, const TensorProgram &p, 
         if (!next)
             return next.error();
         DevicePtr ok = next->keys.ptr(), ov = next->values.ptr();
-        if (Status s = r.launch(joinWrite, jn,
-                                {&jr, &jv, &jn, &jk, &njk, &gk, &gs, &g, &tp, &tv, boundArg, &op2,
-                                 &ok, &ov});
-            !s)
-            return s.error();
+        ZBDDC_TRY(
+            r.launch(joinWrite, jn,
+                     {&jr, &jv, &jn, &jk, &njk, &gk, &gs, &g, &tp, &tv, boundArg, &op2, &ok, &ov}));
         j = std::move(*next);
     }
     // Bistaffa et al. 2017 Alg. 5: output keys, sort, segmented min.
@@ -332,8 +314,7 @@ Result<TableData> runIncompleteOp(TensorDevice &device, const TensorProgram &p, 
             return keys.error();
         DevicePtr rows = j.keys.ptr(), k = keys->ptr();
         u64 elim = plan.elimSize;
-        if (Status s = r.launch("zb_output_keys", n, {&rows, &n, &elim, &k}); !s)
-            return s.error();
+        ZBDDC_TRY(r.launch("zb_output_keys", n, {&rows, &n, &elim, &k}));
         j.payload = std::move(j.keys);
         j.keys = std::move(*keys);
     }
@@ -348,22 +329,18 @@ Result<TableData> runIncompleteOp(TensorDevice &device, const TensorProgram &p, 
         return valuesOut.error();
     DevicePtr k = j.keys.ptr(), v = j.values.ptr(), hp = headPos.ptr(), ro = rowsOut->ptr(),
               vo = valuesOut->ptr();
-    if (Status s = r.launch(segmentMin, n, {&k, &v, &n, &hp, &ro, &vo}); !s)
-        return s.error();
+    ZBDDC_TRY(r.launch(segmentMin, n, {&k, &v, &n, &hp, &ro, &vo}));
     data.rows.resize(*outRows);
     data.values.resize(*outRows);
-    if (Status s = r.get(data.rows.data(), ro, *outRows * sizeof(u64)); !s)
-        return s.error();
-    if (Status s = r.get(data.values.data(), vo, *outRows * sizeof(double)); !s)
-        return s.error();
+    ZBDDC_TRY(r.get(data.rows.data(), ro, *outRows * sizeof(u64)));
+    ZBDDC_TRY(r.get(data.values.data(), vo, *outRows * sizeof(double)));
     return data;
 }
 
 Result<std::vector<TableData>> runIncompleteOnDevice(TensorDevice &device,
                                                      const TensorProgram &program,
                                                      const DeviceRunOptions &options) {
-    if (Status s = program.verify(); !s)
-        return s.error();
+    ZBDDC_TRY(program.verify());
     if (program.semiring != Semiring::MinSum && program.semiring != Semiring::MinSumInt64)
         return error("incomplete tables need a min-sum program");
     TensorDevice *const devices[] = {&device};

@@ -36,8 +36,7 @@ struct Prepared {
 
 Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &options,
                          GpuExecStats &st) {
-    if (Status s = program.verify(); !s)
-        return s.error();
+    ZBDDC_TRY(program.verify());
     auto device = openDevice(options.device);
     if (!device)
         return device.error();
@@ -266,8 +265,7 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
 
 Result<std::unique_ptr<GpuTensorDevice>> openGpuTensorDevice(const TensorProgram &program,
                                                              const GpuExecOptions &options) {
-    if (Status s = program.verify(); !s)
-        return s.error();
+    ZBDDC_TRY(program.verify());
     auto device = openDevice(options.device);
     if (!device)
         return device.error();

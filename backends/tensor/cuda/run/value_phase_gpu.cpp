@@ -68,8 +68,7 @@ class PackedArrays {
         auto block = d.allocate(std::max<size_t>(bytes_.size(), 1));
         if (!block)
             return block.error();
-        if (Status s = d.upload(block->ptr(), bytes_.data(), bytes_.size(), stream); !s)
-            return s.error();
+        ZBDDC_TRY(d.upload(block->ptr(), bytes_.data(), bytes_.size(), stream));
         return block;
     }
 
@@ -252,13 +251,10 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
     int product = valuePhaseMultiplies(program.semiring);
     void *args[] = {&planPtr, &planAtPtr, &atPtr,     &rowsPtr, &ptrPtr,   &nTables, &assignPtr,
                     &vars,    &shared,    &optimaPtr, &tiedPtr, &minimize, &product};
-    if (Status s =
-            d.launch(*f, {cases, threads, shared * static_cast<unsigned>(sizeof(uint32_t))}, args);
-        !s)
-        return s.error();
+    ZBDDC_TRY(
+        d.launch(*f, {cases, threads, shared * static_cast<unsigned>(sizeof(uint32_t))}, args));
     std::vector<uint32_t> back((tiedAt - assignAt) / sizeof(uint32_t) + cases);
-    if (Status s = d.download(back.data(), assignPtr, back.size() * sizeof(uint32_t)); !s)
-        return s;
+    ZBDDC_TRY(d.download(back.data(), assignPtr, back.size() * sizeof(uint32_t)));
     std::copy_n(back.begin(), assignments.size(), assignments.begin());
     for (uint32_t b = 0; b < cases; ++b)
         tied[b] = back[(tiedAt - assignAt) / sizeof(uint32_t) + b] != 0;
