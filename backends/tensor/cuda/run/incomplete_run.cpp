@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <initializer_list>
 
 namespace zbddc::incomplete {
 
@@ -29,36 +30,26 @@ struct DeviceRows {
     uint64_t size = 0;
 };
 
-// `size` rows of keys and values from their two buffers, no payload; the first that failed to
-// allocate or upload is the error.
-Result<DeviceRows> keysAndValues(Result<DeviceBuffer> keys, Result<DeviceBuffer> values,
-                                 uint64_t size) {
-    for (auto *b : {&keys, &values})
-        if (!*b)
-            return b->error();
-    return DeviceRows{std::move(*keys), {}, std::move(*values), size};
-}
-
 class Runner {
   public:
     explicit Runner(TensorDevice &d) : d_(d) {}
 
-    Result<DeviceBuffer> alloc(uint64_t count, size_t bytes = 8) {
-        auto b = d_.allocateBytes(std::max<uint64_t>(count, 1) * bytes);
-        if (!b)
-            return b.error();
-        return DeviceBuffer{std::move(*b)};
+    // Each of `into` a buffer of `count` entries of `bytes` (at least one entry).
+    Status alloc(uint64_t count, std::initializer_list<DeviceBuffer *> into, size_t bytes = 8) {
+        for (DeviceBuffer *b : into) {
+            auto got = d_.allocateBytes(std::max<uint64_t>(count, 1) * bytes);
+            if (!got)
+                return got.error();
+            b->bytes = std::move(*got);
+        }
+        return Ok{};
     }
-    template <class T> Result<DeviceBuffer> upload(const T *data, uint64_t count) {
-        auto buf = alloc(count, sizeof(T));
-        if (!buf)
-            return buf.error();
-        if (count)
-            ZBDDC_TRY(d_.writeBytes(buf->ptr(), data, count * sizeof(T)));
-        return buf;
+    template <class T> Status upload(DeviceBuffer &into, const T *data, uint64_t count) {
+        ZBDDC_TRY(alloc(count, {&into}, sizeof(T)));
+        return count ? d_.writeBytes(into.ptr(), data, count * sizeof(T)) : Status(Ok{});
     }
-    Result<DeviceBuffer> uploadMaps(const std::vector<DigitMap> &maps) {
-        return upload(maps.data(), maps.size());
+    Status upload(DeviceBuffer &into, const std::vector<DigitMap> &maps) {
+        return upload(into, maps.data(), maps.size());
     }
 
     Status launch(const char *name, uint64_t threads, std::vector<void *> args,
@@ -85,19 +76,16 @@ class Runner {
         if (n == 0)
             return u64{0};
         const u64 tiles = (n + kIncompleteScanTile - 1) / kIncompleteScanTile;
-        auto sums = alloc(tiles);
-        if (!sums)
-            return sums.error();
-        DevicePtr sp = sums->ptr();
+        DeviceBuffer sums, offsets;
+        ZBDDC_TRY(alloc(tiles, {&sums}));
+        DevicePtr sp = sums.ptr();
         ZBDDC_TRY(launch("zb_scan_tiles", tiles * kIncompleteBlock, {&in, &out, &n, &sp}, false));
         if (tiles > 1) {
-            auto offsets = alloc(tiles);
-            if (!offsets)
-                return offsets.error();
-            auto inner = scan(sp, offsets->ptr(), tiles);
+            ZBDDC_TRY(alloc(tiles, {&offsets}));
+            auto inner = scan(sp, offsets.ptr(), tiles);
             if (!inner)
                 return inner.error();
-            DevicePtr op = offsets->ptr();
+            DevicePtr op = offsets.ptr();
             ZBDDC_TRY(launch("zb_scan_add", n, {&out, &n, &op}));
         }
         auto last = read(out, n - 1), lastIn = read(in, n - 1);
@@ -115,19 +103,11 @@ class Runner {
         if (bits == 0 || n < 2)
             return Ok{};
         DeviceRows other;
-        for (DeviceBuffer *b : {&other.keys, &other.payload, &other.values}) {
-            auto buf = alloc(n);
-            if (!buf)
-                return buf.error();
-            *b = std::move(*buf);
-        }
+        ZBDDC_TRY(alloc(n, {&other.keys, &other.payload, &other.values}));
         const u64 runs = (n + kIncompleteRun - 1) / kIncompleteRun;
-        auto counts = alloc(16 * runs), offsets = alloc(16 * runs);
-        if (!counts)
-            return counts.error();
-        if (!offsets)
-            return offsets.error();
-        DevicePtr cp = counts->ptr(), opp = offsets->ptr();
+        DeviceBuffer counts, offsets;
+        ZBDDC_TRY(alloc(16 * runs, {&counts, &offsets}));
+        DevicePtr cp = counts.ptr(), opp = offsets.ptr();
         for (unsigned shift = 0; shift < bits; shift += 4) {
             DevicePtr k = rows.keys.ptr(), p = rows.payload.ptr(), v = rows.values.ptr();
             DevicePtr k2 = other.keys.ptr(), p2 = other.payload.ptr(), v2 = other.values.ptr();
@@ -150,17 +130,11 @@ class Runner {
     Result<u64> sortIntoRuns(DeviceRows &rows, u64 maxKey, DeviceBuffer &positions) {
         ZBDDC_TRY(sort(rows, maxKey));
         u64 n = rows.size;
-        auto flags = alloc(n);
-        auto pos = alloc(n);
-        if (!flags)
-            return flags.error();
-        if (!pos)
-            return pos.error();
-        DevicePtr k = rows.keys.ptr(), f = flags->ptr();
+        DeviceBuffer flags;
+        ZBDDC_TRY(alloc(n, {&flags, &positions}));
+        DevicePtr k = rows.keys.ptr(), f = flags.ptr();
         ZBDDC_TRY(launch("zb_heads", n, {&k, &n, &f}));
-        auto total = scan(f, pos->ptr(), n);
-        positions = std::move(*pos);
-        return total;
+        return scan(f, positions.ptr(), n);
     }
 
   private:
@@ -222,12 +196,10 @@ Result<TableData> runIncompleteOp(TensorDevice &device, const TensorProgram &p, 
             startValues.push_back(first.values[i]);
         }
     }
-    auto startKeys = r.upload(startRows.data(), startRows.size()),
-         startVals = r.upload(startValues.data(), startValues.size());
-    auto start = keysAndValues(std::move(startKeys), std::move(startVals), startRows.size());
-    if (!start)
-        return start.error();
-    DeviceRows j = std::move(*start);
+    DeviceRows j;
+    j.size = startRows.size();
+    ZBDDC_TRY(r.upload(j.keys, startRows.data(), j.size));
+    ZBDDC_TRY(r.upload(j.values, startValues.data(), j.size));
     for (const JoinStep &step : plan.steps) {
         if (j.size == 0)
             break;
@@ -236,22 +208,16 @@ Result<TableData> runIncompleteOp(TensorDevice &device, const TensorProgram &p, 
         DeviceRows table;
         table.size = t.size;
         u64 n = t.size;
-        auto rows = t.rows ? r.upload(t.rows, n) : r.alloc(1);
-        auto values = r.upload(t.values, n);
-        auto keyMap = r.uploadMaps(step.tableKey), partMap = r.uploadMaps(step.tablePart),
-             jKeyMap = r.uploadMaps(step.joinedKey);
-        for (auto *b : {&rows, &values, &keyMap, &partMap, &jKeyMap})
-            if (!*b)
-                return b->error();
-        for (DeviceBuffer *b : {&table.keys, &table.payload, &table.values}) {
-            auto buf = r.alloc(n);
-            if (!buf)
-                return buf.error();
-            *b = std::move(*buf);
-        }
-        DevicePtr rp = t.rows ? rows->ptr() : 0, vp = values->ptr(), km = keyMap->ptr(),
-                  pm = partMap->ptr(), tk = table.keys.ptr(), tp = table.payload.ptr(),
-                  tv = table.values.ptr();
+        DeviceBuffer rows, values, keyMap, partMap, jKeyMap;
+        if (t.rows)
+            ZBDDC_TRY(r.upload(rows, t.rows, n));
+        ZBDDC_TRY(r.upload(values, t.values, n));
+        ZBDDC_TRY(r.upload(keyMap, step.tableKey));
+        ZBDDC_TRY(r.upload(partMap, step.tablePart));
+        ZBDDC_TRY(r.upload(jKeyMap, step.joinedKey));
+        ZBDDC_TRY(r.alloc(n, {&table.keys, &table.payload, &table.values}));
+        DevicePtr rp = rows.ptr(), vp = values.ptr(), km = keyMap.ptr(), pm = partMap.ptr(),
+                  tk = table.keys.ptr(), tp = table.payload.ptr(), tv = table.values.ptr();
         unsigned nk = static_cast<unsigned>(step.tableKey.size()),
                  np = static_cast<unsigned>(step.tablePart.size());
         ZBDDC_TRY(r.launch("zb_inc_keys", n, {&rp, &vp, &n, &km, &nk, &pm, &np, &tk, &tp, &tv}));
@@ -260,27 +226,22 @@ Result<TableData> runIncompleteOp(TensorDevice &device, const TensorProgram &p, 
         if (!groups)
             return groups.error();
         u64 g = *groups;
-        auto groupKeys = r.alloc(g), groupStart = r.alloc(g + 1);
-        if (!groupKeys)
-            return groupKeys.error();
-        if (!groupStart)
-            return groupStart.error();
+        DeviceBuffer groupKeys, groupStart;
+        ZBDDC_TRY(r.alloc(g, {&groupKeys}));
+        ZBDDC_TRY(r.alloc(g + 1, {&groupStart}));
         tk = table.keys.ptr();
         tp = table.payload.ptr();
         tv = table.values.ptr();
-        DevicePtr hp = headPos.ptr(), gk = groupKeys->ptr(), gs = groupStart->ptr();
+        DevicePtr hp = headPos.ptr(), gk = groupKeys.ptr(), gs = groupStart.ptr();
         ZBDDC_TRY(r.launch("zb_groups", n, {&tk, &n, &hp, &gk, &gs}));
         // groupStart[g] = n closes the last group.
         ZBDDC_TRY(r.put(gs + g * sizeof(u64), n));
         // Bistaffa et al. 2017 Alg. 4: count, scan, write.
         u64 jn = j.size;
-        auto counts = r.alloc(jn), offsets = r.alloc(jn);
-        if (!counts)
-            return counts.error();
-        if (!offsets)
-            return offsets.error();
-        DevicePtr jr = j.keys.ptr(), jv = j.values.ptr(), jk = jKeyMap->ptr(), cp = counts->ptr(),
-                  op2 = offsets->ptr();
+        DeviceBuffer counts, offsets;
+        ZBDDC_TRY(r.alloc(jn, {&counts, &offsets}));
+        DevicePtr jr = j.keys.ptr(), jv = j.values.ptr(), jk = jKeyMap.ptr(), cp = counts.ptr(),
+                  op2 = offsets.ptr();
         unsigned njk = static_cast<unsigned>(step.joinedKey.size());
         ZBDDC_TRY(
             r.launch(joinCount, jn, {&jr, &jv, &jn, &jk, &njk, &gk, &gs, &g, &tv, boundArg, &cp}));
@@ -290,15 +251,14 @@ Result<TableData> runIncompleteOp(TensorDevice &device, const TensorProgram &p, 
         if (*total > maxRows)
             return error("incomplete tables on the GPU: a join needs " + std::to_string(*total) +
                          " rows, beyond the limit of " + std::to_string(maxRows));
-        auto nk2 = r.alloc(*total), nv2 = r.alloc(*total);
-        auto next = keysAndValues(std::move(nk2), std::move(nv2), *total);
-        if (!next)
-            return next.error();
-        DevicePtr ok = next->keys.ptr(), ov = next->values.ptr();
+        DeviceRows next;
+        next.size = *total;
+        ZBDDC_TRY(r.alloc(next.size, {&next.keys, &next.values}));
+        DevicePtr ok = next.keys.ptr(), ov = next.values.ptr();
         ZBDDC_TRY(
             r.launch(joinWrite, jn,
                      {&jr, &jv, &jn, &jk, &njk, &gk, &gs, &g, &tp, &tv, boundArg, &op2, &ok, &ov}));
-        j = std::move(*next);
+        j = std::move(next);
     }
     // Bistaffa et al. 2017 Alg. 5: output keys, sort, segmented min.
     TableData data;
@@ -309,26 +269,22 @@ Result<TableData> runIncompleteOp(TensorDevice &device, const TensorProgram &p, 
     if (n == 0)
         return data;
     {
-        auto keys = r.alloc(n);
-        if (!keys)
-            return keys.error();
-        DevicePtr rows = j.keys.ptr(), k = keys->ptr();
+        DeviceBuffer keys;
+        ZBDDC_TRY(r.alloc(n, {&keys}));
+        DevicePtr rows = j.keys.ptr(), k = keys.ptr();
         u64 elim = plan.elimSize;
         ZBDDC_TRY(r.launch("zb_output_keys", n, {&rows, &n, &elim, &k}));
         j.payload = std::move(j.keys);
-        j.keys = std::move(*keys);
+        j.keys = std::move(keys);
     }
     DeviceBuffer headPos;
     auto outRows = r.sortIntoRuns(j, plan.outEntries - 1, headPos);
     if (!outRows)
         return outRows.error();
-    auto rowsOut = r.alloc(*outRows), valuesOut = r.alloc(*outRows);
-    if (!rowsOut)
-        return rowsOut.error();
-    if (!valuesOut)
-        return valuesOut.error();
-    DevicePtr k = j.keys.ptr(), v = j.values.ptr(), hp = headPos.ptr(), ro = rowsOut->ptr(),
-              vo = valuesOut->ptr();
+    DeviceBuffer rowsOut, valuesOut;
+    ZBDDC_TRY(r.alloc(*outRows, {&rowsOut, &valuesOut}));
+    DevicePtr k = j.keys.ptr(), v = j.values.ptr(), hp = headPos.ptr(), ro = rowsOut.ptr(),
+              vo = valuesOut.ptr();
     ZBDDC_TRY(r.launch(segmentMin, n, {&k, &v, &n, &hp, &ro, &vo}));
     data.rows.resize(*outRows);
     data.values.resize(*outRows);
