@@ -4,7 +4,6 @@
 #include "backends/tensor/cuda/device/packed_inputs.h"
 #include "backends/tensor/cuda/device/staged_copies.h"
 #include "ir/try.h"
-#include "support/timer.h"
 
 #include <algorithm>
 #include <map>
@@ -257,7 +256,6 @@ Status GpuTensorDevice::launch(std::span<const DeviceTask> tasks) {
     ZBDDC_TRY(d_.upload(listsPtr, *staged, listBytes, entry_));
     std::vector<uint32_t> units(tasks.size());
     std::iota(units.begin(), units.end(), 0u);
-    stats_.joins += units.size() > 1;
     return kept_.launcher->enqueueLevel(units, [&](uint32_t i, StreamHandle stream) {
         return launchTask(tasks[i], listsPtr + listAt[i], stream);
     });
@@ -266,10 +264,8 @@ Status GpuTensorDevice::launch(std::span<const DeviceTask> tasks) {
 // With `graphs`, the first prepared level begins the capture and the last ends it and launches the
 // graph; a capture the driver refuses is enqueued again directly.
 Status GpuTensorDevice::launchPrepared(Prepared &pr, uint32_t l, std::span<const DeviceTask> tasks) {
-    if (options_.graphs && pr.launchedLevels == 0 && !capturing_ && d_.beginCapture(entry_)) {
+    if (options_.graphs && pr.launchedLevels == 0 && !capturing_ && d_.beginCapture(entry_))
         capturing_ = true;
-        captureStart_ = std::chrono::steady_clock::now();
-    }
     Status enqueued = enqueuePrepared(pr, l, tasks);
     ++pr.launchedLevels;
     if (capturing_ && (!enqueued || pr.launchedLevels == pr.nonEmptyLevels)) {
@@ -282,7 +278,6 @@ Status GpuTensorDevice::launchPrepared(Prepared &pr, uint32_t l, std::span<const
         }
         stats_.graph = static_cast<bool>(exec);
         if (exec) {
-            stats_.captureMs += msSince(captureStart_);
             graph_ = *exec;
             ZBDDC_TRY(d_.launchGraph(graph_, entry_));
         } else {
@@ -311,7 +306,6 @@ Status GpuTensorDevice::enqueuePrepared(Prepared &pr, uint32_t l, std::span<cons
     const EnqueueOp whole = [&](uint32_t op, StreamHandle stream) {
         return launchTask({op, 0, {0, outputRows(op)}, {}}, pr.lists.ptr() + pr.listAt[op], stream);
     };
-    stats_.joins += items.size() > 1;
     return kept_.launcher->enqueueLevel(items, [&](uint32_t i, StreamHandle stream) {
         if (i >= units.size()) {
             const DeviceTask &share = *shares[i - units.size()];

@@ -18,7 +18,6 @@
 #include "backends/tensor/cuda/device/level_launch.h"
 #include "backends/tensor/cuda/device/tensor_device.h"
 
-#include <chrono>
 #include <map>
 #include <memory>
 #include <optional>
@@ -48,9 +47,7 @@ struct GpuDeviceOptions {
 
 struct GpuDeviceStats {
     uint64_t launches = 0; // kernel launches enqueued (a fused unit counts one)
-    uint64_t joins = 0;    // levels whose streams were joined by events
     bool graph = false;    // the last prepared run ran as one CUDA graph
-    double captureMs = 0;  // its capture and instantiation, host time
 };
 
 // Streams, the `ready` event and pinned staging a device keeps from one run to the next (creating
@@ -133,7 +130,6 @@ class GpuTensorDevice final : public TensorDevice {
     std::optional<Prepared> prepared_;
     bool capturing_ = false;
     GraphHandle graph_ = nullptr; // launched, destroyed at wait()
-    std::chrono::steady_clock::time_point captureStart_;
     uint64_t entryBytes_;
     GpuDeviceResources kept_;
     StreamHandle entry_ = nullptr; // kept_.launcher's

@@ -35,8 +35,8 @@ enum class StepKind : uint8_t {
 };
 
 // Which figure a step's wall time adds to (StepTimes).
-enum class StepClock : uint8_t { Upload, Peer, Compute, Download, Host, Wait, None };
-inline constexpr size_t kStepClocks = 6;
+enum class StepClock : uint8_t { Upload, Peer, Compute, Download, None };
+inline constexpr size_t kStepClocks = 4;
 using StepTimes = std::array<double, kStepClocks>; // milliseconds by StepClock
 
 struct DeviceStep {

@@ -48,8 +48,6 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
     auto memory = d.memoryInfo();
     if (!memory)
         return memory.error();
-    st.deviceFreeBytes = memory->freeBytes;
-    st.deviceTotalBytes = memory->totalBytes;
     // The chunks out of core follow from this budget (chunk_plan.h); idle pool blocks
     // count as free, the pool hands them out first.
     const uint64_t budget =
@@ -187,8 +185,6 @@ runInCore(const TensorProgram &program, Prepared &p, const GpuExecOptions &optio
     st.downloadMs = times[static_cast<size_t>(StepClock::Download)];
     st.launches = gpu.stats().launches;
     st.graph = gpu.stats().graph;
-    st.graphCaptureMs = gpu.stats().captureMs;
-    st.levelJoins = gpu.stats().joins;
     return computed;
 }
 

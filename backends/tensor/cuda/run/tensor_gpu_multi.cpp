@@ -202,7 +202,6 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
             st.transport = "peer copies (" + comms.error().message + ")";
         } else {
             run->nccl = *comms;
-            st.nccl = true;
             st.transport = "NCCL " + ncclVersion() + " between GPUs";
         }
     }
