@@ -100,7 +100,7 @@ Status runStep(const TensorProgram &p, const DeviceStep &s, const StepTargets &o
             return error("internal error: an incomplete-table step and nowhere for its output");
         on.incomplete->resize(p.tables.size());
         for (uint32_t o : s.ops) {
-            auto out = incomplete::runIncompleteOp(*device, p, o, *on.incomplete, s.rows.rows);
+            auto out = incomplete::runIncompleteOp(*device, p, o, *on.incomplete, s.joinLimit);
             if (!out)
                 return out.error();
             (*on.incomplete)[p.ops[o].output] = std::move(*out);

@@ -30,8 +30,8 @@ enum class StepKind : uint8_t {
     Prepare,     // device: `levels` of its tasks, launched later in this order
     HostOps,     // host: `ops` on the CPU executor
     Call,        // the caller's work (StepTargets::call)
-    Incomplete,  // device: `ops` over incomplete tables, their feasible rows to the host; a join
-                 // of more than `rows.rows` rows refused (incomplete_run.h)
+    Incomplete,  // device: `ops` over incomplete tables, their feasible rows to the host
+                 // (incomplete_run.h)
 };
 
 // Which figure a step's wall time adds to (StepTimes).
@@ -49,6 +49,7 @@ struct DeviceStep {
     std::vector<TableReserve> ranges;            // HoldAll
     std::vector<std::vector<DeviceTask>> levels; // Prepare
     std::vector<uint32_t> ops;                   // HostOps, Incomplete
+    uint64_t joinLimit = 0;                      // Incomplete: a join of more rows is refused
 };
 
 inline DeviceStep makeStep(StepKind kind, StepClock clock, uint32_t device = 0, uint32_t table = 0,

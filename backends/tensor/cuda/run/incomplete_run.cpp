@@ -161,9 +161,9 @@ std::vector<DeviceStep> incompleteSteps(const TensorProgram &program,
                                         const DeviceRunOptions &options) {
     std::vector<DeviceStep> steps;
     for (uint32_t o = 0; o < program.ops.size(); ++o) {
-        steps.push_back(
-            makeStep(StepKind::Incomplete, StepClock::Compute, 0, 0, {0, options.maxRows}));
+        steps.push_back(makeStep(StepKind::Incomplete, StepClock::Compute));
         steps.back().ops = {o};
+        steps.back().joinLimit = options.maxRows;
     }
     return steps;
 }

@@ -285,7 +285,7 @@ TEST_CASE("incomplete tables as steps: one device step per op, in program order,
         CHECK(steps[o].kind == StepKind::Incomplete);
         CHECK(steps[o].device == 0);
         CHECK(steps[o].ops == std::vector<uint32_t>{o});
-        CHECK(steps[o].rows.rows == 1234);
+        CHECK(steps[o].joinLimit == 1234);
     }
     // The steps run on the device's kernels, not on the host.
     testing::EmulatedTensorDevice device(*p);
