@@ -242,11 +242,12 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
     // before the run's one wait, counted with the kernels).
     double optimum = 0;
     const auto decode = [&](GpuTensorDevice &gpu) -> Status {
-        std::vector<DevicePtr> at(program.tables.size());
-        for (uint32_t t = 0; t < at.size(); ++t)
-            at[t] = gpu.address(t, 0); // 0 where the device holds no row of t
-        auto decoded = decodeOnDevice(gpu.device(), program, at, assignment, p->kernels.float32,
-                                      gpu.copyStream(), &st.valueMs, tied);
+        std::vector<TableSegment> tables; // each whole, where the device holds it
+        for (uint32_t t = 0; t < program.tables.size(); ++t)
+            if (const DevicePtr at = gpu.address(t, 0))
+                tables.push_back({t, 0, program.tables[t].entries(), at});
+        auto decoded = decodeOnDevice(gpu.device(), program, std::move(tables), assignment,
+                                      p->kernels.float32, gpu.copyStream(), &st.valueMs, tied);
         if (!decoded)
             return decoded.error();
         optimum = *decoded;

@@ -114,13 +114,6 @@ std::string valuePhaseKernelSource() {
 }
 
 Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
-                              std::span<const DevicePtr> tables, std::vector<uint32_t> &assignment,
-                              bool float32, StreamHandle stream, double *deviceMs, bool *tied) {
-    return decodeOnDevice(d, program, wholeTables(program, tables), assignment, float32, stream,
-                          deviceMs, tied);
-}
-
-Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
                               std::vector<TableSegment> segments, std::vector<uint32_t> &assignment,
                               bool float32, StreamHandle stream, double *deviceMs, bool *tied) {
     if (assignment.size() != program.domainSizes.size())

@@ -61,24 +61,19 @@ template <class... A> std::function<void(void **)> adapt(void (*f)(A...)) {
     return [f](void **args) { callWith(f, args, std::index_sequence_for<A...>{}); };
 }
 
+// Each kernel under its name, as the GPU's module has it.
+#define ZB_NAMED(kernel)                                                                           \
+    { #kernel, adapt(kernel) }
 const std::map<std::string, std::function<void(void **)>> &emulatedKernels() {
     static const std::map<std::string, std::function<void(void **)>> kernels{
-        {"zb_inc_keys", adapt(zb_inc_keys)},
-        {"zb_radix_count", adapt(zb_radix_count)},
-        {"zb_radix_scatter", adapt(zb_radix_scatter)},
-        {"zb_scan_tiles", adapt(zb_scan_tiles)},
-        {"zb_scan_add", adapt(zb_scan_add)},
-        {"zb_heads", adapt(zb_heads)},
-        {"zb_groups", adapt(zb_groups)},
-        {"zb_join_count", adapt(zb_join_count)},
-        {"zb_join_write", adapt(zb_join_write)},
-        {"zb_output_keys", adapt(zb_output_keys)},
-        {"zb_segment_min", adapt(zb_segment_min)},
-        {"zb_join_count_i64", adapt(zb_join_count_i64)},
-        {"zb_join_write_i64", adapt(zb_join_write_i64)},
-        {"zb_segment_min_i64", adapt(zb_segment_min_i64)}};
+        ZB_NAMED(zb_inc_keys),       ZB_NAMED(zb_radix_count),    ZB_NAMED(zb_radix_scatter),
+        ZB_NAMED(zb_scan_tiles),     ZB_NAMED(zb_scan_add),       ZB_NAMED(zb_heads),
+        ZB_NAMED(zb_groups),         ZB_NAMED(zb_join_count),     ZB_NAMED(zb_join_write),
+        ZB_NAMED(zb_output_keys),    ZB_NAMED(zb_segment_min),    ZB_NAMED(zb_join_count_i64),
+        ZB_NAMED(zb_join_write_i64), ZB_NAMED(zb_segment_min_i64)};
     return kernels;
 }
+#undef ZB_NAMED
 
 // A launch as the GPU runs it: every block, each thread with its indices.
 Status launchEmulated(const std::string &kernel, unsigned grid, unsigned block, void **args) {
