@@ -314,4 +314,16 @@ TEST_CASE("incomplete tables on a device: a join beyond the limit, or a device w
     auto none = incomplete::runIncompleteOnDevice(bare, *p);
     REQUIRE(!none.ok());
     CHECK(none.error().message.find("no kernels") != std::string::npos);
+    // A device of tables alone: TensorDevice's own refusal.
+    struct TablesOnly final : TensorDevice {
+        Status reserve(uint32_t, RowSpan) override { return Ok{}; }
+        Status release(uint32_t) override { return Ok{}; }
+        Status upload(uint32_t, uint64_t, std::span<const double>) override { return Ok{}; }
+        Status download(uint32_t, uint64_t, std::span<double>) override { return Ok{}; }
+        Status launch(std::span<const DeviceTask>) override { return Ok{}; }
+        Status wait() override { return Ok{}; }
+    } tablesOnly;
+    auto refusedByInterface = incomplete::runIncompleteOnDevice(tablesOnly, *p);
+    REQUIRE(!refusedByInterface.ok());
+    CHECK(refusedByInterface.error().message.find("runs no kernels by name") != std::string::npos);
 }
