@@ -18,6 +18,8 @@ Result<ChosenOrder> chooseOrder(const std::vector<uint32_t> &domains,
     ChosenOrder chosen;
     chosen.heuristic = options.heuristicOr(routeDefault);
     chosen.searchOptions.timeLimitMs = options.searchMs;
+    chosen.searchOptions.msPerEntry =
+        static_cast<double>(options.expectedCases) * kCpuMsPerCliqueEntry;
     if (!options.orderFile.empty()) {
         auto given = readOrderFile(options.orderFile, domains.size());
         if (!given)

@@ -14,12 +14,19 @@ struct OrderOptions {
     std::string orderFile; // variable indices, first eliminated first
     std::string heuristic; // "": the route's own default (min-fill; search for junction trees)
     double searchMs = 1000; // the search's time bound
+    // The cases the order's tree will answer (0: not known): the search takes no longer than
+    // their run would (kCpuMsPerCliqueEntry per case and entry), within searchMs.
+    size_t expectedCases = 0;
 
     std::string heuristicOr(const std::string &routeDefault) const {
         return heuristic.empty() ? routeDefault : heuristic;
     }
     bool given() const { return !orderFile.empty() || !heuristic.empty(); }
 };
+
+// A CPU junction tree's time per case and clique entry: munin2's one case on one thread of the
+// 2-core VM, 19 ms over 3.1·10^6 entries (2026-12-06). What a search for fewer entries may spend.
+inline constexpr double kCpuMsPerCliqueEntry = 6e-6;
 
 // The heuristics `heuristic` may name: greedyOrder's and "search".
 const std::vector<std::string> &orderHeuristicNames();

@@ -20,7 +20,7 @@ struct RouteChoice {
     const RouteKind *runnerUp = nullptr;
     double estimateRatio = 0;
     bool rememberable = false; // auto between the MLF and the tree: remembered (route_pilot.h)
-    std::vector<Diagnostic> warnings; // a remembered choice that could not be read
+    std::vector<Diagnostic> warnings = {}; // a remembered choice that could not be read
 };
 Result<RouteChoice> chooseRoute(RouteInput in);
 // Auto's choice for a model of factors read as a cost network (factor_model_choice.cpp).

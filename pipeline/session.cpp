@@ -16,7 +16,9 @@ Result<std::unique_ptr<Session>> Session::open(const std::string &path, const Op
     return open(std::move(*model), options);
 }
 
-Result<std::unique_ptr<Session>> Session::open(ModelFile model, const OpenOptions &options) {
+Result<std::unique_ptr<Session>> Session::open(ModelFile model, const OpenOptions &asked) {
+    OpenOptions options = asked; // the order serves the cases to come (order_choice.h)
+    options.order.expectedCases = options.expectedCases;
     std::unique_ptr<Session> s(new Session);
     s->path_ = model.path;
     s->kind_ = model.kind;

@@ -31,8 +31,13 @@ OrderSearchResult searchOrder(const InteractionGraph &graph, const OrderSearchOp
     const uint32_t kinds = static_cast<uint32_t>(options.heuristics.size());
     for (uint32_t run = 0; kinds > 0; ++run) {
         const bool deterministic = run < kinds;
-        if (!deterministic && (run >= options.maxRuns || msSince(t0) >= options.timeLimitMs))
-            break;
+        if (!deterministic) {
+            const double spent = msSince(t0);
+            if (run >= options.maxRuns || spent >= options.timeLimitMs ||
+                (options.msPerEntry > 0 &&
+                 spent >= options.msPerEntry * best.stats.totalCliqueEntries))
+                break;
+        }
         const OrderHeuristic h = options.heuristics[run % kinds];
         const size_t round = options.runsPerSlack ? run / options.runsPerSlack : 0;
         const double slack =

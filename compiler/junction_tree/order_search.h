@@ -6,7 +6,9 @@
 // runs of the same heuristics in turn, ties on the metric broken at random (the iterated
 // stochastic greedy ordering of Kask et al. 2011), then — from run runsPerSlack on — with a
 // slack on the metric (greedyOrder: any vertex within 1 + slack of the best), until maxRuns runs
-// are made or timeLimitMs has passed. The first runsPerSlack runs are the tie-only search, so the
+// are made or timeLimitMs has passed, or (with msPerEntry) the search has taken longer than the
+// best order so far would take to run: a search that outlasts the run it serves cannot pay for
+// itself (munin2's one case: 0.85 s of search for a 19 ms case). The first runsPerSlack runs are the tie-only search, so the
 // longer one never returns an order with more entries than it. Each order is scored by
 // simulating its elimination (analyzeOrder); the fewest total entries win, then the smaller
 // largest clique, then the earlier run. Since plain min-fill is a run, the result is never worse
@@ -28,6 +30,9 @@ struct OrderSearchOptions {
                                               OrderHeuristic::MinWeight, OrderHeuristic::MinDegree};
     uint32_t maxRuns = 192;    // deterministic and randomised runs together
     double timeLimitMs = 1000; // no randomised run starts after this
+    // The run the order serves, in ms per clique entry (0: not weighed); no randomised run starts
+    // once the search has taken the best order's entries times this.
+    double msPerEntry = 0;
     uint64_t seed = 1;         // of the randomised tie-breaking
     // Runs [k·runsPerSlack, (k+1)·runsPerSlack) take slacks[k], the last one thereafter. Where
     // each helps (100 runs of one heuristic): munin1 1.8·10^8 → 0.87·10^8 entries, water

@@ -44,9 +44,7 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
         if (!device)
             return device.error();
         p->device_ = std::move(*device);
-        auto steps = inCoreSteps(p->program_, true);
-        if (!steps)
-            return steps.error();
+        std::vector<DeviceStep> steps = inCoreSteps(p->program_, true);
         // The ranges every table is held over: the first step's (device 0 holds them all).
         std::vector<TableReserve> ranges;
         for (uint32_t t = 0; t < p->program_.tables.size(); ++t)
@@ -57,8 +55,8 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
         const std::vector<std::span<const double>> views(inputs->begin(), inputs->end());
         if (Status s = p->device_->holdAll(ranges, views); !s)
             return s.error();
-        std::erase_if(*steps, [](const DeviceStep &s) { return s.kind == StepKind::HoldAll; });
-        p->steps_ = std::move(*steps);
+        std::erase_if(steps, [](const DeviceStep &s) { return s.kind == StepKind::HoldAll; });
+        p->steps_ = std::move(steps);
         return std::unique_ptr<PreparedTensorProgram>(std::move(p));
     }
     Status setInput(uint32_t table, std::span<const double> values) override {

@@ -223,6 +223,17 @@ TEST_CASE("jt: the order search never does worse than plain min-fill", "[jt][sea
     quick.timeLimitMs = 0;
     CHECK(searchOrder(buildInteractionGraph(f.domains, f.scopes), quick).runs ==
           quick.heuristics.size());
+    // A run worth next to nothing (msPerEntry) stops the search after them too; one worth a
+    // minute a clique entry leaves it to the run bound.
+    OrderSearchOptions cheap;
+    cheap.timeLimitMs = 1e9;
+    cheap.msPerEntry = 1e-15;
+    CHECK(searchOrder(buildInteractionGraph(f.domains, f.scopes), cheap).runs ==
+          cheap.heuristics.size());
+    OrderSearchOptions dear = cheap;
+    dear.msPerEntry = 6e4;
+    dear.maxRuns = 24;
+    CHECK(searchOrder(buildInteractionGraph(f.domains, f.scopes), dear).runs == dear.maxRuns);
 }
 
 TEST_CASE("jt: the search with slack never does worse than the tie-only search it extends, and "

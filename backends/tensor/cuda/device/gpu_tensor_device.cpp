@@ -289,10 +289,10 @@ Status GpuTensorDevice::launchPrepared(Prepared &pr, uint32_t l, std::span<const
     return enqueued;
 }
 
-Result<EventHandle> GpuTensorDevice::ready() {
+Status GpuTensorDevice::awaitedBy(GpuTensorDevice &waiter) {
     if (!capturing_) // a capture records no event the run waits on outside it
         ZBDDC_TRY(d_.record(kept_.ready, entry_));
-    return kept_.ready;
+    return waiter.d_.waitEvent(waiter.entry_, kept_.ready);
 }
 
 Status GpuTensorDevice::enqueuePrepared(Prepared &pr, uint32_t l, std::span<const DeviceTask> tasks) {

@@ -90,10 +90,10 @@ class GpuTensorDevice final : public TensorDevice {
     uint64_t entryBytes() const { return entryBytes_; }
     Device &device() const { return d_; }
     StreamHandle copyStream() const { return entry_; }
-    // `ready` recorded now on the entry stream, after every level enqueued so far: what another
-    // device's copies of its tables wait for (recorded on request, as a run on one device never
-    // needs it). Mid-capture it is the event as last recorded.
-    Result<EventHandle> ready();
+    // `waiter`'s entry stream waits for every level enqueued here so far (`ready`, recorded on
+    // request: a run on one device never needs it): another device's copies of these tables, or
+    // its decode. Mid-capture it waits for the event as last recorded.
+    Status awaitedBy(GpuTensorDevice &waiter);
     const GpuDeviceStats &stats() const { return stats_; }
 
   private:

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <span>
 #include <string>
 
 namespace zbddc {
@@ -80,6 +81,24 @@ uint64_t opEntries(const TensorProgram &p, uint32_t o) {
     return entries;
 }
 
+// The levels a plan has: the program's, or, where a program without ops is kept for its VALUE
+// phase, one level of uploads alone (its inputs still go to the device).
+std::span<const std::vector<uint32_t>> plannedLevels(const TensorProgram &p, bool keepForDecode) {
+    static const std::vector<std::vector<uint32_t>> uploadsOnly(1);
+    if (p.levels.empty() && keepForDecode)
+        return uploadsOnly;
+    return p.levels;
+}
+
+// A level's ops in the order they are placed and launched: the most work first.
+std::vector<uint32_t> mostWorkFirst(const TensorProgram &p, std::span<const uint32_t> ops) {
+    std::vector<uint32_t> order(ops.begin(), ops.end());
+    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return opWorkEntries(p, a) > opWorkEntries(p, b);
+    });
+    return order;
+}
+
 class Planner {
   public:
     Planner(const TensorProgram &p, uint32_t devices, const MultiDeviceOptions &options)
@@ -90,22 +109,14 @@ class Planner {
     }
 
     Result<MultiDevicePlan> run() {
-        // A program without ops still has its VALUE phase's inputs to upload: one level of
-        // uploads alone.
-        const std::vector<std::vector<uint32_t>> uploadsOnly(1);
-        const bool noLevels = p_.levels.empty() && options_.keepForDecode;
-        for (const std::vector<uint32_t> &ops : noLevels ? uploadsOnly : p_.levels) {
+        for (const std::vector<uint32_t> &ops : plannedLevels(p_, options_.keepForDecode)) {
             level_ = &plan_.levels.emplace_back();
             levelIndex_ = static_cast<uint32_t>(plan_.levels.size() - 1);
             if (options_.keepForDecode && plan_.levels.size() == 1) // the VALUE phase's inputs
                 for (uint32_t t = 0; t < p_.tables.size(); ++t)
                     if (p_.tables[t].input)
                         ZBDDC_TRY(need(0, t, {0, p_.tables[t].entries()}));
-            std::vector<uint32_t> order(ops);
-            std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-                return opWorkEntries(p_, a) > opWorkEntries(p_, b);
-            });
-            for (uint32_t o : order)
+            for (uint32_t o : mostWorkFirst(p_, ops))
                 ZBDDC_TRY(place(o));
         }
         planReleases();
@@ -303,19 +314,13 @@ MultiDevicePlan oneDevicePlan(const TensorProgram &p, const MultiDeviceOptions &
             plan.uploadBytes += whole.rows * options.entryBytes;
         }
     };
-    const std::vector<std::vector<uint32_t>> uploadsOnly(1); // as planMultiDevice's
-    const bool noLevels = p.levels.empty() && options.keepForDecode;
-    for (const std::vector<uint32_t> &ops : noLevels ? uploadsOnly : p.levels) {
+    for (const std::vector<uint32_t> &ops : plannedLevels(p, options.keepForDecode)) {
         MultiDeviceLevel &level = plan.levels.emplace_back();
         if (options.keepForDecode && plan.levels.size() == 1)
             for (uint32_t t = 0; t < p.tables.size(); ++t)
                 if (p.tables[t].input)
                     hold(level, t);
-        std::vector<uint32_t> order(ops); // the general planner's order: the most work first
-        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-            return opWorkEntries(p, a) > opWorkEntries(p, b);
-        });
-        for (uint32_t o : order) {
+        for (uint32_t o : mostWorkFirst(p, ops)) {
             for (uint32_t in : p.ops[o].inputs)
                 hold(level, in);
             hold(level, p.ops[o].output);

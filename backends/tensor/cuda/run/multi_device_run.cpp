@@ -78,7 +78,7 @@ std::vector<DeviceStep> multiDeviceSteps(const MultiDevicePlan &plan, bool order
     return steps;
 }
 
-Result<std::vector<DeviceStep>> inCoreSteps(const TensorProgram &program, bool decode) {
+std::vector<DeviceStep> inCoreSteps(const TensorProgram &program, bool decode) {
     MultiDeviceOptions options;
     options.keepForDecode = decode;
     auto plan = oneDevicePlan(program, options);

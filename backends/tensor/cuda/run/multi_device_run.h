@@ -40,7 +40,7 @@ std::vector<DeviceStep> multiDeviceSteps(const MultiDevicePlan &plan, bool order
 // launched with no wait between them, the Call step, one wait — then the downloads of
 // program.fetch's tables (every computed one where it is empty), none with `decode` (the VALUE
 // phase reads them where they are).
-Result<std::vector<DeviceStep>> inCoreSteps(const TensorProgram &program, bool decode);
+std::vector<DeviceStep> inCoreSteps(const TensorProgram &program, bool decode);
 
 // multiDeviceSteps run (runDeviceSteps). Computed tables by id, inputs empty: the layout of
 // runTensorProgramCpu.

@@ -149,9 +149,7 @@ Result<std::vector<std::vector<double>>> runOutOfCore(const TensorProgram &progr
 Result<std::vector<std::vector<double>>>
 runInCore(const TensorProgram &program, Prepared &p, const GpuExecOptions &options,
           GpuExecStats &st, const std::function<Status(GpuTensorDevice &)> &decode = {}) {
-    auto steps = inCoreSteps(program, static_cast<bool>(decode));
-    if (!steps)
-        return steps.error();
+    std::vector<DeviceStep> steps = inCoreSteps(program, static_cast<bool>(decode));
     const GpuDeviceOptions o{p.kernels, options.chunkRows, 8,
                              options.switches.graphs.value_or(false)};
     auto device = GpuTensorDevice::open(*p.device, program, o, std::move(p.modules));
@@ -171,15 +169,15 @@ runInCore(const TensorProgram &program, Prepared &p, const GpuExecOptions &optio
         profile.reset(std::fopen(path.c_str(), "a"));
         if (!profile)
             return error(path + ": cannot open the GPU profile for appending");
-        std::erase_if(*steps, [](const DeviceStep &s) {
+        std::erase_if(steps, [](const DeviceStep &s) {
             return s.kind == StepKind::Prepare || s.kind == StepKind::Launch;
         });
         const std::vector<DeviceStep> each = profileSteps(program);
-        steps->insert(steps->begin() + 1, each.begin(), each.end()); // after the HoldAll
+        steps.insert(steps.begin() + 1, each.begin(), each.end()); // after the HoldAll
         targets.timed = profileLines(profile.get(), program, valueBytes);
     }
     StepTimes times{};
-    auto computed = runDeviceSteps(program, *steps, targets, times);
+    auto computed = runDeviceSteps(program, steps, targets, times);
     st.uploadMs = times[static_cast<size_t>(StepClock::Upload)];
     st.kernelMs = times[static_cast<size_t>(StepClock::Compute)]; // the caller takes decode's out
     st.downloadMs = times[static_cast<size_t>(StepClock::Download)];

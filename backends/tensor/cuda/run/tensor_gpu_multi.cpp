@@ -47,12 +47,8 @@ class GpuFabric final : public DeviceFabric {
                                    to.copyStream()});
                 continue;
             }
-            if (waited.insert({m.from, m.to}).second) {
-                auto ready = from.ready();
-                if (!ready)
-                    return ready.error();
-                ZBDDC_TRY(to.device().waitEvent(to.copyStream(), *ready));
-            }
+            if (waited.insert({m.from, m.to}).second)
+                ZBDDC_TRY(from.awaitedBy(to));
             if (a == b)
                 ZBDDC_TRY(to.device().copy(dst, src, bytes, to.copyStream()));
             else
@@ -267,12 +263,8 @@ solveTensorProgramMultiGpu(const TensorProgram &program, std::span<const int> or
         Device &home = first.device();
         for (const auto &d : run.devices) {
             ZBDDC_TRY(home.enablePeerAccess(d->device()));
-            if (d.get() == &first)
-                continue;
-            auto ready = d->ready();
-            if (!ready)
-                return ready.error();
-            ZBDDC_TRY(home.waitEvent(first.copyStream(), *ready));
+            if (d.get() != &first)
+                ZBDDC_TRY(d->awaitedBy(first));
         }
         std::vector<TableSegment> segments;
         for (const TableHolding &h : decodeHoldings(ran, run.plan))

@@ -174,9 +174,7 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
         ZBDDC_TRY(enqueue());
     }
     std::vector<unsigned char> back(tiedAt + sizeof(uint32_t) - assignAt);
-    if (Status s = d.download(back.data(), block.ptr() + assignAt, back.size(), stream);
-        !s) // waits: pageable
-        return s.error();
+    ZBDDC_TRY(d.download(back.data(), block.ptr() + assignAt, back.size(), stream)); // waits: pageable
     if (!assignment.empty())
         std::memcpy(assignment.data(), back.data(), assignment.size() * sizeof(uint32_t));
     double optimum = 0; // 8 bytes: a double, or an int64 cost's word (ir/semiring.h)
