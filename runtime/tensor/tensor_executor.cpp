@@ -65,32 +65,8 @@ Status setCompleteInput(TensorProgram &p, uint32_t table, std::span<const double
     return Ok{};
 }
 
-constexpr const char *kSwapMisuse = "internal error: swapTables before a run or of an input table";
-
-// Each computed table handed to the input it feeds next (a sweep's messages): swapped, not copied.
-Status swapIntoInputs(TensorProgram &p, std::vector<std::vector<double>> &computed,
-                      std::span<const std::pair<uint32_t, uint32_t>> pairs) {
-    for (const auto &[c, input] : pairs) {
-        if (c >= computed.size() || p.tables[c].input)
-            return error(kSwapMisuse);
-        if (Status s = checkCompleteInput(p, input, computed[c].size()); !s)
-            return s;
-        std::swap(p.tables[input].values, computed[c]);
-    }
-    return Ok{};
-}
-
-std::vector<std::vector<double>> readKept(const TensorProgram &p,
-                                          const std::vector<std::vector<double>> &computed,
-                                          std::span<const uint32_t> ids) {
-    std::vector<std::vector<double>> out;
-    for (uint32_t t : ids)
-        out.push_back(p.tables[t].input ? p.tables[t].denseValues() : computed[t]);
-    return out;
-}
-
 // Every executor's prepared program but the CPU's and the GPU's: the whole program run again
-// each time, the last run's tables kept for swapTables (which copies).
+// each time.
 class HostPreparedProgram final : public PreparedTensorProgram {
   public:
     HostPreparedProgram(TensorExecutor &executor, TensorProgram program)
@@ -98,23 +74,11 @@ class HostPreparedProgram final : public PreparedTensorProgram {
     Status setInput(uint32_t table, std::span<const double> values) override {
         return setCompleteInput(program_, table, values);
     }
-    Result<CompleteTables> run() override {
-        auto run = executor_.run(program_);
-        if (run)
-            last_ = run->tables;
-        return run;
-    }
-    Status swapTables(std::span<const std::pair<uint32_t, uint32_t>> pairs) override {
-        return swapIntoInputs(program_, last_, pairs); // last_ is empty before a run
-    }
-    Result<std::vector<std::vector<double>>> readTables(std::span<const uint32_t> ids) override {
-        return readKept(program_, last_, ids);
-    }
+    Result<CompleteTables> run() override { return executor_.run(program_); }
 
   private:
     TensorExecutor &executor_;
     TensorProgram program_;
-    std::vector<std::vector<double>> last_;
 };
 
 // The CPU executor's prepared program: verified once, level by level through runTensorOpsCpu
@@ -142,16 +106,7 @@ class CpuPreparedProgram final : public PreparedTensorProgram {
         for (const auto &level : program_.levels)
             if (Status s = runTensorOpsCpu(program_, level, data_, computed_, threads_); !s)
                 return s.error();
-        ran_ = true;
         return fetched(program_, computed_, {DeviceReport::Kind::Cpu, "", ""});
-    }
-    Status swapTables(std::span<const std::pair<uint32_t, uint32_t>> pairs) override {
-        if (!ran_) // computed_ is allocated before the first run
-            return error(kSwapMisuse);
-        return swapIntoInputs(program_, computed_, pairs);
-    }
-    Result<std::vector<std::vector<double>>> readTables(std::span<const uint32_t> ids) override {
-        return readKept(program_, computed_, ids); // inputs were made dense when prepared
     }
 
   private:
@@ -159,7 +114,6 @@ class CpuPreparedProgram final : public PreparedTensorProgram {
     unsigned threads_;
     std::vector<std::vector<double>> computed_;
     std::vector<const double *> data_;
-    bool ran_ = false;
 };
 
 } // namespace

@@ -92,13 +92,6 @@ class PreparedTensorProgram {
     virtual Status decodeCases(std::vector<uint32_t> &assignments,
                                const std::vector<uint8_t> &pinned, uint32_t cases,
                                std::vector<uint8_t> &tied);
-    // Exchanges the values of each pair (a computed table and a complete input table of one
-    // size) where the executor keeps them, after a run: the next run reads what the last one
-    // wrote (loopy BP's messages, sweep after sweep). The CPU and the GPU swap buffers, nothing
-    // copied; pass the same pairs every time.
-    virtual Status swapTables(std::span<const std::pair<uint32_t, uint32_t>> pairs) = 0;
-    // The values of `tables` (inputs, or computed by the last run) as the executor holds them.
-    virtual Result<std::vector<std::vector<double>>> readTables(std::span<const uint32_t> tables) = 0;
 };
 
 class TensorExecutor {

@@ -84,19 +84,6 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
             std::fprintf(profile.get(), "download\t-\t-\t-\t-\t%.4f\n", msSince(t0));
         return out;
     }
-    Status swapTables(std::span<const std::pair<uint32_t, uint32_t>> pairs) override {
-        return device_->swapTables(pairs);
-    }
-    Result<std::vector<std::vector<double>>>
-    readTables(std::span<const uint32_t> tables) override {
-        std::vector<std::vector<double>> out;
-        for (uint32_t t : tables) {
-            out.emplace_back(program_.tables[t].entries());
-            if (Status s = device_->download(t, 0, out.back()); !s)
-                return s.error();
-        }
-        return out;
-    }
     Status decodeCases(std::vector<uint32_t> &assignments, const std::vector<uint8_t> &pinned,
                        uint32_t cases, std::vector<uint8_t> &tied) override {
         // The device's program has the caller's variables (splitting adds tables, not variables).

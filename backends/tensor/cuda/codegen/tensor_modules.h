@@ -49,7 +49,6 @@ class TensorModules {
     }
     bool fromCache() const { return fromCache_; }
     bool loadedBefore() const { return loadedBefore_; } // every module came from this process
-    size_t size() const { return modules_.size(); }
 
   private:
     static Result<TensorModules> load(Device &device, const TensorProgram &program,

@@ -4,7 +4,6 @@
 #include "backends/tensor/cuda/device/packed_inputs.h"
 #include "backends/tensor/cuda/device/staged_copies.h"
 #include "ir/try.h"
-#include "support/timer.h"
 
 #include <algorithm>
 #include <map>
@@ -191,9 +190,9 @@ Status GpuTensorDevice::holdAll(std::span<const TableReserve> ranges,
 }
 
 // Every level's input lists in one array, and each level's whole ops of one generic kernel as one
-// fused launch (where the modules have fused entry points), uploaded once per arrangement.
+// fused launch (where the modules have fused entry points), uploaded once.
 Status GpuTensorDevice::prepareLevels(std::span<const std::vector<DeviceTask>> levels) {
-    std::optional<Prepared> &slot = prepared_[arrangement_];
+    std::optional<Prepared> &slot = prepared_;
     if (slot && sameLevels(slot->levels, levels)) {
         slot->launchedLevels = 0;
         return Ok{};
@@ -236,8 +235,7 @@ Status GpuTensorDevice::prepareLevels(std::span<const std::vector<DeviceTask>> l
 Status GpuTensorDevice::launch(std::span<const DeviceTask> tasks) {
     if (tasks.empty())
         return Ok{};
-    if (std::optional<Prepared> &pr = prepared_[arrangement_];
-        pr && pr->levelOf[tasks[0].op] != UINT32_MAX)
+    if (std::optional<Prepared> &pr = prepared_; pr && pr->levelOf[tasks[0].op] != UINT32_MAX)
         return launchPrepared(*pr, pr->levelOf[tasks[0].op], tasks);
     std::vector<DevicePtr> bases;
     std::vector<size_t> listAt;
@@ -258,7 +256,6 @@ Status GpuTensorDevice::launch(std::span<const DeviceTask> tasks) {
     ZBDDC_TRY(d_.upload(listsPtr, *staged, listBytes, entry_));
     std::vector<uint32_t> units(tasks.size());
     std::iota(units.begin(), units.end(), 0u);
-    stats_.joins += units.size() > 1;
     return kept_.launcher->enqueueLevel(units, [&](uint32_t i, StreamHandle stream) {
         return launchTask(tasks[i], listsPtr + listAt[i], stream);
     });
@@ -267,10 +264,8 @@ Status GpuTensorDevice::launch(std::span<const DeviceTask> tasks) {
 // With `graphs`, the first prepared level begins the capture and the last ends it and launches the
 // graph; a capture the driver refuses is enqueued again directly.
 Status GpuTensorDevice::launchPrepared(Prepared &pr, uint32_t l, std::span<const DeviceTask> tasks) {
-    if (options_.graphs && pr.launchedLevels == 0 && !capturing_ && d_.beginCapture(entry_)) {
+    if (options_.graphs && pr.launchedLevels == 0 && !capturing_ && d_.beginCapture(entry_))
         capturing_ = true;
-        captureStart_ = std::chrono::steady_clock::now();
-    }
     Status enqueued = enqueuePrepared(pr, l, tasks);
     ++pr.launchedLevels;
     if (capturing_ && (!enqueued || pr.launchedLevels == pr.nonEmptyLevels)) {
@@ -283,7 +278,6 @@ Status GpuTensorDevice::launchPrepared(Prepared &pr, uint32_t l, std::span<const
         }
         stats_.graph = static_cast<bool>(exec);
         if (exec) {
-            stats_.captureMs += msSince(captureStart_);
             graph_ = *exec;
             ZBDDC_TRY(d_.launchGraph(graph_, entry_));
         } else {
@@ -312,7 +306,6 @@ Status GpuTensorDevice::enqueuePrepared(Prepared &pr, uint32_t l, std::span<cons
     const EnqueueOp whole = [&](uint32_t op, StreamHandle stream) {
         return launchTask({op, 0, {0, outputRows(op)}, {}}, pr.lists.ptr() + pr.listAt[op], stream);
     };
-    stats_.joins += items.size() > 1;
     return kept_.launcher->enqueueLevel(items, [&](uint32_t i, StreamHandle stream) {
         if (i >= units.size()) {
             const DeviceTask &share = *shares[i - units.size()];
@@ -333,20 +326,34 @@ Status GpuTensorDevice::wait() {
     return Ok{};
 }
 
-Status GpuTensorDevice::swapTables(std::span<const std::pair<uint32_t, uint32_t>> pairs) {
-    if (swapped_.empty())
-        swapped_.assign(pairs.begin(), pairs.end());
-    else if (!std::equal(pairs.begin(), pairs.end(), swapped_.begin(), swapped_.end()))
-        return error("internal error: swapTables with other pairs than before");
-    for (const auto &[a, b] : pairs) {
-        if (a >= at_.size() || b >= at_.size() || !held_[a].rows || !(held_[a] == held_[b]))
-            return error("internal error: swapTables of tables " + std::to_string(a) + " and " +
-                         std::to_string(b) + ", not both on the device with one size");
-        std::swap(at_[a], at_[b]);
-        std::swap(owned_[a], owned_[b]);
+Result<TensorDevice::Bytes> GpuTensorDevice::allocateBytes(size_t bytes) {
+    auto buf = d_.allocate(bytes);
+    if (!buf)
+        return buf.error();
+    auto owner = std::make_shared<DeviceBuffer>(std::move(*buf));
+    return Bytes{owner->ptr(), owner};
+}
+
+Status GpuTensorDevice::writeBytes(Address dst, const void *src, size_t bytes) {
+    return d_.upload(dst, src, bytes);
+}
+
+Status GpuTensorDevice::readBytes(void *dst, Address src, size_t bytes) {
+    return d_.download(dst, src, bytes);
+}
+
+Status GpuTensorDevice::launchKernel(const std::string &name, unsigned grid, unsigned block,
+                                     void **args) {
+    if (!options_.namedKernels)
+        return error("internal error: a kernel launched by name on a device given none");
+    auto f = named_.find(name);
+    if (f == named_.end()) {
+        auto h = options_.namedKernels->function(name);
+        if (!h)
+            return h.error();
+        f = named_.emplace(name, *h).first;
     }
-    arrangement_ ^= 1;
-    return Ok{};
+    return d_.launch(f->second, {grid, block, 0}, args);
 }
 
 uint64_t GpuTensorDevice::outputRows(uint32_t op) const {

@@ -18,10 +18,11 @@
 #include "backends/tensor/cuda/device/level_launch.h"
 #include "backends/tensor/cuda/device/tensor_device.h"
 
-#include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -39,13 +40,14 @@ struct GpuDeviceOptions {
     // driver into the caller's memory, as a prepared program reads its tables back (mildew's
     // batched MAR on an H100: 23-33 ms a run of 2,000 cases through the staging, 5 ms straight).
     bool stagedDownloads = true;
+    // launchKernel's kernels (the incomplete tables' module), looked up by name; it outlives the
+    // device.
+    const Module *namedKernels = nullptr;
 };
 
 struct GpuDeviceStats {
     uint64_t launches = 0; // kernel launches enqueued (a fused unit counts one)
-    uint64_t joins = 0;    // levels whose streams were joined by events
     bool graph = false;    // the last prepared run ran as one CUDA graph
-    double captureMs = 0;  // its capture and instantiation, host time
 };
 
 // Streams, the `ready` event and pinned staging a device keeps from one run to the next (creating
@@ -74,12 +76,13 @@ class GpuTensorDevice final : public TensorDevice {
     Status prepareLevels(std::span<const std::vector<DeviceTask>> levels) override;
     Status launch(std::span<const DeviceTask> tasks) override;
     Status wait() override;
-
-    // Exchanges the device buffers of each pair (a computed table and an input table of one
-    // size): the next run reads what the last one wrote (loopy BP's messages), nothing copied.
-    // Prepared levels are kept for both arrangements, so swapping back and forth uploads nothing
-    // after the first two runs.
-    Status swapTables(std::span<const std::pair<uint32_t, uint32_t>> pairs);
+    // By the byte, on the default stream: synchronous copies, kernels in launch order.
+    Result<Bytes> allocateBytes(size_t bytes) override;
+    Status writeBytes(Address dst, const void *src, size_t bytes) override;
+    Status readBytes(void *dst, Address src, size_t bytes) override;
+    Status launchKernel(const std::string &name, unsigned grid, unsigned block,
+                        void **args) override;
+    unsigned maxGrid() const override { return unsigned(d_.info().multiprocessors) * 32; }
 
     DevicePtr address(uint32_t t, uint64_t row) const {
         return at_[t] + (row - held_[t].first) * entryBytes_;
@@ -96,8 +99,8 @@ class GpuTensorDevice final : public TensorDevice {
   private:
     GpuTensorDevice(Device &d, const TensorProgram &p, const GpuDeviceOptions &o,
                     TensorModules modules);
-    // prepareLevels' work for one arrangement of the tables: by op, its level (UINT32_MAX: not
-    // prepared) and its input list's offset in `lists`; the levels' launch units.
+    // prepareLevels' work: by op, its level (UINT32_MAX: not prepared) and its input list's offset
+    // in `lists`; the levels' launch units.
     struct Prepared {
         std::vector<std::vector<DeviceTask>> levels;
         std::vector<uint32_t> levelOf;
@@ -113,7 +116,7 @@ class GpuTensorDevice final : public TensorDevice {
     Status launchPrepared(Prepared &pr, uint32_t level, std::span<const DeviceTask> tasks);
     Status enqueuePrepared(Prepared &pr, uint32_t level, std::span<const DeviceTask> tasks);
     Result<unsigned char *> stage(size_t bytes);
-    void forgetPrepared() { prepared_[0].reset(), prepared_[1].reset(); }
+    void forgetPrepared() { prepared_.reset(); }
 
     Device &d_;
     const TensorProgram &p_;
@@ -124,17 +127,15 @@ class GpuTensorDevice final : public TensorDevice {
     std::vector<RowSpan> held_;               // by table
     DeviceBuffer packed_;                     // holdAll's small inputs
     std::vector<DeviceBuffer> listsInFlight_; // the input lists of the levels not waited for
-    std::optional<Prepared> prepared_[2];     // by arrangement (swapTables flips it)
-    uint8_t arrangement_ = 0;
-    std::vector<std::pair<uint32_t, uint32_t>> swapped_; // swapTables' pairs
+    std::optional<Prepared> prepared_;
     bool capturing_ = false;
     GraphHandle graph_ = nullptr; // launched, destroyed at wait()
-    std::chrono::steady_clock::time_point captureStart_;
     uint64_t entryBytes_;
     GpuDeviceResources kept_;
     StreamHandle entry_ = nullptr; // kept_.launcher's
     size_t staged_ = 0;            // bytes of staging in use since the last wait
     GpuDeviceStats stats_;
+    std::map<std::string, FunctionHandle> named_; // launchKernel's, looked up so far
 };
 
 } // namespace zbddc::cuda

@@ -9,16 +9,8 @@ namespace {
 // An op's time is the fastest of this many launches: the first also loads its module (a 25-row
 // op's first launch took 57 µs on an H200), and an op writes the same output each time.
 constexpr int kProfileRepeats = 3;
-} // namespace
 
-uint64_t opTableBytes(const TensorProgram &program, uint32_t op, uint64_t valueBytes) {
-    const TensorOp &o = program.ops[op];
-    uint64_t entries = program.tables[o.output].entries();
-    for (uint32_t in : o.inputs)
-        entries += program.tables[in].entries();
-    return entries * valueBytes;
-}
-
+// One profile line for op `op` of level `level` that took `ms`.
 void writeOpProfileLine(std::FILE *f, const TensorProgram &program, uint32_t op, uint32_t level,
                         double ms, uint64_t valueBytes) {
     uint64_t eliminated = 1;
@@ -29,6 +21,15 @@ void writeOpProfileLine(std::FILE *f, const TensorProgram &program, uint32_t op,
                  tensorOpKindName(program.ops[op].kind), level,
                  (unsigned long long)program.tables[program.ops[op].output].entries(),
                  (unsigned long long)eliminated, ms, gbPerS);
+}
+} // namespace
+
+uint64_t opTableBytes(const TensorProgram &program, uint32_t op, uint64_t valueBytes) {
+    const TensorOp &o = program.ops[op];
+    uint64_t entries = program.tables[o.output].entries();
+    for (uint32_t in : o.inputs)
+        entries += program.tables[in].entries();
+    return entries * valueBytes;
 }
 
 std::vector<DeviceStep> profileSteps(const TensorProgram &program) {

@@ -17,10 +17,6 @@ namespace zbddc::cuda {
 // Bytes an op must move at least: its inputs' tables and its output, `valueBytes` an entry.
 uint64_t opTableBytes(const TensorProgram &program, uint32_t op, uint64_t valueBytes = 8);
 
-// One profile line for op `op` of level `level` that took `ms`.
-void writeOpProfileLine(std::FILE *f, const TensorProgram &program, uint32_t op, uint32_t level,
-                        double ms, uint64_t valueBytes = 8);
-
 // The profile as steps (device_steps.h) on device 0, each op of each level launched alone and
 // waited for, three times; and the StepTargets::timed that appends their lines to `f`.
 std::vector<DeviceStep> profileSteps(const TensorProgram &program);

@@ -1,6 +1,7 @@
 // One device as the host-side runs see it — a GPU (or a logical share of one), or the tests'
-// emulated device — so that the runs of several devices (multi_device_run.h) and of the host/device
-// split (host_device_split.h) drive one interface, and are tested without a GPU on one emulation
+// emulated device — so that the runs of several devices (multi_device_run.h), of the host/device
+// split (host_device_split.h) and over incomplete tables (incomplete_run.h) drive one interface,
+// and are tested without a GPU on one emulation
 // (tests/backends/tensor/cuda/emulated_tensor_device.h). Tables are addressed by id and held over
 // one contiguous row range each (the whole table, or a slice); a task computes a range of an op's
 // output rows, reading its inputs at their whole-table offsets (the kernels' convention,
@@ -13,7 +14,9 @@
 #include "ir/tensor_program.h"
 
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace zbddc {
@@ -90,6 +93,28 @@ class TensorDevice {
     virtual Status prepareLevels(std::span<const std::vector<DeviceTask>> levels) {
         (void)levels;
         return Ok{};
+    }
+
+    // Device memory by the byte and kernels by name, for runs whose sizes follow from what they
+    // compute (incomplete tables: run/incomplete_run.h). Copies are complete on return, kernels
+    // run in launch order. A device without them refuses.
+    using Address = unsigned long long;
+    struct Bytes {
+        Address address = 0;
+        std::shared_ptr<void> owner; // keeps the memory
+    };
+    virtual Result<Bytes> allocateBytes(size_t) { return noKernels(); }
+    virtual Status writeBytes(Address, const void *, size_t) { return noKernels(); }
+    virtual Status readBytes(void *, Address, size_t) { return noKernels(); }
+    // `args` as cuLaunchKernel takes them: one pointer to each argument.
+    virtual Status launchKernel(const std::string &, unsigned, unsigned, void **) {
+        return noKernels();
+    }
+    virtual unsigned maxGrid() const { return 1; } // blocks of a grid-stride kernel
+
+  private:
+    static Diagnostic noKernels() {
+        return error("internal error: this device runs no kernels by name");
     }
 };
 

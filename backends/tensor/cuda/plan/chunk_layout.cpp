@@ -38,8 +38,8 @@ RowMap rowMap(const std::vector<uint32_t> &from, const std::vector<uint32_t> &to
     }
     return m;
 }
-} // namespace
 
+// The scope each table should have (index = table id).
 std::vector<std::vector<uint32_t>> chunkFriendlyScopes(const TensorProgram &program) {
     std::vector<std::vector<uint32_t>> scopes(program.tables.size());
     std::vector<bool> decided(program.tables.size(), false);
@@ -68,6 +68,8 @@ std::vector<std::vector<uint32_t>> chunkFriendlyScopes(const TensorProgram &prog
     }
     return scopes;
 }
+
+} // namespace
 
 bool needsRelayout(const TensorProgram &program) {
     const auto scopes = chunkFriendlyScopes(program);

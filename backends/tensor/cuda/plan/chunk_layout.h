@@ -21,9 +21,6 @@
 
 namespace zbddc {
 
-// The scope each table should have (index = table id).
-std::vector<std::vector<uint32_t>> chunkFriendlyScopes(const TensorProgram &program);
-
 bool needsRelayout(const TensorProgram &program);
 
 // The program with every table in its chunk-friendly layout (data transposed).

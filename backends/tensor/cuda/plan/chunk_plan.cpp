@@ -36,6 +36,12 @@ bool contains(const std::vector<uint32_t> &v, uint32_t x) {
     return std::find(v.begin(), v.end(), x) != v.end();
 }
 
+// Device bytes a buffer of `bytes` occupies: the driver layer's pool rounds every allocation up
+// to a power of two (driver.cpp), and the plan must count what is really taken.
+uint64_t devicePoolBytes(uint64_t bytes) {
+    return std::bit_ceil(std::max<uint64_t>(bytes, 256));
+}
+
 } // namespace
 
 OpChunkPlan opChunkCandidate(const TensorProgram &p, uint32_t opId, uint32_t outVars,
@@ -74,10 +80,6 @@ OpChunkPlan opChunkCandidate(const TensorProgram &p, uint32_t opId, uint32_t out
             devicePoolBytes(c.inputRows.back() * kEntryBytes);
     }
     return c;
-}
-
-uint64_t devicePoolBytes(uint64_t bytes) {
-    return std::bit_ceil(std::max<uint64_t>(bytes, 256));
 }
 
 Result<ChunkPlan> planChunks(const TensorProgram &program, const ChunkPlanOptions &options) {

@@ -51,10 +51,6 @@ struct ChunkPlan {
     std::vector<OpChunkPlan> ops; // by op id (filled only when outOfCore)
 };
 
-// Device bytes a buffer of `bytes` occupies: the driver layer's pool rounds every allocation up
-// to a power of two (driver.cpp), and the plan must count what is really taken.
-uint64_t devicePoolBytes(uint64_t bytes);
-
 // Op `op`'s steps when they fix its first `outVars` output variables and first `elimVars`
 // eliminated ones: what planChunks chooses among, and the slices a device
 // of a multi-device run reads (multi_device_plan.h).

@@ -1,6 +1,7 @@
 #include "backends/tensor/cuda/plan/multi_device_plan.h"
 
 #include "backends/tensor/cuda/run/host_device_split.h"
+#include "ir/try.h"
 
 #include <algorithm>
 #include <numeric>
@@ -114,11 +115,9 @@ class Planner {
             if (options_.keepForDecode && plan_.levels.size() == 1) // the VALUE phase's inputs
                 for (uint32_t t = 0; t < p_.tables.size(); ++t)
                     if (p_.tables[t].input)
-                        if (Status s = need(0, t, {0, p_.tables[t].entries()}); !s)
-                            return s.error();
+                        ZBDDC_TRY(need(0, t, {0, p_.tables[t].entries()}));
             for (uint32_t o : mostWorkFirst(p_, ops))
-                if (Status s = place(o); !s)
-                    return s.error();
+                ZBDDC_TRY(place(o));
         }
         planReleases();
         for (uint32_t d = 0; d < plan_.devices; ++d) {
@@ -225,8 +224,7 @@ class Planner {
         grow(d, t, now);
         for (RowSpan part : lacking)
             if (part.rows)
-                if (Status s = fill(t, static_cast<int>(d), part, level_->moves); !s)
-                    return s;
+                ZBDDC_TRY(fill(t, static_cast<int>(d), part, level_->moves));
         return Ok{};
     }
 
@@ -293,8 +291,7 @@ bool slicedAcrossDevices(const TensorProgram &p, uint32_t o, uint32_t devices,
 
 Result<MultiDevicePlan> planMultiDevice(const TensorProgram &program, uint32_t devices,
                                         const MultiDeviceOptions &options) {
-    if (Status s = program.verify(); !s)
-        return s.error();
+    ZBDDC_TRY(program.verify());
     if (devices == 0)
         return error("internal error: a multi-device plan for no device");
     return Planner(program, devices, options).run();

@@ -1,6 +1,7 @@
 #include "backends/tensor/cuda/run/device_steps.h"
 
 #include "backends/tensor/cpu/tensor_cpu.h"
+#include "backends/tensor/cuda/run/incomplete_run.h"
 #include "ir/try.h"
 #include "support/memory.h"
 #include "support/timer.h"
@@ -94,6 +95,17 @@ Status runStep(const TensorProgram &p, const DeviceStep &s, const StepTargets &o
         return runTensorOpsCpu(p, s.ops, h.data, h.computed, on.hostThreads);
     case StepKind::Call:
         return on.call ? on.call() : Ok{};
+    case StepKind::Incomplete:
+        if (!on.incomplete)
+            return error("internal error: an incomplete-table step and nowhere for its output");
+        on.incomplete->resize(p.tables.size());
+        for (uint32_t o : s.ops) {
+            auto out = incomplete::runIncompleteOp(*device, p, o, *on.incomplete, s.joinLimit);
+            if (!out)
+                return out.error();
+            (*on.incomplete)[p.ops[o].output] = std::move(*out);
+        }
+        return Ok{};
     }
     return error("internal error: an unknown step");
 }

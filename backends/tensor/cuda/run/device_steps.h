@@ -1,12 +1,14 @@
 // A run over TensorDevices (device/tensor_device.h) as data: the runs' planners — the host/device
-// split (host_device_split.h), several devices level by level or ordered (multi_device_run.h) —
-// each turn their plan into one list of steps, and one runner executes any list, step by step in
+// split (host_device_split.h), several devices level by level or ordered (multi_device_run.h),
+// out of core (chunk_steps.h), incomplete tables (incomplete_run.h) — each turn their plan into
+// one list of steps, and one runner executes any list, step by step in
 // list order, on the devices given (a GPU's, or the tests' emulated ones). The host's side of a
 // run lives in the runner: the inputs' complete values, the computed tables that come back, the
 // host ops run on the CPU executor. Host-only: no CUDA here.
 #pragma once
 
 #include "backends/tensor/cuda/device/tensor_device.h"
+#include "ir/incomplete_tables.h"
 
 #include <array>
 #include <functional>
@@ -28,11 +30,13 @@ enum class StepKind : uint8_t {
     Prepare,     // device: `levels` of its tasks, launched later in this order
     HostOps,     // host: `ops` on the CPU executor
     Call,        // the caller's work (StepTargets::call)
+    Incomplete,  // device: `ops` over incomplete tables, their feasible rows to the host
+                 // (incomplete_run.h)
 };
 
 // Which figure a step's wall time adds to (StepTimes).
-enum class StepClock : uint8_t { Upload, Peer, Compute, Download, Host, Wait, None };
-inline constexpr size_t kStepClocks = 6;
+enum class StepClock : uint8_t { Upload, Peer, Compute, Download, None };
+inline constexpr size_t kStepClocks = 4;
 using StepTimes = std::array<double, kStepClocks>; // milliseconds by StepClock
 
 struct DeviceStep {
@@ -44,7 +48,8 @@ struct DeviceStep {
     std::vector<TableMove> moves;                // PeerCopy, PeerEnqueue
     std::vector<TableReserve> ranges;            // HoldAll
     std::vector<std::vector<DeviceTask>> levels; // Prepare
-    std::vector<uint32_t> ops;                   // HostOps
+    std::vector<uint32_t> ops;                   // HostOps, Incomplete
+    uint64_t joinLimit = 0;                      // Incomplete: a join of more rows is refused
 };
 
 inline DeviceStep makeStep(StepKind kind, StepClock clock, uint32_t device = 0, uint32_t table = 0,
@@ -66,6 +71,7 @@ struct StepTargets {
     unsigned hostThreads = 0;      // HostOps (0: every core)
     std::function<Status()> call;  // Call
     std::function<void(const DeviceStep &, double ms)> timed; // each step's wall time, if given
+    std::vector<TableData> *incomplete = nullptr; // Incomplete: the outputs, by table id
 };
 
 // Runs `steps` in order. Computed tables by id, inputs empty (the layout of runTensorProgramCpu):

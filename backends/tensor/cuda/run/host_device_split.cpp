@@ -1,4 +1,5 @@
 #include "backends/tensor/cuda/run/host_device_split.h"
+#include "ir/try.h"
 
 #include <algorithm>
 
@@ -85,10 +86,10 @@ std::vector<DeviceStep> splitSteps(const TensorProgram &p, const SplitPlan &plan
         }
         // Fioretto et al. 2015 Fig. 2: the host's buckets of this level run while the device works
         // on its own.
-        steps.push_back(makeStep(StepKind::HostOps, StepClock::Host));
+        steps.push_back(makeStep(StepKind::HostOps, StepClock::None));
         steps.back().ops = level.hostOps;
         if (!level.deviceOps.empty())
-            steps.push_back(makeStep(StepKind::Wait, StepClock::Wait));
+            steps.push_back(makeStep(StepKind::Wait, StepClock::None));
         for (uint32_t t : level.downloads)
             whole(StepKind::Download, t, StepClock::Download);
     }
@@ -99,9 +100,8 @@ std::vector<DeviceStep> splitSteps(const TensorProgram &p, const SplitPlan &plan
 
 Result<std::vector<std::vector<double>>>
 runTensorProgramSplit(const TensorProgram &p, const SplitPlan &plan, TensorDevice *device,
-                      unsigned hostThreads, SplitStats *stats) {
-    if (Status s = p.verify(); !s)
-        return s.error();
+                      unsigned hostThreads) {
+    ZBDDC_TRY(p.verify());
     if (plan.side.size() != p.ops.size() || plan.levels.size() != p.levels.size())
         return error("internal error: the split plan is not this program's");
     if (plan.deviceOps > 0 && !device)
@@ -111,14 +111,7 @@ runTensorProgramSplit(const TensorProgram &p, const SplitPlan &plan, TensorDevic
     StepTargets targets;
     targets.devices = devices;
     targets.hostThreads = hostThreads;
-    auto computed = runDeviceSteps(p, splitSteps(p, plan), targets, times);
-    if (stats) {
-        stats->hostMs += times[static_cast<size_t>(StepClock::Host)];
-        stats->waitMs += times[static_cast<size_t>(StepClock::Wait)];
-        stats->transferMs += times[static_cast<size_t>(StepClock::Upload)] +
-                             times[static_cast<size_t>(StepClock::Download)];
-    }
-    return computed;
+    return runDeviceSteps(p, splitSteps(p, plan), targets, times);
 }
 
 } // namespace zbddc

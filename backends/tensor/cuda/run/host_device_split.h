@@ -50,12 +50,6 @@ struct SplitPlan {
 // A pure function of the program's shape: no table is touched.
 SplitPlan planHostDeviceSplit(const TensorProgram &program, uint64_t thresholdEntries);
 
-struct SplitStats {
-    double hostMs = 0;     // host ops, summed over levels
-    double waitMs = 0;     // time the host waited for the device after its own ops
-    double transferMs = 0; // uploads and downloads (synchronous)
-};
-
 // The plan's steps (device_steps.h), level by level: uploads, device ops launched (their outputs
 // reserved first), host ops run meanwhile, wait, downloads; then the final downloads.
 std::vector<DeviceStep> splitSteps(const TensorProgram &program, const SplitPlan &plan);
@@ -65,6 +59,6 @@ std::vector<DeviceStep> splitSteps(const TensorProgram &program, const SplitPlan
 // the host, device ones from their downloads. `device` may be null when the plan puts no op on it.
 Result<std::vector<std::vector<double>>>
 runTensorProgramSplit(const TensorProgram &program, const SplitPlan &plan, TensorDevice *device,
-                      unsigned hostThreads = 0, SplitStats *stats = nullptr);
+                      unsigned hostThreads = 0);
 
 } // namespace zbddc

@@ -1,17 +1,16 @@
 // Runs a TensorProgram over incomplete tables (Bistaffa et al. 2017 §IV) on one GPU: the kernels of
-// incomplete_kernels compiled with NVRTC, launched by the orchestration of incomplete_run.
+// incomplete_kernels compiled with NVRTC, launched by the steps of incomplete_run on the GPU's
+// TensorDevice (gpu_tensor_device.h).
 #pragma once
 
-#include "ir/incomplete_tables.h"
+#include "backends/tensor/cuda/run/incomplete_run.h"
 
 #include <string>
 #include <vector>
 
 namespace zbddc::cuda {
 
-struct IncompleteGpuOptions {
-    uint64_t maxRows = uint64_t{1} << 28; // refuse a join of more rows (about 40 bytes each)
-};
+using IncompleteGpuOptions = incomplete::DeviceRunOptions;
 
 struct IncompleteGpuStats {
     std::string device;

@@ -1,10 +1,12 @@
 #include "backends/tensor/cuda/run/incomplete_run.h"
 
-#include "backends/tensor/cuda/codegen/incomplete_kernels.h"
 #include "backends/tensor/cpu/incomplete_plan.h"
+#include "backends/tensor/cuda/codegen/incomplete_kernels.h"
+#include "ir/try.h"
 
 #include <algorithm>
 #include <bit>
+#include <initializer_list>
 
 namespace zbddc::incomplete {
 
@@ -14,8 +16,13 @@ using cuda::kIncompleteBlock;
 using cuda::kIncompleteRun;
 using cuda::kIncompleteScanTile;
 using u64 = unsigned long long;
-using DevicePtr = KernelDevice::Ptr;
-using DeviceBuffer = KernelDevice::Buffer;
+using DevicePtr = TensorDevice::Address;
+
+// Device memory, kept while the buffer is.
+struct DeviceBuffer {
+    TensorDevice::Bytes bytes;
+    DevicePtr ptr() const { return bytes.address; }
+};
 
 // Rows with their costs on the device: keys (sort keys or joined-space rows), payloads, values.
 struct DeviceRows {
@@ -23,34 +30,26 @@ struct DeviceRows {
     uint64_t size = 0;
 };
 
-// `size` rows of keys and values from their two buffers, no payload; the first that failed to
-// allocate or upload is the error.
-Result<DeviceRows> keysAndValues(Result<DeviceBuffer> keys, Result<DeviceBuffer> values,
-                                 uint64_t size) {
-    for (auto *b : {&keys, &values})
-        if (!*b)
-            return b->error();
-    return DeviceRows{std::move(*keys), {}, std::move(*values), size};
-}
-
 class Runner {
   public:
-    explicit Runner(KernelDevice &d) : d_(d) {}
+    explicit Runner(TensorDevice &d) : d_(d) {}
 
-    Result<DeviceBuffer> alloc(uint64_t count, size_t bytes = 8) {
-        return d_.allocate(std::max<uint64_t>(count, 1) * bytes);
+    // Each of `into` a buffer of `count` entries of `bytes` (at least one entry).
+    Status alloc(uint64_t count, std::initializer_list<DeviceBuffer *> into, size_t bytes = 8) {
+        for (DeviceBuffer *b : into) {
+            auto got = d_.allocateBytes(std::max<uint64_t>(count, 1) * bytes);
+            if (!got)
+                return got.error();
+            b->bytes = std::move(*got);
+        }
+        return Ok{};
     }
-    template <class T> Result<DeviceBuffer> upload(const T *data, uint64_t count) {
-        auto buf = alloc(count, sizeof(T));
-        if (!buf)
-            return buf.error();
-        if (count)
-            if (Status s = d_.upload(buf->ptr(), data, count * sizeof(T)); !s)
-                return s.error();
-        return buf;
+    template <class T> Status upload(DeviceBuffer &into, const T *data, uint64_t count) {
+        ZBDDC_TRY(alloc(count, {&into}, sizeof(T)));
+        return count ? d_.writeBytes(into.ptr(), data, count * sizeof(T)) : Status(Ok{});
     }
-    Result<DeviceBuffer> uploadMaps(const std::vector<DigitMap> &maps) {
-        return upload(maps.data(), maps.size());
+    Status upload(DeviceBuffer &into, const std::vector<DigitMap> &maps) {
+        return upload(into, maps.data(), maps.size());
     }
 
     Status launch(const char *name, uint64_t threads, std::vector<void *> args,
@@ -58,18 +57,17 @@ class Runner {
         const uint64_t want = (threads + kIncompleteBlock - 1) / kIncompleteBlock;
         const uint64_t cap = gridStride ? d_.maxGrid() : uint64_t{0x7fffffff};
         const unsigned grid = static_cast<unsigned>(std::clamp<uint64_t>(want, 1, cap));
-        return d_.launch(name, grid, kIncompleteBlock, args.data());
+        return d_.launchKernel(name, grid, kIncompleteBlock, args.data());
     }
 
     Status get(void *dst, DevicePtr src, size_t bytes) {
-        return bytes ? d_.download(dst, src, bytes) : Status(Ok{});
+        return bytes ? d_.readBytes(dst, src, bytes) : Status(Ok{});
     }
-    Status put(DevicePtr p, u64 value) { return d_.upload(p, &value, sizeof value); }
+    Status put(DevicePtr p, u64 value) { return d_.writeBytes(p, &value, sizeof value); }
 
     Result<u64> read(DevicePtr p, uint64_t index) {
         u64 v = 0;
-        if (Status s = d_.download(&v, p + index * sizeof(u64), sizeof v); !s)
-            return s.error();
+        ZBDDC_TRY(d_.readBytes(&v, p + index * sizeof(u64), sizeof v));
         return v;
     }
 
@@ -78,24 +76,17 @@ class Runner {
         if (n == 0)
             return u64{0};
         const u64 tiles = (n + kIncompleteScanTile - 1) / kIncompleteScanTile;
-        auto sums = alloc(tiles);
-        if (!sums)
-            return sums.error();
-        DevicePtr sp = sums->ptr();
-        if (Status s = launch("zb_scan_tiles", tiles * kIncompleteBlock, {&in, &out, &n, &sp},
-                              false);
-            !s)
-            return s.error();
+        DeviceBuffer sums, offsets;
+        ZBDDC_TRY(alloc(tiles, {&sums}));
+        DevicePtr sp = sums.ptr();
+        ZBDDC_TRY(launch("zb_scan_tiles", tiles * kIncompleteBlock, {&in, &out, &n, &sp}, false));
         if (tiles > 1) {
-            auto offsets = alloc(tiles);
-            if (!offsets)
-                return offsets.error();
-            auto inner = scan(sp, offsets->ptr(), tiles);
+            ZBDDC_TRY(alloc(tiles, {&offsets}));
+            auto inner = scan(sp, offsets.ptr(), tiles);
             if (!inner)
                 return inner.error();
-            DevicePtr op = offsets->ptr();
-            if (Status s = launch("zb_scan_add", n, {&out, &n, &op}); !s)
-                return s.error();
+            DevicePtr op = offsets.ptr();
+            ZBDDC_TRY(launch("zb_scan_add", n, {&out, &n, &op}));
         }
         auto last = read(out, n - 1), lastIn = read(in, n - 1);
         if (!last)
@@ -112,32 +103,21 @@ class Runner {
         if (bits == 0 || n < 2)
             return Ok{};
         DeviceRows other;
-        for (DeviceBuffer *b : {&other.keys, &other.payload, &other.values}) {
-            auto buf = alloc(n);
-            if (!buf)
-                return buf.error();
-            *b = std::move(*buf);
-        }
+        ZBDDC_TRY(alloc(n, {&other.keys, &other.payload, &other.values}));
         const u64 runs = (n + kIncompleteRun - 1) / kIncompleteRun;
-        auto counts = alloc(16 * runs), offsets = alloc(16 * runs);
-        if (!counts)
-            return counts.error();
-        if (!offsets)
-            return offsets.error();
-        DevicePtr cp = counts->ptr(), opp = offsets->ptr();
+        DeviceBuffer counts, offsets;
+        ZBDDC_TRY(alloc(16 * runs, {&counts, &offsets}));
+        DevicePtr cp = counts.ptr(), opp = offsets.ptr();
         for (unsigned shift = 0; shift < bits; shift += 4) {
             DevicePtr k = rows.keys.ptr(), p = rows.payload.ptr(), v = rows.values.ptr();
             DevicePtr k2 = other.keys.ptr(), p2 = other.payload.ptr(), v2 = other.values.ptr();
             u64 r = runs;
             unsigned sh = shift;
-            if (Status s = launch("zb_radix_count", runs, {&k, &n, &sh, &cp, &r}, false); !s)
-                return s;
+            ZBDDC_TRY(launch("zb_radix_count", runs, {&k, &n, &sh, &cp, &r}, false));
             if (auto t = scan(cp, opp, 16 * runs); !t)
                 return t.error();
-            if (Status s = launch("zb_radix_scatter", runs,
-                                  {&k, &p, &v, &n, &sh, &opp, &r, &k2, &p2, &v2}, false);
-                !s)
-                return s;
+            ZBDDC_TRY(launch("zb_radix_scatter", runs,
+                             {&k, &p, &v, &n, &sh, &opp, &r, &k2, &p2, &v2}, false));
             std::swap(rows.keys, other.keys);
             std::swap(rows.payload, other.payload);
             std::swap(rows.values, other.values);
@@ -148,25 +128,17 @@ class Runner {
     // Sorts `rows` by key (keys up to maxKey), then the head positions of the runs of equal keys
     // (exclusive scan of the head flags) and their count.
     Result<u64> sortIntoRuns(DeviceRows &rows, u64 maxKey, DeviceBuffer &positions) {
-        if (Status s = sort(rows, maxKey); !s)
-            return s.error();
+        ZBDDC_TRY(sort(rows, maxKey));
         u64 n = rows.size;
-        auto flags = alloc(n);
-        auto pos = alloc(n);
-        if (!flags)
-            return flags.error();
-        if (!pos)
-            return pos.error();
-        DevicePtr k = rows.keys.ptr(), f = flags->ptr();
-        if (Status s = launch("zb_heads", n, {&k, &n, &f}); !s)
-            return s.error();
-        auto total = scan(f, pos->ptr(), n);
-        positions = std::move(*pos);
-        return total;
+        DeviceBuffer flags;
+        ZBDDC_TRY(alloc(n, {&flags, &positions}));
+        DevicePtr k = rows.keys.ptr(), f = flags.ptr();
+        ZBDDC_TRY(launch("zb_heads", n, {&k, &n, &f}));
+        return scan(f, positions.ptr(), n);
     }
 
   private:
-    KernelDevice &d_;
+    TensorDevice &d_;
 };
 
 struct HostView {
@@ -183,9 +155,23 @@ HostView viewOf(const TensorProgram &p, const std::vector<TableData> &computed, 
     return {d.sparse ? d.rows.data() : nullptr, d.values.data(), d.values.size()};
 }
 
-// One op on the device; its output (feasible rows, ascending) comes back to the host.
-Result<TableData> runOp(Runner &r, const TensorProgram &p, const std::vector<TableData> &computed,
-                        const TensorOp &op, const DeviceRunOptions &options) {
+} // namespace
+
+std::vector<DeviceStep> incompleteSteps(const TensorProgram &program,
+                                        const DeviceRunOptions &options) {
+    std::vector<DeviceStep> steps;
+    for (uint32_t o = 0; o < program.ops.size(); ++o) {
+        steps.push_back(makeStep(StepKind::Incomplete, StepClock::Compute));
+        steps.back().ops = {o};
+        steps.back().joinLimit = options.maxRows;
+    }
+    return steps;
+}
+
+Result<TableData> runIncompleteOp(TensorDevice &device, const TensorProgram &p, uint32_t o,
+                                  const std::vector<TableData> &computed, uint64_t maxRows) {
+    Runner r(device);
+    const TensorOp &op = p.ops[o];
     auto planned = planOp(p, op, [&](uint32_t id) { return viewOf(p, computed, id).size; });
     if (!planned)
         return planned.error();
@@ -210,12 +196,10 @@ Result<TableData> runOp(Runner &r, const TensorProgram &p, const std::vector<Tab
             startValues.push_back(first.values[i]);
         }
     }
-    auto startKeys = r.upload(startRows.data(), startRows.size()),
-         startVals = r.upload(startValues.data(), startValues.size());
-    auto start = keysAndValues(std::move(startKeys), std::move(startVals), startRows.size());
-    if (!start)
-        return start.error();
-    DeviceRows j = std::move(*start);
+    DeviceRows j;
+    j.size = startRows.size();
+    ZBDDC_TRY(r.upload(j.keys, startRows.data(), j.size));
+    ZBDDC_TRY(r.upload(j.values, startValues.data(), j.size));
     for (const JoinStep &step : plan.steps) {
         if (j.size == 0)
             break;
@@ -224,77 +208,57 @@ Result<TableData> runOp(Runner &r, const TensorProgram &p, const std::vector<Tab
         DeviceRows table;
         table.size = t.size;
         u64 n = t.size;
-        auto rows = t.rows ? r.upload(t.rows, n) : r.alloc(1);
-        auto values = r.upload(t.values, n);
-        auto keyMap = r.uploadMaps(step.tableKey), partMap = r.uploadMaps(step.tablePart),
-             jKeyMap = r.uploadMaps(step.joinedKey);
-        for (auto *b : {&rows, &values, &keyMap, &partMap, &jKeyMap})
-            if (!*b)
-                return b->error();
-        for (DeviceBuffer *b : {&table.keys, &table.payload, &table.values}) {
-            auto buf = r.alloc(n);
-            if (!buf)
-                return buf.error();
-            *b = std::move(*buf);
-        }
-        DevicePtr rp = t.rows ? rows->ptr() : 0, vp = values->ptr(), km = keyMap->ptr(),
-                  pm = partMap->ptr(), tk = table.keys.ptr(), tp = table.payload.ptr(),
-                  tv = table.values.ptr();
+        DeviceBuffer rows, values, keyMap, partMap, jKeyMap;
+        if (t.rows)
+            ZBDDC_TRY(r.upload(rows, t.rows, n));
+        ZBDDC_TRY(r.upload(values, t.values, n));
+        ZBDDC_TRY(r.upload(keyMap, step.tableKey));
+        ZBDDC_TRY(r.upload(partMap, step.tablePart));
+        ZBDDC_TRY(r.upload(jKeyMap, step.joinedKey));
+        ZBDDC_TRY(r.alloc(n, {&table.keys, &table.payload, &table.values}));
+        DevicePtr rp = rows.ptr(), vp = values.ptr(), km = keyMap.ptr(), pm = partMap.ptr(),
+                  tk = table.keys.ptr(), tp = table.payload.ptr(), tv = table.values.ptr();
         unsigned nk = static_cast<unsigned>(step.tableKey.size()),
                  np = static_cast<unsigned>(step.tablePart.size());
-        if (Status s = r.launch("zb_inc_keys", n, {&rp, &vp, &n, &km, &nk, &pm, &np, &tk, &tp, &tv});
-            !s)
-            return s.error();
+        ZBDDC_TRY(r.launch("zb_inc_keys", n, {&rp, &vp, &n, &km, &nk, &pm, &np, &tk, &tp, &tv}));
         DeviceBuffer headPos;
         auto groups = r.sortIntoRuns(table, step.keySpace - 1, headPos);
         if (!groups)
             return groups.error();
         u64 g = *groups;
-        auto groupKeys = r.alloc(g), groupStart = r.alloc(g + 1);
-        if (!groupKeys)
-            return groupKeys.error();
-        if (!groupStart)
-            return groupStart.error();
+        DeviceBuffer groupKeys, groupStart;
+        ZBDDC_TRY(r.alloc(g, {&groupKeys}));
+        ZBDDC_TRY(r.alloc(g + 1, {&groupStart}));
         tk = table.keys.ptr();
         tp = table.payload.ptr();
         tv = table.values.ptr();
-        DevicePtr hp = headPos.ptr(), gk = groupKeys->ptr(), gs = groupStart->ptr();
-        if (Status s = r.launch("zb_groups", n, {&tk, &n, &hp, &gk, &gs}); !s)
-            return s.error();
+        DevicePtr hp = headPos.ptr(), gk = groupKeys.ptr(), gs = groupStart.ptr();
+        ZBDDC_TRY(r.launch("zb_groups", n, {&tk, &n, &hp, &gk, &gs}));
         // groupStart[g] = n closes the last group.
-        if (Status s = r.put(gs + g * sizeof(u64), n); !s)
-            return s.error();
+        ZBDDC_TRY(r.put(gs + g * sizeof(u64), n));
         // Bistaffa et al. 2017 Alg. 4: count, scan, write.
         u64 jn = j.size;
-        auto counts = r.alloc(jn), offsets = r.alloc(jn);
-        if (!counts)
-            return counts.error();
-        if (!offsets)
-            return offsets.error();
-        DevicePtr jr = j.keys.ptr(), jv = j.values.ptr(), jk = jKeyMap->ptr(), cp = counts->ptr(),
-                  op2 = offsets->ptr();
+        DeviceBuffer counts, offsets;
+        ZBDDC_TRY(r.alloc(jn, {&counts, &offsets}));
+        DevicePtr jr = j.keys.ptr(), jv = j.values.ptr(), jk = jKeyMap.ptr(), cp = counts.ptr(),
+                  op2 = offsets.ptr();
         unsigned njk = static_cast<unsigned>(step.joinedKey.size());
-        if (Status s = r.launch(joinCount,
-                                jn, {&jr, &jv, &jn, &jk, &njk, &gk, &gs, &g, &tv, boundArg, &cp});
-            !s)
-            return s.error();
+        ZBDDC_TRY(
+            r.launch(joinCount, jn, {&jr, &jv, &jn, &jk, &njk, &gk, &gs, &g, &tv, boundArg, &cp}));
         auto total = r.scan(cp, op2, jn);
         if (!total)
             return total.error();
-        if (*total > options.maxRows)
+        if (*total > maxRows)
             return error("incomplete tables on the GPU: a join needs " + std::to_string(*total) +
-                         " rows, beyond the limit of " + std::to_string(options.maxRows));
-        auto nk2 = r.alloc(*total), nv2 = r.alloc(*total);
-        auto next = keysAndValues(std::move(nk2), std::move(nv2), *total);
-        if (!next)
-            return next.error();
-        DevicePtr ok = next->keys.ptr(), ov = next->values.ptr();
-        if (Status s = r.launch(joinWrite, jn,
-                                {&jr, &jv, &jn, &jk, &njk, &gk, &gs, &g, &tp, &tv, boundArg, &op2,
-                                 &ok, &ov});
-            !s)
-            return s.error();
-        j = std::move(*next);
+                         " rows, beyond the limit of " + std::to_string(maxRows));
+        DeviceRows next;
+        next.size = *total;
+        ZBDDC_TRY(r.alloc(next.size, {&next.keys, &next.values}));
+        DevicePtr ok = next.keys.ptr(), ov = next.values.ptr();
+        ZBDDC_TRY(
+            r.launch(joinWrite, jn,
+                     {&jr, &jv, &jn, &jk, &njk, &gk, &gs, &g, &tp, &tv, boundArg, &op2, &ok, &ov}));
+        j = std::move(next);
     }
     // Bistaffa et al. 2017 Alg. 5: output keys, sort, segmented min.
     TableData data;
@@ -305,55 +269,45 @@ Result<TableData> runOp(Runner &r, const TensorProgram &p, const std::vector<Tab
     if (n == 0)
         return data;
     {
-        auto keys = r.alloc(n);
-        if (!keys)
-            return keys.error();
-        DevicePtr rows = j.keys.ptr(), k = keys->ptr();
+        DeviceBuffer keys;
+        ZBDDC_TRY(r.alloc(n, {&keys}));
+        DevicePtr rows = j.keys.ptr(), k = keys.ptr();
         u64 elim = plan.elimSize;
-        if (Status s = r.launch("zb_output_keys", n, {&rows, &n, &elim, &k}); !s)
-            return s.error();
+        ZBDDC_TRY(r.launch("zb_output_keys", n, {&rows, &n, &elim, &k}));
         j.payload = std::move(j.keys);
-        j.keys = std::move(*keys);
+        j.keys = std::move(keys);
     }
     DeviceBuffer headPos;
     auto outRows = r.sortIntoRuns(j, plan.outEntries - 1, headPos);
     if (!outRows)
         return outRows.error();
-    auto rowsOut = r.alloc(*outRows), valuesOut = r.alloc(*outRows);
-    if (!rowsOut)
-        return rowsOut.error();
-    if (!valuesOut)
-        return valuesOut.error();
-    DevicePtr k = j.keys.ptr(), v = j.values.ptr(), hp = headPos.ptr(), ro = rowsOut->ptr(),
-              vo = valuesOut->ptr();
-    if (Status s = r.launch(segmentMin, n, {&k, &v, &n, &hp, &ro, &vo}); !s)
-        return s.error();
+    DeviceBuffer rowsOut, valuesOut;
+    ZBDDC_TRY(r.alloc(*outRows, {&rowsOut, &valuesOut}));
+    DevicePtr k = j.keys.ptr(), v = j.values.ptr(), hp = headPos.ptr(), ro = rowsOut.ptr(),
+              vo = valuesOut.ptr();
+    ZBDDC_TRY(r.launch(segmentMin, n, {&k, &v, &n, &hp, &ro, &vo}));
     data.rows.resize(*outRows);
     data.values.resize(*outRows);
-    if (Status s = r.get(data.rows.data(), ro, *outRows * sizeof(u64)); !s)
-        return s.error();
-    if (Status s = r.get(data.values.data(), vo, *outRows * sizeof(double)); !s)
-        return s.error();
+    ZBDDC_TRY(r.get(data.rows.data(), ro, *outRows * sizeof(u64)));
+    ZBDDC_TRY(r.get(data.values.data(), vo, *outRows * sizeof(double)));
     return data;
 }
 
-} // namespace
-
-Result<std::vector<TableData>> runIncompleteOnDevice(KernelDevice &device,
+Result<std::vector<TableData>> runIncompleteOnDevice(TensorDevice &device,
                                                      const TensorProgram &program,
                                                      const DeviceRunOptions &options) {
-    if (Status s = program.verify(); !s)
-        return s.error();
+    ZBDDC_TRY(program.verify());
     if (program.semiring != Semiring::MinSum && program.semiring != Semiring::MinSumInt64)
         return error("incomplete tables need a min-sum program");
-    Runner runner(device);
-    std::vector<TableData> computed(program.tables.size());
-    for (const TensorOp &op : program.ops) {
-        auto data = runOp(runner, program, computed, op, options);
-        if (!data)
-            return data.error();
-        computed[op.output] = std::move(*data);
-    }
+    TensorDevice *const devices[] = {&device};
+    std::vector<TableData> computed;
+    StepTargets targets;
+    targets.devices = devices;
+    targets.incomplete = &computed;
+    StepTimes times{};
+    if (auto ran = runDeviceSteps(program, incompleteSteps(program, options), targets, times); !ran)
+        return ran.error();
+    computed.resize(program.tables.size()); // a program of no op
     return computed;
 }
 

@@ -36,8 +36,7 @@ struct Prepared {
 
 Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &options,
                          GpuExecStats &st) {
-    if (Status s = program.verify(); !s)
-        return s.error();
+    ZBDDC_TRY(program.verify());
     auto device = openDevice(options.device);
     if (!device)
         return device.error();
@@ -49,8 +48,6 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
     auto memory = d.memoryInfo();
     if (!memory)
         return memory.error();
-    st.deviceFreeBytes = memory->freeBytes;
-    st.deviceTotalBytes = memory->totalBytes;
     // The chunks out of core follow from this budget (chunk_plan.h); idle pool blocks
     // count as free, the pool hands them out first.
     const uint64_t budget =
@@ -186,8 +183,6 @@ runInCore(const TensorProgram &program, Prepared &p, const GpuExecOptions &optio
     st.downloadMs = times[static_cast<size_t>(StepClock::Download)];
     st.launches = gpu.stats().launches;
     st.graph = gpu.stats().graph;
-    st.graphCaptureMs = gpu.stats().captureMs;
-    st.levelJoins = gpu.stats().joins;
     return computed;
 }
 
@@ -245,11 +240,12 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
     // before the run's one wait, counted with the kernels).
     double optimum = 0;
     const auto decode = [&](GpuTensorDevice &gpu) -> Status {
-        std::vector<DevicePtr> at(program.tables.size());
-        for (uint32_t t = 0; t < at.size(); ++t)
-            at[t] = gpu.address(t, 0); // 0 where the device holds no row of t
-        auto decoded = decodeOnDevice(gpu.device(), program, at, assignment, p->kernels.float32,
-                                      gpu.copyStream(), &st.valueMs, tied);
+        std::vector<TableSegment> tables; // each whole, where the device holds it
+        for (uint32_t t = 0; t < program.tables.size(); ++t)
+            if (const DevicePtr at = gpu.address(t, 0))
+                tables.push_back({t, 0, program.tables[t].entries(), at});
+        auto decoded = decodeOnDevice(gpu.device(), program, std::move(tables), assignment,
+                                      p->kernels.float32, gpu.copyStream(), &st.valueMs, tied);
         if (!decoded)
             return decoded.error();
         optimum = *decoded;
@@ -264,8 +260,7 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
 
 Result<std::unique_ptr<GpuTensorDevice>> openGpuTensorDevice(const TensorProgram &program,
                                                              const GpuExecOptions &options) {
-    if (Status s = program.verify(); !s)
-        return s.error();
+    ZBDDC_TRY(program.verify());
     auto device = openDevice(options.device);
     if (!device)
         return device.error();

@@ -42,8 +42,6 @@ struct GpuExecStats {
     bool valueOnDevice = false;  // decoded on the device (in core) rather than on the host
     uint64_t launches = 0;       // in core: kernel launches (chunks of every op)
     bool graph = false;          // in core: the levels ran as one CUDA graph
-    double graphCaptureMs = 0;   // its capture and instantiation, within kernelMs
-    uint64_t levelJoins = 0;     // levels whose streams were joined by events
     uint64_t tableBytes = 0;     // in core: bytes the ops must move (op_profile.h), all ops
     bool float32 = false;        // in core: the tables were floats (narrow_costs.h)
     bool compiledFromCache = false;
@@ -54,7 +52,7 @@ struct GpuExecStats {
     // the copies went through (staged_copies.h), and whether the program was re-laid out.
     // uploadMs/downloadMs are then the host's time in the steps that enqueue uploads (with the
     // reserves) and wait for downloads, within kernelMs, the wall time of the whole chunked run.
-    uint64_t budgetBytes = 0, deviceFreeBytes = 0, deviceTotalBytes = 0;
+    uint64_t budgetBytes = 0;
     uint64_t uploadBytes = 0, downloadBytes = 0, pinnedBytes = 0;
     // Within kernelMs: on a GPU's first out-of-core run its staging allocated.
     double hostPrepMs = 0;

@@ -117,11 +117,9 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
     if (ordinals.empty())
         return error("internal error: a multi-GPU run with no device");
     const auto planned0 = std::chrono::steady_clock::now();
-    if (Status s = program.verify(); !s)
-        return s.error();
+    ZBDDC_TRY(program.verify());
     // Slices by output variables would cut a message's normalisation group.
-    if (Status s = refuseMessageOps(program, "the multi-GPU executor"); !s)
-        return s.error();
+    ZBDDC_TRY(refuseMessageOps(program, "the multi-GPU executor"));
     st.ordinals.assign(ordinals.begin(), ordinals.end());
     options.kernels.float32 = useFloatTables(program, options.switches.narrowCosts);
     st.float32 = options.kernels.float32;
@@ -200,7 +198,6 @@ Result<std::unique_ptr<MultiGpuRun>> openRun(const TensorProgram &program,
             st.transport = "peer copies (" + comms.error().message + ")";
         } else {
             run->nccl = *comms;
-            st.nccl = true;
             st.transport = "NCCL " + ncclVersion() + " between GPUs";
         }
     }

@@ -22,7 +22,6 @@ struct MultiGpuStats {
     std::vector<int> ordinals; // the logical devices, by GPU ordinal
     std::string gpus;          // DeviceInfo::label() of each distinct GPU, comma-separated
     std::string transport;     // how tables crossed devices, for people
-    bool nccl = false;         // they crossed GPUs through NCCL
     size_t slicedOps = 0;      // ops sliced across the devices
     size_t relaidOutputs = 0;  // outputs laid out for slicing (slice_layout.h)
     uint64_t uploadBytes = 0, peerBytes = 0, downloadBytes = 0;

@@ -68,8 +68,7 @@ class PackedArrays {
         auto block = d.allocate(std::max<size_t>(bytes_.size(), 1));
         if (!block)
             return block.error();
-        if (Status s = d.upload(block->ptr(), bytes_.data(), bytes_.size(), stream); !s)
-            return s.error();
+        ZBDDC_TRY(d.upload(block->ptr(), bytes_.data(), bytes_.size(), stream));
         return block;
     }
 
@@ -112,13 +111,6 @@ std::string valuePhaseKernelSource() {
            "#define ZB_VP_SHARED zb_vp_shared\n"
            "#define ZB_UNROLL _Pragma(\"unroll\")\n" +
            std::string(mpeTieRuleKernelSource()) + kSource + "\n";
-}
-
-Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
-                              std::span<const DevicePtr> tables, std::vector<uint32_t> &assignment,
-                              bool float32, StreamHandle stream, double *deviceMs, bool *tied) {
-    return decodeOnDevice(d, program, wholeTables(program, tables), assignment, float32, stream,
-                          deviceMs, tied);
 }
 
 Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
@@ -182,9 +174,7 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
         ZBDDC_TRY(enqueue());
     }
     std::vector<unsigned char> back(tiedAt + sizeof(uint32_t) - assignAt);
-    if (Status s = d.download(back.data(), block.ptr() + assignAt, back.size(), stream);
-        !s) // waits: pageable
-        return s.error();
+    ZBDDC_TRY(d.download(back.data(), block.ptr() + assignAt, back.size(), stream)); // waits: pageable
     if (!assignment.empty())
         std::memcpy(assignment.data(), back.data(), assignment.size() * sizeof(uint32_t));
     double optimum = 0; // 8 bytes: a double, or an int64 cost's word (ir/semiring.h)
@@ -252,13 +242,10 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
     int product = valuePhaseMultiplies(program.semiring);
     void *args[] = {&planPtr, &planAtPtr, &atPtr,     &rowsPtr, &ptrPtr,   &nTables, &assignPtr,
                     &vars,    &shared,    &optimaPtr, &tiedPtr, &minimize, &product};
-    if (Status s =
-            d.launch(*f, {cases, threads, shared * static_cast<unsigned>(sizeof(uint32_t))}, args);
-        !s)
-        return s.error();
+    ZBDDC_TRY(
+        d.launch(*f, {cases, threads, shared * static_cast<unsigned>(sizeof(uint32_t))}, args));
     std::vector<uint32_t> back((tiedAt - assignAt) / sizeof(uint32_t) + cases);
-    if (Status s = d.download(back.data(), assignPtr, back.size() * sizeof(uint32_t)); !s)
-        return s;
+    ZBDDC_TRY(d.download(back.data(), assignPtr, back.size() * sizeof(uint32_t)));
     std::copy_n(back.begin(), assignments.size(), assignments.begin());
     for (uint32_t b = 0; b < cases; ++b)
         tied[b] = back[(tiedAt - assignAt) / sizeof(uint32_t) + b] != 0;

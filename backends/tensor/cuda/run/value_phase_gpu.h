@@ -20,28 +20,24 @@ std::string valuePhaseKernelSource();
 
 // The ⊗ of the result tables (the optimum), with `assignment` (by variable; evidence and defaults
 // filled in) completed as recoverAssignment would: the same picks, ties to the first joint value.
-// `tables[id]` is the device address of every table the program's reducing ops read, and of the
-// result tables: doubles, or floats with `float32` (narrow_costs.h). On `stream`, after the work
+// `segments` hold every table the program's reducing ops read, and the result tables, on the
+// device: doubles, or floats with `float32` (narrow_costs.h). On `stream`, after the work
 // enqueued there before (the program's ops: the host builds the plan meanwhile); returns once the
 // assignment is back. `deviceMs` (optional): the device's time from the call to the kernel's end.
 // `tied` (optional): whether some op's runner-up lay within the tie tolerance of its pick, as
 // recoverAssignment's `tied` (ir/mpe_tie_rule.inc's zb_flags_tie, the host's own comparison).
 Result<double> decodeOnDevice(Device &device, const TensorProgram &program,
-                              std::span<const DevicePtr> tables, std::vector<uint32_t> &assignment,
-                              bool float32 = false, StreamHandle stream = nullptr,
-                              double *deviceMs = nullptr, bool *tied = nullptr);
-// The same over tables held in segments.
-Result<double> decodeOnDevice(Device &device, const TensorProgram &program,
                               std::vector<TableSegment> segments, std::vector<uint32_t> &assignment,
                               bool float32 = false, StreamHandle stream = nullptr,
                               double *deviceMs = nullptr, bool *tied = nullptr);
 
-// The same for `cases` assignments at once (a batched junction tree's, tables of doubles), one
-// block each (as wide as the widest case's depth: the cases' blocks run side by side anyway, and a
-// block per case keeps each case's steps at its DAG's height): `assignments` holds them one after
-// another (program.domainSizes.size() entries each, evidence and the case variable filled in) and
-// returns them completed; `pinned`, laid out alike, marks the variables each case keeps
-// (recoverAssignment's `pinned`). `tied` returns one flag per case, as decodeOnDevice's.
+// The same for `cases` assignments at once (a batched junction tree's: tables of doubles, each
+// whole at `tables[id]`, 0 where absent), one block each (as wide as the widest case's depth: the
+// cases' blocks run side by side anyway, and a block per case keeps each case's steps at its DAG's
+// height): `assignments` holds them one after another (program.domainSizes.size() entries each,
+// evidence and the case variable filled in) and returns them completed; `pinned`, laid out alike,
+// marks the variables each case keeps (recoverAssignment's `pinned`). `tied` returns one flag per
+// case, as decodeOnDevice's.
 Status decodeCasesOnDevice(Device &device, const TensorProgram &program,
                            std::span<const DevicePtr> tables, std::vector<uint32_t> &assignments,
                            const std::vector<uint8_t> &pinned, uint32_t cases,

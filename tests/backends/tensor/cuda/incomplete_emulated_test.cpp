@@ -1,14 +1,15 @@
 // The incomplete-table kernels (backends/tensor/cuda/codegen/incomplete_kernels.inc) compiled as
-// host C++ and run by a CPU emulation of a device (blocks one after another, a block's threads as
-// OS threads meeting at a barrier for __syncthreads), driven by the same orchestration as the GPU
-// (incomplete_run): its result must equal the CPU executor table by table. This checks the kernels'
-// logic and the host side here, where no GPU is; incomplete_gpu_test.cpp beside it checks the real
-// device.
+// host C++ and run on the emulated TensorDevice (emulated_tensor_device.h: blocks one after
+// another, a block's threads as OS threads meeting at a barrier for __syncthreads), driven by the
+// same steps as the GPU (incomplete_run.h): its result must equal the CPU executor table by table.
+// This checks the kernels' logic and the host side here, where no GPU is;
+// incomplete_gpu_test.cpp beside it checks the real device.
 #include "backends/tensor/cpu/incomplete_cpu.h"
 #include "backends/tensor/cuda/codegen/incomplete_kernels.h"
 #include "backends/tensor/cuda/run/incomplete_run.h"
 #include "compiler/elimination/bucket_program.h"
 
+#include "tests/backends/tensor/cuda/emulated_tensor_device.h"
 #include "tests/catch.hpp"
 #include "tests/support/int64_programs.h"
 #include "tests/support/min_fill_order.h"
@@ -60,71 +61,57 @@ template <class... A> std::function<void(void **)> adapt(void (*f)(A...)) {
     return [f](void **args) { callWith(f, args, std::index_sequence_for<A...>{}); };
 }
 
-class EmulatedDevice : public incomplete::KernelDevice {
-  public:
-    EmulatedDevice() {
-        kernels_ = {{"zb_inc_keys", adapt(zb_inc_keys)},
-                    {"zb_radix_count", adapt(zb_radix_count)},
-                    {"zb_radix_scatter", adapt(zb_radix_scatter)},
-                    {"zb_scan_tiles", adapt(zb_scan_tiles)},
-                    {"zb_scan_add", adapt(zb_scan_add)},
-                    {"zb_heads", adapt(zb_heads)},
-                    {"zb_groups", adapt(zb_groups)},
-                    {"zb_join_count", adapt(zb_join_count)},
-                    {"zb_join_write", adapt(zb_join_write)},
-                    {"zb_output_keys", adapt(zb_output_keys)},
-                    {"zb_segment_min", adapt(zb_segment_min)},
-                    {"zb_join_count_i64", adapt(zb_join_count_i64)},
-                    {"zb_join_write_i64", adapt(zb_join_write_i64)},
-                    {"zb_segment_min_i64", adapt(zb_segment_min_i64)}};
-    }
-    Result<Buffer> allocate(size_t bytes) override {
-        auto mem = std::make_shared<std::vector<unsigned long long>>((bytes + 7) / 8, 0xdeadbeefULL);
-        return Buffer{reinterpret_cast<Ptr>(mem->data()), mem};
-    }
-    Status upload(Ptr dst, const void *src, size_t bytes) override {
-        std::memcpy(reinterpret_cast<void *>(dst), src, bytes);
-        return Ok{};
-    }
-    Status download(void *dst, Ptr src, size_t bytes) override {
-        std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
-        return Ok{};
-    }
-    Status launch(const std::string &kernel, unsigned grid, unsigned block, void **args) override {
-        const auto it = kernels_.find(kernel);
-        if (it == kernels_.end())
-            return error("no kernel " + kernel);
-        ++launches;
-        blockDim.x = block;
-        gridDim.x = grid;
-        const bool synchronises = kernel == "zb_scan_tiles"; // the only one with __syncthreads
-        for (unsigned b = 0; b < grid; ++b) {
-            auto thread = [&, b](unsigned t) {
-                blockIdx.x = b;
-                threadIdx.x = t;
-                it->second(args);
-            };
-            if (!synchronises) {
-                for (unsigned t = 0; t < block; ++t)
-                    thread(t);
-                continue;
-            }
-            std::barrier<> barrier(block);
-            emu::blockBarrier = &barrier;
-            std::vector<std::thread> threads;
-            for (unsigned t = 0; t < block; ++t)
-                threads.emplace_back(thread, t);
-            for (auto &t : threads)
-                t.join();
-        }
-        return Ok{};
-    }
-    unsigned maxGrid() const override { return 3; } // small, so grid-stride loops wrap
-    size_t launches = 0;
+// Each kernel under its name, as the GPU's module has it.
+#define ZB_NAMED(kernel)                                                                           \
+    { #kernel, adapt(kernel) }
+const std::map<std::string, std::function<void(void **)>> &emulatedKernels() {
+    static const std::map<std::string, std::function<void(void **)>> kernels{
+        ZB_NAMED(zb_inc_keys),       ZB_NAMED(zb_radix_count),    ZB_NAMED(zb_radix_scatter),
+        ZB_NAMED(zb_scan_tiles),     ZB_NAMED(zb_scan_add),       ZB_NAMED(zb_heads),
+        ZB_NAMED(zb_groups),         ZB_NAMED(zb_join_count),     ZB_NAMED(zb_join_write),
+        ZB_NAMED(zb_output_keys),    ZB_NAMED(zb_segment_min),    ZB_NAMED(zb_join_count_i64),
+        ZB_NAMED(zb_join_write_i64), ZB_NAMED(zb_segment_min_i64)};
+    return kernels;
+}
+#undef ZB_NAMED
 
-  private:
-    std::map<std::string, std::function<void(void **)>> kernels_;
-};
+// A launch as the GPU runs it: every block, each thread with its indices.
+Status launchEmulated(const std::string &kernel, unsigned grid, unsigned block, void **args) {
+    const auto it = emulatedKernels().find(kernel);
+    if (it == emulatedKernels().end())
+        return error("no kernel " + kernel);
+    blockDim.x = block;
+    gridDim.x = grid;
+    const bool synchronises = kernel == "zb_scan_tiles"; // the only one with __syncthreads
+    for (unsigned b = 0; b < grid; ++b) {
+        auto thread = [&, b](unsigned t) {
+            blockIdx.x = b;
+            threadIdx.x = t;
+            it->second(args);
+        };
+        if (!synchronises) {
+            for (unsigned t = 0; t < block; ++t)
+                thread(t);
+            continue;
+        }
+        std::barrier<> barrier(block);
+        emu::blockBarrier = &barrier;
+        std::vector<std::thread> threads;
+        for (unsigned t = 0; t < block; ++t)
+            threads.emplace_back(thread, t);
+        for (auto &t : threads)
+            t.join();
+    }
+    return Ok{};
+}
+
+// The program run on an emulated device with the kernels above.
+Result<std::vector<TableData>> runEmulated(const TensorProgram &p,
+                                           const incomplete::DeviceRunOptions &options = {}) {
+    testing::EmulatedTensorDevice device(p);
+    device.kernels = launchEmulated;
+    return incomplete::runIncompleteOnDevice(device, p, options);
+}
 
 } // namespace
 
@@ -153,8 +140,7 @@ TEST_CASE("emulated device kernels equal the CPU executor of incomplete tables",
         IncompleteExecOptions cpuOptions;
         cpuOptions.completeAbove = 2.0; // every table incomplete, as on the device
         auto cpu = runIncompleteTensorProgramCpu(*p, cpuOptions);
-        EmulatedDevice device;
-        auto emulated = incomplete::runIncompleteOnDevice(device, *p);
+        auto emulated = runEmulated(*p);
         REQUIRE(cpu.ok());
         INFO("trial " << trial << (emulated ? "" : ": " + emulated.error().message) << "\n"
                       << p->dump());
@@ -190,8 +176,7 @@ TEST_CASE("emulated device kernels equal the CPU executor on int64 costs beyond 
         IncompleteExecOptions cpuOptions;
         cpuOptions.completeAbove = 2.0;
         auto cpu = runIncompleteTensorProgramCpu(*p, cpuOptions);
-        EmulatedDevice device;
-        auto emulated = incomplete::runIncompleteOnDevice(device, *p);
+        auto emulated = runEmulated(*p);
         REQUIRE(cpu.ok());
         INFO("trial " << trial << (emulated ? "" : ": " + emulated.error().message));
         REQUIRE(emulated.ok());
@@ -234,8 +219,7 @@ TEST_CASE("emulated device kernels equal the CPU executor on int64 totals at the
         IncompleteExecOptions cpuOptions;
         cpuOptions.completeAbove = 2.0;
         auto cpu = runIncompleteTensorProgramCpu(*p, cpuOptions);
-        EmulatedDevice device;
-        auto emulated = incomplete::runIncompleteOnDevice(device, *p);
+        auto emulated = runEmulated(*p);
         REQUIRE(cpu.ok());
         INFO("trial " << trial << ": limit " << w.limit << ", optimum " << best
                       << (emulated ? "" : ": " + emulated.error().message));
@@ -272,8 +256,7 @@ TEST_CASE("emulated device: radix sort across many runs and scan across many til
     IncompleteExecOptions cpuOptions;
     cpuOptions.completeAbove = 2.0;
     auto cpu = runIncompleteTensorProgramCpu(*p, cpuOptions);
-    EmulatedDevice device;
-    auto emulated = incomplete::runIncompleteOnDevice(device, *p);
+    auto emulated = runEmulated(*p);
     REQUIRE(cpu.ok());
     REQUIRE(emulated.ok());
     for (const TensorOp &op : p->ops) {
@@ -281,4 +264,66 @@ TEST_CASE("emulated device: radix sort across many runs and scan across many til
         CHECK((*emulated)[op.output].values == (*cpu)[op.output].values);
     }
     CHECK(programResultOf(*p, *emulated) == testing::bruteForceOptimum(net));
+}
+
+TEST_CASE("incomplete tables as steps: one device step per op, in program order, the join limit "
+          "with each",
+          "[incomplete][emulated]") {
+    std::mt19937 rng(45);
+    const CostNetwork net = testing::randomNetwork(rng, 6, 4, 5, 3, 30, true);
+    auto p = buildBucketProgram(net, minFillOrder(net), {true, {}});
+    REQUIRE(p.ok());
+    REQUIRE(markIncomplete(*p, net.upperBound).ok());
+    const std::vector<DeviceStep> steps = incomplete::incompleteSteps(*p, {1234});
+    REQUIRE(steps.size() == p->ops.size());
+    for (uint32_t o = 0; o < steps.size(); ++o) {
+        CHECK(steps[o].kind == StepKind::Incomplete);
+        CHECK(steps[o].device == 0);
+        CHECK(steps[o].ops == std::vector<uint32_t>{o});
+        CHECK(steps[o].joinLimit == 1234);
+    }
+    // The steps run on the device's kernels, not on the host.
+    testing::EmulatedTensorDevice device(*p);
+    device.kernels = launchEmulated;
+    auto emulated = incomplete::runIncompleteOnDevice(device, *p);
+    REQUIRE(emulated.ok());
+    CHECK(device.kernelLaunches > p->ops.size());
+    CHECK(programResultOf(*p, *emulated) == testing::bruteForceOptimum(net));
+}
+
+TEST_CASE("incomplete tables on a device: a join beyond the limit, or a device with no kernels, "
+          "is an error",
+          "[incomplete][emulated]") {
+    CostNetwork net;
+    net.domainSizes = {6, 6, 6};
+    net.upperBound = 1000;
+    for (auto scope : {std::vector<uint32_t>{0, 1}, {1, 2}}) {
+        CostFunction f;
+        f.scope = scope;
+        f.costs.assign(36, 1.0);
+        net.functions.push_back(f);
+    }
+    auto p = buildBucketProgram(net, {0, 1, 2});
+    REQUIRE(p.ok());
+    REQUIRE(markIncomplete(*p, net.upperBound).ok());
+    REQUIRE(runEmulated(*p).ok());
+    auto refused = runEmulated(*p, {35}); // the first bucket joins 6 x 36 rows
+    REQUIRE(!refused.ok());
+    CHECK(refused.error().message.find("beyond the limit of 35") != std::string::npos);
+    testing::EmulatedTensorDevice bare(*p);
+    auto none = incomplete::runIncompleteOnDevice(bare, *p);
+    REQUIRE(!none.ok());
+    CHECK(none.error().message.find("no kernels") != std::string::npos);
+    // A device of tables alone: TensorDevice's own refusal.
+    struct TablesOnly final : TensorDevice {
+        Status reserve(uint32_t, RowSpan) override { return Ok{}; }
+        Status release(uint32_t) override { return Ok{}; }
+        Status upload(uint32_t, uint64_t, std::span<const double>) override { return Ok{}; }
+        Status download(uint32_t, uint64_t, std::span<double>) override { return Ok{}; }
+        Status launch(std::span<const DeviceTask>) override { return Ok{}; }
+        Status wait() override { return Ok{}; }
+    } tablesOnly;
+    auto refusedByInterface = incomplete::runIncompleteOnDevice(tablesOnly, *p);
+    REQUIRE(!refusedByInterface.ok());
+    CHECK(refusedByInterface.error().message.find("runs no kernels by name") != std::string::npos);
 }
