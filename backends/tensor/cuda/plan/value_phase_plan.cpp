@@ -1,6 +1,9 @@
 #include "backends/tensor/cuda/plan/value_phase_plan.h"
 
+#include "support/threads.h"
+
 #include <algorithm>
+#include <optional>
 #include <string>
 
 namespace zbddc::cuda {
@@ -10,30 +13,35 @@ Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program,
     constexpr uint32_t kEliminated = 0x80000000u;
     if (program.domainSizes.size() >= kEliminated)
         return error("the VALUE phase plan holds at most 2^31 variables");
-    // Each op's record and depth, last op first (the order the host's backward pass decodes in).
-    std::vector<std::vector<uint32_t>> records;
-    std::vector<uint32_t> depths;
+    // Each op's record (in `recordWords`, from recordAt[r]) and depth, last op first (the order
+    // the host's backward pass decodes in). One buffer for all records: a batch builds a plan per
+    // case, thousands of them.
+    std::vector<uint32_t> recordWords, depths;
+    std::vector<size_t> recordAt;
     // Per variable, the depth of its latest writer and of its readers since (-1: none): an op
     // decodes after the writers of what it reads, and after the writers and readers of what it
     // writes, so every read sees the value the sequential order would give it.
     const size_t n = program.domainSizes.size();
     std::vector<int64_t> written(n, -1), read(n, -1);
+    std::vector<uint32_t> vars, reads;
+    std::vector<uint64_t> strides;
     for (size_t o = program.ops.size(); o-- > 0;) {
         const TensorOp &op = program.ops[o];
         if (op.kind != TensorOpKind::Marginalize && op.kind != TensorOpKind::EliminateBucket)
             continue;
         // The variables this op picks: its eliminated ones but the pinned (they keep their value
         // and are read like any assigned variable); an op that picks none is left out.
-        std::vector<uint32_t> vars;
+        vars.clear();
         for (uint32_t v : op.vars)
             if (!pinned || !(*pinned)[v])
                 vars.push_back(v);
         if (vars.empty())
             continue;
-        std::vector<uint32_t> rec;
+        const size_t start = recordWords.size();
+        std::vector<uint32_t> &rec = recordWords;
         rec.push_back(static_cast<uint32_t>(vars.size()));
         uint64_t stride = 1;
-        std::vector<uint64_t> strides(vars.size());
+        strides.resize(vars.size());
         for (size_t k = vars.size(); k-- > 0;) {
             strides[k] = stride;
             stride *= program.domainSizes[vars[k]];
@@ -46,11 +54,11 @@ Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program,
         const size_t offsetsAt = rec.size();
         rec.resize(rec.size() + op.inputs.size());
         int64_t depth = 0;
-        std::vector<uint32_t> reads;
+        reads.clear();
         for (size_t k = 0; k < op.inputs.size(); ++k) {
             const uint32_t in = op.inputs[k];
             const Table &t = program.tables[in];
-            rec[offsetsAt + k] = static_cast<uint32_t>(rec.size());
+            rec[offsetsAt + k] = static_cast<uint32_t>(rec.size() - start);
             rec.insert(rec.end(), {in, static_cast<uint32_t>(t.scope.size())});
             for (size_t s = 0; s < t.scope.size(); ++s) {
                 const auto k = std::find(vars.begin(), vars.end(), t.scope[s]);
@@ -70,15 +78,16 @@ Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program,
             read[v] = std::max(read[v], depth);
         for (uint32_t v : vars)
             written[v] = depth, read[v] = -1;
-        records.push_back(std::move(rec));
+        recordAt.push_back(start);
         depths.push_back(static_cast<uint32_t>(depth));
     }
+    recordAt.push_back(recordWords.size());
     const uint32_t nDepths =
         depths.empty() ? 0 : *std::max_element(depths.begin(), depths.end()) + 1;
     std::vector<uint32_t> plan;
     plan.push_back(static_cast<uint32_t>(program.results.size()));
     plan.insert(plan.end(), program.results.begin(), program.results.end());
-    plan.push_back(static_cast<uint32_t>(records.size()));
+    plan.push_back(static_cast<uint32_t>(depths.size()));
     plan.push_back(nDepths);
     const size_t countsAt = plan.size();
     plan.resize(plan.size() + nDepths, 0);
@@ -86,17 +95,53 @@ Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program,
         ++plan[countsAt + d];
     // The offsets, depth by depth (within a depth, last op first); then the records.
     const size_t offsetsAt = plan.size();
-    plan.resize(plan.size() + records.size());
+    plan.resize(plan.size() + depths.size());
     std::vector<uint32_t> next(nDepths, 0);
     for (uint32_t d = 1; d < nDepths; ++d)
         next[d] = next[d - 1] + plan[countsAt + d - 1];
-    for (size_t r = 0; r < records.size(); ++r) {
+    for (size_t r = 0; r < depths.size(); ++r) {
         if (plan.size() >= kEliminated)
             return error("the VALUE phase plan holds at most 2^31 words");
         plan[offsetsAt + next[depths[r]]++] = static_cast<uint32_t>(plan.size());
-        plan.insert(plan.end(), records[r].begin(), records[r].end());
+        plan.insert(plan.end(), recordWords.begin() + static_cast<std::ptrdiff_t>(recordAt[r]),
+                    recordWords.begin() + static_cast<std::ptrdiff_t>(recordAt[r + 1]));
     }
     return plan;
+}
+
+Result<CasePlans> buildCasePlans(const TensorProgram &program, const std::vector<uint8_t> &pinned,
+                                 uint32_t cases) {
+    const size_t n = program.domainSizes.size();
+    if (pinned.size() != n * cases)
+        return error("internal error: " + std::to_string(cases) + " cases of " + std::to_string(n) +
+                     " variables, but " + std::to_string(pinned.size()) + " pinned entries");
+    std::vector<std::optional<Result<std::vector<uint32_t>>>> plans(cases);
+    const unsigned threads = threadsFor(cases, 4);
+    inRanges(threads, cases, [&](size_t begin, size_t end) {
+        std::vector<uint8_t> casePinned(n);
+        for (size_t b = begin; b < end; ++b) {
+            std::copy_n(pinned.begin() + static_cast<std::ptrdiff_t>(b * n), n, casePinned.begin());
+            plans[b] = buildValuePhasePlan(program, &casePinned);
+        }
+    });
+    CasePlans out;
+    out.at.push_back(0);
+    for (auto &plan : plans) {
+        if (!*plan)
+            return plan->error();
+        const std::vector<uint32_t> &words = **plan;
+        out.threads = std::max(out.threads, valuePhaseThreads(valuePhaseShape(words)));
+        out.longest = std::max<uint64_t>(out.longest, words.size());
+        out.at.push_back(out.at.back() + words.size());
+    }
+    // Joined on the threads too: tens of megabytes on networks of a few hundred variables.
+    out.words.resize(out.at.back());
+    inRanges(threads, cases, [&](size_t begin, size_t end) {
+        for (size_t b = begin; b < end; ++b)
+            std::copy((*plans[b])->begin(), (*plans[b])->end(),
+                      out.words.begin() + static_cast<std::ptrdiff_t>(out.at[b]));
+    });
+    return out;
 }
 
 ValuePhaseShape valuePhaseShape(const std::vector<uint32_t> &plan) {

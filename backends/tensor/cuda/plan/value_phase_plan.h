@@ -30,6 +30,19 @@ namespace zbddc::cuda {
 Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program,
                                                   const std::vector<uint8_t> *pinned = nullptr);
 
+// The plans of `cases` cases, one after another, each built as buildValuePhasePlan's with its row
+// of `pinned` (numVariables entries a case): what the batched kernel walks, a block per case.
+// Built on all cores: on small networks the host's plans, not the kernel, were the traceback's
+// time (alarm, 2,000 cases: MPE at four times MAR's cost).
+struct CasePlans {
+    std::vector<uint32_t> words; // the plans
+    std::vector<uint64_t> at;    // where each case's plan starts; one more entry, the end
+    uint32_t threads = 32;       // the widest case's block (valuePhaseThreads)
+    uint64_t longest = 0;        // the longest plan's words
+};
+Result<CasePlans> buildCasePlans(const TensorProgram &program, const std::vector<uint8_t> &pinned,
+                                 uint32_t cases);
+
 // The plan's shape: its ops and its depths (the DAG's height, the kernel's sequential steps), and
 // the most ops of one depth (the warps worth launching, at most 32 of them).
 struct ValuePhaseShape {

@@ -127,10 +127,10 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
         if (!plan)
             return plan.error();
         // The kernel for the tables' entries: int64 costs, floats, or doubles.
-        auto f = valuePhaseFunction(d, program.semiring == Semiring::MinSumInt64
-                                           ? "zb_value_phase_i64"
-                                       : float32 ? "zb_value_phase_f32"
-                                                 : "zb_value_phase");
+        auto f =
+            valuePhaseFunction(d, program.semiring == Semiring::MinSumInt64 ? "zb_value_phase_i64"
+                                  : float32                                 ? "zb_value_phase_f32"
+                                                                            : "zb_value_phase");
         if (!f)
             return f.error();
         const size_t planAt = packed.add(*plan);
@@ -174,7 +174,8 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
         ZBDDC_TRY(enqueue());
     }
     std::vector<unsigned char> back(tiedAt + sizeof(uint32_t) - assignAt);
-    ZBDDC_TRY(d.download(back.data(), block.ptr() + assignAt, back.size(), stream)); // waits: pageable
+    ZBDDC_TRY(
+        d.download(back.data(), block.ptr() + assignAt, back.size(), stream)); // waits: pageable
     if (!assignment.empty())
         std::memcpy(assignment.data(), back.data(), assignment.size() * sizeof(uint32_t));
     double optimum = 0; // 8 bytes: a double, or an int64 cost's word (ir/semiring.h)
@@ -199,28 +200,14 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
     tied.assign(cases, 1); // until the kernel says
     if (cases == 0)
         return Ok{};
-    // One plan per case, one after another: each leaves out the variables its case pins.
-    std::vector<uint32_t> plans;
-    std::vector<uint64_t> planAt;
-    std::vector<uint8_t> casePinned(n);
-    uint32_t threads = 32; // the widest case's block
-    uint64_t longest = 0;  // the longest case's plan
-    for (uint32_t b = 0; b < cases; ++b) {
-        std::copy_n(pinned.begin() + b * n, n, casePinned.begin());
-        auto plan = buildValuePhasePlan(program, &casePinned);
-        if (!plan)
-            return plan.error();
-        threads = std::max(threads, valuePhaseThreads(valuePhaseShape(*plan)));
-        longest = std::max<uint64_t>(longest, plan->size());
-        planAt.push_back(plans.size());
-        plans.insert(plans.end(), plan->begin(), plan->end());
-    }
-    planAt.push_back(plans.size()); // the last case's end
+    auto plans = buildCasePlans(program, pinned, cases);
+    if (!plans)
+        return plans.error();
     auto f = valuePhaseFunction(d, "zb_value_phase_cases");
     if (!f)
         return f.error();
     PackedArrays packed;
-    const size_t plansAt = packed.add(plans), planAtAt = packed.add(planAt);
+    const size_t plansAt = packed.add(plans->words), planAtAt = packed.add(plans->at);
     auto segments = packSegments(packed, program, wholeTables(program, tables));
     if (!segments)
         return segments.error();
@@ -237,13 +224,13 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
               assignPtr = base + assignAt, optimaPtr = base + optimaAt, tiedPtr = base + tiedAt;
     unsigned nTables = static_cast<unsigned>(program.tables.size());
     unsigned vars = static_cast<unsigned>(n);
-    unsigned shared = stagedWords(d, longest + n, segments->words);
+    unsigned shared = stagedWords(d, plans->longest + n, segments->words);
     int minimize = valuePhaseMinimizes(program.semiring);
     int product = valuePhaseMultiplies(program.semiring);
     void *args[] = {&planPtr, &planAtPtr, &atPtr,     &rowsPtr, &ptrPtr,   &nTables, &assignPtr,
                     &vars,    &shared,    &optimaPtr, &tiedPtr, &minimize, &product};
-    ZBDDC_TRY(
-        d.launch(*f, {cases, threads, shared * static_cast<unsigned>(sizeof(uint32_t))}, args));
+    ZBDDC_TRY(d.launch(
+        *f, {cases, plans->threads, shared * static_cast<unsigned>(sizeof(uint32_t))}, args));
     std::vector<uint32_t> back((tiedAt - assignAt) / sizeof(uint32_t) + cases);
     ZBDDC_TRY(d.download(back.data(), assignPtr, back.size() * sizeof(uint32_t)));
     std::copy_n(back.begin(), assignments.size(), assignments.begin());

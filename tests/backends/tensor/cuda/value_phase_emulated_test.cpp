@@ -48,7 +48,9 @@ template <class T> T shuffle(T v, unsigned from) {
     return out;
 }
 // __shfl_xor_sync: each lane reads its partner's.
-template <class T> T shuffleXor(T v, unsigned mask) { return shuffle(v, (threadIdx.x % 32) ^ mask); }
+template <class T> T shuffleXor(T v, unsigned mask) {
+    return shuffle(v, (threadIdx.x % 32) ^ mask);
+}
 
 // A block of `threads` (whole warps) running `thread(t)` together.
 template <class Thread> void runBlock(unsigned threads, Thread thread) {
@@ -204,34 +206,24 @@ void runEmulatedCases(const TensorProgram &p, const std::vector<std::vector<doub
                       std::vector<uint32_t> &assignments, const std::vector<uint8_t> &pinned,
                       uint32_t cases, std::vector<unsigned> &tied) {
     const size_t n = p.domainSizes.size();
-    std::vector<uint32_t> plans;
-    std::vector<unsigned long long> planAt;
-    unsigned threads = 32;
-    size_t longest = 0;
-    for (uint32_t b = 0; b < cases; ++b) {
-        const std::vector<uint8_t> mine(pinned.begin() + b * n, pinned.begin() + (b + 1) * n);
-        auto plan = cuda::buildValuePhasePlan(p, &mine);
-        REQUIRE(plan.ok());
-        threads = std::max(threads, cuda::valuePhaseThreads(cuda::valuePhaseShape(*plan)));
-        longest = std::max(longest, plan->size());
-        planAt.push_back(plans.size());
-        plans.insert(plans.end(), plan->begin(), plan->end());
-    }
-    planAt.push_back(plans.size());
+    auto plans = cuda::buildCasePlans(p, pinned, cases); // on all cores, as decodeCasesOnDevice's
+    REQUIRE(plans.ok());
+    const std::vector<unsigned long long> planAt(plans->at.begin(), plans->at.end());
     const auto tables = hostTables<double>(
         p, computed, [](double v) { return v; }, nullptr);
-    const unsigned shared = sharedWordsFor(longest + n, tables.arrays);
+    const unsigned shared = sharedWordsFor(plans->longest + n, tables.arrays);
     std::vector<double> optima(cases);
     tied.assign(cases, 2); // neither answer: the kernel must write each
     for (uint32_t b = 0; b < cases; ++b) {
-        emu::runBlock(threads, [&](unsigned t) {
+        emu::runBlock(plans->threads, [&](unsigned t) {
             threadIdx.x = t;
             blockIdx.x = b;
-            zb_value_phase_cases(
-                plans.data(), planAt.data(), tables.arrays.at.data(), tables.arrays.rows.data(),
-                tables.ptr.data(), static_cast<unsigned>(p.tables.size()), assignments.data(),
-                static_cast<unsigned>(n), shared, optima.data(), tied.data(),
-                cuda::valuePhaseMinimizes(p.semiring), cuda::valuePhaseMultiplies(p.semiring));
+            zb_value_phase_cases(plans->words.data(), planAt.data(), tables.arrays.at.data(),
+                                 tables.arrays.rows.data(), tables.ptr.data(),
+                                 static_cast<unsigned>(p.tables.size()), assignments.data(),
+                                 static_cast<unsigned>(n), shared, optima.data(), tied.data(),
+                                 cuda::valuePhaseMinimizes(p.semiring),
+                                 cuda::valuePhaseMultiplies(p.semiring));
         });
     }
 }
@@ -251,7 +243,8 @@ TEST_CASE("the batched VALUE phase kernel traces back every case of a junction t
                     p = 1.0 / static_cast<double>(x.states.size());
         auto tree = buildJunctionTree(net, greedyOrder(moralGraph(net), OrderHeuristic::MinFill));
         REQUIRE(tree.ok());
-        const uint32_t n = static_cast<uint32_t>(net.variables.size()), cases = 5;
+        const uint32_t n = static_cast<uint32_t>(net.variables.size()),
+                       cases = 8; // plans on 2 threads
         JunctionTreeLowering lowering;
         lowering.maxProduct = true;
         lowering.batch = cases;
