@@ -40,6 +40,10 @@ bool bindFunction(const LoadedLibrary &library, F &function, const char *symbol,
     return true;
 }
 
+// A member of a table of functions, for an X-macro list of a library's functions: a pointer of the
+// type its header declares, named as the header's macros name it (cuMemAlloc is cuMemAlloc_v2).
+#define ZBDDC_FUNCTION_POINTER(name) decltype(&::name) name = nullptr;
+
 // The folder of the executable or shared library that holds `address` (dladdr), so that a library
 // installed beside it is found wherever the two were installed; empty where unknown.
 std::string folderHolding(const void *address);

@@ -32,9 +32,7 @@ namespace {
     X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess)
 
 struct Api {
-#define ZBDDC_DECLARE(name) decltype(&::name) name = nullptr;
-    ZBDDC_CU_FUNCTIONS(ZBDDC_DECLARE)
-#undef ZBDDC_DECLARE
+    ZBDDC_CU_FUNCTIONS(ZBDDC_FUNCTION_POINTER)
 };
 
 struct Loaded {

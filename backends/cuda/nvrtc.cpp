@@ -76,9 +76,7 @@ Diagnostic describeFailure(const std::string &log, const std::string &source,
     X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)
 
 struct NvrtcApi {
-#define ZBDDC_DECLARE(name) decltype(&::name) name = nullptr;
-    ZBDDC_NVRTC_FUNCTIONS(ZBDDC_DECLARE)
-#undef ZBDDC_DECLARE
+    ZBDDC_NVRTC_FUNCTIONS(ZBDDC_FUNCTION_POINTER)
     std::string whyNot; // empty when loaded
 };
 
