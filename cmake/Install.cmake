@@ -96,13 +96,13 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/zbddcConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/zbddcConfig.cmake ${PROJECT_BINARY_DIR}/zbddcConfigVersion.cmake
   DESTINATION ${zbddc_cmake_dir})
 
-# A .deb of the above (`cpack -G DEB`). zbddc needs libLLVM at run time and a C compiler (`cc`)
-# to write .so files; linking the static libraries into a program needs llvm-19-dev.
+# A .deb of the above (`cpack -G DEB`). zbddc's LLVM module needs libLLVM at run time and zbddc a
+# C compiler (`cc`) to write .so files; linking the static libraries into a program needs neither.
 set(CPACK_PACKAGE_NAME zbddc)
 set(CPACK_PACKAGE_CONTACT "zbddc maintainers")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Compiler for arithmetic circuits (ZBDD/MLF, junction trees, bucket elimination)")
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libllvm19, libstdc++6, libc6")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gcc, llvm-19-dev")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gcc")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_GENERATOR DEB)
 include(CPack)

@@ -28,16 +28,15 @@ Result<const LlvmFunctions *> load() {
 } // namespace
 
 std::vector<std::string> llvmModuleCandidates() {
-    std::vector<std::string> candidates;
     namespace fs = std::filesystem;
+    std::vector<std::string> candidates;
     const std::string folder = folderHolding(reinterpret_cast<const void *>(&llvmFunctions));
-    if (!folder.empty()) {
-        candidates.push_back(
-            (fs::path(folder) / ZBDDC_LLVM_MODULE_FROM_BIN / kModuleName).string());
-        candidates.push_back((fs::path(folder) / kModuleName).string());
-    }
+    if (!folder.empty())
+        for (const fs::path &beside :
+             {fs::path(folder) / ZBDDC_LLVM_MODULE_FROM_BIN, fs::path(folder)})
+            candidates.push_back((beside / kModuleName).lexically_normal().string());
     candidates.insert(candidates.end(),
-                      {ZBDDC_LLVM_MODULE_BUILT, ZBDDC_LLVM_MODULE_INSTALLED, kModuleName});
+                      {kModuleName, ZBDDC_LLVM_MODULE_BUILT, ZBDDC_LLVM_MODULE_INSTALLED});
     return candidates;
 }
 

@@ -8,8 +8,9 @@
 // the version in the entry's name and the table's size and ABI number refuse any other.
 //
 // Where it is looked for, first found first: beside the executable or library holding this code
-// (its folder's ZBDDC_LLVM_MODULE_FROM_BIN, e.g. ../lib/zbddc, then the folder itself), where
-// this build put it, where `cmake --install` puts it, then by name on the library search path.
+// (its folder's ZBDDC_LLVM_MODULE_FROM_BIN, e.g. ../lib/zbddc, then the folder itself); by name
+// on the library search path (LD_LIBRARY_PATH, the calling program's run path, which
+// find_package(zbddc) sets); where this build put it; where `cmake --install` puts it.
 #pragma once
 
 #include "backends/cpu/object_compile.h"
