@@ -98,6 +98,8 @@ const NvrtcApi &nvrtc() {
 #define ZBDDC_LOAD(name) bindFunction(*lib, a.name, #name, a.whyNot);
         ZBDDC_NVRTC_FUNCTIONS(ZBDDC_LOAD)
 #undef ZBDDC_LOAD
+        if (!a.whyNot.empty())
+            a.whyNot = "NVRTC too old: " + a.whyNot;
         return a;
     }();
     return api;
