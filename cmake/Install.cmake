@@ -1,5 +1,6 @@
 # `cmake --install build --prefix PREFIX` puts under PREFIX:
 #   bin/zbddc                            the command line
+#   lib/zbddc/libzbddc_llvm.so           the CPU backend's LLVM module, loaded when code is generated
 #   lib/libzbddc_*.a                     the libraries it is made of
 #   include/zbdd_{model,problem,network}.h   the C ABI of the .so files zbddc writes (docs/c-api.md)
 #   include/zbddc/...                    the C++ API (docs/cpp-api.md) and every header it includes
@@ -70,6 +71,9 @@ install(TARGETS ${zbddc_installed_targets} EXPORT zbddcTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS zbddc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The CPU backend's LLVM module, loaded on first use from lib/zbddc beside bin/ (llvm_module.h);
+# programs linking the static libraries find it here too.
+install(TARGETS zbddc_llvm LIBRARY DESTINATION ${ZBDDC_LLVM_MODULE_DIR})
 
 # The C++ API: the headers docs/cpp-api.md names (and the CUDA driver's, for a caller's stream),
 # with all they include.
@@ -92,13 +96,13 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/zbddcConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/zbddcConfig.cmake ${PROJECT_BINARY_DIR}/zbddcConfigVersion.cmake
   DESTINATION ${zbddc_cmake_dir})
 
-# A .deb of the above (`cpack -G DEB`). zbddc needs libLLVM at run time and a C compiler (`cc`)
-# to write .so files; linking the static libraries into a program needs llvm-19-dev.
+# A .deb of the above (`cpack -G DEB`). zbddc's LLVM module needs libLLVM at run time and zbddc a
+# C compiler (`cc`) to write .so files; linking the static libraries into a program needs neither.
 set(CPACK_PACKAGE_NAME zbddc)
 set(CPACK_PACKAGE_CONTACT "zbddc maintainers")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Compiler for arithmetic circuits (ZBDD/MLF, junction trees, bucket elimination)")
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libllvm19, libstdc++6, libc6")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gcc, llvm-19-dev")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "gcc")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_GENERATOR DEB)
 include(CPack)

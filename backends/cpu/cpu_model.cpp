@@ -1,6 +1,7 @@
 #include "backends/cpu/cpu_model.h"
 
 #include "backends/cpu/batched_loop.h"
+#include "backends/cpu/llvm_module.h"
 
 #include "ir/interpret.h"
 #include "ir/model_interface.h"
@@ -12,15 +13,10 @@
 #include <chrono>
 #include <cmath>
 
-#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
-#include <llvm/ExecutionEngine/Orc/LLJIT.h>
-#include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/raw_ostream.h>
-
 namespace zbddc {
 
 struct CpuModel::Impl {
-    std::unique_ptr<llvm::orc::LLJIT> jit;
+    std::shared_ptr<void> jit; // the LLVM module's JIT, holding the code `program` calls
     zbdd_program program{};
     CpuPlan plan;
     CompileTimes times;
@@ -217,41 +213,19 @@ Result<CpuModel> compileCpu(const Circuit &c, const CpuOptions &o) {
     auto objects = compileObjects(c, o, writeModelMetadata(c, semiring, o.numeric), false);
     if (!objects)
         return objects.error();
+    auto llvm = llvmFunctions();
+    if (!llvm)
+        return llvm.error();
+    auto code = (*llvm)->linkInProcess(objects->objects, o.backward);
+    if (!code)
+        return code.error();
     auto impl = std::make_unique<CpuModel::Impl>();
-    auto jit = llvm::orc::LLJITBuilder().create();
-    if (!jit)
-        return error("LLVM: " + llvm::toString(jit.takeError()));
-    impl->jit = std::move(*jit);
-    // The generated code calls exp and log1p (log-add-exp) from this process's libm.
-    auto process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
-        impl->jit->getDataLayout().getGlobalPrefix());
-    if (!process)
-        return error("LLVM: " + llvm::toString(process.takeError()));
-    impl->jit->getMainJITDylib().addGenerator(std::move(*process));
-    for (auto &object : objects->objects)
-        if (llvm::Error e = impl->jit->addObjectFile(std::move(object)))
-            return error("LLVM: " + llvm::toString(std::move(e)));
-
-    auto address = [&](const char *name) -> Result<uint64_t> {
-        auto symbol = impl->jit->lookup(name);
-        if (!symbol)
-            return error("LLVM: " + llvm::toString(symbol.takeError()));
-        return symbol->getValue();
-    };
+    impl->jit = std::move(code->jit);
     zbdd_program &p = impl->program;
-    auto forward = address("zbdd_gen_forward");
-    if (!forward)
-        return forward.error();
-    p.forward = reinterpret_cast<decltype(p.forward)>(*forward);
-    if (o.backward) {
-        auto all = address("zbdd_gen_forward_all"), back = address("zbdd_gen_backward"),
-             seed = address("zbdd_gen_seed");
-        if (!all || !back || !seed)
-            return (!all ? all : !back ? back : seed).error();
-        p.forward_all = reinterpret_cast<decltype(p.forward_all)>(*all);
-        p.backward = reinterpret_cast<decltype(p.backward)>(*back);
-        p.seed = reinterpret_cast<decltype(p.seed)>(*seed);
-    }
+    p.forward = reinterpret_cast<decltype(p.forward)>(code->forward);
+    p.forward_all = reinterpret_cast<decltype(p.forward_all)>(code->forwardAll);
+    p.backward = reinterpret_cast<decltype(p.backward)>(code->backward);
+    p.seed = reinterpret_cast<decltype(p.seed)>(code->seed);
     impl->plan = std::move(objects->plan);
     p.num_inputs = c.numInputs();
     p.num_outputs = c.numOutputs();

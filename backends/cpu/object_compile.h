@@ -1,16 +1,13 @@
 // IR to machine code on all cores: the plan's functions are spread over several modules, each
 // built in its own LLVMContext and compiled to an in-memory object by a thread of its own. The
-// JIT links these objects in process; the .so writer hands them to the system linker.
+// JIT links these objects in process; the .so writer hands them to the system linker. The work
+// is done by the LLVM module (llvm_module.h), loaded on the first call.
 #pragma once
 
 #include "backends/cpu/codegen.h"
 
-#include <memory>
+#include <string>
 #include <vector>
-
-namespace llvm {
-class MemoryBuffer;
-}
 
 namespace zbddc {
 
@@ -22,7 +19,7 @@ struct CompileTimes {
 
 struct CompiledObjects {
     CpuPlan plan;
-    std::vector<std::unique_ptr<llvm::MemoryBuffer>> objects;
+    std::vector<std::string> objects; // each an ELF relocatable object file's bytes
     CompileTimes times;
 };
 

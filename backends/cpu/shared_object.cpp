@@ -6,8 +6,6 @@
 #include "ir/model_interface.h"
 #include "support/shared_object_seal.h"
 
-#include <llvm/Support/MemoryBuffer.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -226,9 +224,9 @@ Result<SharedObjectReport> writeSharedObject(const Circuit &c, const CpuOptions 
         return s.error();
     std::vector<std::string> inputs;
     for (size_t i = 0; i < compiled->objects.size(); ++i) {
-        const llvm::MemoryBuffer &object = *compiled->objects[i];
+        const std::string &object = compiled->objects[i];
         const fs::path file = tmp.path / ("part" + std::to_string(i) + ".o");
-        if (Status s = writeBinaryFile(file, object.getBufferStart(), object.getBufferSize()); !s)
+        if (Status s = writeBinaryFile(file, object.data(), object.size()); !s)
             return s.error();
         inputs.push_back(file.string());
     }

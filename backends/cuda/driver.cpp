@@ -1,8 +1,7 @@
 #include "backends/cuda/driver.h"
+#include "ir/loaded_library.h"
 
 #include <cuda.h> // types and prototypes only: nothing is linked, every entry point comes from dlsym
-
-#include <dlfcn.h>
 
 #include <bit>
 #include <cstdint>
@@ -33,9 +32,7 @@ namespace {
     X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess)
 
 struct Api {
-#define ZBDDC_DECLARE(name) decltype(&::name) name = nullptr;
-    ZBDDC_CU_FUNCTIONS(ZBDDC_DECLARE)
-#undef ZBDDC_DECLARE
+    ZBDDC_CU_FUNCTIONS(ZBDDC_FUNCTION_POINTER)
 };
 
 struct Loaded {
@@ -46,17 +43,14 @@ struct Loaded {
 const Loaded &loaded() {
     static const Loaded l = [] {
         Loaded r;
-        void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+        auto lib = loadFirstLibrary({"libcuda.so.1"});
         if (!lib) {
-            const char *why = dlerror();
-            r.whyNot = std::string("no CUDA driver: cannot load libcuda.so.1 (") +
-                       (why ? why : "unknown reason") + ")";
+            r.whyNot = "no CUDA driver: cannot load libcuda.so.1 (" + lib.error().message + ")";
             return r;
         }
 #define ZBDDC_LOAD(name)                                                                           \
-    r.api.name = reinterpret_cast<decltype(r.api.name)>(dlsym(lib, ZBDDC_STR(name)));              \
-    if (!r.api.name) {                                                                             \
-        r.whyNot = "CUDA driver too old: libcuda.so.1 lacks " ZBDDC_STR(name);                     \
+    if (!bindFunction(*lib, r.api.name, ZBDDC_STR(name), r.whyNot)) {                              \
+        r.whyNot = "CUDA driver too old: " + r.whyNot;                                             \
         return r;                                                                                  \
     }
         ZBDDC_CU_FUNCTIONS(ZBDDC_LOAD)

@@ -1,11 +1,10 @@
 #include "backends/cuda/nccl.h"
+#include "ir/loaded_library.h"
 #include "support/gpu_settings.h"
 
 #include <cstdlib>
-#include <dlfcn.h>
 #include <map>
 #include <mutex>
-#include <type_traits>
 
 namespace zbddc::cuda {
 
@@ -34,18 +33,13 @@ const NcclApi &nccl() {
         NcclApi a;
         const std::string &path = gpuSettings.ncclLibrary;
         const std::string name = path.empty() ? "libnccl.so.2" : path;
-        void *lib = dlopen(name.c_str(), RTLD_NOW | RTLD_LOCAL);
+        auto lib = loadFirstLibrary({name});
         if (!lib) {
-            const char *why = dlerror();
-            a.whyNot = "no NCCL: cannot load " + name + " (" + (why ? why : "unknown reason") +
+            a.whyNot = "no NCCL: cannot load " + name + " (" + lib.error().message +
                        "; ZBDDC_NCCL may name libnccl.so.2)";
             return a;
         }
-        auto load = [&](auto &fn, const char *symbol) {
-            fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, symbol));
-            if (!fn && a.whyNot.empty())
-                a.whyNot = name + " lacks " + symbol;
-        };
+        auto load = [&](auto &fn, const char *symbol) { bindFunction(*lib, fn, symbol, a.whyNot); };
         load(a.getVersion, "ncclGetVersion");
         load(a.getErrorString, "ncclGetErrorString");
         load(a.commInitAll, "ncclCommInitAll");

@@ -1,9 +1,10 @@
 #include "backends/cuda/nvrtc.h"
 #include "ir/file_io.h"
+#include "ir/loaded_library.h"
 #include "support/cleanup_on_signal.h"
 #include "support/gpu_settings.h"
 
-#include <nvrtc.h>
+#include <nvrtc.h> // types and prototypes only: every entry point comes from the table below
 
 #include <algorithm>
 #include <cstdio>
@@ -65,17 +66,64 @@ Diagnostic describeFailure(const std::string &log, const std::string &source,
     return error(name + ": NVRTC compilation failed: " + log);
 }
 
+// NVRTC is loaded on first use, as the driver is (driver.cpp): a process that compiles no kernel
+// never maps its 100 MB. Found by its soname through the library search path, else in the folder
+// the build found it in (ZBDDC_NVRTC_LIBRARY: the CUDA toolkit's lib folder).
+#define ZBDDC_NVRTC_FUNCTIONS(X)                                                                   \
+    X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcGetNumSupportedArchs) X(nvrtcGetSupportedArchs)  \
+    X(nvrtcCreateProgram) X(nvrtcCompileProgram) X(nvrtcDestroyProgram)                            \
+    X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetPTXSize) X(nvrtcGetPTX)              \
+    X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)
+
+struct NvrtcApi {
+    ZBDDC_NVRTC_FUNCTIONS(ZBDDC_FUNCTION_POINTER)
+    std::string whyNot; // empty when loaded
+};
+
+std::vector<std::string> nvrtcCandidates() {
+    const std::string soname = ZBDDC_NVRTC_SONAME;
+    const fs::path found = ZBDDC_NVRTC_LIBRARY;
+    return {soname, "libnvrtc.so", (found.parent_path() / soname).string(), found.string()};
+}
+
+const NvrtcApi &nvrtc() {
+    static const NvrtcApi api = [] {
+        NvrtcApi a;
+        auto lib = loadFirstLibrary(nvrtcCandidates());
+        if (!lib) {
+            a.whyNot = std::string(ZBDDC_NVRTC_SONAME) +
+                       " not found: install the CUDA toolkit's NVRTC (" + lib.error().message + ")";
+            return a;
+        }
+#define ZBDDC_LOAD(name) bindFunction(*lib, a.name, #name, a.whyNot);
+        ZBDDC_NVRTC_FUNCTIONS(ZBDDC_LOAD)
+#undef ZBDDC_LOAD
+        if (!a.whyNot.empty())
+            a.whyNot = "NVRTC too old: " + a.whyNot;
+        return a;
+    }();
+    return api;
+}
+
+Status nvrtcLoaded() {
+    if (!nvrtc().whyNot.empty())
+        return error(nvrtc().whyNot);
+    return Ok{};
+}
+
 Status checkNvrtc(nvrtcResult r, const char *call) {
     if (r == NVRTC_SUCCESS)
         return Ok{};
-    return error(std::string(call) + " failed: " + nvrtcGetErrorString(r));
+    return error(std::string(call) + " failed: " + nvrtc().nvrtcGetErrorString(r));
 }
 
 } // namespace
 
 std::string nvrtcVersion() {
+    if (!nvrtcLoaded())
+        return "none";
     int major = 0, minor = 0;
-    ::nvrtcVersion(&major, &minor);
+    nvrtc().nvrtcVersion(&major, &minor);
     return std::to_string(major) + "." + std::to_string(minor);
 }
 
@@ -99,10 +147,10 @@ int realArchNumber(const std::string &arch) {
 
 std::vector<int> supportedArchs() {
     int n = 0;
-    if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0)
+    if (!nvrtcLoaded() || nvrtc().nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0)
         return {};
     std::vector<int> archs(static_cast<size_t>(n));
-    if (nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS)
+    if (nvrtc().nvrtcGetSupportedArchs(archs.data()) != NVRTC_SUCCESS)
         return {};
     return archs;
 }
@@ -138,6 +186,9 @@ void writeCached(const fs::path &cached, const std::string &image) {
 Result<CompiledImage> compileImage(const std::string &source, const std::string &name,
                                    const NvrtcOptions &options, const std::string &arch,
                                    bool cubin) {
+    if (Status loaded = nvrtcLoaded(); !loaded)
+        return loaded.error();
+    const NvrtcApi &api = nvrtc();
     std::vector<std::string> opts{"--gpu-architecture=" + arch, "--std=c++17", "-default-device"};
     opts.insert(opts.end(), options.extra.begin(), options.extra.end());
     // The kind heads the key (with the arch among the options): the same source and options give
@@ -150,33 +201,36 @@ Result<CompiledImage> compileImage(const std::string &source, const std::string 
             return CompiledImage{std::move(*image), cubin, true, {}};
 
     nvrtcProgram prog;
-    if (Status st = checkNvrtc(nvrtcCreateProgram(&prog, source.c_str(), name.c_str(), 0, nullptr,
-                                                  nullptr),
+    if (Status st = checkNvrtc(api.nvrtcCreateProgram(&prog, source.c_str(), name.c_str(), 0,
+                                                      nullptr, nullptr),
                                "nvrtcCreateProgram");
         !st)
         return st.error();
     std::vector<const char *> argv;
     for (const std::string &o : opts)
         argv.push_back(o.c_str());
-    const nvrtcResult compiled = nvrtcCompileProgram(prog, static_cast<int>(argv.size()), argv.data());
+    const nvrtcResult compiled =
+        api.nvrtcCompileProgram(prog, static_cast<int>(argv.size()), argv.data());
     size_t logSize = 0;
-    nvrtcGetProgramLogSize(prog, &logSize);
+    api.nvrtcGetProgramLogSize(prog, &logSize);
     std::string log(logSize, '\0');
     if (logSize > 1)
-        nvrtcGetProgramLog(prog, log.data());
+        api.nvrtcGetProgramLog(prog, log.data());
     log.resize(logSize ? logSize - 1 : 0);
     if (compiled != NVRTC_SUCCESS) {
-        nvrtcDestroyProgram(&prog);
+        api.nvrtcDestroyProgram(&prog);
         return describeFailure(log, source, name);
     }
     size_t size = 0;
     std::string image;
-    const nvrtcResult got = cubin ? nvrtcGetCUBINSize(prog, &size) : nvrtcGetPTXSize(prog, &size);
+    const nvrtcResult got =
+        cubin ? api.nvrtcGetCUBINSize(prog, &size) : api.nvrtcGetPTXSize(prog, &size);
     if (got == NVRTC_SUCCESS) {
         image.resize(size);
-        (void)(cubin ? nvrtcGetCUBIN(prog, image.data()) : nvrtcGetPTX(prog, image.data()));
+        (void)(cubin ? api.nvrtcGetCUBIN(prog, image.data())
+                     : api.nvrtcGetPTX(prog, image.data()));
     }
-    nvrtcDestroyProgram(&prog);
+    api.nvrtcDestroyProgram(&prog);
     if (Status st = checkNvrtc(got, cubin ? "nvrtcGetCUBINSize" : "nvrtcGetPTXSize"); !st)
         return st.error();
     if (!cubin) // PTX is text with its NUL counted

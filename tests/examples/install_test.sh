@@ -14,7 +14,7 @@ mkdir -p "$work"
 prefix=$work/prefix
 
 "$cmake" --install "$build" --prefix "$prefix" > "$work/install.log"
-for f in bin/zbddc include/zbdd_model.h include/zbdd_problem.h include/zbdd_network.h \
+for f in bin/zbddc lib/zbddc/libzbddc_llvm.so include/zbdd_model.h include/zbdd_problem.h include/zbdd_network.h \
          include/zbddc/runtime/tasks.h lib/cmake/zbddc/zbddcConfig.cmake; do
     [ -e "$prefix/$f" ] || { echo "install_test: $prefix/$f was not installed" >&2; exit 1; }
 done
@@ -27,7 +27,11 @@ done
 
 ZBDDC_EXAMPLE_DIR="$work/examples" "$checker"
 
-"$prefix/bin/zbddc" "$source/examples/wetgrass.zdd" -o "$work/wetgrass.so"
+# Writing a model.so generates code: the installed zbddc loads the installed LLVM module (not the
+# build's, which is there too).
+LD_DEBUG=files "$prefix/bin/zbddc" "$source/examples/wetgrass.zdd" -o "$work/wetgrass.so" 2> "$work/loaded.log"
+grep -q "file=$prefix/lib/zbddc/libzbddc_llvm.so .*dynamically loaded" "$work/loaded.log" ||
+    { echo "install_test: the installed zbddc did not load $prefix/lib/zbddc/libzbddc_llvm.so" >&2; exit 1; }
 "$work/examples/zbdd_eval_model" "$work/wetgrass.so" --metadata > "$work/metadata.txt"
 grep -q WetGrass "$work/metadata.txt" ||
     { echo "install_test: the installed C example printed no WetGrass in the metadata" >&2; exit 1; }

@@ -1,4 +1,4 @@
-#include "backends/cpu/object_compile.h"
+#include "backends/cpu/llvm_module_parts.h"
 
 #include "support/threads.h"
 
@@ -10,8 +10,6 @@
 #include <llvm/Linker/Linker.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
-#include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/SmallVectorMemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
@@ -21,7 +19,7 @@
 #include <mutex>
 #include <thread>
 
-namespace zbddc {
+namespace zbddc::llvm_module {
 
 namespace {
 
@@ -148,8 +146,7 @@ Result<CompiledObjects> compileObjects(const Circuit &c, const CpuOptions &o,
                 return;
             }
             pm.run(*m);
-            result.objects[i] = std::make_unique<llvm::SmallVectorMemoryBuffer>(
-                std::move(buffer), m->getModuleIdentifier() + ".o", false);
+            result.objects[i].assign(buffer.data(), buffer.size());
             codegen += secondsSince(t1);
         }
         std::lock_guard lock(mutex);
@@ -180,4 +177,4 @@ Result<std::string> emitLlvmIr(const Circuit &c, const CpuOptions &o, const std:
     return text;
 }
 
-} // namespace zbddc
+} // namespace zbddc::llvm_module
