@@ -149,6 +149,7 @@ Result<std::vector<std::vector<double>>> runOutOfCore(const TensorProgram &progr
 Result<std::vector<std::vector<double>>>
 runInCore(const TensorProgram &program, Prepared &p, const GpuExecOptions &options,
           GpuExecStats &st, const std::function<Status(GpuTensorDevice &)> &decode = {}) {
+    const auto t0 = std::chrono::steady_clock::now();
     std::vector<DeviceStep> steps = inCoreSteps(program, static_cast<bool>(decode));
     const GpuDeviceOptions o{p.kernels, options.chunkRows, 8,
                              options.switches.graphs.value_or(false)};
@@ -177,7 +178,11 @@ runInCore(const TensorProgram &program, Prepared &p, const GpuExecOptions &optio
         targets.timed = profileLines(profile.get(), program, valueBytes);
     }
     StepTimes times{};
+    st.steps = steps.size();
+    st.openMs = msSince(t0);
+    const auto t1 = std::chrono::steady_clock::now();
     auto computed = runDeviceSteps(program, steps, targets, times);
+    st.stepsMs = msSince(t1);
     st.uploadMs = times[static_cast<size_t>(StepClock::Upload)];
     st.kernelMs = times[static_cast<size_t>(StepClock::Compute)]; // the caller takes decode's out
     st.downloadMs = times[static_cast<size_t>(StepClock::Download)];
