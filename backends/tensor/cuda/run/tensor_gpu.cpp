@@ -249,8 +249,11 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
         for (uint32_t t = 0; t < program.tables.size(); ++t)
             if (const DevicePtr at = gpu.address(t, 0))
                 tables.push_back({t, 0, program.tables[t].entries(), at});
+        // Its arrays from the device's pinned staging: their copy need not wait for the ops.
+        const PinnedStaging pinned = [&](size_t bytes) { return gpu.pinnedStaging(bytes); };
         auto decoded = decodeOnDevice(gpu.device(), program, std::move(tables), assignment,
-                                      p->kernels.float32, gpu.copyStream(), &st.valueMs, tied);
+                                      p->kernels.float32, gpu.copyStream(), &st.valueMs, tied,
+                                      pinned);
         if (!decoded)
             return decoded.error();
         optimum = *decoded;
