@@ -69,13 +69,14 @@ bool measure(const std::string &path, int reps) {
     const cuda::GpuExecStats &s = fastest;
     const double steps = static_cast<double>(std::max<uint64_t>(s.steps, 1));
     const double launches = static_cast<double>(std::max<uint64_t>(s.launches, 1));
-    std::printf("%-16s %s: %zu ops in %zu levels; solve %.3f ms = device open and steps "
-                "planned %.3f + steps %.3f (upload %.3f, kernels %.3f, value %.3f) + the rest "
-                "%.3f (checks, chunk plan, modules found %.3f); %llu steps, %.2f us a step; "
-                "%llu launches, %.2f us a launch; optimum %.0f\n",
+    std::printf("%-16s %s: %zu ops in %zu levels; solve %.3f ms = prepare %.3f (modules "
+                "found %.3f) + device open and steps planned %.3f + steps %.3f (upload %.3f, "
+                "kernels %.3f, value %.3f) + device closed %.3f + the rest %.3f; %llu steps, "
+                "%.2f us a step; %llu launches, %.2f us a launch; optimum %.0f\n",
                 name.c_str(), s.device.c_str(), program->ops.size(), program->levels.size(), best,
-                s.openMs, s.stepsMs, s.uploadMs, s.kernelMs, s.valueMs, best - s.openMs - s.stepsMs,
-                s.compileMs, static_cast<unsigned long long>(s.steps), 1000 * s.stepsMs / steps,
+                s.prepareMs, s.compileMs, s.openMs, s.stepsMs, s.uploadMs, s.kernelMs, s.valueMs,
+                s.closeMs, best - s.prepareMs - s.openMs - s.stepsMs - s.closeMs,
+                static_cast<unsigned long long>(s.steps), 1000 * s.stepsMs / steps,
                 static_cast<unsigned long long>(s.launches), 1000 * s.stepsMs / launches, optimum);
     return true;
 }

@@ -188,6 +188,9 @@ runInCore(const TensorProgram &program, Prepared &p, const GpuExecOptions &optio
     st.downloadMs = times[static_cast<size_t>(StepClock::Download)];
     st.launches = gpu.stats().launches;
     st.graph = gpu.stats().graph;
+    const auto t2 = std::chrono::steady_clock::now();
+    device->reset();
+    st.closeMs = msSince(t2);
     return computed;
 }
 
@@ -198,7 +201,9 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
                                                               GpuExecStats *stats) {
     GpuExecStats local;
     GpuExecStats &st = stats ? *stats : local;
+    const auto began = std::chrono::steady_clock::now();
     auto p = prepare(program, options, st);
+    st.prepareMs = msSince(began);
     if (!p)
         return p.error();
     if (p->plan.outOfCore) {
@@ -216,7 +221,9 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
                                       bool *tied) {
     GpuExecStats local;
     GpuExecStats &st = stats ? *stats : local;
+    const auto began = std::chrono::steady_clock::now();
     auto p = prepare(program, options, st);
+    st.prepareMs = msSince(began);
     if (!p)
         return p.error();
     if (tied)
