@@ -7,6 +7,7 @@
 // counted and printed at exit (a run's driver calls, to compare two builds).
 #include <cuda.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -38,9 +39,9 @@ void count(const char *name) {
         }
 }
 #define COUNTED count(__func__)
-int nextHandle = 1;
+std::atomic<uintptr_t> nextHandle{1}; // modules load on several threads
 void *handle() {
-    return reinterpret_cast<void *>(static_cast<uintptr_t>(0x1000 * nextHandle++));
+    return reinterpret_cast<void *>(0x1000 * nextHandle++);
 }
 } // namespace
 
