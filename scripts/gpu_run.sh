@@ -123,7 +123,7 @@ for b in "$here"/bench/*; do
     [ -f "$b" ] && [ -x "$b" ] || continue
     name=$(basename "$b")
     # Sections below, or tools called by hand (jt_kernels: bench/results/NOTEBOOK.md says how).
-    case $name in jt_batch | jt_kernels | wcsp_be | wcsp_generate | loopy_bp | copy_bandwidth | single_case | mlf_phases | task_host | host_phases | uai_markov | circuit_batches | *.sh) continue ;; esac
+    case $name in jt_batch | jt_kernels | wcsp_be | wcsp_generate | loopy_bp | copy_bandwidth | single_case | mlf_phases | task_host | host_phases | uai_markov | circuit_batches | gpu_host_steps | *.sh) continue ;; esac
     "$b" --json "$out/$name.json" --md "$out/$name.md" >> "$out/bench.log" 2>&1
     rc=$?
     echo "bench $name exit $rc" | tee -a "$summary"
@@ -437,6 +437,15 @@ if [ -x "$here/bench/wcsp_be" ] && [ -n "${BE_FAMILIES:-}${BE_WCSP:-}" ]; then
             > "$out/wcsp_be$tag.txt" 2>> "$out/bench.log"
         echo "bench wcsp_be$tag exit $?" | tee -a "$summary"
         cat "$out/wcsp_be$tag.txt"
+    done < <(abRuns)
+    # The host's share of each GPU solve, step by step (bench/gpu_host_steps, packed with
+    # EXTRA=gpu_host_steps).
+    while read -r build tag; do
+        steps=$(benchOf "$build" gpu_host_steps)
+        [ -x "$steps" ] || continue
+        "$steps" "${files[@]}" > "$out/gpu_host_steps$tag.txt" 2>> "$out/bench.log"
+        echo "bench gpu_host_steps$tag exit $?" | tee -a "$summary"
+        cat "$out/gpu_host_steps$tag.txt"
     done < <(abRuns)
     if [ "${BE_PROFILE:-0}" = 1 ]; then
         # BE_PROFILE_ENV="NAME=VALUE": each instance profiled again with that variable set.

@@ -90,6 +90,10 @@ class GpuTensorDevice final : public TensorDevice {
     uint64_t entryBytes() const { return entryBytes_; }
     Device &device() const { return d_; }
     StreamHandle copyStream() const { return entry_; }
+    // `bytes` of the device's pinned staging for a copy enqueued on copyStream(), valid until
+    // wait(): a copy from there does not wait for the work enqueued before it, as one from
+    // pageable memory may.
+    Result<unsigned char *> pinnedStaging(size_t bytes) { return stage(bytes); }
     // `waiter`'s entry stream waits for every level enqueued here so far (`ready`, recorded on
     // request: a run on one device never needs it): another device's copies of these tables, or
     // its decode. Mid-capture it waits for the event as last recorded.

@@ -92,10 +92,16 @@ std::span<const std::vector<uint32_t>> plannedLevels(const TensorProgram &p, boo
 
 // A level's ops in the order they are placed and launched: the most work first.
 std::vector<uint32_t> mostWorkFirst(const TensorProgram &p, std::span<const uint32_t> ops) {
-    std::vector<uint32_t> order(ops.begin(), ops.end());
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        return opWorkEntries(p, a) > opWorkEntries(p, b);
-    });
+    std::vector<std::pair<uint64_t, uint32_t>> byWork; // each op's work computed once
+    byWork.reserve(ops.size());
+    for (uint32_t o : ops)
+        byWork.emplace_back(opWorkEntries(p, o), o);
+    std::stable_sort(byWork.begin(), byWork.end(),
+                     [](const auto &a, const auto &b) { return a.first > b.first; });
+    std::vector<uint32_t> order;
+    order.reserve(ops.size());
+    for (const auto &[work, o] : byWork)
+        order.push_back(o);
     return order;
 }
 

@@ -28,10 +28,11 @@ std::vector<DeviceStep> multiDeviceSteps(const MultiDevicePlan &plan, bool order
     for (size_t l = 0; l < plan.levels.size(); ++l)
         for (const DeviceTask &task : plan.levels[l].tasks)
             tasks[task.device][l].push_back(task);
+    // The level's tasks go into its steps (moved: the Prepare steps, made first, keep a copy).
     const auto launches = [&](size_t l, StepClock clock) {
         for (uint32_t d = 0; d < plan.devices; ++d)
             if (!tasks[d][l].empty())
-                onDevice(StepKind::Launch, clock, d)->tasks = tasks[d][l];
+                onDevice(StepKind::Launch, clock, d)->tasks = std::move(tasks[d][l]);
     };
     if (!ordered) {
         for (size_t l = 0; l < plan.levels.size(); ++l) {
@@ -43,9 +44,12 @@ std::vector<DeviceStep> multiDeviceSteps(const MultiDevicePlan &plan, bool order
                 if (m.from == kHost)
                     rows(StepKind::Upload, StepClock::Upload, m.to, m.table, m.rows);
             peer(level, StepKind::PeerCopy, StepClock::Peer);
+            std::vector<bool> busy(plan.devices);
+            for (uint32_t d = 0; d < plan.devices; ++d)
+                busy[d] = !tasks[d][l].empty();
             launches(l, StepClock::Compute); // every device at work before any is waited for
             for (uint32_t d = 0; d < plan.devices; ++d)
-                if (!tasks[d][l].empty())
+                if (busy[d])
                     onDevice(StepKind::Wait, StepClock::Compute, d);
             for (const TableMove &m : level.downloads)
                 rows(StepKind::Download, StepClock::Download, m.from, m.table, m.rows);

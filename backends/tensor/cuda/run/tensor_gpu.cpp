@@ -149,6 +149,7 @@ Result<std::vector<std::vector<double>>> runOutOfCore(const TensorProgram &progr
 Result<std::vector<std::vector<double>>>
 runInCore(const TensorProgram &program, Prepared &p, const GpuExecOptions &options,
           GpuExecStats &st, const std::function<Status(GpuTensorDevice &)> &decode = {}) {
+    const auto t0 = std::chrono::steady_clock::now();
     std::vector<DeviceStep> steps = inCoreSteps(program, static_cast<bool>(decode));
     const GpuDeviceOptions o{p.kernels, options.chunkRows, 8,
                              options.switches.graphs.value_or(false)};
@@ -177,12 +178,19 @@ runInCore(const TensorProgram &program, Prepared &p, const GpuExecOptions &optio
         targets.timed = profileLines(profile.get(), program, valueBytes);
     }
     StepTimes times{};
+    st.steps = steps.size();
+    st.openMs = msSince(t0);
+    const auto t1 = std::chrono::steady_clock::now();
     auto computed = runDeviceSteps(program, steps, targets, times);
+    st.stepsMs = msSince(t1);
     st.uploadMs = times[static_cast<size_t>(StepClock::Upload)];
     st.kernelMs = times[static_cast<size_t>(StepClock::Compute)]; // the caller takes decode's out
     st.downloadMs = times[static_cast<size_t>(StepClock::Download)];
     st.launches = gpu.stats().launches;
     st.graph = gpu.stats().graph;
+    const auto t2 = std::chrono::steady_clock::now();
+    device->reset();
+    st.closeMs = msSince(t2);
     return computed;
 }
 
@@ -193,7 +201,9 @@ Result<std::vector<std::vector<double>>> runTensorProgramCuda(const TensorProgra
                                                               GpuExecStats *stats) {
     GpuExecStats local;
     GpuExecStats &st = stats ? *stats : local;
+    const auto began = std::chrono::steady_clock::now();
     auto p = prepare(program, options, st);
+    st.prepareMs = msSince(began);
     if (!p)
         return p.error();
     if (p->plan.outOfCore) {
@@ -211,7 +221,9 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
                                       bool *tied) {
     GpuExecStats local;
     GpuExecStats &st = stats ? *stats : local;
+    const auto began = std::chrono::steady_clock::now();
     auto p = prepare(program, options, st);
+    st.prepareMs = msSince(began);
     if (!p)
         return p.error();
     if (tied)
@@ -244,8 +256,11 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
         for (uint32_t t = 0; t < program.tables.size(); ++t)
             if (const DevicePtr at = gpu.address(t, 0))
                 tables.push_back({t, 0, program.tables[t].entries(), at});
+        // Its arrays from the device's pinned staging: their copy need not wait for the ops.
+        const PinnedStaging pinned = [&](size_t bytes) { return gpu.pinnedStaging(bytes); };
         auto decoded = decodeOnDevice(gpu.device(), program, std::move(tables), assignment,
-                                      p->kernels.float32, gpu.copyStream(), &st.valueMs, tied);
+                                      p->kernels.float32, gpu.copyStream(), &st.valueMs, tied,
+                                      pinned);
         if (!decoded)
             return decoded.error();
         optimum = *decoded;

@@ -41,6 +41,12 @@ struct GpuExecStats {
     double valueMs = 0;
     bool valueOnDevice = false;  // decoded on the device (in core) rather than on the host
     uint64_t launches = 0;       // in core: kernel launches (chunks of every op)
+    // Host wall time: the program checked, planned and its kernels found or compiled (prepareMs,
+    // compileMs within); in core, the device opened and the steps planned (openMs), the step
+    // runner's `steps` (stepsMs, its one wait for the device included), the device closed
+    // (closeMs: its streams waited for, its tables back in the pool).
+    double prepareMs = 0, openMs = 0, stepsMs = 0, closeMs = 0;
+    uint64_t steps = 0;
     bool graph = false;          // in core: the levels ran as one CUDA graph
     uint64_t tableBytes = 0;     // in core: bytes the ops must move (op_profile.h), all ops
     bool float32 = false;        // in core: the tables were floats (narrow_costs.h)

@@ -63,12 +63,22 @@ class PackedArrays {
         bytes_.resize(at + bytes);
         return at;
     }
-    // Enqueued on `stream` (synchronous without one); the block must outlive the copy.
-    Result<DeviceBuffer> upload(Device &d, StreamHandle stream) const {
+    // Enqueued on `stream` (synchronous without one), from `pinned` memory where given; the
+    // block must outlive the copy.
+    Result<DeviceBuffer> upload(Device &d, StreamHandle stream,
+                                const PinnedStaging &pinned = {}) const {
         auto block = d.allocate(std::max<size_t>(bytes_.size(), 1));
         if (!block)
             return block.error();
-        ZBDDC_TRY(d.upload(block->ptr(), bytes_.data(), bytes_.size(), stream));
+        const unsigned char *from = bytes_.data();
+        if (pinned && !bytes_.empty()) {
+            auto staged = pinned(bytes_.size());
+            if (!staged)
+                return staged.error();
+            std::memcpy(*staged, bytes_.data(), bytes_.size());
+            from = *staged;
+        }
+        ZBDDC_TRY(d.upload(block->ptr(), from, bytes_.size(), stream));
         return block;
     }
 
@@ -115,7 +125,8 @@ std::string valuePhaseKernelSource() {
 
 Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
                               std::vector<TableSegment> segments, std::vector<uint32_t> &assignment,
-                              bool float32, StreamHandle stream, double *deviceMs, bool *tied) {
+                              bool float32, StreamHandle stream, double *deviceMs, bool *tied,
+                              const PinnedStaging &pinned) {
     if (assignment.size() != program.domainSizes.size())
         return error("internal error: the assignment has " + std::to_string(assignment.size()) +
                      " entries for " + std::to_string(program.domainSizes.size()) + " variables");
@@ -141,7 +152,7 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
         assignAt = packed.add(assignment);
         optimumAt = packed.reserve(sizeof(double));
         tiedAt = packed.reserve(sizeof(uint32_t));
-        auto uploaded = packed.upload(d, stream);
+        auto uploaded = packed.upload(d, stream, pinned);
         if (!uploaded)
             return uploaded.error();
         block = std::move(*uploaded);

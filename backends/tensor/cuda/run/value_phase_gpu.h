@@ -9,6 +9,7 @@
 #include "backends/tensor/cuda/plan/value_phase_plan.h"
 #include "ir/tensor_program.h"
 
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -26,10 +27,15 @@ std::string valuePhaseKernelSource();
 // assignment is back. `deviceMs` (optional): the device's time from the call to the kernel's end.
 // `tied` (optional): whether some op's runner-up lay within the tie tolerance of its pick, as
 // recoverAssignment's `tied` (ir/mpe_tie_rule.inc's zb_flags_tie, the host's own comparison).
+// `pinned` (optional): page-locked memory for the kernel's arrays, valid until `stream` is waited
+// for; without, they go from pageable memory, whose copy the driver may start only once the
+// stream's earlier work is done, so the plan's upload and launch wait for the program's ops.
+using PinnedStaging = std::function<Result<unsigned char *>(size_t bytes)>;
 Result<double> decodeOnDevice(Device &device, const TensorProgram &program,
                               std::vector<TableSegment> segments, std::vector<uint32_t> &assignment,
                               bool float32 = false, StreamHandle stream = nullptr,
-                              double *deviceMs = nullptr, bool *tied = nullptr);
+                              double *deviceMs = nullptr, bool *tied = nullptr,
+                              const PinnedStaging &pinned = {});
 
 // The same for `cases` assignments at once (a batched junction tree's: tables of doubles, each
 // whole at `tables[id]`, 0 where absent), one block each (as wide as the widest case's depth: the
