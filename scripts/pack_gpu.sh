@@ -5,6 +5,7 @@
 # under 64 MiB (the device tool's limit); this script fails if it does not.
 #   scripts/pack_gpu.sh [DEST]        default DEST: <repo>/.gpu      (BUILD_DIR overrides build/)
 # Optional, for one area's run: ONLY="test_wcsp_gpu ..." packs only the named gpu tests/benchmarks;
+# NO_LLVM=1 leaves out the CPU code generator (libzbddc_llvm.so and libLLVM, see below);
 # EXTRA="wcsp_be ..." packs more bench/ programs (gpu_run.sh does not run these: call them
 # yourself); DATA="a.wcsp b.wcsp" copies input files into DEST/data; FUZZ=1 packs the libFuzzer
 # targets for gpu_run.sh's long fuzzing run on the host's cores (FUZZ_RUNS there); TOULBAR2=1
@@ -101,17 +102,19 @@ mkdir -p "$dest/test_data"
 cp "$root"/tests/data/*.tar.xz "$dest/test_data/"
 echo "$build/tests/data" > "$dest/test_data_dir"
 # The CPU backend's LLVM module, loaded on first use (backends/cpu/llvm_module.h), travels with the
-# libraries: gpu_run.sh's LD_LIBRARY_PATH finds it by name, and libLLVM beside it.
-cp "$build/libzbddc_llvm.so" "$dest/lib/"
+# libraries: gpu_run.sh's LD_LIBRARY_PATH finds it by name, and libLLVM beside it. NO_LLVM=1 leaves
+# both out (about 40 MB of the 64 MiB a call carries) for runs that generate no CPU code: GPU
+# kernels, junction trees, bucket elimination, DPOP; one that does fails with the module's name.
+[ -z "${NO_LLVM:-}" ] && cp "$build/libzbddc_llvm.so" "$dest/lib/"
 # Debug info is most of each binary's size and is not needed there.
-strip --strip-debug "$dest"/tests/* "$dest"/bench/* "$dest/zbddc" "$dest/lib/libzbddc_llvm.so" 2>/dev/null || true
+strip --strip-debug "$dest"/tests/* "$dest"/bench/* "$dest/zbddc" "$dest"/lib/libzbddc_llvm.so 2>/dev/null || true
 
 # Shared libraries: everything ldd resolves (of the LLVM module: libLLVM) except the C/C++ runtime
 # that Ubuntu 24.04 has (newer than Debian 12's, so backward compatible). NVRTC, loaded on first
 # use, comes from the GPU machine's own CUDA toolkit (its 110 MB would not fit; the driver and
 # NVRTC must match there anyway).
 system='^(linux-vdso|ld-linux|libc\.|libm\.|libstdc\+\+|libgcc_s|libpthread|libdl\.|librt\.|libnvrtc)'
-for exe in "$dest"/tests/* "$dest"/bench/* "$dest"/tools/* "$dest/zbddc" "$dest/lib/libzbddc_llvm.so"; do # zbddc: the CLI runs there too
+for exe in "$dest"/tests/* "$dest"/bench/* "$dest"/tools/* "$dest/zbddc" "$dest"/lib/libzbddc_llvm.so; do # zbddc: the CLI runs there too
     [ -f "$exe" ] && [ -x "$exe" ] && [[ $exe != *.sh ]] || continue
     ldd "$exe" | awk '$3 ~ /^\// {print $1, $3}' | while read -r name path; do
         [[ $name =~ $system ]] || cp -nL "$path" "$dest/lib/$name"
