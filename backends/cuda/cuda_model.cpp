@@ -626,6 +626,25 @@ Status CudaModel::collectOutputs(size_t first, size_t n, std::vector<double> &re
     return Ok{};
 }
 
+Status CudaModel::collectGradient(size_t first, size_t n, size_t rows, CudaGradient &g,
+                                  const std::function<Status(unsigned char *)> &enqueueRows) {
+    const size_t B = shape_.batch, word = shape_.float64 ? 8 : 4;
+    auto host = hostStaging((rows + 1) * B * word);
+    if (!host)
+        return host.error();
+    unsigned char *outputLanes = *host + rows * B * word;
+    if (Status st = enqueueRows(*host); !st)
+        return st;
+    if (Status st = enqueueRaw(params_.outSlot, 1, n, false, outputLanes); !st)
+        return st;
+    if (Status st = device_->synchronize(); !st)
+        return st;
+    for (size_t l = 0; l < n; ++l)
+        g.values[first + l] = unpack(outputLanes, l);
+    unpackRows(*host, rows, first, n, g.adjoints);
+    return Ok{};
+}
+
 Result<std::vector<double>> CudaModel::evaluate(std::span<const double> xs, size_t count) {
     if (Status st = checkBatch(xs, count, plan_.numInputs); !st)
         return st.error();
@@ -642,16 +661,10 @@ Result<CudaGradient> CudaModel::adjoints(std::span<const double> xs, size_t coun
     g.values.resize(count);
     g.adjoints.resize(count * plan_.numInputs);
     auto upload = [&](size_t first, size_t n) { return uploadInputs(xs, first, n); };
-    Status ran = runBatches(count, true, upload, [&](size_t first, size_t n) -> Status {
-        auto v = downloadSlot(params_.outSlot, n, false);
-        if (!v)
-            return v.error();
-        std::copy(v->begin(), v->end(), g.values.begin() + first);
-        auto a = downloadRaw(plan_.inputBase, plan_.numInputs, n, true);
-        if (!a)
-            return a.error();
-        unpackRows(*a, plan_.numInputs, first, n, g.adjoints);
-        return Ok{};
+    Status ran = runBatches(count, true, upload, [&](size_t first, size_t n) {
+        return collectGradient(first, n, plan_.numInputs, g, [&](unsigned char *host) {
+            return enqueueRaw(plan_.inputBase, plan_.numInputs, n, true, host);
+        });
     });
     if (!ran)
         return ran.error();

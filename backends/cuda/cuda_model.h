@@ -276,6 +276,11 @@ class CudaModel {
     Result<std::vector<double>> forwardOnly(size_t count, const BatchStep &upload);
     // The outputs of the last pass's `n` lanes into rows [first, first + n) of `result`.
     Status collectOutputs(size_t first, size_t n, std::vector<double> &result);
+    // A backward pass's results for vectors [first, first + n) into `g`: `rows` rows of adjoints
+    // (row j at j × B; their copy enqueued by `enqueueRows` into the pinned buffer it is given)
+    // and the output's lanes, both copied, then one wait.
+    Status collectGradient(size_t first, size_t n, size_t rows, CudaGradient &g,
+                           const std::function<Status(unsigned char *)> &enqueueRows);
     // The batched traceback's arrays (plan_traceback.h's TracebackArrays), uploaded on first
     // use, and its launch over the last pass's `lanes` lanes from `outSlot`.
     Status uploadTracebackArrays();

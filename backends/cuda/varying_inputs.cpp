@@ -144,23 +144,10 @@ Result<CudaGradient> CudaModel::adjointsOfVarying(const InputBatch &b, size_t ou
     g.adjoints.resize(b.count * m);
     auto upload = [&](size_t first, size_t n) { return uploadVarying(b, first, n); };
     usePieces(varyingPieces_); // only the varying inputs' adjoints are read back
-    const size_t B = shape_.batch, word = shape_.float64 ? 8 : 4;
-    Status ran = runBatches(b.count, true, upload, [&](size_t first, size_t n) -> Status {
-        // The adjoints' rows, then the output's lanes: both copies, then one wait.
-        auto host = hostStaging((m + 1) * B * word);
-        if (!host)
-            return host.error();
-        unsigned char *outputLanes = *host + m * B * word;
-        if (Status st = enqueueVaryingAdjoints(n, *host); !st)
-            return st;
-        if (Status st = enqueueRaw(params_.outSlot, 1, n, false, outputLanes); !st)
-            return st;
-        if (Status st = device_->synchronize(); !st)
-            return st;
-        for (size_t l = 0; l < n; ++l)
-            g.values[first + l] = unpack(outputLanes, l);
-        unpackRows(*host, m, first, n, g.adjoints);
-        return Ok{};
+    Status ran = runBatches(b.count, true, upload, [&](size_t first, size_t n) {
+        return collectGradient(first, n, m, g, [&](unsigned char *host) {
+            return enqueueVaryingAdjoints(n, host);
+        });
     });
     usePieces(allPieces_);
     if (!ran)
