@@ -434,7 +434,7 @@ namespace {
 // thread's start costs about what 10^4 values do), at most one per core. Pathfinder's 448
 // indicators × 2,048 lanes each way were microseconds a case on one thread. Where each value's
 // log is taken on the way (log space), one per 2^14: std::log made packing 128,000 values 6×
-// slower on one core (496 µs against 78 µs), the host's whole cost of a circuit's warm pass.
+// slower on one core (496 µs against 78 µs), most of the host's cost of a circuit's warm pass.
 unsigned transposeThreads(size_t values, bool logs = false) {
     return threadsFor(values, size_t{1} << (logs ? 14 : 17));
 }
