@@ -78,11 +78,16 @@ struct Model::Impl {
     }
 
     // On the GPU a batch runs in throughput mode, many vectors per launch (latency mode ran one
-    // case per launch).
-    uint32_t lanesFor(size_t batch) const {
-        return device == DeviceKind::Cuda && !sharedNumeric && batch > 1
-                   ? cudaLanesFor(circuit, batch, gpu, cudaMaxLanes)
-                   : 1;
+    // case per launch). Settled once per batch size: cudaLanesFor asks the driver for the free
+    // memory, which a warm call need not pay for (its engine is compiled already).
+    std::map<size_t, uint32_t> lanesByBatch;
+    uint32_t lanesFor(size_t batch) {
+        if (device != DeviceKind::Cuda || sharedNumeric || batch <= 1)
+            return 1;
+        auto [at, added] = lanesByBatch.try_emplace(batch, 1);
+        if (added)
+            at->second = cudaLanesFor(circuit, batch, gpu, cudaMaxLanes);
+        return at->second;
     }
 
     // An engine already compiled for (s, n) with at least `lanes` lanes, or null: a smaller

@@ -249,11 +249,11 @@ class CudaModel {
     }
     // adjointsOfVarying's parts (backends/cuda/varying_inputs.cpp): the shared inputs into every
     // lane, where the device does not hold them already; vectors [first, first + count)'s varying
-    // inputs into their rows; the varying inputs' adjoints of the last `count` lanes gathered
-    // into hostStaging (row j at j × B).
+    // inputs into their rows (copy enqueued, not waited for); the copy of the varying inputs'
+    // adjoints of the last `count` lanes into `host` (row j at j × B) enqueued.
     Status keepShared(const InputBatch &batch);
     Status uploadVarying(const InputBatch &batch, size_t first, size_t count);
-    Result<const unsigned char *> downloadVaryingAdjoints(size_t count);
+    Status enqueueVaryingAdjoints(size_t count, unsigned char *host);
     Status moveRows(FunctionHandle kernel, DevicePtr to, DevicePtr from, DevicePtr slots,
                     size_t rows);
     // The shared vector into every lane of the input rows: its values copied once, each row
@@ -276,6 +276,11 @@ class CudaModel {
     Result<std::vector<double>> forwardOnly(size_t count, const BatchStep &upload);
     // The outputs of the last pass's `n` lanes into rows [first, first + n) of `result`.
     Status collectOutputs(size_t first, size_t n, std::vector<double> &result);
+    // A backward pass's results for vectors [first, first + n) into `g`: `rows` rows of adjoints
+    // (row j at j × B; their copy enqueued by `enqueueRows` into the pinned buffer it is given)
+    // and the output's lanes, both copied, then one wait.
+    Status collectGradient(size_t first, size_t n, size_t rows, CudaGradient &g,
+                           const std::function<Status(unsigned char *)> &enqueueRows);
     // The batched traceback's arrays (plan_traceback.h's TracebackArrays), uploaded on first
     // use, and its launch over the last pass's `lanes` lanes from `outSlot`.
     Status uploadTracebackArrays();
@@ -294,7 +299,10 @@ class CudaModel {
     // pinned memory is one DMA, where pageable memory goes through the driver's own bounce
     // buffer (and a fresh vector per batch was zero-filled first).
     Result<unsigned char *> hostStaging(size_t bytes);
-    // Slots [first, first + slots) into hostStaging, as the device holds them (B lanes apart).
+    // Slots [first, first + slots), as the device holds them (B lanes apart), into hostStaging
+    // and waited for; or into `host` (pinned, slots × B words), enqueued only.
+    Status enqueueRaw(uint32_t first, uint32_t slots, size_t count, bool adjoint,
+                      unsigned char *host);
     Result<const unsigned char *> downloadRaw(uint32_t first, uint32_t slots, size_t count,
                                               bool adjoint);
     Result<std::vector<double>> downloadSlot(uint32_t slot, size_t count, bool adjoint);
@@ -335,6 +343,9 @@ class CudaModel {
     bool inputsHoldShared_ = false;
     std::vector<double> keptShared_;
     std::vector<uint32_t> keptVarying_;
+    // The varying inputs are consecutive (a circuit's literal weights): their rows go in and come
+    // back as the device holds them, with no scatter or gather.
+    bool varyingInPlace_ = false;
     DeviceBuffer varyingSlots_, varyingRows_, sharedRow_;
     // The inputs' backward step in pieces (InputPieces): for every input, and for the inputs a
     // varying batch varies (what adjointsOfVarying reads back), with one partial row per piece

@@ -203,6 +203,7 @@ Status Device::makeCurrent() const {
 Result<DeviceBuffer> Device::allocate(size_t bytes) {
     if (Status st = makeCurrent(); !st)
         return st.error();
+    allocations_.fetch_add(1, std::memory_order_relaxed);
     const auto [bucket, capacity] = poolBucket(bytes);
     DeviceBuffer b;
     b.bytes_ = bytes;
@@ -251,6 +252,11 @@ size_t Device::pooledBytes() const {
     return pooledBytes_;
 }
 
+DeviceCounts Device::counts() const {
+    constexpr auto r = std::memory_order_relaxed;
+    return {allocations_.load(r), uploads_.load(r), uploadedBytes_.load(r), waits_.load(r)};
+}
+
 DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&o) noexcept {
     if (this != &o) {
         this->~DeviceBuffer();
@@ -269,17 +275,31 @@ DeviceBuffer::~DeviceBuffer() {
     ptr_ = 0;
 }
 
-Status Device::upload(DevicePtr dst, const void *src, size_t bytes, StreamHandle s) {
+Status Device::enqueueUpload(DevicePtr dst, const void *src, size_t bytes, StreamHandle s) {
     if (Status st = makeCurrent(); !st)
         return st;
     ZBDDC_CHECK(cuMemcpyHtoDAsync(dst, src, bytes, static_cast<CUstream>(s)));
+    uploads_.fetch_add(1, std::memory_order_relaxed);
+    uploadedBytes_.fetch_add(bytes, std::memory_order_relaxed);
+    return Ok{};
+}
+
+Status Device::enqueueDownload(void *dst, DevicePtr src, size_t bytes, StreamHandle s) {
+    if (Status st = makeCurrent(); !st)
+        return st;
+    ZBDDC_CHECK(cuMemcpyDtoHAsync(dst, src, bytes, static_cast<CUstream>(s)));
+    return Ok{};
+}
+
+Status Device::upload(DevicePtr dst, const void *src, size_t bytes, StreamHandle s) {
+    if (Status st = enqueueUpload(dst, src, bytes, s); !st)
+        return st;
     return s ? Status(Ok{}) : synchronize(s);
 }
 
 Status Device::download(void *dst, DevicePtr src, size_t bytes, StreamHandle s) {
-    if (Status st = makeCurrent(); !st)
+    if (Status st = enqueueDownload(dst, src, bytes, s); !st)
         return st;
-    ZBDDC_CHECK(cuMemcpyDtoHAsync(dst, src, bytes, static_cast<CUstream>(s)));
     return s ? Status(Ok{}) : synchronize(s);
 }
 
@@ -326,6 +346,7 @@ Status Device::fill(DevicePtr dst, uint8_t byte, size_t bytes, StreamHandle s) {
 Result<PinnedBuffer> Device::allocatePinned(size_t bytes) {
     if (Status st = makeCurrent(); !st)
         return st.error();
+    allocations_.fetch_add(1, std::memory_order_relaxed);
     void *p = nullptr;
     if (Status st = check(api().cuMemHostAlloc(&p, std::max<size_t>(bytes, 1), 0), "cuMemHostAlloc");
         !st)
@@ -434,6 +455,7 @@ Status Device::destroyStream(StreamHandle s) {
 Status Device::synchronize(StreamHandle s) {
     if (Status st = makeCurrent(); !st)
         return st;
+    waits_.fetch_add(1, std::memory_order_relaxed);
     // Kernel faults surface here; name them as such so a bad kernel is not blamed on the copy.
     return check(api().cuStreamSynchronize(static_cast<CUstream>(s)),
                  "cuStreamSynchronize (kernel or copy on this stream)");
@@ -511,6 +533,7 @@ Result<bool> Device::reached(EventHandle event) {
 Status Device::waitFor(EventHandle event) {
     if (Status st = makeCurrent(); !st)
         return st;
+    waits_.fetch_add(1, std::memory_order_relaxed);
     return check(api().cuEventSynchronize(static_cast<CUevent>(event)),
                  "cuEventSynchronize (kernel or copy before this event)");
 }

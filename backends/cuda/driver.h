@@ -6,6 +6,7 @@
 #include "ir/result.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -95,6 +96,14 @@ struct MemoryInfo {
     size_t freeBytes = 0, totalBytes = 0, pooledBytes = 0;
 };
 
+// What a process has asked of one device so far, counted on the host: a warm pass should
+// allocate nothing, upload only its inputs and wait once (tests compare two passes' counts).
+struct DeviceCounts {
+    uint64_t allocations = 0; // allocate() and allocatePinned(), pool hits included
+    uint64_t uploads = 0, uploadedBytes = 0; // host-to-device copies
+    uint64_t waits = 0;                      // the host waiting on a stream or an event
+};
+
 using EventHandle = void *; // CUevent
 using GraphHandle = void *; // CUgraphExec
 
@@ -133,6 +142,12 @@ class Device {
     // With no stream: synchronous. With a stream: enqueued only (asynchronous from pinned memory).
     Status upload(DevicePtr dst, const void *src, size_t bytes, StreamHandle stream = nullptr);
     Status download(void *dst, DevicePtr src, size_t bytes, StreamHandle stream = nullptr);
+    // The same two enqueued on `stream` (the legacy default one where null) without waiting, from
+    // or into pinned memory that must stay as it is until a later wait: a pass's copies in and
+    // out then cost the host one wait, after its last copy.
+    Status enqueueUpload(DevicePtr dst, const void *src, size_t bytes,
+                         StreamHandle stream = nullptr);
+    Status enqueueDownload(void *dst, DevicePtr src, size_t bytes, StreamHandle stream = nullptr);
     Status copy(DevicePtr dst, DevicePtr src, size_t bytes, StreamHandle stream = nullptr);
     // From another GPU's memory into this one's (cuMemcpyPeerAsync, enqueued on this device's
     // `stream`): how tables cross GPUs where NCCL is not there.
@@ -187,6 +202,7 @@ class Device {
     template <class F> Result<float> time(StreamHandle stream, F &&body);
 
     size_t pooledBytes() const;
+    DeviceCounts counts() const;
 
   private:
     friend class DeviceBuffer;
@@ -199,6 +215,7 @@ class Device {
     void *context_ = nullptr;
     std::vector<std::vector<DevicePtr>> freeLists_; // by poolBucket's index
     size_t pooledBytes_ = 0;                        // their capacities together
+    std::atomic<uint64_t> allocations_{0}, uploads_{0}, uploadedBytes_{0}, waits_{0};
 };
 
 // The one way an executor gets its GPU: device `ordinal`, opened once per process, where a GPU

@@ -37,6 +37,8 @@ Status CudaModel::keepShared(const InputBatch &b) {
     }
     keptShared_ = b.shared;
     keptVarying_ = b.varying;
+    // Ascending and distinct, so consecutive where the last is m - 1 past the first.
+    varyingInPlace_ = m > 0 && b.varying.back() - b.varying.front() == m - 1;
     inputsHoldShared_ = true;
     return Ok{};
 }
@@ -85,6 +87,7 @@ Status CudaModel::broadcastInputs(std::span<const double> shared) {
     return device_->launch(broadcastRows_, rowsDims(n, B), args);
 }
 
+// The copy is not waited for: the pass's download after it, on the same stream, waits for both.
 Status CudaModel::uploadVarying(const InputBatch &b, size_t first, size_t count) {
     const size_t m = b.varying.size(), B = shape_.batch, word = shape_.float64 ? 8 : 4;
     if (m == 0)
@@ -94,25 +97,27 @@ Status CudaModel::uploadVarying(const InputBatch &b, size_t first, size_t count)
         return host.error();
     if (const size_t bad = packRows(b.values, m, first, count, *host); bad < m)
         return badInput(b.varying[bad]);
-    if (Status st = device_->upload(varyingRows_.ptr(), *host, m * B * word); !st)
+    if (varyingInPlace_) // straight into their rows: no scatter
+        return device_->enqueueUpload(
+            values_.ptr() + (size_t{plan_.inputBase} + b.varying[0]) * B * word, *host,
+            m * B * word);
+    if (Status st = device_->enqueueUpload(varyingRows_.ptr(), *host, m * B * word); !st)
         return st;
     return moveRows(scatterRows_, values_.ptr(), varyingRows_.ptr(), varyingSlots_.ptr(), m);
 }
 
-Result<const unsigned char *> CudaModel::downloadVaryingAdjoints(size_t count) {
+Status CudaModel::enqueueVaryingAdjoints(size_t count, unsigned char *host) {
     const size_t m = keptVarying_.size(), B = shape_.batch, word = shape_.float64 ? 8 : 4;
-    auto host = hostStaging(std::max<size_t>(m * B * word, 1));
-    if (!host)
-        return host.error();
     if (m == 0)
-        return *host;
+        return Ok{};
+    if (varyingInPlace_) // their rows as they are: no gather
+        return enqueueRaw(plan_.inputBase + keptVarying_[0], static_cast<uint32_t>(m), count, true,
+                          host);
     if (Status st = moveRows(gatherRows_, varyingRows_.ptr(), adjoints_.ptr(), varyingSlots_.ptr(), m);
         !st)
-        return st.error();
+        return st;
     // The last row's lanes past `count` are not needed; the ones between rows are.
-    if (Status st = device_->download(*host, varyingRows_.ptr(), ((m - 1) * B + count) * word); !st)
-        return st.error();
-    return *host;
+    return device_->enqueueDownload(host, varyingRows_.ptr(), ((m - 1) * B + count) * word);
 }
 
 Result<std::vector<double>> CudaModel::evaluateVarying(const InputBatch &b) {
@@ -139,16 +144,10 @@ Result<CudaGradient> CudaModel::adjointsOfVarying(const InputBatch &b, size_t ou
     g.adjoints.resize(b.count * m);
     auto upload = [&](size_t first, size_t n) { return uploadVarying(b, first, n); };
     usePieces(varyingPieces_); // only the varying inputs' adjoints are read back
-    Status ran = runBatches(b.count, true, upload, [&](size_t first, size_t n) -> Status {
-        auto v = downloadSlot(params_.outSlot, n, false);
-        if (!v)
-            return v.error();
-        std::copy(v->begin(), v->end(), g.values.begin() + first);
-        auto a = downloadVaryingAdjoints(n);
-        if (!a)
-            return a.error();
-        unpackRows(*a, m, first, n, g.adjoints);
-        return Ok{};
+    Status ran = runBatches(b.count, true, upload, [&](size_t first, size_t n) {
+        return collectGradient(first, n, m, g, [&](unsigned char *host) {
+            return enqueueVaryingAdjoints(n, host);
+        });
     });
     usePieces(allPieces_);
     if (!ran)
