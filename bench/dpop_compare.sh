@@ -78,7 +78,7 @@ for f in "${files[@]}"; do
     printf '| %s | %s | %s | bucket elimination | 1 | %s | %.2f | %.2f | | | | %s |\n' "$name" "$agents" "$tb" \
         "$cost" "$(field time_ms <<<"$json")" "$wall" "$(field largest_table_entries <<<"$json" 2>/dev/null)"
     for r in $ranks; do
-        IFS=$'\t' read -r json wall < <(best_run mpirun --allow-run-as-root --oversubscribe -np "$r" \
+        IFS=$'\t' read -r json wall < <(best_run mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$r" \
             "$zbddc" run "$f" --distributed --json --device "$device") || continue
         echo "{\"instance\": \"$name\", \"route\": \"dpop\", \"ranks\": $r, \"device\": \"$device\", \"toulbar2\": \"$tb\", \"wall_s\": $wall, \"result\": $json}" >>"$out"
         printf '| %s | %s | %s | DPOP | %s | %s | %.2f | %.2f | %.2f | %s | %s | %s |\n' "$name" "$agents" \

@@ -2,6 +2,7 @@
 #include "support/gpu_settings.h"
 #include "ir/file_io.h"
 #include "support/sha256.h"
+#include "support/threads.h"
 
 #include <cmath>
 #include <cstdio>
@@ -9,7 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <thread>
 
 namespace zbddc::pipeline {
 
@@ -82,9 +82,7 @@ std::optional<std::string> routeCacheKey(const ModelFile &model, const OpenOptio
             device += " " + std::to_string(g);
         device += " " + options.target.devices;
     } else {
-        const unsigned threads = options.target.threads ? options.target.threads
-                                                        : std::thread::hardware_concurrency();
-        device += " threads " + std::to_string(threads);
+        device += " threads " + std::to_string(threadsOrCores(options.target.threads));
     }
     // A batch's size class, its decade: which route is faster turns with the batch (compile
     // against per-case work), slowly.

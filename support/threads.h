@@ -3,14 +3,29 @@
 
 #include <algorithm>
 #include <cstddef>
+#ifdef __linux__
+#include <sched.h>
+#endif
 #include <thread>
 #include <vector>
 
 namespace zbddc {
 
-// `requested` threads, or one per core where it is 0 (at least one).
+// The cores this process may run on: its CPU affinity where the system says (a process that
+// mpirun, taskset or a container binds to fewer cores than the machine has gets that many), else
+// the hardware threads. At least one.
+inline unsigned availableCores() {
+#ifdef __linux__
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        return std::max(1, CPU_COUNT(&set));
+#endif
+    return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// `requested` threads, or one per available core where it is 0.
 inline unsigned threadsOrCores(unsigned requested) {
-    return requested ? requested : std::max(1u, std::thread::hardware_concurrency());
+    return requested ? requested : availableCores();
 }
 
 // Threads for `items` items of work where a thread is worth starting for `perThread` of them:
