@@ -24,9 +24,13 @@ struct OrderOptions {
     bool given() const { return !orderFile.empty() || !heuristic.empty(); }
 };
 
-// A CPU junction tree's time per case and clique entry: munin2's one case on one thread of the
-// 2-core VM, 19 ms over 3.1·10^6 entries (2026-12-06). What a search for fewer entries may spend.
-inline constexpr double kCpuMsPerCliqueEntry = 6e-6;
+// A CPU junction tree's time per case and clique entry, at its least: a case slices the CPTs by
+// its evidence first, so its time per entry of the full tree spans two decades (one case on one
+// thread of the 2-core VM, min-fill's tree, 2026-12-06: munin1 17 ms over 7.7·10^7 entries,
+// water 7 over 3.4·10^6, munin2 17 over 3.1·10^6, pigs 14 over 6.1·10^5). At the least, a search
+// for fewer entries never spends more than the cases it serves would take: with munin2's figure
+// (6e-6) one case of munin1 searched for 100 ms to save 8.
+inline constexpr double kCpuMsPerCliqueEntry = 2.2e-7;
 
 // The heuristics `heuristic` may name: greedyOrder's and "search".
 const std::vector<std::string> &orderHeuristicNames();
