@@ -18,8 +18,9 @@ Result<ChosenOrder> chooseOrder(const std::vector<uint32_t> &domains,
     ChosenOrder chosen;
     chosen.heuristic = options.heuristicOr(routeDefault);
     chosen.searchOptions.timeLimitMs = options.searchMs;
-    chosen.searchOptions.msPerEntry =
-        static_cast<double>(options.expectedCases) * kCpuMsPerCliqueEntry;
+    const double cases = static_cast<double>(options.expectedCases);
+    chosen.searchOptions.msPerEntry = cases * kCpuMsPerCliqueEntry;
+    chosen.searchOptions.msPerClique = cases * kCpuMsPerClique;
     if (!options.orderFile.empty()) {
         auto given = readOrderFile(options.orderFile, domains.size());
         if (!given)

@@ -15,7 +15,8 @@ struct OrderOptions {
     std::string heuristic; // "": the route's own default (min-fill; search for junction trees)
     double searchMs = 1000; // the search's time bound
     // The cases the order's tree will answer (0: not known): the search takes no longer than
-    // their run would (kCpuMsPerCliqueEntry per case and entry), within searchMs.
+    // their run would (kCpuMsPerCliqueEntry per case and entry, kCpuMsPerClique per case and
+    // clique), within searchMs.
     size_t expectedCases = 0;
 
     std::string heuristicOr(const std::string &routeDefault) const {
@@ -31,6 +32,10 @@ struct OrderOptions {
 // for fewer entries never spends more than the cases it serves would take: with munin2's figure
 // (6e-6) one case of munin1 searched for 100 ms to save 8.
 inline constexpr double kCpuMsPerCliqueEntry = 2.2e-7;
+// And per clique, at its least (the same cases: alarm 0.47 ms over 27 cliques, munin2 17 over
+// 862, pigs 14 over 368): the part of a case that small tables do not make cheaper, so that a
+// network of many small cliques (pigs) still searches for its better order.
+inline constexpr double kCpuMsPerClique = 1.7e-2;
 
 // The heuristics `heuristic` may name: greedyOrder's and "search".
 const std::vector<std::string> &orderHeuristicNames();

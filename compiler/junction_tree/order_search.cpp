@@ -34,8 +34,9 @@ OrderSearchResult searchOrder(const InteractionGraph &graph, const OrderSearchOp
         if (!deterministic) {
             const double spent = msSince(t0);
             if (run >= options.maxRuns || spent >= options.timeLimitMs ||
-                (options.msPerEntry > 0 &&
-                 spent >= options.msPerEntry * best.stats.totalCliqueEntries))
+                (options.msPerEntry + options.msPerClique > 0 &&
+                 spent >= options.msPerEntry * best.stats.totalCliqueEntries +
+                              options.msPerClique * best.stats.cliques))
                 break;
         }
         const OrderHeuristic h = options.heuristics[run % kinds];

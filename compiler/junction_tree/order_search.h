@@ -30,9 +30,10 @@ struct OrderSearchOptions {
                                               OrderHeuristic::MinWeight, OrderHeuristic::MinDegree};
     uint32_t maxRuns = 192;    // deterministic and randomised runs together
     double timeLimitMs = 1000; // no randomised run starts after this
-    // The run the order serves, in ms per clique entry (0: not weighed); no randomised run starts
-    // once the search has taken the best order's entries times this.
-    double msPerEntry = 0;
+    // The run the order serves, in ms per clique entry and per clique (0: not weighed); no
+    // randomised run starts once the search has taken the best order's entries and cliques times
+    // these.
+    double msPerEntry = 0, msPerClique = 0;
     uint64_t seed = 1;         // of the randomised tie-breaking
     // Runs [k·runsPerSlack, (k+1)·runsPerSlack) take slacks[k], the last one thereafter. Where
     // each helps (100 runs of one heuristic): munin1 1.8·10^8 → 0.87·10^8 entries, water

@@ -234,6 +234,12 @@ TEST_CASE("jt: the order search never does worse than plain min-fill", "[jt][sea
     dear.msPerEntry = 6e4;
     dear.maxRuns = 24;
     CHECK(searchOrder(buildInteractionGraph(f.domains, f.scopes), dear).runs == dear.maxRuns);
+    // Likewise per clique: a run of many cheap cliques is worth searching for.
+    OrderSearchOptions perClique = cheap;
+    perClique.msPerClique = 6e4;
+    perClique.maxRuns = 24;
+    CHECK(searchOrder(buildInteractionGraph(f.domains, f.scopes), perClique).runs ==
+          perClique.maxRuns);
 }
 
 TEST_CASE("jt: the search with slack never does worse than the tie-only search it extends, and "
