@@ -9,6 +9,7 @@
 #include "tools/zbddc/flag_table.h"
 #include "tools/zbddc/output.h"
 
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
@@ -82,6 +83,16 @@ namespace {
 // 2010 layout, anything else as one case (output.h).
 int printTaskResults(const RunOptions &o, Task task, const std::vector<Result<TaskResult>> &batch,
                      const std::vector<Variable> &variables, bool batchLayout) {
+    // Every case failing alike is the run failing, not its cases (a backend that cannot load, say):
+    // one line, and no answers written.
+    const auto failedAlike = [&](const Result<TaskResult> &r) {
+        return !r && r.error().str() == batch.front().error().str();
+    };
+    if (batch.size() > 1 && !batch.front() &&
+        std::all_of(batch.begin(), batch.end(), failedAlike)) {
+        const Diagnostic &d = batch.front().error();
+        return reportError(d.file.empty() ? errorAt(o.model, 0, d.message) : d);
+    }
     size_t failed = 0;
     for (size_t i = 0; i < batch.size(); ++i) {
         if (batch[i])
@@ -158,7 +169,8 @@ int runCommand(const RunOptions &o) {
         return usageError(*refused);
     if (o.loopy.approximate && o.route != "auto")
         return usageError("--approximate lets --route auto fall back to lbp; it does not apply "
-                          "to --route " + o.route);
+                          "to --route " +
+                          o.route);
     if (!o.evidenceFormat.empty() && o.evidence.empty())
         return usageError("--evidence-format applies to an --evidence file");
     if (!o.costNetwork.devices.empty())

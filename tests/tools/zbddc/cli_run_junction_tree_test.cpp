@@ -71,8 +71,10 @@ TEST_CASE("run --route auto weighs the routes for the device that runs them, and
     const auto sampled = runZbddc("sample '" + kAlarm + "' --cases 200 --seed 3");
     REQUIRE(sampled.exitCode == 0);
     const std::string many = writeScratch("alarm200.evid", sampled.out);
-    const auto batch = runZbddc("run '" + kAlarm + "' --task pr --device cpu --json --estimate-only "
-                                "--evidence '" + many + "'");
+    const auto batch = runZbddc("run '" + kAlarm +
+                                "' --task pr --device cpu --json --estimate-only "
+                                "--evidence '" +
+                                many + "'");
     INFO(batch.err);
     REQUIRE(batch.exitCode == 0);
     CHECK(batch.out.find("\"route\":\"mlf\",\"route_why\":\"auto (cpu): 200 case(s)") !=
@@ -168,8 +170,7 @@ TEST_CASE("sample writes forward-sampled cases: reproducible, each with P(e) > 0
     CHECK(runZbddc("sample '" + kAlarm + "' --observed 2").exitCode == 2);
 }
 
-TEST_CASE("run: an impossible case of a batch is reported alone, the others answered",
-          "[cli]") {
+TEST_CASE("run: an impossible case of a batch is reported alone, the others answered", "[cli]") {
     // asia: `either` is a deterministic OR of tub and lung; observing tub=yes and
     // either=no is impossible. Variables by index: asia 0, tub 1, smoke 2, lung 3, bronc 4,
     // either 5, xray 6, dysp 7; state 0 is "yes".
@@ -194,4 +195,17 @@ TEST_CASE("run: an impossible case of a batch is reported alone, the others answ
         CHECK(json.out.find("{\"case\":1,\"error\":\"MPE is undefined: the evidence has "
                             "probability 0\"}") != std::string::npos);
     }
+}
+
+TEST_CASE("run: a batch whose every case fails alike is one error, and writes nothing", "[cli]") {
+    // Both cases observe tub=yes and either=no, which asia's OR makes impossible.
+    const std::string evid = writeScratch("impossible.evid", "2\n2 1 0 5 1\n2 1 0 5 1\n");
+    const std::string out = scratchDir() + "/impossible.mar";
+    std::filesystem::remove(out);
+    const auto r = runZbddc("run '" + kAsia + "' --task mar --evidence '" + evid +
+                            "' --route jt --device cpu -o '" + out + "'");
+    CHECK(r.exitCode == 1);
+    CHECK(r.err.find("MAR is undefined: the evidence has probability 0") != std::string::npos);
+    CHECK(r.err.find("case 0: ") == std::string::npos); // one line for the run, not one a case
+    CHECK_FALSE(std::filesystem::exists(out));
 }
