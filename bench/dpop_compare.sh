@@ -48,15 +48,16 @@ best_run() {
     for _ in $(seq "$repeat"); do
         local t0 json t1 ms
         t0=$(now)
-        if ! json=$("$@" 2>"$work/err"); then
+        local ran=0
+        json=$("$@" 2>"$work/err") || ran=$?
+        t1=$(now)
+        if [ "$ran" != 0 ]; then
             # An instance with no feasible assignment is an answer (toulbar2's "none"), not a
             # failure: the run says so on one line; its time is the process's wall time.
             grep -q "so there is no MPE" "$work/err" ||
                 { echo "FAILED: $* ($(head -c 300 "$work/err"))" >&2; return 1; }
-            t1=$(now)
             json="{\"cost\": \"none\", \"infeasible\": true, \"time_ms\": $(python3 -c "print(($t1 - $t0) * 1e3)")}"
         fi
-        t1=$(now)
         ms=$(field time_ms <<<"$json")
         if [ -z "$bestms" ] || python3 -c "import sys; sys.exit(not $ms < $bestms)"; then
             best=$json bestms=$ms wall=$(python3 -c "print($t1 - $t0)")
