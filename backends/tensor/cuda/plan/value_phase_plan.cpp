@@ -38,8 +38,7 @@ Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program,
         if (vars.empty())
             continue;
         const size_t start = recordWords.size();
-        std::vector<uint32_t> &rec = recordWords;
-        rec.push_back(static_cast<uint32_t>(vars.size()));
+        recordWords.push_back(static_cast<uint32_t>(vars.size()));
         uint64_t stride = 1;
         strides.resize(vars.size());
         for (size_t k = vars.size(); k-- > 0;) {
@@ -47,29 +46,29 @@ Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program,
             stride *= program.domainSizes[vars[k]];
         }
         for (size_t k = 0; k < vars.size(); ++k)
-            rec.insert(rec.end(),
-                       {vars[k], program.domainSizes[vars[k]], static_cast<uint32_t>(strides[k]),
-                        static_cast<uint32_t>(strides[k] >> 32)});
-        rec.push_back(static_cast<uint32_t>(op.inputs.size()));
-        const size_t offsetsAt = rec.size();
-        rec.resize(rec.size() + op.inputs.size());
+            recordWords.insert(recordWords.end(), {vars[k], program.domainSizes[vars[k]],
+                                                   static_cast<uint32_t>(strides[k]),
+                                                   static_cast<uint32_t>(strides[k] >> 32)});
+        recordWords.push_back(static_cast<uint32_t>(op.inputs.size()));
+        const size_t offsetsAt = recordWords.size();
+        recordWords.resize(recordWords.size() + op.inputs.size());
         int64_t depth = 0;
         reads.clear();
         for (size_t k = 0; k < op.inputs.size(); ++k) {
             const uint32_t in = op.inputs[k];
             const Table &t = program.tables[in];
-            rec[offsetsAt + k] = static_cast<uint32_t>(rec.size() - start);
-            rec.insert(rec.end(), {in, static_cast<uint32_t>(t.scope.size())});
+            recordWords[offsetsAt + k] = static_cast<uint32_t>(recordWords.size() - start);
+            recordWords.insert(recordWords.end(), {in, static_cast<uint32_t>(t.scope.size())});
             for (size_t s = 0; s < t.scope.size(); ++s) {
                 const auto k = std::find(vars.begin(), vars.end(), t.scope[s]);
                 if (k == vars.end()) {
                     depth = std::max(depth, written[t.scope[s]] + 1);
                     reads.push_back(t.scope[s]);
                 }
-                rec.push_back(k == vars.end()
-                                  ? t.scope[s]
-                                  : kEliminated | static_cast<uint32_t>(k - vars.begin()));
-                rec.push_back(t.domains[s]);
+                recordWords.push_back(k == vars.end()
+                                          ? t.scope[s]
+                                          : kEliminated | static_cast<uint32_t>(k - vars.begin()));
+                recordWords.push_back(t.domains[s]);
             }
         }
         for (uint32_t v : vars)
