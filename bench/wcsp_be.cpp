@@ -7,7 +7,7 @@
 // dependencies and with double tables beside it (GpuSwitches), and the achieved bandwidth (bytes
 // the ops must move / kernel time).
 // With --devices LIST (repeatable: 0,0 / 2 / 4 / all), the same solve over several devices
-// (tensor_gpu_multi.h: buckets spread, large ones sliced), beside the one-GPU run and beside
+// (tensor_gpu.h: buckets spread, large ones sliced), beside the one-GPU run and beside
 // the same devices with a host wait per level and with the program's own layouts; with
 // --slice-threshold N, ops of at least N entries of work are sliced across them; with
 // --device-budget-mib M, each device of those runs holds at most M MiB of tables, as if the GPUs

@@ -415,7 +415,7 @@ fi
 # ops; BE_PROFILE_ENV="NAME=VALUE ..." profiles each again under each of those settings.
 # BE_DEVICES adds runs over several devices, one per list (e.g. "0,0 2 4": two logical devices on
 # GPU 0, then 2 and 4 GPUs; lists the machine cannot meet print its GPUs), BE_SLICE_THRESHOLD the
-# work (entries) from which a bucket is sliced across them (tensor_gpu_multi.h),
+# work (entries) from which a bucket is sliced across them (tensor_gpu.h),
 # BE_DEVICE_BUDGET_MIB the MiB of tables each device of those runs may hold (smaller GPUs).
 if [ -x "$here/bench/wcsp_be" ] && [ -n "${BE_FAMILIES:-}${BE_WCSP:-}" ]; then
     be=/tmp/zbddc-be

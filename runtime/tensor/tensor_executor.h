@@ -64,7 +64,7 @@ struct TensorExecutorOptions {
     uint64_t splitThresholdEntries = kDefaultSplitThresholdEntries;
     // cuda: the GPUs as `--devices` names them (device_list.h): "" one GPU (0); "all", a count,
     // or ordinals ("0,2"; "0,0" two logical devices on GPU 0). Several run the multi-device plan
-    // (tensor_gpu_multi.h), its options below; one runs the single-GPU executor, saying so.
+    // (tensor_gpu.h), its options below; one runs the single-GPU executor, saying so.
     std::string devices;
     MultiDeviceOptions multiDevice;
     int gpu = 0; // cuda without `devices`: the GPU's ordinal

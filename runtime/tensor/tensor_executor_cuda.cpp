@@ -6,7 +6,6 @@
 #include "backends/tensor/cuda/device/op_profile.h"
 #include "backends/tensor/cuda/plan/split_reductions.h"
 #include "backends/tensor/cuda/run/tensor_gpu.h"
-#include "backends/tensor/cuda/run/tensor_gpu_multi.h"
 #include "backends/tensor/cuda/run/multi_device_run.h"
 #include "backends/tensor/cuda/run/value_phase_gpu.h"
 #include "backends/tensor/cpu/tensor_cpu.h"
@@ -125,13 +124,13 @@ class CudaExecutor final : public TensorExecutor {
   public:
     CudaExecutor(int ordinal, std::string note, const TensorExecutorOptions &o)
         : ordinal_(ordinal), note_(std::move(note)) {
-        gpu_.device = ordinal;
+        gpu_.devices = {ordinal};
         gpu_.memoryBudgetBytes = o.gpuBudgetBytes;
         gpu_.switches = o.gpuSwitches;
     }
     Result<std::unique_ptr<PreparedTensorProgram>> prepare(const TensorProgram &program) override {
         cuda::GpuExecOptions o;
-        o.device = ordinal_;
+        o.devices = {ordinal_};
         o.switches = gpu_.switches;
         return CudaPreparedProgram::open(program, o);
     }
@@ -179,29 +178,28 @@ class CudaExecutor final : public TensorExecutor {
     std::string note_;         // said in the report: why one GPU ran where --devices asked
 };
 
-// Several logical devices (tensor_gpu_multi.h): the VALUE phase on the first, over the tables
-// where they were computed; incomplete tables on GPU 0 alone.
+// Several logical devices (tensor_gpu.h): the VALUE phase on the first, over the tables where
+// they were computed; incomplete tables on GPU 0 alone.
 class MultiGpuExecutor final : public TensorExecutor {
   public:
-    MultiGpuExecutor(std::vector<int> ordinals, const TensorExecutorOptions &o)
-        : ordinals_(std::move(ordinals)), options_(o) {
-        if (!options_.multiDevice.deviceBudgetBytes)
-            options_.multiDevice.deviceBudgetBytes = o.gpuBudgetBytes;
+    MultiGpuExecutor(std::vector<int> ordinals, const TensorExecutorOptions &o) {
+        gpu_.devices = std::move(ordinals);
+        gpu_.multiDevice = o.multiDevice;
+        gpu_.memoryBudgetBytes = o.gpuBudgetBytes;
+        gpu_.switches = o.gpuSwitches;
     }
     Result<CompleteTables> run(const TensorProgram &program) override {
-        cuda::MultiGpuStats st;
-        auto computed =
-            cuda::runTensorProgramMultiGpu(program, ordinals_, options_.multiDevice, gpu(), &st);
+        cuda::GpuExecStats st;
+        auto computed = cuda::runTensorProgramCuda(program, gpu_, &st);
         if (!computed)
             return computed.error();
         return CompleteTables{std::move(*computed), report(st)};
     }
     Result<SolvedProgram> solve(const TensorProgram &program,
                                 std::vector<uint32_t> &assignment) override {
-        cuda::MultiGpuStats st;
+        cuda::GpuExecStats st;
         bool tied = false;
-        auto optimum = cuda::solveTensorProgramMultiGpu(program, ordinals_, assignment,
-                                                        options_.multiDevice, gpu(), &st, &tied);
+        auto optimum = cuda::solveTensorProgramCuda(program, assignment, gpu_, &st, &tied);
         if (!optimum)
             return optimum.error();
         SolvedProgram out;
@@ -209,9 +207,9 @@ class MultiGpuExecutor final : public TensorExecutor {
         out.tied = tied;
         out.device = report(st);
         out.times.compileMs = st.compileMs;
-        out.times.uploadMs = st.times.uploadMs;
-        out.times.kernelMs = st.times.computeMs;
-        out.times.peerMs = st.times.peerMs;
+        out.times.uploadMs = st.uploadMs;
+        out.times.kernelMs = st.kernelMs;
+        out.times.peerMs = st.peerMs;
         out.times.planMs = st.planMs;
         out.times.valueMs = st.valueMs;
         out.times.valueOnDevice = true;
@@ -224,26 +222,20 @@ class MultiGpuExecutor final : public TensorExecutor {
     }
 
   private:
-    cuda::GpuExecOptions gpu() const {
-        cuda::GpuExecOptions o;
-        o.switches = options_.gpuSwitches;
-        return o;
-    }
-    DeviceReport report(const cuda::MultiGpuStats &st) const {
+    DeviceReport report(const cuda::GpuExecStats &st) const {
         std::string list;
-        for (int o : ordinals_)
+        for (int o : gpu_.devices)
             list += (list.empty() ? "" : ",") + std::to_string(o);
-        std::string notes = std::to_string(ordinals_.size()) + " devices " + list + ", " +
+        std::string notes = std::to_string(gpu_.devices.size()) + " devices " + list + ", " +
                             std::to_string(st.slicedOps) + " ops sliced (" +
                             std::to_string(st.relaidOutputs) + " outputs relaid), " + st.transport;
-        notes += st.times.ordered ? ", levels in stream order" : ", a host wait per level";
+        notes += st.ordered ? ", levels in stream order" : ", a host wait per level";
         if (st.float32)
             notes += ", float tables";
-        return {DeviceReport::Kind::Cuda, st.gpus, std::move(notes)};
+        return {DeviceReport::Kind::Cuda, st.device, std::move(notes)};
     }
 
-    std::vector<int> ordinals_;
-    TensorExecutorOptions options_;
+    cuda::GpuExecOptions gpu_;
 };
 
 class SplitExecutor final : public TensorExecutor {

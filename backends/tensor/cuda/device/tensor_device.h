@@ -119,7 +119,7 @@ class TensorDevice {
 };
 
 // The links between devices: device-to-device moves of rows (on GPUs: copies where two logical
-// devices share a GPU, NCCL or peer copies between GPUs: tensor_gpu_multi.h).
+// devices share a GPU, NCCL or peer copies between GPUs: gpu_fabric.h).
 class DeviceFabric {
   public:
     virtual ~DeviceFabric() = default;

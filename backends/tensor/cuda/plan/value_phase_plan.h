@@ -57,7 +57,7 @@ inline uint32_t valuePhaseThreads(ValuePhaseShape s) {
 }
 
 // Rows firstRow .. firstRow + rows - 1 of a table, at device address `at` (its first row): a
-// table held in parts, as several devices hold a sliced one (tensor_gpu_multi.h). The device
+// table held in parts, as several devices hold a sliced one (tensor_gpu.h). The device
 // decoding must be able to read `at` (the same GPU, or a peer whose access it has enabled).
 struct TableSegment {
     uint32_t table = 0;

@@ -4,8 +4,15 @@
 
 namespace zbddc {
 
-std::vector<DeviceStep> multiDeviceSteps(const MultiDevicePlan &plan, bool ordered) {
+std::vector<DeviceStep> multiDeviceSteps(const MultiDevicePlan &plan, bool ordered,
+                                         std::span<const uint32_t> fetch) {
     std::vector<DeviceStep> steps;
+    const auto downloads = [&](const MultiDeviceLevel &level) {
+        for (const TableMove &m : level.downloads)
+            if (fetch.empty() || std::find(fetch.begin(), fetch.end(), m.table) != fetch.end())
+                steps.push_back(makeStep(StepKind::Download, StepClock::Download,
+                                         static_cast<uint32_t>(m.from), m.table, m.rows));
+    };
     const auto onDevice = [&](StepKind kind, StepClock clock, uint32_t device) {
         steps.push_back(makeStep(kind, clock, device));
         return &steps.back();
@@ -51,8 +58,7 @@ std::vector<DeviceStep> multiDeviceSteps(const MultiDevicePlan &plan, bool order
             for (uint32_t d = 0; d < plan.devices; ++d)
                 if (busy[d])
                     onDevice(StepKind::Wait, StepClock::Compute, d);
-            for (const TableMove &m : level.downloads)
-                rows(StepKind::Download, StepClock::Download, m.from, m.table, m.rows);
+            downloads(level);
             for (const TableRelease &r : level.releases)
                 rows(StepKind::Release, StepClock::Download, static_cast<int>(r.device), r.table,
                      {});
@@ -77,48 +83,14 @@ std::vector<DeviceStep> multiDeviceSteps(const MultiDevicePlan &plan, bool order
     for (uint32_t d = 0; d < plan.devices; ++d)
         onDevice(StepKind::Wait, StepClock::Compute, d);
     for (const MultiDeviceLevel &level : plan.levels)
-        for (const TableMove &m : level.downloads)
-            rows(StepKind::Download, StepClock::Download, m.from, m.table, m.rows);
+        downloads(level);
     return steps;
 }
 
 std::vector<DeviceStep> inCoreSteps(const TensorProgram &program, bool decode) {
     MultiDeviceOptions options;
     options.keepForDecode = decode;
-    auto plan = oneDevicePlan(program, options);
-    if (!program.fetch.empty())
-        for (MultiDeviceLevel &level : plan.levels)
-            std::erase_if(level.downloads, [&](const TableMove &m) {
-                return std::find(program.fetch.begin(), program.fetch.end(), m.table) ==
-                       program.fetch.end();
-            });
-    return multiDeviceSteps(plan, true);
-}
-
-Result<std::vector<std::vector<double>>>
-runTensorProgramMultiDevice(const TensorProgram &p, const MultiDevicePlan &plan,
-                            std::span<TensorDevice *const> devices, DeviceFabric &fabric,
-                            MultiDeviceStats *stats, bool ordered, const BeforeWait &beforeWait) {
-    const bool uploadsOnly = p.levels.empty() && plan.levels.size() == 1; // multi_device_plan.h
-    if ((plan.levels.size() != p.levels.size() && !uploadsOnly) || devices.size() != plan.devices)
-        return error("internal error: the multi-device plan is not this program's");
-    StepTimes times{};
-    StepTargets targets;
-    targets.devices = devices;
-    targets.fabric = &fabric;
-    targets.call = beforeWait;
-    auto computed = runDeviceSteps(p, multiDeviceSteps(plan, ordered), targets, times);
-    if (stats) { // an ordered run's figures are its own; level by level they add up
-        const auto set = [&](double &figure, StepClock clock) {
-            figure = (ordered ? 0 : figure) + times[static_cast<size_t>(clock)];
-        };
-        stats->ordered = ordered;
-        set(stats->uploadMs, StepClock::Upload);
-        set(stats->computeMs, StepClock::Compute);
-        set(stats->downloadMs, StepClock::Download);
-        stats->peerMs += times[static_cast<size_t>(StepClock::Peer)];
-    }
-    return computed;
+    return multiDeviceSteps(oneDevicePlan(program, options), true, program.fetch);
 }
 
 } // namespace zbddc

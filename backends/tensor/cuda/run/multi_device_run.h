@@ -1,7 +1,7 @@
 // The run of a MultiDevicePlan (multi_device_plan.h) over TensorDevices (device/tensor_device.h:
 // one row range per table, tasks over row ranges) and the DeviceFabric between them, as steps
 // (device_steps.h) that one runner executes, so that the orchestration runs and is tested without
-// a GPU (on GPUs: tensor_gpu_multi.h). Two ways to run it:
+// a GPU (on GPUs: tensor_gpu.h). Two ways to run it:
 //   - level by level: reserves, uploads and device-to-device moves, then every device's tasks
 //     launched before any is waited for, so the devices work at once, then the downloads of what
 //     they computed and the releases. The host waits for every level; a device holds at once only
@@ -10,30 +10,23 @@
 //     inputs' rows uploaded at once, and the levels' moves and tasks are only enqueued, the devices
 //     and the fabric keeping their order (a copy after the work that computed its rows, a task
 //     after the copies it reads), so the host waits once, at the end. It needs the devices to hold
-//     every range to the end; the multi-GPU executor takes it where they fit.
+//     every range to the end; the GPU executor takes it where they fit.
 #pragma once
 
 #include "backends/tensor/cuda/plan/multi_device_plan.h"
 #include "backends/tensor/cuda/run/device_steps.h"
 
-#include <functional>
 #include <span>
 #include <vector>
 
 namespace zbddc {
 
-struct MultiDeviceStats {
-    // An ordered run's moves overlap its tasks: their time is in computeMs and peerMs stays 0.
-    double uploadMs = 0, peerMs = 0, computeMs = 0, downloadMs = 0;
-    bool ordered = false;
-};
-
-// Work the caller enqueues once every level is (a solve's VALUE phase), before the run waits: in
-// an ordered run the devices may still be computing.
-using BeforeWait = std::function<Status()>;
-
-// The plan's steps, one way or the other; `beforeWait` is their Call step.
-std::vector<DeviceStep> multiDeviceSteps(const MultiDevicePlan &plan, bool ordered);
+// The plan's steps, one way or the other, downloading only the tables in `fetch` (every
+// computed one where it is empty: TensorProgram::fetch); the Call step (a solve's VALUE phase)
+// comes once every level is enqueued, before the run waits: in an ordered run the devices may
+// still be computing.
+std::vector<DeviceStep> multiDeviceSteps(const MultiDevicePlan &plan, bool ordered,
+                                         std::span<const uint32_t> fetch = {});
 
 // One device running every op whole (a GPU's in-core run): the one-device plan's ordered steps —
 // every table held from the start with the inputs uploaded at once, the levels prepared and
@@ -41,13 +34,5 @@ std::vector<DeviceStep> multiDeviceSteps(const MultiDevicePlan &plan, bool order
 // program.fetch's tables (every computed one where it is empty), none with `decode` (the VALUE
 // phase reads them where they are).
 std::vector<DeviceStep> inCoreSteps(const TensorProgram &program, bool decode);
-
-// multiDeviceSteps run (runDeviceSteps). Computed tables by id, inputs empty: the layout of
-// runTensorProgramCpu.
-Result<std::vector<std::vector<double>>>
-runTensorProgramMultiDevice(const TensorProgram &program, const MultiDevicePlan &plan,
-                            std::span<TensorDevice *const> devices, DeviceFabric &fabric,
-                            MultiDeviceStats *stats = nullptr, bool ordered = false,
-                            const BeforeWait &beforeWait = {});
 
 } // namespace zbddc

@@ -65,6 +65,16 @@ struct StandIns {
     std::vector<std::unique_ptr<EmulatedTensorDevice>> devices;
     std::vector<TensorDevice *> ptrs;
     StandInFabric fabric;
+
+    // The plan's steps (one way or the other) run on these devices.
+    Result<std::vector<std::vector<double>>> run(const TensorProgram &p,
+                                                 const MultiDevicePlan &plan, bool ordered) {
+        StepTargets targets;
+        targets.devices = ptrs;
+        targets.fabric = &fabric;
+        StepTimes times{};
+        return runDeviceSteps(p, multiDeviceSteps(plan, ordered), targets, times);
+    }
 };
 
 bool sameTables(const std::vector<std::vector<double>> &a,
@@ -286,7 +296,7 @@ TEST_CASE("multi-device plans: independent buckets spread, large ones sliced wit
         for (const bool ordered : {false, true}) {
             checkStepOrder(multiDeviceSteps(*plan, ordered), *plan, ordered);
             StandIns s(p, devices);
-            auto run = runTensorProgramMultiDevice(p, *plan, s.ptrs, s.fabric, nullptr, ordered);
+            auto run = s.run(p, *plan, ordered);
             INFO((ordered ? "ordered: " : "level by level: ") << (run ? "" : run.error().str()));
             REQUIRE(run.ok());
             CHECK(sameTables(*run, *ref));
@@ -331,7 +341,7 @@ TEST_CASE("multi-device plans for the VALUE phase on the devices download nothin
 
         for (const bool ordered : {false, true}) {
             StandIns s(p, devices);
-            auto run = runTensorProgramMultiDevice(p, *plan, s.ptrs, s.fabric, nullptr, ordered);
+            auto run = s.run(p, *plan, ordered);
             INFO((ordered ? "ordered" : "level by level"));
             REQUIRE(run.ok());
             // Every holding is still there at the end, equal to the interpreter's rows.

@@ -8,7 +8,7 @@
 #include "backends/cuda/driver.h"
 #include "backends/cuda/nccl.h"
 #include "backends/tensor/cpu/tensor_cpu.h"
-#include "backends/tensor/cuda/run/tensor_gpu_multi.h"
+#include "backends/tensor/cuda/run/tensor_gpu.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "runtime/bucket_elimination/solve_be.h"
@@ -43,6 +43,14 @@ std::vector<std::vector<int>> deviceLists() {
     return lists;
 }
 
+// The GPU executor's options for these logical devices and this plan.
+GpuExecOptions on(const std::vector<int> &ordinals, const MultiDeviceOptions &plan,
+                  GpuExecOptions g = {}) {
+    g.devices = ordinals;
+    g.multiDevice = plan;
+    return g;
+}
+
 std::string text(const std::vector<int> &ordinals) {
     std::string s;
     for (int o : ordinals)
@@ -69,8 +77,8 @@ TEST_CASE("multi-GPU: sliced and spread buckets equal the CPU executor's tables 
             o.wholeInputMaxEntries = trial % 3 ? 0 : 2048; // raised to what the kernels stage
             o.levelByLevel = trial % 4 == 1;               // the host waiting for every level
             o.keepLayouts = trial % 3 == 1;                // no outputs laid out for slicing
-            MultiGpuStats st;
-            auto gpu = runTensorProgramMultiGpu(p, ordinals, o, {}, &st);
+            GpuExecStats st;
+            auto gpu = runTensorProgramCuda(p, on(ordinals, o), &st);
             INFO("devices " << text(ordinals) << ", trial " << trial << ": "
                             << (gpu ? st.transport : gpu.error().str()));
             REQUIRE(gpu.ok());
@@ -80,7 +88,7 @@ TEST_CASE("multi-GPU: sliced and spread buckets equal the CPU executor's tables 
             for (uint64_t w : st.work)
                 busy += w > 0;
             spread += busy > 1;
-            (st.times.ordered ? ordered : levelled) += 1;
+            (st.ordered ? ordered : levelled) += 1;
         }
     }
     CHECK(sliced > 10);
@@ -116,9 +124,9 @@ TEST_CASE("multi-GPU solve: the VALUE phase on the first device, over tables lef
                 g.kernels.rowGroupMinStride = 1;
                 g.kernels.rowGroupPairsWhenExpanding = false; // two variables where they fit
             }
-            MultiGpuStats st;
+            GpuExecStats st;
             std::vector<uint32_t> assignment(p.domainSizes.size(), 0);
-            auto optimum = solveTensorProgramMultiGpu(p, ordinals, assignment, o, g, &st);
+            auto optimum = solveTensorProgramCuda(p, assignment, on(ordinals, o, g), &st);
             INFO("devices " << text(ordinals) << ", trial " << trial << ": "
                             << (optimum ? st.transport : optimum.error().str()));
             REQUIRE(optimum.ok());
@@ -129,7 +137,7 @@ TEST_CASE("multi-GPU solve: the VALUE phase on the first device, over tables lef
             sliced += st.slicedOps;
             costs += p.semiring == Semiring::MinSumInt64;
             (st.float32 ? floats : doubles) += 1;
-            (st.times.ordered ? ordered : levelled) += 1;
+            (st.ordered ? ordered : levelled) += 1;
         }
     }
     CHECK(ordered > 10);
@@ -152,13 +160,13 @@ TEST_CASE("multi-GPU: a wide band's buckets sliced across devices equal the CPU'
             MultiDeviceOptions o;
             o.sliceThresholdEntries = 1 << 12;
             o.levelByLevel = levelByLevel;
-            MultiGpuStats st;
-            auto gpu = runTensorProgramMultiGpu(*p, ordinals, o, {}, &st);
+            GpuExecStats st;
+            auto gpu = runTensorProgramCuda(*p, on(ordinals, o), &st);
             INFO("devices " << text(ordinals) << (levelByLevel ? ", level by level: " : ": ")
                             << (gpu ? st.transport : gpu.error().str()));
             REQUIRE(gpu.ok());
             CHECK(*gpu == *cpu);
-            CHECK(st.times.ordered == !levelByLevel);
+            CHECK(st.ordered == !levelByLevel);
             if (ordinals.size() > 1) {
                 CHECK(st.slicedOps > 0);
                 CHECK(st.peerBytes > 0);
@@ -179,15 +187,15 @@ TEST_CASE("multi-GPU: a chain of sliced buckets laid out for slicing equals the 
             continue;
         MultiDeviceOptions o;
         o.sliceThresholdEntries = 4096;
-        MultiGpuStats st;
-        auto gpu = runTensorProgramMultiGpu(p, ordinals, o, {}, &st);
+        GpuExecStats st;
+        auto gpu = runTensorProgramCuda(p, on(ordinals, o), &st);
         INFO("devices " << text(ordinals) << ": " << (gpu ? st.transport : gpu.error().str()));
         REQUIRE(gpu.ok());
         CHECK(*gpu == *cpu); // in the program's layouts again
         CHECK(st.relaidOutputs == 1);
         std::vector<uint32_t> assignment(p.domainSizes.size(), 0);
-        MultiGpuStats solved;
-        auto optimum = solveTensorProgramMultiGpu(p, ordinals, assignment, o, {}, &solved);
+        GpuExecStats solved;
+        auto optimum = solveTensorProgramCuda(p, assignment, on(ordinals, o), &solved);
         REQUIRE(optimum.ok());
         CHECK(*optimum == programResult(p, *cpu));
         CHECK(assignment == expected);
