@@ -13,7 +13,7 @@
 #include "compiler/frontends/wcsp/read_cost_network.h"
 
 #ifdef ZBDDC_HAVE_TENSOR_CUDA
-#include "backends/tensor/cuda/run/incomplete_gpu.h"
+#include "backends/tensor/cuda/run/tensor_gpu.h"
 #include "support/gpu_settings.h"
 #endif
 
@@ -129,8 +129,8 @@ int main(int argc, char **argv) {
     if (!gpu)
         return 0;
 #ifdef ZBDDC_HAVE_TENSOR_CUDA
-    cuda::IncompleteGpuStats gs;
-    cuda::IncompleteGpuOptions go;
+    cuda::GpuExecStats gs;
+    incomplete::DeviceRunOptions go;
     go.maxRows = options.maxRows;
     auto onGpu = cuda::runIncompleteTensorProgramCuda(*program, go, &gs);
     if (!onGpu) {
@@ -143,8 +143,8 @@ int main(int argc, char **argv) {
                   (*onGpu)[op.output].values != (*computed)[op.output].values;
     std::printf("gpu %s: compile %.1f ms%s, run %.1f ms (%.1fx the CPU), optimum %.0f, %zu tables "
                 "differ from the CPU's\n",
-                gs.device.c_str(), gs.compileMs, gs.compiledFromCache ? " (cached)" : "", gs.runMs,
-                secs * 1000 / std::max(gs.runMs, 1e-3), programResultOf(*program, *onGpu), differ);
+                gs.device.c_str(), gs.compileMs, gs.compiledFromCache ? " (cached)" : "", gs.kernelMs,
+                secs * 1000 / std::max(gs.kernelMs, 1e-3), programResultOf(*program, *onGpu), differ);
     return differ ? 1 : 0;
 #else
     std::printf("gpu: this build has no CUDA backend\n");

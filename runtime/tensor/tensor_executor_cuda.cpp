@@ -2,7 +2,6 @@
 // kernels (backends/tensor/cuda), "split" the host/device split with the GPU's TensorDevice as its
 // device.
 #include "backends/cuda/driver.h"
-#include "backends/tensor/cuda/run/incomplete_gpu.h"
 #include "backends/tensor/cuda/device/op_profile.h"
 #include "backends/tensor/cuda/plan/split_reductions.h"
 #include "backends/tensor/cuda/run/tensor_gpu.h"
@@ -22,7 +21,7 @@ namespace zbddc {
 namespace {
 
 Result<IncompleteTables> runIncompleteOnGpu(const TensorProgram &program) {
-    cuda::IncompleteGpuStats st;
+    cuda::GpuExecStats st;
     auto computed = cuda::runIncompleteTensorProgramCuda(program, {}, &st);
     if (!computed)
         return computed.error();

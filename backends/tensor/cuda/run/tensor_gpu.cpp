@@ -1,7 +1,9 @@
 #include "backends/tensor/cuda/run/tensor_gpu.h"
 
+#include "backends/cuda/device_module.h"
 #include "backends/cuda/driver.h"
 #include "backends/tensor/cpu/tensor_cpu.h"
+#include "backends/tensor/cuda/codegen/incomplete_kernels.h"
 #include "backends/tensor/cuda/device/gpu_fabric.h"
 #include "backends/tensor/cuda/device/op_launch.h"
 #include "backends/tensor/cuda/device/op_profile.h"
@@ -333,13 +335,13 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
                                       std::vector<uint32_t> &assignment,
                                       const GpuExecOptions &options, GpuExecStats *stats,
                                       bool *tied) {
+    if (tied)
+        *tied = false; // each walk below only ever sets it
     GpuExecStats local;
     GpuExecStats &st = stats ? *stats : local;
     auto p = prepare(program, options, true, st);
     if (!p)
         return p.error();
-    if (tied)
-        *tied = false; // each walk below only ever sets it
     // The program that ran: a relaid one differs only in its tables' layouts, which the walk
     // reads through their scopes, so it picks the same values.
     const TensorProgram &ran = *p->ran;
@@ -390,6 +392,35 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
     st.kernelMs -= st.valueMs;
     st.valueOnDevice = true;
     return optimum;
+}
+
+Result<std::vector<TableData>>
+runIncompleteTensorProgramCuda(const TensorProgram &program,
+                               const incomplete::DeviceRunOptions &options, GpuExecStats *stats) {
+    GpuExecStats local;
+    GpuExecStats &st = stats ? *stats : local;
+    ZBDDC_TRY(refuseMessageOps(program, "the GPU's incomplete tables"));
+    auto device = openDevice();
+    if (!device)
+        return device.error();
+    Device &d = **device;
+    st.device = d.info().label();
+    auto t0 = std::chrono::steady_clock::now();
+    auto compiled = compileForDevice(d, incompleteKernelSource(), "zbddc_incomplete_tables.cu");
+    if (!compiled)
+        return compiled.error();
+    st.compiledFromCache = compiled->fromCache;
+    st.compileMs = msSince(t0);
+    t0 = std::chrono::steady_clock::now();
+    GpuDeviceOptions o;
+    o.streams = 1;
+    o.namedKernels = &compiled->module;
+    auto gpu = GpuTensorDevice::open(d, program, o, {});
+    if (!gpu)
+        return gpu.error();
+    auto computed = incomplete::runIncompleteOnDevice(**gpu, program, options);
+    st.kernelMs = msSince(t0);
+    return computed;
 }
 
 Result<std::unique_ptr<GpuTensorDevice>> openGpuTensorDevice(const TensorProgram &program,

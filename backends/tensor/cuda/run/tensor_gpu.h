@@ -25,6 +25,7 @@
 #include "backends/tensor/cuda/device/gpu_tensor_device.h"
 #include "backends/tensor/cuda/plan/multi_device_plan.h"
 #include "backends/tensor/cuda/run/gpu_switches.h"
+#include "backends/tensor/cuda/run/incomplete_run.h"
 #include "ir/tensor_program.h"
 
 #include <memory>
@@ -95,6 +96,15 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
                                       std::vector<uint32_t> &assignment,
                                       const GpuExecOptions &options = {},
                                       GpuExecStats *stats = nullptr, bool *tied = nullptr);
+
+// Over incomplete tables (Bistaffa et al. 2017 §IV) on GPU 0: the kernels of incomplete_kernels.h
+// compiled with NVRTC, launched by the steps of incomplete_run.h on the GPU's TensorDevice. Same
+// result as runIncompleteTensorProgramCpu, every computed table incomplete; `stats` gets the
+// device, compileMs, compiledFromCache and the run's wall time as kernelMs.
+Result<std::vector<TableData>>
+runIncompleteTensorProgramCuda(const TensorProgram &program,
+                               const incomplete::DeviceRunOptions &options = {},
+                               GpuExecStats *stats = nullptr);
 
 // The program's kernels compiled for GPU options.devices[0] and the GPU's TensorDevice over them,
 // holding no table yet: the device of the host/device split and of a prepared program run again

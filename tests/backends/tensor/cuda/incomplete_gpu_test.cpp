@@ -3,7 +3,7 @@
 // without a GPU.
 #include "backends/cuda/driver.h"
 #include "backends/tensor/cpu/incomplete_cpu.h"
-#include "backends/tensor/cuda/run/incomplete_gpu.h"
+#include "backends/tensor/cuda/run/tensor_gpu.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "runtime/bucket_elimination/solve_be.h"
