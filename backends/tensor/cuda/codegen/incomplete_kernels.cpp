@@ -20,13 +20,4 @@ std::string incompleteKernelSource() {
            std::to_string(kIncompleteScanTile) + "\n" + kSource + "\n";
 }
 
-const std::vector<std::string> &incompleteKernelNames() {
-    static const std::vector<std::string> names{
-        "zb_inc_keys",   "zb_radix_count", "zb_radix_scatter", "zb_scan_tiles",
-        "zb_scan_add",   "zb_heads",       "zb_groups",        "zb_join_count",
-        "zb_join_write", "zb_output_keys", "zb_segment_min", "zb_join_count_i64",
-        "zb_join_write_i64", "zb_segment_min_i64"};
-    return names;
-}
-
 } // namespace zbddc::cuda

@@ -11,7 +11,6 @@
 #pragma once
 
 #include <string>
-#include <vector>
 
 namespace zbddc::cuda {
 
@@ -19,8 +18,7 @@ inline constexpr unsigned kIncompleteBlock = 256;   // threads per block of ever
 inline constexpr unsigned kIncompleteRun = 16;      // rows per thread in the radix sort
 inline constexpr unsigned kIncompleteScanTile = 512; // elements per block of the scan (2 each)
 
-// The module's source and the names of its kernels.
+// The module's source (incomplete_kernels.inc), its kernels launched by name (incomplete_run.h).
 std::string incompleteKernelSource();
-const std::vector<std::string> &incompleteKernelNames();
 
 } // namespace zbddc::cuda

@@ -470,10 +470,6 @@ void emitKernel(std::ostringstream &o, const TensorProgram &p, uint32_t opId,
 
 } // namespace
 
-std::string tensorKernelName(uint32_t op) {
-    return "zb_op_" + std::to_string(op);
-}
-
 bool usesWarpPerRow(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options) {
     if (isMessageOp(program.ops[op].kind)) // message_kernels.h: a warp per residual row
         return program.ops[op].kind == TensorOpKind::MessageResidual;
@@ -565,31 +561,9 @@ uint64_t kernelThreads(const RowGroup &g, bool warpPerRow, uint64_t rowBegin, ui
     return ((rowBegin + rowCount + span - 1) / span - rowBegin / span) * (span / g.rows());
 }
 
-uint64_t kernelThreads(const TensorProgram &program, uint32_t op,
-                       const TensorKernelOptions &options, uint64_t rowBegin, uint64_t rowCount) {
-    const bool warp = usesWarpPerRow(program, op, options);
-    return kernelThreads(warp ? RowGroup{} : rowGroupOf(program, op, options), warp, rowBegin,
-                         rowCount);
-}
-
 uint64_t launchChunkRows(const RowGroup &group, uint64_t chunkRows) {
     const uint64_t span = group.span();
     return std::max(span, chunkRows / span * span);
-}
-
-uint64_t launchChunkRows(const TensorProgram &program, uint32_t op,
-                         const TensorKernelOptions &options, uint64_t chunkRows) {
-    return launchChunkRows(rowGroupOf(program, op, options), chunkRows);
-}
-
-std::string generateTensorProgramSource(const TensorProgram &program,
-                                        const TensorKernelOptions &options,
-                                        std::span<const uint32_t> ops) {
-    std::ostringstream o;
-    o << tensorKernelPrelude(program, options);
-    for (uint32_t op : ops)
-        o << tensorKernelText(program, op, options, tensorKernelName(op));
-    return o.str();
 }
 
 std::string tensorKernelPrelude(const TensorProgram &program, const TensorKernelOptions &options) {
@@ -622,14 +596,6 @@ std::string tensorKernelText(const TensorProgram &program, uint32_t op,
     std::ostringstream o;
     emitKernel(o, program, op, options, name);
     return o.str();
-}
-
-std::string generateTensorProgramSource(const TensorProgram &program,
-                                        const TensorKernelOptions &options) {
-    std::vector<uint32_t> all(program.ops.size());
-    for (uint32_t op = 0; op < all.size(); ++op)
-        all[op] = op;
-    return generateTensorProgramSource(program, options, all);
 }
 
 } // namespace zbddc::cuda

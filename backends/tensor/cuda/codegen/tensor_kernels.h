@@ -80,24 +80,14 @@ struct TensorKernelOptions {
     uint64_t genericMaxWork = kGenericMaxWork;
 };
 
-// Name of the kernel of op `op` in the generated module.
-std::string tensorKernelName(uint32_t op);
-
 // Kernel signature: (const zb_val *const *inputs, zb_val *out, unsigned long long rowBegin,
 // unsigned long long rowCount) — `inputs` in the op's input order, `out` relative to rowBegin so
 // the host can run an output table chunk by chunk — plus (elimBegin, elimCount) with
 // options.eliminationRange; zb_val is double, or float with options.float32. The kernels read input
 // j as inputs[j][offset]: the out-of-core path passes a slice's device address minus its first row,
 // so offsets stay those of the whole table.
-std::string generateTensorProgramSource(const TensorProgram &program,
-                                        const TensorKernelOptions &options = {});
-// The kernels of `ops` only (one module of several: tensor_modules.h).
-std::string generateTensorProgramSource(const TensorProgram &program,
-                                        const TensorKernelOptions &options,
-                                        std::span<const uint32_t> ops);
-
-// The parts of such a source: the prelude (types, semiring functions), then each op's kernel
-// under a name of the caller's. Ops of the same shape get the same kernel text, and small ops of
+// A module's source: the prelude (types, semiring functions), then each op's kernel under a name
+// of the caller's. Ops of the same shape get the same kernel text, and small ops of
 // one family the same generic text (generic_tensor_kernels.h: its launch passes the op's shape).
 std::string tensorKernelPrelude(const TensorProgram &program, const TensorKernelOptions &options);
 std::string tensorKernelText(const TensorProgram &program, uint32_t op,
@@ -163,15 +153,11 @@ struct RowGroup {
 // entries over the output variables above it), at least options.interleaveMinBytes.
 RowGroup rowGroupOf(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options);
 
-// Threads a launch of op `op`'s kernel over output rows [rowBegin, rowBegin + rowCount) needs;
-// the second form from the op's row group and whether it runs a warp per row.
-uint64_t kernelThreads(const TensorProgram &program, uint32_t op,
-                       const TensorKernelOptions &options, uint64_t rowBegin, uint64_t rowCount);
+// Threads a launch of a kernel with row group `group` over output rows [rowBegin, rowBegin +
+// rowCount) needs (a warp per row where `warpPerRow`).
 uint64_t kernelThreads(const RowGroup &group, bool warpPerRow, uint64_t rowBegin,
                        uint64_t rowCount);
 // Rows per launch near `chunkRows` that cut no row group (a multiple of the group's span).
-uint64_t launchChunkRows(const TensorProgram &program, uint32_t op,
-                         const TensorKernelOptions &options, uint64_t chunkRows);
 uint64_t launchChunkRows(const RowGroup &group, uint64_t chunkRows);
 
 } // namespace zbddc::cuda

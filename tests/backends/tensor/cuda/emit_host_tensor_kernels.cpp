@@ -25,7 +25,7 @@ void writeProgram(std::ofstream &out, const std::string &space, const TensorProg
     std::vector<int> familyOf(p.ops.size(), -1); // by op: its generic text's index
     for (uint32_t o = 0; o < p.ops.size(); ++o) {
         const bool generic = cuda::usesGenericKernel(p, o, options);
-        const std::string name = cuda::tensorKernelName(o);
+        const std::string name = testing::opKernelName(o);
         src += cuda::tensorKernelText(p, o, options, generic ? name + "_generic" : name);
         if (!generic)
             continue;
@@ -54,7 +54,7 @@ void writeProgram(std::ofstream &out, const std::string &space, const TensorProg
     src = std::regex_replace(src, std::regex("#define (ZB_[A-Z]+)"), "#undef $1\n#define $1");
     out << "namespace " << space << " {\n" << src << "\ninline Kernel *const ops[] = {";
     for (size_t o = 0; o < p.ops.size(); ++o)
-        out << (o ? ", " : "") << cuda::tensorKernelName(static_cast<uint32_t>(o));
+        out << (o ? ", " : "") << testing::opKernelName(static_cast<uint32_t>(o));
     out << "};\ninline FusedKernel *const fused[] = {";
     for (size_t o = 0; o < p.ops.size(); ++o)
         out << (o ? ", " : "") << fusedNames[o];

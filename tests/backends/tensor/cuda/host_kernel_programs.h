@@ -22,6 +22,18 @@
 
 namespace zbddc::testing {
 
+// Op `op`'s kernel in programSource.
+inline std::string opKernelName(uint32_t op) { return "zb_op_" + std::to_string(op); }
+
+// One source of a whole program: the prelude, then each op's kernel under opKernelName (the
+// executors compile each distinct kernel once, in modules: tensor_module_sources.h).
+inline std::string programSource(const TensorProgram &p, const cuda::TensorKernelOptions &o = {}) {
+    std::string src = cuda::tensorKernelPrelude(p, o);
+    for (uint32_t op = 0; op < p.ops.size(); ++op)
+        src += cuda::tensorKernelText(p, op, o, opKernelName(op));
+    return src;
+}
+
 inline constexpr int kHostRandomKernelPrograms = 12, kHostKernelPrograms = 15;
 
 // out(a, b, c, d, f) = min over e of in0(c, d, f, e) + in1(a, b, e) + in2(d): a join whose

@@ -31,12 +31,24 @@ namespace {
 
 constexpr unsigned kBlock = 32, kMaxGrid = 3; // a few blocks, so threads loop over the rows
 
+// Threads of a launch of op `o` over `count` rows from `begin`, and rows per launch near
+// `chunkRows`, as the GPU executor computes them from the op's row group (op_launch.cpp).
+uint64_t threadsFor(const TensorProgram &p, uint32_t o, const cuda::TensorKernelOptions &opt,
+                    uint64_t begin, uint64_t count) {
+    return cuda::kernelThreads(cuda::rowGroupOf(p, o, opt), cuda::usesWarpPerRow(p, o, opt), begin,
+                               count);
+}
+uint64_t chunkRowsFor(const TensorProgram &p, uint32_t o, const cuda::TensorKernelOptions &opt,
+                      uint64_t chunkRows) {
+    return cuda::launchChunkRows(cuda::rowGroupOf(p, o, opt), chunkRows);
+}
+
 // Op `o` of a program whose kernels are `ops` over output rows [begin, begin + count); a warp per
 // row runs each block's threads together (its shuffles meet at the block's barrier).
 void launchRange(cuda_host::Kernel *const *ops, const TensorProgram &p, uint32_t o,
                  const cuda::TensorKernelOptions &opt, const std::vector<const double *> &inputs,
                  double *out, uint64_t begin, uint64_t count) {
-    const uint64_t threads = cuda::kernelThreads(p, o, opt, begin, count);
+    const uint64_t threads = threadsFor(p, o, opt, begin, count);
     const unsigned grid =
         static_cast<unsigned>(std::clamp<uint64_t>((threads + kBlock - 1) / kBlock, 1, kMaxGrid));
     cuda_host::Kernel *kernel = ops[o];
@@ -117,7 +129,7 @@ TEST_CASE("generated tensor kernels, row groups included, equal the interpreter 
         const auto chunks = [](const TensorProgram &p, uint32_t o,
                                const cuda::TensorKernelOptions &opt, uint64_t rows) {
             std::vector<Range> r;
-            const uint64_t step = cuda::launchChunkRows(p, o, opt, 7);
+            const uint64_t step = chunkRowsFor(p, o, opt, 7);
             for (uint64_t b = 0; b < rows; b += step)
                 r.emplace_back(b, std::min(step, rows - b));
             return r;
@@ -177,14 +189,14 @@ TEST_CASE("row groups: the variables read once per group, and what keeps an op a
     g = cuda::rowGroupOf(p, 0, o);
     CHECK(var(g.outer) == std::tuple(0u, 4u, uint64_t{120}));
     CHECK(var(g.inner) == std::tuple(1u, 3u, uint64_t{40}));
-    CHECK(cuda::kernelThreads(p, 0, o, 0, 480) == 40);
-    CHECK(cuda::launchChunkRows(p, 0, o, 1000) == 960);
+    CHECK(threadsFor(p, 0, o, 0, 480) == 40);
+    CHECK(chunkRowsFor(p, 0, o, 1000) == 960);
     o.rowGroupMaxRows = 8; // 12 rows are too many: `b` alone
     g = cuda::rowGroupOf(p, 0, o);
     CHECK(var(g.outer) == std::tuple(1u, 3u, uint64_t{40}));
     CHECK(g.inner.size == 1);
-    CHECK(cuda::kernelThreads(p, 0, o, 0, 480) == 160);
-    CHECK(cuda::launchChunkRows(p, 0, o, 1000) == 960);
+    CHECK(threadsFor(p, 0, o, 0, 480) == 160);
+    CHECK(chunkRowsFor(p, 0, o, 1000) == 960);
     o.rowGroupMaxRows = 32;
     o.rowGroupMaxSize = 2; // b's domain is too large, a's stride too
     CHECK(cuda::rowGroupOf(p, 0, o).rows() == 1);
@@ -194,7 +206,7 @@ TEST_CASE("row groups: the variables read once per group, and what keeps an op a
     o.rowGroupMinRows = 0;
     o.eliminationRange = true; // out of core, the eliminated space split: a row per thread
     CHECK(cuda::rowGroupOf(p, 0, o).rows() == 1);
-    CHECK(cuda::kernelThreads(p, 0, o, 0, 480) == 480);
+    CHECK(threadsFor(p, 0, o, 0, 480) == 480);
 }
 
 TEST_CASE("interleaved tiles: a variable outside the group that a large input lacks",
@@ -326,7 +338,7 @@ TEST_CASE("fused launches of a level's generic ops give the interpreter's tables
                         descriptors, reinterpret_cast<uint64_t>(inputs[o].data()),
                         reinterpret_cast<uint64_t>(tables[p.ops[o].output].data()), rows,
                         cuda::genericKernelShape(p, o));
-                    threads = std::max(threads, cuda::kernelThreads(p, o, generic, 0, rows));
+                    threads = std::max(threads, threadsFor(p, o, generic, 0, rows));
                 }
                 const unsigned grid = static_cast<unsigned>(
                     std::clamp<uint64_t>((threads + kBlock - 1) / kBlock, 1, kMaxGrid));

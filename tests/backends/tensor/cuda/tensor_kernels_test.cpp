@@ -32,7 +32,7 @@ std::string checkCompiles(const TensorProgram &p, TensorKernelOptions ko, bool b
     const uint64_t given = ko.genericMaxWork;
     for (const uint64_t genericMaxWork : {uint64_t{0}, UINT64_MAX}) {
         ko.genericMaxWork = bothWays ? genericMaxWork : given;
-        const std::string src = generateTensorProgramSource(p, ko);
+        const std::string src = testing::programSource(p, ko);
         NvrtcOptions nv;
         nv.arch = "sm_90";
         nv.useCache = false;
@@ -40,7 +40,7 @@ std::string checkCompiles(const TensorProgram &p, TensorKernelOptions ko, bool b
         INFO(src);
         REQUIRE(ptx.ok());
         for (uint32_t op = 0; op < p.ops.size(); ++op)
-            CHECK(ptx->ptx.find(".entry " + tensorKernelName(op) + "(") != std::string::npos);
+            CHECK(ptx->ptx.find(".entry " + testing::opKernelName(op) + "(") != std::string::npos);
         both += ptx->ptx;
         if (!bothWays)
             break;
@@ -74,7 +74,7 @@ TEST_CASE("generated tensor kernels compile with NVRTC: random programs, all op 
             checkCompiles(*p, ko);
         }
         if (ko.eliminationRange)
-            CHECK(generateTensorProgramSource(*p, ko).find("u64 elimBegin, u64 elimCount") !=
+            CHECK(testing::programSource(*p, ko).find("u64 elimBegin, u64 elimCount") !=
                   std::string::npos);
     }
 }
@@ -134,8 +134,8 @@ TEST_CASE("row digits are decoded in 32 bits up to 2^32 rows, in 64 above", "[cu
     REQUIRE(p.verify().ok());
     TensorKernelOptions threadPerRow;
     threadPerRow.rowGroups = false;
-    const std::string src = generateTensorProgramSource(p, threadPerRow);
-    const size_t op1 = src.find(tensorKernelName(1) + "(");
+    const std::string src = testing::programSource(p, threadPerRow);
+    const size_t op1 = src.find(testing::opKernelName(1) + "(");
     REQUIRE(op1 != std::string::npos);
     CHECK(src.find("u64 rest = (u64)(rowBegin + r)") < op1);           // 2^34 rows: 64 bits
     CHECK(src.find("unsigned rest = (unsigned)(rowBegin + r)") > op1); // 2^17 rows: 32 bits
@@ -143,15 +143,15 @@ TEST_CASE("row digits are decoded in 32 bits up to 2^32 rows, in 64 above", "[cu
     checkCompiles(p, threadPerRow);
     // The join in row groups (each input lacks half the output's variables): 64-bit groups too.
     REQUIRE(rowGroupOf(p, 0, {}).rows() == 4);
-    const std::string grouped = generateTensorProgramSource(p, {});
-    CHECK(grouped.find("const u64 g = (u64)gi") < grouped.find(tensorKernelName(1) + "("));
+    const std::string grouped = testing::programSource(p, {});
+    CHECK(grouped.find("const u64 g = (u64)gi") < grouped.find(testing::opKernelName(1) + "("));
     checkCompiles(p, {});
     // Its groups' tiles interleaved (each input lacks variables outside them): 64-bit indices.
     TensorKernelOptions interleaving;
     interleaving.interleaveMinBytes = 0;
     REQUIRE(rowGroupOf(p, 0, interleaving).interleaved.size == 2);
-    const std::string tiled = generateTensorProgramSource(p, interleaving);
-    CHECK(tiled.find("u64 ga = (u64)(firstGroup + gi)") < tiled.find(tensorKernelName(1) + "("));
+    const std::string tiled = testing::programSource(p, interleaving);
+    CHECK(tiled.find("u64 ga = (u64)(firstGroup + gi)") < tiled.find(testing::opKernelName(1) + "("));
     checkCompiles(p, interleaving);
 }
 
@@ -166,7 +166,7 @@ TEST_CASE("interleaved row groups compile with NVRTC", "[cuda][nvrtc]") {
         ko.interleaveTileGroups = f;
         ko.sharedInputMaxEntries = 0; // every input read from global memory
         REQUIRE(rowGroupOf(p, 0, ko).interleaved.size > 1);
-        CHECK(generateTensorProgramSource(p, ko).find(
+        CHECK(testing::programSource(p, ko).find(
                   "unsigned ga = (unsigned)(firstGroup + gi)") != std::string::npos);
         checkCompiles(p, ko);
     }
@@ -284,7 +284,7 @@ TEST_CASE("the sources key: the tables' values leave it, every option and genera
         for (double &v : t.values)
             v += 1;
     CHECK(tensorSourcesKey(revalued, ko) == key);
-    CHECK(generateTensorProgramSource(revalued, ko) == generateTensorProgramSource(p, ko));
+    CHECK(testing::programSource(revalued, ko) == testing::programSource(p, ko));
 
     TensorProgram other = p;
     other.semiring = Semiring::MaxSum;
