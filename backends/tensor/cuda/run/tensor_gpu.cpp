@@ -42,10 +42,10 @@ struct Prepared {
     std::vector<TensorModules> modules; // by GPU
 };
 
-// Bytes of tables one logical device may hold: `fraction` of its GPU's free memory (the pool's
-// idle blocks counted: the pool hands them out first), shared by the logical devices on that GPU;
-// the least over the GPUs.
-Result<uint64_t> deviceBudget(const Prepared &p, double fraction) {
+// Bytes of tables one logical device may hold: 80% of its GPU's free memory (the pool's idle
+// blocks counted: the pool hands them out first), shared by the logical devices on that GPU; the
+// least over the GPUs.
+Result<uint64_t> deviceBudget(const Prepared &p) {
     uint64_t least = UINT64_MAX;
     for (uint32_t g = 0; g < p.gpus.size(); ++g) {
         auto memory = p.gpus[g]->memoryInfo();
@@ -53,7 +53,7 @@ Result<uint64_t> deviceBudget(const Prepared &p, double fraction) {
             return memory.error();
         const auto shares = static_cast<double>(std::count(p.gpuOf.begin(), p.gpuOf.end(), g));
         const auto free = static_cast<double>(memory->freeBytes + memory->pooledBytes);
-        least = std::min(least, static_cast<uint64_t>(fraction * free / shares));
+        least = std::min(least, static_cast<uint64_t>(0.8 * free / shares));
     }
     return least;
 }
@@ -163,7 +163,7 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
     }
     uint64_t budget = options.memoryBudgetBytes;
     if (!budget) {
-        auto free = deviceBudget(p, options.memoryFraction);
+        auto free = deviceBudget(p);
         if (!free)
             return free.error();
         budget = *free;

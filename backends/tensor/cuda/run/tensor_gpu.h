@@ -37,8 +37,9 @@ namespace zbddc::cuda {
 struct GpuExecOptions {
     TensorKernelOptions kernels;
     uint64_t chunkRows = uint64_t{1} << 26;
-    double memoryFraction = 0.8;    // of the device memory free at the start usable for tables
-    uint64_t memoryBudgetBytes = 0; // nonzero: use this budget instead (tests force out-of-core)
+    // Bytes of tables each logical device may hold; 0: 80% of the device memory free at the start
+    // (shared by the logical devices of a GPU). Tests set it to force the out-of-core path.
+    uint64_t memoryBudgetBytes = 0;
     std::vector<int> devices{0};    // the logical devices, by GPU ordinal
     MultiDeviceOptions multiDevice; // how several devices (or one, level by level) share the work
     GpuSwitches switches;           // the variants benchmarks compare
