@@ -166,30 +166,32 @@ double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>
     long long costOptimum = -1;
     unsigned tiedWord = 2; // neither answer: the kernel must write it
     const unsigned planWords = static_cast<unsigned>(plan->size());
+    const unsigned long long planAt[] = {0, planWords}; // one block: the whole plan
     const unsigned vars = static_cast<unsigned>(assignment.size());
     const unsigned shared = sharedWordsFor(planWords + vars, tables.arrays);
     const unsigned nTables = static_cast<unsigned>(p.tables.size());
     emu::runBlock(cuda::valuePhaseThreads(cuda::valuePhaseShape(*plan)), [&](unsigned t) {
         threadIdx.x = t;
+        blockIdx.x = 0;
         const int minimize = cuda::valuePhaseMinimizes(p.semiring);
         const int product = cuda::valuePhaseMultiplies(p.semiring);
         switch (entries) {
         case Entries::Float:
-            zb_value_phase_f32(plan->data(), planWords, floatTables.arrays.at.data(),
+            zb_value_phase_f32(plan->data(), planAt, floatTables.arrays.at.data(),
                                floatTables.arrays.rows.data(), floatTables.ptr.data(), nTables,
                                assignment.data(), vars, shared, &optimum, &tiedWord, minimize,
                                product);
             break;
         case Entries::Int64:
-            zb_value_phase_i64(plan->data(), planWords, costTables.arrays.at.data(),
+            zb_value_phase_i64(plan->data(), planAt, costTables.arrays.at.data(),
                                costTables.arrays.rows.data(), costTables.ptr.data(), nTables,
                                assignment.data(), vars, shared, &costOptimum, &tiedWord, minimize,
                                product);
             break;
         case Entries::Double:
-            zb_value_phase(plan->data(), planWords, tables.arrays.at.data(),
-                           tables.arrays.rows.data(), tables.ptr.data(), nTables, assignment.data(),
-                           vars, shared, &optimum, &tiedWord, minimize, product);
+            zb_value_phase(plan->data(), planAt, tables.arrays.at.data(), tables.arrays.rows.data(),
+                           tables.ptr.data(), nTables, assignment.data(), vars, shared, &optimum,
+                           &tiedWord, minimize, product);
             break;
         }
     });
@@ -218,12 +220,12 @@ void runEmulatedCases(const TensorProgram &p, const std::vector<std::vector<doub
         emu::runBlock(plans->threads, [&](unsigned t) {
             threadIdx.x = t;
             blockIdx.x = b;
-            zb_value_phase_cases(plans->words.data(), planAt.data(), tables.arrays.at.data(),
-                                 tables.arrays.rows.data(), tables.ptr.data(),
-                                 static_cast<unsigned>(p.tables.size()), assignments.data(),
-                                 static_cast<unsigned>(n), shared, optima.data(), tied.data(),
-                                 cuda::valuePhaseMinimizes(p.semiring),
-                                 cuda::valuePhaseMultiplies(p.semiring));
+            zb_value_phase(plans->words.data(), planAt.data(), tables.arrays.at.data(),
+                           tables.arrays.rows.data(), tables.ptr.data(),
+                           static_cast<unsigned>(p.tables.size()), assignments.data(),
+                           static_cast<unsigned>(n), shared, optima.data(), tied.data(),
+                           cuda::valuePhaseMinimizes(p.semiring),
+                           cuda::valuePhaseMultiplies(p.semiring));
         });
     }
 }
