@@ -1,24 +1,15 @@
-// Runs a TensorProgram on GPUs: one logical device per ordinal listed (a GPU may be listed more
-// than once), each a TensorDevice (gpu_tensor_device.h) with its own streams, kernels (one
-// NVRTC-compiled set per GPU) and tables, driven by the step runner (device_steps.h).
-//   In core, the devices run a MultiDevicePlan (multi_device_plan.h): on one device the one every
-//   op whole (oneDevicePlan), inputs (sparse ones made complete) uploaded at once, ops launched
-//   level by level with no host wait between levels (a level's ops on separate streams, its small
-//   ops of one generic kernel fused; optionally the whole program one CUDA graph), computed tables
-//   kept on the device; on several, large buckets sliced across them, rows crossing between
-//   logical devices of one GPU by device-to-device copies, between GPUs through NCCL where it
-//   loads, else peer copies (gpu_fabric.h). Tables are floats where every value stays exact
-//   (narrow_costs.h).
-//   Out of core, on one device (Bistaffa et al. 2017 §V-B2): when all tables together exceed the
-//   budget — by default a fraction of the device memory cuMemGetInfo reports free, shared by the
-//   logical devices of a GPU — the executor follows planChunks (chunk_plan.h): tables live on the
-//   host, each op runs in steps that upload only the input rows they read and compute one chunk of
-//   the output (chunk_steps.h). Programs whose layouts would make input slices wider than needed
-//   are re-laid out on the host first (chunk_layout.h); on several devices, outputs are laid out
-//   for slicing where that moves fewer rows (slice_layout.h).
-// runTensorProgramCuda downloads the computed tables; solveTensorProgramCuda instead decodes the
-// assignment on the first device (value_phase_gpu.h), reading every table where it was computed,
-// and downloads none. Output tables are written in chunks of at most `chunkRows` rows.
+// Runs a TensorProgram on GPUs, one logical device per ordinal listed (a GPU listed twice holds
+// two), each a GpuTensorDevice (gpu_tensor_device.h) driven by the step runner (device_steps.h):
+//   in core, the steps of a MultiDevicePlan (multi_device_run.h): on one device every op whole,
+//   the plan built directly (oneDevicePlan); on several, large buckets sliced across them, rows
+//   crossing between them (gpu_fabric.h), outputs laid out for slicing where that moves fewer rows
+//   (slice_layout.h); tables are floats where every value stays exact (narrow_costs.h);
+//   out of core, on one device, where the tables exceed the budget (Bistaffa et al. 2017 §V-B2):
+//   the chunk plan's steps (chunk_plan.h, chunk_steps.h), the program re-laid out first where its
+//   layouts would make the steps' input slices wider than they need be (chunk_layout.h).
+// runTensorProgramCuda downloads the computed tables; solveTensorProgramCuda decodes the
+// assignment on the first device instead (value_phase_gpu.h), reading each table where it was
+// computed, and downloads none.
 #pragma once
 
 #include "backends/tensor/cuda/codegen/tensor_kernels.h"
