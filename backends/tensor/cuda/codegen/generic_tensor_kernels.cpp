@@ -42,14 +42,6 @@ Family familyOf(const TensorProgram &p, uint32_t opId, const TensorKernelOptions
     return f;
 }
 
-uint64_t eliminatedValues(const TensorProgram &p, const TensorOp &op) {
-    uint64_t m = 1;
-    if (reducesVariables(op.kind))
-        for (uint32_t v : op.vars)
-            m *= p.domainSizes[v];
-    return m;
-}
-
 std::string word(size_t i) {
     return "shape.w[" + std::to_string(i) + "]";
 }
@@ -83,8 +75,8 @@ bool usesGenericKernel(const TensorProgram &p, uint32_t opId, const TensorKernel
     const TensorOp &op = p.ops[opId];
     const Table &out = p.tables[op.output];
     const uint64_t m = eliminatedValues(p, op);
-    if (isMessageOp(op.kind) || options.eliminationRange || m > kI32Max || out.entries() > kI32Max ||
-        familyOf(p, opId, options).words() > kMaxShapeWords)
+    if (isMessageOp(op.kind) || options.eliminationRange || m > kI32Max ||
+        out.entries() > kI32Max || familyOf(p, opId, options).words() > kMaxShapeWords)
         return false;
     for (uint32_t in : op.inputs)
         if (p.tables[in].entries() > kI32Max)

@@ -105,6 +105,9 @@ struct TensorKernelSet {
 TensorKernelSet distinctTensorKernels(const TensorProgram &program,
                                       const TensorKernelOptions &options);
 
+// The joint values of the variables `op` eliminates (1 where it eliminates none).
+uint64_t eliminatedValues(const TensorProgram &program, const TensorOp &op);
+
 // Whether op `op` is generated as warp-per-row (the host launches 32 threads per row).
 bool usesWarpPerRow(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options);
 

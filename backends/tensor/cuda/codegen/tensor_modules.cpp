@@ -65,15 +65,6 @@ RecentlyKept<ProgramKey, TensorModules> &compiledPrograms() {
 }
 } // namespace
 
-Result<TensorModules> TensorModules::compile(Device &device, const TensorProgram &program,
-                                             const TensorKernelOptions &options) {
-    Device *const one[] = {&device};
-    auto modules = compile(one, program, options);
-    if (!modules)
-        return modules.error();
-    return std::move(modules->front());
-}
-
 Result<std::vector<TensorModules>> TensorModules::compile(std::span<Device *const> devices,
                                                           const TensorProgram &program,
                                                           const TensorKernelOptions &options) {

@@ -24,11 +24,9 @@ struct TensorModuleSources; // tensor_module_sources.h
 
 class TensorModules {
   public:
-    static Result<TensorModules> compile(Device &device, const TensorProgram &program,
-                                         const TensorKernelOptions &options);
-    // The same for several GPUs (by position in `devices`): GPUs that compiled the program before
-    // find it by its key, the others share one generation of its sources and load their modules
-    // each on a thread of its own.
+    // The program's modules on each of `devices` (by position): GPUs that compiled the program
+    // before find it by its key, the others share one generation of its sources and load their
+    // modules each on a thread of its own.
     static Result<std::vector<TensorModules>> compile(std::span<Device *const> devices,
                                                       const TensorProgram &program,
                                                       const TensorKernelOptions &options);

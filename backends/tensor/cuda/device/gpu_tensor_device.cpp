@@ -57,7 +57,8 @@ Result<std::unique_ptr<GpuTensorDevice>> GpuTensorDevice::open(Device &d,
                                                                const TensorProgram &program,
                                                                const GpuDeviceOptions &options,
                                                                TensorModules modules) {
-    std::unique_ptr<GpuTensorDevice> g(new GpuTensorDevice(d, program, options, std::move(modules)));
+    std::unique_ptr<GpuTensorDevice> g(
+        new GpuTensorDevice(d, program, options, std::move(modules)));
     auto entry = g->kept_.launcher->entry(options.streams);
     if (!entry)
         return entry.error();
@@ -263,7 +264,8 @@ Status GpuTensorDevice::launch(std::span<const DeviceTask> tasks) {
 
 // With `graphs`, the first prepared level begins the capture and the last ends it and launches the
 // graph; a capture the driver refuses is enqueued again directly.
-Status GpuTensorDevice::launchPrepared(Prepared &pr, uint32_t l, std::span<const DeviceTask> tasks) {
+Status GpuTensorDevice::launchPrepared(Prepared &pr, uint32_t l,
+                                       std::span<const DeviceTask> tasks) {
     if (options_.graphs && pr.launchedLevels == 0 && !capturing_ && d_.beginCapture(entry_))
         capturing_ = true;
     Status enqueued = enqueuePrepared(pr, l, tasks);
@@ -295,7 +297,8 @@ Status GpuTensorDevice::awaitedBy(GpuTensorDevice &waiter) {
     return waiter.d_.waitEvent(waiter.entry_, kept_.ready);
 }
 
-Status GpuTensorDevice::enqueuePrepared(Prepared &pr, uint32_t l, std::span<const DeviceTask> tasks) {
+Status GpuTensorDevice::enqueuePrepared(Prepared &pr, uint32_t l,
+                                        std::span<const DeviceTask> tasks) {
     const std::vector<uint32_t> &units = pr.fused->units().levels[l];
     std::vector<const DeviceTask *> shares;
     for (const DeviceTask &task : tasks)
@@ -374,13 +377,7 @@ Status GpuTensorDevice::launchTask(const DeviceTask &task, DevicePtr list, Strea
     const uint64_t step = launchChunkRows(modules_.rowGroup(task.op), options_.chunkRows);
     stats_.launches += (task.out.rows + step - 1) / step;
     const TensorOp &op = p_.ops[task.op];
-    RowSpan elim = task.elim;
-    if (!elim.rows) { // every eliminated value
-        elim = {0, 1};
-        if (reducesVariables(op.kind))
-            for (uint32_t v : op.vars)
-                elim.rows *= p_.domainSizes[v];
-    }
+    const RowSpan elim = task.elim.rows ? task.elim : RowSpan{0, eliminatedValues(p_, op)};
     return launchOpRows(d_, modules_, p_, task.op, options_.kernels, options_.chunkRows, list,
                         address(op.output, task.out.first), task.out.first, task.out.rows, stream,
                         elim.first, elim.rows);

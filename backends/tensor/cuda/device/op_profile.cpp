@@ -1,5 +1,7 @@
 #include "backends/tensor/cuda/device/op_profile.h"
 
+#include "backends/tensor/cuda/codegen/tensor_kernels.h"
+
 #include <algorithm>
 #include <memory>
 
@@ -13,10 +15,9 @@ constexpr int kProfileRepeats = 3;
 // One profile line for op `op` of level `level` that took `ms`.
 void writeOpProfileLine(std::FILE *f, const TensorProgram &program, uint32_t op, uint32_t level,
                         double ms, uint64_t valueBytes) {
-    uint64_t eliminated = 1;
-    for (uint32_t v : program.ops[op].vars)
-        eliminated *= program.domainSizes[v];
-    const double gbPerS = ms > 0 ? static_cast<double>(opTableBytes(program, op, valueBytes)) / (ms * 1e6) : 0;
+    const uint64_t eliminated = eliminatedValues(program, program.ops[op]);
+    const double gbPerS =
+        ms > 0 ? static_cast<double>(opTableBytes(program, op, valueBytes)) / (ms * 1e6) : 0;
     std::fprintf(f, "%u\t%s\t%u\t%llu\t%llu\t%.4f\t%.2f GB/s\n", op,
                  tensorOpKindName(program.ops[op].kind), level,
                  (unsigned long long)program.tables[program.ops[op].output].entries(),
@@ -45,9 +46,8 @@ std::vector<DeviceStep> profileSteps(const TensorProgram &program) {
     return steps;
 }
 
-std::function<void(const DeviceStep &, double)> profileLines(std::FILE *f,
-                                                              const TensorProgram &program,
-                                                              uint64_t valueBytes) {
+std::function<void(const DeviceStep &, double)>
+profileLines(std::FILE *f, const TensorProgram &program, uint64_t valueBytes) {
     struct Op {
         double launched = 0, best = 0;
         int repeats = 0;

@@ -429,13 +429,14 @@ Result<std::unique_ptr<GpuTensorDevice>> openGpuTensorDevice(const TensorProgram
     auto device = openDevice(options.devices.empty() ? 0 : options.devices[0]);
     if (!device)
         return device.error();
-    auto modules = TensorModules::compile(**device, program, options.kernels);
+    Device *const gpu[] = {*device};
+    auto modules = TensorModules::compile(gpu, program, options.kernels);
     if (!modules)
         return modules.error();
     GpuDeviceOptions o{options.kernels, options.chunkRows, 8,
                        options.switches.graphs.value_or(true)};
     o.stagedDownloads = false; // a prepared program's tables (gpu_tensor_device.h)
-    return GpuTensorDevice::open(**device, program, o, std::move(*modules));
+    return GpuTensorDevice::open(**device, program, o, std::move(modules->front()));
 }
 
 } // namespace zbddc::cuda
