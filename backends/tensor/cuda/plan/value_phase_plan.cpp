@@ -111,7 +111,7 @@ Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program,
 Result<CasePlans> buildCasePlans(const TensorProgram &program, const std::vector<uint8_t> &pinned,
                                  uint32_t cases) {
     const size_t n = program.domainSizes.size();
-    if (pinned.size() != n * cases)
+    if (!pinned.empty() && pinned.size() != n * cases)
         return error("internal error: " + std::to_string(cases) + " cases of " + std::to_string(n) +
                      " variables, but " + std::to_string(pinned.size()) + " pinned entries");
     std::vector<std::optional<Result<std::vector<uint32_t>>>> plans(cases);
@@ -119,6 +119,10 @@ Result<CasePlans> buildCasePlans(const TensorProgram &program, const std::vector
     inRanges(threads, cases, [&](size_t begin, size_t end) {
         std::vector<uint8_t> casePinned(n);
         for (size_t b = begin; b < end; ++b) {
+            if (pinned.empty()) {
+                plans[b] = buildValuePhasePlan(program);
+                continue;
+            }
             std::copy_n(pinned.begin() + static_cast<std::ptrdiff_t>(b * n), n, casePinned.begin());
             plans[b] = buildValuePhasePlan(program, &casePinned);
         }

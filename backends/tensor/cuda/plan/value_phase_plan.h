@@ -31,7 +31,8 @@ Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program,
                                                   const std::vector<uint8_t> *pinned = nullptr);
 
 // The plans of `cases` cases, one after another, each built as buildValuePhasePlan's with its row
-// of `pinned` (numVariables entries a case): what the batched kernel walks, a block per case.
+// of `pinned` (numVariables entries a case; empty: none pinned): what the kernel walks, a block
+// per case.
 // Built on all cores: on small networks the host's plans, not the kernel, were the traceback's
 // time (alarm, 2,000 cases: MPE at four times MAR's cost).
 struct CasePlans {

@@ -189,17 +189,7 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
     if (assignment.size() != program.domainSizes.size())
         return error("internal error: the assignment has " + std::to_string(assignment.size()) +
                      " entries for " + std::to_string(program.domainSizes.size()) + " variables");
-    const auto plan = [&]() -> Result<CasePlans> { // a batch of one case
-        auto words = buildValuePhasePlan(program);
-        if (!words)
-            return words.error();
-        CasePlans one;
-        one.threads = valuePhaseThreads(valuePhaseShape(*words));
-        one.longest = words->size();
-        one.at = {0, words->size()};
-        one.words = std::move(*words);
-        return one;
-    };
+    const auto plan = [&] { return buildCasePlans(program, {}, 1); }; // a batch of one case
     // The kernel for the tables' entries: int64 costs, floats, or doubles.
     const char *name = program.semiring == Semiring::MinSumInt64 ? "zb_value_phase_i64"
                        : float32                                 ? "zb_value_phase_f32"

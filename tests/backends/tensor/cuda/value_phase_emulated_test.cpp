@@ -693,6 +693,28 @@ TEST_CASE("the VALUE phase decodes random programs with pinned variables in ever
     }
 }
 
+TEST_CASE("the VALUE phase's plans of cases with none pinned are the program's plan, once a case",
+          "[value]") {
+    std::mt19937 rng(37);
+    for (int trial = 0; trial < 10; ++trial) {
+        const CostNetwork net =
+            testing::randomConnectedNetwork(rng, 4 + rng() % 20, 3 + rng() % 30, 3, 3, 4, false);
+        auto p = buildBucketProgram(net, minFillOrder(net), {trial % 2 == 0, {}});
+        REQUIRE(p.ok());
+        auto plan = cuda::buildValuePhasePlan(*p);
+        REQUIRE(plan.ok());
+        const uint32_t cases = 1 + trial % 3;
+        auto plans = cuda::buildCasePlans(*p, {}, cases);
+        REQUIRE(plans.ok());
+        REQUIRE(plans->at.size() == cases + 1);
+        for (uint32_t b = 0; b < cases; ++b)
+            CHECK(std::vector<uint32_t>(plans->words.begin() + plans->at[b],
+                                        plans->words.begin() + plans->at[b + 1]) == *plan);
+        CHECK(plans->longest == plan->size());
+        CHECK(plans->threads == cuda::valuePhaseThreads(cuda::valuePhaseShape(*plan)));
+    }
+}
+
 TEST_CASE("the VALUE phase's table segments must cover each table they name exactly", "[value]") {
     TensorProgram p;
     p.domainSizes = {4};
