@@ -28,8 +28,9 @@ namespace zbddc::cuda {
 struct GpuExecOptions {
     TensorKernelOptions kernels;
     uint64_t chunkRows = uint64_t{1} << 26;
-    // Bytes of tables each logical device may hold; 0: 80% of the device memory free at the start
-    // (shared by the logical devices of a GPU). Tests set it to force the out-of-core path.
+    // Bytes of tables each logical device may hold (the caller's budget; tests force the
+    // out-of-core path with it); 0: 80% of the memory free at the start, shared by the logical
+    // devices of a GPU.
     uint64_t memoryBudgetBytes = 0;
     std::vector<int> devices{0};    // the logical devices, by GPU ordinal
     MultiDeviceOptions multiDevice; // how several devices (or one, level by level) share the work
@@ -62,11 +63,11 @@ struct GpuExecStats {
     std::vector<uint64_t> work; // in core: entries of work by logical device
     bool outOfCore = false;
     uint64_t chunks = 0; // kernel launches (steps) of the out-of-core path
-    // The budget of each logical device and what it came from, bytes copied each way (and, in
-    // core, between devices); out of core the pinned staging the copies went through
-    // (staged_copies.h), and whether the program was re-laid out. Out of core uploadMs/downloadMs
-    // are the host's time in the steps that enqueue uploads (with the reserves) and wait for
-    // downloads, within kernelMs, the wall time of the whole chunked run.
+    // The budget of each logical device, bytes copied each way (and, in core, between devices); out
+    // of core the pinned staging the copies went through (staged_copies.h), and whether the program
+    // was re-laid out. Out of core uploadMs/downloadMs are the host's time in the steps that
+    // enqueue uploads (with the reserves) and wait for downloads, within kernelMs, the wall time of
+    // the whole chunked run.
     uint64_t budgetBytes = 0;
     uint64_t uploadBytes = 0, peerBytes = 0, downloadBytes = 0, pinnedBytes = 0;
     // Within kernelMs: on a GPU's first out-of-core run its staging allocated.
