@@ -6,6 +6,7 @@
 #include "ir/try.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -149,6 +150,44 @@ Status GpuTensorDevice::download(uint32_t t, uint64_t first, std::span<double> v
     ZBDDC_TRY(copy(narrow.data(), narrow.size() * sizeof(float)));
     ZBDDC_TRY(d_.synchronize(entry_));
     std::copy(narrow.begin(), narrow.end(), v.begin()); // exact: integers below 2^24
+    return Ok{};
+}
+
+Status GpuTensorDevice::downloadTables(std::span<const uint32_t> tables,
+                                       std::span<const std::span<double>> out) {
+    const auto batched = [&](size_t i) {
+        return out[i].size() * entryBytes_ <= kBatchedDownloadBytes;
+    };
+    size_t bytes = 0;
+    for (size_t i = 0; i < tables.size(); ++i)
+        bytes += batched(i) ? (out[i].size() * entryBytes_ + 15) / 16 * 16 : 0;
+    auto staged = stage(bytes); // carved below as stage() would: one call, so it cannot move
+    if (!staged)
+        return staged.error();
+    std::vector<unsigned char *> at(tables.size(), nullptr);
+    unsigned char *next = *staged;
+    for (size_t i = 0; i < tables.size(); ++i) {
+        const uint32_t t = tables[i];
+        if (!batched(i))
+            continue;
+        if (!held_[t].contains({0, out[i].size()}) || !held_[t].rows)
+            return error("internal error: a download of table " + std::to_string(t) +
+                         " outside the rows the device holds");
+        at[i] = next;
+        ZBDDC_TRY(d_.download(next, address(t, 0), out[i].size() * entryBytes_, entry_));
+        next += (out[i].size() * entryBytes_ + 15) / 16 * 16;
+    }
+    ZBDDC_TRY(d_.synchronize(entry_));
+    for (size_t i = 0; i < tables.size(); ++i) {
+        if (!at[i]) {
+            ZBDDC_TRY(download(tables[i], 0, out[i]));
+        } else if (options_.kernels.float32) { // exact: integers below 2^24
+            const auto *narrow = reinterpret_cast<const float *>(at[i]);
+            std::copy(narrow, narrow + out[i].size(), out[i].begin());
+        } else {
+            std::memcpy(out[i].data(), at[i], out[i].size() * sizeof(double));
+        }
+    }
     return Ok{};
 }
 

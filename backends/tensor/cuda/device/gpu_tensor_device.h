@@ -71,6 +71,12 @@ class GpuTensorDevice final : public TensorDevice {
     Status release(uint32_t table) override;
     Status upload(uint32_t table, uint64_t firstRow, std::span<const double> values) override;
     Status download(uint32_t table, uint64_t firstRow, std::span<double> values) override;
+    // Whole tables read back with one wait: those of at most kBatchedDownloadBytes copied behind
+    // one another into the pinned staging, the entry stream waited for once (a junction tree's PR
+    // reads a normaliser per clique: hundreds of copies that each waited); larger ones one by one,
+    // as download.
+    static constexpr size_t kBatchedDownloadBytes = size_t{1} << 18;
+    Status downloadTables(std::span<const uint32_t> tables, std::span<const std::span<double>> out);
     Status holdAll(std::span<const TableReserve> ranges,
                    std::span<const std::span<const double>> inputs) override;
     Status prepareLevels(std::span<const std::vector<DeviceTask>> levels) override;
