@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <memory>
 #include <numeric>
 #include <thread>
 
@@ -38,11 +39,13 @@ std::vector<uint32_t> layoutRanks(const PseudoTree &tree) {
 
 class RankLoop {
   public:
+    // `small` (optional): the executor for UTILs below kSmallUtilWork, where `executor` is a GPU's.
     RankLoop(const CostNetwork &net, const PseudoTree &tree, const std::vector<int> &rankOf,
-             DpopTransport *transport, TensorExecutor &executor, double timeoutS)
+             DpopTransport *transport, TensorExecutor &executor, TensorExecutor *small,
+             double timeoutS)
         : net_(net), tree_(tree), rankOf_(rankOf), transport_(transport), executor_(executor),
-          timeoutS_(timeoutS), me_(transport ? transport->rank() : 0), state_(tree.numAgents),
-          layoutRank_(layoutRanks(tree)) {
+          small_(small), timeoutS_(timeoutS), me_(transport ? transport->rank() : 0),
+          state_(tree.numAgents), layoutRank_(layoutRanks(tree)) {
         report_.assignment.assign(net.numVariables(), 0);
         report_.agentComputeMs.assign(tree.numAgents, 0);
     }
@@ -119,11 +122,14 @@ class RankLoop {
         if (s.util.program.ops.empty()) {
             values = s.util.program.tables[s.util.util].values;
         } else {
-            auto run = executor_.run(s.util.program);
+            TensorExecutor &runs =
+                small_ && utilWork(s.util) < kSmallUtilWork ? *small_ : executor_;
+            auto run = runs.run(s.util.program);
             if (!run)
                 return error("agent " + std::to_string(a) + ": " + run.error().message);
             values = std::move(run->tables[s.util.util]);
-            report_.device = std::move(run->device);
+            if (report_.device.kind != DeviceKind::Cuda) // a GPU's report, once one ran
+                report_.device = std::move(run->device);
         }
         s.received.clear();
         s.received.shrink_to_fit();
@@ -257,6 +263,7 @@ class RankLoop {
     const std::vector<int> &rankOf_;
     DpopTransport *transport_;
     TensorExecutor &executor_;
+    TensorExecutor *small_;
     double timeoutS_;
     int me_;
     std::vector<AgentState> state_;
@@ -275,7 +282,15 @@ Result<DpopRankReport> runDpopRank(const CostNetwork &network, const PseudoTree 
     auto executor = makeTensorExecutor(options.executor, options.execution);
     if (!executor)
         return executor.error();
-    return RankLoop(network, tree, rankOf, transport, **executor, options.timeoutS).run();
+    std::unique_ptr<TensorExecutor> small;
+    if (options.executor != "cpu" && options.executor != "reference") {
+        auto cpu = makeTensorExecutor("cpu", options.execution);
+        if (!cpu)
+            return cpu.error();
+        small = std::move(*cpu);
+    }
+    return RankLoop(network, tree, rankOf, transport, **executor, small.get(), options.timeoutS)
+        .run();
 }
 
 std::vector<int> placeAgents(const PseudoTree &tree, int ranks) {

@@ -16,6 +16,11 @@
 
 namespace zbddc {
 
+// On a rank whose executor is a GPU's, UTILs of less work (join entries) run on its CPU: a rank's
+// first GPU work costs 0.3-1 s (its context and kernels; H100 host, 16 ranks on one GPU,
+// 2026-12-06), more than a CPU thread takes for millions of entries.
+inline constexpr double kSmallUtilWork = double(uint64_t{1} << 22);
+
 struct DpopRankOptions {
     std::string executor = "cpu"; // a name of tensorExecutors()
     TensorExecutorOptions execution;
