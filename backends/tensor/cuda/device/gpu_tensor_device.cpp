@@ -76,8 +76,7 @@ Result<std::unique_ptr<GpuTensorDevice>> GpuTensorDevice::open(Device &d,
 // are its own.
 GpuTensorDevice::~GpuTensorDevice() {
     (void)kept_.launcher->synchronizeAll();
-    if (graph_)
-        d_.destroyGraph(graph_);
+    prepared_.reset(); // its graph with it
     giveResources(d_, std::move(kept_));
 }
 
@@ -301,8 +300,16 @@ Status GpuTensorDevice::launch(std::span<const DeviceTask> tasks) {
 }
 
 // With `graphs`, the first prepared level begins the capture and the last ends it and launches the
-// graph; a capture the driver refuses is enqueued again directly.
+// graph; a capture the driver refuses is enqueued again directly. A later run of the same levels
+// launches the graph at its first level and enqueues nothing more: its tables, input lists and
+// fused launches are where they were (anything that moves them drops the prepared levels).
 Status GpuTensorDevice::launchPrepared(Prepared &pr, uint32_t l, std::span<const DeviceTask> tasks) {
+    if (pr.graph.g) {
+        if (pr.launchedLevels++ == 0)
+            ZBDDC_TRY(d_.launchGraph(pr.graph.g, entry_));
+        stats_.graph = true;
+        return Ok{};
+    }
     if (options_.graphs && pr.launchedLevels == 0 && !capturing_ && d_.beginCapture(entry_))
         capturing_ = true;
     Status enqueued = enqueuePrepared(pr, l, tasks);
@@ -317,8 +324,8 @@ Status GpuTensorDevice::launchPrepared(Prepared &pr, uint32_t l, std::span<const
         }
         stats_.graph = static_cast<bool>(exec);
         if (exec) {
-            graph_ = *exec;
-            ZBDDC_TRY(d_.launchGraph(graph_, entry_));
+            pr.graph = OwnedGraph(&d_, *exec);
+            ZBDDC_TRY(d_.launchGraph(pr.graph.g, entry_));
         } else {
             for (uint32_t again = 0; again < pr.levels.size(); ++again)
                 if (!pr.levels[again].empty())
@@ -357,9 +364,6 @@ Status GpuTensorDevice::enqueuePrepared(Prepared &pr, uint32_t l, std::span<cons
 
 Status GpuTensorDevice::wait() {
     ZBDDC_TRY(d_.synchronize(entry_)); // every level joined into it
-    if (graph_)
-        d_.destroyGraph(graph_);
-    graph_ = nullptr;
     listsInFlight_.clear();
     staged_ = 0;
     return Ok{};
