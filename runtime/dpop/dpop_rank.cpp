@@ -37,15 +37,45 @@ std::vector<uint32_t> layoutRanks(const PseudoTree &tree) {
     return rank;
 }
 
+// The executors a rank's UTILs run on: the one asked for, except that where it is a GPU's, UTILs
+// below kSmallUtilWork run on the CPU and the GPU's executor is made only for the first larger one
+// (making it starts the rank's GPU context).
+class UtilExecutors {
+  public:
+    static Result<UtilExecutors> make(const DpopRankOptions &o) {
+        UtilExecutors e;
+        e.options_ = o;
+        const bool cpuOnly = o.executor == "cpu" || o.executor == "reference";
+        auto first = makeTensorExecutor(cpuOnly ? o.executor : "cpu", o.execution);
+        if (!first)
+            return first.error();
+        (cpuOnly ? e.asked_ : e.cpu_) = std::move(*first);
+        return e;
+    }
+    Result<TensorExecutor *> forWork(double work) {
+        if (cpu_ && work < kSmallUtilWork)
+            return cpu_.get();
+        if (!asked_) {
+            auto made = makeTensorExecutor(options_.executor, options_.execution);
+            if (!made)
+                return made.error();
+            asked_ = std::move(*made);
+        }
+        return asked_.get();
+    }
+
+  private:
+    DpopRankOptions options_;
+    std::unique_ptr<TensorExecutor> asked_, cpu_;
+};
+
 class RankLoop {
   public:
-    // `small` (optional): the executor for UTILs below kSmallUtilWork, where `executor` is a GPU's.
     RankLoop(const CostNetwork &net, const PseudoTree &tree, const std::vector<int> &rankOf,
-             DpopTransport *transport, TensorExecutor &executor, TensorExecutor *small,
-             double timeoutS)
-        : net_(net), tree_(tree), rankOf_(rankOf), transport_(transport), executor_(executor),
-          small_(small), timeoutS_(timeoutS), me_(transport ? transport->rank() : 0),
-          state_(tree.numAgents), layoutRank_(layoutRanks(tree)) {
+             DpopTransport *transport, UtilExecutors &executors, double timeoutS)
+        : net_(net), tree_(tree), rankOf_(rankOf), transport_(transport), executors_(executors),
+          timeoutS_(timeoutS), me_(transport ? transport->rank() : 0), state_(tree.numAgents),
+          layoutRank_(layoutRanks(tree)) {
         report_.assignment.assign(net.numVariables(), 0);
         report_.agentComputeMs.assign(tree.numAgents, 0);
     }
@@ -122,9 +152,10 @@ class RankLoop {
         if (s.util.program.ops.empty()) {
             values = s.util.program.tables[s.util.util].values;
         } else {
-            TensorExecutor &runs =
-                small_ && utilWork(s.util) < kSmallUtilWork ? *small_ : executor_;
-            auto run = runs.run(s.util.program);
+            auto executor = executors_.forWork(utilWork(s.util));
+            if (!executor)
+                return error("agent " + std::to_string(a) + ": " + executor.error().message);
+            auto run = (*executor)->run(s.util.program);
             if (!run)
                 return error("agent " + std::to_string(a) + ": " + run.error().message);
             values = std::move(run->tables[s.util.util]);
@@ -262,8 +293,7 @@ class RankLoop {
     const PseudoTree &tree_;
     const std::vector<int> &rankOf_;
     DpopTransport *transport_;
-    TensorExecutor &executor_;
-    TensorExecutor *small_;
+    UtilExecutors &executors_;
     double timeoutS_;
     int me_;
     std::vector<AgentState> state_;
@@ -279,18 +309,10 @@ Result<DpopRankReport> runDpopRank(const CostNetwork &network, const PseudoTree 
                                    const DpopRankOptions &options) {
     if (rankOf.size() != tree.numAgents)
         return error("the placement must give one rank per agent");
-    auto executor = makeTensorExecutor(options.executor, options.execution);
-    if (!executor)
-        return executor.error();
-    std::unique_ptr<TensorExecutor> small;
-    if (options.executor != "cpu" && options.executor != "reference") {
-        auto cpu = makeTensorExecutor("cpu", options.execution);
-        if (!cpu)
-            return cpu.error();
-        small = std::move(*cpu);
-    }
-    return RankLoop(network, tree, rankOf, transport, **executor, small.get(), options.timeoutS)
-        .run();
+    auto executors = UtilExecutors::make(options);
+    if (!executors)
+        return executors.error();
+    return RankLoop(network, tree, rankOf, transport, *executors, options.timeoutS).run();
 }
 
 std::vector<int> placeAgents(const PseudoTree &tree, int ranks) {
