@@ -107,7 +107,7 @@ Result<std::optional<Row>> timeOnDevice(Model &model, Numeric numeric, const Inp
     auto adjoints = d.allocate(std::max<size_t>(batch.count * m, 1) * sizeof(double));
     if (!weights || !outputs || !adjoints)
         return error("no device memory for the batch");
-    DeviceBatch onDevice{batch.shared, batch.varying, weights->ptr(), batch.count,
+    DeviceInputBatch onDevice{batch.shared, batch.varying, weights->ptr(), batch.count,
                          outputs->ptr(), adjoints->ptr()};
     bool ok = true, has = true;
     auto pass = [&](std::optional<size_t> adjointsOf) {

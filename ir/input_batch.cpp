@@ -67,7 +67,7 @@ Status InputBatch::check(size_t n) const {
     return checkSharedAndVarying(shared, varying, n);
 }
 
-Status DeviceBatch::check(size_t n, bool backward) const {
+Status DeviceInputBatch::check(size_t n, bool backward) const {
     if (Status st = checkSharedAndVarying(shared, varying, n); !st)
         return st;
     if (count > 0 && !varying.empty() && values == 0)

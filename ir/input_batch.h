@@ -40,7 +40,7 @@ struct InputBatch {
 // say), and the GPU memory a pass writes its results to: the shared vector and the varying
 // inputs stay on the host, as in InputBatch. Addresses are the GPU's (CUdeviceptr); float64
 // throughout, vector-major like InputBatch::values; 0 where nothing is read or written.
-struct DeviceBatch {
+struct DeviceInputBatch {
     std::vector<double> shared;    // numInputs values: every vector's, but at the varying inputs
     std::vector<uint32_t> varying; // the inputs that differ between vectors, ascending
     uint64_t values = 0;           // count × varying.size(): vector k's varying inputs (linear)

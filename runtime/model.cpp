@@ -345,7 +345,7 @@ Model::enqueue(Semiring s, Numeric n, std::span<const double> x, size_t batch,
     return (*e)->enqueue(x, batch, adjointsOf, tracebackOf, cudaStream);
 }
 
-std::optional<Status> Model::passOnDevice(Semiring s, Numeric n, const DeviceBatch &batch,
+std::optional<Status> Model::passOnDevice(Semiring s, Numeric n, const DeviceInputBatch &batch,
                                           std::optional<size_t> adjointsOf, void *cudaStream) {
     if (impl_->device != DeviceKind::Cuda || impl_->sharedNumeric)
         return std::nullopt;

@@ -143,7 +143,7 @@ class CudaModel {
                                                      size_t count, size_t output);
     // evaluateVarying, or with `adjointsOf` adjointsOfVarying from that output, over a batch
     // whose varying values are already in this GPU's memory, writing the outputs (and the varying
-    // inputs' adjoints) to the caller's device memory (ir/input_batch.h's DeviceBatch): per
+    // inputs' adjoints) to the caller's device memory (ir/input_batch.h's DeviceInputBatch): per
     // launch of B lanes one kernel moves the values into their rows (zb_rows_from_cases, the log
     // taken there in log space: it may differ from the host's std::log in the last bit, and a
     // negative value gives NaN rather than an error), the passes run and one kernel per result
@@ -152,7 +152,7 @@ class CudaModel {
     // primary context) and returning at once, later work on it running after; where `stream` is
     // null, on the legacy default stream and waited for. No other call on this model until the
     // stream has run it: it runs in the model's own device buffers.
-    Status passOnDevice(const DeviceBatch &batch, std::optional<size_t> adjointsOf,
+    Status passOnDevice(const DeviceInputBatch &batch, std::optional<size_t> adjointsOf,
                         StreamHandle stream = nullptr);
     // Max/min semirings: the inputs on one optimal term of the output for one vector, traced on
     // the host through the forward values computed on the device (plan_traceback.h).

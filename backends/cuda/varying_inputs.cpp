@@ -1,7 +1,7 @@
 // CudaModel over batches of shared and varying inputs (ir/input_batch.h): evidence cases share a
 // network's parameters, which are most of its circuit's inputs (water: 3,530 of 3,646), so they
 // stay on the device and a launch moves only the indicators in and their adjoints back. Where the
-// varying values are in device memory already (DeviceBatch: a PyTorch tensor of weights), they
+// varying values are in device memory already (DeviceInputBatch: a PyTorch tensor of weights), they
 // and the results move between the caller's memory and the rows on the device alone.
 #include "backends/cuda/cuda_model.h"
 
@@ -178,7 +178,7 @@ Status launchCaseRows(Device &d, FunctionHandle kernel, DevicePtr to, DevicePtr 
 
 } // namespace
 
-Status CudaModel::passOnDevice(const DeviceBatch &b, std::optional<size_t> adjointsOf,
+Status CudaModel::passOnDevice(const DeviceInputBatch &b, std::optional<size_t> adjointsOf,
                                StreamHandle stream) {
     if (Status st = b.check(plan_.numInputs, adjointsOf.has_value()); !st)
         return st;

@@ -65,7 +65,7 @@ TEST_CASE("a batch in device memory runs only on a GPU, and says which address i
     std::mt19937 rng(43);
     const Circuit c = randomCircuit({.inputs = 5, .ops = 30, .outputs = 1}, rng);
     const InputBatch host = randomVaryingBatch(c.numInputs(), 3, rng, 0.5);
-    DeviceBatch b{host.shared, host.varying, 0, host.count, 0, 0};
+    DeviceInputBatch b{host.shared, host.varying, 0, host.count, 0, 0};
     for (const CpuBackend &backend : kCpuBackends) {
         Model m = Model::fromCircuit(c, backend.options);
         CHECK_FALSE(m.passOnDevice(Semiring::SumProduct, Numeric::Float64, b, 0).has_value());

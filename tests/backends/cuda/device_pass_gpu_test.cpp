@@ -117,7 +117,7 @@ TEST_CASE("a pass over literal weights in device memory gives the host pass's va
                 for (void *on : {static_cast<void *>(nullptr), *stream}) {
                     INFO((on ? "the test's stream" : "the default stream, waited for"));
                     cuda::DeviceBuffer outputs = zeros(d, count), adjoints = zeros(d, count * m);
-                    DeviceBatch batch{host.shared, host.varying, weights.ptr(), count,
+                    DeviceInputBatch batch{host.shared, host.varying, weights.ptr(), count,
                                       outputs.ptr(), 0};
                     auto ran = model.passOnDevice(sp, numeric, batch, std::nullopt, on);
                     REQUIRE(ran.has_value());
@@ -160,13 +160,13 @@ TEST_CASE("a device pass without the memory it needs is refused", "[gpu][circuit
         literalWeightBatch(*c, randomWeightings(literalVariableCount(*c), 4, rng));
     Model model = Model::fromCircuit(*c, {.device = DeviceKind::Cuda});
     REQUIRE(model.device() == DeviceKind::Cuda);
-    auto refused = [&](const DeviceBatch &b, std::optional<size_t> adjointsOf) {
+    auto refused = [&](const DeviceInputBatch &b, std::optional<size_t> adjointsOf) {
         auto r = model.passOnDevice(Semiring::SumProduct, Numeric::Float64, b, adjointsOf);
         REQUIRE(r.has_value());
         REQUIRE_FALSE(r->ok());
         return r->error().message;
     };
-    DeviceBatch b{host.shared, host.varying, 0, 4, 0, 0};
+    DeviceInputBatch b{host.shared, host.varying, 0, 4, 0, 0};
     CHECK_THAT(refused(b, std::nullopt), Catch::Contains("varying input values"));
     b.values = 8; // never read: the adjoints' address is missing first
     CHECK_THAT(refused(b, 0), Catch::Contains("adjoints"));
