@@ -93,9 +93,9 @@ int fail(const std::string &what) {
 // device memory, each waited for; the results copied back once to compare with the host pass's.
 // `host` holds that pass's values and `hostGradient` its gradient. nullopt where the model has no
 // such pass (one case in float64 runs its host phases on the CPU: runtime/model.h).
-Result<std::optional<Row>> timeOnDevice(Model &model, Numeric numeric, const InputBatch &batch, int reps,
-                         const std::vector<double> &host, const std::vector<double> &hostGradient,
-                         Row r) {
+Result<std::optional<Row>> timeOnDevice(Model &model, Numeric numeric, const InputBatch &batch,
+                                        int reps, const std::vector<double> &host,
+                                        const std::vector<double> &hostGradient, Row r) {
 #ifdef ZBDDC_HAVE_CUDA_BACKEND
     auto device = cuda::openDevice(0);
     if (!device)
@@ -107,8 +107,8 @@ Result<std::optional<Row>> timeOnDevice(Model &model, Numeric numeric, const Inp
     auto adjoints = d.allocate(std::max<size_t>(batch.count * m, 1) * sizeof(double));
     if (!weights || !outputs || !adjoints)
         return error("no device memory for the batch");
-    DeviceInputBatch onDevice{batch.shared, batch.varying, weights->ptr(), batch.count,
-                         outputs->ptr(), adjoints->ptr()};
+    DeviceInputBatch onDevice{batch.shared, batch.varying,  weights->ptr(),
+                              batch.count,  outputs->ptr(), adjoints->ptr()};
     bool ok = true, has = true;
     auto pass = [&](std::optional<size_t> adjointsOf) {
         auto ran = model.passOnDevice(Semiring::SumProduct, numeric, onDevice, adjointsOf);
@@ -249,15 +249,16 @@ int main(int argc, char **argv) {
                 printRow(r);
                 rows.push_back(r);
                 if (onDevice) {
-                    auto resident = timeOnDevice(model, numeric, batch, reps, *values,
-                                                 pass->adjoints, r);
+                    auto resident =
+                        timeOnDevice(model, numeric, batch, reps, *values, pass->adjoints, r);
                     if (!resident)
                         return fail(name + ": " + resident.error().str());
                     if (*resident) {
                         printRow(**resident);
                         rows.push_back(**resident);
                     } else {
-                        std::fprintf(stderr, "circuit_batches: %s at B=%u: no pass on device "
+                        std::fprintf(stderr,
+                                     "circuit_batches: %s at B=%u: no pass on device "
                                      "memory (the model runs part of it on the host)\n",
                                      name.c_str(), b);
                     }
@@ -272,9 +273,10 @@ int main(int argc, char **argv) {
             const Row &r = rows[i];
             out << (i ? ",\n " : "") << "{\"circuit\":\"" << r.circuit << "\",\"ops\":" << r.ops
                 << ",\"load_ms\":" << r.loadMs << ",\"batch\":" << r.batch << ",\"kernels\":\""
-                << r.kernels << "\",\"weights\":\"" << r.weights << "\",\"differs\":" << r.differs << ",\"compile_ms\":" << r.prepareMs
-                << ",\"forward_ms\":" << r.forwardMs << ",\"forward_backward_ms\":" << r.backwardMs
-                << ",\"device\":\"" << device << "\",\"numeric\":\"" << numericName << "\"}";
+                << r.kernels << "\",\"weights\":\"" << r.weights << "\",\"differs\":" << r.differs
+                << ",\"compile_ms\":" << r.prepareMs << ",\"forward_ms\":" << r.forwardMs
+                << ",\"forward_backward_ms\":" << r.backwardMs << ",\"device\":\"" << device
+                << "\",\"numeric\":\"" << numericName << "\"}";
         }
         out << "]\n";
     }

@@ -105,11 +105,10 @@ class Engine {
         return std::nullopt;
     }
     // varyingEvaluate, with `adjointsOf` also that output's varying adjoints, over a batch whose
-    // values and results are in the GPU's memory (DeviceInputBatch), on the caller's CUDA stream or,
-    // where null, waited for; nullopt for engines that hold no whole circuit on a GPU.
+    // values and results are in the GPU's memory (DeviceInputBatch), on the caller's CUDA stream
+    // or, where null, waited for; nullopt for engines that hold no whole circuit on a GPU.
     virtual std::optional<Status> passOnDevice(const DeviceInputBatch &batch,
-                                               std::optional<size_t> adjointsOf,
-                                               void *cudaStream) {
+                                               std::optional<size_t> adjointsOf, void *cudaStream) {
         (void)batch, (void)adjointsOf, (void)cudaStream;
         return std::nullopt;
     }

@@ -533,9 +533,8 @@ std::string generateKernelSource(const KernelShape &s) {
     o << "// zbddc generated kernels: " << s.describe() << "\n"
       << "#define ZB_B " << s.batch << "u\n"
       << "#define ZB_BLOCK " << s.blockThreads << "\n"
-      << arithmetic(s) << kPrelude << typeFunctions(s) << kKernels
-      << "#define ZB_LOG_INPUTS " << s.logSpace << "\n"
-      << kCaseRows;
+      << arithmetic(s) << kPrelude << typeFunctions(s) << kKernels;
+    o << "#define ZB_LOG_INPUTS " << s.logSpace << "\n" << kCaseRows;
     if (tracesBack(s.semiring))
         o << "#define ZB_TRACE_STEPS " << kTraceSteps << "u\n"
           << "#define ZB_TIE_MINIMIZE " << (s.semiring == Semiring::MinSum) << "\n"

@@ -107,8 +107,8 @@ TEST_CASE("a pass over literal weights in device memory gives the host pass's va
                 const double logs = numeric == Numeric::Log     ? 1e-12
                                     : numeric == Numeric::Log32 ? 1e-6
                                                                 : 0;
-                Model model = Model::fromCircuit(
-                    *c, {.device = DeviceKind::Cuda, .cudaMaxLanes = maxLanes});
+                Model model =
+                    Model::fromCircuit(*c, {.device = DeviceKind::Cuda, .cudaMaxLanes = maxLanes});
                 REQUIRE(model.device() == DeviceKind::Cuda);
                 auto forward = model.evaluate(sp, numeric, host);
                 auto both = model.forwardBackward(sp, numeric, host, 0);
@@ -117,8 +117,8 @@ TEST_CASE("a pass over literal weights in device memory gives the host pass's va
                 for (void *on : {static_cast<void *>(nullptr), *stream}) {
                     INFO((on ? "the test's stream" : "the default stream, waited for"));
                     cuda::DeviceBuffer outputs = zeros(d, count), adjoints = zeros(d, count * m);
-                    DeviceInputBatch batch{host.shared, host.varying, weights.ptr(), count,
-                                      outputs.ptr(), 0};
+                    DeviceInputBatch batch{host.shared, host.varying,  weights.ptr(),
+                                           count,       outputs.ptr(), 0};
                     auto ran = model.passOnDevice(sp, numeric, batch, std::nullopt, on);
                     REQUIRE(ran.has_value());
                     REQUIRE(ran->ok());
