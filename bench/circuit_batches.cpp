@@ -23,6 +23,7 @@
 #include "runtime/model.h"
 #include "support/gpu_settings.h"
 #include "support/timer.h"
+#include "tests/support/random_literal_weights.h"
 
 #ifdef ZBDDC_HAVE_CUDA_BACKEND
 #include "backends/cuda/driver.h"
@@ -71,17 +72,6 @@ double largestRelativeDifference(const std::vector<double> &a, const std::vector
         most = std::max(most, std::abs(a[i] - b[i]) / std::max(1e-300, std::abs(b[i])));
     }
     return most;
-}
-
-std::vector<LiteralWeights> randomWeights(uint32_t n, uint32_t count, std::mt19937 &rng) {
-    std::uniform_real_distribution<double> u(0.05, 1.0);
-    std::vector<LiteralWeights> cases(count);
-    for (LiteralWeights &w : cases)
-        for (uint32_t v = 0; v < n; ++v) {
-            w.positive.push_back(u(rng));
-            w.negative.push_back(u(rng));
-        }
-    return cases;
 }
 
 int fail(const std::string &what) {
@@ -211,7 +201,7 @@ int main(int argc, char **argv) {
         std::string name = path.substr(path.find_last_of('/') + 1);
         name = name.substr(0, name.find('.'));
         for (uint32_t b : batches) {
-            const std::vector<LiteralWeights> cases = randomWeights(n, b, rng);
+            const std::vector<LiteralWeights> cases = testing::randomLiteralWeights(n, b, rng);
             const InputBatch batch = literalWeightBatch(*circuit, cases);
             std::vector<double> firstValues, firstGradient;
             for (const std::string &kernels : kernelPlans) {

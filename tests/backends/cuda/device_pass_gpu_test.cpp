@@ -13,6 +13,7 @@
 
 #include "tests/catch.hpp"
 #include "tests/support/logic_circuit_oracles.h"
+#include "tests/support/random_literal_weights.h"
 
 #include <cmath>
 #include <random>
@@ -20,17 +21,6 @@
 using namespace zbddc;
 
 namespace {
-
-std::vector<LiteralWeights> randomWeightings(uint32_t variables, size_t count, std::mt19937 &rng) {
-    std::uniform_real_distribution<double> u(0.05, 1.0);
-    std::vector<LiteralWeights> cases(count);
-    for (LiteralWeights &w : cases)
-        for (uint32_t v = 0; v < variables; ++v) {
-            w.positive.push_back(u(rng));
-            w.negative.push_back(u(rng));
-        }
-    return cases;
-}
 
 // A float64 array in device memory, and back.
 cuda::DeviceBuffer onDevice(cuda::Device &d, const std::vector<double> &values) {
@@ -95,8 +85,8 @@ TEST_CASE("a pass over literal weights in device memory gives the host pass's va
         REQUIRE(c->numOutputs() == 1);
         // 300 vectors at 128 lanes run in three launches, the last part full.
         for (auto [count, maxLanes] : {std::pair<size_t, uint32_t>{5, 0}, {128, 0}, {300, 128}}) {
-            const InputBatch host =
-                literalWeightBatch(*c, randomWeightings(literalVariableCount(*c), count, rng));
+            const InputBatch host = literalWeightBatch(
+                *c, testing::randomLiteralWeights(literalVariableCount(*c), count, rng));
             const size_t m = host.varying.size();
             cuda::DeviceBuffer weights = onDevice(d, host.values);
             for (Numeric numeric :
@@ -157,7 +147,7 @@ TEST_CASE("a device pass without the memory it needs is refused", "[gpu][circuit
     REQUIRE(c.ok());
     std::mt19937 rng(6);
     const InputBatch host =
-        literalWeightBatch(*c, randomWeightings(literalVariableCount(*c), 4, rng));
+        literalWeightBatch(*c, testing::randomLiteralWeights(literalVariableCount(*c), 4, rng));
     Model model = Model::fromCircuit(*c, {.device = DeviceKind::Cuda});
     REQUIRE(model.device() == DeviceKind::Cuda);
     auto refused = [&](const DeviceInputBatch &b, std::optional<size_t> adjointsOf) {
