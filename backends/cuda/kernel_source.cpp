@@ -373,28 +373,6 @@ extern "C" __global__ void zb_broadcast_rows(T *rows, const T *row, unsigned cou
 }
 )CUDA";
 
-// A batch whose vectors are in the caller's device memory (CudaModel::passOnDevice): float64,
-// vector-major (vector k's `width` values at k × width), as a PyTorch tensor of B weightings is.
-// In: into the rows of slots[r], lanes past `count` repeating the first vector (as the host's
-// packing does), the log taken where values are logs (the host's one conversion). Out: `count`
-// lanes of the rows of slots[r] into vector-major float64 (outputs, or the inputs' adjoints).
-const char *kCaseRows = R"CUDA(
-extern "C" __global__ void zb_rows_from_cases(T *rows, const double *cases, const unsigned *slots, unsigned width, unsigned count) {
-    const u64 n = (u64)width * ZB_B, stride = (u64)gridDim.x * blockDim.x;
-    for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
-        const unsigned r = (unsigned)(i / ZB_B), lane = (unsigned)(i % ZB_B);
-        const double v = __ldg(cases + (u64)(lane < count ? lane : 0) * width + r);
-        rows[(u64)__ldg(slots + r) * ZB_B + lane] = (T)(ZB_LOG_INPUTS ? log(v) : v);
-    }
-}
-
-extern "C" __global__ void zb_cases_from_rows(double *cases, const T *rows, const unsigned *slots, unsigned width, unsigned count) {
-    const u64 n = (u64)width * count, stride = (u64)gridDim.x * blockDim.x;
-    for (u64 i = (u64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
-        cases[i] = (double)rows[(u64)__ldg(slots + i % width) * ZB_B + i / width];
-}
-)CUDA";
-
 // A template as an expression tree (postfix → tree), for the forward expression and for each
 // operand's partial derivative: the ⊗ of the sibling subtrees on the path from the root to that
 // operand (⊕ passes the adjoint through). Every operand is a leaf used once, so this is exact in
@@ -521,6 +499,11 @@ const char *kTraceback =
 #include "backends/cuda/traceback_kernel.inc"
     ;
 #undef ZB_TRACEBACK_KERNEL
+#define ZB_CASE_ROWS_KERNEL(...) #__VA_ARGS__
+const char *kCaseRows =
+#include "backends/cuda/case_rows_kernel.inc"
+    ;
+#undef ZB_CASE_ROWS_KERNEL
 
 } // namespace
 
@@ -534,7 +517,7 @@ std::string generateKernelSource(const KernelShape &s) {
       << "#define ZB_B " << s.batch << "u\n"
       << "#define ZB_BLOCK " << s.blockThreads << "\n"
       << arithmetic(s) << kPrelude << typeFunctions(s) << kKernels;
-    o << "#define ZB_LOG_INPUTS " << s.logSpace << "\n" << kCaseRows;
+    o << "#define ZB_LOG_INPUTS " << s.logSpace << "\n" << kCaseRows << "\n";
     if (tracesBack(s.semiring))
         o << "#define ZB_TRACE_STEPS " << kTraceSteps << "u\n"
           << "#define ZB_TIE_MINIMIZE " << (s.semiring == Semiring::MinSum) << "\n"
