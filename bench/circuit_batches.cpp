@@ -5,10 +5,16 @@
 // literal weight) at each batch size. On the GPU each batch runs with each kernel plan asked for
 // (--kernels: `single`, one launch per pass, backends/cuda/single_launch.h; `levels`, the level
 // kernels; `auto`, the backend's choice), and every plan's values and gradients after the first
-// are checked against the first's (the largest relative difference is printed).
+// are checked against the first's (the largest relative difference is printed). With --weights
+// host,device each GPU plan is timed twice: the weights in host memory, copied in (and their log
+// taken on the host in log space) and the results copied out by every pass; and the weights put
+// in device memory once, each pass writing its results to device memory (Model::passOnDevice, as
+// a PyTorch user's tensors stay on the GPU), timed as KLay's are: the wall time of a pass and
+// the wait for it. A device row's difference is from the host pass of its own plan.
 //
 //   circuit_batches [--device cpu|cuda] [--batches 1,128,1024] [--reps N] [--numeric float64|log]
-//                   [--kernels single,levels] [--json FILE] CIRCUIT.sdd|CIRCUIT.nnf...
+//                   [--kernels single,levels] [--weights host,device] [--json FILE]
+//                   CIRCUIT.sdd|CIRCUIT.nnf...
 #include "bench/best_of.h"
 #include "bench/comma_list.h"
 #include "compiler/frontends/circuits/circuit_load.h"
@@ -17,6 +23,11 @@
 #include "runtime/model.h"
 #include "support/gpu_settings.h"
 #include "support/timer.h"
+#include "tests/support/random_literal_weights.h"
+
+#ifdef ZBDDC_HAVE_CUDA_BACKEND
+#include "backends/cuda/driver.h"
+#endif
 
 #include <algorithm>
 #include <cmath>
@@ -36,8 +47,10 @@ struct Row {
     double loadMs = 0;
     uint32_t batch = 0;
     std::string kernels;
+    std::string weights = "host"; // where the weights are: host memory, or device memory
     double prepareMs = 0, forwardMs = 0, backwardMs = 0;
-    double differs = 0; // largest relative difference from the batch's first plan
+    // Largest relative difference from the batch's first plan (a device row: from its host row)
+    double differs = 0;
 };
 
 // The launch plan each name asks the GPU backend for (support/gpu_settings.h).
@@ -61,20 +74,62 @@ double largestRelativeDifference(const std::vector<double> &a, const std::vector
     return most;
 }
 
-std::vector<LiteralWeights> randomWeights(uint32_t n, uint32_t count, std::mt19937 &rng) {
-    std::uniform_real_distribution<double> u(0.05, 1.0);
-    std::vector<LiteralWeights> cases(count);
-    for (LiteralWeights &w : cases)
-        for (uint32_t v = 0; v < n; ++v) {
-            w.positive.push_back(u(rng));
-            w.negative.push_back(u(rng));
-        }
-    return cases;
-}
-
 int fail(const std::string &what) {
     std::fprintf(stderr, "circuit_batches: %s\n", what.c_str());
     return 1;
+}
+
+// The weights of `batch` put in device memory once, then warm passes writing their results to
+// device memory, each waited for; the results copied back once to compare with the host pass's.
+// `host` holds that pass's values and `hostGradient` its gradient. nullopt where the model has no
+// such pass (one case in float64 runs its host phases on the CPU: runtime/model.h).
+Result<std::optional<Row>> timeOnDevice(Model &model, Numeric numeric, const InputBatch &batch,
+                                        int reps, const std::vector<double> &host,
+                                        const std::vector<double> &hostGradient, Row r) {
+#ifdef ZBDDC_HAVE_CUDA_BACKEND
+    auto device = cuda::openDevice(0);
+    if (!device)
+        return device.error();
+    cuda::Device &d = **device;
+    const size_t outs = model.numOutputs(), m = batch.varying.size();
+    auto weights = cuda::uploadArray(d, batch.values);
+    auto outputs = d.allocate(std::max<size_t>(batch.count * outs, 1) * sizeof(double));
+    auto adjoints = d.allocate(std::max<size_t>(batch.count * m, 1) * sizeof(double));
+    if (!weights || !outputs || !adjoints)
+        return error("no device memory for the batch");
+    DeviceInputBatch onDevice{batch.shared, batch.varying,  weights->ptr(),
+                              batch.count,  outputs->ptr(), adjoints->ptr()};
+    bool ok = true, has = true;
+    auto pass = [&](std::optional<size_t> adjointsOf) {
+        auto ran = model.passOnDevice(Semiring::SumProduct, numeric, onDevice, adjointsOf);
+        has = has && ran.has_value();
+        ok = ok && ran && ran->ok();
+    };
+    r.weights = "device";
+    r.forwardMs = bench::bestMs(reps, [&] { pass(std::nullopt); });
+    std::vector<double> values(batch.count * outs), gradient(batch.count * m);
+    if (ok && !values.empty())
+        ok = d.download(values.data(), outputs->ptr(), values.size() * sizeof(double)).ok();
+    r.backwardMs = bench::bestMs(reps, [&] { pass(0); });
+    if (ok && !gradient.empty())
+        ok = d.download(gradient.data(), adjoints->ptr(), gradient.size() * sizeof(double)).ok();
+    if (!has)
+        return std::optional<Row>();
+    if (!ok)
+        return error("a pass on device memory failed");
+    r.differs = std::max(largestRelativeDifference(values, host),
+                         largestRelativeDifference(gradient, hostGradient));
+    return std::optional<Row>(r);
+#else
+    (void)model, (void)numeric, (void)batch, (void)reps, (void)host, (void)hostGradient, (void)r;
+    return error("this build has no CUDA backend");
+#endif
+}
+
+void printRow(const Row &r) {
+    std::printf("%-12s %8zu %9.2f %6u %-7s %-7s %11.2f %11.4f %11.4f %9.1e\n", r.circuit.c_str(),
+                r.ops, r.loadMs, r.batch, r.kernels.c_str(), r.weights.c_str(), r.prepareMs,
+                r.forwardMs, r.backwardMs, r.differs);
 }
 
 } // namespace
@@ -84,6 +139,7 @@ int main(int argc, char **argv) {
     std::string device = "cpu", json, numericName = "float64";
     std::vector<uint32_t> batches = {1, 128, 1024};
     std::vector<std::string> kernelPlans = {"single", "levels"};
+    std::vector<std::string> weightPlaces = {"host"};
     int reps = 10;
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
@@ -99,6 +155,8 @@ int main(int argc, char **argv) {
             reps = std::stoi(argv[++i]);
         else if (a == "--kernels" && more)
             kernelPlans = bench::commaList(argv[++i]);
+        else if (a == "--weights" && more)
+            weightPlaces = bench::commaList(argv[++i]);
         else if (a == "--numeric" && more)
             numericName = argv[++i];
         else if (a == "--json" && more)
@@ -110,20 +168,28 @@ int main(int argc, char **argv) {
     }
     if (files.empty())
         return fail("usage: circuit_batches [--device cpu|cuda] [--batches 1,128,1024] [--reps N] "
-                    "[--numeric float64|log] [--kernels single,levels] [--json FILE] CIRCUIT...");
+                    "[--numeric float64|log] [--kernels single,levels] [--weights host,device] "
+                    "[--json FILE] CIRCUIT...");
     const Numeric numeric = numericName == "log" ? Numeric::Log : Numeric::Float64;
     DeviceOptions options;
     options.device = device == "cuda" ? DeviceKind::Cuda : DeviceKind::Cpu;
     for (const std::string &k : kernelPlans)
         if (k != "single" && k != "levels" && k != "auto")
             return fail("--kernels takes single, levels and auto, not '" + k + "'");
+    for (const std::string &w : weightPlaces)
+        if (w != "host" && w != "device")
+            return fail("--weights takes host and device, not '" + w + "'");
+    const bool onDevice =
+        std::find(weightPlaces.begin(), weightPlaces.end(), "device") != weightPlaces.end();
+    if (onDevice && options.device != DeviceKind::Cuda)
+        return fail("--weights device needs --device cuda");
     if (options.device != DeviceKind::Cuda || kernelPlans.empty())
         kernelPlans = {"auto"}; // the CPU has one plan
     std::mt19937 rng(1);
     std::vector<Row> rows;
-    std::printf("%-12s %8s %9s %6s %-7s %11s %11s %11s %9s   (%s, %s)\n", "circuit", "ops",
-                "load ms", "batch", "kernels", "compile ms", "forward ms", "fwd+bwd ms", "differs",
-                device.c_str(), numericName.c_str());
+    std::printf("%-12s %8s %9s %6s %-7s %-7s %11s %11s %11s %9s   (%s, %s)\n", "circuit", "ops",
+                "load ms", "batch", "kernels", "weights", "compile ms", "forward ms", "fwd+bwd ms",
+                "differs", device.c_str(), numericName.c_str());
     for (const std::string &path : files) {
         const SteadyTime start = std::chrono::steady_clock::now();
         auto circuit = loadLogicCircuit(path);
@@ -135,7 +201,7 @@ int main(int argc, char **argv) {
         std::string name = path.substr(path.find_last_of('/') + 1);
         name = name.substr(0, name.find('.'));
         for (uint32_t b : batches) {
-            const std::vector<LiteralWeights> cases = randomWeights(n, b, rng);
+            const std::vector<LiteralWeights> cases = testing::randomLiteralWeights(n, b, rng);
             const InputBatch batch = literalWeightBatch(*circuit, cases);
             std::vector<double> firstValues, firstGradient;
             for (const std::string &kernels : kernelPlans) {
@@ -170,10 +236,23 @@ int main(int argc, char **argv) {
                     r.differs = std::max(largestRelativeDifference(*values, firstValues),
                                          largestRelativeDifference(pass->adjoints, firstGradient));
                 }
-                std::printf("%-12s %8zu %9.2f %6u %-7s %11.2f %11.4f %11.4f %9.1e\n", name.c_str(),
-                            ops, loadMs, b, kernels.c_str(), r.prepareMs, r.forwardMs, r.backwardMs,
-                            r.differs);
+                printRow(r);
                 rows.push_back(r);
+                if (onDevice) {
+                    auto resident =
+                        timeOnDevice(model, numeric, batch, reps, *values, pass->adjoints, r);
+                    if (!resident)
+                        return fail(name + ": " + resident.error().str());
+                    if (*resident) {
+                        printRow(**resident);
+                        rows.push_back(**resident);
+                    } else {
+                        std::fprintf(stderr,
+                                     "circuit_batches: %s at B=%u: no pass on device "
+                                     "memory (the model runs part of it on the host)\n",
+                                     name.c_str(), b);
+                    }
+                }
             }
         }
     }
@@ -184,9 +263,10 @@ int main(int argc, char **argv) {
             const Row &r = rows[i];
             out << (i ? ",\n " : "") << "{\"circuit\":\"" << r.circuit << "\",\"ops\":" << r.ops
                 << ",\"load_ms\":" << r.loadMs << ",\"batch\":" << r.batch << ",\"kernels\":\""
-                << r.kernels << "\",\"differs\":" << r.differs << ",\"compile_ms\":" << r.prepareMs
-                << ",\"forward_ms\":" << r.forwardMs << ",\"forward_backward_ms\":" << r.backwardMs
-                << ",\"device\":\"" << device << "\",\"numeric\":\"" << numericName << "\"}";
+                << r.kernels << "\",\"weights\":\"" << r.weights << "\",\"differs\":" << r.differs
+                << ",\"compile_ms\":" << r.prepareMs << ",\"forward_ms\":" << r.forwardMs
+                << ",\"forward_backward_ms\":" << r.backwardMs << ",\"device\":\"" << device
+                << "\",\"numeric\":\"" << numericName << "\"}";
         }
         out << "]\n";
     }

@@ -36,4 +36,19 @@ struct InputBatch {
     Status check(size_t numInputs) const;
 };
 
+// An InputBatch whose varying values already live in a GPU's memory (a PyTorch CUDA tensor's,
+// say), and the GPU memory a pass writes its results to: the shared vector and the varying
+// inputs stay on the host, as in InputBatch. Addresses are the GPU's (CUdeviceptr); float64
+// throughout, vector-major like InputBatch::values; 0 where nothing is read or written.
+struct DeviceInputBatch {
+    std::vector<double> shared;    // numInputs values: every vector's, but at the varying inputs
+    std::vector<uint32_t> varying; // the inputs that differ between vectors, ascending
+    uint64_t values = 0;           // count × varying.size(): vector k's varying inputs (linear)
+    size_t count = 0;
+    uint64_t outputs = 0;  // count × numOutputs (natural logs in log space), or 0: not written
+    uint64_t adjoints = 0; // count × varying.size() of a backward pass, as adjoints() gives them
+    // Ok when the host parts agree (as InputBatch::check) and the addresses needed are there.
+    Status check(size_t numInputs, bool backward) const;
+};
+
 } // namespace zbddc

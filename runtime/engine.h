@@ -104,6 +104,14 @@ class Engine {
         (void)x, (void)batch, (void)adjointsOf, (void)tracebackOf, (void)cudaStream;
         return std::nullopt;
     }
+    // varyingEvaluate, with `adjointsOf` also that output's varying adjoints, over a batch whose
+    // values and results are in the GPU's memory (DeviceInputBatch), on the caller's CUDA stream
+    // or, where null, waited for; nullopt for engines that hold no whole circuit on a GPU.
+    virtual std::optional<Status> passOnDevice(const DeviceInputBatch &batch,
+                                               std::optional<size_t> adjointsOf, void *cudaStream) {
+        (void)batch, (void)adjointsOf, (void)cudaStream;
+        return std::nullopt;
+    }
 };
 
 // The circuit must outlive the engine.

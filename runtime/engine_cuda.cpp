@@ -116,6 +116,12 @@ class CudaEngine final : public Engine {
             std::make_unique<CudaEnqueuedPass>(m_, std::move(*b)));
     }
 
+    std::optional<Status> passOnDevice(const DeviceInputBatch &batch,
+                                       std::optional<size_t> adjointsOf,
+                                       void *cudaStream) override {
+        return m_.passOnDevice(batch, adjointsOf, cudaStream);
+    }
+
   private:
     cuda::CudaModel m_;
 };

@@ -345,6 +345,20 @@ Model::enqueue(Semiring s, Numeric n, std::span<const double> x, size_t batch,
     return (*e)->enqueue(x, batch, adjointsOf, tracebackOf, cudaStream);
 }
 
+std::optional<Status> Model::passOnDevice(Semiring s, Numeric n, const DeviceInputBatch &batch,
+                                          std::optional<size_t> adjointsOf, void *cudaStream) {
+    if (impl_->device != DeviceKind::Cuda || impl_->sharedNumeric)
+        return std::nullopt;
+    if (adjointsOf && *adjointsOf >= numOutputs())
+        return error("output " + std::to_string(*adjointsOf) + " out of range");
+    if (Status st = batch.check(numInputs(), adjointsOf.has_value()); !st)
+        return st;
+    auto e = impl_->engineForBatch(s, n, batch.count);
+    if (!e)
+        return Status(e.error());
+    return (*e)->passOnDevice(batch, adjointsOf, cudaStream);
+}
+
 std::future<Result<std::vector<double>>> Model::evaluateAsync(Semiring s, Numeric n,
                                                               std::vector<double> x, size_t batch) {
     // The Impl, not `this`: a Model may be moved while the call runs.

@@ -135,6 +135,19 @@ class Model {
             std::optional<size_t> adjointsOf, void *cudaStream,
             std::optional<size_t> tracebackOf = std::nullopt);
 
+    // evaluate() over a batch (and, with `adjointsOf`, forwardBackward()'s varying adjoints of
+    // that output) whose varying values are in the model's GPU's memory, its results written
+    // there (ir/input_batch.h's DeviceInputBatch: a PyTorch CUDA tensor of weights, say): nothing
+    // goes through the host but the shared inputs, once. In log space the log of each value is
+    // taken on the device (it may differ from the host's in the last bit; a negative value gives
+    // NaN, unchecked). Enqueued on the caller's CUDA stream `cudaStream` (a CUstream of the model's
+    // GPU), returning at once; where null, on the legacy default stream, waited for. nullopt
+    // where the model does not run the whole circuit on a GPU (the CPU, a model.so, host
+    // phases). No other call on this model until the stream has run the pass.
+    std::optional<Status> passOnDevice(Semiring s, Numeric n, const DeviceInputBatch &batch,
+                                       std::optional<size_t> adjointsOf,
+                                       void *cudaStream = nullptr);
+
     // evaluate() on another thread (std::async). The model may be moved but must outlive the
     // future, and calls on one model must not overlap (a compiled backend is not shared). The
     // tasks' asynchronous API, on a caller's CUDA stream, is runTasksAsync (runtime/tasks_async.h).

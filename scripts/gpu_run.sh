@@ -170,7 +170,8 @@ networkBench host_phases "${HOST_PHASES_NETWORKS:-}" "${HOST_PHASES_CASES:-2000}
 # circuits of ac/ (e.g. "sudoku_4 4-grid"); each batch size (CIRCUIT_SIZES, default 1,128,1024)
 # with each kernel plan (CIRCUIT_KERNELS, default single,levels: one launch per pass, then the
 # level kernels) in each number type (CIRCUIT_NUMERICS, default log), CIRCUIT_REPS warm runs
-# (default 20); then, in the same run, KLay over the same circuits and batches
+# (default 20), with the weights in host memory and in device memory (CIRCUIT_WEIGHTS, default
+# host,device); then, in the same run, KLay over the same circuits and batches
 # (bench/peers/klay_peer.py, where klay and torch import; CIRCUIT_PEER=0 skips it).
 if [ -x "$here/bench/circuit_batches" ] && [ -n "${CIRCUIT_BATCHES:-}" ]; then
     circuits=()
@@ -178,6 +179,7 @@ if [ -x "$here/bench/circuit_batches" ] && [ -n "${CIRCUIT_BATCHES:-}" ]; then
     for numeric in ${CIRCUIT_NUMERICS:-log}; do
         "$here/bench/circuit_batches" --device cuda --numeric "$numeric" \
             --batches "${CIRCUIT_SIZES:-1,128,1024}" --kernels "${CIRCUIT_KERNELS:-single,levels}" \
+            --weights "${CIRCUIT_WEIGHTS:-host,device}" \
             --reps "${CIRCUIT_REPS:-20}" --json "$out/circuit_batches-$numeric.json" \
             "${circuits[@]}" > "$out/circuit_batches-$numeric.txt" 2>> "$out/bench.log"
         echo "bench circuit_batches $numeric exit $?" | tee -a "$summary"

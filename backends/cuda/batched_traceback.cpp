@@ -98,7 +98,7 @@ Result<TracedTerms> CudaModel::tracebackOfVarying(const InputBatch &b, size_t ou
         return st.error();
     if (Status st = uploadTracebackArrays(); !st)
         return st.error();
-    if (Status st = keepShared(b); !st)
+    if (Status st = keepShared(b.shared, b.varying); !st)
         return st.error();
     const size_t B = shape_.batch, vars = circuit_.variables.size();
     TracedTerms t;

@@ -180,6 +180,8 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
                             {"zb_scatter_rows", &m.scatterRows_},
                             {"zb_gather_rows", &m.gatherRows_},
                             {"zb_broadcast_rows", &m.broadcastRows_},
+                            {"zb_rows_from_cases", &m.rowsFromCases_},
+                            {"zb_cases_from_rows", &m.casesFromRows_},
                             {"zb_forward_single", &m.fwdSingle_},
                             {"zb_backward_single", &m.bwdSingle_}}) {
         auto f = m.module_.function(name);
@@ -573,15 +575,15 @@ Status checkBatch(std::span<const double> xs, size_t count, size_t numInputs) {
 }
 
 Status CudaModel::runBatches(size_t count, bool backward, const BatchStep &upload,
-                             const BatchStep &collect) {
+                             const BatchStep &collect, StreamHandle stream) {
     for (size_t first = 0; first < count; first += shape_.batch) {
         const size_t n = std::min<size_t>(shape_.batch, count - first);
         if (Status st = upload(first, n); !st)
             return st;
-        if (Status st = runForward(); !st)
+        if (Status st = launchForward(params_, stream); !st)
             return st;
         if (backward)
-            if (Status st = runBackward(); !st)
+            if (Status st = launchBackward(params_, stream); !st)
                 return st;
         if (Status st = collect(first, n); !st)
             return st;

@@ -141,6 +141,19 @@ class CudaModel {
     Result<std::vector<double>> adjointsAfterForward(std::span<const double> rows,
                                                      uint32_t firstInput, uint32_t width,
                                                      size_t count, size_t output);
+    // evaluateVarying, or with `adjointsOf` adjointsOfVarying from that output, over a batch
+    // whose varying values are already in this GPU's memory, writing the outputs (and the varying
+    // inputs' adjoints) to the caller's device memory (ir/input_batch.h's DeviceInputBatch): per
+    // launch of B lanes one kernel moves the values into their rows (zb_rows_from_cases, the log
+    // taken there in log space: it may differ from the host's std::log in the last bit, and a
+    // negative value gives NaN rather than an error), the passes run and one kernel per result
+    // writes it out (zb_cases_from_rows). Nothing is copied from or to the host once the shared
+    // inputs are kept (as keepShared keeps them). Enqueued on `stream` (a CUstream of this GPU's
+    // primary context) and returning at once, later work on it running after; where `stream` is
+    // null, on the legacy default stream and waited for. No other call on this model until the
+    // stream has run it: it runs in the model's own device buffers.
+    Status passOnDevice(const DeviceInputBatch &batch, std::optional<size_t> adjointsOf,
+                        StreamHandle stream = nullptr);
     // Max/min semirings: the inputs on one optimal term of the output for one vector, traced on
     // the host through the forward values computed on the device (plan_traceback.h).
     Result<std::vector<uint32_t>> traceback(std::span<const double> x, size_t output);
@@ -251,7 +264,8 @@ class CudaModel {
     // lane, where the device does not hold them already; vectors [first, first + count)'s varying
     // inputs into their rows (copy enqueued, not waited for); the copy of the varying inputs'
     // adjoints of the last `count` lanes into `host` (row j at j × B) enqueued.
-    Status keepShared(const InputBatch &batch);
+    Status keepShared(std::span<const double> shared, std::span<const uint32_t> varying);
+    bool holdsShared(std::span<const double> shared, std::span<const uint32_t> varying) const;
     Status uploadVarying(const InputBatch &batch, size_t first, size_t count);
     Status enqueueVaryingAdjoints(size_t count, unsigned char *host);
     Status moveRows(FunctionHandle kernel, DevicePtr to, DevicePtr from, DevicePtr slots,
@@ -269,9 +283,10 @@ class CudaModel {
     // The forward pass (then the backward one, with `backward`) over `count` vectors, a batch of
     // at most B at a time: upload(first, n) puts a batch's n vectors in, collect(first, n) reads
     // its results.
+    // The launches go on `stream` (the legacy default one where null).
     using BatchStep = std::function<Status(size_t first, size_t n)>;
     Status runBatches(size_t count, bool backward, const BatchStep &upload,
-                      const BatchStep &collect);
+                      const BatchStep &collect, StreamHandle stream = nullptr);
     // The forward pass's outputs over `count` vectors put in by `upload` (count × numOutputs).
     Result<std::vector<double>> forwardOnly(size_t count, const BatchStep &upload);
     // The outputs of the last pass's `n` lanes into rows [first, first + n) of `result`.
@@ -323,6 +338,7 @@ class CudaModel {
     Module module_;
     FunctionHandle fwdBlock_ = nullptr, fwdGrid_ = nullptr, bwdBlock_ = nullptr, bwdGrid_ = nullptr;
     FunctionHandle scatterRows_ = nullptr, gatherRows_ = nullptr, broadcastRows_ = nullptr;
+    FunctionHandle rowsFromCases_ = nullptr, casesFromRows_ = nullptr; // passOnDevice's
     FunctionHandle traceback_ = nullptr; // max/min semirings only
     FunctionHandle fwdSingle_ = nullptr, bwdSingle_ = nullptr;
     std::optional<SingleLaunchPlan> single_;

@@ -499,6 +499,11 @@ const char *kTraceback =
 #include "backends/cuda/traceback_kernel.inc"
     ;
 #undef ZB_TRACEBACK_KERNEL
+#define ZB_CASE_ROWS_KERNEL(...) #__VA_ARGS__
+const char *kCaseRows =
+#include "backends/cuda/case_rows_kernel.inc"
+    ;
+#undef ZB_CASE_ROWS_KERNEL
 
 } // namespace
 
@@ -512,6 +517,7 @@ std::string generateKernelSource(const KernelShape &s) {
       << "#define ZB_B " << s.batch << "u\n"
       << "#define ZB_BLOCK " << s.blockThreads << "\n"
       << arithmetic(s) << kPrelude << typeFunctions(s) << kKernels;
+    o << "#define ZB_LOG_INPUTS " << s.logSpace << "\n" << kCaseRows << "\n";
     if (tracesBack(s.semiring))
         o << "#define ZB_TRACE_STEPS " << kTraceSteps << "u\n"
           << "#define ZB_TIE_MINIMIZE " << (s.semiring == Semiring::MinSum) << "\n"

@@ -38,6 +38,10 @@ struct KernelShape {
 //   zb_scatter_rows / zb_gather_rows      (rows, packed, slots, count): slot rows to and from one
 //                                         packed buffer (a batch's varying inputs, their adjoints)
 //   zb_broadcast_rows                     (rows, row, count): value r into every lane of row r
+//   zb_rows_from_cases / zb_cases_from_rows  (rows or cases, the other, slots, width, count): a
+//                                         batch's vector-major float64 values in the caller's
+//                                         device memory to and from slot rows (the log taken
+//                                         on the way in, in log space)
 //   zb_traceback                          (zb_trace_args): max/min semirings only, one optimal
 //                                         term per lane (traceback_kernel.inc)
 std::string generateKernelSource(const KernelShape &shape);

@@ -1,24 +1,32 @@
 // CudaModel over batches of shared and varying inputs (ir/input_batch.h): evidence cases share a
 // network's parameters, which are most of its circuit's inputs (water: 3,530 of 3,646), so they
-// stay on the device and a launch moves only the indicators in and their adjoints back.
+// stay on the device and a launch moves only the indicators in and their adjoints back. Where the
+// varying values are in device memory already (DeviceInputBatch: a PyTorch tensor of weights), they
+// and the results move between the caller's memory and the rows on the device alone.
 #include "backends/cuda/cuda_model.h"
 
 #include <algorithm>
 
 namespace zbddc::cuda {
 
-Status CudaModel::keepShared(const InputBatch &b) {
-    if (inputsHoldShared_ && keptVarying_ == b.varying && keptShared_ == b.shared)
+bool CudaModel::holdsShared(std::span<const double> shared,
+                            std::span<const uint32_t> varying) const {
+    return inputsHoldShared_ && std::ranges::equal(keptVarying_, varying) &&
+           std::ranges::equal(keptShared_, shared);
+}
+
+Status CudaModel::keepShared(std::span<const double> shared, std::span<const uint32_t> varying) {
+    if (holdsShared(shared, varying))
         return Ok{};
     Device &d = *device_;
-    const size_t m = b.varying.size(), B = shape_.batch, word = shape_.float64 ? 8 : 4;
+    const size_t m = varying.size(), B = shape_.batch, word = shape_.float64 ? 8 : 4;
     // Every input row gets the shared vector in each lane; the varying rows are overwritten by
     // each launch.
-    if (Status st = broadcastInputs(b.shared); !st)
+    if (Status st = broadcastInputs(shared); !st)
         return st;
     std::vector<uint32_t> slots(m);
     for (size_t j = 0; j < m; ++j)
-        slots[j] = plan_.inputBase + b.varying[j];
+        slots[j] = plan_.inputBase + varying[j];
     auto onDevice = uploadArray(d, slots);
     if (!onDevice)
         return onDevice.error();
@@ -30,15 +38,15 @@ Status CudaModel::keepShared(const InputBatch &b) {
         varyingRows_ = std::move(*rows);
     }
     if (!plan_.reusesSlots) {
-        auto pieces = uploadPieces(inputPieces(plan_, b.varying));
+        auto pieces = uploadPieces(inputPieces(plan_, {varying.begin(), varying.end()}));
         if (!pieces)
             return pieces.error();
         varyingPieces_ = std::move(*pieces);
     }
-    keptShared_ = b.shared;
-    keptVarying_ = b.varying;
+    keptShared_.assign(shared.begin(), shared.end());
+    keptVarying_.assign(varying.begin(), varying.end());
     // Ascending and distinct, so consecutive where the last is m - 1 past the first.
-    varyingInPlace_ = m > 0 && b.varying.back() - b.varying.front() == m - 1;
+    varyingInPlace_ = m > 0 && varying.back() - varying.front() == m - 1;
     inputsHoldShared_ = true;
     return Ok{};
 }
@@ -123,7 +131,7 @@ Status CudaModel::enqueueVaryingAdjoints(size_t count, unsigned char *host) {
 Result<std::vector<double>> CudaModel::evaluateVarying(const InputBatch &b) {
     if (Status st = b.check(plan_.numInputs); !st)
         return st.error();
-    if (Status st = keepShared(b); !st)
+    if (Status st = keepShared(b.shared, b.varying); !st)
         return st.error();
     return forwardOnly(b.count, [&](size_t first, size_t n) { return uploadVarying(b, first, n); });
 }
@@ -135,7 +143,7 @@ Result<CudaGradient> CudaModel::adjointsOfVarying(const InputBatch &b, size_t ou
         return error("no output " + std::to_string(output));
     if (Status st = b.check(plan_.numInputs); !st)
         return st.error();
-    if (Status st = keepShared(b); !st)
+    if (Status st = keepShared(b.shared, b.varying); !st)
         return st.error();
     params_.outSlot = plan_.outputSlots[output];
     const size_t m = b.varying.size();
@@ -153,6 +161,66 @@ Result<CudaGradient> CudaModel::adjointsOfVarying(const InputBatch &b, size_t ou
     if (!ran)
         return ran.error();
     return g;
+}
+
+namespace {
+
+// zb_rows_from_cases or zb_cases_from_rows over `width` rows of `lanes` lanes, on `stream`.
+Status launchCaseRows(Device &d, FunctionHandle kernel, DevicePtr to, DevicePtr from,
+                      DevicePtr slots, size_t width, size_t count, size_t lanes,
+                      StreamHandle stream) {
+    if (width == 0)
+        return Ok{};
+    auto w = static_cast<unsigned>(width), n = static_cast<unsigned>(count);
+    void *args[] = {&to, &from, &slots, &w, &n};
+    return d.launch(kernel, rowsDims(width, lanes), args, stream);
+}
+
+} // namespace
+
+Status CudaModel::passOnDevice(const DeviceInputBatch &b, std::optional<size_t> adjointsOf,
+                               StreamHandle stream) {
+    if (Status st = b.check(plan_.numInputs, adjointsOf.has_value()); !st)
+        return st;
+    if (adjointsOf && plan_.reusesSlots)
+        return error("this model was compiled without backward support (CudaOptions::backward)");
+    if (adjointsOf && *adjointsOf >= circuit_.numOutputs())
+        return error("no output " + std::to_string(*adjointsOf));
+    const bool kept = holdsShared(b.shared, b.varying);
+    if (Status st = keepShared(b.shared, b.varying); !st)
+        return st;
+    // The shared rows were filled on the legacy default stream, which a non-blocking stream of
+    // the caller's does not wait for.
+    if (!kept && stream)
+        if (Status st = device_->synchronize(); !st)
+            return st;
+    Device &d = *device_;
+    const size_t m = b.varying.size(), outs = circuit_.numOutputs(), B = shape_.batch;
+    constexpr size_t kWord = sizeof(double); // the caller's values and results
+    auto upload = [&](size_t first, size_t n) {
+        return launchCaseRows(d, rowsFromCases_, values_.ptr(), b.values + first * m * kWord,
+                              varyingSlots_.ptr(), m, n, B, stream);
+    };
+    auto collect = [&](size_t first, size_t n) -> Status {
+        if (b.outputs)
+            if (Status st = launchCaseRows(d, casesFromRows_, b.outputs + first * outs * kWord,
+                                           values_.ptr(), outputSlots_.ptr(), outs, n, n, stream);
+                !st)
+                return st;
+        if (!adjointsOf)
+            return Ok{};
+        return launchCaseRows(d, casesFromRows_, b.adjoints + first * m * kWord, adjoints_.ptr(),
+                              varyingSlots_.ptr(), m, n, n, stream);
+    };
+    if (adjointsOf) {
+        params_.outSlot = plan_.outputSlots[*adjointsOf];
+        usePieces(varyingPieces_); // only the varying inputs' adjoints are written out
+    }
+    Status ran = runBatches(b.count, adjointsOf.has_value(), upload, collect, stream);
+    usePieces(allPieces_); // the kernels took their parameters by value when enqueued
+    if (!ran)
+        return ran;
+    return stream ? Ok{} : d.synchronize();
 }
 
 } // namespace zbddc::cuda

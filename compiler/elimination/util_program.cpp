@@ -64,4 +64,16 @@ UtilProgram buildUtilProgram(const std::vector<uint32_t> &domainSizes, Semiring 
     return u;
 }
 
+double utilWork(const UtilProgram &util) {
+    const TensorProgram &p = util.program;
+    double work = 0;
+    for (const TensorOp &op : p.ops) {
+        double entries = static_cast<double>(p.tables[op.output].entries());
+        for (uint32_t v : op.vars)
+            entries *= p.domainSizes[v];
+        work += entries;
+    }
+    return work;
+}
+
 } // namespace zbddc

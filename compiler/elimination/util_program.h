@@ -27,4 +27,7 @@ UtilProgram buildUtilProgram(const std::vector<uint32_t> &domainSizes, Semiring 
                              const std::vector<uint32_t> &ownVariables,
                              const std::vector<uint32_t> &layoutRank);
 
+// The UTIL's work: its join's entries, the output's times the eliminated variables' domains.
+double utilWork(const UtilProgram &util);
+
 } // namespace zbddc

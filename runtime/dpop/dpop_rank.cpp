@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <memory>
 #include <numeric>
 #include <thread>
 
@@ -36,11 +37,43 @@ std::vector<uint32_t> layoutRanks(const PseudoTree &tree) {
     return rank;
 }
 
+// The executors a rank's UTILs run on: the one asked for, except that where it is a GPU's, UTILs
+// below kSmallUtilWork run on the CPU and the GPU's executor is made only for the first larger one
+// (making it starts the rank's GPU context).
+class UtilExecutors {
+  public:
+    static Result<UtilExecutors> make(const DpopRankOptions &o) {
+        UtilExecutors e;
+        e.options_ = o;
+        const bool cpuOnly = o.executor == "cpu" || o.executor == "reference";
+        auto first = makeTensorExecutor(cpuOnly ? o.executor : "cpu", o.execution);
+        if (!first)
+            return first.error();
+        (cpuOnly ? e.asked_ : e.cpu_) = std::move(*first);
+        return e;
+    }
+    Result<TensorExecutor *> forWork(double work) {
+        if (cpu_ && work < kSmallUtilWork)
+            return cpu_.get();
+        if (!asked_) {
+            auto made = makeTensorExecutor(options_.executor, options_.execution);
+            if (!made)
+                return made.error();
+            asked_ = std::move(*made);
+        }
+        return asked_.get();
+    }
+
+  private:
+    DpopRankOptions options_;
+    std::unique_ptr<TensorExecutor> asked_, cpu_;
+};
+
 class RankLoop {
   public:
     RankLoop(const CostNetwork &net, const PseudoTree &tree, const std::vector<int> &rankOf,
-             DpopTransport *transport, TensorExecutor &executor, double timeoutS)
-        : net_(net), tree_(tree), rankOf_(rankOf), transport_(transport), executor_(executor),
+             DpopTransport *transport, UtilExecutors &executors, double timeoutS)
+        : net_(net), tree_(tree), rankOf_(rankOf), transport_(transport), executors_(executors),
           timeoutS_(timeoutS), me_(transport ? transport->rank() : 0), state_(tree.numAgents),
           layoutRank_(layoutRanks(tree)) {
         report_.assignment.assign(net.numVariables(), 0);
@@ -119,11 +152,15 @@ class RankLoop {
         if (s.util.program.ops.empty()) {
             values = s.util.program.tables[s.util.util].values;
         } else {
-            auto run = executor_.run(s.util.program);
+            auto executor = executors_.forWork(utilWork(s.util));
+            if (!executor)
+                return error("agent " + std::to_string(a) + ": " + executor.error().message);
+            auto run = (*executor)->run(s.util.program);
             if (!run)
                 return error("agent " + std::to_string(a) + ": " + run.error().message);
             values = std::move(run->tables[s.util.util]);
-            report_.device = std::move(run->device);
+            if (report_.device.kind != DeviceKind::Cuda) // a GPU's report, once one ran
+                report_.device = std::move(run->device);
         }
         s.received.clear();
         s.received.shrink_to_fit();
@@ -256,7 +293,7 @@ class RankLoop {
     const PseudoTree &tree_;
     const std::vector<int> &rankOf_;
     DpopTransport *transport_;
-    TensorExecutor &executor_;
+    UtilExecutors &executors_;
     double timeoutS_;
     int me_;
     std::vector<AgentState> state_;
@@ -272,10 +309,10 @@ Result<DpopRankReport> runDpopRank(const CostNetwork &network, const PseudoTree 
                                    const DpopRankOptions &options) {
     if (rankOf.size() != tree.numAgents)
         return error("the placement must give one rank per agent");
-    auto executor = makeTensorExecutor(options.executor, options.execution);
-    if (!executor)
-        return executor.error();
-    return RankLoop(network, tree, rankOf, transport, **executor, options.timeoutS).run();
+    auto executors = UtilExecutors::make(options);
+    if (!executors)
+        return executors.error();
+    return RankLoop(network, tree, rankOf, transport, *executors, options.timeoutS).run();
 }
 
 std::vector<int> placeAgents(const PseudoTree &tree, int ranks) {

@@ -16,6 +16,13 @@
 
 namespace zbddc {
 
+// On a rank whose executor is a GPU's, UTILs of less work (join entries) run on its CPU, and a
+// rank that has none larger never starts its GPU: a rank's first GPU work costs 0.3-1 s (its
+// context and kernels; H100 host, 16 ranks on one GPU, 2026-12-06), about what a CPU rank takes
+// for 2^27 entries (SPOT5 404's largest UTIL, 2^25 entries of work: 78 ms on a CPU rank, 299 ms
+// as a GPU rank's first work).
+inline constexpr double kSmallUtilWork = double(uint64_t{1} << 27);
+
 struct DpopRankOptions {
     std::string executor = "cpu"; // a name of tensorExecutors()
     TensorExecutorOptions execution;

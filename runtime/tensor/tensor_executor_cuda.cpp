@@ -101,11 +101,13 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
             for (uint32_t t = 0; t < callerTables_; ++t)
                 if (!program_.tables[t].input)
                     fetch.push_back(t);
+        std::vector<std::span<double>> into;
         for (uint32_t t : fetch) {
             out.tables[t].resize(program_.tables[t].entries());
-            if (Status s = device_->download(t, 0, out.tables[t]); !s)
-                return s.error();
+            into.emplace_back(out.tables[t]);
         }
+        if (Status s = device_->downloadTables(fetch, into); !s)
+            return s.error();
         return out;
     }
 

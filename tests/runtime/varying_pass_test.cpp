@@ -59,3 +59,24 @@ TEST_CASE("a batch of shared and varying inputs that does not fit the model is r
     b = InputBatch{good.shared, {5}, {}, 0};
     CHECK_THAT(refused(b), Catch::Contains("below 5"));
 }
+
+TEST_CASE("a batch in device memory runs only on a GPU, and says which address it lacks",
+          "[model][varying]") {
+    std::mt19937 rng(43);
+    const Circuit c = randomCircuit({.inputs = 5, .ops = 30, .outputs = 1}, rng);
+    const InputBatch host = randomVaryingBatch(c.numInputs(), 3, rng, 0.5);
+    DeviceInputBatch b{host.shared, host.varying, 0, host.count, 0, 0};
+    for (const CpuBackend &backend : kCpuBackends) {
+        Model m = Model::fromCircuit(c, backend.options);
+        CHECK_FALSE(m.passOnDevice(Semiring::SumProduct, Numeric::Float64, b, 0).has_value());
+    }
+    REQUIRE_FALSE(b.varying.empty());
+    CHECK_THAT(b.check(5, false).error().message, Catch::Contains("varying input values"));
+    b.values = 8;
+    CHECK(b.check(5, false).ok());
+    CHECK_THAT(b.check(5, true).error().message, Catch::Contains("adjoints"));
+    b.adjoints = 16;
+    CHECK(b.check(5, true).ok());
+    b.shared.pop_back();
+    CHECK_THAT(b.check(5, true).error().message, Catch::Contains("expected 5 shared input values"));
+}

@@ -55,7 +55,8 @@ TEST_CASE("every generated kernel shape compiles with NVRTC for sm_90", "[cuda][
                     for (const char *entry :
                          {"zb_forward_block", "zb_forward_grid", "zb_backward_block",
                           "zb_backward_grid", "zb_scatter_rows", "zb_gather_rows",
-                          "zb_broadcast_rows", "zb_forward_single", "zb_backward_single"})
+                          "zb_broadcast_rows", "zb_forward_single", "zb_backward_single",
+                          "zb_rows_from_cases", "zb_cases_from_rows"})
                         CHECK(ptx->ptx.find(std::string(".entry ") + entry) != std::string::npos);
                     // The batched traceback, in the semirings that have an optimal term.
                     CHECK((ptx->ptx.find(".entry zb_traceback") != std::string::npos) ==

@@ -3,6 +3,7 @@
 // (the property DPOP's UTIL phase needs), for random networks and random agent maps.
 #include "compiler/elimination/variable_files.h"
 #include "compiler/elimination/pseudo_tree.h"
+#include "compiler/elimination/util_program.h"
 
 #include "tests/catch.hpp"
 #include "tests/support/random_networks.h"
@@ -100,4 +101,20 @@ TEST_CASE("agent files name the place of what is wrong", "[dpop]") {
     auto word = parseAgentText("0\nx 1", "a.txt", 3);
     REQUIRE(!word.ok());
     CHECK(word.error().str().find("a.txt:2:") == 0);
+}
+
+TEST_CASE("a UTIL's work is its join's entries", "[dpop]") {
+    // Agent of variable 0 (domain 3) with functions over {0, 1} and {0, 2}: the join spans
+    // {0, 1, 2}, 3 * 5 * 4 entries, the UTIL over {1, 2} 20 of them times variable 0's 3 values.
+    const std::vector<uint32_t> domains{3, 5, 4};
+    CostFunction a, b;
+    a.scope = {0, 1};
+    a.costs.assign(15, 1);
+    b.scope = {0, 2};
+    b.costs.assign(12, 2);
+    const CostFunction *inputs[] = {&a, &b};
+    const UtilProgram util =
+        buildUtilProgram(domains, Semiring::MinSum, inputs, {0}, std::vector<uint32_t>{0, 1, 2});
+    REQUIRE(util.program.ops.size() == 1);
+    CHECK(utilWork(util) == 60.0);
 }

@@ -6,6 +6,7 @@
 #include "ir/try.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -76,8 +77,7 @@ Result<std::unique_ptr<GpuTensorDevice>> GpuTensorDevice::open(Device &d,
 // are its own.
 GpuTensorDevice::~GpuTensorDevice() {
     (void)kept_.launcher->synchronizeAll();
-    if (graph_)
-        d_.destroyGraph(graph_);
+    prepared_.reset(); // its graph with it
     giveResources(d_, std::move(kept_));
 }
 
@@ -150,6 +150,44 @@ Status GpuTensorDevice::download(uint32_t t, uint64_t first, std::span<double> v
     ZBDDC_TRY(copy(narrow.data(), narrow.size() * sizeof(float)));
     ZBDDC_TRY(d_.synchronize(entry_));
     std::copy(narrow.begin(), narrow.end(), v.begin()); // exact: integers below 2^24
+    return Ok{};
+}
+
+Status GpuTensorDevice::downloadTables(std::span<const uint32_t> tables,
+                                       std::span<const std::span<double>> out) {
+    const auto batched = [&](size_t i) {
+        return out[i].size() * entryBytes_ <= kBatchedDownloadBytes;
+    };
+    size_t bytes = 0;
+    for (size_t i = 0; i < tables.size(); ++i)
+        bytes += batched(i) ? (out[i].size() * entryBytes_ + 15) / 16 * 16 : 0;
+    auto staged = stage(bytes); // carved below as stage() would: one call, so it cannot move
+    if (!staged)
+        return staged.error();
+    std::vector<unsigned char *> at(tables.size(), nullptr);
+    unsigned char *next = *staged;
+    for (size_t i = 0; i < tables.size(); ++i) {
+        const uint32_t t = tables[i];
+        if (!batched(i))
+            continue;
+        if (!held_[t].contains({0, out[i].size()}) || !held_[t].rows)
+            return error("internal error: a download of table " + std::to_string(t) +
+                         " outside the rows the device holds");
+        at[i] = next;
+        ZBDDC_TRY(d_.download(next, address(t, 0), out[i].size() * entryBytes_, entry_));
+        next += (out[i].size() * entryBytes_ + 15) / 16 * 16;
+    }
+    ZBDDC_TRY(d_.synchronize(entry_));
+    for (size_t i = 0; i < tables.size(); ++i) {
+        if (!at[i]) {
+            ZBDDC_TRY(download(tables[i], 0, out[i]));
+        } else if (options_.kernels.float32) { // exact: integers below 2^24
+            const auto *narrow = reinterpret_cast<const float *>(at[i]);
+            std::copy(narrow, narrow + out[i].size(), out[i].begin());
+        } else {
+            std::memcpy(out[i].data(), at[i], out[i].size() * sizeof(double));
+        }
+    }
     return Ok{};
 }
 
@@ -263,9 +301,16 @@ Status GpuTensorDevice::launch(std::span<const DeviceTask> tasks) {
 }
 
 // With `graphs`, the first prepared level begins the capture and the last ends it and launches the
-// graph; a capture the driver refuses is enqueued again directly.
-Status GpuTensorDevice::launchPrepared(Prepared &pr, uint32_t l,
-                                       std::span<const DeviceTask> tasks) {
+// graph; a capture the driver refuses is enqueued again directly. A later run of the same levels
+// launches the graph at its first level and enqueues nothing more: its tables, input lists and
+// fused launches are where they were (anything that moves them drops the prepared levels).
+Status GpuTensorDevice::launchPrepared(Prepared &pr, uint32_t l, std::span<const DeviceTask> tasks) {
+    if (pr.graph.g) {
+        if (pr.launchedLevels++ == 0)
+            ZBDDC_TRY(d_.launchGraph(pr.graph.g, entry_));
+        stats_.graph = true;
+        return Ok{};
+    }
     if (options_.graphs && pr.launchedLevels == 0 && !capturing_ && d_.beginCapture(entry_))
         capturing_ = true;
     Status enqueued = enqueuePrepared(pr, l, tasks);
@@ -280,8 +325,8 @@ Status GpuTensorDevice::launchPrepared(Prepared &pr, uint32_t l,
         }
         stats_.graph = static_cast<bool>(exec);
         if (exec) {
-            graph_ = *exec;
-            ZBDDC_TRY(d_.launchGraph(graph_, entry_));
+            pr.graph = OwnedGraph(&d_, *exec);
+            ZBDDC_TRY(d_.launchGraph(pr.graph.g, entry_));
         } else {
             for (uint32_t again = 0; again < pr.levels.size(); ++again)
                 if (!pr.levels[again].empty())
@@ -321,9 +366,6 @@ Status GpuTensorDevice::enqueuePrepared(Prepared &pr, uint32_t l,
 
 Status GpuTensorDevice::wait() {
     ZBDDC_TRY(d_.synchronize(entry_)); // every level joined into it
-    if (graph_)
-        d_.destroyGraph(graph_);
-    graph_ = nullptr;
     listsInFlight_.clear();
     staged_ = 0;
     return Ok{};

@@ -71,6 +71,12 @@ class GpuTensorDevice final : public TensorDevice {
     Status release(uint32_t table) override;
     Status upload(uint32_t table, uint64_t firstRow, std::span<const double> values) override;
     Status download(uint32_t table, uint64_t firstRow, std::span<double> values) override;
+    // Whole tables read back with one wait: those of at most kBatchedDownloadBytes copied behind
+    // one another into the pinned staging, the entry stream waited for once (a junction tree's PR
+    // reads a normaliser per clique: hundreds of copies that each waited); larger ones one by one,
+    // as download.
+    static constexpr size_t kBatchedDownloadBytes = size_t{1} << 18;
+    Status downloadTables(std::span<const uint32_t> tables, std::span<const std::span<double>> out);
     Status holdAll(std::span<const TableReserve> ranges,
                    std::span<const std::span<const double>> inputs) override;
     Status prepareLevels(std::span<const std::vector<DeviceTask>> levels) override;
@@ -103,8 +109,28 @@ class GpuTensorDevice final : public TensorDevice {
   private:
     GpuTensorDevice(Device &d, const TensorProgram &p, const GpuDeviceOptions &o,
                     TensorModules modules);
+    // An executable CUDA graph, destroyed with its owner (the driver frees one still in flight
+    // when it completes).
+    struct OwnedGraph {
+        Device *d = nullptr;
+        GraphHandle g = nullptr;
+        OwnedGraph() = default;
+        OwnedGraph(Device *d, GraphHandle g) : d(d), g(g) {}
+        OwnedGraph(OwnedGraph &&o) noexcept : d(o.d), g(std::exchange(o.g, nullptr)) {}
+        OwnedGraph &operator=(OwnedGraph &&o) noexcept {
+            std::swap(d, o.d);
+            std::swap(g, o.g);
+            return *this;
+        }
+        ~OwnedGraph() {
+            if (g)
+                d->destroyGraph(g);
+        }
+    };
     // prepareLevels' work: by op, its level (UINT32_MAX: not prepared) and its input list's offset
-    // in `lists`; the levels' launch units.
+    // in `lists`; the levels' launch units; with `graphs`, the levels as captured on the first run,
+    // launched again by every later run (capturing and instantiating a junction tree's thousand
+    // launches took milliseconds a run).
     struct Prepared {
         std::vector<std::vector<DeviceTask>> levels;
         std::vector<uint32_t> levelOf;
@@ -112,6 +138,7 @@ class GpuTensorDevice final : public TensorDevice {
         DeviceBuffer lists;
         std::optional<FusedLaunches> fused;
         size_t launchedLevels = 0, nonEmptyLevels = 0;
+        OwnedGraph graph;
     };
     uint64_t outputRows(uint32_t op) const;
     bool computesWhole(const DeviceTask &task) const;
@@ -133,7 +160,6 @@ class GpuTensorDevice final : public TensorDevice {
     std::vector<DeviceBuffer> listsInFlight_; // the input lists of the levels not waited for
     std::optional<Prepared> prepared_;
     bool capturing_ = false;
-    GraphHandle graph_ = nullptr; // launched, destroyed at wait()
     uint64_t entryBytes_;
     GpuDeviceResources kept_;
     StreamHandle entry_ = nullptr; // kept_.launcher's

@@ -1,42 +1,36 @@
 #include "backends/tensor/cuda/plan/value_phase_plan.h"
 
-#include "support/threads.h"
-
 #include <algorithm>
-#include <optional>
 #include <string>
 
 namespace zbddc::cuda {
 
-Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program,
-                                                  const std::vector<uint8_t> *pinned) {
+Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program) {
     constexpr uint32_t kEliminated = 0x80000000u;
     if (program.domainSizes.size() >= kEliminated)
         return error("the VALUE phase plan holds at most 2^31 variables");
     // Each op's record (in `recordWords`, from recordAt[r]) and depth, last op first (the order
-    // the host's backward pass decodes in). One buffer for all records: a batch builds a plan per
-    // case, thousands of them.
+    // the host's backward pass decodes in).
     std::vector<uint32_t> recordWords, depths;
     std::vector<size_t> recordAt;
+    uint32_t mostVars = 0;
     // Per variable, the depth of its latest writer and of its readers since (-1: none): an op
     // decodes after the writers of what it reads, and after the writers and readers of what it
-    // writes, so every read sees the value the sequential order would give it.
+    // writes, so every read sees the value the sequential order would give it. A case's pinned
+    // variables are written by no op (read instead): for that case the order only has more
+    // constraints than it needs.
     const size_t n = program.domainSizes.size();
     std::vector<int64_t> written(n, -1), read(n, -1);
-    std::vector<uint32_t> vars, reads;
+    std::vector<uint32_t> reads;
     std::vector<uint64_t> strides;
     for (size_t o = program.ops.size(); o-- > 0;) {
         const TensorOp &op = program.ops[o];
         if (op.kind != TensorOpKind::Marginalize && op.kind != TensorOpKind::EliminateBucket)
             continue;
-        // The variables this op picks: its eliminated ones but the pinned (they keep their value
-        // and are read like any assigned variable); an op that picks none is left out.
-        vars.clear();
-        for (uint32_t v : op.vars)
-            if (!pinned || !(*pinned)[v])
-                vars.push_back(v);
+        const std::vector<uint32_t> &vars = op.vars;
         if (vars.empty())
             continue;
+        mostVars = std::max(mostVars, static_cast<uint32_t>(vars.size()));
         const size_t start = recordWords.size();
         recordWords.push_back(static_cast<uint32_t>(vars.size()));
         uint64_t stride = 1;
@@ -88,6 +82,7 @@ Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program,
     plan.insert(plan.end(), program.results.begin(), program.results.end());
     plan.push_back(static_cast<uint32_t>(depths.size()));
     plan.push_back(nDepths);
+    plan.push_back(mostVars);
     const size_t countsAt = plan.size();
     plan.resize(plan.size() + nDepths, 0);
     for (uint32_t d : depths)
@@ -108,43 +103,15 @@ Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program,
     return plan;
 }
 
-Result<CasePlans> buildCasePlans(const TensorProgram &program, const std::vector<uint8_t> &pinned,
-                                 uint32_t cases) {
-    const size_t n = program.domainSizes.size();
-    if (!pinned.empty() && pinned.size() != n * cases)
-        return error("internal error: " + std::to_string(cases) + " cases of " + std::to_string(n) +
-                     " variables, but " + std::to_string(pinned.size()) + " pinned entries");
-    std::vector<std::optional<Result<std::vector<uint32_t>>>> plans(cases);
-    const unsigned threads = threadsFor(cases, 4);
-    inRanges(threads, cases, [&](size_t begin, size_t end) {
-        std::vector<uint8_t> casePinned(n);
-        for (size_t b = begin; b < end; ++b) {
-            if (pinned.empty()) {
-                plans[b] = buildValuePhasePlan(program);
-                continue;
-            }
-            std::copy_n(pinned.begin() + static_cast<std::ptrdiff_t>(b * n), n, casePinned.begin());
-            plans[b] = buildValuePhasePlan(program, &casePinned);
-        }
-    });
-    CasePlans out;
-    out.at.push_back(0);
-    for (auto &plan : plans) {
-        if (!*plan)
-            return plan->error();
-        const std::vector<uint32_t> &words = **plan;
-        out.threads = std::max(out.threads, valuePhaseThreads(valuePhaseShape(words)));
-        out.longest = std::max<uint64_t>(out.longest, words.size());
-        out.at.push_back(out.at.back() + words.size());
-    }
-    // Joined on the threads too: tens of megabytes on networks of a few hundred variables.
-    out.words.resize(out.at.back());
-    inRanges(threads, cases, [&](size_t begin, size_t end) {
-        for (size_t b = begin; b < end; ++b)
-            std::copy((*plans[b])->begin(), (*plans[b])->end(),
-                      out.words.begin() + static_cast<std::ptrdiff_t>(out.at[b]));
-    });
-    return out;
+std::vector<uint32_t> casePins(const std::vector<uint8_t> &pinned, size_t numVariables,
+                               uint32_t cases) {
+    const uint32_t words = pinWords(numVariables);
+    std::vector<uint32_t> pins(size_t{words} * cases, 0);
+    for (size_t b = 0; b < cases; ++b)
+        for (size_t v = 0; v < numVariables; ++v)
+            if (pinned[b * numVariables + v])
+                pins[b * words + v / 32] |= 1u << (v % 32);
+    return pins;
 }
 
 ValuePhaseShape valuePhaseShape(const std::vector<uint32_t> &plan) {
@@ -154,8 +121,9 @@ ValuePhaseShape valuePhaseShape(const std::vector<uint32_t> &plan) {
     const size_t at = 1 + plan[0];
     s.ops = plan[at];
     s.depths = plan[at + 1];
+    s.vars = plan[at + 2];
     for (uint32_t d = 0; d < s.depths; ++d)
-        s.widest = std::max(s.widest, plan[at + 2 + d]);
+        s.widest = std::max(s.widest, plan[at + 3 + d]);
     return s;
 }
 

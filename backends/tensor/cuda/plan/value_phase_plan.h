@@ -6,9 +6,13 @@
 // that ops later in the program eliminate, so ops of equal depth are independent and a block's
 // warps decode them at the same time; the sequential steps are the DAG's height, not the ops.
 //
-// Layout: nResults, result table ids; nOps; nDepths; per depth its op count; per op, depth by
-// depth, the offset in the plan of its record; then per reducing op (Marginalize,
-// EliminateBucket), last op first, its record:
+// One plan serves every case of a batch: a case's pinned variables (its observed ones, which keep
+// the value its assignment arrives with) reach the kernel apart, as bits (casePins), and each op
+// leaves them out of the joint values it enumerates, at decode time.
+//
+// Layout: nResults, result table ids; nOps; nDepths; the most variables one op eliminates; per
+// depth its op count; per op, depth by depth, the offset in the plan of its record; then per
+// reducing op (Marginalize, EliminateBucket), last op first, its record:
 //   nVars, per eliminated variable (variable, domain, stride low, stride high) — the stride of its
 //          digit in the joint index, the last variable fastest as the host's odometer counts;
 //   nInputs, per input the offset of its record from the op's record start, then per input
@@ -19,35 +23,30 @@
 #include "ir/tensor_program.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 namespace zbddc::cuda {
 
-// Fails where the plan's words cannot hold the program (over 2^31 variables, say). `pinned` (per
-// variable, optional): variables that keep the value the assignment arrives with, as
-// recoverAssignment's `pinned` (a junction tree's observed variables, per case).
-Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program,
-                                                  const std::vector<uint8_t> *pinned = nullptr);
+// Fails where the plan's words cannot hold the program (over 2^31 variables, say).
+Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program);
 
-// The plans of `cases` cases, one after another, each built as buildValuePhasePlan's with its row
-// of `pinned` (numVariables entries a case; empty: none pinned): what the kernel walks, a block
-// per case.
-// Built on all cores: on small networks the host's plans, not the kernel, were the traceback's
-// time (alarm, 2,000 cases: MPE at four times MAR's cost).
-struct CasePlans {
-    std::vector<uint32_t> words; // the plans
-    std::vector<uint64_t> at;    // where each case's plan starts; one more entry, the end
-    uint32_t threads = 32;       // the widest case's block (valuePhaseThreads)
-    uint64_t longest = 0;        // the longest plan's words
-};
-Result<CasePlans> buildCasePlans(const TensorProgram &program, const std::vector<uint8_t> &pinned,
-                                 uint32_t cases);
+// The kernel's pins of `cases` cases from `pinned` (numVariables entries a case, as
+// recoverAssignment's `pinned`: a junction tree's observed variables and its case variable, which
+// keep the value the assignment arrives with): per case pinWords(numVariables) words, variable v
+// at bit v % 32 of word v / 32.
+inline uint32_t pinWords(size_t numVariables) {
+    return static_cast<uint32_t>((numVariables + 31) / 32);
+}
+std::vector<uint32_t> casePins(const std::vector<uint8_t> &pinned, size_t numVariables,
+                               uint32_t cases);
 
-// The plan's shape: its ops and its depths (the DAG's height, the kernel's sequential steps), and
-// the most ops of one depth (the warps worth launching, at most 32 of them).
+// The plan's shape: its ops and its depths (the DAG's height, the kernel's sequential steps), the
+// most ops of one depth (the warps worth launching, at most 32 of them), and the most variables
+// one op eliminates.
 struct ValuePhaseShape {
-    uint32_t ops = 0, depths = 0, widest = 0;
+    uint32_t ops = 0, depths = 0, widest = 0, vars = 0;
 };
 ValuePhaseShape valuePhaseShape(const std::vector<uint32_t> &plan);
 
@@ -55,6 +54,13 @@ ValuePhaseShape valuePhaseShape(const std::vector<uint32_t> &plan);
 // to 32.
 inline uint32_t valuePhaseThreads(ValuePhaseShape s) {
     return 32 * std::clamp<uint32_t>(s.widest, 1, 32);
+}
+
+// The words of shared memory a block of `threads` takes first where its case pins variables: per
+// warp its op's picks (zb_vp_pick: five words a variable of the plan's largest op), in all an
+// even count (the kernel's arrays after them hold 8-byte words).
+inline uint64_t valuePhasePicks(ValuePhaseShape s, uint32_t threads) {
+    return (threads / 32 * 5 * uint64_t{s.vars} + 1) / 2 * 2;
 }
 
 // Rows firstRow .. firstRow + rows - 1 of a table, at device address `at` (its first row): a

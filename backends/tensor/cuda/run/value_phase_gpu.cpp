@@ -86,89 +86,44 @@ class PackedArrays {
     std::vector<unsigned char> bytes_;
 };
 
-// The dynamic shared memory, in words, for a block whose plan and assignment take `walked` words
-// and the tables' arrays `tables` more: as much of them as fits the device's default limit per
-// block, all or the first part (the kernel walks its copies there), else none. (SPOT5 404: 7,263
-// words and 5,672 more, 52 KB of 48.)
-uint32_t stagedWords(const Device &d, uint64_t walked, uint64_t tables) {
-    const uint64_t limit = static_cast<uint64_t>(d.info().sharedMemPerBlock) / sizeof(uint32_t);
-    const uint64_t words = walked + tables <= limit ? walked + tables
-                           : walked <= limit        ? walked
-                                                    : 0;
-    return static_cast<uint32_t>(words);
+// The device's default limit of dynamic shared memory per block, in words.
+uint64_t sharedLimitWords(const Device &d) {
+    return static_cast<uint64_t>(d.info().sharedMemPerBlock) / sizeof(uint32_t);
 }
 
-// Kernel `name` over the plans `plan()` builds (a block each), reading `segments` on the device,
-// into `assignments` (cases × variables, completed in place), with each case's tie word and
-// optimum (8 bytes: a double, or an int64 cost's word) in `tied` and `optima`. Enqueued on
-// `stream` (synchronous without one), its arrays from `pinned` memory where given; returns once
-// the results are back. `deviceMs`: the device's time from the call (on `stream`: once the work
-// before it is done) to the kernel's end, so plans the host builds while that work runs cost
-// nothing.
-Status launchValuePhase(Device &d, const TensorProgram &program, const char *name,
-                        const std::function<Result<CasePlans>()> &plan,
-                        std::vector<TableSegment> segments, std::vector<uint32_t> &assignments,
-                        std::vector<uint32_t> &tied, std::vector<uint64_t> &optima,
-                        StreamHandle stream, double *deviceMs, const PinnedStaging &pinned) {
-    const size_t n = program.domainSizes.size();
-    unsigned cases = 0;
-    size_t assignAt = 0, tiedAt = 0, optimaAt = 0; // adjacent: they come back in one copy
-    DeviceBuffer block; // the kernel's arrays, until the results are back
-    const auto enqueue = [&]() -> Status {
-        auto plans = plan();
-        if (!plans)
-            return plans.error();
-        cases = static_cast<unsigned>(plans->at.size() - 1);
-        auto f = valuePhaseFunction(d, name);
-        if (!f)
-            return f.error();
-        auto arrays = segmentArrays(program, std::move(segments));
-        if (!arrays)
-            return arrays.error();
-        PackedArrays packed;
-        const size_t plansAt = packed.add(plans->words), planAtAt = packed.add(plans->at);
-        const size_t atAt = packed.add(arrays->at), rowsAt = packed.add(arrays->rows),
-                     ptrAt = packed.add(arrays->ptr);
-        assignAt = packed.add(assignments);
-        tiedAt = packed.reserve(cases * sizeof(uint32_t));
-        optimaAt = packed.reserve(cases * sizeof(uint64_t));
-        auto uploaded = packed.upload(d, stream, pinned);
-        if (!uploaded)
-            return uploaded.error();
-        block = std::move(*uploaded);
-        const DevicePtr base = block.ptr();
-        DevicePtr plansPtr = base + plansAt, planAtPtr = base + planAtAt, atPtr = base + atAt,
-                  rowsPtr = base + rowsAt, ptrPtr = base + ptrAt, assignPtr = base + assignAt,
-                  tiedPtr = base + tiedAt, optimaPtr = base + optimaAt;
-        unsigned nTables = static_cast<unsigned>(program.tables.size());
-        unsigned vars = static_cast<unsigned>(n);
-        unsigned shared = stagedWords(d, plans->longest + n, segmentArrayWords(*arrays));
-        int minimize = valuePhaseMinimizes(program.semiring);
-        int product = valuePhaseMultiplies(program.semiring);
-        void *args[] = {&plansPtr, &planAtPtr, &atPtr,  &rowsPtr, &ptrPtr,
-                        &nTables,  &assignPtr, &vars,   &shared,  &optimaPtr,
-                        &tiedPtr,  &minimize,  &product};
-        return d.launch(*f,
-                        {cases, plans->threads, shared * static_cast<unsigned>(sizeof(uint32_t))},
-                        args, stream);
-    };
-    if (deviceMs) {
-        auto ms = d.time(stream, enqueue);
-        if (!ms)
-            return ms.error();
-        *deviceMs = *ms;
-    } else {
-        ZBDDC_TRY(enqueue());
-    }
-    std::vector<unsigned char> back(optimaAt + cases * sizeof(uint64_t) - assignAt);
-    ZBDDC_TRY(d.download(back.data(), block.ptr() + assignAt, back.size(), stream)); // pageable
-    tied.resize(cases);
-    optima.resize(cases);
-    if (!assignments.empty())
-        std::memcpy(assignments.data(), back.data(), assignments.size() * sizeof(uint32_t));
-    std::memcpy(tied.data(), back.data() + (tiedAt - assignAt), cases * sizeof(uint32_t));
-    std::memcpy(optima.data(), back.data() + (optimaAt - assignAt), cases * sizeof(uint64_t));
-    return Ok{};
+// The dynamic shared memory, in words, for a block whose warps' picks take `picks` words (which
+// fit: casesThreads), its plan and assignment `walked` more and the tables' arrays `tables` more:
+// the picks, then as much of the rest as fits the device's default limit per block, all or the
+// first part (the kernel walks its copies there), else none. (SPOT5 404: 7,263 words and 5,672
+// more, 52 KB of 48.)
+uint32_t stagedWords(const Device &d, uint64_t picks, uint64_t walked, uint64_t tables) {
+    const uint64_t room = sharedLimitWords(d) - picks;
+    const uint64_t words = walked + tables <= room ? walked + tables : walked <= room ? walked : 0;
+    return static_cast<uint32_t>(picks + words);
+}
+
+// The block for a batch's plan of `shape`: a warp per op of its widest depth, fewer where their
+// picks would not fit the device's shared memory per block.
+Result<uint32_t> casesThreads(const Device &d, ValuePhaseShape shape) {
+    for (uint32_t threads = valuePhaseThreads(shape); threads >= 32; threads -= 32)
+        if (valuePhasePicks(shape, threads) <= sharedLimitWords(d))
+            return threads;
+    return error("an op eliminating " + std::to_string(shape.vars) +
+                 " variables: its traceback needs more shared memory than a block has");
+}
+
+// zb_vp_tables' arrays, at their offsets in a PackedArrays block, and the words they take.
+struct PackedSegments {
+    size_t at = 0, rows = 0, ptr = 0;
+    uint64_t words = 0; // in the kernel's shared memory (segmentArrayWords)
+};
+Result<PackedSegments> packSegments(PackedArrays &packed, const TensorProgram &program,
+                                    std::vector<TableSegment> segments) {
+    auto arrays = segmentArrays(program, std::move(segments));
+    if (!arrays)
+        return arrays.error();
+    return PackedSegments{packed.add(arrays->at), packed.add(arrays->rows), packed.add(arrays->ptr),
+                          segmentArrayWords(*arrays)};
 }
 } // namespace
 
@@ -176,6 +131,7 @@ std::string valuePhaseKernelSource() {
     return "// Generated by zbddc: the VALUE phase on the device.\n"
            "#define ZB_SHFL_XOR(v, m) __shfl_xor_sync(0xffffffffu, (v), (m))\n"
            "#define ZB_SHFL(v, lane) __shfl_sync(0xffffffffu, (v), (lane))\n"
+           "#define ZB_SYNCWARP() __syncwarp()\n"
            "extern __shared__ unsigned int zb_vp_shared[];\n"
            "#define ZB_VP_SHARED zb_vp_shared\n"
            "#define ZB_UNROLL _Pragma(\"unroll\")\n" +
@@ -189,19 +145,73 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
     if (assignment.size() != program.domainSizes.size())
         return error("internal error: the assignment has " + std::to_string(assignment.size()) +
                      " entries for " + std::to_string(program.domainSizes.size()) + " variables");
-    const auto plan = [&] { return buildCasePlans(program, {}, 1); }; // a batch of one case
-    // The kernel for the tables' entries: int64 costs, floats, or doubles.
-    const char *name = program.semiring == Semiring::MinSumInt64 ? "zb_value_phase_i64"
-                       : float32                                 ? "zb_value_phase_f32"
-                                                                 : "zb_value_phase";
-    std::vector<uint32_t> tiedWords;
-    std::vector<uint64_t> optima;
-    ZBDDC_TRY(launchValuePhase(d, program, name, plan, std::move(segments), assignment, tiedWords,
-                               optima, stream, deviceMs, pinned));
-    if (tied)
-        *tied = tiedWords[0] != 0;
+    PackedArrays packed;
+    size_t assignAt = 0, optimumAt = 0, tiedAt = 0;
+    DeviceBuffer block; // the kernel's arrays, until the assignment is back
+    const auto enqueue = [&]() -> Status {
+        auto plan = buildValuePhasePlan(program);
+        if (!plan)
+            return plan.error();
+        // The kernel for the tables' entries: int64 costs, floats, or doubles.
+        auto f =
+            valuePhaseFunction(d, program.semiring == Semiring::MinSumInt64 ? "zb_value_phase_i64"
+                                  : float32                                 ? "zb_value_phase_f32"
+                                                                            : "zb_value_phase");
+        if (!f)
+            return f.error();
+        const size_t planAt = packed.add(*plan);
+        auto tables = packSegments(packed, program, std::move(segments));
+        if (!tables)
+            return tables.error();
+        // The assignment, the optimum and the tie last and adjacent: they come back in one copy.
+        assignAt = packed.add(assignment);
+        optimumAt = packed.reserve(sizeof(double));
+        tiedAt = packed.reserve(sizeof(uint32_t));
+        auto uploaded = packed.upload(d, stream, pinned);
+        if (!uploaded)
+            return uploaded.error();
+        block = std::move(*uploaded);
+        const DevicePtr base = block.ptr();
+        DevicePtr planPtr = base + planAt, atPtr = base + tables->at, rowsPtr = base + tables->rows,
+                  ptrPtr = base + tables->ptr, assignPtr = base + assignAt,
+                  optimumPtr = base + optimumAt, tiedPtr = base + tiedAt;
+        DevicePtr noPins = 0; // one assignment, nothing pinned
+        unsigned planWords = static_cast<unsigned>(plan->size());
+        unsigned nTables = static_cast<unsigned>(program.tables.size());
+        unsigned vars = static_cast<unsigned>(assignment.size());
+        unsigned shared = stagedWords(d, 0, uint64_t{planWords} + vars, tables->words);
+        int minimize = valuePhaseMinimizes(program.semiring);
+        int product = valuePhaseMultiplies(program.semiring);
+        void *args[] = {&planPtr,    &planWords, &noPins,    &atPtr,  &rowsPtr,
+                        &ptrPtr,     &nTables,   &assignPtr, &vars,   &shared,
+                        &optimumPtr, &tiedPtr,   &minimize,  &product};
+        return d.launch(*f,
+                        {1, valuePhaseThreads(valuePhaseShape(*plan)),
+                         shared * static_cast<unsigned>(sizeof(uint32_t))},
+                        args, stream);
+    };
+    // Timed on the device from the call (on `stream`: once the work before it is done) to the
+    // kernel's end, so a plan the host builds while that work runs costs nothing.
+    if (deviceMs) {
+        auto ms = d.time(stream, enqueue);
+        if (!ms)
+            return ms.error();
+        *deviceMs = *ms;
+    } else {
+        ZBDDC_TRY(enqueue());
+    }
+    std::vector<unsigned char> back(tiedAt + sizeof(uint32_t) - assignAt);
+    ZBDDC_TRY(
+        d.download(back.data(), block.ptr() + assignAt, back.size(), stream)); // waits: pageable
+    if (!assignment.empty())
+        std::memcpy(assignment.data(), back.data(), assignment.size() * sizeof(uint32_t));
     double optimum = 0; // 8 bytes: a double, or an int64 cost's word (ir/semiring.h)
-    std::memcpy(&optimum, &optima[0], sizeof optimum);
+    std::memcpy(&optimum, back.data() + (optimumAt - assignAt), sizeof optimum);
+    if (tied) {
+        uint32_t word = 0;
+        std::memcpy(&word, back.data() + (tiedAt - assignAt), sizeof word);
+        *tied = word != 0;
+    }
     return optimum;
 }
 
@@ -217,13 +227,50 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
     tied.assign(cases, 1); // until the kernel says
     if (cases == 0)
         return Ok{};
-    const auto plans = [&] { return buildCasePlans(program, pinned, cases); };
-    std::vector<uint32_t> tiedWords;
-    std::vector<uint64_t> optima;
-    ZBDDC_TRY(launchValuePhase(d, program, "zb_value_phase", plans, wholeTables(program, tables),
-                               assignments, tiedWords, optima, nullptr, nullptr, {}));
+    // One plan for every case; each case's pins a few words (a bit per variable).
+    auto plan = buildValuePhasePlan(program);
+    if (!plan)
+        return plan.error();
+    const ValuePhaseShape shape = valuePhaseShape(*plan);
+    auto threads = casesThreads(d, shape);
+    if (!threads)
+        return threads.error();
+    auto f = valuePhaseFunction(d, "zb_value_phase_cases");
+    if (!f)
+        return f.error();
+    PackedArrays packed;
+    const size_t planAt = packed.add(*plan), pinsAt = packed.add(casePins(pinned, n, cases));
+    auto segments = packSegments(packed, program, wholeTables(program, tables));
+    if (!segments)
+        return segments.error();
+    const size_t assignAt = packed.add(assignments);
+    // The ties right after the assignments: both come back in one copy.
+    const size_t tiedAt = packed.reserve(cases * sizeof(uint32_t));
+    const size_t optimaAt = packed.reserve(cases * sizeof(double));
+    auto block = packed.upload(d, nullptr);
+    if (!block)
+        return block.error();
+    const DevicePtr base = block->ptr();
+    DevicePtr planPtr = base + planAt, pinsPtr = base + pinsAt, atPtr = base + segments->at,
+              rowsPtr = base + segments->rows, ptrPtr = base + segments->ptr,
+              assignPtr = base + assignAt, optimaPtr = base + optimaAt, tiedPtr = base + tiedAt;
+    unsigned planWords = static_cast<unsigned>(plan->size()), casePinWords = pinWords(n);
+    unsigned nTables = static_cast<unsigned>(program.tables.size());
+    unsigned vars = static_cast<unsigned>(n);
+    unsigned shared =
+        stagedWords(d, valuePhasePicks(shape, *threads), uint64_t{planWords} + n, segments->words);
+    int minimize = valuePhaseMinimizes(program.semiring);
+    int product = valuePhaseMultiplies(program.semiring);
+    void *args[] = {&planPtr, &planWords, &pinsPtr, &casePinWords, &atPtr,
+                    &rowsPtr, &ptrPtr,    &nTables, &assignPtr,    &vars,
+                    &shared,  &optimaPtr, &tiedPtr, &minimize,     &product};
+    ZBDDC_TRY(
+        d.launch(*f, {cases, *threads, shared * static_cast<unsigned>(sizeof(uint32_t))}, args));
+    std::vector<uint32_t> back((tiedAt - assignAt) / sizeof(uint32_t) + cases);
+    ZBDDC_TRY(d.download(back.data(), assignPtr, back.size() * sizeof(uint32_t)));
+    std::copy_n(back.begin(), assignments.size(), assignments.begin());
     for (uint32_t b = 0; b < cases; ++b)
-        tied[b] = tiedWords[b] != 0;
+        tied[b] = back[(tiedAt - assignAt) / sizeof(uint32_t) + b] != 0;
     return Ok{};
 }
 

@@ -38,12 +38,13 @@ Result<double> decodeOnDevice(Device &device, const TensorProgram &program,
                               const PinnedStaging &pinned = {});
 
 // The same for `cases` assignments at once (a batched junction tree's: tables of doubles, each
-// whole at `tables[id]`, 0 where absent), one block each (as wide as the widest case's depth: the
-// cases' blocks run side by side anyway, and a block per case keeps each case's steps at its DAG's
-// height): `assignments` holds them one after another (program.domainSizes.size() entries each,
-// evidence and the case variable filled in) and returns them completed; `pinned`, laid out alike,
-// marks the variables each case keeps (recoverAssignment's `pinned`). `tied` returns one flag per
-// case, as decodeOnDevice's.
+// whole at `tables[id]`, 0 where absent), one block each (as wide as the plan's widest depth: the
+// cases' blocks run side by side anyway, and a block per case keeps each case's steps at the
+// DAG's height), all walking one plan: `assignments` holds them one after another
+// (program.domainSizes.size() entries each, evidence and the case variable filled in) and returns
+// them completed; `pinned`, laid out alike, marks the variables each case keeps
+// (recoverAssignment's `pinned`), which reach the device as a bit each. `tied` returns one flag
+// per case, as decodeOnDevice's.
 Status decodeCasesOnDevice(Device &device, const TensorProgram &program,
                            std::span<const DevicePtr> tables, std::vector<uint32_t> &assignments,
                            const std::vector<uint8_t> &pinned, uint32_t cases,
