@@ -125,6 +125,84 @@ Result<PackedSegments> packSegments(PackedArrays &packed, const TensorProgram &p
     return PackedSegments{packed.add(arrays->at), packed.add(arrays->rows), packed.add(arrays->ptr),
                           segmentArrayWords(*arrays)};
 }
+
+// Kernel `name` over the program's plan (buildValuePhasePlan), a block per case: `cases` of them,
+// each with its pinWords(numVariables) words of `pins` (empty: none pinned, one program's single
+// case), reading `segments`, into `assignments` (cases × variables, completed in place), each
+// case's tie word and optimum (8 bytes: a double, or an int64 cost's word) into `tied` and
+// `optima`. Enqueued on `stream` (synchronous without one), its arrays from `pinned` memory where
+// given; returns once the results are back. `deviceMs`: the device's time from the call (on
+// `stream`: once the work before it is done) to the kernel's end, so a plan the host builds while
+// that work runs costs nothing.
+Status launchValuePhase(Device &d, const TensorProgram &program, const char *name,
+                        const std::vector<uint32_t> &pins, uint32_t cases,
+                        std::vector<TableSegment> segments, std::vector<uint32_t> &assignments,
+                        std::vector<uint32_t> &tied, std::vector<uint64_t> &optima,
+                        StreamHandle stream, double *deviceMs, const PinnedStaging &pinned) {
+    const size_t n = program.domainSizes.size();
+    size_t assignAt = 0, tiedAt = 0, optimaAt = 0; // adjacent: they come back in one copy
+    DeviceBuffer block; // the kernel's arrays, until the results are back
+    const auto enqueue = [&]() -> Status {
+        auto walked = buildValuePhasePlan(program);
+        if (!walked)
+            return walked.error();
+        const ValuePhaseShape shape = valuePhaseShape(*walked);
+        auto threads =
+            pins.empty() ? Result<uint32_t>(valuePhaseThreads(shape)) : casesThreads(d, shape);
+        if (!threads)
+            return threads.error();
+        auto f = valuePhaseFunction(d, name);
+        if (!f)
+            return f.error();
+        PackedArrays packed;
+        const size_t planAt = packed.add(*walked), pinsAt = packed.add(pins);
+        auto tables = packSegments(packed, program, std::move(segments));
+        if (!tables)
+            return tables.error();
+        assignAt = packed.add(assignments);
+        tiedAt = packed.reserve(cases * sizeof(uint32_t));
+        optimaAt = packed.reserve(cases * sizeof(uint64_t));
+        auto uploaded = packed.upload(d, stream, pinned);
+        if (!uploaded)
+            return uploaded.error();
+        block = std::move(*uploaded);
+        const DevicePtr base = block.ptr();
+        DevicePtr planPtr = base + planAt, pinsPtr = pins.empty() ? 0 : base + pinsAt,
+                  atPtr = base + tables->at, rowsPtr = base + tables->rows,
+                  ptrPtr = base + tables->ptr, assignPtr = base + assignAt,
+                  optimaPtr = base + optimaAt, tiedPtr = base + tiedAt;
+        unsigned planWords = static_cast<unsigned>(walked->size()), casePinWords = pinWords(n);
+        unsigned nTables = static_cast<unsigned>(program.tables.size());
+        unsigned vars = static_cast<unsigned>(n);
+        const uint64_t picks = pins.empty() ? 0 : valuePhasePicks(shape, *threads);
+        unsigned shared = stagedWords(d, picks, uint64_t{planWords} + n, tables->words);
+        int minimize = valuePhaseMinimizes(program.semiring);
+        int product = valuePhaseMultiplies(program.semiring);
+        void *args[] = {&planPtr, &planWords, &pinsPtr, &casePinWords, &atPtr,
+                        &rowsPtr, &ptrPtr,    &nTables, &assignPtr,    &vars,
+                        &shared,  &optimaPtr, &tiedPtr, &minimize,     &product};
+        return d.launch(*f, {cases, *threads, shared * static_cast<unsigned>(sizeof(uint32_t))},
+                        args, stream);
+    };
+    if (deviceMs) {
+        auto ms = d.time(stream, enqueue);
+        if (!ms)
+            return ms.error();
+        *deviceMs = *ms;
+    } else {
+        ZBDDC_TRY(enqueue());
+    }
+    std::vector<unsigned char> back(optimaAt + cases * sizeof(uint64_t) - assignAt);
+    ZBDDC_TRY(
+        d.download(back.data(), block.ptr() + assignAt, back.size(), stream)); // waits: pageable
+    tied.resize(cases);
+    optima.resize(cases);
+    if (!assignments.empty())
+        std::memcpy(assignments.data(), back.data(), assignments.size() * sizeof(uint32_t));
+    std::memcpy(tied.data(), back.data() + (tiedAt - assignAt), cases * sizeof(uint32_t));
+    std::memcpy(optima.data(), back.data() + (optimaAt - assignAt), cases * sizeof(uint64_t));
+    return Ok{};
+}
 } // namespace
 
 std::string valuePhaseKernelSource() {
@@ -145,73 +223,18 @@ Result<double> decodeOnDevice(Device &d, const TensorProgram &program,
     if (assignment.size() != program.domainSizes.size())
         return error("internal error: the assignment has " + std::to_string(assignment.size()) +
                      " entries for " + std::to_string(program.domainSizes.size()) + " variables");
-    PackedArrays packed;
-    size_t assignAt = 0, optimumAt = 0, tiedAt = 0;
-    DeviceBuffer block; // the kernel's arrays, until the assignment is back
-    const auto enqueue = [&]() -> Status {
-        auto plan = buildValuePhasePlan(program);
-        if (!plan)
-            return plan.error();
-        // The kernel for the tables' entries: int64 costs, floats, or doubles.
-        auto f =
-            valuePhaseFunction(d, program.semiring == Semiring::MinSumInt64 ? "zb_value_phase_i64"
-                                  : float32                                 ? "zb_value_phase_f32"
-                                                                            : "zb_value_phase");
-        if (!f)
-            return f.error();
-        const size_t planAt = packed.add(*plan);
-        auto tables = packSegments(packed, program, std::move(segments));
-        if (!tables)
-            return tables.error();
-        // The assignment, the optimum and the tie last and adjacent: they come back in one copy.
-        assignAt = packed.add(assignment);
-        optimumAt = packed.reserve(sizeof(double));
-        tiedAt = packed.reserve(sizeof(uint32_t));
-        auto uploaded = packed.upload(d, stream, pinned);
-        if (!uploaded)
-            return uploaded.error();
-        block = std::move(*uploaded);
-        const DevicePtr base = block.ptr();
-        DevicePtr planPtr = base + planAt, atPtr = base + tables->at, rowsPtr = base + tables->rows,
-                  ptrPtr = base + tables->ptr, assignPtr = base + assignAt,
-                  optimumPtr = base + optimumAt, tiedPtr = base + tiedAt;
-        DevicePtr noPins = 0; // one assignment, nothing pinned
-        unsigned planWords = static_cast<unsigned>(plan->size());
-        unsigned nTables = static_cast<unsigned>(program.tables.size());
-        unsigned vars = static_cast<unsigned>(assignment.size());
-        unsigned shared = stagedWords(d, 0, uint64_t{planWords} + vars, tables->words);
-        int minimize = valuePhaseMinimizes(program.semiring);
-        int product = valuePhaseMultiplies(program.semiring);
-        void *args[] = {&planPtr,    &planWords, &noPins,    &atPtr,  &rowsPtr,
-                        &ptrPtr,     &nTables,   &assignPtr, &vars,   &shared,
-                        &optimumPtr, &tiedPtr,   &minimize,  &product};
-        return d.launch(*f,
-                        {1, valuePhaseThreads(valuePhaseShape(*plan)),
-                         shared * static_cast<unsigned>(sizeof(uint32_t))},
-                        args, stream);
-    };
-    // Timed on the device from the call (on `stream`: once the work before it is done) to the
-    // kernel's end, so a plan the host builds while that work runs costs nothing.
-    if (deviceMs) {
-        auto ms = d.time(stream, enqueue);
-        if (!ms)
-            return ms.error();
-        *deviceMs = *ms;
-    } else {
-        ZBDDC_TRY(enqueue());
-    }
-    std::vector<unsigned char> back(tiedAt + sizeof(uint32_t) - assignAt);
-    ZBDDC_TRY(
-        d.download(back.data(), block.ptr() + assignAt, back.size(), stream)); // waits: pageable
-    if (!assignment.empty())
-        std::memcpy(assignment.data(), back.data(), assignment.size() * sizeof(uint32_t));
+    // The kernel for the tables' entries: int64 costs, floats, or doubles.
+    const char *name = program.semiring == Semiring::MinSumInt64 ? "zb_value_phase_i64"
+                       : float32                                 ? "zb_value_phase_f32"
+                                                                 : "zb_value_phase";
+    std::vector<uint32_t> tiedWords;
+    std::vector<uint64_t> optima;
+    ZBDDC_TRY(launchValuePhase(d, program, name, {}, 1, std::move(segments), assignment, tiedWords,
+                               optima, stream, deviceMs, pinned));
+    if (tied)
+        *tied = tiedWords[0] != 0;
     double optimum = 0; // 8 bytes: a double, or an int64 cost's word (ir/semiring.h)
-    std::memcpy(&optimum, back.data() + (optimumAt - assignAt), sizeof optimum);
-    if (tied) {
-        uint32_t word = 0;
-        std::memcpy(&word, back.data() + (tiedAt - assignAt), sizeof word);
-        *tied = word != 0;
-    }
+    std::memcpy(&optimum, &optima[0], sizeof optimum);
     return optimum;
 }
 
@@ -228,49 +251,13 @@ Status decodeCasesOnDevice(Device &d, const TensorProgram &program,
     if (cases == 0)
         return Ok{};
     // One plan for every case; each case's pins a few words (a bit per variable).
-    auto plan = buildValuePhasePlan(program);
-    if (!plan)
-        return plan.error();
-    const ValuePhaseShape shape = valuePhaseShape(*plan);
-    auto threads = casesThreads(d, shape);
-    if (!threads)
-        return threads.error();
-    auto f = valuePhaseFunction(d, "zb_value_phase_cases");
-    if (!f)
-        return f.error();
-    PackedArrays packed;
-    const size_t planAt = packed.add(*plan), pinsAt = packed.add(casePins(pinned, n, cases));
-    auto segments = packSegments(packed, program, wholeTables(program, tables));
-    if (!segments)
-        return segments.error();
-    const size_t assignAt = packed.add(assignments);
-    // The ties right after the assignments: both come back in one copy.
-    const size_t tiedAt = packed.reserve(cases * sizeof(uint32_t));
-    const size_t optimaAt = packed.reserve(cases * sizeof(double));
-    auto block = packed.upload(d, nullptr);
-    if (!block)
-        return block.error();
-    const DevicePtr base = block->ptr();
-    DevicePtr planPtr = base + planAt, pinsPtr = base + pinsAt, atPtr = base + segments->at,
-              rowsPtr = base + segments->rows, ptrPtr = base + segments->ptr,
-              assignPtr = base + assignAt, optimaPtr = base + optimaAt, tiedPtr = base + tiedAt;
-    unsigned planWords = static_cast<unsigned>(plan->size()), casePinWords = pinWords(n);
-    unsigned nTables = static_cast<unsigned>(program.tables.size());
-    unsigned vars = static_cast<unsigned>(n);
-    unsigned shared =
-        stagedWords(d, valuePhasePicks(shape, *threads), uint64_t{planWords} + n, segments->words);
-    int minimize = valuePhaseMinimizes(program.semiring);
-    int product = valuePhaseMultiplies(program.semiring);
-    void *args[] = {&planPtr, &planWords, &pinsPtr, &casePinWords, &atPtr,
-                    &rowsPtr, &ptrPtr,    &nTables, &assignPtr,    &vars,
-                    &shared,  &optimaPtr, &tiedPtr, &minimize,     &product};
-    ZBDDC_TRY(
-        d.launch(*f, {cases, *threads, shared * static_cast<unsigned>(sizeof(uint32_t))}, args));
-    std::vector<uint32_t> back((tiedAt - assignAt) / sizeof(uint32_t) + cases);
-    ZBDDC_TRY(d.download(back.data(), assignPtr, back.size() * sizeof(uint32_t)));
-    std::copy_n(back.begin(), assignments.size(), assignments.begin());
+    std::vector<uint32_t> tiedWords;
+    std::vector<uint64_t> optima;
+    ZBDDC_TRY(launchValuePhase(d, program, "zb_value_phase", casePins(pinned, n, cases), cases,
+                               wholeTables(program, tables), assignments, tiedWords, optima,
+                               nullptr, nullptr, {}));
     for (uint32_t b = 0; b < cases; ++b)
-        tied[b] = back[(tiedAt - assignAt) / sizeof(uint32_t) + b] != 0;
+        tied[b] = tiedWords[b] != 0;
     return Ok{};
 }
 

@@ -173,6 +173,7 @@ double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>
     unsigned tiedWord = 2; // neither answer: the kernel must write it
     const unsigned planWords = static_cast<unsigned>(plan->size());
     const unsigned vars = static_cast<unsigned>(assignment.size());
+    const unsigned casePinWords = cuda::pinWords(vars);
     const cuda::ValuePhaseShape shape = cuda::valuePhaseShape(*plan);
     const unsigned threads = cuda::valuePhaseThreads(shape);
     const unsigned shared = sharedWordsFor(pinned ? cuda::valuePhasePicks(shape, threads) : 0,
@@ -180,23 +181,24 @@ double runEmulated(const TensorProgram &p, const std::vector<std::vector<double>
     const unsigned nTables = static_cast<unsigned>(p.tables.size());
     emu::runBlock(threads, [&](unsigned t) {
         threadIdx.x = t;
+        blockIdx.x = 0; // one case
         const int minimize = cuda::valuePhaseMinimizes(p.semiring);
         const int product = cuda::valuePhaseMultiplies(p.semiring);
         switch (entries) {
         case Entries::Float:
-            zb_value_phase_f32(plan->data(), planWords, pins, floatTables.arrays.at.data(),
-                               floatTables.arrays.rows.data(), floatTables.ptr.data(), nTables,
-                               assignment.data(), vars, shared, &optimum, &tiedWord, minimize,
-                               product);
+            zb_value_phase_f32(plan->data(), planWords, pins, casePinWords,
+                               floatTables.arrays.at.data(), floatTables.arrays.rows.data(),
+                               floatTables.ptr.data(), nTables, assignment.data(), vars, shared,
+                               &optimum, &tiedWord, minimize, product);
             break;
         case Entries::Int64:
-            zb_value_phase_i64(plan->data(), planWords, pins, costTables.arrays.at.data(),
-                               costTables.arrays.rows.data(), costTables.ptr.data(), nTables,
-                               assignment.data(), vars, shared, &costOptimum, &tiedWord, minimize,
-                               product);
+            zb_value_phase_i64(plan->data(), planWords, pins, casePinWords,
+                               costTables.arrays.at.data(), costTables.arrays.rows.data(),
+                               costTables.ptr.data(), nTables, assignment.data(), vars, shared,
+                               &costOptimum, &tiedWord, minimize, product);
             break;
         case Entries::Double:
-            zb_value_phase(plan->data(), planWords, pins, tables.arrays.at.data(),
+            zb_value_phase(plan->data(), planWords, pins, casePinWords, tables.arrays.at.data(),
                            tables.arrays.rows.data(), tables.ptr.data(), nTables, assignment.data(),
                            vars, shared, &optimum, &tiedWord, minimize, product);
             break;
@@ -230,12 +232,12 @@ void runEmulatedCases(const TensorProgram &p, const std::vector<std::vector<doub
         emu::runBlock(threads, [&](unsigned t) {
             threadIdx.x = t;
             blockIdx.x = b;
-            zb_value_phase_cases(
-                plan->data(), static_cast<unsigned>(plan->size()), pins.data(), cuda::pinWords(n),
-                tables.arrays.at.data(), tables.arrays.rows.data(), tables.ptr.data(),
-                static_cast<unsigned>(p.tables.size()), assignments.data(),
-                static_cast<unsigned>(n), shared, optima.data(), tied.data(),
-                cuda::valuePhaseMinimizes(p.semiring), cuda::valuePhaseMultiplies(p.semiring));
+            zb_value_phase(plan->data(), static_cast<unsigned>(plan->size()), pins.data(),
+                           cuda::pinWords(n), tables.arrays.at.data(), tables.arrays.rows.data(),
+                           tables.ptr.data(), static_cast<unsigned>(p.tables.size()),
+                           assignments.data(), static_cast<unsigned>(n), shared, optima.data(),
+                           tied.data(), cuda::valuePhaseMinimizes(p.semiring),
+                           cuda::valuePhaseMultiplies(p.semiring));
         });
     }
 }
