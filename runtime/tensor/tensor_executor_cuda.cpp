@@ -2,12 +2,12 @@
 // kernels (backends/tensor/cuda), "split" the host/device split with the GPU's TensorDevice as its
 // device.
 #include "backends/cuda/driver.h"
+#include "backends/tensor/cpu/tensor_cpu.h"
 #include "backends/tensor/cuda/device/op_profile.h"
 #include "backends/tensor/cuda/plan/split_reductions.h"
-#include "backends/tensor/cuda/run/tensor_gpu.h"
 #include "backends/tensor/cuda/run/multi_device_run.h"
+#include "backends/tensor/cuda/run/tensor_gpu.h"
 #include "backends/tensor/cuda/run/value_phase_gpu.h"
-#include "backends/tensor/cpu/tensor_cpu.h"
 #include "runtime/device_list.h"
 #include "runtime/tensor/tensor_executor_entries.h"
 #include "support/timer.h"
@@ -73,7 +73,8 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
                 targets.timed = cuda::profileLines(profile.get(), program_);
         }
         StepTimes times{};
-        if (auto ran = runDeviceSteps(program_, profiled.empty() ? steps_ : profiled, targets, times);
+        if (auto ran =
+                runDeviceSteps(program_, profiled.empty() ? steps_ : profiled, targets, times);
             !ran)
             return ran.error();
         const auto t0 = std::chrono::steady_clock::now();
@@ -121,27 +122,34 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
     std::vector<DeviceStep> steps_; // one run's
 };
 
+// The generated kernels on one GPU or several logical devices (tensor_gpu.h: one entry point for
+// both). One device prepares programs (a batched junction tree's), decodes batches of cases where
+// the tables are and sizes batches by its free memory; several run the multi-device plan, the
+// VALUE phase on the first over the tables where they were computed; incomplete tables on GPU 0.
 class CudaExecutor final : public TensorExecutor {
   public:
-    CudaExecutor(int ordinal, std::string note, const TensorExecutorOptions &o)
-        : ordinal_(ordinal), note_(std::move(note)) {
-        gpu_.devices = {ordinal};
+    CudaExecutor(std::vector<int> ordinals, std::string note, const TensorExecutorOptions &o)
+        : note_(std::move(note)) {
+        gpu_.devices = std::move(ordinals);
+        gpu_.multiDevice = o.multiDevice;
         gpu_.memoryBudgetBytes = o.gpuBudgetBytes;
         gpu_.switches = o.gpuSwitches;
     }
     Result<std::unique_ptr<PreparedTensorProgram>> prepare(const TensorProgram &program) override {
+        if (several())
+            return TensorExecutor::prepare(program);
         cuda::GpuExecOptions o;
-        o.devices = {ordinal_};
+        o.devices = gpu_.devices;
         o.switches = gpu_.switches;
         return CudaPreparedProgram::open(program, o);
     }
-    bool decodesCases() const override { return true; }
+    bool decodesCases() const override { return !several(); }
     Result<CompleteTables> run(const TensorProgram &program) override {
         cuda::GpuExecStats st;
         auto computed = cuda::runTensorProgramCuda(program, gpu_, &st);
         if (!computed)
             return computed.error();
-        return CompleteTables{std::move(*computed), {DeviceReport::Kind::Cuda, st.device, note_}};
+        return CompleteTables{std::move(*computed), report(st)};
     }
     // The VALUE phase on the device where the tables fit there (no table downloaded).
     Result<SolvedProgram> solve(const TensorProgram &program,
@@ -154,76 +162,31 @@ class CudaExecutor final : public TensorExecutor {
         SolvedProgram out;
         out.optimum = *optimum;
         out.tied = tied;
-        out.device = {DeviceReport::Kind::Cuda, st.device, note_};
-        out.times = {st.compileMs, st.uploadMs,   st.kernelMs, st.downloadMs,
-                     st.valueMs,   st.valueOnDevice, st.launches, st.graph, st.tableBytes, st.float32};
+        out.device = report(st);
+        out.times = {st.compileMs,  st.uploadMs,      st.kernelMs, st.downloadMs,
+                     st.valueMs,    st.valueOnDevice, st.launches, st.graph,
+                     st.tableBytes, st.float32,       st.peerMs,   st.planMs};
         return out;
     }
     Result<IncompleteTables> runIncomplete(const TensorProgram &program) override {
         return runIncompleteOnGpu(program);
     }
     Result<uint64_t> memoryBudgetBytes(uint64_t releasedBytes) override {
-        auto device = cuda::openDevice(ordinal_);
+        auto device = cuda::openDevice(gpu_.devices.front());
         if (!device)
             return device.error();
         auto memory = (*device)->memoryInfo();
         if (!memory)
             return memory.error();
-        return static_cast<uint64_t>(0.6 * static_cast<double>(memory->freeBytes +
-                                                               memory->pooledBytes + releasedBytes));
+        return static_cast<uint64_t>(
+            0.6 * static_cast<double>(memory->freeBytes + memory->pooledBytes + releasedBytes));
     }
 
   private:
-    int ordinal_;
-    cuda::GpuExecOptions gpu_; // the defaults, on GPU ordinal_ (the caller's budget, switches)
-    std::string note_;         // said in the report: why one GPU ran where --devices asked
-};
-
-// Several logical devices (tensor_gpu.h): the VALUE phase on the first, over the tables where
-// they were computed; incomplete tables on GPU 0 alone.
-class MultiGpuExecutor final : public TensorExecutor {
-  public:
-    MultiGpuExecutor(std::vector<int> ordinals, const TensorExecutorOptions &o) {
-        gpu_.devices = std::move(ordinals);
-        gpu_.multiDevice = o.multiDevice;
-        gpu_.memoryBudgetBytes = o.gpuBudgetBytes;
-        gpu_.switches = o.gpuSwitches;
-    }
-    Result<CompleteTables> run(const TensorProgram &program) override {
-        cuda::GpuExecStats st;
-        auto computed = cuda::runTensorProgramCuda(program, gpu_, &st);
-        if (!computed)
-            return computed.error();
-        return CompleteTables{std::move(*computed), report(st)};
-    }
-    Result<SolvedProgram> solve(const TensorProgram &program,
-                                std::vector<uint32_t> &assignment) override {
-        cuda::GpuExecStats st;
-        bool tied = false;
-        auto optimum = cuda::solveTensorProgramCuda(program, assignment, gpu_, &st, &tied);
-        if (!optimum)
-            return optimum.error();
-        SolvedProgram out;
-        out.optimum = *optimum;
-        out.tied = tied;
-        out.device = report(st);
-        out.times.compileMs = st.compileMs;
-        out.times.uploadMs = st.uploadMs;
-        out.times.kernelMs = st.kernelMs;
-        out.times.peerMs = st.peerMs;
-        out.times.planMs = st.planMs;
-        out.times.valueMs = st.valueMs;
-        out.times.valueOnDevice = true;
-        out.times.float32 = st.float32;
-        out.times.tableBytes = st.tableBytes;
-        return out;
-    }
-    Result<IncompleteTables> runIncomplete(const TensorProgram &program) override {
-        return runIncompleteOnGpu(program);
-    }
-
-  private:
+    bool several() const { return gpu_.devices.size() > 1; }
     DeviceReport report(const cuda::GpuExecStats &st) const {
+        if (!several())
+            return {DeviceReport::Kind::Cuda, st.device, note_};
         std::string list;
         for (int o : gpu_.devices)
             list += (list.empty() ? "" : ",") + std::to_string(o);
@@ -236,7 +199,8 @@ class MultiGpuExecutor final : public TensorExecutor {
         return {DeviceReport::Kind::Cuda, st.device, std::move(notes)};
     }
 
-    cuda::GpuExecOptions gpu_;
+    cuda::GpuExecOptions gpu_; // on gpu_.devices (the caller's budget, switches)
+    std::string note_;         // said in the report: why one GPU ran where --devices asked
 };
 
 class SplitExecutor final : public TensorExecutor {
@@ -259,11 +223,11 @@ class SplitExecutor final : public TensorExecutor {
             return computed.error();
         const std::string name = gpu ? gpu->device().info().label() : "";
         DeviceReport device{DeviceReport::Kind::Split, name, ""};
-        device.notes = "threshold " + std::to_string(plan.thresholdEntries) + " entries: " +
-                       (gpu ? std::to_string(plan.hostOps) + " ops on the host, " +
-                                      std::to_string(plan.deviceOps) + " on cuda: " + device.name
-                                : "all " + std::to_string(plan.hostOps) +
-                                      " ops on the host (none reaches it)");
+        device.notes =
+            "threshold " + std::to_string(plan.thresholdEntries) + " entries: " +
+            (gpu ? std::to_string(plan.hostOps) + " ops on the host, " +
+                       std::to_string(plan.deviceOps) + " on cuda: " + device.name
+                 : "all " + std::to_string(plan.hostOps) + " ops on the host (none reaches it)");
         return CompleteTables{std::move(*computed), std::move(device)};
     }
     // The split keeps no incomplete tables of its own: the whole program goes to the GPU.
@@ -295,14 +259,13 @@ Result<std::vector<int>> resolveGpuRequest(std::string_view text) {
 // resolving to one GPU runs the single-GPU executor, saying so; several the multi-device one.
 Result<std::unique_ptr<TensorExecutor>> cudaTensorExecutor(const TensorExecutorOptions &o) {
     if (o.devices.empty())
-        return std::unique_ptr<TensorExecutor>(new CudaExecutor(o.gpu, "", o));
+        return std::unique_ptr<TensorExecutor>(new CudaExecutor({o.gpu}, "", o));
     auto ordinals = resolveGpuRequest(o.devices);
     if (!ordinals)
         return ordinals.error();
-    if (ordinals->size() == 1)
-        return std::unique_ptr<TensorExecutor>(new CudaExecutor(
-            ordinals->front(), "--devices " + o.devices + ": one device, the single-GPU path", o));
-    return std::unique_ptr<TensorExecutor>(new MultiGpuExecutor(std::move(*ordinals), o));
+    const std::string note =
+        ordinals->size() == 1 ? "--devices " + o.devices + ": one device, the single-GPU path" : "";
+    return std::unique_ptr<TensorExecutor>(new CudaExecutor(std::move(*ordinals), note, o));
 }
 
 Result<std::unique_ptr<TensorExecutor>> splitTensorExecutor(const TensorExecutorOptions &o) {
