@@ -34,7 +34,10 @@ struct Prepared {
     std::vector<Device *> gpus;          // each distinct GPU once
     std::vector<uint32_t> gpuOf;         // by logical device: its GPU in `gpus`
     std::optional<TensorProgram> relaid; // chunk_layout.h's or slice_layout.h's layouts, if any
-    const TensorProgram *ran = nullptr;  // relaid, else the caller's
+    const TensorProgram *caller = nullptr;
+    // The program that runs: relaid, else the caller's (a function: a Prepared moves, and a
+    // pointer into its own `relaid` would not move with it).
+    const TensorProgram &ran() const { return relaid ? *relaid : *caller; }
     ChunkPlan chunks;                    // whether (and how) one device runs out of core
     MultiDevicePlan plan;                // in core
     bool ordered = false; // in core: every widest range held to the end (multi_device_run.h)
@@ -150,6 +153,7 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
     if (options.devices.empty())
         return error("internal error: a GPU run with no device");
     Prepared p;
+    p.caller = &program;
     for (int ordinal : options.devices) {
         auto d = openDevice(ordinal);
         if (!d)
@@ -174,7 +178,6 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
         p.kernels.streamingStoreMinBytes = streamingStoreMinBytes(p.gpus[0]->info());
     ZBDDC_TRY(options.devices.size() == 1 ? planOneDevice(program, options, decode, budget, p, st)
                                           : planDevices(program, options, decode, budget, p, st));
-    p.ran = p.relaid ? &*p.relaid : &program;
     p.kernels.fusedEntries = !p.chunks.outOfCore && p.ordered; // prepareLevels fuses small ops
     st.float32 = p.kernels.float32;
     if (!p.chunks.outOfCore) {
@@ -183,13 +186,13 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
         st.peerBytes = p.plan.peerBytes;
         st.downloadBytes = p.plan.downloadBytes;
         st.work = p.plan.work;
-        for (uint32_t o = 0; o < p.ran->ops.size(); ++o)
-            st.tableBytes += opTableBytes(*p.ran, o, p.kernels.float32 ? 4 : 8);
+        for (uint32_t o = 0; o < p.ran().ops.size(); ++o)
+            st.tableBytes += opTableBytes(p.ran(), o, p.kernels.float32 ? 4 : 8);
     }
     st.planMs = msSince(began);
 
     const auto t0 = std::chrono::steady_clock::now();
-    auto modules = TensorModules::compile(p.gpus, *p.ran, p.kernels);
+    auto modules = TensorModules::compile(p.gpus, p.ran(), p.kernels);
     if (!modules)
         return modules.error();
     st.compiledFromCache = st.modulesReused = true;
@@ -210,7 +213,7 @@ Result<std::vector<std::unique_ptr<GpuTensorDevice>>> openDevices(Prepared &p,
     for (size_t i = 0; i < p.gpuOf.size(); ++i) {
         const uint32_t g = p.gpuOf[i];
         const bool last = std::find(p.gpuOf.begin() + i + 1, p.gpuOf.end(), g) == p.gpuOf.end();
-        auto device = GpuTensorDevice::open(*p.gpus[g], *p.ran, o,
+        auto device = GpuTensorDevice::open(*p.gpus[g], p.ran(), o,
                                             last ? std::move(p.modules[g]) : p.modules[g]);
         if (!device)
             return device.error();
@@ -234,7 +237,7 @@ Result<std::vector<std::vector<double>>> runOutOfCore(Prepared &p, const GpuExec
     if (!devices)
         return devices.error();
     st.hostPrepMs = msSince(t0);
-    const std::vector<DeviceStep> steps = chunkSteps(*p.ran, p.chunks);
+    const std::vector<DeviceStep> steps = chunkSteps(p.ran(), p.chunks);
     for (const DeviceStep &s : steps) {
         const uint64_t bytes = s.rows.rows * sizeof(double);
         st.uploadBytes += s.kind == StepKind::Upload ? bytes : 0;
@@ -245,7 +248,7 @@ Result<std::vector<std::vector<double>>> runOutOfCore(Prepared &p, const GpuExec
     StepTargets targets;
     targets.devices = view;
     StepTimes times{};
-    auto computed = runDeviceSteps(*p.ran, steps, targets, times);
+    auto computed = runDeviceSteps(p.ran(), steps, targets, times);
     st.uploadMs = times[static_cast<size_t>(StepClock::Upload)];
     st.downloadMs = times[static_cast<size_t>(StepClock::Download)];
     st.kernelMs = msSince(t0); // uploads, kernels and downloads: one figure
@@ -260,7 +263,7 @@ using Decode = std::function<Status(std::span<const std::unique_ptr<GpuTensorDev
 Result<std::vector<std::vector<double>>> runInCore(Prepared &p, const GpuExecOptions &options,
                                                    GpuExecStats &st, const Decode &decode = {}) {
     const auto t0 = std::chrono::steady_clock::now();
-    const TensorProgram &ran = *p.ran;
+    const TensorProgram &ran = p.ran();
     std::vector<DeviceStep> steps = multiDeviceSteps(p.plan, p.ordered, ran.fetch);
     const bool one = options.devices.size() == 1;
     const GpuDeviceOptions o{p.kernels, options.chunkRows, one ? size_t{8} : size_t{4},
@@ -344,7 +347,7 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
         return p.error();
     // The program that ran: a relaid one differs only in its tables' layouts, which the walk
     // reads through their scopes, so it picks the same values.
-    const TensorProgram &ran = *p->ran;
+    const TensorProgram &ran = p->ran();
     if (p->chunks.outOfCore) { // the tables are on the host already: decode there
         auto tables = runOutOfCore(*p, options, st);
         if (!tables)
