@@ -114,9 +114,7 @@ Status GpuTensorDevice::release(uint32_t t) {
 
 // Enqueued from pinned staging (converted to floats there where the tables are floats).
 Status GpuTensorDevice::upload(uint32_t t, uint64_t first, std::span<const double> v) {
-    if (!held_[t].contains({first, v.size()}) || !held_[t].rows)
-        return error("internal error: an upload of table " + std::to_string(t) +
-                     " outside the rows the device holds");
+    ZBDDC_TRY(checkHeld("an upload", t, {first, v.size()}));
     if (options_.stagedUploads && !options_.kernels.float32) {
         auto staging = StagedCopies::of(d_);
         if (!staging)
@@ -131,9 +129,7 @@ Status GpuTensorDevice::upload(uint32_t t, uint64_t first, std::span<const doubl
 }
 
 Status GpuTensorDevice::download(uint32_t t, uint64_t first, std::span<double> v) {
-    if (!held_[t].contains({first, v.size()}) || !held_[t].rows)
-        return error("internal error: a download of table " + std::to_string(t) +
-                     " outside the rows the device holds");
+    ZBDDC_TRY(checkHeld("a download", t, {first, v.size()}));
     const auto copy = [&](void *dst, size_t bytes) -> Status {
         if (!options_.stagedDownloads) // complete on return, in the entry stream's order
             return d_.download(dst, address(t, first), bytes, entry_);
@@ -160,7 +156,7 @@ Status GpuTensorDevice::downloadTables(std::span<const uint32_t> tables,
     };
     size_t bytes = 0;
     for (size_t i = 0; i < tables.size(); ++i)
-        bytes += batched(i) ? (out[i].size() * entryBytes_ + 15) / 16 * 16 : 0;
+        bytes += batched(i) ? stagedBytes(out[i].size() * entryBytes_) : 0;
     auto staged = stage(bytes); // carved below as stage() would: one call, so it cannot move
     if (!staged)
         return staged.error();
@@ -170,12 +166,10 @@ Status GpuTensorDevice::downloadTables(std::span<const uint32_t> tables,
         const uint32_t t = tables[i];
         if (!batched(i))
             continue;
-        if (!held_[t].contains({0, out[i].size()}) || !held_[t].rows)
-            return error("internal error: a download of table " + std::to_string(t) +
-                         " outside the rows the device holds");
+        ZBDDC_TRY(checkHeld("a download", t, {0, out[i].size()}));
         at[i] = next;
         ZBDDC_TRY(d_.download(next, address(t, 0), out[i].size() * entryBytes_, entry_));
-        next += (out[i].size() * entryBytes_ + 15) / 16 * 16;
+        next += stagedBytes(out[i].size() * entryBytes_);
     }
     ZBDDC_TRY(d_.synchronize(entry_));
     for (size_t i = 0; i < tables.size(); ++i) {
@@ -304,7 +298,8 @@ Status GpuTensorDevice::launch(std::span<const DeviceTask> tasks) {
 // graph; a capture the driver refuses is enqueued again directly. A later run of the same levels
 // launches the graph at its first level and enqueues nothing more: its tables, input lists and
 // fused launches are where they were (anything that moves them drops the prepared levels).
-Status GpuTensorDevice::launchPrepared(Prepared &pr, uint32_t l, std::span<const DeviceTask> tasks) {
+Status GpuTensorDevice::launchPrepared(Prepared &pr, uint32_t l,
+                                       std::span<const DeviceTask> tasks) {
     if (pr.graph.g) {
         if (pr.launchedLevels++ == 0)
             ZBDDC_TRY(d_.launchGraph(pr.graph.g, entry_));
@@ -438,8 +433,15 @@ Result<unsigned char *> GpuTensorDevice::stage(size_t bytes) {
         staged_ = 0;
     }
     unsigned char *at = staging.data() + staged_;
-    staged_ += (bytes + 15) / 16 * 16;
+    staged_ += stagedBytes(bytes);
     return at;
+}
+
+Status GpuTensorDevice::checkHeld(const char *what, uint32_t t, RowSpan rows) const {
+    if (!held_[t].contains(rows) || !held_[t].rows)
+        return error(std::string("internal error: ") + what + " of table " + std::to_string(t) +
+                     " outside the rows the device holds");
+    return Ok{};
 }
 
 } // namespace zbddc::cuda

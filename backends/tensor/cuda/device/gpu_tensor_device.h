@@ -3,11 +3,11 @@
 // devices, a prepared program run again and again. Tables of doubles, or of floats
 // (kernels.float32: the host's doubles converted on the way, exactly), each held over one row range
 // at its own address. Its work is ordered on one entry stream: uploads there from pinned staging,
-// each level forked from it onto the other streams and joined back (level_launch.h). An ordered run's
-// prepared levels (prepareLevels) keep every input list in one array and launch a level's small
-// whole ops of one generic kernel as one fused launch (fused_launch.h); with `graphs` they are
-// captured from the first level's launch to the last's and launched as one CUDA graph (a program
-// of a hundred levels then costs one launch). Downloads go through the GPU's pinned staging
+// each level forked from it onto the other streams and joined back (level_launch.h). An ordered
+// run's prepared levels (prepareLevels) keep every input list in one array and launch a level's
+// small whole ops of one generic kernel as one fused launch (fused_launch.h); with `graphs` they
+// are captured from the first level's launch to the last's and launched as one CUDA graph (a
+// program of a hundred levels then costs one launch). Downloads go through the GPU's pinned staging
 // (staged_copies.h) unless told otherwise (GpuDeviceOptions::stagedDownloads). A task over a range
 // of eliminated values needs kernels compiled with eliminationRange.
 #pragma once
@@ -31,8 +31,8 @@ namespace zbddc::cuda {
 struct GpuDeviceOptions {
     TensorKernelOptions kernels;
     uint64_t chunkRows = uint64_t{1} << 26; // rows per launch at most (op_launch.h)
-    size_t streams = 8;                      // a level's launches overlap on up to this many
-    bool graphs = false;                     // prepared levels as one CUDA graph (above)
+    size_t streams = 8;                     // a level's launches overlap on up to this many
+    bool graphs = false;                    // prepared levels as one CUDA graph (above)
     // Uploads of doubles through the staged copies too, not through the device's own pinned
     // buffer, which holds every upload until the next wait: an out-of-core run's.
     bool stagedUploads = false;
@@ -147,6 +147,10 @@ class GpuTensorDevice final : public TensorDevice {
     Status launchPrepared(Prepared &pr, uint32_t level, std::span<const DeviceTask> tasks);
     Status enqueuePrepared(Prepared &pr, uint32_t level, std::span<const DeviceTask> tasks);
     Result<unsigned char *> stage(size_t bytes);
+    // What stage() takes of the staging for `bytes`: each piece starts 16-byte aligned.
+    static size_t stagedBytes(size_t bytes) { return (bytes + 15) / 16 * 16; }
+    // An internal error unless the device holds `rows` of table `t` ("a download", ...).
+    Status checkHeld(const char *what, uint32_t t, RowSpan rows) const;
     void forgetPrepared() { prepared_.reset(); }
 
     Device &d_;
