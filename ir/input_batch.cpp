@@ -1,5 +1,7 @@
 #include "ir/input_batch.h"
 
+#include "ir/try.h"
+
 #include <algorithm>
 #include <string>
 
@@ -44,12 +46,15 @@ std::vector<double> InputBatch::varyingColumns(std::span<const double> rows) con
 
 namespace {
 
-// The shared vector's length and the varying inputs' order, what both batches check alike.
-Status checkSharedAndVarying(std::span<const double> shared, std::span<const uint32_t> varying,
-                             size_t n) {
+// What both batches check alike: the shared vector's length, the varying inputs' order.
+Status checkShared(std::span<const double> shared, size_t n) {
     if (shared.size() != n)
         return error("expected " + std::to_string(n) + " shared input values, got " +
                      std::to_string(shared.size()));
+    return Ok{};
+}
+
+Status checkVarying(std::span<const uint32_t> varying, size_t n) {
     for (size_t j = 0; j < varying.size(); ++j)
         if (varying[j] >= n || (j > 0 && varying[j] <= varying[j - 1]))
             return error("varying inputs must be ascending input indices below " +
@@ -60,16 +65,17 @@ Status checkSharedAndVarying(std::span<const double> shared, std::span<const uin
 } // namespace
 
 Status InputBatch::check(size_t n) const {
-    if (shared.size() == n && values.size() != count * varying.size())
+    ZBDDC_TRY(checkShared(shared, n));
+    if (values.size() != count * varying.size())
         return error("expected " + std::to_string(count * varying.size()) +
                      " varying input values (" + std::to_string(count) + " vectors of " +
                      std::to_string(varying.size()) + "), got " + std::to_string(values.size()));
-    return checkSharedAndVarying(shared, varying, n);
+    return checkVarying(varying, n);
 }
 
 Status DeviceInputBatch::check(size_t n, bool backward) const {
-    if (Status st = checkSharedAndVarying(shared, varying, n); !st)
-        return st;
+    ZBDDC_TRY(checkShared(shared, n));
+    ZBDDC_TRY(checkVarying(varying, n));
     if (count > 0 && !varying.empty() && values == 0)
         return error("no device address for the batch's varying input values");
     if (count > 0 && !varying.empty() && backward && adjoints == 0)
