@@ -156,6 +156,25 @@ void computeLevels(TensorProgram &program) {
     }
 }
 
+double tensorProgramWork(const TensorProgram &program) {
+    double work = 0;
+    std::vector<uint32_t> vars;
+    for (const TensorOp &op : program.ops) {
+        vars = program.tables[op.output].scope;
+        if (reducesVariables(op.kind))
+            for (uint32_t in : op.inputs)
+                vars.insert(vars.end(), program.tables[in].scope.begin(),
+                            program.tables[in].scope.end());
+        std::sort(vars.begin(), vars.end());
+        vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
+        double entries = 1;
+        for (uint32_t v : vars)
+            entries *= program.domainSizes[v];
+        work += entries;
+    }
+    return work;
+}
+
 namespace {
 bool contains(const std::vector<uint32_t> &v, uint32_t x) {
     return std::find(v.begin(), v.end(), x) != v.end();

@@ -147,6 +147,10 @@ bool isBatched(const Table &table, uint32_t batchVariable);
 // Assigns each op to level 1 + the deepest level among the producers of its inputs.
 void computeLevels(TensorProgram &program);
 
+// Entries an executor walks running `program` once: per op, its output's (Join, SliceEvidence)
+// or the joint scope of its inputs (the reductions). A batch variable counts as any other.
+double tensorProgramWork(const TensorProgram &program);
+
 // Row-major strides of a table (stride of scope.back() is 1).
 std::vector<uint64_t> tableStrides(const Table &table);
 

@@ -14,13 +14,6 @@ namespace zbddc {
 
 namespace {
 
-double entriesOver(const TensorProgram &p, const std::vector<uint32_t> &vars) {
-    double e = 1;
-    for (uint32_t v : vars)
-        e *= p.domainSizes[v];
-    return e;
-}
-
 // The pattern of a case: the variables it observes, ascending.
 std::vector<uint32_t> patternOf(const Evidence &ev) {
     std::vector<uint32_t> observed;
@@ -96,22 +89,6 @@ uint32_t appendCase(const EvidencePatternRun::Group &g, const Evidence &ev, Tens
 }
 
 } // namespace
-
-double tensorProgramWork(const TensorProgram &program) {
-    double work = 0;
-    std::vector<uint32_t> vars;
-    for (const TensorOp &op : program.ops) {
-        vars = program.tables[op.output].scope;
-        if (reducesVariables(op.kind))
-            for (uint32_t in : op.inputs)
-                vars.insert(vars.end(), program.tables[in].scope.begin(),
-                            program.tables[in].scope.end());
-        std::sort(vars.begin(), vars.end());
-        vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
-        work += entriesOver(program, vars);
-    }
-    return work;
-}
 
 std::string BatchedPlanChoice::note() const {
     char text[320];

@@ -26,10 +26,6 @@
 
 namespace zbddc {
 
-// Entries an executor walks running `program` once: per op, its output's (Join, SliceEvidence)
-// or the joint scope of its inputs (the reductions). The case variable counts as any other.
-double tensorProgramWork(const TensorProgram &program);
-
 // Which batched program a run uses, and why (for the results' device note).
 struct BatchedPlanChoice {
     bool patterns = false;

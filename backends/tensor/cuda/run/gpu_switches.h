@@ -13,7 +13,8 @@ namespace zbddc::cuda {
 struct GpuSwitches {
     // In core, one CUDA graph per run. Unset: one-shot runs launch level by level, their capture
     // and instantiation costing more than the launches they save; programs run again and again
-    // (TensorGpuSession: a batched junction tree's) replay one graph (bench/results/NOTEBOOK.md,
+    // (a batched junction tree's prepared program) replay one graph where their ops are small
+    // (openGpuTensorDevice; bench/results/NOTEBOOK.md,
     // "GPU bucket elimination without table downloads or per-level waits" and later sections).
     std::optional<bool> graphs;
     // Float tables where every value stays exact (narrow_costs.h); false keeps doubles.

@@ -426,6 +426,19 @@ runIncompleteTensorProgramCuda(const TensorProgram &program,
     return computed;
 }
 
+namespace {
+// A replayed graph saves each launch's host enqueue, a few µs, which matters where the ops are
+// small. Where they are large it saved nothing and cost time: mildew's batched MAR (2,000 cases,
+// ~10^8 entries an op) took 164 µs a case with its graph against 152 without (H100, 2026-12-06,
+// two rounds; b00d041, which captured no graph there, 157). Above 2^24 entries an op on average
+// (~0.2 ms at the H100's 12 ps an entry) a launch is under 2% of its op's time.
+constexpr double kGraphMaxMeanOpEntries = double(1 << 24);
+bool graphPays(const TensorProgram &program) {
+    return tensorProgramWork(program) <
+           kGraphMaxMeanOpEntries * static_cast<double>(std::max<size_t>(program.ops.size(), 1));
+}
+} // namespace
+
 Result<std::unique_ptr<GpuTensorDevice>> openGpuTensorDevice(const TensorProgram &program,
                                                              const GpuExecOptions &options) {
     ZBDDC_TRY(program.verify());
@@ -437,7 +450,7 @@ Result<std::unique_ptr<GpuTensorDevice>> openGpuTensorDevice(const TensorProgram
     if (!modules)
         return modules.error();
     GpuDeviceOptions o{options.kernels, options.chunkRows, 8,
-                       options.switches.graphs.value_or(true)};
+                       options.switches.graphs.value_or(graphPays(program))};
     o.stagedDownloads = false; // a prepared program's tables (gpu_tensor_device.h)
     return GpuTensorDevice::open(**device, program, o, std::move(modules->front()));
 }

@@ -101,8 +101,8 @@ runIncompleteTensorProgramCuda(const TensorProgram &program,
 
 // The program's kernels compiled for GPU options.devices[0] and the GPU's TensorDevice over them,
 // holding no table yet: the device of the host/device split and of a prepared program run again
-// and again (runtime/tensor), whose levels replay as one CUDA graph unless
-// options.switches.graphs is false.
+// and again (runtime/tensor), whose levels replay as one CUDA graph where options.switches.graphs
+// says so or, unset, where its ops are small enough for their launches to matter.
 Result<std::unique_ptr<GpuTensorDevice>> openGpuTensorDevice(const TensorProgram &program,
                                                              const GpuExecOptions &options = {});
 
