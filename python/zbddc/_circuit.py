@@ -1,0 +1,139 @@
+"""zbddc.Circuit: one knowledge-compiled circuit, batches of literal weights in, weighted model
+counts and their gradients out (the neurosymbolic batch: one circuit, B weightings)."""
+import os
+import sys
+
+import numpy as np
+
+from . import _zbddc
+from ._answers import DeviceReport, Error
+
+
+class Circuit:
+    """A d-DNNF (.nnf: c2d's or d4's format) or an SDD (.sdd with its .vtree), smoothed over its
+    variables and compiled for batches of literal weights.
+
+    Circuit(path, vtree=None, device="auto", semiring="probability", gpu=0)
+
+    vtree      an .sdd's vtree file; None: the .vtree of the same name beside the .sdd
+    device     "auto" (a usable GPU, else the CPU), "cpu", "cuda"
+    semiring   "probability": WMC in float64; "log": ln WMC, summed in log space (no underflow
+               where a float64 WMC would round to 0). Weights are linear in both.
+    gpu        the GPU's ordinal where it runs on one
+
+    Weights are an array of shape (B, n, 2) (a batch) or (n, 2) (one weighting), n =
+    `variables`: weights[b, v - 1, 0] is w(not x_v) and weights[b, v - 1, 1] is w(x_v) in
+    weighting b (from separate arrays: np.stack([neg, pos], axis=-1)). That is the library's
+    batch as it lies in memory, so it is read where it is, without a copy:
+
+    - a NumPy array (or anything NumPy converts; other real dtypes are converted to float64):
+      the results are NumPy arrays;
+    - any array with __dlpack__ (a PyTorch tensor, CuPy, JAX) must be float64 and contiguous.
+      In host memory it is read as a NumPy array is. In the circuit's GPU's memory (device
+      "cuda"), the pass reads it there and writes its results to new GPU memory, nothing
+      crossing to the host; they come back as arrays of the input's library (torch.from_dlpack,
+      cupy.from_dlpack), or where that library has no from_dlpack as DLPack-capable arrays
+      (pass them to your library's from_dlpack). The pass runs on CUDA's legacy default stream
+      and is waited for; a tensor requiring grad is read detached.
+
+    forward(weights)             WMC (ln WMC in the log semiring): shape (B,), or a scalar
+    forward(weights, grad=True)  (values, gradient), the gradient shaped as the weights: the
+                                 derivative of each value by each weight, dWMC/dw in the
+                                 probability semiring and d ln WMC / dw in the log semiring
+                                 (where WMC is 0 that is NaN or infinite)
+    backward(weights)            the gradient alone (one forward and backward pass)
+
+    The count is over every variable 1..n (a smoothed circuit), so a variable the circuit does
+    not mention contributes w(x_v) + w(not x_v). Errors raise zbddc.Error with one line.
+    """
+
+    def __init__(self, path, *, vtree=None, device="auto", semiring="probability", gpu=0):
+        self._c = _zbddc.Circuit.open(os.fspath(path),
+                                      vtree="" if vtree is None else os.fspath(vtree),
+                                      device=device, semiring=semiring, gpu=int(gpu))
+        self.semiring = semiring
+
+    @property
+    def path(self):
+        return self._c.path
+
+    @property
+    def variables(self):
+        """n: the circuit's variables x_1..x_n (the weights' second axis)."""
+        return self._c.variables
+
+    @property
+    def ops(self):
+        """The lowered circuit's + and * operations."""
+        return self._c.ops
+
+    @property
+    def device(self):
+        """Where the passes run, in words: "cpu (LLVM JIT, float64)", "cuda: NVIDIA ..."."""
+        return self._c.device
+
+    @property
+    def device_report(self):
+        return DeviceReport(**self._c.device_report)
+
+    @property
+    def on_gpu(self):
+        return self._c.on_gpu
+
+    def forward(self, weights, *, grad=False):
+        """WMC of each weighting (ln WMC in the log semiring); with grad=True (values,
+        gradient). See the class's documentation for the layout."""
+        weights, library = _weights(weights)
+        values, adjoints = self._c.forward(weights, grad)
+        if library is not None:  # results in GPU memory: the input's library's arrays
+            values = library.from_dlpack(values)
+            adjoints = None if adjoints is None else library.from_dlpack(adjoints)
+        if adjoints is not None and self.semiring == "log":
+            adjoints = _log_gradient(values, adjoints, library)
+        if _single(weights):
+            values = values[0]
+            adjoints = None if adjoints is None else adjoints[0]
+        return (values, adjoints) if grad else values
+
+    def backward(self, weights):
+        """The gradient of each weighting's value by its weights, shaped as the weights."""
+        return self.forward(weights, grad=True)[1]
+
+    def __repr__(self):
+        return (f"<zbddc.Circuit {self.path}: {self.variables} variables, {self.ops} ops, "
+                f"{self.semiring}, {self.device}>")
+
+
+def _single(weights):
+    return len(weights.shape) == 2
+
+
+def _weights(weights):
+    """The array the library reads, and for a device array with a known library that library
+    (its results are turned into the library's arrays), else None."""
+    if isinstance(weights, np.ndarray) or not hasattr(weights, "__dlpack__"):
+        try:
+            array = np.asarray(weights)
+        except (TypeError, ValueError) as e:
+            raise Error(f"weights: expected a NumPy array or an array with __dlpack__, got "
+                        f"{type(weights).__name__} ({e})") from None
+        if array.dtype.kind not in "fiu":
+            raise Error(f"weights: expected real numbers, got {array.dtype}")
+        return np.ascontiguousarray(array, dtype=np.float64), None
+    if getattr(weights, "requires_grad", False):
+        weights = weights.detach()
+    device_type = weights.__dlpack_device__()[0] if hasattr(weights, "__dlpack_device__") else 1
+    if device_type == 1:  # kDLCPU: read in place, answered with NumPy arrays
+        return weights, None
+    library = sys.modules.get(type(weights).__module__.split(".")[0])
+    return weights, library if hasattr(library, "from_dlpack") else None
+
+
+def _log_gradient(values, adjoints, library):
+    """d ln WMC / dw = exp(ln dWMC/dw - ln WMC), in the arrays' own library."""
+    if library is None and not isinstance(values, np.ndarray):
+        raise Error("the log semiring's gradient of a device array is computed with the array's "
+                    "library (PyTorch, CuPy), and this array's has no from_dlpack")
+    xp = np if library is None else library
+    with np.errstate(invalid="ignore", over="ignore"):
+        return xp.exp(adjoints - values[:, None, None])
