@@ -56,8 +56,8 @@ std::string shapeText(const AnyArray &a) {
 }
 
 bool cContiguous(const AnyArray &a) {
-    if (!a.stride_ptr())
-        return true; // DLPack: no strides means row-major
+    if (!a.stride_ptr() || a.size() == 0)
+        return true; // DLPack: no strides means row-major; no element has no layout
     int64_t expected = 1;
     for (size_t i = a.ndim(); i-- > 0;) {
         if (a.shape(i) != 1 && a.stride(i) != expected)
@@ -96,9 +96,11 @@ nb::tuple forwardOnHost(CircuitHandle &c, const AnyArray &w, size_t count, bool 
     CircuitHandle::Pass p = valueOrRaise(std::move(pass));
     nb::object values = numpyArray(std::move(p.values), std::array{count});
     if (!gradient)
-        return nb::make_tuple(values, nb::none());
-    return nb::make_tuple(values, numpyArray(std::move(p.adjoints),
-                                             std::array{count, size_t{c.numVars()}, size_t{2}}));
+        return nb::make_tuple(values, nb::none(), w.ndim() == 2);
+    return nb::make_tuple(
+        values,
+        numpyArray(std::move(p.adjoints), std::array{count, size_t{c.numVars()}, size_t{2}}),
+        w.ndim() == 2);
 }
 
 #ifdef ZBDDC_HAVE_CUDA_BACKEND
@@ -109,8 +111,9 @@ nb::object deviceArray(cuda::DeviceBuffer &&buffer, const std::array<size_t, Dim
                        int ordinal) {
     auto *held = new cuda::DeviceBuffer(std::move(buffer));
     nb::capsule owner(held, [](void *p) noexcept { delete static_cast<cuda::DeviceBuffer *>(p); });
-    return nb::ndarray<double>(reinterpret_cast<void *>(held->ptr()), Dims, shape.data(), owner,
-                               nullptr, nb::dtype<double>(), nb::device::cuda::value, ordinal)
+    return nb::ndarray<nb::array_api, double>(reinterpret_cast<void *>(held->ptr()), Dims,
+                                              shape.data(), owner, nullptr, nb::dtype<double>(),
+                                              nb::device::cuda::value, ordinal)
         .cast();
 }
 
@@ -139,14 +142,16 @@ nb::tuple forwardOnDevice(CircuitHandle &c, const AnyArray &w, size_t count, boo
     valueOrRaise(std::move(ran));
     nb::object out = deviceArray(std::move(values), std::array{count}, c.gpu());
     if (!gradient)
-        return nb::make_tuple(out, nb::none());
+        return nb::make_tuple(out, nb::none(), w.ndim() == 2);
     return nb::make_tuple(out,
                           deviceArray(std::move(adjoints),
-                                      std::array{count, size_t{c.numVars()}, size_t{2}}, c.gpu()));
+                                      std::array{count, size_t{c.numVars()}, size_t{2}}, c.gpu()),
+                          w.ndim() == 2);
 }
 #endif
 
-// (values, adjoints or None): in host memory as NumPy arrays, in GPU memory as DLPack arrays.
+// (values, adjoints or None, whether the weights were one (n, 2) weighting): in host memory as
+// NumPy arrays, in GPU memory as DLPack arrays; one row per weighting either way.
 nb::tuple forward(CircuitHandle &c, const AnyArray &weights, bool gradient) {
     const size_t count = checkedCount(weights, c.numVars());
     if (weights.device_type() == nb::device::cpu::value)

@@ -83,14 +83,26 @@ class Circuit:
     def forward(self, weights, *, grad=False):
         """WMC of each weighting (ln WMC in the log semiring); with grad=True (values,
         gradient). See the class's documentation for the layout."""
-        weights, library = _weights(weights)
-        values, adjoints = self._c.forward(weights, grad)
-        if library is not None:  # results in GPU memory: the input's library's arrays
+        weights, library, on_device = _weights(weights)
+        if isinstance(weights, np.ndarray) and weights.ndim == 0:
+            n = self.variables
+            raise Error(f"weights: expected shape (batch, {n}, 2) or ({n}, 2), got a scalar")
+        if on_device and library is None and grad and self.semiring == "log":
+            raise Error("weights: the log semiring's gradient of an array in GPU memory is "
+                        "computed with the array's library, and this array's has no "
+                        "from_dlpack (PyTorch and CuPy have)")
+        values, adjoints, single = self._c.forward(weights, grad)
+        if on_device:
+            if library is None:  # DLPack-capable arrays, one row per weighting
+                return (values, adjoints) if grad else values
             values = library.from_dlpack(values)
             adjoints = None if adjoints is None else library.from_dlpack(adjoints)
+        xp = np if library is None else library
         if adjoints is not None and self.semiring == "log":
-            adjoints = _log_gradient(values, adjoints, library)
-        if _single(weights):
+            # d ln WMC / dw = exp(ln dWMC/dw - ln WMC)
+            with np.errstate(invalid="ignore", over="ignore"):
+                adjoints = xp.exp(adjoints - values[:, None, None])
+        if single:  # one weighting: (n, 2)
             values = values[0]
             adjoints = None if adjoints is None else adjoints[0]
         return (values, adjoints) if grad else values
@@ -104,13 +116,9 @@ class Circuit:
                 f"{self.semiring}, {self.device}>")
 
 
-def _single(weights):
-    return len(weights.shape) == 2
-
-
 def _weights(weights):
-    """The array the library reads, and for a device array with a known library that library
-    (its results are turned into the library's arrays), else None."""
+    """The array the library reads; for an array in GPU memory its library where that has
+    from_dlpack (the results become its arrays), else None; and whether it is in GPU memory."""
     if isinstance(weights, np.ndarray) or not hasattr(weights, "__dlpack__"):
         try:
             array = np.asarray(weights)
@@ -119,21 +127,11 @@ def _weights(weights):
                         f"{type(weights).__name__} ({e})") from None
         if array.dtype.kind not in "fiu":
             raise Error(f"weights: expected real numbers, got {array.dtype}")
-        return np.ascontiguousarray(array, dtype=np.float64), None
+        return np.asarray(array, dtype=np.float64, order="C"), None, False
     if getattr(weights, "requires_grad", False):
         weights = weights.detach()
     device_type = weights.__dlpack_device__()[0] if hasattr(weights, "__dlpack_device__") else 1
     if device_type == 1:  # kDLCPU: read in place, answered with NumPy arrays
-        return weights, None
+        return weights, None, False
     library = sys.modules.get(type(weights).__module__.split(".")[0])
-    return weights, library if hasattr(library, "from_dlpack") else None
-
-
-def _log_gradient(values, adjoints, library):
-    """d ln WMC / dw = exp(ln dWMC/dw - ln WMC), in the arrays' own library."""
-    if library is None and not isinstance(values, np.ndarray):
-        raise Error("the log semiring's gradient of a device array is computed with the array's "
-                    "library (PyTorch, CuPy), and this array's has no from_dlpack")
-    xp = np if library is None else library
-    with np.errstate(invalid="ignore", over="ignore"):
-        return xp.exp(adjoints - values[:, None, None])
+    return weights, (library if hasattr(library, "from_dlpack") else None), True
