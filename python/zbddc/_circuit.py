@@ -117,8 +117,9 @@ class Circuit:
 
 
 def _weights(weights):
-    """The array the library reads; for an array in GPU memory its library where that has
-    from_dlpack (the results become its arrays), else None; and whether it is in GPU memory."""
+    """The array the library reads (for a CUDA array its DLPack capsule); for an array in GPU
+    memory its library where that has from_dlpack (the results become its arrays), else None;
+    and whether it is in GPU memory."""
     if isinstance(weights, np.ndarray) or not hasattr(weights, "__dlpack__"):
         try:
             array = np.asarray(weights)
@@ -134,4 +135,7 @@ def _weights(weights):
     if device_type == 1:  # kDLCPU: read in place, answered with NumPy arrays
         return weights, None, False
     library = sys.modules.get(type(weights).__module__.split(".")[0])
-    return weights, (library if hasattr(library, "from_dlpack") else None), True
+    # DLPack's stream 1, CUDA's legacy default stream, where the pass runs: the producer makes
+    # it wait for the work that writes the array (PyTorch's current stream, say).
+    capsule = weights.__dlpack__(stream=1) if device_type == 2 else weights
+    return capsule, (library if hasattr(library, "from_dlpack") else None), True
