@@ -33,8 +33,10 @@ class Circuit:
       "cuda"), the pass reads it there and writes its results to new GPU memory, nothing
       crossing to the host; they come back as arrays of the input's library (torch.from_dlpack,
       cupy.from_dlpack), or where that library has no from_dlpack as DLPack-capable arrays
-      (pass them to your library's from_dlpack). The pass runs on CUDA's legacy default stream
-      and is waited for; a tensor requiring grad is read detached.
+      of shape (B,) and (B, n, 2) (pass them to your library's from_dlpack). The array is
+      handed over for CUDA's legacy default stream (DLPack's stream 1: its library orders its
+      own writes before), where the pass runs and is waited for; a tensor requiring grad is
+      read detached.
 
     forward(weights)             WMC (ln WMC in the log semiring): shape (B,), or a scalar
     forward(weights, grad=True)  (values, gradient), the gradient shaped as the weights: the
