@@ -120,19 +120,19 @@ nb::object deviceArray(cuda::DeviceBuffer &&buffer, const std::array<size_t, Dim
 nb::tuple forwardOnDevice(CircuitHandle &c, const AnyArray &w, size_t count, bool gradient) {
     if (!c.onGpu())
         throw Error("weights: the array is in GPU memory and " + c.path() + " runs on " +
-                    c.report().label() +
-                    "; pass a NumPy array, or open the circuit with "
-                    "device='cuda'");
+                    c.report().label() + "; pass a NumPy array, or open it with device='cuda'");
     if (w.device_id() != c.gpu())
         throw Error("weights: the array is on GPU " + std::to_string(w.device_id()) + " and " +
                     c.path() + " runs on GPU " + std::to_string(c.gpu()) +
                     " (zbddc.Circuit(..., gpu=" + std::to_string(w.device_id()) + "))");
     cuda::Device &device = *valueOrRaise(cuda::openDevice(c.gpu()));
     const size_t width = 2 * size_t{c.numVars()};
-    cuda::DeviceBuffer values = valueOrRaise(device.allocate(std::max<size_t>(count, 1) * 8));
+    cuda::DeviceBuffer values =
+        valueOrRaise(device.allocate(std::max<size_t>(count, 1) * sizeof(double)));
     cuda::DeviceBuffer adjoints;
     if (gradient)
-        adjoints = valueOrRaise(device.allocate(std::max<size_t>(count * width, 1) * 8));
+        adjoints =
+            valueOrRaise(device.allocate(std::max<size_t>(count * width, 1) * sizeof(double)));
     Status ran = Ok{};
     {
         nb::gil_scoped_release unlocked;

@@ -129,9 +129,12 @@ def zbddc_against_klay(circuit, path, n, args, generator):
     theirs.sum().backward()
     weights = torch.stack([1 - prob.detach(), prob.detach()], dim=-1).contiguous()
     ours, grad = circuit.forward(weights, grad=True)
-    ours, grad = torch.as_tensor(ours, device=args.device), torch.as_tensor(grad, device=args.device)
+    ours = torch.as_tensor(ours, device=args.device)
+    grad = torch.as_tensor(grad, device=args.device)
     along = grad[..., 1] - grad[..., 0]  # d value / d w(x) through w(not x) = 1 - w(x)
-    value_error = float(((ours - theirs.detach()).abs() / theirs.detach().abs()).max())
+    theirs = theirs.detach()
+    difference = (ours - theirs).abs()  # in log space: the counts' relative difference
+    value_error = float((difference if args.semiring == "log" else difference / theirs.abs()).max())
     grad_error = float((along - prob.grad).abs().max() / prob.grad.abs().max().clamp_min(1e-300))
     return value_error, grad_error
 
