@@ -1,11 +1,15 @@
 // The extension module zbddc._zbddc: a Session over the pipeline (pipeline/pipeline.h), evidence
 // in as rows of state indices, answers out as NumPy arrays over the buffers the library filled.
 // Compiling and answering run with the GIL released. Errors are raised as zbddc.Error carrying
-// the command line's one-line message. The friendly API is zbddc/__init__.py.
+// the command line's one-line message. A knowledge-compiled circuit over batches of literal
+// weights is bound beside it (circuit_binding.h). The friendly API is zbddc/__init__.py.
 #include "answer_columns.h"
+#include "circuit_binding.h"
+#include "device_report_dict.h"
 #include "dict_evidence.h"
 #include "evidence_rows.h"
 #include "numpy_arrays.h"
+#include "python_error.h"
 #include "session_handle.h"
 #include "support/gpu_settings.h"
 #include "support/timer.h"
@@ -16,25 +20,12 @@
 #include <nanobind/stl/unique_ptr.h>
 #include <nanobind/stl/vector.h>
 
-#include <stdexcept>
-
 namespace nb = nanobind;
 using namespace nb::literals;
 
 namespace zbddc::python {
 
 namespace {
-
-// Raised in Python as zbddc.Error.
-struct Error : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-template <class T> T valueOrRaise(Result<T> &&r) {
-    if (!r)
-        throw Error(r.error().str());
-    return std::move(*r);
-}
 
 using Rows = nb::ndarray<const int64_t, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
 
@@ -85,15 +76,7 @@ nb::dict columnsDict(AnswerColumns &&c, size_t variables, const std::vector<std:
         d["max_residual"] = numpyArray(std::move(c.maxResidual), std::array{n});
     }
     d["device"] = c.device.label();
-    nb::dict report; // runtime/device.h's DeviceReport
-    report["kind"] = deviceKindName(c.device.kind);
-    report["name"] = c.device.name;
-    report["ordinal"] = c.device.ordinal < 0 ? nb::none() : nb::object(nb::int_(c.device.ordinal));
-    report["arithmetic"] =
-        c.device.arithmetic ? nb::object(nb::str(numericName(*c.device.arithmetic))) : nb::none();
-    report["route"] = c.device.route;
-    report["notes"] = c.device.notes;
-    d["device_report"] = report;
+    d["device_report"] = deviceReportDict(c.device);
     d["route"] = c.route;
     d["route_why"] = c.routeWhy;
     d["batch_notes"] = nb::cast(notes);
@@ -203,4 +186,6 @@ NB_MODULE(_zbddc, m) {
         .def("answer", &answer, "task"_a, "rows"_a, "numeric"_a = "auto")
         .def("read_evidence", &readEvidence, "path"_a)
         .def("save", &save, "path"_a);
+
+    bindCircuit(m);
 }

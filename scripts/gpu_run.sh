@@ -48,6 +48,10 @@ if [ -n "$src" ]; then
         mkdir -p "$src/tests/compiler/frontends" && cp -r "$here/circuit_files" "$src/tests/compiler/frontends/"
     fi
     [ -e "$src/build/zbddc" ] || cp "$here/zbddc" "$src/build/zbddc"
+    # The Python tests (pack_gpu.sh PYTHON_BUILD) find the circuit files from the source tree.
+    if [ -d "$here/python/tests" ] && [ ! -e "$src/python/tests" ]; then
+        mkdir -p "$src/python" && cp -r "$here/python/tests" "$src/python/"
+    fi
 fi
 test_data_dir=$(cat "$here/test_data_dir" 2>/dev/null || true)
 if [ -n "$test_data_dir" ] && [ -d "$here/test_data" ]; then
@@ -112,6 +116,23 @@ if [ "${SKIP_TESTS:-0}" != 1 ]; then # SKIP_TESTS=1: a second run over the same 
         done
         wait
     )
+    # zbddc.Circuit on CUDA tensors (pack_gpu.sh PYTHON_BUILD): python/tests/test_circuit_gpu.py
+    # under this machine's python3, which holds PyTorch.
+    if [ -d "$here/python/zbddc" ] && python3 -c 'import pytest' 2>/dev/null; then
+        start=$(date +%s%N)
+        PYTHONPATH="$here/python${PYTHONPATH:+:$PYTHONPATH}" python3 -m pytest -q -rs \
+            -p no:cacheprovider "${src:-$here}/python/tests/test_circuit_gpu.py" \
+            > "$out/tests/python_circuit_gpu.log" 2>&1
+        rc=$?
+        status=passed
+        grep -q ' skipped' "$out/tests/python_circuit_gpu.log" && status=skipped
+        [ "$rc" = 0 ] || [ "$rc" = 5 ] || status="FAILED (exit $rc)" # 5: all skipped at import
+        printf 'test %-28s %s (%d ms)\n' python_circuit_gpu "$status" \
+            $((($(date +%s%N) - start) / 1000000)) | tee -a "$summary"
+    elif [ -d "$here/python/zbddc" ]; then
+        echo "python: pytest not importable (carry its wheels: docs/python.md); no Python run" |
+            tee -a "$summary"
+    fi
 fi
 failed=0
 grep -q '^test .* \(skipped\|FAILED\)' "$summary" && failed=1
@@ -188,8 +209,12 @@ if [ -x "$here/bench/circuit_batches" ] && [ -n "${CIRCUIT_BATCHES:-}" ]; then
     if [ "${CIRCUIT_PEER:-1}" = 0 ]; then
         echo "klay: CIRCUIT_PEER=0, no KLay rows" | tee -a "$summary"
     elif python3 -c 'import klay, torch' 2>/dev/null; then
+        # zbddc.Circuit from Python on KLay's tensors too, where the packed module imports.
+        ours=()
+        PYTHONPATH="$here/python" python3 -c 'import zbddc' 2>/dev/null && ours=(--zbddc-python)
+        PYTHONPATH="$here/python${PYTHONPATH:+:$PYTHONPATH}" \
         python3 "$here/bench/peers/klay_peer.py" --device cuda --semiring log \
-            --batches "${CIRCUIT_SIZES:-1,128,1024}" --reps "${CIRCUIT_REPS:-20}" \
+            --batches "${CIRCUIT_SIZES:-1,128,1024}" --reps "${CIRCUIT_REPS:-20}" "${ours[@]}" \
             --zbddc "$here/zbddc" --json "$out/klay.json" "${circuits[@]}" \
             > "$out/klay.txt" 2>> "$out/bench.log"
         echo "bench klay_peer.py exit $?" | tee -a "$summary"

@@ -12,7 +12,9 @@
 # packs this machine's toulbar2 with its libraries (gpu_run.sh puts it on the PATH, where
 # wcsp_be's toulbar2 column finds it: the GPU machine has none); MPI=1 packs this machine's Open MPI
 # runtime (mpirun, orted, libraries, components, help files) for gpu_run.sh's DPOP runs (it has none
-# either; gpu_run.sh unpacks it under a temporary prefix, OPAL_PREFIX).
+# either; gpu_run.sh unpacks it under a temporary prefix, OPAL_PREFIX). PYTHON_BUILD=DIR packs the
+# Python package of a build made with the GPU machine's Python version (3.12 there: docs/python.md)
+# and the circuit tests, for gpu_run.sh's zbddc.Circuit run on CUDA tensors.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD_DIR:-$root/build}
@@ -83,6 +85,12 @@ for exe in "${benches[@]}"; do cp "$exe" "$dest/bench/"; done
 [ -d "$root/bench/peers" ] && cp -r "$root/bench/peers" "$dest/bench/"
 cp "$root/bench/network_batch.sh" "$root/bench/route_table.sh" "$root/bench/route_table_row.py" \
     "$root/bench/dpop_compare.sh" "$dest/bench/"
+if [ -n "${PYTHON_BUILD:-}" ]; then # the package (its module without debug info) and its tests
+    ninja -C "$PYTHON_BUILD" -j2 _zbddc >/dev/null
+    mkdir -p "$dest/python"
+    cp -r "$PYTHON_BUILD/python/zbddc" "$root/python/tests" "$dest/python/"
+    strip --strip-debug "$dest"/python/zbddc/_zbddc*.so
+fi
 # pyAgrum's wheel, where the source tree holds one (.whl/), for bench/route_table.sh's peer column.
 if ls "$root"/.whl/pyagrum-*.whl >/dev/null 2>&1; then
     mkdir -p "$dest/.whl" && cp "$root"/.whl/pyagrum-*.whl "$dest/.whl/"

@@ -20,6 +20,14 @@ KLay's count against `zbddc run --task mar`'s, and KLay's gradient by each proba
 d count/d w(x) through w(not x) = 1 - w(x) (autograd), against the same from zbddc's marginals
 (which come from its backward pass), count * (P(x)/w(x) - P(not x)/w(not x)); the largest
 relative differences are printed.
+
+With `--zbddc-python`, each circuit is also timed through zbddc's Python module in the same
+process (`zbddc.Circuit`, PYTHONPATH=build/python): the weights a (B, n, 2) float64 tensor on the
+same device, stacked once outside the timing, passed as they are (on the GPU: read in device
+memory through DLPack, values and gradients answered as CUDA tensors, nothing through the host),
+timed as KLay is (the wall time of a call and the wait for it). Its values and its gradient
+along w(not x) = 1 - w(x) are checked against KLay's on one such weighting batch (the largest
+relative differences are printed).
 """
 import argparse
 import json
@@ -98,6 +106,54 @@ def compare_with_zbddc(zbddc, path, n, generator):
     return z, count_error, grad_error
 
 
+def zbddc_circuit(path, args):
+    import zbddc  # PYTHONPATH=build/python
+    return zbddc.Circuit(path, device="cuda" if args.device.startswith("cuda") else "cpu",
+                         semiring="log" if args.semiring == "log" else "probability",
+                         gpu=torch.device(args.device).index or 0)
+
+
+def zbddc_against_klay(circuit, path, n, args, generator):
+    """Values and gradients along w(not x) = 1 - w(x) (where KLay, which does not smooth, agrees)
+    of zbddc.Circuit and KLay's module (uncompiled: the timed one's compiles are left as they
+    were) on 4 weightings: the largest relative differences."""
+    klay_circuit = klay.Circuit()
+    klay_circuit.add_sdd_from_file(path)
+    module = klay_circuit.to_torch_module(args.semiring, compile=False).to(args.device)
+    prob = (torch.rand((4, n), generator=generator, dtype=torch.float64) * 0.9 + 0.05)
+    prob = prob.to(args.device).requires_grad_()
+    pos, neg = prob, 1 - prob
+    if args.semiring == "log":
+        pos, neg = pos.log(), neg.log()
+    theirs = module(pos, neg).reshape(-1)
+    theirs.sum().backward()
+    weights = torch.stack([1 - prob.detach(), prob.detach()], dim=-1).contiguous()
+    ours, grad = circuit.forward(weights, grad=True)
+    ours = torch.as_tensor(ours, device=args.device)
+    grad = torch.as_tensor(grad, device=args.device)
+    along = grad[..., 1] - grad[..., 0]  # d value / d w(x) through w(not x) = 1 - w(x)
+    theirs = theirs.detach()
+    difference = (ours - theirs).abs()  # in log space: the counts' relative difference
+    value_error = float((difference if args.semiring == "log" else difference / theirs.abs()).max())
+    grad_error = float((along - prob.grad).abs().max() / prob.grad.abs().max().clamp_min(1e-300))
+    return value_error, grad_error
+
+
+def time_zbddc_python(circuit, name, b, pos, neg, args):
+    """zbddc.Circuit's forward and forward+gradient on the batch's weights (linear, (B, n, 2)),
+    timed as KLay's module is."""
+    with torch.no_grad():
+        if args.semiring == "log":
+            pos, neg = pos.exp(), neg.exp()
+        weights = torch.stack([neg, pos], dim=-1).contiguous()
+    circuit.forward(weights, grad=True)  # compiles for this batch
+    f = best_ms(args.reps, lambda: circuit.forward(weights), args.device)
+    fb = best_ms(args.reps, lambda: circuit.forward(weights, grad=True), args.device)
+    print("%-12s %6d %13s %11.4f %11.4f   zbddc.Circuit" % (name, b, "-", f, fb))
+    return {"circuit": name, "batch": b, "peer": "zbddc.Circuit", "forward_ms": f,
+            "forward_backward_ms": fb, "device": args.device, "semiring": args.semiring}
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("circuits", nargs="+")
@@ -108,6 +164,8 @@ def main():
     p.add_argument("--no-compile", action="store_true", help="KLay's module without torch.compile")
     p.add_argument("--json")
     p.add_argument("--zbddc", help="zbddc binary: compare counts and gradients with it")
+    p.add_argument("--zbddc-python", action="store_true",
+                   help="also time zbddc.Circuit (zbddc's Python module) on the same tensors")
     args = p.parse_args()
     generator = torch.Generator().manual_seed(1)
     rows = []
@@ -136,8 +194,19 @@ def main():
             z, count_error, grad_error = compare_with_zbddc(args.zbddc, path, n, generator)
             print("%s: random weights: KLay's count %r, zbddc's within %.1e relative; KLay's "
                   "gradient within %.1e of zbddc's (relative to its largest entry)" % (name, z, count_error, grad_error))
+        ours = None
+        if args.zbddc_python:
+            start = time.perf_counter()
+            ours = zbddc_circuit(path, args)
+            load_ms = (time.perf_counter() - start) * 1e3
+            value_error, grad_error = zbddc_against_klay(ours, path, n, args, generator)
+            print("%s: zbddc.Circuit (%s, load %.2f ms) within %.1e of KLay's values, %.1e of its "
+                  "gradient along w(not x) = 1 - w(x)" % (name, ours.device, load_ms, value_error,
+                                                          grad_error))
         for b in [int(x) for x in args.batches.split(",")]:
             pos, neg = weights(n, b, args.semiring, args.device, generator)
+            if ours is not None:
+                rows.append(time_zbddc_python(ours, name, b, pos, neg, args))
 
             def forward():
                 with torch.no_grad():

@@ -31,8 +31,9 @@ Result<Vtree> parseVtree(std::string_view text, const std::string &name);
 // An SDD over `vtree`: each literal node's vtree node is a leaf of its variable, each decision
 // node's an internal node, and each decision node has at least one element.
 Result<LogicCircuit> parseSdd(std::string_view text, const std::string &name, const Vtree &vtree);
-// `path` (.sdd) with the .vtree of the same name beside it.
-Result<LogicCircuit> readSddFile(const std::string &path);
+// `path` (.sdd) with its vtree: `vtreePath`, or where that is "" the .vtree of the same name
+// beside it.
+Result<LogicCircuit> readSddFile(const std::string &path, const std::string &vtreePath = {});
 
 // The d-DNNF as c2d writes it (for tests, and to hand an SDD to a d-DNNF tool).
 std::string writeNnf(const LogicCircuit &circuit);

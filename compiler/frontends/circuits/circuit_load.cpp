@@ -23,13 +23,13 @@ bool isLogicCircuitFile(const std::string &path) {
     return endsWithCaseless(path, ".nnf") || endsWithCaseless(path, ".sdd");
 }
 
-Result<LogicCircuit> readLogicCircuitFile(const std::string &path) {
-    return endsWithCaseless(path, ".sdd") ? readSddFile(path) : readNnfFile(path);
+Result<LogicCircuit> readLogicCircuitFile(const std::string &path, const std::string &vtreePath) {
+    return endsWithCaseless(path, ".sdd") ? readSddFile(path, vtreePath) : readNnfFile(path);
 }
 
 Result<Circuit> loadLogicCircuit(const std::string &path, const std::string &weightsPath,
-                                 uint32_t minVariables) {
-    auto logic = readLogicCircuitFile(path);
+                                 uint32_t minVariables, const std::string &vtreePath) {
+    auto logic = readLogicCircuitFile(path, vtreePath);
     if (!logic)
         return logic.error();
     logic->numVars = std::max(logic->numVars, minVariables);

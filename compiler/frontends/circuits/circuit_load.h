@@ -11,10 +11,12 @@
 namespace zbddc {
 
 bool isLogicCircuitFile(const std::string &path); // .nnf or .sdd
-Result<LogicCircuit> readLogicCircuitFile(const std::string &path);
+// `vtreePath` "": an .sdd's vtree is the .vtree of the same name beside it (unused for an .nnf).
+Result<LogicCircuit> readLogicCircuitFile(const std::string &path,
+                                          const std::string &vtreePath = {});
 // `weightsPath` "" leaves every literal weight 1 (the model count); the circuit is smoothed over
 // at least `minVariables` variables (those a batch of weightings names: weight_cases.h).
 Result<Circuit> loadLogicCircuit(const std::string &path, const std::string &weightsPath = {},
-                                 uint32_t minVariables = 0);
+                                 uint32_t minVariables = 0, const std::string &vtreePath = {});
 
 } // namespace zbddc

@@ -234,11 +234,11 @@ Result<LogicCircuit> parseSdd(std::string_view text, const std::string &name, co
     return c;
 }
 
-Result<LogicCircuit> readSddFile(const std::string &path) {
+Result<LogicCircuit> readSddFile(const std::string &path, const std::string &givenVtree) {
     const std::string stem = path.size() > 4 && path.compare(path.size() - 4, 4, ".sdd") == 0
                                  ? path.substr(0, path.size() - 4)
                                  : path;
-    const std::string vtreePath = stem + ".vtree";
+    const std::string vtreePath = givenVtree.empty() ? stem + ".vtree" : givenVtree;
     auto vtreeText = readTextFile(vtreePath);
     if (!vtreeText)
         return errorAt(path, 0,

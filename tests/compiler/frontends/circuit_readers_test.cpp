@@ -206,6 +206,19 @@ TEST_CASE("an .sdd without its .vtree names the vtree it looked for", "[circuits
     CHECK_THAT(r.error().message, Catch::Matchers::Contains("no_such.vtree"));
 }
 
+TEST_CASE("an .sdd is read with the vtree named, where one is", "[circuits][readers]") {
+    const std::string base = testing::kCircuitFiles + "cnf_a";
+    auto beside = readSddFile(base + ".sdd");
+    auto named = readSddFile(base + ".sdd", base + ".vtree");
+    REQUIRE(beside.ok());
+    REQUIRE(named.ok());
+    CHECK(named->kind == beside->kind);
+    CHECK(named->children == beside->children);
+    auto missing = readSddFile(base + ".sdd", testing::kCircuitFiles + "elsewhere.vtree");
+    REQUIRE(!missing.ok());
+    CHECK_THAT(missing.error().message, Catch::Matchers::Contains("elsewhere.vtree"));
+}
+
 TEST_CASE("the committed PySDD files read in all three spellings", "[circuits][readers]") {
     for (const char *name : {"cnf_a", "cnf_b", "cnf_c", "cnf_d", "cnf_e"}) {
         const std::string base = testing::kCircuitFiles + name;
