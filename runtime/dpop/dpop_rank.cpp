@@ -152,7 +152,9 @@ class RankLoop {
         if (s.util.program.ops.empty()) {
             values = s.util.program.tables[s.util.util].values;
         } else {
-            auto executor = executors_.forWork(utilWork(s.util));
+            const double work = utilWork(s.util);
+            report_.largestUtilWork = std::max(report_.largestUtilWork, work);
+            auto executor = executors_.forWork(work);
             if (!executor)
                 return error("agent " + std::to_string(a) + ": " + executor.error().message);
             auto run = (*executor)->run(s.util.program);

@@ -103,8 +103,9 @@ Result<DpopRun> solveOnRanks(const CostNetwork &network, const DpopOptions &opti
                           transport.messagesSent, transport.bytesSent};
     uint64_t totals[5] = {};
     MPI_Reduce(counts, totals, 5, MPI_UINT64_T, MPI_SUM, 0, comm);
-    double peaks[2] = {report->largestUtilEntries, report->simulatedMs}, maxima[2] = {};
-    MPI_Reduce(peaks, maxima, 2, MPI_DOUBLE, MPI_MAX, 0, comm);
+    double peaks[3] = {report->largestUtilEntries, report->simulatedMs, report->largestUtilWork};
+    double maxima[3] = {};
+    MPI_Reduce(peaks, maxima, 3, MPI_DOUBLE, MPI_MAX, 0, comm);
     std::vector<double> computeMs(agents, 0.0);
     MPI_Reduce(report->agentComputeMs.data(), computeMs.data(), static_cast<int>(agents),
                MPI_DOUBLE, MPI_SUM, 0, comm);
@@ -124,6 +125,7 @@ Result<DpopRun> solveOnRanks(const CostNetwork &network, const DpopOptions &opti
     st.mpiBytes = totals[4];
     st.largestUtilEntries = maxima[0];
     st.simulatedMs = maxima[1];
+    st.largestUtilWork = maxima[2];
     st.agentComputeMs = std::move(computeMs);
     auto sol = dpopSolution(network, *tree, optimum, std::move(assignment));
     if (!sol)
