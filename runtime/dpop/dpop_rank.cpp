@@ -104,12 +104,12 @@ class RankLoop {
                 step = computeValue(a);
                 --valuesLeft;
             } else {
-                auto got = transport_ ? transport_->poll()
-                                      : Result<std::optional<std::vector<std::byte>>>(std::nullopt);
+                auto got =
+                    transport_ ? transport_->poll() : Result<std::optional<DpopWire>>(std::nullopt);
                 if (!got)
                     return got.error();
                 if (*got) {
-                    auto m = decodeDpopMessage(**got);
+                    auto m = decodeDpopMessage(std::move(**got));
                     if (!m)
                         return error("rank " + std::to_string(me_) + ": " + m.error().message);
                     step = deliver(std::move(*m));
@@ -141,13 +141,11 @@ class RankLoop {
     Status computeUtil(uint32_t a) {
         const auto t0 = std::chrono::steady_clock::now();
         AgentState &s = state_[a];
-        std::vector<const CostFunction *> inputs;
+        std::vector<const CostFunction *> functions;
         for (uint32_t f : tree_.functions[a])
-            inputs.push_back(&net_.functions[f]);
-        for (const CostFunction &m : s.received)
-            inputs.push_back(&m);
-        s.util = buildUtilProgram(net_.domainSizes, net_.semiring(), inputs, tree_.variables[a],
-                                  layoutRank_);
+            functions.push_back(&net_.functions[f]);
+        s.util = buildUtilProgram(net_.domainSizes, net_.semiring(), functions,
+                                  std::move(s.received), tree_.variables[a], layoutRank_);
         std::vector<double> values;
         if (s.util.program.ops.empty()) {
             values = s.util.program.tables[s.util.util].values;
@@ -164,8 +162,7 @@ class RankLoop {
             if (report_.device.kind != DeviceKind::Cuda) // a GPU's report, once one ran
                 report_.device = std::move(run->device);
         }
-        s.received.clear();
-        s.received.shrink_to_fit();
+        s.received = {};
         const double ms = msSince(t0);
         report_.agentComputeMs[a] += ms;
         s.clockMs += ms; // clockMs already holds the latest child's clock
@@ -218,11 +215,11 @@ class RankLoop {
     Status post(DpopMessage m) {
         const bool util = m.kind == DpopMessage::Kind::Util;
         ++(util ? report_.utilMessages : report_.valueMessages);
-        std::vector<std::byte> bytes = encodeDpopMessage(m);
-        report_.messageBytes += bytes.size();
+        report_.messageBytes += dpopMessageBytes(m);
         if (rankOf_[m.to] == me_)
             return deliver(std::move(m));
-        return transport_->send(rankOf_[m.to], std::move(bytes));
+        const int to = rankOf_[m.to];
+        return transport_->send(to, encodeDpopMessage(std::move(m)));
     }
 
     Status deliver(DpopMessage m) {

@@ -48,10 +48,9 @@ DpopRankOptions rankOptions(const DpopOptions &options, MPI_Comm comm) {
     // CPU threads stay at the executor's default (every hardware thread): DPOP's ranks mostly
     // take turns, the large UTIL tables near the root computed one after another.
     DpopRankOptions r{options.executor, options.execution, options.timeoutS};
-    const int localRank = localRankOf(comm);
     if (options.executor != "cpu" && options.executor != "reference")
         if (auto gpus = resolveGpuRequest("all"); gpus && !gpus->empty())
-            r.execution.gpu = (*gpus)[localRank % gpus->size()];
+            r.execution.gpu = (*gpus)[localRankOf(comm) % gpus->size()];
     return r;
 }
 
