@@ -1,8 +1,8 @@
 // DPOP on one process (every message delivered in place) against brute force and against
 // centralised bucket elimination: the optimum, an assignment that costs it, and 2(N-1) messages
 // for N agents; with one agent per variable, with agents owning several variables, with a given
-// order, on disconnected networks and with forbidden tuples. The messages' byte form round-trips
-// and a truncated message is refused.
+// order, on disconnected networks and with forbidden tuples. The messages' wire form round-trips
+// and a truncated one, or one whose table disagrees with its head, is refused.
 #include "runtime/dpop/dpop_message.h"
 #include "runtime/dpop/solve_dpop.h"
 
