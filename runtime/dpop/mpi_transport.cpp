@@ -98,6 +98,10 @@ Status MpiTransport::flush(double timeoutS) {
 Status barrierWithin(MPI_Comm comm, double timeoutS, const char *what) {
     MPI_Request request;
     MPI_Ibarrier(comm, &request);
+    return waitWithin(request, timeoutS, what);
+}
+
+Status waitWithin(MPI_Request &request, double timeoutS, const char *what) {
     const auto t0 = std::chrono::steady_clock::now();
     int sleepUs = 20;
     while (true) {

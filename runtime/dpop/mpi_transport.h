@@ -35,5 +35,7 @@ class MpiTransport final : public DpopTransport {
 // Waits for every rank to arrive, for at most `timeoutS` seconds (MPI_Ibarrier polled): a rank
 // that died or hangs then ends the run with an error rather than a hang.
 Status barrierWithin(MPI_Comm comm, double timeoutS, const char *what);
+// Waits for a non-blocking collective that every rank must join (`what` as above), likewise.
+Status waitWithin(MPI_Request &request, double timeoutS, const char *what);
 
 } // namespace zbddc
