@@ -504,22 +504,21 @@ if [ -x "$here/bench/wcsp_be" ] && [ -n "${BE_FAMILIES:-}${BE_WCSP:-}" ]; then
     fi
 fi
 # DPOP over MPI on this host's cores (bench/dpop_compare.sh; packed with MPI=1 TOULBAR2=1
-# EXTRA=wcsp_generate): each device of DPOP_DEVICES (e.g. "cpu cuda": every rank on the CPU, then
-# every rank on the GPU) over the generated DPOP_INSTANCES (family:agents[:seed]; the script's
-# default list where unset) and the packed DPOP_WCSP (names in wcsp/), DPOP_RANKS ranks (4 8 16),
-# the best of DPOP_REPEAT runs (3); the centralised run on the same device beside each.
+# EXTRA=wcsp_generate): the devices of DPOP_DEVICES in one call (e.g. "cpu cuda": every rank on
+# the CPU, then every rank on the GPU, and a last table of the CPU's time over the GPU's) over the
+# generated DPOP_SET (small or large) or DPOP_INSTANCES (family:agents[:seed[:tightness]]) and
+# the packed DPOP_WCSP (names in wcsp/), DPOP_RANKS ranks (4 8 16), the best of DPOP_REPEAT runs
+# (3); the centralised run on each device beside each; DPOP_TOULBAR2_TIMEOUT (300 s).
 if [ -n "${DPOP_DEVICES:-}" ] && [ -f "$here/bench/dpop_compare.sh" ]; then
     wcsps=()
     for w in ${DPOP_WCSP:-}; do wcsps+=("$bench_dir/wcsp/$w.wcsp"); done
     settings=(ZBDDC="$here/zbddc" GENERATE="$here/bench/wcsp_generate" RANKS="${DPOP_RANKS:-4 8 16}"
-        REPEAT="${DPOP_REPEAT:-3}")
+        REPEAT="${DPOP_REPEAT:-3}" SET="${DPOP_SET:-small}" TOULBAR2_TIMEOUT="${DPOP_TOULBAR2_TIMEOUT:-300}")
     [ -n "${DPOP_INSTANCES:-}" ] && settings+=(INSTANCES="$DPOP_INSTANCES")
-    for d in $DPOP_DEVICES; do
-        env "${settings[@]}" DEVICE="$d" bash "$here/bench/dpop_compare.sh" "$out/dpop-$d.jsonl" \
-            "${wcsps[@]}" > "$out/dpop-$d.md" 2>> "$out/bench.log"
-        echo "bench dpop_compare $d exit $?" | tee -a "$summary"
-        cat "$out/dpop-$d.md"
-    done
+    env "${settings[@]}" DEVICE="$DPOP_DEVICES" bash "$here/bench/dpop_compare.sh" "$out/dpop.jsonl" \
+        "${wcsps[@]}" > "$out/dpop.md" 2>> "$out/bench.log"
+    echo "bench dpop_compare $DPOP_DEVICES exit $?" | tee -a "$summary"
+    cat "$out/dpop.md"
 fi
 [ -f "$out/bench.log" ] && tail -n 60 "$out/bench.log"
 if [ -n "$fuzz_pid" ]; then

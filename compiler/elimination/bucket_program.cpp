@@ -75,6 +75,17 @@ Table costFunctionTable(const CostFunction &f, const std::vector<uint32_t> &scop
     return t;
 }
 
+Table costFunctionTable(CostFunction &&f, const std::vector<uint32_t> &scope,
+                        const std::vector<uint32_t> &domainSizes) {
+    if (f.sparse || scope != f.scope)
+        return costFunctionTable(static_cast<const CostFunction &>(f), scope, domainSizes);
+    Table t = tableOver(scope, domainSizes);
+    t.input = true;
+    t.defaultValue = f.defaultCost;
+    t.values = std::move(f.costs);
+    return t;
+}
+
 Result<TensorProgram> buildBucketProgram(const CostNetwork &network,
                                          const std::vector<uint32_t> &order,
                                          const BucketProgramOptions &options) {

@@ -22,6 +22,10 @@ struct BucketProgramOptions {
 // function's scope) as layout order.
 Table costFunctionTable(const CostFunction &f, const std::vector<uint32_t> &scope,
                         const std::vector<uint32_t> &domainSizes);
+// The same, taking the function's costs where their layout is already `scope`'s (a DPOP message
+// laid out as its receiver lays it out), else transposing them as above.
+Table costFunctionTable(CostFunction &&f, const std::vector<uint32_t> &scope,
+                        const std::vector<uint32_t> &domainSizes);
 
 // `order` must be a permutation of the variables (checked). The program's semiring is MinSum.
 Result<TensorProgram> buildBucketProgram(const CostNetwork &network,

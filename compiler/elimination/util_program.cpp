@@ -23,7 +23,8 @@ bool contains(const std::vector<uint32_t> &set, uint32_t v) {
 } // namespace
 
 UtilProgram buildUtilProgram(const std::vector<uint32_t> &domainSizes, Semiring semiring,
-                             std::span<const CostFunction *const> inputs,
+                             std::span<const CostFunction *const> functions,
+                             std::vector<CostFunction> messages,
                              const std::vector<uint32_t> &ownVariables,
                              const std::vector<uint32_t> &layoutRank) {
     UtilProgram u;
@@ -31,19 +32,28 @@ UtilProgram buildUtilProgram(const std::vector<uint32_t> &domainSizes, Semiring 
     p.semiring = semiring;
     p.domainSizes = domainSizes;
     std::vector<uint32_t> joined, eliminated;
-    for (const CostFunction *f : inputs) {
-        p.tables.push_back(
-            costFunctionTable(*f, byRankDescending(f->scope, layoutRank), domainSizes));
-        for (uint32_t v : f->scope)
+    auto join = [&](const std::vector<uint32_t> &scope) {
+        for (uint32_t v : scope)
             if (!contains(joined, v))
                 joined.push_back(v);
+    };
+    for (const CostFunction *f : functions) {
+        p.tables.push_back(
+            costFunctionTable(*f, byRankDescending(f->scope, layoutRank), domainSizes));
+        join(f->scope);
     }
+    for (CostFunction &m : messages) {
+        join(m.scope);
+        std::vector<uint32_t> layout = byRankDescending(m.scope, layoutRank);
+        p.tables.push_back(costFunctionTable(std::move(m), layout, domainSizes));
+    }
+    const size_t inputs = functions.size() + messages.size();
     for (uint32_t v : joined)
         (contains(ownVariables, v) ? eliminated : u.separator).push_back(v);
     u.separator = byRankDescending(u.separator, layoutRank);
 
     Table util = tableOver(u.separator, domainSizes);
-    if (inputs.empty()) { // a leaf with no function: its UTIL is the identity, a constant
+    if (inputs == 0) { // a leaf with no function: its UTIL is the identity, a constant
         util.input = true;
         util.values = {SemiringOps{semiring}.one()};
         p.tables.push_back(std::move(util));
@@ -51,7 +61,7 @@ UtilProgram buildUtilProgram(const std::vector<uint32_t> &domainSizes, Semiring 
     } else {
         p.tables.push_back(std::move(util));
         u.util = static_cast<uint32_t>(p.tables.size() - 1);
-        std::vector<uint32_t> ins(inputs.size());
+        std::vector<uint32_t> ins(inputs);
         for (uint32_t i = 0; i < ins.size(); ++i)
             ins[i] = i;
         const TensorOpKind kind =

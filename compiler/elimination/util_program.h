@@ -22,8 +22,11 @@ struct UtilProgram {
 // `layoutRank` (per variable): larger ranks are more significant; the agent's own variables
 // must rank below every other variable in `inputs`. Own variables that no input mentions keep no
 // place in the op (the VALUE phase leaves them at their default).
+// The inputs are the agent's `functions` (copied into the program) and its children's `messages`
+// (their tables moved into it).
 UtilProgram buildUtilProgram(const std::vector<uint32_t> &domainSizes, Semiring semiring,
-                             std::span<const CostFunction *const> inputs,
+                             std::span<const CostFunction *const> functions,
+                             std::vector<CostFunction> messages,
                              const std::vector<uint32_t> &ownVariables,
                              const std::vector<uint32_t> &layoutRank);
 

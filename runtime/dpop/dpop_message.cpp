@@ -31,7 +31,7 @@ template <class T> bool take(std::span<const std::byte> &in, std::vector<T> &out
 
 } // namespace
 
-std::vector<std::byte> encodeDpopMessage(const DpopMessage &m) {
+DpopWire encodeDpopMessage(DpopMessage m) {
     const bool util = m.kind == DpopMessage::Kind::Util;
     const Header h{static_cast<uint32_t>(m.kind),
                    m.from,
@@ -39,17 +39,18 @@ std::vector<std::byte> encodeDpopMessage(const DpopMessage &m) {
                    static_cast<uint32_t>(m.scope.size()),
                    util ? m.table.size() : m.values.size(),
                    m.clockMs};
-    std::vector<std::byte> out;
-    append(out, &h, 1);
-    append(out, m.scope.data(), m.scope.size());
+    DpopWire w;
+    append(w.head, &h, 1);
+    append(w.head, m.scope.data(), m.scope.size());
     if (util)
-        append(out, m.table.data(), m.table.size());
+        w.table = std::move(m.table);
     else
-        append(out, m.values.data(), m.values.size());
-    return out;
+        append(w.head, m.values.data(), m.values.size());
+    return w;
 }
 
-Result<DpopMessage> decodeDpopMessage(std::span<const std::byte> in) {
+Result<DpopMessage> decodeDpopMessage(DpopWire w) {
+    std::span<const std::byte> in = w.head;
     Header h;
     if (in.size() < sizeof h)
         return error("a DPOP message shorter than its header");
@@ -62,12 +63,19 @@ Result<DpopMessage> decodeDpopMessage(std::span<const std::byte> in) {
     m.from = h.from;
     m.to = h.to;
     m.clockMs = h.clockMs;
-    const bool whole = take(in, m.scope, h.scopeSize) &&
-                       (m.kind == DpopMessage::Kind::Util ? take(in, m.table, h.payload)
-                                                          : take(in, m.values, h.payload));
+    const bool util = m.kind == DpopMessage::Kind::Util;
+    const bool whole = take(in, m.scope, h.scopeSize) && (util || take(in, m.values, h.payload)) &&
+                       w.table.size() == (util ? h.payload : 0);
     if (!whole || !in.empty())
         return error("a DPOP message whose length disagrees with its header");
+    m.table = std::move(w.table);
     return m;
+}
+
+uint64_t dpopMessageBytes(const DpopMessage &m) {
+    const bool util = m.kind == DpopMessage::Kind::Util;
+    return sizeof(Header) + m.scope.size() * sizeof(uint32_t) +
+           (util ? m.table.size() * sizeof(double) : m.values.size() * sizeof(uint32_t));
 }
 
 } // namespace zbddc

@@ -1,7 +1,9 @@
-// The two messages of DPOP (Petcu and Faltings 2005) as bytes: UTIL (a table over the sender's
-// separator, sent to its parent) and VALUE (the values of the receiver's separator variables,
-// sent to a child). Each carries the sender's simulated clock (Sultanik et al. 2007). The layout
-// is the host's (every rank of a run is the same build on machines of one byte order).
+// The two messages of DPOP (Petcu and Faltings 2005) as they travel: UTIL (a table over the
+// sender's separator, sent to its parent) and VALUE (the values of the receiver's separator
+// variables, sent to a child). Each carries the sender's simulated clock (Sultanik et al. 2007).
+// A message travels as a head of bytes and, for UTIL, its table as it is: a table of 10^8 rows
+// is neither copied into a byte buffer nor out of one. The layout is the host's (every rank of a
+// run is the same build on machines of one byte order).
 #pragma once
 
 #include "ir/result.h"
@@ -23,8 +25,17 @@ struct DpopMessage {
     std::vector<uint32_t> values; // VALUE: one value per variable of `scope`
 };
 
-std::vector<std::byte> encodeDpopMessage(const DpopMessage &message);
-// Fails on bytes that are not a whole message (a truncated or foreign one).
-Result<DpopMessage> decodeDpopMessage(std::span<const std::byte> bytes);
+struct DpopWire {
+    std::vector<std::byte> head; // kind, agents, clock, scope and VALUE's values
+    std::vector<double> table;   // UTIL's table
+};
+
+// Moves the message's table into the wire.
+DpopWire encodeDpopMessage(DpopMessage message);
+// Fails on a head that is not a whole message (a truncated or foreign one) or a table whose
+// length disagrees with it.
+Result<DpopMessage> decodeDpopMessage(DpopWire wire);
+// What the message weighs on the wire: its head's bytes and its table's.
+uint64_t dpopMessageBytes(const DpopMessage &message);
 
 } // namespace zbddc

@@ -51,6 +51,7 @@ void addRankReport(DpopStats &stats, const DpopRankReport &r) {
     stats.valueMessages += r.valueMessages;
     stats.messageBytes += r.messageBytes;
     stats.largestUtilEntries = std::max(stats.largestUtilEntries, r.largestUtilEntries);
+    stats.largestUtilWork = std::max(stats.largestUtilWork, r.largestUtilWork);
     stats.simulatedMs = std::max(stats.simulatedMs, r.simulatedMs);
     stats.agentComputeMs.resize(r.agentComputeMs.size(), 0.0);
     for (size_t a = 0; a < r.agentComputeMs.size(); ++a)

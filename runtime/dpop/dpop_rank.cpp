@@ -9,7 +9,10 @@
 #include <deque>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <thread>
+
+#include <sys/prctl.h>
 
 namespace zbddc {
 
@@ -81,6 +84,9 @@ class RankLoop {
     }
 
     Result<DpopRankReport> run() {
+        // The polls' short sleeps as asked: Linux lets a sleep overrun by the thread's timer
+        // slack, 50 us by default, as long as the longest sleep between polls.
+        ::prctl(PR_SET_TIMERSLACK, 1000UL);
         std::vector<uint32_t> mine;
         for (uint32_t a = 0; a < tree_.numAgents; ++a)
             if (rankOf_[a] == me_) {
@@ -91,7 +97,7 @@ class RankLoop {
             }
         size_t valuesLeft = mine.size();
         auto lastMessage = std::chrono::steady_clock::now();
-        int sleepUs = 0;
+        std::optional<std::chrono::steady_clock::time_point> idleSince;
         while (valuesLeft > 0) {
             Status step = Ok{};
             if (!utilReady_.empty()) {
@@ -104,24 +110,32 @@ class RankLoop {
                 step = computeValue(a);
                 --valuesLeft;
             } else {
-                auto got = transport_ ? transport_->poll()
-                                      : Result<std::optional<std::vector<std::byte>>>(std::nullopt);
+                auto got =
+                    transport_ ? transport_->poll() : Result<std::optional<DpopWire>>(std::nullopt);
                 if (!got)
                     return got.error();
                 if (*got) {
-                    auto m = decodeDpopMessage(**got);
+                    auto m = decodeDpopMessage(std::move(**got));
                     if (!m)
                         return error("rank " + std::to_string(me_) + ": " + m.error().message);
                     step = deliver(std::move(*m));
                     lastMessage = std::chrono::steady_clock::now();
-                    sleepUs = 0;
                 } else if (!transport_ || msSince(lastMessage) > 1000 * timeoutS_) {
                     return error(waitingText(mine));
-                } else { // back off so that idle ranks leave the cores to the busy ones
-                    sleepUs = std::clamp(sleepUs * 2, 10, 250);
-                    std::this_thread::sleep_for(std::chrono::microseconds(sleepUs));
+                } else {
+                    // Back off so that idle ranks leave the cores to the busy ones, by an eighth
+                    // of the time idle so far: a message answered quickly is taken quickly (a
+                    // hop of a small problem's chain), one after a long computation elsewhere
+                    // at most 250 us late.
+                    if (!idleSince)
+                        idleSince = std::chrono::steady_clock::now();
+                    const double us = 1000 * msSince(*idleSince) / 8;
+                    std::this_thread::sleep_for(
+                        std::chrono::microseconds(static_cast<int>(std::clamp(us, 10.0, 250.0))));
+                    continue;
                 }
             }
+            idleSince.reset();
             if (!step)
                 return step.error();
         }
@@ -141,18 +155,18 @@ class RankLoop {
     Status computeUtil(uint32_t a) {
         const auto t0 = std::chrono::steady_clock::now();
         AgentState &s = state_[a];
-        std::vector<const CostFunction *> inputs;
+        std::vector<const CostFunction *> functions;
         for (uint32_t f : tree_.functions[a])
-            inputs.push_back(&net_.functions[f]);
-        for (const CostFunction &m : s.received)
-            inputs.push_back(&m);
-        s.util = buildUtilProgram(net_.domainSizes, net_.semiring(), inputs, tree_.variables[a],
-                                  layoutRank_);
+            functions.push_back(&net_.functions[f]);
+        s.util = buildUtilProgram(net_.domainSizes, net_.semiring(), functions,
+                                  std::move(s.received), tree_.variables[a], layoutRank_);
         std::vector<double> values;
         if (s.util.program.ops.empty()) {
             values = s.util.program.tables[s.util.util].values;
         } else {
-            auto executor = executors_.forWork(utilWork(s.util));
+            const double work = utilWork(s.util);
+            report_.largestUtilWork = std::max(report_.largestUtilWork, work);
+            auto executor = executors_.forWork(work);
             if (!executor)
                 return error("agent " + std::to_string(a) + ": " + executor.error().message);
             auto run = (*executor)->run(s.util.program);
@@ -162,8 +176,7 @@ class RankLoop {
             if (report_.device.kind != DeviceKind::Cuda) // a GPU's report, once one ran
                 report_.device = std::move(run->device);
         }
-        s.received.clear();
-        s.received.shrink_to_fit();
+        s.received = {};
         const double ms = msSince(t0);
         report_.agentComputeMs[a] += ms;
         s.clockMs += ms; // clockMs already holds the latest child's clock
@@ -216,11 +229,11 @@ class RankLoop {
     Status post(DpopMessage m) {
         const bool util = m.kind == DpopMessage::Kind::Util;
         ++(util ? report_.utilMessages : report_.valueMessages);
-        std::vector<std::byte> bytes = encodeDpopMessage(m);
-        report_.messageBytes += bytes.size();
+        report_.messageBytes += dpopMessageBytes(m);
         if (rankOf_[m.to] == me_)
             return deliver(std::move(m));
-        return transport_->send(rankOf_[m.to], std::move(bytes));
+        const int to = rankOf_[m.to];
+        return transport_->send(to, encodeDpopMessage(std::move(m)));
     }
 
     Status deliver(DpopMessage m) {

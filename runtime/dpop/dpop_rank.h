@@ -36,6 +36,7 @@ struct DpopRankReport {
     Cost optimum = 0; // where holdsRoot: the root's UTIL, the optimum
     uint64_t utilMessages = 0, valueMessages = 0, messageBytes = 0; // every agent-to-agent message
     double largestUtilEntries = 0;
+    double largestUtilWork = 0; // the largest UTIL's join entries (utilWork)
     std::vector<double> agentComputeMs; // by agent (UTIL + VALUE); 0 for other ranks' agents
     double simulatedMs =
         0; // the latest simulated clock of this rank's agents (Sultanik et al. 2007)

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ir/result.h"
+#include "runtime/dpop/dpop_message.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -19,10 +20,10 @@ class DpopTransport {
     virtual ~DpopTransport() = default;
     virtual int rank() const = 0;
     virtual int size() const = 0;
-    // Queues `bytes` for `rank` and returns at once.
-    virtual Status send(int rank, std::vector<std::byte> bytes) = 0;
+    // Queues `wire` for `rank` and returns at once.
+    virtual Status send(int rank, DpopWire wire) = 0;
     // One message that has arrived, or none.
-    virtual Result<std::optional<std::vector<std::byte>>> poll() = 0;
+    virtual Result<std::optional<DpopWire>> poll() = 0;
     // Waits until every queued send has left, for at most `timeoutS` seconds.
     virtual Status flush(double timeoutS) = 0;
     uint64_t messagesSent = 0, bytesSent = 0; // what crossed between ranks

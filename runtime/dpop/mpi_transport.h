@@ -1,6 +1,7 @@
 // DpopTransport over MPI: MPI_Isend (a send never waits for its receiver, so two ranks sending
 // each other large UTIL tables cannot deadlock) and MPI_Iprobe polls, on a communicator of its
-// own.
+// own. A message is two MPI messages: its head with its table's length appended, then the table
+// as doubles, sent from and received into the table's own vector.
 #pragma once
 
 #include "runtime/dpop/dpop_transport.h"
@@ -16,14 +17,14 @@ class MpiTransport final : public DpopTransport {
     explicit MpiTransport(MPI_Comm comm);
     int rank() const override { return rank_; }
     int size() const override { return size_; }
-    Status send(int rank, std::vector<std::byte> bytes) override;
-    Result<std::optional<std::vector<std::byte>>> poll() override;
+    Status send(int rank, DpopWire wire) override;
+    Result<std::optional<DpopWire>> poll() override;
     Status flush(double timeoutS) override;
 
   private:
     struct Pending {
-        std::vector<std::byte> bytes;
-        MPI_Request request;
+        DpopWire wire;
+        MPI_Request requests[2]; // the head's, the table's (MPI_REQUEST_NULL where none)
     };
     void reapSends();
     MPI_Comm comm_;
@@ -34,5 +35,7 @@ class MpiTransport final : public DpopTransport {
 // Waits for every rank to arrive, for at most `timeoutS` seconds (MPI_Ibarrier polled): a rank
 // that died or hangs then ends the run with an error rather than a hang.
 Status barrierWithin(MPI_Comm comm, double timeoutS, const char *what);
+// Waits for a non-blocking collective that every rank must join (`what` as above), likewise.
+Status waitWithin(MPI_Request &request, double timeoutS, const char *what);
 
 } // namespace zbddc

@@ -33,6 +33,7 @@ struct DpopStats {
     uint64_t messageBytes = 0;              // every agent-to-agent message, on a rank or across
     uint64_t mpiMessages = 0, mpiBytes = 0; // those that crossed between ranks
     double largestUtilEntries = 0;
+    double largestUtilWork = 0; // join entries of the largest UTIL computation
     std::vector<double> agentComputeMs; // by agent: its UTIL and VALUE computations
     // Sultanik et al. 2007's simulated time: the longest chain of computations along the messages,
     // as if every agent had its own processor and messages took no time.

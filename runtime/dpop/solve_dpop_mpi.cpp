@@ -1,8 +1,7 @@
 // solveDpop over MPI: rank 0 computes the agents' order and broadcasts it, every rank builds the
-// same pseudo-tree and runs its block of agents (dpop_rank.h), the root's rank announces the
-// optimum, and rank 0 gathers the assignment and the counts. Every collective after the protocol
-// is preceded by a barrier with a deadline, so a rank that died or hangs ends the run with an
-// error instead of a hang.
+// same pseudo-tree and runs its block of agents (dpop_rank.h), and rank 0 gathers every rank's
+// report (its agents' values, the optimum where it holds the root, its counts) in one gather with
+// a deadline, so a rank that died or hangs ends the run with an error instead of a hang.
 #include "runtime/dpop/dpop_plan.h"
 #include "runtime/dpop/mpi_transport.h"
 #include "support/timer.h"
@@ -13,6 +12,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <span>
 #include <thread>
 #include <unistd.h>
 
@@ -48,11 +48,58 @@ DpopRankOptions rankOptions(const DpopOptions &options, MPI_Comm comm) {
     // CPU threads stay at the executor's default (every hardware thread): DPOP's ranks mostly
     // take turns, the large UTIL tables near the root computed one after another.
     DpopRankOptions r{options.executor, options.execution, options.timeoutS};
-    const int localRank = localRankOf(comm);
     if (options.executor != "cpu" && options.executor != "reference")
         if (auto gpus = resolveGpuRequest("all"); gpus && !gpus->empty())
-            r.execution.gpu = (*gpus)[localRank % gpus->size()];
+            r.execution.gpu = (*gpus)[localRankOf(comm) % gpus->size()];
     return r;
+}
+
+// What a rank sends rank 0 at the end: its report and its transport's counts, as bytes of the
+// same length on every rank (the fixed part, then the agents' times, then the assignment).
+struct RankRecord {
+    DpopRankReport report;
+    uint64_t mpiMessages = 0, mpiBytes = 0;
+};
+struct RecordHead {
+    Cost optimum;
+    uint64_t holdsRoot, utilMessages, valueMessages, messageBytes, mpiMessages, mpiBytes;
+    double largestUtilEntries, largestUtilWork, simulatedMs;
+};
+
+std::vector<std::byte> packReport(const DpopRankReport &r, const MpiTransport &t) {
+    const RecordHead h{r.optimum,         r.holdsRoot,    r.utilMessages, r.valueMessages,
+                       r.messageBytes,    t.messagesSent, t.bytesSent,    r.largestUtilEntries,
+                       r.largestUtilWork, r.simulatedMs};
+    const size_t times = r.agentComputeMs.size() * sizeof(double);
+    std::vector<std::byte> out(sizeof h + times + r.assignment.size() * sizeof(uint32_t));
+    std::memcpy(out.data(), &h, sizeof h);
+    std::memcpy(out.data() + sizeof h, r.agentComputeMs.data(), times);
+    std::memcpy(out.data() + sizeof h + times, r.assignment.data(),
+                r.assignment.size() * sizeof(uint32_t));
+    return out;
+}
+
+RankRecord unpackReport(std::span<const std::byte> in, size_t variables, size_t agents) {
+    RecordHead h;
+    std::memcpy(&h, in.data(), sizeof h);
+    RankRecord got;
+    DpopRankReport &r = got.report;
+    r.optimum = h.optimum;
+    r.holdsRoot = h.holdsRoot != 0;
+    r.utilMessages = h.utilMessages;
+    r.valueMessages = h.valueMessages;
+    r.messageBytes = h.messageBytes;
+    r.largestUtilEntries = h.largestUtilEntries;
+    r.largestUtilWork = h.largestUtilWork;
+    r.simulatedMs = h.simulatedMs;
+    got.mpiMessages = h.mpiMessages;
+    got.mpiBytes = h.mpiBytes;
+    r.agentComputeMs.resize(agents);
+    r.assignment.resize(variables);
+    std::memcpy(r.agentComputeMs.data(), in.data() + sizeof h, agents * sizeof(double));
+    std::memcpy(r.assignment.data(), in.data() + sizeof h + agents * sizeof(double),
+                variables * sizeof(uint32_t));
+    return got;
 }
 
 Result<DpopRun> solveOnRanks(const CostNetwork &network, const DpopOptions &options,
@@ -89,42 +136,38 @@ Result<DpopRun> solveOnRanks(const CostNetwork &network, const DpopOptions &opti
     auto report = runDpopRank(network, *tree, rankOf, &transport, ro);
     if (!report)
         return report.error();
-    if (Status s = barrierWithin(comm, options.timeoutS, "the end of the VALUE phase"); !s)
+    // One gather ends the run (a rank that died or hangs fails it within the deadline) and brings
+    // rank 0 every rank's report.
+    const std::vector<std::byte> mine = packReport(*report, transport);
+    std::vector<std::byte> all(rank == 0 ? mine.size() * size : 0);
+    MPI_Request gather;
+    MPI_Igather(mine.data(), static_cast<int>(mine.size()), MPI_BYTE, all.data(),
+                static_cast<int>(mine.size()), MPI_BYTE, 0, comm, &gather);
+    if (Status s = waitWithin(gather, options.timeoutS, "the end of the VALUE phase"); !s)
         return error("rank " + std::to_string(rank) + ": " + s.error().message);
     run.stats.protocolMs = msSince(t1);
-
-    // The root's rank announces the optimum (its bits: int64 costs travel as they are).
-    Cost optimum = report->optimum;
-    MPI_Bcast(&optimum, sizeof optimum, MPI_BYTE, rankOf[tree->root()], comm);
-    std::vector<uint32_t> assignment(network.numVariables(), 0);
-    MPI_Reduce(report->assignment.data(), assignment.data(), static_cast<int>(assignment.size()),
-               MPI_UINT32_T, MPI_SUM, 0, comm);
-    uint64_t counts[5] = {report->utilMessages, report->valueMessages, report->messageBytes,
-                          transport.messagesSent, transport.bytesSent};
-    uint64_t totals[5] = {};
-    MPI_Reduce(counts, totals, 5, MPI_UINT64_T, MPI_SUM, 0, comm);
-    double peaks[2] = {report->largestUtilEntries, report->simulatedMs}, maxima[2] = {};
-    MPI_Reduce(peaks, maxima, 2, MPI_DOUBLE, MPI_MAX, 0, comm);
-    std::vector<double> computeMs(agents, 0.0);
-    MPI_Reduce(report->agentComputeMs.data(), computeMs.data(), static_cast<int>(agents),
-               MPI_DOUBLE, MPI_SUM, 0, comm);
     run.reporter = rank == 0;
     if (!run.reporter)
         return run;
 
     DpopStats &st = run.stats;
+    Cost optimum = 0;
+    std::vector<uint32_t> assignment(network.numVariables(), 0);
+    for (int r = 0; r < size; ++r) {
+        const RankRecord got = unpackReport(std::span(all).subspan(r * mine.size(), mine.size()),
+                                            network.numVariables(), agents);
+        addRankReport(st, got.report);
+        st.mpiMessages += got.mpiMessages;
+        st.mpiBytes += got.mpiBytes;
+        if (got.report.holdsRoot)
+            optimum = got.report.optimum;
+        for (size_t v = 0; v < assignment.size(); ++v)
+            assignment[v] += got.report.assignment[v]; // each rank sets its own variables only
+    }
     st.ranks = size;
     st.agents = agents;
     st.treeDepth = tree->depth();
     st.pseudoTree = options.order.empty() ? "min-fill" : "given";
-    st.utilMessages = totals[0];
-    st.valueMessages = totals[1];
-    st.messageBytes = totals[2];
-    st.mpiMessages = totals[3];
-    st.mpiBytes = totals[4];
-    st.largestUtilEntries = maxima[0];
-    st.simulatedMs = maxima[1];
-    st.agentComputeMs = std::move(computeMs);
     auto sol = dpopSolution(network, *tree, optimum, std::move(assignment));
     if (!sol)
         return sol.error();

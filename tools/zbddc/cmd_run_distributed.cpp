@@ -25,6 +25,7 @@ std::string distributedJson(const DpopStats &s) {
         << ", \"message_bytes\": " << s.messageBytes << ", \"mpi_messages\": " << s.mpiMessages
         << ", \"mpi_bytes\": " << s.mpiBytes
         << ", \"largest_util_entries\": " << jsonNumber(s.largestUtilEntries)
+        << ", \"largest_util_work\": " << jsonNumber(s.largestUtilWork)
         << ", \"simulated_ms\": " << jsonNumber(s.simulatedMs)
         << ", \"setup_ms\": " << jsonNumber(s.setupMs)
         << ", \"protocol_ms\": " << jsonNumber(s.protocolMs) << ", \"agent_compute_ms\": [";

@@ -1,9 +1,9 @@
 // The pseudo-tree of DPOP: a tree over every agent, each cost function owned by the agent of its
 // scope that comes first in the order, with every other agent of the scope among its ancestors
 // (the property DPOP's UTIL phase needs), for random networks and random agent maps.
-#include "compiler/elimination/variable_files.h"
 #include "compiler/elimination/pseudo_tree.h"
 #include "compiler/elimination/util_program.h"
+#include "compiler/elimination/variable_files.h"
 
 #include "tests/catch.hpp"
 #include "tests/support/random_networks.h"
@@ -113,8 +113,8 @@ TEST_CASE("a UTIL's work is its join's entries", "[dpop]") {
     b.scope = {0, 2};
     b.costs.assign(12, 2);
     const CostFunction *inputs[] = {&a, &b};
-    const UtilProgram util =
-        buildUtilProgram(domains, Semiring::MinSum, inputs, {0}, std::vector<uint32_t>{0, 1, 2});
+    const UtilProgram util = buildUtilProgram(domains, Semiring::MinSum, inputs, {}, {0},
+                                              std::vector<uint32_t>{0, 1, 2});
     REQUIRE(util.program.ops.size() == 1);
     CHECK(utilWork(util) == 60.0);
 }

@@ -1,8 +1,8 @@
 // DPOP on one process (every message delivered in place) against brute force and against
 // centralised bucket elimination: the optimum, an assignment that costs it, and 2(N-1) messages
 // for N agents; with one agent per variable, with agents owning several variables, with a given
-// order, on disconnected networks and with forbidden tuples. The messages' byte form round-trips
-// and a truncated message is refused.
+// order, on disconnected networks and with forbidden tuples. The messages' wire form round-trips
+// and a truncated one, or one whose table disagrees with its head, is refused.
 #include "runtime/dpop/dpop_message.h"
 #include "runtime/dpop/solve_dpop.h"
 
@@ -87,15 +87,18 @@ TEST_CASE("DPOP agrees with centralised bucket elimination on larger networks", 
     }
 }
 
-TEST_CASE("DPOP messages round-trip through bytes; a cut one is refused", "[dpop]") {
+TEST_CASE("DPOP messages round-trip through their wire form; a cut one is refused", "[dpop]") {
     DpopMessage util;
     util.from = 3;
     util.to = 1;
     util.clockMs = 2.5;
     util.scope = {4, 0};
     util.table = {1, 2, 3, 4, 5, 6};
-    const auto bytes = encodeDpopMessage(util);
-    auto back = decodeDpopMessage(bytes);
+    CHECK(dpopMessageBytes(util) == 32 + 2 * 4 + 6 * 8);
+    const DpopWire wire = encodeDpopMessage(util);
+    CHECK(wire.table == util.table); // the table travels as it is, beside the head
+    CHECK(wire.head.size() + 8 * wire.table.size() == dpopMessageBytes(util));
+    auto back = decodeDpopMessage(wire);
     REQUIRE(back.ok());
     CHECK(back->kind == DpopMessage::Kind::Util);
     CHECK(back->from == 3);
@@ -103,15 +106,26 @@ TEST_CASE("DPOP messages round-trip through bytes; a cut one is refused", "[dpop
     CHECK(back->clockMs == 2.5);
     CHECK(back->scope == util.scope);
     CHECK(back->table == util.table);
-    CHECK(!decodeDpopMessage(std::span(bytes).first(bytes.size() - 1)).ok());
-    CHECK(!decodeDpopMessage(std::span(bytes).first(8)).ok());
+    DpopWire cut = wire;
+    cut.head.pop_back();
+    CHECK(!decodeDpopMessage(cut).ok());
+    cut.head.resize(8);
+    CHECK(!decodeDpopMessage(cut).ok());
+    DpopWire shortTable = wire;
+    shortTable.table.pop_back();
+    CHECK(!decodeDpopMessage(shortTable).ok());
 
     DpopMessage value;
     value.kind = DpopMessage::Kind::Value;
     value.scope = {7, 2};
     value.values = {1, 0};
-    auto v = decodeDpopMessage(encodeDpopMessage(value));
+    const DpopWire valueWire = encodeDpopMessage(value);
+    CHECK(valueWire.table.empty());
+    auto v = decodeDpopMessage(valueWire);
     REQUIRE(v.ok());
     CHECK(v->values == value.values);
     CHECK(v->table.empty());
+    DpopWire withTable = valueWire;
+    withTable.table = {1};
+    CHECK(!decodeDpopMessage(withTable).ok());
 }

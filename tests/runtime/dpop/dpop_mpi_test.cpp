@@ -1,10 +1,10 @@
-// `zbddc run --distributed` under mpirun (one host, --oversubscribe): on generated instances of the
-// DCOP benchmark families (random, scale-free, grid; |D| = 5, tightness 0.5) and, tagged
-// [benchmarks], on the bundled .wcsp files, the optimum equals toulbar2's and the centralised
-// route's (or all three find none), the printed assignment costs it, and N agents exchange 2(N-1)
-// messages; on a UAI MARKOV network both routes match brute force. A rank that dies, or one whose
-// messages never arrive, ends the run with an error and a non-zero exit within the phase timeout,
-// never a hang. Skips (77) where mpirun, toulbar2 or an MPI build is absent.
+// `zbddc run --distributed` under mpirun (one host, --oversubscribe; 4, 8 and 16 ranks): on
+// generated instances of the DCOP benchmark families (random, scale-free, grid; |D| = 5, tightness
+// 0.5) and, tagged [benchmarks], on the bundled .wcsp files, the optimum equals toulbar2's and the
+// centralised route's (or all three find none), the printed assignment costs it, and N agents
+// exchange 2(N-1) messages; on a UAI MARKOV network both routes match brute force. A rank that
+// dies, or one whose messages never arrive, ends the run with an error and a non-zero exit within
+// the phase timeout, never a hang. Skips (77) where mpirun, toulbar2 or an MPI build is absent.
 #include "compiler/frontends/wcsp/read_cost_network.h"
 
 #include "tests/catch.hpp"
@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <tuple>
 
 using namespace zbddc;
 using namespace zbddc::testing;
@@ -119,6 +120,16 @@ TEST_CASE("DPOP on 4 ranks solves the generated DCOP families to toulbar2's opti
     checkDistributed(generated("scale-free", 14, 2), 4); // no feasible assignment
     checkDistributed(generated("scale-free", 14, 4), 4);
     checkDistributed(generated("grid", 16, 3), 4);
+}
+
+TEST_CASE("DPOP on 8 and 16 ranks solves each generated family to toulbar2's optimum", "[mpi]") {
+    // 16-25 agents: on 16 ranks most ranks hold one or two agents, so most messages cross ranks.
+    for (const auto &[family, n, seed] :
+         {std::tuple{"random", 16, 8}, {"scale-free", 16, 2}, {"grid", 25, 1}}) {
+        const std::string path = generated(family, n, seed);
+        checkDistributed(path, 8);
+        checkDistributed(path, 16);
+    }
 }
 
 TEST_CASE("DPOP on 8 and 16 ranks, and with agents owning several variables", "[mpi]") {
