@@ -23,7 +23,6 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace zbddc::cuda {
@@ -109,28 +108,11 @@ class GpuTensorDevice final : public TensorDevice {
   private:
     GpuTensorDevice(Device &d, const TensorProgram &p, const GpuDeviceOptions &o,
                     TensorModules modules);
-    // An executable CUDA graph, destroyed with its owner (the driver frees one still in flight
-    // when it completes).
-    struct OwnedGraph {
-        Device *d = nullptr;
-        GraphHandle g = nullptr;
-        OwnedGraph() = default;
-        OwnedGraph(Device *d, GraphHandle g) : d(d), g(g) {}
-        OwnedGraph(OwnedGraph &&o) noexcept : d(o.d), g(std::exchange(o.g, nullptr)) {}
-        OwnedGraph &operator=(OwnedGraph &&o) noexcept {
-            std::swap(d, o.d);
-            std::swap(g, o.g);
-            return *this;
-        }
-        ~OwnedGraph() {
-            if (g)
-                d->destroyGraph(g);
-        }
-    };
     // prepareLevels' work: by op, its level (UINT32_MAX: not prepared) and its input list's offset
     // in `lists`; the levels' launch units; with `graphs`, the levels as captured on the first run,
     // launched again by every later run (capturing and instantiating a junction tree's thousand
-    // launches took milliseconds a run).
+    // launches took milliseconds a run); an executable graph, destroyed with its owner (the driver
+    // frees one still in flight when it completes).
     struct Prepared {
         std::vector<std::vector<DeviceTask>> levels;
         std::vector<uint32_t> levelOf;
@@ -138,7 +120,7 @@ class GpuTensorDevice final : public TensorDevice {
         DeviceBuffer lists;
         std::optional<FusedLaunches> fused;
         size_t launchedLevels = 0, nonEmptyLevels = 0;
-        OwnedGraph graph;
+        std::shared_ptr<void> graph;
     };
     uint64_t outputRows(uint32_t op) const;
     bool computesWhole(const DeviceTask &task) const;
