@@ -9,6 +9,7 @@
 #include "ir/result.h"
 #include "ir/tensor_program.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -23,6 +24,16 @@ struct RowSpan {
     bool contains(RowSpan o) const { return o.rows == 0 || (first <= o.first && o.end() <= end()); }
     bool operator==(const RowSpan &) const = default;
 };
+
+// The least span holding both (an empty one holds nothing).
+inline RowSpan hull(RowSpan a, RowSpan b) {
+    if (a.rows == 0)
+        return b;
+    if (b.rows == 0)
+        return a;
+    const uint64_t first = std::min(a.first, b.first);
+    return {first, std::max(a.end(), b.end()) - first};
+}
 
 inline constexpr int kHost = -1; // a TableMove's end on the host
 
