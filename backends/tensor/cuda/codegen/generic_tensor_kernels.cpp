@@ -220,11 +220,7 @@ std::vector<uint32_t> genericKernelShape(const TensorProgram &p, uint32_t opId) 
         domain(p.domainSizes[op.vars[i]]);
     for (uint32_t in : op.inputs) {
         const Table &t = p.tables[in];
-        const std::vector<uint64_t> strides = tableStrides(t);
-        auto strideOf = [&](uint32_t v) -> uint32_t {
-            const auto it = std::find(t.scope.begin(), t.scope.end(), v);
-            return it == t.scope.end() ? 0 : static_cast<uint32_t>(strides[it - t.scope.begin()]);
-        };
+        auto strideOf = [&](uint32_t v) { return static_cast<uint32_t>(variableStride(t, v)); };
         uint64_t base = 0; // a slice's fixed values
         if (op.kind == TensorOpKind::SliceEvidence)
             for (size_t i = 0; i < op.vars.size(); ++i)

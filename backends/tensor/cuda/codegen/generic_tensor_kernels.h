@@ -5,18 +5,15 @@
 // the text as constants.
 //
 // Why: a specialised kernel (tensor_kernels.h) has constant divisors and strides, so ops of
-// different shapes never share text; a large junction tree has a thousand distinct shapes (munin)
-// and NVRTC's time grows with the kernels it compiles. Most of those ops are small: their run is a
-// launch, whatever their division costs. Large ops keep the specialised kernel, whose division by
-// a constant is a multiply-high and a shift where the generic one divides by a run-time value.
+// different shapes never share text, and NVRTC's time grows with the kernels it compiles (munin's
+// junction tree: a thousand shapes); most of those ops are small, their run a launch
+// (kGenericMaxWork's figures).
 //
-// The arithmetic is the specialised thread-per-row / warp-per-row kernel's (Bistaffa et al. 2016
-// Alg. 3's closed-form indexing, Fioretto et al. 2015 §3.2's fused join-marginalise), in 32 bits:
-// only ops whose tables all have fewer than 2^31 entries are generic, and each division by a
-// domain size is a multiply-high, an add and a shift by words computed on the host
-// (genericDivider). No shared-memory staging (a
-// small op's block reuses little), no row groups (those are for ops of 2^20 rows and more), no
-// elimination ranges (the out-of-core path keeps specialised kernels).
+// The arithmetic is the specialised thread-per-row / warp-per-row kernel's, in 32 bits: only ops
+// whose tables all have fewer than 2^31 entries are generic, and each division by a domain size is
+// a multiply-high, an add and a shift by words computed on the host (genericDivider). No
+// shared-memory staging (a small op's block reuses little), no row groups (those are for ops of
+// 2^20 rows and more), no elimination ranges (the out-of-core path keeps specialised kernels).
 #pragma once
 
 #include "backends/tensor/cuda/codegen/tensor_kernels.h"
@@ -39,11 +36,10 @@ std::string genericKernelPrelude();
 
 // The generic kernel of op `op`'s family, named `name`: the specialised signature plus a last
 // argument `zb_shape<N> shape` (genericKernelShape's words). Ops of one family give the same text.
-// Beside it, with options.fusedEntries, `name` + kFusedKernelSuffix runs several ops of the
-// family in one launch, op
-// blockIdx.y of its one argument, an array of fusedOpDescriptor's: the small ops of one level,
-// which would otherwise cost a launch each (grid-81 and SPOT5 404 have 60-90 ops of under 10^5
-// entries).
+// Beside it, with options.fusedEntries, `name` + kFusedKernelSuffix runs several ops of the family
+// in one launch, op blockIdx.y of its one argument, an array of fusedOpDescriptor's: the small ops
+// of one level, which would otherwise cost a launch each (grid-81 and SPOT5 404 have 60-90 ops of
+// under 10^5 entries).
 inline constexpr const char *kFusedKernelSuffix = "_fused";
 std::string genericKernelText(const TensorProgram &program, uint32_t op,
                               const TensorKernelOptions &options, std::string_view name);
@@ -62,9 +58,9 @@ GenericDivider genericDivider(uint32_t d);
 
 // Op `op`'s shape words, in the order its generic kernel reads them: the output's domains (scope
 // order), the eliminated variables' domains (op.vars order), each as its size and its divider's
-// two words, then per input its base
-// offset (a slice's fixed values), its stride along each output variable and along each
-// eliminated one (0 where it lacks the variable), and last the eliminated space's size.
+// two words, then per input its base offset (a slice's fixed values), its stride along each output
+// variable and along each eliminated one (0 where it lacks the variable), and last the eliminated
+// space's size.
 std::vector<uint32_t> genericKernelShape(const TensorProgram &program, uint32_t op);
 
 } // namespace zbddc::cuda

@@ -1,4 +1,5 @@
 #include "backends/tensor/cuda/codegen/message_kernels.h"
+#include "backends/tensor/cuda/codegen/tensor_kernels.h"
 
 #include <algorithm>
 #include <sstream>
@@ -10,11 +11,6 @@ namespace {
 
 bool holds(const std::vector<uint32_t> &s, uint32_t v) {
     return std::find(s.begin(), s.end(), v) != s.end();
-}
-
-uint64_t strideOf(const Table &t, uint32_t v) {
-    const auto it = std::find(t.scope.begin(), t.scope.end(), v);
-    return it == t.scope.end() ? 0 : tableStrides(t)[it - t.scope.begin()];
 }
 
 // How a kernel reads one input for an output row: its stride per output variable (0 for the
@@ -30,13 +26,13 @@ Access accessOf(const TensorProgram &p, const Table &out, uint32_t table,
     Access a;
     const Table &t = p.tables[table];
     for (uint32_t v : out.scope)
-        a.outStride.push_back(holds(walked, v) ? 0 : strideOf(t, v));
+        a.outStride.push_back(holds(walked, v) ? 0 : variableStride(t, v));
     a.walk = {0};
     for (uint32_t v : walked) {
         std::vector<uint64_t> next;
         for (uint64_t off : a.walk)
             for (uint32_t x = 0; x < p.domainSizes[v]; ++x)
-                next.push_back(off + x * strideOf(t, v));
+                next.push_back(off + x * variableStride(t, v));
         a.walk = std::move(next);
     }
     return a;

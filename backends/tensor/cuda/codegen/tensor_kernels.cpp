@@ -11,19 +11,6 @@ namespace zbddc::cuda {
 
 namespace {
 
-// Variable v's stride in the table (tableStrides' entry, without building them all: the
-// multi-device plan asks this of every op's row group on each solve), 0 where it lacks v.
-uint64_t strideIn(const TensorProgram &p, uint32_t table, uint32_t v) {
-    const Table &t = p.tables[table];
-    const auto it = std::find(t.scope.begin(), t.scope.end(), v);
-    if (it == t.scope.end())
-        return 0;
-    uint64_t stride = 1;
-    for (size_t i = static_cast<size_t>(it - t.scope.begin()) + 1; i < t.domains.size(); ++i)
-        stride *= t.domains[i];
-    return stride;
-}
-
 // Row and joint-value digits are decoded in 32 bits where the numbers fit: a 64-bit division by a
 // constant is a multi-instruction sequence on the GPU, a 32-bit one a multiply-high and a shift,
 // and the decode is most of a thread's arithmetic for a table of a dozen variables.
@@ -108,7 +95,7 @@ std::string inputRead(const TensorProgram &p, const TensorOp &op, size_t j, uint
     o << "in" << j << "[off" << j;
     if (eliminatedValues(p, op) > 1)
         for (size_t i = 0; i < op.vars.size(); ++i)
-            if (const uint64_t s = strideIn(p, op.inputs[j], op.vars[i]))
+            if (const uint64_t s = variableStride(p.tables[op.inputs[j]], op.vars[i]))
                 o << " + ed" << i << " * " << s << "ull";
     if (extra)
         o << " + " << extra << "ull";
@@ -145,10 +132,10 @@ void emitInputOffsets(std::ostringstream &o, const TensorProgram &p, const Tenso
         const uint32_t in = op.inputs[j];
         if (op.kind == TensorOpKind::SliceEvidence)
             for (size_t i = 0; i < op.vars.size(); ++i)
-                base += op.values[i] * strideIn(p, in, op.vars[i]);
+                base += op.values[i] * variableStride(p.tables[in], op.vars[i]);
         o << "        const u64 off" << j << " = " << base << "ull";
         for (size_t i = 0; i < out.scope.size(); ++i)
-            if (const uint64_t s = strideIn(p, in, out.scope[i]);
+            if (const uint64_t s = variableStride(p.tables[in], out.scope[i]);
                 s && std::find(skip.begin(), skip.end(), i) == skip.end())
                 o << " + d" << i << " * " << s << "ull";
         o << ";\n";
@@ -156,10 +143,7 @@ void emitInputOffsets(std::ostringstream &o, const TensorProgram &p, const Tenso
 }
 
 uint64_t outputStride(const Table &out, size_t i) {
-    uint64_t s = 1;
-    for (size_t k = i + 1; k < out.scope.size(); ++k)
-        s *= out.domains[k];
-    return s;
+    return variableStride(out, out.scope[i]);
 }
 
 // Bytes the inputs of op that lack output variable `i` read per value of it, in row order: each
@@ -172,10 +156,11 @@ uint64_t bytesPerValueLacking(const TensorProgram &p, const TensorOp &op, size_t
     uint64_t bytes = 0;
     for (uint32_t in : op.inputs) {
         uint64_t entries = p.tables[in].entries();
-        if (strideIn(p, in, out.scope[i]) != 0 || entries <= options.sharedInputMaxEntries)
+        if (variableStride(p.tables[in], out.scope[i]) != 0 ||
+            entries <= options.sharedInputMaxEntries)
             continue;
         for (size_t above = 0; above < i; ++above)
-            if (strideIn(p, in, out.scope[above]) != 0)
+            if (variableStride(p.tables[in], out.scope[above]) != 0)
                 entries /= out.domains[above];
         bytes += entries * (options.float32 ? 4 : 8);
     }
@@ -307,8 +292,8 @@ void emitRowGroupBody(std::ostringstream &o, const TensorProgram &p, const Tenso
     // where it lacks the variable).
     std::vector<uint64_t> outerStep(op.inputs.size()), innerStep(op.inputs.size());
     for (size_t j = 0; j < op.inputs.size(); ++j) {
-        outerStep[j] = strideIn(p, op.inputs[j], out.scope[g.outer.var]);
-        innerStep[j] = twoVars ? strideIn(p, op.inputs[j], out.scope[inner.var]) : 0;
+        outerStep[j] = variableStride(p.tables[op.inputs[j]], out.scope[g.outer.var]);
+        innerStep[j] = twoVars ? variableStride(p.tables[op.inputs[j]], out.scope[inner.var]) : 0;
     }
     auto reads = [&](bool withOuter, bool withInner, uint32_t a, uint32_t b) {
         std::string v;
@@ -466,6 +451,17 @@ uint64_t eliminatedValues(const TensorProgram &p, const TensorOp &op) {
     return m;
 }
 
+uint64_t variableStride(const Table &table, uint32_t v) {
+    const auto it = std::find(table.scope.begin(), table.scope.end(), v);
+    if (it == table.scope.end())
+        return 0;
+    uint64_t stride = 1;
+    for (size_t i = static_cast<size_t>(it - table.scope.begin()) + 1; i < table.domains.size();
+         ++i)
+        stride *= table.domains[i];
+    return stride;
+}
+
 bool usesWarpPerRow(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options) {
     if (isMessageOp(program.ops[op].kind)) // message_kernels.h: a warp per residual row
         return program.ops[op].kind == TensorOpKind::MessageResidual;
@@ -487,7 +483,9 @@ RowGroup rowGroupOf(const TensorProgram &p, uint32_t opId, const TensorKernelOpt
                out.domains[i] <= options.rowGroupMaxRows &&
                outputStride(out, i) >= options.rowGroupMinStride;
     };
-    auto has = [&](uint32_t in, size_t i) { return strideIn(p, in, out.scope[i]) != 0; };
+    auto has = [&](uint32_t in, size_t i) {
+        return variableStride(p.tables[in], out.scope[i]) != 0;
+    };
     // Global-memory entries read once per group instead of once per row: inputs small enough to
     // be staged in shared memory cost little to read again.
     auto globalEntriesLacking = [&](size_t i) {

@@ -300,9 +300,9 @@ Status GpuTensorDevice::launch(std::span<const DeviceTask> tasks) {
 // fused launches are where they were (anything that moves them drops the prepared levels).
 Status GpuTensorDevice::launchPrepared(Prepared &pr, uint32_t l,
                                        std::span<const DeviceTask> tasks) {
-    if (pr.graph.g) {
+    if (pr.graph) {
         if (pr.launchedLevels++ == 0)
-            ZBDDC_TRY(d_.launchGraph(pr.graph.g, entry_));
+            ZBDDC_TRY(d_.launchGraph(pr.graph.get(), entry_));
         stats_.graph = true;
         return Ok{};
     }
@@ -320,8 +320,8 @@ Status GpuTensorDevice::launchPrepared(Prepared &pr, uint32_t l,
         }
         stats_.graph = static_cast<bool>(exec);
         if (exec) {
-            pr.graph = OwnedGraph(&d_, *exec);
-            ZBDDC_TRY(d_.launchGraph(pr.graph.g, entry_));
+            pr.graph.reset(*exec, [d = &d_](GraphHandle g) { d->destroyGraph(g); });
+            ZBDDC_TRY(d_.launchGraph(pr.graph.get(), entry_));
         } else {
             for (uint32_t again = 0; again < pr.levels.size(); ++again)
                 if (!pr.levels[again].empty())

@@ -1,15 +1,12 @@
-// One GPU, or a logical share of one, as a TensorDevice (tensor_device.h): the device every GPU run
-// drives through the step runner (run/device_steps.h) — in core, the host/device split, several
-// devices, a prepared program run again and again. Tables of doubles, or of floats
-// (kernels.float32: the host's doubles converted on the way, exactly), each held over one row range
-// at its own address. Its work is ordered on one entry stream: uploads there from pinned staging,
-// each level forked from it onto the other streams and joined back (level_launch.h). An ordered
-// run's prepared levels (prepareLevels) keep every input list in one array and launch a level's
-// small whole ops of one generic kernel as one fused launch (fused_launch.h); with `graphs` they
-// are captured from the first level's launch to the last's and launched as one CUDA graph (a
-// program of a hundred levels then costs one launch). Downloads go through the GPU's pinned staging
-// (staged_copies.h) unless told otherwise (GpuDeviceOptions::stagedDownloads). A task over a range
-// of eliminated values needs kernels compiled with eliminationRange.
+// One GPU, or a logical share of one, as a TensorDevice (tensor_device.h): the device of every GPU
+// run. Tables of doubles, or of floats (kernels.float32: the host's doubles converted on the way,
+// exactly), each held over one row range at its own address. Its work is ordered on one entry
+// stream: uploads there from pinned staging, each level forked from it onto the other streams and
+// joined back (level_launch.h). An ordered run's prepared levels (prepareLevels) keep every input
+// list in one array and launch a level's small whole ops of one generic kernel as one fused launch
+// (fused_launch.h); with `graphs` they are captured from the first level's launch to the last's
+// and launched as one CUDA graph. A task over a range of eliminated values needs kernels compiled
+// with eliminationRange.
 #pragma once
 
 #include "backends/cuda/driver.h"
@@ -23,7 +20,6 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace zbddc::cuda {
@@ -40,9 +36,7 @@ struct GpuDeviceOptions {
     // driver into the caller's memory, as a prepared program reads its tables back (mildew's
     // batched MAR on an H100: 23-33 ms a run of 2,000 cases through the staging, 5 ms straight).
     bool stagedDownloads = true;
-    // launchKernel's kernels (the incomplete tables' module), looked up by name; it outlives the
-    // device.
-    const Module *namedKernels = nullptr;
+    const Module *namedKernels = nullptr; // launchKernel's, by name; outlives the device
 };
 
 struct GpuDeviceStats {
@@ -109,28 +103,11 @@ class GpuTensorDevice final : public TensorDevice {
   private:
     GpuTensorDevice(Device &d, const TensorProgram &p, const GpuDeviceOptions &o,
                     TensorModules modules);
-    // An executable CUDA graph, destroyed with its owner (the driver frees one still in flight
-    // when it completes).
-    struct OwnedGraph {
-        Device *d = nullptr;
-        GraphHandle g = nullptr;
-        OwnedGraph() = default;
-        OwnedGraph(Device *d, GraphHandle g) : d(d), g(g) {}
-        OwnedGraph(OwnedGraph &&o) noexcept : d(o.d), g(std::exchange(o.g, nullptr)) {}
-        OwnedGraph &operator=(OwnedGraph &&o) noexcept {
-            std::swap(d, o.d);
-            std::swap(g, o.g);
-            return *this;
-        }
-        ~OwnedGraph() {
-            if (g)
-                d->destroyGraph(g);
-        }
-    };
     // prepareLevels' work: by op, its level (UINT32_MAX: not prepared) and its input list's offset
     // in `lists`; the levels' launch units; with `graphs`, the levels as captured on the first run,
     // launched again by every later run (capturing and instantiating a junction tree's thousand
-    // launches took milliseconds a run).
+    // launches took milliseconds a run); an executable graph, destroyed with its owner (the driver
+    // frees one still in flight when it completes).
     struct Prepared {
         std::vector<std::vector<DeviceTask>> levels;
         std::vector<uint32_t> levelOf;
@@ -138,7 +115,7 @@ class GpuTensorDevice final : public TensorDevice {
         DeviceBuffer lists;
         std::optional<FusedLaunches> fused;
         size_t launchedLevels = 0, nonEmptyLevels = 0;
-        OwnedGraph graph;
+        std::shared_ptr<void> graph;
     };
     uint64_t outputRows(uint32_t op) const;
     bool computesWhole(const DeviceTask &task) const;

@@ -1,18 +1,15 @@
-// One device as the host-side runs see it — a GPU (or a logical share of one), or the tests'
-// emulated device — so that the runs of several devices (multi_device_run.h), of the host/device
-// split (host_device_split.h) and over incomplete tables (incomplete_run.h) drive one interface,
-// and are tested without a GPU on one emulation
-// (tests/backends/tensor/cuda/emulated_tensor_device.h). Tables are addressed by id and held over
-// one contiguous row range each (the whole table, or a slice); a task computes a range of an op's
-// output rows, reading its inputs at their whole-table offsets (the kernels' convention,
-// tensor_kernels.h). Devices keep the order of what they are given, as a stream does; launch
-// returns before the tasks finish, wait() blocks until every task and upload is done.
-// Host-only: no CUDA here.
+// One device as the step runner (run/device_steps.h) drives it: a GPU or a logical share of one
+// (gpu_tensor_device.h), or the tests' emulated device (tests/backends/tensor/cuda/
+// emulated_tensor_device.h), so every run is tested without a GPU. Tables are addressed by id, each
+// held over one contiguous row range (the whole table, or a slice); a task computes a range of an
+// op's output rows, reading its inputs at their whole-table offsets (tensor_kernels.h). Devices
+// keep the order of what they are given, as a stream does. Host-only: no CUDA here.
 #pragma once
 
 #include "ir/result.h"
 #include "ir/tensor_program.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -27,6 +24,16 @@ struct RowSpan {
     bool contains(RowSpan o) const { return o.rows == 0 || (first <= o.first && o.end() <= end()); }
     bool operator==(const RowSpan &) const = default;
 };
+
+// The least span holding both (an empty one holds nothing).
+inline RowSpan hull(RowSpan a, RowSpan b) {
+    if (a.rows == 0)
+        return b;
+    if (b.rows == 0)
+        return a;
+    const uint64_t first = std::min(a.first, b.first);
+    return {first, std::max(a.end(), b.end()) - first};
+}
 
 inline constexpr int kHost = -1; // a TableMove's end on the host
 
@@ -58,9 +65,7 @@ inline DeviceTask wholeOpTask(const TensorProgram &program, uint32_t op) {
 class TensorDevice {
   public:
     virtual ~TensorDevice() = default;
-    // The device's range of `table` becomes `rows`, keeping the rows it held.
-    virtual Status reserve(uint32_t table, RowSpan rows) = 0;
-    // The device holds no row of `table` any more.
+    virtual Status reserve(uint32_t table, RowSpan rows) = 0; // keeps the rows it held
     virtual Status release(uint32_t table) = 0;
     // Copies of `values.size()` rows from row `firstRow` of the table: an upload may still be in
     // flight on return (the values are copied first), done before the device's next tasks run or

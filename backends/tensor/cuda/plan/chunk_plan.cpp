@@ -84,7 +84,6 @@ OpChunkPlan opChunkCandidate(const TensorProgram &p, uint32_t opId, uint32_t out
 
 Result<ChunkPlan> planChunks(const TensorProgram &program, const ChunkPlanOptions &options) {
     ChunkPlan plan;
-    plan.budgetBytes = options.budgetBytes;
     uint64_t total = 0;
     for (const Table &t : program.tables)
         total += devicePoolBytes(t.entries() * kEntryBytes);

@@ -41,13 +41,10 @@ struct OpChunkPlan {
     std::vector<uint64_t> inputRows;    // per input: rows on the device (per step when sliced)
     uint64_t residentBytes = 0; // whole inputs, on the device for the whole op
     uint64_t stepBytes = 0;     // one step's input slices and output chunk
-
-    uint64_t steps() const { return chunks * elimSlices; }
 };
 
 struct ChunkPlan {
-    bool outOfCore = false;     // false: every table fits at once, no chunking needed
-    uint64_t budgetBytes = 0;
+    bool outOfCore = false;       // false: every table fits at once, no chunking needed
     std::vector<OpChunkPlan> ops; // by op id (filled only when outOfCore)
 };
 

@@ -12,15 +12,6 @@ namespace zbddc {
 
 namespace {
 
-RowSpan hull(RowSpan a, RowSpan b) {
-    if (a.rows == 0)
-        return b;
-    if (b.rows == 0)
-        return a;
-    const uint64_t first = std::min(a.first, b.first);
-    return {first, std::max(a.end(), b.end()) - first};
-}
-
 // One device's share of an op: the output rows it computes and the rows of each input they read.
 struct OpShare {
     uint32_t device = 0;

@@ -8,15 +8,12 @@
 // the input rows that range reads — the out-of-core planner's slicing (chunk_plan.h, Bistaffa et
 // al. 2017 §III-A) with a device per slice instead of a step per slice.
 //
-// Every device holds, per table, one contiguous row range (the whole table or a slice); a task
-// reads its inputs at their whole-table offsets (the kernels' convention, tensor_kernels.h). A
-// device needing rows it lacks grows its range and receives the missing rows — from the host for
-// input tables, otherwise from the devices that computed them. Each piece a task computes goes to
-// the host after its level (the host gathers every computed table), and a device lets a table go
-// after the last level that reads it there, so a device holds at once only what its live tables
-// need. Or, where the VALUE phase decodes on the devices (keepForDecode), nothing goes to the
-// host: every device keeps the rows it computed, and device 0 every input table whole, to the end
-// (decodeHoldings). The plan is a pure function of the program's shape.
+// A device needing rows it lacks grows its range (one per table, tensor_device.h) and receives the
+// missing rows — from the host for input tables, otherwise from the devices that computed them.
+// Each piece a task computes goes to the host after its level, and a device lets a table go after
+// the last level that reads it there. Or, where the VALUE phase decodes on the devices
+// (keepForDecode), nothing goes to the host: every device keeps the rows it computed, and device 0
+// every input table whole, to the end (decodeHoldings). A pure function of the program's shape.
 #pragma once
 
 #include "backends/tensor/cuda/device/tensor_device.h"

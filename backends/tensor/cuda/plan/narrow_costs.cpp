@@ -50,8 +50,4 @@ bool fitsFloat32(const TensorProgram &program) {
     return narrowedMagnitudeBound(program) < double(1 << 24);
 }
 
-bool useFloatTables(const TensorProgram &program, bool allowed) {
-    return allowed && fitsFloat32(program);
-}
-
 } // namespace zbddc::cuda

@@ -18,7 +18,4 @@ double narrowedMagnitudeBound(const TensorProgram &program);
 // Below 2^24: every table, and every sum the kernels and the VALUE phase form, is exact in float.
 bool fitsFloat32(const TensorProgram &program);
 
-// Whether an executor that may narrow (`allowed`: GpuSwitches::narrowCosts) does: fitsFloat32.
-bool useFloatTables(const TensorProgram &program, bool allowed);
-
 } // namespace zbddc::cuda

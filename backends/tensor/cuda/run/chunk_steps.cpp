@@ -40,11 +40,7 @@ std::vector<DeviceStep> chunkSteps(const TensorProgram &p, const ChunkPlan &plan
                         if (!cp.inputSliced[j])
                             continue;
                         const RowRange r = inputRange(p, o, cp, j, c, s);
-                        auto [at, fresh] = reads.try_emplace(op.inputs[j], RowSpan{r.first, r.rows});
-                        if (!fresh) {
-                            const uint64_t first = std::min(at->second.first, r.first);
-                            at->second = {first, std::max(at->second.end(), r.first + r.rows) - first};
-                        }
+                        reads[op.inputs[j]] = hull(reads[op.inputs[j]], {r.first, r.rows});
                     }
                     for (const auto &[t, rows] : reads) // a table resident whole stays so
                         if (!held.contains(t) || held[t].rows != p.tables[t].entries())

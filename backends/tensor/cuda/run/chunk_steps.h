@@ -4,8 +4,7 @@
 // sliced input the step reads (inputRange) replace the ones held before, and the chunk's output
 // rows are held; the task computes the chunk, over the step's range of eliminated values where
 // the plan splits them; after a chunk's last step its rows come back to the host, where later ops
-// read them. The op's tables are then let go and the device waited for. The GPU's device orders
-// all of it on one stream, its copies through the pinned staged copies (gpu_tensor_device.h).
+// read them. The op's tables are then let go and the device waited for.
 #pragma once
 
 #include "backends/tensor/cuda/plan/chunk_plan.h"

@@ -1,10 +1,8 @@
-// A run over TensorDevices (device/tensor_device.h) as data: the runs' planners — the host/device
-// split (host_device_split.h), several devices level by level or ordered (multi_device_run.h),
-// out of core (chunk_steps.h), incomplete tables (incomplete_run.h) — each turn their plan into
-// one list of steps, and one runner executes any list, step by step in
-// list order, on the devices given (a GPU's, or the tests' emulated ones). The host's side of a
-// run lives in the runner: the inputs' complete values, the computed tables that come back, the
-// host ops run on the CPU executor. Host-only: no CUDA here.
+// A run over TensorDevices (device/tensor_device.h) as data: each planner (host_device_split.h,
+// multi_device_run.h, chunk_steps.h, incomplete_run.h) turns its plan into one list of steps, and
+// one runner executes any list in order on the devices given. The host's side of a run lives in
+// the runner: the inputs' complete values, the computed tables that come back, the host ops run on
+// the CPU executor. Host-only: no CUDA here.
 #pragma once
 
 #include "backends/tensor/cuda/device/tensor_device.h"
@@ -63,8 +61,7 @@ inline DeviceStep makeStep(StepKind kind, StepClock clock, uint32_t device = 0, 
     return s;
 }
 
-// What the steps run on. `devices` by index (null where no step names it); `fabric` only for
-// peer steps.
+// What the steps run on: `devices` by index (null where no step names it).
 struct StepTargets {
     std::span<TensorDevice *const> devices;
     DeviceFabric *fabric = nullptr;

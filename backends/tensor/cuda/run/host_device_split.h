@@ -5,11 +5,6 @@
 // device, the rest stay on the host. The threshold is measured: bench/be_split_crossover times one
 // op on 16 CPU threads against the GPU (launch and transfers included) across table sizes and
 // prints where the GPU starts to win.
-//
-// The plan and its run are host code, built everywhere: the run drives a TensorDevice
-// (device/tensor_device.h) holding whole tables and launching whole ops, which is the GPU's
-// GpuTensorDevice (gpu_tensor_device.h) in the "split" tensor executor
-// (runtime/tensor/tensor_executor.h) and the emulated device in the tests.
 #pragma once
 
 #include "backends/tensor/cuda/run/device_steps.h"
@@ -54,9 +49,7 @@ SplitPlan planHostDeviceSplit(const TensorProgram &program, uint64_t thresholdEn
 // reserved first), host ops run meanwhile, wait, downloads; then the final downloads.
 std::vector<DeviceStep> splitSteps(const TensorProgram &program, const SplitPlan &plan);
 
-// splitSteps run (runDeviceSteps). The result
-// has the layout of runTensorProgramCpu (computed tables by id, inputs empty): host tables from
-// the host, device ones from their downloads. `device` may be null when the plan puts no op on it.
+// splitSteps run (runDeviceSteps); `device` may be null when the plan puts no op on it.
 Result<std::vector<std::vector<double>>>
 runTensorProgramSplit(const TensorProgram &program, const SplitPlan &plan, TensorDevice *device,
                       unsigned hostThreads = 0);

@@ -7,8 +7,7 @@
 // min. Joined rows stay on the device; each op's output (its feasible rows) comes back to the host,
 // where later ops read it and the VALUE phase runs. The first table of an op (its smallest input)
 // is filtered (slices) and mapped on the host. The sizes follow from what the kernels compute, so
-// an op is one step. The same steps run on the GPU (tensor_gpu.h) and on the tests' emulated
-// device. Built everywhere; needs no CUDA.
+// an op is one step. Built everywhere; needs no CUDA.
 #pragma once
 
 #include "backends/tensor/cuda/run/device_steps.h"

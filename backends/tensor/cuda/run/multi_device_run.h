@@ -1,7 +1,4 @@
-// The run of a MultiDevicePlan (multi_device_plan.h) over TensorDevices (device/tensor_device.h:
-// one row range per table, tasks over row ranges) and the DeviceFabric between them, as steps
-// (device_steps.h) that one runner executes, so that the orchestration runs and is tested without
-// a GPU (on GPUs: tensor_gpu.h). Two ways to run it:
+// The run of a MultiDevicePlan (multi_device_plan.h) as steps (device_steps.h), two ways:
 //   - level by level: reserves, uploads and device-to-device moves, then every device's tasks
 //     launched before any is waited for, so the devices work at once, then the downloads of what
 //     they computed and the releases. The host waits for every level; a device holds at once only

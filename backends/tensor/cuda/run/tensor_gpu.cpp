@@ -81,7 +81,7 @@ Status planOneDevice(const TensorProgram &program, const GpuExecOptions &options
     p.chunks = std::move(*plan);
     st.outOfCore = p.chunks.outOfCore;
     if (!p.chunks.outOfCore) { // 32-bit tables where every value provably stays exact
-        p.kernels.float32 = useFloatTables(program, options.switches.narrowCosts);
+        p.kernels.float32 = options.switches.narrowCosts && fitsFloat32(program);
         MultiDeviceOptions o;
         o.keepForDecode = decode;
         o.entryBytes = p.kernels.float32 ? sizeof(float) : sizeof(double);
@@ -114,7 +114,7 @@ Status planDevices(const TensorProgram &program, const GpuExecOptions &options, 
                    uint64_t budget, Prepared &p, GpuExecStats &st) {
     // Slices by output variables would cut a message's normalisation group.
     ZBDDC_TRY(refuseMessageOps(program, "the multi-GPU executor"));
-    p.kernels.float32 = useFloatTables(program, options.switches.narrowCosts);
+    p.kernels.float32 = options.switches.narrowCosts && fitsFloat32(program);
     MultiDeviceOptions planned = options.multiDevice;
     // Inputs the kernels stage whole in shared memory must be whole on every device.
     planned.wholeInputMaxEntries =
