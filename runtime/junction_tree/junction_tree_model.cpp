@@ -169,12 +169,46 @@ struct JunctionTreeModel::Impl {
     // at most the cases given.
     Result<uint32_t> batchSize(const JunctionTreeLowering &lowering, size_t cases,
                                uint64_t heldBytes) {
+        auto bytes = probeBytes(lowering);
+        if (!bytes)
+            return bytes.error();
+        return casesThatFit(*bytes, cases, heldBytes);
+    }
+
+    // The bytes of `lowering`'s program for one case, and the rest: a lowering of its own.
+    Result<ProgramEntries> probeBytes(const JunctionTreeLowering &lowering) const {
         JunctionTreeLowering one = lowering;
         one.batch = 1;
         auto probe = lowerJunctionTree(model, tree, one);
         if (!probe)
             return probe.error();
-        const ProgramEntries bytes = programBytes(*probe);
+        return programBytes(*probe);
+    }
+
+    // The per-case route's threads, each holding one case's tables: at most the batched tree's
+    // for one case with every variable observed (so every message per case), whatever the cases
+    // observe. Probed once per task kind: the probe lowers the whole tree, as much work as a
+    // small case's own lowering and run.
+    std::optional<ProgramEntries> perCaseBytes[3]; // by kind: PR, MAR, MPE
+    Result<uint32_t> perCaseThreads(Task task, size_t cases) {
+        std::optional<ProgramEntries> &bytes =
+            perCaseBytes[task == Task::Mar ? 1 : task == Task::Mpe ? 2 : 0];
+        if (!bytes) {
+            JunctionTreeLowering all;
+            all.maxProduct = task == Task::Mpe;
+            all.marginals = task == Task::Mar;
+            all.observed = observedVariables({}, tree.numVariables(), true);
+            all.belief = options.belief;
+            auto probed = probeBytes(all);
+            if (!probed)
+                return probed.error();
+            bytes = *probed;
+        }
+        return casesThatFit(*bytes, cases, 0);
+    }
+
+    Result<uint32_t> casesThatFit(const ProgramEntries &bytes, size_t cases,
+                                  uint64_t heldBytes) {
         uint64_t budget = options.memoryBudgetBytes;
         if (!budget) {
             auto b = executor->memoryBudgetBytes(heldBytes);
@@ -193,7 +227,6 @@ struct JunctionTreeModel::Impl {
             b = std::min<uint64_t>(b, options.maxBatch);
         return static_cast<uint32_t>(std::max<uint64_t>(b, 1));
     }
-
 };
 
 // The batched route by evidence pattern (evidence_pattern_batch.h): runs of cases, each one
@@ -400,7 +433,7 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
         // Each thread holds one case's tables, at most the batched tree's for one case: as many
         // threads as the memory budget holds such cases, none where it holds not one. (A batched
         // plan named outright runs on the CPU executor too: the GPU's program, checked there.)
-        auto fit = m.batchSize(lowering, cases.size(), 0);
+        auto fit = m.perCaseThreads(task, cases.size());
         if (!fit)
             return failAll(fit.error());
         return m.runPerCase(task, cases, *fit, info);
