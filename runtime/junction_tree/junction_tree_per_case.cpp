@@ -39,7 +39,7 @@ Result<TaskResult> answerOneCase(const PerCaseNetwork &n, Task task, const Evide
     auto lowered = lowerJunctionTree(n.model, tree, lowering);
     if (!lowered)
         return lowered.error();
-    auto tables = runTensorProgramCpu(lowered->program, {.threads = 1});
+    auto tables = runTensorProgramCpu(lowered->program, {.threads = 1, .verified = true});
     if (!tables)
         return tables.error();
     return junctionTreeAnswer(task, tree, *lowered, *tables, 0, ev);
