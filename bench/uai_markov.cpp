@@ -125,8 +125,8 @@ void benchInstance(const Args &args, const std::string &path) {
         int t = 0;
         for (Task task : {Task::Pr, Task::Mar, Task::Mpe}) {
             // On the GPU the first run of a task lowers its program, compiles its kernels (NVRTC)
-            // and places its tables: timed apart, right before the run timed, so that the model
-            // keeps that task's program (it keeps the last one).
+            // and places its tables: timed apart, before the run timed (the model keeps one
+            // program per task).
             if (device == "cuda") {
                 const SteadyTime f0 = std::chrono::steady_clock::now();
                 (void)tree->run(task, cases); // the same batch: the same program

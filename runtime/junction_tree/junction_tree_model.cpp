@@ -79,7 +79,7 @@ struct JunctionTreeModel::Impl {
                junctionTreeStats(tree).totalCliqueEntries >= kExecutorTracebackMinCliqueEntries;
     }
 
-    // The last program lowered and prepared, kept for the next batch of the same shape.
+    // A program lowered and prepared, kept for the next batch of the same shape.
     struct Prepared {
         bool maxProduct = false, marginals = false;
         std::vector<uint32_t> observed;
@@ -87,8 +87,17 @@ struct JunctionTreeModel::Impl {
         std::unique_ptr<PreparedTensorProgram> run;
         // MPE traced back by the executor: its runs then fetch only the scales and normaliser.
         bool tracedOnExecutor = false;
+        uint32_t calls = 0; // run() calls answered with it
     };
-    std::unique_ptr<Prepared> last;
+    // One per task kind (PR, MAR, MPE): a caller alternating tasks on one model lowers and
+    // prepares (on a GPU, compiles) each kind's program once, not at every switch.
+    std::unique_ptr<Prepared> prepared[3];
+    static size_t kindOf(const JunctionTreeLowering &l) {
+        return l.maxProduct ? 2 : l.marginals ? 1 : 0;
+    }
+    static uint64_t heldBytes(const std::unique_ptr<Prepared> &p) {
+        return p ? programBytes(p->lowered).atBatch(p->lowered.batch) : 0;
+    }
 
     // The CPU's per-case route: every case lowered alone, sliced by its evidence.
     std::vector<Result<TaskResult>> runPerCase(Task task, std::span<const Evidence> cases,
@@ -121,23 +130,35 @@ struct JunctionTreeModel::Impl {
                             std::vector<uint8_t> &tied) const;
 
     Result<Prepared *> prepare(const JunctionTreeLowering &lowering, size_t cases) {
-        const bool sameShape = last && last->maxProduct == lowering.maxProduct &&
-                               last->marginals == lowering.marginals &&
-                               last->observed == lowering.observed;
+        std::unique_ptr<Prepared> &last = prepared[kindOf(lowering)];
+        const bool sameShape = last && last->observed == lowering.observed;
         // A compiled (GPU) program answers any number of cases in runs of its batch, padded:
         // keep it where its batch holds the cases or is what the memory allows anyway.
         const bool compiled = options.executor == "cuda";
         if (sameShape && compiled && last->lowered.batch >= cases)
             return last.get();
-        // The last program's tables are released before another is placed, so they count as
-        // free: sized against the free memory alone, the batch would shrink by what the program
-        // itself holds, and every kernel would be compiled again (munin2: 90 s per call).
-        uint64_t held = 0;
-        if (last)
-            held = programBytes(last->lowered).atBatch(last->lowered.batch);
-        auto batch = batchSize(lowering, cases, held);
+        // This kind's last program's tables are released before another is placed, so they count
+        // as free: sized against the free memory alone, the batch would shrink by what the
+        // program itself holds, and every kernel would be compiled again (munin2: 90 s per call).
+        auto bytes = probeBytes(lowering);
+        if (!bytes)
+            return bytes.error();
+        auto batch = casesThatFit(*bytes, cases, heldBytes(last));
         if (!batch)
             return batch.error();
+        // The other kinds' programs stay unless the memory they hold would cut this batch.
+        uint64_t others = 0;
+        for (const std::unique_ptr<Prepared> &p : prepared)
+            others += &p == &last ? 0 : heldBytes(p);
+        if (*batch < cases && others > 0) {
+            auto alone = casesThatFit(*bytes, cases, heldBytes(last) + others);
+            if (alone && *alone > *batch) {
+                for (std::unique_ptr<Prepared> &p : prepared)
+                    if (&p != &last)
+                        p.reset();
+                batch = alone;
+            }
+        }
         if (sameShape && (compiled ? last->lowered.batch >= *batch : last->lowered.batch == *batch))
             return last.get();
         last.reset();
@@ -163,16 +184,6 @@ struct JunctionTreeModel::Impl {
         p->run = std::move(*run);
         last = std::move(p);
         return last.get();
-    }
-
-    // Cases per run: what the memory budget holds (with `heldBytes`, the last program's, freed),
-    // at most the cases given.
-    Result<uint32_t> batchSize(const JunctionTreeLowering &lowering, size_t cases,
-                               uint64_t heldBytes) {
-        auto bytes = probeBytes(lowering);
-        if (!bytes)
-            return bytes.error();
-        return casesThatFit(*bytes, cases, heldBytes);
     }
 
     // The bytes of `lowering`'s program for one case, and the rest: a lowering of its own.
@@ -207,6 +218,8 @@ struct JunctionTreeModel::Impl {
         return casesThatFit(*bytes, cases, 0);
     }
 
+    // Cases per run of a program of `bytes`: what the memory budget holds (with `heldBytes`, of
+    // programs about to be released, freed), at most the cases given.
     Result<uint32_t> casesThatFit(const ProgramEntries &bytes, size_t cases,
                                   uint64_t heldBytes) {
         uint64_t budget = options.memoryBudgetBytes;
@@ -458,6 +471,7 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
     st = {};
     st.batch = jt.batch;
     st.bytesPerRun = programBytes(jt).atBatch(jt.batch);
+    st.reusedProgram = p.calls++ > 0;
     const std::vector<uint32_t> unobserved(m.tree.numVariables(), kNone);
     ProgressLine line("answering cases in runs of " + std::to_string(jt.batch));
     for (size_t first = 0; first < cases.size(); first += jt.batch) {

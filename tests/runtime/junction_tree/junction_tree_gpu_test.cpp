@@ -13,6 +13,7 @@
 #include "tests/catch.hpp"
 #include "tests/support/bn_brute_force.h"
 #include "tests/support/bn_elimination.h"
+#include "tests/support/jt_program_reuse.h"
 #include "tests/support/jt_testing.h"
 #include "tests/support/skip.h"
 
@@ -117,6 +118,25 @@ TEST_CASE("jt gpu: random tiny networks answer as brute force does", "[jt][gpu]"
                               Approx(expected.marginals[v][x]).margin(1e-12));
         }
     }
+}
+
+TEST_CASE("jt gpu: alternating tasks reuse each task's compiled program", "[jt][gpu]") {
+    REQUIRE(gpuPresent);
+    std::mt19937 rng(43);
+    const BayesNet net = randomBayesNet(rng, 7);
+    std::vector<Evidence> cases;
+    for (int k = 0; k < 6; ++k) {
+        std::vector<int> e(net.variables.size(), -1);
+        for (size_t v = 0; v < e.size(); ++v)
+            if (rng() % 3 == 0)
+                e[v] = static_cast<int>(rng() % net.variables[v].states.size());
+        cases.push_back(runtimeEvidence(e));
+    }
+    JunctionTreeModel gpu = model(net, "cuda");
+    checkTasksReusePrograms(gpu, cases);
+    JunctionTreeModel cpu = model(net, "cpu");
+    for (Task task : {Task::Pr, Task::Mar, Task::Mpe})
+        checkSame(gpu.run(task, cases), cpu.run(task, cases), net); // the kept programs
 }
 
 TEST_CASE("jt gpu: benchmark networks answer batches as the CPU does", "[jt][gpu]") {
