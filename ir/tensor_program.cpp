@@ -90,6 +90,8 @@ void writeEvidenceIndicators(TensorProgram &program, std::span<const uint32_t> e
 uint32_t addBatchedTable(TensorProgram &program, std::span<const uint32_t> vars, bool batched,
                          uint32_t batchVariable, bool batchFastest) {
     Table t;
+    t.scope.reserve(vars.size() + batched);
+    t.domains.reserve(vars.size() + batched);
     if (batched && !batchFastest)
         t.scope.push_back(batchVariable);
     t.scope.insert(t.scope.end(), vars.begin(), vars.end());

@@ -284,16 +284,19 @@ class Lowering {
     // messages to several children and marginals repeat the same steps; collect never does).
     uint32_t emit(TensorOpKind kind, std::vector<uint32_t> inputs, std::vector<uint32_t> vars,
                   const std::vector<uint32_t> &outVars) {
+        if (!proportionsOnly_) {
+            const uint32_t out = addTable(outVars, false);
+            out_.program.ops.push_back({kind, std::move(inputs), out, std::move(vars), {}});
+            return out;
+        }
         std::vector<uint32_t> sortedInputs = inputs;
         std::sort(sortedInputs.begin(), sortedInputs.end());
         auto key = std::make_tuple(kind, std::move(sortedInputs), vars);
-        if (proportionsOnly_)
-            if (auto it = made_.find(key); it != made_.end())
-                return it->second;
+        if (auto it = made_.find(key); it != made_.end())
+            return it->second;
         const uint32_t out = addTable(outVars, false);
         out_.program.ops.push_back({kind, std::move(inputs), out, std::move(vars), {}});
-        if (proportionsOnly_)
-            made_.emplace(std::move(key), out);
+        made_.emplace(std::move(key), out);
         return out;
     }
 
