@@ -100,14 +100,16 @@ struct JunctionTreeModel::Impl {
     }
 
     // The CPU's per-case route: every case lowered alone, sliced by its evidence.
+    PerCaseMemo perCaseMemo; // what the per-case route's runs share
+
     std::vector<Result<TaskResult>> runPerCase(Task task, std::span<const Evidence> cases,
-                                               uint32_t fit, JunctionTreeRunInfo *info) const {
+                                               uint32_t fit, JunctionTreeRunInfo *info) {
         // Each case is lowered as it is answered: its lowering is part of its time.
         const SteadyTime start = std::chrono::steady_clock::now();
         const unsigned threads = std::min<unsigned>(fit, threadsOrCores(options.threads));
         std::vector<Result<TaskResult>> results =
             runJunctionTreePerCase(model, tree, task, cases, threads, options.belief,
-                                   options.caseTree);
+                                   options.caseTree, &perCaseMemo);
         JunctionTreeRunInfo local;
         JunctionTreeRunInfo &st = info ? *info : local;
         st = {};
@@ -196,26 +198,24 @@ struct JunctionTreeModel::Impl {
         return programBytes(*probe);
     }
 
-    // The per-case route's threads, each holding one case's tables: at most the batched tree's
-    // for one case with every variable observed (so every message per case), whatever the cases
-    // observe. Probed once per task kind: the probe lowers the whole tree, as much work as a
-    // small case's own lowering and run.
-    std::optional<ProgramEntries> perCaseBytes[3]; // by kind: PR, MAR, MPE
-    Result<uint32_t> perCaseThreads(Task task, size_t cases) {
-        std::optional<ProgramEntries> &bytes =
-            perCaseBytes[task == Task::Mar ? 1 : task == Task::Mpe ? 2 : 0];
-        if (!bytes) {
-            JunctionTreeLowering all;
-            all.maxProduct = task == Task::Mpe;
-            all.marginals = task == Task::Mar;
-            all.observed = observedVariables({}, tree.numVariables(), true);
-            all.belief = options.belief;
-            auto probed = probeBytes(all);
-            if (!probed)
-                return probed.error();
-            bytes = *probed;
+    // The per-case route's threads, each holding one case's tables: no more than the tree's
+    // potentials and a message each way over each separator, beside the factors' own tables (a
+    // case's sliced, lazy tables are fewer). Read off the tree's structure, once: a probe
+    // lowering of the whole tree per run cost as much as a small case's own lowering and run
+    // (Promedus_30: 1 of MAR's 3.9 ms).
+    std::optional<ProgramEntries> perCaseBytes;
+    Result<uint32_t> perCaseThreads(size_t cases) {
+        if (!perCaseBytes) {
+            const JunctionTreeStats st = junctionTreeStats(tree);
+            double factorEntries = 0;
+            for (const Factor &f : model.factors)
+                factorEntries += static_cast<double>(f.table.size());
+            perCaseBytes = ProgramEntries{
+                static_cast<uint64_t>(
+                    sizeof(double) * (st.totalCliqueEntries + 2 * st.totalSeparatorEntries)),
+                static_cast<uint64_t>(sizeof(double) * factorEntries)};
         }
-        return casesThatFit(*bytes, cases, 0);
+        return casesThatFit(*perCaseBytes, cases, 0);
     }
 
     // Cases per run of a program of `bytes`: what the memory budget holds (with `heldBytes`, of
@@ -443,10 +443,10 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
     lowering.belief = m.options.belief;
     using Plan = JunctionTreeOptions::BatchedPlan;
     if (m.options.executor == "cpu" && m.options.batchedPlan == Plan::ByCost) {
-        // Each thread holds one case's tables, at most the batched tree's for one case: as many
-        // threads as the memory budget holds such cases, none where it holds not one. (A batched
-        // plan named outright runs on the CPU executor too: the GPU's program, checked there.)
-        auto fit = m.perCaseThreads(task, cases.size());
+        // Each thread holds one case's tables (perCaseThreads): as many threads as the memory
+        // budget holds such cases, none where it holds not one. (A batched plan named outright
+        // runs on the CPU executor too: the GPU's program, checked there.)
+        auto fit = m.perCaseThreads(cases.size());
         if (!fit)
             return failAll(fit.error());
         return m.runPerCase(task, cases, *fit, info);
