@@ -5,7 +5,7 @@
 // cpu1 (the same on one thread), cuda (the generated kernels; each task's first run, which lowers
 // its program and compiles its kernels, timed apart). `--cases N` answers the instance's case N
 // times as one batch (one case uses one thread on the per-case route); `--repeat R` reports the
-// best of R runs of each task (the first run of each included).
+// best of R rounds of the three tasks (on the CPU each round on the model opened afresh).
 // bench/uai_markov.sh runs it beside pyAgrum (bench/peers/pyagrum_mrf.py).
 //
 //   uai_markov [--devices cpu,cpu1,cuda] [--cases N] [--repeat R] [--search-ms MS]
@@ -121,26 +121,32 @@ void benchInstance(const Args &args, const std::string &path) {
             continue;
         }
         std::string firstRun;
-        double ms[3], log10Z = NAN, prGap = NAN, marGap = NAN, mpeLog10 = NAN;
-        int t = 0;
-        for (Task task : {Task::Pr, Task::Mar, Task::Mpe}) {
-            // On the GPU the first run of a task lowers its program, compiles its kernels (NVRTC)
-            // and places its tables: timed apart, before the run timed (the model keeps one
-            // program per task).
-            if (device == "cuda") {
-                const SteadyTime f0 = std::chrono::steady_clock::now();
-                (void)tree->run(task, cases); // the same batch: the same program
-                firstRun += (firstRun.empty() ? "" : "/") + number(msSince(f0), "%.0f");
-            }
-            std::vector<Result<TaskResult>> results;
-            ms[t] = INFINITY;
-            for (int r = 0; r < args.repeat; ++r) {
+        double ms[3] = {INFINITY, INFINITY, INFINITY};
+        double log10Z = NAN, prGap = NAN, marGap = NAN, mpeLog10 = NAN;
+        const Task tasks[] = {Task::Pr, Task::Mar, Task::Mpe};
+        std::vector<Result<TaskResult>> results[3];
+        // Rounds of PR, MAR and MPE in turn, as one case's queries come. On the CPU each round
+        // opens the model afresh (untimed): PR builds the case's own tree and MAR and MPE find it
+        // kept, as they would the first time. On the GPU the first run of a task lowers its
+        // program, compiles its kernels (NVRTC) and places its tables: timed apart, in the first
+        // round (the model keeps one program per task).
+        for (int round = 0; round < args.repeat; ++round) {
+            if (round > 0 && device != "cuda")
+                tree = openFactorModelJunctionTree(*model, order, {run, args.memoryBytes});
+            for (int t = 0; t < 3; ++t) {
+                if (device == "cuda" && round == 0) {
+                    const SteadyTime f0 = std::chrono::steady_clock::now();
+                    (void)tree->run(tasks[t], cases); // the same batch: the same program
+                    firstRun += (firstRun.empty() ? "" : "/") + number(msSince(f0), "%.0f");
+                }
                 const SteadyTime r0 = std::chrono::steady_clock::now();
-                results = tree->run(task, cases);
+                results[t] = tree->run(tasks[t], cases);
                 ms[t] = std::min(ms[t], msSince(r0));
             }
-            ++t;
-            const Result<TaskResult> &r = results.front();
+        }
+        for (int t = 0; t < 3; ++t) {
+            const Task task = tasks[t];
+            const Result<TaskResult> &r = results[t].front();
             if (!r) {
                 std::cerr << name << " " << device << " " << taskName(task) << ": "
                           << r.error().message << "\n";
