@@ -1,7 +1,8 @@
 // Junction-tree propagation on the GPU (the generated tensor kernels, case index fastest) against
 // the CPU executor (case index slowest) and brute force: random tiny networks, and benchmark
 // networks with batches of 1, 7 and 1,024 sampled cases and one batch split over several runs by
-// a small memory budget; impossible cases fail alone; cases split evenly over logical devices of
+// a small memory budget; impossible cases fail alone; PR, MAR and MPE alternated on one model,
+// each on its kept compiled program; cases split evenly over logical devices of
 // one GPU (and over the GPUs there are) answering as one device does. Skipped, saying why,
 // without a GPU.
 #include "compiler/junction_tree/build_junction_tree.h"
@@ -124,14 +125,7 @@ TEST_CASE("jt gpu: alternating tasks reuse each task's compiled program", "[jt][
     REQUIRE(gpuPresent);
     std::mt19937 rng(43);
     const BayesNet net = randomBayesNet(rng, 7);
-    std::vector<Evidence> cases;
-    for (int k = 0; k < 6; ++k) {
-        std::vector<int> e(net.variables.size(), -1);
-        for (size_t v = 0; v < e.size(); ++v)
-            if (rng() % 3 == 0)
-                e[v] = static_cast<int>(rng() % net.variables[v].states.size());
-        cases.push_back(runtimeEvidence(e));
-    }
+    const std::vector<Evidence> cases = sampledCases(net, rng, 6);
     JunctionTreeModel gpu = model(net, "cuda");
     checkTasksReusePrograms(gpu, cases);
     JunctionTreeModel cpu = model(net, "cpu");
