@@ -8,8 +8,8 @@
 // best of R rounds of the three tasks (on the CPU each round on the model opened afresh).
 // bench/uai_markov.sh runs it beside pyAgrum (bench/peers/pyagrum_mrf.py).
 //
-//   uai_markov [--devices cpu,cpu1,cuda] [--cases N] [--repeat R] [--search-ms MS]
-//              [--memory-gb G] NAME.uai...
+//   uai_markov [--devices cpu,cpu1,cuda] [--cases N] [--repeat R]
+//              [--search-ms MS | --search-runs N] [--memory-gb G] NAME.uai...
 //
 // One tab-separated row per instance and device: instance, device, clique entries, order ms,
 // then per task the wall milliseconds (PR, MAR, MPE), log10 Z, |log10 Z - reference|, the
@@ -42,6 +42,8 @@ struct Args {
     size_t cases = 1;
     int repeat = 1; // the best of this many timed runs per task: --repeat
     double searchMs = 1000;
+    uint32_t searchRuns = 0; // --search-runs: this many runs, unbounded in time (the same order
+                             // every time: builds compared on one tree); 0: searchMs bounds it
     double memoryBytes = 12e9; // the tables' limit: --memory-gb
     std::vector<std::string> files;
 };
@@ -101,7 +103,9 @@ void benchInstance(const Args &args, const std::string &path) {
     }
     const SteadyTime t0 = std::chrono::steady_clock::now();
     OrderSearchOptions search;
-    search.timeLimitMs = args.searchMs;
+    search.timeLimitMs = args.searchRuns ? INFINITY : args.searchMs;
+    if (args.searchRuns)
+        search.maxRuns = args.searchRuns;
     const std::vector<uint32_t> order =
         searchOrder(buildInteractionGraph(model->domainSizes, model->sortedScopes()), search).order;
     const double orderMs = msSince(t0);
@@ -187,13 +191,15 @@ int main(int argc, char **argv) {
             args.cases = std::stoul(argv[++i]);
         else if (a == "--repeat" && i + 1 < argc)
             args.repeat = std::max(1, std::stoi(argv[++i]));
+        else if (a == "--search-runs" && i + 1 < argc)
+            args.searchRuns = static_cast<uint32_t>(std::stoul(argv[++i]));
         else if (a == "--search-ms" && i + 1 < argc)
             args.searchMs = std::stod(argv[++i]);
         else if (a == "--memory-gb" && i + 1 < argc)
             args.memoryBytes = 1e9 * std::stod(argv[++i]);
         else if (a.rfind("--", 0) == 0) {
             std::cerr << "usage: uai_markov [--devices cpu,cpu1,cuda] [--cases N] "
-                         "[--repeat R] [--search-ms MS] [--memory-gb G] NAME.uai...\n";
+                         "[--repeat R] [--search-ms MS | --search-runs N] [--memory-gb G] NAME.uai...\n";
             return 2;
         } else
             args.files.push_back(a);
