@@ -40,10 +40,10 @@ namespace {
 struct Args {
     std::vector<std::string> devices{"cpu", "cpu1", "cuda"};
     size_t cases = 1;
-    int repeat = 1; // the best of this many timed runs per task: --repeat
+    int repeat = 1; // rounds of the three tasks, each task's best reported: --repeat
     double searchMs = 1000;
-    uint32_t searchRuns = 0; // --search-runs: this many runs, unbounded in time (the same order
-                             // every time: builds compared on one tree); 0: searchMs bounds it
+    uint32_t searchRuns = 0;   // --search-runs: this many runs, unbounded in time (the same order
+                               // every time: builds compared on one tree); 0: searchMs bounds it
     double memoryBytes = 12e9; // the tables' limit: --memory-gb
     std::vector<std::string> files;
 };
@@ -198,8 +198,9 @@ int main(int argc, char **argv) {
         else if (a == "--memory-gb" && i + 1 < argc)
             args.memoryBytes = 1e9 * std::stod(argv[++i]);
         else if (a.rfind("--", 0) == 0) {
-            std::cerr << "usage: uai_markov [--devices cpu,cpu1,cuda] [--cases N] "
-                         "[--repeat R] [--search-ms MS | --search-runs N] [--memory-gb G] NAME.uai...\n";
+            std::cerr
+                << "usage: uai_markov [--devices cpu,cpu1,cuda] [--cases N] "
+                   "[--repeat R] [--search-ms MS | --search-runs N] [--memory-gb G] NAME.uai...\n";
             return 2;
         } else
             args.files.push_back(a);

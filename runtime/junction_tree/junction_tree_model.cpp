@@ -107,9 +107,8 @@ struct JunctionTreeModel::Impl {
         // Each case is lowered as it is answered: its lowering is part of its time.
         const SteadyTime start = std::chrono::steady_clock::now();
         const unsigned threads = std::min<unsigned>(fit, threadsOrCores(options.threads));
-        std::vector<Result<TaskResult>> results =
-            runJunctionTreePerCase(model, tree, task, cases, threads, options.belief,
-                                   options.caseTree, &perCaseMemo);
+        std::vector<Result<TaskResult>> results = runJunctionTreePerCase(
+            model, tree, task, cases, threads, options.belief, options.caseTree, &perCaseMemo);
         JunctionTreeRunInfo local;
         JunctionTreeRunInfo &st = info ? *info : local;
         st = {};
@@ -211,8 +210,8 @@ struct JunctionTreeModel::Impl {
             for (const Factor &f : model.factors)
                 factorEntries += static_cast<double>(f.table.size());
             perCaseBytes = ProgramEntries{
-                static_cast<uint64_t>(
-                    sizeof(double) * (st.totalCliqueEntries + 2 * st.totalSeparatorEntries)),
+                static_cast<uint64_t>(sizeof(double) *
+                                      (st.totalCliqueEntries + 2 * st.totalSeparatorEntries)),
                 static_cast<uint64_t>(sizeof(double) * factorEntries)};
         }
         return casesThatFit(*perCaseBytes, cases, 0);
@@ -220,8 +219,7 @@ struct JunctionTreeModel::Impl {
 
     // Cases per run of a program of `bytes`: what the memory budget holds (with `heldBytes`, of
     // programs about to be released, freed), at most the cases given.
-    Result<uint32_t> casesThatFit(const ProgramEntries &bytes, size_t cases,
-                                  uint64_t heldBytes) {
+    Result<uint32_t> casesThatFit(const ProgramEntries &bytes, size_t cases, uint64_t heldBytes) {
         uint64_t budget = options.memoryBudgetBytes;
         if (!budget) {
             auto b = executor->memoryBudgetBytes(heldBytes);

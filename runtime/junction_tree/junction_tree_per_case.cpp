@@ -50,8 +50,7 @@ Result<TaskResult> answerOneCase(const PerCaseNetwork &n, Task task, const Evide
 std::vector<Result<TaskResult>>
 runJunctionTreePerCase(const FactorModel &model, const JunctionTree &tree, Task task,
                        std::span<const Evidence> cases, unsigned threads,
-                       JunctionTreeLowering::Belief belief, CaseTree caseTree,
-                       PerCaseMemo *memo) {
+                       JunctionTreeLowering::Belief belief, CaseTree caseTree, PerCaseMemo *memo) {
     static_assert(kNone == UINT32_MAX, "caseStates reads kNone as unobserved");
     threads = threadsOrCores(threads);
     PerCaseMemo local;
@@ -71,8 +70,8 @@ runJunctionTreePerCase(const FactorModel &model, const JunctionTree &tree, Task 
     // processing time first, Graham 1969).
     const size_t n = cases.size();
     using CaseTreeResult = PerCaseMemo::CaseTreeResult;
-    const CaseTreeResult networkTree = std::make_shared<const Result<std::optional<JunctionTree>>>(
-        std::optional<JunctionTree>());
+    const CaseTreeResult networkTree =
+        std::make_shared<const Result<std::optional<JunctionTree>>>(std::optional<JunctionTree>());
     std::vector<CaseTreeResult> own(n, networkTree);
     std::vector<double> entries(n, 0);
     std::atomic<size_t> next{0};

@@ -559,7 +559,8 @@ Status runTensorOpsCpu(const TensorProgram &program, std::span<const uint32_t> o
             const uint64_t tile = plan.tileRows; // chunks of whole tiles
             per = (per + tile - 1) / tile * tile;
             for (uint64_t b = 0; b < rows; b += per)
-                chunks.push_back({static_cast<uint32_t>(scratch.used - 1), b, std::min(rows, b + per)});
+                chunks.push_back(
+                    {static_cast<uint32_t>(scratch.used - 1), b, std::min(rows, b + per)});
             work += rows * plan.elimCount * op.inputs.size();
         }
         std::atomic<size_t> next{0};
