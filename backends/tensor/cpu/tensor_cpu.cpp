@@ -90,6 +90,16 @@ struct PlanScratch {
         plan.reset();
         return plan;
     }
+
+    // After a level: a level of many large blocks is not held on to for the rest of the thread.
+    static constexpr size_t kKeptOffsetBytes = size_t{16} << 20;
+    void trim() {
+        size_t bytes = 0;
+        for (const OpPlan &plan : plans)
+            bytes += (plan.elimOffset.capacity() + plan.tileOffset.capacity()) * sizeof(uint64_t);
+        if (bytes > kKeptOffsetBytes)
+            std::vector<OpPlan>().swap(plans);
+    }
 };
 
 constexpr uint64_t kInnerBlock = 1 << 12;
@@ -571,6 +581,7 @@ Status runTensorOpsCpu(const TensorProgram &program, std::span<const uint32_t> o
         // Small levels run inline: a thread start costs more than ~10^5 table reads.
         const unsigned n = work < (1u << 17) ? 1 : std::min<unsigned>(threads, chunks.size());
         onThreads(n, [&](size_t) { worker(); });
+        scratch.trim();
     } catch (const std::bad_alloc &) {
         return error("out of host memory while running the tensor program");
     }
