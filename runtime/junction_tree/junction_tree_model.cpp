@@ -99,9 +99,9 @@ struct JunctionTreeModel::Impl {
         return p ? programBytes(p->lowered).atBatch(p->lowered.batch) : 0;
     }
 
-    // The CPU's per-case route: every case lowered alone, sliced by its evidence.
     PerCaseMemo perCaseMemo; // what the per-case route's runs share
 
+    // The CPU's per-case route: every case lowered alone, sliced by its evidence.
     std::vector<Result<TaskResult>> runPerCase(Task task, std::span<const Evidence> cases,
                                                uint32_t fit, JunctionTreeRunInfo *info) {
         // Each case is lowered as it is answered: its lowering is part of its time.
