@@ -209,10 +209,13 @@ struct JunctionTreeModel::Impl {
             double factorEntries = 0;
             for (const Factor &f : model.factors)
                 factorEntries += static_cast<double>(f.table.size());
+            // Bounded where a tree's entries pass what 64 bits count (a 40x40 grid: 10^20), so
+            // that the budget's sum stays in range and refuses it.
+            const auto bytes = [](double entries) {
+                return static_cast<uint64_t>(std::min(sizeof(double) * entries, 0x1p62));
+            };
             perCaseBytes = ProgramEntries{
-                static_cast<uint64_t>(sizeof(double) *
-                                      (st.totalCliqueEntries + 2 * st.totalSeparatorEntries)),
-                static_cast<uint64_t>(sizeof(double) * factorEntries)};
+                bytes(st.totalCliqueEntries + 2 * st.totalSeparatorEntries), bytes(factorEntries)};
         }
         return casesThatFit(*perCaseBytes, cases, 0);
     }
