@@ -14,7 +14,9 @@ shift
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d /tmp/zbddc-one-case.XXXX)
 trap 'rm -rf "$work"' EXIT
-nowMs() { date +%s%N | awk '{printf "%.1f", $1 / 1e6}'; }
+# Bash's own clock (EPOCHREALTIME, seconds to the microsecond), read without a child process:
+# `date` or a command substitution would add its fork (1-3 ms) to every timed run.
+msBetween() { awk -v a="${1/,/.}" -v b="${2/,/.}" 'BEGIN{printf "%.2f", 1e3 * (b - a)}'; }
 
 for net in "$@"; do
     name=$(basename "$net" .bif)
@@ -22,10 +24,10 @@ for net in "$@"; do
     export ZBDDC_CACHE_DIR="$work/cache-$name"
     run() { "$zbddc" run "$net" --task mar --evidence "$work/$name.evid" --device auto --json \
         > "$work/$name.json" 2> "$work/$name.err"; }
-    t0=$(nowMs); run; rc=$?; first=$(awk -v a="$t0" -v b="$(nowMs)" 'BEGIN{print b - a}')
+    t0=$EPOCHREALTIME; run; rc=$?; t1=$EPOCHREALTIME; first=$(msBetween "$t0" "$t1")
     best=
     for _ in $(seq "${REPEAT:-3}"); do
-        t0=$(nowMs); run; ms=$(awk -v a="$t0" -v b="$(nowMs)" 'BEGIN{print b - a}')
+        t0=$EPOCHREALTIME; run; t1=$EPOCHREALTIME; ms=$(msBetween "$t0" "$t1")
         best=$(awk -v a="${best:-1e30}" -v b="$ms" 'BEGIN{print (b < a) ? b : a}')
     done
     route=$(python3 -c 'import json, sys
@@ -33,9 +35,9 @@ try: j = json.load(open(sys.argv[1])); print(j.get("route", "?"), "|", j.get("ra
 except Exception: print("? | ?")' "$work/$name.json")
     peer=null
     if python3 -c 'import pyagrum' 2> /dev/null; then
-        t0=$(nowMs)
+        t0=$EPOCHREALTIME
         peer=$(python3 "$here/peers/pyagrum_lazy.py" "$net" "$work/$name.evid" --budget-s 60 2> /dev/null)
-        process=$(awk -v a="$t0" -v b="$(nowMs)" 'BEGIN{print b - a}')
+        t1=$EPOCHREALTIME; process=$(msBetween "$t0" "$t1")
         peer=$(python3 -c 'import json, sys
 j = json.loads(sys.argv[1]); j["process_ms"] = float(sys.argv[2])
 j["load_and_infer_ms"] = j["load_ms"] + j["per_case_ms"]; print(json.dumps(j))' "$peer" "$process" 2> /dev/null || echo null)

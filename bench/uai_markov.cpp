@@ -4,11 +4,12 @@
 // cpu (all threads: the cases spread over them, each lowered alone and sliced by its evidence),
 // cpu1 (the same on one thread), cuda (the generated kernels; each task's first run, which lowers
 // its program and compiles its kernels, timed apart). `--cases N` answers the instance's case N
-// times as one batch (one case uses one thread on the per-case route).
+// times as one batch (one case uses one thread on the per-case route); `--repeat R` reports the
+// best of R rounds of the three tasks (on the CPU each round on the model opened afresh).
 // bench/uai_markov.sh runs it beside pyAgrum (bench/peers/pyagrum_mrf.py).
 //
-//   uai_markov [--devices cpu,cpu1,cuda] [--cases N] [--search-ms MS] [--memory-gb G]
-//              NAME.uai...
+//   uai_markov [--devices cpu,cpu1,cuda] [--cases N] [--repeat R]
+//              [--search-ms MS | --search-runs N] [--memory-gb G] NAME.uai...
 //
 // One tab-separated row per instance and device: instance, device, clique entries, order ms,
 // then per task the wall milliseconds (PR, MAR, MPE), log10 Z, |log10 Z - reference|, the
@@ -24,6 +25,7 @@
 #include "support/timer.h"
 #include "tests/support/uai_result_reader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -38,7 +40,10 @@ namespace {
 struct Args {
     std::vector<std::string> devices{"cpu", "cpu1", "cuda"};
     size_t cases = 1;
+    int repeat = 1; // rounds of the three tasks, each task's best reported: --repeat
     double searchMs = 1000;
+    uint32_t searchRuns = 0;   // --search-runs: this many runs, unbounded in time (the same order
+                               // every time: builds compared on one tree); 0: searchMs bounds it
     double memoryBytes = 12e9; // the tables' limit: --memory-gb
     std::vector<std::string> files;
 };
@@ -98,7 +103,9 @@ void benchInstance(const Args &args, const std::string &path) {
     }
     const SteadyTime t0 = std::chrono::steady_clock::now();
     OrderSearchOptions search;
-    search.timeLimitMs = args.searchMs;
+    search.timeLimitMs = args.searchRuns ? INFINITY : args.searchMs;
+    if (args.searchRuns)
+        search.maxRuns = args.searchRuns;
     const std::vector<uint32_t> order =
         searchOrder(buildInteractionGraph(model->domainSizes, model->sortedScopes()), search).order;
     const double orderMs = msSince(t0);
@@ -118,21 +125,32 @@ void benchInstance(const Args &args, const std::string &path) {
             continue;
         }
         std::string firstRun;
-        double ms[3], log10Z = NAN, prGap = NAN, marGap = NAN, mpeLog10 = NAN;
-        int t = 0;
-        for (Task task : {Task::Pr, Task::Mar, Task::Mpe}) {
-            // On the GPU the first run of a task lowers its program, compiles its kernels (NVRTC)
-            // and places its tables: timed apart, right before the run timed, so that the model
-            // keeps that task's program (it keeps the last one).
-            if (device == "cuda") {
-                const SteadyTime f0 = std::chrono::steady_clock::now();
-                (void)tree->run(task, cases); // the same batch: the same program
-                firstRun += (firstRun.empty() ? "" : "/") + number(msSince(f0), "%.0f");
+        double ms[3] = {INFINITY, INFINITY, INFINITY};
+        double log10Z = NAN, prGap = NAN, marGap = NAN, mpeLog10 = NAN;
+        const Task tasks[] = {Task::Pr, Task::Mar, Task::Mpe};
+        std::vector<Result<TaskResult>> results[3];
+        // Rounds of PR, MAR and MPE in turn, as one case's queries come. On the CPU each round
+        // opens the model afresh (untimed): PR builds the case's own tree and MAR and MPE find it
+        // kept, as they would the first time. On the GPU the first run of a task lowers its
+        // program, compiles its kernels (NVRTC) and places its tables: timed apart, in the first
+        // round (the model keeps one program per task).
+        for (int round = 0; round < args.repeat; ++round) {
+            if (round > 0 && device != "cuda")
+                tree = openFactorModelJunctionTree(*model, order, {run, args.memoryBytes});
+            for (int t = 0; t < 3; ++t) {
+                if (device == "cuda" && round == 0) {
+                    const SteadyTime f0 = std::chrono::steady_clock::now();
+                    (void)tree->run(tasks[t], cases); // the same batch: the same program
+                    firstRun += (firstRun.empty() ? "" : "/") + number(msSince(f0), "%.0f");
+                }
+                const SteadyTime r0 = std::chrono::steady_clock::now();
+                results[t] = tree->run(tasks[t], cases);
+                ms[t] = std::min(ms[t], msSince(r0));
             }
-            const SteadyTime r0 = std::chrono::steady_clock::now();
-            const auto results = tree->run(task, cases);
-            ms[t++] = msSince(r0);
-            const Result<TaskResult> &r = results.front();
+        }
+        for (int t = 0; t < 3; ++t) {
+            const Task task = tasks[t];
+            const Result<TaskResult> &r = results[t].front();
             if (!r) {
                 std::cerr << name << " " << device << " " << taskName(task) << ": "
                           << r.error().message << "\n";
@@ -171,13 +189,18 @@ int main(int argc, char **argv) {
             args.devices = bench::commaList(argv[++i]);
         else if (a == "--cases" && i + 1 < argc)
             args.cases = std::stoul(argv[++i]);
+        else if (a == "--repeat" && i + 1 < argc)
+            args.repeat = std::max(1, std::stoi(argv[++i]));
+        else if (a == "--search-runs" && i + 1 < argc)
+            args.searchRuns = static_cast<uint32_t>(std::stoul(argv[++i]));
         else if (a == "--search-ms" && i + 1 < argc)
             args.searchMs = std::stod(argv[++i]);
         else if (a == "--memory-gb" && i + 1 < argc)
             args.memoryBytes = 1e9 * std::stod(argv[++i]);
         else if (a.rfind("--", 0) == 0) {
-            std::cerr << "usage: uai_markov [--devices cpu,cpu1,cuda] [--cases N] "
-                         "[--search-ms MS] [--memory-gb G] NAME.uai...\n";
+            std::cerr
+                << "usage: uai_markov [--devices cpu,cpu1,cuda] [--cases N] "
+                   "[--repeat R] [--search-ms MS | --search-runs N] [--memory-gb G] NAME.uai...\n";
             return 2;
         } else
             args.files.push_back(a);

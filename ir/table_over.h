@@ -11,6 +11,7 @@ namespace zbddc {
 inline Table tableOver(std::vector<uint32_t> scope, const std::vector<uint32_t> &domainSizes) {
     Table t;
     t.scope = std::move(scope);
+    t.domains.reserve(t.scope.size());
     for (uint32_t v : t.scope)
         t.domains.push_back(domainSizes[v]);
     return t;

@@ -90,6 +90,8 @@ void writeEvidenceIndicators(TensorProgram &program, std::span<const uint32_t> e
 uint32_t addBatchedTable(TensorProgram &program, std::span<const uint32_t> vars, bool batched,
                          uint32_t batchVariable, bool batchFastest) {
     Table t;
+    t.scope.reserve(vars.size() + batched);
+    t.domains.reserve(vars.size() + batched);
     if (batched && !batchFastest)
         t.scope.push_back(batchVariable);
     t.scope.insert(t.scope.end(), vars.begin(), vars.end());
@@ -249,6 +251,7 @@ Status TensorProgram::verify() const {
     std::vector<bool> written(nt, false);
     for (size_t t = 0; t < nt; ++t)
         written[t] = tables[t].input;
+    std::vector<uint32_t> unionScope; // per op; one buffer for all (a case's tree: 10^3 ops)
     for (size_t o = 0; o < ops.size(); ++o) {
         const TensorOp &op = ops[o];
         const auto name = [&] {
@@ -256,7 +259,7 @@ Status TensorProgram::verify() const {
         };
         if (op.output >= nt || written[op.output])
             return error(name() + ": output table missing or written twice");
-        std::vector<uint32_t> unionScope;
+        unionScope.clear();
         for (uint32_t in : op.inputs) {
             if (in >= nt || !written[in])
                 return error(name() + ": reads table " + std::to_string(in) +

@@ -187,16 +187,15 @@ class Lowering {
         if (eliminated.empty())
             return;
         // The inputs that hold an eliminated variable, and the product they walk fused.
-        std::vector<uint32_t> bucket, rest;
-        std::vector<std::vector<uint32_t>> bucketScopes;
+        std::vector<uint32_t> bucket, rest, fusedScope;
         for (size_t i = 0; i < inputs.size(); ++i) {
             const bool read = std::any_of(eliminated.begin(), eliminated.end(),
                                           [&](uint32_t v) { return holds(scopes[i], v); });
             (read ? bucket : rest).push_back(inputs[i]);
             if (read)
-                bucketScopes.push_back(scopes[i]);
+                fusedScope.insert(fusedScope.end(), scopes[i].begin(), scopes[i].end());
         }
-        const std::vector<uint32_t> fusedScope = unionOf(bucketScopes);
+        sortUnique(fusedScope);
         auto fused = [&] { // one op over the bucket; the other inputs pass as they are
             std::vector<uint32_t> kept;
             for (uint32_t v : fusedScope)
@@ -233,33 +232,35 @@ class Lowering {
             std::vector<uint32_t> bucket, rest;
             for (uint32_t t : inputs)
                 (inScope(t, v) ? bucket : rest).push_back(t);
-            std::vector<std::vector<uint32_t>> bucketScopes;
-            for (uint32_t t : bucket)
-                bucketScopes.push_back(scopeWithoutBatch(t));
-            std::vector<uint32_t> kept = unionOf(bucketScopes);
+            std::vector<uint32_t> kept = unionScope(bucket);
             std::erase(kept, v);
             rest.push_back(emit(TensorOpKind::EliminateBucket, bucket, {v}, kept));
             inputs = std::move(rest);
         }
     }
 
+    static void sortUnique(std::vector<uint32_t> &vars) {
+        std::sort(vars.begin(), vars.end());
+        vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
+    }
+
     static std::vector<uint32_t> unionOf(const std::vector<std::vector<uint32_t>> &scopes) {
         std::vector<uint32_t> all;
         for (const auto &s : scopes)
             all.insert(all.end(), s.begin(), s.end());
-        std::sort(all.begin(), all.end());
-        all.erase(std::unique(all.begin(), all.end()), all.end());
+        sortUnique(all);
         return all;
     }
 
     // The union of the scopes that hold v (each ascending).
     static std::vector<uint32_t> bucketScope(const std::vector<std::vector<uint32_t>> &scopes,
                                              uint32_t v) {
-        std::vector<std::vector<uint32_t>> bucket;
+        std::vector<uint32_t> all;
         for (const auto &s : scopes)
             if (holds(s, v))
-                bucket.push_back(s);
-        return unionOf(bucket);
+                all.insert(all.end(), s.begin(), s.end());
+        sortUnique(all);
+        return all;
     }
 
     // Σ over its child of factor f's (sliced) CPT `table`, made once per lowering.
@@ -284,16 +285,19 @@ class Lowering {
     // messages to several children and marginals repeat the same steps; collect never does).
     uint32_t emit(TensorOpKind kind, std::vector<uint32_t> inputs, std::vector<uint32_t> vars,
                   const std::vector<uint32_t> &outVars) {
+        if (!proportionsOnly_) {
+            const uint32_t out = addTable(outVars, false);
+            out_.program.ops.push_back({kind, std::move(inputs), out, std::move(vars), {}});
+            return out;
+        }
         std::vector<uint32_t> sortedInputs = inputs;
         std::sort(sortedInputs.begin(), sortedInputs.end());
         auto key = std::make_tuple(kind, std::move(sortedInputs), vars);
-        if (proportionsOnly_)
-            if (auto it = made_.find(key); it != made_.end())
-                return it->second;
+        if (auto it = made_.find(key); it != made_.end())
+            return it->second;
         const uint32_t out = addTable(outVars, false);
         out_.program.ops.push_back({kind, std::move(inputs), out, std::move(vars), {}});
-        if (proportionsOnly_)
-            made_.emplace(std::move(key), out);
+        made_.emplace(std::move(key), out);
         return out;
     }
 
@@ -579,11 +583,8 @@ class Lowering {
         for (uint32_t c = 1; c < tree_.numCliques(); ++c) {
             std::vector<uint32_t> in = up_[c];
             in.insert(in.end(), down_[c].begin(), down_[c].end());
-            const double cost = entriesOf(in);
-            std::vector<std::vector<uint32_t>> scopes;
-            for (uint32_t t : in)
-                scopes.push_back(scopeWithoutBatch(t));
-            const std::vector<uint32_t> vars = unionOf(scopes);
+            const std::vector<uint32_t> vars = unionScope(in);
+            const double cost = tree_.entries(vars);
             for (uint32_t v : vars)
                 if (cost < bestCost[v]) {
                     bestCost[v] = cost;
@@ -678,10 +679,14 @@ class Lowering {
         return stored;
     }
     std::vector<uint32_t> unionScope(const std::vector<uint32_t> &tables) const {
-        std::vector<std::vector<uint32_t>> scopes;
-        for (uint32_t t : tables)
-            scopes.push_back(scopeWithoutBatch(t));
-        return unionOf(scopes);
+        std::vector<uint32_t> all;
+        for (uint32_t t : tables) {
+            const std::vector<uint32_t> &s = out_.program.tables[t].scope;
+            all.insert(all.end(), s.begin(), s.end());
+        }
+        std::erase(all, out_.batchVariable);
+        sortUnique(all);
+        return all;
     }
 
     double entriesOf(const std::vector<uint32_t> &inputs) const {

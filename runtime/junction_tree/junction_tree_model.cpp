@@ -79,7 +79,7 @@ struct JunctionTreeModel::Impl {
                junctionTreeStats(tree).totalCliqueEntries >= kExecutorTracebackMinCliqueEntries;
     }
 
-    // The last program lowered and prepared, kept for the next batch of the same shape.
+    // A program lowered and prepared, kept for the next batch of the same shape.
     struct Prepared {
         bool maxProduct = false, marginals = false;
         std::vector<uint32_t> observed;
@@ -87,18 +87,28 @@ struct JunctionTreeModel::Impl {
         std::unique_ptr<PreparedTensorProgram> run;
         // MPE traced back by the executor: its runs then fetch only the scales and normaliser.
         bool tracedOnExecutor = false;
+        uint32_t calls = 0; // run() calls answered with it
     };
-    std::unique_ptr<Prepared> last;
+    // One per task kind (PR, MAR, MPE): a caller alternating tasks on one model lowers and
+    // prepares (on a GPU, compiles) each kind's program once, not at every switch.
+    std::unique_ptr<Prepared> prepared[3];
+    static size_t kindOf(const JunctionTreeLowering &l) {
+        return l.maxProduct ? 2 : l.marginals ? 1 : 0;
+    }
+    static uint64_t heldBytes(const std::unique_ptr<Prepared> &p) {
+        return p ? programBytes(p->lowered).atBatch(p->lowered.batch) : 0;
+    }
+
+    PerCaseMemo perCaseMemo; // what the per-case route's runs share
 
     // The CPU's per-case route: every case lowered alone, sliced by its evidence.
     std::vector<Result<TaskResult>> runPerCase(Task task, std::span<const Evidence> cases,
-                                               uint32_t fit, JunctionTreeRunInfo *info) const {
+                                               uint32_t fit, JunctionTreeRunInfo *info) {
         // Each case is lowered as it is answered: its lowering is part of its time.
         const SteadyTime start = std::chrono::steady_clock::now();
         const unsigned threads = std::min<unsigned>(fit, threadsOrCores(options.threads));
-        std::vector<Result<TaskResult>> results =
-            runJunctionTreePerCase(model, tree, task, cases, threads, options.belief,
-                                   options.caseTree);
+        std::vector<Result<TaskResult>> results = runJunctionTreePerCase(
+            model, tree, task, cases, threads, options.belief, options.caseTree, &perCaseMemo);
         JunctionTreeRunInfo local;
         JunctionTreeRunInfo &st = info ? *info : local;
         st = {};
@@ -121,23 +131,35 @@ struct JunctionTreeModel::Impl {
                             std::vector<uint8_t> &tied) const;
 
     Result<Prepared *> prepare(const JunctionTreeLowering &lowering, size_t cases) {
-        const bool sameShape = last && last->maxProduct == lowering.maxProduct &&
-                               last->marginals == lowering.marginals &&
-                               last->observed == lowering.observed;
+        std::unique_ptr<Prepared> &last = prepared[kindOf(lowering)];
+        const bool sameShape = last && last->observed == lowering.observed;
         // A compiled (GPU) program answers any number of cases in runs of its batch, padded:
         // keep it where its batch holds the cases or is what the memory allows anyway.
         const bool compiled = options.executor == "cuda";
         if (sameShape && compiled && last->lowered.batch >= cases)
             return last.get();
-        // The last program's tables are released before another is placed, so they count as
-        // free: sized against the free memory alone, the batch would shrink by what the program
-        // itself holds, and every kernel would be compiled again (munin2: 90 s per call).
-        uint64_t held = 0;
-        if (last)
-            held = programBytes(last->lowered).atBatch(last->lowered.batch);
-        auto batch = batchSize(lowering, cases, held);
+        // This kind's last program's tables are released before another is placed, so they count
+        // as free: sized against the free memory alone, the batch would shrink by what the
+        // program itself holds, and every kernel would be compiled again (munin2: 90 s per call).
+        auto bytes = probeBytes(lowering);
+        if (!bytes)
+            return bytes.error();
+        auto batch = casesThatFit(*bytes, cases, heldBytes(last));
         if (!batch)
             return batch.error();
+        // The other kinds' programs stay unless the memory they hold would cut this batch.
+        uint64_t others = 0;
+        for (const std::unique_ptr<Prepared> &p : prepared)
+            others += &p == &last ? 0 : heldBytes(p);
+        if (*batch < cases && others > 0) {
+            auto alone = casesThatFit(*bytes, cases, heldBytes(last) + others);
+            if (alone && *alone > *batch) {
+                for (std::unique_ptr<Prepared> &p : prepared)
+                    if (&p != &last)
+                        p.reset();
+                batch = alone;
+            }
+        }
         if (sameShape && (compiled ? last->lowered.batch >= *batch : last->lowered.batch == *batch))
             return last.get();
         last.reset();
@@ -165,16 +187,42 @@ struct JunctionTreeModel::Impl {
         return last.get();
     }
 
-    // Cases per run: what the memory budget holds (with `heldBytes`, the last program's, freed),
-    // at most the cases given.
-    Result<uint32_t> batchSize(const JunctionTreeLowering &lowering, size_t cases,
-                               uint64_t heldBytes) {
+    // The bytes of `lowering`'s program for one case, and the rest: a lowering of its own.
+    Result<ProgramEntries> probeBytes(const JunctionTreeLowering &lowering) const {
         JunctionTreeLowering one = lowering;
         one.batch = 1;
         auto probe = lowerJunctionTree(model, tree, one);
         if (!probe)
             return probe.error();
-        const ProgramEntries bytes = programBytes(*probe);
+        return programBytes(*probe);
+    }
+
+    // The per-case route's threads, each holding one case's tables: no more than the tree's
+    // potentials and a message each way over each separator, beside the factors' own tables (a
+    // case's sliced, lazy tables are fewer). Read off the tree's structure, once: a probe
+    // lowering of the whole tree per run cost as much as a small case's own lowering and run
+    // (Promedus_30: 1 of MAR's 3.9 ms).
+    std::optional<ProgramEntries> perCaseBytes;
+    Result<uint32_t> perCaseThreads(size_t cases) {
+        if (!perCaseBytes) {
+            const JunctionTreeStats st = junctionTreeStats(tree);
+            double factorEntries = 0;
+            for (const Factor &f : model.factors)
+                factorEntries += static_cast<double>(f.table.size());
+            // Bounded where a tree's entries pass what 64 bits count (a 40x40 grid: 10^20), so
+            // that the budget's sum stays in range and refuses it.
+            const auto bytes = [](double entries) {
+                return static_cast<uint64_t>(std::min(sizeof(double) * entries, 0x1p62));
+            };
+            perCaseBytes = ProgramEntries{
+                bytes(st.totalCliqueEntries + 2 * st.totalSeparatorEntries), bytes(factorEntries)};
+        }
+        return casesThatFit(*perCaseBytes, cases, 0);
+    }
+
+    // Cases per run of a program of `bytes`: what the memory budget holds (with `heldBytes`, of
+    // programs about to be released, freed), at most the cases given.
+    Result<uint32_t> casesThatFit(const ProgramEntries &bytes, size_t cases, uint64_t heldBytes) {
         uint64_t budget = options.memoryBudgetBytes;
         if (!budget) {
             auto b = executor->memoryBudgetBytes(heldBytes);
@@ -193,7 +241,6 @@ struct JunctionTreeModel::Impl {
             b = std::min<uint64_t>(b, options.maxBatch);
         return static_cast<uint32_t>(std::max<uint64_t>(b, 1));
     }
-
 };
 
 // The batched route by evidence pattern (evidence_pattern_batch.h): runs of cases, each one
@@ -397,10 +444,10 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
     lowering.belief = m.options.belief;
     using Plan = JunctionTreeOptions::BatchedPlan;
     if (m.options.executor == "cpu" && m.options.batchedPlan == Plan::ByCost) {
-        // Each thread holds one case's tables, at most the batched tree's for one case: as many
-        // threads as the memory budget holds such cases, none where it holds not one. (A batched
-        // plan named outright runs on the CPU executor too: the GPU's program, checked there.)
-        auto fit = m.batchSize(lowering, cases.size(), 0);
+        // Each thread holds one case's tables (perCaseThreads): as many threads as the memory
+        // budget holds such cases, none where it holds not one. (A batched plan named outright
+        // runs on the CPU executor too: the GPU's program, checked there.)
+        auto fit = m.perCaseThreads(cases.size());
         if (!fit)
             return failAll(fit.error());
         return m.runPerCase(task, cases, *fit, info);
@@ -425,6 +472,7 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
     st = {};
     st.batch = jt.batch;
     st.bytesPerRun = programBytes(jt).atBatch(jt.batch);
+    st.reusedProgram = p.calls++ > 0;
     const std::vector<uint32_t> unobserved(m.tree.numVariables(), kNone);
     ProgressLine line("answering cases in runs of " + std::to_string(jt.batch));
     for (size_t first = 0; first < cases.size(); first += jt.batch) {

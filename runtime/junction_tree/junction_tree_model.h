@@ -60,6 +60,8 @@ struct JunctionTreeRunInfo {
     uint64_t bytesPerRun = 0; // tables of one run
     DeviceReport device;      // where the last run ran
     uint32_t devices = 1;     // devices the cases were split over
+    // The batched route's program was prepared by an earlier run (one is kept per task kind).
+    bool reusedProgram = false;
 };
 
 class JunctionTreeModel {

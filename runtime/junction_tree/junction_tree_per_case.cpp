@@ -18,8 +18,8 @@ namespace {
 struct PerCaseNetwork {
     const FactorModel &model;
     const JunctionTree &tree;
-    std::vector<std::vector<uint32_t>> families;
-    std::vector<uint8_t> rowsSumToOne;
+    const std::vector<std::vector<uint32_t>> &families;
+    const std::vector<uint8_t> &rowsSumToOne;
     JunctionTreeLowering::Belief belief;
     CaseTree caseTree;
 };
@@ -39,7 +39,7 @@ Result<TaskResult> answerOneCase(const PerCaseNetwork &n, Task task, const Evide
     auto lowered = lowerJunctionTree(n.model, tree, lowering);
     if (!lowered)
         return lowered.error();
-    auto tables = runTensorProgramCpu(lowered->program, {.threads = 1});
+    auto tables = runTensorProgramCpu(lowered->program, {.threads = 1, .verified = true});
     if (!tables)
         return tables.error();
     return junctionTreeAnswer(task, tree, *lowered, *tables, 0, ev);
@@ -50,16 +50,29 @@ Result<TaskResult> answerOneCase(const PerCaseNetwork &n, Task task, const Evide
 std::vector<Result<TaskResult>>
 runJunctionTreePerCase(const FactorModel &model, const JunctionTree &tree, Task task,
                        std::span<const Evidence> cases, unsigned threads,
-                       JunctionTreeLowering::Belief belief, CaseTree caseTree) {
+                       JunctionTreeLowering::Belief belief, CaseTree caseTree, PerCaseMemo *memo) {
     static_assert(kNone == UINT32_MAX, "caseStates reads kNone as unobserved");
     threads = threadsOrCores(threads);
-    const PerCaseNetwork shared{model,  tree,    model.sortedScopes(), factorRowsSumToOne(model),
-                                belief, caseTree};
-    // First each case's tree and its clique entries, then the cases largest first: their times
-    // are heavy-tailed (munin1: median 9 ms, slowest 190), and a large case started last would
-    // hold the whole run up (longest processing time first, Graham 1969).
+    PerCaseMemo local;
+    PerCaseMemo &m = memo ? *memo : local;
+    if (!m.ready) {
+        m.families = model.sortedScopes();
+        m.rowsSumToOne = factorRowsSumToOne(model);
+        m.ready = true;
+    }
+    if (m.caseTree != caseTree)
+        m.trees.clear();
+    m.caseTree = caseTree;
+    const PerCaseNetwork shared{model, tree, m.families, m.rowsSumToOne, belief, caseTree};
+    // First each case's tree (the last run's, where it answered the same evidence) and its
+    // clique entries, then the cases largest first: their times are heavy-tailed (munin1: median
+    // 9 ms, slowest 190), and a large case started last would hold the whole run up (longest
+    // processing time first, Graham 1969).
     const size_t n = cases.size();
-    std::vector<Result<std::optional<JunctionTree>>> own(n, std::optional<JunctionTree>());
+    using CaseTreeResult = PerCaseMemo::CaseTreeResult;
+    const CaseTreeResult networkTree =
+        std::make_shared<const Result<std::optional<JunctionTree>>>(std::optional<JunctionTree>());
+    std::vector<CaseTreeResult> own(n, networkTree);
     std::vector<double> entries(n, 0);
     std::atomic<size_t> next{0};
     const size_t workers = std::min<size_t>(threads, n);
@@ -67,12 +80,22 @@ runJunctionTreePerCase(const FactorModel &model, const JunctionTree &tree, Task 
         for (size_t i; (i = next.fetch_add(1)) < n;) {
             if (evidenceContradicted(cases[i]))
                 continue;
-            own[i] = caseJunctionTree(tree, shared.families, cases[i].states, caseTree);
-            if (own[i])
-                entries[i] =
-                    unobservedCliqueEntries(own[i]->has_value() ? **own[i] : tree, cases[i].states);
+            if (auto it = m.trees.find(cases[i].states); it != m.trees.end())
+                own[i] = it->second;
+            else
+                own[i] = std::make_shared<const Result<std::optional<JunctionTree>>>(
+                    caseJunctionTree(tree, shared.families, cases[i].states, caseTree));
+            const Result<std::optional<JunctionTree>> &t = *own[i];
+            if (t)
+                entries[i] = unobservedCliqueEntries(t->has_value() ? **t : tree, cases[i].states);
         }
     });
+    if (n <= PerCaseMemo::kKeptCaseTrees) {
+        m.trees.clear();
+        for (size_t i = 0; i < n; ++i)
+            if (!evidenceContradicted(cases[i]))
+                m.trees.emplace(cases[i].states, own[i]);
+    }
     std::vector<size_t> order(n);
     for (size_t i = 0; i < n; ++i)
         order[i] = i;
@@ -83,8 +106,9 @@ runJunctionTreePerCase(const FactorModel &model, const JunctionTree &tree, Task 
     onThreads(workers, [&](size_t) {
         for (size_t k; (k = next.fetch_add(1)) < n;) {
             const size_t i = order[k];
-            answers[i] = own[i] ? answerOneCase(shared, task, cases[i], *own[i])
-                                : Result<TaskResult>(own[i].error());
+            const Result<std::optional<JunctionTree>> &t = *own[i];
+            answers[i] =
+                t ? answerOneCase(shared, task, cases[i], *t) : Result<TaskResult>(t.error());
         }
     });
     std::vector<Result<TaskResult>> results;

@@ -14,6 +14,8 @@ namespace zbddc {
 
 struct CpuExecOptions {
     unsigned threads = 0; // 0: all hardware threads
+    // The program is known to pass verify() (a lowering that checked it): not checked again.
+    bool verified = false;
 };
 
 // Complete values of every computed table (index = table id; input tables stay empty), like

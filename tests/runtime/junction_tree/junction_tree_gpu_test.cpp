@@ -1,7 +1,8 @@
 // Junction-tree propagation on the GPU (the generated tensor kernels, case index fastest) against
 // the CPU executor (case index slowest) and brute force: random tiny networks, and benchmark
 // networks with batches of 1, 7 and 1,024 sampled cases and one batch split over several runs by
-// a small memory budget; impossible cases fail alone; cases split evenly over logical devices of
+// a small memory budget; impossible cases fail alone; PR, MAR and MPE alternated on one model,
+// each on its kept compiled program; cases split evenly over logical devices of
 // one GPU (and over the GPUs there are) answering as one device does. Skipped, saying why,
 // without a GPU.
 #include "compiler/junction_tree/build_junction_tree.h"
@@ -13,6 +14,7 @@
 #include "tests/catch.hpp"
 #include "tests/support/bn_brute_force.h"
 #include "tests/support/bn_elimination.h"
+#include "tests/support/jt_program_reuse.h"
 #include "tests/support/jt_testing.h"
 #include "tests/support/skip.h"
 
@@ -117,6 +119,18 @@ TEST_CASE("jt gpu: random tiny networks answer as brute force does", "[jt][gpu]"
                               Approx(expected.marginals[v][x]).margin(1e-12));
         }
     }
+}
+
+TEST_CASE("jt gpu: alternating tasks reuse each task's compiled program", "[jt][gpu]") {
+    REQUIRE(gpuPresent);
+    std::mt19937 rng(43);
+    const BayesNet net = randomBayesNet(rng, 7);
+    const std::vector<Evidence> cases = sampledCases(net, rng, 6);
+    JunctionTreeModel gpu = model(net, "cuda");
+    checkTasksReusePrograms(gpu, cases);
+    JunctionTreeModel cpu = model(net, "cpu");
+    for (Task task : {Task::Pr, Task::Mar, Task::Mpe})
+        checkSame(gpu.run(task, cases), cpu.run(task, cases), net); // the kept programs
 }
 
 TEST_CASE("jt gpu: benchmark networks answer batches as the CPU does", "[jt][gpu]") {

@@ -12,6 +12,7 @@
 #include "tests/catch.hpp"
 #include "tests/support/bn_brute_force.h"
 #include "tests/support/bn_elimination.h"
+#include "tests/support/jt_program_reuse.h"
 #include "tests/support/jt_testing.h"
 #include "tests/support/network_answer_checks.h"
 
@@ -54,6 +55,22 @@ TEST_CASE("jt runtime: random tiny networks answer PR, MAR and MPE as brute forc
             checkAgainstBruteForce(model, net, cases);
         }
     }
+}
+
+TEST_CASE("jt runtime: alternating tasks reuse each task's prepared program", "[jt][runtime]") {
+    std::mt19937 rng(37);
+    const BayesNet net = randomBayesNet(rng, 7);
+    std::vector<std::vector<int>> cases;
+    for (int k = 0; k < 6; ++k)
+        cases.push_back(randomEvidence(net, rng, 3));
+    JunctionTreeOptions options;
+    options.executor = "reference"; // the batched route, through prepared programs as on a GPU
+    JunctionTreeModel model = junctionTreeModel(net, options);
+    std::vector<Evidence> evidence;
+    for (const auto &e : cases)
+        evidence.push_back(runtimeEvidence(e));
+    checkTasksReusePrograms(model, evidence);
+    checkAgainstBruteForce(model, net, cases); // on the kept programs
 }
 
 TEST_CASE("jt runtime: a batch with impossible cases answers the possible ones", "[jt][runtime]") {
