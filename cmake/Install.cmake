@@ -1,6 +1,7 @@
 # `cmake --install build --prefix PREFIX` puts under PREFIX:
 #   bin/zbddc                            the command line
 #   lib/zbddc/libzbddc_llvm.so           the CPU backend's LLVM module, loaded when code is generated
+#   lib/zbddc/libzbddc_mpi.so            DPOP's MPI module, loaded by a distributed run
 #   lib/libzbddc_*.a                     the libraries it is made of
 #   include/zbdd_{model,problem,network}.h   the C ABI of the .so files zbddc writes (docs/c-api.md)
 #   include/zbddc/...                    the C++ API (docs/cpp-api.md) and every header it includes
@@ -74,6 +75,10 @@ install(TARGETS zbddc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The CPU backend's LLVM module, loaded on first use from lib/zbddc beside bin/ (llvm_module.h);
 # programs linking the static libraries find it here too.
 install(TARGETS zbddc_llvm LIBRARY DESTINATION ${ZBDDC_LLVM_MODULE_DIR})
+# DPOP's MPI module beside it, loaded by a distributed run (runtime/dpop/mpi_module.h).
+if(TARGET zbddc_mpi)
+  install(TARGETS zbddc_mpi LIBRARY DESTINATION ${ZBDDC_LLVM_MODULE_DIR})
+endif()
 
 # The C++ API: the headers docs/cpp-api.md names (and the CUDA driver's, for a caller's stream),
 # with all they include.

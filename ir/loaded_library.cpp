@@ -44,4 +44,29 @@ std::string folderHolding(const void *address) {
     return ec ? std::string() : file.parent_path().string();
 }
 
+std::vector<std::string> moduleCandidates(const std::string &name, const void *anchor,
+                                          const char *fromBin, const char *built,
+                                          const char *installed) {
+    namespace fs = std::filesystem;
+    std::vector<std::string> candidates;
+    if (const std::string folder = folderHolding(anchor); !folder.empty())
+        for (const fs::path &beside : {fs::path(folder) / fromBin, fs::path(folder)})
+            candidates.push_back((beside / name).lexically_normal().string());
+    candidates.insert(candidates.end(), {name, built, installed});
+    return candidates;
+}
+
+Result<const void *> loadModuleEntry(const std::vector<std::string> &candidates, const char *entry,
+                                     const std::string &what) {
+    auto lib = loadFirstLibrary(candidates);
+    if (!lib)
+        return error(what + ": " + std::filesystem::path(candidates.back()).filename().string() +
+                     " not found beside this program nor where it was built (" +
+                     lib.error().message + "); install zbddc again");
+    auto symbol = librarySymbol(*lib, entry);
+    if (!symbol)
+        return error(symbol.error().message + ": not a module of this zbddc build");
+    return reinterpret_cast<const void *(*)()>(*symbol)();
+}
+
 } // namespace zbddc

@@ -47,7 +47,7 @@ benches=("${kept[@]}")
 targets=()
 for exe in "${tests[@]}" "${benches[@]}"; do targets+=("$(basename "$exe")"); done
 [ ${#targets[@]} -gt 0 ] || { echo "pack_gpu: no gpu tests or benchmarks found in $build" >&2; exit 1; }
-ninja -C "$build" -j2 "${targets[@]}" zbddc_llvm >/dev/null
+ninja -C "$build" -j2 "${targets[@]}" zbddc_llvm ${MPI:+zbddc_mpi} >/dev/null
 mapfile -t built < <(gpu_tests path)
 kept=()
 for exe in "${built[@]}"; do [[ " ${targets[*]} " == *" $(basename "$exe") "* ]] && kept+=("$exe"); done
@@ -114,15 +114,17 @@ echo "$build/tests/data" > "$dest/test_data_dir"
 # both out (about 40 MB of the 64 MiB a call carries) for runs that generate no CPU code: GPU
 # kernels, junction trees, bucket elimination, DPOP; one that does fails with the module's name.
 [ -z "${NO_LLVM:-}" ] && cp "$build/libzbddc_llvm.so" "$dest/lib/"
+# DPOP's MPI module (runtime/dpop/mpi_module.h) likewise, with MPI=1.
+[ -n "${MPI:-}" ] && cp "$build/libzbddc_mpi.so" "$dest/lib/"
 # Debug info is most of each binary's size and is not needed there.
-strip --strip-debug "$dest"/tests/* "$dest"/bench/* "$dest/zbddc" "$dest"/lib/libzbddc_llvm.so 2>/dev/null || true
+strip --strip-debug "$dest"/tests/* "$dest"/bench/* "$dest/zbddc" "$dest"/lib/libzbddc_*.so 2>/dev/null || true
 
 # Shared libraries: everything ldd resolves (of the LLVM module: libLLVM) except the C/C++ runtime
 # that Ubuntu 24.04 has (newer than Debian 12's, so backward compatible). NVRTC, loaded on first
 # use, comes from the GPU machine's own CUDA toolkit (its 110 MB would not fit; the driver and
 # NVRTC must match there anyway).
 system='^(linux-vdso|ld-linux|libc\.|libm\.|libstdc\+\+|libgcc_s|libpthread|libdl\.|librt\.|libnvrtc)'
-for exe in "$dest"/tests/* "$dest"/bench/* "$dest"/tools/* "$dest/zbddc" "$dest"/lib/libzbddc_llvm.so; do # zbddc: the CLI runs there too
+for exe in "$dest"/tests/* "$dest"/bench/* "$dest"/tools/* "$dest/zbddc" "$dest"/lib/libzbddc_*.so; do # zbddc: the CLI runs there too
     [ -f "$exe" ] && [ -x "$exe" ] && [[ $exe != *.sh ]] || continue
     ldd "$exe" | awk '$3 ~ /^\// {print $1, $3}' | while read -r name path; do
         [[ $name =~ $system ]] || cp -nL "$path" "$dest/lib/$name"

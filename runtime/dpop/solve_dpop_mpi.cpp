@@ -1,12 +1,11 @@
 // solveDpop over MPI: rank 0 computes the agents' order and broadcasts it, every rank builds the
 // same pseudo-tree and runs its block of agents (dpop_rank.h), and rank 0 gathers every rank's
 // report (its agents' values, the optimum where it holds the root, its counts) in one gather with
-// a deadline, so a rank that died or hangs ends the run with an error instead of a hang.
+// a deadline, so a rank that died or hangs ends the run with an error instead of a hang. MPI
+// itself is the module of mpi_module.h, loaded here.
 #include "runtime/dpop/dpop_plan.h"
-#include "runtime/dpop/mpi_transport.h"
+#include "runtime/dpop/mpi_module.h"
 #include "support/timer.h"
-
-#include <mpi.h>
 
 #include <algorithm>
 #include <chrono>
@@ -27,30 +26,13 @@ bool launchedByMpirun() {
     return false;
 }
 
-bool mpiRunning() {
-    int initialised = 0, finalised = 0;
-    MPI_Initialized(&initialised);
-    MPI_Finalized(&finalised);
-    return initialised && !finalised;
-}
-
-// This rank's place among the ranks on its host: which of the host's GPUs it takes.
-int localRankOf(MPI_Comm comm) {
-    MPI_Comm local;
-    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
-    int rank = 0;
-    MPI_Comm_rank(local, &rank);
-    MPI_Comm_free(&local);
-    return rank;
-}
-
-DpopRankOptions rankOptions(const DpopOptions &options, MPI_Comm comm) {
+DpopRankOptions rankOptions(const DpopOptions &options, const MpiFunctions &mpi) {
     // CPU threads stay at the executor's default (every hardware thread): DPOP's ranks mostly
     // take turns, the large UTIL tables near the root computed one after another.
     DpopRankOptions r{options.executor, options.execution, options.timeoutS};
     if (options.executor != "cpu" && options.executor != "reference")
         if (auto gpus = resolveGpuRequest("all"); gpus && !gpus->empty())
-            r.execution.gpu = (*gpus)[localRankOf(comm) % gpus->size()];
+            r.execution.gpu = (*gpus)[mpi.localRank() % gpus->size()];
     return r;
 }
 
@@ -66,7 +48,7 @@ struct RecordHead {
     double largestUtilEntries, largestUtilWork, simulatedMs;
 };
 
-std::vector<std::byte> packReport(const DpopRankReport &r, const MpiTransport &t) {
+std::vector<std::byte> packReport(const DpopRankReport &r, const DpopTransport &t) {
     const RecordHead h{r.optimum,         r.holdsRoot,    r.utilMessages, r.valueMessages,
                        r.messageBytes,    t.messagesSent, t.bytesSent,    r.largestUtilEntries,
                        r.largestUtilWork, r.simulatedMs};
@@ -103,12 +85,10 @@ RankRecord unpackReport(std::span<const std::byte> in, size_t variables, size_t 
 }
 
 Result<DpopRun> solveOnRanks(const CostNetwork &network, const DpopOptions &options,
-                             MPI_Comm comm) {
-    int rank = 0, size = 1;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &size);
+                             const MpiFunctions &mpi) {
+    const int rank = mpi.rank(), size = mpi.ranks();
     // Timed from when every rank is up: mpirun starts them over tens of milliseconds.
-    if (Status s = barrierWithin(comm, options.timeoutS, "the start"); !s)
+    if (Status s = mpi.barrier(options.timeoutS, "the start"); !s)
         return error("rank " + std::to_string(rank) + ": " + s.error().message);
     const auto t0 = std::chrono::steady_clock::now();
     const std::vector<uint32_t> agentOf = agentMapOf(network, options);
@@ -116,12 +96,12 @@ Result<DpopRun> solveOnRanks(const CostNetwork &network, const DpopOptions &opti
     std::vector<uint32_t> order(agents);
     if (rank == 0)
         order = agentOrderOf(network, agentOf, options);
-    MPI_Bcast(order.data(), static_cast<int>(agents), MPI_UINT32_T, 0, comm);
+    mpi.broadcast(order);
     auto tree = buildPseudoTree(network, agentOf, order);
     if (!tree)
         return tree.error();
     const std::vector<int> rankOf = placeAgents(*tree, size);
-    const DpopRankOptions ro = rankOptions(options, comm);
+    const DpopRankOptions ro = rankOptions(options, mpi);
     DpopRun run;
     run.stats.setupMs = msSince(t0);
 
@@ -132,18 +112,15 @@ Result<DpopRun> solveOnRanks(const CostNetwork &network, const DpopOptions &opti
         return error("rank " + std::to_string(rank) + ": silent, as its failure drill asks");
     }
     const auto t1 = std::chrono::steady_clock::now();
-    MpiTransport transport(comm);
-    auto report = runDpopRank(network, *tree, rankOf, &transport, ro);
+    const std::unique_ptr<DpopTransport> transport = mpi.transport();
+    auto report = runDpopRank(network, *tree, rankOf, transport.get(), ro);
     if (!report)
         return report.error();
     // One gather ends the run (a rank that died or hangs fails it within the deadline) and brings
     // rank 0 every rank's report.
-    const std::vector<std::byte> mine = packReport(*report, transport);
+    const std::vector<std::byte> mine = packReport(*report, *transport);
     std::vector<std::byte> all(rank == 0 ? mine.size() * size : 0);
-    MPI_Request gather;
-    MPI_Igather(mine.data(), static_cast<int>(mine.size()), MPI_BYTE, all.data(),
-                static_cast<int>(mine.size()), MPI_BYTE, 0, comm, &gather);
-    if (Status s = waitWithin(gather, options.timeoutS, "the end of the VALUE phase"); !s)
+    if (Status s = mpi.gather(mine, all, options.timeoutS, "the end of the VALUE phase"); !s)
         return error("rank " + std::to_string(rank) + ": " + s.error().message);
     run.stats.protocolMs = msSince(t1);
     run.reporter = rank == 0;
@@ -190,23 +167,21 @@ Status distributedRunAvailable() {
 Result<DpopRun> solveDpop(const CostNetwork &network, const DpopOptions &options) {
     if (Status s = distributedRunAvailable(); !s)
         return s.error();
-    int provided = 0;
-    if (!mpiRunning() &&
-        MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
-        return error("MPI_Init failed");
-    MPI_Comm comm;
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-    auto run = solveOnRanks(network, options, comm);
+    auto mpi = mpiFunctions();
+    if (!mpi)
+        return mpi.error();
+    if (Status s = (*mpi)->start(); !s)
+        return s.error();
+    auto run = solveOnRanks(network, options, **mpi);
     if (!run)
         return run.error(); // MPI stays up: the caller ends every rank (abortDistributedRun)
-    MPI_Comm_free(&comm);
-    MPI_Finalize();
+    (*mpi)->finish();
     return run;
 }
 
 void abortDistributedRun(int exitCode) {
-    if (mpiRunning())
-        MPI_Abort(MPI_COMM_WORLD, exitCode);
+    if (const MpiFunctions *mpi = mpiFunctionsIfLoaded())
+        mpi->abort(exitCode);
 }
 
 } // namespace zbddc

@@ -1,10 +1,15 @@
-// libLLVM (through the CPU backend's LLVM module) and libnvrtc are loaded on first use, not
-// linked: one case answered on the junction tree maps neither, as /proc/self/maps of this process
-// shows, while a run that JIT-compiles maps libLLVM and an NVRTC compile maps libnvrtc. Fails if
-// either is linked again (both would be mapped from the start). Its own executable, so that
-// nothing else has run in the process before the first check.
+// libLLVM (through the CPU backend's LLVM module), libnvrtc and libmpi (through DPOP's MPI module)
+// are loaded on first use, not linked: one case answered on the junction tree maps none, as
+// /proc/self/maps of this process shows, while a run that JIT-compiles maps libLLVM, an NVRTC
+// compile maps libnvrtc and DPOP's MPI functions map libmpi. Fails if any is linked again (it
+// would be mapped from the start). Its own executable, so that nothing else has run in the
+// process before the first check.
 #include "backends/cuda/nvrtc.h"
 #include "pipeline/pipeline.h"
+#include "runtime/dpop/solve_dpop.h"
+#ifdef ZBDDC_HAVE_MPI
+#include "runtime/dpop/mpi_module.h"
+#endif
 
 #include "tests/catch.hpp"
 #include "tests/support/bn_brute_force.h"
@@ -76,5 +81,21 @@ TEST_CASE("a junction-tree case maps neither libLLVM nor libnvrtc; a JIT and an 
     REQUIRE(ptx);
     CHECK(ptx->ptx.find(".entry k") != std::string::npos);
     CHECK(mapped("libnvrtc"));
+#endif
+}
+
+TEST_CASE("DPOP's MPI code is linked, and libmpi mapped only once a distributed run loads it",
+          "[pipeline][lazy][dpop]") {
+    CHECK_FALSE(distributedRunAvailable()); // this process was not started by mpirun
+    CHECK_FALSE(solveDpop(CostNetwork{}, DpopOptions{}));
+    CHECK_FALSE(mapped("libmpi"));
+    CHECK_FALSE(mapped("libzbddc_mpi"));
+    abortDistributedRun(3); // nothing loaded: returns
+#ifdef ZBDDC_HAVE_MPI
+    auto mpi = mpiFunctions();
+    REQUIRE(mpi);
+    CHECK(mapped("libzbddc_mpi"));
+    CHECK(mapped("libmpi"));
+    CHECK_FALSE((*mpi)->running());
 #endif
 }
