@@ -156,8 +156,11 @@ TEST_CASE("jt gpu: benchmark networks answer batches as the CPU does", "[jt][gpu
         }
         // More cases than one run holds: a budget of a few cases' tables.
         const std::vector<Evidence> cases = sampledCases(*net, rng, 1500);
+        // One case's bytes from a model of its own: `gpu` keeps its MAR program of 1024 cases,
+        // which answers one case in a run of that batch.
         JunctionTreeRunInfo info;
-        (void)gpu.run(Task::Mar, std::span(cases).first(1), &info);
+        (void)model(*net, "cuda").run(Task::Mar, std::span(cases).first(1), &info);
+        REQUIRE(info.batch == 1);
         const uint64_t perCase = info.bytesPerRun;
         JunctionTreeModel small = model(*net, "cuda", 300 * perCase);
         const auto chunked = small.run(Task::Mar, cases, &info);
