@@ -8,9 +8,9 @@
 #pragma once
 
 #include "compiler/elimination/pseudo_tree.h"
-#include "runtime/tensor/tensor_executor.h"
 #include "runtime/dpop/dpop_transport.h"
 #include "runtime/dpop/solve_dpop.h"
+#include "runtime/tensor/tensor_executor.h"
 
 #include <string>
 #include <vector>
@@ -35,7 +35,7 @@ struct DpopRankOptions {
 struct DpopRankReport : DpopCounts {
     std::vector<uint32_t> assignment; // by variable: this rank's agents' variables set, others 0
     bool holdsRoot = false;
-    Cost optimum = 0; // where holdsRoot: the root's UTIL, the optimum
+    Cost optimum = 0;                   // where holdsRoot: the root's UTIL, the optimum
     std::vector<double> agentComputeMs; // by agent (UTIL + VALUE); 0 for other ranks' agents
     DeviceReport device;
 };

@@ -43,7 +43,7 @@ struct DpopStats : DpopCounts {
     std::string pseudoTree;                 // "min-fill" or "given"
     uint64_t mpiMessages = 0, mpiBytes = 0; // the messages that crossed between ranks
     std::vector<double> agentComputeMs;     // by agent: its UTIL and VALUE computations
-    double setupMs = 0, protocolMs = 0; // the tree (on every rank), the UTIL and VALUE phases
+    double setupMs = 0, protocolMs = 0;     // the tree (on every rank), the UTIL and VALUE phases
 };
 
 struct DpopRun {
