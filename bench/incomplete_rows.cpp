@@ -1,21 +1,13 @@
 // How many feasible rows each table of bucket elimination over incomplete tables holds (Bistaffa et
 // al. 2017 §IV), per op, for an instance and an elimination order: decides whether sparse BE can
 // solve it. Runs the CPU incomplete-table executor op by op and stops, saying where, when one join
-// would pass --max-rows. Memory is capped (RLIMIT_AS, --max-gib; not with --gpu) so a probe never
-// takes the machine.
+// would pass --max-rows. Memory is capped (RLIMIT_AS, --max-gib): a probe never takes the machine.
 // --ub U prunes at U instead of the file's top (an upper bound as toulbar2's -ub gives one).
-// --gpu (builds with CUDA) also runs the GPU executor and compares its tables with the CPU's.
-// Usage: incomplete_rows [--heuristic NAME] [--max-rows N] [--max-gib G] [--ub U] [--all] [--gpu]
-//        FILE
+// Usage: incomplete_rows [--heuristic NAME] [--max-rows N] [--max-gib G] [--ub U] [--all] FILE
 #include "backends/tensor/cpu/incomplete_cpu.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/elimination/elimination_order.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
-
-#ifdef ZBDDC_HAVE_TENSOR_CUDA
-#include "backends/tensor/cuda/run/tensor_gpu.h"
-#include "support/gpu_settings.h"
-#endif
 
 #include <sys/resource.h>
 
@@ -29,12 +21,11 @@
 using namespace zbddc;
 
 int main(int argc, char **argv) {
-    zbddc::gpuSettings = zbddc::gpuSettingsFromVariables(std::getenv); // docs/cli.md
     OrderHeuristic heuristic = OrderHeuristic::MinFill;
     IncompleteExecOptions options;
     double maxGib = 6;
     double ub = 0; // 0: the file's top
-    bool all = false, gpu = false;
+    bool all = false;
     std::string file;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--heuristic") && i + 1 < argc) {
@@ -52,8 +43,6 @@ int main(int argc, char **argv) {
             ub = std::atof(argv[++i]);
         } else if (!std::strcmp(argv[i], "--all")) {
             all = true;
-        } else if (!std::strcmp(argv[i], "--gpu")) {
-            gpu = true;
         } else {
             file = argv[i];
         }
@@ -63,12 +52,9 @@ int main(int argc, char **argv) {
                              "[--max-gib G] [--all] FILE\n");
         return 2;
     }
-    // The CUDA driver reserves far more address space than it uses (cuInit fails with
-    // CUDA_ERROR_OUT_OF_MEMORY under this cap, as the H100 run showed), so --gpu runs uncapped.
     const rlimit cap{static_cast<rlim_t>(maxGib * (1ull << 30)),
                      static_cast<rlim_t>(maxGib * (1ull << 30))};
-    if (!gpu)
-        setrlimit(RLIMIT_AS, &cap);
+    setrlimit(RLIMIT_AS, &cap);
     auto net = readCostNetworkFile(file);
     if (!net) {
         std::fprintf(stderr, "%s\n", net.error().message.c_str());
@@ -96,7 +82,7 @@ int main(int argc, char **argv) {
                 std::log10(os.largestMessageEntries), top);
     std::vector<IncompleteOpStats> stats;
     options.stats = &stats;
-    options.completeAbove = 2.0; // every table incomplete, as the GPU keeps them
+    options.completeAbove = 2.0; // every table incomplete, to count each one's feasible rows
     const auto t0 = std::chrono::steady_clock::now();
     auto computed = runIncompleteTensorProgramCpu(*program, options);
     const double secs =
@@ -126,28 +112,5 @@ int main(int argc, char **argv) {
     const double optimum = programResultOf(*program, *computed);
     std::printf("optimum %.0f%s (cpu, 1 thread, %.1f s)\n", optimum,
                 optimum < top ? "" : " (none below the bound)", secs);
-    if (!gpu)
-        return 0;
-#ifdef ZBDDC_HAVE_TENSOR_CUDA
-    cuda::GpuExecStats gs;
-    incomplete::DeviceRunOptions go;
-    go.maxRows = options.maxRows;
-    auto onGpu = cuda::runIncompleteTensorProgramCuda(*program, go, &gs);
-    if (!onGpu) {
-        std::printf("gpu: %s\n", onGpu.error().message.c_str());
-        return 1;
-    }
-    size_t differ = 0;
-    for (const TensorOp &op : program->ops)
-        differ += (*onGpu)[op.output].rows != (*computed)[op.output].rows ||
-                  (*onGpu)[op.output].values != (*computed)[op.output].values;
-    std::printf("gpu %s: compile %.1f ms%s, run %.1f ms (%.1fx the CPU), optimum %.0f, %zu tables "
-                "differ from the CPU's\n",
-                gs.device.c_str(), gs.compileMs, gs.compiledFromCache ? " (cached)" : "", gs.kernelMs,
-                secs * 1000 / std::max(gs.kernelMs, 1e-3), programResultOf(*program, *onGpu), differ);
-    return differ ? 1 : 0;
-#else
-    std::printf("gpu: this build has no CUDA backend\n");
-    return 1;
-#endif
+    return 0;
 }

@@ -4,7 +4,6 @@
 #include <cassert>
 #include <cmath>
 #include <ostream>
-#include <sstream>
 
 namespace zbddc {
 
@@ -192,12 +191,6 @@ void dump(const Circuit &c, std::ostream &out) {
             out << " \"" << c.outputNames[i] << "\"";
         out << "\n";
     }
-}
-
-std::string dumpToString(const Circuit &c) {
-    std::ostringstream s;
-    dump(c, s);
-    return s.str();
 }
 
 } // namespace zbddc

@@ -116,6 +116,5 @@ Status verify(const Circuit &circuit);
 
 // Readable text, one line per node; stable, for tests and `zbddc -o x.txt`.
 void dump(const Circuit &circuit, std::ostream &out);
-std::string dumpToString(const Circuit &circuit);
 
 } // namespace zbddc

@@ -112,7 +112,7 @@ Status refuseMessageOps(const TensorProgram &program, std::string_view who) {
         if (isMessageOp(op.kind))
             return error(std::string(who) + " does not run loopy BP's message ops (" +
                          tensorOpKindName(op.kind) +
-                         "): the interpreter, the CPU executor and the in-core GPU do");
+                         "): the interpreter and the CPU executor do");
     return Ok{};
 }
 

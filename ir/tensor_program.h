@@ -54,8 +54,8 @@ enum class TensorOpKind : uint8_t {
                      // |ln p - ln q| (max-product)
 };
 
-// The message-state ops: not a ⊕ of ⊗, so only the in-core executors (the interpreter, the CPU
-// executor, the CUDA kernels) run them; every other path refuses a program that has them.
+// The message-state ops: not a ⊕ of ⊗, so only the interpreter and the CPU executor run them;
+// every other path refuses a program that has them.
 inline bool isMessageOp(TensorOpKind kind) {
     return kind == TensorOpKind::DampMessage || kind == TensorOpKind::MessageResidual;
 }

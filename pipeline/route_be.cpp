@@ -41,6 +41,7 @@ TaskResult taskResultOf(const CostNetwork &net, const Solution &sol) {
 namespace {
 
 const std::string kNoGpu = "no usable GPU (or no CUDA backend in this build); ran on the CPU";
+const std::string kIncompleteOnCpu = "--incomplete-tables runs on the CPU executor";
 
 TaskResult partitionResultOf(const PartitionAnswer &z) {
     TaskResult r;
@@ -109,7 +110,8 @@ class EliminationRoute final : public Route {
                 results.push_back(sol.error());
                 continue;
             }
-            noteFallback(asked_, sol->device.kind, kNoGpu);
+            noteFallback(asked_, sol->device.kind,
+                         options_.incompleteTables ? kIncompleteOnCpu : kNoGpu);
             results.push_back(taskResultOf(net_, *sol));
         }
         return results;

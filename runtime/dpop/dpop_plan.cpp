@@ -46,13 +46,17 @@ Result<Solution> dpopSolution(const CostNetwork &network, const PseudoTree &tree
     return sol;
 }
 
+void DpopCounts::add(const DpopCounts &r) {
+    utilMessages += r.utilMessages;
+    valueMessages += r.valueMessages;
+    messageBytes += r.messageBytes;
+    largestUtilEntries = std::max(largestUtilEntries, r.largestUtilEntries);
+    largestUtilWork = std::max(largestUtilWork, r.largestUtilWork);
+    simulatedMs = std::max(simulatedMs, r.simulatedMs);
+}
+
 void addRankReport(DpopStats &stats, const DpopRankReport &r) {
-    stats.utilMessages += r.utilMessages;
-    stats.valueMessages += r.valueMessages;
-    stats.messageBytes += r.messageBytes;
-    stats.largestUtilEntries = std::max(stats.largestUtilEntries, r.largestUtilEntries);
-    stats.largestUtilWork = std::max(stats.largestUtilWork, r.largestUtilWork);
-    stats.simulatedMs = std::max(stats.simulatedMs, r.simulatedMs);
+    stats.add(r);
     stats.agentComputeMs.resize(r.agentComputeMs.size(), 0.0);
     for (size_t a = 0; a < r.agentComputeMs.size(); ++a)
         stats.agentComputeMs[a] += r.agentComputeMs[a];

@@ -8,8 +8,9 @@
 #pragma once
 
 #include "compiler/elimination/pseudo_tree.h"
-#include "runtime/tensor/tensor_executor.h"
 #include "runtime/dpop/dpop_transport.h"
+#include "runtime/dpop/solve_dpop.h"
+#include "runtime/tensor/tensor_executor.h"
 
 #include <string>
 #include <vector>
@@ -29,17 +30,13 @@ struct DpopRankOptions {
     double timeoutS = 60;
 };
 
-// What one rank saw; the run's totals are sums (counts) and maxima over ranks.
-struct DpopRankReport {
+// What one rank saw: its counts (simulatedMs: the latest clock of its agents), and its part of
+// the assignment and of the agents' times.
+struct DpopRankReport : DpopCounts {
     std::vector<uint32_t> assignment; // by variable: this rank's agents' variables set, others 0
     bool holdsRoot = false;
-    Cost optimum = 0; // where holdsRoot: the root's UTIL, the optimum
-    uint64_t utilMessages = 0, valueMessages = 0, messageBytes = 0; // every agent-to-agent message
-    double largestUtilEntries = 0;
-    double largestUtilWork = 0; // the largest UTIL's join entries (utilWork)
+    Cost optimum = 0;                   // where holdsRoot: the root's UTIL, the optimum
     std::vector<double> agentComputeMs; // by agent (UTIL + VALUE); 0 for other ranks' agents
-    double simulatedMs =
-        0; // the latest simulated clock of this rank's agents (Sultanik et al. 2007)
     DeviceReport device;
 };
 

@@ -25,20 +25,25 @@ struct DpopOptions {
     int testExitRank = -1, testSilentRank = -1;
 };
 
-struct DpopStats {
-    int ranks = 1;
-    uint32_t agents = 0, treeDepth = 0;
-    std::string pseudoTree; // "min-fill" or "given"
+// What each rank counts; the run's are the sums (messages) and maxima (the rest) over its ranks.
+struct DpopCounts {
     uint64_t utilMessages = 0, valueMessages = 0;
-    uint64_t messageBytes = 0;              // every agent-to-agent message, on a rank or across
-    uint64_t mpiMessages = 0, mpiBytes = 0; // those that crossed between ranks
+    uint64_t messageBytes = 0; // every agent-to-agent message, on a rank or across
     double largestUtilEntries = 0;
     double largestUtilWork = 0; // join entries of the largest UTIL computation
-    std::vector<double> agentComputeMs; // by agent: its UTIL and VALUE computations
     // Sultanik et al. 2007's simulated time: the longest chain of computations along the messages,
     // as if every agent had its own processor and messages took no time.
     double simulatedMs = 0;
-    double setupMs = 0, protocolMs = 0; // the tree (on every rank), the UTIL and VALUE phases
+    void add(const DpopCounts &rank);
+};
+
+struct DpopStats : DpopCounts {
+    int ranks = 1;
+    uint32_t agents = 0, treeDepth = 0;
+    std::string pseudoTree;                 // "min-fill" or "given"
+    uint64_t mpiMessages = 0, mpiBytes = 0; // the messages that crossed between ranks
+    std::vector<double> agentComputeMs;     // by agent: its UTIL and VALUE computations
+    double setupMs = 0, protocolMs = 0;     // the tree (on every rank), the UTIL and VALUE phases
 };
 
 struct DpopRun {

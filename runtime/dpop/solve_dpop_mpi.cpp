@@ -44,14 +44,12 @@ struct RankRecord {
 };
 struct RecordHead {
     Cost optimum;
-    uint64_t holdsRoot, utilMessages, valueMessages, messageBytes, mpiMessages, mpiBytes;
-    double largestUtilEntries, largestUtilWork, simulatedMs;
+    uint64_t holdsRoot, mpiMessages, mpiBytes;
+    DpopCounts counts;
 };
 
 std::vector<std::byte> packReport(const DpopRankReport &r, const DpopTransport &t) {
-    const RecordHead h{r.optimum,         r.holdsRoot,    r.utilMessages, r.valueMessages,
-                       r.messageBytes,    t.messagesSent, t.bytesSent,    r.largestUtilEntries,
-                       r.largestUtilWork, r.simulatedMs};
+    const RecordHead h{r.optimum, r.holdsRoot, t.messagesSent, t.bytesSent, r};
     const size_t times = r.agentComputeMs.size() * sizeof(double);
     std::vector<std::byte> out(sizeof h + times + r.assignment.size() * sizeof(uint32_t));
     std::memcpy(out.data(), &h, sizeof h);
@@ -66,14 +64,9 @@ RankRecord unpackReport(std::span<const std::byte> in, size_t variables, size_t 
     std::memcpy(&h, in.data(), sizeof h);
     RankRecord got;
     DpopRankReport &r = got.report;
+    static_cast<DpopCounts &>(r) = h.counts;
     r.optimum = h.optimum;
     r.holdsRoot = h.holdsRoot != 0;
-    r.utilMessages = h.utilMessages;
-    r.valueMessages = h.valueMessages;
-    r.messageBytes = h.messageBytes;
-    r.largestUtilEntries = h.largestUtilEntries;
-    r.largestUtilWork = h.largestUtilWork;
-    r.simulatedMs = h.simulatedMs;
     got.mpiMessages = h.mpiMessages;
     got.mpiBytes = h.mpiBytes;
     r.agentComputeMs.resize(agents);

@@ -58,7 +58,7 @@ struct SolvedProgram {
 
 struct TensorExecutorOptions {
     unsigned threads = 0; // CPU threads of cpu and of split's host half; 0: all hardware threads
-    // The CPU's refusal over incomplete tables: rows of one join (the GPU keeps its own limit).
+    // The refusal over incomplete tables: rows of one join.
     uint64_t maxIncompleteRows = uint64_t{1} << 25;
     // split: an op whose work (output rows x eliminated values) reaches this runs on the GPU.
     uint64_t splitThresholdEntries = kDefaultSplitThresholdEntries;
@@ -99,9 +99,9 @@ class TensorExecutor {
     virtual ~TensorExecutor() = default;
     // Complete values of every computed table.
     virtual Result<CompleteTables> run(const TensorProgram &program) = 0;
-    // A program marked by markIncomplete (ir/incomplete_tables.h): cpu and cuda keep only the
-    // feasible rows; the reference returns complete tables capped at the bound (the oracle);
-    // split runs it on the GPU, as cuda does.
+    // A program marked by markIncomplete (ir/incomplete_tables.h): cpu keeps only the feasible
+    // rows, and cuda and split run it there; the reference returns complete tables capped at the
+    // bound (the oracle).
     virtual Result<IncompleteTables> runIncomplete(const TensorProgram &program) = 0;
     // Bytes of tables one run may hold where it runs, what batched callers size their batches by:
     // on the host a quarter of the memory available now; on a GPU 0.6 of its free memory.

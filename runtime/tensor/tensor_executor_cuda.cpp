@@ -1,6 +1,7 @@
 // The table's CUDA entries where the build has the CUDA tensor backend: "cuda" runs the generated
 // kernels (backends/tensor/cuda), "split" the host/device split with the GPU's TensorDevice as its
-// device.
+// device. Both run incomplete tables on the CPU executor: the GPU's sparse joins took 768 ms on
+// SPOT5 404 against ~1 ms for its complete tables, and were removed (BENCHMARKS.md).
 #include "backends/cuda/driver.h"
 #include "backends/tensor/cpu/tensor_cpu.h"
 #include "backends/tensor/cuda/device/op_profile.h"
@@ -20,13 +21,12 @@ namespace zbddc {
 
 namespace {
 
-Result<IncompleteTables> runIncompleteOnGpu(const TensorProgram &program) {
-    cuda::GpuExecStats st;
-    auto computed = cuda::runIncompleteTensorProgramCuda(program, {}, &st);
-    if (!computed)
-        return computed.error();
-    return IncompleteTables{std::move(*computed),
-                            {DeviceReport::Kind::Cuda, st.device, "incomplete tables"}};
+Result<IncompleteTables> runIncompleteOnCpu(const TensorProgram &program,
+                                            const TensorExecutorOptions &o) {
+    auto cpu = cpuTensorExecutor(o);
+    if (!cpu)
+        return cpu.error();
+    return (*cpu)->runIncomplete(program);
 }
 
 // The GPU's prepared program: one GpuTensorDevice (module compiled, every table held whole, inputs
@@ -125,11 +125,11 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
 // The generated kernels on one GPU or several logical devices (tensor_gpu.h: one entry point for
 // both). One device prepares programs (a batched junction tree's), decodes batches of cases where
 // the tables are and sizes batches by its free memory; several run the multi-device plan, the
-// VALUE phase on the first over the tables where they were computed; incomplete tables on GPU 0.
+// VALUE phase on the first over the tables where they were computed.
 class CudaExecutor final : public TensorExecutor {
   public:
     CudaExecutor(std::vector<int> ordinals, std::string note, const TensorExecutorOptions &o)
-        : note_(std::move(note)) {
+        : options_(o), note_(std::move(note)) {
         gpu_.devices = std::move(ordinals);
         gpu_.multiDevice = o.multiDevice;
         gpu_.memoryBudgetBytes = o.gpuBudgetBytes;
@@ -169,7 +169,7 @@ class CudaExecutor final : public TensorExecutor {
         return out;
     }
     Result<IncompleteTables> runIncomplete(const TensorProgram &program) override {
-        return runIncompleteOnGpu(program);
+        return runIncompleteOnCpu(program, options_);
     }
     Result<uint64_t> memoryBudgetBytes(uint64_t releasedBytes) override {
         auto device = cuda::openDevice(gpu_.devices.front());
@@ -199,6 +199,7 @@ class CudaExecutor final : public TensorExecutor {
         return {DeviceReport::Kind::Cuda, st.device, std::move(notes)};
     }
 
+    TensorExecutorOptions options_;
     cuda::GpuExecOptions gpu_; // on gpu_.devices (the caller's budget, switches)
     std::string note_;         // said in the report: why one GPU ran where --devices asked
 };
@@ -230,9 +231,8 @@ class SplitExecutor final : public TensorExecutor {
                  : "all " + std::to_string(plan.hostOps) + " ops on the host (none reaches it)");
         return CompleteTables{std::move(*computed), std::move(device)};
     }
-    // The split keeps no incomplete tables of its own: the whole program goes to the GPU.
     Result<IncompleteTables> runIncomplete(const TensorProgram &program) override {
-        return runIncompleteOnGpu(program);
+        return runIncompleteOnCpu(program, options_);
     }
 
   private:

@@ -49,6 +49,11 @@ void printNotes(pipeline::Session &session) {
         std::cerr << "zbddc: note: " << note << "\n";
 }
 
+// An error that names no file names the model.
+Diagnostic atModel(const RunOptions &o, const Diagnostic &d) {
+    return d.file.empty() ? errorAt(o.model, 0, d.message) : d;
+}
+
 } // namespace
 
 // A cost network's optimum (bucket elimination, a problem.so, DPOP): without --json the UAI MPE
@@ -56,10 +61,9 @@ void printNotes(pipeline::Session &session) {
 // members, each written as `, "name": value`.
 int printSolution(const RunOptions &o, const TaskResult &r, const std::vector<Variable> &variables,
                   const std::string &moreJson) {
-    const bool feasible = *r.cost != "null";
     // No assignment is consistent (a MARKOV network whose every assignment has probability 0):
     // an assignment printed then would read as an answer, as P(e) = 0 is no answer on a network.
-    if (!feasible)
+    if (*r.cost == "null")
         return reportError(
             errorAt(o.model, 0,
                     "no assignment" +
@@ -67,12 +71,12 @@ int printSolution(const RunOptions &o, const TaskResult &r, const std::vector<Va
                         " costs less than the upper bound (in a MARKOV network: "
                         "every one has probability 0), so there is no MPE"));
     std::ostringstream text;
-    if (!o.json) {
-        std::cerr << "cost " << (feasible ? *r.cost : "infeasible") << "\n";
+    if (o.json) {
+        pipeline::writeJsonSolution(r, variables, moreJson, text);
+    } else {
+        std::cerr << "cost " << *r.cost << "\n";
         pipeline::writeUaiResult(r, variables, text);
-        return emitRunOutput(text.str(), o.output, o.uaiOutput, o.model, "MPE");
     }
-    pipeline::writeJsonSolution(r, variables, moreJson, text);
     return emitRunOutput(text.str(), o.output, o.uaiOutput, o.model, "MPE");
 }
 
@@ -88,19 +92,14 @@ int printTaskResults(const RunOptions &o, Task task, const std::vector<Result<Ta
     const auto failedAlike = [&](const Result<TaskResult> &r) {
         return !r && r.error().str() == batch.front().error().str();
     };
-    if (batch.size() > 1 && !batch.front() &&
-        std::all_of(batch.begin(), batch.end(), failedAlike)) {
-        const Diagnostic &d = batch.front().error();
-        return reportError(d.file.empty() ? errorAt(o.model, 0, d.message) : d);
-    }
+    if (batch.size() > 1 && !batch.front() && std::all_of(batch.begin(), batch.end(), failedAlike))
+        return reportError(atModel(o, batch.front().error()));
     size_t failed = 0;
     for (size_t i = 0; i < batch.size(); ++i) {
         if (batch[i])
             continue;
-        const Diagnostic &d = batch[i].error();
-        const Diagnostic at = d.file.empty() ? errorAt(o.model, 0, d.message) : d;
         std::cerr << "zbddc: " << (batch.size() > 1 ? "case " + std::to_string(i) + ": " : "")
-                  << at.str() << "\n";
+                  << atModel(o, batch[i].error()).str() << "\n";
         ++failed;
     }
     if (batch.size() == 1 && batch[0] && batch[0]->elimination && batch[0]->cost)
@@ -231,9 +230,7 @@ int runCommand(const RunOptions &o) {
     }
     printNotes(s);
     if (s.route() == "be" && results.size() == 1 && !results[0]) // one solve, one error line
-        return reportError(results[0].error().file.empty()
-                               ? errorAt(o.model, 0, results[0].error().message)
-                               : results[0].error());
+        return reportError(atModel(o, results[0].error()));
     for (Result<TaskResult> &r : results)
         if (r && !s.routeIsChosen())
             r->route.clear();

@@ -31,9 +31,11 @@ int statsCommand(const StatsOptions &o) {
         return usageError(passes.error().message);
     if (!o.plot.empty() && fileExtension(o.plot) != ".svg")
         return usageError("--plot writes SVG only: give a FILE.svg, not '" + o.plot + "'");
-    auto circuit = o.modelOptions.loadCircuit(o.model);
+    std::vector<Diagnostic> warnings;
+    auto circuit = pipeline::readCircuit(o.model, o.modelOptions, warnings);
+    printWarnings(warnings);
     if (!circuit)
-        return reportError(circuit.error());
+        return reportError(withFlagHints(circuit.error()));
     auto stats = pipeline::circuitScheduleStats(*circuit, *passes, o.model);
     if (!stats)
         return reportError(stats.error());

@@ -21,8 +21,6 @@ namespace zbddc::cli {
 // How model files are read (--strict, --mlf-order, --zbdd-node-limit).
 struct ModelOptions : pipeline::ReadingOptions {
     void addTo(CLI::App &command);
-    // A network's or a .zdd's circuit, printing any warnings as `file:line: warning: ...`.
-    Result<Circuit> loadCircuit(const std::string &path) const;
 };
 
 // --order FILE and --heuristic NAME; `scope` starts their help, e.g. "(.wcsp)".
@@ -129,7 +127,6 @@ void addCostNetworkRunOptions(CLI::App &run, CostNetworkRunOptions &options);
 void addLoopyRunOptions(CLI::App &run, LoopyRunOptions &options);
 // The flags given on `command`, as the flag table names them ("--device" and "--device split").
 std::vector<std::string> givenFlags(const CLI::App &command);
-
 
 // The command line parsed and the command run (main.cpp); exit_guard.cpp's main() calls it.
 int parseAndRun(int argc, char **argv);

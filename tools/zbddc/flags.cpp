@@ -21,15 +21,6 @@ void ModelOptions::addTo(CLI::App &command) {
                        "Literal weights of a .nnf or .sdd (docs/formats/circuits.md; default 1)");
 }
 
-Result<Circuit> ModelOptions::loadCircuit(const std::string &path) const {
-    std::vector<Diagnostic> warnings;
-    auto circuit = pipeline::readCircuit(path, *this, warnings);
-    printWarnings(warnings);
-    if (!circuit)
-        return withFlagHints(circuit.error());
-    return circuit;
-}
-
 void OrderFlags::addTo(CLI::App &app, const std::string &scope) {
     const std::vector<std::string> &names = pipeline::orderHeuristicNames();
     app.add_option("--order", orderFile,

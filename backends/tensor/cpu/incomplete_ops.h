@@ -2,7 +2,7 @@
 // §IV), on the CPU: the shared-variable sort (LSD radix sort), group histograms with their prefix
 // sums, and the two-pass join (count the feasible matches of every row, prefix-sum the counts into
 // offsets, then write), and the segmented ⊕ (min) that eliminates. Each is a loop over independent
-// rows, the shape of the GPU kernels in backends/tensor/cuda/codegen/incomplete_kernels.
+// rows, the shape of the paper's GPU kernels.
 #pragma once
 
 #include "ir/semiring.h"

@@ -51,9 +51,8 @@ std::string quotient(const std::string &value, size_t at) {
     return "zb_div(" + value + ", " + word(at + 1) + ", " + word(at + 2) + ")";
 }
 
-// Emits the digits `<digit><i>` of `value` (a variable the code consumes) over the domains
-// `domainAt(i)`, i in [0, count), last fastest; the first needs no remainder (the value is below
-// the product of the domains).
+// Emits the digits `<digit><i>` of `value` (consumed) over the domains `domainAt(i)`, i in
+// [0, count), last fastest; the first needs no remainder.
 template <class DomainAt>
 void emitDigits(std::ostringstream &o, const std::string &indent, const std::string &value,
                 const char *digit, size_t count, DomainAt domainAt) {
@@ -75,7 +74,7 @@ bool usesGenericKernel(const TensorProgram &p, uint32_t opId, const TensorKernel
     const TensorOp &op = p.ops[opId];
     const Table &out = p.tables[op.output];
     const uint64_t m = eliminatedValues(p, op);
-    if (isMessageOp(op.kind) || options.eliminationRange || m > kI32Max ||
+    if (options.eliminationRange || m > kI32Max ||
         out.entries() > kI32Max || familyOf(p, opId, options).words() > kMaxShapeWords)
         return false;
     for (uint32_t in : op.inputs)

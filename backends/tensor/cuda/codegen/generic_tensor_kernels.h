@@ -1,19 +1,10 @@
-// Generic tensor kernels: one compiled kernel for every small op of one family — (thread or warp
-// per row, ⊕ or InverseMax, number of inputs, output rank, eliminated variables) within a module,
-// whose semiring and precision are the module's prelude — with the op's domain sizes, strides and
-// slice offsets passed at launch as a by-value argument (its "shape words") instead of baked into
-// the text as constants.
-//
-// Why: a specialised kernel (tensor_kernels.h) has constant divisors and strides, so ops of
-// different shapes never share text, and NVRTC's time grows with the kernels it compiles (munin's
-// junction tree: a thousand shapes); most of those ops are small, their run a launch
-// (kGenericMaxWork's figures).
-//
-// The arithmetic is the specialised thread-per-row / warp-per-row kernel's, in 32 bits: only ops
-// whose tables all have fewer than 2^31 entries are generic, and each division by a domain size is
-// a multiply-high, an add and a shift by words computed on the host (genericDivider). No
-// shared-memory staging (a small op's block reuses little), no row groups (those are for ops of
-// 2^20 rows and more), no elimination ranges (the out-of-core path keeps specialised kernels).
+// Generic tensor kernels: one kernel for every small op of one family (thread or warp per row,
+// ⊕ or InverseMax, inputs, output rank, eliminated variables), the op's domains, strides and slice
+// offsets passed at launch as "shape words". Specialised kernels (tensor_kernels.h) never share
+// text across shapes, and NVRTC's time grows with the kernels (munin: a thousand shapes, most of
+// them small ops whose run is a launch). The arithmetic is the specialised kernel's in 32 bits
+// (tables under 2^31 entries), each division a multiply-high, add and shift (genericDivider); no
+// shared-memory staging, row groups or elimination ranges.
 #pragma once
 
 #include "backends/tensor/cuda/codegen/tensor_kernels.h"
@@ -26,8 +17,7 @@
 namespace zbddc::cuda {
 
 // Whether op `op` runs its family's generic kernel: at most options.genericMaxWork entries walked
-// (kGenericMaxWork: tensor_kernels.h; 0 turns generics off), no row group, no elimination range,
-// tables of fewer than 2^31 entries.
+// (0 turns generics off), no row group, no elimination range, tables under 2^31 entries.
 bool usesGenericKernel(const TensorProgram &program, uint32_t op,
                        const TensorKernelOptions &options);
 
@@ -35,11 +25,9 @@ bool usesGenericKernel(const TensorProgram &program, uint32_t op,
 std::string genericKernelPrelude();
 
 // The generic kernel of op `op`'s family, named `name`: the specialised signature plus a last
-// argument `zb_shape<N> shape` (genericKernelShape's words). Ops of one family give the same text.
-// Beside it, with options.fusedEntries, `name` + kFusedKernelSuffix runs several ops of the family
-// in one launch, op blockIdx.y of its one argument, an array of fusedOpDescriptor's: the small ops
-// of one level, which would otherwise cost a launch each (grid-81 and SPOT5 404 have 60-90 ops of
-// under 10^5 entries).
+// argument `zb_shape<N> shape` (genericKernelShape's words). With options.fusedEntries, `name` +
+// kFusedKernelSuffix beside it runs a level's small ops of the family in one launch, op blockIdx.y
+// of its array of fused op descriptors.
 inline constexpr const char *kFusedKernelSuffix = "_fused";
 std::string genericKernelText(const TensorProgram &program, uint32_t op,
                               const TensorKernelOptions &options, std::string_view name);
@@ -56,11 +44,9 @@ struct GenericDivider {
 };
 GenericDivider genericDivider(uint32_t d);
 
-// Op `op`'s shape words, in the order its generic kernel reads them: the output's domains (scope
-// order), the eliminated variables' domains (op.vars order), each as its size and its divider's
-// two words, then per input its base offset (a slice's fixed values), its stride along each output
-// variable and along each eliminated one (0 where it lacks the variable), and last the eliminated
-// space's size.
+// Op `op`'s shape words: the output's and eliminated variables' domains (each with its divider's
+// two words), per input its base offset and its strides along each output and eliminated variable
+// (0 where it lacks it), and last the eliminated space's size.
 std::vector<uint32_t> genericKernelShape(const TensorProgram &program, uint32_t op);
 
 } // namespace zbddc::cuda

@@ -1,6 +1,5 @@
 #include "backends/tensor/cuda/codegen/tensor_kernels.h"
 #include "backends/tensor/cuda/codegen/generic_tensor_kernels.h"
-#include "backends/tensor/cuda/codegen/message_kernels.h"
 
 #include <algorithm>
 #include <initializer_list>
@@ -11,9 +10,8 @@ namespace zbddc::cuda {
 
 namespace {
 
-// Row and joint-value digits are decoded in 32 bits where the numbers fit: a 64-bit division by a
-// constant is a multi-instruction sequence on the GPU, a 32-bit one a multiply-high and a shift,
-// and the decode is most of a thread's arithmetic for a table of a dozen variables.
+// Digits are decoded in 32 bits where the numbers fit: a 32-bit division by a constant is a
+// multiply-high and a shift, a 64-bit one a sequence, and decoding is most of a thread's work.
 constexpr uint64_t kU32Max = 0xffffffffull;
 
 const char *kPrelude =
@@ -121,9 +119,8 @@ void emitRowDigits(std::ostringstream &o, const Table &out, size_t first, size_t
           << suffix << "; " << value << " /= " << out.domains[i] << suffix << ";\n";
 }
 
-// Emits `const u64 off<j> = ...`: input j's offset at the output row whose digits are d<i>,
-// leaving out the digits in `skip` (a row group's own variables, whose values are 0 at the group's
-// first row).
+// Emits `const u64 off<j> = ...`: input j's offset at the output row whose digits are d<i>, less
+// the digits in `skip` (a row group's own, 0 at its first row).
 void emitInputOffsets(std::ostringstream &o, const TensorProgram &p, const TensorOp &op,
                       std::initializer_list<size_t> skip) {
     const Table &out = p.tables[op.output];
@@ -146,10 +143,8 @@ uint64_t outputStride(const Table &out, size_t i) {
     return variableStride(out, out.scope[i]);
 }
 
-// Bytes the inputs of op that lack output variable `i` read per value of it, in row order: each
-// such input's entries over the output variables above `i` (a pass over the rest per value).
-// Inputs staged in shared memory (at most options.sharedInputMaxEntries entries) are not read from
-// memory again.
+// Bytes the inputs of op that lack output variable `i` read per value of it, in row order (their
+// entries over the output variables above `i`); inputs staged in shared memory do not count.
 uint64_t bytesPerValueLacking(const TensorProgram &p, const TensorOp &op, size_t i,
                               const TensorKernelOptions &options) {
     const Table &out = p.tables[op.output];
@@ -224,11 +219,9 @@ std::string storeText(const std::string &at, const std::string &value, bool stre
                      : "*(" + at + ") = " + value + ";";
 }
 
-// The body of a row-group kernel (rowGroupOf): each thread computes the rows that differ only in
-// the group's output digits. Per eliminated value, the inputs without either variable are read
-// once for the whole group, those with one of them once per value of it, those with both once per
-// row; each row then costs one ⊗ and one ⊕ more. The group's rows are at least the inner stride
-// apart, so a warp's threads (consecutive groups) still write consecutive rows.
+// The body of a row-group kernel (rowGroupOf): per eliminated value, the inputs without either
+// group variable are read once for the group, those with one once per value of it, those with
+// both once per row.
 void emitRowGroupBody(std::ostringstream &o, const TensorProgram &p, const TensorOp &op,
                       const RowGroup &g, bool streaming) {
     const Table &out = p.tables[op.output];
@@ -463,8 +456,6 @@ uint64_t variableStride(const Table &table, uint32_t v) {
 }
 
 bool usesWarpPerRow(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options) {
-    if (isMessageOp(program.ops[op].kind)) // message_kernels.h: a warp per residual row
-        return program.ops[op].kind == TensorOpKind::MessageResidual;
     return eliminatedValues(program, program.ops[op]) >= options.warpRowThreshold;
 }
 
@@ -583,8 +574,6 @@ TensorKernelSet distinctTensorKernels(const TensorProgram &program,
 
 std::string tensorKernelText(const TensorProgram &program, uint32_t op,
                              const TensorKernelOptions &options, std::string_view name) {
-    if (isMessageOp(program.ops[op].kind))
-        return messageKernelText(program, op, name, options.blockThreads);
     if (usesGenericKernel(program, op, options))
         return genericKernelText(program, op, options, name);
     std::ostringstream o;

@@ -25,7 +25,6 @@ TensorModuleSources tensorModuleSources(const TensorProgram &program,
     for (uint32_t k = 0; k < count; ++k) { // first use order: a level's kernels are near
         out.moduleOf[k] = static_cast<uint32_t>(k * groups / count);
         std::string &text = set.texts[k];
-        // Every occurrence: a message kernel names its device functions after itself.
         const std::string name = tensorModuleKernelName(k);
         for (size_t at = text.find(kTensorKernelPlaceholder); at != std::string::npos;
              at = text.find(kTensorKernelPlaceholder, at + name.size()))

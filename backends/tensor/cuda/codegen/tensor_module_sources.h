@@ -1,8 +1,5 @@
-// The CUDA sources of a TensorProgram's modules, before any device: each distinct kernel once
-// (tensor_kernels.h: distinctTensorKernels), renamed zb_k<N>, the kernels cut into `groups` modules
-// in first-use order (a level's kernels are near each other) so that NVRTC compiles them
-// concurrently. What TensorModules compiles and loads, and what bench/jt_kernels times without a
-// GPU.
+// The CUDA sources of a TensorProgram's modules, before any device: each distinct kernel once,
+// renamed zb_k<N>, cut into `groups` modules in first-use order for NVRTC to compile concurrently.
 #pragma once
 
 #include "backends/tensor/cuda/codegen/tensor_kernels.h"
@@ -19,20 +16,16 @@ struct TensorModuleSources {
     size_t kernels = 0, genericKernels = 0;
 };
 
-// At most `groups` modules, and fewer where there are few kernels: each module is one more NVRTC
-// start (36 ms of CPU for an empty one, measured here) and one more cache entry, where a kernel
-// takes 10-200 ms; at 16 kernels a module's start is under a tenth of it, and a program of a few
-// hundred kernels (munin's, most of its small ops sharing generic kernels) still fills 16 cores.
+// At most `groups` modules, at least kernelsPerModule kernels each: an NVRTC start costs 36 ms, a
+// kernel 10-200 ms.
 inline constexpr size_t kKernelsPerModule = 16;
 TensorModuleSources tensorModuleSources(const TensorProgram &program,
                                         const TensorKernelOptions &options, size_t groups,
                                         size_t kernelsPerModule = kKernelsPerModule);
 
-// Everything a program's kernel texts are a function of, as words: the semiring, the domains,
-// every table's shape, every op and the kernel options, not the tables' values, which the kernels
-// never see. Programs with equal keys have the same sources: TensorModules finds a program solved
-// again by it without generating them (SPOT5 404's 207 KB took milliseconds, most of a warm
-// one-shot solve).
+// Everything a program's kernel texts are a function of, as words (shapes, ops, kernel options;
+// not the tables' values): equal keys, equal sources, so a program solved again is found without
+// generating them (milliseconds of a warm solve of SPOT5 404).
 std::vector<uint64_t> tensorSourcesKey(const TensorProgram &program,
                                        const TensorKernelOptions &options);
 

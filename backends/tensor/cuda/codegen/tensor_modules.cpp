@@ -48,8 +48,7 @@ template <class Key, class Value> class RecentlyKept {
     size_t limit_;
 };
 
-// Modules loaded, by device and source (hash and length): a module is a few hundred KiB of
-// device code.
+// Modules loaded, by device and source (hash and length).
 using ModuleKey = std::tuple<int, size_t, size_t>;
 RecentlyKept<ModuleKey, std::shared_ptr<const Module>> &loadedModules() {
     static auto *m = new RecentlyKept<ModuleKey, std::shared_ptr<const Module>>(256);
@@ -73,7 +72,7 @@ Result<std::vector<TensorModules>> TensorModules::compile(std::span<Device *cons
     std::vector<std::future<Result<TensorModules>>> loading;
     for (Device *d : devices) {
         if (auto known = compiledPrograms().find({d->info().ordinal, key})) {
-            known->fromCache_ = known->loadedBefore_ = true;
+            known->loadedBefore_ = true;
             std::promise<Result<TensorModules>> found;
             found.set_value(std::move(*known));
             loading.push_back(found.get_future());
@@ -118,18 +117,17 @@ Result<TensorModules> TensorModules::load(Device &device, const TensorProgram &p
     // device) runs the driver's own compiler, as slow as NVRTC, so it must not be serial either.
     struct Loaded {
         std::shared_ptr<const Module> module;
-        bool fromCache = false, loadedBefore = false;
+        bool loadedBefore = false;
     };
     // Modules this process loaded before are looked up here, not on a thread started only to
-    // find one: a warm one-shot solve is short (SPOT5 404's 5.2 ms on the H200, 3.1 ms of them
-    // generating its sources and finding its modules).
+    // find one: a warm one-shot solve is short.
     std::vector<std::future<Result<Loaded>>> loaded;
     for (const std::string &source : sources.modules) {
         const auto key =
             std::make_tuple(device.info().ordinal, std::hash<std::string>{}(source), source.size());
         if (auto kept = loadedModules().find(key)) {
             std::promise<Result<Loaded>> found;
-            found.set_value(Loaded{std::move(*kept), true, true});
+            found.set_value(Loaded{std::move(*kept), true});
             loaded.push_back(found.get_future());
             continue;
         }
@@ -139,7 +137,7 @@ Result<TensorModules> TensorModules::load(Device &device, const TensorProgram &p
                 return compiled.error();
             auto shared = std::make_shared<const Module>(std::move(compiled->module));
             loadedModules().keep(key, shared);
-            return Loaded{std::move(shared), compiled->fromCache, false};
+            return Loaded{std::move(shared), false};
         }));
     }
     ProgressLine line("compiling GPU kernels (" + std::to_string(sources.kernels) + " for " +
@@ -149,7 +147,6 @@ Result<TensorModules> TensorModules::load(Device &device, const TensorProgram &p
         if (!l)
             return l.error();
         line.update(g + 1, loaded.size());
-        out.fromCache_ = out.fromCache_ && l->fromCache;
         out.loadedBefore_ = out.loadedBefore_ && l->loadedBefore;
         out.modules_.push_back(std::move(l->module));
     }

@@ -1,14 +1,8 @@
-// A TensorProgram's kernels (tensor_kernels.h) compiled as several modules at once: one kernel per
-// distinct op shape (ops of one shape share it) still makes a thousand kernels for a large junction
-// tree, and one NVRTC compile of them all takes minutes on one thread; NVRTC is thread-safe, so
-// groups of kernels compile concurrently, each into its own module (and its own cache entry). Small
-// programs stay one module. Loaded modules are kept for the process, by device and source, so a
-// program solved again (a benchmark's timed run, a library host's second call) neither compiles nor
-// loads: loading PTX runs the driver's own compiler, tens of milliseconds for a hundred kernels
-// (nvrtc.h: CUBIN where NVRTC knows the device, which the driver loads without compiling). A
-// program compiled before on the same device (equal in everything its kernel texts depend on) is
-// found without generating its sources again.
-// Small ops share their family's generic kernel, each with its own shape words (shapeOf).
+// A TensorProgram's kernels (tensor_kernels.h) compiled as several modules at once: a large
+// junction tree still has a thousand distinct kernels, minutes of NVRTC on one thread, so groups
+// compile concurrently, each its own module and cache entry. Loaded modules are kept for the
+// process by device and source, and a program compiled before on the device is found by its key
+// (tensorSourcesKey) without generating its sources again.
 #pragma once
 
 #include "backends/cuda/driver.h"
@@ -30,10 +24,8 @@ class TensorModules {
     static Result<std::vector<TensorModules>> compile(std::span<Device *const> devices,
                                                       const TensorProgram &program,
                                                       const TensorKernelOptions &options);
-    // The kernel of op `op`, and where it is a generic kernel compiled with fused entries its fused
-    // entry point (generic_tensor_kernels.h kFusedKernelSuffix; hasFused), both looked up once
-    // when the modules load: a warm solve launches each op once, and the host's time per launch
-    // is most of a small program's run. Ops of one kernel have the same kernelOf.
+    // The kernel of op `op`, and its fused entry point where it has one (hasFused), both looked up
+    // once when the modules load: the host's time per launch is most of a small program's run.
     Result<FunctionHandle> function(uint32_t op) const;
     Result<FunctionHandle> fusedFunction(uint32_t op) const;
     bool hasFused(uint32_t op) const { return fusedFunctions_[kernelOf_[op]] != nullptr; }
@@ -45,7 +37,6 @@ class TensorModules {
     std::span<const uint32_t> shapeOf(uint32_t op) const {
         return {shapeWords_.data() + shapeBegin_[op], shapeBegin_[op + 1] - shapeBegin_[op]};
     }
-    bool fromCache() const { return fromCache_; }
     bool loadedBefore() const { return loadedBefore_; } // every module came from this process
 
   private:
@@ -60,7 +51,6 @@ class TensorModules {
     std::vector<RowGroup> rowGroups_;                        // by op
     std::vector<uint32_t> shapeWords_;
     std::vector<size_t> shapeBegin_; // by op, and one past the last: its words in shapeWords_
-    bool fromCache_ = true;
     bool loadedBefore_ = true;
 };
 

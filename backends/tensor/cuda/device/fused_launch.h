@@ -1,8 +1,6 @@
-// Launch units of an in-core run: the small ops of one level that share a generic kernel
-// (generic_tensor_kernels.h) run as one fused launch, op blockIdx.y of it; every other op runs
-// alone. A level of small buckets then costs a launch per family instead of one per bucket:
-// grid-81's first levels hold 4-20 ops of a few thousand entries each, each launch a few
-// microseconds of host and device time for less work than that.
+// Launch units of an in-core run: a level's small ops that share a generic kernel run as one fused
+// launch, op blockIdx.y of it (grid-81's first levels: 4-20 ops of a few thousand entries each);
+// every other op runs alone.
 #pragma once
 
 #include "backends/cuda/driver.h"
@@ -19,9 +17,8 @@ struct LaunchUnits {
     std::vector<std::vector<uint32_t>> ops;    // by unit: one op, or several of one generic kernel
 };
 
-// Levels of a program's ops (one device's share of them) as units: a level's ops of one generic
-// kernel with a fused entry point (modules.hasFused: compiled with
-// TensorKernelOptions::fusedEntries) together, the rest alone, in the level's order of first use.
+// Levels of ops as units: a level's ops of one kernel with a fused entry point (hasFused)
+// together, the rest alone, in the level's order of first use.
 LaunchUnits launchUnits(const TensorModules &modules, std::span<const std::vector<uint32_t>> levels);
 
 // Where each op's input list and output are on the device.

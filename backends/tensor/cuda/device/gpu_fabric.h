@@ -1,9 +1,6 @@
-// Rows between the logical devices of a GPU run (a DeviceFabric, tensor_device.h): a copy within
-// one GPU, NCCL or a peer copy between GPUs, each on the destination's entry stream after the
-// source's `ready` event (NCCL: the send on the source's entry stream, the receive on the
-// destination's, ordered by them). NCCL where it loads and there are two GPUs or more, else peer
-// copies — so a build without NCCL still runs, and a list such as 0,0 exercises the whole path on
-// a machine of one GPU.
+// Rows between the logical devices of a GPU run (a DeviceFabric): a copy within one GPU, NCCL or
+// a peer copy between GPUs, each on the destination's entry stream after the source's `ready`
+// event. NCCL where it loads and there are two GPUs or more, else peer copies.
 #pragma once
 
 #include "backends/tensor/cuda/device/gpu_tensor_device.h"

@@ -262,9 +262,8 @@ Status GpuTensorDevice::prepareLevels(std::span<const std::vector<DeviceTask>> l
     return Ok{};
 }
 
-// A prepared level (prepareLevels): its fused and single whole ops, then its shares. Else the
-// tasks' input lists in one array, uploaded on the entry stream before the level forks from it,
-// kept until wait().
+// A prepared level: its fused and single whole ops, then its shares. Else the tasks' input lists
+// in one array, uploaded on the entry stream before the level forks, kept until wait().
 Status GpuTensorDevice::launch(std::span<const DeviceTask> tasks) {
     if (tasks.empty())
         return Ok{};
@@ -294,10 +293,8 @@ Status GpuTensorDevice::launch(std::span<const DeviceTask> tasks) {
     });
 }
 
-// With `graphs`, the first prepared level begins the capture and the last ends it and launches the
-// graph; a capture the driver refuses is enqueued again directly. A later run of the same levels
-// launches the graph at its first level and enqueues nothing more: its tables, input lists and
-// fused launches are where they were (anything that moves them drops the prepared levels).
+// With `graphs`, the first prepared level begins the capture and the last launches the graph (a
+// refused capture is enqueued directly); later runs launch it at their first level.
 Status GpuTensorDevice::launchPrepared(Prepared &pr, uint32_t l,
                                        std::span<const DeviceTask> tasks) {
     if (pr.graph) {
@@ -364,36 +361,6 @@ Status GpuTensorDevice::wait() {
     listsInFlight_.clear();
     staged_ = 0;
     return Ok{};
-}
-
-Result<TensorDevice::Bytes> GpuTensorDevice::allocateBytes(size_t bytes) {
-    auto buf = d_.allocate(bytes);
-    if (!buf)
-        return buf.error();
-    auto owner = std::make_shared<DeviceBuffer>(std::move(*buf));
-    return Bytes{owner->ptr(), owner};
-}
-
-Status GpuTensorDevice::writeBytes(Address dst, const void *src, size_t bytes) {
-    return d_.upload(dst, src, bytes);
-}
-
-Status GpuTensorDevice::readBytes(void *dst, Address src, size_t bytes) {
-    return d_.download(dst, src, bytes);
-}
-
-Status GpuTensorDevice::launchKernel(const std::string &name, unsigned grid, unsigned block,
-                                     void **args) {
-    if (!options_.namedKernels)
-        return error("internal error: a kernel launched by name on a device given none");
-    auto f = named_.find(name);
-    if (f == named_.end()) {
-        auto h = options_.namedKernels->function(name);
-        if (!h)
-            return h.error();
-        f = named_.emplace(name, *h).first;
-    }
-    return d_.launch(f->second, {grid, block, 0}, args);
 }
 
 uint64_t GpuTensorDevice::outputRows(uint32_t op) const {

@@ -1,12 +1,8 @@
-// One GPU, or a logical share of one, as a TensorDevice (tensor_device.h): the device of every GPU
-// run. Tables of doubles, or of floats (kernels.float32: the host's doubles converted on the way,
-// exactly), each held over one row range at its own address. Its work is ordered on one entry
-// stream: uploads there from pinned staging, each level forked from it onto the other streams and
-// joined back (level_launch.h). An ordered run's prepared levels (prepareLevels) keep every input
-// list in one array and launch a level's small whole ops of one generic kernel as one fused launch
-// (fused_launch.h); with `graphs` they are captured from the first level's launch to the last's
-// and launched as one CUDA graph. A task over a range of eliminated values needs kernels compiled
-// with eliminationRange.
+// One GPU, or a logical share of one, as a TensorDevice: the device of every GPU run. Tables of
+// doubles, or floats (kernels.float32, converted exactly on the way), each one row range at its
+// own address; work ordered on one entry stream, levels forked from it and joined back
+// (level_launch.h). Prepared levels keep every input list in one array and fuse small ops
+// (fused_launch.h); with `graphs` they are captured and replayed as one CUDA graph.
 #pragma once
 
 #include "backends/cuda/driver.h"
@@ -15,7 +11,6 @@
 #include "backends/tensor/cuda/device/level_launch.h"
 #include "backends/tensor/cuda/device/tensor_device.h"
 
-#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -33,10 +28,8 @@ struct GpuDeviceOptions {
     // buffer, which holds every upload until the next wait: an out-of-core run's.
     bool stagedUploads = false;
     // Downloads of more than a few MiB through the staged copies; without, straight from the
-    // driver into the caller's memory, as a prepared program reads its tables back (mildew's
-    // batched MAR on an H100: 23-33 ms a run of 2,000 cases through the staging, 5 ms straight).
+    // driver, as a prepared program reads its tables back (mildew: 5 ms a run, 23-33 staged).
     bool stagedDownloads = true;
-    const Module *namedKernels = nullptr; // launchKernel's, by name; outlives the device
 };
 
 struct GpuDeviceStats {
@@ -44,9 +37,8 @@ struct GpuDeviceStats {
     bool graph = false;    // the last prepared run ran as one CUDA graph
 };
 
-// Streams, the `ready` event and pinned staging a device keeps from one run to the next (creating
-// the streams and pinning took milliseconds of a solve of a few): free lists per GPU, for the whole
-// process.
+// Streams, the `ready` event and pinned staging kept from one run to the next (creating them took
+// milliseconds of a solve of a few): free lists per GPU, for the process.
 struct GpuDeviceResources {
     std::unique_ptr<LevelLauncher> launcher;
     EventHandle ready = nullptr;
@@ -65,10 +57,8 @@ class GpuTensorDevice final : public TensorDevice {
     Status release(uint32_t table) override;
     Status upload(uint32_t table, uint64_t firstRow, std::span<const double> values) override;
     Status download(uint32_t table, uint64_t firstRow, std::span<double> values) override;
-    // Whole tables read back with one wait: those of at most kBatchedDownloadBytes copied behind
-    // one another into the pinned staging, the entry stream waited for once (a junction tree's PR
-    // reads a normaliser per clique: hundreds of copies that each waited); larger ones one by one,
-    // as download.
+    // Whole tables read back with one wait: those of at most kBatchedDownloadBytes through the
+    // pinned staging together (a junction tree's hundreds of normalisers), larger ones one by one.
     static constexpr size_t kBatchedDownloadBytes = size_t{1} << 18;
     Status downloadTables(std::span<const uint32_t> tables, std::span<const std::span<double>> out);
     Status holdAll(std::span<const TableReserve> ranges,
@@ -76,13 +66,6 @@ class GpuTensorDevice final : public TensorDevice {
     Status prepareLevels(std::span<const std::vector<DeviceTask>> levels) override;
     Status launch(std::span<const DeviceTask> tasks) override;
     Status wait() override;
-    // By the byte, on the default stream: synchronous copies, kernels in launch order.
-    Result<Bytes> allocateBytes(size_t bytes) override;
-    Status writeBytes(Address dst, const void *src, size_t bytes) override;
-    Status readBytes(void *dst, Address src, size_t bytes) override;
-    Status launchKernel(const std::string &name, unsigned grid, unsigned block,
-                        void **args) override;
-    unsigned maxGrid() const override { return unsigned(d_.info().multiprocessors) * 32; }
 
     DevicePtr address(uint32_t t, uint64_t row) const {
         return at_[t] + (row - held_[t].first) * entryBytes_;
@@ -90,13 +73,10 @@ class GpuTensorDevice final : public TensorDevice {
     uint64_t entryBytes() const { return entryBytes_; }
     Device &device() const { return d_; }
     StreamHandle copyStream() const { return entry_; }
-    // `bytes` of the device's pinned staging for a copy enqueued on copyStream(), valid until
-    // wait(): a copy from there does not wait for the work enqueued before it, as one from
-    // pageable memory may.
+    // `bytes` of pinned staging for a copy enqueued on copyStream(), valid until wait().
     Result<unsigned char *> pinnedStaging(size_t bytes) { return stage(bytes); }
     // `waiter`'s entry stream waits for every level enqueued here so far (`ready`, recorded on
-    // request: a run on one device never needs it): another device's copies of these tables, or
-    // its decode. Mid-capture it waits for the event as last recorded.
+    // request): another device's copies of these tables, or its decode.
     Status awaitedBy(GpuTensorDevice &waiter);
     const GpuDeviceStats &stats() const { return stats_; }
 
@@ -104,10 +84,8 @@ class GpuTensorDevice final : public TensorDevice {
     GpuTensorDevice(Device &d, const TensorProgram &p, const GpuDeviceOptions &o,
                     TensorModules modules);
     // prepareLevels' work: by op, its level (UINT32_MAX: not prepared) and its input list's offset
-    // in `lists`; the levels' launch units; with `graphs`, the levels as captured on the first run,
-    // launched again by every later run (capturing and instantiating a junction tree's thousand
-    // launches took milliseconds a run); an executable graph, destroyed with its owner (the driver
-    // frees one still in flight when it completes).
+    // in `lists`; the launch units; with `graphs`, the levels as captured on the first run and
+    // replayed by every later one.
     struct Prepared {
         std::vector<std::vector<DeviceTask>> levels;
         std::vector<uint32_t> levelOf;
@@ -146,7 +124,6 @@ class GpuTensorDevice final : public TensorDevice {
     StreamHandle entry_ = nullptr; // kept_.launcher's
     size_t staged_ = 0;            // bytes of staging in use since the last wait
     GpuDeviceStats stats_;
-    std::map<std::string, FunctionHandle> named_; // launchKernel's, looked up so far
 };
 
 } // namespace zbddc::cuda

@@ -40,9 +40,8 @@ Result<StreamHandle> LevelLauncher::entry(size_t n) {
     return streams_[0];
 }
 
-// Stream 0 carries the order: a level that used streams 1..k-1 is joined into stream 0 (it waits on
-// their events), and the next level's other streams wait on stream 0 before their first unit. A
-// chain of one-unit levels stays on stream 0 and needs no event at all.
+// Stream 0 carries the order: a level that used streams 1..k-1 is joined into it by their events,
+// and the next level's other streams wait on it; one-unit levels stay on stream 0, no event.
 Status LevelLauncher::enqueueLevel(std::span<const uint32_t> level, const EnqueueOp &enqueue) {
     if (streams_.empty())
         return error("internal error: a level enqueued before the launcher's streams exist");

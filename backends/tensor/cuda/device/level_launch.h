@@ -1,12 +1,7 @@
-// Enqueues a TensorProgram's levels without the host waiting between them: the launch units of a
-// level (ops, or fused launches of several) go to up to eight streams, so independent buckets
-// overlap, and each level forks from one entry stream and joins back into it by events, so the
-// ordering between levels stays on the device. Captured between a level's fork and the last
-// level's join (gpu_tensor_device.h), the levels become one CUDA graph: a program of a hundred
-// levels then costs one launch and one wait, where per-level synchronisation cost a host round
-// trip per level (what dominated SPOT5 404, whose tables are too small to fill the device). Streams
-// planned from the buckets' dependencies instead of a fork and a join per level measured level
-// with them (bench/results/NOTEBOOK.md, 2026-11-29) and were dropped.
+// Enqueues a TensorProgram's levels without the host waiting between them: a level's launch units
+// go to up to eight streams, forked from one entry stream and joined back into it by events, so
+// the order between levels stays on the device (and a capture of them is one CUDA graph,
+// gpu_tensor_device.h).
 #pragma once
 
 #include "backends/cuda/driver.h"

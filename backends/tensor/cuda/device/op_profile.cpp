@@ -8,8 +8,7 @@
 namespace zbddc::cuda {
 
 namespace {
-// An op's time is the fastest of this many launches: the first also loads its module (a 25-row
-// op's first launch took 57 µs on an H200), and an op writes the same output each time.
+// An op's time is the fastest of this many launches (the first also loads its module).
 constexpr int kProfileRepeats = 3;
 
 // One profile line for op `op` of level `level` that took `ms`.

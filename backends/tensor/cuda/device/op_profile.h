@@ -1,9 +1,7 @@
-// The per-op profile (GpuSwitches::profilePath, FILE): each op launched alone and waited for, timed
-// on the host (the fastest of three launches, the first loading its module), one line per op
-// appended to FILE — op, kind, level, output rows, eliminated values, ms, and the achieved
-// bandwidth: bytes of its input tables read plus its output written, per second (each table
-// counted once: what a kernel at the copy bandwidth would move). The ops lose their overlap, so the sum exceeds a normal run; it says
-// which ops are far from the device's bandwidth.
+// The per-op profile (GpuSwitches::profilePath): each op launched alone and waited for (the fastest
+// of three), one line per op appended to the file: op, kind, level, output rows, eliminated values,
+// ms and GB/s (its tables read and written once). A diagnostic of which ops are far from the
+// device's bandwidth, not a timing: the ops lose their overlap.
 #pragma once
 
 #include "backends/tensor/cuda/run/device_steps.h"

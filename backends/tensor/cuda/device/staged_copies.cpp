@@ -14,18 +14,15 @@ namespace zbddc::cuda {
 
 namespace {
 
-// A piece's DMA takes about 1.3 ms at the ~50 GB/s of a PCIe 5 copy engine: long beside a host
-// function's start (tens of microseconds), small beside the tables.
+// A piece's DMA: ~1.3 ms at PCIe 5's ~50 GB/s, long beside a host function's start (tens of µs).
 constexpr size_t kPieceBytes = size_t{64} << 20;
 constexpr size_t kLanesPerDirection = 2;
-// One memcpy thread moves ~5-10 GB/s; the host halves of both directions run on the driver's one
-// callback thread, so each memcpy is spread over the threads kept here, parts of at least this.
+// One memcpy thread moves ~5-10 GB/s and the driver has one callback thread: each memcpy is
+// spread over kept threads, parts of at least kMinPartBytes.
 constexpr unsigned kMaxCopyThreads = 16;
 constexpr size_t kMinPartBytes = size_t{256} << 10;
-// Copies up to this size skip the staging, sparing them a host function's round trip (about
-// 0.2 ms a step where band networks ran in 1,434 steps of about a MiB): the driver copies a
-// pageable upload's source into its own pinned buffer and returns without waiting for the
-// stream; a pageable download returns once done, so it waits for the stream's earlier work.
+// Copies up to this size skip the staging and its host function's round trip (0.2 ms a step): the
+// driver stages a pageable upload itself; a pageable download waits for the stream's work.
 constexpr size_t kDirectCopyBytes = size_t{4} << 20;
 
 } // namespace

@@ -1,14 +1,8 @@
 // Copies between pageable host tables and one GPU through page-locked pieces allocated once per GPU
-// and reused for the whole process. The out-of-core path's host tables are never pinned
-// themselves: page-locking them in place cost most of a large out-of-core run (97 of 105 s for
-// 104 GiB of tables on an H100), and every run paid it again.
-//
-// A copy is cut into pieces that take the lanes in turn. A lane is a stream and one pinned piece;
-// each piece's host half (a memcpy into or out of the piece, spread over threads kept for it)
-// runs as host work in the lane's stream order (Device::enqueueHostWork), so the caller only
-// enqueues, and one lane's DMA overlaps the other lane's memcpy. The first write into a host
-// table is such a memcpy, so its pages are first touched by those threads, in parallel, not by a
-// zero fill.
+// for the process (pinning the out-of-core tables in place cost 97 of a 105 s run). A copy's
+// pieces take the lanes (a stream and a pinned piece each) in turn; each piece's memcpy runs on
+// kept threads as host work in the lane's stream order, so one lane's DMA overlaps another's
+// memcpy and a host table's pages are first touched in parallel.
 #pragma once
 
 #include "backends/cuda/driver.h"

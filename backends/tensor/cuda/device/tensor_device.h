@@ -1,9 +1,7 @@
 // One device as the step runner (run/device_steps.h) drives it: a GPU or a logical share of one
-// (gpu_tensor_device.h), or the tests' emulated device (tests/backends/tensor/cuda/
-// emulated_tensor_device.h), so every run is tested without a GPU. Tables are addressed by id, each
-// held over one contiguous row range (the whole table, or a slice); a task computes a range of an
-// op's output rows, reading its inputs at their whole-table offsets (tensor_kernels.h). Devices
-// keep the order of what they are given, as a stream does. Host-only: no CUDA here.
+// (gpu_tensor_device.h), or the tests' emulated device, so every run is tested without a GPU.
+// Tables by id, each held over one row range; a task computes a range of an op's output rows.
+// Devices keep the order of what they are given, as a stream does. Host-only: no CUDA here.
 #pragma once
 
 #include "ir/result.h"
@@ -11,9 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <memory>
 #include <span>
-#include <string>
 #include <vector>
 
 namespace zbddc {
@@ -48,9 +44,8 @@ struct TableMove {
     int from = kHost, to = kHost;
     RowSpan rows;
 };
-// Op `op` computes output rows `out` on `device`; with `elim`, over that range of its joint
-// eliminated values only (an out-of-core step, chunk_plan.h), ⊕-combined into the rows unless the
-// range starts at 0.
+// Op `op` computes output rows `out` on `device`; with `elim`, over that range of its eliminated
+// values only, ⊕-combined into the rows unless it starts at 0 (out of core, chunk_plan.h).
 struct DeviceTask {
     uint32_t op = 0, device = 0;
     RowSpan out;
@@ -76,9 +71,8 @@ class TensorDevice {
     // until they and every upload are done.
     virtual Status launch(std::span<const DeviceTask> tasks) = 0;
     virtual Status wait() = 0;
-    // An ordered run's first call: the device holds each of `ranges` (its own, each table once)
-    // to the end, and receives the rows of those of input tables from `inputs` (dense, by table
-    // id; empty for computed tables), as upload() does. By default, reserve and upload each.
+    // An ordered run's first call: the device holds each of `ranges` to the end and receives the
+    // input tables' rows from `inputs` (by table id; empty for computed ones).
     virtual Status holdAll(std::span<const TableReserve> ranges,
                            std::span<const std::span<const double>> inputs) {
         for (const TableReserve &r : ranges) {
@@ -92,34 +86,11 @@ class TensorDevice {
         }
         return Ok{};
     }
-    // An ordered run's second call: the device's tasks of every level (empty where it has none),
-    // which launch() then gets level by level, so their launches may be prepared at once (input
-    // lists, fused launches). By default nothing is.
+    // An ordered run's second call: its tasks of every level, which launch() then gets level by
+    // level, so their launches may be prepared at once.
     virtual Status prepareLevels(std::span<const std::vector<DeviceTask>> levels) {
         (void)levels;
         return Ok{};
-    }
-
-    // Device memory by the byte and kernels by name, for runs whose sizes follow from what they
-    // compute (incomplete tables: run/incomplete_run.h). Copies are complete on return, kernels
-    // run in launch order. A device without them refuses.
-    using Address = unsigned long long;
-    struct Bytes {
-        Address address = 0;
-        std::shared_ptr<void> owner; // keeps the memory
-    };
-    virtual Result<Bytes> allocateBytes(size_t) { return noKernels(); }
-    virtual Status writeBytes(Address, const void *, size_t) { return noKernels(); }
-    virtual Status readBytes(void *, Address, size_t) { return noKernels(); }
-    // `args` as cuLaunchKernel takes them: one pointer to each argument.
-    virtual Status launchKernel(const std::string &, unsigned, unsigned, void **) {
-        return noKernels();
-    }
-    virtual unsigned maxGrid() const { return 1; } // blocks of a grid-stride kernel
-
-  private:
-    static Diagnostic noKernels() {
-        return error("internal error: this device runs no kernels by name");
     }
 };
 

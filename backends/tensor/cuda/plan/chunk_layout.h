@@ -1,18 +1,9 @@
-// The layout preprocessing that makes every out-of-core step's input range exactly its slice
-// (Bistaffa et al. 2017 §III-A, Prop. 1 / Alg. 2): each input of an op gets, most significant
-// first, a slice op's evidence variables, then the variables it shares with the op's output in the
-// output's order, then the op's eliminated variables in the op's order. Fixing a prefix of the
-// output (and of the eliminated variables) then fixes a prefix of every input, one contiguous row
-// range.
-//
-// Done on the host, once, before the kernels are generated (their strides are constants): data
-// tables are transposed, computed tables only change the layout their producer writes. Bistaffa et
-// al. 2017 reorder with a sequence of swaps on the device; a host transposition is simpler here
-// because out-of-core tables live on the host anyway. Bucket programs (bucket_program.h) without
-// evidence already have this layout (needsRelayout is false); with evidence, only the input
-// tables of their slice ops move (small cost functions).
-// A table read by several ops takes the layout its last reader wants; the others get the wider
-// (still correct) ranges of chunk_plan.h.
+// The layout that makes every out-of-core step's input range exactly its slice (Bistaffa et al.
+// 2017 §III-A, Prop. 1 / Alg. 2): each input of an op gets, most significant first, a slice op's
+// evidence variables, the variables it shares with the output in the output's order, then the
+// eliminated ones in the op's order. Done on the host before the kernels are generated: data
+// tables transposed (the paper swaps on the device; out-of-core tables live on the host anyway),
+// computed tables written in the new layout. A table read by several ops takes its last reader's.
 #pragma once
 
 #include "ir/tensor_program.h"

@@ -36,8 +36,7 @@ bool contains(const std::vector<uint32_t> &v, uint32_t x) {
     return std::find(v.begin(), v.end(), x) != v.end();
 }
 
-// Device bytes a buffer of `bytes` occupies: the driver layer's pool rounds every allocation up
-// to a power of two (driver.cpp), and the plan must count what is really taken.
+// Device bytes a buffer of `bytes` occupies: the pool rounds up to a power of two (driver.cpp).
 uint64_t devicePoolBytes(uint64_t bytes) {
     return std::bit_ceil(std::max<uint64_t>(bytes, 256));
 }
@@ -121,8 +120,8 @@ Result<ChunkPlan> planChunks(const TensorProgram &program, const ChunkPlanOption
     return plan;
 }
 
-RowRange inputRange(const TensorProgram &program, uint32_t opId, const OpChunkPlan &plan,
-                    size_t input, uint64_t chunk, uint64_t slice) {
+RowSpan inputRange(const TensorProgram &program, uint32_t opId, const OpChunkPlan &plan,
+                   size_t input, uint64_t chunk, uint64_t slice) {
     if (!plan.inputSliced[input])
         return {0, plan.inputRows[input]};
     const TensorOp &op = program.ops[opId];

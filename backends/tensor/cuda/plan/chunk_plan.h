@@ -1,22 +1,14 @@
-// Tables beyond device memory (Bistaffa et al. 2017 §V-B2): a plan, made on the host before
-// anything is allocated, that runs each op as a sequence of steps small enough for the device
-// budget.
-//
-// A step computes one chunk of the op's output — a fixed prefix of the output's scope, so one
-// contiguous row range — and, for each input containing some of the fixed variables, only the
-// rows that chunk reads (Bistaffa et al. 2017 §III-A, Prop. 1 / Alg. 2: with the layout that puts
-// the variables an input shares with the output most significant, in the output's order, that slice
-// is itself one contiguous row range). Inputs containing none of the fixed variables stay resident
-// for the whole op. When even one output row per step does not fit (a huge eliminated space), a
-// step also fixes a prefix of the eliminated variables and the kernel ⊕-combines its partial result
-// into the chunk's buffer (the kernels' elimination-range variant, tensor_kernels.h).
-//
-// Slices are computed for any layout: a step uploads the smallest row range that holds every row
-// it reads; for the canonical layout of bucket programs (bucket_program.h) that range is exactly
-// the matching slice, for another layout it is wider (still correct, costs memory) — see
-// chunk_layout.h, which re-lays a program out on the host so that every range is exact.
+// Tables beyond device memory (Bistaffa et al. 2017 §V-B2): each op run as steps small enough for
+// the device budget, planned on the host before anything is allocated. A step computes one chunk
+// of the output (a fixed prefix of its scope: one row range) from the rows of each input that the
+// chunk reads (§III-A, Prop. 1 / Alg. 2: one row range where the shared variables lead); inputs
+// with none of the fixed variables stay resident. Where one output row per step does not fit, a
+// step also fixes a prefix of the eliminated variables and the kernel ⊕-combines its partial
+// result (eliminationRange, tensor_kernels.h). A step uploads the smallest range holding every row
+// it reads: exact for bucket programs' layout, wider otherwise (chunk_layout.h re-lays it out).
 #pragma once
 
+#include "backends/tensor/cuda/device/tensor_device.h"
 #include "ir/result.h"
 #include "ir/tensor_program.h"
 
@@ -48,21 +40,16 @@ struct ChunkPlan {
     std::vector<OpChunkPlan> ops; // by op id (filled only when outOfCore)
 };
 
-// Op `op`'s steps when they fix its first `outVars` output variables and first `elimVars`
-// eliminated ones: what planChunks chooses among, and the slices a device
-// of a multi-device run reads (multi_device_plan.h).
+// Op `op`'s steps fixing its first `outVars` output and `elimVars` eliminated variables: what
+// planChunks chooses among, and the slices of a multi-device run.
 OpChunkPlan opChunkCandidate(const TensorProgram &program, uint32_t op, uint32_t outVars,
                              uint32_t elimVars, const ChunkPlanOptions &options = {});
 
 Result<ChunkPlan> planChunks(const TensorProgram &program, const ChunkPlanOptions &options);
 
 // The rows of input `input` (its position in op.inputs) that step (chunk, slice) reads:
-// [first, first + plan.inputRows[input]); first is 0 for inputs resident whole.
-struct RowRange {
-    uint64_t first = 0;
-    uint64_t rows = 0;
-};
-RowRange inputRange(const TensorProgram &program, uint32_t op, const OpChunkPlan &plan,
+// plan.inputRows[input] of them, from 0 for inputs resident whole.
+RowSpan inputRange(const TensorProgram &program, uint32_t op, const OpChunkPlan &plan,
                     size_t input, uint64_t chunk, uint64_t slice);
 
 } // namespace zbddc

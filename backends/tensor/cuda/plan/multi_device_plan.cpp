@@ -27,9 +27,8 @@ OpShare wholeOp(const TensorProgram &p, uint32_t o, uint32_t device) {
     return s;
 }
 
-// The op's output split into contiguous row ranges along its fewest leading variables that give
-// every device a chunk (fewer shares where the output has fewer rows than devices). Each share
-// reads the input rows of the row groups (`groupSpan` rows, aligned) its rows fall in.
+// The op's output cut into row ranges along its fewest leading variables that give every device a
+// chunk; each share reads the input rows of the row groups (`groupSpan` rows) its rows fall in.
 std::vector<OpShare> sliceOp(const TensorProgram &p, uint32_t o, uint32_t devices,
                              uint64_t wholeInputMaxEntries, uint64_t groupSpan) {
     const TensorOp &op = p.ops[o];
@@ -54,10 +53,8 @@ std::vector<OpShare> sliceOp(const TensorProgram &p, uint32_t o, uint32_t device
             std::min(chunks, (c1 + chunksPerGroup - 1) / chunksPerGroup * chunksPerGroup);
         for (size_t j = 0; j < op.inputs.size(); ++j) {
             RowSpan h;
-            for (uint64_t c = read0; c < read1; ++c) {
-                const RowRange r = inputRange(p, o, plan, j, c, 0);
-                h = hull(h, {r.first, r.rows});
-            }
+            for (uint64_t c = read0; c < read1; ++c)
+                h = hull(h, inputRange(p, o, plan, j, c, 0));
             s.inputs.push_back(h);
         }
         shares.push_back(std::move(s));

@@ -1,19 +1,11 @@
-// Bucket elimination over several devices of one host: which device runs what, and which table
-// rows cross between devices, decided on the host before anything is allocated.
-//
-// The ops of a level are independent buckets; each goes whole to the least-loaded device (longest
-// processing time first, Graham 1969). An op whose work (output rows × eliminated values) reaches
-// a threshold, or whose tables exceed one device's budget, is sliced across every device along its
-// leading output variables: device i computes a contiguous range of output rows and receives only
-// the input rows that range reads — the out-of-core planner's slicing (chunk_plan.h, Bistaffa et
-// al. 2017 §III-A) with a device per slice instead of a step per slice.
-//
-// A device needing rows it lacks grows its range (one per table, tensor_device.h) and receives the
-// missing rows — from the host for input tables, otherwise from the devices that computed them.
-// Each piece a task computes goes to the host after its level, and a device lets a table go after
-// the last level that reads it there. Or, where the VALUE phase decodes on the devices
-// (keepForDecode), nothing goes to the host: every device keeps the rows it computed, and device 0
-// every input table whole, to the end (decodeHoldings). A pure function of the program's shape.
+// Bucket elimination over several devices of one host, planned before anything is allocated. A
+// level's buckets go whole to the least-loaded device (longest processing time first, Graham
+// 1969); an op whose work reaches a threshold, or whose tables exceed a device's budget, is sliced
+// along its leading output variables, device i computing a row range from the input rows it reads
+// (chunk_plan.h's slicing, a device per slice). A device grows its range of a table (one each) and
+// receives the rows it lacks from the host or the devices that computed them; computed pieces go
+// to the host after their level, or with keepForDecode stay where they are to the end, the inputs
+// whole on device 0 (decodeHoldings). A pure function of the program's shape.
 #pragma once
 
 #include "backends/tensor/cuda/device/tensor_device.h"
@@ -34,10 +26,8 @@ struct MultiDeviceOptions {
     // stage them in shared memory).
     uint64_t wholeInputMaxEntries = ChunkPlanOptions{}.wholeInputMaxEntries;
     uint64_t entryBytes = sizeof(double); // a table entry on the devices (4: float tables)
-    // By op (empty: none): the rows its kernel computes together (a row group's span,
-    // tensor_kernels.h: stride × size), 0 or 1 for a thread per row. A group a share's edge cuts
-    // is still read whole by the device (its rows beyond the share are computed, not written), so
-    // the share's input rows are those of its whole groups.
+    // By op (empty: none): its row group's span (0 or 1: a thread per row); a share reads the
+    // input rows of its whole groups.
     std::vector<uint64_t> rowGroupSpan;
     bool keepForDecode = false; // see above: no downloads, holdings kept to the end
     // The executor's: run level by level, the host waiting for each, even where every device can
@@ -82,16 +72,13 @@ bool slicedAcrossDevices(const TensorProgram &program, uint32_t o, uint32_t devi
 Result<MultiDevicePlan> planMultiDevice(const TensorProgram &program, uint32_t devices,
                                         const MultiDeviceOptions &options = {});
 
-// The plan planMultiDevice makes for one device, built directly for a verified program: every op
-// whole on device 0, each table reserved whole where it is first used, nothing released (the
-// general planner's bookkeeping took 0.4 ms a solve of SPOT5 404, about a third of its GPU run).
-// The device budget is not checked: the in-core plan (chunk_plan.h) did.
+// The plan planMultiDevice makes for one device, built directly (the general planner took a third
+// of SPOT5 404's GPU run): every op whole on device 0, each table reserved whole where first used,
+// nothing released, the budget unchecked (chunk_plan.h did).
 MultiDevicePlan oneDevicePlan(const TensorProgram &program, const MultiDeviceOptions &options = {});
 
-// Each table's widest range on each device that holds it, every (device, table) once: what a run
-// holds when it keeps every range from the start to the end instead of growing and releasing
-// them level by level (multi_device_run.h's ordered run). Ranges only grow between a table's
-// first reserve and its release, so the widest is its last reserve.
+// Each table's widest range (its last reserve) on each device that holds it: what an ordered run
+// holds from the start to the end (multi_device_run.h).
 std::vector<TableReserve> heldToEnd(const MultiDevicePlan &plan);
 
 // Where a keepForDecode plan leaves each table at the end, every row once: each computed table in

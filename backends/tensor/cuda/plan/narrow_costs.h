@@ -1,10 +1,7 @@
 // Whether a program's tables can live on the GPU as 32-bit floats with every value exact, halving
-// the bytes each kernel moves (the kernels are bound by memory traffic at 10^7+ entries). A float
-// holds every integer of magnitude up to 2^24 exactly, so it suffices that (1) the semiring adds
-// costs (min-sum, max-sum), (2) every input value is an integer or infinite, and (3) a bound on
-// every computed value's magnitude, propagated through the ops, stays below 2^24: an op's output
-// is a ⊕ (min or max: no growth) of ⊗-sums of one entry of each input, so its bound is the sum
-// of its inputs' bounds. Host-only: built and tested everywhere.
+// the bytes each kernel moves: (1) the semiring adds costs (min-sum, max-sum), (2) every input is
+// an integer or infinite, (3) the bound on every computed magnitude (an op's: the sum of its
+// inputs') stays below 2^24. Host-only: built and tested everywhere.
 #pragma once
 
 #include "ir/tensor_program.h"

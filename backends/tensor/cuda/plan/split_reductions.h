@@ -1,8 +1,6 @@
-// A GPU rewrite of a TensorProgram: an op that reduces a large space onto few output rows (a
-// junction tree's normaliser: every entry of the root clique onto one row per case) leaves the
-// GPU idle, one thread or warp per row walking the whole space. It becomes two ops: the first
-// keeps some of the eliminated variables (enough rows to fill the device), the second reduces
-// those. ⊕ is associative, so the values are the same; table ids stay, new tables go at the end.
+// A GPU rewrite of a TensorProgram: an op that reduces a large space onto few rows (a junction
+// tree's normaliser) leaves the GPU idle, so it becomes two ops, the first keeping enough
+// eliminated variables to fill the device. ⊕ is associative; new tables go at the end.
 #pragma once
 
 #include "ir/tensor_program.h"

@@ -1,14 +1,8 @@
-// The VALUE phase (Dechter 1999's backward pass; Fioretto et al. 2015 §2.2) flattened into one
-// array of 32-bit words, so a single warp on the device can walk it over tables that never leave
-// the device (value_phase_kernel.inc). Host-only: built and tested everywhere.
-//
-// The ops form a DAG (in bucket elimination, the bucket tree): an op reads only the variables
-// that ops later in the program eliminate, so ops of equal depth are independent and a block's
-// warps decode them at the same time; the sequential steps are the DAG's height, not the ops.
-//
-// One plan serves every case of a batch: a case's pinned variables (its observed ones, which keep
-// the value its assignment arrives with) reach the kernel apart, as bits (casePins), and each op
-// leaves them out of the joint values it enumerates, at decode time.
+// The VALUE phase (Dechter 1999's backward pass; Fioretto et al. 2015 §2.2) flattened into 32-bit
+// words, walked on the device over its tables (value_phase_kernel.inc). An op reads only variables
+// that later ops eliminate, so ops of equal depth are independent and a block's warps decode them
+// together. One plan serves every case of a batch; a case's pinned variables come apart, as bits
+// (casePins). Host-only: built and tested everywhere.
 //
 // Layout: nResults, result table ids; nOps; nDepths; the most variables one op eliminates; per
 // depth its op count; per op, depth by depth, the offset in the plan of its record; then per
@@ -32,50 +26,43 @@ namespace zbddc::cuda {
 // Fails where the plan's words cannot hold the program (over 2^31 variables, say).
 Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program);
 
-// The kernel's pins of `cases` cases from `pinned` (numVariables entries a case, as
-// recoverAssignment's `pinned`: a junction tree's observed variables and its case variable, which
-// keep the value the assignment arrives with): per case pinWords(numVariables) words, variable v
-// at bit v % 32 of word v / 32.
+// The kernel's pins of `cases` cases from `pinned` (as recoverAssignment's, numVariables a case):
+// pinWords(numVariables) words a case, variable v at bit v % 32 of word v / 32.
 inline uint32_t pinWords(size_t numVariables) {
     return static_cast<uint32_t>((numVariables + 31) / 32);
 }
 std::vector<uint32_t> casePins(const std::vector<uint8_t> &pinned, size_t numVariables,
                                uint32_t cases);
 
-// The plan's shape: its ops and its depths (the DAG's height, the kernel's sequential steps), the
-// most ops of one depth (the warps worth launching, at most 32 of them), and the most variables
-// one op eliminates.
+// The plan's ops, depths (sequential steps), most ops of one depth, most variables one op
+// eliminates.
 struct ValuePhaseShape {
     uint32_t ops = 0, depths = 0, widest = 0, vars = 0;
 };
 ValuePhaseShape valuePhaseShape(const std::vector<uint32_t> &plan);
 
-// The block the kernel runs as for a plan of this shape: a warp per op of the widest depth, 1
-// to 32.
+// The kernel's block: a warp per op of the widest depth, 1 to 32.
 inline uint32_t valuePhaseThreads(ValuePhaseShape s) {
     return 32 * std::clamp<uint32_t>(s.widest, 1, 32);
 }
 
-// The words of shared memory a block of `threads` takes first where its case pins variables: per
-// warp its op's picks (zb_vp_pick: five words a variable of the plan's largest op), in all an
-// even count (the kernel's arrays after them hold 8-byte words).
+// Shared-memory words a block takes first where its case pins variables: per warp five words a
+// variable of the largest op (zb_vp_pick), rounded up to even (8-byte arrays follow).
 inline uint64_t valuePhasePicks(ValuePhaseShape s, uint32_t threads) {
     return (threads / 32 * 5 * uint64_t{s.vars} + 1) / 2 * 2;
 }
 
-// Rows firstRow .. firstRow + rows - 1 of a table, at device address `at` (its first row): a
-// table held in parts, as several devices hold a sliced one (tensor_gpu.h). The device
-// decoding must be able to read `at` (the same GPU, or a peer whose access it has enabled).
+// Rows [firstRow, firstRow + rows) of a table at device address `at`: a table in parts, as several
+// devices hold a sliced one; the decoding device must be able to read `at` (peer access).
 struct TableSegment {
     uint32_t table = 0;
     uint64_t firstRow = 0, rows = 0;
     unsigned long long at = 0; // a DevicePtr
 };
 
-// The kernel's three arrays for `segments` (zb_vp_tables in value_phase_kernel.inc): per table
-// the index of its first segment (one more entry at the end), the segments' row ranges as
-// (first, end) pairs, their addresses. Fails unless each table with segments is covered by them
-// exactly (no gap, no overlap); a table with none gets an empty one (the plan never reads it).
+// The kernel's three arrays for `segments` (zb_vp_tables): per table its first segment's index
+// (plus an end entry), the segments' (first, end) rows, their addresses. Fails unless each table
+// with segments is covered exactly; a table with none gets an empty one (never read).
 struct SegmentArrays {
     using Word = unsigned long long; // the kernel's u64
     std::vector<uint32_t> at;

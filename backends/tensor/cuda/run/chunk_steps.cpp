@@ -39,8 +39,8 @@ std::vector<DeviceStep> chunkSteps(const TensorProgram &p, const ChunkPlan &plan
                     for (size_t j = 0; j < op.inputs.size(); ++j) {
                         if (!cp.inputSliced[j])
                             continue;
-                        const RowRange r = inputRange(p, o, cp, j, c, s);
-                        reads[op.inputs[j]] = hull(reads[op.inputs[j]], {r.first, r.rows});
+                        reads[op.inputs[j]] =
+                            hull(reads[op.inputs[j]], inputRange(p, o, cp, j, c, s));
                     }
                     for (const auto &[t, rows] : reads) // a table resident whole stays so
                         if (!held.contains(t) || held[t].rows != p.tables[t].entries())

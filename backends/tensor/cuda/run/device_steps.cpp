@@ -1,7 +1,6 @@
 #include "backends/tensor/cuda/run/device_steps.h"
 
 #include "backends/tensor/cpu/tensor_cpu.h"
-#include "backends/tensor/cuda/run/incomplete_run.h"
 #include "ir/try.h"
 #include "support/memory.h"
 #include "support/timer.h"
@@ -10,9 +9,8 @@ namespace zbddc {
 
 namespace {
 
-// The host's tables during a run: the inputs' complete values (the program's own, not a copy of
-// each, or expanded on first use where sparse), the computed tables that came back or were
-// computed here, and a pointer to each one present (the CPU executor's view).
+// The host's tables during a run: the inputs' complete values (the program's own, or expanded on
+// first use where sparse), the computed tables, and a pointer to each (the CPU executor's view).
 struct HostSide {
     const TensorProgram &p;
     std::vector<std::vector<double>> expanded, computed;
@@ -95,17 +93,6 @@ Status runStep(const TensorProgram &p, const DeviceStep &s, const StepTargets &o
         return runTensorOpsCpu(p, s.ops, h.data, h.computed, on.hostThreads);
     case StepKind::Call:
         return on.call ? on.call() : Ok{};
-    case StepKind::Incomplete:
-        if (!on.incomplete)
-            return error("internal error: an incomplete-table step and nowhere for its output");
-        on.incomplete->resize(p.tables.size());
-        for (uint32_t o : s.ops) {
-            auto out = incomplete::runIncompleteOp(*device, p, o, *on.incomplete, s.joinLimit);
-            if (!out)
-                return out.error();
-            (*on.incomplete)[p.ops[o].output] = std::move(*out);
-        }
-        return Ok{};
     }
     return error("internal error: an unknown step");
 }

@@ -1,12 +1,11 @@
-// A run over TensorDevices (device/tensor_device.h) as data: each planner (host_device_split.h,
-// multi_device_run.h, chunk_steps.h, incomplete_run.h) turns its plan into one list of steps, and
-// one runner executes any list in order on the devices given. The host's side of a run lives in
-// the runner: the inputs' complete values, the computed tables that come back, the host ops run on
-// the CPU executor. Host-only: no CUDA here.
+// A run over TensorDevices as data: each planner (host_device_split.h, multi_device_run.h,
+// chunk_steps.h) turns its plan into steps, and one runner executes any list on the devices given,
+// keeping the host's side (inputs, tables that come back, host ops on the CPU executor).
+// Host-only: no CUDA here.
 #pragma once
 
 #include "backends/tensor/cuda/device/tensor_device.h"
-#include "ir/incomplete_tables.h"
+#include "ir/tensor_program.h"
 
 #include <array>
 #include <functional>
@@ -28,8 +27,6 @@ enum class StepKind : uint8_t {
     Prepare,     // device: `levels` of its tasks, launched later in this order
     HostOps,     // host: `ops` on the CPU executor
     Call,        // the caller's work (StepTargets::call)
-    Incomplete,  // device: `ops` over incomplete tables, their feasible rows to the host
-                 // (incomplete_run.h)
 };
 
 // Which figure a step's wall time adds to (StepTimes).
@@ -46,8 +43,7 @@ struct DeviceStep {
     std::vector<TableMove> moves;                // PeerCopy, PeerEnqueue
     std::vector<TableReserve> ranges;            // HoldAll
     std::vector<std::vector<DeviceTask>> levels; // Prepare
-    std::vector<uint32_t> ops;                   // HostOps, Incomplete
-    uint64_t joinLimit = 0;                      // Incomplete: a join of more rows is refused
+    std::vector<uint32_t> ops;                   // HostOps
 };
 
 inline DeviceStep makeStep(StepKind kind, StepClock clock, uint32_t device = 0, uint32_t table = 0,
@@ -68,13 +64,10 @@ struct StepTargets {
     unsigned hostThreads = 0;      // HostOps (0: every core)
     std::function<Status()> call;  // Call
     std::function<void(const DeviceStep &, double ms)> timed; // each step's wall time, if given
-    std::vector<TableData> *incomplete = nullptr; // Incomplete: the outputs, by table id
 };
 
-// Runs `steps` in order. Computed tables by id, inputs empty (the layout of runTensorProgramCpu):
-// what came back from the devices and what the host computed. `times` gets each step's wall time
-// added to its clock. An input's complete values are made on the host when a step first needs
-// them (a prepared program's runs need none).
+// Runs `steps` in order. Computed tables by id, inputs empty (runTensorProgramCpu's layout): what
+// came back and what the host computed. `times` gets each step's wall time added to its clock.
 Result<std::vector<std::vector<double>>> runDeviceSteps(const TensorProgram &program,
                                                         std::span<const DeviceStep> steps,
                                                         const StepTargets &targets,

@@ -1,8 +1,5 @@
-// The variants of a GPU run that benchmarks compare, as data: the executors take them from their
-// options and read no environment (a program's edge reads ZBDDC_GPU_* once, through
-// gpuSwitchesFromVariables in runtime/tensor/tensor_executor.h; docs/cli.md). The defaults are
-// the measured choices.
-// Host-only: no CUDA here.
+// The variants of a GPU run, as data: the executors read no environment (a program's edge reads
+// ZBDDC_GPU_* once, gpuSwitchesFromVariables; docs/cli.md). The defaults are the measured choices.
 #pragma once
 
 #include <optional>
@@ -11,11 +8,9 @@
 namespace zbddc::cuda {
 
 struct GpuSwitches {
-    // In core, one CUDA graph per run. Unset: one-shot runs launch level by level, their capture
-    // and instantiation costing more than the launches they save; programs run again and again
-    // (a batched junction tree's prepared program) replay one graph where their ops are small
-    // (openGpuTensorDevice; bench/results/NOTEBOOK.md,
-    // "GPU bucket elimination without table downloads or per-level waits" and later sections).
+    // In core, one CUDA graph per run. Unset: one-shot runs launch level by level (a capture costs
+    // more than it saves); prepared programs replay one graph where their ops are small
+    // (openGpuTensorDevice; bench/results/NOTEBOOK.md).
     std::optional<bool> graphs;
     // Float tables where every value stays exact (narrow_costs.h); false keeps doubles.
     bool narrowCosts = true;

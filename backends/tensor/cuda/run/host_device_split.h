@@ -1,10 +1,6 @@
 // The host/device split of bucket elimination: small buckets on the host, large ones on the GPU,
-// both at work within a level (host and device at once as in Fioretto et al. 2015 §3.2, Fig. 2;
-// Bistaffa et al. 2016 §3.2 likewise keeps small tables on the CPU). Ops whose work — output rows ×
-// eliminated joint values, the entries the op reads per input — reaches a threshold go to the
-// device, the rest stay on the host. The threshold is measured: bench/be_split_crossover times one
-// op on 16 CPU threads against the GPU (launch and transfers included) across table sizes and
-// prints where the GPU starts to win.
+// both at work within a level (Fioretto et al. 2015 §3.2, Fig. 2): ops whose work (output rows ×
+// eliminated values) reaches a threshold go to the device, the rest stay on the host.
 #pragma once
 
 #include "backends/tensor/cuda/run/device_steps.h"
@@ -16,10 +12,8 @@
 
 namespace zbddc {
 
-// From bench/be_split_crossover on the H100 host (16 threads, 2026-11-22, bench/results/NOTEBOOK.md): the
-// GPU's kernel beats the CPU from 4,096 entries of work and, counting the upload and download
-// into unpinned host memory, from 16,384 up to 1M entries (beyond that the copies cost more than
-// 16 threads of CPU); 2^14 takes the with-transfer start. --split-threshold overrides it.
+// Where the GPU with its copies starts to beat 16 CPU threads (bench/be_split_crossover, H100,
+// bench/results/NOTEBOOK.md). --split-threshold overrides it.
 inline constexpr uint64_t kDefaultSplitThresholdEntries = uint64_t{1} << 14;
 
 enum class OpSide : uint8_t { Host, Device };

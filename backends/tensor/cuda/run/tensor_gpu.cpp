@@ -1,9 +1,7 @@
 #include "backends/tensor/cuda/run/tensor_gpu.h"
 
-#include "backends/cuda/device_module.h"
 #include "backends/cuda/driver.h"
 #include "backends/tensor/cpu/tensor_cpu.h"
-#include "backends/tensor/cuda/codegen/incomplete_kernels.h"
 #include "backends/tensor/cuda/device/gpu_fabric.h"
 #include "backends/tensor/cuda/device/op_launch.h"
 #include "backends/tensor/cuda/device/op_profile.h"
@@ -28,8 +26,8 @@ namespace zbddc::cuda {
 
 namespace {
 
-// What every run starts with: the program checked, the GPUs, the plan (in core, or on one device
-// out of core) over the program that runs (perhaps re-laid out), and its kernels on each GPU.
+// What every run starts with: the GPUs, the plan over the program that runs (perhaps re-laid
+// out), and its kernels on each GPU.
 struct Prepared {
     std::vector<Device *> gpus;          // each distinct GPU once
     std::vector<uint32_t> gpuOf;         // by logical device: its GPU in `gpus`
@@ -46,8 +44,7 @@ struct Prepared {
 };
 
 // Bytes of tables one logical device may hold: 80% of its GPU's free memory (the pool's idle
-// blocks counted: the pool hands them out first), shared by the logical devices on that GPU; the
-// least over the GPUs.
+// blocks counted), shared by the logical devices on it; the least over the GPUs.
 Result<uint64_t> deviceBudget(const Prepared &p) {
     uint64_t least = UINT64_MAX;
     for (uint32_t g = 0; g < p.gpus.size(); ++g) {
@@ -61,8 +58,7 @@ Result<uint64_t> deviceBudget(const Prepared &p) {
     return least;
 }
 
-// One device: in core where every table fits at once, the one-device plan built directly; else
-// out of core (chunk_plan.h).
+// One device: in core where every table fits at once (oneDevicePlan), else out of core.
 Status planOneDevice(const TensorProgram &program, const GpuExecOptions &options, bool decode,
                      uint64_t budget, Prepared &p, GpuExecStats &st) {
     ChunkPlanOptions po;
@@ -92,7 +88,7 @@ Status planOneDevice(const TensorProgram &program, const GpuExecOptions &options
     // The chunked path splits reductions into ⊕-combined partial results, which a reciprocal
     // does not survive; batched junction trees size their batches to fit instead.
     for (const TensorOp &op : program.ops)
-        if (op.kind == TensorOpKind::InverseMax || isMessageOp(op.kind))
+        if (op.kind == TensorOpKind::InverseMax)
             return error("this program's tables exceed the device memory budget (" +
                          std::to_string(budget >> 20) +
                          " MiB) and its rescaling ops do not run out of core");
@@ -112,8 +108,6 @@ Status planOneDevice(const TensorProgram &program, const GpuExecOptions &options
 // fewer rows (slice_layout.h); ordered where every device holds its widest ranges to the end.
 Status planDevices(const TensorProgram &program, const GpuExecOptions &options, bool decode,
                    uint64_t budget, Prepared &p, GpuExecStats &st) {
-    // Slices by output variables would cut a message's normalisation group.
-    ZBDDC_TRY(refuseMessageOps(program, "the multi-GPU executor"));
     p.kernels.float32 = options.switches.narrowCosts && fitsFloat32(program);
     MultiDeviceOptions planned = options.multiDevice;
     // Inputs the kernels stage whole in shared memory must be whole on every device.
@@ -150,6 +144,7 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
                          GpuExecStats &st) {
     const auto began = std::chrono::steady_clock::now();
     ZBDDC_TRY(program.verify());
+    ZBDDC_TRY(refuseMessageOps(program, "the GPU executor"));
     if (options.devices.empty())
         return error("internal error: a GPU run with no device");
     Prepared p;
@@ -195,11 +190,9 @@ Result<Prepared> prepare(const TensorProgram &program, const GpuExecOptions &opt
     auto modules = TensorModules::compile(p.gpus, p.ran(), p.kernels);
     if (!modules)
         return modules.error();
-    st.compiledFromCache = st.modulesReused = true;
-    for (const TensorModules &m : *modules) {
-        st.compiledFromCache = st.compiledFromCache && m.fromCache();
+    st.modulesReused = true;
+    for (const TensorModules &m : *modules)
         st.modulesReused = st.modulesReused && m.loadedBefore();
-    }
     p.modules = std::move(*modules);
     st.compileMs = msSince(t0);
     st.prepareMs = msSince(began);
@@ -257,9 +250,8 @@ Result<std::vector<std::vector<double>>> runOutOfCore(Prepared &p, const GpuExec
 
 using Decode = std::function<Status(std::span<const std::unique_ptr<GpuTensorDevice>>)>;
 
-// In core: the plan's steps (multi_device_run.h) on the devices, or with a profile on one device
-// each op alone (op_profile.h). `decode` (a solve's VALUE phase) is their Call step, enqueued
-// behind the levels: it reads the tables where they are, and none is downloaded.
+// In core: the plan's steps on the devices, or with a profile each op alone (op_profile.h).
+// `decode` (a solve's VALUE phase) is their Call step, reading the tables where they are.
 Result<std::vector<std::vector<double>>> runInCore(Prepared &p, const GpuExecOptions &options,
                                                    GpuExecStats &st, const Decode &decode = {}) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -397,41 +389,9 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
     return optimum;
 }
 
-Result<std::vector<TableData>>
-runIncompleteTensorProgramCuda(const TensorProgram &program,
-                               const incomplete::DeviceRunOptions &options, GpuExecStats *stats) {
-    GpuExecStats local;
-    GpuExecStats &st = stats ? *stats : local;
-    ZBDDC_TRY(refuseMessageOps(program, "the GPU's incomplete tables"));
-    auto device = openDevice();
-    if (!device)
-        return device.error();
-    Device &d = **device;
-    st.device = d.info().label();
-    auto t0 = std::chrono::steady_clock::now();
-    auto compiled = compileForDevice(d, incompleteKernelSource(), "zbddc_incomplete_tables.cu");
-    if (!compiled)
-        return compiled.error();
-    st.compiledFromCache = compiled->fromCache;
-    st.compileMs = msSince(t0);
-    t0 = std::chrono::steady_clock::now();
-    GpuDeviceOptions o;
-    o.streams = 1;
-    o.namedKernels = &compiled->module;
-    auto gpu = GpuTensorDevice::open(d, program, o, {});
-    if (!gpu)
-        return gpu.error();
-    auto computed = incomplete::runIncompleteOnDevice(**gpu, program, options);
-    st.kernelMs = msSince(t0);
-    return computed;
-}
-
 namespace {
-// A replayed graph saves each launch's host enqueue, a few µs, which matters where the ops are
-// small. Where they are large it saved nothing and cost time: mildew's batched MAR (2,000 cases,
-// ~10^8 entries an op) took 164 µs a case with its graph against 152 without (H100, 2026-12-06,
-// two rounds; b00d041, which captured no graph there, 157). Above 2^24 entries an op on average
-// (~0.2 ms at the H100's 12 ps an entry) a launch is under 2% of its op's time.
+// A graph saves each launch's enqueue, a few µs: under 2% of an op of 2^24 entries, and mildew's
+// batched MAR ran slower with one (164 against 152 µs a case, H100, bench/results/NOTEBOOK.md).
 constexpr double kGraphMaxMeanOpEntries = double(1 << 24);
 bool graphPays(const TensorProgram &program) {
     return tensorProgramWork(program) <
@@ -442,6 +402,7 @@ bool graphPays(const TensorProgram &program) {
 Result<std::unique_ptr<GpuTensorDevice>> openGpuTensorDevice(const TensorProgram &program,
                                                              const GpuExecOptions &options) {
     ZBDDC_TRY(program.verify());
+    ZBDDC_TRY(refuseMessageOps(program, "the GPU executor"));
     auto device = openDevice(options.devices.empty() ? 0 : options.devices[0]);
     if (!device)
         return device.error();

@@ -20,9 +20,8 @@ const char *kSource =
     ;
 #undef ZB_VALUE_PHASE_KERNEL
 
-// One module per device for the whole process (devices live as long; never destroyed, so no
-// unload runs after the driver's own teardown): the kernel is the same for every program, so only
-// the first run pays its load.
+// One module per device for the process (never unloaded: no unload after the driver's teardown):
+// the kernel is the same for every program.
 Result<FunctionHandle> valuePhaseFunction(Device &d, const char *name) {
     static std::mutex mutex;
     static auto *modules = new std::map<Device *, DeviceModule>;
@@ -47,8 +46,7 @@ std::vector<TableSegment> wholeTables(const TensorProgram &program,
     return segments;
 }
 
-// A kernel's arrays in one block, so that they cross in one copy each way: every synchronous
-// copy is a round trip of tens of microseconds, and the phase made seven of them.
+// A kernel's arrays in one block, one copy each way (each copy a round trip of tens of µs).
 class PackedArrays {
   public:
     // Where `values` lie in the block (16-byte aligned, as any of the kernel's words needs).
@@ -91,19 +89,16 @@ uint64_t sharedLimitWords(const Device &d) {
     return static_cast<uint64_t>(d.info().sharedMemPerBlock) / sizeof(uint32_t);
 }
 
-// The dynamic shared memory, in words, for a block whose warps' picks take `picks` words (which
-// fit: casesThreads), its plan and assignment `walked` more and the tables' arrays `tables` more:
-// the picks, then as much of the rest as fits the device's default limit per block, all or the
-// first part (the kernel walks its copies there), else none. (SPOT5 404: 7,263 words and 5,672
-// more, 52 KB of 48.)
+// The dynamic shared memory, in words: the warps' `picks`, then the plan and assignment (`walked`)
+// and the tables' arrays (`tables`), all or the first part, as far as the block's limit allows.
 uint32_t stagedWords(const Device &d, uint64_t picks, uint64_t walked, uint64_t tables) {
     const uint64_t room = sharedLimitWords(d) - picks;
     const uint64_t words = walked + tables <= room ? walked + tables : walked <= room ? walked : 0;
     return static_cast<uint32_t>(picks + words);
 }
 
-// The block for a batch's plan of `shape`: a warp per op of its widest depth, fewer where their
-// picks would not fit the device's shared memory per block.
+// The block for a batch's plan: a warp per op of its widest depth, fewer where their picks would
+// not fit the shared memory.
 Result<uint32_t> casesThreads(const Device &d, ValuePhaseShape shape) {
     for (uint32_t threads = valuePhaseThreads(shape); threads >= 32; threads -= 32)
         if (valuePhasePicks(shape, threads) <= sharedLimitWords(d))
@@ -126,14 +121,9 @@ Result<PackedSegments> packSegments(PackedArrays &packed, const TensorProgram &p
                           segmentArrayWords(*arrays)};
 }
 
-// Kernel `name` over the program's plan (buildValuePhasePlan), a block per case: `cases` of them,
-// each with its pinWords(numVariables) words of `pins` (empty: none pinned, one program's single
-// case), reading `segments`, into `assignments` (cases × variables, completed in place), each
-// case's tie word and optimum (8 bytes: a double, or an int64 cost's word) into `tied` and
-// `optima`. Enqueued on `stream` (synchronous without one), its arrays from `pinned` memory where
-// given; returns once the results are back. `deviceMs`: the device's time from the call (on
-// `stream`: once the work before it is done) to the kernel's end, so a plan the host builds while
-// that work runs costs nothing.
+// Kernel `name` over the program's plan, a block per case (its pinWords of `pins`; empty: none),
+// reading `segments`, into `assignments`, `tied` and `optima` (8 bytes a case), on `stream`, its
+// arrays from `pinned` where given. `deviceMs`: the device's time to the kernel's end.
 Status launchValuePhase(Device &d, const TensorProgram &program, const char *name,
                         const std::vector<uint32_t> &pins, uint32_t cases,
                         std::vector<TableSegment> segments, std::vector<uint32_t> &assignments,

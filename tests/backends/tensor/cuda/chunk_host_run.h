@@ -72,7 +72,7 @@ inline Result<std::vector<std::vector<double>>> runChunkPlanOnHost(const TensorP
         for (uint64_t c = 0; c < cp.chunks; ++c)
             for (uint64_t s = 0; s < cp.elimSlices; ++s) {
                 for (size_t j = 0; j < op.inputs.size(); ++j) {
-                    const RowRange r = inputRange(program, o, cp, j, c, s);
+                    const RowSpan r = inputRange(program, o, cp, j, c, s);
                     const std::vector<double> &src = host[op.inputs[j]];
                     if (r.first + r.rows > src.size())
                         return error("op " + std::to_string(o) + ": input " + std::to_string(j) +

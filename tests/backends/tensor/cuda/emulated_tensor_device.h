@@ -4,8 +4,7 @@
 // outside the row range held (a read outside it changes the answer), every copy and task
 // bounds-checked. Tasks run on a thread of their own, so host and "device" really work at once,
 // each on the CPU executor's code for one op; the device keeps stream order: a copy or a launch
-// first waits for the tasks before it. Memory by the byte is host memory, poisoned when allocated,
-// and kernels by name run through `kernels`, where a test has them as host C++.
+// first waits for the tasks before it.
 #pragma once
 
 #include "backends/tensor/cpu/tensor_cpu.h"
@@ -13,8 +12,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
-#include <functional>
 #include <limits>
 #include <memory>
 #include <set>
@@ -121,41 +118,11 @@ class EmulatedTensorDevice final : public TensorDevice {
     }
     Status wait() override { return join(); }
 
-    Result<Bytes> allocateBytes(size_t bytes) override {
-        auto mem =
-            std::make_shared<std::vector<unsigned long long>>((bytes + 7) / 8, 0xdeadbeefULL);
-        return Bytes{reinterpret_cast<Address>(mem->data()), mem};
-    }
-    Status writeBytes(Address dst, const void *src, size_t bytes) override {
-        if (Status s = join(); !s)
-            return s;
-        std::memcpy(reinterpret_cast<void *>(dst), src, bytes);
-        return Ok{};
-    }
-    Status readBytes(void *dst, Address src, size_t bytes) override {
-        if (Status s = join(); !s)
-            return s;
-        std::memcpy(dst, reinterpret_cast<const void *>(src), bytes);
-        return Ok{};
-    }
-    Status launchKernel(const std::string &name, unsigned grid, unsigned block,
-                        void **args) override {
-        if (Status s = join(); !s)
-            return s;
-        if (!kernels)
-            return error("the emulated device was given no kernels");
-        ++kernelLaunches;
-        return kernels(name, grid, block, args);
-    }
-    unsigned maxGrid() const override { return 3; } // small, so that grid-stride loops wrap
-
     // What the device holds (after wait()): its ranges, and whole-size tables.
     const std::vector<RowSpan> &held() const { return held_; }
     const std::vector<double> &table(uint32_t t) const { return tables_[t]; }
     std::set<uint32_t> launchedOps; // every op a task of was launched
-    size_t uploads = 0, downloads = 0, tasks = 0, kernelLaunches = 0;
-    // launchKernel's kernels: (name, grid, block, args as cuLaunchKernel takes them).
-    std::function<Status(const std::string &, unsigned, unsigned, void **)> kernels;
+    size_t uploads = 0, downloads = 0, tasks = 0;
 
   private:
     // Rows `out` of a task over a range of eliminated values, by brute force as the kernels'
