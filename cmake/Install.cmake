@@ -74,10 +74,10 @@ install(TARGETS ${zbddc_installed_targets} EXPORT zbddcTargets
 install(TARGETS zbddc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 # The CPU backend's LLVM module, loaded on first use from lib/zbddc beside bin/ (llvm_module.h);
 # programs linking the static libraries find it here too.
-install(TARGETS zbddc_llvm LIBRARY DESTINATION ${ZBDDC_LLVM_MODULE_DIR})
+install(TARGETS zbddc_llvm LIBRARY DESTINATION ${ZBDDC_MODULE_DIR})
 # DPOP's MPI module beside it, loaded by a distributed run (runtime/dpop/mpi_module.h).
 if(TARGET zbddc_mpi)
-  install(TARGETS zbddc_mpi LIBRARY DESTINATION ${ZBDDC_LLVM_MODULE_DIR})
+  install(TARGETS zbddc_mpi LIBRARY DESTINATION ${ZBDDC_MODULE_DIR})
 endif()
 
 # The C++ API: the headers docs/cpp-api.md names (and the CUDA driver's, for a caller's stream),
