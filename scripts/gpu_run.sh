@@ -8,6 +8,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?usage: gpu_run.sh OUTDIR}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+# The device tool brings back at most 8 files of a call: OUT_ARCHIVE=1 leaves OUTDIR as the one
+# file OUTDIR.tar.xz when the run ends, also where a timeout ends it (TERM).
+if [ "${OUT_ARCHIVE:-0}" = 1 ]; then
+    trap 'tar -C "$(dirname "$out")" -cJf "$out.tar.xz" "$(basename "$out")" && rm -rf "$out"' EXIT
+    trap 'exit 143' TERM
+fi
 
 [ -f "$here/bin.tar.xz" ] && [ ! -d "$here/tests" ] && tar -C "$here" -xJf "$here/bin.tar.xz"
 libs=$(mktemp -d /tmp/zbddc-libs.XXXX)
