@@ -14,8 +14,6 @@
 #include <cstddef>
 #include <memory>
 #include <span>
-#include <string>
-#include <vector>
 
 namespace zbddc {
 
