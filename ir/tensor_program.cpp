@@ -116,6 +116,17 @@ Status refuseMessageOps(const TensorProgram &program, std::string_view who) {
     return Ok{};
 }
 
+uint64_t variableStride(const Table &table, uint32_t v) {
+    const auto it = std::find(table.scope.begin(), table.scope.end(), v);
+    if (it == table.scope.end())
+        return 0;
+    uint64_t stride = 1;
+    for (size_t i = static_cast<size_t>(it - table.scope.begin()) + 1; i < table.domains.size();
+         ++i)
+        stride *= table.domains[i];
+    return stride;
+}
+
 std::vector<uint64_t> tableStrides(const Table &table) {
     std::vector<uint64_t> strides(table.scope.size());
     uint64_t s = 1;

@@ -153,6 +153,8 @@ double tensorProgramWork(const TensorProgram &program);
 
 // Row-major strides of a table (stride of scope.back() is 1).
 std::vector<uint64_t> tableStrides(const Table &table);
+// Variable v's entry of tableStrides(table), without building them all; 0 where the table lacks v.
+uint64_t variableStride(const Table &table, uint32_t v);
 
 // The value of one row of an input table, complete or sparse.
 double inputTableValue(const Table &table, uint64_t row);

@@ -6,11 +6,6 @@ namespace zbddc {
 
 namespace {
 
-uint64_t strideOf(const Table &t, uint32_t v) {
-    const auto it = std::find(t.scope.begin(), t.scope.end(), v);
-    return it == t.scope.end() ? 0 : tableStrides(t)[it - t.scope.begin()];
-}
-
 bool holds(const std::vector<uint32_t> &s, uint32_t v) {
     return std::find(s.begin(), s.end(), v) != s.end();
 }
@@ -25,13 +20,13 @@ struct InputWalk {
               const std::vector<uint32_t> &inner) {
         const Table &t = p.tables[table];
         for (uint32_t v : out.scope)
-            outStride.push_back(holds(inner, v) ? 0 : strideOf(t, v));
+            outStride.push_back(holds(inner, v) ? 0 : variableStride(t, v));
         innerOffset = {0};
         for (uint32_t v : inner) {
             std::vector<uint64_t> next;
             for (uint64_t off : innerOffset)
                 for (uint32_t x = 0; x < p.domainSizes[v]; ++x)
-                    next.push_back(off + x * strideOf(t, v));
+                    next.push_back(off + x * variableStride(t, v));
             innerOffset = std::move(next);
         }
     }

@@ -9,12 +9,6 @@ namespace zbddc {
 
 namespace {
 
-uint64_t strideIn(const Table &t, uint32_t v) {
-    const std::vector<uint64_t> strides = tableStrides(t);
-    const auto it = std::find(t.scope.begin(), t.scope.end(), v);
-    return it == t.scope.end() ? 0 : strides[it - t.scope.begin()];
-}
-
 // What the generic loop reads per op: its axes (the output's scope, then the eliminated
 // variables), their sizes, and each input's stride along each axis.
 void emitGenericOps(const TensorProgram &p, const std::string &x, std::ostream &c) {
@@ -33,7 +27,7 @@ void emitGenericOps(const TensorProgram &p, const std::string &x, std::ostream &
         axisSizes.endList();
         for (uint32_t in : op.inputs)
             for (uint32_t v : axes)
-                strides.items.push_back(strideIn(p.tables[in], v));
+                strides.items.push_back(variableStride(p.tables[in], v));
         strides.endList();
     }
     emitArray(c, "unsigned char", x + "op_inverse_max", kind);

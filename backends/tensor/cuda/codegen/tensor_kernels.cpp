@@ -444,17 +444,6 @@ uint64_t eliminatedValues(const TensorProgram &p, const TensorOp &op) {
     return m;
 }
 
-uint64_t variableStride(const Table &table, uint32_t v) {
-    const auto it = std::find(table.scope.begin(), table.scope.end(), v);
-    if (it == table.scope.end())
-        return 0;
-    uint64_t stride = 1;
-    for (size_t i = static_cast<size_t>(it - table.scope.begin()) + 1; i < table.domains.size();
-         ++i)
-        stride *= table.domains[i];
-    return stride;
-}
-
 bool usesWarpPerRow(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options) {
     return eliminatedValues(program, program.ops[op]) >= options.warpRowThreshold;
 }

@@ -83,9 +83,6 @@ TensorKernelSet distinctTensorKernels(const TensorProgram &program,
 // The joint values of the variables `op` eliminates (1 where it eliminates none).
 uint64_t eliminatedValues(const TensorProgram &program, const TensorOp &op);
 
-// Variable v's entry of tableStrides(table), without building them all; 0 where the table lacks v.
-uint64_t variableStride(const Table &table, uint32_t v);
-
 // Whether op `op` is generated as warp-per-row (the host launches 32 threads per row).
 bool usesWarpPerRow(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options);
 
