@@ -6,6 +6,7 @@
 #include "support/threads.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -503,7 +504,10 @@ Result<unsigned char *> CudaModel::hostStaging(size_t bytes) {
         // A copy enqueued from the old buffer may still be reading it.
         if (Status st = device_->synchronize(); !st)
             return st.error();
-        auto grown = device_->allocatePinned(bytes);
+        // Rounded up to a power of two: a gradient pass's download is one row (the output's)
+        // longer than its upload, and growing by it cost each batch a pinned allocation and
+        // free, ~1 ms (alarm's batched MAR: 3.3 → 3.9 µs a case, H100).
+        auto grown = device_->allocatePinned(std::bit_ceil(bytes));
         if (!grown)
             return grown.error();
         syncStaging_ = std::move(*grown);
