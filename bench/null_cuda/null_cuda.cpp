@@ -4,7 +4,10 @@
 // launches' argument lists, the driver calls themselves at no cost — so that the host's share of a
 // run can be timed and profiled where there is no GPU (bench/gpu_host_steps, perf). Its results
 // are meaningless; nothing checks them. With NULL_CUDA_COUNTS set, each entry point's calls are
-// counted and printed at exit (a run's driver calls, to compare two builds).
+// counted and printed at exit (a run's driver calls, to compare two builds). NULL_CUDA_TRACE=FILE
+// writes one line per launch (kernel, grid, block, shared bytes, stream), copy, allocation (device
+// or pinned), event
+// record and stream wait: two builds' sequences, diffed.
 #include <cuda.h>
 
 #include <atomic>
@@ -13,6 +16,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace {
 struct Counts {
@@ -39,6 +45,28 @@ void count(const char *name) {
         }
 }
 #define COUNTED count(__func__)
+std::FILE *traceFile() {
+    static std::FILE *f = [] {
+        const char *path = std::getenv("NULL_CUDA_TRACE");
+        return path ? std::fopen(path, "w") : nullptr;
+    }();
+    return f;
+}
+std::mutex traceMutex;
+std::vector<std::pair<void *, std::string>> functionNames;
+template <class... Args> void trace(const char *format, Args... args) {
+    if (!traceFile())
+        return;
+    std::lock_guard lock(traceMutex);
+    std::fprintf(traceFile(), format, args...);
+}
+const char *functionName(void *f) {
+    std::lock_guard lock(traceMutex);
+    for (auto &[handle, name] : functionNames)
+        if (handle == f)
+            return name.c_str();
+    return "?";
+}
 std::atomic<uintptr_t> nextHandle{1}; // modules load on several threads
 void *handle() {
     return reinterpret_cast<void *>(0x1000 * nextHandle++);
@@ -139,6 +167,7 @@ CUresult cuDeviceCanAccessPeer(int *can, CUdevice, CUdevice) {
 
 CUresult cuMemAlloc(CUdeviceptr *p, size_t bytes) {
     COUNTED;
+    trace("alloc %zu bytes\n", bytes);
     void *m = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
     if (!m)
         return CUDA_ERROR_OUT_OF_MEMORY;
@@ -152,6 +181,7 @@ CUresult cuMemFree(CUdeviceptr p) {
 }
 CUresult cuMemHostAlloc(void **p, size_t bytes, unsigned) {
     COUNTED;
+    trace("pinned alloc %zu bytes\n", bytes);
     *p = std::malloc(bytes);
     return *p ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
 }
@@ -165,13 +195,15 @@ CUresult cuMemGetInfo(size_t *free, size_t *total) {
     *free = *total = size_t{4} << 30;
     return CUDA_SUCCESS;
 }
-CUresult cuMemcpyHtoDAsync(CUdeviceptr d, const void *s, size_t n, CUstream) {
+CUresult cuMemcpyHtoDAsync(CUdeviceptr d, const void *s, size_t n, CUstream stream) {
     COUNTED;
+    trace("upload %zu bytes stream %p\n", n, static_cast<void *>(stream));
     std::memcpy(reinterpret_cast<void *>(d), s, n);
     return CUDA_SUCCESS;
 }
-CUresult cuMemcpyDtoHAsync(void *d, CUdeviceptr s, size_t n, CUstream) {
+CUresult cuMemcpyDtoHAsync(void *d, CUdeviceptr s, size_t n, CUstream stream) {
     COUNTED;
+    trace("download %zu bytes stream %p\n", n, static_cast<void *>(stream));
     std::memcpy(d, reinterpret_cast<const void *>(s), n);
     return CUDA_SUCCESS;
 }
@@ -200,14 +232,20 @@ CUresult cuModuleUnload(CUmodule) {
     COUNTED;
     return CUDA_SUCCESS;
 }
-CUresult cuModuleGetFunction(CUfunction *f, CUmodule, const char *) {
+CUresult cuModuleGetFunction(CUfunction *f, CUmodule, const char *name) {
     COUNTED;
     *f = static_cast<CUfunction>(handle());
+    if (traceFile()) {
+        std::lock_guard lock(traceMutex);
+        functionNames.emplace_back(*f, name);
+    }
     return CUDA_SUCCESS;
 }
-CUresult cuLaunchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
-                        unsigned, CUstream, void **, void **) {
+CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                        unsigned bz, unsigned shared, CUstream stream, void **, void **) {
     COUNTED;
+    trace("launch %s grid %u,%u,%u block %u,%u,%u shared %u stream %p\n", functionName(f), gx, gy, gz,
+          bx, by, bz, shared, static_cast<void *>(stream));
     return CUDA_SUCCESS;
 }
 CUresult cuLaunchCooperativeKernel(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
@@ -243,8 +281,9 @@ CUresult cuStreamQuery(CUstream) {
     COUNTED;
     return CUDA_SUCCESS;
 }
-CUresult cuStreamWaitEvent(CUstream, CUevent, unsigned) {
+CUresult cuStreamWaitEvent(CUstream stream, CUevent event, unsigned) {
     COUNTED;
+    trace("wait stream %p event %p\n", static_cast<void *>(stream), static_cast<void *>(event));
     return CUDA_SUCCESS;
 }
 CUresult cuEventCreate(CUevent *e, unsigned) {
@@ -256,8 +295,9 @@ CUresult cuEventDestroy(CUevent) {
     COUNTED;
     return CUDA_SUCCESS;
 }
-CUresult cuEventRecord(CUevent, CUstream) {
+CUresult cuEventRecord(CUevent event, CUstream stream) {
     COUNTED;
+    trace("record event %p stream %p\n", static_cast<void *>(event), static_cast<void *>(stream));
     return CUDA_SUCCESS;
 }
 CUresult cuEventQuery(CUevent) {
