@@ -346,14 +346,17 @@ Status GpuTensorDevice::enqueuePrepared(Prepared &pr, uint32_t l,
     const EnqueueOp whole = [&](uint32_t op, StreamHandle stream) {
         return launchTask({op, 0, {0, outputRows(op)}, {}}, pr.lists.ptr() + pr.listAt[op], stream);
     };
-    return kept_.launcher->enqueueLevel(items, [&](uint32_t i, StreamHandle stream) {
+    ZBDDC_TRY(kept_.launcher->enqueueLevel(items, [&](uint32_t i, StreamHandle stream) {
         if (i >= units.size()) {
             const DeviceTask &share = *shares[i - units.size()];
             return launchTask(share, pr.lists.ptr() + pr.listAt[share.op], stream);
         }
         stats_.launches += pr.fused->units().ops[units[i]].size() > 1;
         return pr.fused->enqueue(d_, p_, modules_, options_.kernels, units[i], whole, stream);
-    });
+    }));
+    if (options_.waitEachLevel && !capturing_)
+        return d_.synchronize(entry_); // every stream of the level joined into it
+    return Ok{};
 }
 
 Status GpuTensorDevice::wait() {

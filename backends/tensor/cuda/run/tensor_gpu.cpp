@@ -392,6 +392,7 @@ Result<double> solveTensorProgramCuda(const TensorProgram &program,
 namespace {
 // A graph saves each launch's enqueue, a few µs: under 2% of an op of 2^24 entries, and mildew's
 // batched MAR ran slower with one (164 against 152 µs a case, H100, bench/results/NOTEBOOK.md).
+// Programs of larger ops launch directly, the host waiting for each level (GpuDeviceOptions).
 constexpr double kGraphMaxMeanOpEntries = double(1 << 24);
 bool graphPays(const TensorProgram &program) {
     return tensorProgramWork(program) <
@@ -410,8 +411,10 @@ Result<std::unique_ptr<GpuTensorDevice>> openGpuTensorDevice(const TensorProgram
     auto modules = TensorModules::compile(gpu, program, options.kernels);
     if (!modules)
         return modules.error();
+    const bool smallOps = graphPays(program);
     GpuDeviceOptions o{options.kernels, options.chunkRows, 8,
-                       options.switches.graphs.value_or(graphPays(program))};
+                       options.switches.graphs.value_or(smallOps)};
+    o.waitEachLevel = !smallOps; // gpu_tensor_device.h
     o.stagedDownloads = false; // a prepared program's tables (gpu_tensor_device.h)
     return GpuTensorDevice::open(**device, program, o, std::move(modules->front()));
 }
