@@ -201,7 +201,12 @@ class Lowering {
             for (uint32_t v : fusedScope)
                 if (holds(keep, v))
                     kept.push_back(v);
-            rest.push_back(emit(TensorOpKind::EliminateBucket, bucket, eliminated, kept));
+            // Max-product's traceback walks the fused op's eliminated joint values once per
+            // case (water's root: 589,824 of them), so the last ones go one Marginalize each.
+            if (opt_.maxProduct && eliminated.size() > 1)
+                rest.push_back(maximiseInSteps(bucket, kept, eliminated, false));
+            else
+                rest.push_back(emit(TensorOpKind::EliminateBucket, bucket, eliminated, kept));
             inputs = std::move(rest);
         };
         if (eliminated.size() == 1)
