@@ -1,11 +1,11 @@
-// The bucket-elimination route: a cost network (a .wcsp, a UAI MARKOV network, or a BAYES .uai
-// read as -log costs) ordered here (order_choice.h), turned into a TensorProgram and solved to
-// its optimum and an optimal assignment (runtime/bucket_elimination), or compiled into a
-// problem.so. A network of weights (UAI) also answers PR, its partition function summed in the
-// sum-product semiring (partition_be.h). Each evidence case is one solve.
+// The bucket-elimination route: a cost network (a .wcsp, a UAI MARKOV network, or a Bayesian
+// network of any format, its CPTs read as -ln p) ordered here (order_choice.h), turned into a
+// TensorProgram and solved to its optimum and an optimal assignment (runtime/bucket_elimination),
+// or compiled into a problem.so. A network of weights also answers PR, its partition function
+// summed in the sum-product semiring (partition_be.h). Each evidence case is one solve.
 #include "compiler/elimination/elimination_stats.h"
 #include "compiler/junction_tree/treewidth_bound.h"
-#include "compiler/frontends/wcsp/read_cost_network.h"
+#include "compiler/frontends/factor_model/factor_model.h"
 #include "pipeline/route.h"
 #include "pipeline/route_choice.h"
 #include "pipeline/route_solution.h"
@@ -61,9 +61,9 @@ bool takesCostNetwork(ModelKind kind) {
 class EliminationRoute final : public Route {
   public:
     EliminationRoute(CostNetwork net, std::vector<Variable> variables, BeOptions options,
-                     DeviceKind asked)
+                     DeviceKind asked, bool fromNetwork)
         : net_(std::move(net)), variables_(std::move(variables)), options_(std::move(options)),
-          asked_(asked) {}
+          asked_(asked), fromNetwork_(fromNetwork) {}
 
     const std::vector<Variable> &variables() const override { return variables_; }
     std::vector<Task> tasks() const override {
@@ -112,6 +112,10 @@ class EliminationRoute final : public Route {
             }
             noteFallback(asked_, sol->device.kind,
                          options_.incompleteTables ? kIncompleteOnCpu : kNoGpu);
+            if (!sol->feasible && fromNetwork_) { // as every route says of a network
+                results.push_back(error("MPE is undefined: the evidence has probability 0"));
+                continue;
+            }
             results.push_back(taskResultOf(net_, *sol));
         }
         return results;
@@ -129,16 +133,15 @@ class EliminationRoute final : public Route {
     std::vector<Variable> variables_;
     BeOptions options_;
     DeviceKind asked_;
+    bool fromNetwork_; // a network's CPTs as costs: impossible evidence is an error, as elsewhere
 };
 
 Result<std::unique_ptr<Route>> compileElimination(RouteInput in) {
     ModelFile &m = in.model;
-    if (!m.costNetwork) { // a BAYES .uai read again as -log costs
-        auto net = readCostNetworkFile(m.path);
-        if (!net)
-            return net.error();
-        m.costNetwork = std::move(*net);
-    }
+    if (!m.costNetwork && m.network) // a network's CPTs as costs -ln p, whatever its format
+        m.costNetwork = factorCostNetwork(factorModelOf(*m.network));
+    if (!m.costNetwork)
+        return errorAt(m.path, 0, "bucket elimination reads networks and cost networks");
     const CostNetwork &net = *m.costNetwork;
     // PR's messages are the tree's separators under the same order: it searches as the tree does
     // (Grids_16: min-fill's messages 10^9.1 entries, beyond the limit; the search's fit).
@@ -182,7 +185,7 @@ Result<std::unique_ptr<Route>> compileElimination(RouteInput in) {
     options.executor = gpu ? "auto" : deviceKindName(target.device);
     auto route = std::make_unique<EliminationRoute>(
         net, m.variables.empty() ? costNetworkVariables(net) : m.variables, std::move(options),
-        target.device);
+        target.device, m.kind == ModelKind::Network);
     if (!target.devices.empty() && !gpu)
         route->notes.push_back("--devices is for the GPU executor; --device " +
                                std::string(deviceKindName(target.device)) + " ignores it");

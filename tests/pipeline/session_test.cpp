@@ -1,7 +1,8 @@
 // The pipeline's front door on every route: random tiny networks opened through Session on the
-// MLF and the junction tree against brute force (PR, MAR, MPE over a batch), random cost
-// networks on bucket elimination against enumeration, loopy BP on a chain (exact on a tree),
-// the automatic choice, the route table, and a .zdd saved and opened again.
+// MLF and the junction tree against brute force (PR, MAR, MPE over a batch) and on bucket
+// elimination (PR, MPE), random cost networks on bucket elimination against enumeration, loopy
+// BP on a chain (exact on a tree), the automatic choice, the route table, and a .zdd saved and
+// opened again.
 #include "pipeline/pipeline.h"
 
 #include "tests/catch.hpp"
@@ -106,6 +107,40 @@ TEST_CASE("Session answers random networks on the MLF and the junction tree as b
                 CHECK(session->variables().size() == net.variables.size());
                 checkAgainstBruteForce(*session, net, observed);
             }
+    }
+}
+
+TEST_CASE("bucket elimination answers a network's PR and MPE as brute force does, whatever the "
+          "network was read from",
+          "[pipeline]") {
+    // An in-memory network has no file to read costs from: its CPTs become the costs -ln p.
+    std::mt19937 rng(11);
+    for (int k = 0; k < 8; ++k) {
+        const BayesNet net = testing::randomBayesNet(rng, 3 + k % 5);
+        INFO("network " << k);
+        auto session = openNetwork(net, "be", DeviceKind::Cpu, 5);
+        CHECK(session->route() == "be");
+        std::vector<std::vector<int>> observed;
+        std::vector<Evidence> cases;
+        for (int i = 0; i < 5; ++i) {
+            observed.push_back(randomObservation(net, rng));
+            cases.push_back(evidenceOf(observed.back()));
+        }
+        const auto pr = session->answer(Task::Pr, cases);
+        const auto mpe = session->answer(Task::Mpe, cases);
+        REQUIRE(pr.size() == cases.size());
+        REQUIRE(mpe.size() == cases.size());
+        for (size_t i = 0; i < cases.size(); ++i) {
+            const testing::BruteForceAnswers oracle = testing::bruteForceQueries(net, observed[i]);
+            REQUIRE(pr[i]);
+            CHECK(pr[i]->value == Approx(oracle.probability).margin(1e-12));
+            if (oracle.probability == 0) {
+                CHECK_FALSE(mpe[i]);
+                continue;
+            }
+            REQUIRE(mpe[i]);
+            CHECK(mpe[i]->value == Approx(oracle.mpeValue).margin(1e-12));
+        }
     }
 }
 

@@ -103,6 +103,17 @@ FactorModel costFactorModel(const CostNetwork &net, const std::string &file) {
 
 } // namespace
 
+CostNetwork factorCostNetwork(const FactorModel &model) {
+    CostNetwork net;
+    net.name = model.kind;
+    net.integerCosts = false;
+    net.domainSizes = model.domainSizes;
+    net.functions.reserve(model.factors.size());
+    for (const Factor &factor : model.factors)
+        net.functions.push_back(probabilityCosts(factor.scope, factor.table, factor.line));
+    return net;
+}
+
 std::vector<std::vector<uint32_t>> FactorModel::sortedScopes() const {
     std::vector<std::vector<uint32_t>> scopes;
     scopes.reserve(factors.size());

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "compiler/frontends/bn/bayes_net.h"
+#include "compiler/frontends/wcsp/cost_network.h"
 #include "ir/circuit.h"
 #include "ir/result.h"
 
@@ -49,6 +50,10 @@ struct FactorModel {
 
 // A network's CPTs as factors: factor v is P(v | parents), scope parents then v.
 FactorModel factorModelOf(const BayesNet &net);
+
+// The factor model as costs for the min-sum routes (bucket elimination, DPOP): each entry φ as
+// -ln φ, 0 forbidden. `logScale` is not carried (a network's CPTs have none).
+CostNetwork factorCostNetwork(const FactorModel &model);
 
 // Per factor: 1 where it is a CPT whose every row sums to 1 within 1e-12 (a barren CPT then drops
 // out of a sum exactly, to rounding), 0 where not.

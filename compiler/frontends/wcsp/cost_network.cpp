@@ -33,6 +33,17 @@ uint64_t rowOf(const std::vector<uint32_t> &domains, std::span<const uint32_t> s
     return row;
 }
 
+CostFunction probabilityCosts(std::vector<uint32_t> scope, std::span<const double> table,
+                              size_t line) {
+    CostFunction f;
+    f.scope = std::move(scope);
+    f.line = line;
+    f.costs.reserve(table.size());
+    for (double p : table)
+        f.costs.push_back(p == 0 ? kForbidden : -std::log(p));
+    return f;
+}
+
 Cost assignmentCost(const CostNetwork &network, std::span<const uint32_t> assignment) {
     const SemiringOps ring{network.semiring()};
     Cost total = ring.one();

@@ -76,6 +76,11 @@ uint64_t rowOf(const std::vector<uint32_t> &domains, std::span<const uint32_t> s
 // answer must pass); network.forbidden() when the total reaches the upper bound.
 Cost assignmentCost(const CostNetwork &network, std::span<const uint32_t> assignment);
 
+// A table of probabilities (or weights) over `scope` as costs: each entry p as -ln p, 0
+// forbidden.
+CostFunction probabilityCosts(std::vector<uint32_t> scope, std::span<const double> table,
+                              size_t line);
+
 // Sorts sparse rows ascending and keeps the last cost given for a repeated row (a later tuple in
 // the file overrides an earlier one).
 void normalizeSparseRows(CostFunction &function);

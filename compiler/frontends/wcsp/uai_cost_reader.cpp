@@ -2,8 +2,6 @@
 
 #include "compiler/frontends/uai/uai_reader.h"
 
-#include <cmath>
-
 namespace zbddc {
 
 Result<CostNetwork> parseUaiAsCostNetwork(std::string_view text, const std::string &name) {
@@ -15,15 +13,9 @@ Result<CostNetwork> parseUaiAsCostNetwork(std::string_view text, const std::stri
     net.name = model->type;
     net.domainSizes = std::move(model->domainSizes);
     net.functions.reserve(model->factors.size());
-    for (UaiFactor &factor : model->factors) {
-        CostFunction f;
-        f.scope = std::move(factor.scope);
-        f.line = factor.scopeLine;
-        f.costs.reserve(factor.table.size());
-        for (double p : factor.table)
-            f.costs.push_back(p == 0 ? kForbidden : -std::log(p));
-        net.functions.push_back(std::move(f));
-    }
+    for (UaiFactor &factor : model->factors)
+        net.functions.push_back(
+            probabilityCosts(std::move(factor.scope), factor.table, factor.scopeLine));
     return net;
 }
 
