@@ -376,9 +376,9 @@ std::string TensorProgram::dump() const {
 namespace {
 
 // recoverAssignment's walk, reading rows through `rowValue` (inlined for complete tables). Each
-// op's eliminated variables run as an odometer (last fastest) that moves every input's row by
-// that variable's stride, rather than recomputing the rows from the assignment per joint value;
-// pinned variables keep their value and are not enumerated.
+// op's eliminated variables run as an odometer (last fastest) that moves the rows of the inputs
+// holding a variable by its stride, rather than recomputing the rows from the assignment per
+// joint value; pinned variables keep their value and are not enumerated.
 // `lowest`: recoverLowestAssignment's rule in place of the first best met; `ratio` carries the
 // best completion's value over the optimum from op to op.
 template <class RowValueOf>
