@@ -113,7 +113,7 @@ class EliminationRoute final : public Route {
             noteFallback(asked_, sol->device.kind,
                          options_.incompleteTables ? kIncompleteOnCpu : kNoGpu);
             if (!sol->feasible && fromNetwork_) { // as every route says of a network
-                results.push_back(error("MPE is undefined: the evidence has probability 0"));
+                results.push_back(undefinedError(Task::Mpe));
                 continue;
             }
             results.push_back(taskResultOf(net_, *sol));

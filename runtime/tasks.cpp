@@ -20,6 +20,11 @@
 
 namespace zbddc {
 
+Diagnostic undefinedError(Task task) {
+    return error(std::string(task == Task::Mar ? "MAR" : "MPE") +
+                 " is undefined: the evidence has probability 0");
+}
+
 namespace {
 constexpr Named<Task> kTaskNames[] = {
     {Task::Eval, "eval"}, {Task::Pr, "pr"}, {Task::Mar, "mar"}, {Task::Mpe, "mpe"}};
@@ -82,12 +87,6 @@ Result<Forward> forwardSafely(Model &m, const std::vector<double> &x, Semiring s
 // of microseconds, an answer a few).
 unsigned answerThreads(size_t cases) {
     return threadsFor(cases, 128);
-}
-
-// MAR and MPE have no answer where P(e) = 0; PR's is 0.
-Diagnostic undefinedError(Task task) {
-    return error(std::string(task == Task::Mar ? "MAR" : "MPE") +
-                 " is undefined: the evidence has probability 0");
 }
 
 double linear(const Forward &f, double v) {

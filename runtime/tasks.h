@@ -24,6 +24,9 @@ enum class Task : uint8_t { Eval, Pr, Mar, Mpe };
 const char *taskName(Task t);
 std::optional<Task> parseTask(std::string_view name);
 
+// What MAR and MPE answer where P(e) = 0 (PR's answer is 0), on every route.
+Diagnostic undefinedError(Task task);
+
 // Float32 and Log32 (PR and MAR on the GPU) answer where their error bound allows
 // (runtime/float32_bound.h) and hand the other cases to float64 (Auto's route) or log; Auto never
 // picks them.

@@ -25,9 +25,9 @@ bool evidenceContradicted(const Evidence &ev) {
 
 Result<TaskResult> contradictedEvidenceAnswer(Task task) {
     if (task == Task::Mar)
-        return error("MAR is undefined: the evidence has probability 0");
+        return undefinedError(Task::Mar);
     if (task == Task::Mpe)
-        return error("MPE is undefined: the evidence has probability 0");
+        return undefinedError(Task::Mpe);
     TaskResult r;
     r.task = task;
     r.value = 0;
@@ -59,7 +59,7 @@ Result<TaskResult> junctionTreeAnswer(Task task, const JunctionTree &tree,
     r.value = std::exp(log);
     if (task == Task::Mar) {
         if (std::isinf(log))
-            return error("MAR is undefined: the evidence has probability 0");
+            return undefinedError(Task::Mar);
         r.marginals.assignZeros(tree.numVariables(), [&](size_t v) { return tree.domainSizes[v]; });
         std::vector<uint32_t> at(tree.numVariables(), 0);
         for (uint32_t v = 0; v < tree.numVariables(); ++v) {
@@ -80,7 +80,7 @@ Result<TaskResult> junctionTreeAnswer(Task task, const JunctionTree &tree,
     }
     if (task == Task::Mpe) {
         if (std::isinf(log))
-            return error("MPE is undefined: the evidence has probability 0");
+            return undefinedError(Task::Mpe);
         if (decoded) {
             r.assignment.assign(decoded, decoded + tree.numVariables());
             r.mpeTied = decodedTied;

@@ -14,7 +14,7 @@ Result<LowestMpe> lowestMpe(const FactorModel &model, const JunctionTree &networ
                             const std::vector<uint8_t> &rowsSumToOne, const Evidence &evidence) {
     static_assert(kNone == UINT32_MAX, "caseStates reads kNone as unobserved");
     if (evidenceContradicted(evidence))
-        return error("MPE is undefined: the evidence has probability 0");
+        return undefinedError(Task::Mpe);
     auto own = caseJunctionTree(network, families, evidence.states, CaseTree::ByCost);
     if (!own)
         return own.error();
@@ -32,7 +32,7 @@ Result<LowestMpe> lowestMpe(const FactorModel &model, const JunctionTree &networ
     LowestMpe out;
     out.logValue = junctionTreeLogNormaliser(tree, *lowered, *tables, 0);
     if (std::isinf(out.logValue))
-        return error("MPE is undefined: the evidence has probability 0");
+        return undefinedError(Task::Mpe);
     const uint32_t n = tree.numVariables();
     std::vector<uint32_t> assignment(n + 1, 0); // and the case variable, one case
     std::vector<uint8_t> observed(n + 1, 0);

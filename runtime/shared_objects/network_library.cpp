@@ -146,8 +146,7 @@ std::vector<Result<TaskResult>> NetworkLibrary::run(Task task,
         }
         const bool zero = contradicted[c] || status[c] == ZBDD_CASE_ZERO;
         if (zero && task != Task::Pr) {
-            results.push_back(error(std::string(task == Task::Mar ? "MAR" : "MPE") +
-                                    " is undefined: the evidence has probability 0"));
+            results.push_back(undefinedError(task));
             continue;
         }
         TaskResult r;
