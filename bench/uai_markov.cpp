@@ -3,12 +3,15 @@
 // competition's files beside the instance (NAME.uai.MAR; pr-reference.tsv's log10 Z). Devices:
 // cpu (all threads: the cases spread over them, each lowered alone and sliced by its evidence),
 // cpu1 (the same on one thread), cuda (the generated kernels; each task's first run, which lowers
-// its program and compiles its kernels, timed apart). `--cases N` answers the instance's case N
-// times as one batch (one case uses one thread on the per-case route); `--repeat R` reports the
-// best of R rounds of the three tasks (on the CPU each round on the model opened afresh).
+// its program and compiles its kernels, timed apart), cpu-full and cpu1-full (the GPU's program
+// on the CPU executor: the full tables, evidence as indicator tables, lowered once per task as
+// the GPU's is, and its first run timed apart likewise). `--cases N` answers the instance's case
+// N times as one batch (one case uses one thread on the per-case route); `--repeat R` reports the
+// best of R rounds of the three tasks (on the per-case route each round on the model opened
+// afresh).
 // bench/uai_markov.sh runs it beside pyAgrum (bench/peers/pyagrum_mrf.py).
 //
-//   uai_markov [--devices cpu,cpu1,cuda] [--cases N] [--repeat R]
+//   uai_markov [--devices cpu,cpu1,cuda,cpu-full,cpu1-full] [--cases N] [--repeat R]
 //              [--search-ms MS | --search-runs N] [--memory-gb G] NAME.uai...
 //
 // One tab-separated row per instance and device: instance, device, clique entries, order ms,
@@ -116,7 +119,10 @@ void benchInstance(const Args &args, const std::string &path) {
             continue;
         JunctionTreeOptions run;
         run.executor = device == "cuda" ? "cuda" : "cpu";
-        run.threads = device == "cpu1" ? 1 : 0;
+        run.threads = device == "cpu1" || device == "cpu1-full" ? 1 : 0;
+        const bool full = device.ends_with("-full"); // the full-table program, prepared once
+        if (full)
+            run.batchedPlan = JunctionTreeOptions::BatchedPlan::FullTables;
         run.gpuSwitches = gpuSwitchesFromVariables(std::getenv); // docs/cli.md
         JunctionTreeStats stats;
         auto tree = openFactorModelJunctionTree(*model, order, {run, args.memoryBytes}, &stats);
@@ -135,10 +141,10 @@ void benchInstance(const Args &args, const std::string &path) {
         // program, compiles its kernels (NVRTC) and places its tables: timed apart, in the first
         // round (the model keeps one program per task).
         for (int round = 0; round < args.repeat; ++round) {
-            if (round > 0 && device != "cuda")
+            if (round > 0 && device != "cuda" && !full)
                 tree = openFactorModelJunctionTree(*model, order, {run, args.memoryBytes});
             for (int t = 0; t < 3; ++t) {
-                if (device == "cuda" && round == 0) {
+                if ((device == "cuda" || full) && round == 0) {
                     const SteadyTime f0 = std::chrono::steady_clock::now();
                     (void)tree->run(tasks[t], cases); // the same batch: the same program
                     firstRun += (firstRun.empty() ? "" : "/") + number(msSince(f0), "%.0f");

@@ -88,6 +88,7 @@ struct JunctionTreeModel::Impl {
         // MPE traced back by the executor: its runs then fetch only the scales and normaliser.
         bool tracedOnExecutor = false;
         uint32_t calls = 0; // run() calls answered with it
+        ProgramEntries probed; // probeBytes of its lowering: what batches are sized by
     };
     // One per task kind (PR, MAR, MPE): a caller alternating tasks on one model lowers and
     // prepares (on a GPU, compiles) each kind's program once, not at every switch.
@@ -141,7 +142,9 @@ struct JunctionTreeModel::Impl {
         // This kind's last program's tables are released before another is placed, so they count
         // as free: sized against the free memory alone, the batch would shrink by what the
         // program itself holds, and every kernel would be compiled again (munin2: 90 s per call).
-        auto bytes = probeBytes(lowering);
+        // The probe is a whole lowering (Promedus_30: as long as a warm run on the CPU): a
+        // program of the same shape keeps its own.
+        auto bytes = sameShape ? Result<ProgramEntries>(last->probed) : probeBytes(lowering);
         if (!bytes)
             return bytes.error();
         auto batch = casesThatFit(*bytes, cases, heldBytes(last));
@@ -169,6 +172,7 @@ struct JunctionTreeModel::Impl {
         if (!lowered)
             return lowered.error();
         auto p = std::make_unique<Prepared>();
+        p->probed = *bytes;
         p->maxProduct = lowering.maxProduct;
         p->marginals = lowering.marginals;
         p->observed = lowering.observed;
