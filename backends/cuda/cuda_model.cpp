@@ -259,6 +259,8 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
         if (!partials)
             return partials.error();
         m.partials_ = std::move(*partials);
+        if (Status st = m.uploadOpPieces(opPieces(p)); !st)
+            return st.error();
     }
     auto outputRows = d.allocate(std::max<size_t>(p.outputSlots.size(), 1) * B * word);
     if (!outputRows)
@@ -296,6 +298,12 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
     pp.outSlot = p.outputSlots[0];
     pp.partials = m.partials_.ptr();
     m.usePieces(m.allPieces_);
+    pp.opPieceEdges = m.opPieces_.edges.ptr();
+    pp.levelPieceBegin = m.opPieces_.levelPieceBegin.ptr();
+    pp.levelSplitBegin = m.opPieces_.levelSplitBegin.ptr();
+    pp.splitOp = m.opPieces_.splitOp.ptr();
+    pp.splitPieceBegin = m.opPieces_.splitPieceBegin.ptr();
+    pp.opPartials = m.opPieces_.partials.ptr();
 
     auto fwdMax = d.maxResidentBlocks(m.fwdGrid_, m.shape_.blockThreads, m.tileBytes());
     auto bwdMax = d.maxResidentBlocks(m.bwdGrid_, m.shape_.blockThreads, 0);
@@ -344,6 +352,26 @@ Result<CudaModel::PiecesOnDevice> CudaModel::uploadPieces(const InputPieces &q) 
         *dst = std::move(*buf);
     }
     return on;
+}
+
+Status CudaModel::uploadOpPieces(const OpPieces &q) {
+    for (auto [dst, src] :
+         {std::pair<DeviceBuffer *, const std::vector<uint32_t> *>{&opPieces_.edges, &q.edges},
+          {&opPieces_.levelPieceBegin, &q.levelPieceBegin},
+          {&opPieces_.levelSplitBegin, &q.levelSplitBegin},
+          {&opPieces_.splitOp, &q.splitOp},
+          {&opPieces_.splitPieceBegin, &q.splitPieceBegin}}) {
+        auto buf = uploadArray(*device_, *src);
+        if (!buf)
+            return buf.error();
+        *dst = std::move(*buf);
+    }
+    const size_t word = shape_.float64 ? 8 : 4;
+    auto partials = device_->allocate(size_t{std::max(q.numPieces(), 1u)} * shape_.batch * word);
+    if (!partials)
+        return partials.error();
+    opPieces_.partials = std::move(*partials);
+    return Ok{};
 }
 
 void CudaModel::usePieces(const PiecesOnDevice &q) {

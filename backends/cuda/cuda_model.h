@@ -374,6 +374,13 @@ class CudaModel {
     void usePieces(const PiecesOnDevice &pieces);
     PiecesOnDevice allPieces_, varyingPieces_;
     DeviceBuffer partials_;
+    // The levels' gathers in pieces for the single-launch backward (OpPieces), a partial row per
+    // piece.
+    struct OpPiecesOnDevice {
+        DeviceBuffer edges, levelPieceBegin, levelSplitBegin, splitOp, splitPieceBegin, partials;
+    };
+    Status uploadOpPieces(const OpPieces &pieces);
+    OpPiecesOnDevice opPieces_;
     struct TracebackOnDevice {
         DeviceBuffer producer, codeBegin, code, indicator, states, status;
         uint32_t maxSteps = 0;

@@ -128,4 +128,26 @@ InputPieces allInputPieces(const DevicePlan &p) {
     return inputPieces(p, std::move(all));
 }
 
+OpPieces opPieces(const DevicePlan &p) {
+    OpPieces q;
+    for (uint32_t L = 0; L < p.numLevels(); ++L) {
+        const uint32_t k0 = p.groupOpBegin[p.levelGroupBegin[L]];
+        const uint32_t k1 = p.groupOpBegin[p.levelGroupBegin[L + 1]];
+        for (uint32_t k = k0; k < k1 && !p.edgeStart.empty(); ++k) {
+            const uint32_t e0 = p.edgeStart[k], e1 = p.edgeStart[k + 1];
+            if (e1 - e0 <= kOpEdgesPerPiece)
+                continue;
+            q.splitOp.push_back(k);
+            for (uint32_t e = e0; e < e1; e += kOpEdgesPerPiece) {
+                q.edges.push_back(e);
+                q.edges.push_back(std::min(e1, e + kOpEdgesPerPiece));
+            }
+            q.splitPieceBegin.push_back(q.numPieces());
+        }
+        q.levelPieceBegin.push_back(q.numPieces());
+        q.levelSplitBegin.push_back(static_cast<uint32_t>(q.splitOp.size()));
+    }
+    return q;
+}
+
 } // namespace zbddc::cuda

@@ -1,5 +1,6 @@
 #include "backends/cuda/kernel_source.h"
 
+#include "backends/cuda/device_plan.h"    // kOpEdgesPerPiece
 #include "backends/cuda/plan_traceback.h" // kTraceSteps
 #include "ir/mpe_tie.h"                   // mpeTieRuleKernelSource
 
@@ -76,6 +77,12 @@ struct Plan {
     const uint2 *pieceEdges;
     const unsigned *pieceBegin, *pieceInputs;
     T *partials;
+    // The levels' gathers in pieces for the single-launch backward (device_plan.h, OpPieces): an
+    // op of more than ZB_OP_PIECE edges is gathered by its pieces (level L's: opPieceEdges
+    // [levelPieceBegin[L], [L+1])) into partial rows, then its split op entry ⊕s them in order.
+    const uint2 *opPieceEdges;
+    const unsigned *levelPieceBegin, *levelSplitBegin, *splitOp, *splitPieceBegin;
+    T *opPartials;
     unsigned numOps, numInputs, inputBase, numLevels, outSlot, numPieces, numPieceInputs;
 };
 
@@ -308,6 +315,13 @@ extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_forward_single(Plan p,
     }
 }
 
+// Slot `slot` of lane `lane` written where zb_single_load reads it.
+__device__ __forceinline__ void zb_single_store(T *rows, const Single &s, unsigned slot, unsigned lane, unsigned local, T v) {
+    const unsigned r = slot - s.sharedFirst;
+    if (r < s.sharedSlots) zb_tile[(r << s.laneShift) + local] = v;
+    else rows[(u64)slot * ZB_B + lane] = v;
+}
+
 // The ⊕ over edges [e0, e1) of a reader's adjoint (shared memory where the block holds it) ⊗ its
 // partial derivative (values from the global rows), from acc, in edge order.
 __device__ __forceinline__ T zb_single_gather(const Plan &p, const Single &s, unsigned e0, unsigned e1, unsigned lane, unsigned local, T acc) {
@@ -326,16 +340,41 @@ extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_backward_single(Plan p
     const unsigned mask = (1u << s.laneShift) - 1, lane0 = blockIdx.x << s.laneShift;
     for (unsigned L = p.numLevels; L-- > 0;) {
         const unsigned i0 = __ldg(p.levelOpBegin + L), i1 = __ldg(p.levelOpBegin + L + 1);
-        const unsigned work = (i1 - i0) << s.laneShift;
+        // The level's ops, then its pieces: one gather call site (each one inlines the whole
+        // derivative switch, and NVRTC's time grows with them).
+        const unsigned q0 = __ldg(p.levelPieceBegin + L), q1 = __ldg(p.levelPieceBegin + L + 1);
+        const unsigned work = (i1 - i0 + q1 - q0) << s.laneShift;
         for (unsigned w = threadIdx.x; w < work; w += blockDim.x) {
-            const unsigned k = i0 + (w >> s.laneShift), local = w & mask, lane = lane0 + local;
+            const unsigned item = w >> s.laneShift, local = w & mask, lane = lane0 + local;
             if (lane >= ZB_B) continue;
-            const unsigned slot = __ldg(p.opOut + k);
-            const T acc = zb_single_gather(p, s, __ldg(p.edgeStart + k), __ldg(p.edgeStart + k + 1),
-                                           lane, local, slot == p.outSlot ? zb_one() : zb_zero());
-            const unsigned r = slot - s.sharedFirst;
-            if (r < s.sharedSlots) zb_tile[(r << s.laneShift) + local] = acc;
-            else p.adjoints[(u64)slot * ZB_B + lane] = acc;
+            const bool piece = item >= i1 - i0;
+            const unsigned k = i0 + item, q = q0 + item - (i1 - i0);
+            unsigned e0, e1, slot = 0;
+            if (piece) {
+                const uint2 e = __ldg(p.opPieceEdges + q);
+                e0 = e.x, e1 = e.y;
+            } else {
+                e0 = __ldg(p.edgeStart + k), e1 = __ldg(p.edgeStart + k + 1);
+                if (e1 - e0 > ZB_OP_PIECE) continue; // gathered by its pieces
+                slot = __ldg(p.opOut + k);
+            }
+            const T acc = zb_single_gather(p, s, e0, e1, lane, local,
+                                           !piece && slot == p.outSlot ? zb_one() : zb_zero());
+            if (piece) p.opPartials[(u64)q * ZB_B + lane] = acc;
+            else zb_single_store(p.adjoints, s, slot, lane, local, acc);
+        }
+        __syncthreads();
+        const unsigned j0 = __ldg(p.levelSplitBegin + L), j1 = __ldg(p.levelSplitBegin + L + 1);
+        if (j1 == j0) continue;
+        for (unsigned w = threadIdx.x; w < ((j1 - j0) << s.laneShift); w += blockDim.x) {
+            const unsigned j = j0 + (w >> s.laneShift), local = w & mask, lane = lane0 + local;
+            if (lane >= ZB_B) continue;
+            const unsigned slot = __ldg(p.opOut + __ldg(p.splitOp + j));
+            T acc = slot == p.outSlot ? zb_one() : zb_zero();
+            const unsigned r1 = __ldg(p.splitPieceBegin + j + 1);
+            for (unsigned r = __ldg(p.splitPieceBegin + j); r < r1; ++r)
+                acc = zb_plus(acc, p.opPartials[(u64)r * ZB_B + lane]);
+            zb_single_store(p.adjoints, s, slot, lane, local, acc);
         }
         __syncthreads();
     }
@@ -516,6 +555,7 @@ std::string generateKernelSource(const KernelShape &s) {
     o << "// zbddc generated kernels: " << s.describe() << "\n"
       << "#define ZB_B " << s.batch << "u\n"
       << "#define ZB_BLOCK " << s.blockThreads << "\n"
+      << "#define ZB_OP_PIECE " << kOpEdgesPerPiece << "u\n"
       << arithmetic(s) << kPrelude << typeFunctions(s) << kKernels;
     o << "#define ZB_LOG_INPUTS " << s.logSpace << "\n" << kCaseRows << "\n";
     if (tracesBack(s.semiring))

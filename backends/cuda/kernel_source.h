@@ -56,6 +56,8 @@ struct PlanParams {
     unsigned long long edgeStart = 0, edgeOut = 0, edgeOperands = 0, edgeCode = 0;
     unsigned long long barrier = 0;
     unsigned long long pieceEdges = 0, pieceBegin = 0, pieceInputs = 0, partials = 0;
+    unsigned long long opPieceEdges = 0, levelPieceBegin = 0, levelSplitBegin = 0, splitOp = 0;
+    unsigned long long splitPieceBegin = 0, opPartials = 0;
     uint32_t numOps = 0, numInputs = 0, inputBase = 0, numLevels = 0, outSlot = 0;
     uint32_t numPieces = 0, numPieceInputs = 0;
 };

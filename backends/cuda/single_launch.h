@@ -1,8 +1,9 @@
 // The single-launch evaluator of a small circuit: one kernel launch per pass instead of one per
 // run of levels. Each thread block owns a slice of the batch (2^laneShift consecutive lanes) and
 // walks every level of the plan in order, __syncthreads between levels; the backward pass walks
-// them in reverse, each op's adjoint gathered from its readers' (no atomics, fixed order), then
-// every input's. A range of slots lives in the block's shared memory (its values forward, its
+// them in reverse, each op's adjoint gathered from its readers' (no atomics, fixed order; an op
+// of many readers in pieces, then its pieces' sums: device_plan.h's OpPieces), then every
+// input's. A range of slots lives in the block's shared memory (its values forward, its
 // adjoints backward; each slot's lanes side by side, lane fastest), the rest in the model's
 // global buffers; forward values are also written to the global buffer, where the outputs are
 // read and the backward pass finds them. Launch-bound circuits (a few thousand ops, tens of

@@ -156,6 +156,42 @@ TEST_CASE("the inputs' backward pieces cover each wanted input's edges in order"
     }
 }
 
+TEST_CASE("the ops' backward pieces cut exactly the ops of many edges, level by level",
+          "[cuda][plan]") {
+    const Circuit c = testing::randomZddCircuit({.vars = 12, .width = 120}, 3);
+    const DevicePlan p = planFor(c, 3, 64);
+    const OpPieces q = opPieces(p);
+    REQUIRE(q.levelPieceBegin.size() == p.numLevels() + 1);
+    REQUIRE(q.levelSplitBegin.size() == p.numLevels() + 1);
+    REQUIRE(q.splitPieceBegin.size() == q.splitOp.size() + 1);
+    size_t split = 0;
+    for (uint32_t L = 0; L < p.numLevels(); ++L) {
+        const uint32_t k0 = p.groupOpBegin[p.levelGroupBegin[L]];
+        const uint32_t k1 = p.groupOpBegin[p.levelGroupBegin[L + 1]];
+        CHECK(q.levelSplitBegin[L] == split);
+        for (uint32_t k = k0; k < k1; ++k) {
+            const uint32_t e0 = p.edgeStart[k], e1 = p.edgeStart[k + 1];
+            if (e1 - e0 <= kOpEdgesPerPiece)
+                continue;
+            REQUIRE(split < q.splitOp.size());
+            CHECK(q.splitOp[split] == k);
+            uint32_t next = e0; // the pieces tile the op's edges, in order, within its level's
+            for (uint32_t r = q.splitPieceBegin[split]; r < q.splitPieceBegin[split + 1]; ++r) {
+                CHECK(r >= q.levelPieceBegin[L]);
+                CHECK(r < q.levelPieceBegin[L + 1]);
+                CHECK(q.edges[2 * r] == next);
+                CHECK(q.edges[2 * r + 1] - next <= kOpEdgesPerPiece);
+                next = q.edges[2 * r + 1];
+            }
+            CHECK(next == e1);
+            ++split;
+        }
+    }
+    CHECK(split == q.splitOp.size());
+    CHECK(split > 0); // a merged op of this circuit is read by more than kOpEdgesPerPiece edges
+    CHECK(q.levelPieceBegin.back() == q.numPieces());
+}
+
 TEST_CASE("segments follow the schedule's phases; short one-block runs join the grid",
           "[cuda][plan]") {
     // A chain whose levels narrow and widen: 3 narrow, 2 wide, 1 narrow, 1 wide, 5 narrow.

@@ -59,8 +59,9 @@ int countMismatches(const std::vector<double> &got, const std::vector<double> &w
 enum class SinglePlan { Auto, AutoElseForced, Forced };
 
 // The single-launch model and the level kernels' over the same vectors, both against the
-// reference, then against each other.
-void compareKernels(const Circuit &c, Numeric numeric, uint32_t batch, size_t count,
+// reference, then against each other. Returns the ops whose backward gather the single-launch
+// kernel ran in pieces (OpPieces).
+size_t compareKernels(const Circuit &c, Numeric numeric, uint32_t batch, size_t count,
                     SinglePlan plan, uint32_t seed) {
     const bool log = inLogSpace(numeric);
     CudaOptions o;
@@ -120,6 +121,7 @@ void compareKernels(const Circuit &c, Numeric numeric, uint32_t batch, size_t co
     const Run sv = runVarying(*single, b), lv = runVarying(*levels, b);
     CHECK(countMismatches(sv.outputs, lv.outputs, "varying: output") == 0);
     CHECK(countMismatches(sv.adjoints, lv.adjoints, "varying: adjoint") == 0);
+    return opPieces(single->plan()).splitOp.size();
 }
 
 } // namespace
@@ -143,11 +145,14 @@ TEST_CASE("single-launch kernels: a circuit of KLay's benchmark size, and one fo
           "memory",
           "[gpu][single-launch]") {
     const Circuit small = testing::randomZddCircuit({.vars = 30, .width = 100, .roots = 2}, 4);
+    size_t split = 0;
     for (Numeric n : {Numeric::Float64, Numeric::Log})
         for (uint32_t batch : {1u, 128u, 1024u}) {
             INFO("ZBDD " << small.numNodes() << " nodes " << numericName(n) << " B=" << batch);
-            compareKernels(small, n, batch, batch == 1024 ? batch : batch + 5, SinglePlan::Auto, 7);
+            split += compareKernels(small, n, batch, batch == 1024 ? batch : batch + 5,
+                                    SinglePlan::Auto, 7);
         }
+    CHECK(split > 0); // some op's backward gather ran in pieces
     Circuit maxProduct = small;
     maxProduct.semiring = Semiring::MaxProduct;
     compareKernels(maxProduct, Numeric::Float64, 128, 128, SinglePlan::Auto, 8);
