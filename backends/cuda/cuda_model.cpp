@@ -229,6 +229,7 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
     }
     for (uint32_t L = 0; L <= p.numLevels(); ++L)
         levelOpBegin[L] = p.groupOpBegin[p.levelGroupBegin[L]];
+    const OpPieces opPieceLists = opPieces(p); // empty where slots are reused (no edges)
     for (auto [dst, src] :
          {std::pair<DeviceBuffer *, const std::vector<uint32_t> *>{&m.opInfo_, &opInfo},
           {&m.opOut_, &p.opOut},
@@ -243,6 +244,11 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
           {&m.edgeOut_, &edgeOut},
           {&m.edgeOperands_, &edgeOperands},
           {&m.edgeCode_, &edgeCode},
+          {&m.opPieces_.edges, &opPieceLists.edges},
+          {&m.opPieces_.levelPieceBegin, &opPieceLists.levelPieceBegin},
+          {&m.opPieces_.levelSplitBegin, &opPieceLists.levelSplitBegin},
+          {&m.opPieces_.splitOp, &opPieceLists.splitOp},
+          {&m.opPieces_.splitPieceBegin, &opPieceLists.splitPieceBegin},
           {&m.outputSlots_, &p.outputSlots}}) {
         auto buf = uploadArray(d, *src);
         if (!buf)
@@ -259,8 +265,11 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
         if (!partials)
             return partials.error();
         m.partials_ = std::move(*partials);
-        if (Status st = m.uploadOpPieces(opPieces(p)); !st)
-            return st.error();
+        auto opPartials =
+            d.allocate(size_t{std::max(opPieceLists.numPieces(), 1u)} * B * word);
+        if (!opPartials)
+            return opPartials.error();
+        m.opPieces_.partials = std::move(*opPartials);
     }
     auto outputRows = d.allocate(std::max<size_t>(p.outputSlots.size(), 1) * B * word);
     if (!outputRows)
@@ -352,26 +361,6 @@ Result<CudaModel::PiecesOnDevice> CudaModel::uploadPieces(const InputPieces &q) 
         *dst = std::move(*buf);
     }
     return on;
-}
-
-Status CudaModel::uploadOpPieces(const OpPieces &q) {
-    for (auto [dst, src] :
-         {std::pair<DeviceBuffer *, const std::vector<uint32_t> *>{&opPieces_.edges, &q.edges},
-          {&opPieces_.levelPieceBegin, &q.levelPieceBegin},
-          {&opPieces_.levelSplitBegin, &q.levelSplitBegin},
-          {&opPieces_.splitOp, &q.splitOp},
-          {&opPieces_.splitPieceBegin, &q.splitPieceBegin}}) {
-        auto buf = uploadArray(*device_, *src);
-        if (!buf)
-            return buf.error();
-        *dst = std::move(*buf);
-    }
-    const size_t word = shape_.float64 ? 8 : 4;
-    auto partials = device_->allocate(size_t{std::max(q.numPieces(), 1u)} * shape_.batch * word);
-    if (!partials)
-        return partials.error();
-    opPieces_.partials = std::move(*partials);
-    return Ok{};
 }
 
 void CudaModel::usePieces(const PiecesOnDevice &q) {

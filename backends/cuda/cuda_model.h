@@ -379,7 +379,6 @@ class CudaModel {
     struct OpPiecesOnDevice {
         DeviceBuffer edges, levelPieceBegin, levelSplitBegin, splitOp, splitPieceBegin, partials;
     };
-    Status uploadOpPieces(const OpPieces &pieces);
     OpPiecesOnDevice opPieces_;
     struct TracebackOnDevice {
         DeviceBuffer producer, codeBegin, code, indicator, states, status;
