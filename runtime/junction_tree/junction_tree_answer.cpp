@@ -24,10 +24,8 @@ bool evidenceContradicted(const Evidence &ev) {
 }
 
 Result<TaskResult> contradictedEvidenceAnswer(Task task) {
-    if (task == Task::Mar)
-        return undefinedError(Task::Mar);
-    if (task == Task::Mpe)
-        return undefinedError(Task::Mpe);
+    if (task == Task::Mar || task == Task::Mpe)
+        return undefinedError(task);
     TaskResult r;
     r.task = task;
     r.value = 0;
