@@ -80,6 +80,7 @@ Result<KernelShape> kernelShapeFor(Semiring semiring, const DevicePlan &plan,
     s.logSpace = o.logSpace;
     s.batch = o.batch;
     s.blockThreads = o.blockThreads;
+    s.singleLaunch = o.singleLaunch.value_or(false); // compilePlan decides where it is unset
     if (s.logSpace && s.semiring != Semiring::SumProduct && s.semiring != Semiring::MaxProduct)
         return error("log space applies to product semirings; " +
                      std::string(semiringName(s.semiring)) + " is already additive");
@@ -167,6 +168,20 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
     m.shape_ = *shape;
     m.circuit_ = c;
     m.plan_ = std::move(plan);
+    const size_t word = m.shape_.float64 ? 8 : 4;
+    // The passes' kernels are chosen before the compile: the module holds that set alone.
+    if (o.singleLaunch.value_or(true)) {
+        const DeviceInfo &info = m.device_->info();
+        SingleLaunchLimits limits;
+        limits.batch = m.shape_.batch;
+        limits.wordBytes = static_cast<uint32_t>(word);
+        limits.multiprocessors = static_cast<uint32_t>(std::max(info.multiprocessors, 1));
+        limits.sharedBytes =
+            std::min<uint32_t>(limits.sharedBytes, static_cast<uint32_t>(info.sharedMemPerBlock));
+        limits.maxThreads = m.shape_.blockThreads;
+        m.single_ = planSingleLaunch(m.plan_, limits, o.singleLaunch.value_or(false));
+    }
+    m.shape_.singleLaunch = m.single_.has_value();
 
     auto mod =
         compileForDevice(*m.device_, generateKernelSource(m.shape_), "zbddc_model.cu", o.nvrtc);
@@ -174,32 +189,32 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
         return mod.error();
     m.fromCache_ = mod->fromCache;
     m.module_ = std::move(mod->module);
-    for (auto [name, fn] : {std::pair{"zb_forward_block", &m.fwdBlock_},
-                            {"zb_forward_grid", &m.fwdGrid_},
-                            {"zb_backward_block", &m.bwdBlock_},
-                            {"zb_backward_grid", &m.bwdGrid_},
-                            {"zb_scatter_rows", &m.scatterRows_},
-                            {"zb_gather_rows", &m.gatherRows_},
-                            {"zb_broadcast_rows", &m.broadcastRows_},
-                            {"zb_rows_from_cases", &m.rowsFromCases_},
-                            {"zb_cases_from_rows", &m.casesFromRows_},
-                            {"zb_forward_single", &m.fwdSingle_},
-                            {"zb_backward_single", &m.bwdSingle_}}) {
+    using Entry = std::pair<const char *, FunctionHandle *>;
+    std::vector<Entry> entries{{"zb_scatter_rows", &m.scatterRows_},
+                               {"zb_gather_rows", &m.gatherRows_},
+                               {"zb_broadcast_rows", &m.broadcastRows_},
+                               {"zb_rows_from_cases", &m.rowsFromCases_},
+                               {"zb_cases_from_rows", &m.casesFromRows_}};
+    if (m.single_)
+        entries.insert(entries.end(), {Entry{"zb_forward_single", &m.fwdSingle_},
+                                       Entry{"zb_backward_single", &m.bwdSingle_}});
+    else
+        entries.insert(entries.end(), {Entry{"zb_forward_block", &m.fwdBlock_},
+                                       Entry{"zb_forward_grid", &m.fwdGrid_},
+                                       Entry{"zb_backward_block", &m.bwdBlock_},
+                                       Entry{"zb_backward_grid", &m.bwdGrid_}});
+    if (tracesBack(m.shape_.semiring))
+        entries.emplace_back("zb_traceback", &m.traceback_);
+    for (auto [name, fn] : entries) {
         auto f = m.module_.function(name);
         if (!f)
             return f.error();
         *fn = *f;
     }
-    if (tracesBack(m.shape_.semiring)) {
-        auto f = m.module_.function("zb_traceback");
-        if (!f)
-            return f.error();
-        m.traceback_ = *f;
-    }
 
     Device &d = *m.device_;
     const DevicePlan &p = m.plan_;
-    const size_t word = m.shape_.float64 ? 8 : 4, B = m.shape_.batch;
+    const size_t B = m.shape_.batch;
     auto values = d.allocate(size_t{p.numSlots} * B * word);
     if (!values)
         return values.error();
@@ -314,6 +329,9 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
     pp.splitPieceBegin = m.opPieces_.splitPieceBegin.ptr();
     pp.opPartials = m.opPieces_.partials.ptr();
 
+    if (m.single_)
+        return m;
+    // The level kernels' launches.
     auto fwdMax = d.maxResidentBlocks(m.fwdGrid_, m.shape_.blockThreads, m.tileBytes());
     auto bwdMax = d.maxResidentBlocks(m.bwdGrid_, m.shape_.blockThreads, 0);
     if (!fwdMax)
@@ -327,16 +345,6 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
     if (!p.reusesSlots)
         m.backward_ =
             backwardSegments(p, m.shape_.batch, m.shape_.blockThreads, o.narrowWork, *bwdMax);
-    if (o.singleLaunch.value_or(true)) {
-        SingleLaunchLimits limits;
-        limits.batch = m.shape_.batch;
-        limits.wordBytes = static_cast<uint32_t>(word);
-        limits.multiprocessors = static_cast<uint32_t>(std::max(d.info().multiprocessors, 1));
-        limits.sharedBytes = std::min<uint32_t>(limits.sharedBytes,
-                                                static_cast<uint32_t>(d.info().sharedMemPerBlock));
-        limits.maxThreads = m.shape_.blockThreads;
-        m.single_ = planSingleLaunch(p, limits, o.singleLaunch.value_or(false));
-    }
     if (o.fullGrid) {
         for (Segment &s : m.forward_)
             s.blocks = s.grid ? *fwdMax : 1;

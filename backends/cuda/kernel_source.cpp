@@ -12,7 +12,8 @@ namespace zbddc::cuda {
 std::string KernelShape::describe() const {
     return std::string(semiringName(semiring)) + (float64 ? " float64" : " float32") +
            (logSpace ? " log" : " linear") + " B=" + std::to_string(batch) +
-           " block=" + std::to_string(blockThreads) + " types=" + std::to_string(typeCode.size());
+           " block=" + std::to_string(blockThreads) +
+           (singleLaunch ? " single" : " levels") + " types=" + std::to_string(typeCode.size());
 }
 
 namespace {
@@ -78,8 +79,9 @@ struct Plan {
     const unsigned *pieceBegin, *pieceInputs;
     T *partials;
     // The levels' gathers in pieces for the single-launch backward (device_plan.h, OpPieces): an
-    // op of more than ZB_OP_PIECE edges is gathered by its pieces (level L's: opPieceEdges
-    // [levelPieceBegin[L], [L+1])) into partial rows, then its split op entry ⊕s them in order.
+    // item of more than ZB_OP_PIECE edges is gathered by its pieces (level L's: opPieceEdges
+    // [levelPieceBegin[L], [L+1]); level numLevels the inputs') into partial rows, then its split
+    // entry ⊕s them in order.
     const uint2 *opPieceEdges;
     const unsigned *levelPieceBegin, *levelSplitBegin, *splitOp, *splitPieceBegin;
     T *opPartials;
@@ -137,7 +139,7 @@ __device__ __forceinline__ void zb_prefetch_l1(const void *p, unsigned bytes) {
 
 )CUDA";
 
-const char *kKernels = R"CUDA(
+const char *kLevelKernels = R"CUDA(
 // Per-type device functions (generated above this text): zb_op<TYPE, GRID>(p, o, lane, tile)
 // evaluates an op of that type whose operands start at o (x operands in `tile` when it is not
 // null), zb_eval<GRID> switches on a run-time type; zb_coef<GRID>(p, type, pos, o, lane) is the
@@ -234,9 +236,6 @@ __device__ __forceinline__ void zb_backward_step(const Plan &p, unsigned step, u
     }
 }
 
-// Block segments walk many tiny levels: each chunk of levels has its boundaries staged in shared
-// memory and its op and operand arrays prefetched into L1, so a level's critical path is the
-// operand and value loads.
 // Block segments walk many tiny levels: each chunk of levels has its block boundaries staged in
 // shared memory and its block, op and operand arrays prefetched into L1, so a level's critical
 // path is the operand and value loads.
@@ -286,6 +285,9 @@ extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_backward_grid(Plan p, 
     }
 }
 
+)CUDA";
+
+const char *kSingleKernels = R"CUDA(
 // The single-launch evaluator (single_launch.h): one block per slice of lanes walks every level,
 // __syncthreads between them. Work item w of a level is op w >> laneShift, lane w & mask: a warp
 // covers consecutive lanes of one op (coalesced where it reads global rows) and, at one lane per
@@ -333,14 +335,31 @@ __device__ __forceinline__ T zb_single_gather(const Plan &p, const Single &s, un
     return acc;
 }
 
-// Backward in one launch: the levels last first, each op's adjoint gathered from its readers'
-// (shared memory where the block holds them, else the global rows), then every input's adjoint
-// from all its edges in order, into the global rows. No atomics: each sum has one fixed order.
+// Backward item k's adjoint slot: op k's result, or input k - numOps.
+__device__ __forceinline__ unsigned zb_item_slot(const Plan &p, unsigned k) {
+    return k < p.numOps ? __ldg(p.opOut + k) : p.inputBase + (k - p.numOps);
+}
+
+// Item k's adjoint: an op's where zb_single_load reads it, an input's into the global rows (the
+// gradients are read there, and the block may keep an input's values in shared memory).
+__device__ __forceinline__ void zb_item_store(const Plan &p, const Single &s, unsigned k, unsigned lane, unsigned local, T v) {
+    const unsigned slot = zb_item_slot(p, k);
+    if (k < p.numOps) zb_single_store(p.adjoints, s, slot, lane, local, v);
+    else p.adjoints[(u64)slot * ZB_B + lane] = v;
+}
+
+// Backward in one launch: the levels last first, then the inputs as one more level (items
+// [numOps, numOps + numInputs)), each item's adjoint gathered from its readers' (shared memory
+// where the block holds them, else the global rows); an item of many edges by its pieces, then
+// their sums in order. No atomics: each sum has one fixed order.
 extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_backward_single(Plan p, Single s) {
     const unsigned mask = (1u << s.laneShift) - 1, lane0 = blockIdx.x << s.laneShift;
-    for (unsigned L = p.numLevels; L-- > 0;) {
-        const unsigned i0 = __ldg(p.levelOpBegin + L), i1 = __ldg(p.levelOpBegin + L + 1);
-        // The level's ops, then its pieces: one gather call site (each one inlines the whole
+    for (unsigned step = 0; step <= p.numLevels; ++step) {
+        // Level L < numLevels runs at step numLevels - 1 - L; level numLevels (the inputs) last.
+        const unsigned L = step < p.numLevels ? p.numLevels - 1 - step : p.numLevels;
+        const unsigned i0 = L < p.numLevels ? __ldg(p.levelOpBegin + L) : p.numOps;
+        const unsigned i1 = L < p.numLevels ? __ldg(p.levelOpBegin + L + 1) : p.numOps + p.numInputs;
+        // The level's items, then its pieces: one gather call site (each one inlines the whole
         // derivative switch, and NVRTC's time grows with them).
         const unsigned q0 = __ldg(p.levelPieceBegin + L), q1 = __ldg(p.levelPieceBegin + L + 1);
         const unsigned work = (i1 - i0 + q1 - q0) << s.laneShift;
@@ -349,19 +368,18 @@ extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_backward_single(Plan p
             if (lane >= ZB_B) continue;
             const bool piece = item >= i1 - i0;
             const unsigned k = i0 + item, q = q0 + item - (i1 - i0);
-            unsigned e0, e1, slot = 0;
+            unsigned e0, e1;
             if (piece) {
                 const uint2 e = __ldg(p.opPieceEdges + q);
                 e0 = e.x, e1 = e.y;
             } else {
                 e0 = __ldg(p.edgeStart + k), e1 = __ldg(p.edgeStart + k + 1);
                 if (e1 - e0 > ZB_OP_PIECE) continue; // gathered by its pieces
-                slot = __ldg(p.opOut + k);
             }
             const T acc = zb_single_gather(p, s, e0, e1, lane, local,
-                                           !piece && slot == p.outSlot ? zb_one() : zb_zero());
+                                           !piece && zb_item_slot(p, k) == p.outSlot ? zb_one() : zb_zero());
             if (piece) p.opPartials[(u64)q * ZB_B + lane] = acc;
-            else zb_single_store(p.adjoints, s, slot, lane, local, acc);
+            else zb_item_store(p, s, k, lane, local, acc);
         }
         __syncthreads();
         const unsigned j0 = __ldg(p.levelSplitBegin + L), j1 = __ldg(p.levelSplitBegin + L + 1);
@@ -369,26 +387,20 @@ extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_backward_single(Plan p
         for (unsigned w = threadIdx.x; w < ((j1 - j0) << s.laneShift); w += blockDim.x) {
             const unsigned j = j0 + (w >> s.laneShift), local = w & mask, lane = lane0 + local;
             if (lane >= ZB_B) continue;
-            const unsigned slot = __ldg(p.opOut + __ldg(p.splitOp + j));
-            T acc = slot == p.outSlot ? zb_one() : zb_zero();
+            const unsigned k = __ldg(p.splitOp + j);
+            T acc = zb_item_slot(p, k) == p.outSlot ? zb_one() : zb_zero();
             const unsigned r1 = __ldg(p.splitPieceBegin + j + 1);
             for (unsigned r = __ldg(p.splitPieceBegin + j); r < r1; ++r)
                 acc = zb_plus(acc, p.opPartials[(u64)r * ZB_B + lane]);
-            zb_single_store(p.adjoints, s, slot, lane, local, acc);
+            zb_item_store(p, s, k, lane, local, acc);
         }
         __syncthreads();
     }
-    const unsigned work = p.numInputs << s.laneShift;
-    for (unsigned w = threadIdx.x; w < work; w += blockDim.x) {
-        const unsigned j = w >> s.laneShift, local = w & mask, lane = lane0 + local;
-        if (lane >= ZB_B) continue;
-        const unsigned slot = p.inputBase + j, item = p.numOps + j;
-        p.adjoints[(u64)slot * ZB_B + lane] =
-            zb_single_gather(p, s, __ldg(p.edgeStart + item), __ldg(p.edgeStart + item + 1), lane,
-                             local, slot == p.outSlot ? zb_one() : zb_zero());
-    }
 }
 
+)CUDA";
+
+const char *kRowKernels = R"CUDA(
 // The rows of some slots (ZB_B lanes each) to and from one packed buffer, row r being slot
 // slots[r]'s: a batch's varying inputs go in, and their adjoints come back, in one copy each.
 extern "C" __global__ void zb_scatter_rows(T *rows, const T *packed, const unsigned *slots, unsigned count) {
@@ -493,9 +505,35 @@ void emitSwitchFunction(std::ostream &o, const std::string &head, const char *on
     o << "    default: return zb_zero();\n    }\n}\n";
 }
 
+// The types' device functions: zb_coef<GRID>(p, code, o, lane), an op's partial derivative by
+// code = type * 64 + operand position; for the level kernels zb_op<TYPE, GRID> and zb_eval<GRID>
+// (an x operand from the block's tile where it has one), for the single-launch kernels
+// zb_single_eval (every operand where the block keeps it).
 std::string typeFunctions(const KernelShape &s) {
     std::ostringstream o;
     o << "#define V(j) zb_load<GRID>(p.values + (u64)__ldg(o + (j)) * ZB_B + lane)\n";
+    SwitchCases coef, eval;
+    for (size_t t = 0; t < s.typeCode.size(); ++t) {
+        const Tree tree(s.typeCode[t]);
+        for (int j = 0; j < tree.leaves(); ++j)
+            coef.emplace_back(t * 64 + j, tree.coef(j));
+        eval.emplace_back(t, s.singleLaunch
+                                 ? tree.expr(tree.root, "S", "S")
+                                 : "zb_op<" + std::to_string(t) + ", GRID>(p, o, lane, tile)");
+    }
+    emitSwitchFunction(o,
+                       "template <bool GRID>\n__device__ __forceinline__ T zb_coef(const Plan &p, "
+                       "unsigned code, const unsigned *o, unsigned lane)",
+                       "code", coef);
+    if (s.singleLaunch) {
+        o << "#define S(j) zb_single_load(p.values, s, __ldg(o + (j)), lane, local)\n";
+        emitSwitchFunction(
+            o,
+            "__device__ __forceinline__ T zb_single_eval(const Plan &p, const Single &s, "
+            "unsigned type, const unsigned *o, unsigned lane, unsigned local)",
+            "type", eval);
+        return o.str();
+    }
     o << "#define X(j) (tile ? tile[__ldg(o + (j)) * ZB_B + lane] : V(j))\n";
     o << "template <int TYPE, bool GRID>\n__device__ __forceinline__ T zb_op(const Plan &p, "
          "const unsigned *o, unsigned lane, const T *tile) {\n";
@@ -505,30 +543,10 @@ std::string typeFunctions(const KernelShape &s) {
           << tree.expr(tree.root, "X") << ";\n";
     }
     o << "    else return zb_zero();\n}\n";
-    // The partial derivatives, by code type * 64 + operand position.
-    SwitchCases coef, eval, single;
-    for (size_t t = 0; t < s.typeCode.size(); ++t) {
-        const Tree tree(s.typeCode[t]);
-        for (int j = 0; j < tree.leaves(); ++j)
-            coef.emplace_back(t * 64 + j, tree.coef(j));
-        eval.emplace_back(t, "zb_op<" + std::to_string(t) + ", GRID>(p, o, lane, tile)");
-        single.emplace_back(t, tree.expr(tree.root, "S", "S"));
-    }
-    emitSwitchFunction(o,
-                       "template <bool GRID>\n__device__ __forceinline__ T zb_coef(const Plan &p, "
-                       "unsigned code, const unsigned *o, unsigned lane)",
-                       "code", coef);
     emitSwitchFunction(o,
                        "template <bool GRID>\n__device__ __forceinline__ T zb_eval(const Plan &p, "
                        "unsigned type, const unsigned *o, unsigned lane, const T *tile)",
                        "type", eval);
-    // The single-launch kernels' op evaluation: every operand where the block keeps it.
-    o << "#define S(j) zb_single_load(p.values, s, __ldg(o + (j)), lane, local)\n";
-    emitSwitchFunction(
-        o,
-        "__device__ __forceinline__ T zb_single_eval(const Plan &p, const Single &s, "
-        "unsigned type, const unsigned *o, unsigned lane, unsigned local)",
-        "type", single);
     return o.str();
 }
 
@@ -556,7 +574,8 @@ std::string generateKernelSource(const KernelShape &s) {
       << "#define ZB_B " << s.batch << "u\n"
       << "#define ZB_BLOCK " << s.blockThreads << "\n"
       << "#define ZB_OP_PIECE " << kOpEdgesPerPiece << "u\n"
-      << arithmetic(s) << kPrelude << typeFunctions(s) << kKernels;
+      << arithmetic(s) << kPrelude << typeFunctions(s)
+      << (s.singleLaunch ? kSingleKernels : kLevelKernels) << kRowKernels;
     o << "#define ZB_LOG_INPUTS " << s.logSpace << "\n" << kCaseRows << "\n";
     if (tracesBack(s.semiring))
         o << "#define ZB_TRACE_STEPS " << kTraceSteps << "u\n"

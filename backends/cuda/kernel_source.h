@@ -19,22 +19,27 @@ struct KernelShape {
     bool logSpace = false; // values held as natural logs (product semirings only)
     uint32_t batch = 1;    // B: lanes per slot, lane-fastest (slot s, lane l at s*B + l)
     uint32_t blockThreads = 256;
+    // The module's pass kernels: the single-launch ones (zb_*_single) or the level ones
+    // (zb_*_block, zb_*_grid). One set each halves NVRTC's time against both.
+    bool singleLaunch = false;
     // Type catalogue: postfix templates (TemplateStep values), as in DevicePlan::typeCode.
     std::vector<std::vector<uint32_t>> typeCode;
 
-    std::string describe() const; // "sum-product float64 linear B=1 block=256"
+    std::string describe() const; // "sum-product float64 linear B=1 block=256 levels types=3"
 };
 
-// Entry points (extern "C", each taking (Plan, first, last)):
+// Entry points (extern "C"), the pass kernels of one set (KernelShape::singleLaunch):
 //   zb_forward_block / zb_forward_grid    forward over op levels [first, last)
 //   zb_backward_block / zb_backward_grid  backward steps [first, last): step s < numLevels is
 //                                         op level numLevels-1-s, steps numLevels and
 //                                         numLevels+1 the inputs' (pieces, then their sums).
+// They take (Plan, first, last); *_block run as one block with __syncthreads between levels,
+// *_grid as a cooperative grid with a grid barrier between levels (the host launches them with
+// cuLaunchCooperativeKernel). Or:
 //   zb_forward_single / zb_backward_single  (Plan, Single): every level (forward, or backward and
 //                                         then the inputs) in one launch, one block per slice of
 //                                         lanes (single_launch.h)
-// *_block run as one block with __syncthreads between levels; *_grid as a cooperative grid with
-// a grid barrier between levels (the host launches them with cuLaunchCooperativeKernel).
+// and in every module:
 //   zb_scatter_rows / zb_gather_rows      (rows, packed, slots, count): slot rows to and from one
 //                                         packed buffer (a batch's varying inputs, their adjoints)
 //   zb_broadcast_rows                     (rows, row, count): value r into every lane of row r

@@ -189,7 +189,10 @@ Result<CompiledImage> compileImage(const std::string &source, const std::string 
     if (Status loaded = nvrtcLoaded(); !loaded)
         return loaded.error();
     const NvrtcApi &api = nvrtc();
-    std::vector<std::string> opts{"--gpu-architecture=" + arch, "--std=c++17", "-default-device"};
+    // --split-compile=0: NVVM and ptxas optimise the kernels on all host threads (seq_fun's
+    // single-launch module 0.54 → 0.42 s on 2 cores).
+    std::vector<std::string> opts{"--gpu-architecture=" + arch, "--std=c++17", "-default-device",
+                                  "--split-compile=0"};
     opts.insert(opts.end(), options.extra.begin(), options.extra.end());
     // The kind heads the key (with the arch among the options): the same source and options give
     // a PTX and a CUBIN, and neither may be read as the other.

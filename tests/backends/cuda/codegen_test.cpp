@@ -46,25 +46,34 @@ TEST_CASE("every generated kernel shape compiles with NVRTC for sm_90", "[cuda][
             for (bool log : {false, true}) {
                 if (log && (s == Semiring::MaxSum || s == Semiring::MinSum))
                     continue;
-                for (uint32_t batch : {1u, 7u}) {
-                    KernelShape k{s, f64, log, batch, batch == 7 ? 256u : 1024u, kCatalogue};
-                    INFO(k.describe());
-                    auto ptx = compileToPtx(generateKernelSource(k), "shape.cu", nv);
-                    if (!ptx)
-                        FAIL(ptx.error().str());
-                    for (const char *entry :
-                         {"zb_forward_block", "zb_forward_grid", "zb_backward_block",
-                          "zb_backward_grid", "zb_scatter_rows", "zb_gather_rows",
-                          "zb_broadcast_rows", "zb_forward_single", "zb_backward_single",
-                          "zb_rows_from_cases", "zb_cases_from_rows"})
-                        CHECK(ptx->ptx.find(std::string(".entry ") + entry) != std::string::npos);
-                    // The batched traceback, in the semirings that have an optimal term.
-                    CHECK((ptx->ptx.find(".entry zb_traceback") != std::string::npos) ==
-                          (s != Semiring::SumProduct));
-                    ++shapes;
-                }
+                for (uint32_t batch : {1u, 7u})
+                    for (bool single : {false, true}) {
+                        KernelShape k{s,      f64, log, batch, batch == 7 ? 256u : 1024u,
+                                      single, kCatalogue};
+                        INFO(k.describe());
+                        auto ptx = compileToPtx(generateKernelSource(k), "shape.cu", nv);
+                        if (!ptx)
+                            FAIL(ptx.error().str());
+                        auto has = [&](const char *entry) {
+                            return ptx->ptx.find(std::string(".entry ") + entry) !=
+                                   std::string::npos;
+                        };
+                        for (const char *entry :
+                             {"zb_scatter_rows", "zb_gather_rows", "zb_broadcast_rows",
+                              "zb_rows_from_cases", "zb_cases_from_rows"})
+                            CHECK(has(entry));
+                        // One set of pass kernels, not the other.
+                        for (const char *entry : {"zb_forward_block", "zb_forward_grid",
+                                                  "zb_backward_block", "zb_backward_grid"})
+                            CHECK(has(entry) == !single);
+                        for (const char *entry : {"zb_forward_single", "zb_backward_single"})
+                            CHECK(has(entry) == single);
+                        // The batched traceback, in the semirings that have an optimal term.
+                        CHECK(has("zb_traceback") == (s != Semiring::SumProduct));
+                        ++shapes;
+                    }
             }
-    CHECK(shapes == 24);
+    CHECK(shapes == 48);
 }
 
 TEST_CASE("NVRTC errors name the generated source's line and quote it", "[cuda][nvrtc]") {
