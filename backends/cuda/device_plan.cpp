@@ -130,12 +130,9 @@ InputPieces allInputPieces(const DevicePlan &p) {
 
 OpPieces opPieces(const DevicePlan &p) {
     OpPieces q;
-    // Level L's items: its ops, and for L = numLevels the inputs (items numOps + j).
-    for (uint32_t L = 0; L <= p.numLevels(); ++L) {
-        const bool inputs = L == p.numLevels();
-        const uint32_t k0 = inputs ? p.numOps() : p.groupOpBegin[p.levelGroupBegin[L]];
-        const uint32_t k1 =
-            inputs ? p.numOps() + p.numInputs : p.groupOpBegin[p.levelGroupBegin[L + 1]];
+    for (uint32_t L = 0; L < p.numLevels(); ++L) {
+        const uint32_t k0 = p.groupOpBegin[p.levelGroupBegin[L]];
+        const uint32_t k1 = p.groupOpBegin[p.levelGroupBegin[L + 1]];
         for (uint32_t k = k0; k < k1 && !p.edgeStart.empty(); ++k) {
             const uint32_t e0 = p.edgeStart[k], e1 = p.edgeStart[k + 1];
             if (e1 - e0 <= kOpEdgesPerPiece)

@@ -81,20 +81,17 @@ InputPieces allInputPieces(const DevicePlan &plan);
 // (merged ops read one slot up to hundreds of times: 4-grid 138, seq_fun 234) made its thread's
 // walk the level's critical path, a chain of loads per edge. Its edges are cut into pieces of at
 // most kOpEdgesPerPiece, each piece's ⊕ into its own partial row, and after the level's barrier
-// the op's partials are ⊕ed in order into its adjoint (fixed order, no atomics). The inputs are
-// one more level after the last (level numLevels, items numOps + j), cut the same way: an MLF's
-// indicator is read thousands of times.
+// the op's partials are ⊕ed in order into its adjoint (fixed order, no atomics).
 inline constexpr uint32_t kOpEdgesPerPiece = 8;
 struct OpPieces {
     std::vector<uint32_t> levelPieceBegin{0}; // level L's pieces: [levelPieceBegin[L], [L + 1])
     std::vector<uint32_t> edges;              // piece q's edges: [edges[2q], edges[2q + 1])
     std::vector<uint32_t> levelSplitBegin{0}; // level L's split ops: [levelSplitBegin[L], [L + 1])
-    std::vector<uint32_t> splitOp;            // split item s: op k, or input k - numOps
+    std::vector<uint32_t> splitOp;            // split op s's index
     std::vector<uint32_t> splitPieceBegin{0}; // its pieces: [splitPieceBegin[s], [s + 1])
     uint32_t numPieces() const { return static_cast<uint32_t>(edges.size() / 2); }
 };
-// Every level's ops, then the inputs, with more than kOpEdgesPerPiece edges, in item order (a
-// plan with edges): numLevels + 1 levels.
+// Every level's ops with more than kOpEdgesPerPiece edges, in op order (a plan with edges).
 OpPieces opPieces(const DevicePlan &plan);
 
 } // namespace zbddc::cuda

@@ -79,9 +79,8 @@ struct Plan {
     const unsigned *pieceBegin, *pieceInputs;
     T *partials;
     // The levels' gathers in pieces for the single-launch backward (device_plan.h, OpPieces): an
-    // item of more than ZB_OP_PIECE edges is gathered by its pieces (level L's: opPieceEdges
-    // [levelPieceBegin[L], [L+1]); level numLevels the inputs') into partial rows, then its split
-    // entry ⊕s them in order.
+    // op of more than ZB_OP_PIECE edges is gathered by its pieces (level L's: opPieceEdges
+    // [levelPieceBegin[L], [L+1])) into partial rows, then its split op entry ⊕s them in order.
     const uint2 *opPieceEdges;
     const unsigned *levelPieceBegin, *levelSplitBegin, *splitOp, *splitPieceBegin;
     T *opPartials;
@@ -335,31 +334,14 @@ __device__ __forceinline__ T zb_single_gather(const Plan &p, const Single &s, un
     return acc;
 }
 
-// Backward item k's adjoint slot: op k's result, or input k - numOps.
-__device__ __forceinline__ unsigned zb_item_slot(const Plan &p, unsigned k) {
-    return k < p.numOps ? __ldg(p.opOut + k) : p.inputBase + (k - p.numOps);
-}
-
-// Item k's adjoint: an op's where zb_single_load reads it, an input's into the global rows (the
-// gradients are read there, and the block may keep an input's values in shared memory).
-__device__ __forceinline__ void zb_item_store(const Plan &p, const Single &s, unsigned k, unsigned lane, unsigned local, T v) {
-    const unsigned slot = zb_item_slot(p, k);
-    if (k < p.numOps) zb_single_store(p.adjoints, s, slot, lane, local, v);
-    else p.adjoints[(u64)slot * ZB_B + lane] = v;
-}
-
-// Backward in one launch: the levels last first, then the inputs as one more level (items
-// [numOps, numOps + numInputs)), each item's adjoint gathered from its readers' (shared memory
-// where the block holds them, else the global rows); an item of many edges by its pieces, then
-// their sums in order. No atomics: each sum has one fixed order.
+// Backward in one launch: the levels last first, each op's adjoint gathered from its readers'
+// (shared memory where the block holds them, else the global rows), then every input's adjoint
+// from all its edges in order, into the global rows. No atomics: each sum has one fixed order.
 extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_backward_single(Plan p, Single s) {
     const unsigned mask = (1u << s.laneShift) - 1, lane0 = blockIdx.x << s.laneShift;
-    for (unsigned step = 0; step <= p.numLevels; ++step) {
-        // Level L < numLevels runs at step numLevels - 1 - L; level numLevels (the inputs) last.
-        const unsigned L = step < p.numLevels ? p.numLevels - 1 - step : p.numLevels;
-        const unsigned i0 = L < p.numLevels ? __ldg(p.levelOpBegin + L) : p.numOps;
-        const unsigned i1 = L < p.numLevels ? __ldg(p.levelOpBegin + L + 1) : p.numOps + p.numInputs;
-        // The level's items, then its pieces: one gather call site (each one inlines the whole
+    for (unsigned L = p.numLevels; L-- > 0;) {
+        const unsigned i0 = __ldg(p.levelOpBegin + L), i1 = __ldg(p.levelOpBegin + L + 1);
+        // The level's ops, then its pieces: one gather call site (each one inlines the whole
         // derivative switch, and NVRTC's time grows with them).
         const unsigned q0 = __ldg(p.levelPieceBegin + L), q1 = __ldg(p.levelPieceBegin + L + 1);
         const unsigned work = (i1 - i0 + q1 - q0) << s.laneShift;
@@ -368,18 +350,19 @@ extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_backward_single(Plan p
             if (lane >= ZB_B) continue;
             const bool piece = item >= i1 - i0;
             const unsigned k = i0 + item, q = q0 + item - (i1 - i0);
-            unsigned e0, e1;
+            unsigned e0, e1, slot = 0;
             if (piece) {
                 const uint2 e = __ldg(p.opPieceEdges + q);
                 e0 = e.x, e1 = e.y;
             } else {
                 e0 = __ldg(p.edgeStart + k), e1 = __ldg(p.edgeStart + k + 1);
                 if (e1 - e0 > ZB_OP_PIECE) continue; // gathered by its pieces
+                slot = __ldg(p.opOut + k);
             }
             const T acc = zb_single_gather(p, s, e0, e1, lane, local,
-                                           !piece && zb_item_slot(p, k) == p.outSlot ? zb_one() : zb_zero());
+                                           !piece && slot == p.outSlot ? zb_one() : zb_zero());
             if (piece) p.opPartials[(u64)q * ZB_B + lane] = acc;
-            else zb_item_store(p, s, k, lane, local, acc);
+            else zb_single_store(p.adjoints, s, slot, lane, local, acc);
         }
         __syncthreads();
         const unsigned j0 = __ldg(p.levelSplitBegin + L), j1 = __ldg(p.levelSplitBegin + L + 1);
@@ -387,14 +370,23 @@ extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_backward_single(Plan p
         for (unsigned w = threadIdx.x; w < ((j1 - j0) << s.laneShift); w += blockDim.x) {
             const unsigned j = j0 + (w >> s.laneShift), local = w & mask, lane = lane0 + local;
             if (lane >= ZB_B) continue;
-            const unsigned k = __ldg(p.splitOp + j);
-            T acc = zb_item_slot(p, k) == p.outSlot ? zb_one() : zb_zero();
+            const unsigned slot = __ldg(p.opOut + __ldg(p.splitOp + j));
+            T acc = slot == p.outSlot ? zb_one() : zb_zero();
             const unsigned r1 = __ldg(p.splitPieceBegin + j + 1);
             for (unsigned r = __ldg(p.splitPieceBegin + j); r < r1; ++r)
                 acc = zb_plus(acc, p.opPartials[(u64)r * ZB_B + lane]);
-            zb_item_store(p, s, k, lane, local, acc);
+            zb_single_store(p.adjoints, s, slot, lane, local, acc);
         }
         __syncthreads();
+    }
+    const unsigned work = p.numInputs << s.laneShift;
+    for (unsigned w = threadIdx.x; w < work; w += blockDim.x) {
+        const unsigned j = w >> s.laneShift, local = w & mask, lane = lane0 + local;
+        if (lane >= ZB_B) continue;
+        const unsigned slot = p.inputBase + j, item = p.numOps + j;
+        p.adjoints[(u64)slot * ZB_B + lane] =
+            zb_single_gather(p, s, __ldg(p.edgeStart + item), __ldg(p.edgeStart + item + 1), lane,
+                             local, slot == p.outSlot ? zb_one() : zb_zero());
     }
 }
 

@@ -156,21 +156,18 @@ TEST_CASE("the inputs' backward pieces cover each wanted input's edges in order"
     }
 }
 
-TEST_CASE("the backward pieces cut exactly the items of many edges, level by level, inputs last",
+TEST_CASE("the ops' backward pieces cut exactly the ops of many edges, level by level",
           "[cuda][plan]") {
     const Circuit c = testing::randomZddCircuit({.vars = 12, .width = 120}, 3);
     const DevicePlan p = planFor(c, 3, 64);
     const OpPieces q = opPieces(p);
-    const uint32_t levels = p.numLevels() + 1; // the inputs are the last
-    REQUIRE(q.levelPieceBegin.size() == levels + 1);
-    REQUIRE(q.levelSplitBegin.size() == levels + 1);
+    REQUIRE(q.levelPieceBegin.size() == p.numLevels() + 1);
+    REQUIRE(q.levelSplitBegin.size() == p.numLevels() + 1);
     REQUIRE(q.splitPieceBegin.size() == q.splitOp.size() + 1);
-    size_t split = 0, splitInputs = 0;
-    for (uint32_t L = 0; L < levels; ++L) {
-        const bool inputs = L == p.numLevels();
-        const uint32_t k0 = inputs ? p.numOps() : p.groupOpBegin[p.levelGroupBegin[L]];
-        const uint32_t k1 =
-            inputs ? p.numOps() + p.numInputs : p.groupOpBegin[p.levelGroupBegin[L + 1]];
+    size_t split = 0;
+    for (uint32_t L = 0; L < p.numLevels(); ++L) {
+        const uint32_t k0 = p.groupOpBegin[p.levelGroupBegin[L]];
+        const uint32_t k1 = p.groupOpBegin[p.levelGroupBegin[L + 1]];
         CHECK(q.levelSplitBegin[L] == split);
         for (uint32_t k = k0; k < k1; ++k) {
             const uint32_t e0 = p.edgeStart[k], e1 = p.edgeStart[k + 1];
@@ -178,7 +175,7 @@ TEST_CASE("the backward pieces cut exactly the items of many edges, level by lev
                 continue;
             REQUIRE(split < q.splitOp.size());
             CHECK(q.splitOp[split] == k);
-            uint32_t next = e0; // the pieces tile the item's edges, in order, within its level's
+            uint32_t next = e0; // the pieces tile the op's edges, in order, within its level's
             for (uint32_t r = q.splitPieceBegin[split]; r < q.splitPieceBegin[split + 1]; ++r) {
                 CHECK(r >= q.levelPieceBegin[L]);
                 CHECK(r < q.levelPieceBegin[L + 1]);
@@ -188,12 +185,10 @@ TEST_CASE("the backward pieces cut exactly the items of many edges, level by lev
             }
             CHECK(next == e1);
             ++split;
-            splitInputs += inputs;
         }
     }
     CHECK(split == q.splitOp.size());
-    CHECK(split > splitInputs);  // a merged op is read by more than kOpEdgesPerPiece edges
-    CHECK(splitInputs > 0);      // and so is an indicator
+    CHECK(split > 0); // a merged op of this circuit is read by more than kOpEdgesPerPiece edges
     CHECK(q.levelPieceBegin.back() == q.numPieces());
 }
 

@@ -114,22 +114,16 @@ Rows runSingleLaunch(const DevicePlan &p, const SingleLaunchPlan &plan, Semiring
             return acc;
         };
         auto start = [&](uint32_t slot) { return slot == outSlot ? r.one() : r.zero(); };
-        // Item k's adjoint slot (an op's result, or an input), and where the kernel stores it:
-        // an op's where the block keeps it, an input's in the global rows.
-        auto itemSlot = [&](uint32_t k) {
-            return k < p.numOps() ? p.opOut[k] : p.inputBase + (k - p.numOps());
-        };
-        auto store = [&](uint32_t k, uint32_t lane, uint32_t local, double v) {
-            double *at = k < p.numOps() ? inShared(shared, itemSlot(k), local) : nullptr;
-            (at ? *at : g.adjoint(itemSlot(k), lane)) = v;
+        // An op's adjoint where the block keeps its slot, else the global rows.
+        auto store = [&](uint32_t slot, uint32_t lane, uint32_t local, double v) {
+            double *at = inShared(shared, slot, local);
+            (at ? *at : g.adjoint(slot, lane)) = v;
         };
         std::vector<double> partials(size_t{pieces.numPieces()} * B, std::nan(""));
-        // The levels last first, then the inputs (level numLevels); each level's items, then
-        // its pieces, then its split items' sums, a barrier after each.
-        for (uint32_t step = 0; step <= p.numLevels(); ++step) {
-            const uint32_t L = step < p.numLevels() ? p.numLevels() - 1 - step : p.numLevels();
-            const auto [i0, i1] = L < p.numLevels() ? levelOps(L)
-                                                    : std::pair{p.numOps(), p.numOps() + p.numInputs};
+        // The levels last first: each level's ops, then its pieces, then its split ops' sums, a
+        // barrier after each.
+        for (uint32_t L = p.numLevels(); L-- > 0;) {
+            const auto [i0, i1] = levelOps(L);
             const uint32_t q0 = pieces.levelPieceBegin[L], q1 = pieces.levelPieceBegin[L + 1];
             std::vector<std::function<void()>> writes; // land after the level's reads
             forItems((i1 - i0 + q1 - q0) << q.laneShift, [&](uint32_t w) {
@@ -142,13 +136,12 @@ Rows runSingleLaunch(const DevicePlan &p, const SingleLaunchPlan &plan, Semiring
                 const uint32_t e1 = piece ? pieces.edges[2 * pc + 1] : p.edgeStart[k + 1];
                 if (!piece && e1 - e0 > kOpEdgesPerPiece)
                     return; // gathered by its pieces
-                const double v =
-                    gather(e0, e1, lane, local, piece ? r.zero() : start(itemSlot(k)));
+                const double v = gather(e0, e1, lane, local, piece ? r.zero() : start(p.opOut[k]));
                 writes.push_back([&, piece, k, pc, lane, local, v] {
                     if (piece)
                         partials.at(size_t{pc} * B + lane) = v;
                     else
-                        store(k, lane, local, v);
+                        store(p.opOut[k], lane, local, v);
                 });
             });
             for (auto &write : writes)
@@ -158,14 +151,23 @@ Rows runSingleLaunch(const DevicePlan &p, const SingleLaunchPlan &plan, Semiring
                 const uint32_t j = j0 + (w >> q.laneShift), local = w & mask, lane = lane0 + local;
                 if (lane >= B)
                     return;
-                const uint32_t k = pieces.splitOp[j];
-                double acc = start(itemSlot(k));
+                const uint32_t slot = p.opOut[pieces.splitOp[j]];
+                double acc = start(slot);
                 for (uint32_t pc = pieces.splitPieceBegin[j]; pc < pieces.splitPieceBegin[j + 1];
                      ++pc)
                     acc = r.plus(acc, partials.at(size_t{pc} * B + lane));
-                store(k, lane, local, acc);
+                store(slot, lane, local, acc);
             });
         }
+        // Then every input's adjoint from all its edges, into the global rows.
+        forItems(p.numInputs << q.laneShift, [&](uint32_t w) {
+            const uint32_t j = w >> q.laneShift, local = w & mask, lane = lane0 + local;
+            if (lane >= B)
+                return;
+            const uint32_t slot = p.inputBase + j, item = p.numOps() + j;
+            g.adjoint(slot, lane) =
+                gather(p.edgeStart[item], p.edgeStart[item + 1], lane, local, start(slot));
+        });
     }
     return g;
 }
