@@ -13,6 +13,8 @@
 // the wait for it. A device row's difference is from the host pass of its own plan. One case in
 // float64 runs its end levels on the host (DeviceOptions::hostLevelOps), which has no pass over
 // device memory; its device row runs every level on the GPU, as zbddc.Circuit from Python does.
+// A cold compile needs an empty ZBDDC_CACHE_DIR and CUDA_CACHE_DISABLE=1: NVRTC (CUDA 12.9 and
+// later) keeps its own cache in the driver's compute cache.
 //
 //   circuit_batches [--device cpu|cuda] [--batches 1,128,1024] [--reps N] [--numeric float64|log]
 //                   [--kernels single,levels] [--weights host,device] [--json FILE]
