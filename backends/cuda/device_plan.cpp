@@ -106,16 +106,25 @@ Status addBackwardEdges(DevicePlan &p) {
     return Ok{};
 }
 
+namespace {
+
+// Edges [e0, e1) in consecutive pieces of at most `size`, each appended as its (begin, end).
+void appendPieces(std::vector<uint32_t> &edges, uint32_t e0, uint32_t e1, uint32_t size) {
+    for (uint32_t e = e0; e < e1; e += size) {
+        edges.push_back(e);
+        edges.push_back(std::min(e1, e + size));
+    }
+}
+
+} // namespace
+
 InputPieces inputPieces(const DevicePlan &p, std::vector<uint32_t> inputs) {
     InputPieces q;
     q.inputs = std::move(inputs);
     q.pieceBegin.push_back(0);
     for (uint32_t i : q.inputs) {
-        const uint32_t e0 = p.edgeStart[p.numOps() + i], e1 = p.edgeStart[p.numOps() + i + 1];
-        for (uint32_t e = e0; e < e1; e += kEdgesPerPiece) {
-            q.edges.push_back(e);
-            q.edges.push_back(std::min(e1, e + kEdgesPerPiece));
-        }
+        appendPieces(q.edges, p.edgeStart[p.numOps() + i], p.edgeStart[p.numOps() + i + 1],
+                     kEdgesPerPiece);
         q.pieceBegin.push_back(q.numPieces());
     }
     return q;
@@ -138,10 +147,7 @@ OpPieces opPieces(const DevicePlan &p) {
             if (e1 - e0 <= kOpEdgesPerPiece)
                 continue;
             q.splitOp.push_back(k);
-            for (uint32_t e = e0; e < e1; e += kOpEdgesPerPiece) {
-                q.edges.push_back(e);
-                q.edges.push_back(std::min(e1, e + kOpEdgesPerPiece));
-            }
+            appendPieces(q.edges, e0, e1, kOpEdgesPerPiece);
             q.splitPieceBegin.push_back(q.numPieces());
         }
         q.levelPieceBegin.push_back(q.numPieces());
