@@ -244,7 +244,9 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
     }
     for (uint32_t L = 0; L <= p.numLevels(); ++L)
         levelOpBegin[L] = p.groupOpBegin[p.levelGroupBegin[L]];
-    const OpPieces opPieceLists = opPieces(p); // empty where slots are reused (no edges)
+    // The single-launch backward gathers the ops in pieces, the level kernels' the inputs: each
+    // model keeps its own set's tables (empty where slots are reused: no edges).
+    const OpPieces opPieceLists = m.single_ ? opPieces(p) : OpPieces{};
     for (auto [dst, src] :
          {std::pair<DeviceBuffer *, const std::vector<uint32_t> *>{&m.opInfo_, &opInfo},
           {&m.opOut_, &p.opOut},
@@ -271,20 +273,18 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
         *dst = std::move(*buf);
     }
     if (!p.reusesSlots) {
-        const InputPieces all = allInputPieces(p);
+        const InputPieces all = m.single_ ? InputPieces{} : allInputPieces(p);
         auto pieces = m.uploadPieces(all);
         if (!pieces)
             return pieces.error();
         m.allPieces_ = std::move(*pieces);
-        auto partials = d.allocate(size_t{std::max(all.numPieces(), 1u)} * B * word);
-        if (!partials)
-            return partials.error();
-        m.partials_ = std::move(*partials);
-        auto opPartials =
-            d.allocate(size_t{std::max(opPieceLists.numPieces(), 1u)} * B * word);
-        if (!opPartials)
-            return opPartials.error();
-        m.opPieces_.partials = std::move(*opPartials);
+        for (auto [rows, dst] : {std::pair{all.numPieces(), &m.partials_},
+                                 {opPieceLists.numPieces(), &m.opPieces_.partials}}) {
+            auto buf = d.allocate(size_t{std::max(rows, 1u)} * B * word);
+            if (!buf)
+                return buf.error();
+            *dst = std::move(*buf);
+        }
     }
     auto outputRows = d.allocate(std::max<size_t>(p.outputSlots.size(), 1) * B * word);
     if (!outputRows)

@@ -37,7 +37,7 @@ Status CudaModel::keepShared(std::span<const double> shared, std::span<const uin
             return rows.error();
         varyingRows_ = std::move(*rows);
     }
-    if (!plan_.reusesSlots) {
+    if (!plan_.reusesSlots && !single_) { // the level kernels' input pieces (compilePlan)
         auto pieces = uploadPieces(inputPieces(plan_, {varying.begin(), varying.end()}));
         if (!pieces)
             return pieces.error();
