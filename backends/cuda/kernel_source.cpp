@@ -12,8 +12,8 @@ namespace zbddc::cuda {
 std::string KernelShape::describe() const {
     return std::string(semiringName(semiring)) + (float64 ? " float64" : " float32") +
            (logSpace ? " log" : " linear") + " B=" + std::to_string(batch) +
-           " block=" + std::to_string(blockThreads) +
-           (singleLaunch ? " single" : " levels") + " types=" + std::to_string(typeCode.size());
+           " block=" + std::to_string(blockThreads) + (singleLaunch ? " single" : " levels") +
+           " types=" + std::to_string(typeCode.size());
 }
 
 namespace {

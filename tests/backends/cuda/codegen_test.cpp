@@ -48,8 +48,13 @@ TEST_CASE("every generated kernel shape compiles with NVRTC for sm_90", "[cuda][
                     continue;
                 for (uint32_t batch : {1u, 7u})
                     for (bool single : {false, true}) {
-                        KernelShape k{s,      f64, log, batch, batch == 7 ? 256u : 1024u,
-                                      single, kCatalogue};
+                        const KernelShape k{.semiring = s,
+                                            .float64 = f64,
+                                            .logSpace = log,
+                                            .batch = batch,
+                                            .blockThreads = batch == 7 ? 256u : 1024u,
+                                            .singleLaunch = single,
+                                            .typeCode = kCatalogue};
                         INFO(k.describe());
                         auto ptx = compileToPtx(generateKernelSource(k), "shape.cu", nv);
                         if (!ptx)

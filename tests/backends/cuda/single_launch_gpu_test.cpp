@@ -62,7 +62,7 @@ enum class SinglePlan { Auto, AutoElseForced, Forced };
 // reference, then against each other. Returns the ops whose backward gather the single-launch
 // kernel ran in pieces (OpPieces).
 size_t compareKernels(const Circuit &c, Numeric numeric, uint32_t batch, size_t count,
-                    SinglePlan plan, uint32_t seed) {
+                      SinglePlan plan, uint32_t seed) {
     const bool log = inLogSpace(numeric);
     CudaOptions o;
     o.logSpace = log;
