@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Circuits: the gpu tests of the circuit passes (the device-resident pass among them), then
 # circuit_batches at B = 128 with the weights in host and in device memory, both kernel plans,
-# beside KLay 0.1.2 (PyTorch, torch.compile) in the same call. Results under $OUT, packed.
+# beside KLay 0.1.2 (PyTorch, torch.compile) in the same run. Results under $OUT, packed.
 set -u
 O=$OUT; G=$(pwd)/.gpu-nine
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > $O/gpu.txt 2>&1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The tensor gpu tests after the one GPU entry point for one device or several and the shared
 # VALUE-phase plan; then the junction tree's batched MAR/MPE and bucket elimination against b00d041
-# in the same call (OLD_BUILD). Results under $OUT, packed at the end.
+# in the same run (OLD_BUILD). Results under $OUT, packed at the end.
 set -u
 O=$OUT; G=$(pwd)/.gpu-ten
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv > $O/gpu.txt 2>&1

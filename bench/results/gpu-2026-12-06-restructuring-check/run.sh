@@ -5,7 +5,7 @@
 # rounds, and the MLF route's batched MAR through the command line (the pinned staging rounded up,
 # bc25b5e) one round; the KLay circuits' forward and forward+backward with the single-launch
 # backward in pieces against 4a1cb1d's; MPE against MAR over the same 2,000 cases on the small
-# networks. A step starts only while the call has time left.
+# networks. A step starts only while the run has time left.
 #   pack (83de0b6): ONLY="<the 13 gpu tests>" EXTRA="jt_batch circuit_batches" MPI=1
 #   DATA="bn/{barley,alarm,insurance,hailfinder}.bif ac/*" scripts/pack_gpu.sh .gpu (mpi.tar.xz
 #   removed: b00d041's zbddc needs only libmpi, in libs); b00d041's zbddc and bench/jt_batch in
@@ -33,7 +33,7 @@ wait $solo
 bench=$(cat .gpu/benchmarks_dir)
 mkdir -p "$here/old" && tar -C "$here/old" -xJf .gpu-old/old.tar.xz
 xz -dc .gpu-old/circuit_batches.xz > "$here/old/circuit_batches" && chmod +x "$here/old/circuit_batches"
-# Each benchmark step starts only while the call has time left (its files are packed at exit).
+# Each benchmark step starts only while the run has time left (its files are packed at exit).
 late() { [ "$SECONDS" -gt "${LATE:-480}" ]; }
 barley() { # NAME EXE
     late && return
