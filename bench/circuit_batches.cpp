@@ -51,8 +51,10 @@ struct Row {
     double loadMs = 0;
     uint32_t batch = 0;
     std::string kernels;
+    std::string types = "auto";   // the GPU kernels' op types: auto, compiled or interpreted
     std::string weights = "host"; // where the weights are: host memory, or device memory
-    double prepareMs = 0, forwardMs = 0, backwardMs = 0;
+    // To the first kernels (prepare), and to the final ones (settle: auto's compiled module).
+    double prepareMs = 0, settledMs = 0, forwardMs = 0, backwardMs = 0;
     // Largest relative difference from the batch's first plan (a device row: from its host row)
     double differs = 0;
 };
@@ -62,6 +64,15 @@ std::optional<bool> singleLaunchFor(const std::string &kernels) {
     if (kernels == "single")
         return true;
     if (kernels == "levels")
+        return false;
+    return std::nullopt;
+}
+
+// The op types each name asks the GPU backend for (support/gpu_settings.h).
+std::optional<bool> interpretedTypesFor(const std::string &types) {
+    if (types == "interpreted")
+        return true;
+    if (types == "compiled")
         return false;
     return std::nullopt;
 }
@@ -131,9 +142,9 @@ Result<std::optional<Row>> timeOnDevice(Model &model, Numeric numeric, const Inp
 }
 
 void printRow(const Row &r) {
-    std::printf("%-12s %8zu %9.2f %6u %-7s %-7s %11.2f %11.4f %11.4f %9.1e\n", r.circuit.c_str(),
-                r.ops, r.loadMs, r.batch, r.kernels.c_str(), r.weights.c_str(), r.prepareMs,
-                r.forwardMs, r.backwardMs, r.differs);
+    std::printf("%-12s %8zu %9.2f %6u %-7s %-11s %-7s %11.2f %11.2f %11.4f %11.4f %9.1e\n",
+                r.circuit.c_str(), r.ops, r.loadMs, r.batch, r.kernels.c_str(), r.types.c_str(),
+                r.weights.c_str(), r.prepareMs, r.settledMs, r.forwardMs, r.backwardMs, r.differs);
 }
 
 } // namespace
@@ -144,6 +155,7 @@ int main(int argc, char **argv) {
     std::vector<uint32_t> batches = {1, 128, 1024};
     std::vector<std::string> kernelPlans = {"single", "levels"};
     std::vector<std::string> weightPlaces = {"host"};
+    std::vector<std::string> typePlans = {"auto"};
     int reps = 10;
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
@@ -159,6 +171,8 @@ int main(int argc, char **argv) {
             reps = std::stoi(argv[++i]);
         else if (a == "--kernels" && more)
             kernelPlans = bench::commaList(argv[++i]);
+        else if (a == "--types" && more)
+            typePlans = bench::commaList(argv[++i]);
         else if (a == "--weights" && more)
             weightPlaces = bench::commaList(argv[++i]);
         else if (a == "--numeric" && more)
@@ -172,7 +186,8 @@ int main(int argc, char **argv) {
     }
     if (files.empty())
         return fail("usage: circuit_batches [--device cpu|cuda] [--batches 1,128,1024] [--reps N] "
-                    "[--numeric float64|log] [--kernels single,levels] [--weights host,device] "
+                    "[--numeric float64|log] [--kernels single,levels] "
+                    "[--types auto,compiled,interpreted] [--weights host,device] "
                     "[--json FILE] CIRCUIT...");
     const Numeric numeric = numericName == "log" ? Numeric::Log : Numeric::Float64;
     DeviceOptions options;
@@ -180,6 +195,9 @@ int main(int argc, char **argv) {
     for (const std::string &k : kernelPlans)
         if (k != "single" && k != "levels" && k != "auto")
             return fail("--kernels takes single, levels and auto, not '" + k + "'");
+    for (const std::string &t : typePlans)
+        if (t != "auto" && t != "compiled" && t != "interpreted")
+            return fail("--types takes auto, compiled and interpreted, not '" + t + "'");
     for (const std::string &w : weightPlaces)
         if (w != "host" && w != "device")
             return fail("--weights takes host and device, not '" + w + "'");
@@ -189,11 +207,14 @@ int main(int argc, char **argv) {
         return fail("--weights device needs --device cuda");
     if (options.device != DeviceKind::Cuda || kernelPlans.empty())
         kernelPlans = {"auto"}; // the CPU has one plan
+    if (options.device != DeviceKind::Cuda || typePlans.empty())
+        typePlans = {"auto"};
     std::mt19937 rng(1);
     std::vector<Row> rows;
-    std::printf("%-12s %8s %9s %6s %-7s %-7s %11s %11s %11s %9s   (%s, %s)\n", "circuit", "ops",
-                "load ms", "batch", "kernels", "weights", "compile ms", "forward ms", "fwd+bwd ms",
-                "differs", device.c_str(), numericName.c_str());
+    std::printf("%-12s %8s %9s %6s %-7s %-11s %-7s %11s %11s %11s %11s %9s   (%s, %s)\n", "circuit",
+                "ops", "load ms", "batch", "kernels", "types", "weights", "compile ms",
+                "settled ms", "forward ms", "fwd+bwd ms", "differs", device.c_str(),
+                numericName.c_str());
     for (const std::string &path : files) {
         const SteadyTime start = std::chrono::steady_clock::now();
         auto circuit = loadLogicCircuit(path);
@@ -208,68 +229,75 @@ int main(int argc, char **argv) {
             const std::vector<LiteralWeights> cases = testing::randomLiteralWeights(n, b, rng);
             const InputBatch batch = literalWeightBatch(*circuit, cases);
             std::vector<double> firstValues, firstGradient;
-            for (const std::string &kernels : kernelPlans) {
-                gpuSettings.singleLaunch = singleLaunchFor(kernels);
-                // A fresh model per batch size and plan: its compile is timed for that engine.
-                Model model = Model::fromCircuit(*circuit, options);
-                if (options.device == DeviceKind::Cuda && model.device() != DeviceKind::Cuda)
-                    return fail("no usable GPU: " + model.fallbackNote());
-                Row r{name, ops, loadMs, b, kernels};
-                const SteadyTime compile = std::chrono::steady_clock::now();
-                if (Status s = model.prepare(Semiring::SumProduct, numeric, b); !s)
-                    return fail(s.error().str());
-                r.prepareMs = msSince(compile);
-                bool ok = true;
-                r.forwardMs = bench::bestMs(reps, [&] {
-                    ok = ok && model.evaluate(Semiring::SumProduct, numeric, batch).ok();
-                });
-                r.backwardMs = bench::bestMs(reps, [&] {
-                    ok = ok && model.forwardBackward(Semiring::SumProduct, numeric, batch, 0).ok();
-                });
-                if (!ok)
-                    return fail(name + ": a pass failed");
-                // The answers of this plan, against the first plan's.
-                auto values = model.evaluate(Semiring::SumProduct, numeric, batch);
-                auto pass = model.forwardBackward(Semiring::SumProduct, numeric, batch, 0);
-                if (!values || !pass)
-                    return fail(name + ": a pass failed");
-                if (firstValues.empty()) {
-                    firstValues = *values;
-                    firstGradient = pass->adjoints;
-                } else {
-                    r.differs = std::max(largestRelativeDifference(*values, firstValues),
-                                         largestRelativeDifference(pass->adjoints, firstGradient));
-                }
-                printRow(r);
-                rows.push_back(r);
-                if (onDevice) {
-                    auto resident =
-                        timeOnDevice(model, numeric, batch, reps, *values, pass->adjoints, r);
-                    if (resident && !*resident) {
-                        // One case in float64 runs its first and last levels on the host, which
-                        // has no pass over device memory: the device row then runs every level
-                        // on the GPU, as zbddc.Circuit does (python/circuit_handle.cpp).
-                        DeviceOptions wholeOnGpu = options;
-                        wholeOnGpu.hostLevelOps = 0;
-                        Model whole = Model::fromCircuit(*circuit, wholeOnGpu);
-                        if (Status s = whole.prepare(Semiring::SumProduct, numeric, b); !s)
-                            return fail(s.error().str());
-                        resident =
-                            timeOnDevice(whole, numeric, batch, reps, *values, pass->adjoints, r);
-                    }
-                    if (!resident)
-                        return fail(name + ": " + resident.error().str());
-                    if (*resident) {
-                        printRow(**resident);
-                        rows.push_back(**resident);
+            for (const std::string &kernels : kernelPlans)
+                for (const std::string &types : typePlans) {
+                    gpuSettings.singleLaunch = singleLaunchFor(kernels);
+                    gpuSettings.interpretedTypes = interpretedTypesFor(types);
+                    // A fresh model per batch size and plan: its compile is timed for that engine.
+                    Model model = Model::fromCircuit(*circuit, options);
+                    if (options.device == DeviceKind::Cuda && model.device() != DeviceKind::Cuda)
+                        return fail("no usable GPU: " + model.fallbackNote());
+                    Row r{name, ops, loadMs, b, kernels, types};
+                    const SteadyTime compile = std::chrono::steady_clock::now();
+                    if (Status s = model.prepare(Semiring::SumProduct, numeric, b); !s)
+                        return fail(s.error().str());
+                    r.prepareMs = msSince(compile);
+                    if (Status s = model.settle(Semiring::SumProduct, numeric, b); !s)
+                        return fail(s.error().str());
+                    r.settledMs = msSince(compile);
+                    bool ok = true;
+                    r.forwardMs = bench::bestMs(reps, [&] {
+                        ok = ok && model.evaluate(Semiring::SumProduct, numeric, batch).ok();
+                    });
+                    r.backwardMs = bench::bestMs(reps, [&] {
+                        ok = ok &&
+                             model.forwardBackward(Semiring::SumProduct, numeric, batch, 0).ok();
+                    });
+                    if (!ok)
+                        return fail(name + ": a pass failed");
+                    // The answers of this plan, against the first plan's.
+                    auto values = model.evaluate(Semiring::SumProduct, numeric, batch);
+                    auto pass = model.forwardBackward(Semiring::SumProduct, numeric, batch, 0);
+                    if (!values || !pass)
+                        return fail(name + ": a pass failed");
+                    if (firstValues.empty()) {
+                        firstValues = *values;
+                        firstGradient = pass->adjoints;
                     } else {
-                        std::fprintf(stderr,
-                                     "circuit_batches: %s at B=%u: no pass on device "
-                                     "memory (the model runs part of it on the host)\n",
-                                     name.c_str(), b);
+                        r.differs =
+                            std::max(largestRelativeDifference(*values, firstValues),
+                                     largestRelativeDifference(pass->adjoints, firstGradient));
+                    }
+                    printRow(r);
+                    rows.push_back(r);
+                    if (onDevice) {
+                        auto resident =
+                            timeOnDevice(model, numeric, batch, reps, *values, pass->adjoints, r);
+                        if (resident && !*resident) {
+                            // One case in float64 runs its first and last levels on the host, which
+                            // has no pass over device memory: the device row then runs every level
+                            // on the GPU, as zbddc.Circuit does (python/circuit_handle.cpp).
+                            DeviceOptions wholeOnGpu = options;
+                            wholeOnGpu.hostLevelOps = 0;
+                            Model whole = Model::fromCircuit(*circuit, wholeOnGpu);
+                            if (Status s = whole.prepare(Semiring::SumProduct, numeric, b); !s)
+                                return fail(s.error().str());
+                            resident = timeOnDevice(whole, numeric, batch, reps, *values,
+                                                    pass->adjoints, r);
+                        }
+                        if (!resident)
+                            return fail(name + ": " + resident.error().str());
+                        if (*resident) {
+                            printRow(**resident);
+                            rows.push_back(**resident);
+                        } else {
+                            std::fprintf(stderr,
+                                         "circuit_batches: %s at B=%u: no pass on device "
+                                         "memory (the model runs part of it on the host)\n",
+                                         name.c_str(), b);
+                        }
                     }
                 }
-            }
         }
     }
     if (!json.empty()) {
@@ -279,8 +307,9 @@ int main(int argc, char **argv) {
             const Row &r = rows[i];
             out << (i ? ",\n " : "") << "{\"circuit\":\"" << r.circuit << "\",\"ops\":" << r.ops
                 << ",\"load_ms\":" << r.loadMs << ",\"batch\":" << r.batch << ",\"kernels\":\""
-                << r.kernels << "\",\"weights\":\"" << r.weights << "\",\"differs\":" << r.differs
-                << ",\"compile_ms\":" << r.prepareMs << ",\"forward_ms\":" << r.forwardMs
+                << r.kernels << "\",\"types\":\"" << r.types << "\",\"weights\":\"" << r.weights
+                << "\",\"differs\":" << r.differs << ",\"compile_ms\":" << r.prepareMs
+                << ",\"settled_ms\":" << r.settledMs << ",\"forward_ms\":" << r.forwardMs
                 << ",\"forward_backward_ms\":" << r.backwardMs << ",\"device\":\"" << device
                 << "\",\"numeric\":\"" << numericName << "\"}";
         }

@@ -23,6 +23,9 @@ class Engine {
     virtual ~Engine() = default;
     // What the engine adds to the device's description (Model::describe), or "".
     virtual std::string note() const { return {}; }
+    // Waits for what the engine still builds in the background and takes it up (the GPU's kernels
+    // compiled for the circuit's types, while interpreted ones run).
+    virtual Status settle() { return Ok{}; }
     // x: batch × numInputs, linear values. Returns batch × numOutputs (natural logs in Log mode).
     virtual Result<std::vector<double>> evaluate(std::span<const double> x, size_t batch) = 0;
     // batch × numInputs adjoints for one output (as inputAdjoints in ir/interpret.h).

@@ -39,6 +39,8 @@ class CudaEngine final : public Engine {
   public:
     explicit CudaEngine(cuda::CudaModel m) : m_(std::move(m)) {}
 
+    Status settle() override { return m_.awaitCompiledTypes(); }
+
     Result<std::vector<double>> evaluate(std::span<const double> x, size_t batch) override {
         return m_.evaluate(x, batch);
     }
@@ -162,6 +164,7 @@ Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &c, Semiring s, Numeric
     o.batch = std::max<uint32_t>(lanes, 1);
     o.device = gpu;
     o.singleLaunch = gpuSettings.singleLaunch;
+    o.interpretedTypes = gpuSettings.interpretedTypes;
     auto m = compileCircuitForCuda(c, o);
     if (!m)
         return m.error();

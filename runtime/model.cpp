@@ -250,6 +250,13 @@ Status Model::prepare(Semiring s, Numeric n, size_t batch) {
     return Ok{};
 }
 
+Status Model::settle(Semiring s, Numeric n, size_t batch) {
+    auto e = impl_->engine(s, n, impl_->lanesFor(batch), batch);
+    if (!e)
+        return e.error();
+    return (*e)->settle();
+}
+
 Result<std::vector<double>> Model::evaluate(Semiring s, Numeric n, std::span<const double> x,
                                             size_t batch) {
     auto e = impl_->engineFor(s, n, x, batch);

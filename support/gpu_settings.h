@@ -17,6 +17,10 @@ struct GpuSettings {
     // A circuit's passes in one launch each (backends/cuda/single_launch.h): unset where the
     // circuit fits, true wherever it can, false never (the level kernels).
     std::optional<bool> singleLaunch;
+    // A circuit's op types read as data by kernels that one cached module serves for every
+    // circuit (backends/cuda/interpreted_types.cpp): unset while the module compiled for the
+    // circuit's types is not cached (it compiles meanwhile), true always, false never.
+    std::optional<bool> interpretedTypes;
 };
 
 // The process's settings (backends/cuda reads them when it first loads NCCL or compiles).
@@ -26,7 +30,8 @@ inline GpuSettings gpuSettings;
 // passes std::getenv; a test or an embedding program, a table of its own.
 using VariableLookup = std::function<const char *(const char *)>;
 
-// ZBDDC_NCCL, ZBDDC_CACHE_DIR and ZBDDC_SINGLE_LAUNCH as `lookup` gives them, for an edge to put into gpuSettings.
+// ZBDDC_NCCL, ZBDDC_CACHE_DIR, ZBDDC_SINGLE_LAUNCH and ZBDDC_INTERPRETED_TYPES as `lookup`
+// gives them, for an edge to put into gpuSettings.
 inline GpuSettings gpuSettingsFromVariables(const VariableLookup &lookup) {
     GpuSettings s;
     if (const char *v = lookup("ZBDDC_NCCL"))
@@ -35,6 +40,8 @@ inline GpuSettings gpuSettingsFromVariables(const VariableLookup &lookup) {
         s.cacheDir = v;
     if (const char *v = lookup("ZBDDC_SINGLE_LAUNCH"); v && (*v == '0' || *v == '1'))
         s.singleLaunch = *v == '1';
+    if (const char *v = lookup("ZBDDC_INTERPRETED_TYPES"); v && (*v == '0' || *v == '1'))
+        s.interpretedTypes = *v == '1';
     return s;
 }
 

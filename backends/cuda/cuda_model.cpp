@@ -183,34 +183,10 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
     }
     m.shape_.singleLaunch = m.single_.has_value();
 
-    auto mod =
-        compileForDevice(*m.device_, generateKernelSource(m.shape_), "zbddc_model.cu", o.nvrtc);
-    if (!mod)
-        return mod.error();
-    m.fromCache_ = mod->fromCache;
-    m.module_ = std::move(mod->module);
-    using Entry = std::pair<const char *, FunctionHandle *>;
-    std::vector<Entry> entries{{"zb_scatter_rows", &m.scatterRows_},
-                               {"zb_gather_rows", &m.gatherRows_},
-                               {"zb_broadcast_rows", &m.broadcastRows_},
-                               {"zb_rows_from_cases", &m.rowsFromCases_},
-                               {"zb_cases_from_rows", &m.casesFromRows_}};
-    if (m.single_)
-        entries.insert(entries.end(), {Entry{"zb_forward_single", &m.fwdSingle_},
-                                       Entry{"zb_backward_single", &m.bwdSingle_}});
-    else
-        entries.insert(entries.end(), {Entry{"zb_forward_block", &m.fwdBlock_},
-                                       Entry{"zb_forward_grid", &m.fwdGrid_},
-                                       Entry{"zb_backward_block", &m.bwdBlock_},
-                                       Entry{"zb_backward_grid", &m.bwdGrid_}});
-    if (tracesBack(m.shape_.semiring))
-        entries.emplace_back("zb_traceback", &m.traceback_);
-    for (auto [name, fn] : entries) {
-        auto f = m.module_.function(name);
-        if (!f)
-            return f.error();
-        *fn = *f;
-    }
+    m.narrowWork_ = o.narrowWork;
+    m.fullGrid_ = o.fullGrid;
+    if (Status st = m.loadKernels(o); !st)
+        return st.error();
 
     Device &d = *m.device_;
     const DevicePlan &p = m.plan_;
@@ -329,29 +305,36 @@ Result<CudaModel> compilePlan(const Circuit &c, DevicePlan plan, const CudaOptio
     pp.splitPieceBegin = m.opPieces_.splitPieceBegin.ptr();
     pp.opPartials = m.opPieces_.partials.ptr();
 
-    if (m.single_)
-        return m;
-    // The level kernels' launches.
-    auto fwdMax = d.maxResidentBlocks(m.fwdGrid_, m.shape_.blockThreads, m.tileBytes());
-    auto bwdMax = d.maxResidentBlocks(m.bwdGrid_, m.shape_.blockThreads, 0);
+    if (Status st = m.planLevelLaunches(); !st)
+        return st.error();
+    return m;
+}
+
+// The level kernels' launches, for the kernels in use (their registers set how many blocks fit).
+Status CudaModel::planLevelLaunches() {
+    if (single_)
+        return Ok{};
+    Device &d = *device_;
+    auto fwdMax = d.maxResidentBlocks(fwdGrid_, shape_.blockThreads, tileBytes());
+    auto bwdMax = d.maxResidentBlocks(bwdGrid_, shape_.blockThreads, 0);
     if (!fwdMax)
         return fwdMax.error();
     if (!bwdMax)
         return bwdMax.error();
     if (*fwdMax == 0 || *bwdMax == 0)
-        return error("generated kernels cannot run " + std::to_string(m.shape_.blockThreads) +
+        return error("generated kernels cannot run " + std::to_string(shape_.blockThreads) +
                      "-thread blocks on " + d.info().name);
-    m.forward_ = forwardSegments(p, *fwdMax);
-    if (!p.reusesSlots)
-        m.backward_ =
-            backwardSegments(p, m.shape_.batch, m.shape_.blockThreads, o.narrowWork, *bwdMax);
-    if (o.fullGrid) {
-        for (Segment &s : m.forward_)
+    forward_ = zbddc::cuda::forwardSegments(plan_, *fwdMax);
+    if (!plan_.reusesSlots)
+        backward_ = zbddc::cuda::backwardSegments(plan_, shape_.batch, shape_.blockThreads,
+                                                  narrowWork_, *bwdMax);
+    if (fullGrid_) {
+        for (Segment &s : forward_)
             s.blocks = s.grid ? *fwdMax : 1;
-        for (Segment &s : m.backward_)
+        for (Segment &s : backward_)
             s.blocks = s.grid ? *bwdMax : 1;
     }
-    return m;
+    return Ok{};
 }
 
 Result<CudaModel::PiecesOnDevice> CudaModel::uploadPieces(const InputPieces &q) {
@@ -360,9 +343,8 @@ Result<CudaModel::PiecesOnDevice> CudaModel::uploadPieces(const InputPieces &q) 
     on.count = static_cast<uint32_t>(q.inputs.size());
     // Empty arrays still get a buffer: the kernel's pointers are never null.
     static const std::vector<uint32_t> kPlaceholder{0};
-    for (auto [dst, src] : {std::pair{&on.edges, &q.edges},
-                            {&on.begin, &q.pieceBegin},
-                            {&on.inputs, &q.inputs}}) {
+    for (auto [dst, src] :
+         {std::pair{&on.edges, &q.edges}, {&on.begin, &q.pieceBegin}, {&on.inputs, &q.inputs}}) {
         auto buf = uploadArray(*device_, src->empty() ? kPlaceholder : *src);
         if (!buf)
             return buf.error();
@@ -424,6 +406,8 @@ Status CudaModel::launchSegments(const std::vector<Segment> &segs, FunctionHandl
 }
 
 Status CudaModel::launchForward(PlanParams &params, StreamHandle stream) {
+    if (Status st = adoptCompiledTypes(false); !st)
+        return st;
     if (!single_)
         return launchSegments(forward_, fwdBlock_, fwdGrid_, params, tileBytes(), stream);
     SingleLaunchParams single = single_->params;
@@ -435,6 +419,8 @@ Status CudaModel::launchForward(PlanParams &params, StreamHandle stream) {
 Status CudaModel::launchBackward(PlanParams &params, StreamHandle stream) {
     if (plan_.reusesSlots)
         return error("this model was compiled without backward support (CudaOptions::backward)");
+    if (Status st = adoptCompiledTypes(false); !st)
+        return st;
     if (!single_)
         return launchSegments(backward_, bwdBlock_, bwdGrid_, params, 0, stream);
     SingleLaunchParams single = single_->params;
@@ -644,8 +630,8 @@ Status CudaModel::collectOutputs(size_t first, size_t n, std::vector<double> &re
     }
     // Gathered into consecutive rows and copied at once: a copy costs ~10 µs whatever its size,
     // and a host phase's cut has a hundred outputs.
-    if (Status st = moveRows(gatherRows_, outputRows_.ptr(), values_.ptr(), outputSlots_.ptr(),
-                             outs);
+    if (Status st =
+            moveRows(gatherRows_, outputRows_.ptr(), values_.ptr(), outputSlots_.ptr(), outs);
         !st)
         return st;
     auto host = hostStaging(outs * B * word);
@@ -703,8 +689,8 @@ Result<CudaGradient> CudaModel::adjoints(std::span<const double> xs, size_t coun
 }
 
 Result<std::vector<double>> CudaModel::adjointsAfterForward(std::span<const double> rows,
-                                                          uint32_t firstInput, uint32_t width,
-                                                          size_t count, size_t output) {
+                                                            uint32_t firstInput, uint32_t width,
+                                                            size_t count, size_t output) {
     const size_t B = shape_.batch, word = shape_.float64 ? 8 : 4;
     if (plan_.reusesSlots)
         return error("this model was compiled without backward support (CudaOptions::backward)");
@@ -721,9 +707,9 @@ Result<std::vector<double>> CudaModel::adjointsAfterForward(std::span<const doub
             return host.error();
         if (const size_t bad = packRows(rows, width, 0, count, *host); bad < width)
             return badInput(firstInput + bad);
-        if (Status st = device_->upload(values_.ptr() + (size_t{plan_.inputBase} + firstInput) *
-                                                            B * word,
-                                        *host, width * B * word);
+        if (Status st =
+                device_->upload(values_.ptr() + (size_t{plan_.inputBase} + firstInput) * B * word,
+                                *host, width * B * word);
             !st)
             return st.error();
     }

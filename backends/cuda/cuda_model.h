@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <future>
 #include <optional>
 #include <span>
 #include <string>
@@ -45,6 +46,13 @@ struct CudaOptions {
     // circuit fits (planSingleLaunch); true: wherever it can run (slots past shared memory in
     // global memory); false: the level kernels.
     std::optional<bool> singleLaunch;
+    // The op types read as data (kernel_source.h, InterpretedTypes) by kernels whose source does
+    // not depend on the circuit, so one cached module serves every circuit of a kernel shape.
+    // Unset: where the disk cache lacks the module compiled for this circuit's types (and
+    // nvrtc.useCache), the interpreted kernels run while that module compiles on another thread,
+    // and the passes take it up once it is ready; true: interpreted only; false: compiled, waited
+    // for.
+    std::optional<bool> interpretedTypes;
     NvrtcOptions nvrtc; // arch is taken from the device
 };
 
@@ -118,6 +126,10 @@ class CudaModel {
     // The single-launch plan where the passes run that way (CudaOptions::singleLaunch).
     const std::optional<SingleLaunchPlan> &singleLaunch() const { return single_; }
     bool compiledFromCache() const { return fromCache_; }
+    // Whether the passes run the interpreted kernels (CudaOptions::interpretedTypes), and waiting
+    // for the module compiled for the circuit's types where it is being built, then taking it up.
+    bool interpretedTypes() const { return shape_.interpreted; }
+    Status awaitCompiledTypes() { return adoptCompiledTypes(true); }
     std::string numericName() const; // "float64", "float32", "log-float64", "log-float32"
 
     // `xs` holds `count` input vectors, numInputs each (row-major; always linear values). Returns
@@ -276,6 +288,14 @@ class CudaModel {
     Status broadcastInputs(std::span<const double> shared);
     Status runForward();
     Status runBackward();
+    // The module's kernels (interpreted_types.cpp): compiled for the circuit's types, or the
+    // interpreted ones, with the compiled module started on another thread; the passes' kernels
+    // of the compiled module once it is ready (or, with `wait`, once it is built); the level
+    // kernels' launches for the kernels in use.
+    Status loadKernels(const CudaOptions &options);
+    Status lookUpKernels(const Module &module, bool passKernelsOnly);
+    Status adoptCompiledTypes(bool wait);
+    Status planLevelLaunches();
     // One pass's launches over `params` on `stream`: the single-launch kernel where the model
     // has its plan, else the level kernels' segments.
     Status launchForward(PlanParams &params, StreamHandle stream = nullptr);
@@ -336,6 +356,14 @@ class CudaModel {
     DevicePlan plan_;
     Device *device_ = nullptr;
     Module module_;
+    // The module compiled for the circuit's types while the interpreted one runs (its result, on
+    // another thread), then that module: module_ stays loaded, as its row and traceback kernels
+    // stay in use and passes launched from it may still be in flight.
+    std::future<Result<CompiledImage>> compiling_;
+    Module compiledModule_;
+    DeviceBuffer typeBegin_, coefBegin_, typeSteps_; // InterpretedTypes, for interpreted kernels
+    uint32_t narrowWork_ = 0;                        // CudaOptions' for planLevelLaunches
+    bool fullGrid_ = false;
     FunctionHandle fwdBlock_ = nullptr, fwdGrid_ = nullptr, bwdBlock_ = nullptr, bwdGrid_ = nullptr;
     FunctionHandle scatterRows_ = nullptr, gatherRows_ = nullptr, broadcastRows_ = nullptr;
     FunctionHandle rowsFromCases_ = nullptr, casesFromRows_ = nullptr; // passOnDevice's

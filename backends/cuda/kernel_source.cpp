@@ -4,6 +4,7 @@
 #include "backends/cuda/plan_traceback.h" // kTraceSteps
 #include "ir/mpe_tie.h"                   // mpeTieRuleKernelSource
 
+#include <algorithm>
 #include <sstream>
 #include <utility>
 
@@ -13,7 +14,8 @@ std::string KernelShape::describe() const {
     return std::string(semiringName(semiring)) + (float64 ? " float64" : " float32") +
            (logSpace ? " log" : " linear") + " B=" + std::to_string(batch) +
            " block=" + std::to_string(blockThreads) + (singleLaunch ? " single" : " levels") +
-           " types=" + std::to_string(typeCode.size());
+           (interpreted ? std::string(" interpreted")
+                        : " types=" + std::to_string(typeCode.size()));
 }
 
 namespace {
@@ -84,6 +86,8 @@ struct Plan {
     const uint2 *opPieceEdges;
     const unsigned *levelPieceBegin, *levelSplitBegin, *splitOp, *splitPieceBegin;
     T *opPartials;
+    // An interpreted module's type catalogue (kernel_source.h, InterpretedTypes).
+    const unsigned *typeBegin, *coefBegin, *typeSteps;
     unsigned numOps, numInputs, inputBase, numLevels, outSlot, numPieces, numPieceInputs;
 };
 
@@ -457,25 +461,49 @@ struct Tree {
         return std::string(n.step == 2 ? "zb_times(" : "zb_plus(") + expr(n.left, x, f) + ", " +
                expr(n.right, x, f) + ")";
     }
-    // Sibling factors on the path to `leaf`; false when the leaf is not under i.
-    bool path(int i, int leaf, std::vector<std::string> &factors) const {
+    // The subtree under i as step words (InterpretedTypes).
+    void steps(int i, std::vector<uint32_t> &out) const {
+        const Node &n = nodes[i];
+        if (n.leaf >= 0) {
+            out.push_back(static_cast<uint32_t>(n.step) | static_cast<uint32_t>(n.leaf) << 2);
+            return;
+        }
+        steps(n.left, out);
+        steps(n.right, out);
+        out.push_back(static_cast<uint32_t>(n.step));
+    }
+    // The sibling subtrees on the path to `leaf` under ⊗ nodes (the partial derivative's
+    // factors, ⊕ passing the adjoint through); false when the leaf is not under i.
+    bool siblings(int i, int leaf, std::vector<int> &factors) const {
         const Node &n = nodes[i];
         if (n.leaf >= 0)
             return n.leaf == leaf;
         for (auto [here, other] : {std::pair{n.left, n.right}, {n.right, n.left}})
-            if (path(here, leaf, factors)) {
+            if (siblings(here, leaf, factors)) {
                 if (n.step == 2)
-                    factors.push_back(expr(other));
+                    factors.push_back(other);
                 return true;
             }
         return false;
     }
+    // coef(leaf) as step words, its factors ⊗ed in the same order.
+    std::vector<uint32_t> coefSteps(int leaf) const {
+        std::vector<int> f;
+        siblings(root, leaf, f);
+        std::vector<uint32_t> out;
+        for (size_t k = 0; k < f.size(); ++k) {
+            steps(f[k], out);
+            if (k > 0)
+                out.push_back(static_cast<uint32_t>(TemplateStep::Times));
+        }
+        return out;
+    }
     std::string coef(int leaf) const {
-        std::vector<std::string> f;
-        path(root, leaf, f);
+        std::vector<int> f;
+        siblings(root, leaf, f);
         std::string e = "zb_one()";
-        for (const std::string &x : f)
-            e = e == "zb_one()" ? x : "zb_times(" + e + ", " + x + ")";
+        for (int x : f)
+            e = e == "zb_one()" ? expr(x) : "zb_times(" + e + ", " + expr(x) + ")";
         return e;
     }
     int leaves() const {
@@ -495,6 +523,52 @@ void emitSwitchFunction(std::ostream &o, const std::string &head, const char *on
     for (const auto &[value, expr] : cases)
         o << "    case " << value << ": return " << expr << ";\n";
     o << "    default: return zb_zero();\n    }\n}\n";
+}
+
+// The interpreted types' device functions, the same entry points as typeFunctions' below: each
+// walks its step words (InterpretedTypes) with a stack, loading leaf j from operand o[j].
+const char *kInterpretedTypes = R"CUDA(
+#define ZB_STACK )CUDA";
+const char *kInterpretedTypesBody = R"CUDA(
+template <class LOAD>
+__device__ __forceinline__ T zb_interpret(const unsigned *step, const unsigned *end, LOAD load) {
+    T stack[ZB_STACK];
+    unsigned top = 0;
+    for (; step < end; ++step) {
+        const unsigned w = __ldg(step), kind = w & 3u;
+        if (kind <= 1) { stack[top++] = load(w >> 2, kind); continue; }
+        const T q = stack[--top];
+        stack[top - 1] = kind == 2 ? zb_times(stack[top - 1], q) : zb_plus(stack[top - 1], q);
+    }
+    return top ? stack[0] : zb_one();
+}
+
+template <bool GRID>
+__device__ __forceinline__ T zb_coef(const Plan &p, unsigned code, const unsigned *o, unsigned lane) {
+    return zb_interpret(p.typeSteps + __ldg(p.coefBegin + code), p.typeSteps + __ldg(p.coefBegin + code + 1),
+        [&](unsigned j, unsigned) { return zb_load<GRID>(p.values + (u64)__ldg(o + j) * ZB_B + lane); });
+}
+)CUDA";
+const char *kInterpretedSingle = R"CUDA(
+__device__ __forceinline__ T zb_single_eval(const Plan &p, const Single &s, unsigned type, const unsigned *o, unsigned lane, unsigned local) {
+    return zb_interpret(p.typeSteps + __ldg(p.typeBegin + type), p.typeSteps + __ldg(p.typeBegin + type + 1),
+        [&](unsigned j, unsigned) { return zb_single_load(p.values, s, __ldg(o + j), lane, local); });
+}
+)CUDA";
+const char *kInterpretedLevels = R"CUDA(
+template <bool GRID>
+__device__ __forceinline__ T zb_eval(const Plan &p, unsigned type, const unsigned *o, unsigned lane, const T *tile) {
+    return zb_interpret(p.typeSteps + __ldg(p.typeBegin + type), p.typeSteps + __ldg(p.typeBegin + type + 1),
+        [&](unsigned j, unsigned kind) {
+            const unsigned at = __ldg(o + j);
+            return kind == 1 && tile ? tile[at * ZB_B + lane] : zb_load<GRID>(p.values + (u64)at * ZB_B + lane);
+        });
+}
+)CUDA";
+
+std::string interpretedTypeFunctions(const KernelShape &s) {
+    return kInterpretedTypes + std::to_string(kInterpretedStack) + kInterpretedTypesBody +
+           (s.singleLaunch ? kInterpretedSingle : kInterpretedLevels);
 }
 
 // The types' device functions: zb_coef<GRID>(p, code, o, lane), an op's partial derivative by
@@ -554,7 +628,45 @@ const char *kCaseRows =
     ;
 #undef ZB_CASE_ROWS_KERNEL
 
+// The deepest stack a run of step words reaches.
+uint32_t stackDepth(const std::vector<uint32_t> &steps) {
+    uint32_t top = 0, deepest = 0;
+    for (uint32_t w : steps) {
+        top = (w & 3u) <= 1 ? top + 1 : top - 1;
+        deepest = std::max(deepest, top);
+    }
+    return deepest;
+}
+
 } // namespace
+
+InterpretedTypes interpretTypes(const std::vector<std::vector<uint32_t>> &typeCode) {
+    // The templates' steps first, then the derivatives', each list's entries contiguous.
+    std::vector<uint32_t> typeSteps, coefSteps;
+    InterpretedTypes t;
+    auto append = [&t](const std::vector<uint32_t> &steps, std::vector<uint32_t> &to,
+                       std::vector<uint32_t> &begin) {
+        to.insert(to.end(), steps.begin(), steps.end());
+        begin.push_back(static_cast<uint32_t>(to.size()));
+        t.maxStack = std::max(t.maxStack, stackDepth(steps));
+    };
+    for (const std::vector<uint32_t> &code : typeCode) {
+        const Tree tree(code);
+        std::vector<uint32_t> steps;
+        if (tree.root >= 0)
+            tree.steps(tree.root, steps);
+        append(steps, typeSteps, t.typeBegin);
+        // Codes t * 64 + j (zb_coef's); positions past the arity get no steps.
+        for (int j = 0; j < 64; ++j)
+            append(j < tree.leaves() ? tree.coefSteps(j) : std::vector<uint32_t>{}, coefSteps,
+                   t.coefBegin);
+    }
+    for (uint32_t &b : t.coefBegin)
+        b += static_cast<uint32_t>(typeSteps.size());
+    t.steps = std::move(typeSteps);
+    t.steps.insert(t.steps.end(), coefSteps.begin(), coefSteps.end());
+    return t;
+}
 
 bool tracesBack(Semiring s) {
     return s == Semiring::MaxProduct || s == Semiring::MaxSum || s == Semiring::MinSum;
@@ -566,7 +678,8 @@ std::string generateKernelSource(const KernelShape &s) {
       << "#define ZB_B " << s.batch << "u\n"
       << "#define ZB_BLOCK " << s.blockThreads << "\n"
       << "#define ZB_OP_PIECE " << kOpEdgesPerPiece << "u\n"
-      << arithmetic(s) << kPrelude << typeFunctions(s)
+      << arithmetic(s) << kPrelude
+      << (s.interpreted ? interpretedTypeFunctions(s) : typeFunctions(s))
       << (s.singleLaunch ? kSingleKernels : kLevelKernels) << kRowKernels;
     o << "#define ZB_LOG_INPUTS " << s.logSpace << "\n" << kCaseRows << "\n";
     if (tracesBack(s.semiring))

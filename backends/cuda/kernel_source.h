@@ -24,9 +24,27 @@ struct KernelShape {
     bool singleLaunch = false;
     // Type catalogue: postfix templates (TemplateStep values), as in DevicePlan::typeCode.
     std::vector<std::vector<uint32_t>> typeCode;
+    // The templates read as data (InterpretedTypes) rather than compiled in: the source no longer
+    // depends on the circuit, so one cached module serves every circuit of this shape.
+    bool interpreted = false;
 
     std::string describe() const; // "sum-product float64 linear B=1 block=256 levels types=3"
 };
+
+// A type catalogue as the interpreted kernels read it: each type's template, and each (type,
+// operand) partial derivative, as postfix step words. A step word's low two bits are the
+// TemplateStep (LoadF, LoadX, Times, Plus), a load's operand position is above them; a
+// derivative with no factor (an operand under ⊕s alone) has no steps and is 1.
+struct InterpretedTypes {
+    std::vector<uint32_t> typeBegin{0}; // type t's steps: steps[typeBegin[t], typeBegin[t + 1])
+    std::vector<uint32_t> coefBegin{0}; // code t * 64 + j's steps: [coefBegin[code], [code + 1])
+    std::vector<uint32_t> steps;
+    uint32_t maxStack = 0; // the deepest stack any of them needs
+};
+InterpretedTypes interpretTypes(const std::vector<std::vector<uint32_t>> &typeCode);
+// The interpreted kernels' evaluation stack (registers or local memory): a catalogue deeper than
+// this is compiled.
+inline constexpr uint32_t kInterpretedStack = 16;
 
 // Entry points (extern "C"), the pass kernels of one set (KernelShape::singleLaunch):
 //   zb_forward_block / zb_forward_grid    forward over op levels [first, last)
@@ -63,6 +81,7 @@ struct PlanParams {
     unsigned long long pieceEdges = 0, pieceBegin = 0, pieceInputs = 0, partials = 0;
     unsigned long long opPieceEdges = 0, levelPieceBegin = 0, levelSplitBegin = 0, splitOp = 0;
     unsigned long long splitPieceBegin = 0, opPartials = 0;
+    unsigned long long typeBegin = 0, coefBegin = 0, typeSteps = 0; // interpreted kernels only
     uint32_t numOps = 0, numInputs = 0, inputBase = 0, numLevels = 0, outSlot = 0;
     uint32_t numPieces = 0, numPieceInputs = 0;
 };

@@ -202,6 +202,8 @@ Result<CompiledImage> compileImage(const std::string &source, const std::string 
     if (options.useCache)
         if (std::optional<std::string> image = readCached(cached))
             return CompiledImage{std::move(*image), cubin, true, {}};
+    if (options.cacheOnly)
+        return error(name + ": not in the kernel cache " + cacheDirectory(options));
 
     nvrtcProgram prog;
     if (Status st = checkNvrtc(api.nvrtcCreateProgram(&prog, source.c_str(), name.c_str(), 0,

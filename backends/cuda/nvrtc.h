@@ -20,6 +20,7 @@ struct NvrtcOptions {
     std::string arch = "sm_90";          // the device's own: DeviceInfo::arch()
     std::vector<std::string> extra;      // further nvrtc options, e.g. "-lineinfo"
     bool useCache = true;
+    bool cacheOnly = false; // an image the cache holds, else an error: no compile
     std::string cacheDir; // empty: gpuSettings.cacheDir, else ~/.cache/zbddc
 };
 

@@ -47,38 +47,80 @@ TEST_CASE("every generated kernel shape compiles with NVRTC for sm_90", "[cuda][
                 if (log && (s == Semiring::MaxSum || s == Semiring::MinSum))
                     continue;
                 for (uint32_t batch : {1u, 7u})
-                    for (bool single : {false, true}) {
-                        const KernelShape k{.semiring = s,
-                                            .float64 = f64,
-                                            .logSpace = log,
-                                            .batch = batch,
-                                            .blockThreads = batch == 7 ? 256u : 1024u,
-                                            .singleLaunch = single,
-                                            .typeCode = kCatalogue};
-                        INFO(k.describe());
-                        auto ptx = compileToPtx(generateKernelSource(k), "shape.cu", nv);
-                        if (!ptx)
-                            FAIL(ptx.error().str());
-                        auto has = [&](const char *entry) {
-                            return ptx->ptx.find(std::string(".entry ") + entry) !=
-                                   std::string::npos;
-                        };
-                        for (const char *entry :
-                             {"zb_scatter_rows", "zb_gather_rows", "zb_broadcast_rows",
-                              "zb_rows_from_cases", "zb_cases_from_rows"})
-                            CHECK(has(entry));
-                        // One set of pass kernels, not the other.
-                        for (const char *entry : {"zb_forward_block", "zb_forward_grid",
-                                                  "zb_backward_block", "zb_backward_grid"})
-                            CHECK(has(entry) == !single);
-                        for (const char *entry : {"zb_forward_single", "zb_backward_single"})
-                            CHECK(has(entry) == single);
-                        // The batched traceback, in the semirings that have an optimal term.
-                        CHECK(has("zb_traceback") == (s != Semiring::SumProduct));
-                        ++shapes;
-                    }
+                    for (bool single : {false, true})
+                        for (bool interpreted : {false, true}) {
+                            if (interpreted && batch == 1)
+                                continue; // the templates as data: one batch size covers them
+                            const KernelShape k{.semiring = s,
+                                                .float64 = f64,
+                                                .logSpace = log,
+                                                .batch = batch,
+                                                .blockThreads = batch == 7 ? 256u : 1024u,
+                                                .singleLaunch = single,
+                                                .typeCode = kCatalogue,
+                                                .interpreted = interpreted};
+                            INFO(k.describe());
+                            auto ptx = compileToPtx(generateKernelSource(k), "shape.cu", nv);
+                            if (!ptx)
+                                FAIL(ptx.error().str());
+                            auto has = [&](const char *entry) {
+                                return ptx->ptx.find(std::string(".entry ") + entry) !=
+                                       std::string::npos;
+                            };
+                            for (const char *entry :
+                                 {"zb_scatter_rows", "zb_gather_rows", "zb_broadcast_rows",
+                                  "zb_rows_from_cases", "zb_cases_from_rows"})
+                                CHECK(has(entry));
+                            // One set of pass kernels, not the other.
+                            for (const char *entry : {"zb_forward_block", "zb_forward_grid",
+                                                      "zb_backward_block", "zb_backward_grid"})
+                                CHECK(has(entry) == !single);
+                            for (const char *entry : {"zb_forward_single", "zb_backward_single"})
+                                CHECK(has(entry) == single);
+                            // The batched traceback, in the semirings that have an optimal term.
+                            CHECK(has("zb_traceback") == (s != Semiring::SumProduct));
+                            ++shapes;
+                        }
             }
-    CHECK(shapes == 48);
+    CHECK(shapes == 72);
+}
+
+TEST_CASE("an interpreted module's source is the same for every type catalogue",
+          "[cuda][codegen]") {
+    KernelShape a{.batch = 128, .singleLaunch = true, .typeCode = kCatalogue, .interpreted = true};
+    KernelShape b = a;
+    b.typeCode = {{0, 0, 2}};
+    CHECK(generateKernelSource(a) == generateKernelSource(b));
+    a.interpreted = b.interpreted = false;
+    CHECK(generateKernelSource(a) != generateKernelSource(b));
+}
+
+TEST_CASE("interpreted types: each template and each partial derivative as step words",
+          "[cuda][codegen]") {
+    // typeA "F X * F +" and a product of three "F X * F *".
+    const InterpretedTypes t = interpretTypes({{0, 1, 2, 0, 3}, {0, 1, 2, 0, 2}});
+    auto load = [](uint32_t kind, uint32_t j) { return kind | j << 2; };
+    const uint32_t times = 2, plus = 3;
+    auto stepsOf = [&](uint32_t first, uint32_t last) {
+        return std::vector<uint32_t>(t.steps.begin() + first, t.steps.begin() + last);
+    };
+    REQUIRE(t.typeBegin.size() == 3);
+    REQUIRE(t.coefBegin.size() == 2 * 64 + 1);
+    CHECK(stepsOf(t.typeBegin[0], t.typeBegin[1]) ==
+          std::vector<uint32_t>{load(0, 0), load(1, 1), times, load(0, 2), plus});
+    auto coef = [&](uint32_t type, uint32_t j) {
+        return stepsOf(t.coefBegin[type * 64 + j], t.coefBegin[type * 64 + j + 1]);
+    };
+    // ∂(f0 x1 + f2)/∂f0 = x1, /∂x1 = f0, /∂f2 = 1 (no steps).
+    CHECK(coef(0, 0) == std::vector<uint32_t>{load(1, 1)});
+    CHECK(coef(0, 1) == std::vector<uint32_t>{load(0, 0)});
+    CHECK(coef(0, 2).empty());
+    // ∂((f0 x1) f2)/∂f0 = x1 f2 (the nearer sibling first, as the compiled expression has it).
+    CHECK(coef(1, 0) == std::vector<uint32_t>{load(1, 1), load(0, 2), times});
+    CHECK(coef(1, 1) == std::vector<uint32_t>{load(0, 0), load(0, 2), times});
+    CHECK(coef(1, 2) == std::vector<uint32_t>{load(0, 0), load(1, 1), times});
+    CHECK(coef(1, 3).empty()); // past the arity
+    CHECK(t.maxStack == 2);
 }
 
 TEST_CASE("NVRTC errors name the generated source's line and quote it", "[cuda][nvrtc]") {

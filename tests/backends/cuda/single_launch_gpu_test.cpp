@@ -4,7 +4,8 @@
 // circuits of tests/compiler/frontends/circuit_files, a ZBDD-shaped circuit of KLay's benchmark
 // size, and one too large for shared memory run with its plan forced (slots partly global).
 // Both the dense calls and the varying-input batches (a literal-weight batch, as the runtime
-// sends it) are run. Results are poisoned with NaN before every run. Exits 77 without a GPU.
+// sends it) are run; and the interpreted op types (CudaOptions::interpretedTypes) against the
+// reference, and a model that runs them until its compiled module is built. Results are poisoned with NaN before every run. Exits 77 without a GPU.
 #include "backends/cuda/cuda_model.h"
 #include "compiler/frontends/circuits/circuit_load.h"
 #include "compiler/frontends/circuits/literal_weights.h"
@@ -16,6 +17,7 @@
 #include "tests/support/cuda_model_runs.h"
 #include "tests/support/logic_circuit_oracles.h"
 #include "tests/support/random_circuits.h"
+#include "tests/support/scratch.h"
 #include "tests/support/skip.h"
 
 #include <random>
@@ -60,13 +62,15 @@ enum class SinglePlan { Auto, AutoElseForced, Forced };
 
 // The single-launch model and the level kernels' over the same vectors, both against the
 // reference, then against each other. Returns the ops whose backward gather the single-launch
-// kernel ran in pieces (OpPieces).
+// kernel ran in pieces (OpPieces). `interpreted`: both models' op types as data
+// (CudaOptions::interpretedTypes), else compiled for the circuit.
 size_t compareKernels(const Circuit &c, Numeric numeric, uint32_t batch, size_t count,
-                      SinglePlan plan, uint32_t seed) {
+                      SinglePlan plan, uint32_t seed, bool interpreted = false) {
     const bool log = inLogSpace(numeric);
     CudaOptions o;
     o.logSpace = log;
     o.batch = batch;
+    o.interpretedTypes = interpreted;
     if (plan == SinglePlan::Forced)
         o.singleLaunch = true;
     auto single = compileCircuitForCuda(c, o);
@@ -84,6 +88,8 @@ size_t compareKernels(const Circuit &c, Numeric numeric, uint32_t batch, size_t 
     if (!levels)
         FAIL(levels.error().str());
     REQUIRE(!levels->singleLaunch().has_value());
+    REQUIRE(single->interpretedTypes() == interpreted);
+    REQUIRE(levels->interpretedTypes() == interpreted);
     INFO("lanes per block " << single->singleLaunch()->lanes() << ", blocks "
                             << single->singleLaunch()->blocks << ", threads "
                             << single->singleLaunch()->threads << ", shared slots "
@@ -160,5 +166,57 @@ TEST_CASE("single-launch kernels: a circuit of KLay's benchmark size, and one fo
     for (uint32_t batch : {1u, 256u}) {
         INFO("forced, ZBDD " << large.numNodes() << " nodes B=" << batch);
         compareKernels(large, Numeric::Log, batch, batch, SinglePlan::Forced, 9);
+    }
+}
+
+TEST_CASE("interpreted op types equal the reference and the level kernels", "[gpu][interpreted]") {
+    for (const char *name : {"cnf_a", "cnf_d", "cnf_f"}) {
+        auto c = loadLogicCircuit(testing::kCircuitFiles + name + ".sdd");
+        if (!c)
+            FAIL(c.error().str());
+        for (Numeric n : {Numeric::Float64, Numeric::Log})
+            for (uint32_t batch : {1u, 128u}) {
+                INFO(name << " " << numericName(n) << " B=" << batch);
+                compareKernels(*c, n, batch, batch + 3, SinglePlan::AutoElseForced, batch + 2,
+                               true);
+            }
+    }
+    // Merged ZBDD types (typeA, typeB and trees of them), one past shared memory, max-product.
+    const Circuit zdd = testing::randomZddCircuit({.vars = 30, .width = 100, .roots = 2}, 4);
+    compareKernels(zdd, Numeric::Log, 128, 133, SinglePlan::Auto, 11, true);
+    Circuit maxProduct = zdd;
+    maxProduct.semiring = Semiring::MaxProduct;
+    compareKernels(maxProduct, Numeric::Float64, 128, 128, SinglePlan::Auto, 12, true);
+    const Circuit large = testing::randomZddCircuit({.vars = 40, .width = 300, .roots = 2}, 5);
+    compareKernels(large, Numeric::Float64, 256, 256, SinglePlan::Forced, 13, true);
+}
+
+TEST_CASE("a model whose compiled types are not cached answers with interpreted ones, then takes "
+          "up the compiled module",
+          "[gpu][interpreted]") {
+    const Circuit c = testing::randomZddCircuit({.vars = 30, .width = 100, .roots = 2}, 6);
+    const auto xs = testing::randomInputs(200 * c.numInputs(), 3, 0.3, 0.9);
+    for (bool single : {true, false}) {
+        INFO((single ? "single launch" : "level kernels"));
+        CudaOptions o;
+        o.batch = 64;
+        o.singleLaunch = single;
+        o.nvrtc.cacheDir = testing::scratchDir() + (single ? "/cache-single" : "/cache-levels");
+        auto m = compileCircuitForCuda(c, o);
+        if (!m)
+            FAIL(m.error().str());
+        CHECK(m->interpretedTypes());
+        const Run first = runSynchronously(*m, xs, 200);
+        REQUIRE(m->awaitCompiledTypes().ok());
+        CHECK(!m->interpretedTypes());
+        const Run later = runSynchronously(*m, xs, 200);
+        CHECK(countMismatches(first.outputs, later.outputs, "output") == 0);
+        CHECK(countMismatches(first.adjoints, later.adjoints, "adjoint") == 0);
+        // The next model of this circuit finds the compiled module in the cache.
+        auto again = compileCircuitForCuda(c, o);
+        if (!again)
+            FAIL(again.error().str());
+        CHECK(!again->interpretedTypes());
+        CHECK(again->compiledFromCache());
     }
 }
