@@ -532,6 +532,17 @@ const char *kInterpretedTypes = R"CUDA(
 const char *kInterpretedTypesBody = R"CUDA(
 template <class LOAD>
 __device__ __forceinline__ T zb_interpret(const unsigned *step, const unsigned *end, LOAD load) {
+    // A binary op and a one-factor derivative, the commonest (a circuit's AND and OR nodes), with
+    // no stack: it would live in local memory.
+    if (end - step == 3) {
+        const unsigned a = __ldg(step), b = __ldg(step + 1);
+        const T p = load(a >> 2, a & 3u), q = load(b >> 2, b & 3u);
+        return __ldg(step + 2) == 2 ? zb_times(p, q) : zb_plus(p, q);
+    }
+    if (end - step == 1) {
+        const unsigned a = __ldg(step);
+        return load(a >> 2, a & 3u);
+    }
     T stack[ZB_STACK];
     unsigned top = 0;
     for (; step < end; ++step) {
