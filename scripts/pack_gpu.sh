@@ -47,7 +47,7 @@ benches=("${kept[@]}")
 targets=()
 for exe in "${tests[@]}" "${benches[@]}"; do targets+=("$(basename "$exe")"); done
 [ ${#targets[@]} -gt 0 ] || { echo "pack_gpu: no gpu tests or benchmarks found in $build" >&2; exit 1; }
-ninja -C "$build" -j2 "${targets[@]}" zbddc_llvm ${MPI:+zbddc_mpi} >/dev/null
+ninja -C "$build" -j2 "${targets[@]}" zbddc zbddc_llvm ${MPI:+zbddc_mpi} >/dev/null
 mapfile -t built < <(gpu_tests path)
 kept=()
 for exe in "${built[@]}"; do [[ " ${targets[*]} " == *" $(basename "$exe") "* ]] && kept+=("$exe"); done
