@@ -107,9 +107,10 @@ struct JunctionTreeModel::Impl {
                                                uint32_t fit, JunctionTreeRunInfo *info) {
         // Each case is lowered as it is answered: its lowering is part of its time.
         const SteadyTime start = std::chrono::steady_clock::now();
-        const unsigned threads = std::min<unsigned>(fit, threadsOrCores(options.threads));
-        std::vector<Result<TaskResult>> results = runJunctionTreePerCase(
-            model, tree, task, cases, threads, options.belief, options.caseTree, &perCaseMemo);
+        const unsigned threads = threadsOrCores(options.threads);
+        std::vector<Result<TaskResult>> results =
+            runJunctionTreePerCase(model, tree, task, cases, threads, options.belief,
+                                   options.caseTree, &perCaseMemo, fit);
         JunctionTreeRunInfo local;
         JunctionTreeRunInfo &st = info ? *info : local;
         st = {};

@@ -24,9 +24,10 @@ struct PerCaseNetwork {
     CaseTree caseTree;
 };
 
-// `own`: the case's own tree (caseJunctionTree), or nullopt for the network's.
+// `own`: the case's own tree (caseJunctionTree), or nullopt for the network's; `threads` run its
+// program (the executor splits a level's ops and a large op's rows between them).
 Result<TaskResult> answerOneCase(const PerCaseNetwork &n, Task task, const Evidence &ev,
-                                 const std::optional<JunctionTree> &own) {
+                                 const std::optional<JunctionTree> &own, unsigned threads) {
     if (evidenceContradicted(ev))
         return contradictedEvidenceAnswer(task);
     const JunctionTree &tree = own ? *own : n.tree;
@@ -39,7 +40,7 @@ Result<TaskResult> answerOneCase(const PerCaseNetwork &n, Task task, const Evide
     auto lowered = lowerJunctionTree(n.model, tree, lowering);
     if (!lowered)
         return lowered.error();
-    auto tables = runTensorProgramCpu(lowered->program, {.threads = 1, .verified = true});
+    auto tables = runTensorProgramCpu(lowered->program, {.threads = threads, .verified = true});
     if (!tables)
         return tables.error();
     return junctionTreeAnswer(task, tree, *lowered, *tables, 0, ev);
@@ -50,7 +51,8 @@ Result<TaskResult> answerOneCase(const PerCaseNetwork &n, Task task, const Evide
 std::vector<Result<TaskResult>>
 runJunctionTreePerCase(const FactorModel &model, const JunctionTree &tree, Task task,
                        std::span<const Evidence> cases, unsigned threads,
-                       JunctionTreeLowering::Belief belief, CaseTree caseTree, PerCaseMemo *memo) {
+                       JunctionTreeLowering::Belief belief, CaseTree caseTree, PerCaseMemo *memo,
+                       unsigned concurrentCases) {
     static_assert(kNone == UINT32_MAX, "caseStates reads kNone as unobserved");
     threads = threadsOrCores(threads);
     PerCaseMemo local;
@@ -75,7 +77,8 @@ runJunctionTreePerCase(const FactorModel &model, const JunctionTree &tree, Task 
     std::vector<CaseTreeResult> own(n, networkTree);
     std::vector<double> entries(n, 0);
     std::atomic<size_t> next{0};
-    const size_t workers = std::min<size_t>(threads, n);
+    const size_t workers =
+        std::min<size_t>({threads, n, concurrentCases ? concurrentCases : threads});
     onThreads(workers, [&](size_t) {
         for (size_t i; (i = next.fetch_add(1)) < n;) {
             if (evidenceContradicted(cases[i]))
@@ -102,13 +105,18 @@ runJunctionTreePerCase(const FactorModel &model, const JunctionTree &tree, Task 
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return entries[a] > entries[b]; });
     std::vector<std::optional<Result<TaskResult>>> answers(n);
+    // Fewer cases at a time than threads: each case's program gets the threads no other case
+    // takes (one case of a UAI instance: every core on its tables).
+    const unsigned caseThreads =
+        static_cast<unsigned>(std::max<size_t>(1, threads / std::max<size_t>(workers, 1)));
     next = 0;
     onThreads(workers, [&](size_t) {
         for (size_t k; (k = next.fetch_add(1)) < n;) {
             const size_t i = order[k];
             const Result<std::optional<JunctionTree>> &t = *own[i];
             answers[i] =
-                t ? answerOneCase(shared, task, cases[i], *t) : Result<TaskResult>(t.error());
+                t ? answerOneCase(shared, task, cases[i], *t, caseThreads)
+                  : Result<TaskResult>(t.error());
         }
     });
     std::vector<Result<TaskResult>> results;

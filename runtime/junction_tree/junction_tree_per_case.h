@@ -35,13 +35,16 @@ struct PerCaseMemo {
     std::map<std::vector<uint32_t>, CaseTreeResult> trees; // by the case's states
 };
 
-// One result per case, as JunctionTreeModel::run answers it (threads 0: all hardware threads).
-// The tree is the model's (over model.sortedScopes()); `memo`, where given, that model's.
+// One result per case, as JunctionTreeModel::run answers it (threads 0: all hardware threads),
+// at most `concurrentCases` cases at a time (0: one per thread; what the memory holds), the
+// threads no case takes running the cases' programs. The tree is the model's (over
+// model.sortedScopes()); `memo`, where given, that model's.
 std::vector<Result<TaskResult>>
 runJunctionTreePerCase(const FactorModel &model, const JunctionTree &tree, Task task,
                        std::span<const Evidence> cases, unsigned threads,
                        JunctionTreeLowering::Belief belief = JunctionTreeLowering::Belief::ByCost,
-                       CaseTree caseTree = CaseTree::ByCost, PerCaseMemo *memo = nullptr);
+                       CaseTree caseTree = CaseTree::ByCost, PerCaseMemo *memo = nullptr,
+                       unsigned concurrentCases = 0);
 // A network's: its CPTs as factors.
 std::vector<Result<TaskResult>>
 runJunctionTreePerCase(const BayesNet &net, const JunctionTree &tree, Task task,
