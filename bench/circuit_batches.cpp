@@ -51,9 +51,9 @@ struct Row {
     double loadMs = 0;
     uint32_t batch = 0;
     std::string kernels;
-    std::string types = "auto";   // the GPU kernels' op types: auto, compiled or interpreted
-    std::string weights = "host"; // where the weights are: host memory, or device memory
-    // To the first kernels (prepare), and to the final ones (settle: auto's compiled module).
+    std::string types = "compiled"; // the GPU kernels' op types: compiled, interpreted or tiered
+    std::string weights = "host";   // where the weights are: host memory, or device memory
+    // To the first kernels (prepare), and to the final ones (settle: tiered's compiled module).
     double prepareMs = 0, settledMs = 0, forwardMs = 0, backwardMs = 0;
     // Largest relative difference from the batch's first plan (a device row: from its host row)
     double differs = 0;
@@ -69,12 +69,12 @@ std::optional<bool> singleLaunchFor(const std::string &kernels) {
 }
 
 // The op types each name asks the GPU backend for (support/gpu_settings.h).
-std::optional<bool> interpretedTypesFor(const std::string &types) {
+OpTypeKernels opTypesFor(const std::string &types) {
     if (types == "interpreted")
-        return true;
-    if (types == "compiled")
-        return false;
-    return std::nullopt;
+        return OpTypeKernels::Interpreted;
+    if (types == "tiered")
+        return OpTypeKernels::InterpretedUntilCompiled;
+    return OpTypeKernels::Compiled;
 }
 
 double largestRelativeDifference(const std::vector<double> &a, const std::vector<double> &b) {
@@ -155,7 +155,7 @@ int main(int argc, char **argv) {
     std::vector<uint32_t> batches = {1, 128, 1024};
     std::vector<std::string> kernelPlans = {"single", "levels"};
     std::vector<std::string> weightPlaces = {"host"};
-    std::vector<std::string> typePlans = {"auto"};
+    std::vector<std::string> typePlans = {"compiled"};
     int reps = 10;
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
@@ -187,7 +187,7 @@ int main(int argc, char **argv) {
     if (files.empty())
         return fail("usage: circuit_batches [--device cpu|cuda] [--batches 1,128,1024] [--reps N] "
                     "[--numeric float64|log] [--kernels single,levels] "
-                    "[--types auto,compiled,interpreted] [--weights host,device] "
+                    "[--types compiled,interpreted,tiered] [--weights host,device] "
                     "[--json FILE] CIRCUIT...");
     const Numeric numeric = numericName == "log" ? Numeric::Log : Numeric::Float64;
     DeviceOptions options;
@@ -196,8 +196,8 @@ int main(int argc, char **argv) {
         if (k != "single" && k != "levels" && k != "auto")
             return fail("--kernels takes single, levels and auto, not '" + k + "'");
     for (const std::string &t : typePlans)
-        if (t != "auto" && t != "compiled" && t != "interpreted")
-            return fail("--types takes auto, compiled and interpreted, not '" + t + "'");
+        if (t != "tiered" && t != "compiled" && t != "interpreted")
+            return fail("--types takes compiled, interpreted and tiered, not '" + t + "'");
     for (const std::string &w : weightPlaces)
         if (w != "host" && w != "device")
             return fail("--weights takes host and device, not '" + w + "'");
@@ -208,7 +208,7 @@ int main(int argc, char **argv) {
     if (options.device != DeviceKind::Cuda || kernelPlans.empty())
         kernelPlans = {"auto"}; // the CPU has one plan
     if (options.device != DeviceKind::Cuda || typePlans.empty())
-        typePlans = {"auto"};
+        typePlans = {"compiled"};
     std::mt19937 rng(1);
     std::vector<Row> rows;
     std::printf("%-12s %8s %9s %6s %-7s %-11s %-7s %11s %11s %11s %11s %9s   (%s, %s)\n", "circuit",
@@ -232,7 +232,7 @@ int main(int argc, char **argv) {
             for (const std::string &kernels : kernelPlans)
                 for (const std::string &types : typePlans) {
                     gpuSettings.singleLaunch = singleLaunchFor(kernels);
-                    gpuSettings.interpretedTypes = interpretedTypesFor(types);
+                    gpuSettings.opTypes = opTypesFor(types);
                     // A fresh model per batch size and plan: its compile is timed for that engine.
                     Model model = Model::fromCircuit(*circuit, options);
                     if (options.device == DeviceKind::Cuda && model.device() != DeviceKind::Cuda)

@@ -164,7 +164,7 @@ Result<std::unique_ptr<Engine>> cudaEngine(const Circuit &c, Semiring s, Numeric
     o.batch = std::max<uint32_t>(lanes, 1);
     o.device = gpu;
     o.singleLaunch = gpuSettings.singleLaunch;
-    o.interpretedTypes = gpuSettings.interpretedTypes;
+    o.opTypes = gpuSettings.opTypes;
     auto m = compileCircuitForCuda(c, o);
     if (!m)
         return m.error();

@@ -98,8 +98,8 @@ class Model {
     // leaves the compile out (it happens on first use otherwise).
     Status prepare(Semiring s, Numeric n, size_t batch = 1);
     // prepare(), then waits for what it left building in the background: on the GPU, where the
-    // kernels compiled for the circuit's types were not cached, interpreted ones answer until
-    // they are built (CudaOptions::interpretedTypes); after settle() the passes run the final ones.
+    // kernels compiled for the circuit's types were not cached, interpreted ones may answer until
+    // they are built (GpuSettings::opTypes); after settle() the passes run the final ones.
     Status settle(Semiring s, Numeric n, size_t batch = 1);
     // x: batch × numInputs, linear values. Returns batch × numOutputs (natural logs in Log mode).
     Result<std::vector<double>> evaluate(Semiring s, Numeric n, std::span<const double> x,

@@ -4,12 +4,20 @@
 // no variable themselves, so a C++ caller decides without one.
 #pragma once
 
+#include <cstdint>
 #include <cstdlib> // std::getenv, the lookup edges pass
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace zbddc {
+
+// How a circuit's op types reach its GPU kernels (backends/cuda/interpreted_types.cpp): compiled
+// into them (NVRTC per circuit; the default), read as data by interpreted kernels whose one module
+// per kernel shape serves every circuit from the disk cache, or interpreted until the compiled
+// module, built meanwhile on another thread where the cache lacks it, is ready.
+enum class OpTypeKernels : uint8_t { Compiled, Interpreted, InterpretedUntilCompiled };
 
 struct GpuSettings {
     std::string ncclLibrary; // a path to libnccl.so.2; "": libnccl.so.2 on the loader's path
@@ -17,10 +25,8 @@ struct GpuSettings {
     // A circuit's passes in one launch each (backends/cuda/single_launch.h): unset where the
     // circuit fits, true wherever it can, false never (the level kernels).
     std::optional<bool> singleLaunch;
-    // A circuit's op types read as data by kernels that one cached module serves for every
-    // circuit (backends/cuda/interpreted_types.cpp): unset while the module compiled for the
-    // circuit's types is not cached (it compiles meanwhile), true always, false never.
-    std::optional<bool> interpretedTypes;
+    // How a circuit's op types reach its GPU kernels (OpTypeKernels).
+    OpTypeKernels opTypes = OpTypeKernels::Compiled;
 };
 
 // The process's settings (backends/cuda reads them when it first loads NCCL or compiles).
@@ -40,8 +46,12 @@ inline GpuSettings gpuSettingsFromVariables(const VariableLookup &lookup) {
         s.cacheDir = v;
     if (const char *v = lookup("ZBDDC_SINGLE_LAUNCH"); v && (*v == '0' || *v == '1'))
         s.singleLaunch = *v == '1';
-    if (const char *v = lookup("ZBDDC_INTERPRETED_TYPES"); v && (*v == '0' || *v == '1'))
-        s.interpretedTypes = *v == '1';
+    if (const char *v = lookup("ZBDDC_INTERPRETED_TYPES")) {
+        const std::string_view t = v;
+        s.opTypes = t == "1"      ? OpTypeKernels::Interpreted
+                    : t == "auto" ? OpTypeKernels::InterpretedUntilCompiled
+                                  : OpTypeKernels::Compiled;
+    }
     return s;
 }
 

@@ -13,6 +13,7 @@
 #include "ir/input_batch.h"
 #include "ir/schedule.h"
 #include "ir/traced_terms.h"
+#include "support/gpu_settings.h" // OpTypeKernels
 
 #include <cmath>
 #include <cstring>
@@ -46,13 +47,12 @@ struct CudaOptions {
     // circuit fits (planSingleLaunch); true: wherever it can run (slots past shared memory in
     // global memory); false: the level kernels.
     std::optional<bool> singleLaunch;
-    // The op types read as data (kernel_source.h, InterpretedTypes) by kernels whose source does
-    // not depend on the circuit, so one cached module serves every circuit of a kernel shape.
-    // Unset: where the disk cache lacks the module compiled for this circuit's types (and
-    // nvrtc.useCache), the interpreted kernels run while that module compiles on another thread,
-    // and the passes take it up once it is ready; true: interpreted only; false: compiled, waited
-    // for.
-    std::optional<bool> interpretedTypes;
+    // How the op types reach the kernels (support/gpu_settings.h): compiled in; read as data
+    // (kernel_source.h, InterpretedTypes) by kernels whose one module serves every circuit of a
+    // kernel shape; or, where the disk cache lacks the compiled module (and nvrtc.useCache),
+    // interpreted while that module compiles on another thread, the passes taking it up once it
+    // is ready. Compiled by default: the interpreted kernels have not yet run on a GPU.
+    OpTypeKernels opTypes = OpTypeKernels::Compiled;
     NvrtcOptions nvrtc; // arch is taken from the device
 };
 
@@ -71,9 +71,8 @@ struct Segment {
 // the grid when their items exceed `narrowWork`, the phase split's own rule (a circuit's
 // thousands of parameters in one block cost 10× its whole backward pass).
 std::vector<Segment> forwardSegments(const DevicePlan &plan, uint32_t maxGridBlocks);
-std::vector<Segment> backwardSegments(const DevicePlan &plan, uint32_t batch,
-                                      uint32_t blockThreads, uint32_t narrowWork,
-                                      uint32_t maxGridBlocks);
+std::vector<Segment> backwardSegments(const DevicePlan &plan, uint32_t batch, uint32_t blockThreads,
+                                      uint32_t narrowWork, uint32_t maxGridBlocks);
 
 struct CudaGradient {
     std::vector<double> values;   // per vector: the output's value
@@ -126,7 +125,7 @@ class CudaModel {
     // The single-launch plan where the passes run that way (CudaOptions::singleLaunch).
     const std::optional<SingleLaunchPlan> &singleLaunch() const { return single_; }
     bool compiledFromCache() const { return fromCache_; }
-    // Whether the passes run the interpreted kernels (CudaOptions::interpretedTypes), and waiting
+    // Whether the passes run the interpreted kernels (CudaOptions::opTypes), and waiting
     // for the module compiled for the circuit's types where it is being built, then taking it up.
     bool interpretedTypes() const { return shape_.interpreted; }
     Status awaitCompiledTypes() { return adoptCompiledTypes(true); }
@@ -367,7 +366,7 @@ class CudaModel {
     FunctionHandle fwdBlock_ = nullptr, fwdGrid_ = nullptr, bwdBlock_ = nullptr, bwdGrid_ = nullptr;
     FunctionHandle scatterRows_ = nullptr, gatherRows_ = nullptr, broadcastRows_ = nullptr;
     FunctionHandle rowsFromCases_ = nullptr, casesFromRows_ = nullptr; // passOnDevice's
-    FunctionHandle traceback_ = nullptr; // max/min semirings only
+    FunctionHandle traceback_ = nullptr;                               // max/min semirings only
     FunctionHandle fwdSingle_ = nullptr, bwdSingle_ = nullptr;
     std::optional<SingleLaunchPlan> single_;
     DeviceBuffer values_, adjoints_, opInfo_, opOut_, operands_, slotOperands_, levelOpBegin_,

@@ -3,7 +3,7 @@
 // gather); the interpreted kernels read the types as data, so their one module serves every
 // circuit of a kernel shape and is in the disk cache after the first. Where the compiled module
 // is not cached, the interpreted one answers at once while the compiled one builds on another
-// thread, and the passes switch to it between launches (CudaOptions::interpretedTypes).
+// thread, and the passes switch to it between launches (CudaOptions::opTypes).
 #include "backends/cuda/cuda_model.h"
 #include "backends/cuda/device_module.h"
 
@@ -51,10 +51,11 @@ Status CudaModel::loadKernels(const CudaOptions &o) {
     const std::string compiled = generateKernelSource(shape_);
     const InterpretedTypes types = interpretTypes(shape_.typeCode);
     const bool fits = types.maxStack <= kInterpretedStack;
-    if (o.interpretedTypes == true && !fits)
+    if (o.opTypes == OpTypeKernels::Interpreted && !fits)
         return error("an op type needs an evaluation stack of " + std::to_string(types.maxStack) +
                      " values; interpreted kernels hold " + std::to_string(kInterpretedStack));
-    const bool background = !o.interpretedTypes.has_value() && nv.useCache && fits;
+    const bool background =
+        o.opTypes == OpTypeKernels::InterpretedUntilCompiled && nv.useCache && fits;
     if (background) { // the compiled module, where the cache holds it
         NvrtcOptions cached = nv;
         cached.cacheOnly = true;
@@ -64,7 +65,7 @@ Status CudaModel::loadKernels(const CudaOptions &o) {
             return lookUpKernels(module_, false);
         }
     }
-    if (!o.interpretedTypes.value_or(background)) {
+    if (o.opTypes != OpTypeKernels::Interpreted && !background) {
         auto mod = compileForDevice(*device_, compiled, kSourceName, nv);
         if (!mod)
             return mod.error();

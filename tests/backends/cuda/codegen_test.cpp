@@ -236,3 +236,17 @@ TEST_CASE("without a GPU driver, cudaAvailable says why and compileCuda fails cl
     REQUIRE(!m.ok());
     CHECK(m.error().message == st.error().message);
 }
+
+TEST_CASE("ZBDDC_INTERPRETED_TYPES picks how op types reach the kernels", "[cuda][codegen]") {
+    auto with = [](const char *value) {
+        return gpuSettingsFromVariables([value](const char *name) -> const char * {
+                   return std::string_view(name) == "ZBDDC_INTERPRETED_TYPES" ? value : nullptr;
+               })
+            .opTypes;
+    };
+    CHECK(with(nullptr) == OpTypeKernels::Compiled);
+    CHECK(with("0") == OpTypeKernels::Compiled);
+    CHECK(with("1") == OpTypeKernels::Interpreted);
+    CHECK(with("auto") == OpTypeKernels::InterpretedUntilCompiled);
+    CHECK(with("yes") == OpTypeKernels::Compiled);
+}

@@ -4,8 +4,9 @@
 // circuits of tests/compiler/frontends/circuit_files, a ZBDD-shaped circuit of KLay's benchmark
 // size, and one too large for shared memory run with its plan forced (slots partly global).
 // Both the dense calls and the varying-input batches (a literal-weight batch, as the runtime
-// sends it) are run; and the interpreted op types (CudaOptions::interpretedTypes) against the
-// reference, and a model that runs them until its compiled module is built. Results are poisoned with NaN before every run. Exits 77 without a GPU.
+// sends it) are run; and the interpreted op types (CudaOptions::opTypes) against the
+// reference, and a model that runs them until its compiled module is built. Results are poisoned
+// with NaN before every run. Exits 77 without a GPU.
 #include "backends/cuda/cuda_model.h"
 #include "compiler/frontends/circuits/circuit_load.h"
 #include "compiler/frontends/circuits/literal_weights.h"
@@ -63,14 +64,14 @@ enum class SinglePlan { Auto, AutoElseForced, Forced };
 // The single-launch model and the level kernels' over the same vectors, both against the
 // reference, then against each other. Returns the ops whose backward gather the single-launch
 // kernel ran in pieces (OpPieces). `interpreted`: both models' op types as data
-// (CudaOptions::interpretedTypes), else compiled for the circuit.
+// (CudaOptions::opTypes), else compiled for the circuit.
 size_t compareKernels(const Circuit &c, Numeric numeric, uint32_t batch, size_t count,
                       SinglePlan plan, uint32_t seed, bool interpreted = false) {
     const bool log = inLogSpace(numeric);
     CudaOptions o;
     o.logSpace = log;
     o.batch = batch;
-    o.interpretedTypes = interpreted;
+    o.opTypes = interpreted ? OpTypeKernels::Interpreted : OpTypeKernels::Compiled;
     if (plan == SinglePlan::Forced)
         o.singleLaunch = true;
     auto single = compileCircuitForCuda(c, o);
@@ -201,6 +202,7 @@ TEST_CASE("a model whose compiled types are not cached answers with interpreted 
         CudaOptions o;
         o.batch = 64;
         o.singleLaunch = single;
+        o.opTypes = OpTypeKernels::InterpretedUntilCompiled;
         o.nvrtc.cacheDir = testing::scratchDir() + (single ? "/cache-single" : "/cache-levels");
         auto m = compileCircuitForCuda(c, o);
         if (!m)
