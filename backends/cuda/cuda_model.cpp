@@ -343,8 +343,9 @@ Result<CudaModel::PiecesOnDevice> CudaModel::uploadPieces(const InputPieces &q) 
     on.count = static_cast<uint32_t>(q.inputs.size());
     // Empty arrays still get a buffer: the kernel's pointers are never null.
     static const std::vector<uint32_t> kPlaceholder{0};
-    for (auto [dst, src] :
-         {std::pair{&on.edges, &q.edges}, {&on.begin, &q.pieceBegin}, {&on.inputs, &q.inputs}}) {
+    for (auto [dst, src] : {std::pair{&on.edges, &q.edges},
+                            {&on.begin, &q.pieceBegin},
+                            {&on.inputs, &q.inputs}}) {
         auto buf = uploadArray(*device_, src->empty() ? kPlaceholder : *src);
         if (!buf)
             return buf.error();
@@ -630,8 +631,8 @@ Status CudaModel::collectOutputs(size_t first, size_t n, std::vector<double> &re
     }
     // Gathered into consecutive rows and copied at once: a copy costs ~10 µs whatever its size,
     // and a host phase's cut has a hundred outputs.
-    if (Status st =
-            moveRows(gatherRows_, outputRows_.ptr(), values_.ptr(), outputSlots_.ptr(), outs);
+    if (Status st = moveRows(gatherRows_, outputRows_.ptr(), values_.ptr(), outputSlots_.ptr(),
+                             outs);
         !st)
         return st;
     auto host = hostStaging(outs * B * word);
@@ -689,8 +690,8 @@ Result<CudaGradient> CudaModel::adjoints(std::span<const double> xs, size_t coun
 }
 
 Result<std::vector<double>> CudaModel::adjointsAfterForward(std::span<const double> rows,
-                                                            uint32_t firstInput, uint32_t width,
-                                                            size_t count, size_t output) {
+                                                          uint32_t firstInput, uint32_t width,
+                                                          size_t count, size_t output) {
     const size_t B = shape_.batch, word = shape_.float64 ? 8 : 4;
     if (plan_.reusesSlots)
         return error("this model was compiled without backward support (CudaOptions::backward)");
@@ -707,9 +708,9 @@ Result<std::vector<double>> CudaModel::adjointsAfterForward(std::span<const doub
             return host.error();
         if (const size_t bad = packRows(rows, width, 0, count, *host); bad < width)
             return badInput(firstInput + bad);
-        if (Status st =
-                device_->upload(values_.ptr() + (size_t{plan_.inputBase} + firstInput) * B * word,
-                                *host, width * B * word);
+        if (Status st = device_->upload(values_.ptr() + (size_t{plan_.inputBase} + firstInput) *
+                                                            B * word,
+                                        *host, width * B * word);
             !st)
             return st.error();
     }
