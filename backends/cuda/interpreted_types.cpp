@@ -95,8 +95,9 @@ Status CudaModel::loadKernels(const CudaOptions &o) {
     fromCache_ = mod->fromCache;
     module_ = std::move(mod->module);
     shape_.interpreted = true;
-    if (background) // as the interpreted module loaded: SASS, or PTX where the driver took only
-                    // that
+    // The compiled module as the interpreted one loaded: SASS, or PTX where the driver took only
+    // that.
+    if (background)
         compiling_ = std::async(
             std::launch::async, [compiled, nv, ptx = !mod->cubin]() -> Result<CompiledImage> {
                 if (!ptx)
