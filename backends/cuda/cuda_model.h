@@ -71,8 +71,9 @@ struct Segment {
 // the grid when their items exceed `narrowWork`, the phase split's own rule (a circuit's
 // thousands of parameters in one block cost 10× its whole backward pass).
 std::vector<Segment> forwardSegments(const DevicePlan &plan, uint32_t maxGridBlocks);
-std::vector<Segment> backwardSegments(const DevicePlan &plan, uint32_t batch, uint32_t blockThreads,
-                                      uint32_t narrowWork, uint32_t maxGridBlocks);
+std::vector<Segment> backwardSegments(const DevicePlan &plan, uint32_t batch,
+                                      uint32_t blockThreads, uint32_t narrowWork,
+                                      uint32_t maxGridBlocks);
 
 struct CudaGradient {
     std::vector<double> values;   // per vector: the output's value
@@ -366,7 +367,7 @@ class CudaModel {
     FunctionHandle fwdBlock_ = nullptr, fwdGrid_ = nullptr, bwdBlock_ = nullptr, bwdGrid_ = nullptr;
     FunctionHandle scatterRows_ = nullptr, gatherRows_ = nullptr, broadcastRows_ = nullptr;
     FunctionHandle rowsFromCases_ = nullptr, casesFromRows_ = nullptr; // passOnDevice's
-    FunctionHandle traceback_ = nullptr;                               // max/min semirings only
+    FunctionHandle traceback_ = nullptr; // max/min semirings only
     FunctionHandle fwdSingle_ = nullptr, bwdSingle_ = nullptr;
     std::optional<SingleLaunchPlan> single_;
     DeviceBuffer values_, adjoints_, opInfo_, opOut_, operands_, slotOperands_, levelOpBegin_,

@@ -49,29 +49,36 @@ Status CudaModel::loadKernels(const CudaOptions &o) {
     NvrtcOptions nv = o.nvrtc;
     nv.arch = device_->info().arch();
     const std::string compiled = generateKernelSource(shape_);
-    const InterpretedTypes types = interpretTypes(shape_.typeCode);
-    const bool fits = types.maxStack <= kInterpretedStack;
-    if (o.opTypes == OpTypeKernels::Interpreted && !fits)
-        return error("an op type needs an evaluation stack of " + std::to_string(types.maxStack) +
-                     " values; interpreted kernels hold " + std::to_string(kInterpretedStack));
-    const bool background =
-        o.opTypes == OpTypeKernels::InterpretedUntilCompiled && nv.useCache && fits;
-    if (background) { // the compiled module, where the cache holds it
-        NvrtcOptions cached = nv;
-        cached.cacheOnly = true;
-        if (auto mod = compileForDevice(*device_, compiled, kSourceName, cached)) {
-            fromCache_ = true;
-            module_ = std::move(mod->module);
-            return lookUpKernels(module_, false);
-        }
-    }
-    if (o.opTypes != OpTypeKernels::Interpreted && !background) {
+    auto take = [this](DeviceModule &&mod) {
+        fromCache_ = mod.fromCache;
+        module_ = std::move(mod.module);
+        return lookUpKernels(module_, false);
+    };
+    auto compileNow = [&]() -> Status {
         auto mod = compileForDevice(*device_, compiled, kSourceName, nv);
         if (!mod)
             return mod.error();
-        fromCache_ = mod->fromCache;
-        module_ = std::move(mod->module);
-        return lookUpKernels(module_, false);
+        return take(std::move(*mod));
+    };
+    if (o.opTypes == OpTypeKernels::Compiled)
+        return compileNow();
+
+    const InterpretedTypes types = interpretTypes(shape_.typeCode);
+    if (types.maxStack > kInterpretedStack) {
+        if (o.opTypes == OpTypeKernels::Interpreted)
+            return error("an op type needs an evaluation stack of " +
+                         std::to_string(types.maxStack) + " values; interpreted kernels hold " +
+                         std::to_string(kInterpretedStack));
+        return compileNow();
+    }
+    const bool background = o.opTypes == OpTypeKernels::InterpretedUntilCompiled;
+    if (background) { // the compiled module where the cache holds it; without a cache, compiled
+        if (!nv.useCache)
+            return compileNow();
+        NvrtcOptions cached = nv;
+        cached.cacheOnly = true;
+        if (auto mod = compileForDevice(*device_, compiled, kSourceName, cached))
+            return take(std::move(*mod));
     }
 
     // Interpreted: the types' step words on the device, the module of this shape from the cache
@@ -92,22 +99,22 @@ Status CudaModel::loadKernels(const CudaOptions &o) {
     auto mod = compileForDevice(*device_, generateKernelSource(interpreted), kSourceName, nv);
     if (!mod)
         return mod.error();
-    fromCache_ = mod->fromCache;
-    module_ = std::move(mod->module);
+    const bool ptx = !mod->cubin;
     shape_.interpreted = true;
+    if (Status st = take(std::move(*mod)); !st)
+        return st;
     // The compiled module as the interpreted one loaded: SASS, or PTX where the driver took only
     // that.
     if (background)
-        compiling_ = std::async(
-            std::launch::async, [compiled, nv, ptx = !mod->cubin]() -> Result<CompiledImage> {
-                if (!ptx)
-                    return compileForArch(compiled, kSourceName, nv);
-                auto p = compileToPtx(compiled, kSourceName, nv);
-                if (!p)
-                    return p.error();
-                return CompiledImage{std::move(p->ptx), false, p->fromCache, std::move(p->log)};
-            });
-    return lookUpKernels(module_, false);
+        compiling_ = std::async(std::launch::async, [compiled, nv, ptx]() -> Result<CompiledImage> {
+            if (!ptx)
+                return compileForArch(compiled, kSourceName, nv);
+            auto p = compileToPtx(compiled, kSourceName, nv);
+            if (!p)
+                return p.error();
+            return CompiledImage{std::move(p->ptx), false, p->fromCache, std::move(p->log)};
+        });
+    return Ok{};
 }
 
 Status CudaModel::adoptCompiledTypes(bool wait) {

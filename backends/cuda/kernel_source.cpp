@@ -528,8 +528,6 @@ void emitSwitchFunction(std::ostream &o, const std::string &head, const char *on
 // The interpreted types' device functions, the same entry points as typeFunctions' below: each
 // walks its step words (InterpretedTypes) with a stack, loading leaf j from operand o[j].
 const char *kInterpretedTypes = R"CUDA(
-#define ZB_STACK )CUDA";
-const char *kInterpretedTypesBody = R"CUDA(
 template <class LOAD>
 __device__ __forceinline__ T zb_interpret(const unsigned *step, const unsigned *end, LOAD load) {
     // A binary op and a one-factor derivative, the commonest (a circuit's AND and OR nodes), with
@@ -578,7 +576,7 @@ __device__ __forceinline__ T zb_eval(const Plan &p, unsigned type, const unsigne
 )CUDA";
 
 std::string interpretedTypeFunctions(const KernelShape &s) {
-    return kInterpretedTypes + std::to_string(kInterpretedStack) + kInterpretedTypesBody +
+    return "#define ZB_STACK " + std::to_string(kInterpretedStack) + "\n" + kInterpretedTypes +
            (s.singleLaunch ? kInterpretedSingle : kInterpretedLevels);
 }
 
@@ -668,8 +666,9 @@ InterpretedTypes interpretTypes(const std::vector<std::vector<uint32_t>> &typeCo
             tree.steps(tree.root, steps);
         append(steps, typeSteps, t.typeBegin);
         // Codes t * 64 + j (zb_coef's); positions past the arity get no steps.
+        const int arity = tree.leaves();
         for (int j = 0; j < 64; ++j)
-            append(j < tree.leaves() ? tree.coefSteps(j) : std::vector<uint32_t>{}, coefSteps,
+            append(j < arity ? tree.coefSteps(j) : std::vector<uint32_t>{}, coefSteps,
                    t.coefBegin);
     }
     for (uint32_t &b : t.coefBegin)
