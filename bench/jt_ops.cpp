@@ -1,15 +1,15 @@
 // The junction-tree program as the GPU runs it, op by op, before anything runs: for a network
-// and a batch size, the lowered program (case index fastest, every variable with an indicator
+// or a Markov network (any factor model file) and a batch size, the lowered program (case index fastest, every variable with an indicator
 // table, wide reductions split as on the GPU) and, per op, its kind, output rows, eliminated
 // values per row, threads and the serial steps each thread walks. The ops with the most serial
 // steps are where a batch waits on memory latency rather than bandwidth.
-//   build/bench/jt_ops NET.bif [--cases B] [--top N]
+//   build/bench/jt_ops MODEL [--cases B] [--top N]      MODEL: .bif, .uai, ... (readFactorModelFile)
 #include "backends/tensor/cuda/plan/split_reductions.h"
 #include "backends/tensor/cuda/codegen/tensor_kernels.h"
-#include "compiler/frontends/bn/bayes_net.h"
+#include "compiler/elimination/elimination_order.h"
+#include "compiler/frontends/factor_model/factor_model.h"
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/lower_junction_tree.h"
-#include "compiler/junction_tree/moral_graph.h"
 #include "compiler/junction_tree/order_search.h"
 #include "support/gpu_settings.h"
 
@@ -35,12 +35,14 @@ int main(int argc, char **argv) {
         else
             path = a;
     }
-    auto net = readNetworkFile(path);
-    if (!net) {
-        std::fprintf(stderr, "%s\n", net.error().str().c_str());
+    auto model = readFactorModelFile(path);
+    if (!model) {
+        std::fprintf(stderr, "%s\n", model.error().str().c_str());
         return 1;
     }
-    auto tree = buildJunctionTree(*net, searchOrder(moralGraph(*net)).order);
+    const auto scopes = model->sortedScopes();
+    const auto graph = buildInteractionGraph(model->domainSizes, scopes);
+    auto tree = buildJunctionTree(model->domainSizes, scopes, searchOrder(graph).order);
     if (!tree) {
         std::fprintf(stderr, "%s\n", tree.error().message.c_str());
         return 1;
@@ -48,9 +50,9 @@ int main(int argc, char **argv) {
     JunctionTreeLowering lowering;
     lowering.marginals = true;
     lowering.batch = cases;
-    for (uint32_t v = 0; v < net->variables.size(); ++v)
+    for (uint32_t v = 0; v < model->numVariables(); ++v)
         lowering.observed.push_back(v);
-    auto lowered = lowerJunctionTree(*net, *tree, lowering);
+    auto lowered = lowerJunctionTree(*model, *tree, lowering);
     if (!lowered) {
         std::fprintf(stderr, "%s\n", lowered.error().message.c_str());
         return 1;

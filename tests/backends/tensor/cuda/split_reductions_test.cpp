@@ -62,3 +62,67 @@ TEST_CASE("splitWideReductions keeps values and splits: batched junction trees",
     }
     CHECK(splits > 0);
 }
+
+// One case (B = 1): each message's InverseMax reduces onto one row, so it splits too, as the ⊕ of
+// its rest and then the inverse max of the kept variables. Under sum-product that changes the
+// scale (split_reductions.h), so the answers are compared, not the tables: P(e) (the normaliser
+// over the collect scales) and every normalised marginal. No op that reduces onto fewer rows
+// than minRows keeps more than minEliminated values per row.
+TEST_CASE("splitWideReductions splits one case's scales and keeps the answers", "[cuda][split]") {
+    std::mt19937 rng(21);
+    const cuda::SplitReductionOptions small{64, 8};
+    size_t scaleSplits[2] = {0, 0}; // sum-product, max-product
+    for (int trial = 0; trial < 10; ++trial) {
+        const BayesNet net = testing::randomBayesNet(rng, 14);
+        auto tree = buildJunctionTree(net, greedyOrder(moralGraph(net), OrderHeuristic::MinFill));
+        REQUIRE(tree.ok());
+        JunctionTreeLowering l;
+        l.marginals = true;
+        l.maxProduct = trial % 2 == 1;
+        l.batch = 1;
+        l.observed = {0, 1};
+        if (l.maxProduct)
+            l.marginals = false;
+        auto jt = lowerJunctionTree(net, *tree, l);
+        REQUIRE(jt.ok());
+        const TensorProgram &p = jt->program;
+        const TensorProgram split = cuda::splitWideReductions(p, small);
+        REQUIRE(split.verify().ok());
+        for (const TensorOp &op : split.ops) {
+            uint64_t m = 1;
+            for (uint32_t v : op.vars)
+                m *= split.domainSizes[v];
+            if (op.kind != TensorOpKind::Join && op.vars.size() > 1 &&
+                split.tables[op.output].entries() < small.minRows)
+                CHECK(m < small.minEliminated * 32);
+        }
+        for (const TensorOp &op : p.ops)
+            if (op.kind == TensorOpKind::InverseMax)
+                for (const TensorOp &s : split.ops)
+                    if (s.output == op.output && s.inputs != op.inputs)
+                        ++scaleSplits[l.maxProduct];
+        auto a = runTensorProgramCpu(p, {1});
+        auto b = runTensorProgramCpu(split, {1});
+        REQUIRE(a.ok());
+        REQUIRE(b.ok());
+        auto logEvidence = [&](const std::vector<std::vector<double>> &t) {
+            double log = std::log(t[jt->normaliser][0]);
+            for (uint32_t s : jt->collectScales)
+                log -= std::log(t[s][0]);
+            return log;
+        };
+        CHECK(logEvidence(*b) == Approx(logEvidence(*a)).epsilon(1e-12));
+        for (uint32_t table : jt->marginalTable) {
+            if (table == kNoTable)
+                continue;
+            const std::vector<double> &x = (*a)[table], &y = (*b)[table];
+            double sx = 0, sy = 0;
+            for (size_t i = 0; i < x.size(); ++i)
+                sx += x[i], sy += y[i];
+            for (size_t i = 0; i < x.size(); ++i)
+                CHECK(y[i] / sy == Approx(x[i] / sx).epsilon(1e-12).margin(1e-15));
+        }
+    }
+    CHECK(scaleSplits[0] > 0);
+    CHECK(scaleSplits[1] > 0);
+}
