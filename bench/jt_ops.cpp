@@ -1,9 +1,10 @@
-// The junction-tree program as the GPU runs it, op by op, before anything runs: for a network
-// or a Markov network (any factor model file) and a batch size, the lowered program (case index fastest, every variable with an indicator
-// table, wide reductions split as on the GPU) and, per op, its kind, output rows, eliminated
-// values per row, threads and the serial steps each thread walks. The ops with the most serial
-// steps are where a batch waits on memory latency rather than bandwidth.
-//   build/bench/jt_ops MODEL [--cases B] [--top N]      MODEL: .bif, .uai, ... (readFactorModelFile)
+// The junction-tree program as the GPU runs it, op by op, before anything runs: for a network or
+// a Markov network (any factor model file) and a batch size, the lowered program (case index
+// fastest, every variable with an indicator table, wide reductions split as on the GPU) and, per
+// op, its kind, output rows, eliminated values per row, threads and the serial steps each thread
+// walks. The ops with the most serial steps are where a batch waits on memory latency rather than
+// bandwidth.
+//   build/bench/jt_ops MODEL [--cases B] [--top N]    MODEL: a .bif, a MARKOV .uai, ...
 #include "backends/tensor/cuda/plan/split_reductions.h"
 #include "backends/tensor/cuda/codegen/tensor_kernels.h"
 #include "compiler/elimination/elimination_order.h"

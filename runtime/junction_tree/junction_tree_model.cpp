@@ -487,10 +487,14 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
         // kernels) stays the same.
         for (uint32_t b = 0; b < jt.batch; ++b)
             jt.setEvidence(b, b < count ? cases[first + b].states : unobserved);
-        Status placed = Ok{};
+        std::vector<uint32_t> evidence;
+        std::vector<std::span<const double>> values;
         for (uint32_t t : jt.evidenceTable)
-            if (t != kNoTable && placed)
-                placed = p.run->setInput(t, jt.program.tables[t].values);
+            if (t != kNoTable) {
+                evidence.push_back(t);
+                values.emplace_back(jt.program.tables[t].values);
+            }
+        Status placed = p.run->setInputs(evidence, values);
         auto tables = placed ? p.run->run() : Result<CompleteTables>(placed.error());
         ++st.runs;
         if (!tables) {

@@ -118,6 +118,14 @@ class CpuPreparedProgram final : public PreparedTensorProgram {
 
 } // namespace
 
+Status PreparedTensorProgram::setInputs(std::span<const uint32_t> tables,
+                                        std::span<const std::span<const double>> values) {
+    for (size_t i = 0; i < tables.size(); ++i)
+        if (Status s = setInput(tables[i], values[i]); !s)
+            return s;
+    return Ok{};
+}
+
 Status PreparedTensorProgram::decodeCases(std::vector<uint32_t> &, const std::vector<uint8_t> &,
                                           uint32_t, std::vector<uint8_t> &) {
     return error("internal error: this executor decodes cases on the host (recoverAssignment)");

@@ -83,6 +83,10 @@ class PreparedTensorProgram {
     virtual ~PreparedTensorProgram() = default;
     // New values for an input table (its complete values).
     virtual Status setInput(uint32_t table, std::span<const double> values) = 0;
+    // New values for several input tables (a run's evidence): one copy on a GPU where they lie
+    // side by side there; by default one setInput each.
+    virtual Status setInputs(std::span<const uint32_t> tables,
+                             std::span<const std::span<const double>> values);
     // The tables the program fetches (every computed table where `fetch` is empty).
     virtual Result<CompleteTables> run() = 0;
     // After run(), where the executor's decodesCases(): the VALUE phase (recoverAssignment with

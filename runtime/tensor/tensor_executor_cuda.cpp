@@ -60,6 +60,10 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
     Status setInput(uint32_t table, std::span<const double> values) override {
         return device_->upload(table, 0, values);
     }
+    Status setInputs(std::span<const uint32_t> tables,
+                     std::span<const std::span<const double>> values) override {
+        return device_->uploadTables(tables, values);
+    }
     Result<CompleteTables> run() override {
         std::unique_ptr<std::FILE, int (*)(std::FILE *)> profile(nullptr, std::fclose);
         StepTargets targets;
@@ -97,11 +101,7 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
     Result<CompleteTables> download() {
         CompleteTables out{std::vector<std::vector<double>>(callerTables_),
                            {DeviceReport::Kind::Cuda, device_->device().info().label(), ""}};
-        std::vector<uint32_t> fetch = program_.fetch;
-        if (fetch.empty())
-            for (uint32_t t = 0; t < callerTables_; ++t)
-                if (!program_.tables[t].input)
-                    fetch.push_back(t);
+        const std::vector<uint32_t> &fetch = program_.fetch;
         std::vector<std::span<double>> into;
         for (uint32_t t : fetch) {
             out.tables[t].resize(program_.tables[t].entries());
@@ -112,9 +112,16 @@ class CudaPreparedProgram final : public PreparedTensorProgram {
         return out;
     }
 
+    // An empty fetch list (every computed table) spelled out, so that the device lays the tables
+    // read back side by side (GpuTensorDevice::downloadTables reads them with one copy).
     CudaPreparedProgram(const TensorProgram &program, cuda::GpuSwitches switches)
         : program_(cuda::splitWideReductions(program)), callerTables_(program.tables.size()),
-          switches_(std::move(switches)) {}
+          switches_(std::move(switches)) {
+        if (program_.fetch.empty())
+            for (uint32_t t = 0; t < callerTables_; ++t)
+                if (!program_.tables[t].input)
+                    program_.fetch.push_back(t);
+    }
     TensorProgram program_; // the device reads it: it lives as long as the device
     size_t callerTables_;   // the tables of the program as given (splitting adds more)
     cuda::GpuSwitches switches_;

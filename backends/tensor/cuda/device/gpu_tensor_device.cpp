@@ -128,6 +128,36 @@ Status GpuTensorDevice::upload(uint32_t t, uint64_t first, std::span<const doubl
     return d_.upload(address(t, first), *staged, v.size() * entryBytes_, entry_);
 }
 
+Status GpuTensorDevice::uploadTables(std::span<const uint32_t> tables,
+                                     std::span<const std::span<const double>> values) {
+    const auto padded = [&](size_t i) {
+        return (values[i].size() * entryBytes_ + kPackedAlign - 1) / kPackedAlign * kPackedAlign;
+    };
+    DevicePtr lo = ~DevicePtr{0}, hi = 0;
+    uint64_t bytes = 0;
+    bool sideBySide = !tables.empty() && packed_.bytes() && !options_.stagedUploads;
+    for (size_t i = 0; i < tables.size() && sideBySide; ++i) {
+        const uint32_t t = tables[i];
+        ZBDDC_TRY(checkHeld("an upload", t, {0, values[i].size()}));
+        sideBySide = held_[t].first == 0 && packed_.ptr() <= at_[t] &&
+                     at_[t] + padded(i) <= packed_.ptr() + packed_.bytes();
+        lo = std::min(lo, at_[t]);
+        hi = std::max(hi, at_[t] + padded(i));
+        bytes += padded(i);
+    }
+    if (!sideBySide || hi - lo != bytes) { // apart, or some table twice
+        for (size_t i = 0; i < tables.size(); ++i)
+            ZBDDC_TRY(upload(tables[i], 0, values[i]));
+        return Ok{};
+    }
+    auto staged = stage(hi - lo);
+    if (!staged)
+        return staged.error();
+    for (size_t i = 0; i < tables.size(); ++i)
+        writeTableImage(values[i], options_.kernels.float32, *staged + (at_[tables[i]] - lo));
+    return d_.upload(lo, *staged, hi - lo, entry_);
+}
+
 Status GpuTensorDevice::download(uint32_t t, uint64_t first, std::span<double> v) {
     ZBDDC_TRY(checkHeld("a download", t, {first, v.size()}));
     const auto copy = [&](void *dst, size_t bytes) -> Status {
@@ -154,21 +184,36 @@ Status GpuTensorDevice::downloadTables(std::span<const uint32_t> tables,
     const auto batched = [&](size_t i) {
         return out[i].size() * entryBytes_ <= kBatchedDownloadBytes;
     };
+    // The fetched block (holdFetched) comes back in one copy, other tables one copy each.
+    bool block = false;
     size_t bytes = 0;
-    for (size_t i = 0; i < tables.size(); ++i)
-        bytes += batched(i) ? stagedBytes(out[i].size() * entryBytes_) : 0;
-    auto staged = stage(bytes); // carved below as stage() would: one call, so it cannot move
-    if (!staged)
-        return staged.error();
-    std::vector<unsigned char *> at(tables.size(), nullptr);
-    unsigned char *next = *staged;
     for (size_t i = 0; i < tables.size(); ++i) {
-        const uint32_t t = tables[i];
         if (!batched(i))
             continue;
-        ZBDDC_TRY(checkHeld("a download", t, {0, out[i].size()}));
+        ZBDDC_TRY(checkHeld("a download", tables[i], {0, out[i].size()}));
+        if (inFetchedBlock(tables[i]))
+            block = true;
+        else
+            bytes += stagedBytes(out[i].size() * entryBytes_);
+    }
+    const size_t blockBytes = block ? stagedBytes(fetched_.bytes()) : 0;
+    // Carved below as stage() would: one call, so the staging cannot move under the copies.
+    auto staged = stage(blockBytes + bytes);
+    if (!staged)
+        return staged.error();
+    if (block)
+        ZBDDC_TRY(d_.download(*staged, fetched_.ptr(), fetched_.bytes(), entry_));
+    std::vector<unsigned char *> at(tables.size(), nullptr);
+    unsigned char *next = *staged + blockBytes;
+    for (size_t i = 0; i < tables.size(); ++i) {
+        if (!batched(i))
+            continue;
+        if (inFetchedBlock(tables[i])) {
+            at[i] = *staged + (at_[tables[i]] - fetched_.ptr());
+            continue;
+        }
         at[i] = next;
-        ZBDDC_TRY(d_.download(next, address(t, 0), out[i].size() * entryBytes_, entry_));
+        ZBDDC_TRY(d_.download(next, address(tables[i], 0), out[i].size() * entryBytes_, entry_));
         next += stagedBytes(out[i].size() * entryBytes_);
     }
     ZBDDC_TRY(d_.synchronize(entry_));
@@ -185,8 +230,9 @@ Status GpuTensorDevice::downloadTables(std::span<const uint32_t> tables,
     return Ok{};
 }
 
-// The small inputs' ranges in one block filled by one copy (packed_inputs.h), each other range a
-// block of its own.
+// The small inputs' ranges in one block filled by one copy (packed_inputs.h), the small tables
+// read back after every run (the program's fetch list) in another, each other range a block of its
+// own.
 Status GpuTensorDevice::holdAll(std::span<const TableReserve> ranges,
                                 std::span<const std::span<const double>> inputs) {
     forgetPrepared();
@@ -212,12 +258,51 @@ Status GpuTensorDevice::holdAll(std::span<const TableReserve> ranges,
             }
         ZBDDC_TRY(d_.upload(packed_.ptr(), *image, packed.bytes, entry_));
     }
+    ZBDDC_TRY(holdFetched(ranges, inputs));
     for (size_t i = 0; i < ranges.size(); ++i)
-        if (const TableReserve &r = ranges[i]; packed.at[i] == kUnpacked) {
+        if (const TableReserve &r = ranges[i];
+            packed.at[i] == kUnpacked && !inFetchedBlock(r.table)) {
             ZBDDC_TRY(reserve(r.table, r.rows));
             if (!inputs[r.table].empty())
                 ZBDDC_TRY(upload(r.table, r.rows.first,
                                  inputs[r.table].subspan(r.rows.first, r.rows.rows)));
+        }
+    return Ok{};
+}
+
+// The computed tables of the program's fetch list that `ranges` holds whole and that downloadTables
+// reads together, in one block in fetch order, laid out once: downloadTables reads them with one
+// copy, not one a table (a Markov network's one case reads back hundreds of marginals and scales,
+// each copy a few microseconds).
+Status GpuTensorDevice::holdFetched(std::span<const TableReserve> ranges,
+                                    std::span<const std::span<const double>> inputs) {
+    if (fetched_.bytes())
+        return Ok{};
+    std::vector<int64_t> rangeOf(p_.tables.size(), -1);
+    for (size_t i = 0; i < ranges.size(); ++i)
+        rangeOf[ranges[i].table] = static_cast<int64_t>(i);
+    std::vector<uint32_t> tables;
+    std::vector<uint64_t> bytes;
+    for (uint32_t t : p_.fetch) {
+        const int64_t i = rangeOf[t];
+        if (i < 0 || !inputs[t].empty() || held_[t].rows || ranges[i].rows.first != 0 ||
+            ranges[i].rows.rows != p_.tables[t].entries() ||
+            ranges[i].rows.rows * entryBytes_ > kBatchedDownloadBytes)
+            continue;
+        tables.push_back(t);
+        bytes.push_back(ranges[i].rows.rows * entryBytes_);
+    }
+    const PackedInputs packed = packSmallInputs(bytes, [](size_t) { return true; });
+    if (!packed.bytes)
+        return Ok{};
+    auto block = d_.allocate(packed.bytes);
+    if (!block)
+        return block.error();
+    fetched_ = std::move(*block);
+    for (size_t k = 0; k < tables.size(); ++k)
+        if (packed.at[k] != kUnpacked) {
+            at_[tables[k]] = fetched_.ptr() + packed.at[k];
+            held_[tables[k]] = ranges[rangeOf[tables[k]]].rows;
         }
     return Ok{};
 }
@@ -405,6 +490,11 @@ Result<unsigned char *> GpuTensorDevice::stage(size_t bytes) {
     unsigned char *at = staging.data() + staged_;
     staged_ += stagedBytes(bytes);
     return at;
+}
+
+bool GpuTensorDevice::inFetchedBlock(uint32_t t) const {
+    return fetched_.bytes() && held_[t].rows && fetched_.ptr() <= at_[t] &&
+           at_[t] + held_[t].rows * entryBytes_ <= fetched_.ptr() + fetched_.bytes();
 }
 
 Status GpuTensorDevice::checkHeld(const char *what, uint32_t t, RowSpan rows) const {

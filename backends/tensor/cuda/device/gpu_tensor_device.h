@@ -61,8 +61,13 @@ class GpuTensorDevice final : public TensorDevice {
     Status release(uint32_t table) override;
     Status upload(uint32_t table, uint64_t firstRow, std::span<const double> values) override;
     Status download(uint32_t table, uint64_t firstRow, std::span<double> values) override;
+    // Whole input tables: one copy where holdAll packed them side by side (a junction tree's
+    // evidence tables, made one after another), else one upload each.
+    Status uploadTables(std::span<const uint32_t> tables,
+                        std::span<const std::span<const double>> values);
     // Whole tables read back with one wait: those of at most kBatchedDownloadBytes through the
-    // pinned staging together (a junction tree's hundreds of normalisers), larger ones one by one.
+    // pinned staging together (a junction tree's hundreds of normalisers), with one copy where
+    // holdAll put them all in its block of fetched tables, larger ones one by one.
     static constexpr size_t kBatchedDownloadBytes = size_t{1} << 18;
     Status downloadTables(std::span<const uint32_t> tables, std::span<const std::span<double>> out);
     Status holdAll(std::span<const TableReserve> ranges,
@@ -102,6 +107,9 @@ class GpuTensorDevice final : public TensorDevice {
     uint64_t outputRows(uint32_t op) const;
     bool computesWhole(const DeviceTask &task) const;
     void appendInputList(uint32_t op, std::vector<DevicePtr> &bases) const;
+    Status holdFetched(std::span<const TableReserve> ranges,
+                       std::span<const std::span<const double>> inputs);
+    bool inFetchedBlock(uint32_t t) const; // table t lies in holdFetched's block
     Status launchTask(const DeviceTask &task, DevicePtr list, StreamHandle stream);
     Status launchPrepared(Prepared &pr, uint32_t level, std::span<const DeviceTask> tasks);
     Status enqueuePrepared(Prepared &pr, uint32_t level, std::span<const DeviceTask> tasks);
@@ -120,6 +128,7 @@ class GpuTensorDevice final : public TensorDevice {
     std::vector<DeviceBuffer> owned_;         // by table: its block, unless it lies in packed_
     std::vector<RowSpan> held_;               // by table
     DeviceBuffer packed_;                     // holdAll's small inputs
+    DeviceBuffer fetched_;                    // holdAll's small tables of the fetch list
     std::vector<DeviceBuffer> listsInFlight_; // the input lists of the levels not waited for
     std::optional<Prepared> prepared_;
     bool capturing_ = false;
