@@ -63,12 +63,13 @@ TEST_CASE("splitWideReductions keeps values and splits: batched junction trees",
     CHECK(splits > 0);
 }
 
-// One case (B = 1): each message's InverseMax reduces onto one row, so it splits too, as the ⊕ of
-// its rest and then the inverse max of the kept variables. Under sum-product that changes the
-// scale (split_reductions.h), so the answers are compared, not the tables: P(e) (the normaliser
-// over the collect scales) and every normalised marginal. No op that reduces onto fewer rows
+// One case (B = 1) or a few: each message's InverseMax reduces onto as many rows, so it splits
+// too, as the ⊕ of its rest and then the inverse max of the kept variables. Under sum-product
+// that changes the scale (split_reductions.h), so the answers are compared, not the tables: each
+// case's P(e) (the normaliser over the collect scales) and every normalised marginal. No op that reduces onto fewer rows
 // than minRows keeps more than minEliminated values per row.
-TEST_CASE("splitWideReductions splits one case's scales and keeps the answers", "[cuda][split]") {
+TEST_CASE("splitWideReductions splits the scales of few cases and keeps the answers",
+          "[cuda][split]") {
     std::mt19937 rng(21);
     const cuda::SplitReductionOptions small{64, 8};
     size_t scaleSplits[2] = {0, 0}; // sum-product, max-product
@@ -79,7 +80,7 @@ TEST_CASE("splitWideReductions splits one case's scales and keeps the answers", 
         JunctionTreeLowering l;
         l.marginals = true;
         l.maxProduct = trial % 2 == 1;
-        l.batch = 1;
+        l.batch = trial < 6 ? 1 : 3;
         l.observed = {0, 1};
         if (l.maxProduct)
             l.marginals = false;
@@ -105,22 +106,30 @@ TEST_CASE("splitWideReductions splits one case's scales and keeps the answers", 
         auto b = runTensorProgramCpu(split, {1});
         REQUIRE(a.ok());
         REQUIRE(b.ok());
-        auto logEvidence = [&](const std::vector<std::vector<double>> &t) {
-            double log = std::log(t[jt->normaliser][0]);
-            for (uint32_t s : jt->collectScales)
-                log -= std::log(t[s][0]);
-            return log;
-        };
-        CHECK(logEvidence(*b) == Approx(logEvidence(*a)).epsilon(1e-12));
-        for (uint32_t table : jt->marginalTable) {
-            if (table == kNoTable)
-                continue;
-            const std::vector<double> &x = (*a)[table], &y = (*b)[table];
-            double sx = 0, sy = 0;
-            for (size_t i = 0; i < x.size(); ++i)
-                sx += x[i], sy += y[i];
-            for (size_t i = 0; i < x.size(); ++i)
-                CHECK(y[i] / sy == Approx(x[i] / sx).epsilon(1e-12).margin(1e-15));
+        const uint32_t cases = l.batch; // the case index fastest in every batched table
+        const std::vector<uint32_t> none(net.variables.size(), 0);
+        for (uint32_t c = 0; c < cases; ++c) {
+            auto logEvidence = [&](const std::vector<std::vector<double>> &t) {
+                auto value = [&](uint32_t table) { // an input (a table of ones) as given
+                    const uint64_t row = jt->rowOf(table, c, none);
+                    return p.tables[table].input ? p.tables[table].values[row] : t[table][row];
+                };
+                double log = std::log(value(jt->normaliser));
+                for (uint32_t s : jt->collectScales)
+                    log -= std::log(value(s));
+                return log;
+            };
+            CHECK(logEvidence(*b) == Approx(logEvidence(*a)).epsilon(1e-12));
+            for (uint32_t table : jt->marginalTable) {
+                if (table == kNoTable)
+                    continue;
+                const std::vector<double> &x = (*a)[table], &y = (*b)[table];
+                double sx = 0, sy = 0;
+                for (size_t i = c; i < x.size(); i += cases)
+                    sx += x[i], sy += y[i];
+                for (size_t i = c; i < x.size(); i += cases)
+                    CHECK(y[i] / sy == Approx(x[i] / sx).epsilon(1e-12).margin(1e-15));
+            }
         }
     }
     CHECK(scaleSplits[0] > 0);
