@@ -373,6 +373,19 @@ std::string TensorProgram::dump() const {
     return s.str();
 }
 
+std::vector<uint8_t> scaleOnlyTables(const TensorProgram &program) {
+    std::vector<uint8_t> readers(program.tables.size(), 0); // bit 0: a scale, bit 1: another op
+    for (const TensorOp &op : program.ops)
+        for (uint32_t in : op.inputs)
+            readers[in] |= op.kind == TensorOpKind::InverseMax ? 1 : 2;
+    std::vector<uint8_t> only(program.tables.size(), 0);
+    for (size_t t = 0; t < only.size(); ++t)
+        only[t] = readers[t] == 1;
+    for (uint32_t r : program.results)
+        only[r] = 0;
+    return only;
+}
+
 namespace {
 
 // recoverAssignment's walk, reading rows through `rowValue` (inlined for complete tables). Each
@@ -386,6 +399,7 @@ void traceBack(const TensorProgram &program, RowValueOf &&rowValue,
                std::vector<uint32_t> &assignment, const std::vector<uint8_t> *pinned,
                bool *tied = nullptr, bool lowest = false) {
     const SemiringOps ring{program.semiring};
+    const std::vector<uint8_t> scaleOnly = scaleOnlyTables(program);
     std::vector<uint32_t> free, best;
     std::vector<uint64_t> rows, strides;
     std::vector<uint32_t> groupOf, byGroup;
@@ -395,7 +409,8 @@ void traceBack(const TensorProgram &program, RowValueOf &&rowValue,
     double ratio = 1;
     for (size_t o = program.ops.size(); o-- > 0;) {
         const TensorOp &op = program.ops[o];
-        if (op.kind != TensorOpKind::Marginalize && op.kind != TensorOpKind::EliminateBucket)
+        if ((op.kind != TensorOpKind::Marginalize && op.kind != TensorOpKind::EliminateBucket) ||
+            scaleOnly[op.output])
             continue;
         free.clear();
         for (uint32_t v : op.vars)

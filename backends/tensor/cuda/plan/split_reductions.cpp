@@ -11,8 +11,7 @@ namespace {
 void placeOp(const TensorOp &op, TensorProgram &out, const SplitReductionOptions &options) {
     const bool splittable = op.kind == TensorOpKind::EliminateBucket ||
                             op.kind == TensorOpKind::Marginalize ||
-                            (op.kind == TensorOpKind::InverseMax &&
-                             out.semiring == Semiring::SumProduct); // (the header says why)
+                            op.kind == TensorOpKind::InverseMax;
     const uint64_t rows = out.tables[op.output].entries();
     uint64_t m = 1;
     for (uint32_t v : op.vars)

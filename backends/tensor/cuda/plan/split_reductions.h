@@ -3,14 +3,14 @@
 // eliminated variables to fill the device, and the second is split again while it is still wide.
 // ⊕ is associative; new tables go at the end.
 //
-// Under sum-product, a junction tree's InverseMax over one case's message (a single row over
-// millions of entries) splits into the sum of its rest, then the inverse max over the kept
-// variables: 1 / max_kept Σ_rest, not 1 / max, still a positive scale under which every entry
-// is at most 1 and the largest at least 1 / (the message's entries). Every reader of the message
-// reads the same scale table and the answers undo it (lower_junction_tree.h), so only the scale
-// and the scaled messages change, not the answers. Under max-product it stays whole: its first
-// stage would be a Marginalize, and the MPE traceback (recoverAssignment, the GPU's VALUE phase)
-// walks every Marginalize as a step of the optimum, which a scale is not.
+// A junction tree's InverseMax over one case's message (a single row over millions of entries)
+// splits into the ⊕ of its rest, then the inverse max over the kept variables. Under max-product
+// that is the same scale. Under sum-product it is 1 / max_kept Σ_rest, not 1 / max: still a
+// positive scale under which every entry is at most 1 and the largest at least 1 / (the
+// message's entries). Every reader of the message reads the same scale table and the answers
+// undo it (lower_junction_tree.h), so only the scale and the scaled messages change, not the
+// answers. The first stage's Marginalize feeds the scale alone, so the MPE traceback
+// (recoverAssignment, the GPU's VALUE phase) skips it (scaleOnlyTables).
 #pragma once
 
 #include "ir/tensor_program.h"

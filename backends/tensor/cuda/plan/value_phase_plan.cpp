@@ -23,9 +23,11 @@ Result<std::vector<uint32_t>> buildValuePhasePlan(const TensorProgram &program) 
     std::vector<int64_t> written(n, -1), read(n, -1);
     std::vector<uint32_t> reads;
     std::vector<uint64_t> strides;
+    const std::vector<uint8_t> scaleOnly = scaleOnlyTables(program); // as recoverAssignment
     for (size_t o = program.ops.size(); o-- > 0;) {
         const TensorOp &op = program.ops[o];
-        if (op.kind != TensorOpKind::Marginalize && op.kind != TensorOpKind::EliminateBucket)
+        if ((op.kind != TensorOpKind::Marginalize && op.kind != TensorOpKind::EliminateBucket) ||
+            scaleOnly[op.output])
             continue;
         const std::vector<uint32_t> &vars = op.vars;
         if (vars.empty())

@@ -5,6 +5,7 @@
 // spaces wider than a warp) and every order semiring. Here no GPU is needed; tensor_gpu_test.cpp
 // checks the real device.
 #include "backends/tensor/cuda/plan/narrow_costs.h"
+#include "backends/tensor/cuda/plan/split_reductions.h"
 #include "backends/tensor/cuda/plan/value_phase_plan.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/elimination/elimination_order.h"
@@ -311,6 +312,42 @@ TEST_CASE("the batched VALUE phase kernel traces back every case of a junction t
     CHECK(partlyPinned > 0);
     CHECK(whollyPinned > 0);
     CHECK((tiedCases > 0 && untiedCases > 0));
+}
+
+// The device's program is split (split_reductions.h): a scale's first stage is a Marginalize that
+// feeds the scale alone, and the plan skips it as the host's walk does (scaleOnlyTables), so one
+// case's assignment on the split program is the whole program's.
+TEST_CASE("the VALUE phase kernel decodes a split junction tree as the host decodes it whole",
+          "[value][emulated]") {
+    std::mt19937 rng(23);
+    size_t scaleStages = 0;
+    for (int trial = 0; trial < 6; ++trial) {
+        const BayesNet net = testing::randomBayesNet(rng, 14);
+        auto tree = buildJunctionTree(net, greedyOrder(moralGraph(net), OrderHeuristic::MinFill));
+        REQUIRE(tree.ok());
+        JunctionTreeLowering lowering;
+        lowering.maxProduct = true;
+        lowering.observed = {0, 1};
+        auto jt = lowerJunctionTree(net, *tree, lowering);
+        REQUIRE(jt.ok());
+        const TensorProgram split = cuda::splitWideReductions(jt->program, {64, 8});
+        const std::vector<uint8_t> scaleOnly = scaleOnlyTables(split);
+        scaleStages += static_cast<size_t>(std::count(scaleOnly.begin(), scaleOnly.end(), 1));
+        auto whole = interpretTensorProgram(jt->program);
+        auto parts = interpretTensorProgram(split);
+        REQUIRE(whole.ok());
+        REQUIRE(parts.ok());
+        std::vector<uint32_t> host(split.domainSizes.size(), 0);
+        std::vector<uint8_t> pinned(host.size(), 0);
+        pinned[jt->batchVariable] = 1;
+        recoverAssignment(jt->program, *whole, host, &pinned);
+        std::vector<uint32_t> device(host.size(), 0);
+        std::vector<unsigned> tied;
+        runEmulatedCases(split, *parts, device, pinned, 1, tied);
+        INFO("trial " << trial);
+        CHECK(device == host);
+    }
+    CHECK(scaleStages > 0);
 }
 
 // One op eliminating six variables (more than a lane's steps, kZbVpSteps) from 3 inputs (a lane
