@@ -67,8 +67,8 @@ TEST_CASE("splitWideReductions keeps values and splits: batched junction trees",
 // too, as the ⊕ of its rest and then the inverse max of the kept variables. Under sum-product
 // that changes the scale (split_reductions.h), so the answers are compared, not the tables: each
 // case's P(e) (the normaliser over the collect scales) and every normalised marginal. Under
-// max-product the MPE assignment of the split program is the whole one's. No op that reduces onto fewer rows
-// than minRows keeps more than minEliminated values per row.
+// max-product the MPE assignment of the split program is the whole one's. No op that reduces
+// onto fewer rows than minRows keeps more than minEliminated values per row.
 TEST_CASE("splitWideReductions splits the scales of few cases and keeps the answers",
           "[cuda][split]") {
     std::mt19937 rng(21);
