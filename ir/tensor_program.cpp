@@ -374,15 +374,22 @@ std::string TensorProgram::dump() const {
 }
 
 std::vector<uint8_t> scaleOnlyTables(const TensorProgram &program) {
-    std::vector<uint8_t> readers(program.tables.size(), 0); // bit 0: a scale, bit 1: another op
-    for (const TensorOp &op : program.ops)
+    // Per table, who reads it: bit 0 a scale (an InverseMax over variables, or an op writing a
+    // table only scales read: a split scale's stages), bit 1 anything else. Readers come after
+    // their inputs' writers, so a walk from the last op finds each op's output decided.
+    std::vector<uint8_t> readers(program.tables.size(), 0);
+    for (uint32_t r : program.results)
+        readers[r] = 2;
+    for (size_t o = program.ops.size(); o-- > 0;) {
+        const TensorOp &op = program.ops[o];
+        const bool scaling =
+            (op.kind == TensorOpKind::InverseMax && !op.vars.empty()) || readers[op.output] == 1;
         for (uint32_t in : op.inputs)
-            readers[in] |= op.kind == TensorOpKind::InverseMax ? 1 : 2;
+            readers[in] |= scaling ? 1 : 2;
+    }
     std::vector<uint8_t> only(program.tables.size(), 0);
     for (size_t t = 0; t < only.size(); ++t)
         only[t] = readers[t] == 1;
-    for (uint32_t r : program.results)
-        only[r] = 0;
     return only;
 }
 

@@ -164,9 +164,10 @@ double inputTableValue(const Table &table, uint64_t row);
 double tableValueAt(const TensorProgram &program, const std::vector<std::vector<double>> &computed,
                     uint32_t id, std::span<const uint32_t> assignment);
 
-// Per table, 1 where InverseMax ops alone read it (at least one) and it is not a result: the op
-// that writes it only computes a scale, as the first stage of a split InverseMax does
-// (split_reductions.h). A scale is a positive factor per case, so the VALUE phase skips that op.
+// Per table, 1 where only scales read it (InverseMax ops over variables, at least one, or ops whose
+// own output only scales read) and it is not a result: the op that writes it only computes a
+// scale, as the stages of a split InverseMax do (split_reductions.h). A scale is a positive factor
+// per case, so the VALUE phase skips that op.
 std::vector<uint8_t> scaleOnlyTables(const TensorProgram &program);
 
 // The VALUE phase (Fioretto et al. 2015 §2.2; Dechter 1999's backward pass): walk the

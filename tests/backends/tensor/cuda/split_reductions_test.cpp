@@ -147,3 +147,57 @@ TEST_CASE("splitWideReductions splits the scales of few cases and keeps the answ
     CHECK(scaleSplits[0] > 0);
     CHECK(scaleSplits[1] > 0);
 }
+
+// A scale split in three stages (its second stage still wide): the traceback skips every stage,
+// so the assignment is decided by the ops of the optimum alone. Max-product: m(x) = max_a t(a, x)
+// over six variables of 8 values, s = 1 / max_x m(x), the result max_x g(x) m(x) s with
+// g = 1 / m², whose best x is m's least: a stage walked as a step would pick m's largest.
+TEST_CASE("the traceback skips every stage of a split scale", "[cuda][split]") {
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> value(0.1, 1.0);
+    TensorProgram p;
+    p.semiring = Semiring::MaxProduct;
+    p.domainSizes.assign(7, 8); // x0..x5, then a
+    p.domainSizes[6] = 2;
+    const std::vector<uint32_t> xs = {0, 1, 2, 3, 4, 5};
+    auto table = [&](std::vector<uint32_t> scope, bool input) {
+        Table t;
+        t.scope = std::move(scope);
+        for (uint32_t v : t.scope)
+            t.domains.push_back(p.domainSizes[v]);
+        t.input = input;
+        if (input)
+            for (uint64_t r = 0; r < t.entries(); ++r)
+                t.values.push_back(value(rng));
+        p.tables.push_back(std::move(t));
+        return static_cast<uint32_t>(p.tables.size() - 1);
+    };
+    const uint32_t t = table({6, 0, 1, 2, 3, 4, 5}, true), g = table(xs, true);
+    const uint64_t n = p.tables[g].entries(); // t's rows: a (slowest), then x
+    for (uint64_t x = 0; x < n; ++x) {
+        const double mx = std::max(p.tables[t].values[x], p.tables[t].values[n + x]);
+        p.tables[g].values[x] = 1 / (mx * mx);
+    }
+    const uint32_t m = table(xs, false), scale = table({}, false), result = table({}, false);
+    p.ops.push_back({TensorOpKind::Marginalize, {t}, m, {6}, {}});
+    p.ops.push_back({TensorOpKind::InverseMax, {m}, scale, xs, {}});
+    p.ops.push_back({TensorOpKind::EliminateBucket, {g, m, scale}, result, xs, {}});
+    p.results = {result};
+    computeLevels(p);
+    REQUIRE(p.verify().ok());
+    const TensorProgram split = cuda::splitWideReductions(p, {1024, 8});
+    REQUIRE(split.verify().ok());
+    const std::vector<uint8_t> scaleOnly = scaleOnlyTables(split);
+    size_t stages = 0;
+    for (const TensorOp &op : split.ops)
+        stages += scaleOnly[op.output];
+    CHECK(stages == 2); // the scale's two Marginalize stages before its InverseMax
+    auto a = runTensorProgramCpu(p, {1});
+    auto b = runTensorProgramCpu(split, {1});
+    REQUIRE(a.ok());
+    REQUIRE(b.ok());
+    std::vector<uint32_t> whole(p.domainSizes.size(), 0), parts = whole;
+    recoverAssignment(p, *a, whole);
+    recoverAssignment(split, *b, parts);
+    CHECK(parts == whole);
+}
