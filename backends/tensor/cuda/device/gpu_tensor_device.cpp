@@ -130,9 +130,7 @@ Status GpuTensorDevice::upload(uint32_t t, uint64_t first, std::span<const doubl
 
 Status GpuTensorDevice::uploadTables(std::span<const uint32_t> tables,
                                      std::span<const std::span<const double>> values) {
-    const auto padded = [&](size_t i) {
-        return (values[i].size() * entryBytes_ + kPackedAlign - 1) / kPackedAlign * kPackedAlign;
-    };
+    const auto padded = [&](size_t i) { return packedPieceBytes(values[i].size() * entryBytes_); };
     DevicePtr lo = ~DevicePtr{0}, hi = 0;
     uint64_t bytes = 0;
     bool sideBySide = !tables.empty() && packed_.bytes() && !options_.stagedUploads;

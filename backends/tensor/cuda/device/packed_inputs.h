@@ -15,6 +15,11 @@ inline constexpr uint64_t kPackedInputMaxBytes = uint64_t{1} << 20;
 inline constexpr uint64_t kPackedAlign = 256; // each piece starts at a multiple of this
 inline constexpr uint64_t kUnpacked = UINT64_MAX;
 
+// The bytes a piece of `bytes` takes in the shared block: up to the next piece's start.
+inline constexpr uint64_t packedPieceBytes(uint64_t bytes) {
+    return (bytes + kPackedAlign - 1) / kPackedAlign * kPackedAlign;
+}
+
 struct PackedInputs {
     std::vector<uint64_t> at; // by piece: its offset in the shared block, or kUnpacked
     uint64_t bytes = 0;       // the shared block's size
@@ -29,7 +34,7 @@ PackedInputs packSmallInputs(std::span<const uint64_t> bytes, Packable packable)
     for (size_t i = 0; i < bytes.size(); ++i)
         if (packable(i) && bytes[i] <= kPackedInputMaxBytes) {
             out.at[i] = out.bytes;
-            out.bytes += (bytes[i] + kPackedAlign - 1) / kPackedAlign * kPackedAlign;
+            out.bytes += packedPieceBytes(bytes[i]);
         }
     return out;
 }
