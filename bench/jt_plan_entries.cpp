@@ -3,12 +3,14 @@
 // indicator tables, and the tree per evidence pattern with each case's CPTs sliced
 // (evidence_pattern_batch.h), for MAR and MPE; MPE's traceback per case (the joint values each
 // VALUE-phase step enumerates, the largest step apart); the plan the cost count picks; and the
-// CPU executor's wall time of each plan over the same cases.
+// CPU executor's wall time of each plan over the same cases (--executor cuda: the batched plans on
+// the GPU, their first run, which compiles, and a second; the per-case route on the CPU beside).
 //
 // --mpe-agree: MPE's assignments of the per-case route against the full-table tree (the CPU
 // executor and the reference interpreter) and the pattern plan, cases that differ counted.
 //
-//   jt_plan_entries [--cases N] [--observed F] [--time] [--mpe-agree] NET.bif...
+//   jt_plan_entries [--cases N] [--observed F] [--time] [--executor cpu|cuda] [--mpe-agree]
+//                   NET.bif...
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/moral_graph.h"
 #include "compiler/junction_tree/order_search.h"
@@ -58,6 +60,7 @@ int main(int argc, char **argv) {
     size_t n = 200;
     double observed = 0.2;
     bool time = false, agree = false;
+    std::string executor = "cpu"; // the batched plans' in --time
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--cases") && i + 1 < argc)
@@ -66,6 +69,8 @@ int main(int argc, char **argv) {
             observed = std::stod(argv[++i]);
         else if (!std::strcmp(argv[i], "--time"))
             time = true;
+        else if (!std::strcmp(argv[i], "--executor") && i + 1 < argc)
+            executor = argv[++i];
         else if (!std::strcmp(argv[i], "--mpe-agree"))
             agree = true;
         else
@@ -163,19 +168,33 @@ int main(int argc, char **argv) {
             if (!time)
                 continue;
             JunctionTreeOptions o;
-            o.executor = "cpu";
+            o.executor = executor;
             o.batchedPlan = JunctionTreeOptions::BatchedPlan::FullTables;
             o.traceback = JunctionTreeOptions::Traceback::OnHost;
             JunctionTreeModel fullModel(*net, *tree, o);
             o.batchedPlan = JunctionTreeOptions::BatchedPlan::EvidencePatterns;
             JunctionTreeModel patternModel(*net, *tree, o);
+            o.executor = "cpu";
             o.batchedPlan = JunctionTreeOptions::BatchedPlan::ByCost; // the CPU: per case
             JunctionTreeModel perCase(*net, *tree, o);
             const double perN = 1e3 / static_cast<double>(cases.size());
-            std::printf("%-12s %5s cpu us/case: full-table %.1f, patterns %.1f, per case %.1f\n",
-                        name.c_str(), task == Task::Mar ? "mar" : "mpe",
-                        msOf(fullModel, task, cases) * perN, msOf(patternModel, task, cases) * perN,
-                        msOf(perCase, task, cases) * perN);
+            const char *taskName = task == Task::Mar ? "mar" : "mpe";
+            if (executor == "cpu") {
+                std::printf("%-12s %5s cpu us/case: full-table %.1f, patterns %.1f, per case %.1f\n",
+                            name.c_str(), taskName, msOf(fullModel, task, cases) * perN,
+                            msOf(patternModel, task, cases) * perN,
+                            msOf(perCase, task, cases) * perN);
+                continue;
+            }
+            // A compiled executor: the first run compiles, the second is the warm one.
+            const double fullFirst = msOf(fullModel, task, cases) * perN;
+            const double fullWarm = msOf(fullModel, task, cases) * perN;
+            const double patternFirst = msOf(patternModel, task, cases) * perN;
+            const double patternWarm = msOf(patternModel, task, cases) * perN;
+            std::printf("%-12s %5s %s us/case (first run, second): full-table %.1f, %.1f; "
+                        "patterns %.1f, %.1f; cpu per case %.1f\n",
+                        name.c_str(), taskName, executor.c_str(), fullFirst, fullWarm,
+                        patternFirst, patternWarm, msOf(perCase, task, cases) * perN);
         }
     }
     return 0;
