@@ -14,9 +14,11 @@
 namespace zbddc {
 
 // How a circuit's op types reach its GPU kernels (backends/cuda/interpreted_types.cpp): compiled
-// into them (NVRTC per circuit; the default), read as data by interpreted kernels whose one module
-// per kernel shape serves every circuit from the disk cache, or interpreted until the compiled
-// module, built meanwhile on another thread where the cache lacks it, is ready.
+// into them (NVRTC per circuit), read as data by interpreted kernels whose one module per kernel
+// shape serves every circuit from the disk cache, or interpreted until the compiled module, built
+// meanwhile on another thread where the cache lacks it, is ready (the default: on an H100 the
+// interpreted kernels gave the compiled ones' answers, their first kernels came in 5-23 ms where a
+// compile took 0.5-1 s, and their passes took 0.8-2x the compiled ones'; BENCHMARKS.md).
 enum class OpTypeKernels : uint8_t { Compiled, Interpreted, InterpretedUntilCompiled };
 
 struct GpuSettings {
@@ -26,7 +28,7 @@ struct GpuSettings {
     // circuit fits, true wherever it can, false never (the level kernels).
     std::optional<bool> singleLaunch;
     // How a circuit's op types reach its GPU kernels (OpTypeKernels).
-    OpTypeKernels opTypes = OpTypeKernels::Compiled;
+    OpTypeKernels opTypes = OpTypeKernels::InterpretedUntilCompiled;
 };
 
 // The process's settings (backends/cuda reads them when it first loads NCCL or compiles).
@@ -48,9 +50,9 @@ inline GpuSettings gpuSettingsFromVariables(const VariableLookup &lookup) {
         s.singleLaunch = *v == '1';
     if (const char *v = lookup("ZBDDC_INTERPRETED_TYPES")) {
         const std::string_view t = v;
-        s.opTypes = t == "1"      ? OpTypeKernels::Interpreted
-                    : t == "auto" ? OpTypeKernels::InterpretedUntilCompiled
-                                  : OpTypeKernels::Compiled;
+        s.opTypes = t == "0"   ? OpTypeKernels::Compiled
+                    : t == "1" ? OpTypeKernels::Interpreted
+                               : OpTypeKernels::InterpretedUntilCompiled;
     }
     return s;
 }

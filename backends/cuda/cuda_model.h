@@ -51,7 +51,7 @@ struct CudaOptions {
     // (kernel_source.h, InterpretedTypes) by kernels whose one module serves every circuit of a
     // kernel shape; or, where the disk cache lacks the compiled module (and nvrtc.useCache),
     // interpreted while that module compiles on another thread, the passes taking it up once it
-    // is ready. Compiled by default: the interpreted kernels have not yet run on a GPU.
+    // is ready. Compiled here; the process's setting, which engines pass, defaults to the third.
     OpTypeKernels opTypes = OpTypeKernels::Compiled;
     NvrtcOptions nvrtc; // arch is taken from the device
 };
