@@ -44,9 +44,7 @@ TEST_CASE("fork-joins nested in parts finish, each part once", "[threads]") {
     for (int c = 0; c < 3; ++c) // several callers at once share the workers
         callers.emplace_back([&] {
             onThreads(8, [&](size_t) {
-                onThreads(8, [&](size_t) {
-                    onThreads(3, [&](size_t) { inner.fetch_add(1); });
-                });
+                onThreads(8, [&](size_t) { onThreads(3, [&](size_t) { inner.fetch_add(1); }); });
             });
         });
     for (std::thread &t : callers)
