@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
+#include <exception>
 #include <functional>
 #include <mutex>
 #ifdef __linux__
@@ -67,13 +68,21 @@ class WorkerPool {
             }
             queue_.push_back(&b);
         }
-        wake_.notify_all();
-        part(0);
-        for (size_t i; (i = b.next.fetch_add(1)) < n;)
-            part(i);
+        for (size_t i = 1; i < n; ++i)
+            wake_.notify_one();
+        std::exception_ptr failed; // rethrown once no worker reads `b` any more
+        try {
+            part(0);
+            for (size_t i; (i = b.next.fetch_add(1)) < n;)
+                part(i);
+        } catch (...) {
+            failed = std::current_exception();
+        }
         std::unique_lock lock(mutex_);
         std::erase(queue_, &b); // no worker takes a part of it from here on
         b.finished.wait(lock, [&] { return b.running == 0; });
+        if (failed)
+            std::rethrow_exception(failed);
     }
 
   private:

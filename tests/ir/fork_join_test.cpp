@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -22,15 +23,15 @@ TEST_CASE("onThreads runs every part once and returns after the last", "[threads
 }
 
 TEST_CASE("onThreads runs parts at the same time where workers are free", "[threads]") {
-    // Part 1 waits until part 0 has seen it start: run one after the other on one thread, part 0
-    // would give up after a second and the check would fail.
+    // Part 0 waits for part 1 to start: run one after the other on one thread, part 0 would give
+    // up after ten seconds and the check would fail.
     std::atomic<bool> started{false}, seen{false};
     onThreads(2, [&](size_t t) {
         if (t == 1) {
             started = true;
             return;
         }
-        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+        const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
         while (!started && std::chrono::steady_clock::now() < until)
             std::this_thread::yield();
         seen = started.load();
@@ -50,4 +51,18 @@ TEST_CASE("fork-joins nested in parts finish, each part once", "[threads]") {
     for (std::thread &t : callers)
         t.join();
     CHECK(inner.load() == 3u * 8 * 8 * 3);
+}
+
+TEST_CASE("a part's exception on the calling thread reaches the caller after the join",
+          "[threads]") {
+    std::atomic<int> ran{0};
+    CHECK_THROWS_AS(onThreads(4,
+                              [&](size_t t) {
+                                  ran.fetch_add(1);
+                                  if (t == 0)
+                                      throw std::bad_alloc();
+                              }),
+                    std::bad_alloc);
+    onThreads(4, [&](size_t) { ran.fetch_add(1); }); // the workers still serve
+    CHECK(ran.load() >= 5);
 }
