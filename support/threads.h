@@ -88,6 +88,7 @@ class WorkerPool {
   private:
     static constexpr size_t kMaxWorkers = 1024;
     struct Batch {
+        Batch(const std::function<void(size_t)> *p, size_t count) : part(p), n(count) {}
         const std::function<void(size_t)> *part;
         size_t n;
         std::atomic<size_t> next{1};
