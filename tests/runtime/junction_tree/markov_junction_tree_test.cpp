@@ -49,6 +49,14 @@ TEST_CASE("markov jt: random Markov networks answer PR, MAR and MPE as brute for
                 INFO("case " << c);
                 checkMarkovCase(net, cases[c], pr[c], mar[c], mpe[c]);
             }
+            // One case at a time, on the same model the batches ran on: what it keeps from one run
+            // (programs, case trees) must not leak into the next case's answers.
+            for (size_t c = 0; c < cases.size(); ++c) {
+                INFO("case " << c << " alone");
+                const std::span<const Evidence> one(&evidence[c], 1);
+                checkMarkovCase(net, cases[c], model.run(Task::Pr, one)[0],
+                                model.run(Task::Mar, one)[0], model.run(Task::Mpe, one)[0]);
+            }
         }
     }
 }
