@@ -2,7 +2,6 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <deque>
@@ -62,7 +61,11 @@ class WorkerPool {
         Batch b{&part, n};
         {
             std::lock_guard lock(mutex_);
-            while (workers_ < n - 1 && workers_ < kMaxWorkers) {
+            // A free worker for every part not yet taken: a fork-join inside a part (a case's
+            // program inside a batch of few cases) runs its parts at the same time too, as threads
+            // of its own did.
+            unclaimed_ += n - 1;
+            while (workers_ - busy_ < unclaimed_ && workers_ < kMaxWorkers) {
                 std::thread(&WorkerPool::work, this).detach();
                 ++workers_;
             }
@@ -73,12 +76,14 @@ class WorkerPool {
         std::exception_ptr failed; // rethrown once no worker reads `b` any more
         try {
             part(0);
-            for (size_t i; (i = b.next.fetch_add(1)) < n;)
+            for (size_t i; (i = claim(b)) < n;)
                 part(i);
         } catch (...) {
             failed = std::current_exception();
         }
         std::unique_lock lock(mutex_);
+        unclaimed_ -= n - std::min(b.next, n); // parts a failure left untaken
+        b.next = n;
         std::erase(queue_, &b); // no worker takes a part of it from here on
         b.finished.wait(lock, [&] { return b.running == 0; });
         if (failed)
@@ -91,25 +96,37 @@ class WorkerPool {
         Batch(const std::function<void(size_t)> *p, size_t count) : part(p), n(count) {}
         const std::function<void(size_t)> *part;
         size_t n;
-        std::atomic<size_t> next{1};
+        size_t next = 1;    // the next part to take, under mutex_
         size_t running = 0; // parts workers are running, under mutex_
         std::condition_variable finished;
     };
+
+    size_t claimLocked(Batch &b) {
+        const size_t i = b.next < b.n ? b.next++ : b.n;
+        unclaimed_ -= i < b.n;
+        return i;
+    }
+    size_t claim(Batch &b) {
+        std::lock_guard lock(mutex_);
+        return claimLocked(b);
+    }
 
     void work() {
         std::unique_lock lock(mutex_);
         for (;;) {
             wake_.wait(lock, [&] { return !queue_.empty(); });
             Batch *b = queue_.front();
-            const size_t i = b->next.fetch_add(1);
+            const size_t i = claimLocked(*b);
             if (i >= b->n) { // every part taken: no more for anyone
                 std::erase(queue_, b);
                 continue;
             }
             ++b->running;
+            ++busy_;
             lock.unlock();
             (*b->part)(i);
             lock.lock();
+            --busy_;
             if (--b->running == 0)
                 b->finished.notify_all();
         }
@@ -118,7 +135,8 @@ class WorkerPool {
     std::mutex mutex_;
     std::condition_variable wake_;
     std::deque<Batch *> queue_;
-    size_t workers_ = 0;
+    size_t workers_ = 0, busy_ = 0; // threads started; of them, running a part
+    size_t unclaimed_ = 0;          // parts queued and not yet taken, every batch's
 };
 
 // Runs work(t) for t = 0..n-1, work(0) on the calling thread and the others on the pool's

@@ -39,6 +39,27 @@ TEST_CASE("onThreads runs parts at the same time where workers are free", "[thre
     CHECK(seen);
 }
 
+TEST_CASE("a fork-join inside a part runs its parts at the same time too", "[threads]") {
+    // Each outer part holds a worker while its inner parts wait for each other as above.
+    std::atomic<int> seen{0};
+    onThreads(2, [&](size_t) {
+        std::atomic<bool> started{false};
+        bool ok = false;
+        onThreads(2, [&](size_t t) {
+            if (t == 1) {
+                started = true;
+                return;
+            }
+            const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+            while (!started && std::chrono::steady_clock::now() < until)
+                std::this_thread::yield();
+            ok = started.load();
+        });
+        seen.fetch_add(ok ? 1 : 0);
+    });
+    CHECK(seen.load() == 2);
+}
+
 TEST_CASE("fork-joins nested in parts finish, each part once", "[threads]") {
     std::atomic<size_t> inner{0};
     std::vector<std::thread> callers;
