@@ -172,9 +172,9 @@ std::vector<uint8_t> scaleOnlyTables(const TensorProgram &program);
 
 // The VALUE phase (Fioretto et al. 2015 §2.2; Dechter 1999's backward pass): walk the
 // Marginalize/EliminateBucket ops (but those scaleOnlyTables marks) from last to first; each one's
-// output scope is already assigned,
-// so pick the ⊕-best joint value of its eliminated variables given its inputs. `assignment` arrives
-// with evidence (and any default) filled in and returns completed. `pinned` (per variable,
+// output scope is already assigned, so pick the ⊕-best joint value of its eliminated variables
+// given its inputs. `assignment` arrives with evidence (and any default) filled in and returns
+// completed. `pinned` (per variable,
 // optional): variables that keep their value where an op eliminates them (a junction tree's
 // observed variables, whose other states have indicator 0 and can never be the best). `tied`
 // (optional) is set where some op met another joint value within the tie tolerance of the one
