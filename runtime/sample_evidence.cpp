@@ -44,7 +44,7 @@ std::vector<Evidence> sampleEvidence(const BayesNet &net, size_t cases, double o
     return out;
 }
 
-static void writeCaseLine(const Evidence &e, std::ostream &s) {
+void writeEvidenceLine(const Evidence &e, std::ostream &s) {
     size_t n = 0;
     for (uint32_t st : e.states)
         n += st != kNone;
@@ -60,7 +60,7 @@ bool writeSampledEvidence(const BayesNet &net, size_t cases, double observedFrac
     EvidenceSampler sampler(net, observedFraction, seed);
     out << cases << "\n";
     for (size_t c = 0; c < cases && out; ++c)
-        writeCaseLine(sampler.next(), out);
+        writeEvidenceLine(sampler.next(), out);
     return static_cast<bool>(out);
 }
 
@@ -68,7 +68,7 @@ std::string uaiEvidenceText(const std::vector<Evidence> &cases) {
     std::ostringstream s;
     s << cases.size() << "\n";
     for (const Evidence &e : cases)
-        writeCaseLine(e, s);
+        writeEvidenceLine(e, s);
     return s.str();
 }
 

@@ -36,6 +36,8 @@ std::vector<Evidence> sampleEvidence(const BayesNet &net, size_t cases, double o
 
 // The UAI batch layout: the number of cases, then per case "n v1 s1 ... vn sn" on one line.
 std::string uaiEvidenceText(const std::vector<Evidence> &cases);
+// One case's line of that layout.
+void writeEvidenceLine(const Evidence &e, std::ostream &out);
 // The same text for `cases` sampled cases, written as they are drawn (memory does not grow with
 // `cases`); false where the stream failed.
 bool writeSampledEvidence(const BayesNet &net, size_t cases, double observedFraction, uint64_t seed,

@@ -1,18 +1,55 @@
-// `zbddc sample NET --cases N [--observed F] [--seed S] [-o cases.evid]`: evidence cases as the
-// network benchmarks use them (runtime/sample_evidence.h), in the UAI batch layout.
-#include "runtime/sample_evidence.h"
+// `zbddc sample MODEL --cases N [--observed F] [--seed S] [-o cases.evid]`: evidence cases as the
+// benchmarks use them, in the UAI batch layout: forward-sampled from a network
+// (runtime/sample_evidence.h), Gibbs-sampled from a Markov or cost network, its chain started at
+// its MPE (runtime/gibbs_evidence.h).
+#include "compiler/frontends/factor_model/factor_model.h"
 #include "pipeline/load_model.h"
+#include "pipeline/session.h"
+#include "runtime/gibbs_evidence.h"
+#include "runtime/sample_evidence.h"
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/output.h"
 
+#include <functional>
 #include <iostream>
 
 namespace zbddc::cli {
 
+namespace {
+
+// The writer of a Markov or cost network's cases: its MPE on the CPU starts the chain.
+Result<std::function<bool(std::ostream &)>> gibbsWriter(const SampleOptions &o,
+                                                        FactorModel &model) {
+    auto read = readFactorModelFile(o.network);
+    if (!read)
+        return read.error();
+    model = std::move(*read);
+    pipeline::OpenOptions open;
+    open.target.device = DeviceKind::Cpu;
+    open.task = Task::Mpe;
+    auto session = pipeline::Session::open(o.network, open);
+    if (!session)
+        return session.error();
+    auto mpe = (*session)->answer(Task::Mpe, std::vector<Evidence>{noEvidence(model.variables)});
+    if (!mpe.front())
+        return mpe.front().error();
+    std::vector<uint32_t> start = mpe.front()->assignment;
+    if (start.size() != model.numVariables() || !std::isfinite(logWeight(model, start)))
+        return Diagnostic{o.network, 0, "its MPE has no assignment of positive weight to start "
+                                        "the Gibbs sampler from"};
+    return std::function<bool(std::ostream &)>([&, start](std::ostream &out) {
+        return writeGibbsEvidence(model, start, o.cases, o.observed, o.seed, out);
+    });
+}
+
+} // namespace
+
 int sampleCommand(const SampleOptions &o) {
     auto kind = pipeline::modelKindOf(o.network);
-    if (!kind || *kind != pipeline::ModelKind::Network) {
-        std::cerr << "zbddc: sample needs a network (.bif, .xmlbif, .net, BAYES .uai), not '"
+    if (!kind ||
+        (*kind != pipeline::ModelKind::Network && *kind != pipeline::ModelKind::CostNetwork)) {
+        std::cerr << "zbddc: sample needs a network (.bif, .xmlbif, .net, BAYES .uai) or a Markov "
+                     "or cost network (MARKOV .uai, .wcsp), not '"
                   << o.network << "'\n";
         return 2;
     }
@@ -21,12 +58,23 @@ int sampleCommand(const SampleOptions &o) {
                   << " cases an .evid batch may hold (see zbddc --help)\n";
         return 2;
     }
-    auto net = readNetworkFile(o.network);
-    if (!net)
-        return reportError(net.error());
-    auto write = [&](std::ostream &out) {
-        return writeSampledEvidence(*net, o.cases, o.observed, o.seed, out);
-    };
+    std::optional<BayesNet> net;
+    FactorModel model;
+    std::function<bool(std::ostream &)> write;
+    if (*kind == pipeline::ModelKind::Network) {
+        auto read = readNetworkFile(o.network);
+        if (!read)
+            return reportError(read.error());
+        net = std::move(*read);
+        write = [&](std::ostream &out) {
+            return writeSampledEvidence(*net, o.cases, o.observed, o.seed, out);
+        };
+    } else {
+        auto gibbs = gibbsWriter(o, model);
+        if (!gibbs)
+            return reportError(gibbs.error());
+        write = std::move(*gibbs);
+    }
     if (o.output.empty()) // exit_guard.cpp reports a failed standard output
         return write(std::cout) ? 0 : 1;
     Status written = writeFileAtomically(o.output, write);

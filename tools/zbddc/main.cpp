@@ -134,8 +134,12 @@ int zbddc::cli::parseAndRun(int argc, char **argv) {
 
     SampleOptions sample;
     CLI::App *sampleCmd =
-        app.add_subcommand("sample", "Write forward-sampled evidence cases (UAI batch .evid)");
-    sampleCmd->add_option("network", sample.network, "A Bayesian network")->required();
+        app.add_subcommand("sample", "Write sampled evidence cases (UAI batch .evid): forward-"
+                                     "sampled from a network, Gibbs-sampled from another model");
+    sampleCmd
+        ->add_option("model", sample.network,
+                     "A Bayesian network, Markov network (MARKOV .uai) or cost network (.wcsp)")
+        ->required();
     sampleCmd->add_option("--cases", sample.cases, "Number of cases (default 2000)")
         ->check(wholeNumber(true));
     sampleCmd

@@ -127,3 +127,50 @@ TEST_CASE("run --task pr: a network no exact route fits is refused with both siz
     CHECK(r.err.find("entries") != std::string::npos);
     CHECK(r.err.find("--approximate") != std::string::npos);
 }
+
+TEST_CASE("sample on a MARKOV file: Gibbs-sampled cases, each with P(e) > 0, answered by run",
+          "[cli][uai]") {
+    std::mt19937 rng(20261207);
+    int sampled = 0;
+    for (int trial = 0; trial < 8; ++trial) {
+        INFO("trial " << trial);
+        const zbddc::testing::MarkovNet net =
+            zbddc::testing::randomMarkovNet(rng, 4 + rng() % 3, /*huge=*/false);
+        const std::vector<int> none(net.domains.size(), -1);
+        if (std::isinf(zbddc::testing::bruteForceMarkov(net, none).log10Z))
+            continue; // no state of positive weight: nothing to sample
+        ++sampled;
+        const std::string uai = zbddc::testing::writeScratch("gibbs.uai", net.uaiText());
+        const std::string evid = zbddc::testing::scratchDir() + "/gibbs.evid";
+        const auto s = runZbddc("sample '" + uai + "' --cases 25 --observed 0.5 --seed " +
+                                std::to_string(trial) + " -o '" + evid + "'");
+        INFO(s.err);
+        REQUIRE(s.exitCode == 0);
+        std::istringstream cases(zbddc::testing::slurp(evid));
+        size_t count = 0;
+        REQUIRE(cases >> count);
+        REQUIRE(count == 25);
+        std::vector<double> want;
+        for (size_t c = 0; c < count; ++c) {
+            std::vector<int> e(net.domains.size(), -1);
+            size_t n = 0;
+            REQUIRE(cases >> n);
+            for (size_t i = 0; i < n; ++i) {
+                size_t v = 0;
+                REQUIRE(cases >> v >> e.at(v));
+            }
+            want.push_back(zbddc::testing::bruteForceMarkov(net, e).log10Z);
+            CHECK(std::isfinite(want.back())); // P(e) > 0
+        }
+        const auto pr = runZbddc("run '" + uai + "' --task pr --device cpu --evidence '" + evid +
+                                 "'");
+        INFO(pr.err);
+        REQUIRE(pr.exitCode == 0);
+        const auto got = zbddc::testing::readUai2010(pr.out, "PR");
+        REQUIRE(got.has_value());
+        REQUIRE(got->size() == count);
+        for (size_t c = 0; c < count; ++c)
+            CHECK((*got)[c].log10 == Approx(want[c]).epsilon(1e-12).margin(1e-9));
+    }
+    CHECK(sampled > 0);
+}
