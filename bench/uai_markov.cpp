@@ -6,17 +6,22 @@
 // its program and compiles its kernels, timed apart), cpu-full and cpu1-full (the GPU's program
 // on the CPU executor: the full tables, evidence as indicator tables, lowered once per task as
 // the GPU's is, and its first run timed apart likewise). `--cases N` answers the instance's case
-// N times as one batch (one case uses one thread on the per-case route); `--repeat R` reports the
+// N times as one batch (one case uses one thread on the per-case route); `--evidence-dir DIR`
+// answers DIR/NAME.evid's cases instead (`zbddc sample`'s; the first N with `--cases N`), the
+// competition's answers then not compared (`--write-mar DIR`: the first 20 cases' marginals per
+// device into DIR/NAME-DEVICE.json, `[{"marginals": {"X0": [...], ...}}, ...]`, for the peer's
+// comparison); `--repeat R` reports the
 // best of R rounds of the three tasks (on the per-case route each round on the model opened
 // afresh).
 // bench/uai_markov.sh runs it beside pyAgrum (bench/peers/pyagrum_mrf.py).
 //
-//   uai_markov [--devices cpu,cpu1,cuda,cpu-full,cpu1-full] [--cases N] [--repeat R]
-//              [--search-ms MS | --search-runs N] [--memory-gb G] NAME.uai...
+//   uai_markov [--devices cpu,cpu1,cuda,cpu-full,cpu1-full] [--cases N] [--evidence-dir DIR]
+//              [--write-mar DIR] [--repeat R] [--search-ms MS | --search-runs N] [--memory-gb G] NAME.uai...
 //
 // One tab-separated row per instance and device: instance, device, clique entries, order ms,
 // then per task the wall milliseconds (PR, MAR, MPE), log10 Z, |log10 Z - reference|, the
-// largest |marginal - .MAR|, MPE log10; "refused" and why where no tree fits.
+// largest |marginal - .MAR|, MPE log10 (of the first case), the number of cases; "refused" and
+// why where no tree fits.
 #include "bench/comma_list.h"
 #include "compiler/elimination/elimination_order.h"
 #include "compiler/frontends/factor_model/factor_model.h"
@@ -42,7 +47,9 @@ namespace {
 
 struct Args {
     std::vector<std::string> devices{"cpu", "cpu1", "cuda"};
-    size_t cases = 1;
+    size_t cases = 0;         // 0: the evidence file's cases
+    std::string evidenceDir; // --evidence-dir: DIR/NAME.evid instead of NAME.uai.evid
+    std::string marDir;      // --write-mar
     int repeat = 1; // rounds of the three tasks, each task's best reported: --repeat
     double searchMs = 1000;
     uint32_t searchRuns = 0;   // --search-runs: this many runs, unbounded in time (the same order
@@ -75,6 +82,27 @@ std::optional<std::vector<std::vector<double>>> marReference(const std::string &
     return std::nullopt;
 }
 
+// The first `count` cases' marginals as JSON (what bench/peers/pyagrum_mrf.py --ours reads).
+void writeMarginals(const std::string &path, const std::vector<Result<TaskResult>> &results,
+                    size_t count) {
+    std::ofstream out(path);
+    out.precision(17);
+    out << "[";
+    for (size_t c = 0; c < std::min(count, results.size()); ++c) {
+        out << (c ? ",\n" : "") << "{\"marginals\": {";
+        if (results[c])
+            for (size_t v = 0; v < results[c]->marginals.size(); ++v) {
+                out << (v ? ", " : "") << "\"X" << v << "\": [";
+                const auto row = results[c]->marginals[v];
+                for (size_t s = 0; s < row.size(); ++s)
+                    out << (s ? ", " : "") << row[s];
+                out << "]";
+            }
+        out << "}}";
+    }
+    out << "]\n";
+}
+
 std::string number(double v, const char *format = "%.6g") {
     if (std::isnan(v))
         return "-";
@@ -91,15 +119,23 @@ void benchInstance(const Args &args, const std::string &path) {
         return;
     }
     std::vector<Evidence> cases{noEvidence(model->variables)};
-    if (std::filesystem::exists(path + ".evid")) {
-        auto file = readUaiEvidenceFile(path + ".evid", model->variables);
+    const bool ownEvidence = args.evidenceDir.empty();
+    const std::string evidence =
+        ownEvidence ? path + ".evid" : args.evidenceDir + "/" + name + ".evid";
+    if (!ownEvidence && !std::filesystem::exists(evidence)) {
+        std::cout << name << "\terror\t" << evidence << ": no such file\n";
+        return;
+    }
+    if (std::filesystem::exists(evidence)) {
+        auto file = readUaiEvidenceFile(evidence, model->variables);
         if (!file) {
             std::cout << name << "\terror\t" << file.error().str() << "\n";
             return;
         }
         cases = file->cases;
     }
-    cases.resize(std::max<size_t>(args.cases, 1), cases.front());
+    if (args.cases)
+        cases.resize(args.cases, cases.front());
     if (auto why = junctionTreeSurelyTooLarge(*model, args.memoryBytes)) {
         std::cout << name << "\t-\trefused\t" << *why << "\n";
         return;
@@ -112,8 +148,8 @@ void benchInstance(const Args &args, const std::string &path) {
     const std::vector<uint32_t> order =
         searchOrder(buildInteractionGraph(model->domainSizes, model->sortedScopes()), search).order;
     const double orderMs = msSince(t0);
-    const auto pr = prReference(path);
-    const auto mar = marReference(path);
+    const auto pr = ownEvidence ? prReference(path) : std::nullopt;
+    const auto mar = ownEvidence ? marReference(path) : std::nullopt;
     for (const std::string &device : args.devices) {
         if (device == "cuda" && !gpuUsable())
             continue;
@@ -154,6 +190,8 @@ void benchInstance(const Args &args, const std::string &path) {
                 ms[t] = std::min(ms[t], msSince(r0));
             }
         }
+        if (!args.marDir.empty())
+            writeMarginals(args.marDir + "/" + name + "-" + device + ".json", results[1], 20);
         for (int t = 0; t < 3; ++t) {
             const Task task = tasks[t];
             const Result<TaskResult> &r = results[t].front();
@@ -179,7 +217,8 @@ void benchInstance(const Args &args, const std::string &path) {
                   << "\t" << number(orderMs, "%.0f") << "\t" << number(ms[0], "%.1f") << "\t"
                   << number(ms[1], "%.1f") << "\t" << number(ms[2], "%.1f") << "\t"
                   << number(log10Z, "%.6f") << "\t" << number(prGap, "%.2g") << "\t"
-                  << number(marGap, "%.2g") << "\t" << number(mpeLog10, "%.6f")
+                  << number(marGap, "%.2g") << "\t" << number(mpeLog10, "%.6f") << "\t"
+                  << cases.size()
                   << (firstRun.empty() ? "" : "\tfirst runs " + firstRun + " ms") << std::endl;
     }
 }
@@ -195,6 +234,10 @@ int main(int argc, char **argv) {
             args.devices = bench::commaList(argv[++i]);
         else if (a == "--cases" && i + 1 < argc)
             args.cases = std::stoul(argv[++i]);
+        else if (a == "--evidence-dir" && i + 1 < argc)
+            args.evidenceDir = argv[++i];
+        else if (a == "--write-mar" && i + 1 < argc)
+            args.marDir = argv[++i];
         else if (a == "--repeat" && i + 1 < argc)
             args.repeat = std::max(1, std::stoi(argv[++i]));
         else if (a == "--search-runs" && i + 1 < argc)
@@ -205,14 +248,14 @@ int main(int argc, char **argv) {
             args.memoryBytes = 1e9 * std::stod(argv[++i]);
         else if (a.rfind("--", 0) == 0) {
             std::cerr
-                << "usage: uai_markov [--devices cpu,cpu1,cuda] [--cases N] "
+                << "usage: uai_markov [--devices cpu,cpu1,cuda] [--cases N] [--evidence-dir DIR] [--write-mar DIR] "
                    "[--repeat R] [--search-ms MS | --search-runs N] [--memory-gb G] NAME.uai...\n";
             return 2;
         } else
             args.files.push_back(a);
     }
     std::cout << "instance\tdevice\tclique_entries\torder_ms\tpr_ms\tmar_ms\tmpe_ms\tlog10Z\t"
-                 "pr_gap\tmar_gap\tmpe_log10\n";
+                 "pr_gap\tmar_gap\tmpe_log10\tcases\n";
     for (const std::string &f : args.files)
         benchInstance(args, f);
 }

@@ -3,13 +3,16 @@
 // is refused without a min-fill run, treewidth_bound.h), then one min-fill order, whose cliques a
 // junction tree holds and whose messages bucket elimination holds (analyzeOrder gives both).
 // PR: the tree where it fits, bucket elimination where only its messages do (a tree's cliques
-// hold a variable more than the messages between them). MAR: the tree. MPE: bucket elimination.
+// hold a variable more than the messages between them). MAR: the tree. MPE: bucket elimination
+// where its messages fit its limit, the tree where only the tree fits (Grids_16: min-fill's
+// messages 10^9.1 entries, the tree's 1.3e8 bytes).
 // Loopy BP only with `approximate`; without it, where no exact route fits, a refusal that says
 // the sizes.
 #include "compiler/elimination/elimination_stats.h"
 #include "compiler/junction_tree/treewidth_bound.h"
 #include "pipeline/load_model.h"
 #include "pipeline/route_choice.h"
+#include "runtime/bucket_elimination/solve_be.h"
 
 #include <cstdio>
 
@@ -39,7 +42,9 @@ Result<RouteChoice> chooseFactorModelRoute(const ModelFile &m, const OpenOptions
                          " on a cost network");
         return RouteChoice{&kEliminationRoute, "a cost network takes bucket elimination"};
     }
-    if (task == Task::Mpe && !o.approximate) // no estimate to make: one exact route answers it
+    // A .wcsp's MPE: bucket elimination, the one exact route of integer costs (incomplete tables
+    // included); no estimate to make.
+    if (task == Task::Mpe && !weights && !o.approximate)
         return RouteChoice{&kEliminationRoute, "a cost network takes bucket elimination"};
     const double memory = physicalMemoryBytes() / 2;
     const InteractionGraph graph = buildInteractionGraph(net.domainSizes, functionScopes(net));
@@ -66,9 +71,16 @@ Result<RouteChoice> chooseFactorModelRoute(const ModelFile &m, const OpenOptions
                               " bytes of tables, bucket elimination " + approx(messageBytes) +
                               " (min-fill), against " + approx(memory) + " (half the memory)";
     if (task == Task::Mpe) {
-        if (!messagesFit)
+        if (messagesFit && st.totalMessageEntries <= BeOptions{}.maxTotalEntries)
+            return RouteChoice{&kEliminationRoute, "a cost network takes bucket elimination"};
+        if (treeFits)
+            return RouteChoice{&kJunctionTreeRoute,
+                               "auto: " + sizes + "; bucket elimination's messages exceed its "
+                               "limit, the tree fits"};
+        if (o.approximate)
             return loopy(sizes);
-        return RouteChoice{&kEliminationRoute, "a cost network takes bucket elimination"};
+        return errorAt(m.path, 0,
+                       sizes + " (--route jt searches orders beyond min-fill)" + kNoExactRoute);
     }
     // Both fit: the tree, which searches a better order than min-fill, answers a batch of cases
     // in one pass and was faster per case on the CPU too (BENCHMARKS.md, "Markov networks").

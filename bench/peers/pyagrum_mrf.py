@@ -9,6 +9,12 @@ fastest, whatever order the scope lists: `2 0 1` and `2 1 0` over the table `1 2
 P(X0 = 0) = 0.4, where the format (last listed variable fastest) gives 0.3 and 0.4. So every
 factor is handed to it rewritten over its scope in descending order, the table permuted to
 match, which is the layout it reads.
+
+With --evidence CASES.evid (a UAI batch, `zbddc sample`'s) it answers those cases in turn on one
+inference object (evidence erased, set, inference made, every posterior read) until --budget-s
+seconds have passed, and prints the cases run and the milliseconds per case; with --ours (zbddc's
+`run --task mar --json` over the first cases, or bench/uai_markov's --write-mar) the largest
+difference from ours; with --dump FILE its own posteriors of the first 20 cases in that shape.
 """
 import argparse, json, os, tempfile, time
 
@@ -74,15 +80,59 @@ def agrum_layout(path):
     return " ".join(out + tables) + "\n"
 
 
+def read_batch(path):
+    tokens = open(path).read().split()
+    n, pos, cases = int(tokens[0]), 1, []
+    for _ in range(n):
+        k = int(tokens[pos]); pos += 1
+        cases.append([(int(tokens[pos + 2 * i]), int(tokens[pos + 2 * i + 1])) for i in range(k)])
+        pos += 2 * k
+    return cases
+
+
+def run_batch(a, mrf):
+    ids = sorted(mrf.nodes())
+    cases = read_batch(a.evidence)
+    ours = json.load(open(a.ours)) if a.ours else []
+    ie = gum.ShaferShenoyMRFInference(mrf)
+    worst, run, dumped, start = 0.0, 0, [], time.perf_counter()
+    for c, case in enumerate(cases):
+        ie.eraseAllEvidence()
+        for v, s in case:
+            ie.addEvidence(ids[v], s)
+        ie.makeInference()
+        posteriors = [ie.posterior(i).tolist() for i in ids]
+        if c < len(ours):
+            theirs = ours[c]["marginals"]
+            for v, p in enumerate(posteriors):
+                for x, q in zip(p, theirs[f"X{v}"]):
+                    worst = max(worst, abs(float(x) - q) if q is not None else 1.0)
+        if c < 20 and a.dump:
+            dumped.append({"marginals": {f"X{v}": p for v, p in enumerate(posteriors)}})
+        run += 1
+        if time.perf_counter() - start > a.budget_s:
+            break
+    ms = (time.perf_counter() - start) * 1000 / max(run, 1)
+    if a.dump:
+        json.dump(dumped, open(a.dump, "w"))
+    print(json.dumps({"instance": os.path.basename(a.model), "threads": a.threads,
+                      "cases": run, "mar_ms_per_case": round(ms, 3),
+                      "compared": min(run, len(ours)), "max_diff_vs_ours": worst if ours else None}))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("model"); ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--evidence"); ap.add_argument("--ours"); ap.add_argument("--dump")
+    ap.add_argument("--budget-s", type=float, default=30)
     a = ap.parse_args()
     gum.setNumberOfThreads(a.threads)
     with tempfile.NamedTemporaryFile("w", suffix=".uai", delete=False) as f:
         f.write(agrum_layout(a.model))
     mrf = gum.loadMRF(f.name)
     os.unlink(f.name)
+    if a.evidence:
+        return run_batch(a, mrf)
     evidence = read_evidence(a.model + ".evid")
     ids = sorted(mrf.nodes())
     start = time.perf_counter()

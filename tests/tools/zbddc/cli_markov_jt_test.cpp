@@ -9,6 +9,7 @@
 #include "tests/support/uai_result_reader.h"
 
 #include <cmath>
+#include <filesystem>
 #include <random>
 
 using namespace zbddc::testing;
@@ -78,4 +79,18 @@ TEST_CASE("run: a Markov network no junction tree fits is refused with its size"
     CHECK(r.err.find("dense.uai") != std::string::npos);
     CHECK(r.err.find("entries") != std::string::npos);
     CHECK(r.err.find("--approximate") != std::string::npos);
+}
+
+// Grids_16's min-fill order gives bucket elimination 10^9.1 entries of messages, beyond its limit,
+// where the tree's order search fits in 1.3e8 bytes: auto's MPE takes the tree rather than a
+// refusal. Its optimum is Grids_16's MPE in BENCHMARKS.md (the tree and toulbar2 alike there).
+TEST_CASE("run: MPE on a Markov network whose messages exceed elimination's limit takes the tree",
+          "[cli][markov]") {
+    const std::string uai = ZBDDC_BENCHMARKS_DIR "/uai/Grids_16.uai";
+    REQUIRE(std::filesystem::exists(uai)); // tests/data's copy, unpacked by the build
+    const auto r = runZbddc("run '" + uai + "' --task mpe --device cpu --json");
+    INFO(r.err);
+    REQUIRE(r.exitCode == 0);
+    CHECK(r.out.find("\"route\":\"jt\"") != std::string::npos);
+    CHECK(r.out.find("bucket elimination's messages exceed its limit") != std::string::npos);
 }
