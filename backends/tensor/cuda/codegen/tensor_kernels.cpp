@@ -445,7 +445,8 @@ uint64_t eliminatedValues(const TensorProgram &p, const TensorOp &op) {
 }
 
 bool usesWarpPerRow(const TensorProgram &program, uint32_t op, const TensorKernelOptions &options) {
-    return eliminatedValues(program, program.ops[op]) >= options.warpRowThreshold;
+    return eliminatedValues(program, program.ops[op]) >= options.warpRowThreshold &&
+           program.tables[program.ops[op].output].entries() < options.warpRowMaxRows;
 }
 
 RowGroup rowGroupOf(const TensorProgram &p, uint32_t opId, const TensorKernelOptions &options) {

@@ -37,7 +37,7 @@ TensorModuleSources tensorModuleSources(const TensorProgram &program,
 std::vector<uint64_t> tensorSourcesKey(const TensorProgram &p, const TensorKernelOptions &o) {
     // A field added to the options must join the key below, else programs that differ only in
     // it would share kernels.
-    static_assert(sizeof(TensorKernelOptions) == 88, "a new kernel option must join the key");
+    static_assert(sizeof(TensorKernelOptions) == 96, "a new kernel option must join the key");
     std::vector<uint64_t> k;
     auto list = [&k](const std::vector<uint32_t> &v) {
         k.push_back(v.size());
@@ -59,7 +59,7 @@ std::vector<uint64_t> tensorSourcesKey(const TensorProgram &p, const TensorKerne
         list(op.vars);
         list(op.values);
     }
-    k.insert(k.end(), {o.blockThreads, o.warpRowThreshold, o.sharedInputBytes,
+    k.insert(k.end(), {o.blockThreads, o.warpRowThreshold, o.warpRowMaxRows, o.sharedInputBytes,
                        o.sharedInputMaxEntries, o.eliminationRange, o.rowGroups, o.rowGroupMaxSize,
                        o.rowGroupMaxRows, o.rowGroupPairsWhenExpanding, o.rowGroupMinRows,
                        o.rowGroupMinStride, o.interleaveMinBytes, o.interleaveTileGroups, o.float32,
