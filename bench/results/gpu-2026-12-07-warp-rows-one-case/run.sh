@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The warp-per-row rule on one case: each Markov instance's own evidence, warm PR/MAR/MPE (best of
+# 3, bench/uai_markov --devices cuda), this build against 26b112e's alternating; then SPOT5 404
+# and CELAR6-SUB0-free wcsp files by bucket elimination through the command line (--device cuda).
+#   pack and carry as gpu-2026-12-07-warp-rows/run.sh says
+set -u
+cd "$(dirname "$0")/../../.."
+out=${OUT:?}
+res=$out/res
+mkdir -p "$res"
+pack() { tar -C "$out" -cJf "$out/res.tar.xz" res; }
+late() { [ "$SECONDS" -gt "${LATE:-300}" ]; }
+G=$PWD/.gpu/p
+SKIP_TESTS=1 LBP_WORKLOADS=none timeout 90 $G/gpu_run.sh "$res/setup" > "$res/setup.txt" 2>&1
+export LD_LIBRARY_PATH=$(ls -d /tmp/zbddc-libs.* | head -1):/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
+export ZBDDC_CACHE_DIR=/tmp/zbddc-cache
+data=$(cat $G/test_data_dir)
+mkdir -p /tmp/old && tar -C /tmp/old -xJf .gpu/old.tar.xz
+echo "setup done at $SECONDS s; $(nvidia-smi --query-gpu=name --format=csv,noheader)" >> "$res/summary.txt"
+for n in Promedus_30 Segmentation_14 Grids_13 ObjectDetection_12 Promedus_12 DBN_12 Grids_16 \
+         ObjectDetection_20 DBN_13; do
+    for b in new old; do
+        late && break 2
+        exe=$G/bench/uai_markov
+        [ $b = old ] && exe=/tmp/old/uai_markov
+        timeout 40 $exe --devices cuda --repeat 3 --search-runs 16 $data/uai/$n.uai \
+            > "$res/$n-$b.txt" 2>&1
+        echo "$n $b exit $? at $SECONDS s: $(tail -1 "$res/$n-$b.txt")" >> "$res/summary.txt"
+    done
+    pack
+done
+for w in 404 warehouse zebra; do
+    for b in new old new old; do
+        exe=$G/zbddc
+        [ $b = old ] && exe=/tmp/old/zbddc
+        ms=$(timeout 30 $exe run $data/wcsp/$w.wcsp --device cuda --json 2> /dev/null |
+            python3 -c 'import json,sys; d=json.load(sys.stdin); d=d if isinstance(d,dict) else d[0]; print(d.get("time_ms"), d.get("cost"))')
+        echo -e "$w\t$b\t$ms" >> "$res/summary.txt"
+    done
+done
+pack
+cat $res/summary.txt
