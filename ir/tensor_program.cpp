@@ -74,15 +74,14 @@ uint64_t batchedRow(const Table &table, uint32_t batchVariable, uint32_t b,
 void writeEvidenceIndicators(TensorProgram &program, std::span<const uint32_t> evidenceTables,
                              uint32_t batchVariable, uint32_t b,
                              std::span<const uint32_t> states) {
-    std::vector<uint32_t> assignment(program.domainSizes.size(), 0);
     for (uint32_t v = 0; v < evidenceTables.size(); ++v) {
         if (evidenceTables[v] == UINT32_MAX)
             continue;
-        Table &t = program.tables[evidenceTables[v]];
+        Table &t = program.tables[evidenceTables[v]]; // over v and the case: rows by strides
+        const uint64_t base = b * variableStride(t, batchVariable), stride = variableStride(t, v);
         for (uint32_t x = 0; x < program.domainSizes[v]; ++x) {
-            assignment[v] = x;
             const bool allowed = v >= states.size() || states[v] == UINT32_MAX || states[v] == x;
-            t.values[batchedRow(t, batchVariable, b, assignment)] = allowed ? 1.0 : 0.0;
+            t.values[base + x * stride] = allowed ? 1.0 : 0.0;
         }
     }
 }

@@ -9,11 +9,13 @@ namespace zbddc {
 
 namespace {
 
-// A table's value for one case at `assignment` (the case variable set apart).
+// A table's value for case b with variable v at x and every other variable at 0 (the
+// normaliser's and the scales' tables hold only the case; a marginal's, at most v and the case):
+// strides, where a whole assignment per case cost an allocation and a walk of the scope.
 double valueFor(const JunctionTreeProgram &jt, const std::vector<std::vector<double>> &computed,
-                uint32_t table, uint32_t b, const std::vector<uint32_t> &assignment) {
+                uint32_t table, uint32_t b, uint32_t v = 0, uint32_t x = 0) {
     const Table &t = jt.program.tables[table];
-    const uint64_t row = jt.rowOf(table, b, assignment);
+    const uint64_t row = b * variableStride(t, jt.batchVariable) + x * variableStride(t, v);
     return t.input ? t.values[row] : computed[table][row];
 }
 
@@ -33,15 +35,14 @@ Result<TaskResult> contradictedEvidenceAnswer(Task task) {
     return r;
 }
 
-double junctionTreeLogNormaliser(const JunctionTree &tree, const JunctionTreeProgram &jt,
+double junctionTreeLogNormaliser(const JunctionTreeProgram &jt,
                                  const std::vector<std::vector<double>> &computed, uint32_t b) {
-    const std::vector<uint32_t> none(tree.numVariables(), 0);
-    const double z = valueFor(jt, computed, jt.normaliser, b, none);
+    const double z = valueFor(jt, computed, jt.normaliser, b);
     if (z <= 0)
         return -std::numeric_limits<double>::infinity();
     double log = std::log(z) + jt.logScale;
     for (uint32_t s : jt.collectScales)
-        log -= std::log(valueFor(jt, computed, s, b, none));
+        log -= std::log(valueFor(jt, computed, s, b));
     return log;
 }
 
@@ -52,14 +53,13 @@ Result<TaskResult> junctionTreeAnswer(Task task, const JunctionTree &tree,
                                       std::optional<bool> decodedTied) {
     TaskResult r;
     r.task = task;
-    const double log = junctionTreeLogNormaliser(tree, jt, computed, b);
+    const double log = junctionTreeLogNormaliser(jt, computed, b);
     r.log10 = log / std::numbers::ln10;
     r.value = std::exp(log);
     if (task == Task::Mar) {
         if (std::isinf(log))
             return undefinedError(Task::Mar);
         r.marginals.assignZeros(tree.numVariables(), [&](size_t v) { return tree.domainSizes[v]; });
-        std::vector<uint32_t> at(tree.numVariables(), 0);
         for (uint32_t v = 0; v < tree.numVariables(); ++v) {
             const std::span<double> m = r.marginals[v];
             if (ev.states[v] != kNone) {
@@ -67,11 +67,8 @@ Result<TaskResult> junctionTreeAnswer(Task task, const JunctionTree &tree,
                 continue;
             }
             double sum = 0;
-            for (uint32_t x = 0; x < m.size(); ++x) {
-                at[v] = x;
-                sum += m[x] = valueFor(jt, computed, jt.marginalTable[v], b, at);
-            }
-            at[v] = 0;
+            for (uint32_t x = 0; x < m.size(); ++x)
+                sum += m[x] = valueFor(jt, computed, jt.marginalTable[v], b, v, x);
             for (double &p : m)
                 p /= sum;
         }

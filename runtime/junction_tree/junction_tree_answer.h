@@ -22,7 +22,7 @@ Result<TaskResult> contradictedEvidenceAnswer(Task task);
 
 // log P(e) (or log max_x P(x, e)) of case b: the root's scaled value with the scales undone;
 // -inf where the evidence is impossible.
-double junctionTreeLogNormaliser(const JunctionTree &tree, const JunctionTreeProgram &jt,
+double junctionTreeLogNormaliser(const JunctionTreeProgram &jt,
                                  const std::vector<std::vector<double>> &computed, uint32_t b);
 
 // `decoded`: case b's MPE assignment where the executor traced it back, else null and

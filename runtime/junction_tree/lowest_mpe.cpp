@@ -30,7 +30,7 @@ Result<LowestMpe> lowestMpe(const FactorModel &model, const JunctionTree &networ
     if (!tables)
         return tables.error();
     LowestMpe out;
-    out.logValue = junctionTreeLogNormaliser(tree, *lowered, *tables, 0);
+    out.logValue = junctionTreeLogNormaliser(*lowered, *tables, 0);
     if (std::isinf(out.logValue))
         return undefinedError(Task::Mpe);
     const uint32_t n = tree.numVariables();

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The warp-per-row rule on one case: each Markov instance's own evidence, warm PR/MAR/MPE (best of
-# 3, bench/uai_markov --devices cuda), this build against 26b112e's alternating; then SPOT5 404
-# and CELAR6-SUB0-free wcsp files by bucket elimination through the command line (--device cuda).
-#   pack and carry as gpu-2026-12-07-warp-rows/run.sh says
+# 3, bench/uai_markov --devices cuda), this build against 26b112e's alternating; SPOT5 404 and
+# two small .wcsp files by bucket elimination through the command line (--device cuda); then
+# the smallest networks' 2,000-case MAR batches (a case's share of the batch's host work: rows by
+# strides, no assignment per case) against 26b112e's, pyAgrum on cores 8-15 meanwhile.
+#   pack and carry as gpu-2026-12-07-warp-rows/run.sh says (and .whl)
 set -u
 cd "$(dirname "$0")/../../.."
 out=${OUT:?}
@@ -39,4 +41,28 @@ for w in 404 warehouse zebra; do
     done
 done
 pack
-cat $res/summary.txt
+python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target /tmp/site \
+    .whl/pyagrum-*.whl > /dev/null 2>&1
+bn=$data/bn nets="asia cancer earthquake survey sachs alarm barley"
+for n in $nets; do $G/zbddc sample "$bn/$n.bif" --cases 2000 --seed 1 -o /tmp/$n.evid; done
+mkdir -p "$res/peer"
+( export PYTHONPATH=/tmp/site
+  for n in $nets; do echo $n; done | xargs -P 2 -I{} sh -c "timeout 30 taskset -c 8-15 python3 \
+      bench/peers/pyagrum_lazy.py $bn/{}.bif /tmp/{}.evid --budget-s 5 > $res/peer/{}.json \
+      2>> $res/pyagrum.err" ) &
+peer=$!
+for n in $nets; do
+    for round in 0 1 2; do
+        for b in new old; do
+            exe=$G/zbddc
+            [ $b = old ] && exe=/tmp/old/zbddc
+            ms=$(timeout 30 taskset -c 0-7 $exe run "$bn/$n.bif" --route jt --task mar \
+                --evidence /tmp/$n.evid --device cuda --json 2> /dev/null |
+                python3 -c 'import json,sys; d=json.load(sys.stdin); print([r for r in d if "time_ms" in r][0]["time_ms"])')
+            echo -e "$n\t$b\t$round\t$ms" >> "$res/jt_batched.tsv"
+        done
+    done
+done
+wait $peer
+pack
+cat $res/summary.txt $res/jt_batched.tsv
