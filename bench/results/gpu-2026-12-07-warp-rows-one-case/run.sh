@@ -4,14 +4,15 @@
 # two small .wcsp files by bucket elimination through the command line (--device cuda); then
 # the smallest networks' 2,000-case MAR batches (a case's share of the batch's host work: rows by
 # strides, no assignment per case) against 26b112e's, pyAgrum on cores 8-15 meanwhile.
-#   pack and carry as gpu-2026-12-07-warp-rows/run.sh says (and .whl)
+#   pack: NO_LLVM=1 ONLY="test_junction_tree_gpu test_markov_junction_tree_gpu" EXTRA=uai_markov
+#   scripts/pack_gpu.sh .gpu/p; carry .gpu/p, .gpu/old.tar.xz (26b112e's zbddc and uai_markov), .whl
 set -u
 cd "$(dirname "$0")/../../.."
 out=${OUT:?}
 res=$out/res
 mkdir -p "$res"
 pack() { tar -C "$out" -cJf "$out/res.tar.xz" res; }
-late() { [ "$SECONDS" -gt "${LATE:-300}" ]; }
+late() { [ "$SECONDS" -gt "${LATE:-280}" ]; }
 G=$PWD/.gpu/p
 SKIP_TESTS=1 LBP_WORKLOADS=none timeout 90 $G/gpu_run.sh "$res/setup" > "$res/setup.txt" 2>&1
 export LD_LIBRARY_PATH=$(ls -d /tmp/zbddc-libs.* | head -1):/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
@@ -19,6 +20,10 @@ export ZBDDC_CACHE_DIR=/tmp/zbddc-cache
 data=$(cat $G/test_data_dir)
 mkdir -p /tmp/old && tar -C /tmp/old -xJf .gpu/old.tar.xz
 echo "setup done at $SECONDS s; $(nvidia-smi --query-gpu=name --format=csv,noheader)" >> "$res/summary.txt"
+for t in test_junction_tree_gpu test_markov_junction_tree_gpu; do
+    timeout 100 $G/tests/$t > "$res/$t.log" 2>&1
+    echo "$t exit $? at $SECONDS s: $(tail -2 "$res/$t.log" | tr '\n' ' ')" >> "$res/summary.txt"
+done
 for n in Promedus_30 Segmentation_14 Grids_13 ObjectDetection_12 Promedus_12 DBN_12 Grids_16 \
          ObjectDetection_20 DBN_13; do
     for b in new old; do
