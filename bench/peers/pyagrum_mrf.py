@@ -20,6 +20,8 @@ import argparse, json, os, tempfile, time
 
 import pyagrum as gum
 
+from pyagrum_lazy import read_cases  # the UAI batch layout, as the network peer reads it
+
 
 def read_evidence(path):
     if not os.path.exists(path):
@@ -80,19 +82,9 @@ def agrum_layout(path):
     return " ".join(out + tables) + "\n"
 
 
-def read_batch(path):
-    tokens = open(path).read().split()
-    n, pos, cases = int(tokens[0]), 1, []
-    for _ in range(n):
-        k = int(tokens[pos]); pos += 1
-        cases.append([(int(tokens[pos + 2 * i]), int(tokens[pos + 2 * i + 1])) for i in range(k)])
-        pos += 2 * k
-    return cases
-
-
 def run_batch(a, mrf):
     ids = sorted(mrf.nodes())
-    cases = read_batch(a.evidence)
+    cases = read_cases(a.evidence)
     ours = json.load(open(a.ours)) if a.ours else []
     ie = gum.ShaferShenoyMRFInference(mrf)
     worst, run, dumped, start = 0.0, 0, [], time.perf_counter()
