@@ -6,6 +6,7 @@
 # strides, no assignment per case) against 26b112e's, pyAgrum on cores 8-15 meanwhile.
 #   pack: NO_LLVM=1 ONLY="test_junction_tree_gpu test_markov_junction_tree_gpu" EXTRA=uai_markov
 #   scripts/pack_gpu.sh .gpu/p; carry .gpu/p, .gpu/old.tar.xz (26b112e's zbddc and uai_markov), .whl
+# LATE=0 skips the Markov instances and the .wcsp files; TESTS names the gpu tests to run.
 set -u
 cd "$(dirname "$0")/../../.."
 out=${OUT:?}
@@ -20,7 +21,7 @@ export ZBDDC_CACHE_DIR=/tmp/zbddc-cache
 data=$(cat $G/test_data_dir)
 mkdir -p /tmp/old && tar -C /tmp/old -xJf .gpu/old.tar.xz
 echo "setup done at $SECONDS s; $(nvidia-smi --query-gpu=name --format=csv,noheader)" >> "$res/summary.txt"
-for t in test_junction_tree_gpu test_markov_junction_tree_gpu; do
+for t in ${TESTS-test_junction_tree_gpu test_markov_junction_tree_gpu}; do
     timeout 100 $G/tests/$t > "$res/$t.log" 2>&1
     echo "$t exit $? at $SECONDS s: $(tail -2 "$res/$t.log" | tr '\n' ' ')" >> "$res/summary.txt"
 done
@@ -37,6 +38,7 @@ for n in Promedus_30 Segmentation_14 Grids_13 ObjectDetection_12 Promedus_12 DBN
     pack
 done
 for w in 404 warehouse zebra; do
+    late && break
     for b in new old new old; do
         exe=$G/zbddc
         [ $b = old ] && exe=/tmp/old/zbddc
