@@ -175,7 +175,7 @@ int main(int argc, char **argv) {
             o.batchedPlan = JunctionTreeOptions::BatchedPlan::EvidencePatterns;
             JunctionTreeModel patternModel(*net, *tree, o);
             o.executor = "cpu";
-            o.batchedPlan = JunctionTreeOptions::BatchedPlan::ByCost; // the CPU: per case
+            o.batchedPlan = JunctionTreeOptions::BatchedPlan::PerCase;
             JunctionTreeModel perCase(*net, *tree, o);
             const double perN = 1e3 / static_cast<double>(cases.size());
             const char *taskName = task == Task::Mar ? "mar" : "mpe";

@@ -157,8 +157,8 @@ void benchInstance(const Args &args, const std::string &path) {
         run.executor = device == "cuda" ? "cuda" : "cpu";
         run.threads = device == "cpu1" || device == "cpu1-full" ? 1 : 0;
         const bool full = device.ends_with("-full"); // the full-table program, prepared once
-        if (full)
-            run.batchedPlan = JunctionTreeOptions::BatchedPlan::FullTables;
+        run.batchedPlan = full ? JunctionTreeOptions::BatchedPlan::FullTables
+                               : JunctionTreeOptions::BatchedPlan::PerCase; // cpu, cpu1: per case
         run.gpuSwitches = gpuSwitchesFromVariables(std::getenv); // docs/cli.md
         JunctionTreeStats stats;
         auto tree = openFactorModelJunctionTree(*model, order, {run, args.memoryBytes}, &stats);

@@ -55,7 +55,7 @@ void checkPatternsAgainstPerCase(const char *name, size_t count, CaseTree caseTr
     REQUIRE(tree.ok());
     const std::vector<Evidence> cases = casesWithRepeatedPatterns(*net, count);
     JunctionTreeOptions perCaseOptions = patternOptions(caseTree);
-    perCaseOptions.batchedPlan = JunctionTreeOptions::BatchedPlan::ByCost; // the CPU: per case
+    perCaseOptions.batchedPlan = JunctionTreeOptions::BatchedPlan::PerCase;
     JunctionTreeModel perCase(*net, *tree, perCaseOptions);
     JunctionTreeModel patterns(*net, *tree, patternOptions(caseTree));
     for (Task task : {Task::Pr, Task::Mar, Task::Mpe}) {
