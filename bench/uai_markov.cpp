@@ -16,7 +16,8 @@
 // bench/uai_markov.sh runs it beside pyAgrum (bench/peers/pyagrum_mrf.py).
 //
 //   uai_markov [--devices cpu,cpu1,cuda,cpu-full,cpu1-full] [--cases N] [--evidence-dir DIR]
-//              [--write-mar DIR] [--repeat R] [--search-ms MS | --search-runs N] [--memory-gb G] NAME.uai...
+//              [--write-mar DIR] [--repeat R] [--search-ms MS | --search-runs N] [--memory-gb G]
+//              NAME.uai...
 //
 // One tab-separated row per instance and device: instance, device, clique entries, order ms,
 // then per task the wall milliseconds (PR, MAR, MPE), log10 Z, |log10 Z - reference|, the
@@ -47,7 +48,7 @@ namespace {
 
 struct Args {
     std::vector<std::string> devices{"cpu", "cpu1", "cuda"};
-    size_t cases = 0;         // 0: the evidence file's cases
+    size_t cases = 0;        // 0: the evidence file's cases
     std::string evidenceDir; // --evidence-dir: DIR/NAME.evid instead of NAME.uai.evid
     std::string marDir;      // --write-mar
     int repeat = 1; // rounds of the three tasks, each task's best reported: --repeat
@@ -218,8 +219,8 @@ void benchInstance(const Args &args, const std::string &path) {
                   << number(ms[1], "%.1f") << "\t" << number(ms[2], "%.1f") << "\t"
                   << number(log10Z, "%.6f") << "\t" << number(prGap, "%.2g") << "\t"
                   << number(marGap, "%.2g") << "\t" << number(mpeLog10, "%.6f") << "\t"
-                  << cases.size()
-                  << (firstRun.empty() ? "" : "\tfirst runs " + firstRun + " ms") << std::endl;
+                  << cases.size() << (firstRun.empty() ? "" : "\tfirst runs " + firstRun + " ms")
+                  << std::endl;
     }
 }
 
@@ -248,7 +249,8 @@ int main(int argc, char **argv) {
             args.memoryBytes = 1e9 * std::stod(argv[++i]);
         else if (a.rfind("--", 0) == 0) {
             std::cerr
-                << "usage: uai_markov [--devices cpu,cpu1,cuda] [--cases N] [--evidence-dir DIR] [--write-mar DIR] "
+                << "usage: uai_markov [--devices cpu,cpu1,cuda] [--cases N] [--evidence-dir DIR] "
+                   "[--write-mar DIR] "
                    "[--repeat R] [--search-ms MS | --search-runs N] [--memory-gb G] NAME.uai...\n";
             return 2;
         } else

@@ -72,8 +72,7 @@ uint64_t batchedRow(const Table &table, uint32_t batchVariable, uint32_t b,
 }
 
 void writeEvidenceIndicators(TensorProgram &program, std::span<const uint32_t> evidenceTables,
-                             uint32_t batchVariable, uint32_t b,
-                             std::span<const uint32_t> states) {
+                             uint32_t batchVariable, uint32_t b, std::span<const uint32_t> states) {
     for (uint32_t v = 0; v < evidenceTables.size(); ++v) {
         if (evidenceTables[v] == UINT32_MAX)
             continue;

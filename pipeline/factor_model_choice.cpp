@@ -75,8 +75,9 @@ Result<RouteChoice> chooseFactorModelRoute(const ModelFile &m, const OpenOptions
             return RouteChoice{&kEliminationRoute, "a cost network takes bucket elimination"};
         if (treeFits)
             return RouteChoice{&kJunctionTreeRoute,
-                               "auto: " + sizes + "; bucket elimination's messages exceed its "
-                               "limit, the tree fits"};
+                               "auto: " + sizes +
+                                   "; bucket elimination's messages exceed its "
+                                   "limit, the tree fits"};
         if (o.approximate)
             return loopy(sizes);
         return errorAt(m.path, 0,

@@ -98,12 +98,9 @@ TEST_CASE("MPE ties: every route and executor picks the same assignment, the low
         O::BatchedPlan plan;
     };
     for (const Variant &v :
-         {Variant{"jt per case, network tree", "cpu", CaseTree::Network,
-                  O::BatchedPlan::PerCase},
-          Variant{"jt per case, own tree", "cpu", CaseTree::Evidence,
-                  O::BatchedPlan::PerCase},
-          Variant{"jt batched, cpu", "cpu", CaseTree::ByCost,
-                  O::BatchedPlan::FullTables},
+         {Variant{"jt per case, network tree", "cpu", CaseTree::Network, O::BatchedPlan::PerCase},
+          Variant{"jt per case, own tree", "cpu", CaseTree::Evidence, O::BatchedPlan::PerCase},
+          Variant{"jt batched, cpu", "cpu", CaseTree::ByCost, O::BatchedPlan::FullTables},
           Variant{"jt batched, reference", "reference", CaseTree::ByCost,
                   O::BatchedPlan::FullTables},
           Variant{"jt by evidence pattern", "cpu", CaseTree::Evidence,

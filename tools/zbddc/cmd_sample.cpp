@@ -10,6 +10,7 @@
 #include "tools/zbddc/commands.h"
 #include "tools/zbddc/output.h"
 
+#include <cmath>
 #include <functional>
 #include <iostream>
 
@@ -35,8 +36,9 @@ Result<std::function<bool(std::ostream &)>> gibbsWriter(const SampleOptions &o,
         return mpe.front().error();
     std::vector<uint32_t> start = mpe.front()->assignment;
     if (start.size() != model.numVariables() || !std::isfinite(logWeight(model, start)))
-        return Diagnostic{o.network, 0, "its MPE has no assignment of positive weight to start "
-                                        "the Gibbs sampler from"};
+        return Diagnostic{o.network, 0,
+                          "its MPE has no assignment of positive weight to start "
+                          "the Gibbs sampler from"};
     return std::function<bool(std::ostream &)>([&, start](std::ostream &out) {
         return writeGibbsEvidence(model, start, o.cases, o.observed, o.seed, out);
     });

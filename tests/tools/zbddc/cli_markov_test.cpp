@@ -162,8 +162,8 @@ TEST_CASE("sample on a MARKOV file: Gibbs-sampled cases, each with P(e) > 0, ans
             want.push_back(zbddc::testing::bruteForceMarkov(net, e).log10Z);
             CHECK(std::isfinite(want.back())); // P(e) > 0
         }
-        const auto pr = runZbddc("run '" + uai + "' --task pr --device cpu --evidence '" + evid +
-                                 "'");
+        const auto pr =
+            runZbddc("run '" + uai + "' --task pr --device cpu --evidence '" + evid + "'");
         INFO(pr.err);
         REQUIRE(pr.exitCode == 0);
         const auto got = zbddc::testing::readUai2010(pr.out, "PR");
