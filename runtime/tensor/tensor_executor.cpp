@@ -82,8 +82,9 @@ class HostPreparedProgram final : public PreparedTensorProgram {
 };
 
 // The CPU executor's prepared program: verified once, level by level through runTensorOpsCpu
-// with the computed tables kept between runs (allocated once) and inputs read in place, so a
-// program run thousands of times (a loopy BP sweep) costs its ops and nothing else.
+// with the computed tables kept between runs (allocated once), its small ops' plans kept too
+// (CpuPlanCache) and inputs read in place, so a program run thousands of times (a loopy BP sweep)
+// costs its ops and nothing else.
 class CpuPreparedProgram final : public PreparedTensorProgram {
   public:
     CpuPreparedProgram(TensorProgram program, unsigned threads)
@@ -104,7 +105,8 @@ class CpuPreparedProgram final : public PreparedTensorProgram {
             if (program_.tables[t].input)
                 data_[t] = program_.tables[t].values.data();
         for (const auto &level : program_.levels)
-            if (Status s = runTensorOpsCpu(program_, level, data_, computed_, threads_); !s)
+            if (Status s = runTensorOpsCpu(program_, level, data_, computed_, threads_, &plans_);
+                !s)
                 return s.error();
         return fetched(program_, computed_, {DeviceReport::Kind::Cpu, "", ""});
     }
@@ -114,6 +116,7 @@ class CpuPreparedProgram final : public PreparedTensorProgram {
     unsigned threads_;
     std::vector<std::vector<double>> computed_;
     std::vector<const double *> data_;
+    CpuPlanCache plans_;
 };
 
 } // namespace

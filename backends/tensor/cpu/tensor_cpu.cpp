@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
+#include <memory>
 #include <new>
 #include <span>
 #include <thread>
@@ -47,6 +49,10 @@ struct OpPlan {
     // into each output row (⊗ distributes over ⊕) instead of into every product.
     std::vector<const double *> constants;
     double *out = nullptr;
+    // The tables behind `data` and `constants`, and the bits of constantKey it was made for: a
+    // plan kept from run to run (CpuPlanCache) is pointed at this run's tables through them.
+    std::vector<uint32_t> dataTables, constantTables;
+    uint64_t constantKey = 0;
     // Message ops (isMessageOp) run through message_ops.h, reading the tables by id.
     const TensorProgram *program = nullptr;
     const std::vector<const double *> *tables = nullptr;
@@ -60,6 +66,9 @@ struct OpPlan {
             v->clear();
         data.clear();
         constants.clear();
+        dataTables.clear();
+        constantTables.clear();
+        constantKey = 0;
         runUnit.clear();
         tileRunUnit.clear();
         op = nullptr;
@@ -77,7 +86,7 @@ struct OpPlan {
 // to run: one case's sliced junction tree is thousands of ops of a few entries each, and their
 // allocations were most of its time (Promedus_30: 1928 ops over 9499 entries for MAR).
 struct PlanScratch {
-    std::vector<OpPlan> plans; // plans[0 .. used) hold this level's
+    std::deque<OpPlan> plans; // plans[0 .. used) hold this level's (a deque: they stay in place)
     size_t used = 0;
     std::vector<std::pair<double, uint32_t>> byZeros;
     std::vector<uint32_t> inputs, innerDomains;
@@ -98,7 +107,7 @@ struct PlanScratch {
         for (const OpPlan &plan : plans)
             bytes += (plan.elimOffset.capacity() + plan.tileOffset.capacity()) * sizeof(uint64_t);
         if (bytes > kKeptOffsetBytes)
-            std::vector<OpPlan>().swap(plans);
+            std::deque<OpPlan>().swap(plans);
     }
 };
 
@@ -106,6 +115,28 @@ constexpr uint64_t kInnerBlock = 1 << 12;
 constexpr uint64_t kTileRows = 1 << 10;
 constexpr uint64_t kTiledSums = 16; // at most this many values summed per row: tiled
 constexpr uint64_t kZeroSample = 1 << 12;
+// Ops walking fewer entries (output rows × eliminated values × inputs) keep their inputs' order
+// (no zeros counted) and, where a CpuPlanCache is given, their plans.
+constexpr uint64_t kSmallOpWork = uint64_t{1} << 16;
+
+uint64_t opWork(const TensorProgram &p, const TensorOp &op) {
+    uint64_t eliminated = 1;
+    if (reducesVariables(op.kind))
+        for (uint32_t v : op.vars)
+            eliminated *= p.domainSizes[v];
+    return p.tables[op.output].entries() * eliminated * op.inputs.size();
+}
+
+// What planOp's choice of constants reads of the values: bit j set where input j is one entry
+// of at most 1 (a product semiring keeps only those out of the loop).
+uint64_t constantKeyOf(const TensorProgram &p, const TensorOp &op,
+                       const std::vector<const double *> &data) {
+    uint64_t key = 0;
+    for (size_t j = 0; j < op.inputs.size() && j < 64; ++j)
+        if (p.tables[op.inputs[j]].entries() == 1 && *data[op.inputs[j]] <= 1)
+            key |= uint64_t{1} << j;
+    return key;
+}
 
 // Appends to `table` the offsets of the joint values of variables with these strides and
 // domains, enumerated last variable fastest.
@@ -183,7 +214,7 @@ void planOp(OpPlan &plan, PlanScratch &scratch, const TensorProgram &p, const Te
     byZeros.clear();
     const uint64_t work = o.entries() * plan.elimCount * outerCount * op.inputs.size();
     for (uint32_t in : op.inputs) {
-        if (work < (uint64_t{1} << 16)) { // small ops: counting would cost more than it saves
+        if (work < kSmallOpWork) { // small ops: counting would cost more than it saves
             byZeros.push_back({0.0, in});
             continue;
         }
@@ -207,10 +238,12 @@ void planOp(OpPlan &plan, PlanScratch &scratch, const TensorProgram &p, const Te
     const bool product = p.semiring == Semiring::SumProduct || p.semiring == Semiring::MaxProduct;
     for (const auto &[fraction, in] : byZeros)
         if (p.tables[in].entries() == 1 && (varying || !inputs.empty()) && // one stays in the loop
-            (!product || *data[in] <= 1))
+            (!product || *data[in] <= 1)) {
             plan.constants.push_back(data[in]);
-        else
+            plan.constantTables.push_back(in);
+        } else {
             inputs.push_back(in);
+        }
     const size_t k = o.scope.size();
     plan.tiled = k > 0 && innerFrom == 0 && plan.elimCount <= kTiledSums;
     plan.tileFrom = plan.tiled ? k - 1 : k; // at least the last variable
@@ -224,6 +257,7 @@ void planOp(OpPlan &plan, PlanScratch &scratch, const TensorProgram &p, const Te
         std::vector<uint64_t> &strides = scratch.strides;
         stridesInto(t, strides);
         plan.data.push_back(data[in]);
+        plan.dataTables.push_back(in);
         uint64_t base = 0;
         if (op.kind == TensorOpKind::SliceEvidence)
             for (size_t i = 0; i < op.vars.size(); ++i)
@@ -526,15 +560,63 @@ void runChunk(Semiring s, const OpPlan &plan, uint64_t begin, uint64_t end) {
 }
 
 struct Chunk {
-    uint32_t plan;
+    const OpPlan *plan;
     uint64_t begin, end;
 };
 
 } // namespace
 
+struct CpuPlanCache::Entries {
+    std::vector<std::unique_ptr<OpPlan>> byOp; // by op id; null: not planned yet
+};
+CpuPlanCache::CpuPlanCache() : entries(std::make_unique<Entries>()) {}
+CpuPlanCache::~CpuPlanCache() = default;
+
+namespace {
+
+// Op o's plan: the cache's, pointed at this run's tables, where it was made for the same
+// constants; else made anew (and kept, for a small op).
+const OpPlan &planOf(PlanScratch &scratch, CpuPlanCache *cache, const TensorProgram &program,
+                     uint32_t o, const std::vector<const double *> &data, double *out) {
+    const TensorOp &op = program.ops[o];
+    if (!cache || isMessageOp(op.kind) || opWork(program, op) >= kSmallOpWork) {
+        OpPlan &plan = scratch.next();
+        if (isMessageOp(op.kind)) {
+            plan.op = &op;
+            plan.out = out;
+            plan.program = &program;
+            plan.tables = &data;
+        } else {
+            planOp(plan, scratch, program, op, data, out);
+        }
+        return plan;
+    }
+    std::vector<std::unique_ptr<OpPlan>> &byOp = cache->entries->byOp;
+    byOp.resize(program.ops.size());
+    std::unique_ptr<OpPlan> &kept = byOp[o];
+    const uint64_t key = constantKeyOf(program, op, data);
+    if (kept && kept->constantKey == key) {
+        kept->out = out;
+        for (size_t j = 0; j < kept->data.size(); ++j)
+            kept->data[j] = data[kept->dataTables[j]];
+        for (size_t j = 0; j < kept->constants.size(); ++j)
+            kept->constants[j] = data[kept->constantTables[j]];
+        return *kept;
+    }
+    if (!kept)
+        kept = std::make_unique<OpPlan>();
+    kept->reset();
+    planOp(*kept, scratch, program, op, data, out);
+    kept->constantKey = key;
+    return *kept;
+}
+
+} // namespace
+
 Status runTensorOpsCpu(const TensorProgram &program, std::span<const uint32_t> ops,
                        std::vector<const double *> &data,
-                       std::vector<std::vector<double>> &computed, unsigned threads) {
+                       std::vector<std::vector<double>> &computed, unsigned threads,
+                       CpuPlanCache *cache) {
     threads = threadsOrCores(threads);
     // The calling thread's buffers, named here: the workers below read these, not their own.
     thread_local PlanScratch threadScratch;
@@ -544,7 +626,6 @@ Status runTensorOpsCpu(const TensorProgram &program, std::span<const uint32_t> o
     try {
         scratch.used = 0;
         chunks.clear();
-        const std::vector<OpPlan> &plans = scratch.plans;
         uint64_t work = 0;
         for (uint32_t o : ops) {
             const TensorOp &op = program.ops[o];
@@ -555,28 +636,19 @@ Status runTensorOpsCpu(const TensorProgram &program, std::span<const uint32_t> o
             std::vector<double> &out = computed[op.output];
             out.resize(program.tables[op.output].entries());
             data[op.output] = out.data();
-            OpPlan &plan = scratch.next();
-            if (isMessageOp(op.kind)) {
-                plan.op = &op;
-                plan.out = out.data();
-                plan.program = &program;
-                plan.tables = &data;
-            } else {
-                planOp(plan, scratch, program, op, data, out.data());
-            }
+            const OpPlan &plan = planOf(scratch, cache, program, o, data, out.data());
             const uint64_t rows = out.size();
             uint64_t per = std::max<uint64_t>(4096, rows / (8 * threads) + 1);
             const uint64_t tile = plan.tileRows; // chunks of whole tiles
             per = (per + tile - 1) / tile * tile;
             for (uint64_t b = 0; b < rows; b += per)
-                chunks.push_back(
-                    {static_cast<uint32_t>(scratch.used - 1), b, std::min(rows, b + per)});
+                chunks.push_back({&plan, b, std::min(rows, b + per)});
             work += rows * plan.elimCount * op.inputs.size();
         }
         std::atomic<size_t> next{0};
         auto worker = [&] {
             for (size_t c; (c = next.fetch_add(1)) < chunks.size();)
-                runChunk(program.semiring, plans[chunks[c].plan], chunks[c].begin, chunks[c].end);
+                runChunk(program.semiring, *chunks[c].plan, chunks[c].begin, chunks[c].end);
         };
         // Small levels run inline: a thread start costs more than ~10^5 table reads.
         const unsigned n = work < (1u << 17) ? 1 : std::min<unsigned>(threads, chunks.size());

@@ -7,6 +7,7 @@
 
 #include "ir/tensor_program.h"
 
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -27,9 +28,25 @@ Result<std::vector<std::vector<double>>> runTensorProgramCpu(const TensorProgram
 // through `data` (complete values by table id; every input of `ops` must be there), each output is
 // written into `computed[op.output]` (resized) and its pointer entered into `data`. The building
 // block of runTensorProgramCpu and of the host half of the host/device split.
+// `plans` (optional, one per program): the small ops' plans kept from run to run of the same
+// program, so a program run again and again (a prepared one) does not plan them again.
+class CpuPlanCache;
 Status runTensorOpsCpu(const TensorProgram &program, std::span<const uint32_t> ops,
                        std::vector<const double *> &data,
-                       std::vector<std::vector<double>> &computed, unsigned threads = 0);
+                       std::vector<std::vector<double>> &computed, unsigned threads = 0,
+                       CpuPlanCache *plans = nullptr);
+
+// The plans of a program's small ops (their strides and offsets), kept by runTensorOpsCpu: the
+// planning of an op of few entries costs more than running it (Promedus_30's one case).
+class CpuPlanCache {
+  public:
+    CpuPlanCache();
+    ~CpuPlanCache();
+    CpuPlanCache(const CpuPlanCache &) = delete;
+    CpuPlanCache &operator=(const CpuPlanCache &) = delete;
+    struct Entries;
+    std::unique_ptr<Entries> entries;
+};
 
 // The complete values of an input table (sparse ones expanded with their default).
 Result<std::vector<double>> denseInputValues(const Table &table);

@@ -80,3 +80,46 @@ TEST_CASE("tensor program: eliminations past the executor's offset block (an out
         }
     }
 }
+
+// A plan kept from run to run (CpuPlanCache) reads this run's tables, and is made anew where a
+// one-entry input crosses 1 (planOp keeps only factors of at most 1 out of the loop): each run
+// with the cache equals a run without it.
+TEST_CASE("tensor program: kept plans follow new tables and new constants", "[tensor]") {
+    TensorProgram p;
+    p.semiring = Semiring::SumProduct;
+    p.domainSizes = {3, 2};
+    auto input = [&](std::vector<uint32_t> scope) {
+        Table t;
+        for (uint32_t v : scope)
+            t.domains.push_back(p.domainSizes[v]);
+        t.scope = std::move(scope);
+        t.input = true;
+        t.values.assign(t.entries(), 1.0);
+        p.tables.push_back(std::move(t));
+        return static_cast<uint32_t>(p.tables.size() - 1);
+    };
+    const uint32_t scale = input({}), table = input({0, 1});
+    Table out;
+    out.scope = {1};
+    out.domains = {2};
+    p.tables.push_back(out);
+    p.ops.push_back({TensorOpKind::EliminateBucket, {scale, table}, 2, {0}, {}});
+    computeLevels(p);
+    REQUIRE(p.verify().ok());
+    CpuPlanCache plans;
+    std::vector<std::vector<double>> computed(p.tables.size()), fresh(p.tables.size());
+    for (const auto &[c, base] :
+         {std::pair{0.5, 1.0}, std::pair{0.25, 2.0}, std::pair{3.0, 0.5}, std::pair{0.75, -1.0}}) {
+        INFO("scale " << c);
+        const std::vector<double> scaleValues{c};
+        const std::vector<double> values{base, 2, 3, 4, 5, 6 * base}; // a new buffer each run
+        std::vector<const double *> data(p.tables.size(), nullptr), plain = data;
+        data[scale] = plain[scale] = scaleValues.data();
+        data[table] = plain[table] = values.data();
+        REQUIRE(runTensorOpsCpu(p, p.levels[0], data, computed, 1, &plans).ok());
+        REQUIRE(runTensorOpsCpu(p, p.levels[0], plain, fresh, 1).ok());
+        CHECK(computed[2] == fresh[2]);
+        CHECK(computed[2][0] == Approx(c * (base + 3 + 5)));
+        CHECK(computed[2][1] == Approx(c * (2 + 4 + 6 * base)));
+    }
+}
