@@ -18,7 +18,7 @@ def big_batch(cases):
 
 def test_python_runs_while_a_batch_does():
     model = zbddc.compile(str(SEEDS / "tiny.bif"), route="jt", device="cpu")
-    rows = big_batch(20_000)
+    rows = big_batch(200_000)
     span = {}
 
     def work():
