@@ -116,13 +116,32 @@ struct JunctionTreeModel::Impl {
     bool fullTablesPayOnCpu(const JunctionTreeLowering &lowering) {
         std::optional<bool> &memo = fullTablesOnCpu[kindOf(lowering)];
         if (!memo) {
-            JunctionTreeLowering one = lowering; // one case's share: the batch is one more axis
-            one.batch = 1;
-            auto probe = lowerJunctionTree(model, tree, one);
-            memo = probe && tensorProgramWork(probe->program) * kCpuFullEntryNs <
-                                static_cast<double>(probe->program.ops.size()) * kCpuPerCaseOpNs;
+            auto one = probeOf(lowering); // one case's share: the batch is one more axis
+            memo = one && tensorProgramWork((*one)->program) * kCpuFullEntryNs <
+                              static_cast<double>((*one)->program.ops.size()) * kCpuPerCaseOpNs;
         }
         return *memo;
+    }
+
+    // A task's program lowered for one case: what the CPU's choice counts and batches are sized
+    // by (probeBytes), kept for the next call of the same shape and taken whole by a run of one
+    // case (prepare), so that a case of a fresh process is lowered once, not three times.
+    struct Probe {
+        std::vector<uint32_t> observed;
+        JunctionTreeProgram lowered;
+    };
+    std::optional<Probe> probes[3];
+    Result<JunctionTreeProgram *> probeOf(const JunctionTreeLowering &lowering) {
+        std::optional<Probe> &probe = probes[kindOf(lowering)];
+        if (!probe || probe->observed != lowering.observed) {
+            JunctionTreeLowering one = lowering;
+            one.batch = 1;
+            auto lowered = lowerJunctionTree(model, tree, one);
+            if (!lowered)
+                return lowered.error();
+            probe = Probe{lowering.observed, std::move(*lowered)};
+        }
+        return &probe->lowered;
     }
 
     // The CPU's per-case route: every case lowered alone, sliced by its evidence.
@@ -192,7 +211,12 @@ struct JunctionTreeModel::Impl {
         last.reset();
         JunctionTreeLowering sized = lowering;
         sized.batch = *batch;
-        auto lowered = lowerJunctionTree(model, tree, sized);
+        std::optional<Probe> &probe = probes[kindOf(lowering)];
+        auto lowered = *batch == 1 && probe && probe->observed == lowering.observed
+                           ? Result<JunctionTreeProgram>(std::move(probe->lowered))
+                           : lowerJunctionTree(model, tree, sized);
+        if (*batch == 1)
+            probe.reset(); // taken, or of another shape
         if (!lowered)
             return lowered.error();
         auto p = std::make_unique<Prepared>();
@@ -216,13 +240,11 @@ struct JunctionTreeModel::Impl {
     }
 
     // The bytes of `lowering`'s program for one case, and the rest: a lowering of its own.
-    Result<ProgramEntries> probeBytes(const JunctionTreeLowering &lowering) const {
-        JunctionTreeLowering one = lowering;
-        one.batch = 1;
-        auto probe = lowerJunctionTree(model, tree, one);
+    Result<ProgramEntries> probeBytes(const JunctionTreeLowering &lowering) {
+        auto probe = probeOf(lowering);
         if (!probe)
             return probe.error();
-        return programBytes(*probe);
+        return programBytes(**probe);
     }
 
     // The per-case route's threads, each holding one case's tables: no more than the tree's
