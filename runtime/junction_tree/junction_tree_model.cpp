@@ -102,16 +102,19 @@ struct JunctionTreeModel::Impl {
 
     PerCaseMemo perCaseMemo; // what the per-case route's runs share
 
-    // Cases on the CPU (ByCost): the full-table program, one for the whole batch, where its
+    // A batch on the CPU (ByCost): the full-table program, one for the whole batch, where its
     // entries per case cost less than the per-case route spends on the ops of each case's own
-    // lowering and run; otherwise the per-case route. One case alike (Promedus_30's MAR: 0.87
-    // against 3.4-5.4 ms through the command line; the large trees stay per case). On
+    // lowering and run; otherwise, and for fewer than kCpuBatchMin cases, the per-case route.
+    // (One case on the full tables: Promedus_30's MAR 0.87 against 3.4-5.4 ms of time_ms, but
+    // its whole process 1 ms slower, the full program's lowering outside time_ms; and the
+    // choice's own lowering slowed the cases that stay per case by 0.1-0.3 ms a process.) On
     // the 2-core VM (2026-12-07, 200 Gibbs-sampled cases, MAR, both threads): the full tables
     // about 3 ns an entry (Segmentation_11 23.7 ms a case over 7.65e6 entries, Grids_13 2.6 ns);
     // the per-case route about 2.5 us per op of the full program on a small tree (Promedus_30:
     // 3.4 ms a case over 1,377 ops, where the full tables took 0.23 ms), and close to the full
     // tables' entries per case where its sliced tables are large (Segmentation_11: 8.7 ms).
     static constexpr double kCpuFullEntryNs = 3, kCpuPerCaseOpNs = 2500;
+    static constexpr size_t kCpuBatchMin = 16;
     std::optional<bool> fullTablesOnCpu[3]; // per task kind, decided at its first batch
     bool fullTablesPayOnCpu(const JunctionTreeLowering &lowering) {
         std::optional<bool> &memo = fullTablesOnCpu[kindOf(lowering)];
@@ -495,7 +498,8 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
     using Plan = JunctionTreeOptions::BatchedPlan;
     if (m.options.executor == "cpu" &&
         (m.options.batchedPlan == Plan::PerCase ||
-         (m.options.batchedPlan == Plan::ByCost && !m.fullTablesPayOnCpu(lowering)))) {
+         (m.options.batchedPlan == Plan::ByCost &&
+          (cases.size() < Impl::kCpuBatchMin || !m.fullTablesPayOnCpu(lowering))))) {
         // Each thread holds one case's tables (perCaseThreads): as many threads as the memory
         // budget holds such cases, none where it holds not one. (A batched plan named outright
         // runs on the CPU executor too: the GPU's program, checked there.)

@@ -47,8 +47,8 @@ struct JunctionTreeOptions {
     // tree with evidence as indicator tables, a tree per evidence pattern with each case's CPTs
     // sliced (evidence_pattern_batch.h), or ByCost: today the full tables (measured faster on the
     // H100 where the estimate chose the patterns; junction_tree_model.cpp). On the CPU executor
-    // ByCost means one case at a time, but where the full tables cost less per case than the
-    // per-case route's ops (junction_tree_model.cpp's fullTablesPayOnCpu);
+    // ByCost means one case at a time, but for a batch of 16 or more whose full tables cost less
+    // per case than the per-case route's ops (junction_tree_model.cpp's fullTablesPayOnCpu);
     // PerCase always one case at a time (elsewhere it is ByCost); a batched plan named outright
     // runs batched there.
     enum class BatchedPlan : uint8_t { ByCost, FullTables, EvidencePatterns, PerCase };
