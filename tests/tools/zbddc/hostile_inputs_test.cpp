@@ -121,7 +121,7 @@ TEST_CASE("inputs that were once answered silently wrong", "[cli][hostile]") {
          {{"m.uai", "MARKOV\n2\n2 2\n1\n2 0 1\n4\n1 2 3 4\n"}, {"e.evid", "2 0 0 0 1\n"}},
          "run m.uai --task mpe --evidence e.evid",
          1,
-         {"e.evid: the evidence contradicts itself: variable '0' is observed as '0' and '1'"}},
+         {"e.evid: the evidence contradicts itself: variable 'X0' is observed as '0' and '1'"}},
         {"xmlbif-given-twice",
          {{"g.xml",
            "<?xml version=\"1.0\"?>\n<BIF VERSION=\"0.3\"><NETWORK><NAME>n</NAME>\n"
