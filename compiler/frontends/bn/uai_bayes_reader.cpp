@@ -32,7 +32,7 @@ Result<BayesNet> parseUaiBayes(std::string_view text, const std::string &file) {
     net.file = file;
     for (size_t v = 0; v < model->domainSizes.size(); ++v) {
         BnVariable var;
-        var.name = "X" + std::to_string(v); // UAI variables have no names; see uai.md
+        var.name = uaiVariableName(v);
         for (uint32_t s = 0; s < model->domainSizes[v]; ++s)
             var.states.push_back(std::to_string(s));
         net.variables.push_back(std::move(var));

@@ -17,8 +17,7 @@ std::vector<Variable> indexedVariables(const std::vector<uint32_t> &domainSizes,
                                        const std::vector<std::string> &names = {}) {
     std::vector<Variable> variables(domainSizes.size());
     for (size_t v = 0; v < domainSizes.size(); ++v) {
-        // UAI variables have no names: "X<index>", as the network route names them (uai.md).
-        variables[v].name = v < names.size() ? names[v] : "X" + std::to_string(v);
+        variables[v].name = v < names.size() ? names[v] : uaiVariableName(v);
         for (uint32_t s = 0; s < domainSizes[v]; ++s)
             variables[v].states.push_back(std::to_string(s));
     }

@@ -34,6 +34,12 @@ struct UaiModel {
 // nothing after the last table. Errors are one `file:line: message`.
 Result<UaiModel> parseUai(std::string_view text, const std::string &file);
 
+// UAI variables have no names: variable v is "X<v>" in every reading of a UAI file (uai.md), so
+// that answers and `VAR=state` evidence name it alike on every route.
+inline std::string uaiVariableName(size_t v) {
+    return "X" + std::to_string(v);
+}
+
 // The network type a UAI file starts with ("MARKOV", "BAYES", anything else), read without reading
 // the whole file; empty if the file cannot be read. The command line routes on it.
 std::string peekUaiType(const std::string &path);

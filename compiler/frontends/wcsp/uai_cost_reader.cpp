@@ -12,10 +12,8 @@ Result<CostNetwork> parseUaiAsCostNetwork(std::string_view text, const std::stri
     net.integerCosts = false;
     net.name = model->type;
     net.domainSizes = std::move(model->domainSizes);
-    // Named X<i> as every reading of a UAI file names them (uai.md): the same names in every
-    // route's answers and in `VAR=state` evidence (bucket elimination's and the tree's alike).
     for (size_t v = 0; v < net.domainSizes.size(); ++v)
-        net.variableNames.push_back("X" + std::to_string(v));
+        net.variableNames.push_back(uaiVariableName(v));
     net.functions.reserve(model->factors.size());
     for (UaiFactor &factor : model->factors)
         net.functions.push_back(
