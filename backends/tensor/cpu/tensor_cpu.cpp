@@ -202,9 +202,6 @@ void planOp(OpPlan &plan, PlanScratch &scratch, const TensorProgram &p, const Te
             plan.elimCount *= p.domainSizes[op.vars[--innerFrom]];
     for (size_t i = 0; i < innerFrom; ++i)
         plan.outerDomains.push_back(p.domainSizes[op.vars[i]]);
-    uint64_t outerCount = 1;
-    for (uint32_t d : plan.outerDomains)
-        outerCount *= d;
     // The input with the most zeros first (runRows skips what it zeroes): a batched junction
     // tree's evidence indicators. Counted on at most kZeroSample evenly spaced entries of each
     // input (a pass over every entry would read the inputs as often as the op does); the order
@@ -212,7 +209,7 @@ void planOp(OpPlan &plan, PlanScratch &scratch, const TensorProgram &p, const Te
     const double zero = SemiringOps{p.semiring}.zero();
     std::vector<std::pair<double, uint32_t>> &byZeros = scratch.byZeros;
     byZeros.clear();
-    const uint64_t work = o.entries() * plan.elimCount * outerCount * op.inputs.size();
+    const uint64_t work = opWork(p, op);
     for (uint32_t in : op.inputs) {
         if (work < kSmallOpWork) { // small ops: counting would cost more than it saves
             byZeros.push_back({0.0, in});
