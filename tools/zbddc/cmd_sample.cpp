@@ -11,37 +11,30 @@
 #include "tools/zbddc/output.h"
 
 #include <cmath>
-#include <functional>
 #include <iostream>
+#include <optional>
 
 namespace zbddc::cli {
 
 namespace {
 
-// The writer of a Markov or cost network's cases: its MPE on the CPU starts the chain.
-Result<std::function<bool(std::ostream &)>> gibbsWriter(const SampleOptions &o,
-                                                        FactorModel &model) {
-    auto read = readFactorModelFile(o.network);
-    if (!read)
-        return read.error();
-    model = std::move(*read);
+// Where a Markov or cost network's Gibbs chain starts: its MPE, answered on the CPU.
+Result<std::vector<uint32_t>> gibbsStart(const std::string &path, const FactorModel &model) {
     pipeline::OpenOptions open;
     open.target.device = DeviceKind::Cpu;
     open.task = Task::Mpe;
-    auto session = pipeline::Session::open(o.network, open);
+    auto session = pipeline::Session::open(path, open);
     if (!session)
         return session.error();
     auto mpe = (*session)->answer(Task::Mpe, std::vector<Evidence>{noEvidence(model.variables)});
     if (!mpe.front())
         return mpe.front().error();
-    std::vector<uint32_t> start = mpe.front()->assignment;
+    std::vector<uint32_t> start = std::move(mpe.front()->assignment);
     if (start.size() != model.numVariables() || !std::isfinite(logWeight(model, start)))
-        return Diagnostic{o.network, 0,
-                          "its MPE has no assignment of positive weight to start "
-                          "the Gibbs sampler from"};
-    return std::function<bool(std::ostream &)>([&, start](std::ostream &out) {
-        return writeGibbsEvidence(model, start, o.cases, o.observed, o.seed, out);
-    });
+        return Diagnostic{path, 0,
+                          "its MPE has no assignment of positive weight to start the Gibbs "
+                          "sampler from"};
+    return start;
 }
 
 } // namespace
@@ -60,23 +53,28 @@ int sampleCommand(const SampleOptions &o) {
                   << " cases an .evid batch may hold (see zbddc --help)\n";
         return 2;
     }
-    std::optional<BayesNet> net;
-    FactorModel model;
-    std::function<bool(std::ostream &)> write;
+    std::optional<BayesNet> net;      // forward-sampled, or
+    std::optional<FactorModel> model; // Gibbs-sampled from `start`
+    std::vector<uint32_t> start;
     if (*kind == pipeline::ModelKind::Network) {
         auto read = readNetworkFile(o.network);
         if (!read)
             return reportError(read.error());
         net = std::move(*read);
-        write = [&](std::ostream &out) {
-            return writeSampledEvidence(*net, o.cases, o.observed, o.seed, out);
-        };
     } else {
-        auto gibbs = gibbsWriter(o, model);
-        if (!gibbs)
-            return reportError(gibbs.error());
-        write = std::move(*gibbs);
+        auto read = readFactorModelFile(o.network);
+        if (!read)
+            return reportError(read.error());
+        model = std::move(*read);
+        auto mpe = gibbsStart(o.network, *model);
+        if (!mpe)
+            return reportError(mpe.error());
+        start = std::move(*mpe);
     }
+    auto write = [&](std::ostream &out) {
+        return net ? writeSampledEvidence(*net, o.cases, o.observed, o.seed, out)
+                   : writeGibbsEvidence(*model, start, o.cases, o.observed, o.seed, out);
+    };
     if (o.output.empty()) // exit_guard.cpp reports a failed standard output
         return write(std::cout) ? 0 : 1;
     Status written = writeFileAtomically(o.output, write);
