@@ -8,9 +8,9 @@
 // the GPU's is, and its first run timed apart likewise). `--cases N` answers the instance's case
 // N times as one batch (one case uses one thread on the per-case route); `--evidence-dir DIR`
 // answers DIR/NAME.evid's cases instead (`zbddc sample`'s; the first N with `--cases N`), the
-// competition's answers then not compared (`--write-mar DIR`: the first 20 cases' marginals per
-// device into DIR/NAME-DEVICE.json, `[{"marginals": {"X0": [...], ...}}, ...]`, for the peer's
-// comparison); `--repeat R` reports the
+// competition's answers then not compared (`--write-mar DIR`: the first 20 cases' MAR results per
+// device into DIR/NAME-DEVICE.json, as `run --json` writes them, for the peer's comparison);
+// `--repeat R` reports the
 // best of R rounds of the three tasks (on the per-case route each round on the model opened
 // afresh).
 // bench/uai_markov.sh runs it beside pyAgrum (bench/peers/pyagrum_mrf.py).
@@ -28,8 +28,9 @@
 #include "compiler/frontends/factor_model/factor_model.h"
 #include "compiler/junction_tree/order_search.h"
 #include "compiler/junction_tree/treewidth_bound.h"
-#include "runtime/tensor/tensor_executor.h"
+#include "pipeline/json_results.h"
 #include "runtime/junction_tree/factor_model_route.h"
+#include "runtime/tensor/tensor_executor.h"
 #include "support/gpu_settings.h"
 #include "support/timer.h"
 #include "tests/support/uai_result_reader.h"
@@ -83,23 +84,18 @@ std::optional<std::vector<std::vector<double>>> marReference(const std::string &
     return std::nullopt;
 }
 
-// The first `count` cases' marginals as JSON (what bench/peers/pyagrum_mrf.py --ours reads).
+// The first `count` cases' results as `run --json` writes them (what bench/peers/pyagrum_mrf.py
+// --ours reads: each one's "marginals"); a failed case as no marginals.
 void writeMarginals(const std::string &path, const std::vector<Result<TaskResult>> &results,
-                    size_t count) {
+                    const std::vector<Variable> &variables, size_t count) {
     std::ofstream out(path);
-    out.precision(17);
     out << "[";
     for (size_t c = 0; c < std::min(count, results.size()); ++c) {
-        out << (c ? ",\n" : "") << "{\"marginals\": {";
+        out << (c ? ",\n" : "");
         if (results[c])
-            for (size_t v = 0; v < results[c]->marginals.size(); ++v) {
-                out << (v ? ", " : "") << "\"X" << v << "\": [";
-                const auto row = results[c]->marginals[v];
-                for (size_t s = 0; s < row.size(); ++s)
-                    out << (s ? ", " : "") << row[s];
-                out << "]";
-            }
-        out << "}}";
+            pipeline::writeJsonResult(*results[c], variables, out);
+        else
+            out << "{\"marginals\": {}}";
     }
     out << "]\n";
 }
@@ -192,7 +188,8 @@ void benchInstance(const Args &args, const std::string &path) {
             }
         }
         if (!args.marDir.empty())
-            writeMarginals(args.marDir + "/" + name + "-" + device + ".json", results[1], 20);
+            writeMarginals(args.marDir + "/" + name + "-" + device + ".json", results[1],
+                           model->variables, 20);
         for (int t = 0; t < 3; ++t) {
             const Task task = tasks[t];
             const Result<TaskResult> &r = results[t].front();
