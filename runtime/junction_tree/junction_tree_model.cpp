@@ -127,8 +127,8 @@ struct JunctionTreeModel::Impl {
     }
 
     // A task's program lowered for one case: what the CPU's choice counts and batches are sized
-    // by (probeBytes), kept for the next call of the same shape and taken whole by a run of one
-    // case (prepare), so that a case of a fresh process is lowered once, not three times.
+    // by (probeBytes), and, where the batch is one case, the program itself (prepare): one
+    // lowering for the three, dropped once the task's program is built.
     struct Probe {
         std::vector<uint32_t> observed;
         JunctionTreeProgram lowered;
@@ -218,8 +218,7 @@ struct JunctionTreeModel::Impl {
         auto lowered = *batch == 1 && probe && probe->observed == lowering.observed
                            ? Result<JunctionTreeProgram>(std::move(probe->lowered))
                            : lowerJunctionTree(model, tree, sized);
-        if (*batch == 1)
-            probe.reset(); // taken, or of another shape
+        probe.reset(); // taken, or no longer needed: the program keeps its probed bytes
         if (!lowered)
             return lowered.error();
         auto p = std::make_unique<Prepared>();
