@@ -174,11 +174,11 @@ std::vector<uint8_t> scaleOnlyTables(const TensorProgram &program);
 // Marginalize/EliminateBucket ops (but those scaleOnlyTables marks) from last to first; each one's
 // output scope is already assigned, so pick the ⊕-best joint value of its eliminated variables
 // given its inputs. `assignment` arrives with evidence (and any default) filled in and returns
-// completed. `pinned` (per variable,
-// optional): variables that keep their value where an op eliminates them (a junction tree's
-// observed variables, whose other states have indicator 0 and can never be the best). `tied`
-// (optional) is set where some op met another joint value within the tie tolerance of the one
-// it kept (ir/mpe_tie.h): another assignment reaches the optimum. It is left alone otherwise.
+// completed. `pinned` (per variable, optional): variables that keep their value where an op
+// eliminates them (a junction tree's observed variables, whose other states have indicator 0 and
+// can never be the best). `tied` (optional) is set where some op met another joint value within
+// the tie tolerance of the one it kept (ir/mpe_tie.h): another assignment reaches the optimum. It
+// is left alone otherwise.
 void recoverAssignment(const TensorProgram &program,
                        const std::vector<std::vector<double>> &computed,
                        std::vector<uint32_t> &assignment,
