@@ -8,9 +8,9 @@
 // `--split-threshold` takes the first.
 //   build/bench/be_split_crossover [--json F] [--md F]      (scripts/gpu_run.sh runs it)
 #include "backends/cuda/driver.h"
-#include "backends/tensor/cuda/run/host_device_split.h"
-#include "backends/tensor/cuda/run/tensor_gpu.h"
 #include "backends/tensor/cpu/tensor_cpu.h"
+#include "backends/tensor/cuda/run/tensor_gpu.h"
+#include "backends/tensor/devices/host_device_split.h"
 #include "bench/harness.h"
 
 #include <cmath>

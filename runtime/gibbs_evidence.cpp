@@ -62,13 +62,7 @@ void GibbsEvidenceSampler::sweep() {
 
 Evidence GibbsEvidenceSampler::next() {
     sweep();
-    std::uniform_real_distribution<double> unit(0.0, 1.0);
-    Evidence e;
-    e.states.assign(x_.size(), kNone);
-    for (size_t v = 0; v < x_.size(); ++v)
-        if (unit(rng_) < observedFraction_)
-            e.states[v] = x_[v];
-    return e;
+    return observeSome(x_, observedFraction_, rng_);
 }
 
 bool writeGibbsEvidence(const FactorModel &model, std::vector<uint32_t> start, size_t cases,

@@ -27,11 +27,17 @@ Evidence EvidenceSampler::next() {
             }
         x_[v] = s;
     }
+    return observeSome(x_, observedFraction_, rng_);
+}
+
+Evidence observeSome(const std::vector<uint32_t> &x, double observedFraction,
+                     std::mt19937_64 &rng) {
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
     Evidence e;
-    e.states.assign(x_.size(), kNone);
-    for (size_t v = 0; v < x_.size(); ++v)
-        if (unit(rng_) < observedFraction_)
-            e.states[v] = x_[v];
+    e.states.assign(x.size(), kNone);
+    for (size_t v = 0; v < x.size(); ++v)
+        if (unit(rng) < observedFraction)
+            e.states[v] = x[v];
     return e;
 }
 

@@ -33,6 +33,9 @@ class EvidenceSampler {
 
 std::vector<Evidence> sampleEvidence(const BayesNet &net, size_t cases, double observedFraction,
                                      uint64_t seed);
+// A case of the joint state `x`: each variable observed at its state with probability
+// `observedFraction` (Fast-BNI's 20%), drawn from `rng` in variable order.
+Evidence observeSome(const std::vector<uint32_t> &x, double observedFraction, std::mt19937_64 &rng);
 
 // The UAI batch layout: the number of cases, then per case "n v1 s1 ... vn sn" on one line.
 std::string uaiEvidenceText(const std::vector<Evidence> &cases);

@@ -6,8 +6,8 @@
 #pragma once
 
 #include "backends/tensor/cuda/run/gpu_switches.h"
-#include "backends/tensor/cuda/run/host_device_split.h"
-#include "backends/tensor/cuda/plan/multi_device_plan.h"
+#include "backends/tensor/devices/host_device_split.h"
+#include "backends/tensor/devices/multi_device_plan.h"
 #include "ir/incomplete_tables.h"
 #include "ir/tensor_program.h"
 #include "runtime/device.h"

@@ -2,9 +2,9 @@
 #pragma once
 
 #include "backends/tensor/cpu/tensor_cpu.h"
-#include "tests/backends/tensor/cuda/chunk_host_run.h"
 #include "compiler/elimination/bucket_program.h"
 #include "ir/tensor_interpret.h"
+#include "tests/backends/tensor/devices/chunk_host_run.h"
 
 #include "tests/catch.hpp"
 #include "tests/support/wide_networks.h"

@@ -3,8 +3,8 @@
 // its tables' layouts scrambled.
 #pragma once
 
-#include "backends/tensor/cuda/plan/chunk_layout.h"
-#include "backends/tensor/cuda/plan/chunk_plan.h"
+#include "backends/tensor/devices/chunk_layout.h"
+#include "backends/tensor/devices/chunk_plan.h"
 #include "compiler/elimination/bucket_program.h"
 
 #include "tests/catch.hpp"

@@ -105,7 +105,7 @@ int printTaskResults(const RunOptions &o, Task task, const std::vector<Result<Ta
     if (batch.size() == 1 && batch[0] && batch[0]->elimination && batch[0]->cost)
         return printSolution(o, *batch[0], variables, "");
     if (!o.json) {
-        printErrorBoundNote(batch, std::cerr);
+        std::cerr << pipeline::errorBoundNotes(batch);
         for (const Result<TaskResult> &r : batch) // loopy BP's assignments of a cost network
             if (r && r->cost)
                 std::cerr << "cost " << (*r->cost == "null" ? "infeasible" : *r->cost) << "\n";
@@ -131,24 +131,6 @@ int printTaskResults(const RunOptions &o, Task task, const std::vector<Result<Ta
             emitRunOutput(text.str(), o.output, o.uaiOutput, o.model, uaiTaskLine(task)))
         return status;
     return failed ? 1 : 0;
-}
-
-// Loopy BP says its answers are approximate, and how many converged.
-void printLoopySummary(const RunOptions &o, const pipeline::Session &session,
-                       const std::vector<Result<TaskResult>> &results) {
-    size_t converged = 0, answered = 0;
-    double worst = 0;
-    for (const Result<TaskResult> &r : results)
-        if (r && r->approximate) {
-            ++answered;
-            converged += r->approximate->converged;
-            worst = std::max(worst, r->approximate->maxResidual);
-        }
-    std::cerr << "zbddc: note: route lbp (" << session.routeWhy()
-              << "): approximate answers by loopy belief propagation; " << converged << " of "
-              << answered << " case(s) converged (tolerance "
-              << (o.loopy.tolerance >= 0 ? o.loopy.tolerance : LoopyOptions{}.tolerance)
-              << "), largest last residual " << worst << "\n";
 }
 
 } // namespace
@@ -234,8 +216,12 @@ int runCommand(const RunOptions &o) {
     for (Result<TaskResult> &r : results)
         if (r && !s.routeIsChosen())
             r->route.clear();
-    if (s.route() == "lbp")
-        printLoopySummary(o, s, results);
+    if (s.route() == "lbp") // approximate answers say so, and how many converged
+        std::cerr << "zbddc: note: "
+                  << pipeline::loopySummary(results, s.routeWhy(),
+                                            o.loopy.tolerance >= 0 ? o.loopy.tolerance
+                                                                   : LoopyOptions{}.tolerance)
+                  << "\n";
     else if (s.route() == "jt" && (*kind == ModelKind::Network || costNetwork) && !o.json)
         std::cerr << "zbddc: note: route jt: " << s.routeWhy() << "\n";
     return printTaskResults(o, *task, results, s.variables(), cases->batch || !weightings.empty());

@@ -4,7 +4,7 @@
 // order and device decision is the pipeline's.
 #pragma once
 
-#include "backends/tensor/cuda/run/host_device_split.h"
+#include "backends/tensor/devices/host_device_split.h"
 #include "pipeline/pipeline.h"
 #include "runtime/tasks.h"
 

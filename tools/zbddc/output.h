@@ -5,6 +5,7 @@
 #include "ir/number_text.h"
 #include "ir/result.h"
 #include "pipeline/json_results.h"
+#include "pipeline/result_notes.h"
 #include "pipeline/uai_results.h"
 #include "runtime/tasks.h"
 #include "support/json.h"
@@ -36,9 +37,6 @@ int emitRunOutput(const std::string &text, const std::string &outputFile, bool u
 // The JSON result objects (pipeline/json_results.h).
 using pipeline::deviceJson;
 using pipeline::writeJsonResult;
-// Float32 and log32 runs, beside the UAI text (which has no place for it): how many cases were
-// answered in float64 or log instead and why, and the largest error bound over the others.
-void printErrorBoundNote(const std::vector<Result<TaskResult>> &batch, std::ostream &out);
 
 // "a", "a or b", "a, b or c": the choices a message or a help line names.
 std::string choiceList(const std::vector<std::string> &names);

@@ -3,11 +3,11 @@
 // in one piece and level by level, and the level-by-level run through the out-of-core path's host
 // model (each level's program sliced into steps under a small budget).
 #include "backends/tensor/cpu/tensor_cpu.h"
-#include "tests/backends/tensor/cuda/chunk_host_run.h"
 #include "compiler/elimination/partition_program.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "runtime/bucket_elimination/partition_be.h"
 #include "runtime/bucket_elimination/run_by_levels.h"
+#include "tests/backends/tensor/devices/chunk_host_run.h"
 
 #include "tests/catch.hpp"
 #include "tests/support/markov_brute_force.h"

@@ -9,7 +9,7 @@
 #include "backends/tensor/cuda/codegen/tensor_modules.h"
 #include "backends/tensor/cuda/device/fused_launch.h"
 #include "backends/tensor/cuda/device/level_launch.h"
-#include "backends/tensor/cuda/device/tensor_device.h"
+#include "backends/tensor/devices/tensor_device.h"
 
 #include <memory>
 #include <optional>

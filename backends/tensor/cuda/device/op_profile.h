@@ -4,7 +4,7 @@
 // device's bandwidth, not a timing: the ops lose their overlap.
 #pragma once
 
-#include "backends/tensor/cuda/run/device_steps.h"
+#include "backends/tensor/devices/device_steps.h"
 #include "ir/tensor_program.h"
 
 #include <cstdio>

@@ -8,8 +8,8 @@
 
 #include "backends/tensor/cuda/codegen/tensor_kernels.h"
 #include "backends/tensor/cuda/device/gpu_tensor_device.h"
-#include "backends/tensor/cuda/plan/multi_device_plan.h"
 #include "backends/tensor/cuda/run/gpu_switches.h"
+#include "backends/tensor/devices/multi_device_plan.h"
 #include "ir/tensor_program.h"
 
 #include <memory>

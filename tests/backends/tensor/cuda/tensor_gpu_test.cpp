@@ -3,10 +3,10 @@
 // Exits 77 (skipped) where no GPU is present.
 #include "backends/cuda/driver.h"
 #include "backends/tensor/cpu/tensor_cpu.h"
-#include "backends/tensor/cuda/plan/chunk_layout.h"
-#include "backends/tensor/cuda/plan/narrow_costs.h"
 #include "backends/tensor/cuda/device/staged_copies.h"
+#include "backends/tensor/cuda/plan/narrow_costs.h"
 #include "backends/tensor/cuda/run/tensor_gpu.h"
+#include "backends/tensor/devices/chunk_layout.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/frontends/wcsp/read_cost_network.h"
 #include "compiler/frontends/wcsp/wcsp_reader.h"

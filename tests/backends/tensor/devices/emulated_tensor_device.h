@@ -1,4 +1,4 @@
-// The tests' one emulated TensorDevice (backends/tensor/cuda/device/tensor_device.h): host memory
+// The tests' one emulated TensorDevice (backends/tensor/devices/tensor_device.h): host memory
 // standing in for a GPU, so that the runs over devices — several devices, the host/device split —
 // are checked on every machine against the reference interpreter. Whole-size tables, poison
 // outside the row range held (a read outside it changes the answer), every copy and task
@@ -8,7 +8,7 @@
 #pragma once
 
 #include "backends/tensor/cpu/tensor_cpu.h"
-#include "backends/tensor/cuda/device/tensor_device.h"
+#include "backends/tensor/devices/tensor_device.h"
 
 #include <algorithm>
 #include <cmath>
@@ -138,7 +138,8 @@ class EmulatedTensorDevice final : public TensorDevice {
                 value[out.scope[k]] = static_cast<uint32_t>(rest % out.domains[k]);
             double acc = task.elim.first == 0 ? ring.zero() : tables_[op.output][r];
             for (uint64_t e = task.elim.first; e < task.elim.end(); ++e) {
-                for (size_t k = op.vars.size(), rest = e; k-- > 0; rest /= p_.domainSizes[op.vars[k]])
+                for (size_t k = op.vars.size(), rest = e; k-- > 0;
+                     rest /= p_.domainSizes[op.vars[k]])
                     value[op.vars[k]] = static_cast<uint32_t>(rest % p_.domainSizes[op.vars[k]]);
                 double v = ring.one();
                 for (uint32_t in : op.inputs) {

@@ -6,7 +6,7 @@
 // Only computed tables change layout; the executor maps them back (chunk_layout.h).
 #pragma once
 
-#include "backends/tensor/cuda/plan/multi_device_plan.h"
+#include "backends/tensor/devices/multi_device_plan.h"
 
 #include <functional>
 #include <optional>

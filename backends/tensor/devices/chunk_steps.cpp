@@ -1,4 +1,4 @@
-#include "backends/tensor/cuda/run/chunk_steps.h"
+#include "backends/tensor/devices/chunk_steps.h"
 
 #include <algorithm>
 #include <map>

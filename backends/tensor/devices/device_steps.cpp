@@ -1,4 +1,4 @@
-#include "backends/tensor/cuda/run/device_steps.h"
+#include "backends/tensor/devices/device_steps.h"
 
 #include "backends/tensor/cpu/tensor_cpu.h"
 #include "ir/try.h"
@@ -17,8 +17,8 @@ struct HostSide {
     std::vector<std::span<const double>> inputs;
     std::vector<const double *> data;
     explicit HostSide(const TensorProgram &program)
-        : p(program), expanded(p.tables.size()), computed(p.tables.size()),
-          inputs(p.tables.size()), data(p.tables.size(), nullptr) {}
+        : p(program), expanded(p.tables.size()), computed(p.tables.size()), inputs(p.tables.size()),
+          data(p.tables.size(), nullptr) {}
     Status need(uint32_t t) {
         const Table &table = p.tables[t];
         if (!table.input || data[t])
@@ -64,7 +64,8 @@ Status runStep(const TensorProgram &p, const DeviceStep &s, const StepTargets &o
     }
     case StepKind::Download: {
         std::vector<double> &table = h.computed[s.table];
-        if (table.empty()) // a large out-of-core table's pages on huge pages where the host has them
+        if (table
+                .empty()) // a large out-of-core table's pages on huge pages where the host has them
             reserveOnHugePages(table, p.tables[s.table].entries());
         table.resize(p.tables[s.table].entries());
         ZBDDC_TRY(device->download(s.table, s.rows.first,

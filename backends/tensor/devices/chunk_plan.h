@@ -8,7 +8,7 @@
 // it reads: exact for bucket programs' layout, wider otherwise (chunk_layout.h re-lays it out).
 #pragma once
 
-#include "backends/tensor/cuda/device/tensor_device.h"
+#include "backends/tensor/devices/tensor_device.h"
 #include "ir/result.h"
 #include "ir/tensor_program.h"
 
@@ -17,22 +17,22 @@
 namespace zbddc {
 
 struct ChunkPlanOptions {
-    uint64_t budgetBytes = 0;   // device memory the executor may use for tables
+    uint64_t budgetBytes = 0; // device memory the executor may use for tables
     // Inputs this small are never sliced: the kernels stage them whole in shared memory.
     uint64_t wholeInputMaxEntries = 2048;
 };
 
 struct OpChunkPlan {
-    uint32_t fixedVars = 0;     // leading output variables fixed per chunk (0: the whole table)
-    uint64_t chunkRows = 0;     // rows per chunk: the product of the other variables' domains
-    uint64_t chunks = 1;        // chunkRows * chunks == the output's rows
-    uint32_t fixedElimVars = 0; // leading eliminated variables (op.vars order) fixed per step
-    uint64_t elimValues = 1;    // joint eliminated values per step
-    uint64_t elimSlices = 1;    // elimValues * elimSlices == the eliminated space
-    std::vector<bool> inputSliced;      // per input: a row range per step, or resident whole
-    std::vector<uint64_t> inputRows;    // per input: rows on the device (per step when sliced)
-    uint64_t residentBytes = 0; // whole inputs, on the device for the whole op
-    uint64_t stepBytes = 0;     // one step's input slices and output chunk
+    uint32_t fixedVars = 0;        // leading output variables fixed per chunk (0: the whole table)
+    uint64_t chunkRows = 0;        // rows per chunk: the product of the other variables' domains
+    uint64_t chunks = 1;           // chunkRows * chunks == the output's rows
+    uint32_t fixedElimVars = 0;    // leading eliminated variables (op.vars order) fixed per step
+    uint64_t elimValues = 1;       // joint eliminated values per step
+    uint64_t elimSlices = 1;       // elimValues * elimSlices == the eliminated space
+    std::vector<bool> inputSliced; // per input: a row range per step, or resident whole
+    std::vector<uint64_t> inputRows; // per input: rows on the device (per step when sliced)
+    uint64_t residentBytes = 0;      // whole inputs, on the device for the whole op
+    uint64_t stepBytes = 0;          // one step's input slices and output chunk
 };
 
 struct ChunkPlan {
@@ -49,7 +49,7 @@ Result<ChunkPlan> planChunks(const TensorProgram &program, const ChunkPlanOption
 
 // The rows of input `input` (its position in op.inputs) that step (chunk, slice) reads:
 // plan.inputRows[input] of them, from 0 for inputs resident whole.
-RowSpan inputRange(const TensorProgram &program, uint32_t op, const OpChunkPlan &plan,
-                    size_t input, uint64_t chunk, uint64_t slice);
+RowSpan inputRange(const TensorProgram &program, uint32_t op, const OpChunkPlan &plan, size_t input,
+                   uint64_t chunk, uint64_t slice);
 
 } // namespace zbddc

@@ -7,7 +7,7 @@
 // with it. Test code: no executor runs it.
 #pragma once
 
-#include "backends/tensor/cuda/plan/chunk_plan.h"
+#include "backends/tensor/devices/chunk_plan.h"
 
 #include <algorithm>
 #include <string>
@@ -17,7 +17,9 @@ namespace zbddc::testing {
 
 namespace chunk_host {
 
-inline bool eliminates(const TensorOp &op) { return reducesVariables(op.kind); }
+inline bool eliminates(const TensorOp &op) {
+    return reducesVariables(op.kind);
+}
 
 inline uint64_t strideIn(const Table &t, const std::vector<uint64_t> &strides, uint32_t v) {
     const auto it = std::find(t.scope.begin(), t.scope.end(), v);
@@ -52,7 +54,8 @@ inline Result<std::vector<std::vector<double>>> runChunkPlanOnHost(const TensorP
         const Table &out = program.tables[op.output];
         // The kernel's constants: each input's strides along the output and eliminated
         // variables, and a slice op's evidence offset.
-        std::vector<std::vector<uint64_t>> outStride(op.inputs.size()), elimStride(op.inputs.size());
+        std::vector<std::vector<uint64_t>> outStride(op.inputs.size()),
+            elimStride(op.inputs.size());
         std::vector<uint64_t> base(op.inputs.size(), 0);
         for (size_t j = 0; j < op.inputs.size(); ++j) {
             const Table &t = program.tables[op.inputs[j]];

@@ -1,6 +1,6 @@
-#include "backends/tensor/cuda/plan/multi_device_plan.h"
+#include "backends/tensor/devices/multi_device_plan.h"
 
-#include "backends/tensor/cuda/run/host_device_split.h"
+#include "backends/tensor/devices/host_device_split.h"
 #include "ir/try.h"
 
 #include <algorithm>

@@ -3,16 +3,16 @@
 // gives them — every other row is poison that would show in the result — equal to the reference
 // interpreter table by table for 1 to 4 devices, sliced or not.
 #include "backends/tensor/cpu/tensor_cpu.h"
-#include "backends/tensor/cuda/plan/chunk_layout.h"
-#include "backends/tensor/cuda/run/host_device_split.h"
-#include "backends/tensor/cuda/run/multi_device_run.h"
-#include "backends/tensor/cuda/plan/slice_layout.h"
 #include "backends/tensor/cuda/plan/value_phase_plan.h"
+#include "backends/tensor/devices/chunk_layout.h"
+#include "backends/tensor/devices/host_device_split.h"
+#include "backends/tensor/devices/multi_device_run.h"
+#include "backends/tensor/devices/slice_layout.h"
 #include "ir/tensor_interpret.h"
 #include "runtime/tensor/tensor_executor.h"
 
+#include "tests/backends/tensor/devices/emulated_tensor_device.h"
 #include "tests/catch.hpp"
-#include "tests/backends/tensor/cuda/emulated_tensor_device.h"
 #include "tests/support/random_programs.h"
 
 #include <algorithm>
@@ -389,8 +389,8 @@ TEST_CASE("the in-core run's steps on one device hold every table from the start
         CHECK(kinds[StepKind::Launch] == p.levels.size());
         CHECK(kinds[StepKind::Wait] == 1);
         CHECK(kinds[StepKind::Call] == 1);
-        CHECK(steps.back().kind == (decode || kinds[StepKind::Download] == 0 ? StepKind::Wait
-                                                                             : StepKind::Download));
+        CHECK(steps.back().kind ==
+              (decode || kinds[StepKind::Download] == 0 ? StepKind::Wait : StepKind::Download));
         EmulatedTensorDevice device(p);
         TensorDevice *const devices[] = {&device};
         StepTargets targets;
@@ -410,9 +410,9 @@ TEST_CASE("the in-core run's steps on one device hold every table from the start
                     CHECK(device.held()[t] == RowSpan{0, p.tables[t].entries()});
                 continue;
             }
-            const bool wanted = !decode && (p.fetch.empty() ||
-                                            std::find(p.fetch.begin(), p.fetch.end(), t) !=
-                                                p.fetch.end());
+            const bool wanted =
+                !decode &&
+                (p.fetch.empty() || std::find(p.fetch.begin(), p.fetch.end(), t) != p.fetch.end());
             CHECK((*run)[t].empty() == !wanted);
             if (wanted)
                 CHECK(sameTables({(*run)[t]}, {(*ref)[t]}));
@@ -439,8 +439,9 @@ TEST_CASE("the one-device plan is the general planner's for one device", "[multi
         return std::tuple(m.table, m.from, m.to, m.rows.first, m.rows.rows);
     };
     for (int trial = 0; trial < 40; ++trial) {
-        const TensorProgram p = trial % 5 == 4 ? randomWideEliminationProgram(rng)
-                                               : randomBucketProgram(rng, trial % 2, trial % 3 == 2);
+        const TensorProgram p = trial % 5 == 4
+                                    ? randomWideEliminationProgram(rng)
+                                    : randomBucketProgram(rng, trial % 2, trial % 3 == 2);
         MultiDeviceOptions o;
         o.keepForDecode = trial % 2 == 1;
         auto general = planMultiDevice(p, 1, o);
@@ -663,4 +664,3 @@ TEST_CASE("the cuda executor asked for several devices where none is usable says
     CHECK((noBackend ||
            malformed.error().message.find("'x' is not a GPU number") != std::string::npos));
 }
-

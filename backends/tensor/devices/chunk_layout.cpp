@@ -1,4 +1,4 @@
-#include "backends/tensor/cuda/plan/chunk_layout.h"
+#include "backends/tensor/devices/chunk_layout.h"
 
 #include <algorithm>
 #include <tuple>
@@ -12,8 +12,8 @@ bool contains(const std::vector<uint32_t> &v, uint32_t x) {
 
 // Row index in layout `to` of every row of layout `from`, as a function.
 struct RowMap {
-    std::vector<uint32_t> domains;   // of `from`, most significant first
-    std::vector<uint64_t> toStride;  // stride in `to` of each variable of `from`
+    std::vector<uint32_t> domains;  // of `from`, most significant first
+    std::vector<uint64_t> toStride; // stride in `to` of each variable of `from`
     uint64_t operator()(uint64_t row) const {
         uint64_t out = 0;
         for (size_t i = domains.size(); i-- > 0;) {

@@ -6,8 +6,8 @@
 //     GPU executor takes it where every range fits to the end.
 #pragma once
 
-#include "backends/tensor/cuda/plan/multi_device_plan.h"
-#include "backends/tensor/cuda/run/device_steps.h"
+#include "backends/tensor/devices/device_steps.h"
+#include "backends/tensor/devices/multi_device_plan.h"
 
 #include <span>
 #include <vector>

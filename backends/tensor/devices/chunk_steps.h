@@ -4,8 +4,8 @@
 // last step.
 #pragma once
 
-#include "backends/tensor/cuda/plan/chunk_plan.h"
-#include "backends/tensor/cuda/run/device_steps.h"
+#include "backends/tensor/devices/chunk_plan.h"
+#include "backends/tensor/devices/device_steps.h"
 
 #include <vector>
 

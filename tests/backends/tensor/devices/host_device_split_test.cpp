@@ -5,12 +5,12 @@
 // and "device" really work at once) equal to the reference interpreter table by table at every
 // threshold.
 #include "backends/tensor/cpu/tensor_cpu.h"
-#include "backends/tensor/cuda/run/host_device_split.h"
+#include "backends/tensor/devices/host_device_split.h"
 #include "compiler/elimination/bucket_program.h"
 #include "ir/tensor_interpret.h"
 
+#include "tests/backends/tensor/devices/emulated_tensor_device.h"
 #include "tests/catch.hpp"
-#include "tests/backends/tensor/cuda/emulated_tensor_device.h"
 #include "tests/support/min_fill_order.h"
 #include "tests/support/random_networks.h"
 

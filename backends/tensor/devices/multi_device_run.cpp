@@ -1,4 +1,4 @@
-#include "backends/tensor/cuda/run/multi_device_run.h"
+#include "backends/tensor/devices/multi_device_run.h"
 
 #include <algorithm>
 

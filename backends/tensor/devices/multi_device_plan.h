@@ -8,8 +8,8 @@
 // whole on device 0 (decodeHoldings). A pure function of the program's shape.
 #pragma once
 
-#include "backends/tensor/cuda/device/tensor_device.h"
-#include "backends/tensor/cuda/plan/chunk_plan.h"
+#include "backends/tensor/devices/chunk_plan.h"
+#include "backends/tensor/devices/tensor_device.h"
 #include "ir/tensor_program.h"
 
 #include <cstdint>

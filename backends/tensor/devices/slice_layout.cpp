@@ -1,4 +1,4 @@
-#include "backends/tensor/cuda/plan/slice_layout.h"
+#include "backends/tensor/devices/slice_layout.h"
 
 #include <algorithm>
 

@@ -4,7 +4,7 @@
 // Host-only: no CUDA here.
 #pragma once
 
-#include "backends/tensor/cuda/device/tensor_device.h"
+#include "backends/tensor/devices/tensor_device.h"
 #include "ir/tensor_program.h"
 
 #include <array>
@@ -61,8 +61,8 @@ inline DeviceStep makeStep(StepKind kind, StepClock clock, uint32_t device = 0, 
 struct StepTargets {
     std::span<TensorDevice *const> devices;
     DeviceFabric *fabric = nullptr;
-    unsigned hostThreads = 0;      // HostOps (0: every core)
-    std::function<Status()> call;  // Call
+    unsigned hostThreads = 0;                                 // HostOps (0: every core)
+    std::function<Status()> call;                             // Call
     std::function<void(const DeviceStep &, double ms)> timed; // each step's wall time, if given
 };
 

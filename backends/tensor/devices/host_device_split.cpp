@@ -1,4 +1,4 @@
-#include "backends/tensor/cuda/run/host_device_split.h"
+#include "backends/tensor/devices/host_device_split.h"
 #include "ir/try.h"
 
 #include <algorithm>
@@ -98,9 +98,10 @@ std::vector<DeviceStep> splitSteps(const TensorProgram &p, const SplitPlan &plan
     return steps;
 }
 
-Result<std::vector<std::vector<double>>>
-runTensorProgramSplit(const TensorProgram &p, const SplitPlan &plan, TensorDevice *device,
-                      unsigned hostThreads) {
+Result<std::vector<std::vector<double>>> runTensorProgramSplit(const TensorProgram &p,
+                                                               const SplitPlan &plan,
+                                                               TensorDevice *device,
+                                                               unsigned hostThreads) {
     ZBDDC_TRY(p.verify());
     if (plan.side.size() != p.ops.size() || plan.levels.size() != p.levels.size())
         return error("internal error: the split plan is not this program's");

@@ -1,4 +1,4 @@
-#include "backends/tensor/cuda/plan/chunk_plan.h"
+#include "backends/tensor/devices/chunk_plan.h"
 
 #include <algorithm>
 #include <bit>
@@ -17,7 +17,9 @@ std::string mib(uint64_t bytes) {
            std::to_string(bytes % (1024 * 1024) * 10 / (1024 * 1024)) + " MiB";
 }
 
-bool eliminates(const TensorOp &op) { return reducesVariables(op.kind); }
+bool eliminates(const TensorOp &op) {
+    return reducesVariables(op.kind);
+}
 
 // The variables a step fixes: a prefix of the output's scope, a prefix of the eliminated
 // variables, and for a slice op its evidence (fixed to its values in every step).

@@ -5,16 +5,16 @@
 // poison elsewhere, and never more bytes than the budget — reproduce the reference interpreter
 // table by table on random programs under budgets down to the smallest that can work, in the
 // bucket programs' layout, in scrambled layouts, and after relayoutForChunks.
-#include "tests/backends/tensor/cuda/chunk_host_run.h"
-#include "backends/tensor/cuda/plan/chunk_layout.h"
-#include "backends/tensor/cuda/plan/chunk_plan.h"
-#include "backends/tensor/cuda/run/chunk_steps.h"
+#include "backends/tensor/devices/chunk_layout.h"
+#include "backends/tensor/devices/chunk_plan.h"
+#include "backends/tensor/devices/chunk_steps.h"
 #include "compiler/elimination/bucket_program.h"
 #include "compiler/elimination/elimination_order.h"
 #include "ir/tensor_interpret.h"
+#include "tests/backends/tensor/devices/chunk_host_run.h"
 
+#include "tests/backends/tensor/devices/emulated_tensor_device.h"
 #include "tests/catch.hpp"
-#include "tests/backends/tensor/cuda/emulated_tensor_device.h"
 #include "tests/support/host_out_of_core.h"
 #include "tests/support/random_programs.h"
 
@@ -105,7 +105,8 @@ void checkAtRandomBudgets(const TensorProgram &p, std::mt19937 &rng, Coverage &c
 }
 } // namespace
 
-TEST_CASE("chunk plans of bucket programs run on the host equal the interpreter", "[wcsp][chunks]") {
+TEST_CASE("chunk plans of bucket programs run on the host equal the interpreter",
+          "[wcsp][chunks]") {
     std::mt19937 rng(5);
     Coverage cov;
     for (int trial = 0; trial < 120; ++trial) {
@@ -148,10 +149,12 @@ TEST_CASE("in the bucket layout every sliced input range is exactly its slice", 
                 uint64_t exact = 1;
                 for (size_t i = 0; i < in.scope.size(); ++i) {
                     const auto at = std::find(out.scope.begin(), out.scope.end(), in.scope[i]);
-                    const bool fixedOut = at != out.scope.end() && at - out.scope.begin() < c.fixedVars;
-                    const auto e = std::find(p.ops[op].vars.begin(), p.ops[op].vars.end(), in.scope[i]);
-                    const bool fixedElim = e != p.ops[op].vars.end() &&
-                                           e - p.ops[op].vars.begin() < c.fixedElimVars;
+                    const bool fixedOut =
+                        at != out.scope.end() && at - out.scope.begin() < c.fixedVars;
+                    const auto e =
+                        std::find(p.ops[op].vars.begin(), p.ops[op].vars.end(), in.scope[i]);
+                    const bool fixedElim =
+                        e != p.ops[op].vars.end() && e - p.ops[op].vars.begin() < c.fixedElimVars;
                     if (!fixedOut && !fixedElim)
                         exact *= in.domains[i];
                 }
@@ -179,10 +182,10 @@ TEST_CASE("scrambled layouts run correctly with wide ranges, and exactly after r
     Coverage wide, relaid;
     for (int trial = 0; trial < 80; ++trial) {
         INFO("trial " << trial);
-        const TensorProgram p = scrambleLayouts(
-            trial % 2 ? randomBucketProgram(rng, trial % 3 != 0, trial % 4 == 1)
-                      : randomWideEliminationProgram(rng),
-            rng);
+        const TensorProgram p =
+            scrambleLayouts(trial % 2 ? randomBucketProgram(rng, trial % 3 != 0, trial % 4 == 1)
+                                      : randomWideEliminationProgram(rng),
+                            rng);
         checkAtRandomBudgets(p, rng, wide);
         // Relaid: the same answers once the layouts are restored, and nothing left to relayout.
         const TensorProgram r = relayoutForChunks(p);

@@ -3,7 +3,7 @@
 // eliminated values) reaches a threshold go to the device, the rest stay on the host.
 #pragma once
 
-#include "backends/tensor/cuda/run/device_steps.h"
+#include "backends/tensor/devices/device_steps.h"
 #include "ir/tensor_program.h"
 
 #include <cstdint>
@@ -44,8 +44,9 @@ SplitPlan planHostDeviceSplit(const TensorProgram &program, uint64_t thresholdEn
 std::vector<DeviceStep> splitSteps(const TensorProgram &program, const SplitPlan &plan);
 
 // splitSteps run (runDeviceSteps); `device` may be null when the plan puts no op on it.
-Result<std::vector<std::vector<double>>>
-runTensorProgramSplit(const TensorProgram &program, const SplitPlan &plan, TensorDevice *device,
-                      unsigned hostThreads = 0);
+Result<std::vector<std::vector<double>>> runTensorProgramSplit(const TensorProgram &program,
+                                                               const SplitPlan &plan,
+                                                               TensorDevice *device,
+                                                               unsigned hostThreads = 0);
 
 } // namespace zbddc
