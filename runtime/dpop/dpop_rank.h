@@ -28,6 +28,8 @@ struct DpopRankOptions {
     std::string executor = "cpu"; // a name of tensorExecutors()
     TensorExecutorOptions execution;
     double timeoutS = 60;
+    // Every rank on the host has a core to itself: an idle rank may spin briefly on its polls.
+    bool ownCores = false;
 };
 
 // What one rank saw: its counts (simulatedMs: the latest clock of its agents), and its part of

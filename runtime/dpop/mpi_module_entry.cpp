@@ -4,6 +4,8 @@
 
 #include <mpi.h>
 
+#include <utility>
+
 namespace zbddc {
 
 namespace {
@@ -48,13 +50,23 @@ int ranks() {
     return n;
 }
 
-int localRank() {
+// This rank's place among the ranks on its host, and how many they are (a collective).
+std::pair<int, int> hostPlace() {
     MPI_Comm local;
     MPI_Comm_split_type(runComm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
-    int r = 0;
+    int r = 0, n = 1;
     MPI_Comm_rank(local, &r);
+    MPI_Comm_size(local, &n);
     MPI_Comm_free(&local);
-    return r;
+    return {r, n};
+}
+
+int localRank() {
+    return hostPlace().first;
+}
+
+int ranksOnHost() {
+    return hostPlace().second;
 }
 
 Status barrier(double timeoutS, const char *what) {
@@ -93,6 +105,7 @@ extern "C" __attribute__((visibility("default"))) const zbddc::MpiFunctions *zbd
                                     .barrier = barrier,
                                     .broadcast = broadcast,
                                     .gather = gather,
-                                    .transport = transport};
+                                    .transport = transport,
+                                    .ranksOnHost = ranksOnHost};
     return &table;
 }

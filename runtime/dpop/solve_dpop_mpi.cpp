@@ -33,6 +33,7 @@ DpopRankOptions rankOptions(const DpopOptions &options, const MpiFunctions &mpi)
     if (options.executor != "cpu" && options.executor != "reference")
         if (auto gpus = resolveGpuRequest("all"); gpus && !gpus->empty())
             r.execution.gpu = (*gpus)[mpi.localRank() % gpus->size()];
+    r.ownCores = static_cast<unsigned>(mpi.ranksOnHost()) <= std::thread::hardware_concurrency();
     return r;
 }
 
