@@ -311,12 +311,6 @@ const char *kSingleKernels = R"CUDA(
 // covers consecutive lanes of one op (coalesced where it reads global rows) and, at one lane per
 // block, 32 ops of the level. Values are written through to the global rows (the outputs and the
 // backward pass read them there).
-// The words of the thread's first op among ops [i0, i1) (work item threadIdx.x), if it has one.
-__device__ __forceinline__ uint4 zb_first_op(const Plan &p, const Single &s, unsigned i0, unsigned i1) {
-    return threadIdx.x < ((i1 - i0) << s.laneShift) ? __ldg(p.opInfo + i0 + (threadIdx.x >> s.laneShift))
-                                                     : make_uint4(0, 0, 0, 0);
-}
-
 extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_forward_single(Plan p, Single s) {
     const unsigned mask = (1u << s.laneShift) - 1, lane0 = blockIdx.x << s.laneShift;
     for (unsigned i = threadIdx.x; i < (s.stagedEnd - s.sharedFirst) << s.laneShift; i += blockDim.x) {
@@ -324,26 +318,20 @@ extern "C" __global__ void __launch_bounds__(ZB_BLOCK) zb_forward_single(Plan p,
         if (lane < ZB_B)
             zb_tile[i] = p.values[(u64)(s.sharedFirst + (i >> s.laneShift)) * ZB_B + lane];
     }
-    // A level's bounds and the thread's first op's words do not depend on any value: they load
-    // for the next level while this one runs, so after each barrier only the operands wait.
-    unsigned i0 = __ldg(p.levelOpBegin), i1 = p.numLevels ? __ldg(p.levelOpBegin + 1) : i0;
-    uint4 first = zb_first_op(p, s, i0, i1);
     __syncthreads();
     for (unsigned L = 0; L < p.numLevels; ++L) {
-        const unsigned i2 = L + 1 < p.numLevels ? __ldg(p.levelOpBegin + L + 2) : i1;
-        const uint4 nextFirst = zb_first_op(p, s, i1, i2);
+        const unsigned i0 = __ldg(p.levelOpBegin + L), i1 = __ldg(p.levelOpBegin + L + 1);
         const unsigned work = (i1 - i0) << s.laneShift;
         for (unsigned w = threadIdx.x; w < work; w += blockDim.x) {
             const unsigned k = i0 + (w >> s.laneShift), local = w & mask, lane = lane0 + local;
             if (lane >= ZB_B) continue; // the last block's lanes past the batch
-            const uint4 info = w == threadIdx.x ? first : __ldg(p.opInfo + k);
+            const uint4 info = __ldg(p.opInfo + k);
             const T v = zb_single_eval(p, s, info.y, p.slotOperands + info.z, lane, local);
             const unsigned r = info.x - s.sharedFirst;
             if (r < s.sharedSlots) zb_tile[(r << s.laneShift) + local] = v;
             p.values[(u64)info.x * ZB_B + lane] = v;
         }
         __syncthreads();
-        i0 = i1, i1 = i2, first = nextFirst;
     }
 }
 
