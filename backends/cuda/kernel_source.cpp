@@ -91,22 +91,6 @@ struct Plan {
     unsigned numOps, numInputs, inputBase, numLevels, outSlot, numPieces, numPieceInputs;
 };
 
-// `f(out, operands, code)` for each edge of [e0, e1) in order: the reader's adjoint slot, its
-// operands' slots and the (type, position) code. The next edge's three words load while f reads
-// this edge's values, which takes one link out of each edge's chain of dependent loads.
-template <class F>
-__device__ __forceinline__ void zb_each_edge(const Plan &p, unsigned e0, unsigned e1, F f) {
-    if (e0 >= e1) return;
-    unsigned out = __ldg(p.edgeOut + e0), ops = __ldg(p.edgeOperands + e0), code = __ldg(p.edgeCode + e0);
-    for (unsigned e = e0; e < e1; ++e) {
-        const unsigned n = e + 1 < e1 ? e + 1 : e;
-        const unsigned nextOut = __ldg(p.edgeOut + n), nextOps = __ldg(p.edgeOperands + n),
-                       nextCode = __ldg(p.edgeCode + n);
-        f(out, p.slotOperands + ops, code);
-        out = nextOut, ops = nextOps, code = nextCode;
-    }
-}
-
 // A block's dynamic shared memory: a forward block's preloaded tile, or the single-launch
 // kernels' slot range.
 extern __shared__ T zb_tile[];
@@ -207,10 +191,11 @@ __device__ __forceinline__ void zb_stage_levels(const Plan &p, unsigned *lob, un
 // of an edge's loads issue at once.
 template <bool GRID>
 __device__ __forceinline__ T zb_gather(const Plan &p, unsigned e0, unsigned e1, unsigned lane, T acc) {
-    zb_each_edge(p, e0, e1, [&](unsigned out, const unsigned *o, unsigned code) {
-        const T g = zb_load<GRID>(p.adjoints + (u64)out * ZB_B + lane);
-        acc = zb_plus(acc, zb_times(g, zb_coef<GRID>(p, code, o, lane)));
-    });
+    for (unsigned e = e0; e < e1; ++e) {
+        const T g = zb_load<GRID>(p.adjoints + (u64)__ldg(p.edgeOut + e) * ZB_B + lane);
+        const unsigned *o = p.slotOperands + __ldg(p.edgeOperands + e);
+        acc = zb_plus(acc, zb_times(g, zb_coef<GRID>(p, __ldg(p.edgeCode + e), o, lane)));
+    }
     return acc;
 }
 
@@ -340,6 +325,22 @@ __device__ __forceinline__ void zb_single_store(T *rows, const Single &s, unsign
     const unsigned r = slot - s.sharedFirst;
     if (r < s.sharedSlots) zb_tile[(r << s.laneShift) + local] = v;
     else rows[(u64)slot * ZB_B + lane] = v;
+}
+
+// `f(out, operands, code)` for each edge of [e0, e1) in order: the reader's adjoint slot, its
+// operands' slots and the (type, position) code. The next edge's three words load while f reads
+// this edge's values, which takes one link out of each edge's chain of dependent loads.
+template <class F>
+__device__ __forceinline__ void zb_each_edge(const Plan &p, unsigned e0, unsigned e1, F f) {
+    if (e0 >= e1) return;
+    unsigned out = __ldg(p.edgeOut + e0), ops = __ldg(p.edgeOperands + e0), code = __ldg(p.edgeCode + e0);
+    for (unsigned e = e0; e < e1; ++e) {
+        const unsigned n = e + 1 < e1 ? e + 1 : e;
+        const unsigned nextOut = __ldg(p.edgeOut + n), nextOps = __ldg(p.edgeOperands + n),
+                       nextCode = __ldg(p.edgeCode + n);
+        f(out, p.slotOperands + ops, code);
+        out = nextOut, ops = nextOps, code = nextCode;
+    }
 }
 
 // The ⊕ over edges [e0, e1) of a reader's adjoint (shared memory where the block holds it) ⊗ its
