@@ -62,15 +62,6 @@ std::vector<uint32_t> residualPairVariables(const TensorProgram &p, const Tensor
     return inner;
 }
 
-uint64_t batchedRow(const Table &table, uint32_t batchVariable, uint32_t b,
-                    std::span<const uint32_t> assignment) {
-    uint64_t row = 0;
-    for (size_t i = 0; i < table.scope.size(); ++i)
-        row = row * table.domains[i] +
-              (table.scope[i] == batchVariable ? b : assignment[table.scope[i]]);
-    return row;
-}
-
 void writeEvidenceIndicators(TensorProgram &program, std::span<const uint32_t> evidenceTables,
                              uint32_t batchVariable, uint32_t b, std::span<const uint32_t> states) {
     for (uint32_t v = 0; v < evidenceTables.size(); ++v) {

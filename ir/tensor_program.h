@@ -110,10 +110,7 @@ std::vector<uint32_t> residualPairVariables(const TensorProgram &program, const 
 Status refuseMessageOps(const TensorProgram &program, std::string_view who);
 
 // Batched programs (a junction tree's, loopy BP's), whose variable `batchVariable` indexes the
-// case. The row of `table` for case b and the other scope variables at `assignment`.
-uint64_t batchedRow(const Table &table, uint32_t batchVariable, uint32_t b,
-                    std::span<const uint32_t> assignment);
-// Writes case b's evidence indicators: for each variable v with an indicator table
+// case. Writes case b's evidence indicators: for each variable v with an indicator table
 // (evidenceTables[v] != UINT32_MAX), 1 at the values `states` allows (states[v], or every value
 // where states[v] is UINT32_MAX or v is past its end), 0 elsewhere.
 void writeEvidenceIndicators(TensorProgram &program, std::span<const uint32_t> evidenceTables,
@@ -127,10 +124,6 @@ struct BatchedProgram {
     uint32_t batch = 1;
     std::vector<uint32_t> evidenceTable;
 
-    // batchedRow of `table` (tables without the case variable read one row for every case).
-    uint64_t rowOf(uint32_t table, uint32_t b, const std::vector<uint32_t> &assignment) const {
-        return batchedRow(program.tables[table], batchVariable, b, assignment);
-    }
     // Case b's indicators (writeEvidenceIndicators): states[v] observed, or UINT32_MAX.
     void setEvidence(uint32_t b, const std::vector<uint32_t> &states) {
         writeEvidenceIndicators(program, evidenceTable, batchVariable, b, states);

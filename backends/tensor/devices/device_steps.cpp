@@ -64,8 +64,8 @@ Status runStep(const TensorProgram &p, const DeviceStep &s, const StepTargets &o
     }
     case StepKind::Download: {
         std::vector<double> &table = h.computed[s.table];
-        if (table
-                .empty()) // a large out-of-core table's pages on huge pages where the host has them
+        // A large out-of-core table's pages on huge pages where the host has them.
+        if (table.empty())
             reserveOnHugePages(table, p.tables[s.table].entries());
         table.resize(p.tables[s.table].entries());
         ZBDDC_TRY(device->download(s.table, s.rows.first,

@@ -119,11 +119,10 @@ TEST_CASE("splitWideReductions splits the scales of few cases and keeps the answ
                 CHECK(parts == whole);
             }
         const uint32_t cases = l.batch; // the case index fastest in every batched table
-        const std::vector<uint32_t> none(net.variables.size(), 0);
         for (uint32_t c = 0; c < cases; ++c) {
             auto logEvidence = [&](const std::vector<std::vector<double>> &t) {
                 auto value = [&](uint32_t table) { // an input (a table of ones) as given
-                    const uint64_t row = jt->rowOf(table, c, none);
+                    const uint64_t row = c * variableStride(p.tables[table], jt->batchVariable);
                     return p.tables[table].input ? p.tables[table].values[row] : t[table][row];
                 };
                 double log = std::log(value(jt->normaliser));
