@@ -38,7 +38,7 @@ struct MpiFunctions {
     Status (*gather)(std::span<const std::byte> mine, std::span<std::byte> all, double timeoutS,
                      const char *what) = nullptr;
     std::unique_ptr<DpopTransport> (*transport)() = nullptr; // over the run's communicator
-    int (*ranksOnHost)() = nullptr; // how many ranks share this rank's host (a collective)
+    int (*ranksOnHost)() = nullptr; // how many ranks share this rank's host
 };
 
 // The module's table, loaded on the first call; otherwise why not.

@@ -4,13 +4,13 @@
 
 #include <mpi.h>
 
-#include <utility>
-
 namespace zbddc {
 
 namespace {
 
 MPI_Comm runComm = MPI_COMM_NULL; // between start and finish
+// This rank's place among the ranks on its host, and how many they are: found once, at start.
+int hostRank = 0, hostRanks = 1;
 
 bool running() {
     int initialised = 0, finalised = 0;
@@ -25,6 +25,11 @@ Status start() {
         MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
         return error("MPI_Init failed");
     MPI_Comm_dup(MPI_COMM_WORLD, &runComm);
+    MPI_Comm host;
+    MPI_Comm_split_type(runComm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &host);
+    MPI_Comm_rank(host, &hostRank);
+    MPI_Comm_size(host, &hostRanks);
+    MPI_Comm_free(&host);
     return Ok{};
 }
 
@@ -50,23 +55,12 @@ int ranks() {
     return n;
 }
 
-// This rank's place among the ranks on its host, and how many they are (a collective).
-std::pair<int, int> hostPlace() {
-    MPI_Comm local;
-    MPI_Comm_split_type(runComm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local);
-    int r = 0, n = 1;
-    MPI_Comm_rank(local, &r);
-    MPI_Comm_size(local, &n);
-    MPI_Comm_free(&local);
-    return {r, n};
-}
-
 int localRank() {
-    return hostPlace().first;
+    return hostRank;
 }
 
 int ranksOnHost() {
-    return hostPlace().second;
+    return hostRanks;
 }
 
 Status barrier(double timeoutS, const char *what) {
