@@ -2,6 +2,7 @@
 
 #include "compiler/elimination/util_program.h"
 #include "runtime/dpop/dpop_message.h"
+#include "runtime/dpop/idle_wait.h"
 #include "support/timer.h"
 
 #include <algorithm>
@@ -10,9 +11,6 @@
 #include <memory>
 #include <numeric>
 #include <optional>
-#include <thread>
-
-#include <sys/prctl.h>
 
 namespace zbddc {
 
@@ -84,9 +82,6 @@ class RankLoop {
     }
 
     Result<DpopRankReport> run() {
-        // The polls' short sleeps as asked: Linux lets a sleep overrun by the thread's timer
-        // slack, 50 us by default, as long as the longest sleep between polls.
-        ::prctl(PR_SET_TIMERSLACK, 1000UL);
         std::vector<uint32_t> mine;
         for (uint32_t a = 0; a < tree_.numAgents; ++a)
             if (rankOf_[a] == me_) {
@@ -95,9 +90,11 @@ class RankLoop {
                 if (state_[a].waitingChildren == 0)
                     utilReady_.push_back(a);
             }
+        if (utilReady_.empty())
+            warmUp();
         size_t valuesLeft = mine.size();
         auto lastMessage = std::chrono::steady_clock::now();
-        std::optional<std::chrono::steady_clock::time_point> idleSince;
+        IdleWait idle(ownCores_);
         while (valuesLeft > 0) {
             Status step = Ok{};
             if (!utilReady_.empty()) {
@@ -123,25 +120,11 @@ class RankLoop {
                 } else if (!transport_ || msSince(lastMessage) > 1000 * timeoutS_) {
                     return error(waitingText(mine));
                 } else {
-                    // Back off so that idle ranks leave the cores to the busy ones, by an eighth
-                    // of the time idle so far: a message answered quickly is taken quickly (a
-                    // hop of a small problem's chain), one after a long computation elsewhere
-                    // at most 250 us late. Where every rank of the host has a core of its own,
-                    // the first 200 us idle only yield: a hop then costs the message's latency,
-                    // not a sleep's 10-60 us.
-                    if (!idleSince)
-                        idleSince = std::chrono::steady_clock::now();
-                    const double us = 1000 * msSince(*idleSince) / 8;
-                    if (us < 25 && ownCores_) {
-                        std::this_thread::yield();
-                        continue;
-                    }
-                    std::this_thread::sleep_for(
-                        std::chrono::microseconds(static_cast<int>(std::clamp(us, 10.0, 250.0))));
+                    idle.pause();
                     continue;
                 }
             }
-            idleSince.reset();
+            idle.reset();
             if (!step)
                 return step.error();
         }
@@ -158,6 +141,30 @@ class RankLoop {
     }
 
   private:
+    // A rank that starts by waiting for its children runs a tiny UTIL and VALUE meanwhile: a
+    // process's first UTIL costs some 50 µs more than the next (code and heap touched for the
+    // first time; VM, grid-16), and where agents are spread over many ranks every UTIL is its
+    // rank's first, each on the chain's critical path.
+    void warmUp() {
+        CostFunction pair, message;
+        pair.scope = {0, 1};
+        pair.costs.assign(4, 0);
+        message.scope = {1};
+        message.costs.assign(2, 0);
+        const CostFunction *functions[] = {&pair};
+        std::vector<CostFunction> messages;
+        messages.push_back(std::move(message));
+        const UtilProgram u =
+            buildUtilProgram({2, 2}, net_.semiring(), functions, std::move(messages), {0}, {0, 1});
+        if (auto executor = executors_.forWork(utilWork(u)); executor)
+            (void)(*executor)->run(u.program);
+        std::vector<uint32_t> assignment(2, 0);
+        recoverAssignment(
+            u.program,
+            [&](uint32_t id, uint64_t row) { return inputTableValue(u.program.tables[id], row); },
+            assignment);
+    }
+
     Status computeUtil(uint32_t a) {
         const auto t0 = std::chrono::steady_clock::now();
         AgentState &s = state_[a];

@@ -1,4 +1,5 @@
 // libzbddc_mpi.so's side of mpi_module.h: MPI itself, on one communicator per run.
+#include "runtime/dpop/idle_wait.h"
 #include "runtime/dpop/mpi_module.h"
 #include "runtime/dpop/mpi_transport.h"
 
@@ -11,6 +12,8 @@ namespace {
 MPI_Comm runComm = MPI_COMM_NULL; // between start and finish
 // This rank's place among the ranks on its host, and how many they are: found once, at start.
 int hostRank = 0, hostRanks = 1;
+// Every rank of the host has a core to itself: idle waits may spin (idle_wait.h).
+bool ownCores = false;
 
 bool running() {
     int initialised = 0, finalised = 0;
@@ -30,6 +33,7 @@ Status start() {
     MPI_Comm_rank(host, &hostRank);
     MPI_Comm_size(host, &hostRanks);
     MPI_Comm_free(&host);
+    ownCores = ranksHaveOwnCores(hostRanks);
     return Ok{};
 }
 
@@ -64,7 +68,7 @@ int ranksOnHost() {
 }
 
 Status barrier(double timeoutS, const char *what) {
-    return barrierWithin(runComm, timeoutS, what);
+    return barrierWithin(runComm, timeoutS, what, ownCores);
 }
 
 void broadcast(std::span<uint32_t> values) {
@@ -76,11 +80,11 @@ Status gather(std::span<const std::byte> mine, std::span<std::byte> all, double 
     MPI_Request request;
     MPI_Igather(mine.data(), static_cast<int>(mine.size()), MPI_BYTE, all.data(),
                 static_cast<int>(mine.size()), MPI_BYTE, 0, runComm, &request);
-    return waitWithin(request, timeoutS, what);
+    return waitWithin(request, timeoutS, what, ownCores);
 }
 
 std::unique_ptr<DpopTransport> transport() {
-    return std::make_unique<MpiTransport>(runComm);
+    return std::make_unique<MpiTransport>(runComm, ownCores);
 }
 
 } // namespace

@@ -1,11 +1,11 @@
 #include "runtime/dpop/mpi_transport.h"
 
+#include "runtime/dpop/idle_wait.h"
 #include "support/timer.h"
 
 #include <chrono>
 #include <climits>
 #include <cstring>
-#include <thread>
 
 namespace zbddc {
 
@@ -15,7 +15,7 @@ namespace {
 constexpr int kHeadTag = 71, kTableTag = 72;
 } // namespace
 
-MpiTransport::MpiTransport(MPI_Comm comm) : comm_(comm) {
+MpiTransport::MpiTransport(MPI_Comm comm, bool ownCores) : comm_(comm), ownCores_(ownCores) {
     MPI_Comm_rank(comm, &rank_);
     MPI_Comm_size(comm, &size_);
 }
@@ -83,6 +83,7 @@ Result<std::optional<DpopWire>> MpiTransport::poll() {
 
 Status MpiTransport::flush(double timeoutS) {
     const auto t0 = std::chrono::steady_clock::now();
+    IdleWait idle(ownCores_);
     while (true) {
         reapSends();
         if (pending_.empty())
@@ -91,19 +92,19 @@ Status MpiTransport::flush(double timeoutS) {
             return error(std::to_string(pending_.size()) +
                          " messages not taken by their ranks in " + secondsText(timeoutS) +
                          " (--phase-timeout)");
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
+        idle.pause();
     }
 }
 
-Status barrierWithin(MPI_Comm comm, double timeoutS, const char *what) {
+Status barrierWithin(MPI_Comm comm, double timeoutS, const char *what, bool ownCores) {
     MPI_Request request;
     MPI_Ibarrier(comm, &request);
-    return waitWithin(request, timeoutS, what);
+    return waitWithin(request, timeoutS, what, ownCores);
 }
 
-Status waitWithin(MPI_Request &request, double timeoutS, const char *what) {
+Status waitWithin(MPI_Request &request, double timeoutS, const char *what, bool ownCores) {
     const auto t0 = std::chrono::steady_clock::now();
-    int sleepUs = 20;
+    IdleWait idle(ownCores);
     while (true) {
         int done = 0;
         MPI_Test(&request, &done, MPI_STATUS_IGNORE);
@@ -112,8 +113,7 @@ Status waitWithin(MPI_Request &request, double timeoutS, const char *what) {
         if (msSince(t0) > 1000 * timeoutS)
             return error(std::string("not every rank reached ") + what + " in " +
                          secondsText(timeoutS) + " (--phase-timeout)");
-        std::this_thread::sleep_for(std::chrono::microseconds(sleepUs));
-        sleepUs = std::min(sleepUs * 2, 250);
+        idle.pause();
     }
 }
 

@@ -14,7 +14,8 @@ namespace zbddc {
 
 class MpiTransport final : public DpopTransport {
   public:
-    explicit MpiTransport(MPI_Comm comm);
+    // ownCores: every rank of the host has a core to itself (idle_wait.h).
+    MpiTransport(MPI_Comm comm, bool ownCores);
     int rank() const override { return rank_; }
     int size() const override { return size_; }
     Status send(int rank, DpopWire wire) override;
@@ -28,14 +29,15 @@ class MpiTransport final : public DpopTransport {
     };
     void reapSends();
     MPI_Comm comm_;
+    bool ownCores_;
     int rank_ = 0, size_ = 1;
     std::list<Pending> pending_; // stable addresses: MPI holds the buffers until the sends end
 };
 
 // Waits for every rank to arrive, for at most `timeoutS` seconds (MPI_Ibarrier polled): a rank
-// that died or hangs then ends the run with an error rather than a hang.
-Status barrierWithin(MPI_Comm comm, double timeoutS, const char *what);
+// that died or hangs then ends the run with an error rather than a hang. Idle as idle_wait.h says.
+Status barrierWithin(MPI_Comm comm, double timeoutS, const char *what, bool ownCores);
 // Waits for a non-blocking collective that every rank must join (`what` as above), likewise.
-Status waitWithin(MPI_Request &request, double timeoutS, const char *what);
+Status waitWithin(MPI_Request &request, double timeoutS, const char *what, bool ownCores);
 
 } // namespace zbddc

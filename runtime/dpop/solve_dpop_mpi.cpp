@@ -4,6 +4,7 @@
 // a deadline, so a rank that died or hangs ends the run with an error instead of a hang. MPI
 // itself is the module of mpi_module.h, loaded here.
 #include "runtime/dpop/dpop_plan.h"
+#include "runtime/dpop/idle_wait.h"
 #include "runtime/dpop/mpi_module.h"
 #include "support/timer.h"
 
@@ -33,7 +34,7 @@ DpopRankOptions rankOptions(const DpopOptions &options, const MpiFunctions &mpi)
     if (options.executor != "cpu" && options.executor != "reference")
         if (auto gpus = resolveGpuRequest("all"); gpus && !gpus->empty())
             r.execution.gpu = (*gpus)[mpi.localRank() % gpus->size()];
-    r.ownCores = static_cast<unsigned>(mpi.ranksOnHost()) <= std::thread::hardware_concurrency();
+    r.ownCores = ranksHaveOwnCores(mpi.ranksOnHost());
     return r;
 }
 
