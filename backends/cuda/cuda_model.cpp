@@ -6,7 +6,6 @@
 #include "support/threads.h"
 
 #include <algorithm>
-#include <bit>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -516,10 +515,14 @@ Result<unsigned char *> CudaModel::hostStaging(size_t bytes) {
         // A copy enqueued from the old buffer may still be reading it.
         if (Status st = device_->synchronize(); !st)
             return st.error();
-        // Rounded up to a power of two: a gradient pass's download is one row (the output's)
-        // longer than its upload, and growing by it cost each batch a pinned allocation and
-        // free, ~1 ms (alarm's batched MAR: 3.3 → 3.9 µs a case, H100).
-        auto grown = device_->allocatePinned(std::bit_ceil(bytes));
+        // One row more than asked: a gradient pass's download is one row (the output's) longer
+        // than its upload, and growing by it cost each batch a pinned allocation and free. Not
+        // rounded up to a power of two: on an H100 (driver 580, bench/gpu_trace) a 1.7 MB
+        // allocation after the first small one took 15-20 µs, a 2 MiB one 1.3-1.4 ms and the
+        // small one's free then 0.5 ms (alarm's batched MAR through the command line 1.1x
+        // b00d041's, which asked the exact size).
+        const size_t row = shape_.batch * (shape_.float64 ? 8 : 4);
+        auto grown = device_->allocatePinned(bytes + row);
         if (!grown)
             return grown.error();
         syncStaging_ = std::move(*grown);
