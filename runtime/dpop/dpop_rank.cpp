@@ -90,9 +90,6 @@ class RankLoop {
                 if (state_[a].waitingChildren == 0)
                     utilReady_.push_back(a);
             }
-        if (transport_)
-            if (Status s = transport_->connect(neighbourRanks(mine), timeoutS_); !s)
-                return error("rank " + std::to_string(me_) + ": " + s.error().message);
         if (utilReady_.empty())
             warmUp();
         size_t valuesLeft = mine.size();
@@ -144,21 +141,6 @@ class RankLoop {
     }
 
   private:
-    // The other ranks this one exchanges messages with: its agents' parents' and children's.
-    std::vector<int> neighbourRanks(const std::vector<uint32_t> &mine) const {
-        std::vector<int> ranks;
-        for (uint32_t a : mine) {
-            if (tree_.parent[a] != kNoAgent)
-                ranks.push_back(rankOf_[tree_.parent[a]]);
-            for (uint32_t c : tree_.children[a])
-                ranks.push_back(rankOf_[c]);
-        }
-        std::sort(ranks.begin(), ranks.end());
-        ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-        std::erase(ranks, me_);
-        return ranks;
-    }
-
     // A rank that starts by waiting for its children runs a tiny UTIL and VALUE meanwhile: a
     // process's first UTIL costs some 50 µs more than the next (code and heap touched for the
     // first time; VM, grid-16), and where agents are spread over many ranks every UTIL is its

@@ -26,10 +26,6 @@ class DpopTransport {
     virtual Result<std::optional<DpopWire>> poll() = 0;
     // Waits until every queued send has left, for at most `timeoutS` seconds.
     virtual Status flush(double timeoutS) = 0;
-    // Exchanges an empty message with each of `peers` (ranks that exchange a message with this
-    // one too), for at most `timeoutS` seconds: the first message between two ranks costs a
-    // connection's set-up, paid here by all pairs at once rather than hop after hop.
-    virtual Status connect(const std::vector<int> &peers, double timeoutS) = 0;
     uint64_t messagesSent = 0, bytesSent = 0; // what crossed between ranks
 };
 

@@ -12,7 +12,7 @@ namespace zbddc {
 namespace {
 // DPOP's messages; the run's own communicator carries nothing else. A head and its table go to one
 // rank in the order sent, so the next table from a rank is the one its last head announced.
-constexpr int kHeadTag = 71, kTableTag = 72, kConnectTag = 73;
+constexpr int kHeadTag = 71, kTableTag = 72;
 } // namespace
 
 MpiTransport::MpiTransport(MPI_Comm comm, bool ownCores) : comm_(comm), ownCores_(ownCores) {
@@ -92,37 +92,6 @@ Status MpiTransport::flush(double timeoutS) {
             return error(std::to_string(pending_.size()) +
                          " messages not taken by their ranks in " + secondsText(timeoutS) +
                          " (--phase-timeout)");
-        idle.pause();
-    }
-}
-
-Status MpiTransport::connect(const std::vector<int> &peers, double timeoutS) {
-    std::vector<MPI_Request> requests(2 * peers.size(), MPI_REQUEST_NULL); // receive, send
-    for (size_t i = 0; i < peers.size(); ++i)
-        if (MPI_Irecv(nullptr, 0, MPI_BYTE, peers[i], kConnectTag, comm_, &requests[2 * i]) !=
-                MPI_SUCCESS ||
-            MPI_Isend(nullptr, 0, MPI_BYTE, peers[i], kConnectTag, comm_, &requests[2 * i + 1]) !=
-                MPI_SUCCESS)
-            return error("MPI_Isend to rank " + std::to_string(peers[i]) + " failed");
-    const auto t0 = std::chrono::steady_clock::now();
-    IdleWait idle(ownCores_);
-    while (true) {
-        bool done = true; // each completed request becomes MPI_REQUEST_NULL
-        for (MPI_Request &r : requests) {
-            int finished = 0;
-            MPI_Test(&r, &finished, MPI_STATUS_IGNORE);
-            done = done && finished;
-        }
-        if (done)
-            return Ok{};
-        if (msSince(t0) > 1000 * timeoutS) { // the caller ends every rank (abortDistributedRun)
-            std::string silent;
-            for (size_t i = 0; i < peers.size(); ++i)
-                if (requests[2 * i] != MPI_REQUEST_NULL)
-                    silent += (silent.empty() ? "" : ", ") + std::to_string(peers[i]);
-            return error("no message from rank(s) " + silent + " for " + secondsText(timeoutS) +
-                         " (--phase-timeout)");
-        }
         idle.pause();
     }
 }

@@ -21,7 +21,6 @@ class MpiTransport final : public DpopTransport {
     Status send(int rank, DpopWire wire) override;
     Result<std::optional<DpopWire>> poll() override;
     Status flush(double timeoutS) override;
-    Status connect(const std::vector<int> &peers, double timeoutS) override;
 
   private:
     struct Pending {
