@@ -28,7 +28,8 @@ struct DpopRankOptions {
     std::string executor = "cpu"; // a name of tensorExecutors()
     TensorExecutorOptions execution;
     double timeoutS = 60;
-    // Every rank on the host has a core to itself: an idle rank may spin briefly on its polls.
+    // Every rank on the host has a core to itself: an idle rank yields between its polls before
+    // it sleeps (idle_wait.h).
     bool ownCores = false;
 };
 

@@ -28,7 +28,7 @@ class IdleWait {
 
     explicit IdleWait(bool ownCores) : ownCores_(ownCores) {
         // The short sleeps as asked: Linux lets a sleep overrun by the thread's timer slack,
-        // 50 µs by default, as long as the shortest sleep here.
+        // 50 µs by default, five times the shortest sleep here.
         ::prctl(PR_SET_TIMERSLACK, 1000UL);
     }
 
