@@ -270,7 +270,7 @@ bool BatchedLoop::traceLane(const double *v, size_t lane, uint32_t outSlot,
 // Splits the batch's tiles over the threads; each thread gets `slotsPerTile` × kLanes doubles,
 // written before they are read (so not zeroed: barley's are 12 GB a thread with every value
 // kept), and no more threads than half the available memory holds (sixteen of barley's would
-// want 190 GB).
+// want 190 GB). Small enough ones are kept for the next call (tileBuffers_).
 template <class Tile>
 Status BatchedLoop::forEachTile(size_t batch, size_t slotsPerTile, Tile &&tile) const {
     const size_t tiles = (batch + kLanes - 1) / kLanes;
@@ -279,11 +279,13 @@ Status BatchedLoop::forEachTile(size_t batch, size_t slotsPerTile, Tile &&tile) 
         std::min<size_t>(threadsOrCores(threads_), std::max<size_t>(1, tiles)));
     const size_t threads = threadsThatFit(wanted, tileBytes);
     auto work = [&](size_t t) {
-        const auto slots = std::make_unique_for_overwrite<double[]>(slotsPerTile * kLanes);
+        const size_t count = slotsPerTile * kLanes;
+        std::unique_ptr<double[]> slots = tileBuffers_->take(count);
         for (size_t i = tiles * t / threads; i < tiles * (t + 1) / threads; ++i) {
             const size_t first = i * kLanes;
             tile(first, std::min(kLanes, batch - first), slots.get());
         }
+        tileBuffers_->give(std::move(slots), count);
     };
     onThreads(threads, work);
     return Ok{};

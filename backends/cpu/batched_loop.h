@@ -10,7 +10,9 @@
 #pragma once
 
 #include "backends/cpu/plan.h"
+#include "support/kept_buffers.h"
 
+#include <memory>
 #include <span>
 
 namespace zbddc {
@@ -77,6 +79,8 @@ class BatchedLoop {
     uint32_t numSlots_ = 0;
     unsigned threads_ = 0;
     bool keepValues_ = false;
+    // The threads' tiles, kept between calls up to 256 MiB (kept_buffers.h says why).
+    std::shared_ptr<KeptBuffers> tileBuffers_ = std::make_shared<KeptBuffers>(size_t{256} << 20);
     double zero_ = 0, one_ = 1; // the semiring's 0 and 1 in the evaluation's representation
     std::vector<Load> loads_; // leaves, filled into their slots at the start of every tile
     std::vector<Op> ops_;

@@ -8,6 +8,7 @@
 #include "tests/support/random_circuits.h"
 
 #include <limits>
+#include <thread>
 
 using namespace zbddc;
 using zbddc::testing::close;
@@ -37,7 +38,7 @@ TEST_CASE("the data-driven batched loop equals the reference in every semiring a
             auto loop = BatchedLoop::build(c, options);
             REQUIRE(loop.ok());
             CHECK(loop->numSlots() < c.numNodes()); // liveness reuses slots
-            const size_t batch = 37; // not a multiple of the lane count
+            const size_t batch = 37;                // not a multiple of the lane count
             const size_t n = c.numInputs(), m = c.numOutputs();
             const std::vector<double> x = testing::randomInputs(rng, batch * n);
             std::vector<double> out(batch * m, std::numeric_limits<double>::quiet_NaN());
@@ -157,4 +158,53 @@ TEST_CASE("the data-driven loop traces each vector's optimal term as the circuit
         REQUIRE(loop->traceback(x, output, indicator, 1, out, states, ok, 1).ok());
         CHECK(ok[0] == 0);
     }
+}
+
+TEST_CASE("the loop's kept tiles give the same answers call after call and on threads at once",
+          "[cpu][batched]") {
+    // The second and later calls run on tiles an earlier call wrote (kept_buffers.h), four of
+    // them at the same time on one loop.
+    std::mt19937 rng(31);
+    const Circuit c = testing::randomCircuit({.inputs = 6, .ops = 200, .outputs = 2}, rng);
+    const CpuMode mode = kCpuModes[0];
+    auto loop = BatchedLoop::build(c, loopOptions(c, mode), /*keepValues=*/true);
+    REQUIRE(loop.ok());
+    const size_t batch = 45, n = c.numInputs();
+    std::vector<std::vector<double>> xs, first;
+    for (int call = 0; call < 4; ++call) {
+        xs.push_back(testing::randomInputs(rng, batch * n));
+        std::vector<double> adj(batch * n);
+        REQUIRE(loop->adjoints(xs.back(), 1, adj, batch).ok());
+        first.push_back(std::move(adj));
+    }
+    std::vector<std::vector<double>> again(4, std::vector<double>(batch * n));
+    std::vector<std::thread> threads;
+    std::vector<int> ok(4, 0);
+    for (int call = 0; call < 4; ++call)
+        threads.emplace_back(
+            [&, call] { ok[call] = loop->adjoints(xs[call], 1, again[call], batch).ok() ? 1 : 0; });
+    for (std::thread &t : threads)
+        t.join();
+    for (int call = 0; call < 4; ++call) {
+        INFO("call " << call);
+        CHECK(ok[call] == 1);
+        CHECK(again[call] == first[call]);
+    }
+}
+
+TEST_CASE("kept buffers are handed back out by size, up to their byte limit", "[cpu][batched]") {
+    KeptBuffers kept(1000 * sizeof(double));
+    std::unique_ptr<double[]> a = kept.take(600);
+    double *const address = a.get();
+    kept.give(std::move(a), 600);
+    const std::unique_ptr<double[]> other = kept.take(500); // another size: a new buffer
+    CHECK(other.get() != address);
+    std::unique_ptr<double[]> again = kept.take(600);
+    CHECK(again.get() == address);
+    kept.give(std::move(again), 600);
+    kept.give(std::make_unique<double[]>(600), 600); // past the limit: freed, not kept
+    const std::unique_ptr<double[]> kept600 = kept.take(600);
+    CHECK(kept600.get() == address);
+    const std::unique_ptr<double[]> fresh = kept.take(600); // none kept now
+    CHECK(fresh.get() != address);
 }
