@@ -48,10 +48,13 @@ struct LoopyFlags {
 struct PilotOptions {
     bool enabled = true;       // false: the estimate alone decides (reproducible runs)
     double band = 32;          // the pilot runs where the estimates lie within this factor
-    std::vector<Evidence> cases; // cases to time (the batch's first); none: empty evidence
+    std::vector<Evidence> cases; // cases to time (the batch's first, pilotCasesFor of them)
     std::string cacheDir;      // "": route-choice/ in userCacheFolder() (ir/file_io.h)
     bool useCache = true;      // false: time again, and remember the new choice
 };
+
+// How many of a batch's first cases the pilot times (fewer or none: empty evidence instead).
+size_t pilotCasesFor(size_t batch);
 
 struct OpenOptions {
     std::string route = "auto"; // a name of routeTable(), or auto

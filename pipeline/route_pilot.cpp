@@ -12,6 +12,14 @@ namespace {
 // Cases timed on each route: enough that a per-case time is not one case's noise, few enough
 // that the pilot stays a small share of a batch of hundreds.
 constexpr size_t kPilotCases = 8;
+// From a batch of this many cases on, each route answers two calls of different sizes after its
+// first case, and the batch is projected from the difference: a route's time a case falls with
+// the size of a call (the tree takes its full tables from 16 cases on; the MLF's loop answers a
+// lane block at a time, and its per-call work is a large share of a few cases), so a few cases
+// answered once rank the routes wrongly (alarm: the tree one case at a time 0.12-0.23 ms a case,
+// 0.006-0.019 from 16 on). The two sizes both reach the tree's full tables.
+constexpr size_t kSlopeBatch = 1000;
+constexpr size_t kSlopeSmall = 16, kSlopeLarge = 48;
 
 struct Trial {
     const RouteKind *kind = nullptr;
@@ -44,18 +52,27 @@ Trial timeRoute(const RouteKind &kind, RouteInput in, Task task, std::span<const
     options.numeric = in.options.target.numeric;
     std::vector<Evidence> own;
     if (cases.empty()) { // no cases handed over: the prior, as often as a batch's would be
-        own.assign(std::min(kPilotCases, std::max<size_t>(in.options.expectedCases, 1)),
-                   noEvidence(t.route->variables()));
+        own.assign(pilotCasesFor(in.options.expectedCases), noEvidence(t.route->variables()));
         cases = own;
     }
-    t0 = std::chrono::steady_clock::now();
-    (void)t.route->answer(task, cases.first(1), options);
-    t.firstMs = msSince(t0);
+    const auto timed = [&](std::span<const Evidence> some) {
+        const SteadyTime start = std::chrono::steady_clock::now();
+        (void)t.route->answer(task, some, options);
+        return msSince(start);
+    };
+    t.firstMs = timed(cases.first(1));
     t.perCaseMs = t.firstMs;
-    if (cases.size() > 1) {
-        t0 = std::chrono::steady_clock::now();
-        (void)t.route->answer(task, cases.subspan(1), options);
-        t.perCaseMs = msSince(t0) / static_cast<double>(cases.size() - 1);
+    if (cases.size() >= 1 + kSlopeSmall + kSlopeLarge) {
+        // The larger call once untimed: a call's first time at a size pays its threads' first
+        // touch of their tiles and the tree's plan for that many cases, which a batch pays once.
+        (void)timed(cases.subspan(1 + kSlopeSmall, kSlopeLarge));
+        const double small = timed(cases.subspan(1, kSlopeSmall));
+        const double large = timed(cases.subspan(1 + kSlopeSmall, kSlopeLarge));
+        const double slope = (large - small) / static_cast<double>(kSlopeLarge - kSlopeSmall);
+        // Noise can make the larger call no slower: then its own time a case, an upper bound.
+        t.perCaseMs = slope > 0 ? slope : large / static_cast<double>(kSlopeLarge);
+    } else if (cases.size() > 1) {
+        t.perCaseMs = timed(cases.subspan(1)) / static_cast<double>(cases.size() - 1);
     }
     const double later = static_cast<double>(std::max<size_t>(in.options.expectedCases, 1) - 1);
     t.batchMs = t.compileMs + t.firstMs + later * t.perCaseMs;
@@ -92,6 +109,12 @@ std::optional<std::string> cacheKey(RouteInput in) {
 
 } // namespace
 
+size_t pilotCasesFor(size_t batch) {
+    if (batch >= kSlopeBatch)
+        return 1 + kSlopeSmall + kSlopeLarge;
+    return std::min(kPilotCases, std::max<size_t>(batch, 1));
+}
+
 std::optional<RouteChoice> rememberedRoute(RouteInput in, std::vector<Diagnostic> &warnings) {
     const std::optional<std::string> key = cacheKey(in);
     if (!key)
@@ -119,9 +142,9 @@ Result<PilotedRoute> pilotRoute(RouteInput in, const RouteChoice &estimated) {
     const SteadyTime t0 = std::chrono::steady_clock::now();
     const Task task = *in.options.task;
     const size_t batch = std::max<size_t>(in.options.expectedCases, 1);
-    const size_t handed = std::min({kPilotCases, pilot.cases.size(), batch});
+    const size_t handed = std::min(pilotCasesFor(batch), pilot.cases.size());
     const std::span<const Evidence> cases(pilot.cases.data(), handed);
-    const size_t count = handed ? handed : std::min(kPilotCases, batch); // else the prior's
+    const size_t count = handed ? handed : pilotCasesFor(batch); // else the prior's
     // The estimate's choice first: were the other not to compile, it is kept as before.
     ModelFile copy = networkCopy(in.model);
     Trial first = timeRoute(*estimated.route, {copy, in.options, in.placement}, task, cases);

@@ -108,6 +108,30 @@ TEST_CASE("the pilot keeps the route that answers the batch faster", "[pipeline]
     checkSameAnswers(*piloted, *estimated, Task::Mar, cases);
 }
 
+TEST_CASE("a large batch's pilot answers two calls of different sizes on each route",
+          "[pipeline][pilot]") {
+    CHECK(pilotCasesFor(0) == 1);
+    CHECK(pilotCasesFor(50) == 8);
+    CHECK(pilotCasesFor(999) == 8);
+    CHECK(pilotCasesFor(1000) == 65); // the first case, then 16 and 48 (the 48 twice)
+    // alarm over 2,000 cases: its 65 first cases handed over, the estimate made unsure.
+    const std::string path = bundled("alarm");
+    const std::vector<Evidence> cases = sampledCases(path, 65);
+    OpenOptions o = autoOptions(testing::scratchDir() + "/pilot-slope", Task::Pr, 2000);
+    o.pilot.cases = cases;
+    o.pilot.band = 1e300;
+    auto piloted = openOk(path, o);
+    INFO(piloted->routeWhy());
+    CHECK(piloted->routeWhy().rfind("pilot over 65 case(s)", 0) == 0);
+    CHECK(piloted->routeWhy().find("over 2000 case(s)") != std::string::npos);
+    OpenOptions other = o; // handed fewer: the pilot times what it was handed
+    other.pilot.cases.resize(8);
+    other.pilot.cacheDir += "-fewer";
+    auto fewer = openOk(path, other);
+    CHECK(fewer->routeWhy().rfind("pilot over 8 case(s)", 0) == 0);
+    checkSameAnswers(*piloted, *fewer, Task::Pr, cases);
+}
+
 TEST_CASE("MPE on the CPU takes the junction tree: the tie rule decides every MLF answer on it",
           "[pipeline][pilot]") {
     // asia: the MLF's estimate far below the tree's, and still 4x its time over 2,000 cases,

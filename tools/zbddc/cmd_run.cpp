@@ -187,7 +187,8 @@ int runCommand(const RunOptions &o) {
     const size_t expected = weightings.empty() ? cases->cases.size() : weightings.size();
     pipeline::OpenOptions open = openOptions(o, expected, task);
     open.pilot.cases.assign(cases->cases.begin(), // auto's pilot times the batch's first cases
-                            cases->cases.begin() + std::min<size_t>(cases->cases.size(), 8));
+                            cases->cases.begin() +
+                                std::min(cases->cases.size(), pipeline::pilotCasesFor(expected)));
     auto session = pipeline::Session::open(std::move(*model), open);
     if (!session)
         return reportError(withFlagHints(session.error()));
