@@ -6,6 +6,7 @@
 #include "runtime/dpop/dpop_plan.h"
 #include "runtime/dpop/idle_wait.h"
 #include "runtime/dpop/mpi_module.h"
+#include "support/resident_code.h"
 #include "support/timer.h"
 
 #include <algorithm>
@@ -82,6 +83,9 @@ RankRecord unpackReport(std::span<const std::byte> in, size_t variables, size_t 
 Result<DpopRun> solveOnRanks(const CostNetwork &network, const DpopOptions &options,
                              const MpiFunctions &mpi) {
     const int rank = mpi.rank(), size = mpi.ranks();
+    // While mpirun starts the other ranks: each agent's first UTIL would otherwise fault in the
+    // code it runs, a page at a time (support/resident_code.h).
+    (void)mapCodeResident();
     // Timed from when every rank is up: mpirun starts them over tens of milliseconds.
     if (Status s = mpi.barrier(options.timeoutS, "the start"); !s)
         return error("rank " + std::to_string(rank) + ": " + s.error().message);
