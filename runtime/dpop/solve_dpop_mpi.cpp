@@ -85,7 +85,7 @@ Result<DpopRun> solveOnRanks(const CostNetwork &network, const DpopOptions &opti
     const int rank = mpi.rank(), size = mpi.ranks();
     // While mpirun starts the other ranks: each agent's first UTIL would otherwise fault in the
     // code it runs, a page at a time (support/resident_code.h).
-    (void)mapCodeResident();
+    mapCodeResident();
     // Timed from when every rank is up: mpirun starts them over tens of milliseconds.
     if (Status s = mpi.barrier(options.timeoutS, "the start"); !s)
         return error("rank " + std::to_string(rank) + ": " + s.error().message);
