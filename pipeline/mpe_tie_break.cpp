@@ -15,7 +15,8 @@ namespace zbddc::pipeline {
 MpeTieBreak::MpeTieBreak(FactorModel model, JunctionTree tree,
                          std::vector<std::vector<uint32_t>> families)
     : model_(std::move(model)), tree_(std::move(tree)), families_(std::move(families)),
-      rowsSumToOne_(factorRowsSumToOne(model_)) {}
+      rowsSumToOne_(factorRowsSumToOne(model_)),
+      key_(lowestMpeKey(tree_, families_, CaseTree::ByCost)) {}
 
 Result<std::unique_ptr<MpeTieBreak>> MpeTieBreak::build(FactorModel model, double memoryBytes) {
     std::vector<std::vector<uint32_t>> scopes = model.sortedScopes();
@@ -54,7 +55,7 @@ void MpeTieBreak::apply(std::span<const Evidence> cases, std::vector<Result<Task
     onThreads(std::min<size_t>(threadsOrCores(threads), results.size()), [&](size_t) {
         for (size_t i; (i = next.fetch_add(1)) < results.size();) {
             Result<TaskResult> &r = results[i];
-            if (!mayHoldTie(r))
+            if (!mayHoldTie(r) || r->mpeLowestKey == key_)
                 continue;
             auto rule = canonical(cases[i]);
             if (!rule) {

@@ -16,7 +16,9 @@
 // A route whose own traceback saw no other assignment within the tolerance of its choice
 // (TaskResult::mpeTied false: the junction tree's and bucket elimination's walks on the CPU and
 // the GPU, the MLF circuit's batched walk on the GPU) has given the only one that reaches, and
-// passes untouched. Every other case is decided here.
+// passes untouched. So does one whose route decided its tie as this rule does, on a tree of the
+// same key (TaskResult::mpeLowestKey: the CPU's per-case junction tree, where its order is the
+// rule's min-fill one). Every other case is decided here.
 #pragma once
 
 #include "compiler/frontends/factor_model/factor_model.h"
@@ -66,6 +68,7 @@ class MpeTieBreak {
     JunctionTree tree_;
     std::vector<std::vector<uint32_t>> families_; // the factors' scopes, ascending
     std::vector<uint8_t> rowsSumToOne_;
+    std::string key_; // lowestMpeKey of tree_
 };
 
 } // namespace zbddc::pipeline

@@ -2,6 +2,7 @@
 
 #include "backends/tensor/cpu/tensor_cpu.h"
 #include "runtime/junction_tree/junction_tree_answer.h"
+#include "runtime/junction_tree/lowest_mpe.h"
 #include "support/threads.h"
 
 #include <algorithm>
@@ -22,6 +23,7 @@ struct PerCaseNetwork {
     const std::vector<uint8_t> &rowsSumToOne;
     JunctionTreeLowering::Belief belief;
     CaseTree caseTree;
+    std::string lowestKey; // lowestMpeKey of the network's tree
 };
 
 // `own`: the case's own tree (caseJunctionTree), or nullopt for the network's; `threads` run its
@@ -43,7 +45,14 @@ Result<TaskResult> answerOneCase(const PerCaseNetwork &n, Task task, const Evide
     auto tables = runTensorProgramCpu(lowered->program, {.threads = threads, .verified = true});
     if (!tables)
         return tables.error();
-    return junctionTreeAnswer(task, tree, *lowered, *tables, 0, ev);
+    auto answer = junctionTreeAnswer(task, tree, *lowered, *tables, 0, ev);
+    // A tie decided here as the tie rule would, where it propagates each case as this route does,
+    // saves the rule a second propagation (pathfinder: nearly every case ties).
+    if (answer && answer->mpeTied == true) {
+        answer->assignment = lowestAssignment(*lowered, *tables, ev).assignment;
+        answer->mpeLowestKey = n.lowestKey;
+    }
+    return answer;
 }
 
 } // namespace
@@ -62,10 +71,15 @@ runJunctionTreePerCase(const FactorModel &model, const JunctionTree &tree, Task 
         m.rowsSumToOne = factorRowsSumToOne(model);
         m.ready = true;
     }
-    if (m.caseTree != caseTree)
+    if (m.caseTree != caseTree) {
         m.trees.clear();
+        m.lowestKey.clear();
+    }
     m.caseTree = caseTree;
-    const PerCaseNetwork shared{model, tree, m.families, m.rowsSumToOne, belief, caseTree};
+    if (task == Task::Mpe && m.lowestKey.empty())
+        m.lowestKey = lowestMpeKey(tree, m.families, caseTree);
+    const PerCaseNetwork shared{model,  tree,     m.families, m.rowsSumToOne,
+                                belief, caseTree, m.lowestKey};
     // First each case's tree (the last run's, where it answered the same evidence) and its
     // clique entries, then the cases largest first: their times are heavy-tailed (munin1: median
     // 9 ms, slowest 190), and a large case started last would hold the whole run up (longest

@@ -7,10 +7,13 @@
 #pragma once
 
 #include "compiler/frontends/factor_model/factor_model.h"
+#include "compiler/junction_tree/evidence_tree.h"
 #include "compiler/junction_tree/junction_tree.h"
+#include "compiler/junction_tree/lower_junction_tree.h"
 #include "runtime/evidence.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace zbddc {
@@ -29,5 +32,18 @@ struct LowestMpe {
 Result<LowestMpe> lowestMpe(const FactorModel &model, const JunctionTree &network,
                             const std::vector<std::vector<uint32_t>> &families,
                             const std::vector<uint8_t> &rowsSumToOne, const Evidence &evidence);
+
+// lowestMpe's walk over a case's max-product program `lowered` (lowered with the case's states,
+// collected into `tables`): the assignment and the decision order; logValue is left 0.
+LowestMpe lowestAssignment(const JunctionTreeProgram &lowered,
+                           const std::vector<std::vector<double>> &tables,
+                           const Evidence &evidence);
+
+// What lowestMpe's answers are a function of, besides the model's values and the case: the
+// network tree, the factors' scopes and how a case's tree is chosen (lowestMpe's is ByCost), as
+// a digest. A route that propagates each case as lowestMpe does and walks it with
+// lowestAssignment has given the rule's assignment where its key equals the rule's.
+std::string lowestMpeKey(const JunctionTree &network,
+                         const std::vector<std::vector<uint32_t>> &families, CaseTree caseTree);
 
 } // namespace zbddc

@@ -7,8 +7,12 @@
 // route's traceback says whether the case is tied, it is right. On pigs and hailfinder
 // (bundled), sampled cases get the same assignment from every CPU junction tree. A .wcsp, left
 // to bucket elimination's own traceback, answers one optimum on every executor.
+#include "compiler/elimination/elimination_order.h"
 #include "compiler/frontends/bn/bayes_net.h"
+#include "compiler/junction_tree/build_junction_tree.h"
 #include "pipeline/pipeline.h"
+#include "runtime/junction_tree/junction_tree_per_case.h"
+#include "runtime/junction_tree/lowest_mpe.h"
 #include "runtime/sample_evidence.h"
 
 #include "tests/catch.hpp"
@@ -98,6 +102,78 @@ TEST_CASE("MPE tie rule: only answers whose traceback did not rule a tie out are
         ++checked;
     }
     CHECK(checked == 3);
+}
+
+// A MARKOV factor model of n variables of 2 or 3 states, pairs around a ring with a few chords,
+// entries 1, 1 - 3e-10, 1 - 6e-10 or 0.5: each near tie is within the tie tolerance (1e-9), two
+// or three together are not, so a walk that spends the tolerance at each op (recoverAssignment)
+// and the rule's walk, which spends it once over the assignment, part ways.
+FactorModel nearlyTiedModel(std::mt19937 &rng, uint32_t n) {
+    auto pick = [&](uint32_t lo, uint32_t hi) {
+        return std::uniform_int_distribution<uint32_t>(lo, hi)(rng);
+    };
+    const double entries[] = {1, 1 - 3e-10, 1 - 6e-10, 0.5};
+    FactorModel model;
+    model.file = "nearly-tied";
+    model.kind = "MARKOV";
+    for (uint32_t v = 0; v < n; ++v) {
+        model.domainSizes.push_back(pick(2, 3));
+        model.variables.push_back({"X" + std::to_string(v), {}});
+        for (uint32_t s = 0; s < model.domainSizes.back(); ++s)
+            model.variables.back().states.push_back(std::to_string(s));
+    }
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    for (uint32_t v = 0; v < n; ++v)
+        pairs.emplace_back(v, (v + 1) % n);
+    for (int k = 0; k < 2; ++k)
+        if (uint32_t a = pick(0, n - 1), b = pick(0, n - 1); a < b)
+            pairs.emplace_back(a, b);
+    for (auto [a, b] : pairs) {
+        Factor f;
+        f.scope = {a, b};
+        for (uint32_t k = 0; k < model.domainSizes[a] * model.domainSizes[b]; ++k)
+            f.table.push_back(entries[pick(0, 3)]);
+        model.factors.push_back(std::move(f));
+    }
+    return model;
+}
+
+// The CPU's per-case junction tree decides a tie it meets as the rule does (lowestAssignment),
+// and marks it with its tree's key: on the rule's own tree (min-fill over the model's scopes)
+// each tied case carries the rule's key and the rule's assignment, so the rule skips it.
+TEST_CASE("MPE tie rule: the per-case tree on the rule's tree answers tied cases as the rule",
+          "[pipeline][mpe][ties]") {
+    std::mt19937 rng(11);
+    size_t tied = 0;
+    for (int trial = 0; trial < 24; ++trial) {
+        const FactorModel model =
+            trial % 2 ? factorModelOf(tiedNetwork(rng, 9)) : nearlyTiedModel(rng, 9);
+        const std::vector<std::vector<uint32_t>> families = model.sortedScopes();
+        const std::vector<uint32_t> order = greedyOrder(
+            buildInteractionGraph(model.domainSizes, families), OrderHeuristic::MinFill);
+        auto tree = buildJunctionTree(model.domainSizes, families, order);
+        REQUIRE(tree);
+        const std::vector<Evidence> cases = randomCases(rng, model.domainSizes, 8);
+        const auto results = runJunctionTreePerCase(model, *tree, Task::Mpe, cases, 1);
+        const std::string key = lowestMpeKey(*tree, families, CaseTree::ByCost);
+        for (size_t i = 0; i < cases.size(); ++i) {
+            INFO("model " << trial << ", case " << i);
+            auto rule = lowestMpe(model, *tree, families, factorRowsSumToOne(model), cases[i]);
+            REQUIRE(bool(results[i]) == bool(rule)); // both refuse impossible evidence
+            if (!rule)
+                continue;
+            if (results[i]->mpeTied != true) {
+                CHECK(results[i]->mpeLowestKey.empty());
+                continue;
+            }
+            ++tied;
+            CHECK(results[i]->mpeLowestKey == key);
+            CHECK(results[i]->assignment == rule->assignment);
+        }
+        // Another case tree choice is another key: the rule would decide those cases again.
+        CHECK(lowestMpeKey(*tree, families, CaseTree::Network) != key);
+    }
+    CHECK(tied > 40);
 }
 
 // n variables of 2 or 3 values around a ring with a few chords, each pair's table of entries
