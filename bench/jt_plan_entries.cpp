@@ -10,7 +10,7 @@
 // executor and the reference interpreter) and the pattern plan, cases that differ counted.
 //
 //   jt_plan_entries [--cases N] [--observed F] [--time] [--executor cpu|cuda] [--mpe-agree]
-//                   NET.bif...
+//                   [--task mar|mpe] NET.bif...
 #include "compiler/junction_tree/build_junction_tree.h"
 #include "compiler/junction_tree/moral_graph.h"
 #include "compiler/junction_tree/order_search.h"
@@ -61,6 +61,7 @@ int main(int argc, char **argv) {
     double observed = 0.2;
     bool time = false, agree = false;
     std::string executor = "cpu"; // the batched plans' in --time
+    std::vector<Task> tasks = {Task::Mar, Task::Mpe};
     std::vector<std::string> files;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--cases") && i + 1 < argc)
@@ -73,6 +74,8 @@ int main(int argc, char **argv) {
             executor = argv[++i];
         else if (!std::strcmp(argv[i], "--mpe-agree"))
             agree = true;
+        else if (!std::strcmp(argv[i], "--task") && i + 1 < argc)
+            tasks = {std::strcmp(argv[++i], "mpe") ? Task::Mar : Task::Mpe};
         else
             files.push_back(argv[i]);
     }
@@ -95,7 +98,7 @@ int main(int argc, char **argv) {
         const auto rows = factorRowsSumToOne(model);
         const std::vector<Evidence> cases = sampleEvidence(*net, n, observed, 1);
         std::string name = file.substr(file.find_last_of('/') + 1);
-        for (Task task : {Task::Mar, Task::Mpe}) {
+        for (Task task : tasks) {
             PlanCosts costs = kGpuPlanCosts;
             costs.hostThreads = 16; // the H100 host's cores
             const BatchedPlanChoice choice = chooseBatchedPlan(model, *tree, families, rows, task,
