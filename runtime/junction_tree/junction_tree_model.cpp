@@ -116,6 +116,40 @@ struct JunctionTreeModel::Impl {
     static constexpr double kCpuFullEntryNs = 3, kCpuPerCaseOpNs = 2500;
     static constexpr size_t kCpuBatchMin = 16;
     std::optional<bool> fullTablesOnCpu[3]; // per task kind, decided at its first batch
+    // A kept model asked for PR or MAR of a few cases at a time on the CPU (a library's queries
+    // one by one): the first such call goes case by case and its time a case is kept. Where the
+    // full-table program's entries (kCpuFullEntryNs each) would take less, the next two calls
+    // run that program, lowered once with every variable's evidence table (one program whatever
+    // a query observes; its lowering then shared by every later call), and the second of them,
+    // warm, decides for the calls after: the faster plan stays. On a small tree the per-case
+    // route's lowering is most of a case (Promedus_30's MAR: 3.0 ms a case, the full tables 0.3
+    // warm); on DBN_12 or Grids_16 the full tables run slower, and two calls find it out.
+    struct SmallCalls {
+        enum class Plan : uint8_t { First, TryFull, PerCase, Full };
+        Plan plan = Plan::First;
+        uint32_t fullCalls = 0;
+        double perCaseMs = 0;
+        bool full() const { return plan == Plan::TryFull || plan == Plan::Full; }
+    };
+    SmallCalls smallCalls[3]; // per task kind
+    void noteSmallCall(SmallCalls &calls, const JunctionTreeLowering &every,
+                       const std::vector<Result<TaskResult>> &results) {
+        auto answered = std::find_if(results.begin(), results.end(),
+                                     [](const Result<TaskResult> &r) { return bool(r); });
+        if (answered == results.end())
+            return;
+        const double ms = (*answered)->timeMs;
+        using Plan = SmallCalls::Plan;
+        if (calls.plan == Plan::First) {
+            calls.perCaseMs = ms;
+            auto probe = probeOf(every);
+            const bool mayPay =
+                probe && tensorProgramWork((*probe)->program) * kCpuFullEntryNs * 1e-6 < ms;
+            calls.plan = mayPay ? Plan::TryFull : Plan::PerCase;
+        } else if (calls.plan == Plan::TryFull && ++calls.fullCalls == 2) {
+            calls.plan = ms < calls.perCaseMs ? Plan::Full : Plan::PerCase;
+        }
+    }
     bool fullTablesPayOnCpu(const JunctionTreeLowering &lowering) {
         std::optional<bool> &memo = fullTablesOnCpu[kindOf(lowering)];
         if (!memo) {
@@ -495,17 +529,31 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
                             : observedVariables(cases, m.tree.numVariables(), false);
     lowering.belief = m.options.belief;
     using Plan = JunctionTreeOptions::BatchedPlan;
-    if (m.options.executor == "cpu" &&
+    const bool small = m.options.executor == "cpu" && m.options.batchedPlan == Plan::ByCost &&
+                       cases.size() < Impl::kCpuBatchMin;
+    Impl::SmallCalls *pilot =
+        small && task != Task::Mpe ? &m.smallCalls[Impl::kindOf(lowering)] : nullptr;
+    JunctionTreeLowering every = lowering;
+    every.observed = observedVariables({}, m.tree.numVariables(), true);
+    const bool keptSmall = pilot && pilot->full();
+    if (keptSmall)
+        lowering = every;
+    const auto noted = [&](std::vector<Result<TaskResult>> answered) {
+        if (pilot)
+            m.noteSmallCall(*pilot, every, answered);
+        return answered;
+    };
+    if (m.options.executor == "cpu" && !keptSmall &&
         (m.options.batchedPlan == Plan::PerCase ||
          (m.options.batchedPlan == Plan::ByCost &&
-          (cases.size() < Impl::kCpuBatchMin || !m.fullTablesPayOnCpu(lowering))))) {
+          (small || !m.fullTablesPayOnCpu(lowering))))) {
         // Each thread holds one case's tables (perCaseThreads): as many threads as the memory
         // budget holds such cases, none where it holds not one. (A batched plan named outright
         // runs on the CPU executor too: the GPU's program, checked there.)
         auto fit = m.perCaseThreads(cases.size());
         if (!fit)
             return failAll(fit.error());
-        return m.runPerCase(task, cases, *fit, info);
+        return noted(m.runPerCase(task, cases, *fit, info));
     }
     // The plan per evidence pattern runs where asked for. ByCost takes the full tables for now:
     // on the H100 (2026-12-05, bench/results/gpu-2026-12-05-one-house) the estimate chose the
@@ -514,7 +562,7 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
     // its kernels' compile, not the entries the estimate counts, set the time.
     if (m.options.batchedPlan == Plan::EvidencePatterns)
         return m.runPatterns(task, cases, BatchedPlanChoice{.patterns = true}, info);
-    auto prepared = m.prepare(lowering, cases.size());
+    auto prepared = m.prepare(lowering, keptSmall ? 1 : cases.size()); // one program for any few
     if (!prepared)
         return failAll(prepared.error());
     // time_ms is the answering, not the lowering and compile, as on the MLF route (tasks.h).
@@ -580,11 +628,11 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
             results.push_back(std::move(*a));
     }
     line.update(cases.size(), cases.size());
-    return stampAnswers(std::move(results), st.device,
-                        "junction tree, " + std::to_string(m.tree.numCliques()) + " cliques, " +
-                            std::to_string(jt.batch) +
-                            (jt.batch == 1 ? " case per run" : " cases per run"),
-                        start);
+    return noted(stampAnswers(std::move(results), st.device,
+                              "junction tree, " + std::to_string(m.tree.numCliques()) +
+                                  " cliques, " + std::to_string(jt.batch) +
+                                  (jt.batch == 1 ? " case per run" : " cases per run"),
+                              start));
 }
 
 } // namespace zbddc
