@@ -563,6 +563,10 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
     if (m.options.batchedPlan == Plan::EvidencePatterns)
         return m.runPatterns(task, cases, BatchedPlanChoice{.patterns = true}, info);
     auto prepared = m.prepare(lowering, keptSmall ? 1 : cases.size()); // one program for any few
+    if (!prepared && keptSmall) { // the full tables do not fit where the cases' own tables do
+        pilot->plan = Impl::SmallCalls::Plan::PerCase;
+        return run(task, cases, info);
+    }
     if (!prepared)
         return failAll(prepared.error());
     // time_ms is the answering, not the lowering and compile, as on the MLF route (tasks.h).
