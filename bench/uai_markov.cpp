@@ -17,9 +17,9 @@
 // they pay) are reported apart, so it needs R >= 3.
 // bench/uai_markov.sh runs it beside pyAgrum (bench/peers/pyagrum_mrf.py).
 //
-//   uai_markov [--devices cpu,cpu1,cuda,cpu-full,cpu1-full,cpu-kept] [--cases N] [--evidence-dir DIR]
-//              [--write-mar DIR] [--repeat R] [--search-ms MS | --search-runs N] [--memory-gb G]
-//              NAME.uai...
+//   uai_markov [--devices cpu,cpu1,cuda,cpu-full,cpu1-full,cpu-kept] [--cases N]
+//              [--evidence-dir DIR] [--write-mar DIR] [--repeat R]
+//              [--search-ms MS | --search-runs N] [--memory-gb G] NAME.uai...
 //
 // One tab-separated row per instance and device: instance, device, clique entries, order ms,
 // then per task the wall milliseconds (PR, MAR, MPE), log10 Z, |log10 Z - reference|, the
@@ -257,7 +257,8 @@ int main(int argc, char **argv) {
             args.memoryBytes = 1e9 * std::stod(argv[++i]);
         else if (a.rfind("--", 0) == 0) {
             std::cerr
-                << "usage: uai_markov [--devices cpu,cpu1,cuda] [--cases N] [--evidence-dir DIR] "
+                << "usage: uai_markov [--devices cpu,cpu1,cuda,cpu-full,cpu1-full,cpu-kept] "
+                   "[--cases N] [--evidence-dir DIR] "
                    "[--write-mar DIR] "
                    "[--repeat R] [--search-ms MS | --search-runs N] [--memory-gb G] NAME.uai...\n";
             return 2;
