@@ -73,11 +73,12 @@ def test_mar_batch(oracle, route):
             continue
         assert batch.ok[c]
         assert_matches(oracle, model, lambda name: batch[name][c], evidence)
-    # The array form of the same cases gives the same answers.
+    # The array form of the same cases gives the same answers, to rounding: a model kept between
+    # calls of a few cases may answer the later ones from its full tables.
     rows, single = model.evidence(cases)
     assert not single
     again = model.mar(rows)
-    np.testing.assert_array_equal(again.probabilities, batch.probabilities)
+    np.testing.assert_allclose(again.probabilities, batch.probabilities, rtol=1e-12, atol=1e-15)
 
 
 @pytest.mark.parametrize("route", ROUTES)

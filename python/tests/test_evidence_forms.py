@@ -16,9 +16,10 @@ def test_the_forms_of_one_case_agree(tiny):
     by_name = tiny.mar({"A": "no", "C": "lo"})
     by_index = tiny.mar({"A": 1, "C": 0, "B": None})
     by_row = tiny.mar(np.array([1, -1, 0], dtype=np.int32))
-    for other in (by_index, by_row):
+    for other in (by_index, by_row):  # to rounding: later calls may run the full tables
         assert other.single
-        np.testing.assert_array_equal(other.probabilities, by_name.probabilities)
+        np.testing.assert_allclose(other.probabilities, by_name.probabilities, rtol=1e-12,
+                                   atol=1e-15)
     assert by_name.probabilities.shape == (7,)
     assert by_name["C"].shape == (3,)
 
@@ -36,8 +37,9 @@ def test_the_forms_of_a_batch_agree(tiny):
     np.testing.assert_array_equal(encoded, rows)
     a, b = tiny.mar(dicts), tiny.mar(rows)
     assert a.probabilities.shape == (3, 7)
-    np.testing.assert_array_equal(a.probabilities, b.probabilities)
-    np.testing.assert_array_equal(tiny.mar(rows.tolist()).probabilities, a.probabilities)
+    close = dict(rtol=1e-12, atol=1e-15)  # to rounding: later calls may run the full tables
+    np.testing.assert_allclose(a.probabilities, b.probabilities, **close)
+    np.testing.assert_allclose(tiny.mar(rows.tolist()).probabilities, a.probabilities, **close)
 
 
 def test_an_empty_batch(tiny):
