@@ -84,6 +84,13 @@ bool usesGenericKernel(const TensorProgram &p, uint32_t opId, const TensorKernel
     return out.entries() * m <= options.genericMaxWork && rowGroupOf(p, opId, options).rows() == 1;
 }
 
+uint64_t genericFamilyKey(const TensorProgram &p, uint32_t opId,
+                          const TensorKernelOptions &options) {
+    const Family f = familyOf(p, opId, options); // each count below kMaxShapeWords
+    return uint64_t{f.inputs} | uint64_t{f.rank} << 16 | uint64_t{f.eliminated} << 32 |
+           uint64_t{f.warp} << 48 | uint64_t{f.inverseMax} << 49;
+}
+
 std::string genericKernelPrelude() {
     // zb_div: n / d for n < 2^31 as a multiply-high, an add and a shift (genericDivider's words),
     // with no branch, where a division by a run-time value would take some twenty instructions.

@@ -32,6 +32,12 @@ inline constexpr const char *kFusedKernelSuffix = "_fused";
 std::string genericKernelText(const TensorProgram &program, uint32_t op,
                               const TensorKernelOptions &options, std::string_view name);
 
+// Op `op`'s family as one number (for an op that usesGenericKernel): ops of equal keys have equal
+// genericKernelText under the same options, so a program's thousands of small ops are given
+// their kernels by key, not by generating and comparing a text each.
+uint64_t genericFamilyKey(const TensorProgram &program, uint32_t op,
+                          const TensorKernelOptions &options);
+
 // An op's entry in a fused launch's array, laid out as the device reads it (zb_fused_op<N>: its
 // input list's address, its output's, its rows and its shape words), padded to 8 bytes.
 void appendFusedOpDescriptor(std::vector<unsigned char> &to, uint64_t inputs, uint64_t out,

@@ -550,14 +550,27 @@ TensorKernelSet distinctTensorKernels(const TensorProgram &program,
     TensorKernelSet set;
     set.kernelOf.resize(program.ops.size());
     std::unordered_map<std::string, uint32_t> seen;
+    // Generic ops by family: an evidence-pattern batch has 10^5 small ops of a few dozen families.
+    std::unordered_map<uint64_t, uint32_t> family;
     for (uint32_t o = 0; o < program.ops.size(); ++o) {
-        std::string text = tensorKernelText(program, o, options, kTensorKernelPlaceholder);
+        const bool generic = usesGenericKernel(program, o, options);
+        const uint64_t key = generic ? genericFamilyKey(program, o, options) : 0;
+        if (generic)
+            if (auto known = family.find(key); known != family.end()) {
+                set.kernelOf[o] = known->second;
+                continue;
+            }
+        std::string text = generic
+                               ? genericKernelText(program, o, options, kTensorKernelPlaceholder)
+                               : tensorKernelText(program, o, options, kTensorKernelPlaceholder);
         const auto [it, added] = seen.emplace(std::move(text), set.texts.size());
         if (added) {
             set.texts.push_back(it->first);
-            set.genericKernels += usesGenericKernel(program, o, options);
+            set.genericKernels += generic;
         }
         set.kernelOf[o] = it->second;
+        if (generic)
+            family.emplace(key, it->second);
     }
     return set;
 }
