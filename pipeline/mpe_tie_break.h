@@ -68,7 +68,7 @@ class MpeTieBreak {
     JunctionTree tree_;
     std::vector<std::vector<uint32_t>> families_; // the factors' scopes, ascending
     std::vector<uint8_t> rowsSumToOne_;
-    std::string key_; // lowestMpeKey of tree_
+    uint64_t key_; // lowestMpeKey of tree_
 };
 
 } // namespace zbddc::pipeline

@@ -67,9 +67,9 @@ struct TaskResult {
     // the tie rule (pipeline/mpe_tie_break.h) has nothing to decide.
     std::optional<bool> mpeTied;
     // MPE: where the route met a tie and decided it as the tie rule does (lowestAssignment on the
-    // case's program, runtime/junction_tree/lowest_mpe.h), the lowestMpeKey of its tree; the
-    // rule, where its own tree has that key, has nothing to decide again.
-    std::string mpeLowestKey;
+    // case's program, runtime/junction_tree/lowest_mpe.h), the lowestMpeKey of its tree (0:
+    // none); the rule, where its own tree has that key, has nothing to decide again.
+    uint64_t mpeLowestKey = 0;
     DeviceReport device{DeviceKind::Reference}; // where it was computed (runtime/device.h)
     std::string route;    // networks: "mlf" or "jt" (empty for other models)
     std::string routeWhy; // why that route was taken

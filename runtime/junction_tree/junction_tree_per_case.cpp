@@ -23,7 +23,7 @@ struct PerCaseNetwork {
     const std::vector<uint8_t> &rowsSumToOne;
     JunctionTreeLowering::Belief belief;
     CaseTree caseTree;
-    std::string lowestKey; // lowestMpeKey of the network's tree
+    uint64_t lowestKey; // lowestMpeKey of the network's tree
 };
 
 // `own`: the case's own tree (caseJunctionTree), or nullopt for the network's; `threads` run its
@@ -73,10 +73,10 @@ runJunctionTreePerCase(const FactorModel &model, const JunctionTree &tree, Task 
     }
     if (m.caseTree != caseTree) {
         m.trees.clear();
-        m.lowestKey.clear();
+        m.lowestKey = 0;
     }
     m.caseTree = caseTree;
-    if (task == Task::Mpe && m.lowestKey.empty())
+    if (task == Task::Mpe && !m.lowestKey)
         m.lowestKey = lowestMpeKey(tree, m.families, caseTree);
     const PerCaseNetwork shared{model,  tree,     m.families, m.rowsSumToOne,
                                 belief, caseTree, m.lowestKey};

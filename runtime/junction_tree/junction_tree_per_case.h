@@ -31,7 +31,7 @@ struct PerCaseMemo {
     std::vector<std::vector<uint32_t>> families;
     std::vector<uint8_t> rowsSumToOne;
     CaseTree caseTree = CaseTree::ByCost; // the trees' choice
-    std::string lowestKey;                // lowestMpeKey of the tree and caseTree (MPE)
+    uint64_t lowestKey = 0;               // lowestMpeKey of the tree and caseTree (MPE)
     using CaseTreeResult = std::shared_ptr<const Result<std::optional<JunctionTree>>>;
     std::map<std::vector<uint32_t>, CaseTreeResult> trees; // by the case's states
 };

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <span>
+#include <string>
 
 namespace zbddc {
 
@@ -63,8 +64,8 @@ LowestMpe lowestAssignment(const JunctionTreeProgram &lowered,
     return out;
 }
 
-std::string lowestMpeKey(const JunctionTree &network,
-                         const std::vector<std::vector<uint32_t>> &families, CaseTree caseTree) {
+uint64_t lowestMpeKey(const JunctionTree &network,
+                      const std::vector<std::vector<uint32_t>> &families, CaseTree caseTree) {
     Sha256 digest;
     auto add = [&](std::span<const uint32_t> words) {
         const uint64_t size = words.size();
@@ -80,7 +81,8 @@ std::string lowestMpeKey(const JunctionTree &network,
         add(*part);
     for (const std::vector<uint32_t> &family : families)
         add(family);
-    return digest.hex();
+    const uint64_t key = std::stoull(digest.hex().substr(0, 16), nullptr, 16);
+    return key ? key : 1;
 }
 
 } // namespace zbddc

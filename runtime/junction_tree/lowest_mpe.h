@@ -13,7 +13,6 @@
 #include "runtime/evidence.h"
 
 #include <cstdint>
-#include <string>
 #include <vector>
 
 namespace zbddc {
@@ -41,9 +40,10 @@ LowestMpe lowestAssignment(const JunctionTreeProgram &lowered,
 
 // What lowestMpe's answers are a function of, besides the model's values and the case: the
 // network tree, the factors' scopes and how a case's tree is chosen (lowestMpe's is ByCost), as
-// a digest. A route that propagates each case as lowestMpe does and walks it with
-// lowestAssignment has given the rule's assignment where its key equals the rule's.
-std::string lowestMpeKey(const JunctionTree &network,
-                         const std::vector<std::vector<uint32_t>> &families, CaseTree caseTree);
+// the first 64 bits of their SHA-256, never 0. A route that propagates each case as lowestMpe
+// does and walks it with lowestAssignment has given the rule's assignment where its key equals
+// the rule's.
+uint64_t lowestMpeKey(const JunctionTree &network,
+                      const std::vector<std::vector<uint32_t>> &families, CaseTree caseTree);
 
 } // namespace zbddc
