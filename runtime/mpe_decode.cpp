@@ -99,6 +99,7 @@ Result<MpeBatch> decodeMpe(Model &m, Numeric n, std::span<const Evidence> cases,
                      std::to_string(firstAdjoints.size()) + " first-round adjoints");
     MpeBatch out;
     out.assignments.reserve(cases.size());
+    out.tied.assign(cases.size(), 0);
     std::vector<size_t> open; // the cases still to decode, in order
     for (size_t k = 0; k < cases.size(); ++k) {
         out.assignments.push_back(cases[k].states);
@@ -123,10 +124,15 @@ Result<MpeBatch> decodeMpe(Model &m, Numeric n, std::span<const Evidence> cases,
             const size_t k = open[j];
             if (decoder.fix(std::span(adj).subspan(j * inputs, inputs), best[k], n,
                             out.assignments[k]))
-                tied.push_back(k);
+                tied.push_back(k), out.tied[k] = 1;
         }
         open = std::move(tied);
     }
+    for (size_t k = 0; k < cases.size(); ++k)
+        if (!impossible(best[k], n) && std::find(out.assignments[k].begin(),
+                                                 out.assignments[k].end(),
+                                                 kNone) != out.assignments[k].end())
+            out.tied[k] = 1;
     return out;
 }
 

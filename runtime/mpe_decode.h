@@ -19,6 +19,10 @@ struct MpeBatch {
     // A state per variable and case: evidence kept, kNone where no state of the variable lies on
     // an optimal term (the circuit does not depend on it there).
     std::vector<std::vector<uint32_t>> assignments;
+    // Per case, whether another assignment may reach the optimum (TaskResult::mpeTied): a round
+    // fixed a tied variable, or a variable was left undetermined. Where neither, each variable
+    // had one state alone within the tolerance, so no other assignment reaches.
+    std::vector<uint8_t> tied;
     uint32_t passes = 0; // batched adjoint passes
 };
 

@@ -148,6 +148,7 @@ Result<std::string> mpeAssignment(Model &m, const Forward &f, const std::vector<
     if (!decoded)
         return decoded.error();
     r.assignment = std::move(decoded->assignments[0]);
+    r.mpeTied = decoded->tied[0] != 0;
     return decodeNote(*decoded);
 }
 
@@ -527,6 +528,7 @@ std::vector<Result<TaskResult>> finishBatch(Model &m, TaskBatch &b, std::span<co
             const DeviceReport device = m.report(mode, note);
             for (size_t j = 0; j < group.size(); ++j) {
                 answers[group[j]].assignment = std::move(decoded->assignments[j]);
+                answers[group[j]].mpeTied = decoded->tied[j] != 0;
                 answers[group[j]].device = device;
             }
         }
