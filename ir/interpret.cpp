@@ -117,23 +117,27 @@ std::vector<double> inputAdjoints(const Circuit &c, const Evaluation &e, size_t 
     return result;
 }
 
-std::vector<uint32_t> traceback(const Circuit &c, const Evaluation &e, size_t output) {
+std::vector<uint32_t> traceback(const Circuit &c, const Evaluation &e, size_t output,
+                                std::optional<bool> *tied) {
+    const std::optional<Semiring> ring = tieRing(e.semiring, e.numeric);
+    TieWatch watch{ring.value_or(e.semiring)};
     // Over the circuit's nodes, each visited once (a term may share a node's subterm).
     struct NodeWalk {
         const Circuit &c;
         const std::vector<double> &v;
         Arith ar;
         std::vector<uint8_t> seen;
+        TieWatch *watch;
         bool firstVisit(uint32_t id) { return !std::exchange(seen[id], 1); }
         uint32_t input(uint32_t id) const { return c.kind[id] == OpKind::Input ? c.a[id] : kNone; }
         bool isOp(uint32_t id) const { return zbddc::isOp(c.kind[id]); }
         void pushChosen(uint32_t id, std::vector<uint32_t> &pending) const {
             const uint32_t p = c.a[id], q = c.b[id], r = c.c[id];
             pushChosenOperands(ar, c.kind[id], p, q, r, v[p], v[q],
-                               c.kind[id] == OpKind::MulAdd ? v[r] : 0.0, pending);
+                               c.kind[id] == OpKind::MulAdd ? v[r] : 0.0, pending, watch);
         }
     } walk{c, e.values, Arith{SemiringOps{e.semiring}, inLogSpace(e.numeric), isFloat32(e.numeric)},
-           std::vector<uint8_t>(c.numNodes(), 0)};
+           std::vector<uint8_t>(c.numNodes(), 0), tied && ring ? &watch : nullptr};
     std::vector<uint32_t> chosen, pending;
     walkOptimalTerm(walk, c.outputs[output], c.numNodes(), pending, [&](uint32_t input) {
         chosen.push_back(input);
@@ -141,6 +145,8 @@ std::vector<uint32_t> traceback(const Circuit &c, const Evaluation &e, size_t ou
     });
     std::sort(chosen.begin(), chosen.end());
     chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+    if (tied && ring)
+        *tied = watch.met;
     return chosen;
 }
 

@@ -5,6 +5,7 @@
 
 #include "ir/circuit.h"
 
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -42,6 +43,9 @@ std::vector<double> inputAdjoints(const Circuit &circuit, const Evaluation &eval
 
 // Max/min semirings: the inputs on one optimal term of the output, found by following the winning
 // operand of every ⊕ from the output down (ties go to the first operand). Sorted, no duplicates.
-std::vector<uint32_t> traceback(const Circuit &circuit, const Evaluation &eval, size_t output);
+// `tied`, where given and the values can tell (float64 or log; optimal_term.h's tieRing): whether
+// some ⊕ on the term had its other side within the tie tolerance of the side taken.
+std::vector<uint32_t> traceback(const Circuit &circuit, const Evaluation &eval, size_t output,
+                                std::optional<bool> *tied = nullptr);
 
 } // namespace zbddc

@@ -7,8 +7,11 @@
 #pragma once
 
 #include "ir/circuit.h"
+#include "ir/interpret.h"
+#include "ir/mpe_tie.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -51,24 +54,51 @@ TermWalkEnd walkOptimalTerm(Walk &walk, uint32_t root, size_t maxSteps,
     return TermWalkEnd::Done;
 }
 
+// Whether a walk met a ⊕ on its term whose other side lies within the tie tolerance of the side
+// taken (flagsTie in `ring`: the semiring as the values hold it, MaxSum for max-product in
+// logs), so that another term reaches the optimum; where none did, every other term falls short
+// (as the GPU's walk reports it, TracedTerms::tied).
+struct TieWatch {
+    Semiring ring;
+    bool met = false;
+    void see(double other, double taken) { met = met || flagsTie(ring, other, taken); }
+};
+
+// The semiring a walk over values of `numeric` compares ties in, or nullopt where it cannot tell
+// (float32 values: their rounding exceeds the tolerance).
+inline std::optional<Semiring> tieRing(Semiring s, Numeric numeric) {
+    if (isFloat32(numeric))
+        return std::nullopt;
+    return s == Semiring::MaxProduct && inLogSpace(numeric) ? Semiring::MaxSum : s;
+}
+
 // The operands on the term of one Plus, Times or MulAdd ((a ⊗ b) ⊕ c) whose operands hold
-// values va, vb, vc, in the arithmetic `A` of the evaluation (A::plus, A::times, or an object's).
+// values va, vb, vc, in the arithmetic `A` of the evaluation (A::plus, A::times, or an object's);
+// `watch`, where given, sees every ⊕'s side not taken.
 template <class A>
 void pushChosenOperands(const A &ar, OpKind kind, uint32_t a, uint32_t b, uint32_t c, double va,
-                        double vb, double vc, std::vector<uint32_t> &pending) {
+                        double vb, double vc, std::vector<uint32_t> &pending,
+                        TieWatch *watch = nullptr) {
     switch (kind) {
-    case OpKind::Plus:
-        pending.push_back(ar.plus(va, vb) == va ? a : b);
+    case OpKind::Plus: {
+        const bool first = ar.plus(va, vb) == va;
+        pending.push_back(first ? a : b);
+        if (watch)
+            watch->see(first ? vb : va, first ? va : vb);
         break;
+    }
     case OpKind::Times:
         pending.insert(pending.end(), {b, a});
         break;
     case OpKind::MulAdd: {
         const double ab = ar.times(va, vb);
-        if (ar.plus(ab, vc) == ab)
+        const bool first = ar.plus(ab, vc) == ab;
+        if (first)
             pending.insert(pending.end(), {b, a});
         else
             pending.push_back(c);
+        if (watch)
+            watch->see(first ? vc : ab, first ? ab : vc);
         break;
     }
     default:

@@ -35,8 +35,11 @@ class CpuJitEngine final : public Engine {
         t.outputs.resize(batch.count * m_.numOutputs());
         t.states.resize(batch.count * variables_);
         t.traced.resize(batch.count);
+        // Whether each walk met a tie, where float64 or log values can tell (TracedTerms::tied).
+        if (!isFloat32(m_.numeric()))
+            t.tied.resize(batch.count);
         if (Status s = m_.traceback(batch.dense(), output, indicator_, variables_, t.outputs,
-                                    t.states, t.traced, batch.count);
+                                    t.states, t.traced, batch.count, t.tied);
             !s)
             return Result<TracedTerms>(s.error());
         if (std::find(t.traced.begin(), t.traced.end(), 0) != t.traced.end())

@@ -245,13 +245,14 @@ void BatchedLoop::adjointTile(const double *x, size_t output, double *adj, size_
 template <class A>
 bool BatchedLoop::traceLane(const double *v, size_t lane, uint32_t outSlot,
                             std::span<const uint32_t> indicator, std::span<uint32_t> states,
-                            std::vector<uint32_t> &pending) const {
+                            std::vector<uint32_t> &pending, TieWatch *watch) const {
     // Over the tile's slots, bounded by the op count instead of a visited set per lane: a
     // ZBDD's term is a path, so a walk that repeats shared ops is not one to decode this way.
     struct SlotWalk {
         const BatchedLoop &loop;
         const double *v;
         size_t lane;
+        TieWatch *watch;
         double value(uint32_t slot) const { return v[size_t(slot) * kLanes + lane]; }
         bool firstVisit(uint32_t) const { return true; }
         uint32_t input(uint32_t slot) const { return loop.slotInput_[slot]; }
@@ -259,9 +260,9 @@ bool BatchedLoop::traceLane(const double *v, size_t lane, uint32_t outSlot,
         void pushChosen(uint32_t slot, std::vector<uint32_t> &pending) const {
             const Op &op = loop.ops_[loop.producer_[slot]];
             pushChosenOperands(A{}, op.kind, op.a, op.b, op.c, value(op.a), value(op.b),
-                               op.kind == OpKind::MulAdd ? value(op.c) : 0.0, pending);
+                               op.kind == OpKind::MulAdd ? value(op.c) : 0.0, pending, watch);
         }
-    } walk{*this, v, lane};
+    } walk{*this, v, lane, watch};
     return walkOptimalTerm(walk, outSlot, ops_.size(), pending, [&](uint32_t input) {
                return setIndicatorState(indicator, input, states);
            }) == TermWalkEnd::Done;
@@ -315,7 +316,8 @@ Status BatchedLoop::adjoints(std::span<const double> x, size_t output, std::span
 Status BatchedLoop::traceback(std::span<const double> x, size_t output,
                               std::span<const uint32_t> indicator, size_t numVariables,
                               std::span<double> out, std::span<uint32_t> states,
-                              std::span<uint8_t> traced, size_t batch) const {
+                              std::span<uint8_t> traced, size_t batch,
+                              std::span<uint8_t> tied) const {
     if (!keepValues_)
         return error("the data-driven loop was built without every value kept (no traceback)");
     if (semiring_ == Semiring::SumProduct)
@@ -324,8 +326,9 @@ Status BatchedLoop::traceback(std::span<const double> x, size_t output,
         return error("output " + std::to_string(output) + " is out of range");
     if (x.size() != batch * numInputs_ || out.size() != batch * outputs_.size() ||
         indicator.size() != 2 * numInputs_ || states.size() != batch * numVariables ||
-        traced.size() != batch)
+        traced.size() != batch || (!tied.empty() && tied.size() != batch))
         return error("traceback: the spans do not hold the batch's values");
+    const std::optional<Semiring> ring = tieRing(semiring_, numeric_);
     return forEachTile(batch, numSlots_, [&](size_t first, size_t lanes, double *slots) {
         runTile(x.data(), out.data(), first, lanes, slots);
         std::vector<uint32_t> pending;
@@ -334,8 +337,12 @@ Status BatchedLoop::traceback(std::span<const double> x, size_t output,
                 const std::span<uint32_t> row = states.subspan((first + l) * numVariables,
                                                                 numVariables);
                 std::fill(row.begin(), row.end(), kNone);
-                traced[first + l] = traceLane<decltype(arithmetic)>(slots, l, outputs_[output],
-                                                                    indicator, row, pending);
+                TieWatch watch{ring.value_or(semiring_)};
+                const bool asked = !tied.empty() && ring;
+                traced[first + l] = traceLane<decltype(arithmetic)>(
+                    slots, l, outputs_[output], indicator, row, pending, asked ? &watch : nullptr);
+                if (!tied.empty())
+                    tied[first + l] = watch.met || !ring; // float32: cannot tell, so tied
             }
         });
     });

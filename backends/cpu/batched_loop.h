@@ -10,6 +10,7 @@
 #pragma once
 
 #include "backends/cpu/plan.h"
+#include "ir/optimal_term.h"
 #include "support/kept_buffers.h"
 
 #include <memory>
@@ -46,9 +47,11 @@ class BatchedLoop {
     // state), variable kNone for the others; `states` gets batch × numVariables states (kNone
     // where no indicator of the variable is on the term) and `traced` 1 per vector whose walk
     // ended, 0 where it met two states of one variable or visited more ops than the circuit has.
+    // `tied` (batch entries, or empty: not asked; float64 and log only): 1 per vector whose walk
+    // met a ⊕ with its other side within the tie tolerance (optimal_term.h's TieWatch).
     Status traceback(std::span<const double> x, size_t output, std::span<const uint32_t> indicator,
                      size_t numVariables, std::span<double> out, std::span<uint32_t> states,
-                     std::span<uint8_t> traced, size_t batch) const;
+                     std::span<uint8_t> traced, size_t batch, std::span<uint8_t> tied = {}) const;
 
     struct Op {
         OpKind kind;
@@ -71,7 +74,7 @@ class BatchedLoop {
     template <class A>
     bool traceLane(const double *slots, size_t lane, uint32_t outSlot,
                    std::span<const uint32_t> indicator, std::span<uint32_t> states,
-                   std::vector<uint32_t> &pending) const;
+                   std::vector<uint32_t> &pending, TieWatch *watch) const;
 
     Semiring semiring_ = Semiring::SumProduct;
     Numeric numeric_ = Numeric::Float64;

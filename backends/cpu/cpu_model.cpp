@@ -118,7 +118,8 @@ namespace {
 // indicators on the term. A term with two states of one variable is not traced.
 void walkJit(const CpuModel::Impl &impl, std::span<const double> x, size_t output,
              std::span<const uint32_t> indicator, size_t numVariables, std::span<double> out,
-             std::span<uint32_t> states, std::span<uint8_t> traced, size_t begin, size_t end) {
+             std::span<uint32_t> states, std::span<uint8_t> traced, std::span<uint8_t> tied,
+             size_t begin, size_t end) {
     const Circuit &c = *impl.walked;
     const zbdd_program &p = impl.program;
     const bool log = impl.plan.numeric == Numeric::Log;
@@ -146,8 +147,11 @@ void walkJit(const CpuModel::Impl &impl, std::span<const double> x, size_t outpu
         std::span<uint32_t> row = states.subspan(s * numVariables, numVariables);
         std::fill(row.begin(), row.end(), kNone);
         traced[s] = 1;
-        for (uint32_t i : traceback(c, e, output))
+        std::optional<bool> tie;
+        for (uint32_t i : traceback(c, e, output, tied.empty() ? nullptr : &tie))
             traced[s] &= setIndicatorState(indicator, i, row);
+        if (!tied.empty())
+            tied[s] = tie.value_or(true); // float32 values cannot tell: tied
     }
 }
 
@@ -156,23 +160,25 @@ void walkJit(const CpuModel::Impl &impl, std::span<const double> x, size_t outpu
 Status CpuModel::traceback(std::span<const double> x, size_t output,
                            std::span<const uint32_t> indicator, size_t numVariables,
                            std::span<double> out, std::span<uint32_t> states,
-                           std::span<uint8_t> traced, size_t batch) const {
+                           std::span<uint8_t> traced, size_t batch,
+                           std::span<uint8_t> tied) const {
     if (!tracesBack())
         return error("this CPU model has no traceback (a sum-product semiring, or no backward "
                      "pass)");
     if (impl_->backwardLoop)
         return impl_->backwardLoop->traceback(x, output, indicator, numVariables, out, states,
-                                              traced, batch);
+                                              traced, batch, tied);
     if (Status s = checkSizes(x.size(), batch, numInputs(), "x"); !s)
         return s;
     if (Status s = checkSizes(out.size(), batch, numOutputs(), "out"); !s)
         return s;
     if (output >= numOutputs() || indicator.size() != 2 * numInputs() ||
-        states.size() != batch * numVariables || traced.size() != batch)
+        states.size() != batch * numVariables || traced.size() != batch ||
+        (!tied.empty() && tied.size() != batch))
         return runtimeStatus(ZBDD_EARG);
     const unsigned threads = threadsOrCores(impl_->threads);
     inRanges(std::min<size_t>(threads, batch), batch, [&](size_t begin, size_t end) {
-        walkJit(*impl_, x, output, indicator, numVariables, out, states, traced, begin, end);
+        walkJit(*impl_, x, output, indicator, numVariables, out, states, traced, tied, begin, end);
     });
     return Ok{};
 }

@@ -40,10 +40,10 @@ class CpuModel {
     // kept values; the JIT keeps the circuit and walks zbdd_gen_forward_all's values of a case).
     bool tracesBack() const;
     // Each vector's outputs and one optimal term of `output` (BatchedLoop::traceback, or the
-    // walk of ir/interpret.h's traceback over the JIT's values).
+    // walk of ir/interpret.h's traceback over the JIT's values); `tied` as BatchedLoop's.
     Status traceback(std::span<const double> x, size_t output, std::span<const uint32_t> indicator,
                      size_t numVariables, std::span<double> out, std::span<uint32_t> states,
-                     std::span<uint8_t> traced, size_t batch) const;
+                     std::span<uint8_t> traced, size_t batch, std::span<uint8_t> tied = {}) const;
 
     struct Impl;
 
