@@ -89,8 +89,8 @@ std::optional<std::string> routeCacheKey(const ModelFile &model, const OpenOptio
     const size_t cases = std::max<size_t>(options.expectedCases, 1);
     const int decade = static_cast<int>(std::floor(std::log10(static_cast<double>(cases))));
     // The rules' version: a choice remembered under rules since changed is not read (2: MPE on
-    // the CPU takes the junction tree, route_choice.cpp).
-    return "rules 2; model " + contentHash(*bytes) + "; device " + device + "; task " +
+    // the CPU took the junction tree; 3: it is piloted, the tie rule's work counted).
+    return "rules 3; model " + contentHash(*bytes) + "; device " + device + "; task " +
            taskName(options.task.value_or(Task::Pr)) + "; cases 1e" + std::to_string(decade) +
            "; zbdd node limit " + std::to_string(options.reading.zbddNodeLimit) +
            (options.approximate ? "; approximate" : ""); // loopy BP a candidate too

@@ -145,16 +145,6 @@ Result<RouteChoice> chooseRoute(RouteInput in) {
     auto tree = kJunctionTreeRoute.estimate(in, treeWhat);
     if (!tree)
         return in.model.junctionTree(o.order).error(); // the tree could not be built: why
-    if (o.task == Task::Mpe && !in.placement.onGpu) {
-        // The MLF's walk on the CPU reports no ties, so the tie rule (mpe_tie_break.h) decides
-        // each of its answers again on the CPU junction tree: it could only add to the tree's
-        // time (asia, 2,000 cases: 0.08 s of CPU against the tree's 0.02).
-        return RouteChoice{&kJunctionTreeRoute,
-                           "auto (cpu): MPE on the junction tree (" + treeWhat +
-                               "); the MLF's answers would each be decided again on it by the "
-                               "tie rule",
-                           nullptr, 0, true, std::move(warnings)};
-    }
     auto mlf = kMlfRoute.estimate(in, mlfWhat);
     if (o.approximate && !mlf) {
         const JunctionTreeStats st = junctionTreeStats(**in.model.junctionTree(o.order));

@@ -1,4 +1,5 @@
 #include "pipeline/route_pilot.h"
+#include "pipeline/mpe_tie_break.h"
 #include "pipeline/route_cache.h"
 #include "support/timer.h"
 
@@ -29,6 +30,10 @@ struct Trial {
     double firstMs = 0;   // the first case alone (lazy set-up included)
     double perCaseMs = 0; // each later case
     double batchMs = 0;   // the whole batch projected: compile, first case, the rest
+    // MPE: the share of the timed answers the tie rule decides again (mpe_tie_break.h): neither
+    // ruled untied by the route's walk nor decided by the rule's own walk (TaskResult's
+    // mpeLowestKey, taken as the rule's tree's).
+    double ruledShare = 0;
 };
 
 std::string ms(double v) {
@@ -55,10 +60,16 @@ Trial timeRoute(const RouteKind &kind, RouteInput in, Task task, std::span<const
         own.assign(pilotCasesFor(in.options.expectedCases), noEvidence(t.route->variables()));
         cases = own;
     }
+    size_t answered = 0, ruled = 0;
     const auto timed = [&](std::span<const Evidence> some) {
         const SteadyTime start = std::chrono::steady_clock::now();
-        (void)t.route->answer(task, some, options);
-        return msSince(start);
+        const std::vector<Result<TaskResult>> results = t.route->answer(task, some, options);
+        const double took = msSince(start);
+        for (const Result<TaskResult> &r : results) {
+            ++answered;
+            ruled += mayHoldTie(r) && !r->mpeLowestKey;
+        }
+        return took;
     };
     t.firstMs = timed(cases.first(1));
     t.perCaseMs = t.firstMs;
@@ -76,14 +87,31 @@ Trial timeRoute(const RouteKind &kind, RouteInput in, Task task, std::span<const
     }
     const double later = static_cast<double>(std::max<size_t>(in.options.expectedCases, 1) - 1);
     t.batchMs = t.compileMs + t.firstMs + later * t.perCaseMs;
+    t.ruledShare = answered ? static_cast<double>(ruled) / static_cast<double>(answered) : 0;
     return t;
+}
+
+// MPE: each trial's batch with the tie rule's work on the cases it would decide again, a CPU
+// junction-tree MPE each, priced at the junction tree's own time a case (water: the MLF's walk
+// left every case to the rule until it reported ties, and then most of them none).
+void addTieRuleWork(Trial &a, Trial &b, size_t batch) {
+    const Trial &tree = a.kind == &kJunctionTreeRoute ? a : b;
+    if (!tree.route)
+        return;
+    for (Trial *t : {&a, &b})
+        if (t->route)
+            t->batchMs += static_cast<double>(batch) * t->ruledShare * tree.perCaseMs;
 }
 
 std::string describe(const Trial &t) {
     if (!t.failed.empty())
         return std::string(t.kind->name) + " did not compile (" + t.failed + ")";
+    char ruled[64] = "";
+    if (t.ruledShare > 0)
+        std::snprintf(ruled, sizeof ruled, " (%.0f%% of cases to the tie rule)",
+                      100 * t.ruledShare);
     return std::string(t.kind->name) + " " + ms(t.perCaseMs) + "/case, " + ms(t.compileMs) +
-           " compile, " + ms(t.batchMs) + " the batch";
+           " compile, " + ms(t.batchMs) + " the batch" + ruled;
 }
 
 // A route may take the network out of the model file as it compiles (the junction tree keeps
@@ -151,6 +179,8 @@ Result<PilotedRoute> pilotRoute(RouteInput in, const RouteChoice &estimated) {
     Trial second = timeRoute(*estimated.runnerUp, in, task, cases);
     if (!first.route && !second.route)
         return error(first.failed);
+    if (task == Task::Mpe)
+        addTieRuleWork(first, second, batch);
     const bool keepFirst = first.route && (!second.route || first.batchMs <= second.batchMs);
     Trial &kept = keepFirst ? first : second;
     char why[480];
