@@ -8,7 +8,7 @@ set -u
 out=${1:?output folder}
 mkdir -p "$out"
 bn=${BN:-../shared/benchmarks/bn}
-for net in ${NETS:-water insurance alarm hailfinder asia sachs child}; do
+for net in ${NETS:-water insurance alarm hailfinder asia sachs}; do
     [ -f $bn/$net.bif ] || continue
     ev=/tmp/mlf-ties-$net.evid
     $NEW sample $bn/$net.bif --cases ${CASES:-2000} --seed 1 -o $ev --quiet
