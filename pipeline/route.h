@@ -97,6 +97,10 @@ class Route {
                                                    const TaskOptions &options) = 0;
     // The route's library (.so) at `path`; by default the route writes none.
     virtual Status save(const std::string &path, const SaveOptions &options);
+    // Forget the calls answered so far (auto's pilot, route_pilot.h): a route that changes how
+    // it answers after its first calls (the junction tree's kept model) starts from the user's
+    // first call, so a run's answers do not depend on whether a pilot ran.
+    virtual void forgetCalls() {}
     // The stages the route passes through that --emit= can stop at, in order (of zbdd, circuit,
     // schedule, tensor, c, ll, cu, ptx), and one of them as text; by default none.
     virtual std::vector<std::string> stages() const { return {}; }

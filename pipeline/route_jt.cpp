@@ -56,6 +56,7 @@ class JunctionTreeRoute final : public Route {
                     r->device.addNote(deviceNote_);
         return results;
     }
+    void forgetCalls() override { model_.forgetCalls(); }
     Status save(const std::string &path, const SaveOptions &options) override {
         if (!network_) // a network.so holds a Bayesian network's tables
             return error("a MARKOV network's junction tree compiles into no network.so");

@@ -191,6 +191,7 @@ Result<PilotedRoute> pilotRoute(RouteInput in, const RouteChoice &estimated) {
                   describe(kept).c_str(), describe(keepFirst ? second : first).c_str(),
                   in.options.expectedCases);
     const bool both = first.route && second.route; // a failed compile is not remembered
+    kept.route->forgetCalls();
     PilotedRoute piloted{{kept.kind, why}, std::move(kept.route)};
     piloted.choice.rememberable = both;
     rememberRoute(in, piloted.choice);

@@ -498,6 +498,11 @@ std::vector<Result<TaskResult>> JunctionTreeModel::runSpread(Task task,
     return results;
 }
 
+void JunctionTreeModel::forgetCalls() {
+    for (Impl::SmallCalls &calls : impl_->smallCalls)
+        calls = {};
+}
+
 std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<const Evidence> cases,
                                                        JunctionTreeRunInfo *info) {
     if (!impl_->perDevice.empty())

@@ -78,6 +78,9 @@ class JunctionTreeModel {
     JunctionTreeModel &operator=(JunctionTreeModel &&) noexcept;
 
     const FactorModel &model() const;
+    // Forgets the calls of a few cases answered so far: the next is again the first, answered
+    // case by case (junction_tree_model.cpp's SmallCalls).
+    void forgetCalls();
     const JunctionTree &tree() const;
     // The model's variables and states, as evidence readers and printers take them.
     const std::vector<Variable> &variables() const;
