@@ -123,8 +123,10 @@ Result<MpeBatch> decodeMpe(Model &m, Numeric n, std::span<const Evidence> cases,
         for (size_t j = 0; j < open.size(); ++j) {
             const size_t k = open[j];
             if (decoder.fix(std::span(adj).subspan(j * inputs, inputs), best[k], n,
-                            out.assignments[k]))
-                tied.push_back(k), out.tied[k] = 1;
+                            out.assignments[k])) {
+                tied.push_back(k);
+                out.tied[k] = 1;
+            }
         }
         open = std::move(tied);
     }

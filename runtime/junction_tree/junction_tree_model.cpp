@@ -538,8 +538,11 @@ std::vector<Result<TaskResult>> JunctionTreeModel::run(Task task, std::span<cons
                        cases.size() < Impl::kCpuBatchMin;
     Impl::SmallCalls *pilot =
         small && task != Task::Mpe ? &m.smallCalls[Impl::kindOf(lowering)] : nullptr;
-    JunctionTreeLowering every = lowering;
-    every.observed = observedVariables({}, m.tree.numVariables(), true);
+    JunctionTreeLowering every; // the full tables a kept model's small calls may take
+    if (pilot) {
+        every = lowering;
+        every.observed = observedVariables({}, m.tree.numVariables(), true);
+    }
     const bool keptSmall = pilot && pilot->full();
     if (keptSmall)
         lowering = every;
