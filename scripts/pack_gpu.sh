@@ -84,6 +84,7 @@ for exe in "${tests[@]}"; do cp "$exe" "$dest/tests/"; done
 for exe in "${benches[@]}"; do cp "$exe" "$dest/bench/"; done
 [ -d "$root/bench/peers" ] && cp -r "$root/bench/peers" "$dest/bench/"
 cp "$root/bench/network_batch.sh" "$root/bench/route_table.sh" "$root/bench/route_table_row.py" \
+    "$root/bench/child_times.py" \
     "$root/bench/dpop_compare.sh" "$dest/bench/"
 if [ -n "${PYTHON_BUILD:-}" ]; then # the package (its module without debug info) and its tests
     ninja -C "$PYTHON_BUILD" -j2 _zbddc >/dev/null
