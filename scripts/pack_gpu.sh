@@ -126,7 +126,7 @@ strip --strip-debug "$dest"/tests/* "$dest"/bench/* "$dest/zbddc" "$dest"/lib/li
 # NVRTC must match there anyway).
 system='^(linux-vdso|ld-linux|libc\.|libm\.|libstdc\+\+|libgcc_s|libpthread|libdl\.|librt\.|libnvrtc)'
 for exe in "$dest"/tests/* "$dest"/bench/* "$dest"/tools/* "$dest/zbddc" "$dest"/lib/libzbddc_*.so; do # zbddc: the CLI runs there too
-    [ -f "$exe" ] && [ -x "$exe" ] && [[ $exe != *.sh ]] || continue
+    [ -f "$exe" ] && [ -x "$exe" ] && [[ $exe != *.sh && $exe != *.py ]] || continue
     ldd "$exe" | awk '$3 ~ /^\// {print $1, $3}' | while read -r name path; do
         [[ $name =~ $system ]] || cp -nL "$path" "$dest/lib/$name"
     done
