@@ -115,6 +115,15 @@ constexpr uint64_t kInnerBlock = 1 << 12;
 constexpr uint64_t kTileRows = 1 << 10;
 constexpr uint64_t kTiledSums = 16; // at most this many values summed per row: tiled
 constexpr uint64_t kZeroSample = 1 << 12;
+// An op of few rows over many eliminated values (a partition function's last sum: one row of
+// 2^18 products of 26 tables on Grids_13) would be one chunk on one thread; at least
+// kSplitWork entries walked, it is cut into parts of the outer eliminated values of about
+// kPartWork each, summed into rows of their own and then ⊕-ed (in part order, so the answer is
+// the same on any number of threads).
+constexpr uint64_t kSplitRows = uint64_t{1} << 14;
+constexpr uint64_t kSplitWork = uint64_t{1} << 22;
+constexpr uint64_t kPartWork = uint64_t{1} << 20;
+constexpr uint64_t kMostParts = 64;
 // Ops walking fewer entries (output rows × eliminated values × inputs) keep their inputs' order
 // (no zeros counted) and, where a CpuPlanCache is given, their plans.
 constexpr uint64_t kSmallOpWork = uint64_t{1} << 16;
@@ -489,8 +498,16 @@ template <class R> void tiledRows(const OpPlan &plan, uint64_t begin, uint64_t e
     }
 }
 
-// Output rows [begin, end) of one op.
-template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t end) {
+// Outer eliminated values [first, last) of every row, ⊕-ed into rows of their own (`into`,
+// indexed from the chunk's first row) without the op's constants: one part of a split op.
+struct OuterPart {
+    uint64_t first = 0, last = 0;
+    double *into = nullptr;
+};
+
+// Output rows [begin, end) of one op, or with `part` one part of them.
+template <Semiring S>
+void runRows(const OpPlan &plan, uint64_t begin, uint64_t end, const OuterPart *part = nullptr) {
     using R = Ring<S>;
     if (plan.tiled) {
         tiledRows<R>(plan, begin, end);
@@ -526,6 +543,14 @@ template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t 
     for (uint64_t row = begin; row < end; ++row) {
         V acc = zero;
         at.assign(off.begin(), off.end());
+        if (part) {
+            outer.seek(part->first, at);
+            for (uint64_t b = part->first; b < part->last; ++b, outer.step(at))
+                acc = R::plus(acc, innerBlock<R>(plan, at.data(), partial.data(), live.data()));
+            part->into[row - begin] = R::store(acc);
+            output.step(off);
+            continue;
+        }
         do // until every outer digit wrapped: the last block
             acc = R::plus(acc, innerBlock<R>(plan, at.data(), partial.data(), live.data()));
         while (outer.step(at));
@@ -537,29 +562,67 @@ template <Semiring S> void runRows(const OpPlan &plan, uint64_t begin, uint64_t 
 }
 
 // runRows of each semiring, indexed by the Semiring's value.
-constexpr void (*kRunRows[])(const OpPlan &, uint64_t, uint64_t) = {
+constexpr void (*kRunRows[])(const OpPlan &, uint64_t, uint64_t, const OuterPart *) = {
     runRows<Semiring::SumProduct>, runRows<Semiring::MaxProduct>, runRows<Semiring::MaxSum>,
     runRows<Semiring::MinSum>, runRows<Semiring::MinSumInt64>};
 static_assert(static_cast<size_t>(Semiring::MinSumInt64) + 1 == std::size(kRunRows));
 
-void runChunk(Semiring s, const OpPlan &plan, uint64_t begin, uint64_t end) {
-    if (isMessageOp(plan.op->kind)) {
-        runMessageOpRows(*plan.program, *plan.op, *plan.tables, plan.out + begin, begin, end);
-        return;
-    }
-    if (plan.op->kind == TensorOpKind::InverseMax) { // the max of a product semiring, inverted
-        runRows<Semiring::MaxProduct>(plan, begin, end);
-        for (uint64_t row = begin; row < end; ++row)
-            plan.out[row] = plan.out[row] > 0 ? 1 / plan.out[row] : 1;
-        return;
-    }
-    kRunRows[static_cast<size_t>(s)](plan, begin, end);
+// InverseMax is the max of a product semiring, inverted.
+Semiring rowSemiring(Semiring s, const OpPlan &plan) {
+    return plan.op->kind == TensorOpKind::InverseMax ? Semiring::MaxProduct : s;
+}
+
+void invertMax(const OpPlan &plan, uint64_t begin, uint64_t end) {
+    for (uint64_t row = begin; row < end; ++row)
+        plan.out[row] = plan.out[row] > 0 ? 1 / plan.out[row] : 1;
 }
 
 struct Chunk {
     const OpPlan *plan;
     uint64_t begin, end;
+    OuterPart part; // part.into set: one part of a split op
 };
+
+void runChunk(Semiring s, const Chunk &c) {
+    const OpPlan &plan = *c.plan;
+    if (isMessageOp(plan.op->kind)) {
+        runMessageOpRows(*plan.program, *plan.op, *plan.tables, plan.out + c.begin, c.begin, c.end);
+        return;
+    }
+    kRunRows[static_cast<size_t>(rowSemiring(s, plan))](plan, c.begin, c.end,
+                                                        c.part.into ? &c.part : nullptr);
+    if (!c.part.into && plan.op->kind == TensorOpKind::InverseMax)
+        invertMax(plan, c.begin, c.end);
+}
+
+// The parts a large op of few rows is cut into (1: not cut).
+uint64_t outerParts(const OpPlan &plan, uint64_t rows, uint64_t work) {
+    if (plan.tiled || isMessageOp(plan.op->kind) || rows > kSplitRows || work < kSplitWork)
+        return 1;
+    uint64_t outer = 1;
+    for (uint32_t d : plan.outerDomains)
+        outer *= d;
+    return std::min({outer, work / kPartWork, kMostParts});
+}
+
+// A split op's rows: its parts' sums ⊕-ed in part order, then its constants.
+template <Semiring S>
+void joinParts(const OpPlan &plan, uint64_t rows, const double *parts, uint64_t count) {
+    using R = Ring<S>;
+    for (uint64_t row = 0; row < rows; ++row) {
+        typename R::V acc = R::load(parts[row]);
+        for (uint64_t p = 1; p < count; ++p)
+            acc = R::plus(acc, R::load(parts[p * rows + row]));
+        for (const double *c : plan.constants)
+            acc = R::times(acc, R::load(*c));
+        plan.out[row] = R::store(acc);
+    }
+}
+
+constexpr void (*kJoinParts[])(const OpPlan &, uint64_t, const double *, uint64_t) = {
+    joinParts<Semiring::SumProduct>, joinParts<Semiring::MaxProduct>, joinParts<Semiring::MaxSum>,
+    joinParts<Semiring::MinSum>, joinParts<Semiring::MinSumInt64>};
+static_assert(std::size(kJoinParts) == std::size(kRunRows));
 
 } // namespace
 
@@ -618,8 +681,15 @@ Status runTensorOpsCpu(const TensorProgram &program, std::span<const uint32_t> o
     // The calling thread's buffers, named here: the workers below read these, not their own.
     thread_local PlanScratch threadScratch;
     thread_local std::vector<Chunk> threadChunks;
+    thread_local std::vector<std::vector<double>> threadParts; // per split op, its parts' rows
     PlanScratch &scratch = threadScratch;
     std::vector<Chunk> &chunks = threadChunks;
+    std::vector<std::vector<double>> &parts = threadParts;
+    struct Split {
+        const OpPlan *plan;
+        uint64_t rows, count;
+    };
+    std::vector<Split> splits;
     try {
         scratch.used = 0;
         chunks.clear();
@@ -635,21 +705,46 @@ Status runTensorOpsCpu(const TensorProgram &program, std::span<const uint32_t> o
             data[op.output] = out.data();
             const OpPlan &plan = planOf(scratch, cache, program, o, data, out.data());
             const uint64_t rows = out.size();
+            const uint64_t opWalks = opWork(program, op);
+            work += opWalks;
+            if (const uint64_t count = outerParts(plan, rows, opWalks); count > 1) {
+                if (parts.size() <= splits.size())
+                    parts.resize(splits.size() + 1);
+                std::vector<double> &rowsOfParts = parts[splits.size()];
+                rowsOfParts.resize(count * rows);
+                uint64_t outer = 1;
+                for (uint32_t d : plan.outerDomains)
+                    outer *= d;
+                for (uint64_t p = 0; p < count; ++p)
+                    chunks.push_back({&plan,
+                                      0,
+                                      rows,
+                                      {outer * p / count, outer * (p + 1) / count,
+                                       rowsOfParts.data() + p * rows}});
+                splits.push_back({&plan, rows, count});
+                continue;
+            }
             uint64_t per = std::max<uint64_t>(4096, rows / (8 * threads) + 1);
             const uint64_t tile = plan.tileRows; // chunks of whole tiles
             per = (per + tile - 1) / tile * tile;
             for (uint64_t b = 0; b < rows; b += per)
-                chunks.push_back({&plan, b, std::min(rows, b + per)});
-            work += rows * plan.elimCount * op.inputs.size();
+                chunks.push_back({&plan, b, std::min(rows, b + per), {}});
         }
         std::atomic<size_t> next{0};
         auto worker = [&] {
             for (size_t c; (c = next.fetch_add(1)) < chunks.size();)
-                runChunk(program.semiring, *chunks[c].plan, chunks[c].begin, chunks[c].end);
+                runChunk(program.semiring, chunks[c]);
         };
         // Small levels run inline: a thread start costs more than ~10^5 table reads.
         const unsigned n = work < (1u << 17) ? 1 : std::min<unsigned>(threads, chunks.size());
         onThreads(n, [&](size_t) { worker(); });
+        for (size_t i = 0; i < splits.size(); ++i) {
+            const OpPlan &plan = *splits[i].plan;
+            kJoinParts[static_cast<size_t>(rowSemiring(program.semiring, plan))](
+                plan, splits[i].rows, parts[i].data(), splits[i].count);
+            if (plan.op->kind == TensorOpKind::InverseMax)
+                invertMax(plan, 0, splits[i].rows);
+        }
         scratch.trim();
     } catch (const std::bad_alloc &) {
         return error("out of host memory while running the tensor program");

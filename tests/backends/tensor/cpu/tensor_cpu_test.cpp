@@ -34,50 +34,107 @@ TEST_CASE("tensor program: the CPU executor equals the reference interpreter tab
 }
 
 TEST_CASE("tensor program: eliminations past the executor's offset block (an outer odometer) "
-          "equal the reference interpreter",
+          "equal the reference interpreter, cut into parts or not, on any number of threads",
           "[tensor]") {
     // Five variables of 7 values eliminated (16,807 joint values, past a block of 4,096) from
-    // three tables with zeros, under sum-product and max-product, onto one variable or none.
+    // three tables with zeros, under sum-product and max-product, onto one variable or none; then
+    // seven (823,543: an op of few rows and 10^7 entries walked, which the executor cuts into
+    // parts of the outer values and ⊕-s in part order, so the answer does not depend on the
+    // threads).
     std::mt19937 rng(13);
-    for (Semiring semiring : {Semiring::SumProduct, Semiring::MaxProduct}) {
-        for (uint32_t kept : {0u, 1u}) {
-            TensorProgram p;
-            p.semiring = semiring;
-            p.domainSizes.assign(6, 7);
-            const std::vector<std::vector<uint32_t>> scopes = {{0, 2, 4}, {1, 3, 5}, {5, 2, 1, 0}};
-            std::vector<uint32_t> inputs;
-            for (const auto &scope : scopes) {
-                Table t;
-                t.scope = scope;
-                t.domains.assign(scope.size(), 7);
-                t.input = true;
-                for (uint64_t r = 0; r < t.entries(); ++r)
-                    t.values.push_back(rng() % 4 == 0 ? 0.0 : (rng() % 1000) / 1000.0);
-                p.tables.push_back(std::move(t));
-                inputs.push_back(static_cast<uint32_t>(p.tables.size() - 1));
+    for (uint32_t vars : {6u, 8u}) {
+        const std::vector<std::vector<uint32_t>> scopes =
+            vars == 6
+                ? std::vector<std::vector<uint32_t>>{{0, 2, 4}, {1, 3, 5}, {5, 2, 1, 0}}
+                : std::vector<std::vector<uint32_t>>{{0, 2, 4, 6}, {1, 3, 5, 7}, {7, 5, 2, 1, 0}};
+        for (Semiring semiring : {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MinSum}) {
+            for (uint32_t kept : {0u, 1u}) {
+                TensorProgram p;
+                p.semiring = semiring;
+                p.domainSizes.assign(vars, 7);
+                std::vector<uint32_t> inputs;
+                for (const auto &scope : scopes) {
+                    Table t;
+                    t.scope = scope;
+                    t.domains.assign(scope.size(), 7);
+                    t.input = true;
+                    for (uint64_t r = 0; r < t.entries(); ++r)
+                        t.values.push_back(rng() % 4 == 0 ? 0.0 : (rng() % 1000) / 1000.0);
+                    p.tables.push_back(std::move(t));
+                    inputs.push_back(static_cast<uint32_t>(p.tables.size() - 1));
+                }
+                Table out;
+                std::vector<uint32_t> eliminated;
+                for (uint32_t v = 0; v < vars; ++v)
+                    if (v != 3 || !kept)
+                        eliminated.push_back(v);
+                if (kept) {
+                    out.scope = {3};
+                    out.domains = {7};
+                }
+                p.tables.push_back(std::move(out));
+                p.ops.push_back({TensorOpKind::EliminateBucket,
+                                 inputs,
+                                 static_cast<uint32_t>(p.tables.size() - 1),
+                                 eliminated,
+                                 {}});
+                computeLevels(p);
+                auto ref = interpretTensorProgram(p);
+                auto one = runTensorProgramCpu(p, {1});
+                auto three = runTensorProgramCpu(p, {3});
+                REQUIRE(ref.ok());
+                REQUIRE(one.ok());
+                REQUIRE(three.ok());
+                const std::vector<double> &a = one->back(), &b = ref->back();
+                REQUIRE(a.size() == b.size());
+                for (size_t r = 0; r < a.size(); ++r)
+                    CHECK(a[r] == Approx(b[r]).epsilon(1e-12));
+                CHECK(three->back() == a);
             }
-            Table out;
-            std::vector<uint32_t> eliminated;
-            for (uint32_t v = 0; v < 6; ++v)
-                if (v != 3 || !kept)
-                    eliminated.push_back(v);
-            if (kept) {
-                out.scope = {3};
-                out.domains = {7};
-            }
-            p.tables.push_back(std::move(out));
-            p.ops.push_back({TensorOpKind::EliminateBucket, inputs,
-                             static_cast<uint32_t>(p.tables.size() - 1), eliminated, {}});
-            computeLevels(p);
-            auto ref = interpretTensorProgram(p);
-            auto cpu = runTensorProgramCpu(p, {1});
-            REQUIRE(ref.ok());
-            REQUIRE(cpu.ok());
-            const std::vector<double> &a = cpu->back(), &b = ref->back();
-            REQUIRE(a.size() == b.size());
-            for (size_t r = 0; r < a.size(); ++r)
-                CHECK(a[r] == Approx(b[r]).epsilon(1e-12));
         }
+    }
+}
+
+TEST_CASE("tensor program: a scale over millions of entries into one row, cut into parts",
+          "[tensor]") {
+    // InverseMax of one table of 2^22 entries (a batched tree's scale of one case): the max is
+    // taken over parts and inverted once, a row of zeros answering 1.
+    for (bool zeros : {false, true}) {
+        TensorProgram p;
+        p.semiring = Semiring::SumProduct;
+        p.domainSizes.assign(22, 2);
+        Table t;
+        for (uint32_t v = 0; v < 22; ++v)
+            t.scope.push_back(v);
+        t.domains.assign(22, 2);
+        t.input = true;
+        std::mt19937 rng(3);
+        t.values.resize(t.entries());
+        for (uint64_t r = 0; r < t.entries(); ++r) // variable 0 is the output's: two rows
+            t.values[r] = zeros && r < t.entries() / 2 ? 0.0 : (rng() % 100000) / 1e5;
+        t.values[t.entries() - 5] = 7; // each row's max in its last part
+        if (!zeros)
+            t.values[t.entries() / 2 - 3] = 5;
+        p.tables.push_back(std::move(t));
+        Table out;
+        out.scope = {0};
+        out.domains = {2};
+        p.tables.push_back(std::move(out));
+        std::vector<uint32_t> eliminated;
+        for (uint32_t v = 1; v < 22; ++v)
+            eliminated.push_back(v);
+        p.ops.push_back({TensorOpKind::InverseMax, {0}, 1, eliminated, {}});
+        computeLevels(p);
+        auto ref = interpretTensorProgram(p);
+        auto one = runTensorProgramCpu(p, {1});
+        auto two = runTensorProgramCpu(p, {2});
+        REQUIRE(ref.ok());
+        REQUIRE(one.ok());
+        REQUIRE(two.ok());
+        CHECK(one->back() == ref->back());
+        CHECK(two->back() == ref->back());
+        if (zeros)
+            CHECK(one->back()[0] == 1.0);
     }
 }
 
