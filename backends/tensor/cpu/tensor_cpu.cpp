@@ -114,6 +114,11 @@ struct PlanScratch {
 constexpr uint64_t kInnerBlock = 1 << 12;
 constexpr uint64_t kTileRows = 1 << 10;
 constexpr uint64_t kTiledSums = 16; // at most this many values summed per row: tiled
+// ... or this many in a large op whose inputs are almost free of zeros: runRows reads each
+// input only for the products the ones before it left nonzero (a batched tree's evidence
+// indicators, a network's deterministic CPTs), the tiles read every product, but step their
+// odometer once a tile rather than once a row (Grids_13's MAR: 26 inputs, 32 values a row).
+constexpr uint64_t kTiledDenseSums = 256;
 constexpr uint64_t kZeroSample = 1 << 12;
 // An op of few rows over many eliminated values (a partition function's last sum: one row of
 // 2^18 products of 26 tables on Grids_13) would be one chunk on one thread; at least
@@ -251,7 +256,12 @@ void planOp(OpPlan &plan, PlanScratch &scratch, const TensorProgram &p, const Te
             inputs.push_back(in);
         }
     const size_t k = o.scope.size();
-    plan.tiled = k > 0 && innerFrom == 0 && plan.elimCount <= kTiledSums;
+    // (zeros are counted in large ops only; a tile of few rows would step through the
+    // eliminated values a few products at a time)
+    const bool dense = work >= kSmallOpWork && -byZeros.front().first < 1.0 / 16 &&
+                       o.entries() >= kTileRows;
+    plan.tiled = k > 0 && innerFrom == 0 &&
+                 plan.elimCount <= (dense ? kTiledDenseSums : kTiledSums);
     plan.tileFrom = plan.tiled ? k - 1 : k; // at least the last variable
     for (plan.tileRows = plan.tiled ? o.domains[k - 1] : 1;
          plan.tiled && plan.tileFrom > 0 &&
