@@ -482,20 +482,40 @@ template <class R> void tiledRows(const OpPlan &plan, uint64_t begin, uint64_t e
     sum.resize(m > 1 ? rows : 0);
     for (; start < end; start += rows) {
         for (uint64_t e = 0; e < m; ++e) {
+            // An input of one value over the whole tile (a factor on eliminated variables, or on
+            // output variables outside the tile) is ⊗-ed into one scale, not into every row.
+            V scale{};
+            bool scaled = false, first = true;
             for (size_t j = 0; j < nin; ++j) {
                 const double *d = plan.data[j] + off[j] + plan.elimOffset[j * m + e];
                 const uint64_t *to = plan.tileOffset.data() + j * rows;
-                if (j == 0)
+                if (plan.tileRunUnit[j] == 0 && plan.tileRunLength[j] == rows) {
+                    const V v = R::load(d[to[0]]);
+                    scale = scaled ? R::times(scale, v) : v;
+                    scaled = true;
+                } else if (first) {
                     applyRuns<R, true>(d, to, rows, plan.tileRunLength[j], plan.tileRunUnit[j],
                                        partial.data());
-                else
+                    first = false;
+                } else {
                     applyRuns<R, false>(d, to, rows, plan.tileRunLength[j], plan.tileRunUnit[j],
                                         partial.data());
+                }
             }
+            if (first) // every input one value over the tile
+                std::fill(partial.begin(), partial.end(), scale);
+            else if (scaled && m == 1)
+                for (uint64_t x = 0; x < rows; ++x)
+                    partial[x] = R::times(partial[x], scale);
             if (m == 1)
                 break;
-            for (uint64_t x = 0; x < rows; ++x)
-                sum[x] = e == 0 ? partial[x] : R::plus(sum[x], partial[x]);
+            if (scaled && !first)
+                for (uint64_t x = 0; x < rows; ++x)
+                    sum[x] = e == 0 ? R::times(partial[x], scale)
+                                    : R::plus(sum[x], R::times(partial[x], scale));
+            else
+                for (uint64_t x = 0; x < rows; ++x)
+                    sum[x] = e == 0 ? partial[x] : R::plus(sum[x], partial[x]);
         }
         V *result = m == 1 ? partial.data() : sum.data();
         for (const double *c : plan.constants)
