@@ -381,7 +381,9 @@ template <class R> typename R::V plusAll(const typename R::V *partial, uint64_t 
 }
 
 // ⊕ over one block of eliminated values of ⊗ inputs, each input read at `at[j]` plus the
-// block's offsets. `partial` and `live` hold elimCount values.
+// block's offsets. `partial` and `live` hold elimCount values. An input of one value over the
+// whole block (a factor on outer or output variables alone) is ⊗-ed into the block's sum once,
+// and a zero there skips the block.
 template <class R>
 typename R::V innerBlock(const OpPlan &plan, const uint64_t *at, typename R::V *partial,
                          uint64_t *live) {
@@ -389,18 +391,40 @@ typename R::V innerBlock(const OpPlan &plan, const uint64_t *at, typename R::V *
     const size_t nin = plan.data.size();
     const uint64_t m = plan.elimCount;
     const V zero = R::zero();
-    applyInput<R, true>(plan, 0, plan.data[0] + at[0], partial);
+    auto whole = [&](size_t j) { return plan.runUnit[j] == 0 && plan.runLength[j] == m; };
+    V scale{};
+    bool scaled = false;
+    size_t first = nin; // the first input read value by value
+    for (size_t j = 0; j < nin; ++j)
+        if (whole(j)) {
+            const V v = R::load(plan.data[j][at[j] + plan.elimOffset[j * m]]);
+            scale = scaled ? R::times(scale, v) : v;
+            scaled = true;
+        } else if (first == nin) {
+            first = j;
+        }
+    if (scaled && scale == zero)
+        return zero;
+    if (first == nin) { // every input one value over the block
+        std::fill(partial, partial + m, scale);
+        return plusAll<R>(partial, m);
+    }
+    auto scaledSum = [&](V sum) { return scaled ? R::times(sum, scale) : sum; };
+    applyInput<R, true>(plan, first, plan.data[first] + at[first], partial);
     uint64_t alive = 0;
     for (uint64_t e = 0; e < m; ++e) { // without a branch: the zeros follow no pattern
         live[alive] = e;
         alive += partial[e] != zero;
     }
     if (2 * alive > m) {
-        for (size_t j = 1; j < nin; ++j)
-            applyInput<R, false>(plan, j, plan.data[j] + at[j], partial);
-        return plusAll<R>(partial, m);
+        for (size_t j = first + 1; j < nin; ++j)
+            if (!whole(j))
+                applyInput<R, false>(plan, j, plan.data[j] + at[j], partial);
+        return scaledSum(plusAll<R>(partial, m));
     }
-    for (size_t j = 1; j < nin && alive > 0; ++j) {
+    for (size_t j = first + 1; j < nin && alive > 0; ++j) {
+        if (whole(j))
+            continue;
         const double *d = plan.data[j] + at[j];
         const uint64_t *eo = plan.elimOffset.data() + j * m;
         uint64_t kept = 0;
@@ -415,7 +439,7 @@ typename R::V innerBlock(const OpPlan &plan, const uint64_t *at, typename R::V *
     V acc = zero;
     for (uint64_t t = 0; t < alive; ++t)
         acc = R::plus(acc, partial[live[t]]);
-    return acc;
+    return scaledSum(acc);
 }
 
 // A mixed-radix counter over `domains` (the last digit fastest) that moves each input's offset
