@@ -326,6 +326,7 @@ template <Semiring S> struct Ring : EntryWord<double> {
 
 template <> struct Ring<Semiring::MinSumInt64> : EntryWord<int64_t> {
     using V = int64_t;
+    static constexpr bool product = false;
     static V zero() { return kInt64Forbidden; }
     static V times(V a, V b) { return saturatingCostSum(a, b); }
     static V plus(V a, V b) { return b < a ? b : a; }
@@ -366,6 +367,18 @@ void applyInput(const OpPlan &plan, size_t j, const double *d, typename R::V *pa
                         partial);
 }
 
+// Whether a value the same in every product of a block may be ⊗-ed into the block's sum
+// afterwards. Under a product, a zero (the block is skipped) or a factor within 2^±64 of 1: the
+// products without it are then at most 2^64 from what they would have been, where a batched
+// tree's scale of one case (up to 10^300) must meet its small message inside the product
+// before several small ones underflow (planOp's constants rule).
+template <class R> bool foldable(double stored) {
+    if constexpr (!R::product)
+        return true;
+    const double v = R::load(stored);
+    return v == 0 || (v >= 0x1p-64 && v <= 0x1p64);
+}
+
 // ⊕ of partial[0 .. m) in four interleaved sums (they vectorise; the sum's rounding differs
 // from one running sum only within m ulps).
 template <class R> typename R::V plusAll(const typename R::V *partial, uint64_t m) {
@@ -391,7 +404,10 @@ typename R::V innerBlock(const OpPlan &plan, const uint64_t *at, typename R::V *
     const size_t nin = plan.data.size();
     const uint64_t m = plan.elimCount;
     const V zero = R::zero();
-    auto whole = [&](size_t j) { return plan.runUnit[j] == 0 && plan.runLength[j] == m; };
+    auto whole = [&](size_t j) {
+        return plan.runUnit[j] == 0 && plan.runLength[j] == m &&
+               foldable<R>(plan.data[j][at[j] + plan.elimOffset[j * m]]);
+    };
     V scale{};
     bool scaled = false;
     size_t first = nin; // the first input read value by value
@@ -513,7 +529,8 @@ template <class R> void tiledRows(const OpPlan &plan, uint64_t begin, uint64_t e
             for (size_t j = 0; j < nin; ++j) {
                 const double *d = plan.data[j] + off[j] + plan.elimOffset[j * m + e];
                 const uint64_t *to = plan.tileOffset.data() + j * rows;
-                if (plan.tileRunUnit[j] == 0 && plan.tileRunLength[j] == rows) {
+                if (plan.tileRunUnit[j] == 0 && plan.tileRunLength[j] == rows &&
+                    foldable<R>(d[to[0]])) {
                     const V v = R::load(d[to[0]]);
                     scale = scaled ? R::times(scale, v) : v;
                     scaled = true;
