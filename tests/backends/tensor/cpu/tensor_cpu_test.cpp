@@ -180,3 +180,39 @@ TEST_CASE("tensor program: kept plans follow new tables and new constants", "[te
         CHECK(computed[2][1] == Approx(c * (2 + 4 + 6 * base)));
     }
 }
+
+// A scale of 10^300 on an output variable, the same over every product of a block (or of a
+// tile), must meet the small factors inside the product: ⊗-ed into the sum afterwards, the
+// products 10^-200 · 10^-200 would underflow to zero first.
+TEST_CASE("tensor program: a large scale constant over a block meets its small factors first",
+          "[tensor]") {
+    for (uint32_t eliminatedValues : {32u, 4u}) { // the per-row path, then the tiles
+        const uint32_t tileValues = eliminatedValues == 4 ? 1024 : 1;
+        TensorProgram p;
+        p.semiring = Semiring::SumProduct;
+        p.domainSizes = {2, tileValues, eliminatedValues}; // y, z, x
+        auto table = [&](std::vector<uint32_t> scope, double value) {
+            Table t;
+            t.scope = std::move(scope);
+            for (uint32_t v : t.scope)
+                t.domains.push_back(p.domainSizes[v]);
+            t.input = true;
+            t.values.assign(t.entries(), value);
+            p.tables.push_back(std::move(t));
+            return static_cast<uint32_t>(p.tables.size() - 1);
+        };
+        const uint32_t scale = table({0}, 1e300), m1 = table({2, 1}, 1e-200),
+                       m2 = table({1, 2}, 1e-200);
+        Table out;
+        out.scope = {0, 1};
+        out.domains = {2, tileValues};
+        p.tables.push_back(std::move(out));
+        p.ops.push_back({TensorOpKind::EliminateBucket, {scale, m1, m2},
+                         static_cast<uint32_t>(p.tables.size() - 1), {2}, {}});
+        computeLevels(p);
+        auto cpu = runTensorProgramCpu(p, {1});
+        REQUIRE(cpu.ok());
+        for (double v : cpu->back())
+            CHECK(v == Approx(eliminatedValues * 1e-100).epsilon(1e-12));
+    }
+}
