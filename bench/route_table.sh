@@ -57,8 +57,8 @@ fi
 
 # One cell: `zbddc run` under the limit; prints "WALL_S CPU_S EXIT" and leaves the JSON in $1. A run
 # under 2 s is repeated (ROUTE_REPEAT times in all, default 3; 9 under 0.1 s) and the fastest
-# kept: a process start on a shared machine varies by tens of milliseconds. auto_first is never repeated (its
-# repeat would read the choice it remembered).
+# kept: a process start on a shared machine varies by tens of milliseconds. auto_first is never
+# repeated (its repeat would read the choice it remembered).
 cell() {
     local json=$1 err=$2 times=$3
     shift 3
