@@ -666,14 +666,19 @@ void runChunk(Semiring s, const Chunk &c) {
         invertMax(plan, c.begin, c.end);
 }
 
+// The joint values of an op's outer eliminated variables.
+uint64_t outerValues(const OpPlan &plan) {
+    uint64_t outer = 1;
+    for (uint32_t d : plan.outerDomains)
+        outer *= d;
+    return outer;
+}
+
 // The parts a large op of few rows is cut into (1: not cut).
 uint64_t outerParts(const OpPlan &plan, uint64_t rows, uint64_t work) {
     if (plan.tiled || isMessageOp(plan.op->kind) || rows > kSplitRows || work < kSplitWork)
         return 1;
-    uint64_t outer = 1;
-    for (uint32_t d : plan.outerDomains)
-        outer *= d;
-    return std::min({outer, work / kPartWork, kMostParts});
+    return std::min({outerValues(plan), work / kPartWork, kMostParts});
 }
 
 // A split op's rows: its parts' sums ⊕-ed in part order, then its constants.
@@ -783,9 +788,7 @@ Status runTensorOpsCpu(const TensorProgram &program, std::span<const uint32_t> o
                     parts.resize(splits.size() + 1);
                 std::vector<double> &rowsOfParts = parts[splits.size()];
                 rowsOfParts.resize(count * rows);
-                uint64_t outer = 1;
-                for (uint32_t d : plan.outerDomains)
-                    outer *= d;
+                const uint64_t outer = outerValues(plan);
                 for (uint64_t p = 0; p < count; ++p)
                     chunks.push_back({&plan,
                                       0,
