@@ -216,3 +216,82 @@ TEST_CASE("tensor program: a large scale constant over a block meets its small f
             CHECK(v == Approx(eliminatedValues * 1e-100).epsilon(1e-12));
     }
 }
+
+TEST_CASE("tensor program: inputs over a block's first variables are ⊗-ed in after the sums "
+          "over its last ones, and equal the reference interpreter",
+          "[tensor]") {
+    // One output variable o (3 values) and a block of a (4), b (5), c (6): 120 values a row on
+    // the per-row path. Inputs over {a}, {o, a}, {a, b}, {b} are one value over runs of 30 or 6
+    // of the block (levels); {o, a, b, c}, {c}, {a, c}, {c, b} vary within every run. One input
+    // over {a} holds 1e150 in one entry: not foldable, so it stays in the products.
+    std::mt19937 rng(21);
+    for (Semiring semiring : {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MinSum}) {
+        TensorProgram p;
+        p.semiring = semiring;
+        p.domainSizes = {3, 4, 5, 6}; // o, a, b, c
+        std::vector<uint32_t> inputs;
+        for (const std::vector<uint32_t> &scope : std::vector<std::vector<uint32_t>>{
+                 {0, 1, 2, 3}, {1}, {0, 1}, {3}, {1, 2}, {2}, {1, 3}, {3, 2}, {1}}) {
+            Table t;
+            t.scope = scope;
+            for (uint32_t v : scope)
+                t.domains.push_back(p.domainSizes[v]);
+            t.input = true;
+            for (uint64_t r = 0; r < t.entries(); ++r)
+                t.values.push_back(rng() % 8 == 0 ? 0.0 : 0.5 + (rng() % 1000) / 1000.0);
+            p.tables.push_back(std::move(t));
+            inputs.push_back(static_cast<uint32_t>(p.tables.size() - 1));
+        }
+        p.tables.back().values[2] = semiring == Semiring::MinSum ? 300.0 : 1e150;
+        Table out;
+        out.scope = {0};
+        out.domains = {3};
+        p.tables.push_back(std::move(out));
+        p.ops.push_back({TensorOpKind::EliminateBucket,
+                         inputs,
+                         static_cast<uint32_t>(p.tables.size() - 1),
+                         {1, 2, 3},
+                         {}});
+        computeLevels(p);
+        auto ref = interpretTensorProgram(p);
+        auto one = runTensorProgramCpu(p, {1});
+        auto three = runTensorProgramCpu(p, {3});
+        REQUIRE(ref.ok());
+        REQUIRE(one.ok());
+        REQUIRE(three.ok());
+        for (size_t r = 0; r < 3; ++r)
+            CHECK(one->back()[r] == Approx(ref->back()[r]).epsilon(1e-12));
+        CHECK(three->back() == one->back());
+    }
+}
+
+TEST_CASE("tensor program: an input over a block's first variables that is far from 1 stays in "
+          "the products",
+          "[tensor]") {
+    // Σ over a (4), b (8), c (8) of m1(b, c) · big(a) · m2(c, b): 1e-200 · 1e300 · 1e-200 in
+    // that order; big ⊗-ed in after the sums over b and c would meet 1e-400, a zero.
+    TensorProgram p;
+    p.semiring = Semiring::SumProduct;
+    p.domainSizes = {4, 8, 8};
+    auto table = [&](std::vector<uint32_t> scope, double value) {
+        Table t;
+        t.scope = std::move(scope);
+        for (uint32_t v : t.scope)
+            t.domains.push_back(p.domainSizes[v]);
+        t.input = true;
+        t.values.assign(t.entries(), value);
+        p.tables.push_back(std::move(t));
+        return static_cast<uint32_t>(p.tables.size() - 1);
+    };
+    const uint32_t m1 = table({1, 2}, 1e-200), big = table({0}, 1e300), m2 = table({2, 1}, 1e-200);
+    p.tables.push_back(Table{});
+    p.ops.push_back({TensorOpKind::EliminateBucket,
+                     {m1, big, m2},
+                     static_cast<uint32_t>(p.tables.size() - 1),
+                     {0, 1, 2},
+                     {}});
+    computeLevels(p);
+    auto cpu = runTensorProgramCpu(p, {1});
+    REQUIRE(cpu.ok());
+    CHECK(cpu->back()[0] == Approx(256 * 1e-100).epsilon(1e-12));
+}
