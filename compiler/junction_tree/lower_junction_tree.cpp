@@ -14,6 +14,14 @@ namespace zbddc {
 
 namespace {
 
+// What an op costs per entry walked besides one read per input (the loop, its odometer, its
+// output), in input reads: where one case's message sums its variables out step by step or in
+// one op (Lowering::eliminateOneByOne). On the VM's CPU executor (2026-12-08, one binary, the
+// constant read at run time): 0 to 8 keep the steps' gain on Alchemy_11 and CSP_12 (PR 53 -> 10
+// ms, 12 -> 5; 16 loses CSP_12's), where 0 and 4 cost ObjectDetection_21 and Grids_13 a fifth
+// (their fused ops ⊗ most inputs in once a run of the block, levelledSum).
+constexpr double kOpReadsPerEntry = 8;
+
 bool holds(const std::vector<uint32_t> &sorted, uint32_t v) {
     return std::binary_search(sorted.begin(), sorted.end(), v);
 }
@@ -174,7 +182,10 @@ class Lowering {
     // multiplies only the factors that hold its variable. One fused op walks the product of
     // the inputs that hold those variables instead; where the steps, chosen greedily by the
     // smallest table they walk, cost less than half of that, they are taken, else that one op.
-    // `inputs` becomes the factors left, all within `keep`.
+    // An op costs its entries walked times its inputs plus kOpReadsPerEntry: a Markov network's
+    // clique holds many small factors (Alchemy_11: 432 in one message, each read per entry of
+    // the fused op, where the steps read a few each). `inputs` becomes the factors left, all
+    // within `keep`.
     void eliminateOneByOne(std::vector<uint32_t> &inputs, const std::vector<uint32_t> &keep) {
         std::vector<std::vector<uint32_t>> scopes;
         for (uint32_t t : inputs)
@@ -225,13 +236,16 @@ class Lowering {
             const uint32_t v = left[best];
             left.erase(left.begin() + static_cast<std::ptrdiff_t>(best));
             order.push_back(v);
-            stepsCost += bestCost;
+            const auto reads = std::count_if(scopes.begin(), scopes.end(),
+                                             [&](const auto &s) { return holds(s, v); });
+            stepsCost += bestCost * (kOpReadsPerEntry + static_cast<double>(reads));
             std::vector<uint32_t> merged = bucketScope(scopes, v);
             std::erase(merged, v);
             std::erase_if(scopes, [&](const auto &s) { return holds(s, v); });
             scopes.push_back(std::move(merged));
         }
-        if (2 * stepsCost >= tree_.entries(fusedScope))
+        if (2 * stepsCost >=
+            tree_.entries(fusedScope) * (kOpReadsPerEntry + static_cast<double>(bucket.size())))
             return fused();
         for (uint32_t v : order) {
             std::vector<uint32_t> bucket, rest;
