@@ -106,6 +106,14 @@ TEST_CASE("uai instances: PR, MAR and MPE on the CPU's junction tree", "[uai]") 
         checkInstance(name);
 }
 
+// Two families more, without evidence: a Markov logic network's ground model (Alchemy_11: 860
+// factors of one to three binary variables over 440) and a CSP (CSP_12: 271 factors over 67
+// variables of 2 and 4 values).
+TEST_CASE("uai instances: Alchemy and CSP on the CPU's junction tree", "[uai]") {
+    for (const char *name : {"Alchemy_11", "CSP_12"})
+        checkInstance(name);
+}
+
 // The GPU's layout (the whole tree per case, evidence as indicator tables, clique potentials
 // joined) on the reference interpreter, where Grids' tables are small enough to hold.
 TEST_CASE("uai instances: the batched tree on the reference interpreter", "[uai]") {
