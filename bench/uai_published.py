@@ -3,8 +3,8 @@
 
 Reads one or more uai_markov outputs (tab-separated rows: instance, device, clique entries, order
 ms, PR ms, MAR ms, ...; header lines and rows of other shapes skipped) and prints a markdown table:
-per instance the best published time and whose it is, then each device's MAR ms and the published
-best over it (a speed-up; below 1 where zbddc is slower).
+per instance measured, the best published time and whose it is, then each device's MAR ms and
+the published best over it (a speed-up; below 1 where zbddc is slower).
 
     bench/uai_published.py uai.tsv [more.tsv ...]
 """
@@ -48,6 +48,8 @@ def main(paths):
           + " | ".join(f"{d} ms | × best" for d in devices) + " |")
     print("|---|---|" + "---:|---:|" * len(devices))
     for name, (solver, ms) in best.items():
+        if not any((name, d) in mar for d in devices):
+            continue  # not measured
         cells = []
         for d in devices:
             t = mar.get((name, d))
