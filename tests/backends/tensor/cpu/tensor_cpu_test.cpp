@@ -223,7 +223,8 @@ TEST_CASE("tensor program: inputs over a block's first variables are ⊗-ed in a
     // One output variable o (3 values) and a block of a (4), b (5), c (6): 120 values a row on
     // the per-row path. Inputs over {a}, {o, a}, {a, b}, {b} are one value over runs of 30 or 6
     // of the block (levels); {o, a, b, c}, {c}, {a, c}, {c, b} vary within every run. One input
-    // over {a} holds 1e150 in one entry: not foldable, so it stays in the products.
+    // over {a} holds 1e150 in one entry under the products (not foldable: it stays in them), a
+    // cost of 300 under min-sum.
     std::mt19937 rng(21);
     for (Semiring semiring : {Semiring::SumProduct, Semiring::MaxProduct, Semiring::MinSum}) {
         TensorProgram p;
