@@ -643,6 +643,7 @@ class Lowering {
         std::vector<uint32_t> keep;  // what its sum keeps
         uint32_t child = kNoClique;  // a message to this child, or
         uint32_t variable = 0;       // the marginal of this variable
+        uint32_t divisor = kNoTable; // 1 / its own factors, where the context holds them
     };
 
     void distributeOutOf(uint32_t p) {
@@ -661,7 +662,48 @@ class Lowering {
             return;
         std::vector<uint32_t> context = potential_[p];
         context.insert(context.end(), down_[p].begin(), down_[p].end());
+        if (beliefPays(targets, context)) {
+            // The clique's belief once (every input, the children's messages too); each half's
+            // sum then reads that one table, and a child's message is divided by its own
+            // (Jensen et al. 1990's update; 1 where it is 0, where the belief is 0 too).
+            for (Target &t : targets) {
+                context.insert(context.end(), t.group.begin(), t.group.end());
+                std::erase(t.group, one_);
+                if (!t.group.empty())
+                    t.divisor = reciprocal(t.group.size() == 1 ? t.group[0]
+                                                               : emit(TensorOpKind::Join, t.group,
+                                                                      {}, unionScope(t.group)));
+                t.group.clear();
+            }
+            context = {reduce(std::move(context), unionScope(context))};
+        }
         outOf(targets, std::move(context));
+    }
+
+    // Whether the belief route of distributeOutOf costs under half of outOf's halving, each of
+    // whose ⌈log2 k⌉ levels sums the clique's whole product of inputs twice where the belief's
+    // levels read one table (Alchemy_11: 41 inputs over 2^20 entries at every level). Not for a
+    // belief of more than kMostBeliefEntries, which outOf never holds. `belief` Always or Never
+    // decides instead (tests take both).
+    static constexpr double kMostBeliefEntries = double(1 << 24);
+    bool beliefPays(const std::vector<Target> &targets,
+                    const std::vector<uint32_t> &context) const {
+        if (targets.size() < 2 || opt_.belief == JunctionTreeLowering::Belief::Never)
+            return false;
+        if (opt_.belief == JunctionTreeLowering::Belief::Always)
+            return true;
+        std::vector<uint32_t> all = context;
+        for (const Target &t : targets)
+            all.insert(all.end(), t.group.begin(), t.group.end());
+        const double entries = entriesOf(all);
+        if (entries > kMostBeliefEntries)
+            return false;
+        const double levels = std::ceil(std::log2(static_cast<double>(targets.size())));
+        const double inputs = static_cast<double>(all.size());
+        const double halving = entries * (kOpReadsPerEntry + inputs) * 2 * levels;
+        const double belief =
+            entries * (kOpReadsPerEntry + inputs) + entries * (kOpReadsPerEntry + 1) * 2 * levels;
+        return 2 * belief < halving;
     }
 
     // Each target's sum over `context` and the other targets' groups. Halving the targets, each
@@ -671,6 +713,8 @@ class Lowering {
     void outOf(std::span<const Target> targets, std::vector<uint32_t> context) {
         if (targets.size() == 1) {
             const Target &t = targets[0];
+            if (t.divisor != kNoTable)
+                context.push_back(t.divisor);
             if (t.child != kNoClique)
                 down_[t.child] = message(std::move(context), t.keep, /*collect=*/false);
             else

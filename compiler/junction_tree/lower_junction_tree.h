@@ -42,8 +42,9 @@ struct JunctionTreeLowering {
     // Case index fastest (the GPU: a warp's loads coalesce) or slowest (the CPU: one case's rows
     // are contiguous and the potentials stay in cache across cases).
     bool batchFastest = true;
-    // How a parent with children distributes (lower_junction_tree.cpp's useBelief): by the
-    // estimated cost, or always or never through its materialised belief (tests take both).
+    // How a parent with children distributes (lower_junction_tree.cpp's useBelief and, one case
+    // lowered alone, beliefPays): by the estimated cost, or always or never through its
+    // materialised belief (tests take both).
     enum class Belief : uint8_t { ByCost, Always, Never } belief = Belief::ByCost;
     // One case lowered alone (the CPU's per-case route): its state per variable, UINT32_MAX where
     // unobserved. Each CPT is sliced by it (a SliceEvidence op) before any product, so every
@@ -53,7 +54,8 @@ struct JunctionTreeLowering {
     // variable is summed out and read by nothing else in the product sums to 1 over it, where its
     // rows sum to 1; where they do not (0.3333333 three times), it is replaced by its row sums.
     // Messages are lists of factors, their variables eliminated one at a time (lazy propagation;
-    // lower_junction_tree.cpp's `message`); `belief` does not apply.
+    // lower_junction_tree.cpp's `message`); `belief` decides whether a clique's distribute reads
+    // its materialised belief (lower_junction_tree.cpp's distributeOutOf).
     std::vector<uint32_t> caseStates;
     // Per factor, whether it is a CPT whose rows sum to 1 (factorRowsSumToOne(model)); empty:
     // computed here. The per-case route computes it once per model. Factors that are not CPTs
