@@ -680,9 +680,12 @@ class Lowering {
         outOf(targets, std::move(context));
     }
 
-    // Whether the belief route of distributeOutOf costs under half of outOf's halving, each of
-    // whose ⌈log2 k⌉ levels sums the clique's whole product of inputs twice where the belief's
-    // levels read one table (Alchemy_11: 41 inputs over 2^20 entries at every level). Not for a
+    // Whether the belief route of distributeOutOf costs under a quarter of outOf's halving, each
+    // of whose ⌈log2 k⌉ levels sums the clique's whole product of inputs twice where the
+    // belief's levels read one table (Alchemy_11: 41 inputs over 2^20 entries at every level).
+    // A quarter, not a half: on the VM (2026-12-08, one binary, the factor read at run time) a
+    // half took Segmentation_11 and _14 through the belief 10-15% slower, a quarter leaves them
+    // as they were and keeps Alchemy_11's MAR 252 -> 77-92 ms and DBN_11's 465 -> 380. Not for a
     // belief of more than kMostBeliefEntries, which outOf never holds. `belief` Always or Never
     // decides instead (tests take both).
     static constexpr double kMostBeliefEntries = double(1 << 24);
@@ -703,7 +706,7 @@ class Lowering {
         const double halving = entries * (kOpReadsPerEntry + inputs) * 2 * levels;
         const double belief =
             entries * (kOpReadsPerEntry + inputs) + entries * (kOpReadsPerEntry + 1) * 2 * levels;
-        return 2 * belief < halving;
+        return 4 * belief < halving;
     }
 
     // Each target's sum over `context` and the other targets' groups. Halving the targets, each
