@@ -393,6 +393,14 @@ template <class R> bool foldableRuns(const OpPlan &plan, size_t j, uint64_t at, 
     return true;
 }
 
+// Whether input j is one foldable<R> value over the whole block at `at` (the block's scale,
+// innerBlock).
+template <class R> bool wholeBlock(const OpPlan &plan, size_t j, uint64_t at) {
+    const uint64_t m = plan.elimCount;
+    return plan.runUnit[j] == 0 && plan.runLength[j] == m &&
+           foldable<R>(plan.data[j][at + plan.elimOffset[j * m]]);
+}
+
 // ⊕ of partial[0 .. m) in four interleaved sums (they vectorise; the sum's rounding differs
 // from one running sum only within m ulps).
 template <class R> typename R::V plusAll(const typename R::V *partial, uint64_t m) {
@@ -422,9 +430,9 @@ typename R::V levelledSum(const OpPlan &plan, const uint64_t *at, typename R::V 
     const uint64_t m = plan.elimCount;
     coarse.clear();
     for (size_t j = first + 1; j < nin; ++j) {
-        const uint64_t length = plan.runLength[j];
-        if (plan.runUnit[j] == 0 && length == m && foldableRuns<R>(plan, j, at[j], m))
+        if (wholeBlock<R>(plan, j, at[j]))
             continue; // the block's scale (innerBlock)
+        const uint64_t length = plan.runLength[j];
         if (plan.runUnit[j] == 0 && length > 1 && foldableRuns<R>(plan, j, at[j], length))
             coarse.push_back({length, j});
         else
@@ -459,10 +467,7 @@ typename R::V innerBlock(const OpPlan &plan, const uint64_t *at, typename R::V *
     const size_t nin = plan.data.size();
     const uint64_t m = plan.elimCount;
     const V zero = R::zero();
-    auto whole = [&](size_t j) {
-        return plan.runUnit[j] == 0 && plan.runLength[j] == m &&
-               foldable<R>(plan.data[j][at[j] + plan.elimOffset[j * m]]);
-    };
+    auto whole = [&](size_t j) { return wholeBlock<R>(plan, j, at[j]); };
     V scale{};
     bool scaled = false;
     size_t first = nin; // the first input read value by value
