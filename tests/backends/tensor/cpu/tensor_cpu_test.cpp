@@ -12,6 +12,22 @@ using namespace zbddc;
 using zbddc::testing::minFillOrder;
 using zbddc::testing::randomNetwork;
 
+namespace {
+
+// An input table of `p` over `scope`, every entry `value`: its id.
+uint32_t constantTable(TensorProgram &p, std::vector<uint32_t> scope, double value) {
+    Table t;
+    t.scope = std::move(scope);
+    for (uint32_t v : t.scope)
+        t.domains.push_back(p.domainSizes[v]);
+    t.input = true;
+    t.values.assign(t.entries(), value);
+    p.tables.push_back(std::move(t));
+    return static_cast<uint32_t>(p.tables.size() - 1);
+}
+
+} // namespace
+
 TEST_CASE("tensor program: the CPU executor equals the reference interpreter table by table",
           "[tensor]") {
     std::mt19937 rng(5);
@@ -191,18 +207,8 @@ TEST_CASE("tensor program: a large scale constant over a block meets its small f
         TensorProgram p;
         p.semiring = Semiring::SumProduct;
         p.domainSizes = {2, tileValues, eliminatedValues}; // y, z, x
-        auto table = [&](std::vector<uint32_t> scope, double value) {
-            Table t;
-            t.scope = std::move(scope);
-            for (uint32_t v : t.scope)
-                t.domains.push_back(p.domainSizes[v]);
-            t.input = true;
-            t.values.assign(t.entries(), value);
-            p.tables.push_back(std::move(t));
-            return static_cast<uint32_t>(p.tables.size() - 1);
-        };
-        const uint32_t scale = table({0}, 1e300), m1 = table({2, 1}, 1e-200),
-                       m2 = table({1, 2}, 1e-200);
+        const uint32_t scale = constantTable(p, {0}, 1e300), m1 = constantTable(p, {2, 1}, 1e-200),
+                       m2 = constantTable(p, {1, 2}, 1e-200);
         Table out;
         out.scope = {0, 1};
         out.domains = {2, tileValues};
@@ -274,17 +280,8 @@ TEST_CASE("tensor program: an input over a block's first variables that is far f
     TensorProgram p;
     p.semiring = Semiring::SumProduct;
     p.domainSizes = {4, 8, 8};
-    auto table = [&](std::vector<uint32_t> scope, double value) {
-        Table t;
-        t.scope = std::move(scope);
-        for (uint32_t v : t.scope)
-            t.domains.push_back(p.domainSizes[v]);
-        t.input = true;
-        t.values.assign(t.entries(), value);
-        p.tables.push_back(std::move(t));
-        return static_cast<uint32_t>(p.tables.size() - 1);
-    };
-    const uint32_t m1 = table({1, 2}, 1e-200), big = table({0}, 1e300), m2 = table({2, 1}, 1e-200);
+    const uint32_t m1 = constantTable(p, {1, 2}, 1e-200), big = constantTable(p, {0}, 1e300),
+                   m2 = constantTable(p, {2, 1}, 1e-200);
     p.tables.push_back(Table{});
     p.ops.push_back({TensorOpKind::EliminateBucket,
                      {m1, big, m2},
