@@ -662,12 +662,14 @@ class Lowering {
             return;
         std::vector<uint32_t> context = potential_[p];
         context.insert(context.end(), down_[p].begin(), down_[p].end());
-        if (beliefPays(targets, context)) {
-            // The clique's belief once (every input, the children's messages too); each half's
-            // sum then reads that one table, and a child's message is divided by its own
-            // (Jensen et al. 1990's update; 1 where it is 0, where the belief is 0 too).
+        std::vector<uint32_t> all = context; // the belief's inputs: the children's messages too
+        for (const Target &t : targets)
+            all.insert(all.end(), t.group.begin(), t.group.end());
+        if (beliefPays(targets.size(), all)) {
+            // The clique's belief once; each half's sum then reads that one table, and a child's
+            // message is divided by its own (Jensen et al. 1990's update; 1 where it is 0, where
+            // the belief is 0 too).
             for (Target &t : targets) {
-                context.insert(context.end(), t.group.begin(), t.group.end());
                 std::erase(t.group, one_);
                 if (!t.group.empty())
                     t.divisor = reciprocal(t.group.size() == 1 ? t.group[0]
@@ -675,7 +677,7 @@ class Lowering {
                                                                       {}, unionScope(t.group)));
                 t.group.clear();
             }
-            context = {reduce(std::move(context), unionScope(context))};
+            context = {reduce(all, unionScope(all))};
         }
         outOf(targets, std::move(context));
     }
@@ -689,19 +691,15 @@ class Lowering {
     // belief of more than kMostBeliefEntries, which outOf never holds. `belief` Always or Never
     // decides instead (tests take both).
     static constexpr double kMostBeliefEntries = double(1 << 24);
-    bool beliefPays(const std::vector<Target> &targets,
-                    const std::vector<uint32_t> &context) const {
-        if (targets.size() < 2 || opt_.belief == JunctionTreeLowering::Belief::Never)
+    bool beliefPays(size_t targets, const std::vector<uint32_t> &all) const {
+        if (targets < 2 || opt_.belief == JunctionTreeLowering::Belief::Never)
             return false;
         if (opt_.belief == JunctionTreeLowering::Belief::Always)
             return true;
-        std::vector<uint32_t> all = context;
-        for (const Target &t : targets)
-            all.insert(all.end(), t.group.begin(), t.group.end());
         const double entries = entriesOf(all);
         if (entries > kMostBeliefEntries)
             return false;
-        const double levels = std::ceil(std::log2(static_cast<double>(targets.size())));
+        const double levels = std::ceil(std::log2(static_cast<double>(targets)));
         const double inputs = static_cast<double>(all.size());
         const double halving = entries * (kOpReadsPerEntry + inputs) * 2 * levels;
         const double belief =
